@@ -1,0 +1,129 @@
+//! What each command does: the glue between the command line and the
+//! front ends, players and headless reports.
+
+mod position;
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command, PositionCmd};
+use crate::rules::Board;
+
+pub use position::position_json;
+
+/// A mistake in what the user asked for (exit code 2), as opposed to a
+/// failure while doing it (exit code 1).
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Shorthand for returning a [`UsageError`].
+pub fn usage<T>(message: impl Into<String>) -> anyhow::Result<T> {
+    Err(UsageError(message.into()).into())
+}
+
+/// Parses the command line and runs the command; the whole program.
+#[must_use]
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // One line, as promised: clap's first line names the bad value.
+            let rendered = e.render().to_string();
+            let first = rendered
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("error: bad arguments");
+            eprintln!("{first} (see mancala --help)");
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("mancala: {e:#}");
+            if e.is::<UsageError>() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+    }
+}
+
+/// Runs a parsed command line.
+///
+/// # Errors
+/// A [`UsageError`] for bad input, anything else for a failure.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Some(Command::Position(cmd)) => {
+            let board = board_from(&cmd)?;
+            println!("{}", position_json(&board));
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Solve(_)) => anyhow::bail!("mancala solve is not built yet (issue 4)"),
+        Some(Command::Arena(_)) => anyhow::bail!("mancala arena is not built yet (issue 4)"),
+        Some(Command::Solitaire(_)) => {
+            anyhow::bail!("mancala solitaire is not built yet (issue 5)")
+        }
+        Some(Command::Replay(_)) => anyhow::bail!("mancala replay is not built yet (issue 6)"),
+        Some(Command::Stats(_)) => anyhow::bail!("mancala stats is not built yet (issue 6)"),
+        None => {
+            let rules = cli.play.rules.rules().map_err(UsageError)?;
+            let _ = rules;
+            if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+                return usage(
+                    "mancala needs a terminal for its full-screen game (standard input and output must both be a terminal)",
+                );
+            }
+            anyhow::bail!("the full-screen game is not built yet (issue 3)")
+        }
+    }
+}
+
+/// The position a [`PositionCmd`] describes: its rules, its board (or the
+/// start), its side to move, and its moves played in order.
+///
+/// # Errors
+/// A [`UsageError`] naming the bad item: a count, a letter, or a move the
+/// rules refuse (with its position in the list and the reason).
+pub fn board_from(cmd: &PositionCmd) -> anyhow::Result<Board> {
+    let rules = cmd.rules.rules().map_err(UsageError)?;
+    let mut board = match &cmd.board {
+        Some(text) => {
+            let counts = crate::cli::parse_counts(text).map_err(UsageError)?;
+            Board::from_counts(rules, &counts, cmd.to_move)
+                .map_err(|e| UsageError(e.to_string()))?
+        }
+        None => Board::starting(rules, cmd.to_move),
+    };
+    if let Some(text) = &cmd.moves {
+        let moves = crate::cli::parse_moves(text, &rules).map_err(UsageError)?;
+        for (i, pit) in moves.into_iter().enumerate() {
+            let mover = board.to_move();
+            board.play(pit).map_err(|e| {
+                UsageError(format!(
+                    "move {} ('{}', {mover} to move): {e}",
+                    i + 1,
+                    rules.letter(pit).unwrap_or('?')
+                ))
+            })?;
+        }
+    }
+    Ok(board)
+}

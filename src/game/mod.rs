@@ -1,0 +1,449 @@
+//! A match: rounds of one game after another between two seats, the tally,
+//! who starts each round, and the moves of the round in play (for undo,
+//! redo, records and resume). Both front ends drive this one state machine.
+
+mod messages;
+
+pub use messages::{describe, outcome_message};
+
+use crate::players::PlayerKind;
+use crate::rng::Rng;
+use crate::rules::{Board, MoveError, NoTrace, Outcome, Pit, Played, Rules, Side, Tracer};
+use std::fmt;
+use std::str::FromStr;
+
+/// Who starts each round.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FirstMover {
+    /// South starts every round.
+    South,
+    /// North starts every round.
+    North,
+    /// South starts round 1, then the starter alternates.
+    #[default]
+    Alternate,
+    /// A coin flip each round (doc 001).
+    Random,
+}
+
+impl FromStr for FirstMover {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "south" => Ok(FirstMover::South),
+            "north" => Ok(FirstMover::North),
+            "alternate" => Ok(FirstMover::Alternate),
+            "random" => Ok(FirstMover::Random),
+            _ => Err(format!(
+                "'{s}' is not a choice (expected south, north, alternate or random)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for FirstMover {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FirstMover::South => "south",
+            FirstMover::North => "north",
+            FirstMover::Alternate => "alternate",
+            FirstMover::Random => "random",
+        })
+    }
+}
+
+/// One side's player: a name and what plays it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seat {
+    /// Shown on screen and in messages.
+    pub name: String,
+    /// Who chooses the moves.
+    pub kind: PlayerKind,
+}
+
+/// Everything that stays fixed for a whole match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchConfig {
+    /// The rules in force.
+    pub rules: Rules,
+    /// South's and North's seats, in that order.
+    pub seats: [Seat; 2],
+    /// Who starts each round.
+    pub first: FirstMover,
+}
+
+/// Rounds won by each side, and draws.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Tally {
+    /// Rounds won, indexed by [`Side::index`].
+    pub wins: [u32; 2],
+    /// Rounds drawn.
+    pub draws: u32,
+}
+
+impl Tally {
+    /// Rounds finished.
+    #[must_use]
+    pub const fn rounds(&self) -> u32 {
+        self.wins[0] + self.wins[1] + self.draws
+    }
+
+    fn count(&mut self, outcome: Outcome, sign: i32) {
+        let slot = match outcome {
+            Outcome::Win(side) => &mut self.wins[side.index()],
+            Outcome::Draw => &mut self.draws,
+        };
+        *slot = slot.saturating_add_signed(sign);
+    }
+}
+
+/// A match in progress. See the [module docs](self).
+#[derive(Clone, Debug)]
+pub struct Match {
+    config: MatchConfig,
+    round: u32,
+    starter: Side,
+    board: Board,
+    moves: Vec<Pit>,
+    redo: Vec<Pit>,
+    tally: Tally,
+    rng: Rng,
+}
+
+impl Match {
+    /// Round 1 of a new match. `seed` drives the coin flip of
+    /// [`FirstMover::Random`].
+    #[must_use]
+    pub fn new(config: MatchConfig, seed: u64) -> Match {
+        let mut rng = Rng::new(seed);
+        let starter = Match::choose_starter(config.first, 1, None, &mut rng);
+        Match {
+            board: Board::starting(config.rules, starter),
+            config,
+            round: 1,
+            starter,
+            moves: Vec::new(),
+            redo: Vec::new(),
+            tally: Tally::default(),
+            rng,
+        }
+    }
+
+    /// Rebuilds a match from saved parts: the round being played, who
+    /// started it, its moves so far, and the tally of earlier rounds.
+    ///
+    /// # Errors
+    /// The first move that the rules refuse, with its position in the list.
+    pub fn restore(
+        config: MatchConfig,
+        round: u32,
+        starter: Side,
+        moves: &[Pit],
+        tally: Tally,
+        seed: u64,
+    ) -> Result<Match, (usize, MoveError)> {
+        let mut m = Match {
+            board: Board::starting(config.rules, starter),
+            config,
+            round: round.max(1),
+            starter,
+            moves: Vec::with_capacity(moves.len()),
+            redo: Vec::new(),
+            tally,
+            rng: Rng::new(seed),
+        };
+        for (i, &pit) in moves.iter().enumerate() {
+            m.play(pit, &mut NoTrace).map_err(|e| (i, e))?;
+        }
+        Ok(m)
+    }
+
+    fn choose_starter(
+        first: FirstMover,
+        round: u32,
+        previous: Option<Side>,
+        rng: &mut Rng,
+    ) -> Side {
+        match first {
+            FirstMover::South => Side::South,
+            FirstMover::North => Side::North,
+            FirstMover::Alternate => match previous {
+                Some(side) => side.opponent(),
+                None if round % 2 == 1 => Side::South,
+                None => Side::North,
+            },
+            FirstMover::Random => {
+                if rng.coin() {
+                    Side::South
+                } else {
+                    Side::North
+                }
+            }
+        }
+    }
+
+    /// The fixed settings.
+    #[must_use]
+    pub fn config(&self) -> &MatchConfig {
+        &self.config
+    }
+
+    /// The rules in force.
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.config.rules
+    }
+
+    /// The position now.
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The round being played, from 1.
+    #[must_use]
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// Who started this round.
+    #[must_use]
+    pub fn starter(&self) -> Side {
+        self.starter
+    }
+
+    /// Finished rounds so far (this one included once it is over).
+    #[must_use]
+    pub fn tally(&self) -> &Tally {
+        &self.tally
+    }
+
+    /// `side`'s seat.
+    #[must_use]
+    pub fn seat(&self, side: Side) -> &Seat {
+        &self.config.seats[side.index()]
+    }
+
+    /// `side`'s name.
+    #[must_use]
+    pub fn name(&self, side: Side) -> &str {
+        &self.config.seats[side.index()].name
+    }
+
+    /// The moves of this round so far, in playing order.
+    #[must_use]
+    pub fn moves(&self) -> &[Pit] {
+        &self.moves
+    }
+
+    /// How this round ended, or `None` while it is on.
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.board.outcome()
+    }
+
+    /// Plays `pit` for the side to move, reporting each step to `trace`.
+    /// A move ending the round counts in the tally at once.
+    ///
+    /// # Errors
+    /// The rules core's [`MoveError`]; nothing changes then.
+    pub fn play(&mut self, pit: Pit, trace: &mut impl Tracer) -> Result<Played, MoveError> {
+        let played = self.board.play_traced(pit, trace)?;
+        self.moves.push(pit);
+        if self.redo.last() == Some(&pit) {
+            self.redo.pop();
+        } else {
+            self.redo.clear();
+        }
+        if let Some(outcome) = self.board.outcome() {
+            self.tally.count(outcome, 1);
+        }
+        Ok(played)
+    }
+
+    /// Whether there is a move to take back in this round.
+    #[must_use]
+    pub fn can_undo(&self) -> bool {
+        !self.moves.is_empty()
+    }
+
+    /// Takes back the last move of this round; `false` when there is none.
+    /// A finished round taken back no longer counts in the tally.
+    pub fn undo(&mut self) -> bool {
+        let Some(pit) = self.moves.pop() else {
+            return false;
+        };
+        if let Some(outcome) = self.board.outcome() {
+            self.tally.count(outcome, -1);
+        }
+        self.redo.push(pit);
+        let mut board = Board::starting(self.config.rules, self.starter);
+        for &p in &self.moves {
+            board.play_unchecked(p);
+        }
+        self.board = board;
+        true
+    }
+
+    /// Takes back moves until it is a human's turn again, at least one move
+    /// back (against a computer, back to the human's previous turn).
+    /// Returns how many moves were taken back.
+    pub fn undo_to_human(&mut self) -> usize {
+        let mut undone = 0;
+        while self.undo() {
+            undone += 1;
+            if self.seat(self.board.to_move()).kind.is_human() {
+                break;
+            }
+        }
+        undone
+    }
+
+    /// The move [`Match::redo`] would replay.
+    #[must_use]
+    pub fn redo_move(&self) -> Option<Pit> {
+        self.redo.last().copied()
+    }
+
+    /// Replays the last move taken back, reporting its steps to `trace`.
+    pub fn redo(&mut self, trace: &mut impl Tracer) -> Option<Played> {
+        let pit = self.redo_move()?;
+        self.play(pit, trace).ok()
+    }
+
+    /// Starts the next round: a fresh board, the starter chosen by the
+    /// [`FirstMover`] setting. The tally stays.
+    pub fn next_round(&mut self) {
+        self.round += 1;
+        self.starter = Match::choose_starter(
+            self.config.first,
+            self.round,
+            Some(self.starter),
+            &mut self.rng,
+        );
+        self.board = Board::starting(self.config.rules, self.starter);
+        self.moves.clear();
+        self.redo.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(first: FirstMover) -> MatchConfig {
+        MatchConfig {
+            rules: Rules::KALAH,
+            seats: [
+                Seat {
+                    name: "Alice".into(),
+                    kind: PlayerKind::Human,
+                },
+                Seat {
+                    name: "Michael".into(),
+                    kind: PlayerKind::Human,
+                },
+            ],
+            first,
+        }
+    }
+
+    fn play_out(m: &mut Match) {
+        while let Some(pit) = m.board().legal_moves().next() {
+            m.play(pit, &mut NoTrace).unwrap();
+        }
+    }
+
+    #[test]
+    fn finished_rounds_count_in_the_tally_and_starters_alternate() {
+        let mut m = Match::new(config(FirstMover::Alternate), 1);
+        assert_eq!(m.starter(), Side::South);
+        play_out(&mut m);
+        assert_eq!(m.tally().rounds(), 1);
+        m.next_round();
+        assert_eq!(
+            (m.round(), m.starter(), m.board().to_move()),
+            (2, Side::North, Side::North)
+        );
+        assert!(m.moves().is_empty());
+        play_out(&mut m);
+        assert_eq!(m.tally().rounds(), 2);
+    }
+
+    #[test]
+    fn undo_and_redo_walk_the_round_back_and_forth() {
+        let mut m = Match::new(config(FirstMover::South), 1);
+        let start = *m.board();
+        let c = Rules::KALAH.pit_by_letter('c').unwrap();
+        m.play(c, &mut NoTrace).unwrap();
+        let after = *m.board();
+        assert!(m.undo());
+        assert_eq!(*m.board(), start);
+        assert!(!m.undo());
+        m.redo(&mut NoTrace).unwrap();
+        assert_eq!(*m.board(), after);
+        assert_eq!(m.redo_move(), None);
+    }
+
+    #[test]
+    fn undoing_a_finished_round_takes_it_out_of_the_tally() {
+        let mut m = Match::new(config(FirstMover::South), 1);
+        play_out(&mut m);
+        assert_eq!(m.tally().rounds(), 1);
+        m.undo();
+        assert_eq!(m.tally().rounds(), 0);
+        assert!(m.outcome().is_none());
+    }
+
+    #[test]
+    fn undo_to_human_skips_back_over_computer_moves() {
+        let mut cfg = config(FirstMover::South);
+        cfg.seats[1].kind = PlayerKind::Random;
+        let mut m = Match::new(cfg, 1);
+        let a = Rules::KALAH.pit_by_letter('a').unwrap();
+        let h = Rules::KALAH.pit_by_letter('h').unwrap();
+        m.play(a, &mut NoTrace).unwrap(); // South, turn passes
+        m.play(h, &mut NoTrace).unwrap(); // North (computer)
+        assert_eq!(m.undo_to_human(), 2);
+        assert_eq!(m.board().to_move(), Side::South);
+        assert!(m.moves().is_empty());
+    }
+
+    #[test]
+    fn restore_replays_moves_and_reports_the_bad_one() {
+        let c = Rules::KALAH.pit_by_letter('c').unwrap();
+        let m = Match::restore(
+            config(FirstMover::South),
+            3,
+            Side::South,
+            &[c],
+            Tally::default(),
+            0,
+        )
+        .unwrap();
+        assert_eq!(m.round(), 3);
+        assert_eq!(m.moves(), &[c]);
+        let err = Match::restore(
+            config(FirstMover::South),
+            1,
+            Side::South,
+            &[c, c],
+            Tally::default(),
+            0,
+        )
+        .unwrap_err();
+        assert_eq!(err, (1, MoveError::Empty));
+    }
+
+    #[test]
+    fn random_first_mover_uses_both_sides() {
+        let mut m = Match::new(config(FirstMover::Random), 42);
+        let mut seen = [false; 2];
+        for _ in 0..40 {
+            seen[m.starter().index()] = true;
+            m.next_round();
+        }
+        assert_eq!(seen, [true, true]);
+    }
+}

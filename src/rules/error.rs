@@ -1,0 +1,87 @@
+//! Why a move or a position was refused.
+
+use std::fmt;
+
+use super::config::RulesError;
+
+/// Why a pit cannot be played. The board is left untouched.
+///
+/// The first three messages are doc 000's, word for word.
+///
+/// ```
+/// use mancala::rules::{Board, MoveError, Rules};
+/// let mut board = Board::new(Rules::KALAH);
+/// let store = Rules::KALAH.store(mancala::rules::Side::South);
+/// assert_eq!(board.play(store), Err(MoveError::Store));
+/// assert_eq!(MoveError::Store.to_string(), "Sorry, you can't select the store.");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveError {
+    /// The game is over: nobody moves any more.
+    GameOver,
+    /// There is no such place on this board.
+    NoSuchPit,
+    /// Stores are never played from.
+    Store,
+    /// The pit belongs to the other player.
+    NotYours,
+    /// The pit holds no seeds.
+    Empty,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MoveError::GameOver => "Sorry, the game is over.",
+            MoveError::NoSuchPit => "Sorry, there is no such pit.",
+            MoveError::Store => "Sorry, you can't select the store.",
+            MoveError::NotYours => "Sorry, you don't control that pit.",
+            MoveError::Empty => "Sorry, that pit is empty.",
+        })
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Why a position cannot be set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// The rules themselves are not playable.
+    Rules(RulesError),
+    /// The count list does not have `2 * pits + 2` entries.
+    Length {
+        /// How many the rules need.
+        expected: usize,
+        /// How many were given.
+        found: usize,
+    },
+    /// More seeds than the board can count.
+    TooManySeeds(usize),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Rules(e) => e.fmt(f),
+            PositionError::Length { expected, found } => write!(
+                f,
+                "the board needs {expected} counts (each side's pits then its store), not {found}"
+            ),
+            PositionError::TooManySeeds(n) => {
+                write!(
+                    f,
+                    "{n} seeds are more than a board can hold ({})",
+                    super::board::MAX_TOTAL_SEEDS
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+impl From<RulesError> for PositionError {
+    fn from(e: RulesError) -> Self {
+        PositionError::Rules(e)
+    }
+}

@@ -1,0 +1,30 @@
+//! The rules of Mancala: a pure core with no I/O, no terminal and no
+//! randomness. Everything else in the crate plays through it.
+//!
+//! ```
+//! use mancala::rules::{Board, Outcome, Rules};
+//! let mut board = Board::new(Rules::KALAH);
+//! while let Some(pit) = board.legal_moves().next() {
+//!     board.play(pit).unwrap();
+//! }
+//! assert!(board.is_over());
+//! let score = board.score();
+//! assert_eq!(score.south + score.north, 48);
+//! assert!(matches!(board.outcome(), Some(Outcome::Win(_) | Outcome::Draw)));
+//! ```
+
+mod board;
+mod config;
+mod error;
+mod pit;
+mod side;
+mod trace;
+
+pub use board::{Board, Captured, MAX_TOTAL_SEEDS, Moves, Outcome, Played, Score};
+pub use config::{
+    Capture, MAX_CELLS, MAX_PITS, MAX_SEEDS, Rules, RulesError, Sowing, Sweep, Variant,
+};
+pub use error::{MoveError, PositionError};
+pub use pit::Pit;
+pub use side::{ParseSideError, Side};
+pub use trace::{NoTrace, Step, Tracer};

@@ -1,0 +1,3 @@
+//! The full-screen front end (ratatui + crossterm).
+
+pub mod terminal;
