@@ -1,1 +1,3 @@
+//! Benchmarks of the rules core.
+
 fn main() {}

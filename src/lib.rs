@@ -5,13 +5,14 @@
 //! - [`rules`]: the pure rules core: board, sowing, captures, variants.
 //! - [`players`]: turn functions, from a person at the keyboard to perfect play.
 //! - [`game`]: a match of rounds, the tally, undo and redo.
-//! - [`tui`]: the full-screen front end.
+//! - [`tui`]: the full-screen front end; [`plain`]: the line-by-line one.
 //! - [`commands`]: what each command-line command does; [`cli`] parses them.
 #![warn(missing_docs)]
 
 pub mod cli;
 pub mod commands;
 pub mod game;
+pub mod plain;
 pub mod players;
 pub mod rng;
 pub mod rules;

@@ -1,9 +1,9 @@
 //! What each command does: the glue between the command line and the
 //! front ends, players and headless reports.
 
+mod play;
 mod position;
 
-use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -11,6 +11,7 @@ use clap::Parser;
 use crate::cli::{Cli, Command, PositionCmd};
 use crate::rules::Board;
 
+pub use play::{PlayOptions, settings};
 pub use position::position_json;
 
 /// A mistake in what the user asked for (exit code 2), as opposed to a
@@ -83,16 +84,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Replay(_)) => anyhow::bail!("mancala replay is not built yet (issue 6)"),
         Some(Command::Stats(_)) => anyhow::bail!("mancala stats is not built yet (issue 6)"),
-        None => {
-            let rules = cli.play.rules.rules().map_err(UsageError)?;
-            let _ = rules;
-            if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-                return usage(
-                    "mancala needs a terminal for its full-screen game (standard input and output must both be a terminal)",
-                );
-            }
-            anyhow::bail!("the full-screen game is not built yet (issue 3)")
-        }
+        None => play::run(&cli.play),
     }
 }
 

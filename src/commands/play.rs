@@ -1,0 +1,64 @@
+//! Playing a match: full screen on a terminal, line by line otherwise.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use crate::cli::PlayArgs;
+use crate::game::{MatchConfig, Seat};
+use crate::rules::Side;
+
+use super::UsageError;
+
+/// How a front end presents a match (the rules and seats are in [`MatchConfig`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayOptions {
+    /// Pause between two seeds of the sowing animation; `None` shows moves at once.
+    pub seed_delay: Option<Duration>,
+    /// Thinking time per move for computer players.
+    pub think: Duration,
+}
+
+/// The match and presentation settings a [`PlayArgs`] describes.
+///
+/// # Errors
+/// A [`UsageError`] when the rules are not playable.
+pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
+    let rules = args.rules.rules().map_err(UsageError)?;
+    let [south, north] = args.names();
+    let config = MatchConfig {
+        rules,
+        seats: [
+            Seat {
+                name: south,
+                kind: args.south,
+            },
+            Seat {
+                name: north,
+                kind: args.north,
+            },
+        ],
+        first: args.first,
+    };
+    let options = PlayOptions {
+        seed_delay: (!args.no_animation).then(|| Duration::from_millis(args.speed)),
+        think: Duration::from_millis(args.think),
+    };
+    debug_assert_eq!(config.seats.len(), Side::BOTH.len());
+    Ok((config, options))
+}
+
+/// Plays a match: the full-screen game when both standard input and output
+/// are a terminal, else (or with `--plain`) the line-by-line game.
+///
+/// # Errors
+/// Bad settings, or a terminal that fails.
+pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
+    let (config, options) = settings(args)?;
+    let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    if args.plain || !terminal {
+        crate::plain::run(config, &options)
+    } else {
+        crate::tui::run(config, &options)
+    }
+}
