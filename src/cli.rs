@@ -153,13 +153,13 @@ pub struct PositionCmd {
     #[command(flatten)]
     pub rules: RuleArgs,
     /// Counts of all 2N+2 places: South's pits, South's store, North's pits, North's store.
-    #[arg(long, value_name = "C0,C1,...")]
+    #[arg(long, value_name = "C0,C1,...", allow_hyphen_values = true)]
     pub board: Option<String>,
     /// Who moves first from this position: south or north.
     #[arg(long, value_name = "SIDE", default_value = "south")]
     pub to_move: Side,
     /// Moves to play first, as pit letters in playing order: a,h,c,...
-    #[arg(long, value_name = "a,h,c,...")]
+    #[arg(long, value_name = "a,h,c,...", allow_hyphen_values = true)]
     pub moves: Option<String>,
 }
 
@@ -196,10 +196,15 @@ pub struct ArenaCmd {
 #[derive(Debug, Args)]
 pub struct SolitaireCmd {
     /// The board: the store first, then houses 1, 2, 3, ... (doc 003's list).
-    #[arg(long, value_name = "S,H1,H2,...", conflicts_with = "seeds")]
+    #[arg(
+        long,
+        value_name = "S,H1,H2,...",
+        conflicts_with = "seeds",
+        allow_hyphen_values = true
+    )]
     pub board: Option<String>,
     /// Deal the one winnable board of this many seeds.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub seeds: Option<String>,
     /// Print the planned moves as JSON instead of playing.
     #[arg(long)]

@@ -444,6 +444,20 @@ impl Board {
         });
         let mut relays = 0u16;
         loop {
+            // Most sowings reach neither the end of the layout nor the
+            // skipped store: then they are one contiguous run, with no
+            // per-seed wrap-around or skip test.
+            let run_end = if pos < their_store { their_store } else { len };
+            if pos + (hand as usize) < run_end {
+                for i in pos + 1..=pos + hand as usize {
+                    self.cells[i] += 1;
+                    tracer.step(Step::Sow {
+                        pit: Pit::new(i as u8),
+                    });
+                }
+                pos += hand as usize;
+                hand = 0;
+            }
             while hand > 0 {
                 pos += 1;
                 if pos == len {
@@ -505,7 +519,10 @@ impl Board {
         }
 
         let landed_in_store = last == my_store;
-        self.over = self.side_is_empty(Side::South) || self.side_is_empty(Side::North);
+        // Sowing only adds to the opponent's pits; they can empty only
+        // through a capture or a relay lift.
+        self.over = self.side_is_empty(me)
+            || ((capture.is_some() || relays > 0) && self.side_is_empty(me.opponent()));
         if self.over {
             if self.rules.sweep() == Sweep::Owner {
                 self.sweep(tracer);

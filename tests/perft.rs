@@ -1,0 +1,43 @@
+//! Perft: how many move sequences of exactly `d` plies the start position
+//! has (an extra-turn continuation is a ply of its own; games that end
+//! sooner are not counted), pinned for Kalah(6,4). The small depths are
+//! also recomputed by the independent oracle in `common`.
+
+mod common;
+
+use common::Oracle;
+use mancala::rules::{Board, Rules, Side};
+
+/// perft(1..=8) of Kalah(6,4), capture always (the default rules).
+const KALAH_PERFT: [u64; 8] = [6, 35, 185, 942, 4685, 23169, 113_959, 559_885];
+
+#[test]
+fn perft_of_kalah_start_position_is_pinned() {
+    let board = Board::new(Rules::KALAH);
+    for (depth, &expected) in (1..).zip(KALAH_PERFT.iter()) {
+        assert_eq!(board.perft(depth), expected, "depth {depth}");
+    }
+}
+
+#[test]
+fn perft_agrees_with_the_naive_oracle() {
+    for rules in [Rules::KALAH, Rules::AVALANCHE, Rules::new(4, 3).unwrap()] {
+        let board = Board::new(rules);
+        let oracle = Oracle::new(&rules, board.counts(), Side::South);
+        for depth in 1..=6 {
+            assert_eq!(
+                board.perft(depth),
+                oracle.perft(depth),
+                "{rules} depth {depth}"
+            );
+        }
+    }
+    let oracle = Oracle::new(
+        &Rules::KALAH,
+        Board::new(Rules::KALAH).counts(),
+        Side::South,
+    );
+    for (depth, &expected) in (1..).zip(KALAH_PERFT.iter()) {
+        assert_eq!(oracle.perft(depth), expected, "oracle, depth {depth}");
+    }
+}

@@ -1,0 +1,127 @@
+//! `mancala position` through the real binary: JSON out, bad input refused.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn mancala(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .output()
+        .expect("run mancala")
+}
+
+fn position(args: &[&str]) -> Value {
+    let out = mancala(&[&["position"], args].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+/// Exit code 2, one line on stderr that contains `needle`, nothing on stdout.
+fn refused(args: &[&str], needle: &str) {
+    let out = mancala(&[&["position"], args].concat());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(
+        out.stdout.is_empty(),
+        "{args:?} printed {:?}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+}
+
+#[test]
+fn start_position_as_json_in_the_documented_shape() {
+    let v = position(&[]);
+    let expected: Value = serde_json::from_str(
+        r#"{"pits":6,"seeds":4,"board":[4,4,4,4,4,4,0,4,4,4,4,4,4,0],"to_move":"south","over":false,"score":{"south":0,"north":0},"winner":null}"#,
+    )
+    .unwrap();
+    assert_eq!(v, expected);
+}
+
+#[test]
+fn moves_are_played_in_order_and_extra_turns_continue_with_the_same_side() {
+    let v = position(&["--moves", "c,a"]);
+    assert_eq!(
+        v["board"],
+        serde_json::json!([0, 5, 1, 6, 6, 5, 1, 4, 4, 4, 4, 4, 4, 0])
+    );
+    assert_eq!(v["to_move"], "north");
+    assert_eq!(v["score"]["south"], 1);
+}
+
+#[test]
+fn rule_options_and_custom_boards_are_honoured() {
+    let v = position(&["--pits", "4", "--seeds", "3"]);
+    assert_eq!(
+        v["board"],
+        serde_json::json!([3, 3, 3, 3, 0, 3, 3, 3, 3, 0])
+    );
+    let v = position(&["--board", "0,0,0,0,0,1,20,1,1,1,1,1,1,20", "--moves", "f"]);
+    assert_eq!(v["over"], true);
+    assert_eq!(v["winner"], "north");
+    assert_eq!(v["score"]["north"], 26);
+    let v = position(&[
+        "--board",
+        "0,0,0,0,0,1,20,1,1,1,1,1,1,20",
+        "--sweep",
+        "none",
+        "--moves",
+        "f",
+    ]);
+    assert_eq!(v["winner"], "south");
+    let v = position(&[
+        "--variant",
+        "avalanche",
+        "--to-move",
+        "north",
+        "--moves",
+        "g",
+    ]);
+    assert_eq!(v["pits"], 6);
+    let total: u64 = v["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 48);
+}
+
+#[test]
+fn an_illegal_move_names_its_position_letter_and_reason() {
+    refused(
+        &["--moves", "c,h"],
+        "move 2 ('h', South to move): Sorry, you don't control that pit.",
+    );
+    refused(
+        &["--moves", "c,c"],
+        "move 2 ('c', South to move): Sorry, that pit is empty.",
+    );
+    refused(&["--moves", "a,z"], "move 2 ('z') is not a pit letter");
+    refused(&["--moves", "a,,b"], "move 2 ('') is not a pit letter");
+    refused(
+        &["--board", "0,0,0,0,0,1,20,1,1,1,1,1,1,20", "--moves", "f,g"],
+        "Sorry, the game is over.",
+    );
+}
+
+#[test]
+fn malformed_boards_and_impossible_rules_are_refused() {
+    refused(&["--board", "4,4,x"], "board item 3 ('x')");
+    refused(&["--board", "4,4,4"], "the board needs 14 counts");
+    refused(
+        &["--board", "-1,4,4,4,4,4,0,4,4,4,4,4,4,0"],
+        "board item 1 ('-1')",
+    );
+    refused(&["--pits", "13"], "--pits");
+    refused(&["--seeds", "0"], "--seeds");
+    refused(&["--capture", "sometimes"], "sometimes");
+    refused(&["--to-move", "east"], "east");
+}
