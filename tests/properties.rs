@@ -3,7 +3,7 @@
 mod common;
 
 use common::Oracle;
-use mancala::rules::{Board, Capture, MAX_PITS, NoTrace, Pit, Rules, Side, Sowing, Step, Sweep};
+use mancala::rules::{Board, Capture, MAX_PITS, Pit, Rules, Side, Sowing, Step, Sweep};
 use proptest::prelude::*;
 
 fn any_rules() -> impl Strategy<Value = Rules> {
