@@ -21,6 +21,9 @@
 //!
 //! [`deal`] gives the one winnable board for any number of seeds.
 //!
+//! The full-screen game is [`run`]: [`app`] holds its state and reacts to
+//! keys, clicks and time; [`view`] draws it; [`theme`] styles it.
+//!
 //! ```
 //! use mancala::solitaire::Board;
 //! let mut board = Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap();
@@ -30,8 +33,14 @@
 //! assert!(!board.plan().won());
 //! ```
 
+pub mod app;
 mod board;
 mod deal;
+mod screen;
+pub mod theme;
+pub mod view;
 
+pub use app::App;
 pub use board::{Board, BoardError, MoveError, Plan, Step};
 pub use deal::{RANDOM_MAX_SEEDS, RANDOM_MIN_SEEDS, deal, deal_random};
+pub use screen::run;
