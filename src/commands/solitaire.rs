@@ -70,6 +70,9 @@ pub fn parse_seed_count(text: &str) -> Result<u64, String> {
             "--seeds {n}: at most {MAX_DEAL_SEEDS} seeds can be dealt"
         )),
         Ok(n) => Ok(n),
+        Err(why) if why.starts_with("is negative") => {
+            Err(format!("--seeds {text} is negative: deal at least 1 seed"))
+        }
         Err(why) => Err(format!("--seeds '{text}' {why}")),
     }
 }

@@ -574,7 +574,10 @@ mod tests {
         a.on_key(press(KeyCode::Char('1')), now);
         assert_eq!(a.typed(), Some(1));
         assert_eq!(a.cursor(), 1);
-        assert!(a.moves().is_empty(), "house 1 is legal but 1 may begin 10, 11 or 12");
+        assert!(
+            a.moves().is_empty(),
+            "house 1 is legal but 1 may begin 10, 11 or 12"
+        );
         a.on_key(press(KeyCode::Char('2')), now);
         assert_eq!(a.typed(), None);
         assert_eq!(a.cursor(), 12);

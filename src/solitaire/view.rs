@@ -19,7 +19,7 @@ pub const MIN_HEIGHT: u16 = 19;
 
 /// Rows of the house boxes: border, two rows of seed marks, count, border.
 const BOX_HEIGHT: u16 = 5;
-/// Columns between two boxes.
+/// Columns between two boxes, when there is room.
 const GAP: u16 = 1;
 /// Columns of a scroll arrow and its gap.
 const ARROW: u16 = 2;
@@ -84,12 +84,19 @@ pub fn layout(area: Rect, app: &App) -> Option<Layout> {
         .max(houses as u64);
     let house_w = (digits(widest) + 4).max(6);
     let store_w = (digits(app.board().total()) + 4).max(9);
-    let room = inner.width.saturating_sub(2 + store_w + GAP);
-    let fits_all = houses as u64 * u64::from(house_w + GAP) <= u64::from(room);
+    // Boxes one column apart when they all fit so, else touching, else
+    // scrolled (touching) with an arrow on each side.
+    let room = inner.width.saturating_sub(2 + store_w);
+    let row_of = |gap: u16| houses as u64 * u64::from(house_w + gap) + u64::from(gap);
+    let (fits_all, gap) = if row_of(GAP) <= u64::from(room) {
+        (true, GAP)
+    } else {
+        (row_of(0) <= u64::from(room), 0)
+    };
     let capacity = if fits_all {
         houses
     } else {
-        (usize::from(room.saturating_sub(2 * ARROW)) / usize::from(house_w + GAP)).max(1)
+        (usize::from(room.saturating_sub(2 * ARROW)) / usize::from(house_w)).max(1)
     };
     let (lo, hi) = if houses == 0 {
         (1, 0)
@@ -102,8 +109,9 @@ pub fn layout(area: Rect, app: &App) -> Option<Layout> {
     let hidden_right = (lo > 1).then_some((1, lo - 1));
 
     let shown = hi + 1 - lo;
-    let row_width = shown as u16 * (house_w + GAP) + store_w + if fits_all { 0 } else { 2 * ARROW };
-    let top = inner.y + 2 + (inner.height.saturating_sub(2 + 9 + 3)) / 3;
+    let row_width =
+        shown as u16 * (house_w + gap) + gap + store_w + if fits_all { 0 } else { 2 * ARROW };
+    let top = inner.y + 2 + (inner.height.saturating_sub(2 + 9 + 4)) / 2;
     let mut x = inner.x + (inner.width.saturating_sub(row_width)) / 2;
     if !fits_all {
         x += ARROW;
@@ -112,8 +120,9 @@ pub fn layout(area: Rect, app: &App) -> Option<Layout> {
     let mut placed = Vec::with_capacity(shown);
     for house in (lo..=hi).rev() {
         placed.push((house, Rect::new(x, box_y, house_w, BOX_HEIGHT)));
-        x += house_w + GAP;
+        x += house_w + gap;
     }
+    x += gap;
     if !fits_all {
         x += ARROW;
     }
@@ -540,4 +549,171 @@ fn draw_too_small(frame: &mut Frame, area: Rect, theme: Theme) {
             .wrap(Wrap { trim: true }),
         Rect::new(area.x, y, area.width, area.height - (y - area.y)),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use ratatui::style::{Color, Modifier};
+
+    use super::*;
+    use crate::rng::Rng;
+    use crate::solitaire::{Board, deal};
+
+    fn render(app: &App, width: u16, height: u16, theme: Theme) -> Terminal<TestBackend> {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+        terminal.draw(|frame| draw(frame, app, theme)).unwrap();
+        terminal
+    }
+
+    fn keys(app: &mut App, keys: &str, now: Instant) {
+        for c in keys.chars() {
+            app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE), now);
+        }
+    }
+
+    fn app(board: Board, delay_ms: Option<u64>) -> App {
+        App::new(board, delay_ms.map(Duration::from_millis), Rng::new(9))
+    }
+
+    #[test]
+    fn opening_board() {
+        let a = app(deal(23), Some(100));
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+    }
+
+    #[test]
+    fn doc_003_board_with_a_hint() {
+        let mut a = app(Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(), None);
+        keys(&mut a, "h", Instant::now());
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+    }
+
+    #[test]
+    fn mid_animation_two_seeds_sown_six_in_hand() {
+        let t0 = Instant::now();
+        let mut a = app(deal(23), Some(100));
+        keys(&mut a, "18", t0);
+        // "8" finished house 1's animation; play house 8 now.
+        keys(&mut a, "8", t0);
+        a.tick(t0 + Duration::from_millis(250));
+        assert_eq!(a.animation().unwrap().in_hand(), 6);
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+    }
+
+    #[test]
+    fn won_board() {
+        let mut a = app(Board::from_counts(&[0, 1, 1, 3]).unwrap(), None);
+        keys(&mut a, "13121", Instant::now());
+        assert!(a.board().is_won());
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+    }
+
+    #[test]
+    fn stuck_board() {
+        let mut a = app(Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(), None);
+        keys(&mut a, "32", Instant::now());
+        assert!(a.board().is_stuck());
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+    }
+
+    #[test]
+    fn help_overlay() {
+        let mut a = app(deal(23), None);
+        keys(&mut a, "?", Instant::now());
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+    }
+
+    #[test]
+    fn too_small_terminal_names_the_size_needed() {
+        let a = app(deal(23), None);
+        insta::assert_snapshot!(render(&a, 40, 12, Theme::COLOUR).backend());
+        assert!(layout(Rect::new(0, 0, MIN_WIDTH, MIN_HEIGHT), &a).is_some());
+        assert!(layout(Rect::new(0, 0, MIN_WIDTH - 1, MIN_HEIGHT), &a).is_none());
+        assert!(layout(Rect::new(0, 0, MIN_WIDTH, MIN_HEIGHT - 1), &a).is_none());
+    }
+
+    #[test]
+    fn a_thousand_seeds_scroll_and_say_so() {
+        let mut a = app(deal(1000), None);
+        let houses = a.board().houses();
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+        // Moving the cursor far from the store scrolls the view with it,
+        // and every house can be reached.
+        for _ in 0..houses {
+            a.on_key(
+                KeyEvent::new(KeyCode::Left, KeyModifiers::NONE),
+                Instant::now(),
+            );
+        }
+        assert_eq!(a.cursor(), houses);
+        let far = layout(Rect::new(0, 0, 80, 24), &a).unwrap();
+        assert!(far.houses.iter().any(|&(h, _)| h == houses));
+        assert_eq!(far.hidden_left, None);
+        assert!(far.hidden_right.is_some());
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+    }
+
+    #[test]
+    fn wider_screen_shows_every_house_of_a_big_random_board() {
+        let a = app(deal(40), None);
+        let l = layout(Rect::new(0, 0, 100, 30), &a).unwrap();
+        assert_eq!(l.houses.len(), a.board().houses());
+        assert_eq!((l.hidden_left, l.hidden_right), (None, None));
+        let boxes: Vec<Rect> = l.houses.iter().map(|&(_, r)| r).chain([l.store]).collect();
+        for pair in boxes.windows(2) {
+            assert!(pair[0].right() < pair[1].x, "boxes are apart: {pair:?}");
+        }
+        // At 80x24 every random deal (10 to 40 seeds) fits without scrolling.
+        for seeds in crate::solitaire::RANDOM_MIN_SEEDS..=crate::solitaire::RANDOM_MAX_SEEDS {
+            let b = app(deal(seeds), None);
+            let l = layout(Rect::new(0, 0, 80, 24), &b).unwrap();
+            assert_eq!(l.houses.len(), b.board().houses(), "{seeds} seeds");
+            let boxes: Vec<Rect> = l.houses.iter().map(|&(_, r)| r).chain([l.store]).collect();
+            for pair in boxes.windows(2) {
+                assert!(
+                    pair[0].right() <= pair[1].x,
+                    "boxes do not overlap: {pair:?}"
+                );
+            }
+            assert!(l.store.right() < 80);
+        }
+        insta::assert_snapshot!(render(&a, 100, 30, Theme::COLOUR).backend());
+    }
+
+    /// Meaning is carried by symbols and modifiers; the monochrome theme
+    /// drops every colour but keeps bold on playable houses.
+    #[test]
+    fn no_color_theme_uses_no_colours_and_keeps_emphasis() {
+        let a = app(Board::from_counts(&[0, 1, 1, 3]).unwrap(), None);
+        let mono = render(&a, 80, 24, Theme::MONO);
+        let colour = render(&a, 80, 24, Theme::COLOUR);
+        assert_eq!(
+            mono.backend().to_string(),
+            colour.backend().to_string(),
+            "the same text either way"
+        );
+        let buffer = mono.backend().buffer();
+        assert!(
+            buffer
+                .content()
+                .iter()
+                .all(|c| c.fg == Color::Reset && c.bg == Color::Reset)
+        );
+        let l = layout(Rect::new(0, 0, 80, 24), &a).unwrap();
+        let (_, house3) = *l.houses.iter().find(|&&(h, _)| h == 3).unwrap();
+        let (_, house2) = *l.houses.iter().find(|&&(h, _)| h == 2).unwrap();
+        let corner = &buffer[(house3.x, house3.y)];
+        assert_eq!(corner.symbol(), "┏", "playable: thick border");
+        assert!(corner.modifier.contains(Modifier::BOLD));
+        assert_eq!(buffer[(house2.x, house2.y)].symbol(), "╭");
+        let marker = &buffer[(house3.x + house3.width / 2, house3.bottom())];
+        assert_eq!(marker.symbol(), "▲");
+        let colour_corner = &colour.backend().buffer()[(house3.x, house3.y)];
+        assert_eq!(colour_corner.fg, Color::Green);
+    }
 }
