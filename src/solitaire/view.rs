@@ -196,9 +196,10 @@ pub fn status_text(app: &App) -> String {
         );
     }
     if let Some(typed) = app.typed() {
+        let first = typed * 10;
+        let last = (first + 9).min(board.houses());
         return format!(
-            "House {typed}... type another digit for houses {}0 and up, or press Enter.",
-            typed
+            "House {typed}... type another digit for houses {first} to {last}, or Enter to play house {typed}."
         );
     }
     if board.is_won() {
@@ -397,9 +398,9 @@ fn draw_scroll_marks(buf: &mut ratatui::buffer::Buffer, layout: &Layout, theme: 
             );
         }
         notes.push(if lo == hi {
-            format!("house {lo}")
+            format!("{lo}")
         } else {
-            format!("houses {hi}-{lo}")
+            format!("{hi}-{lo}")
         });
     }
     if let Some((lo, hi)) = layout.hidden_right {
@@ -410,14 +411,19 @@ fn draw_scroll_marks(buf: &mut ratatui::buffer::Buffer, layout: &Layout, theme: 
             theme.dim().add_modifier(Modifier::BOLD),
         );
         notes.push(if lo == hi {
-            format!("house {lo}")
+            format!("{lo}")
         } else {
-            format!("houses {hi}-{lo}")
+            format!("{hi}-{lo}")
         });
     }
     if !notes.is_empty() {
         let text = format!(
-            "Not all houses fit: {} off screen; ←/→ scroll.",
+            "Not all houses fit: {} {} off screen; ←/→ scroll.",
+            if notes.len() == 1 && !notes[0].contains('-') {
+                "house"
+            } else {
+                "houses"
+            },
             notes.join(" and ")
         );
         let row = Rect::new(
