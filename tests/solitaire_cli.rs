@@ -94,6 +94,8 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         (&["--board", "0,-1,2"], "negative"),
         (&["--board", "0,x"], "not a number"),
         (&["--board", "0,,1"], "missing"),
+        (&["--board", "0,18446744073709551616"], "too large"),
+        (&["--board", "1,18446744073709551615"], "too many seeds"),
         (&["--board", "0,1", "--seeds", "3"], "cannot be used with"),
     ];
     for (args, expected) in cases {

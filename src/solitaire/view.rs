@@ -82,8 +82,10 @@ pub fn layout(area: Rect, app: &App) -> Option<Layout> {
         .max()
         .unwrap_or(0)
         .max(houses as u64);
-    let house_w = (digits(widest) + 4).max(6);
-    let store_w = (digits(app.board().total()) + 4).max(9);
+    // Wide enough for the longest count, up to a cap (longer counts are
+    // abbreviated) so that a house and the store always fit the screen.
+    let house_w = (digits(widest) + 4).clamp(6, 12);
+    let store_w = (digits(app.board().total()) + 4).clamp(9, 14);
     // Boxes one column apart when they all fit so, else touching, else
     // scrolled (touching) with an arrow on each side.
     let room = inner.width.saturating_sub(2 + store_w);
@@ -159,6 +161,23 @@ fn seed_rows(count: u64, width: u16) -> [String; 2] {
         SEED.repeat(first as usize),
         SEED.repeat((count - first) as usize),
     ]
+}
+
+/// `count` in at most `width` columns: all digits when they fit, else
+/// abbreviated (`12k`, `345M`, `18E`: thousands, millions, ... rounded down).
+fn count_text(count: u64, width: u16) -> String {
+    let full = count.to_string();
+    if full.len() <= usize::from(width) {
+        return full;
+    }
+    let mut value = count;
+    for unit in ["k", "M", "G", "T", "P", "E"] {
+        value /= 1000;
+        if value < 1000 {
+            return format!("{value}{unit}");
+        }
+    }
+    full
 }
 
 fn centered(text: impl Into<String>, style: Style) -> Line<'static> {
@@ -288,7 +307,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: Theme) {
         let body = Paragraph::new(vec![
             centered(marks1, theme.seeds()),
             centered(marks2, theme.seeds()),
-            centered(count.to_string(), Style::new().add_modifier(Modifier::BOLD)),
+            centered(
+                count_text(count, rect.width - 2),
+                Style::new().add_modifier(Modifier::BOLD),
+            ),
         ])
         .block(block);
         Widget::render(body, rect, buf);
@@ -327,7 +349,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: Theme) {
         centered(marks1, theme.seeds()),
         centered(marks2, theme.seeds()),
         centered(
-            counts[0].to_string(),
+            count_text(counts[0], layout.store.width - 2),
             Style::new().add_modifier(Modifier::BOLD),
         ),
     ])
@@ -721,5 +743,52 @@ mod tests {
         assert_eq!(marker.symbol(), "▲");
         let colour_corner = &colour.backend().buffer()[(house3.x, house3.y)];
         assert_eq!(colour_corner.fg, Color::Green);
+    }
+
+    #[test]
+    fn long_counts_are_abbreviated_to_fit() {
+        assert_eq!(count_text(12345, 8), "12345");
+        assert_eq!(count_text(12345, 4), "12k");
+        assert_eq!(count_text(999_999, 4), "999k");
+        assert_eq!(count_text(1_000_000, 4), "1M");
+        assert_eq!(count_text(u64::MAX, 10), "18E");
+    }
+
+    /// Odd boards at odd sizes draw without panicking and keep every box
+    /// on the screen: no houses, a store only, huge counts, many houses.
+    #[test]
+    fn odd_boards_at_every_size_stay_on_screen() {
+        let boards = [
+            Board::new(),
+            Board::from_counts(&[7]).unwrap(),
+            Board::from_counts(&[0, u64::MAX]).unwrap(),
+            Board::from_counts(&[u64::MAX / 2 - 2, 3, u64::MAX / 2]).unwrap(),
+            deal(1000),
+            deal(100_000),
+        ];
+        for board in boards {
+            let a = app(board.clone(), None);
+            for (width, height) in [
+                (MIN_WIDTH, MIN_HEIGHT),
+                (61, 20),
+                (80, 24),
+                (100, 30),
+                (250, 60),
+            ] {
+                let terminal = render(&a, width, height, Theme::MONO);
+                let text = terminal.backend().to_string();
+                assert!(text.contains("store"), "{board} at {width}x{height}");
+                let l = layout(Rect::new(0, 0, width, height), &a).unwrap();
+                for rect in l.houses.iter().map(|&(_, r)| r).chain([l.store]) {
+                    assert!(
+                        rect.right() <= width && rect.bottom() <= height,
+                        "{board} {width}x{height}: {rect:?}"
+                    );
+                }
+                if board.houses() > 0 {
+                    assert!(!l.houses.is_empty(), "at least one house is shown");
+                }
+            }
+        }
     }
 }
