@@ -448,11 +448,20 @@ impl App {
         ));
     }
 
-    /// Reacts to the mouse: a left click on a house plays it. `area` is
-    /// the whole screen, to find where the houses are drawn.
+    /// Reacts to the mouse: a left click on a house plays it, a click on a
+    /// scroll arrow shows the houses past it, the wheel moves the cursor.
+    /// `area` is the whole screen, to find where the houses are drawn.
     pub fn on_mouse(&mut self, mouse: MouseEvent, area: Rect, now: Instant) {
-        if mouse.kind != MouseEventKind::Down(MouseButton::Left) {
-            return;
+        let busy = self.animation.is_some() || self.help;
+        match mouse.kind {
+            MouseEventKind::ScrollUp | MouseEventKind::ScrollLeft if !busy => {
+                return self.move_cursor(1);
+            }
+            MouseEventKind::ScrollDown | MouseEventKind::ScrollRight if !busy => {
+                return self.move_cursor(-1);
+            }
+            MouseEventKind::Down(MouseButton::Left) => {}
+            _ => return,
         }
         if self.animation.is_some() {
             self.finish_animation();
@@ -466,6 +475,21 @@ impl App {
         let Some(layout) = view::layout(area, self) else {
             return;
         };
+        // The scroll arrows (on the boxes' rows) select the next hidden house.
+        let arrow_hit = |x: u16| {
+            (x..x + view::ARROW).contains(&click.x)
+                && (layout.store.y..layout.store.bottom()).contains(&click.y)
+        };
+        if let (Some(_), Some(&(house, rect))) = (layout.hidden_left, layout.houses.first())
+            && arrow_hit(rect.x.saturating_sub(view::ARROW))
+        {
+            return self.select(house + 1);
+        }
+        if let (Some(_), Some(&(house, _))) = (layout.hidden_right, layout.houses.last())
+            && arrow_hit(layout.store.x.saturating_sub(view::ARROW))
+        {
+            return self.select(house - 1);
+        }
         if layout.store.contains(click) {
             self.message = Some("The store cannot be played.".into());
         } else if let Some(&(house, _)) = layout.houses.iter().find(|(_, r)| r.contains(click)) {

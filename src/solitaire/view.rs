@@ -22,7 +22,7 @@ const BOX_HEIGHT: u16 = 5;
 /// Columns between two boxes, when there is room.
 const GAP: u16 = 1;
 /// Columns of a scroll arrow and its gap.
-const ARROW: u16 = 2;
+pub const ARROW: u16 = 2;
 /// Seed marks.
 const SEED: &str = "●";
 
