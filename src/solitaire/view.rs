@@ -532,7 +532,7 @@ const HELP: &[&str] = &[
     "1-9, or digits + Enter   play that house",
     "←/→  select a house   Tab/↑↓  next playable house",
     "Enter or Space   play the selected house",
-    "mouse click   play a house",
+    "mouse   click a house to play it; wheel or ◀ ▶ scroll",
     "u undo   r start over   h hint   n new board",
     "? help   q or Esc quit   any key skips animation",
     "▲ playable   ▼ selected   ★ hint",
