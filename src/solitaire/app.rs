@@ -38,13 +38,11 @@ impl Animation {
         (self.house as u64).saturating_sub(sown)
     }
 
-    /// Where the next seed will drop (0 = the store), if any is left.
+    /// Where the hand is: over the house it lifted the seeds from, then over
+    /// each house (0 = the store) as it drops a seed there.
     #[must_use]
-    pub fn next_drop(&self) -> Option<usize> {
-        match self.steps.get(self.shown) {
-            Some(Step::Sow { house }) => Some(*house),
-            _ => None,
-        }
+    pub fn hand_at(&self) -> usize {
+        self.last_drop().unwrap_or(self.house)
     }
 
     /// The house the last seed shown landed in, if one has landed.
@@ -221,7 +219,8 @@ impl App {
             animation.shown += 1;
             animation.next_at += delay;
         }
-        if animation.shown == animation.steps.len() {
+        // The last seed stays on screen for one delay too.
+        if animation.shown == animation.steps.len() && now >= animation.next_at {
             self.finish_animation();
         }
     }
@@ -639,13 +638,18 @@ mod tests {
         );
         assert_eq!(a.shown_counts(), [0, 1, 1, 0], "lifted, nothing sown yet");
         assert_eq!(a.animation().unwrap().in_hand(), 3);
-        assert_eq!(a.animation().unwrap().next_drop(), Some(2));
+        assert_eq!(
+            a.animation().unwrap().hand_at(),
+            3,
+            "the hand is over the house lifted"
+        );
         a.tick(t0 + ms / 2);
         assert_eq!(a.shown_counts(), [0, 1, 1, 0]);
         a.tick(t0 + ms);
         assert_eq!(a.shown_counts(), [0, 1, 2, 0]);
         assert_eq!(a.animation().unwrap().in_hand(), 2);
         assert_eq!(a.animation().unwrap().last_drop(), Some(2));
+        assert_eq!(a.animation().unwrap().hand_at(), 2);
         a.tick(t0 + 2 * ms);
         assert_eq!(a.shown_counts(), [0, 2, 2, 0]);
         a.on_key(press(KeyCode::Char('x')), t0 + 2 * ms);
@@ -655,6 +659,19 @@ mod tests {
 
         let mut b = app(&[0, 1, 1, 3], Some(100));
         b.on_key(press(KeyCode::Char('3')), t0);
+        b.tick(t0 + 3 * ms);
+        assert_eq!(
+            b.shown_counts(),
+            [1, 2, 2, 0],
+            "the last seed is in the store"
+        );
+        assert_eq!(b.animation().unwrap().in_hand(), 0);
+        assert_eq!(b.animation().unwrap().hand_at(), 0);
+        b.tick(t0 + 4 * ms);
+        assert!(
+            b.animation().is_none(),
+            "over one delay after the last seed"
+        );
         b.tick(t0 + 10 * ms);
         assert!(b.animation().is_none(), "over after lift + 3 seeds");
         assert_eq!(b.next_wake(), None);

@@ -53,11 +53,11 @@ fn digits(n: u64) -> u16 {
     n.checked_ilog10().map_or(1, |d| d as u16 + 1)
 }
 
-/// The house the view must show: the hand's next drop while a move is
+/// The house the view must show: the hand's place while a move is
 /// shown, else the cursor.
 fn focus(app: &App) -> usize {
     match app.animation() {
-        Some(animation) => animation.next_drop().unwrap_or(animation.house).max(1),
+        Some(animation) => animation.hand_at().max(1),
         None => app.cursor().max(1),
     }
 }
@@ -281,7 +281,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: Theme) {
 
     let animation = app.animation();
     let just_landed = animation.and_then(|a| a.last_drop());
-    let hand_at = animation.and_then(|a| a.next_drop());
+    let hand_at = animation
+        .filter(|a| a.in_hand() > 0)
+        .map(super::app::Animation::hand_at);
     let buf = frame.buffer_mut();
     for &(house, rect) in &layout.houses {
         let count = counts[house];
