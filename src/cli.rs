@@ -203,7 +203,7 @@ pub struct SolitaireCmd {
         allow_hyphen_values = true
     )]
     pub board: Option<String>,
-    /// Deal the one winnable board of this many seeds.
+    /// Deal the one winnable board of this many seeds (1 to 10,000,000).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub seeds: Option<String>,
     /// Print the planned moves as JSON instead of playing.

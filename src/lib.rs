@@ -6,6 +6,7 @@
 //! - [`players`]: turn functions, from a person at the keyboard to perfect play.
 //! - [`game`]: a match of rounds, the tally, undo and redo.
 //! - [`tui`]: the full-screen front end; [`plain`]: the line-by-line one.
+//! - [`solitaire`]: Solitaire Mancala (Tchoukaillon), its planner and its screen.
 //! - [`commands`]: what each command-line command does; [`cli`] parses them.
 #![warn(missing_docs)]
 
@@ -16,4 +17,5 @@ pub mod plain;
 pub mod players;
 pub mod rng;
 pub mod rules;
+pub mod solitaire;
 pub mod tui;

@@ -3,6 +3,7 @@
 
 mod play;
 mod position;
+mod solitaire;
 
 use std::process::ExitCode;
 
@@ -13,6 +14,9 @@ use crate::rules::Board;
 
 pub use play::{PlayOptions, settings};
 pub use position::position_json;
+pub use solitaire::{
+    MAX_DEAL_SEEDS, parse_seed_count, parse_solitaire_counts, plan_json, solitaire_board,
+};
 
 /// A mistake in what the user asked for (exit code 2), as opposed to a
 /// failure while doing it (exit code 1).
@@ -79,9 +83,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Solve(_)) => anyhow::bail!("mancala solve is not built yet (issue 4)"),
         Some(Command::Arena(_)) => anyhow::bail!("mancala arena is not built yet (issue 4)"),
-        Some(Command::Solitaire(_)) => {
-            anyhow::bail!("mancala solitaire is not built yet (issue 5)")
-        }
+        Some(Command::Solitaire(cmd)) => solitaire::run(&cmd),
         Some(Command::Replay(_)) => anyhow::bail!("mancala replay is not built yet (issue 6)"),
         Some(Command::Stats(_)) => anyhow::bail!("mancala stats is not built yet (issue 6)"),
         None => play::run(&cli.play),

@@ -1,0 +1,790 @@
+//! The state of the full-screen solitaire game and what each key, click
+//! and clock tick does to it. No terminal here: time comes in as an
+//! argument, so tests drive it exactly.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::{Position, Rect};
+
+use crate::rng::Rng;
+
+use super::board::{Board, Step};
+use super::deal::deal_random;
+use super::view;
+
+/// A move being shown seed by seed.
+#[derive(Clone, Debug)]
+pub struct Animation {
+    /// The house played.
+    pub house: usize,
+    /// The counts before the move.
+    before: Vec<u64>,
+    /// The steps of the move: a lift, then one sow per seed.
+    steps: Vec<Step>,
+    /// How many steps are on screen.
+    shown: usize,
+    /// When the next step is due.
+    next_at: Instant,
+}
+
+impl Animation {
+    /// The seeds still in the hand.
+    #[must_use]
+    pub fn in_hand(&self) -> u64 {
+        let sown = self.shown.saturating_sub(1) as u64;
+        (self.house as u64).saturating_sub(sown)
+    }
+
+    /// Where the hand is: over the house it lifted the seeds from, then over
+    /// each house (0 = the store) as it drops a seed there.
+    #[must_use]
+    pub fn hand_at(&self) -> usize {
+        self.last_drop().unwrap_or(self.house)
+    }
+
+    /// The house the last seed shown landed in, if one has landed.
+    #[must_use]
+    pub fn last_drop(&self) -> Option<usize> {
+        match self.steps[..self.shown].last() {
+            Some(Step::Sow { house }) => Some(*house),
+            _ => None,
+        }
+    }
+}
+
+/// The game on the screen: the board, its history, and what is shown.
+#[derive(Debug)]
+pub struct App {
+    board: Board,
+    start: Board,
+    start_winnable: bool,
+    moves: Vec<usize>,
+    animation: Option<Animation>,
+    seed_delay: Option<Duration>,
+    cursor: usize,
+    typed: Option<usize>,
+    hint: Option<usize>,
+    help: bool,
+    message: Option<String>,
+    quit: bool,
+    deals: u32,
+    rng: Rng,
+    trace: Vec<Step>,
+}
+
+impl App {
+    /// A game of `board`, animated with `seed_delay` between two seeds
+    /// (`None` or zero: moves at once); `rng` deals the boards `n` asks for.
+    #[must_use]
+    pub fn new(board: Board, seed_delay: Option<Duration>, rng: Rng) -> App {
+        let mut app = App {
+            board: Board::new(),
+            start: Board::new(),
+            start_winnable: true,
+            moves: Vec::new(),
+            animation: None,
+            seed_delay: seed_delay.filter(|d| !d.is_zero()),
+            cursor: 0,
+            typed: None,
+            hint: None,
+            help: false,
+            message: None,
+            quit: false,
+            deals: 0,
+            rng,
+            trace: Vec::new(),
+        };
+        app.set_board(board);
+        app
+    }
+
+    fn set_board(&mut self, board: Board) {
+        self.start_winnable = board.plan().won();
+        self.start = board.clone();
+        self.board = board;
+        self.moves.clear();
+        self.animation = None;
+        self.typed = None;
+        self.hint = None;
+        self.message = None;
+        self.deals += 1;
+        self.cursor = self.default_cursor();
+    }
+
+    /// The legal house closest to the store, else house 1 (0 with no houses).
+    fn default_cursor(&self) -> usize {
+        match self.board.choose() {
+            0 => usize::from(self.board.houses() > 0),
+            house => house,
+        }
+    }
+
+    /// The board after every move made (animations notwithstanding).
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The counts to draw: mid-animation, those after the steps shown so far.
+    #[must_use]
+    pub fn shown_counts(&self) -> Vec<u64> {
+        match &self.animation {
+            Some(animation) => {
+                let mut counts = animation.before.clone();
+                for step in &animation.steps[..animation.shown] {
+                    step.apply(&mut counts);
+                }
+                counts
+            }
+            None => self.board.counts().to_vec(),
+        }
+    }
+
+    /// The move being animated, if any.
+    #[must_use]
+    pub fn animation(&self) -> Option<&Animation> {
+        self.animation.as_ref()
+    }
+
+    /// The moves made since the start of this board.
+    #[must_use]
+    pub fn moves(&self) -> &[usize] {
+        &self.moves
+    }
+
+    /// The selected house (0 when the board has no houses).
+    #[must_use]
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// The house the hint points at, while shown.
+    #[must_use]
+    pub fn hint(&self) -> Option<usize> {
+        self.hint
+    }
+
+    /// Digits typed towards a house number of two or more digits.
+    #[must_use]
+    pub fn typed(&self) -> Option<usize> {
+        self.typed
+    }
+
+    /// Whether the help is open.
+    #[must_use]
+    pub fn help_open(&self) -> bool {
+        self.help
+    }
+
+    /// Whether the player asked to quit.
+    #[must_use]
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Which board this is since the program started (1 for the first).
+    #[must_use]
+    pub fn deal_number(&self) -> u32 {
+        self.deals
+    }
+
+    /// Whether the start of this board can be won.
+    #[must_use]
+    pub fn start_winnable(&self) -> bool {
+        self.start_winnable
+    }
+
+    /// The feedback of the last action, if it left one.
+    #[must_use]
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    /// When the screen must change next without input (the next seed).
+    #[must_use]
+    pub fn next_wake(&self) -> Option<Instant> {
+        self.animation.as_ref().map(|a| a.next_at)
+    }
+
+    /// Advances the animation to `now`.
+    pub fn tick(&mut self, now: Instant) {
+        let Some(animation) = &mut self.animation else {
+            return;
+        };
+        let delay = self.seed_delay.unwrap_or_default();
+        while animation.shown < animation.steps.len() && now >= animation.next_at {
+            animation.shown += 1;
+            animation.next_at += delay;
+        }
+        // The last seed stays on screen for one delay too.
+        if animation.shown == animation.steps.len() && now >= animation.next_at {
+            self.finish_animation();
+        }
+    }
+
+    fn finish_animation(&mut self) {
+        if self.animation.take().is_some() {
+            self.after_move();
+        }
+    }
+
+    /// Moves the cursor where play goes on, once a move is over.
+    fn after_move(&mut self) {
+        if !self.board.is_legal(self.cursor) {
+            self.cursor = self.default_cursor();
+        }
+    }
+
+    /// Reacts to a key; only presses count (not repeats or releases).
+    pub fn on_key(&mut self, key: KeyEvent, now: Instant) {
+        if key.kind != KeyEventKind::Press {
+            return;
+        }
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if ctrl && matches!(key.code, KeyCode::Char('c' | 'C')) {
+            self.quit = true;
+            return;
+        }
+        if self.animation.is_some() {
+            match key.code {
+                KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.quit = true,
+                _ => self.finish_animation(),
+            }
+            return;
+        }
+        if self.help {
+            match key.code {
+                KeyCode::Char('q' | 'Q') => self.quit = true,
+                _ => self.help = false,
+            }
+            return;
+        }
+        if !matches!(
+            key.code,
+            KeyCode::Char('0'..='9') | KeyCode::Enter | KeyCode::Backspace
+        ) {
+            self.typed = None;
+        }
+        match key.code {
+            KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.quit = true,
+            KeyCode::Char(digit @ '0'..='9') => self.on_digit(digit, now),
+            KeyCode::Backspace => {
+                self.typed = self.typed.map(|t| t / 10).filter(|&t| t > 0);
+                self.message = None;
+            }
+            KeyCode::Left => self.move_cursor(1),
+            KeyCode::Right => self.move_cursor(-1),
+            KeyCode::Home => self.select(self.board.houses()),
+            KeyCode::End => self.select(1),
+            KeyCode::Tab | KeyCode::Down => self.next_legal(),
+            KeyCode::Up | KeyCode::BackTab => self.previous_legal(),
+            KeyCode::Enter | KeyCode::Char(' ') => {
+                let house = self.typed.take().unwrap_or(self.cursor);
+                self.play(house, now);
+            }
+            KeyCode::Char('u' | 'U') | KeyCode::Char('z') => self.undo(),
+            KeyCode::Char('r' | 'R') => self.restart(),
+            KeyCode::Char('h' | 'H') => self.show_hint(),
+            KeyCode::Char('n' | 'N') => self.new_board(),
+            KeyCode::Char('?') | KeyCode::F(1) => self.help = true,
+            _ => {}
+        }
+    }
+
+    /// A digit: plays at once when no longer house number starts with the
+    /// digits typed, else selects that house and waits for more (or Enter).
+    fn on_digit(&mut self, digit: char, now: Instant) {
+        let value = digit as usize - '0' as usize;
+        let houses = self.board.houses();
+        let number = self
+            .typed
+            .take()
+            .unwrap_or(0)
+            .saturating_mul(10)
+            .saturating_add(value);
+        if number == 0 {
+            self.message = Some("House 0 is the store; it is never played.".into());
+            return;
+        }
+        if number > houses {
+            self.message = Some(match houses {
+                0 => "This board has no houses.".into(),
+                _ => format!("There is no house {number}: the houses are 1 to {houses}."),
+            });
+            return;
+        }
+        if number.saturating_mul(10) <= houses {
+            self.typed = Some(number);
+            self.cursor = number;
+            self.message = None;
+        } else {
+            self.cursor = number;
+            self.play(number, now);
+        }
+    }
+
+    fn select(&mut self, house: usize) {
+        if house > 0 {
+            self.cursor = house;
+            self.message = None;
+        }
+    }
+
+    /// Left (`+1`) is away from the store, right (`-1`) towards it.
+    fn move_cursor(&mut self, towards_left: isize) {
+        let houses = self.board.houses();
+        if houses == 0 {
+            return;
+        }
+        let next = self
+            .cursor
+            .saturating_add_signed(towards_left)
+            .clamp(1, houses);
+        self.select(next);
+    }
+
+    fn next_legal(&mut self) {
+        let after = self.board.legal_moves().find(|&h| h > self.cursor);
+        if let Some(house) = after.or_else(|| self.board.legal_moves().next()) {
+            self.select(house);
+        }
+    }
+
+    fn previous_legal(&mut self) {
+        let legal: Vec<usize> = self.board.legal_moves().collect();
+        let before = legal
+            .iter()
+            .rev()
+            .find(|&&h| h < self.cursor)
+            .or(legal.last());
+        if let Some(&house) = before {
+            self.select(house);
+        }
+    }
+
+    /// Plays `house` if it is legal, animating it; else says why not.
+    pub fn play(&mut self, house: usize, now: Instant) {
+        let before = self.board.counts().to_vec();
+        if let Err(e) = self.board.apply_traced(house, &mut self.trace) {
+            self.message = Some(e.to_string());
+            return;
+        }
+        self.moves.push(house);
+        self.cursor = house;
+        self.hint = None;
+        self.message = None;
+        self.animation = match self.seed_delay {
+            Some(delay) => Some(Animation {
+                house,
+                before,
+                steps: std::mem::take(&mut self.trace),
+                shown: 1,
+                next_at: now + delay,
+            }),
+            None => None,
+        };
+        if self.animation.is_none() {
+            self.after_move();
+        }
+    }
+
+    fn undo(&mut self) {
+        match self.moves.pop() {
+            Some(house) => {
+                self.board
+                    .unapply(house)
+                    .expect("a move just made can be taken back");
+                self.cursor = house;
+                self.hint = None;
+                self.message = Some(format!("Took back the move from house {house}."));
+            }
+            None => self.message = Some("Nothing to undo: this is the start of the board.".into()),
+        }
+    }
+
+    fn restart(&mut self) {
+        if self.moves.is_empty() {
+            self.message = Some("Already at the start of the board.".into());
+            return;
+        }
+        let board = self.start.clone();
+        let deals = self.deals;
+        self.set_board(board);
+        self.deals = deals;
+        self.message = Some("Back to the start of the board.".into());
+    }
+
+    fn show_hint(&mut self) {
+        match self.board.choose() {
+            0 => {
+                self.hint = None;
+                self.message = Some(if self.board.is_won() {
+                    "No hint needed: every seed is in the store.".into()
+                } else {
+                    "No house can be played: press u to undo or r to start over.".into()
+                });
+            }
+            house => {
+                self.hint = Some(house);
+                self.cursor = house;
+                self.message = Some(format!(
+                    "Hint: play house {house}, the playable house closest to the store."
+                ));
+            }
+        }
+    }
+
+    fn new_board(&mut self) {
+        let board = deal_random(&mut self.rng);
+        self.set_board(board);
+        self.message = Some(format!(
+            "A new board: {} seeds in {} houses.",
+            self.board.in_houses(),
+            self.board.houses()
+        ));
+    }
+
+    /// Reacts to the mouse: a left click on a house plays it, a click on a
+    /// scroll arrow shows the houses past it, the wheel moves the cursor.
+    /// `area` is the whole screen, to find where the houses are drawn.
+    pub fn on_mouse(&mut self, mouse: MouseEvent, area: Rect, now: Instant) {
+        let busy = self.animation.is_some() || self.help;
+        match mouse.kind {
+            MouseEventKind::ScrollUp | MouseEventKind::ScrollLeft if !busy => {
+                return self.move_cursor(1);
+            }
+            MouseEventKind::ScrollDown | MouseEventKind::ScrollRight if !busy => {
+                return self.move_cursor(-1);
+            }
+            MouseEventKind::Down(MouseButton::Left) => {}
+            _ => return,
+        }
+        if self.animation.is_some() {
+            self.finish_animation();
+            return;
+        }
+        if self.help {
+            self.help = false;
+            return;
+        }
+        let click = Position::new(mouse.column, mouse.row);
+        let Some(layout) = view::layout(area, self) else {
+            return;
+        };
+        // The scroll arrows (on the boxes' rows) select the next hidden house.
+        let arrow_hit = |x: u16| {
+            (x..x + view::ARROW).contains(&click.x)
+                && (layout.store.y..layout.store.bottom()).contains(&click.y)
+        };
+        if let (Some(_), Some(&(house, rect))) = (layout.hidden_left, layout.houses.first())
+            && arrow_hit(rect.x.saturating_sub(view::ARROW))
+        {
+            return self.select(house + 1);
+        }
+        if let (Some(_), Some(&(house, _))) = (layout.hidden_right, layout.houses.last())
+            && arrow_hit(layout.store.x.saturating_sub(view::ARROW))
+        {
+            return self.select(house - 1);
+        }
+        if layout.store.contains(click) {
+            self.message = Some("The store cannot be played.".into());
+        } else if let Some(&(house, _)) = layout.houses.iter().find(|(_, r)| r.contains(click)) {
+            self.typed = None;
+            self.play(house, now);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::KeyEventState;
+
+    fn press(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    fn app(counts: &[u64], delay_ms: Option<u64>) -> App {
+        App::new(
+            Board::from_counts(counts).unwrap(),
+            delay_ms.map(Duration::from_millis),
+            Rng::new(3),
+        )
+    }
+
+    #[test]
+    fn number_key_plays_the_house_and_bad_houses_are_explained() {
+        let now = Instant::now();
+        let mut a = app(&[0, 1, 1, 3, 0, 0, 0], None);
+        assert_eq!(
+            a.cursor(),
+            1,
+            "starts on the legal house closest to the store"
+        );
+        a.on_key(press(KeyCode::Char('2')), now);
+        assert_eq!(
+            a.message(),
+            Some("House 2 holds 1 seed; it can be played only when it holds exactly 2.")
+        );
+        assert!(a.moves().is_empty());
+        a.on_key(press(KeyCode::Char('9')), now);
+        assert_eq!(
+            a.message(),
+            Some("There is no house 9: the houses are 1 to 6.")
+        );
+        a.on_key(press(KeyCode::Char('0')), now);
+        assert!(a.message().unwrap().contains("store"));
+        a.on_key(press(KeyCode::Char('3')), now);
+        assert_eq!(a.moves(), [3]);
+        assert_eq!(a.board().counts(), [1, 2, 2, 0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn only_key_presses_count() {
+        let mut a = app(&[0, 1], None);
+        let mut release = press(KeyCode::Char('1'));
+        release.kind = KeyEventKind::Release;
+        a.on_key(release, Instant::now());
+        let mut repeat = KeyEvent::new_with_kind_and_state(
+            KeyCode::Char('1'),
+            KeyModifiers::NONE,
+            KeyEventKind::Repeat,
+            KeyEventState::NONE,
+        );
+        a.on_key(repeat, Instant::now());
+        repeat.kind = KeyEventKind::Press;
+        assert!(a.moves().is_empty());
+        a.on_key(repeat, Instant::now());
+        assert_eq!(a.moves(), [1]);
+        assert!(a.board().is_won());
+    }
+
+    #[test]
+    fn arrows_and_enter_play_the_selected_house_left_is_away_from_the_store() {
+        let now = Instant::now();
+        let mut a = app(&[0, 1, 1, 3], None);
+        a.on_key(press(KeyCode::Left), now);
+        a.on_key(press(KeyCode::Left), now);
+        assert_eq!(a.cursor(), 3);
+        a.on_key(press(KeyCode::Left), now);
+        assert_eq!(a.cursor(), 3, "stops at the last house");
+        a.on_key(press(KeyCode::Right), now);
+        assert_eq!(a.cursor(), 2);
+        a.on_key(press(KeyCode::Enter), now);
+        assert!(a.moves().is_empty(), "house 2 holds 1 seed");
+        a.on_key(press(KeyCode::Tab), now);
+        assert_eq!(a.cursor(), 3, "Tab goes to the next playable house");
+        a.on_key(press(KeyCode::Char(' ')), now);
+        assert_eq!(a.moves(), [3]);
+        assert_eq!(a.board().counts(), [1, 2, 2, 0]);
+        assert_eq!(
+            a.cursor(),
+            2,
+            "then to the playable house closest to the store"
+        );
+    }
+
+    #[test]
+    fn two_digit_houses_wait_for_a_second_digit_or_enter() {
+        let now = Instant::now();
+        let mut counts = vec![0u64; 13];
+        counts[1] = 1;
+        counts[12] = 5;
+        let mut a = app(&counts, None);
+        a.on_key(press(KeyCode::Char('1')), now);
+        assert_eq!(a.typed(), Some(1));
+        assert_eq!(a.cursor(), 1);
+        assert!(
+            a.moves().is_empty(),
+            "house 1 is legal but 1 may begin 10, 11 or 12"
+        );
+        a.on_key(press(KeyCode::Char('2')), now);
+        assert_eq!(a.typed(), None);
+        assert_eq!(a.cursor(), 12);
+        assert_eq!(
+            a.message(),
+            Some("House 12 holds 5 seeds; it can be played only when it holds exactly 12.")
+        );
+        a.on_key(press(KeyCode::Char('1')), now);
+        a.on_key(press(KeyCode::Enter), now);
+        assert_eq!(a.moves(), [1]);
+        // A legal two-digit house is played as soon as the number is complete.
+        counts[1] = 0;
+        counts[12] = 12;
+        let mut b = app(&counts, None);
+        b.on_key(press(KeyCode::Char('1')), now);
+        b.on_key(press(KeyCode::Char('2')), now);
+        assert_eq!(b.moves(), [12]);
+        // Digits that no house number starts with are refused at once.
+        b.on_key(press(KeyCode::Char('3')), now);
+        assert_eq!(b.typed(), None);
+        assert!(b.message().unwrap().contains("holds 1 seed"));
+        assert_eq!(a.moves(), [1]);
+    }
+
+    #[test]
+    fn animation_drops_one_seed_per_delay_and_any_key_finishes_it() {
+        let t0 = Instant::now();
+        let ms = Duration::from_millis(100);
+        let mut a = app(&[0, 1, 1, 3], Some(100));
+        a.on_key(press(KeyCode::Char('3')), t0);
+        assert_eq!(
+            a.board().counts(),
+            [1, 2, 2, 0],
+            "the move itself is done at once"
+        );
+        assert_eq!(a.shown_counts(), [0, 1, 1, 0], "lifted, nothing sown yet");
+        assert_eq!(a.animation().unwrap().in_hand(), 3);
+        assert_eq!(
+            a.animation().unwrap().hand_at(),
+            3,
+            "the hand is over the house lifted"
+        );
+        a.tick(t0 + ms / 2);
+        assert_eq!(a.shown_counts(), [0, 1, 1, 0]);
+        a.tick(t0 + ms);
+        assert_eq!(a.shown_counts(), [0, 1, 2, 0]);
+        assert_eq!(a.animation().unwrap().in_hand(), 2);
+        assert_eq!(a.animation().unwrap().last_drop(), Some(2));
+        assert_eq!(a.animation().unwrap().hand_at(), 2);
+        a.tick(t0 + 2 * ms);
+        assert_eq!(a.shown_counts(), [0, 2, 2, 0]);
+        a.on_key(press(KeyCode::Char('x')), t0 + 2 * ms);
+        assert!(a.animation().is_none(), "any key finishes the animation");
+        assert_eq!(a.shown_counts(), [1, 2, 2, 0]);
+        assert_eq!(a.moves(), [3], "and the key does nothing else");
+
+        let mut b = app(&[0, 1, 1, 3], Some(100));
+        b.on_key(press(KeyCode::Char('3')), t0);
+        b.tick(t0 + 3 * ms);
+        assert_eq!(
+            b.shown_counts(),
+            [1, 2, 2, 0],
+            "the last seed is in the store"
+        );
+        assert_eq!(b.animation().unwrap().in_hand(), 0);
+        assert_eq!(b.animation().unwrap().hand_at(), 0);
+        b.tick(t0 + 4 * ms);
+        assert!(
+            b.animation().is_none(),
+            "over one delay after the last seed"
+        );
+        b.tick(t0 + 10 * ms);
+        assert!(b.animation().is_none(), "over after lift + 3 seeds");
+        assert_eq!(b.next_wake(), None);
+    }
+
+    #[test]
+    fn undo_goes_back_to_the_start_and_no_further() {
+        let now = Instant::now();
+        let mut a = app(&[0, 1, 1, 3], None);
+        for key in ['1', '3', '1'] {
+            a.on_key(press(KeyCode::Char(key)), now);
+        }
+        assert_eq!(a.moves(), [1, 3, 1]);
+        for _ in 0..3 {
+            a.on_key(press(KeyCode::Char('u')), now);
+        }
+        assert_eq!(a.board().counts(), [0, 1, 1, 3]);
+        assert!(a.moves().is_empty());
+        a.on_key(press(KeyCode::Char('u')), now);
+        assert!(a.message().unwrap().starts_with("Nothing to undo"));
+        assert_eq!(a.board().counts(), [0, 1, 1, 3]);
+        a.on_key(press(KeyCode::Char('3')), now);
+        a.on_key(press(KeyCode::Char('r')), now);
+        assert_eq!(a.board().counts(), [0, 1, 1, 3]);
+        assert_eq!(a.deal_number(), 1, "restart is the same board");
+    }
+
+    #[test]
+    fn hint_points_at_the_closest_legal_house_and_following_hints_wins() {
+        let now = Instant::now();
+        let mut a = App::new(crate::solitaire::deal(25), None, Rng::new(5));
+        let mut played = 0;
+        while !a.board().is_won() {
+            a.on_key(press(KeyCode::Char('h')), now);
+            let hint = a.hint().expect("a winnable board always has a hint");
+            assert_eq!(hint, a.board().choose());
+            assert_eq!(a.cursor(), hint);
+            a.on_key(press(KeyCode::Enter), now);
+            played += 1;
+        }
+        assert_eq!(played, 25);
+        a.on_key(press(KeyCode::Char('h')), now);
+        assert_eq!(a.hint(), None);
+        assert!(a.message().unwrap().contains("every seed is in the store"));
+    }
+
+    #[test]
+    fn new_board_help_and_quit_keys() {
+        let now = Instant::now();
+        let mut a = app(&[0, 1], None);
+        a.on_key(press(KeyCode::Char('n')), now);
+        assert_eq!(a.deal_number(), 2);
+        assert!((10..=40).contains(&a.board().in_houses()));
+        assert!(a.board().plan().won());
+        a.on_key(press(KeyCode::Char('?')), now);
+        assert!(a.help_open());
+        a.on_key(press(KeyCode::Esc), now);
+        assert!(
+            !a.help_open() && !a.should_quit(),
+            "Esc closes the help first"
+        );
+        a.on_key(press(KeyCode::Esc), now);
+        assert!(a.should_quit());
+
+        let mut b = app(&[0, 1, 1, 3], Some(1000));
+        b.on_key(press(KeyCode::Char('3')), now);
+        b.on_key(
+            KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
+            now,
+        );
+        assert!(b.should_quit(), "Ctrl-C quits at once, even mid-animation");
+        let mut c = app(&[0, 1], None);
+        c.on_key(press(KeyCode::Char('q')), now);
+        assert!(c.should_quit());
+    }
+
+    #[test]
+    fn clicking_a_house_plays_it() {
+        let now = Instant::now();
+        let area = Rect::new(0, 0, 80, 24);
+        let mut a = app(&[0, 1, 1, 3], None);
+        let layout = view::layout(area, &a).expect("80x24 is big enough");
+        let (_, rect3) = *layout.houses.iter().find(|(h, _)| *h == 3).unwrap();
+        let (_, rect1) = *layout.houses.iter().find(|(h, _)| *h == 1).unwrap();
+        assert!(rect3.x < rect1.x, "house 3 is left of house 1");
+        assert!(rect1.x < layout.store.x, "the store is at the right end");
+        let click = |rect: Rect, kind| MouseEvent {
+            kind,
+            column: rect.x + 1,
+            row: rect.y + 1,
+            modifiers: KeyModifiers::NONE,
+        };
+        a.on_mouse(click(rect3, MouseEventKind::Moved), area, now);
+        a.on_mouse(
+            click(rect3, MouseEventKind::Up(MouseButton::Left)),
+            area,
+            now,
+        );
+        assert!(
+            a.moves().is_empty(),
+            "only a press of the left button plays"
+        );
+        a.on_mouse(
+            click(rect3, MouseEventKind::Down(MouseButton::Left)),
+            area,
+            now,
+        );
+        assert_eq!(a.moves(), [3]);
+        a.on_mouse(
+            click(layout.store, MouseEventKind::Down(MouseButton::Left)),
+            area,
+            now,
+        );
+        assert_eq!(a.message(), Some("The store cannot be played."));
+    }
+}

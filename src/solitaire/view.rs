@@ -1,0 +1,796 @@
+//! Drawing the solitaire screen: the houses in a row with the store at the
+//! right end, markers for playable, selected and hinted houses, the seeds
+//! in the hand, the status line and the key help.
+
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Rect};
+use ratatui::style::Modifier;
+use ratatui::style::Style;
+use ratatui::text::Line;
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget, Wrap};
+
+use super::app::App;
+use super::theme::Theme;
+
+/// The smallest screen the game is drawn on.
+pub const MIN_WIDTH: u16 = 44;
+/// The smallest screen the game is drawn on.
+pub const MIN_HEIGHT: u16 = 19;
+
+/// Rows of the house boxes: border, two rows of seed marks, count, border.
+const BOX_HEIGHT: u16 = 5;
+/// Columns between two boxes, when there is room.
+const GAP: u16 = 1;
+/// Columns of a scroll arrow and its gap.
+pub const ARROW: u16 = 2;
+/// Seed marks.
+const SEED: &str = "●";
+
+/// Where everything is on the screen, shared by drawing and mouse clicks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The frame around the game.
+    pub frame: Rect,
+    /// The houses on screen with their boxes, left (farthest) to right.
+    pub houses: Vec<(usize, Rect)>,
+    /// The store's box.
+    pub store: Rect,
+    /// Houses scrolled off to the left (farther from the store), as a range.
+    pub hidden_left: Option<(usize, usize)>,
+    /// Houses scrolled off to the right (between the view and the store).
+    pub hidden_right: Option<(usize, usize)>,
+    /// The first row of the board: the hand and cursor line.
+    pub top: u16,
+    /// Where the won / stuck banner goes.
+    pub banner: Rect,
+    /// The status line.
+    pub status: Rect,
+    /// The key help line.
+    pub keys: Rect,
+}
+
+fn digits(n: u64) -> u16 {
+    n.checked_ilog10().map_or(1, |d| d as u16 + 1)
+}
+
+/// The house the view must show: the hand's place while a move is
+/// shown, else the cursor.
+fn focus(app: &App) -> usize {
+    match app.animation() {
+        Some(animation) => animation.hand_at().max(1),
+        None => app.cursor().max(1),
+    }
+}
+
+/// Where everything goes on a screen of `area`, or `None` when the screen
+/// is smaller than [`MIN_WIDTH`] x [`MIN_HEIGHT`].
+#[must_use]
+pub fn layout(area: Rect, app: &App) -> Option<Layout> {
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        return None;
+    }
+    let counts = app.shown_counts();
+    let houses = counts.len() - 1;
+    let frame = Rect::new(area.x, area.y, area.width, area.height - 2);
+    let status = Rect::new(area.x, area.y + area.height - 2, area.width, 1);
+    let keys = Rect::new(area.x, area.y + area.height - 1, area.width, 1);
+    let inner = Block::bordered().inner(frame);
+
+    let widest = counts[1..]
+        .iter()
+        .copied()
+        .max()
+        .unwrap_or(0)
+        .max(houses as u64);
+    // Wide enough for the longest count, up to a cap (longer counts are
+    // abbreviated) so that a house and the store always fit the screen.
+    let house_w = (digits(widest) + 4).clamp(6, 12);
+    let store_w = (digits(app.board().total()) + 4).clamp(9, 14);
+    // Boxes one column apart when they all fit so, else touching, else
+    // scrolled (touching) with an arrow on each side.
+    let room = inner.width.saturating_sub(2 + store_w);
+    let row_of = |gap: u16| houses as u64 * u64::from(house_w + gap) + u64::from(gap);
+    let (fits_all, gap) = if row_of(GAP) <= u64::from(room) {
+        (true, GAP)
+    } else {
+        (row_of(0) <= u64::from(room), 0)
+    };
+    let capacity = if fits_all {
+        houses
+    } else {
+        (usize::from(room.saturating_sub(2 * ARROW)) / usize::from(house_w)).max(1)
+    };
+    let (lo, hi) = if houses == 0 {
+        (1, 0)
+    } else {
+        let page = (focus(app).min(houses) - 1) / capacity;
+        let lo = (page * capacity + 1).min(houses + 1 - capacity);
+        (lo, lo + capacity - 1)
+    };
+    let hidden_left = (hi < houses).then_some((hi + 1, houses));
+    let hidden_right = (lo > 1).then_some((1, lo - 1));
+
+    let shown = hi + 1 - lo;
+    let row_width =
+        shown as u16 * (house_w + gap) + gap + store_w + if fits_all { 0 } else { 2 * ARROW };
+    let top = inner.y + 2 + (inner.height.saturating_sub(2 + 9 + 4)) / 2;
+    let mut x = inner.x + (inner.width.saturating_sub(row_width)) / 2;
+    if !fits_all {
+        x += ARROW;
+    }
+    let box_y = top + 1;
+    let mut placed = Vec::with_capacity(shown);
+    for house in (lo..=hi).rev() {
+        placed.push((house, Rect::new(x, box_y, house_w, BOX_HEIGHT)));
+        x += house_w + gap;
+    }
+    x += gap;
+    if !fits_all {
+        x += ARROW;
+    }
+    let store = Rect::new(x, box_y, store_w, BOX_HEIGHT);
+    let banner_y = top + 9;
+    let banner = Rect::new(
+        inner.x,
+        banner_y,
+        inner.width,
+        (inner.y + inner.height).saturating_sub(banner_y).min(4),
+    );
+    Some(Layout {
+        frame,
+        houses: placed,
+        store,
+        hidden_left,
+        hidden_right,
+        top,
+        banner,
+        status,
+        keys,
+    })
+}
+
+/// Seed marks for `count` seeds in two rows of `width`, or none when they
+/// would not fit.
+fn seed_rows(count: u64, width: u16) -> [String; 2] {
+    let width = u64::from(width);
+    if count > 2 * width {
+        return [String::new(), String::new()];
+    }
+    let first = count.min(width);
+    [
+        SEED.repeat(first as usize),
+        SEED.repeat((count - first) as usize),
+    ]
+}
+
+/// `count` in at most `width` columns: all digits when they fit, else
+/// abbreviated (`12k`, `345M`, `18E`: thousands, millions, ... rounded down).
+fn count_text(count: u64, width: u16) -> String {
+    let full = count.to_string();
+    if full.len() <= usize::from(width) {
+        return full;
+    }
+    let mut value = count;
+    for unit in ["k", "M", "G", "T", "P", "E"] {
+        value /= 1000;
+        if value < 1000 {
+            return format!("{value}{unit}");
+        }
+    }
+    full
+}
+
+fn centered(text: impl Into<String>, style: Style) -> Line<'static> {
+    Line::styled(text.into(), style).alignment(Alignment::Center)
+}
+
+/// "house 1", "houses 1 and 3", "houses 1, 3 and 6", "houses 1, 3, 6, ... (9 in all)".
+fn list_houses(houses: &[usize]) -> String {
+    let names: Vec<String> = houses.iter().take(4).map(ToString::to_string).collect();
+    match houses.len() {
+        0 => "no house".into(),
+        1 => format!("house {}", names[0]),
+        n if n <= 4 => format!("houses {} and {}", names[..n - 1].join(", "), names[n - 1]),
+        n => format!("houses {}, ... ({n} in all)", names.join(", ")),
+    }
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// What the status line says.
+#[must_use]
+pub fn status_text(app: &App) -> String {
+    if let Some(message) = app.message() {
+        return message.to_string();
+    }
+    let board = app.board();
+    let made = app.moves().len() as u64;
+    if let Some(animation) = app.animation() {
+        return format!(
+            "Sowing house {}: {} in hand.",
+            animation.house,
+            plural(animation.in_hand(), "seed", "seeds")
+        );
+    }
+    if let Some(typed) = app.typed() {
+        let first = typed * 10;
+        let last = (first + 9).min(board.houses());
+        return format!(
+            "House {typed}... type another digit for houses {first} to {last}, or Enter to play house {typed}."
+        );
+    }
+    if board.is_won() {
+        return format!("Won in {}!", plural(made, "move", "moves"));
+    }
+    if board.is_stuck() {
+        return format!("Stuck after {}.", plural(made, "move", "moves"));
+    }
+    let legal: Vec<usize> = board.legal_moves().collect();
+    format!(
+        "Move {}: {} can be played. {} to bring home.",
+        made + 1,
+        list_houses(&legal),
+        plural(board.in_houses(), "seed", "seeds")
+    )
+}
+
+/// Draws the whole screen.
+pub fn draw(frame: &mut Frame, app: &App, theme: Theme) {
+    let area = frame.area();
+    let Some(layout) = layout(area, app) else {
+        draw_too_small(frame, area, theme);
+        return;
+    };
+    let board = app.board();
+    let counts = app.shown_counts();
+    let seeds = board.total();
+    let title = Line::styled(" Solitaire Mancala ", theme.title());
+    let info = Line::styled(
+        format!(
+            " board {} · {} · {} ",
+            app.deal_number(),
+            plural(seeds, "seed", "seeds"),
+            plural(board.houses() as u64, "house", "houses")
+        ),
+        theme.frame(),
+    )
+    .right_aligned();
+    let outer = Block::bordered()
+        .border_type(BorderType::Rounded)
+        .border_style(theme.frame())
+        .title_top(title)
+        .title_top(info);
+    let inner = outer.inner(layout.frame);
+    frame.render_widget(outer, layout.frame);
+    frame.render_widget(
+        Paragraph::new(vec![
+            centered(
+                "Bring every seed into the store at the right.",
+                Style::new(),
+            ),
+            centered(
+                "House n can be played when it holds exactly n seeds.",
+                Style::new(),
+            ),
+        ])
+        .wrap(Wrap { trim: true }),
+        Rect::new(inner.x, inner.y, inner.width, 2.min(inner.height)),
+    );
+
+    let animation = app.animation();
+    let just_landed = animation.and_then(|a| a.last_drop());
+    let hand_at = animation
+        .filter(|a| a.in_hand() > 0)
+        .map(super::app::Animation::hand_at);
+    let buf = frame.buffer_mut();
+    for &(house, rect) in &layout.houses {
+        let count = counts[house];
+        let legal = animation.is_none() && board.is_legal(house);
+        let mut border = if legal { theme.legal() } else { theme.house() };
+        if just_landed == Some(house) {
+            border = theme.hand();
+        }
+        let title_style = if animation.is_none() && app.cursor() == house {
+            theme.cursor()
+        } else {
+            border
+        };
+        let block = Block::bordered()
+            .border_type(if legal {
+                BorderType::Thick
+            } else {
+                BorderType::Rounded
+            })
+            .border_style(border)
+            .title_top(Line::styled(format!(" {house} "), title_style).centered());
+        let [marks1, marks2] = seed_rows(count, rect.width - 2);
+        let body = Paragraph::new(vec![
+            centered(marks1, theme.seeds()),
+            centered(marks2, theme.seeds()),
+            centered(
+                count_text(count, rect.width - 2),
+                Style::new().add_modifier(Modifier::BOLD),
+            ),
+        ])
+        .block(block);
+        Widget::render(body, rect, buf);
+        let below = Rect::new(rect.x, rect.y + BOX_HEIGHT, rect.width, 1);
+        if legal {
+            Widget::render(Paragraph::new(centered("▲", theme.legal())), below, buf);
+        }
+        if animation.is_none() && app.hint() == Some(house) {
+            let hint_row = Rect::new(rect.x, rect.y + BOX_HEIGHT + 1, rect.width, 1);
+            Widget::render(
+                Paragraph::new(centered("★hint", theme.hint())),
+                hint_row,
+                buf,
+            );
+        }
+        let above = Rect::new(rect.x, layout.top, rect.width, 1);
+        if hand_at == Some(house) {
+            Widget::render(
+                Paragraph::new(hand_line(animation, rect.width, theme)),
+                above,
+                buf,
+            );
+        } else if animation.is_none() && app.cursor() == house {
+            Widget::render(Paragraph::new(centered("▼", theme.cursor())), above, buf);
+        }
+    }
+
+    // The store.
+    let store_style = if just_landed == Some(0) {
+        theme.hand()
+    } else {
+        theme.store()
+    };
+    let [marks1, marks2] = seed_rows(counts[0], layout.store.width - 2);
+    let store = Paragraph::new(vec![
+        centered(marks1, theme.seeds()),
+        centered(marks2, theme.seeds()),
+        centered(
+            count_text(counts[0], layout.store.width - 2),
+            Style::new().add_modifier(Modifier::BOLD),
+        ),
+    ])
+    .block(
+        Block::bordered()
+            .border_type(BorderType::Double)
+            .border_style(store_style)
+            .title_top(Line::styled(" store ", store_style).centered()),
+    );
+    Widget::render(store, layout.store, buf);
+    if hand_at == Some(0) {
+        let above = Rect::new(layout.store.x, layout.top, layout.store.width, 1);
+        Widget::render(
+            Paragraph::new(hand_line(animation, layout.store.width, theme)),
+            above,
+            buf,
+        );
+    }
+
+    draw_scroll_marks(buf, &layout, theme);
+    draw_banner(buf, app, &layout, theme);
+
+    let status_style = match () {
+        () if app.animation().is_some() => theme.hand(),
+        () if board.is_won() => theme.won(),
+        () if board.is_stuck() => theme.stuck(),
+        () => Style::new(),
+    };
+    Widget::render(
+        Paragraph::new(Line::styled(format!(" {}", status_text(app)), status_style)),
+        layout.status,
+        buf,
+    );
+    Widget::render(
+        Paragraph::new(Line::styled(
+            " 1-9 play · ←/→ select · Enter play · u undo · h hint · n new · ? help · q quit",
+            theme.dim(),
+        )),
+        layout.keys,
+        buf,
+    );
+    if app.help_open() {
+        draw_help(frame, area, theme);
+    }
+}
+
+/// The seeds in the hand, above where the next one drops.
+fn hand_line(animation: Option<&super::app::Animation>, width: u16, theme: Theme) -> Line<'static> {
+    let in_hand = animation.map_or(0, super::app::Animation::in_hand);
+    let text = if in_hand <= u64::from(width) - 2 {
+        SEED.repeat(in_hand as usize)
+    } else {
+        format!("{SEED}×{in_hand}")
+    };
+    centered(text, theme.hand())
+}
+
+fn draw_scroll_marks(buf: &mut ratatui::buffer::Buffer, layout: &Layout, theme: Theme) {
+    let count_row = layout.store.y + 3;
+    let mut notes = Vec::new();
+    if let Some((lo, hi)) = layout.hidden_left {
+        if let Some(&(_, first)) = layout.houses.first() {
+            buf.set_string(
+                first.x - ARROW,
+                count_row,
+                "◀",
+                theme.dim().add_modifier(Modifier::BOLD),
+            );
+        }
+        notes.push(if lo == hi {
+            format!("{lo}")
+        } else {
+            format!("{hi}-{lo}")
+        });
+    }
+    if let Some((lo, hi)) = layout.hidden_right {
+        buf.set_string(
+            layout.store.x - ARROW,
+            count_row,
+            "▶",
+            theme.dim().add_modifier(Modifier::BOLD),
+        );
+        notes.push(if lo == hi {
+            format!("{lo}")
+        } else {
+            format!("{hi}-{lo}")
+        });
+    }
+    if !notes.is_empty() {
+        let text = format!(
+            "Not all houses fit: {} {} off screen; ←/→ scroll.",
+            if notes.len() == 1 && !notes[0].contains('-') {
+                "house"
+            } else {
+                "houses"
+            },
+            notes.join(" and ")
+        );
+        let row = Rect::new(
+            layout.frame.x + 1,
+            layout.top + 1 + BOX_HEIGHT + 2,
+            layout.frame.width - 2,
+            1,
+        );
+        Widget::render(Paragraph::new(centered(text, theme.dim())), row, buf);
+    }
+}
+
+fn draw_banner(buf: &mut ratatui::buffer::Buffer, app: &App, layout: &Layout, theme: Theme) {
+    let board = app.board();
+    if app.animation().is_some() || layout.banner.height < 3 {
+        return;
+    }
+    let made = app.moves().len() as u64;
+    let (style, lines) = if board.is_won() {
+        (
+            theme.won(),
+            [
+                format!(
+                    "★ Won in {}! Every seed is in the store. ★",
+                    plural(made, "move", "moves")
+                ),
+                "n new board · u undo · q quit".to_string(),
+            ],
+        )
+    } else if board.is_stuck() {
+        (
+            theme.stuck(),
+            [
+                format!(
+                    "✗ Stuck after {}: {} left, no house holds exactly its number.",
+                    plural(made, "move", "moves"),
+                    plural(board.in_houses(), "seed", "seeds")
+                ),
+                if app.start_winnable() {
+                    "This board can be won: r starts over, h gives hints, u undoes.".to_string()
+                } else {
+                    "This board cannot be won from its start either: n deals a winnable one."
+                        .to_string()
+                },
+            ],
+        )
+    } else {
+        return;
+    };
+    let width = lines
+        .iter()
+        .map(|l| l.chars().count() as u16 + 4)
+        .max()
+        .unwrap_or(0)
+        .min(layout.banner.width);
+    let rect = Rect::new(
+        layout.banner.x + (layout.banner.width - width) / 2,
+        layout.banner.y,
+        width,
+        4.min(layout.banner.height),
+    );
+    let body = Paragraph::new(vec![
+        centered(lines[0].clone(), style),
+        centered(lines[1].clone(), Style::new()),
+    ])
+    .wrap(Wrap { trim: true })
+    .block(
+        Block::bordered()
+            .border_type(BorderType::Rounded)
+            .border_style(style),
+    );
+    Widget::render(Clear, rect, buf);
+    Widget::render(body, rect, buf);
+}
+
+const HELP: &[&str] = &[
+    "Bring every seed into the store at the right end.",
+    "Houses are numbered from the store: house 1 is next",
+    "to it. House n can be played only when it holds",
+    "exactly n seeds: they are sown one per house towards",
+    "the store, and the last lands in the store.",
+    "Tip: play the playable house closest to the store.",
+    "",
+    "1-9, or digits + Enter   play that house",
+    "←/→  select a house   Tab/↑↓  next playable house",
+    "Enter or Space   play the selected house",
+    "mouse   click a house to play it; wheel or ◀ ▶ scroll",
+    "u undo   r start over   h hint   n new board",
+    "? help   q or Esc quit   any key skips animation",
+    "▲ playable   ▼ selected   ★ hint",
+];
+
+fn draw_help(frame: &mut Frame, area: Rect, theme: Theme) {
+    let width = 58.min(area.width);
+    let height = (HELP.len() as u16 + 2).min(area.height);
+    let rect = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    );
+    let lines: Vec<Line> = HELP.iter().map(|l| Line::raw(format!(" {l}"))).collect();
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(lines).block(
+            Block::bordered()
+                .border_type(BorderType::Rounded)
+                .border_style(theme.title())
+                .title_top(Line::styled(" Help: Solitaire Mancala ", theme.title()))
+                .title_bottom(Line::styled(" any key closes ", theme.dim()).right_aligned()),
+        ),
+        rect,
+    );
+}
+
+fn draw_too_small(frame: &mut Frame, area: Rect, theme: Theme) {
+    let text = vec![
+        Line::styled("The terminal is too small.", theme.stuck()),
+        Line::raw(format!(
+            "It is {}x{}; the game needs {MIN_WIDTH}x{MIN_HEIGHT}.",
+            area.width, area.height
+        )),
+        Line::raw("Enlarge the window, or press q to quit."),
+    ];
+    let y = area.y + area.height.saturating_sub(3) / 2;
+    frame.render_widget(
+        Paragraph::new(text)
+            .alignment(Alignment::Center)
+            .wrap(Wrap { trim: true }),
+        Rect::new(area.x, y, area.width, area.height - (y - area.y)),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use ratatui::style::{Color, Modifier};
+
+    use super::*;
+    use crate::rng::Rng;
+    use crate::solitaire::{Board, deal};
+
+    fn render(app: &App, width: u16, height: u16, theme: Theme) -> Terminal<TestBackend> {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+        terminal.draw(|frame| draw(frame, app, theme)).unwrap();
+        terminal
+    }
+
+    fn keys(app: &mut App, keys: &str, now: Instant) {
+        for c in keys.chars() {
+            app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE), now);
+        }
+    }
+
+    fn app(board: Board, delay_ms: Option<u64>) -> App {
+        App::new(board, delay_ms.map(Duration::from_millis), Rng::new(9))
+    }
+
+    #[test]
+    fn opening_board() {
+        let a = app(deal(23), Some(100));
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+    }
+
+    #[test]
+    fn doc_003_board_with_a_hint() {
+        let mut a = app(Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(), None);
+        keys(&mut a, "h", Instant::now());
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+    }
+
+    #[test]
+    fn mid_animation_two_seeds_sown_six_in_hand() {
+        let t0 = Instant::now();
+        let mut a = app(deal(23), Some(100));
+        keys(&mut a, "18", t0);
+        // "8" finished house 1's animation; play house 8 now.
+        keys(&mut a, "8", t0);
+        a.tick(t0 + Duration::from_millis(250));
+        assert_eq!(a.animation().unwrap().in_hand(), 6);
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+    }
+
+    #[test]
+    fn won_board() {
+        let mut a = app(Board::from_counts(&[0, 1, 1, 3]).unwrap(), None);
+        keys(&mut a, "13121", Instant::now());
+        assert!(a.board().is_won());
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+    }
+
+    #[test]
+    fn stuck_board() {
+        let mut a = app(Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(), None);
+        keys(&mut a, "32", Instant::now());
+        assert!(a.board().is_stuck());
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+    }
+
+    #[test]
+    fn help_overlay() {
+        let mut a = app(deal(23), None);
+        keys(&mut a, "?", Instant::now());
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+    }
+
+    #[test]
+    fn too_small_terminal_names_the_size_needed() {
+        let a = app(deal(23), None);
+        insta::assert_snapshot!(render(&a, 40, 12, Theme::COLOUR).backend());
+        assert!(layout(Rect::new(0, 0, MIN_WIDTH, MIN_HEIGHT), &a).is_some());
+        assert!(layout(Rect::new(0, 0, MIN_WIDTH - 1, MIN_HEIGHT), &a).is_none());
+        assert!(layout(Rect::new(0, 0, MIN_WIDTH, MIN_HEIGHT - 1), &a).is_none());
+    }
+
+    #[test]
+    fn a_thousand_seeds_scroll_and_say_so() {
+        let mut a = app(deal(1000), None);
+        let houses = a.board().houses();
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+        // Moving the cursor far from the store scrolls the view with it,
+        // and every house can be reached.
+        for _ in 0..houses {
+            a.on_key(
+                KeyEvent::new(KeyCode::Left, KeyModifiers::NONE),
+                Instant::now(),
+            );
+        }
+        assert_eq!(a.cursor(), houses);
+        let far = layout(Rect::new(0, 0, 80, 24), &a).unwrap();
+        assert!(far.houses.iter().any(|&(h, _)| h == houses));
+        assert_eq!(far.hidden_left, None);
+        assert!(far.hidden_right.is_some());
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+    }
+
+    #[test]
+    fn wider_screen_shows_every_house_of_a_big_random_board() {
+        let a = app(deal(40), None);
+        let l = layout(Rect::new(0, 0, 100, 30), &a).unwrap();
+        assert_eq!(l.houses.len(), a.board().houses());
+        assert_eq!((l.hidden_left, l.hidden_right), (None, None));
+        let boxes: Vec<Rect> = l.houses.iter().map(|&(_, r)| r).chain([l.store]).collect();
+        for pair in boxes.windows(2) {
+            assert!(pair[0].right() < pair[1].x, "boxes are apart: {pair:?}");
+        }
+        // At 80x24 every random deal (10 to 40 seeds) fits without scrolling.
+        for seeds in crate::solitaire::RANDOM_MIN_SEEDS..=crate::solitaire::RANDOM_MAX_SEEDS {
+            let b = app(deal(seeds), None);
+            let l = layout(Rect::new(0, 0, 80, 24), &b).unwrap();
+            assert_eq!(l.houses.len(), b.board().houses(), "{seeds} seeds");
+            let boxes: Vec<Rect> = l.houses.iter().map(|&(_, r)| r).chain([l.store]).collect();
+            for pair in boxes.windows(2) {
+                assert!(
+                    pair[0].right() <= pair[1].x,
+                    "boxes do not overlap: {pair:?}"
+                );
+            }
+            assert!(l.store.right() < 80);
+        }
+        insta::assert_snapshot!(render(&a, 100, 30, Theme::COLOUR).backend());
+    }
+
+    /// Meaning is carried by symbols and modifiers; the monochrome theme
+    /// drops every colour but keeps bold on playable houses.
+    #[test]
+    fn no_color_theme_uses_no_colours_and_keeps_emphasis() {
+        let a = app(Board::from_counts(&[0, 1, 1, 3]).unwrap(), None);
+        let mono = render(&a, 80, 24, Theme::MONO);
+        let colour = render(&a, 80, 24, Theme::COLOUR);
+        assert_eq!(
+            mono.backend().to_string(),
+            colour.backend().to_string(),
+            "the same text either way"
+        );
+        let buffer = mono.backend().buffer();
+        assert!(
+            buffer
+                .content()
+                .iter()
+                .all(|c| c.fg == Color::Reset && c.bg == Color::Reset)
+        );
+        let l = layout(Rect::new(0, 0, 80, 24), &a).unwrap();
+        let (_, house3) = *l.houses.iter().find(|&&(h, _)| h == 3).unwrap();
+        let (_, house2) = *l.houses.iter().find(|&&(h, _)| h == 2).unwrap();
+        let corner = &buffer[(house3.x, house3.y)];
+        assert_eq!(corner.symbol(), "┏", "playable: thick border");
+        assert!(corner.modifier.contains(Modifier::BOLD));
+        assert_eq!(buffer[(house2.x, house2.y)].symbol(), "╭");
+        let marker = &buffer[(house3.x + house3.width / 2, house3.bottom())];
+        assert_eq!(marker.symbol(), "▲");
+        let colour_corner = &colour.backend().buffer()[(house3.x, house3.y)];
+        assert_eq!(colour_corner.fg, Color::Green);
+    }
+
+    #[test]
+    fn long_counts_are_abbreviated_to_fit() {
+        assert_eq!(count_text(12345, 8), "12345");
+        assert_eq!(count_text(12345, 4), "12k");
+        assert_eq!(count_text(999_999, 4), "999k");
+        assert_eq!(count_text(1_000_000, 4), "1M");
+        assert_eq!(count_text(u64::MAX, 10), "18E");
+    }
+
+    /// Odd boards at odd sizes draw without panicking and keep every box
+    /// on the screen: no houses, a store only, huge counts, many houses.
+    #[test]
+    fn odd_boards_at_every_size_stay_on_screen() {
+        let boards = [
+            Board::new(),
+            Board::from_counts(&[7]).unwrap(),
+            Board::from_counts(&[0, u64::MAX]).unwrap(),
+            Board::from_counts(&[u64::MAX / 2 - 2, 3, u64::MAX / 2]).unwrap(),
+            deal(1000),
+            deal(100_000),
+        ];
+        for board in boards {
+            let a = app(board.clone(), None);
+            for (width, height) in [
+                (MIN_WIDTH, MIN_HEIGHT),
+                (61, 20),
+                (80, 24),
+                (100, 30),
+                (250, 60),
+            ] {
+                let terminal = render(&a, width, height, Theme::MONO);
+                let text = terminal.backend().to_string();
+                assert!(text.contains("store"), "{board} at {width}x{height}");
+                let l = layout(Rect::new(0, 0, width, height), &a).unwrap();
+                for rect in l.houses.iter().map(|&(_, r)| r).chain([l.store]) {
+                    assert!(
+                        rect.right() <= width && rect.bottom() <= height,
+                        "{board} {width}x{height}: {rect:?}"
+                    );
+                }
+                if board.houses() > 0 {
+                    assert!(!l.houses.is_empty(), "at least one house is shown");
+                }
+            }
+        }
+    }
+}
