@@ -81,6 +81,15 @@ impl Animation {
         let before = self.shown;
         while self.shown < self.steps.len() && now >= self.next_at {
             self.apply_next();
+            // Steps that move nothing (extra turn, game over) go with the
+            // frame before them.
+            while self
+                .steps
+                .get(self.shown)
+                .is_some_and(|s| !s.moves_seeds())
+            {
+                self.apply_next();
+            }
         }
         self.shown != before
     }

@@ -9,36 +9,32 @@ use crate::rules::{Capture, Rules, Side, Sowing, Sweep};
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
 
-/// The rules in force, in a few sentences.
+/// The rules in force, in a few short lines (each fits 80 columns).
 #[must_use]
 pub fn rules_text(rules: &Rules, names: [&str; 2]) -> Vec<String> {
     let [south, north] = names;
     let mut lines = vec![
         format!(
-            "Each side has {} pits of {} seeds and a store. {south} plays {} (bottom row), {north} plays {} (top row).",
-            rules.pits(),
-            rules.seeds(),
+            "{south} plays {} on the bottom row, {north} plays {} on the top row.",
             rules.letter_range(Side::South),
             rules.letter_range(Side::North),
         ),
-        "Lift every seed from one of your pits and sow them one by one, counter-clockwise: along your row, into your store, then along the other row, skipping the opponent's store.".to_string(),
+        "Lift all seeds of one of your pits and sow them one per pit, counter-".to_string(),
+        "  clockwise, into your own store too but never the opponent's.".to_string(),
     ];
     if rules.sowing() == Sowing::Relay {
-        lines.push(
-            "Relay sowing: when the last seed lands in a pit that already held seeds, lift that pit and sow on."
-                .to_string(),
-        );
+        lines.push("Relay: last seed in a pit that held seeds? Lift it and sow on.".to_string());
     }
     lines.push("Last seed in your own store: you move again.".to_string());
     lines.push(match rules.capture() {
-        Capture::Always => "Last seed in an empty pit of yours: it and the seeds in the pit opposite go to your store.".to_string(),
-        Capture::NonEmpty => "Last seed in an empty pit of yours, with seeds opposite: it and those seeds go to your store.".to_string(),
-        Capture::Never => "There are no captures.".to_string(),
-    });
+        Capture::Always => "Last seed in your own empty pit: it and the pit opposite go to your store.",
+        Capture::NonEmpty => "Last seed in your own empty pit, seeds opposite: both go to your store.",
+        Capture::Never => "There are no captures.",
+    }.to_string());
     lines.push(match rules.sweep() {
-        Sweep::Owner => "The round ends when one side's pits are all empty; the seeds left in a side's pits go to its own store. Most seeds wins.".to_string(),
-        Sweep::None => "The round ends when one side's pits are all empty; seeds left in the pits do not count. Most seeds in store wins.".to_string(),
-    });
+        Sweep::Owner => "One side's pits empty: round over, pits go to their owner. Most seeds wins.",
+        Sweep::None => "One side's pits empty: round over, seeds left in pits do not count.",
+    }.to_string());
     lines
 }
 
@@ -46,7 +42,7 @@ pub fn rules_text(rules: &Rules, names: [&str; 2]) -> Vec<String> {
 #[must_use]
 pub fn key_list(rules: &Rules, speed: &str) -> Vec<(String, String)> {
     let numbers = if rules.pits() >= 10 {
-        "1-9, 0".to_string()
+        "1-9, 0 for 10".to_string()
     } else {
         format!("1-{}", rules.pits())
     };
@@ -56,19 +52,16 @@ pub fn key_list(rules: &Rules, speed: &str) -> Vec<(String, String)> {
         rules.letter_range(Side::North)
     );
     vec![
-        (letters, "choose a pit by its letter (South / North)".into()),
-        (numbers, "choose by number, counted from the mover's left".into()),
-        ("← → Enter".into(), "move the cursor, then play (Space plays too)".into()),
-        ("mouse".into(), "click a pit to play it".into()),
-        ("h".into(), "hint: the engine's best move for you (H if h is your pit)".into()),
-        ("u / r".into(), "undo to your previous turn / redo".into()),
+        (letters, format!("choose a pit by letter; {numbers} by number from the mover's left")),
+        ("← → Enter".into(), "move the cursor and play (Space too), or click a pit".into()),
+        ("h".into(), "hint for the human to move (H when h is one of your pits)".into()),
+        ("u / r".into(), "undo back to the last human turn / redo".into()),
         ("+ / -".into(), format!("faster / slower sowing (now {speed})")),
         ("p / s or .".into(), "pause the computer / step one computer move".into()),
-        ("any key".into(), "finishes the animation at once".into()),
         ("y / n".into(), "after a round: play again / stop".into()),
-        ("?".into(), "this help".into()),
         ("q or Esc".into(), "quit (asks first); Ctrl-C quits at once".into()),
-        ("Shift+letter".into(), "the command, when a letter also names your pit".into()),
+        ("any key".into(), "finishes an animation; ? shows this help".into()),
+        ("Shift+letter".into(), "the command, when the letter is one of your pits".into()),
     ]
 }
 
@@ -85,18 +78,16 @@ pub fn speed_text(app: &App) -> String {
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let theme: &Theme = &app.theme;
     let rules = app.rules();
-    let mut lines = vec![Line::styled(
-        format!("Rules in force: {rules}"),
-        theme.title,
-    )];
+    let mut lines = vec![Line::styled(format!("Rules: {rules}"), theme.title)];
     for sentence in rules_text(rules, app.names()) {
-        lines.push(Line::from(format!("• {sentence}")));
+        let bullet = if sentence.starts_with(' ') { " " } else { "•" };
+        lines.push(Line::from(format!("{bullet} {sentence}")));
     }
     lines.push(Line::default());
     lines.push(Line::styled("Keys", theme.title));
     for (keys, what) in key_list(rules, &speed_text(app)) {
         lines.push(Line::from(vec![
-            Span::styled(format!("  {keys:<13}"), theme.key),
+            Span::styled(format!("  {keys:<14}"), theme.key),
             Span::styled(what, theme.text),
         ]));
     }

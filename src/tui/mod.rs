@@ -60,3 +60,6 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     println!("{}", app.final_score());
     Ok(ExitCode::SUCCESS)
 }
+
+#[cfg(test)]
+pub(crate) mod testing;
