@@ -74,7 +74,7 @@ fn help_screen() {
     app.handle_event(&ch('?'), t0);
     assert_eq!(app.overlay, Some(Overlay::Help));
     let screen = render(&app, 80, 24);
-    assert!(screen.contains("Rules in force"));
+    assert!(screen.contains("Rules: 6 pits × 4 seeds"));
     insta::assert_snapshot!(screen);
 }
 
