@@ -912,3 +912,6 @@ impl App {
         })
     }
 }
+
+#[cfg(test)]
+mod tests;
