@@ -4,7 +4,7 @@
 //! CI installs tmux; without it these tests fail when `CI` is set and are
 //! skipped with a notice otherwise.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
@@ -39,7 +39,11 @@ impl Tmux {
             &height.to_string(),
             command,
         ]);
-        assert!(out.status.success(), "tmux: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "tmux: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         Some(tmux)
     }
 
@@ -97,7 +101,7 @@ fn temp_file(name: &str) -> PathBuf {
 
 /// The shell command that runs the game and writes its exit status to
 /// `status`, then keeps the pane open so the screen can still be read.
-fn wrapped(args: &str, status: &PathBuf) -> String {
+fn wrapped(args: &str, status: &Path) -> String {
     format!(
         "{} {args}; echo \"exit=$?\" > {}; sleep 60",
         env!("CARGO_BIN_EXE_mancala"),
@@ -105,7 +109,7 @@ fn wrapped(args: &str, status: &PathBuf) -> String {
     )
 }
 
-fn wait_for_status(status: &PathBuf) -> String {
+fn wait_for_status(status: &Path) -> String {
     let until = Instant::now() + Duration::from_secs(10);
     loop {
         if let Ok(text) = std::fs::read_to_string(status)
@@ -150,14 +154,20 @@ fn two_people_play_then_quit_and_the_terminal_is_restored() {
     tmux.keys(&["y"]);
     assert_eq!(wait_for_status(&status), "exit=0");
     let last = tmux.wait_for("Final score: Alice 0 – 0 Michael");
-    assert!(!tmux.alternate_screen_on(), "left the alternate screen:\n{last}");
+    assert!(
+        !tmux.alternate_screen_on(),
+        "left the alternate screen:\n{last}"
+    );
 }
 
 #[test]
 fn a_computer_answers_on_screen_and_ctrl_c_quits_at_once() {
     let status = temp_file("computer");
     let _ = std::fs::remove_file(&status);
-    let command = format!("NO_COLOR=1 {}", wrapped("Alice --north greedy --speed 20", &status));
+    let command = format!(
+        "NO_COLOR=1 {}",
+        wrapped("Alice --north greedy --speed 20", &status)
+    );
     let Some(tmux) = Tmux::start("computer", 100, 30, &command) else {
         return;
     };

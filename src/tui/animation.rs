@@ -83,11 +83,7 @@ impl Animation {
             self.apply_next();
             // Steps that move nothing (extra turn, game over) go with the
             // frame before them.
-            while self
-                .steps
-                .get(self.shown)
-                .is_some_and(|s| !s.moves_seeds())
-            {
+            while self.steps.get(self.shown).is_some_and(|s| !s.moves_seeds()) {
                 self.apply_next();
             }
         }

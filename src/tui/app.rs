@@ -150,7 +150,13 @@ pub struct App {
 impl App {
     /// The screen for `game` on a terminal of `size` (columns, lines).
     #[must_use]
-    pub fn new(game: Match, settings: Settings, theme: Theme, size: (u16, u16), now: Instant) -> App {
+    pub fn new(
+        game: Match,
+        settings: Settings,
+        theme: Theme,
+        size: (u16, u16),
+        now: Instant,
+    ) -> App {
         let mut app = App {
             game,
             theme,
@@ -299,7 +305,10 @@ impl App {
             if rounds == 1 { "" } else { "s" }
         );
         if self.game.outcome().is_none() && !self.game.moves().is_empty() {
-            line.push_str(&format!("; round {} was left unfinished", self.game.round()));
+            line.push_str(&format!(
+                "; round {} was left unfinished",
+                self.game.round()
+            ));
         }
         line.push('.');
         line
@@ -387,10 +396,7 @@ impl App {
         let Ok(layout) = ScreenLayout::new(self.size, self.rules()) else {
             return;
         };
-        if let Some(pit) = layout
-            .geometry
-            .hit(Position::new(mouse.column, mouse.row))
-        {
+        if let Some(pit) = layout.geometry.hit(Position::new(mouse.column, mouse.row)) {
             self.act(Action::Choose(pit), now);
         }
     }
@@ -574,7 +580,11 @@ impl App {
         let legal = self.game.board().legal_moves();
         // On screen North's row runs right to left, so "right" means a
         // lower pit number for North.
-        let step = if side == Side::South { direction } else { -direction };
+        let step = if side == Side::South {
+            direction
+        } else {
+            -direction
+        };
         let mut number = rules.number(current).unwrap_or(1) as i32;
         loop {
             number += step;
@@ -683,8 +693,14 @@ impl App {
         } else {
             self.hint = None;
             let s = if undone == 1 { "" } else { "s" };
-            self.push_log(vec![Note::new(format!("Took back {undone} move{s}."), Tone::Plain)]);
-            Note::new(format!("Took back {undone} move{s}; r redoes."), Tone::Plain)
+            self.push_log(vec![Note::new(
+                format!("Took back {undone} move{s}."),
+                Tone::Plain,
+            )]);
+            Note::new(
+                format!("Took back {undone} move{s}; r redoes."),
+                Tone::Plain,
+            )
         });
         self.tick(now);
     }

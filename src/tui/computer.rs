@@ -275,7 +275,13 @@ mod tests {
             });
             assert!(worker.busy());
             let answers = wait_for(&mut worker);
-            let [Answer::Move { id: got, pit: Some(pit) }] = answers[..] else {
+            let [
+                Answer::Move {
+                    id: got,
+                    pit: Some(pit),
+                },
+            ] = answers[..]
+            else {
                 panic!("{answers:?}");
             };
             assert_eq!(got, id);
@@ -290,7 +296,13 @@ mod tests {
         let board = Board::new(Rules::KALAH);
         worker.submit(Request::Hint { id: 9, board });
         let answers = wait_for(&mut worker);
-        let [Answer::Hint { id: 9, hint: Some(hint) }] = answers[..] else {
+        let [
+            Answer::Hint {
+                id: 9,
+                hint: Some(hint),
+            },
+        ] = answers[..]
+        else {
             panic!("{answers:?}");
         };
         assert!(board.legal_moves().contains(hint.pit));

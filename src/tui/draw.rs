@@ -40,9 +40,7 @@ fn draw_too_small(frame: &mut Frame, area: Rect, need: TooSmall, theme: &Theme) 
     let height = (lines.len() as u16).min(area.height);
     let text_area = area.centered_vertically(Constraint::Length(height));
     frame.render_widget(
-        Paragraph::new(lines)
-            .centered()
-            .wrap(Wrap { trim: true }),
+        Paragraph::new(lines).centered().wrap(Wrap { trim: true }),
         text_area,
     );
 }
@@ -116,10 +114,7 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         scores,
         to_move: app.to_move(),
         selected: app.selection(),
-        highlight: app
-            .animation
-            .as_ref()
-            .map_or([None; 3], |a| a.highlight()),
+        highlight: app.animation.as_ref().map_or([None; 3], |a| a.highlight()),
         caption: caption(app),
         theme,
     };
@@ -198,11 +193,14 @@ fn prompt(app: &App) -> Option<Note> {
     }
     let side = app.human_to_move()?;
     let name = app.game().name(side);
+    let numbers = match rules.pits() {
+        10.. => "1-9,0".to_string(),
+        n => format!("1-{n}"),
+    };
     Some(Note {
         text: format!(
-            "{name}, your move: {} or 1-{}, ← → and Enter, or click a pit.",
+            "{name}, your move: {} or {numbers}, ← → and Enter, or click a pit.",
             rules.letter_range(side),
-            rules.pits().min(9)
         ),
         tone: Tone::Plain,
     })
@@ -271,11 +269,13 @@ fn key_bar(app: &App) -> Line<'static> {
     let rules = app.rules();
     let mut keys: Vec<(String, &str)> = Vec::new();
     if app.round_over() {
-        keys.extend([
-            ("y".into(), "play again"),
-            ("n".into(), "stop"),
-            ("u".into(), "undo"),
-        ]);
+        keys.extend([("y".into(), "play again"), ("n".into(), "stop")]);
+        if Side::BOTH
+            .iter()
+            .any(|&s| app.game().seat(s).kind.is_human())
+        {
+            keys.push(("u".into(), "undo"));
+        }
     } else if app.animation.is_some() {
         keys.push(("any key".into(), "skip animation"));
     } else if let Some(side) = app.human_to_move() {

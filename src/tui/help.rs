@@ -26,15 +26,27 @@ pub fn rules_text(rules: &Rules, names: [&str; 2]) -> Vec<String> {
         lines.push("Relay: last seed in a pit that held seeds? Lift it and sow on.".to_string());
     }
     lines.push("Last seed in your own store: you move again.".to_string());
-    lines.push(match rules.capture() {
-        Capture::Always => "Last seed in your own empty pit: it and the pit opposite go to your store.",
-        Capture::NonEmpty => "Last seed in your own empty pit, seeds opposite: both go to your store.",
-        Capture::Never => "There are no captures.",
-    }.to_string());
-    lines.push(match rules.sweep() {
-        Sweep::Owner => "One side's pits empty: round over, pits go to their owner. Most seeds wins.",
-        Sweep::None => "One side's pits empty: round over, seeds left in pits do not count.",
-    }.to_string());
+    lines.push(
+        match rules.capture() {
+            Capture::Always => {
+                "Last seed in your own empty pit: it and the pit opposite go to your store."
+            }
+            Capture::NonEmpty => {
+                "Last seed in your own empty pit, seeds opposite: both go to your store."
+            }
+            Capture::Never => "There are no captures.",
+        }
+        .to_string(),
+    );
+    lines.push(
+        match rules.sweep() {
+            Sweep::Owner => {
+                "One side's pits empty: round over, pits go to their owner. Most seeds wins."
+            }
+            Sweep::None => "One side's pits empty: round over, seeds left in pits do not count.",
+        }
+        .to_string(),
+    );
     lines
 }
 
@@ -52,16 +64,43 @@ pub fn key_list(rules: &Rules, speed: &str) -> Vec<(String, String)> {
         rules.letter_range(Side::North)
     );
     vec![
-        (letters, format!("choose a pit by letter; {numbers} by number from the mover's left")),
-        ("← → Enter".into(), "move the cursor and play (Space too), or click a pit".into()),
-        ("h".into(), "hint for the human to move (H when h is one of your pits)".into()),
-        ("u / r".into(), "undo back to the last human turn / redo".into()),
-        ("+ / -".into(), format!("faster / slower sowing (now {speed})")),
-        ("p / s or .".into(), "pause the computer / step one computer move".into()),
+        (
+            letters,
+            format!("choose a pit by letter; {numbers} by number from the mover's left"),
+        ),
+        (
+            "← → Enter".into(),
+            "move the cursor and play (Space too), or click a pit".into(),
+        ),
+        (
+            "h".into(),
+            "hint for the human to move (H when h is one of your pits)".into(),
+        ),
+        (
+            "u / r".into(),
+            "undo back to the last human turn / redo".into(),
+        ),
+        (
+            "+ / -".into(),
+            format!("faster / slower sowing (now {speed})"),
+        ),
+        (
+            "p / s or .".into(),
+            "pause the computer / step one computer move".into(),
+        ),
         ("y / n".into(), "after a round: play again / stop".into()),
-        ("q or Esc".into(), "quit (asks first); Ctrl-C quits at once".into()),
-        ("any key".into(), "finishes an animation; ? shows this help".into()),
-        ("Shift+letter".into(), "the command, when the letter is one of your pits".into()),
+        (
+            "q or Esc".into(),
+            "quit (asks first); Ctrl-C quits at once".into(),
+        ),
+        (
+            "any key".into(),
+            "finishes an animation; ? shows this help".into(),
+        ),
+        (
+            "Shift+letter".into(),
+            "the command, when the letter is one of your pits".into(),
+        ),
     ]
 }
 
@@ -80,7 +119,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let rules = app.rules();
     let mut lines = vec![Line::styled(format!("Rules: {rules}"), theme.title)];
     for sentence in rules_text(rules, app.names()) {
-        let bullet = if sentence.starts_with(' ') { " " } else { "•" };
+        let bullet = if sentence.starts_with(' ') {
+            " "
+        } else {
+            "•"
+        };
         lines.push(Line::from(format!("{bullet} {sentence}")));
     }
     lines.push(Line::default());

@@ -52,9 +52,7 @@ impl Theme {
             count: Style::new().add_modifier(Modifier::BOLD),
             seeds: Style::new().fg(Color::Green),
             border: Style::new(),
-            selected: Style::new()
-                .fg(Color::Magenta)
-                .add_modifier(Modifier::BOLD),
+            selected: Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
             active: Style::new()
                 .fg(Color::Black)
                 .bg(Color::Yellow)

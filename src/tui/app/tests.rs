@@ -19,7 +19,10 @@ fn counts(app: &App) -> Vec<u16> {
 }
 
 fn message(app: &App) -> String {
-    app.message.as_ref().map(|m| m.text.clone()).unwrap_or_default()
+    app.message
+        .as_ref()
+        .map(|m| m.text.clone())
+        .unwrap_or_default()
 }
 
 #[test]
@@ -158,7 +161,11 @@ fn arrows_move_the_cursor_across_the_screen_for_either_side() {
     let mut app2 = humans(t0);
     app2.handle_event(&ch('b'), t0);
     app2.handle_event(&key(KeyCode::Right), t0);
-    assert_eq!(app2.selection(), Some(letter('g')), "already at the right end");
+    assert_eq!(
+        app2.selection(),
+        Some(letter('g')),
+        "already at the right end"
+    );
     app2.handle_event(&key(KeyCode::Left), t0);
     assert_eq!(app2.selection(), Some(letter('h')));
 }
@@ -197,7 +204,10 @@ fn the_clock_stands_still_behind_the_help_screen() {
     // Help does not cut the animation short; the move waits behind it.
     app.handle_event(&ch('?'), t0);
     assert_eq!(app.overlay, Some(Overlay::Help));
-    assert!(app.animation.is_none(), "a key finishes the animation first");
+    assert!(
+        app.animation.is_none(),
+        "a key finishes the animation first"
+    );
     let _ = shown;
     let mut app = app_for(
         config(Rules::KALAH, PlayerKind::Human, PlayerKind::Random),
@@ -210,13 +220,23 @@ fn the_clock_stands_still_behind_the_help_screen() {
     let [Request::Move { id, .. }] = requests[..] else {
         panic!("{requests:?}");
     };
-    app.on_answer(Answer::Move { id, pit: Some(letter('h')) }, t0 + ms(2000));
+    app.on_answer(
+        Answer::Move {
+            id,
+            pit: Some(letter('h')),
+        },
+        t0 + ms(2000),
+    );
     app.handle_event(&ch('?'), t0 + ms(2000));
     app.tick(t0 + ms(9000));
     assert_eq!(app.game().moves().len(), 1, "no move while help is up");
     app.handle_event(&ch('x'), t0 + ms(9000));
     app.tick(t0 + ms(9100));
-    assert_eq!(app.game().moves().len(), 1, "the pause starts again after help");
+    assert_eq!(
+        app.game().moves().len(),
+        1,
+        "the pause starts again after help"
+    );
     app.tick(t0 + ms(9600));
     assert_eq!(app.game().moves(), &[letter('a'), letter('h')]);
 }
@@ -256,17 +276,40 @@ fn the_computer_thinks_on_request_and_its_move_shows_after_a_pause() {
     );
     app.handle_event(&ch('a'), t0);
     let requests = app.take_requests();
-    let [Request::Move { id, side: Side::North, board }] = requests[..] else {
+    let [
+        Request::Move {
+            id,
+            side: Side::North,
+            board,
+        },
+    ] = requests[..]
+    else {
         panic!("{requests:?}");
     };
     assert_eq!(&board, app.game().board());
     // Alice's keys do not play for the computer.
     app.handle_event(&ch('i'), t0);
-    assert!(message(&app).contains("Michael's turn"), "{}", message(&app));
+    assert!(
+        message(&app).contains("Michael's turn"),
+        "{}",
+        message(&app)
+    );
     // A stale answer is ignored.
-    app.on_answer(Answer::Move { id: id + 100, pit: Some(letter('h')) }, t0);
+    app.on_answer(
+        Answer::Move {
+            id: id + 100,
+            pit: Some(letter('h')),
+        },
+        t0,
+    );
     assert!(app.pending_move.is_none());
-    app.on_answer(Answer::Move { id, pit: Some(letter('j')) }, t0);
+    app.on_answer(
+        Answer::Move {
+            id,
+            pit: Some(letter('j')),
+        },
+        t0,
+    );
     assert_eq!(app.selection(), Some(letter('j')), "the choice shows first");
     app.tick(t0 + ms(499));
     assert_eq!(app.game().moves().len(), 1);
@@ -287,7 +330,13 @@ fn an_illegal_or_missing_computer_answer_does_not_stall_the_game() {
     let [Request::Move { id, .. }] = app.take_requests()[..] else {
         panic!()
     };
-    app.on_answer(Answer::Move { id, pit: Some(letter('b')) }, t0);
+    app.on_answer(
+        Answer::Move {
+            id,
+            pit: Some(letter('b')),
+        },
+        t0,
+    );
     app.tick(t0 + Duration::from_secs(1));
     assert_eq!(app.game().moves().len(), 2);
     assert_eq!(app.human_to_move(), Some(Side::South));
@@ -328,8 +377,17 @@ fn hints_are_asked_for_and_shown() {
         value: 3,
         exact: false,
     };
-    app.on_answer(Answer::Hint { id, hint: Some(hint) }, t0);
-    assert_eq!(message(&app), "Hint: play c (the engine expects you to finish +3).");
+    app.on_answer(
+        Answer::Hint {
+            id,
+            hint: Some(hint),
+        },
+        t0,
+    );
+    assert_eq!(
+        message(&app),
+        "Hint: play c (the engine expects you to finish +3)."
+    );
     assert_eq!(app.selection(), Some(letter('c')));
     // On North's turn h is one of North's pits; Shift+H asks for the hint.
     app.handle_event(&ch('a'), t0);
@@ -351,16 +409,35 @@ fn computers_pause_and_step() {
     assert!(app.paused);
     assert!(app.take_requests().is_empty(), "paused: nobody thinks");
     app.handle_event(&ch('s'), t0);
-    let [Request::Move { id, side: Side::South, .. }] = app.take_requests()[..] else {
+    let [
+        Request::Move {
+            id,
+            side: Side::South,
+            ..
+        },
+    ] = app.take_requests()[..]
+    else {
         panic!()
     };
-    app.on_answer(Answer::Move { id, pit: Some(letter('a')) }, t0);
+    app.on_answer(
+        Answer::Move {
+            id,
+            pit: Some(letter('a')),
+        },
+        t0,
+    );
     app.tick(t0 + Duration::from_secs(1));
     assert_eq!(app.game().moves().len(), 1);
     app.tick(t0 + Duration::from_secs(2));
     assert!(app.take_requests().is_empty(), "one step only");
     app.handle_event(&ch('p'), t0 + Duration::from_secs(2));
-    assert!(matches!(app.take_requests()[..], [Request::Move { side: Side::North, .. }]));
+    assert!(matches!(
+        app.take_requests()[..],
+        [Request::Move {
+            side: Side::North,
+            ..
+        }]
+    ));
 }
 
 #[test]
@@ -376,7 +453,13 @@ fn undo_and_redo_walk_back_to_the_humans_turn() {
     let [Request::Move { id, .. }] = app.take_requests()[..] else {
         panic!()
     };
-    app.on_answer(Answer::Move { id, pit: Some(letter('j')) }, t0);
+    app.on_answer(
+        Answer::Move {
+            id,
+            pit: Some(letter('j')),
+        },
+        t0,
+    );
     app.tick(t0 + Duration::from_secs(1));
     assert_eq!(app.game().moves().len(), 2);
     app.handle_event(&ch('u'), t0 + Duration::from_secs(1));

@@ -79,9 +79,16 @@ impl BoardGeometry {
         }
         // Odd widths keep counts and seed marks centred. Wide pits with a
         // gap between boxes while there is room, then touching, then narrow.
-        let (pit_width, gap) = [(9, 1), (7, 1), (9, 0), (7, 0), (MIN_PIT_WIDTH, 1), (MIN_PIT_WIDTH, 0)]
-            .into_iter()
-            .find(|&(w, gap)| 2 * store_width_for(w) + n * w + (n + 1) * gap <= area.width)?;
+        let (pit_width, gap) = [
+            (9, 1),
+            (7, 1),
+            (9, 0),
+            (7, 0),
+            (MIN_PIT_WIDTH, 1),
+            (MIN_PIT_WIDTH, 0),
+        ]
+        .into_iter()
+        .find(|&(w, gap)| 2 * store_width_for(w) + n * w + (n + 1) * gap <= area.width)?;
         let store_width = store_width_for(pit_width);
         let total = 2 * store_width + n * pit_width + (n + 1) * gap;
         let x0 = area.x + (area.width - total) / 2;
@@ -96,13 +103,14 @@ impl BoardGeometry {
             let north = rules
                 .pit(Side::North, (n - column) as usize)
                 .expect("in range");
-            let south = rules.pit(Side::South, column as usize + 1).expect("in range");
+            let south = rules
+                .pit(Side::South, column as usize + 1)
+                .expect("in range");
             cells[north.index()] = Rect::new(column_x(column), north_y, pit_width, pit_height);
             cells[south.index()] = Rect::new(column_x(column), south_y, pit_width, pit_height);
         }
         let store_height = 2 * pit_height + 1;
-        cells[rules.store(Side::North).index()] =
-            Rect::new(x0, north_y, store_width, store_height);
+        cells[rules.store(Side::North).index()] = Rect::new(x0, north_y, store_width, store_height);
         cells[rules.store(Side::South).index()] =
             Rect::new(x0 + total - store_width, north_y, store_width, store_height);
 
@@ -269,17 +277,18 @@ impl BoardView<'_> {
         let theme = self.theme;
         let name = self.names[side.index()];
         let score = self.scores.of(side);
-        if self.to_move == Some(side) {
-            Line::from(vec![
-                Span::styled(format!("▶ {name} to move "), theme.mover),
-                Span::styled(format!("  {side} · score {score}"), theme.text),
-            ])
+        // A seat without a name is already called by its side.
+        let details = if name == side.to_string() {
+            format!("  score {score}")
         } else {
-            Line::from(vec![
-                Span::styled(format!("  {name}"), theme.title),
-                Span::styled(format!("  {side} · score {score}"), theme.text),
-            ])
-        }
+            format!("  {side} · score {score}")
+        };
+        let name = if self.to_move == Some(side) {
+            Span::styled(format!("▶ {name} to move "), theme.mover)
+        } else {
+            Span::styled(format!("  {name}"), theme.title)
+        };
+        Line::from(vec![name, Span::styled(details, theme.text)])
     }
 }
 
@@ -306,7 +315,10 @@ impl Widget for &BoardView<'_> {
                 .right_aligned()
                 .render(caption, buf);
         } else {
-            self.caption.clone().centered().render(geometry.caption, buf);
+            self.caption
+                .clone()
+                .centered()
+                .render(geometry.caption, buf);
         }
     }
 }
@@ -341,17 +353,18 @@ mod tests {
             assert_eq!(g.hit(Position::new(r.x, r.y)), Some(pit), "corner");
         }
         assert_eq!(g.hit(Position::new(0, 0)), None);
-        assert_eq!(g.hit(g.caption.as_position()), None, "the caption is not a pit");
+        assert_eq!(
+            g.hit(g.caption.as_position()),
+            None,
+            "the caption is not a pit"
+        );
     }
 
     #[test]
     fn every_board_size_fits_its_minimum_and_no_less() {
         for pits in 1..=crate::rules::MAX_PITS {
             let rules = Rules::KALAH.with_pits(pits).unwrap();
-            let (w, h) = (
-                BoardGeometry::min_width(pits),
-                BoardGeometry::min_height(),
-            );
+            let (w, h) = (BoardGeometry::min_width(pits), BoardGeometry::min_height());
             let g = BoardGeometry::new(Rect::new(0, 0, w, h), &rules).unwrap();
             let all = Rect::new(0, 0, w, h);
             for place in 0..rules.cells() {
