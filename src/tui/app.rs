@@ -278,6 +278,11 @@ impl App {
     #[must_use]
     pub fn next_wake(&self) -> Option<Instant> {
         let spinner = self.thinking.map(|_| self.now + Duration::from_millis(100));
+        if self.frozen_since.is_some() {
+            // Frames and moves wait for the clock to start again; waking
+            // up for them now would only spin.
+            return spinner;
+        }
         [
             self.animation.as_ref().and_then(Animation::next_frame_at),
             self.pending_move.map(|(_, at)| at),

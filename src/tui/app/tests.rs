@@ -228,6 +228,7 @@ fn the_clock_stands_still_behind_the_help_screen() {
         t0 + ms(2000),
     );
     app.handle_event(&ch('?'), t0 + ms(2000));
+    assert_eq!(app.next_wake(), None, "nothing to wake up for behind help");
     app.tick(t0 + ms(9000));
     assert_eq!(app.game().moves().len(), 1, "no move while help is up");
     app.handle_event(&ch('x'), t0 + ms(9000));

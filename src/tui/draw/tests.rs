@@ -141,3 +141,39 @@ fn computer_thinking_indicator_for_perfect_play() {
         "{screen}"
     );
 }
+
+#[test]
+fn monochrome_screens_use_no_colour_and_still_mark_the_mover_and_the_moving_seed() {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use ratatui::style::{Color, Modifier};
+
+    let t0 = Instant::now();
+    let mut app = app_for(
+        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
+        Some(Duration::from_millis(100)),
+        t0,
+    );
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let reversed_cells = |terminal: &Terminal<TestBackend>| {
+        let buffer = terminal.backend().buffer();
+        for cell in buffer.content() {
+            assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset), "{cell:?}");
+        }
+        buffer
+            .content()
+            .iter()
+            .filter(|c| c.modifier.contains(Modifier::REVERSED))
+            .count()
+    };
+    terminal.draw(|f| super::draw(f, &app)).unwrap();
+    // Only the mover's label is reversed on the opening board.
+    let label = reversed_cells(&terminal);
+    assert_eq!(label, "▶ Alice to move ".chars().count());
+    app.handle_event(&ch('d'), t0);
+    terminal.draw(|f| super::draw(f, &app)).unwrap();
+    assert!(
+        reversed_cells(&terminal) > 0,
+        "the pit being lifted is reversed"
+    );
+}
