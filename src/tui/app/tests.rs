@@ -506,3 +506,61 @@ fn a_too_small_terminal_pauses_the_game_until_it_grows() {
     app.handle_event(&ch('a'), t0);
     assert_eq!(app.game().moves(), &[letter('a')]);
 }
+
+mod storms {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn event() -> impl Strategy<Value = Event> {
+        prop_oneof![
+            4 => proptest::char::range(' ', '~').prop_map(ch),
+            1 => prop_oneof![
+                Just(KeyCode::Left),
+                Just(KeyCode::Right),
+                Just(KeyCode::Enter),
+                Just(KeyCode::Esc),
+                Just(KeyCode::Up),
+            ]
+            .prop_map(key),
+            1 => (0u16..100, 0u16..30).prop_map(|(x, y)| click(x, y)),
+            1 => (20u16..120, 8u16..40).prop_map(|(w, h)| Event::Resize(w, h)),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Whatever is typed or clicked, the app never panics and the
+        /// board is always the start of the round plus the moves played.
+        #[test]
+        fn key_and_mouse_storms_only_ever_play_legal_moves(
+            events in proptest::collection::vec(event(), 1..300),
+            animated in any::<bool>(),
+        ) {
+            let t0 = Instant::now();
+            let delay = animated.then(|| Duration::from_millis(50));
+            let mut app = app_for(
+                config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
+                delay,
+                t0,
+            );
+            for (i, event) in events.iter().enumerate() {
+                let now = t0 + Duration::from_millis(40 * i as u64);
+                app.handle_event(event, now);
+                if app.wants_quit() {
+                    break;
+                }
+                let mut replay = Board::starting(Rules::KALAH, app.game().starter());
+                for &pit in app.game().moves() {
+                    replay.play(pit).unwrap();
+                }
+                prop_assert_eq!(&replay, app.game().board());
+                let no_moves_asked = app
+                    .take_requests()
+                    .iter()
+                    .all(|r| !matches!(r, Request::Move { .. }));
+                prop_assert!(no_moves_asked, "two humans: the computer is never asked to move");
+            }
+        }
+    }
+}
