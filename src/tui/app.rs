@@ -20,6 +20,7 @@ use crate::players::{Hint, PlayerKind};
 use crate::rules::{MoveError, Pit, Played, Rules, Side, Step};
 use crate::tui::animation::Animation;
 use crate::tui::computer::{Answer, Request};
+use crate::tui::keys::{self, Action, Situation};
 use crate::tui::layout::ScreenLayout;
 use crate::tui::theme::Theme;
 
@@ -95,27 +96,6 @@ pub struct Thinking {
     pub purpose: Purpose,
     /// When it started (for the indicator).
     pub since: Instant,
-}
-
-/// What a key or click means on the game screen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Action {
-    Choose(Pit),
-    NoSuchPit,
-    Cursor(i32),
-    Confirm,
-    Help,
-    AskQuit,
-    Faster,
-    Slower,
-    Pause,
-    Step,
-    Hint,
-    Undo,
-    Redo,
-    Yes,
-    No,
-    Nothing,
 }
 
 /// The screen state of a match. See the [module docs](self).
@@ -406,62 +386,17 @@ impl App {
         }
     }
 
-    /// What a key means now. Pit letters come first: a letter of one of the
-    /// mover's own pits always chooses that pit; other letters run their
-    /// command if they have one (Shift+letter always does), else they name
-    /// a pit and the rules core explains why it cannot be played.
+    /// What a key means now (see [`keys`](crate::tui::keys)).
     fn key_action(&self, key: KeyEvent) -> Action {
-        let rules = *self.rules();
-        match key.code {
-            KeyCode::Esc => Action::AskQuit,
-            KeyCode::Left => Action::Cursor(-1),
-            KeyCode::Right => Action::Cursor(1),
-            KeyCode::Enter | KeyCode::Char(' ') => Action::Confirm,
-            KeyCode::Char('?') => Action::Help,
-            KeyCode::Char('+' | '=') => Action::Faster,
-            KeyCode::Char('-' | '_') => Action::Slower,
-            KeyCode::Char('.') => Action::Step,
-            KeyCode::Char(d @ '0'..='9') => {
-                let number = match d.to_digit(10) {
-                    Some(0) => 10,
-                    Some(n) => n as usize,
-                    None => return Action::Nothing,
-                };
-                let side = self.game.board().to_move();
-                rules
-                    .pit(side, number)
-                    .map_or(Action::NoSuchPit, Action::Choose)
-            }
-            KeyCode::Char(c) if c.is_ascii_alphabetic() => {
-                let pit = rules.pit_by_letter(c);
-                let own = self
-                    .human_to_move()
-                    .is_some_and(|side| pit.is_some_and(|p| rules.owner(p) == side));
-                let command = match c.to_ascii_lowercase() {
-                    'h' => Action::Hint,
-                    'u' => Action::Undo,
-                    'r' => Action::Redo,
-                    'p' => Action::Pause,
-                    's' => Action::Step,
-                    'q' => Action::AskQuit,
-                    'y' => Action::Yes,
-                    'n' => Action::No,
-                    _ => Action::Nothing,
-                };
-                let round_over = self.round_over();
-                match pit {
-                    Some(p) if own && !c.is_ascii_uppercase() => Action::Choose(p),
-                    _ if command != Action::Nothing
-                        && (round_over || !matches!(command, Action::Yes | Action::No)) =>
-                    {
-                        command
-                    }
-                    Some(p) => Action::Choose(p),
-                    None => Action::Nothing,
-                }
-            }
-            _ => Action::Nothing,
-        }
+        keys::action_for(
+            key,
+            &Situation {
+                rules: *self.rules(),
+                to_move: self.game.board().to_move(),
+                human_to_move: self.human_to_move(),
+                round_over: self.round_over(),
+            },
+        )
     }
 
     fn act(&mut self, action: Action, now: Instant) {

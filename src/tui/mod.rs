@@ -1,6 +1,7 @@
 //! The full-screen front end (ratatui + crossterm).
 //!
 //! - [`app`]: the screen state (pure; time and the computer's answers come in as arguments);
+//! - [`keys`]: what each key means, pit letters first;
 //! - [`event_loop`]: the one loop that draws, waits and reacts;
 //! - [`animation`]: a move replayed seed by seed from the rules core's trace;
 //! - [`computer`]: the computer players' searches on worker threads;
@@ -13,6 +14,7 @@ pub mod computer;
 pub mod draw;
 pub mod event_loop;
 pub mod help;
+pub mod keys;
 pub mod layout;
 pub mod terminal;
 pub mod theme;
