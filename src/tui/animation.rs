@@ -139,6 +139,15 @@ impl Animation {
         self.mover
     }
 
+    /// The pit the move started from.
+    #[must_use]
+    pub fn origin(&self) -> Option<Pit> {
+        match self.steps.first() {
+            Some(Step::Lift { pit, .. }) => Some(*pit),
+            _ => None,
+        }
+    }
+
     /// The step shown last (`None` before the first).
     #[must_use]
     pub fn current(&self) -> Option<Step> {

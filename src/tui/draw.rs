@@ -191,6 +191,17 @@ fn prompt(app: &App) -> Option<Note> {
             tone: Tone::Plain,
         });
     }
+    if let Some(animation) = &app.animation {
+        let name = app.game().name(animation.mover());
+        let letter = animation
+            .origin()
+            .and_then(|p| rules.letter(p))
+            .unwrap_or('?');
+        return Some(Note {
+            text: format!("{name} plays {letter}. Any key shows the rest of the move at once."),
+            tone: Tone::Plain,
+        });
+    }
     let side = app.human_to_move()?;
     let name = app.game().name(side);
     let numbers = match rules.pits() {
