@@ -291,6 +291,37 @@ mod tests {
     }
 
     #[test]
+    fn a_request_for_a_player_still_out_on_a_stopped_search_waits_for_it() {
+        let config = config();
+        let mut worker = Worker::new(&config, Duration::from_millis(100), 7);
+        let board = Board::starting(config.rules, Side::North);
+        worker.submit(Request::Move {
+            id: 1,
+            side: Side::North,
+            board,
+        });
+        worker.submit(Request::StopAll);
+        // The turn function only comes home through poll(), so it is
+        // certainly still out: this request has to wait for it.
+        worker.submit(Request::Move {
+            id: 2,
+            side: Side::North,
+            board,
+        });
+        let mut seen = Vec::new();
+        let until = Instant::now() + Duration::from_secs(10);
+        while !seen.contains(&2) && Instant::now() < until {
+            for answer in wait_for(&mut worker) {
+                if let Answer::Move { id, .. } = answer {
+                    seen.push(id);
+                }
+            }
+        }
+        assert_eq!(seen, [1, 2]);
+        assert!(!worker.busy());
+    }
+
+    #[test]
     fn hints_are_worked_out_off_the_calling_thread() {
         let mut worker = Worker::new(&config(), Duration::from_millis(100), 7);
         let board = Board::new(Rules::KALAH);
