@@ -24,6 +24,9 @@ pub struct Animation {
     next_at: Instant,
     /// Cut short by a key.
     finished: bool,
+    /// The next step is a capture, already pointed at but not yet carried
+    /// out: players first see which seeds are taken, then see them go.
+    announced: bool,
 }
 
 impl Animation {
@@ -47,6 +50,7 @@ impl Animation {
             delay,
             next_at: now,
             finished: false,
+            announced: false,
         };
         animation.advance(now);
         animation
@@ -56,7 +60,7 @@ impl Animation {
     /// eye can follow them; steps that move nothing take no time.
     fn hold(&self, step: &Step) -> Duration {
         match step {
-            Step::Capture { .. } => self.delay * 4,
+            Step::Capture { .. } => self.delay * 2,
             Step::Relay { .. } | Step::Sweep { .. } => self.delay * 2,
             Step::Lift { .. } => self.delay * 2,
             Step::Sow { .. } => self.delay,
@@ -79,7 +83,15 @@ impl Animation {
     /// Shows every step that is due by `now`. Returns whether the picture changed.
     pub fn advance(&mut self, now: Instant) -> bool {
         let before = self.shown;
+        let mut changed = false;
         while self.shown < self.steps.len() && now >= self.next_at {
+            changed = true;
+            if matches!(self.steps[self.shown], Step::Capture { .. }) && !self.announced {
+                self.announced = true;
+                self.next_at += self.delay * 2;
+                continue;
+            }
+            self.announced = false;
             self.apply_next();
             // Steps that move nothing (extra turn, game over) go with the
             // frame before them.
@@ -87,7 +99,7 @@ impl Animation {
                 self.apply_next();
             }
         }
-        self.shown != before
+        changed || self.shown != before
     }
 
     /// Jumps to the end of the move (a key was pressed).
@@ -95,6 +107,7 @@ impl Animation {
         while self.shown < self.steps.len() {
             self.apply_next();
         }
+        self.announced = false;
         self.hand = 0;
         self.finished = true;
     }
@@ -151,6 +164,9 @@ impl Animation {
     /// The step shown last (`None` before the first).
     #[must_use]
     pub fn current(&self) -> Option<Step> {
+        if self.announced {
+            return self.steps.get(self.shown).copied();
+        }
         self.steps[..self.shown]
             .iter()
             .rev()
@@ -165,6 +181,9 @@ impl Animation {
         match self.current() {
             Some(Step::Lift { pit, .. } | Step::Relay { pit, .. } | Step::Sow { pit }) => {
                 [Some(pit), None, None]
+            }
+            Some(Step::Capture { pit, opposite, .. }) if self.announced => {
+                [Some(pit), Some(opposite), None]
             }
             Some(Step::Capture {
                 pit,
@@ -239,16 +258,20 @@ mod tests {
         let (before, steps) = traced(&mut board, 'a');
         let t0 = Instant::now();
         let mut a = Animation::new(Side::South, &before, steps, Duration::from_millis(10), t0);
-        a.advance(t0 + Duration::from_millis(30));
         let b = crate::rules::Pit::new(1);
+        let store = rules.store(Side::South);
+        // Lift (20 ms), sow into b (10 ms): at 30 ms the capture is pointed at...
+        a.advance(t0 + Duration::from_millis(30));
+        assert_eq!(a.highlight(), [Some(b), Some(rules.opposite(b)), None]);
+        assert_eq!(a.counts()[store.index()], 0);
+        assert!(matches!(a.current(), Some(Step::Capture { .. })));
+        // ...and 20 ms later the seeds are in the store.
+        a.advance(t0 + Duration::from_millis(50));
         assert_eq!(
             a.highlight(),
-            [
-                Some(b),
-                Some(rules.opposite(b)),
-                Some(rules.store(Side::South))
-            ]
+            [Some(b), Some(rules.opposite(b)), Some(store)]
         );
+        assert_eq!(a.counts()[rules.opposite(b).index()], 0);
         assert_eq!(a.counts()[rules.store(Side::South).index()], 6);
     }
 }
