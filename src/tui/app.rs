@@ -26,6 +26,8 @@ use crate::tui::theme::Theme;
 
 /// Lines of history kept (the screen shows the last few that fit).
 const LOG_LENGTH: usize = 40;
+/// How far the help screen scrolls (it is about this many lines long).
+const HELP_SCROLL_LIMIT: u16 = 24;
 /// Sowing speeds `+` and `-` step through, in milliseconds per seed (0: no animation).
 const SPEEDS_MS: [u64; 11] = [0, 20, 40, 70, 100, 150, 220, 330, 500, 750, 1000];
 
@@ -105,6 +107,8 @@ pub struct App {
     seed_delay: Option<Duration>,
     move_pause: Duration,
     pub(super) overlay: Option<Overlay>,
+    /// Lines the help screen is scrolled down by (on a small terminal).
+    pub(super) help_scroll: u16,
     /// Set while the game clock stands still (a dialog, a too-small terminal).
     frozen_since: Option<Instant>,
     /// Each side's cursor, remembered between turns.
@@ -143,6 +147,7 @@ impl App {
             seed_delay: settings.seed_delay.filter(|d| !d.is_zero()),
             move_pause: settings.move_pause,
             overlay: None,
+            help_scroll: 0,
             frozen_since: None,
             cursor: [None; 2],
             animation: None,
@@ -327,7 +332,17 @@ impl App {
         }
         match self.overlay {
             Some(Overlay::Help) => {
-                self.overlay = None;
+                // The arrows scroll a help screen taller than the terminal;
+                // any other key closes it.
+                match key.code {
+                    KeyCode::Up | KeyCode::PageUp => {
+                        self.help_scroll = self.help_scroll.saturating_sub(1);
+                    }
+                    KeyCode::Down | KeyCode::PageDown => {
+                        self.help_scroll = (self.help_scroll + 1).min(HELP_SCROLL_LIMIT);
+                    }
+                    _ => self.overlay = None,
+                }
                 return;
             }
             Some(Overlay::ConfirmQuit) => {
@@ -401,7 +416,10 @@ impl App {
 
     fn act(&mut self, action: Action, now: Instant) {
         match action {
-            Action::Help => self.overlay = Some(Overlay::Help),
+            Action::Help => {
+                self.help_scroll = 0;
+                self.overlay = Some(Overlay::Help);
+            }
             Action::AskQuit if self.round_over() => self.quit_now(),
             Action::AskQuit => self.overlay = Some(Overlay::ConfirmQuit),
             Action::Faster => self.change_speed(true),

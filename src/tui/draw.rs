@@ -88,12 +88,13 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
             theme.text,
         ),
     ]);
-    frame.render_widget(header, layout.header);
+    frame.render_widget(&header, layout.header);
     let pause = if app.paused { "PAUSED · " } else { "" };
-    frame.render_widget(
-        Line::styled(format!("{pause}{}", help::speed_text(app)), theme.dim).right_aligned(),
-        layout.header,
-    );
+    let speed = Line::styled(format!("{pause}{}", help::speed_text(app)), theme.dim);
+    // Only where it does not cover the match score.
+    if header.width() + speed.width() + 2 <= usize::from(layout.header.width) {
+        frame.render_widget(speed.right_aligned(), layout.header);
+    }
     frame.render_widget(Line::styled(rules.to_string(), theme.dim), layout.rules);
 
     let counts = app.shown_counts();

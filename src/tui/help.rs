@@ -9,7 +9,7 @@ use crate::rules::{Capture, Rules, Side, Sowing, Sweep};
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
 
-/// The rules in force, in a few short lines (each fits 80 columns).
+/// The rules in force, in a few sentences.
 #[must_use]
 pub fn rules_text(rules: &Rules, names: [&str; 2]) -> Vec<String> {
     let [south, north] = names;
@@ -19,8 +19,7 @@ pub fn rules_text(rules: &Rules, names: [&str; 2]) -> Vec<String> {
             rules.letter_range(Side::South),
             rules.letter_range(Side::North),
         ),
-        "Lift all seeds of one of your pits and sow them one per pit, counter-".to_string(),
-        "  clockwise, into your own store too but never the opponent's.".to_string(),
+        "Lift all seeds of one of your pits and sow them one per pit, counter-clockwise, into your own store too but never the opponent's.".to_string(),
     ];
     if rules.sowing() == Sowing::Relay {
         lines.push("Relay: last seed in a pit that held seeds? Lift it and sow on.".to_string());
@@ -137,11 +136,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
         .title(Line::styled(" Mancala — help ", theme.title))
-        .title_bottom(Line::styled(" any key closes ", theme.dim).right_aligned());
+        .title_bottom(
+            Line::styled(" ↑↓ scroll · any other key closes ", theme.dim).right_aligned(),
+        );
     frame.render_widget(Clear, area);
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
+            .scroll((app.help_scroll, 0))
             .block(block),
         area,
     );

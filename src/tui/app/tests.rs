@@ -564,3 +564,27 @@ mod storms {
         }
     }
 }
+
+#[test]
+fn the_arrows_scroll_the_help_screen_and_other_keys_close_it() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    app.handle_event(&ch('?'), t0);
+    app.handle_event(&key(KeyCode::Down), t0);
+    app.handle_event(&key(KeyCode::Down), t0);
+    app.handle_event(&key(KeyCode::Up), t0);
+    assert_eq!((app.overlay, app.help_scroll), (Some(Overlay::Help), 1));
+    let small = crate::tui::testing::render(&app, 46, 15);
+    assert!(
+        !small.contains("Rules:"),
+        "scrolled past the first line:\n{small}"
+    );
+    app.handle_event(&ch('a'), t0);
+    assert_eq!(app.overlay, None);
+    assert!(
+        app.game().moves().is_empty(),
+        "the key that closes help plays nothing"
+    );
+    app.handle_event(&ch('?'), t0);
+    assert_eq!(app.help_scroll, 0, "help opens at the top");
+}

@@ -308,12 +308,14 @@ impl Widget for &BoardView<'_> {
         if self.caption.spans.is_empty() {
             let [south, north] = self.names;
             let caption = geometry.caption;
-            Line::styled(format!("◀ {north}'s store"), self.theme.dim)
-                .left_aligned()
-                .render(caption, buf);
-            Line::styled(format!("{south}'s store ▶"), self.theme.dim)
-                .right_aligned()
-                .render(caption, buf);
+            let mut left = Line::styled(format!("◀ {north}'s store"), self.theme.dim);
+            let mut right = Line::styled(format!("{south}'s store ▶"), self.theme.dim);
+            if left.width() + right.width() + 1 > usize::from(caption.width) {
+                left = Line::styled("◀ store", self.theme.dim);
+                right = Line::styled("store ▶", self.theme.dim);
+            }
+            left.left_aligned().render(caption, buf);
+            right.right_aligned().render(caption, buf);
         } else {
             self.caption
                 .clone()
