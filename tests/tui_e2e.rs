@@ -180,3 +180,36 @@ fn a_computer_answers_on_screen_and_ctrl_c_quits_at_once() {
     tmux.wait_for("Final score:");
     assert!(!tmux.alternate_screen_on());
 }
+
+#[test]
+fn a_mouse_click_on_a_pit_plays_it() {
+    let status = temp_file("mouse");
+    let _ = std::fs::remove_file(&status);
+    let Some(tmux) = Tmux::start(
+        "mouse",
+        80,
+        24,
+        &wrapped("Alice Michael --no-animation", &status),
+    ) else {
+        return;
+    };
+    let screen = tmux.wait_for("▶ Alice to move");
+    // South's pit d: its letter sits in the bottom border; click the count
+    // just above it. Terminal mouse reports count from 1.
+    let lines: Vec<&str> = screen.lines().collect();
+    let (row, column) = lines
+        .iter()
+        .enumerate()
+        .find_map(|(i, line)| {
+            let column = line.chars().position(|c| c == 'd')?;
+            line.contains("─d─").then_some((i, column))
+        })
+        .expect("pit d on screen");
+    let press = format!("\x1b[<0;{};{}M", column + 1, row);
+    let release = format!("\x1b[<0;{};{}m", column + 1, row);
+    tmux.keys(&["-l", &press]);
+    tmux.keys(&["-l", &release]);
+    tmux.wait_for("Alice played d.");
+    tmux.keys(&["q", "y"]);
+    assert_eq!(wait_for_status(&status), "exit=0");
+}
