@@ -361,19 +361,22 @@ impl App {
             }
             return;
         }
-        let action = self.key_action(key);
         if let Some(animation) = &mut self.animation {
             // Any key finishes the move on screen at once; keys about the
             // screen itself (help, quit, speed, pause) also do their job.
             animation.finish();
             self.tick(now);
+            let action = self.key_action(key);
             if !matches!(
                 action,
                 Action::Help | Action::AskQuit | Action::Faster | Action::Slower | Action::Pause
             ) {
                 return;
             }
+            self.act(action, now);
+            return;
         }
+        let action = self.key_action(key);
         self.act(action, now);
     }
 
