@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 /// A tmux server of our own (its own socket), killed on drop.
 struct Tmux {
     socket: String,
+    /// The socket file, removed on drop (tmux leaves it behind).
+    socket_path: Option<PathBuf>,
 }
 
 impl Tmux {
@@ -25,8 +27,9 @@ impl Tmux {
             eprintln!("notice: tmux is not installed; skipping the end-to-end test {name}");
             return None;
         }
-        let tmux = Tmux {
+        let mut tmux = Tmux {
             socket: format!("mancala-e2e-{}-{name}", std::process::id()),
+            socket_path: None,
         };
         let out = tmux.run(&[
             "new-session",
@@ -44,6 +47,11 @@ impl Tmux {
             "tmux: {}",
             String::from_utf8_lossy(&out.stderr)
         );
+        let path = tmux
+            .run(&["display-message", "-p", "#{socket_path}"])
+            .stdout;
+        let path = String::from_utf8_lossy(&path).trim().to_string();
+        tmux.socket_path = (!path.is_empty()).then(|| PathBuf::from(path));
         Some(tmux)
     }
 
@@ -92,6 +100,9 @@ impl Tmux {
 impl Drop for Tmux {
     fn drop(&mut self) {
         let _ = self.run(&["kill-server"]);
+        if let Some(path) = &self.socket_path {
+            let _ = std::fs::remove_file(path);
+        }
     }
 }
 
