@@ -1,16 +1,67 @@
 //! The full-screen front end (ratatui + crossterm).
+//!
+//! - [`app`]: the screen state (pure; time and the computer's answers come in as arguments);
+//! - [`keys`]: what each key means, pit letters first;
+//! - [`event_loop`]: the one loop that draws, waits and reacts;
+//! - [`animation`]: a move replayed seed by seed from the rules core's trace;
+//! - [`computer`]: the computer players' searches on worker threads;
+//! - [`draw`], [`layout`], [`widgets`], [`help`], [`theme`]: what the screen looks like;
+//! - [`terminal`]: entering and always leaving full-screen mode.
 
+pub mod animation;
+pub mod app;
+pub mod computer;
+pub mod draw;
+pub mod event_loop;
+pub mod help;
+pub mod keys;
+pub mod layout;
 pub mod terminal;
+pub mod theme;
+pub mod widgets;
 
 use std::process::ExitCode;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::commands::PlayOptions;
-use crate::game::MatchConfig;
+use crate::game::{Match, MatchConfig};
 
-/// Plays a match full screen until the players quit.
+pub use app::{App, Settings};
+
+/// How long a computer's chosen pit shows before it is played.
+pub const MOVE_PAUSE: Duration = Duration::from_millis(600);
+
+/// Plays a match full screen until the players quit, then prints the
+/// final match score on the normal screen.
 ///
 /// # Errors
 /// When the terminal fails.
-pub fn run(_config: MatchConfig, _options: &PlayOptions) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("the full-screen game is not built yet (issue 3)")
+pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCode> {
+    // Random first movers and random players differ from game to game.
+    let seed = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut worker = computer::Worker::new(&config, options.think, seed);
+    let game = Match::new(config, seed);
+    let settings = Settings {
+        seed_delay: options.seed_delay,
+        move_pause: MOVE_PAUSE,
+    };
+    let mut screen = terminal::Screen::enter()?;
+    let size = screen.terminal().size()?;
+    let mut app = App::new(
+        game,
+        settings,
+        theme::Theme::from_env(),
+        (size.width, size.height),
+        Instant::now(),
+    );
+    let result = event_loop::run(screen.terminal(), &mut app, &mut worker);
+    drop(screen);
+    result?;
+    println!("{}", app.final_score());
+    Ok(ExitCode::SUCCESS)
 }
+
+#[cfg(test)]
+pub(crate) mod testing;

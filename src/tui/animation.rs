@@ -1,0 +1,277 @@
+//! A move shown seed by seed, as a hand sows: the rules core's trace of the
+//! move ([`Step`]s) replayed with [`Step::apply`] on the counts from before
+//! the move, one timed frame per step.
+//!
+//! The animation never decides anything: the move has already been played
+//! on the match; this only chooses what the board shows meanwhile.
+
+use std::time::{Duration, Instant};
+
+use crate::rules::{Pit, Side, Step};
+
+/// A move being shown. See the [module docs](self).
+#[derive(Clone, Debug)]
+pub struct Animation {
+    mover: Side,
+    steps: Vec<Step>,
+    /// Steps applied to `counts` so far.
+    shown: usize,
+    counts: Vec<u16>,
+    hand: u16,
+    delay: Duration,
+    /// When the next step is due (or, after the last one, when the
+    /// animation is over).
+    next_at: Instant,
+    /// Cut short by a key.
+    finished: bool,
+    /// The next step is a capture, already pointed at but not yet carried
+    /// out: players first see which seeds are taken, then see them go.
+    announced: bool,
+}
+
+impl Animation {
+    /// Starts showing a move by `mover` that turned `before` into the
+    /// position after `steps`; the first step shows at once, the next ones
+    /// `delay` apart.
+    #[must_use]
+    pub fn new(
+        mover: Side,
+        before: &[u16],
+        steps: Vec<Step>,
+        delay: Duration,
+        now: Instant,
+    ) -> Animation {
+        let mut animation = Animation {
+            mover,
+            steps,
+            shown: 0,
+            counts: before.to_vec(),
+            hand: 0,
+            delay,
+            next_at: now,
+            finished: false,
+            announced: false,
+        };
+        animation.advance(now);
+        animation
+    }
+
+    /// How long a step stays on screen: captures and relays linger so the
+    /// eye can follow them; steps that move nothing take no time.
+    fn hold(&self, step: &Step) -> Duration {
+        match step {
+            Step::Capture { .. } => self.delay * 2,
+            Step::Relay { .. } | Step::Sweep { .. } => self.delay * 2,
+            Step::Lift { .. } => self.delay * 2,
+            Step::Sow { .. } => self.delay,
+            Step::ExtraTurn | Step::GameOver => Duration::ZERO,
+        }
+    }
+
+    fn apply_next(&mut self) {
+        let step = self.steps[self.shown];
+        step.apply(&mut self.counts);
+        match step {
+            Step::Lift { seeds, .. } | Step::Relay { seeds, .. } => self.hand = seeds,
+            Step::Sow { .. } => self.hand = self.hand.saturating_sub(1),
+            _ => {}
+        }
+        self.shown += 1;
+        self.next_at += self.hold(&step);
+    }
+
+    /// Shows every step that is due by `now`. Returns whether the picture changed.
+    pub fn advance(&mut self, now: Instant) -> bool {
+        let before = self.shown;
+        let mut changed = false;
+        while self.shown < self.steps.len() && now >= self.next_at {
+            changed = true;
+            if matches!(self.steps[self.shown], Step::Capture { .. }) && !self.announced {
+                self.announced = true;
+                self.next_at += self.delay * 2;
+                continue;
+            }
+            self.announced = false;
+            self.apply_next();
+            // Steps that move nothing (extra turn, game over) go with the
+            // frame before them.
+            while self.steps.get(self.shown).is_some_and(|s| !s.moves_seeds()) {
+                self.apply_next();
+            }
+        }
+        changed || self.shown != before
+    }
+
+    /// Jumps to the end of the move (a key was pressed).
+    pub fn finish(&mut self) {
+        while self.shown < self.steps.len() {
+            self.apply_next();
+        }
+        self.announced = false;
+        self.hand = 0;
+        self.finished = true;
+    }
+
+    /// Whether the whole move has been shown and its last frame has had its time.
+    #[must_use]
+    pub fn is_done(&self, now: Instant) -> bool {
+        self.finished || (self.shown == self.steps.len() && now >= self.next_at)
+    }
+
+    /// When the picture changes next (`None` once done).
+    #[must_use]
+    pub fn next_frame_at(&self) -> Option<Instant> {
+        (!self.finished).then_some(self.next_at)
+    }
+
+    /// Moves the schedule later by `by` (the clock stood still behind a dialog).
+    pub fn postpone(&mut self, by: Duration) {
+        self.next_at += by;
+    }
+
+    /// Changes the pause between seeds from the next step on.
+    pub fn set_delay(&mut self, delay: Duration) {
+        self.delay = delay;
+    }
+
+    /// The counts the board shows now.
+    #[must_use]
+    pub fn counts(&self) -> &[u16] {
+        &self.counts
+    }
+
+    /// Seeds in the sowing hand.
+    #[must_use]
+    pub fn hand(&self) -> u16 {
+        self.hand
+    }
+
+    /// Who is moving.
+    #[must_use]
+    pub fn mover(&self) -> Side {
+        self.mover
+    }
+
+    /// The pit the move started from.
+    #[must_use]
+    pub fn origin(&self) -> Option<Pit> {
+        match self.steps.first() {
+            Some(Step::Lift { pit, .. }) => Some(*pit),
+            _ => None,
+        }
+    }
+
+    /// The step shown last (`None` before the first).
+    #[must_use]
+    pub fn current(&self) -> Option<Step> {
+        if self.announced {
+            return self.steps.get(self.shown).copied();
+        }
+        self.steps[..self.shown]
+            .iter()
+            .rev()
+            .find(|s| s.moves_seeds())
+            .copied()
+    }
+
+    /// The places to highlight in the current frame: where the hand is,
+    /// and for a capture or sweep both ends of the transfer. At most three.
+    #[must_use]
+    pub fn highlight(&self) -> [Option<Pit>; 3] {
+        match self.current() {
+            Some(Step::Lift { pit, .. } | Step::Relay { pit, .. } | Step::Sow { pit }) => {
+                [Some(pit), None, None]
+            }
+            Some(Step::Capture { pit, opposite, .. }) if self.announced => {
+                [Some(pit), Some(opposite), None]
+            }
+            Some(Step::Capture {
+                pit,
+                opposite,
+                store,
+                ..
+            }) => [Some(pit), Some(opposite), Some(store)],
+            Some(Step::Sweep { pit, store, .. }) => [Some(pit), Some(store), None],
+            Some(Step::ExtraTurn | Step::GameOver) | None => [None; 3],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Board, Rules};
+
+    fn traced(board: &mut Board, letter: char) -> (Vec<u16>, Vec<Step>) {
+        let before = board.counts().to_vec();
+        let mut steps = Vec::new();
+        board
+            .play_traced(Rules::KALAH.pit_by_letter(letter).unwrap(), &mut steps)
+            .unwrap();
+        (before, steps)
+    }
+
+    #[test]
+    fn frames_follow_the_clock_and_end_on_the_position_after_the_move() {
+        let mut board = Board::new(Rules::KALAH);
+        let (before, steps) = traced(&mut board, 'c');
+        let t0 = Instant::now();
+        let ms = Duration::from_millis;
+        let mut a = Animation::new(Side::South, &before, steps, ms(100), t0);
+        // The lift shows at once: pit c is empty, four seeds in hand.
+        assert_eq!((a.counts()[2], a.hand()), (0, 4));
+        assert_eq!(a.highlight()[0], Rules::KALAH.pit_by_letter('c'));
+        assert!(!a.advance(t0 + ms(150)), "the lift lingers for two delays");
+        assert!(a.advance(t0 + ms(200)));
+        assert_eq!((a.counts()[3], a.hand()), (5, 3));
+        assert!(!a.is_done(t0 + ms(200)));
+        // Lift 200 + four sows of 100: the last frame is up at 500, held until 600.
+        a.advance(t0 + ms(500));
+        assert_eq!(a.counts(), board.counts());
+        assert!(!a.is_done(t0 + ms(550)));
+        assert!(a.is_done(t0 + ms(600)));
+    }
+
+    #[test]
+    fn finishing_jumps_to_the_final_position() {
+        let mut board = Board::new(Rules::KALAH);
+        let (before, steps) = traced(&mut board, 'a');
+        let t0 = Instant::now();
+        let mut a = Animation::new(Side::South, &before, steps, Duration::from_secs(1), t0);
+        assert_ne!(a.counts(), board.counts());
+        a.finish();
+        assert_eq!(a.counts(), board.counts());
+        assert!(a.is_done(t0));
+        assert_eq!(a.next_frame_at(), None);
+    }
+
+    #[test]
+    fn a_capture_highlights_both_pits_and_the_store() {
+        // South's pit a holds one seed; b is empty; North's pit across from b holds 5.
+        let rules = Rules::KALAH;
+        let mut counts = vec![0u16; rules.cells()];
+        counts[0] = 1;
+        counts[rules.opposite(crate::rules::Pit::new(1)).index()] = 5;
+        counts[3] = 1;
+        counts[10] = 1;
+        let mut board = Board::from_counts(rules, &counts, Side::South).unwrap();
+        let (before, steps) = traced(&mut board, 'a');
+        let t0 = Instant::now();
+        let mut a = Animation::new(Side::South, &before, steps, Duration::from_millis(10), t0);
+        let b = crate::rules::Pit::new(1);
+        let store = rules.store(Side::South);
+        // Lift (20 ms), sow into b (10 ms): at 30 ms the capture is pointed at...
+        a.advance(t0 + Duration::from_millis(30));
+        assert_eq!(a.highlight(), [Some(b), Some(rules.opposite(b)), None]);
+        assert_eq!(a.counts()[store.index()], 0);
+        assert!(matches!(a.current(), Some(Step::Capture { .. })));
+        // ...and 20 ms later the seeds are in the store.
+        a.advance(t0 + Duration::from_millis(50));
+        assert_eq!(
+            a.highlight(),
+            [Some(b), Some(rules.opposite(b)), Some(store)]
+        );
+        assert_eq!(a.counts()[rules.opposite(b).index()], 0);
+        assert_eq!(a.counts()[rules.store(Side::South).index()], 6);
+    }
+}

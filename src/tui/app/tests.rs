@@ -1,0 +1,590 @@
+//! The app driven by key and mouse events, without a terminal.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use super::*;
+use crate::players::PlayerKind;
+use crate::rules::{Board, Rules};
+use crate::tui::computer::{Answer, Request};
+use crate::tui::testing::{app_for, ch, click, config, humans, key};
+
+fn letter(c: char) -> Pit {
+    Rules::KALAH.pit_by_letter(c).unwrap()
+}
+
+fn counts(app: &App) -> Vec<u16> {
+    app.game().board().counts().to_vec()
+}
+
+fn message(app: &App) -> String {
+    app.message
+        .as_ref()
+        .map(|m| m.text.clone())
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_full_round_played_by_keys_ends_with_the_result_and_the_tally() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    let mut moves = 0;
+    // Letters, numbers and the cursor in turn, as players would mix them.
+    while !app.round_over() {
+        let side = app.human_to_move().expect("a human to move");
+        let pit = app.game().board().legal_moves().next().unwrap();
+        match moves % 3 {
+            0 => app.handle_event(&ch(Rules::KALAH.letter(pit).unwrap()), t0),
+            1 => {
+                let number = Rules::KALAH.number(pit).unwrap();
+                app.handle_event(&ch(char::from_digit(number as u32, 10).unwrap()), t0);
+            }
+            _ => app.handle_event(&key(KeyCode::Enter), t0),
+        }
+        assert_eq!(app.game().moves().len(), moves + 1, "{side} did not move");
+        moves += 1;
+        assert!(moves < 200);
+    }
+    assert_eq!(app.game().tally().rounds(), 1);
+    let outcome = app.game().outcome().unwrap();
+    let last = &app.log.back().unwrap().text;
+    match outcome.winner() {
+        Some(side) => assert!(last.starts_with(&format!("{} wins!", app.game().name(side)))),
+        None => assert!(last.starts_with("It's a draw")),
+    }
+}
+
+#[test]
+fn wrong_keys_change_nothing_but_the_message() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    let before = counts(&app);
+    // North's pit, as South: the rules core's own message.
+    app.handle_event(&ch('g'), t0);
+    assert_eq!(message(&app), "Sorry, you don't control that pit.");
+    app.handle_event(&ch('7'), t0);
+    assert_eq!(message(&app), "Sorry, there is no such pit.");
+    for event in [ch('z'), ch('!'), key(KeyCode::Up), key(KeyCode::F(5))] {
+        app.handle_event(&event, t0);
+    }
+    // A key release is not a key press.
+    let mut release = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::NONE);
+    release.kind = KeyEventKind::Release;
+    app.handle_event(&Event::Key(release), t0);
+    assert_eq!(counts(&app), before);
+    assert!(app.game().moves().is_empty());
+    assert_eq!(app.overlay, None);
+    // An empty pit.
+    app.handle_event(&ch('c'), t0); // extra turn
+    app.handle_event(&ch('c'), t0);
+    assert_eq!(message(&app), "Sorry, that pit is empty.");
+    assert_eq!(app.game().moves(), &[letter('c')]);
+}
+
+#[test]
+fn play_again_resets_the_board_and_keeps_the_tally() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    while !app.round_over() {
+        app.handle_event(&key(KeyCode::Enter), t0);
+    }
+    let tally = *app.game().tally();
+    // Keys other than y/n/u/?/q do nothing at the end of a round.
+    app.handle_event(&ch('a'), t0);
+    assert!(app.round_over());
+    app.handle_event(&ch('y'), t0);
+    assert!(!app.round_over());
+    assert_eq!(app.game().round(), 2);
+    assert_eq!(*app.game().tally(), tally);
+    assert_eq!(
+        *app.game().board(),
+        Board::starting(Rules::KALAH, Side::North),
+        "a fresh board, and North starts round 2"
+    );
+    assert_eq!(app.human_to_move(), Some(Side::North));
+}
+
+#[test]
+fn n_at_the_end_of_a_round_quits() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    while !app.round_over() {
+        app.handle_event(&key(KeyCode::Enter), t0);
+    }
+    app.handle_event(&ch('n'), t0);
+    assert!(app.wants_quit());
+    assert!(app.final_score().contains("(1 round played)"));
+}
+
+#[test]
+fn clicking_a_pit_plays_it_and_clicking_a_store_is_refused() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    let layout = ScreenLayout::new(app.size, app.rules()).unwrap();
+    let store = layout.geometry.cell(Rules::KALAH.store(Side::South));
+    app.handle_event(&click(store.x + 2, store.y + 2), t0);
+    assert_eq!(message(&app), "Sorry, you can't select the store.");
+    let d = layout.geometry.cell(letter('d'));
+    app.handle_event(&click(d.x + d.width / 2, d.y + 1), t0);
+    assert_eq!(app.game().moves(), &[letter('d')]);
+    let mut expected = Board::new(Rules::KALAH);
+    expected.play(letter('d')).unwrap();
+    assert_eq!(app.game().board(), &expected);
+}
+
+#[test]
+fn numbers_count_from_the_movers_left() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    app.handle_event(&ch('1'), t0); // South's pit 1 is a
+    assert_eq!(app.game().moves(), &[letter('a')]);
+    app.handle_event(&ch('1'), t0); // North's pit 1 is g
+    assert_eq!(app.game().moves(), &[letter('a'), letter('g')]);
+}
+
+#[test]
+fn arrows_move_the_cursor_across_the_screen_for_either_side() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    assert_eq!(app.selection(), Some(letter('a')));
+    app.handle_event(&key(KeyCode::Right), t0);
+    app.handle_event(&key(KeyCode::Right), t0);
+    assert_eq!(app.selection(), Some(letter('c')));
+    app.handle_event(&key(KeyCode::Left), t0);
+    assert_eq!(app.selection(), Some(letter('b')));
+    app.handle_event(&key(KeyCode::Char(' ')), t0);
+    assert_eq!(app.game().moves(), &[letter('b')]);
+    // North's row runs l..g on screen: "right" goes towards g.
+    assert_eq!(app.human_to_move(), Some(Side::North));
+    app.handle_event(&ch('k'), t0); // k, then the cursor from there
+    let mut app2 = humans(t0);
+    app2.handle_event(&ch('b'), t0);
+    app2.handle_event(&key(KeyCode::Right), t0);
+    assert_eq!(
+        app2.selection(),
+        Some(letter('g')),
+        "already at the right end"
+    );
+    app2.handle_event(&key(KeyCode::Left), t0);
+    assert_eq!(app2.selection(), Some(letter('h')));
+}
+
+#[test]
+fn any_key_finishes_an_animation_at_once() {
+    let t0 = Instant::now();
+    let mut app = app_for(
+        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
+        Some(Duration::from_millis(150)),
+        t0,
+    );
+    app.handle_event(&ch('d'), t0);
+    assert!(app.animation.is_some());
+    assert_ne!(app.shown_counts(), app.game().board().counts());
+    assert!(app.next_wake().is_some());
+    // The key that cuts the animation short does not also play a pit.
+    app.handle_event(&ch('h'), t0 + Duration::from_millis(10));
+    assert!(app.animation.is_none());
+    assert_eq!(app.shown_counts(), app.game().board().counts());
+    assert_eq!(app.game().moves().len(), 1);
+    assert!(app.log.iter().any(|n| n.text == "Alice played d."));
+}
+
+#[test]
+fn the_clock_stands_still_behind_the_help_screen() {
+    let t0 = Instant::now();
+    let ms = Duration::from_millis;
+    let mut app = app_for(
+        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
+        Some(ms(100)),
+        t0,
+    );
+    app.handle_event(&ch('d'), t0);
+    let shown = app.shown_counts().to_vec();
+    // Help does not cut the animation short; the move waits behind it.
+    app.handle_event(&ch('?'), t0);
+    assert_eq!(app.overlay, Some(Overlay::Help));
+    assert!(
+        app.animation.is_none(),
+        "a key finishes the animation first"
+    );
+    let _ = shown;
+    let mut app = app_for(
+        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Random),
+        Some(ms(100)),
+        t0,
+    );
+    app.handle_event(&ch('a'), t0);
+    app.tick(t0 + ms(2000)); // the animation is over, North's turn
+    let requests = app.take_requests();
+    let [Request::Move { id, .. }] = requests[..] else {
+        panic!("{requests:?}");
+    };
+    app.on_answer(
+        Answer::Move {
+            id,
+            pit: Some(letter('h')),
+        },
+        t0 + ms(2000),
+    );
+    app.handle_event(&ch('?'), t0 + ms(2000));
+    assert_eq!(app.next_wake(), None, "nothing to wake up for behind help");
+    app.tick(t0 + ms(9000));
+    assert_eq!(app.game().moves().len(), 1, "no move while help is up");
+    app.handle_event(&ch('x'), t0 + ms(9000));
+    app.tick(t0 + ms(9100));
+    assert_eq!(
+        app.game().moves().len(),
+        1,
+        "the pause starts again after help"
+    );
+    app.tick(t0 + ms(9600));
+    assert_eq!(app.game().moves(), &[letter('a'), letter('h')]);
+}
+
+#[test]
+fn quitting_asks_first_and_ctrl_c_does_not() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    app.handle_event(&ch('q'), t0);
+    assert_eq!(app.overlay, Some(Overlay::ConfirmQuit));
+    app.handle_event(&ch('a'), t0);
+    assert!(app.game().moves().is_empty(), "no move behind the dialog");
+    app.handle_event(&ch('n'), t0);
+    assert_eq!(app.overlay, None);
+    assert!(!app.wants_quit());
+    app.handle_event(&key(KeyCode::Esc), t0);
+    app.handle_event(&ch('y'), t0);
+    assert!(app.wants_quit());
+
+    let mut app = humans(t0);
+    app.handle_event(
+        &Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+        t0,
+    );
+    assert!(app.wants_quit());
+    assert!(app.game().moves().is_empty());
+}
+
+#[test]
+fn the_computer_thinks_on_request_and_its_move_shows_after_a_pause() {
+    let t0 = Instant::now();
+    let ms = Duration::from_millis;
+    let mut app = app_for(
+        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Greedy),
+        None,
+        t0,
+    );
+    app.handle_event(&ch('a'), t0);
+    let requests = app.take_requests();
+    let [
+        Request::Move {
+            id,
+            side: Side::North,
+            board,
+        },
+    ] = requests[..]
+    else {
+        panic!("{requests:?}");
+    };
+    assert_eq!(&board, app.game().board());
+    // Alice's keys do not play for the computer.
+    app.handle_event(&ch('i'), t0);
+    assert!(
+        message(&app).contains("Michael's turn"),
+        "{}",
+        message(&app)
+    );
+    // A stale answer is ignored.
+    app.on_answer(
+        Answer::Move {
+            id: id + 100,
+            pit: Some(letter('h')),
+        },
+        t0,
+    );
+    assert!(app.pending_move.is_none());
+    app.on_answer(
+        Answer::Move {
+            id,
+            pit: Some(letter('j')),
+        },
+        t0,
+    );
+    assert_eq!(app.selection(), Some(letter('j')), "the choice shows first");
+    app.tick(t0 + ms(499));
+    assert_eq!(app.game().moves().len(), 1);
+    app.tick(t0 + ms(500));
+    assert_eq!(app.game().moves(), &[letter('a'), letter('j')]);
+    assert_eq!(app.human_to_move(), Some(Side::South));
+}
+
+#[test]
+fn an_illegal_or_missing_computer_answer_does_not_stall_the_game() {
+    let t0 = Instant::now();
+    let mut app = app_for(
+        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Greedy),
+        None,
+        t0,
+    );
+    app.handle_event(&ch('a'), t0);
+    let [Request::Move { id, .. }] = app.take_requests()[..] else {
+        panic!()
+    };
+    app.on_answer(
+        Answer::Move {
+            id,
+            pit: Some(letter('b')),
+        },
+        t0,
+    );
+    app.tick(t0 + Duration::from_secs(1));
+    assert_eq!(app.game().moves().len(), 2);
+    assert_eq!(app.human_to_move(), Some(Side::South));
+}
+
+#[test]
+fn quitting_while_the_computer_thinks_stops_the_search() {
+    let t0 = Instant::now();
+    let mut app = app_for(
+        config(Rules::KALAH, PlayerKind::Hard, PlayerKind::Human),
+        None,
+        t0,
+    );
+    app.tick(t0);
+    assert!(matches!(app.take_requests()[..], [Request::Move { .. }]));
+    assert!(app.thinking_text().unwrap().contains("Alice is thinking"));
+    // Help and the quit dialog stay live while it thinks.
+    app.handle_event(&ch('?'), t0);
+    app.handle_event(&ch('?'), t0);
+    app.handle_event(&ch('q'), t0);
+    app.handle_event(&ch('y'), t0);
+    assert!(app.wants_quit());
+    assert_eq!(app.take_requests(), vec![Request::StopAll]);
+}
+
+#[test]
+fn hints_are_asked_for_and_shown() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    app.handle_event(&ch('h'), t0);
+    let [Request::Hint { id, board }] = app.take_requests()[..] else {
+        panic!()
+    };
+    assert_eq!(&board, app.game().board());
+    assert!(app.thinking_text().unwrap().contains("best move"));
+    let hint = crate::players::Hint {
+        pit: letter('c'),
+        value: 3,
+        exact: false,
+    };
+    app.on_answer(
+        Answer::Hint {
+            id,
+            hint: Some(hint),
+        },
+        t0,
+    );
+    assert_eq!(
+        message(&app),
+        "Hint: play c (the engine expects you to finish +3)."
+    );
+    assert_eq!(app.selection(), Some(letter('c')));
+    // On North's turn h is one of North's pits; Shift+H asks for the hint.
+    app.handle_event(&ch('a'), t0);
+    app.handle_event(&ch('H'), t0);
+    assert!(matches!(app.take_requests()[..], [Request::Hint { .. }]));
+    app.handle_event(&ch('h'), t0);
+    assert_eq!(app.game().moves(), &[letter('a'), letter('h')]);
+}
+
+#[test]
+fn computers_pause_and_step() {
+    let t0 = Instant::now();
+    let mut app = app_for(
+        config(Rules::KALAH, PlayerKind::Greedy, PlayerKind::Random),
+        None,
+        t0,
+    );
+    app.handle_event(&ch('p'), t0);
+    assert!(app.paused);
+    assert!(app.take_requests().is_empty(), "paused: nobody thinks");
+    app.handle_event(&ch('s'), t0);
+    let [
+        Request::Move {
+            id,
+            side: Side::South,
+            ..
+        },
+    ] = app.take_requests()[..]
+    else {
+        panic!()
+    };
+    app.on_answer(
+        Answer::Move {
+            id,
+            pit: Some(letter('a')),
+        },
+        t0,
+    );
+    app.tick(t0 + Duration::from_secs(1));
+    assert_eq!(app.game().moves().len(), 1);
+    app.tick(t0 + Duration::from_secs(2));
+    assert!(app.take_requests().is_empty(), "one step only");
+    app.handle_event(&ch('p'), t0 + Duration::from_secs(2));
+    assert!(matches!(
+        app.take_requests()[..],
+        [Request::Move {
+            side: Side::North,
+            ..
+        }]
+    ));
+}
+
+#[test]
+fn undo_and_redo_walk_back_to_the_humans_turn() {
+    let t0 = Instant::now();
+    let mut app = app_for(
+        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Greedy),
+        None,
+        t0,
+    );
+    let start = *app.game().board();
+    app.handle_event(&ch('a'), t0);
+    let [Request::Move { id, .. }] = app.take_requests()[..] else {
+        panic!()
+    };
+    app.on_answer(
+        Answer::Move {
+            id,
+            pit: Some(letter('j')),
+        },
+        t0,
+    );
+    app.tick(t0 + Duration::from_secs(1));
+    assert_eq!(app.game().moves().len(), 2);
+    app.handle_event(&ch('u'), t0 + Duration::from_secs(1));
+    assert_eq!(*app.game().board(), start);
+    assert_eq!(app.human_to_move(), Some(Side::South));
+    app.handle_event(&ch('r'), t0 + Duration::from_secs(1));
+    assert_eq!(app.game().moves(), &[letter('a')]);
+    app.handle_event(&ch('u'), t0 + Duration::from_secs(1));
+    app.handle_event(&ch('u'), t0 + Duration::from_secs(1));
+    assert_eq!(message(&app), "Nothing to undo in this round.");
+}
+
+#[test]
+fn speed_keys_step_through_the_speeds_down_to_no_animation() {
+    let t0 = Instant::now();
+    let mut app = app_for(
+        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
+        Some(Duration::from_millis(150)),
+        t0,
+    );
+    app.handle_event(&ch('+'), t0);
+    assert_eq!(app.seed_delay(), Some(Duration::from_millis(100)));
+    app.handle_event(&ch('-'), t0);
+    app.handle_event(&ch('-'), t0);
+    assert_eq!(app.seed_delay(), Some(Duration::from_millis(220)));
+    for _ in 0..20 {
+        app.handle_event(&ch('+'), t0);
+    }
+    assert_eq!(app.seed_delay(), None);
+    app.handle_event(&ch('d'), t0);
+    assert!(app.animation.is_none(), "no animation at the fastest speed");
+}
+
+#[test]
+fn a_too_small_terminal_pauses_the_game_until_it_grows() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    app.handle_event(&Event::Resize(30, 10), t0);
+    assert!(app.too_small());
+    app.handle_event(&ch('a'), t0);
+    assert!(app.game().moves().is_empty(), "no blind moves");
+    app.handle_event(&Event::Resize(80, 24), t0);
+    app.handle_event(&ch('a'), t0);
+    assert_eq!(app.game().moves(), &[letter('a')]);
+}
+
+mod storms {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn event() -> impl Strategy<Value = Event> {
+        prop_oneof![
+            4 => proptest::char::range(' ', '~').prop_map(ch),
+            1 => prop_oneof![
+                Just(KeyCode::Left),
+                Just(KeyCode::Right),
+                Just(KeyCode::Enter),
+                Just(KeyCode::Esc),
+                Just(KeyCode::Up),
+            ]
+            .prop_map(key),
+            1 => (0u16..100, 0u16..30).prop_map(|(x, y)| click(x, y)),
+            1 => (20u16..120, 8u16..40).prop_map(|(w, h)| Event::Resize(w, h)),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Whatever is typed or clicked, the app never panics and the
+        /// board is always the start of the round plus the moves played.
+        #[test]
+        fn key_and_mouse_storms_only_ever_play_legal_moves(
+            events in proptest::collection::vec(event(), 1..300),
+            animated in any::<bool>(),
+        ) {
+            let t0 = Instant::now();
+            let delay = animated.then(|| Duration::from_millis(50));
+            let mut app = app_for(
+                config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
+                delay,
+                t0,
+            );
+            for (i, event) in events.iter().enumerate() {
+                let now = t0 + Duration::from_millis(40 * i as u64);
+                app.handle_event(event, now);
+                if app.wants_quit() {
+                    break;
+                }
+                let mut replay = Board::starting(Rules::KALAH, app.game().starter());
+                for &pit in app.game().moves() {
+                    replay.play(pit).unwrap();
+                }
+                prop_assert_eq!(&replay, app.game().board());
+                let no_moves_asked = app
+                    .take_requests()
+                    .iter()
+                    .all(|r| !matches!(r, Request::Move { .. }));
+                prop_assert!(no_moves_asked, "two humans: the computer is never asked to move");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_arrows_scroll_the_help_screen_and_other_keys_close_it() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    app.handle_event(&ch('?'), t0);
+    app.handle_event(&key(KeyCode::Down), t0);
+    app.handle_event(&key(KeyCode::Down), t0);
+    app.handle_event(&key(KeyCode::Up), t0);
+    assert_eq!((app.overlay, app.help_scroll), (Some(Overlay::Help), 1));
+    let small = crate::tui::testing::render(&app, 46, 15);
+    assert!(
+        !small.contains("Rules:"),
+        "scrolled past the first line:\n{small}"
+    );
+    app.handle_event(&ch('a'), t0);
+    assert_eq!(app.overlay, None);
+    assert!(
+        app.game().moves().is_empty(),
+        "the key that closes help plays nothing"
+    );
+    app.handle_event(&ch('?'), t0);
+    assert_eq!(app.help_scroll, 0, "help opens at the top");
+}

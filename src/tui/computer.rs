@@ -1,0 +1,341 @@
+//! The computer players' thinking, off the drawing thread.
+//!
+//! Each computer turn moves that seat's [`TurnFn`] into a new thread with a
+//! copy of the board; the thread sends the answer back over a channel
+//! together with the turn function, which waits in its slot for the next
+//! turn. The event loop checks the channel between frames, so nothing ever
+//! blocks the screen, and quitting only sets the stop flag: it never waits
+//! for a search to end.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::game::MatchConfig;
+use crate::players::{self, Hint, Limits, TurnFn};
+use crate::rules::{Board, Pit, Side};
+
+/// Something the screen asks the computer to think about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// Choose `side`'s move in `board`.
+    Move {
+        /// Matches the [`Answer`].
+        id: u64,
+        /// Whose turn function to ask.
+        side: Side,
+        /// The position.
+        board: Board,
+    },
+    /// Find the best move for the side to move in `board` (the `h` key).
+    Hint {
+        /// Matches the [`Answer`].
+        id: u64,
+        /// The position.
+        board: Board,
+    },
+    /// Stop every search under way; their answers no longer matter.
+    StopAll,
+}
+
+/// What the computer came back with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The move chosen for a [`Request::Move`]; `None` if the turn function gave up.
+    Move {
+        /// The request's id.
+        id: u64,
+        /// The pit chosen.
+        pit: Option<Pit>,
+    },
+    /// The advice for a [`Request::Hint`].
+    Hint {
+        /// The request's id.
+        id: u64,
+        /// The advice (`None` when the game is over).
+        hint: Option<Hint>,
+    },
+}
+
+enum Reply {
+    Move {
+        id: u64,
+        side: Side,
+        pit: Option<Pit>,
+        player: Box<dyn TurnFn>,
+    },
+    Hint {
+        id: u64,
+        hint: Option<Hint>,
+    },
+}
+
+/// Runs the computer players' searches on worker threads. See the [module docs](self).
+pub struct Worker {
+    /// Each seat's turn function while it is at home (`None` for a human,
+    /// or while it is out thinking).
+    players: [Option<Box<dyn TurnFn>>; 2],
+    think: Duration,
+    sender: Sender<Reply>,
+    receiver: Receiver<Reply>,
+    /// Stop flags of the searches under way.
+    running: Vec<Arc<AtomicBool>>,
+    /// Threads out, whose replies have not come back yet.
+    out: usize,
+    /// A move request for a turn function that is still out on a stopped search.
+    waiting: Option<(u64, Side, Board)>,
+    /// Answers given without a thread (the system refused one).
+    failed: Vec<Answer>,
+    /// How to rebuild a seat's turn function if its thread could not start.
+    kinds: [crate::players::PlayerKind; 2],
+    seed: u64,
+}
+
+impl Worker {
+    /// A worker for `config`'s computer seats, each thinking up to `think`
+    /// per move; `seed` makes random players repeatable.
+    #[must_use]
+    pub fn new(config: &MatchConfig, think: Duration, seed: u64) -> Worker {
+        let (sender, receiver) = mpsc::channel();
+        let player = |side: Side| {
+            players::computer(
+                config.seats[side.index()].kind,
+                seed ^ (side.index() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            )
+        };
+        Worker {
+            players: [player(Side::South), player(Side::North)],
+            think,
+            sender,
+            receiver,
+            running: Vec::new(),
+            out: 0,
+            waiting: None,
+            failed: Vec::new(),
+            kinds: [config.seats[0].kind, config.seats[1].kind],
+            seed,
+        }
+    }
+
+    fn limits(&mut self) -> Limits {
+        let stop = Arc::new(AtomicBool::new(false));
+        self.running.push(Arc::clone(&stop));
+        Limits {
+            deadline: Some(Instant::now() + self.think),
+            nodes: None,
+            stop,
+        }
+    }
+
+    /// Starts work on a request.
+    pub fn submit(&mut self, request: Request) {
+        match request {
+            Request::Move { id, side, board } => self.start_move(id, side, board),
+            Request::Hint { id, board } => {
+                let limits = self.limits();
+                let sender = self.sender.clone();
+                self.out += 1;
+                let spawned = thread::Builder::new()
+                    .name("mancala-hint".into())
+                    .spawn(move || {
+                        let hint = players::hint(&board, &limits);
+                        let _ = sender.send(Reply::Hint { id, hint });
+                    });
+                if spawned.is_err() {
+                    self.out -= 1;
+                    self.failed.push(Answer::Hint { id, hint: None });
+                }
+            }
+            Request::StopAll => self.stop_all(),
+        }
+    }
+
+    fn start_move(&mut self, id: u64, side: Side, board: Board) {
+        let Some(mut player) = self.players[side.index()].take() else {
+            // Still out on a stopped search (or a human seat, which the
+            // screen never asks about): try again when it comes back.
+            self.waiting = Some((id, side, board));
+            return;
+        };
+        let limits = self.limits();
+        let sender = self.sender.clone();
+        self.out += 1;
+        let spawned = thread::Builder::new()
+            .name("mancala-think".into())
+            .spawn(move || {
+                let pit = player.choose(&board, &limits);
+                let _ = sender.send(Reply::Move {
+                    id,
+                    side,
+                    pit,
+                    player,
+                });
+            });
+        if spawned.is_err() {
+            // The turn function went down with the closure: build a fresh
+            // one, and answer "gave up" so that the screen plays on.
+            self.out -= 1;
+            self.players[side.index()] = players::computer(self.kinds[side.index()], self.seed);
+            self.failed.push(Answer::Move { id, pit: None });
+        }
+    }
+
+    /// Sets the stop flag of every search under way (quitting, undo, a new round).
+    pub fn stop_all(&mut self) {
+        for flag in self.running.drain(..) {
+            flag.store(true, Ordering::Relaxed);
+        }
+        self.waiting = None;
+    }
+
+    /// Whether a search is under way (the event loop then checks back often).
+    #[must_use]
+    pub fn busy(&self) -> bool {
+        self.out > 0
+    }
+
+    /// The answers that have come back since the last call, without waiting.
+    pub fn poll(&mut self) -> Vec<Answer> {
+        let mut answers = std::mem::take(&mut self.failed);
+        while let Ok(reply) = self.receiver.try_recv() {
+            self.out = self.out.saturating_sub(1);
+            match reply {
+                Reply::Move {
+                    id,
+                    side,
+                    pit,
+                    player,
+                } => {
+                    self.players[side.index()] = Some(player);
+                    answers.push(Answer::Move { id, pit });
+                    if let Some((id, s, board)) = self.waiting
+                        && s == side
+                    {
+                        self.waiting = None;
+                        self.start_move(id, s, board);
+                    }
+                }
+                Reply::Hint { id, hint } => answers.push(Answer::Hint { id, hint }),
+            }
+        }
+        if self.out == 0 {
+            self.running.clear();
+        }
+        answers
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{FirstMover, Seat};
+    use crate::players::PlayerKind;
+    use crate::rules::Rules;
+
+    fn config() -> MatchConfig {
+        MatchConfig {
+            rules: Rules::KALAH,
+            seats: [
+                Seat {
+                    name: "A".into(),
+                    kind: PlayerKind::Human,
+                },
+                Seat {
+                    name: "B".into(),
+                    kind: PlayerKind::Random,
+                },
+            ],
+            first: FirstMover::North,
+        }
+    }
+
+    fn wait_for(worker: &mut Worker) -> Vec<Answer> {
+        let until = Instant::now() + Duration::from_secs(10);
+        loop {
+            let answers = worker.poll();
+            if !answers.is_empty() || Instant::now() > until {
+                return answers;
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    #[test]
+    fn a_move_comes_back_with_its_id_and_the_player_is_reusable() {
+        let config = config();
+        let mut worker = Worker::new(&config, Duration::from_millis(100), 7);
+        let board = Board::starting(config.rules, Side::North);
+        for id in [3, 4] {
+            worker.submit(Request::Move {
+                id,
+                side: Side::North,
+                board,
+            });
+            assert!(worker.busy());
+            let answers = wait_for(&mut worker);
+            let [
+                Answer::Move {
+                    id: got,
+                    pit: Some(pit),
+                },
+            ] = answers[..]
+            else {
+                panic!("{answers:?}");
+            };
+            assert_eq!(got, id);
+            assert!(board.legal_moves().contains(pit));
+            assert!(!worker.busy());
+        }
+    }
+
+    #[test]
+    fn a_request_for_a_player_still_out_on_a_stopped_search_waits_for_it() {
+        let config = config();
+        let mut worker = Worker::new(&config, Duration::from_millis(100), 7);
+        let board = Board::starting(config.rules, Side::North);
+        worker.submit(Request::Move {
+            id: 1,
+            side: Side::North,
+            board,
+        });
+        worker.submit(Request::StopAll);
+        // The turn function only comes home through poll(), so it is
+        // certainly still out: this request has to wait for it.
+        worker.submit(Request::Move {
+            id: 2,
+            side: Side::North,
+            board,
+        });
+        let mut seen = Vec::new();
+        let until = Instant::now() + Duration::from_secs(10);
+        while !seen.contains(&2) && Instant::now() < until {
+            for answer in wait_for(&mut worker) {
+                if let Answer::Move { id, .. } = answer {
+                    seen.push(id);
+                }
+            }
+        }
+        assert_eq!(seen, [1, 2]);
+        assert!(!worker.busy());
+    }
+
+    #[test]
+    fn hints_are_worked_out_off_the_calling_thread() {
+        let mut worker = Worker::new(&config(), Duration::from_millis(100), 7);
+        let board = Board::new(Rules::KALAH);
+        worker.submit(Request::Hint { id: 9, board });
+        let answers = wait_for(&mut worker);
+        let [
+            Answer::Hint {
+                id: 9,
+                hint: Some(hint),
+            },
+        ] = answers[..]
+        else {
+            panic!("{answers:?}");
+        };
+        assert!(board.legal_moves().contains(hint.pit));
+    }
+}

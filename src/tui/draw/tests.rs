@@ -1,0 +1,179 @@
+//! Snapshots of the screens, drawn into ratatui's test backend. Time is
+//! passed in, the theme is fixed and only the text is compared, so the
+//! pictures do not depend on the clock or the environment.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::KeyCode;
+
+use crate::players::PlayerKind;
+use crate::rules::Rules;
+use crate::tui::app::Overlay;
+use crate::tui::testing::{app_for, ch, config, humans, key, moves_to_first_capture, render};
+
+#[test]
+fn opening_board_alice_and_michael() {
+    let app = humans(Instant::now());
+    let screen = render(&app, 80, 24);
+    assert!(screen.contains("▶ Alice to move"));
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn opening_board_at_100_by_30() {
+    let app = humans(Instant::now());
+    insta::assert_snapshot!(render(&app, 100, 30));
+}
+
+#[test]
+fn board_mid_animation() {
+    let t0 = Instant::now();
+    let mut app = app_for(
+        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
+        Some(Duration::from_millis(100)),
+        t0,
+    );
+    // d: four seeds to e, f, the store and g. The lift shows for two
+    // delays, then one seed a delay: at 350 ms two seeds are down.
+    app.handle_event(&ch('d'), t0);
+    app.tick(t0 + Duration::from_millis(350));
+    let screen = render(&app, 80, 24);
+    assert!(screen.contains("Alice sows… 2 in hand"), "{screen}");
+    assert!(screen.contains('┏'), "the pit being sown is highlighted");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn capture_message() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    for letter in moves_to_first_capture(Rules::KALAH) {
+        app.handle_event(&ch(letter), t0);
+    }
+    let screen = render(&app, 80, 24);
+    assert!(screen.contains("captured the contents of pits"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn end_of_round_screen() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    while !app.round_over() {
+        app.handle_event(&key(KeyCode::Enter), t0);
+    }
+    let screen = render(&app, 80, 24);
+    assert!(screen.contains("Play again? (y/n)"));
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn help_screen() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    app.handle_event(&ch('?'), t0);
+    assert_eq!(app.overlay, Some(Overlay::Help));
+    let screen = render(&app, 80, 24);
+    assert!(screen.contains("Rules: 6 pits × 4 seeds"));
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn too_small_terminal() {
+    let app = humans(Instant::now());
+    let screen = render(&app, 50, 12);
+    assert!(screen.contains("Terminal too small"));
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn four_pit_board() {
+    let app = app_for(
+        config(
+            Rules::KALAH.with_pits(4).unwrap(),
+            PlayerKind::Human,
+            PlayerKind::Human,
+        ),
+        None,
+        Instant::now(),
+    );
+    insta::assert_snapshot!(render(&app, 80, 24));
+}
+
+#[test]
+fn twelve_pit_board_fits_80_by_24() {
+    let app = app_for(
+        config(
+            Rules::KALAH.with_pits(12).unwrap(),
+            PlayerKind::Human,
+            PlayerKind::Human,
+        ),
+        None,
+        Instant::now(),
+    );
+    let screen = render(&app, 80, 24);
+    assert!(!screen.contains("too small"));
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn quit_question() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    app.handle_event(&ch('q'), t0);
+    let screen = render(&app, 80, 24);
+    assert!(screen.contains("Quit? (y/n)"));
+}
+
+#[test]
+fn computer_thinking_indicator_for_perfect_play() {
+    let t0 = Instant::now();
+    let mut app = app_for(
+        config(Rules::KALAH, PlayerKind::Perfect, PlayerKind::Human),
+        None,
+        t0,
+    );
+    app.tick(t0);
+    app.tick(t0 + Duration::from_millis(1250));
+    let screen = render(&app, 80, 24);
+    assert!(
+        screen.contains("Alice is thinking… (perfect play may take a while) 1.2 s"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn monochrome_screens_use_no_colour_and_still_mark_the_mover_and_the_moving_seed() {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use ratatui::style::{Color, Modifier};
+
+    let t0 = Instant::now();
+    let mut app = app_for(
+        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
+        Some(Duration::from_millis(100)),
+        t0,
+    );
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let reversed_cells = |terminal: &Terminal<TestBackend>| {
+        let buffer = terminal.backend().buffer();
+        for cell in buffer.content() {
+            assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset), "{cell:?}");
+        }
+        buffer
+            .content()
+            .iter()
+            .filter(|c| c.modifier.contains(Modifier::REVERSED))
+            .count()
+    };
+    terminal.draw(|f| super::draw(f, &app)).unwrap();
+    // Only the mover's label is reversed on the opening board.
+    let label = reversed_cells(&terminal);
+    assert_eq!(label, "▶ Alice to move ".chars().count());
+    app.handle_event(&ch('d'), t0);
+    terminal.draw(|f| super::draw(f, &app)).unwrap();
+    assert!(
+        reversed_cells(&terminal) > 0,
+        "the pit being lifted is reversed"
+    );
+}

@@ -1,0 +1,150 @@
+//! The help screen (`?`): the rules in force and every key.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
+
+use crate::rules::{Capture, Rules, Side, Sowing, Sweep};
+use crate::tui::app::App;
+use crate::tui::theme::Theme;
+
+/// The rules in force, in a few sentences.
+#[must_use]
+pub fn rules_text(rules: &Rules, names: [&str; 2]) -> Vec<String> {
+    let [south, north] = names;
+    let mut lines = vec![
+        format!(
+            "{south} plays {} on the bottom row, {north} plays {} on the top row.",
+            rules.letter_range(Side::South),
+            rules.letter_range(Side::North),
+        ),
+        "Lift all seeds of one of your pits and sow them one per pit, counter-clockwise, into your own store too but never the opponent's.".to_string(),
+    ];
+    if rules.sowing() == Sowing::Relay {
+        lines.push("Relay: last seed in a pit that held seeds? Lift it and sow on.".to_string());
+    }
+    lines.push("Last seed in your own store: you move again.".to_string());
+    lines.push(
+        match rules.capture() {
+            Capture::Always => {
+                "Last seed in your own empty pit: it and the pit opposite go to your store."
+            }
+            Capture::NonEmpty => {
+                "Last seed in your own empty pit, seeds opposite: both go to your store."
+            }
+            Capture::Never => "There are no captures.",
+        }
+        .to_string(),
+    );
+    lines.push(
+        match rules.sweep() {
+            Sweep::Owner => {
+                "One side's pits empty: round over, pits go to their owner. Most seeds wins."
+            }
+            Sweep::None => "One side's pits empty: round over, seeds left in pits do not count.",
+        }
+        .to_string(),
+    );
+    lines
+}
+
+/// Every key, as (keys, what they do) pairs.
+#[must_use]
+pub fn key_list(rules: &Rules, speed: &str) -> Vec<(String, String)> {
+    let numbers = if rules.pits() >= 10 {
+        "1-9, 0 for 10".to_string()
+    } else {
+        format!("1-{}", rules.pits())
+    };
+    let letters = format!(
+        "{} / {}",
+        rules.letter_range(Side::South),
+        rules.letter_range(Side::North)
+    );
+    vec![
+        (
+            letters,
+            format!("choose a pit by letter; {numbers} by number from the mover's left"),
+        ),
+        (
+            "← → Enter".into(),
+            "move the cursor and play (Space too), or click a pit".into(),
+        ),
+        (
+            "h".into(),
+            "hint for the human to move (H when h is one of your pits)".into(),
+        ),
+        (
+            "u / r".into(),
+            "undo back to the last human turn / redo".into(),
+        ),
+        (
+            "+ / -".into(),
+            format!("faster / slower sowing (now {speed})"),
+        ),
+        (
+            "p / s or .".into(),
+            "pause the computer / step one computer move".into(),
+        ),
+        ("y / n".into(), "after a round: play again / stop".into()),
+        (
+            "q or Esc".into(),
+            "quit (asks first); Ctrl-C quits at once".into(),
+        ),
+        (
+            "any key".into(),
+            "finishes an animation; ? shows this help".into(),
+        ),
+        (
+            "Shift+letter".into(),
+            "the command, when the letter is one of your pits".into(),
+        ),
+    ]
+}
+
+/// How the sowing speed reads on screen.
+#[must_use]
+pub fn speed_text(app: &App) -> String {
+    match app.seed_delay() {
+        Some(d) => format!("{} ms per seed", d.as_millis()),
+        None => "no animation".to_string(),
+    }
+}
+
+/// Draws the help screen over the whole of `area`.
+pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let theme: &Theme = &app.theme;
+    let rules = app.rules();
+    let mut lines = vec![Line::styled(format!("Rules: {rules}"), theme.title)];
+    for sentence in rules_text(rules, app.names()) {
+        let bullet = if sentence.starts_with(' ') {
+            " "
+        } else {
+            "•"
+        };
+        lines.push(Line::from(format!("{bullet} {sentence}")));
+    }
+    lines.push(Line::default());
+    lines.push(Line::styled("Keys", theme.title));
+    for (keys, what) in key_list(rules, &speed_text(app)) {
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {keys:<14}"), theme.key),
+            Span::styled(what, theme.text),
+        ]));
+    }
+    let block = Block::bordered()
+        .border_type(BorderType::Rounded)
+        .title(Line::styled(" Mancala — help ", theme.title))
+        .title_bottom(
+            Line::styled(" ↑↓ scroll · any other key closes ", theme.dim).right_aligned(),
+        );
+    frame.render_widget(Clear, area);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((app.help_scroll, 0))
+            .block(block),
+        area,
+    );
+}

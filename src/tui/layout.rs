@@ -1,0 +1,138 @@
+//! Where each part of the game screen goes, from the terminal size alone,
+//! so that drawing and mouse hit-testing always agree.
+
+use ratatui::layout::Rect;
+
+use crate::rules::Rules;
+use crate::tui::widgets::board::BoardGeometry;
+
+/// Narrowest screen the text around the board needs.
+const MIN_TEXT_WIDTH: u16 = 40;
+/// Lines for the status line and the log (or the end-of-round panel).
+const MIN_BOTTOM: u16 = 4;
+/// Most lines the bottom panel grows to; the rest is margin.
+const MAX_BOTTOM: u16 = 8;
+
+/// The game screen's parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScreenLayout {
+    /// Round and match score.
+    pub header: Rect,
+    /// The rules in force (empty when the screen is low).
+    pub rules: Rect,
+    /// The board.
+    pub board: Rect,
+    /// Where the board's pits and stores are.
+    pub geometry: BoardGeometry,
+    /// The status line and the log, or the end-of-round panel.
+    pub bottom: Rect,
+    /// The keys that work now.
+    pub keys: Rect,
+}
+
+/// The terminal is smaller than the game needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooSmall {
+    /// Columns needed.
+    pub width: u16,
+    /// Lines needed.
+    pub height: u16,
+}
+
+impl ScreenLayout {
+    /// The smallest terminal that shows `rules`' board with its panels.
+    #[must_use]
+    pub fn minimum(rules: &Rules) -> TooSmall {
+        TooSmall {
+            width: (BoardGeometry::min_width(rules.pits()) + 2).max(MIN_TEXT_WIDTH),
+            height: 1 + BoardGeometry::min_height() + MIN_BOTTOM + 1,
+        }
+    }
+
+    /// Lays out the screen for `rules` in `area`.
+    ///
+    /// # Errors
+    /// [`TooSmall`] with the size needed when `area` is smaller.
+    pub fn new(area: Rect, rules: &Rules) -> Result<ScreenLayout, TooSmall> {
+        let need = ScreenLayout::minimum(rules);
+        if area.width < need.width || area.height < need.height {
+            return Err(need);
+        }
+        let mut extra = area.height - need.height;
+        // Taller pits first (room for seed marks), then the rules line and
+        // breathing space, then a longer log; whatever is left is margin.
+        let grow = (extra / 2).min((BoardGeometry::max_height() - BoardGeometry::min_height()) / 2);
+        extra -= 2 * grow;
+        let board_height = BoardGeometry::min_height() + 2 * grow;
+        let mut take = |n: u16| {
+            let t = extra.min(n);
+            extra -= t;
+            t
+        };
+        let rules_height = take(1);
+        let gap_top = take(1);
+        let gap_bottom = take(1);
+        let bottom_height = MIN_BOTTOM + take(MAX_BOTTOM - MIN_BOTTOM);
+        let margin = extra / 2;
+
+        let x = area.x + 1;
+        let width = area.width - 2;
+        let mut y = area.y + margin;
+        let mut row = |height: u16| {
+            let r = Rect::new(x, y, width, height);
+            y += height;
+            r
+        };
+        let header = row(1);
+        let rules_line = row(rules_height);
+        row(gap_top);
+        let board_row = row(board_height);
+        // The board is centred on the whole width, without the side margins.
+        let board = Rect::new(area.x, board_row.y, area.width, board_height);
+        row(gap_bottom);
+        let bottom = row(bottom_height);
+        let keys = row(1);
+        let geometry = BoardGeometry::new(board, rules).ok_or(need)?;
+        Ok(ScreenLayout {
+            header,
+            rules: rules_line,
+            board,
+            geometry,
+            bottom,
+            keys,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_board_fits_80_by_24_with_full_size_pits() {
+        for pits in 1..=crate::rules::MAX_PITS {
+            let rules = Rules::KALAH.with_pits(pits).unwrap();
+            let area = Rect::new(0, 0, 80, 24);
+            let layout = ScreenLayout::new(area, &rules).unwrap();
+            assert_eq!(layout.geometry.pit_height, 5, "{pits} pits");
+            assert!(layout.keys.bottom() <= area.bottom());
+            assert_eq!(layout.rules.height, 1);
+        }
+    }
+
+    #[test]
+    fn too_small_says_what_is_needed_and_the_minimum_fits() {
+        let rules = Rules::KALAH;
+        let need = ScreenLayout::minimum(&rules);
+        assert_eq!(
+            ScreenLayout::new(Rect::new(0, 0, need.width - 1, 40), &rules),
+            Err(need)
+        );
+        assert_eq!(
+            ScreenLayout::new(Rect::new(0, 0, 100, need.height - 1), &rules),
+            Err(need)
+        );
+        let layout = ScreenLayout::new(Rect::new(0, 0, need.width, need.height), &rules).unwrap();
+        assert!(layout.keys.bottom() <= need.height);
+    }
+}

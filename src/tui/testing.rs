@@ -1,0 +1,126 @@
+//! Helpers for the screen tests: apps without a terminal, events, and
+//! rendering into ratatui's test backend.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use crate::game::{FirstMover, Match, MatchConfig, Seat};
+use crate::players::PlayerKind;
+use crate::rules::{Board, Pit, Rules};
+use crate::tui::app::{App, Settings};
+use crate::tui::draw::draw;
+use crate::tui::theme::Theme;
+
+/// A match between two seats of the given kinds, Alice (South) against Michael.
+pub fn config(rules: Rules, south: PlayerKind, north: PlayerKind) -> MatchConfig {
+    MatchConfig {
+        rules,
+        seats: [
+            Seat {
+                name: "Alice".into(),
+                kind: south,
+            },
+            Seat {
+                name: "Michael".into(),
+                kind: north,
+            },
+        ],
+        first: FirstMover::Alternate,
+    }
+}
+
+/// An app for `config` on an 80×24 terminal; `delay` is the sowing delay.
+pub fn app_for(config: MatchConfig, delay: Option<Duration>, t0: Instant) -> App {
+    App::new(
+        Match::new(config, 1),
+        Settings {
+            seed_delay: delay,
+            move_pause: Duration::from_millis(500),
+        },
+        Theme::monochrome(),
+        (80, 24),
+        t0,
+    )
+}
+
+/// Alice against Michael, Kalah, both human, no animation.
+pub fn humans(t0: Instant) -> App {
+    app_for(
+        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
+        None,
+        t0,
+    )
+}
+
+/// A key press.
+pub fn key(code: KeyCode) -> Event {
+    Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+/// A character key press.
+pub fn ch(c: char) -> Event {
+    key(KeyCode::Char(c))
+}
+
+/// A left click at a screen position.
+pub fn click(column: u16, row: u16) -> Event {
+    Event::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    })
+}
+
+/// The screen as text, one line per row, trailing blanks trimmed.
+pub fn render(app: &App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
+    terminal.draw(|frame| draw(frame, app)).expect("draw");
+    let buffer = terminal.backend().buffer();
+    let mut text = String::new();
+    for y in 0..height {
+        let mut line = String::new();
+        for x in 0..width {
+            line.push_str(buffer[(x, y)].symbol());
+        }
+        text.push_str(line.trim_end());
+        text.push('\n');
+    }
+    text
+}
+
+/// The shortest line of play from the start (South first) whose last move
+/// captures, as pit letters, found with the rules core.
+pub fn moves_to_first_capture(rules: Rules) -> Vec<char> {
+    fn search(board: &Board, depth: u32, line: &mut Vec<Pit>) -> bool {
+        if depth == 0 {
+            return false;
+        }
+        for pit in board.legal_moves() {
+            let mut next = *board;
+            let played = next.play(pit).expect("legal");
+            line.push(pit);
+            if played.capture.is_some_and(|c| c.seeds > 1) || search(&next, depth - 1, line) {
+                return true;
+            }
+            line.pop();
+        }
+        false
+    }
+    let board = Board::new(rules);
+    for depth in 1..6 {
+        let mut line = Vec::new();
+        if search(&board, depth, &mut line) {
+            return line
+                .into_iter()
+                .map(|p| rules.letter(p).expect("a pit"))
+                .collect();
+        }
+    }
+    panic!("no capture within 5 moves");
+}

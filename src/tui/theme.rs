@@ -1,0 +1,143 @@
+//! Colours and text styles, in two flavours: a colour theme readable on
+//! light and dark backgrounds, and a monochrome one for `NO_COLOR`.
+//!
+//! Nothing on screen is told by colour alone: the pit being sown has a thick
+//! border, the selected pit a double one, the mover's name a `▶` marker, and
+//! errors a `✗`. The colours only add to that.
+
+use ratatui::style::{Color, Modifier, Style};
+
+/// The styles the screens draw with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Theme {
+    /// Whether this is the monochrome theme.
+    pub monochrome: bool,
+    /// Plain text.
+    pub text: Style,
+    /// Secondary text (rules line, idle captions).
+    pub dim: Style,
+    /// Headings and names.
+    pub title: Style,
+    /// A key in the key bar and on the help screen.
+    pub key: Style,
+    /// Seed counts.
+    pub count: Style,
+    /// Seed marks.
+    pub seeds: Style,
+    /// A pit or store border.
+    pub border: Style,
+    /// The border of the pit under the cursor.
+    pub selected: Style,
+    /// The pit or store a seed is moving through right now.
+    pub active: Style,
+    /// The mover's label.
+    pub mover: Style,
+    /// Messages that report a mistake.
+    pub error: Style,
+    /// Messages that report something good (an extra turn, a capture, a win).
+    pub good: Style,
+}
+
+impl Theme {
+    /// Colours chosen to read on both light and dark backgrounds: wherever a
+    /// background colour is set, the foreground is set too.
+    #[must_use]
+    pub fn colour() -> Theme {
+        Theme {
+            monochrome: false,
+            text: Style::new(),
+            dim: Style::new().add_modifier(Modifier::DIM),
+            title: Style::new().add_modifier(Modifier::BOLD),
+            key: Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
+            count: Style::new().add_modifier(Modifier::BOLD),
+            seeds: Style::new().fg(Color::Green),
+            border: Style::new(),
+            selected: Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
+            active: Style::new()
+                .fg(Color::Black)
+                .bg(Color::Yellow)
+                .add_modifier(Modifier::BOLD),
+            mover: Style::new()
+                .fg(Color::Black)
+                .bg(Color::Cyan)
+                .add_modifier(Modifier::BOLD),
+            error: Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+            good: Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
+        }
+    }
+
+    /// No colours at all: bold, reverse and dim only.
+    #[must_use]
+    pub fn monochrome() -> Theme {
+        Theme {
+            monochrome: true,
+            text: Style::new(),
+            dim: Style::new().add_modifier(Modifier::DIM),
+            title: Style::new().add_modifier(Modifier::BOLD),
+            key: Style::new().add_modifier(Modifier::BOLD),
+            count: Style::new().add_modifier(Modifier::BOLD),
+            seeds: Style::new(),
+            border: Style::new(),
+            selected: Style::new().add_modifier(Modifier::BOLD),
+            active: Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            mover: Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            error: Style::new().add_modifier(Modifier::BOLD),
+            good: Style::new().add_modifier(Modifier::BOLD),
+        }
+    }
+
+    /// The monochrome theme when `no_color` holds a non-empty value (the
+    /// <https://no-color.org> convention), else the colour theme.
+    #[must_use]
+    pub fn for_no_color(no_color: Option<&std::ffi::OsStr>) -> Theme {
+        if no_color.is_some_and(|v| !v.is_empty()) {
+            Theme::monochrome()
+        } else {
+            Theme::colour()
+        }
+    }
+
+    /// The theme the environment asks for (reads `NO_COLOR` itself, because
+    /// crossterm's own handling of it also drops bold and reverse).
+    #[must_use]
+    pub fn from_env() -> Theme {
+        Theme::for_no_color(std::env::var_os("NO_COLOR").as_deref())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn no_color_with_a_value_means_monochrome() {
+        assert!(Theme::for_no_color(Some(OsStr::new("1"))).monochrome);
+        assert!(!Theme::for_no_color(Some(OsStr::new(""))).monochrome);
+        assert!(!Theme::for_no_color(None).monochrome);
+    }
+
+    #[test]
+    fn the_monochrome_theme_sets_no_colour() {
+        let t = Theme::monochrome();
+        for style in [
+            t.text, t.dim, t.title, t.key, t.count, t.seeds, t.border, t.selected, t.active,
+            t.mover, t.error, t.good,
+        ] {
+            assert_eq!((style.fg, style.bg), (None, None), "{style:?}");
+        }
+        // The highlights still stand out without colour.
+        assert!(t.active.add_modifier.contains(Modifier::REVERSED));
+        assert!(t.mover.add_modifier.contains(Modifier::REVERSED));
+    }
+
+    #[test]
+    fn colour_backgrounds_always_come_with_a_foreground() {
+        let t = Theme::colour();
+        for style in [t.active, t.mover, t.selected, t.error, t.key] {
+            if style.bg.is_some() {
+                assert!(style.fg.is_some(), "{style:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,390 @@
+//! The board as a player sees it from the South side: North's row on top,
+//! read right to left (`l..g` from the left edge on the 6-pit board), with
+//! North's store on the left; South's row below, `a..f` left to right, with
+//! South's store on the right. Sowing runs counter-clockwise.
+//!
+//! [`BoardGeometry`] places every pit and store in an area and maps mouse
+//! positions back to pits; [`BoardView`] draws the board into it.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Alignment, Position, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Paragraph, Widget};
+
+use crate::rules::{MAX_CELLS, Pit, Rules, Score, Side};
+use crate::tui::theme::Theme;
+
+/// Narrowest pit box: room for a three-digit count between the borders.
+const MIN_PIT_WIDTH: u16 = 5;
+/// Lowest pit box: borders and the count.
+const MIN_PIT_HEIGHT: u16 = 3;
+/// Tallest pit box: borders, the count and two rows of seed marks.
+const MAX_PIT_HEIGHT: u16 = 5;
+
+/// A store's width next to pits `pit_width` wide.
+const fn store_width_for(pit_width: u16) -> u16 {
+    if pit_width >= 7 { 8 } else { MIN_PIT_WIDTH + 1 }
+}
+
+/// Where every part of the board goes inside an area.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardGeometry {
+    /// Each place's box, by [`Pit::index`] (stores included).
+    cells: [Rect; MAX_CELLS],
+    cell_count: usize,
+    /// North's name line, above North's row.
+    pub north_label: Rect,
+    /// The line between the two rows (what the hand is doing).
+    pub caption: Rect,
+    /// South's name line, below South's row.
+    pub south_label: Rect,
+    /// Height of a pit box.
+    pub pit_height: u16,
+}
+
+impl BoardGeometry {
+    /// The narrowest area a board with `pits` pits per side fits in.
+    #[must_use]
+    pub const fn min_width(pits: usize) -> u16 {
+        2 * (MIN_PIT_WIDTH + 1) + pits as u16 * MIN_PIT_WIDTH
+    }
+
+    /// The board's height when pit boxes are `pit_height` rows tall.
+    #[must_use]
+    pub const fn height(pit_height: u16) -> u16 {
+        2 * pit_height + 3
+    }
+
+    /// The lowest area a board fits in.
+    #[must_use]
+    pub const fn min_height() -> u16 {
+        BoardGeometry::height(MIN_PIT_HEIGHT)
+    }
+
+    /// The tallest a board gets.
+    #[must_use]
+    pub const fn max_height() -> u16 {
+        BoardGeometry::height(MAX_PIT_HEIGHT)
+    }
+
+    /// Lays out `rules`' board, centred in `area`, as large as fits; `None`
+    /// when `area` is smaller than [`min_width`](Self::min_width) ×
+    /// [`min_height`](Self::min_height).
+    #[must_use]
+    pub fn new(area: Rect, rules: &Rules) -> Option<BoardGeometry> {
+        let n = rules.pits() as u16;
+        let pit_height = (area.height.saturating_sub(3) / 2).min(MAX_PIT_HEIGHT);
+        if pit_height < MIN_PIT_HEIGHT {
+            return None;
+        }
+        // Odd widths keep counts and seed marks centred. Wide pits with a
+        // gap between boxes while there is room, then touching, then narrow.
+        let (pit_width, gap) = [
+            (9, 1),
+            (7, 1),
+            (9, 0),
+            (7, 0),
+            (MIN_PIT_WIDTH, 1),
+            (MIN_PIT_WIDTH, 0),
+        ]
+        .into_iter()
+        .find(|&(w, gap)| 2 * store_width_for(w) + n * w + (n + 1) * gap <= area.width)?;
+        let store_width = store_width_for(pit_width);
+        let total = 2 * store_width + n * pit_width + (n + 1) * gap;
+        let x0 = area.x + (area.width - total) / 2;
+        let y0 = area.y + (area.height - BoardGeometry::height(pit_height)) / 2;
+        let column_x = |column: u16| x0 + store_width + gap + column * (pit_width + gap);
+        let north_y = y0 + 1;
+        let caption_y = north_y + pit_height;
+        let south_y = caption_y + 1;
+
+        let mut cells = [Rect::default(); MAX_CELLS];
+        for column in 0..n {
+            let north = rules
+                .pit(Side::North, (n - column) as usize)
+                .expect("in range");
+            let south = rules
+                .pit(Side::South, column as usize + 1)
+                .expect("in range");
+            cells[north.index()] = Rect::new(column_x(column), north_y, pit_width, pit_height);
+            cells[south.index()] = Rect::new(column_x(column), south_y, pit_width, pit_height);
+        }
+        let store_height = 2 * pit_height + 1;
+        cells[rules.store(Side::North).index()] = Rect::new(x0, north_y, store_width, store_height);
+        cells[rules.store(Side::South).index()] =
+            Rect::new(x0 + total - store_width, north_y, store_width, store_height);
+
+        let inner_x = x0 + store_width;
+        let inner_width = total - 2 * store_width;
+        Some(BoardGeometry {
+            cells,
+            cell_count: rules.cells(),
+            north_label: Rect::new(inner_x, y0, inner_width, 1),
+            caption: Rect::new(inner_x, caption_y, inner_width, 1),
+            south_label: Rect::new(inner_x, south_y + pit_height, inner_width, 1),
+            pit_height,
+        })
+    }
+
+    /// The box of a pit or store.
+    #[must_use]
+    pub fn cell(&self, pit: Pit) -> Rect {
+        self.cells[pit.index()]
+    }
+
+    /// The pit or store drawn at a screen position, if any.
+    #[must_use]
+    pub fn hit(&self, position: Position) -> Option<Pit> {
+        self.cells[..self.cell_count]
+            .iter()
+            .position(|r| r.contains(position))
+            .map(|i| Pit::new(i as u8))
+    }
+}
+
+/// Everything the board shows at one moment.
+#[derive(Clone, Debug)]
+pub struct BoardView<'a> {
+    /// The rules in force (board size, letters).
+    pub rules: &'a Rules,
+    /// The counts to show, in the rules core's layout (mid-animation
+    /// counts while a move is being shown).
+    pub counts: &'a [u16],
+    /// South's and North's names.
+    pub names: [&'a str; 2],
+    /// Each side's score.
+    pub scores: Score,
+    /// Whose turn it is (`None` once the round is over or mid-animation).
+    pub to_move: Option<Side>,
+    /// The pit under the cursor.
+    pub selected: Option<Pit>,
+    /// Places a seed is moving through right now.
+    pub highlight: [Option<Pit>; 3],
+    /// What the hand is doing (empty: show where each store is).
+    pub caption: Line<'a>,
+    /// The styles.
+    pub theme: &'a Theme,
+}
+
+/// Seed marks for `count` seeds in boxes `width` wide and `rows` high, or
+/// nothing when they do not fit (the count says it all then).
+fn seed_rows(count: u16, width: u16, rows: u16) -> Option<Vec<String>> {
+    let spaced = width >= 5;
+    let per_row = if spaced { width.div_ceil(2) } else { width };
+    if count == 0 || per_row == 0 || count > per_row * rows {
+        return None;
+    }
+    let mut left = count;
+    let mut lines = Vec::new();
+    while left > 0 {
+        let here = left.min(per_row);
+        let sep = if spaced { " " } else { "" };
+        lines.push(vec!["•"; usize::from(here)].join(sep));
+        left -= here;
+    }
+    Some(lines)
+}
+
+impl BoardView<'_> {
+    fn is_highlighted(&self, pit: Pit) -> bool {
+        self.highlight.contains(&Some(pit))
+    }
+
+    fn render_pit(&self, pit: Pit, area: Rect, buf: &mut Buffer) {
+        let theme = self.theme;
+        let active = self.is_highlighted(pit);
+        let selected = self.selected == Some(pit);
+        let letter = self.rules.letter(pit).unwrap_or(' ');
+        let (border_type, border_style) = if active {
+            (BorderType::Thick, theme.active)
+        } else if selected {
+            (BorderType::Double, theme.selected)
+        } else {
+            (BorderType::Rounded, theme.border)
+        };
+        let title = if selected {
+            Line::from(Span::styled(format!("▸{letter}◂"), theme.selected))
+        } else {
+            Line::from(Span::styled(letter.to_string(), theme.key))
+        };
+        let mut block = Block::bordered()
+            .border_type(border_type)
+            .border_style(border_style);
+        block = match self.rules.owner(pit) {
+            Side::North => block.title_top(title.centered()),
+            Side::South => block.title_bottom(title.centered()),
+        };
+        let inner = block.inner(area);
+        block.render(area, buf);
+        if active {
+            buf.set_style(inner, theme.active);
+        }
+        let count = self.counts[pit.index()];
+        let count_style = if active { theme.active } else { theme.count };
+        let mut lines = vec![Line::styled(count.to_string(), count_style)];
+        if let Some(marks) = seed_rows(count, inner.width, inner.height.saturating_sub(1)) {
+            lines.extend(marks.into_iter().map(|m| Line::styled(m, theme.seeds)));
+        }
+        // North's pits read from the top, South's from the bottom, so both
+        // counts sit next to the caption line in the middle of the board.
+        if self.rules.owner(pit) == Side::South {
+            lines.reverse();
+            let pad = inner.height.saturating_sub(lines.len() as u16);
+            let mut padded = vec![Line::default(); usize::from(pad)];
+            padded.extend(lines);
+            lines = padded;
+        }
+        Paragraph::new(lines)
+            .alignment(Alignment::Center)
+            .render(inner, buf);
+    }
+
+    fn render_store(&self, side: Side, area: Rect, buf: &mut Buffer) {
+        let theme = self.theme;
+        let store = self.rules.store(side);
+        let active = self.is_highlighted(store);
+        let (border_type, border_style) = if active {
+            (BorderType::Thick, theme.active)
+        } else {
+            (BorderType::Rounded, theme.border)
+        };
+        let block = Block::bordered()
+            .border_type(border_type)
+            .border_style(border_style);
+        let inner = block.inner(area);
+        block.render(area, buf);
+        if active {
+            buf.set_style(inner, theme.active);
+        }
+        let count = self.counts[store.index()];
+        let middle = inner.height / 2;
+        let count_style = if active { theme.active } else { theme.count };
+        let mut lines = vec![Line::default(); usize::from(inner.height)];
+        lines[usize::from(middle)] = Line::styled(count.to_string(), count_style);
+        // Seeds pile up from the bottom, around the count.
+        if let Some(marks) = seed_rows(count, inner.width, inner.height.saturating_sub(1)) {
+            let free_rows = (0..inner.height).rev().filter(|&r| r != middle);
+            for (row, mark) in free_rows.zip(marks) {
+                lines[usize::from(row)] = Line::styled(mark, theme.seeds);
+            }
+        }
+        Paragraph::new(lines)
+            .alignment(Alignment::Center)
+            .render(inner, buf);
+    }
+
+    fn label(&self, side: Side) -> Line<'_> {
+        let theme = self.theme;
+        let name = self.names[side.index()];
+        let score = self.scores.of(side);
+        // A seat without a name is already called by its side.
+        let details = if name == side.to_string() {
+            format!("  score {score}")
+        } else {
+            format!("  {side} · score {score}")
+        };
+        let name = if self.to_move == Some(side) {
+            Span::styled(format!("▶ {name} to move "), theme.mover)
+        } else {
+            Span::styled(format!("  {name}"), theme.title)
+        };
+        Line::from(vec![name, Span::styled(details, theme.text)])
+    }
+}
+
+impl Widget for &BoardView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let Some(geometry) = BoardGeometry::new(area, self.rules) else {
+            return;
+        };
+        for side in Side::BOTH {
+            for pit in self.rules.pits_of(side) {
+                self.render_pit(pit, geometry.cell(pit), buf);
+            }
+            self.render_store(side, geometry.cell(self.rules.store(side)), buf);
+        }
+        self.label(Side::North).render(geometry.north_label, buf);
+        self.label(Side::South).render(geometry.south_label, buf);
+        if self.caption.spans.is_empty() {
+            let [south, north] = self.names;
+            let caption = geometry.caption;
+            let mut left = Line::styled(format!("◀ {north}'s store"), self.theme.dim);
+            let mut right = Line::styled(format!("{south}'s store ▶"), self.theme.dim);
+            if left.width() + right.width() + 1 > usize::from(caption.width) {
+                left = Line::styled("◀ store", self.theme.dim);
+                right = Line::styled("store ▶", self.theme.dim);
+            }
+            left.left_aligned().render(caption, buf);
+            right.right_aligned().render(caption, buf);
+        } else {
+            self.caption
+                .clone()
+                .centered()
+                .render(geometry.caption, buf);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn north_reads_right_to_left_above_south() {
+        let rules = Rules::KALAH;
+        let g = BoardGeometry::new(Rect::new(0, 0, 80, 13), &rules).unwrap();
+        let at = |c| g.cell(rules.pit_by_letter(c).unwrap());
+        assert!(at('l').x < at('g').x, "North's row runs l..g left to right");
+        assert!(at('a').x < at('f').x);
+        assert_eq!(at('a').x, at('l').x, "a sits under l, its opposite");
+        assert!(at('l').y < at('a').y);
+        let north_store = g.cell(rules.store(Side::North));
+        let south_store = g.cell(rules.store(Side::South));
+        assert!(north_store.right() <= at('l').x);
+        assert!(south_store.x >= at('f').right());
+    }
+
+    #[test]
+    fn clicks_map_back_to_the_pit_under_them() {
+        let rules = Rules::KALAH.with_pits(10).unwrap();
+        let g = BoardGeometry::new(Rect::new(3, 2, 80, 20), &rules).unwrap();
+        for place in 0..rules.cells() {
+            let pit = Pit::new(place as u8);
+            let r = g.cell(pit);
+            assert_eq!(g.hit(Position::new(r.x + r.width / 2, r.y + 1)), Some(pit));
+            assert_eq!(g.hit(Position::new(r.x, r.y)), Some(pit), "corner");
+        }
+        assert_eq!(g.hit(Position::new(0, 0)), None);
+        assert_eq!(
+            g.hit(g.caption.as_position()),
+            None,
+            "the caption is not a pit"
+        );
+    }
+
+    #[test]
+    fn every_board_size_fits_its_minimum_and_no_less() {
+        for pits in 1..=crate::rules::MAX_PITS {
+            let rules = Rules::KALAH.with_pits(pits).unwrap();
+            let (w, h) = (BoardGeometry::min_width(pits), BoardGeometry::min_height());
+            let g = BoardGeometry::new(Rect::new(0, 0, w, h), &rules).unwrap();
+            let all = Rect::new(0, 0, w, h);
+            for place in 0..rules.cells() {
+                let r = g.cell(Pit::new(place as u8));
+                assert_eq!(all.intersection(r), r, "{pits} pits: {place} overflows");
+            }
+            assert!(BoardGeometry::new(Rect::new(0, 0, w - 1, h), &rules).is_none());
+            assert!(BoardGeometry::new(Rect::new(0, 0, w, h - 1), &rules).is_none());
+        }
+        assert!(BoardGeometry::min_width(12) <= 80);
+    }
+
+    #[test]
+    fn seed_marks_only_when_they_fit() {
+        assert_eq!(seed_rows(3, 7, 2), Some(vec!["• • •".to_string()]));
+        assert_eq!(seed_rows(5, 7, 2).unwrap().len(), 2);
+        assert_eq!(seed_rows(9, 7, 2), None);
+        assert_eq!(seed_rows(0, 7, 2), None);
+        assert_eq!(seed_rows(3, 3, 1), Some(vec!["•••".to_string()]));
+    }
+}

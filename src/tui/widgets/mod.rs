@@ -1,0 +1,3 @@
+//! Widgets of the game screen.
+
+pub mod board;
