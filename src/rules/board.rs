@@ -435,49 +435,44 @@ impl Board {
         };
         let relay = self.rules.sowing() == Sowing::Relay;
 
-        let mut pos = start.index();
-        let mut hand = self.cells[pos];
-        self.cells[pos] = 0;
+        let mut hand = self.cells[start.index()];
+        self.cells[start.index()] = 0;
         tracer.step(Step::Lift {
             pit: start,
             seeds: hand,
         });
+        // Sow in contiguous runs: each run ends at the opponent's store
+        // (skipped) or at the end of the layout (wrap to 0), so no seed pays
+        // for a wrap-around or skip test of its own.
+        let mut next = start.index() + 1;
+        let mut last = start.index();
         let mut relays = 0u16;
         loop {
-            // Most sowings reach neither the end of the layout nor the
-            // skipped store: then they are one contiguous run, with no
-            // per-seed wrap-around or skip test.
-            let run_end = if pos < their_store { their_store } else { len };
-            if pos + (hand as usize) < run_end {
-                for i in pos + 1..=pos + hand as usize {
-                    self.cells[i] += 1;
+            while hand > 0 {
+                if next == their_store {
+                    next += 1;
+                }
+                if next == len {
+                    next = 0;
+                }
+                let run_end = if next < their_store { their_store } else { len };
+                let run = (hand as usize).min(run_end - next);
+                for (i, cell) in self.cells[next..next + run].iter_mut().enumerate() {
+                    *cell += 1;
                     tracer.step(Step::Sow {
-                        pit: Pit::new(i as u8),
+                        pit: Pit::new((next + i) as u8),
                     });
                 }
-                pos += hand as usize;
-                hand = 0;
+                hand -= run as u16;
+                next += run;
+                last = next - 1;
             }
-            while hand > 0 {
-                pos += 1;
-                if pos == len {
-                    pos = 0;
-                }
-                if pos == their_store {
-                    continue;
-                }
-                self.cells[pos] += 1;
-                hand -= 1;
-                tracer.step(Step::Sow {
-                    pit: Pit::new(pos as u8),
-                });
-            }
-            if relay && pos != my_store && self.cells[pos] > 1 {
-                hand = self.cells[pos];
-                self.cells[pos] = 0;
+            if relay && last != my_store && self.cells[last] > 1 {
+                hand = self.cells[last];
+                self.cells[last] = 0;
                 relays += 1;
                 tracer.step(Step::Relay {
-                    pit: Pit::new(pos as u8),
+                    pit: Pit::new(last as u8),
                     seeds: hand,
                 });
                 continue;
@@ -485,7 +480,6 @@ impl Board {
             break;
         }
 
-        let last = pos;
         let mut capture = None;
         let own_pit = match me {
             Side::South => last < n,
