@@ -279,7 +279,14 @@ impl SaveStore {
     /// Where the statistics are kept.
     #[must_use]
     pub fn stats_path(&self) -> PathBuf {
-        self.root.join("stats.jsonl")
+        SaveStore::stats_path_in(&self.root)
+    }
+
+    /// Where the statistics are kept in the data directory `root`
+    /// (without creating anything).
+    #[must_use]
+    pub fn stats_path_in(root: &Path) -> PathBuf {
+        root.join("stats.jsonl")
     }
 
     /// Where the unfinished match with these settings is saved.
