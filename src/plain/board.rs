@@ -95,7 +95,8 @@ pub fn render_counts(rules: &Rules, counts: &[u16], names: [&str; 2]) -> String 
 }
 
 /// A move's sowing as one line: where the hand lifted and each place it
-/// dropped a seed, e.g. `Sowing c: d e f store` (relay lifts included).
+/// dropped a seed, e.g. `sows c: d e f store` (relay lifts included), to
+/// follow the mover's name.
 /// `None` when the steps hold no sowing.
 #[must_use]
 pub fn sowing_line(rules: &Rules, steps: &[Step]) -> Option<String> {
@@ -106,14 +107,14 @@ pub fn sowing_line(rules: &Rules, steps: &[Step]) -> Option<String> {
     let mut line = String::new();
     for step in steps {
         match *step {
-            Step::Lift { pit, seeds } => {
-                let _ = write!(line, "Sowing {} ({seeds}):", name(pit));
+            Step::Lift { pit, .. } => {
+                let _ = write!(line, "sows {}:", name(pit));
             }
             Step::Sow { pit } => {
                 let _ = write!(line, " {}", name(pit));
             }
-            Step::Relay { pit, seeds } => {
-                let _ = write!(line, "; relay {} ({seeds}):", name(pit));
+            Step::Relay { pit, .. } => {
+                let _ = write!(line, "; relays {}:", name(pit));
             }
             _ => {}
         }
@@ -169,6 +170,6 @@ South: Alice
         let mut board = Board::new(rules);
         let mut steps = Vec::new();
         board.play_traced(rules.pit_by_letter('c').unwrap(), &mut steps).unwrap();
-        assert_eq!(sowing_line(&rules, &steps).unwrap(), "Sowing c (4): d e f store");
+        assert_eq!(sowing_line(&rules, &steps).unwrap(), "sows c: d e f store");
     }
 }

@@ -8,7 +8,7 @@
 //!   ([`board::render`]), and doc 000's messages ("Alice gets an extra
 //!   turn!", "Michael captured the contents of pits e and h");
 //! - with animation on (the default), one line before the board listing
-//!   where the hand dropped each seed (`Sowing c (4): d e f store`); with
+//!   where the hand dropped each seed (`Alice sows c: d e f store`); with
 //!   `--no-animation`, only the boards and messages. Plain mode never
 //!   pauses between seeds, so scripted games run at full speed;
 //! - the prompt `Alice, choose a pit (a-f):`. An answer is a pit letter, or
@@ -428,7 +428,7 @@ impl<R: BufRead, W: Write> Plain<R, W> {
         if self.options.seed_delay.is_some()
             && let Some(line) = board::sowing_line(m.rules(), steps)
         {
-            writeln!(self.out, "{} {}", m.name(played.mover), lowercase_first(&line))?;
+            writeln!(self.out, "{} {line}", m.name(played.mover))?;
         }
         self.print_board(m)?;
         for line in describe(m.rules(), played, Self::names(m)) {
@@ -448,13 +448,6 @@ impl<R: BufRead, W: Write> Plain<R, W> {
         )?;
         self.print_tally(m)
     }
-}
-
-fn lowercase_first(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| {
-        c.to_lowercase().chain(chars).collect::<String>()
-    })
 }
 
 #[cfg(test)]
@@ -503,14 +496,14 @@ mod tests {
         assert!(out.contains("Alice gets an extra turn!"), "{out}");
         assert!(out.contains("Michael, choose a pit (g-l): \nEnd of input."), "{out}");
         assert!(out.contains("This round so far: Alice 2, Michael 0."), "{out}");
-        assert!(!out.contains("Sowing"), "no animation lines: {out}");
+        assert!(!out.contains(" sows "), "no animation lines: {out}");
         assert!(!out.contains('\u{1b}'), "no escape codes");
     }
 
     #[test]
     fn animation_lines_list_the_sowing() {
         let out = transcript("c\n", PlayerKind::Human, true);
-        assert!(out.contains("Alice sowing c (4): d e f store\n"), "{out}");
+        assert!(out.contains("Alice sows c: d e f store\n"), "{out}");
     }
 
     #[test]

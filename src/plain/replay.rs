@@ -44,7 +44,7 @@ pub fn print(record: &Record, animate: bool, out: &mut impl Write) -> anyhow::Re
             rules.letter(played.pit).unwrap_or('?')
         )?;
         if animate && let Some(line) = board::sowing_line(rules, &steps) {
-            writeln!(out, "{line}")?;
+            writeln!(out, "{} {line}", names[played.mover.index()])?;
         }
         write!(out, "{}", board::render(stepper.board(), names))?;
         for line in describe(rules, &played, names) {
@@ -74,7 +74,7 @@ mod tests {
         let mut out = Vec::new();
         print(&record, true, &mut out).unwrap();
         let out = String::from_utf8(out).unwrap();
-        assert!(out.contains("Move 1 of 2: A plays c.\nSowing c (2): d store\n"), "{out}");
+        assert!(out.contains("Move 1 of 2: A plays c.\nA sows c: d store\n"), "{out}");
         assert!(out.contains("A gets an extra turn!"), "{out}");
         assert!(out.contains("Move 2 of 2: A plays a."), "{out}");
         assert!(out.contains("round unfinished (B to move)"), "{out}");
