@@ -15,10 +15,12 @@ use super::UsageError;
 /// (with the line at fault).
 pub fn read_record(cmd: &ReplayCmd) -> anyhow::Result<Record> {
     let path = cmd.file.display();
-    let bytes = std::fs::read(&cmd.file).map_err(|e| UsageError(format!("cannot read {path}: {e}")))?;
+    let bytes =
+        std::fs::read(&cmd.file).map_err(|e| UsageError(format!("cannot read {path}: {e}")))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| UsageError(format!("{path} is not a game record: it is not text")))?;
-    Record::parse(&text).map_err(|e| UsageError(format!("{path} is not a usable game record: {e}")).into())
+    Record::parse(&text)
+        .map_err(|e| UsageError(format!("{path} is not a usable game record: {e}")).into())
 }
 
 /// `mancala replay FILE`: the recorded round, move by move.

@@ -326,7 +326,9 @@ impl Record {
                 if let Some(version) = line.strip_prefix("mancala record ") {
                     return Err(error(
                         n,
-                        format!("record format version '{version}' is not supported (this mancala reads version 1)"),
+                        format!(
+                            "record format version '{version}' is not supported (this mancala reads version 1)"
+                        ),
                     ));
                 }
                 return Err(error(
@@ -376,9 +378,12 @@ fn once<T>(slot: &mut Option<T>, line: usize, key: &str, value: T) -> Result<(),
 }
 
 fn number<T: std::str::FromStr>(line: usize, key: &str, value: &str) -> Result<T, RecordError> {
-    value
-        .parse()
-        .map_err(|_| error(line, format!("'{key}' must be a whole number, not '{value}'")))
+    value.parse().map_err(|_| {
+        error(
+            line,
+            format!("'{key}' must be a whole number, not '{value}'"),
+        )
+    })
 }
 
 fn keyword<T: std::str::FromStr<Err = String>>(line: usize, value: &str) -> Result<T, RecordError> {
@@ -471,8 +476,8 @@ impl Fields {
             },
         ];
         let (moves_line, moves_text) = self.moves.ok_or_else(|| missing("moves"))?;
-        let moves = crate::cli::parse_moves(&moves_text, &rules)
-            .map_err(|e| error(moves_line, e))?;
+        let moves =
+            crate::cli::parse_moves(&moves_text, &rules).map_err(|e| error(moves_line, e))?;
         let record = Record {
             config: MatchConfig {
                 rules,
@@ -493,7 +498,9 @@ impl Fields {
             if claimed != actual {
                 return Err(error(
                     line,
-                    format!("the result '{claimed}' does not match the moves, which give '{actual}'"),
+                    format!(
+                        "the result '{claimed}' does not match the moves, which give '{actual}'"
+                    ),
                 ));
             }
         }
@@ -665,7 +672,10 @@ mod tests {
         let text = record.to_text();
         assert!(text.starts_with("mancala record 1\n"), "{text}");
         assert!(text.contains("\nmoves: c,f,h\n"), "{text}");
-        assert!(text.contains("#   1. Alice: c+ f\n#   2. Michael: h+\n"), "{text}");
+        assert!(
+            text.contains("#   1. Alice: c+ f\n#   2. Michael: h+\n"),
+            "{text}"
+        );
         assert_eq!(Record::parse(&text), Ok(record));
     }
 
@@ -676,7 +686,11 @@ mod tests {
             m.play(pit, &mut NoTrace).unwrap();
         }
         let record = Record::of_match(&m);
-        assert_eq!(record.earlier, Tally::default(), "the round itself is not earlier");
+        assert_eq!(
+            record.earlier,
+            Tally::default(),
+            "the round itself is not earlier"
+        );
         let text = record.to_text();
         let score = m.board().score();
         let expected = format!("result: south {}, north {} (", score.south, score.north);
@@ -704,7 +718,13 @@ mod tests {
         assert!(stepper.back());
         assert_eq!(stepper.index(), 2);
         stepper.seek(0);
-        assert_eq!(stepper.next_steps().first(), Some(&Step::Lift { pit: record.moves[0], seeds: 4 }));
+        assert_eq!(
+            stepper.next_steps().first(),
+            Some(&Step::Lift {
+                pit: record.moves[0],
+                seeds: 4
+            })
+        );
     }
 
     fn parse_err(text: &str) -> RecordError {
@@ -716,21 +736,66 @@ mod tests {
         let good = sample().to_text();
         let cases: &[(&str, &str, usize, &str)] = &[
             ("mancala record 1", "hello", 1, "not a mancala record"),
-            ("mancala record 1", "mancala record 7", 1, "version '7' is not supported"),
+            (
+                "mancala record 1",
+                "mancala record 7",
+                1,
+                "version '7' is not supported",
+            ),
             ("pits: 6", "pits: six", 2, "'pits' must be a whole number"),
             ("pits: 6", "pits: 13", 2, "13 pits per side is not playable"),
-            ("capture: always", "capture: sometimes", 4, "not a capture rule"),
+            (
+                "capture: always",
+                "capture: sometimes",
+                4,
+                "not a capture rule",
+            ),
             ("south: Alice", "south:   ", 8, "needs a name"),
-            ("north-player: greedy", "north-player: genius", 11, "not a player"),
+            (
+                "north-player: greedy",
+                "north-player: genius",
+                11,
+                "not a player",
+            ),
             ("round: 2", "round: 0", 12, "counts from 1"),
             ("starter: south", "starter: east", 13, "not a side"),
-            ("earlier-rounds: south 1, north 0, draws 0", "earlier-rounds: 1 0 0", 14, "must read"),
-            ("moves: c,f,h", "moves: c,z,h", 15, "move 2 ('z') is not a pit letter"),
-            ("moves: c,f,h", "moves: c,h", 15, "move 2 ('h'): Sorry, you don't control that pit."),
-            ("moves: c,f,h", "moves: c,c", 15, "move 2 ('c'): Sorry, that pit is empty."),
+            (
+                "earlier-rounds: south 1, north 0, draws 0",
+                "earlier-rounds: 1 0 0",
+                14,
+                "must read",
+            ),
+            (
+                "moves: c,f,h",
+                "moves: c,z,h",
+                15,
+                "move 2 ('z') is not a pit letter",
+            ),
+            (
+                "moves: c,f,h",
+                "moves: c,h",
+                15,
+                "move 2 ('h'): Sorry, you don't control that pit.",
+            ),
+            (
+                "moves: c,f,h",
+                "moves: c,c",
+                15,
+                "move 2 ('c'): Sorry, that pit is empty.",
+            ),
             ("sweep: owner", "sweep owner", 6, "expected 'field: value'"),
-            ("sweep: owner", "sweep: owner\ncolour: blue", 7, "unknown field 'colour'"),
-            ("sweep: owner", "sweep: owner\nsweep: none", 7, "given twice"),
+            (
+                "sweep: owner",
+                "sweep: owner\ncolour: blue",
+                7,
+                "unknown field 'colour'",
+            ),
+            (
+                "sweep: owner",
+                "sweep: owner\nsweep: none",
+                7,
+                "given twice",
+            ),
         ];
         for &(from, to, line, message) in cases {
             assert!(good.contains(from), "{from}");
@@ -741,7 +806,11 @@ mod tests {
         let err = parse_err(&good.replace("starter: south\n", ""));
         assert_eq!(err.to_string(), "the 'starter' field is missing");
         assert!(parse_err("").message.contains("not a mancala record"));
-        assert!(parse_err(&"#".repeat(MAX_RECORD_BYTES + 1)).message.contains("too large"));
+        assert!(
+            parse_err(&"#".repeat(MAX_RECORD_BYTES + 1))
+                .message
+                .contains("too large")
+        );
     }
 
     #[test]

@@ -319,7 +319,9 @@ impl SaveStore {
             .and_then(|text| Record::parse(&text).map_err(|e| e.to_string()))
             .and_then(|record| {
                 if identity(&record.config) == identity(config) {
-                    record.to_match(u64::from(record.round)).map_err(|e| e.to_string())
+                    record
+                        .to_match(u64::from(record.round))
+                        .map_err(|e| e.to_string())
                 } else {
                     Err("it belongs to another match".to_string())
                 }
@@ -460,7 +462,10 @@ mod tests {
         let back = store.load(&cfg).unwrap().unwrap();
         assert_eq!(back.board(), m.board());
         assert_eq!(back.moves(), m.moves());
-        assert!(store.load(&config("Bob")).unwrap().is_none(), "other names, other save");
+        assert!(
+            store.load(&config("Bob")).unwrap().is_none(),
+            "other names, other save"
+        );
         store.finish(&cfg).unwrap();
         assert!(store.load(&cfg).unwrap().is_none());
         fs::remove_dir_all(root).unwrap();
@@ -482,7 +487,10 @@ mod tests {
         };
         assert_eq!(p, &path);
         let moved_to = moved_to.as_ref().unwrap();
-        assert!(err.to_string().contains(&path.display().to_string()), "{err}");
+        assert!(
+            err.to_string().contains(&path.display().to_string()),
+            "{err}"
+        );
         assert_eq!(
             fs::read_to_string(moved_to).unwrap(),
             "mancala record 1\npits: 6\nmoves: zz\n"
@@ -508,7 +516,11 @@ mod tests {
         ];
         assert_eq!(data_dir_from(env(all)), Some(PathBuf::from("/d")));
         assert_eq!(
-            data_dir_from(env(&[(DATA_DIR_ENV, ""), ("XDG_DATA_HOME", "/x"), ("HOME", "/h")])),
+            data_dir_from(env(&[
+                (DATA_DIR_ENV, ""),
+                ("XDG_DATA_HOME", "/x"),
+                ("HOME", "/h")
+            ])),
             Some(PathBuf::from("/x/mancala"))
         );
         assert_eq!(

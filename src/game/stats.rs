@@ -263,6 +263,9 @@ mod tests {
             text.starts_with("Alice vs Michael: 4 rounds; Alice 2 wins, Michael 1 win, 1 draw; best margin: Alice by 12, Michael by 4.\n"),
             "{text}"
         );
-        assert_eq!(stats.to_json()["pairs"][1]["best_margin"], json!([null, 28]));
+        assert_eq!(
+            stats.to_json()["pairs"][1]["best_margin"],
+            json!([null, 28])
+        );
     }
 }

@@ -72,7 +72,13 @@ pub fn render_counts(rules: &Rules, counts: &[u16], names: [&str; 2]) -> String 
     let mut out = String::new();
     let _ = writeln!(out, "North: {}", names[Side::North.index()]);
     let _ = writeln!(out, "{}", letters(&north));
-    let _ = writeln!(out, "╔{}╦{}╦{}╗", bar(store_width), pit_bars("╦"), bar(store_width));
+    let _ = writeln!(
+        out,
+        "╔{}╦{}╦{}╗",
+        bar(store_width),
+        pit_bars("╦"),
+        bar(store_width)
+    );
     let _ = writeln!(
         out,
         "║{}║{}║{}║",
@@ -88,7 +94,13 @@ pub fn render_counts(rules: &Rules, counts: &[u16], names: [&str; 2]) -> String 
         store(Side::South)
     );
     let _ = writeln!(out, "║{blank}║{}║{blank}║", cells(&south));
-    let _ = writeln!(out, "╚{}╩{}╩{}╝", bar(store_width), pit_bars("╩"), bar(store_width));
+    let _ = writeln!(
+        out,
+        "╚{}╩{}╩{}╝",
+        bar(store_width),
+        pit_bars("╩"),
+        bar(store_width)
+    );
     let _ = writeln!(out, "{}", letters(&south));
     let _ = writeln!(out, "South: {}", names[Side::South.index()]);
     out
@@ -159,7 +171,11 @@ South: Alice
             let column = |line: &str, c: char| line.chars().position(|x| x == c).unwrap();
             let first = rules.letter(rules.pit(Side::South, 1).unwrap()).unwrap();
             let last_north = rules.letter(rules.pit(Side::North, pits).unwrap()).unwrap();
-            assert_eq!(column(lines[7], first), column(lines[1], last_north), "{text}");
+            assert_eq!(
+                column(lines[7], first),
+                column(lines[1], last_north),
+                "{text}"
+            );
             assert!(lines[2].contains("╦════╦"), "two-digit cells: {text}");
         }
     }
@@ -169,7 +185,9 @@ South: Alice
         let rules = Rules::KALAH;
         let mut board = Board::new(rules);
         let mut steps = Vec::new();
-        board.play_traced(rules.pit_by_letter('c').unwrap(), &mut steps).unwrap();
+        board
+            .play_traced(rules.pit_by_letter('c').unwrap(), &mut steps)
+            .unwrap();
         assert_eq!(sowing_line(&rules, &steps).unwrap(), "sows c: d e f store");
     }
 }

@@ -494,8 +494,14 @@ mod tests {
         let out = transcript("c\nf\n", PlayerKind::Human, false);
         assert!(out.contains("Alice, choose a pit (a-f): c\n"), "{out}");
         assert!(out.contains("Alice gets an extra turn!"), "{out}");
-        assert!(out.contains("Michael, choose a pit (g-l): \nEnd of input."), "{out}");
-        assert!(out.contains("This round so far: Alice 2, Michael 0."), "{out}");
+        assert!(
+            out.contains("Michael, choose a pit (g-l): \nEnd of input."),
+            "{out}"
+        );
+        assert!(
+            out.contains("This round so far: Alice 2, Michael 0."),
+            "{out}"
+        );
         assert!(!out.contains(" sows "), "no animation lines: {out}");
         assert!(!out.contains('\u{1b}'), "no escape codes");
     }
@@ -517,7 +523,11 @@ mod tests {
         ] {
             assert!(out.contains(message), "{message}: {out}");
         }
-        assert_eq!(out.matches("Alice, choose a pit (a-f):").count(), 7, "{out}");
+        assert_eq!(
+            out.matches("Alice, choose a pit (a-f):").count(),
+            7,
+            "{out}"
+        );
     }
 
     /// The boards printed, in order.
@@ -541,6 +551,9 @@ mod tests {
         let before = boards(before_undo).pop().unwrap();
         assert_eq!(&boards(after_undo)[0], start, "back to the start: {out}");
         assert_eq!(boards(after_undo).pop().unwrap(), before, "redone: {out}");
-        assert!(after_redo.starts_with(&format!("{} moves.", boards(before_undo).len() - 1)), "{out}");
+        assert!(
+            after_redo.starts_with(&format!("{} moves.", boards(before_undo).len() - 1)),
+            "{out}"
+        );
     }
 }

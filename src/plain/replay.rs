@@ -74,7 +74,10 @@ mod tests {
         let mut out = Vec::new();
         print(&record, true, &mut out).unwrap();
         let out = String::from_utf8(out).unwrap();
-        assert!(out.contains("Move 1 of 2: A plays c.\nA sows c: d store\n"), "{out}");
+        assert!(
+            out.contains("Move 1 of 2: A plays c.\nA sows c: d store\n"),
+            "{out}"
+        );
         assert!(out.contains("A gets an extra turn!"), "{out}");
         assert!(out.contains("Move 2 of 2: A plays a."), "{out}");
         assert!(out.contains("round unfinished (B to move)"), "{out}");
