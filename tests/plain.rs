@@ -585,3 +585,25 @@ fn stats_survive_a_damaged_file() {
     assert_eq!(json["pairs"][0]["draws"], draws, "{json}");
     std::fs::remove_dir_all(data).unwrap();
 }
+
+#[test]
+fn a_match_killed_at_play_again_counts_its_round_once() {
+    let data = data_dir("killagain");
+    let args = [
+        "--plain", "--south", "greedy", "--north", "greedy", "--pits", "4", "--seeds", "2",
+    ];
+    let mut child = command(&data, &args).spawn().unwrap();
+    let shared = collect_stdout(&mut child);
+    wait_for(&shared, "Play again? (y/n)", 1);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let out = run(&data, &args, "y\nn\n");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("round 2, 0 moves played."), "{stdout}");
+    assert!(stdout.contains("Match score after 2 rounds"), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&run(&data, &["stats", "--json"], "").stdout).unwrap();
+    assert_eq!(json["pairs"][0]["rounds"], 2, "{json}");
+    assert_eq!(records(&data).len(), 2);
+    std::fs::remove_dir_all(data).unwrap();
+}

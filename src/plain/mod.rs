@@ -53,7 +53,7 @@ use crate::rng::Rng;
 use crate::rules::{MoveError, Played, Side, Step};
 
 /// The seed of every random choice when the input is a script.
-pub const SCRIPT_SEED: u64 = 0x6d61_6e63_616c_61;
+pub const SCRIPT_SEED: u64 = 0x006d_616e_6361_6c61;
 
 /// Plays a match line by line on standard input and output.
 ///
@@ -240,11 +240,13 @@ impl<R: BufRead, W: Write> Plain<R, W> {
                 return Ok(());
             }
             self.end_round(&m)?;
+            // The finished round is recorded: from here on the save holds
+            // the next round, so a match killed at the question below
+            // never counts that round twice.
+            m.next_round();
+            self.save(&m);
             match self.ask_yes_no("Play again? (y/n)")? {
-                Some(true) => {
-                    m.next_round();
-                    self.save(&m);
-                }
+                Some(true) => {}
                 answer => {
                     if let Some(store) = &self.store
                         && let Err(e) = store.finish(m.config())
