@@ -2,6 +2,7 @@
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use crate::cli::{ReplayCmd, StatsCmd};
 use crate::game::{Record, SaveStore, data_dir, stats};
@@ -23,15 +24,19 @@ pub fn read_record(cmd: &ReplayCmd) -> anyhow::Result<Record> {
         .map_err(|e| UsageError(format!("{path} is not a usable game record: {e}")).into())
 }
 
-/// `mancala replay FILE`: the recorded round, move by move.
+/// `mancala replay FILE`: the recorded round, move by move: full screen
+/// with the arrow keys on a terminal, else (or with `--plain`) printed.
 ///
 /// # Errors
 /// A [`UsageError`] for a missing or corrupt record; output failures.
 pub fn replay(cmd: &ReplayCmd) -> anyhow::Result<ExitCode> {
     let record = read_record(cmd)?;
-    let _terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-    // The full-screen replay needs the board widget of the full-screen
-    // front end; until then every replay is printed line by line.
+    let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    if terminal && !cmd.plain {
+        let delay = (!cmd.no_animation).then(|| Duration::from_millis(cmd.speed));
+        super::replay_screen::run(&record, delay)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut out = std::io::stdout().lock();
     match crate::plain::replay::print(&record, !cmd.no_animation, &mut out) {
         Err(e)

@@ -4,6 +4,7 @@
 mod history;
 mod play;
 mod position;
+mod replay_screen;
 mod solitaire;
 
 use std::process::ExitCode;

@@ -14,21 +14,21 @@
 //! capture: always
 //! sowing: single
 //! sweep: owner
-//! first: alternate
+//! first: south
 //! south: Alice
 //! south-player: human
 //! north: Michael
-//! north-player: greedy
+//! north-player: human
 //! round: 1
 //! starter: south
 //! earlier-rounds: south 0, north 0, draws 0
-//! moves: c,f,h,a
+//! moves: c,f,h,g,a
 //! result: unfinished
 //! # Turn by turn ("+" after a move: it earned another turn):
 //! #   1. Alice: c+ f
-//! #   2. Michael: h
+//! #   2. Michael: h+ g
 //! #   3. Alice: a
-//! # The same position: mancala position --pits 6 --seeds 4 --capture always --sowing single --sweep owner --to-move south --moves c,f,h,a
+//! # The same position: mancala position --pits 6 --seeds 4 --capture always --sowing single --sweep owner --to-move south --moves c,f,h,g,a
 //! ```
 //!
 //! | field | value | required |
@@ -664,6 +664,26 @@ mod tests {
             },
             moves: letters("c,f,h"),
         }
+    }
+
+    /// The example in the module docs and the README, word for word.
+    const DOC_EXAMPLE: &str = "mancala record 1\npits: 6\nseeds: 4\ncapture: always\nsowing: single\nsweep: owner\nfirst: south\nsouth: Alice\nsouth-player: human\nnorth: Michael\nnorth-player: human\nround: 1\nstarter: south\nearlier-rounds: south 0, north 0, draws 0\nmoves: c,f,h,g,a\nresult: unfinished\n# Turn by turn (\"+\" after a move: it earned another turn):\n#   1. Alice: c+ f\n#   2. Michael: h+ g\n#   3. Alice: a\n# The same position: mancala position --pits 6 --seeds 4 --capture always --sowing single --sweep owner --to-move south --moves c,f,h,g,a\n";
+
+    #[test]
+    fn the_documented_example_is_what_the_game_writes() {
+        let mut cfg = config();
+        cfg.first = FirstMover::South;
+        cfg.seats[1].kind = PlayerKind::Human;
+        let mut m = Match::new(cfg, 0);
+        for pit in letters("c,f,h,g,a") {
+            m.play(pit, &mut NoTrace).unwrap();
+        }
+        let record = Record::of_match(&m);
+        assert_eq!(record.to_text(), DOC_EXAMPLE);
+        assert_eq!(Record::parse(DOC_EXAMPLE), Ok(record));
+        let docs = include_str!("record.rs");
+        let documented: String = DOC_EXAMPLE.lines().map(|l| format!("//! {l}\n")).collect();
+        assert!(docs.contains(&documented), "module docs out of date");
     }
 
     #[test]
