@@ -230,7 +230,7 @@ fn end_of_input_in_the_middle_of_a_round_ends_cleanly_with_the_score() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let stdout = text(&out.stdout);
     assert!(stdout.contains("Alice gets an extra turn!"), "{stdout}");
-    assert!(stdout.contains("End of input."), "{stdout}");
+    assert!(stdout.contains("End of input: the match ends here."), "{stdout}");
     assert!(
         stdout.contains("This round so far: Alice 2, Michael 0."),
         "{stdout}"
@@ -454,8 +454,8 @@ fn a_match_killed_mid_round_resumes_exactly_where_it_stopped() {
 #[test]
 fn answering_no_starts_afresh_and_the_old_save_is_replaced() {
     let data = data_dir("fresh");
-    run(&data, &["--plain", "Alice", "Michael"], "c\n");
-    let out = run(&data, &["--plain", "Alice", "Michael"], "n\na\n");
+    run(&data, &["--plain", "Alice", "Michael"], "c\nq\n");
+    let out = run(&data, &["--plain", "Alice", "Michael"], "n\na\nq\n");
     let stdout = text(&out.stdout);
     assert!(stdout.contains("round 1, 1 move played."), "{stdout}");
     let first = boxes(&stdout)[0].clone();
@@ -482,7 +482,7 @@ fn a_corrupt_save_is_reported_set_aside_and_the_game_still_starts() {
         .path_for(&config(Rules::KALAH, "Alice", "Michael"));
     let garbage = "mancala record 1\npits: 6\nmoves: c,c\n\u{0}\u{1}";
     std::fs::write(&save, garbage).unwrap();
-    let out = run(&data, &["--plain", "Alice", "Michael"], "c\n");
+    let out = run(&data, &["--plain", "Alice", "Michael"], "c\nq\n");
     assert!(out.status.success(), "{out:?}");
     let stderr = text(&out.stderr);
     assert!(stderr.contains(&save.display().to_string()), "{stderr}");

@@ -33,12 +33,15 @@
 //!
 //! # Keeping the match
 //!
-//! The match is saved after every move (see [`crate::game::save`]); end of
-//! input or `q` leaves it saved, and starting again with the same names and
-//! settings asks "Resume the unfinished match? (y/n)". Each finished round is
-//! written as a record and counted in the statistics. Answering `n` to
-//! "Play again? (y/n)" (or closing the input there) ends the match and
-//! clears its save.
+//! The match is saved after every move (see [`crate::game::save`]), so
+//! that a program killed at any moment loses nothing: starting again with
+//! the same names and settings asks "Resume the unfinished match? (y/n)".
+//! `q`, and end of input at a terminal (Ctrl-D), stop with the match saved.
+//! End of input from a script ends the match and clears its save, so that
+//! running the same script again plays the same game instead of meeting the
+//! resume question. Each finished round is written as a record and counted
+//! in the statistics. Answering `n` to "Play again? (y/n)" (or ending the
+//! input there) ends the match and clears its save.
 
 pub mod board;
 pub mod replay;
@@ -87,12 +90,6 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
         Err(e) => Err(e.into()),
     }
-}
-
-/// What the player typed at a move prompt.
-enum Answer {
-    Line(String),
-    End,
 }
 
 /// The plain-text game over any input and output.
@@ -150,6 +147,15 @@ impl<R: BufRead, W: Write> Plain<R, W> {
                 store.path_for(m.config()).display()
             );
             self.store = None;
+        }
+    }
+
+    /// Clears the match's save: the players are done with it.
+    fn finish(&mut self, m: &Match) {
+        if let Some(store) = &self.store
+            && let Err(e) = store.finish(m.config())
+        {
+            eprintln!("mancala: could not clear the saved match: {e}");
         }
     }
 
@@ -248,11 +254,7 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             match self.ask_yes_no("Play again? (y/n)")? {
                 Some(true) => {}
                 answer => {
-                    if let Some(store) = &self.store
-                        && let Err(e) = store.finish(m.config())
-                    {
-                        eprintln!("mancala: could not clear the saved match: {e}");
-                    }
+                    self.finish(&m);
                     if answer.is_none() {
                         writeln!(self.out)?;
                     }
@@ -312,20 +314,21 @@ impl<R: BufRead, W: Write> Plain<R, W> {
                 m.rules().letter_range(side)
             );
             write!(self.out, "{prompt} ")?;
-            let answer = match self.read_line()? {
-                Some(line) => Answer::Line(line),
-                None => Answer::End,
-            };
-            let line = match answer {
-                Answer::End => {
+            let Some(line) = self.read_line()? else {
+                if self.echo {
+                    // A script has ended: leaving its match saved would
+                    // make the next run of the same script answer the
+                    // resume question with its first move.
+                    self.finish(m);
+                    writeln!(self.out, "End of input: the match ends here.")?;
+                } else {
                     writeln!(
                         self.out,
                         "End of input. The match is saved: start mancala with the same names to resume it."
                     )?;
-                    self.print_standing(m)?;
-                    return Ok(false);
                 }
-                Answer::Line(line) => line,
+                self.print_standing(m)?;
+                return Ok(false);
             };
             let text = line.trim();
             match text.to_ascii_lowercase().as_str() {
@@ -497,7 +500,7 @@ mod tests {
         assert!(out.contains("Alice, choose a pit (a-f): c\n"), "{out}");
         assert!(out.contains("Alice gets an extra turn!"), "{out}");
         assert!(
-            out.contains("Michael, choose a pit (g-l): \nEnd of input."),
+            out.contains("Michael, choose a pit (g-l): \nEnd of input: the match ends here."),
             "{out}"
         );
         assert!(
