@@ -230,7 +230,10 @@ fn end_of_input_in_the_middle_of_a_round_ends_cleanly_with_the_score() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let stdout = text(&out.stdout);
     assert!(stdout.contains("Alice gets an extra turn!"), "{stdout}");
-    assert!(stdout.contains("End of input: the match ends here."), "{stdout}");
+    assert!(
+        stdout.contains("End of input: the match ends here."),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("This round so far: Alice 2, Michael 0."),
         "{stdout}"
@@ -605,5 +608,26 @@ fn a_match_killed_at_play_again_counts_its_round_once() {
         serde_json::from_slice(&run(&data, &["stats", "--json"], "").stdout).unwrap();
     assert_eq!(json["pairs"][0]["rounds"], 2, "{json}");
     assert_eq!(records(&data).len(), 2);
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn undo_never_goes_back_to_a_computers_first_move() {
+    let data = data_dir("undofirst");
+    let out = run(
+        &data,
+        &["--plain", "--first", "north", "--north", "greedy", "Alice"],
+        "u\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("There is no earlier turn of yours in this round to go back to."),
+        "{stdout}"
+    );
+    assert_eq!(
+        stdout.matches("Computer (greedy) plays ").count(),
+        boxes(&stdout).len() - 1,
+        "no replayed moves: {stdout}"
+    );
     std::fs::remove_dir_all(data).unwrap();
 }

@@ -347,18 +347,7 @@ impl<R: BufRead, W: Write> Plain<R, W> {
                     continue;
                 }
                 "u" | "undo" => {
-                    let undone = m.undo_to_human();
-                    if undone == 0 {
-                        writeln!(self.out, "There is no move to take back.")?;
-                    } else {
-                        writeln!(
-                            self.out,
-                            "Took back {undone} move{}.",
-                            if undone == 1 { "" } else { "s" }
-                        )?;
-                        self.save(m);
-                        self.print_board(m)?;
-                    }
+                    self.undo(m)?;
                     continue;
                 }
                 "r" | "redo" => {
@@ -389,6 +378,31 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             self.play(m, pit)?;
         }
         Ok(true)
+    }
+
+    /// Takes back moves to the human's previous turn. Going back to a
+    /// computer's turn (it started the round) would only make it move again
+    /// at once, so that is refused.
+    fn undo(&mut self, m: &mut Match) -> io::Result<()> {
+        let mut probe = m.clone();
+        let undone = probe.undo_to_human();
+        if undone == 0 {
+            return writeln!(self.out, "There is no move to take back.");
+        }
+        if !probe.seat(probe.board().to_move()).kind.is_human() {
+            return writeln!(
+                self.out,
+                "There is no earlier turn of yours in this round to go back to."
+            );
+        }
+        *m = probe;
+        writeln!(
+            self.out,
+            "Took back {undone} move{}.",
+            if undone == 1 { "" } else { "s" }
+        )?;
+        self.save(m);
+        self.print_board(m)
     }
 
     /// Redoes the last move taken back, and the computer's moves after it.
