@@ -631,3 +631,43 @@ fn undo_never_goes_back_to_a_computers_first_move() {
     );
     std::fs::remove_dir_all(data).unwrap();
 }
+
+#[test]
+fn an_unusable_data_directory_is_reported_and_the_game_is_played_anyway() {
+    let data = data_dir("nodir");
+    let not_a_dir = data.join("file");
+    std::fs::write(&not_a_dir, "").unwrap();
+    let out = run(&not_a_dir, &["--plain", "Alice", "Michael"], "c\n");
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        text(&out.stderr).contains("this match will not be saved"),
+        "{out:?}"
+    );
+    assert!(text(&out.stdout).contains("Alice gets an extra turn!"));
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn a_scripts_random_starters_are_the_same_every_run() {
+    let data = data_dir("coin");
+    let args = [
+        "--plain", "--first", "random", "--south", "greedy", "--north", "greedy", "--pits", "3",
+        "--seeds", "1", "Sam", "Nat",
+    ];
+    let starters = |out: &Output| -> Vec<String> {
+        text(&out.stdout)
+            .lines()
+            .filter(|l| l.starts_with("Round ") && l.ends_with("moves first."))
+            .map(str::to_string)
+            .collect()
+    };
+    let input = "y\n".repeat(11) + "n\n";
+    let first = starters(&run(&data, &args, &input));
+    assert_eq!(first.len(), 12);
+    assert!(
+        first.iter().any(|l| l.contains("Sam")) && first.iter().any(|l| l.contains("Nat")),
+        "a real coin: {first:?}"
+    );
+    assert_eq!(starters(&run(&data, &args, &input)), first);
+    std::fs::remove_dir_all(data).unwrap();
+}

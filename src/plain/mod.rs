@@ -235,12 +235,21 @@ impl<R: BufRead, W: Write> Plain<R, W> {
         };
         loop {
             writeln!(self.out)?;
-            writeln!(
-                self.out,
-                "Round {}: {} moves first.",
-                m.round(),
-                m.name(m.starter())
-            )?;
+            match m.moves().len() {
+                0 => writeln!(
+                    self.out,
+                    "Round {}: {} moves first.",
+                    m.round(),
+                    m.name(m.starter())
+                )?,
+                played => writeln!(
+                    self.out,
+                    "Round {} goes on after {played} move{} ({} moved first).",
+                    m.round(),
+                    if played == 1 { "" } else { "s" },
+                    m.name(m.starter())
+                )?,
+            }
             self.print_board(&m)?;
             if !self.play_round(&mut m)? {
                 return Ok(());
