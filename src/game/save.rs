@@ -301,6 +301,31 @@ impl SaveStore {
         ))
     }
 
+    /// Saved matches of the same two names under other settings (rules,
+    /// kinds or starter), which [`SaveStore::load`] does not offer: worth
+    /// a mention to players who changed an option.
+    #[must_use]
+    pub fn other_saves(&self, config: &MatchConfig) -> Vec<PathBuf> {
+        let own = self.path_for(config);
+        let [s, n] = &config.seats;
+        let prefix = format!("{}-vs-{}-", slug(&s.name), slug(&n.name));
+        let mut found: Vec<PathBuf> = fs::read_dir(self.root.join("saves"))
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| {
+                p != &own
+                    && p.file_name().and_then(|n| n.to_str()).is_some_and(|name| {
+                        name.strip_prefix(&prefix)
+                            .is_some_and(|rest| rest.len() == 20 && rest.ends_with(".txt"))
+                    })
+            })
+            .collect();
+        found.sort();
+        found
+    }
+
     /// The unfinished match with these settings, if one was saved.
     ///
     /// # Errors
@@ -468,6 +493,30 @@ mod tests {
         );
         store.finish(&cfg).unwrap();
         assert!(store.load(&cfg).unwrap().is_none());
+        fs::remove_dir_all(root).unwrap();
+    }
+
+    #[test]
+    fn a_foreign_save_is_set_aside_and_other_settings_are_found() {
+        let root = temp_root("foreign");
+        let store = SaveStore::at(&root).unwrap();
+        let ours = config("Michael");
+        let mut other = config("Michael");
+        other.first = FirstMover::North;
+        let theirs = Match::new(config("Bob"), 1);
+        fs::write(store.path_for(&ours), Record::of_match(&theirs).to_text()).unwrap();
+        let err = store.load(&ours).unwrap_err();
+        assert!(
+            err.to_string().contains("it belongs to another match"),
+            "{err}"
+        );
+        assert!(
+            store.other_saves(&ours).is_empty(),
+            "the foreign file is set aside"
+        );
+        store.save(&Match::new(other.clone(), 1)).unwrap();
+        assert_eq!(store.other_saves(&ours), vec![store.path_for(&other)]);
+        assert!(store.other_saves(&other).is_empty());
         fs::remove_dir_all(root).unwrap();
     }
 

@@ -188,6 +188,13 @@ impl<R: BufRead, W: Write> Plain<R, W> {
         let Some(store) = &self.store else {
             return Ok(Ok(Match::new(config.clone(), seed)));
         };
+        for other in store.other_saves(config) {
+            writeln!(
+                self.out,
+                "Note: an unfinished match of these players with other settings is saved in {}.",
+                other.display()
+            )?;
+        }
         match store.load(config) {
             Ok(Some(saved)) => {
                 let [s, n] = Self::names(&saved);
