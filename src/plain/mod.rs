@@ -46,7 +46,7 @@
 pub mod board;
 pub mod replay;
 
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::io::{self, BufRead, IsTerminal, Read, Write};
 use std::process::ExitCode;
 
 use crate::commands::PlayOptions;
@@ -54,6 +54,9 @@ use crate::game::{Match, MatchConfig, SaveError, SaveStore, describe, outcome_me
 use crate::players::{Limits, TurnFn, computer};
 use crate::rng::Rng;
 use crate::rules::{MoveError, Played, Side, Step};
+
+/// The longest answer line read, in bytes.
+const MAX_LINE: u64 = 1024;
 
 /// The seed of every random choice when the input is a script.
 pub const SCRIPT_SEED: u64 = 0x006d_616e_6361_6c61;
@@ -105,22 +108,50 @@ struct Plain<R, W> {
 impl<R: BufRead, W: Write> Plain<R, W> {
     /// Reads one line (without its end); `None` at end of input. Bytes that
     /// are not UTF-8 are replaced rather than refused.
+    /// A longer line is cut to this many bytes (the rest is skipped), so
+    /// that endless input without a newline cannot exhaust memory.
     fn read_line(&mut self) -> io::Result<Option<String>> {
         self.out.flush()?;
         let mut bytes = Vec::new();
-        if self.input.read_until(b'\n', &mut bytes)? == 0 {
+        if (&mut self.input)
+            .take(MAX_LINE)
+            .read_until(b'\n', &mut bytes)?
+            == 0
+        {
             if self.echo {
                 writeln!(self.out)?;
             }
             return Ok(None);
         }
-        let line = String::from_utf8_lossy(&bytes)
+        if bytes.last() != Some(&b'\n') && bytes.len() as u64 == MAX_LINE {
+            self.skip_rest_of_line()?;
+        }
+        // Control characters (escape sequences included) are never
+        // printed back.
+        let line: String = String::from_utf8_lossy(&bytes)
             .trim_end_matches(['\n', '\r'])
-            .to_string();
+            .chars()
+            .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+            .collect();
         if self.echo {
             writeln!(self.out, "{line}")?;
         }
         Ok(Some(line))
+    }
+
+    fn skip_rest_of_line(&mut self) -> io::Result<()> {
+        loop {
+            let buf = self.input.fill_buf()?;
+            if buf.is_empty() {
+                return Ok(());
+            }
+            if let Some(i) = buf.iter().position(|&b| b == b'\n') {
+                self.input.consume(i + 1);
+                return Ok(());
+            }
+            let len = buf.len();
+            self.input.consume(len);
+        }
     }
 
     /// Asks a yes/no question until answered; `None` at end of input.
@@ -542,6 +573,21 @@ mod tests {
     }
 
     #[test]
+    fn an_endless_line_is_cut_short_and_the_game_goes_on() {
+        let input = format!("{}\nc\n", "x".repeat(100_000));
+        let out = transcript(&input, PlayerKind::Human, false);
+        assert!(
+            out.contains(&format!("'{}' is not a pit.", "x".repeat(1024))),
+            "cut to 1024 bytes"
+        );
+        assert!(!out.contains(&"x".repeat(1025)));
+        assert!(
+            out.contains("Alice gets an extra turn!"),
+            "the next line is read"
+        );
+    }
+
+    #[test]
     fn animation_lines_list_the_sowing() {
         let out = transcript("c\n", PlayerKind::Human, true);
         assert!(out.contains("Alice sows c: d e f store\n"), "{out}");
@@ -549,7 +595,13 @@ mod tests {
 
     #[test]
     fn wrong_answers_are_explained_and_asked_again() {
-        let out = transcript("h\n7\nbanana\nc\nc\n\u{ff}\n", PlayerKind::Human, false);
+        let out = transcript(
+            "h\n7\nbanana\nc\nc\n\u{ff}\n\u{1b}[2J\n",
+            PlayerKind::Human,
+            false,
+        );
+        assert!(!out.contains('\u{1b}'), "no escape codes echoed: {out}");
+        assert!(out.contains("'\u{fffd}[2J' is not a pit."), "{out}");
         for message in [
             "Sorry, you don't control that pit.",
             "Sorry, there is no such pit.",
@@ -560,7 +612,7 @@ mod tests {
         }
         assert_eq!(
             out.matches("Alice, choose a pit (a-f):").count(),
-            7,
+            8,
             "{out}"
         );
     }
