@@ -65,7 +65,12 @@ pub const SCRIPT_SEED: u64 = 0x006d_616e_6361_6c61;
 ///
 /// # Errors
 /// When standard input or output fails.
-pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCode> {
+pub fn run(mut config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCode> {
+    // Names are printed on every turn: no control characters (escape
+    // codes) in them.
+    for seat in &mut config.seats {
+        seat.name = crate::game::record::clean_name(&seat.name);
+    }
     let scripted = !io::stdin().is_terminal();
     let seed = if scripted {
         SCRIPT_SEED
