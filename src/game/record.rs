@@ -312,6 +312,8 @@ impl Record {
         }
         let mut fields = Fields::default();
         let mut header_seen = false;
+        // A byte-order mark left by an editor is not part of the header.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         for (i, raw) in text.lines().enumerate() {
             let n = i + 1;
             let line = raw.trim();
@@ -842,6 +844,62 @@ mod tests {
         assert_eq!(record.config.seats[1].kind, PlayerKind::Human);
         assert!(record.moves.is_empty());
         assert_eq!(record.rules().pits(), 4);
+    }
+
+    #[test]
+    fn random_rounds_under_random_rules_survive_the_round_trip() {
+        use crate::rng::Rng;
+        let mut rng = Rng::new(6);
+        let names = ["Ann", "Bob: the 2nd", "  Zoë  ", "#1", "a\tb", "名前"];
+        for _ in 0..300 {
+            let rules = Rules::new(1 + rng.below(12), 1 + rng.below(20))
+                .unwrap()
+                .with_capture(Capture::ALL[rng.below(Capture::ALL.len())])
+                .with_sowing(Sowing::ALL[rng.below(Sowing::ALL.len())])
+                .with_sweep(Sweep::ALL[rng.below(Sweep::ALL.len())]);
+            let starter = if rng.coin() { Side::South } else { Side::North };
+            let mut board = Board::starting(rules, starter);
+            let mut moves = Vec::new();
+            let length = rng.below(80);
+            while moves.len() < length {
+                let legal: Vec<Pit> = board.legal_moves().collect();
+                if legal.is_empty() {
+                    break;
+                }
+                let pit = legal[rng.below(legal.len())];
+                board.play(pit).unwrap();
+                moves.push(pit);
+            }
+            let kinds = [PlayerKind::Human, PlayerKind::Tree(3), PlayerKind::Perfect];
+            let record = Record {
+                config: MatchConfig {
+                    rules,
+                    seats: [
+                        Seat {
+                            name: clean_name(names[rng.below(names.len())]),
+                            kind: kinds[rng.below(kinds.len())],
+                        },
+                        Seat {
+                            name: clean_name(names[rng.below(names.len())]),
+                            kind: kinds[rng.below(kinds.len())],
+                        },
+                    ],
+                    first: [FirstMover::Random, FirstMover::North][rng.below(2)],
+                },
+                round: 1 + rng.below(9) as u32,
+                starter,
+                earlier: Tally {
+                    wins: [rng.below(5) as u32, rng.below(5) as u32],
+                    draws: rng.below(5) as u32,
+                },
+                moves,
+            };
+            let text = record.to_text();
+            assert_eq!(Record::parse(&text).as_ref(), Ok(&record), "{text}");
+            assert_eq!(record.stepper().unwrap().last_board(), &board);
+            let with_bom = format!("\u{feff}{}", text.replace('\n', "\r\n"));
+            assert_eq!(Record::parse(&with_bom), Ok(record));
+        }
     }
 
     #[test]
