@@ -219,10 +219,10 @@ impl<R: BufRead, W: Write> Plain<R, W> {
     }
 
     /// The saved match to go on with, if any and if the players want it.
-    /// `Err(())` at end of input.
-    fn resume_or_new(&mut self, config: &MatchConfig, seed: u64) -> io::Result<Result<Match, ()>> {
+    /// `None` at end of input.
+    fn resume_or_new(&mut self, config: &MatchConfig, seed: u64) -> io::Result<Option<Match>> {
         let Some(store) = &self.store else {
-            return Ok(Ok(Match::new(config.clone(), seed)));
+            return Ok(Some(Match::new(config.clone(), seed)));
         };
         for other in store.other_saves(config) {
             writeln!(
@@ -242,19 +242,19 @@ impl<R: BufRead, W: Write> Plain<R, W> {
                     if saved.moves().len() == 1 { "" } else { "s" }
                 )?;
                 match self.ask_yes_no("Resume the unfinished match? (y/n)")? {
-                    Some(true) => Ok(Ok(saved)),
-                    Some(false) => Ok(Ok(Match::new(config.clone(), seed))),
-                    None => Ok(Err(())),
+                    Some(true) => Ok(Some(saved)),
+                    Some(false) => Ok(Some(Match::new(config.clone(), seed))),
+                    None => Ok(None),
                 }
             }
-            Ok(None) => Ok(Ok(Match::new(config.clone(), seed))),
+            Ok(None) => Ok(Some(Match::new(config.clone(), seed))),
             Err(problem) => {
                 eprintln!("mancala: {problem}");
                 if matches!(problem, SaveError::Corrupt { moved_to: None, .. }) {
                     // Never overwrite what could not be moved aside.
                     self.store = None;
                 }
-                Ok(Ok(Match::new(config.clone(), seed)))
+                Ok(Some(Match::new(config.clone(), seed)))
             }
         }
     }
@@ -272,7 +272,7 @@ impl<R: BufRead, W: Write> Plain<R, W> {
         )?;
         writeln!(self.out, "Rules: {}.", config.rules)?;
         self.print_help(&config)?;
-        let Ok(mut m) = self.resume_or_new(&config, seed)? else {
+        let Some(mut m) = self.resume_or_new(&config, seed)? else {
             writeln!(self.out, "End of input: nothing was played.")?;
             return Ok(());
         };
