@@ -44,6 +44,11 @@
 //! crash leaves either the old save or the new one. A save that cannot be
 //! read, or that belongs to another match, is never overwritten: it is
 //! renamed to `NAME.corrupt-UNIXSECONDS` and reported with its path.
+//!
+//! Limits: a resumed match with `--first random` flips its later coins from
+//! a seed made of the round number (the generator's state is not saved);
+//! two programs playing the same match at once overwrite each other's
+//! save (the last move written wins).
 
 use std::fmt;
 use std::fs;
