@@ -16,6 +16,14 @@ use super::UsageError;
 /// (with the line at fault).
 pub fn read_record(cmd: &ReplayCmd) -> anyhow::Result<Record> {
     let path = cmd.file.display();
+    if let Ok(meta) = std::fs::metadata(&cmd.file)
+        && meta.len() > crate::game::record::MAX_RECORD_BYTES as u64
+    {
+        return super::usage(format!(
+            "{path} is not a game record: it is too large ({} bytes)",
+            meta.len()
+        ));
+    }
     let bytes =
         std::fs::read(&cmd.file).map_err(|e| UsageError(format!("cannot read {path}: {e}")))?;
     let text = String::from_utf8(bytes)

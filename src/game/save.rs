@@ -339,6 +339,12 @@ impl SaveStore {
     /// it cannot be read at all.
     pub fn load(&self, config: &MatchConfig) -> Result<Option<Match>, SaveError> {
         let path = self.path_for(config);
+        if let Ok(meta) = fs::metadata(&path)
+            && meta.len() > super::record::MAX_RECORD_BYTES as u64
+        {
+            let reason = format!("it is too large for a save ({} bytes)", meta.len());
+            return Err(self.set_aside(path, reason));
+        }
         let bytes = match fs::read(&path) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -551,6 +557,11 @@ mod tests {
         );
         assert!(!path.exists());
         assert!(store.load(&cfg).unwrap().is_none());
+        // A file too large to be a save is set aside without being read.
+        fs::write(&path, vec![b'#'; crate::game::record::MAX_RECORD_BYTES + 1]).unwrap();
+        let err = store.load(&cfg).unwrap_err();
+        assert!(err.to_string().contains("too large"), "{err}");
+        assert!(!path.exists());
         fs::remove_dir_all(root).unwrap();
     }
 
