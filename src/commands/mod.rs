@@ -1,8 +1,10 @@
 //! What each command does: the glue between the command line and the
 //! front ends, players and headless reports.
 
+mod history;
 mod play;
 mod position;
+mod replay_screen;
 mod solitaire;
 
 use std::process::ExitCode;
@@ -12,6 +14,7 @@ use clap::Parser;
 use crate::cli::{Cli, Command, PositionCmd};
 use crate::rules::Board;
 
+pub use history::read_record;
 pub use play::{PlayOptions, settings};
 pub use position::position_json;
 pub use solitaire::{
@@ -84,8 +87,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Solve(_)) => anyhow::bail!("mancala solve is not built yet (issue 4)"),
         Some(Command::Arena(_)) => anyhow::bail!("mancala arena is not built yet (issue 4)"),
         Some(Command::Solitaire(cmd)) => solitaire::run(&cmd),
-        Some(Command::Replay(_)) => anyhow::bail!("mancala replay is not built yet (issue 6)"),
-        Some(Command::Stats(_)) => anyhow::bail!("mancala stats is not built yet (issue 6)"),
+        Some(Command::Replay(cmd)) => history::replay(&cmd),
+        Some(Command::Stats(cmd)) => history::stats(&cmd),
         None => play::run(&cli.play),
     }
 }

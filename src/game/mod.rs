@@ -3,8 +3,13 @@
 //! redo, records and resume). Both front ends drive this one state machine.
 
 mod messages;
+pub mod record;
+pub mod save;
+pub mod stats;
 
 pub use messages::{describe, outcome_message};
+pub use record::{Record, RecordError, Stepper};
+pub use save::{SaveError, SaveStore, data_dir};
 
 use crate::players::PlayerKind;
 use crate::rng::Rng;

@@ -1,16 +1,651 @@
 //! The line-by-line front end: plain text in, plain text out.
+//!
+//! Used with `--plain`, and whenever standard input or output is not a
+//! terminal: over a pipe, in a script, with a screen reader. It prints no
+//! escape codes, only lines of text:
+//!
+//! - the board after every move, box-drawn with pit letters
+//!   ([`board::render`]), and doc 000's messages ("Alice gets an extra
+//!   turn!", "Michael captured the contents of pits e and h");
+//! - with animation on (the default), one line before the board listing
+//!   where the hand dropped each seed (`Alice sows c: d e f store`); with
+//!   `--no-animation`, only the boards and messages. Plain mode never
+//!   pauses between seeds, so scripted games run at full speed;
+//! - the prompt `Alice, choose a pit (a-f):`. An answer is a pit letter, or
+//!   a number 1..n counted from the mover's left (as on the full screen);
+//!   `u` takes back a move (against a computer, back to the human's previous
+//!   turn), `r` redoes it, `q` quits, `?` shows this help. A wrong answer
+//!   gets the rules' message ("Sorry, that pit is empty.") and the question
+//!   again.
+//!
+//! When the input is not a terminal, each answer read is echoed after its
+//! prompt, so that a transcript reads like a game.
+//!
+//! # Scripts are deterministic
+//!
+//! `printf 'c\nf\n...' | mancala --plain Alice Michael` always plays the
+//! same game: the rules are pure, the default `--first alternate` involves
+//! no chance, and when standard input is not a terminal the random parts
+//! (the coin of `--first random`, the `random` player) are seeded with a
+//! fixed number ([`SCRIPT_SEED`]). At a terminal they are seeded from the
+//! clock. Computer players that search against the clock (`--think`) may
+//! still choose differently on a slower machine.
+//!
+//! # Keeping the match
+//!
+//! The match is saved after every move (see [`crate::game::save`]), so
+//! that a program killed at any moment loses nothing: starting again with
+//! the same names and settings asks "Resume the unfinished match? (y/n)".
+//! `q`, and end of input at a terminal (Ctrl-D), stop with the match saved.
+//! End of input from a script ends the match and clears its save, so that
+//! running the same script again plays the same game instead of meeting the
+//! resume question. Each finished round is written as a record and counted
+//! in the statistics. Answering `n` to "Play again? (y/n)" (or ending the
+//! input there) ends the match and clears its save.
 
+pub mod board;
+pub mod replay;
+
+use std::io::{self, BufRead, IsTerminal, Read, Write};
 use std::process::ExitCode;
 
 use crate::commands::PlayOptions;
-use crate::game::MatchConfig;
+use crate::game::{Match, MatchConfig, SaveError, SaveStore, describe, outcome_message};
+use crate::players::{Limits, TurnFn, computer};
+use crate::rng::Rng;
+use crate::rules::{MoveError, Played, Side, Step};
+
+/// The longest answer line read, in bytes.
+const MAX_LINE: u64 = 1024;
+
+/// The seed of every random choice when the input is a script.
+pub const SCRIPT_SEED: u64 = 0x006d_616e_6361_6c61;
 
 /// Plays a match line by line on standard input and output.
 ///
 /// # Errors
 /// When standard input or output fails.
-pub fn run(_config: MatchConfig, _options: &PlayOptions) -> anyhow::Result<ExitCode> {
-    crate::commands::usage(
-        "the plain-text game is not built yet (issue 6); run mancala in a terminal",
-    )
+pub fn run(mut config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCode> {
+    // Names are printed on every turn: no control characters (escape
+    // codes) in them.
+    for seat in &mut config.seats {
+        seat.name = crate::game::record::clean_name(&seat.name);
+    }
+    let scripted = !io::stdin().is_terminal();
+    let seed = if scripted {
+        SCRIPT_SEED
+    } else {
+        Rng::from_entropy().next_u64()
+    };
+    let store = match SaveStore::open() {
+        Ok(store) => Some(store),
+        Err(e) => {
+            eprintln!("mancala: this match will not be saved: {e}");
+            None
+        }
+    };
+    let mut game = Plain {
+        input: io::stdin().lock(),
+        out: io::stdout().lock(),
+        echo: scripted,
+        options: options.clone(),
+        store,
+        computers: [None, None],
+    };
+    match game.play_match(config, seed) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        // The reader went away (`| head`): nothing left to tell.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The plain-text game over any input and output.
+struct Plain<R, W> {
+    input: R,
+    out: W,
+    echo: bool,
+    options: PlayOptions,
+    store: Option<SaveStore>,
+    computers: [Option<Box<dyn TurnFn>>; 2],
+}
+
+impl<R: BufRead, W: Write> Plain<R, W> {
+    /// Reads one line (without its end); `None` at end of input. Bytes that
+    /// are not UTF-8 are replaced rather than refused.
+    /// A longer line is cut to this many bytes (the rest is skipped), so
+    /// that endless input without a newline cannot exhaust memory.
+    fn read_line(&mut self) -> io::Result<Option<String>> {
+        self.out.flush()?;
+        let mut bytes = Vec::new();
+        if (&mut self.input)
+            .take(MAX_LINE)
+            .read_until(b'\n', &mut bytes)?
+            == 0
+        {
+            if self.echo {
+                writeln!(self.out)?;
+            }
+            return Ok(None);
+        }
+        if bytes.last() != Some(&b'\n') && bytes.len() as u64 == MAX_LINE {
+            self.skip_rest_of_line()?;
+        }
+        // Control characters (escape sequences included) are never
+        // printed back.
+        let line: String = String::from_utf8_lossy(&bytes)
+            .trim_end_matches(['\n', '\r'])
+            .chars()
+            .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+            .collect();
+        if self.echo {
+            writeln!(self.out, "{line}")?;
+        }
+        Ok(Some(line))
+    }
+
+    fn skip_rest_of_line(&mut self) -> io::Result<()> {
+        loop {
+            let buf = self.input.fill_buf()?;
+            if buf.is_empty() {
+                return Ok(());
+            }
+            if let Some(i) = buf.iter().position(|&b| b == b'\n') {
+                self.input.consume(i + 1);
+                return Ok(());
+            }
+            let len = buf.len();
+            self.input.consume(len);
+        }
+    }
+
+    /// Asks a yes/no question until answered; `None` at end of input.
+    fn ask_yes_no(&mut self, question: &str) -> io::Result<Option<bool>> {
+        loop {
+            write!(self.out, "{question} ")?;
+            let Some(line) = self.read_line()? else {
+                return Ok(None);
+            };
+            match line.trim().to_ascii_lowercase().as_str() {
+                "y" | "yes" => return Ok(Some(true)),
+                "n" | "no" => return Ok(Some(false)),
+                _ => writeln!(self.out, "Please answer y or n.")?,
+            }
+        }
+    }
+
+    fn save(&mut self, m: &Match) {
+        if let Some(store) = &self.store
+            && let Err(e) = store.save(m)
+        {
+            eprintln!(
+                "mancala: could not save the match to {}: {e}; going on without saving",
+                store.path_for(m.config()).display()
+            );
+            self.store = None;
+        }
+    }
+
+    /// Clears the match's save: the players are done with it.
+    fn finish(&mut self, m: &Match) {
+        if let Some(store) = &self.store
+            && let Err(e) = store.finish(m.config())
+        {
+            eprintln!("mancala: could not clear the saved match: {e}");
+        }
+    }
+
+    fn names(m: &Match) -> [&str; 2] {
+        [m.name(Side::South), m.name(Side::North)]
+    }
+
+    fn print_board(&mut self, m: &Match) -> io::Result<()> {
+        writeln!(self.out)?;
+        write!(self.out, "{}", board::render(m.board(), Self::names(m)))
+    }
+
+    fn print_tally(&mut self, m: &Match) -> io::Result<()> {
+        let t = m.tally();
+        let [s, n] = Self::names(m);
+        let rounds = t.rounds();
+        writeln!(
+            self.out,
+            "Match score after {rounds} round{}: {s} {}, {n} {}, draws {}.",
+            if rounds == 1 { "" } else { "s" },
+            t.wins[0],
+            t.wins[1],
+            t.draws
+        )
+    }
+
+    /// The saved match to go on with, if any and if the players want it.
+    /// `None` at end of input.
+    fn resume_or_new(&mut self, config: &MatchConfig, seed: u64) -> io::Result<Option<Match>> {
+        let Some(store) = &self.store else {
+            return Ok(Some(Match::new(config.clone(), seed)));
+        };
+        for other in store.other_saves(config) {
+            writeln!(
+                self.out,
+                "Note: an unfinished match of these players with other settings is saved in {}.",
+                other.display()
+            )?;
+        }
+        match store.load(config) {
+            Ok(Some(saved)) => {
+                let [s, n] = Self::names(&saved);
+                writeln!(
+                    self.out,
+                    "There is an unfinished match of {s} and {n}: round {}, {} move{} played.",
+                    saved.round(),
+                    saved.moves().len(),
+                    if saved.moves().len() == 1 { "" } else { "s" }
+                )?;
+                match self.ask_yes_no("Resume the unfinished match? (y/n)")? {
+                    Some(true) => Ok(Some(saved)),
+                    Some(false) => Ok(Some(Match::new(config.clone(), seed))),
+                    None => Ok(None),
+                }
+            }
+            Ok(None) => Ok(Some(Match::new(config.clone(), seed))),
+            Err(problem) => {
+                eprintln!("mancala: {problem}");
+                if matches!(problem, SaveError::Corrupt { moved_to: None, .. }) {
+                    // Never overwrite what could not be moved aside.
+                    self.store = None;
+                }
+                Ok(Some(Match::new(config.clone(), seed)))
+            }
+        }
+    }
+
+    fn play_match(&mut self, config: MatchConfig, seed: u64) -> io::Result<()> {
+        for side in Side::BOTH {
+            let kind = config.seats[side.index()].kind;
+            self.computers[side.index()] = computer(kind, seed ^ (side.index() as u64 + 1));
+        }
+        let [s, n] = [&config.seats[0], &config.seats[1]];
+        writeln!(
+            self.out,
+            "Mancala: {} (South, {}) against {} (North, {}).",
+            s.name, s.kind, n.name, n.kind
+        )?;
+        writeln!(self.out, "Rules: {}.", config.rules)?;
+        self.print_help(&config)?;
+        let Some(mut m) = self.resume_or_new(&config, seed)? else {
+            writeln!(self.out, "End of input: nothing was played.")?;
+            return Ok(());
+        };
+        loop {
+            writeln!(self.out)?;
+            match m.moves().len() {
+                0 => writeln!(
+                    self.out,
+                    "Round {}: {} moves first.",
+                    m.round(),
+                    m.name(m.starter())
+                )?,
+                played => writeln!(
+                    self.out,
+                    "Round {} goes on after {played} move{} ({} moved first).",
+                    m.round(),
+                    if played == 1 { "" } else { "s" },
+                    m.name(m.starter())
+                )?,
+            }
+            self.print_board(&m)?;
+            if !self.play_round(&mut m)? {
+                return Ok(());
+            }
+            self.end_round(&m)?;
+            // The finished round is recorded: from here on the save holds
+            // the next round, so a match killed at the question below
+            // never counts that round twice.
+            m.next_round();
+            self.save(&m);
+            match self.ask_yes_no("Play again? (y/n)")? {
+                Some(true) => {}
+                answer => {
+                    self.finish(&m);
+                    if answer.is_none() {
+                        writeln!(self.out)?;
+                    }
+                    writeln!(self.out, "Thanks for playing!")?;
+                    return self.print_tally(&m);
+                }
+            }
+        }
+    }
+
+    fn print_help(&mut self, config: &MatchConfig) -> io::Result<()> {
+        let pits = config.rules.pits();
+        writeln!(
+            self.out,
+            "Choose a pit by its letter or by its number 1-{pits} from your left; u undoes, r redoes, q quits, ? shows this help."
+        )
+    }
+
+    /// Announces the end of a round, and keeps its record and statistics.
+    fn end_round(&mut self, m: &Match) -> io::Result<()> {
+        if let Some(outcome) = m.outcome() {
+            writeln!(
+                self.out,
+                "{}",
+                outcome_message(outcome, m.board().score(), Self::names(m))
+            )?;
+        }
+        self.print_tally(m)?;
+        if let Some(store) = &self.store {
+            match store.archive_round(m) {
+                Ok(path) => writeln!(self.out, "Round recorded in {}.", path.display())?,
+                Err(e) => eprintln!("mancala: could not record the round: {e}"),
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays the round to its end: `Ok(false)` when the players stopped
+    /// (end of input or `q`).
+    fn play_round(&mut self, m: &mut Match) -> io::Result<bool> {
+        while !m.board().is_over() {
+            let side = m.board().to_move();
+            if let Some(player) = &mut self.computers[side.index()] {
+                let limits = Limits::time(self.options.think);
+                let Some(pit) = player.choose(m.board(), &limits) else {
+                    writeln!(self.out, "{} gave up.", m.name(side))?;
+                    return Ok(false);
+                };
+                let letter = m.rules().letter(pit).unwrap_or('?');
+                writeln!(self.out, "{} plays {letter}.", m.name(side))?;
+                self.play(m, pit)?;
+                continue;
+            }
+            let prompt = format!(
+                "{}, choose a pit ({}):",
+                m.name(side),
+                m.rules().letter_range(side)
+            );
+            write!(self.out, "{prompt} ")?;
+            let Some(line) = self.read_line()? else {
+                if self.echo {
+                    // A script has ended: leaving its match saved would
+                    // make the next run of the same script answer the
+                    // resume question with its first move.
+                    self.finish(m);
+                    writeln!(self.out, "End of input: the match ends here.")?;
+                } else {
+                    writeln!(
+                        self.out,
+                        "End of input. The match is saved: start mancala with the same names to resume it."
+                    )?;
+                }
+                self.print_standing(m)?;
+                return Ok(false);
+            };
+            let text = line.trim();
+            match text.to_ascii_lowercase().as_str() {
+                "" => continue,
+                "q" | "quit" => {
+                    writeln!(
+                        self.out,
+                        "Stopped. The match is saved: start mancala with the same names to resume it."
+                    )?;
+                    self.print_standing(m)?;
+                    return Ok(false);
+                }
+                "?" | "help" => {
+                    let config = m.config().clone();
+                    self.print_help(&config)?;
+                    continue;
+                }
+                "u" | "undo" => {
+                    self.undo(m)?;
+                    continue;
+                }
+                "r" | "redo" => {
+                    self.redo(m)?;
+                    continue;
+                }
+                _ => {}
+            }
+            let Some(pit) = m.rules().parse_pit(text, side) else {
+                let single = text.chars().count() == 1 || text.parse::<u64>().is_ok();
+                if single {
+                    writeln!(self.out, "{}", MoveError::NoSuchPit)?;
+                } else {
+                    writeln!(self.out, "'{text}' is not a pit.")?;
+                }
+                writeln!(
+                    self.out,
+                    "Type a letter {} or a number 1-{} (u undoes, r redoes, q quits).",
+                    m.rules().letter_range(side),
+                    m.rules().pits()
+                )?;
+                continue;
+            };
+            if let Err(e) = m.board().check(pit) {
+                writeln!(self.out, "{e}")?;
+                continue;
+            }
+            self.play(m, pit)?;
+        }
+        Ok(true)
+    }
+
+    /// Takes back moves to the human's previous turn. Going back to a
+    /// computer's turn (it started the round) would only make it move again
+    /// at once, so that is refused.
+    fn undo(&mut self, m: &mut Match) -> io::Result<()> {
+        let mut probe = m.clone();
+        let undone = probe.undo_to_human();
+        if undone == 0 {
+            return writeln!(self.out, "There is no move to take back.");
+        }
+        if !probe.seat(probe.board().to_move()).kind.is_human() {
+            return writeln!(
+                self.out,
+                "There is no earlier turn of yours in this round to go back to."
+            );
+        }
+        *m = probe;
+        writeln!(
+            self.out,
+            "Took back {undone} move{}.",
+            if undone == 1 { "" } else { "s" }
+        )?;
+        self.save(m);
+        self.print_board(m)
+    }
+
+    /// Redoes the last move taken back, and the computer's moves after it.
+    fn redo(&mut self, m: &mut Match) -> io::Result<()> {
+        if m.redo_move().is_none() {
+            return writeln!(self.out, "There is no move to redo.");
+        }
+        let mut redone = 0;
+        while m.redo_move().is_some() {
+            let mut steps = Vec::new();
+            let Some(played) = m.redo(&mut steps) else {
+                break;
+            };
+            redone += 1;
+            self.report_move(m, &played, &steps)?;
+            let next = m.board().to_move();
+            if m.board().is_over() || m.seat(next).kind.is_human() {
+                break;
+            }
+        }
+        writeln!(
+            self.out,
+            "Redid {redone} move{}.",
+            if redone == 1 { "" } else { "s" }
+        )?;
+        self.save(m);
+        Ok(())
+    }
+
+    /// Plays a checked pit, saves, and shows what happened.
+    fn play(&mut self, m: &mut Match, pit: crate::rules::Pit) -> io::Result<()> {
+        let mut steps: Vec<Step> = Vec::new();
+        let played = match m.play(pit, &mut steps) {
+            Ok(played) => played,
+            Err(e) => return writeln!(self.out, "{e}"),
+        };
+        self.save(m);
+        self.report_move(m, &played, &steps)
+    }
+
+    fn report_move(&mut self, m: &Match, played: &Played, steps: &[Step]) -> io::Result<()> {
+        if self.options.seed_delay.is_some()
+            && let Some(line) = board::sowing_line(m.rules(), steps)
+        {
+            writeln!(self.out, "{} {line}", m.name(played.mover))?;
+        }
+        self.print_board(m)?;
+        for line in describe(m.rules(), played, Self::names(m)) {
+            writeln!(self.out, "{line}")?;
+        }
+        Ok(())
+    }
+
+    /// The round's seeds so far and the match score.
+    fn print_standing(&mut self, m: &Match) -> io::Result<()> {
+        let score = m.board().score();
+        let [s, n] = Self::names(m);
+        writeln!(
+            self.out,
+            "This round so far: {s} {}, {n} {}.",
+            score.south, score.north
+        )?;
+        self.print_tally(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{FirstMover, Seat};
+    use crate::players::PlayerKind;
+    use crate::rules::Rules;
+    use std::time::Duration;
+
+    fn transcript(input: &str, north: PlayerKind, animate: bool) -> String {
+        let config = MatchConfig {
+            rules: Rules::KALAH,
+            seats: [
+                Seat {
+                    name: "Alice".into(),
+                    kind: PlayerKind::Human,
+                },
+                Seat {
+                    name: "Michael".into(),
+                    kind: north,
+                },
+            ],
+            first: FirstMover::Alternate,
+        };
+        let mut out = Vec::new();
+        let mut game = Plain {
+            input: input.as_bytes(),
+            out: &mut out,
+            echo: true,
+            options: PlayOptions {
+                seed_delay: animate.then_some(Duration::ZERO),
+                think: Duration::from_millis(10),
+            },
+            store: None,
+            computers: [None, None],
+        };
+        game.play_match(config, 1).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn moves_messages_and_the_end_of_input() {
+        let out = transcript("c\nf\n", PlayerKind::Human, false);
+        assert!(out.contains("Alice, choose a pit (a-f): c\n"), "{out}");
+        assert!(out.contains("Alice gets an extra turn!"), "{out}");
+        assert!(
+            out.contains("Michael, choose a pit (g-l): \nEnd of input: the match ends here."),
+            "{out}"
+        );
+        assert!(
+            out.contains("This round so far: Alice 2, Michael 0."),
+            "{out}"
+        );
+        assert!(!out.contains(" sows "), "no animation lines: {out}");
+        assert!(!out.contains('\u{1b}'), "no escape codes");
+    }
+
+    #[test]
+    fn an_endless_line_is_cut_short_and_the_game_goes_on() {
+        let input = format!("{}\nc\n", "x".repeat(100_000));
+        let out = transcript(&input, PlayerKind::Human, false);
+        assert!(
+            out.contains(&format!("'{}' is not a pit.", "x".repeat(1024))),
+            "cut to 1024 bytes"
+        );
+        assert!(!out.contains(&"x".repeat(1025)));
+        assert!(
+            out.contains("Alice gets an extra turn!"),
+            "the next line is read"
+        );
+    }
+
+    #[test]
+    fn animation_lines_list_the_sowing() {
+        let out = transcript("c\n", PlayerKind::Human, true);
+        assert!(out.contains("Alice sows c: d e f store\n"), "{out}");
+    }
+
+    #[test]
+    fn wrong_answers_are_explained_and_asked_again() {
+        let out = transcript(
+            "h\n7\nbanana\nc\nc\n\u{ff}\n\u{1b}[2J\n",
+            PlayerKind::Human,
+            false,
+        );
+        assert!(!out.contains('\u{1b}'), "no escape codes echoed: {out}");
+        assert!(out.contains("'\u{fffd}[2J' is not a pit."), "{out}");
+        for message in [
+            "Sorry, you don't control that pit.",
+            "Sorry, there is no such pit.",
+            "'banana' is not a pit.",
+            "Sorry, that pit is empty.",
+        ] {
+            assert!(out.contains(message), "{message}: {out}");
+        }
+        assert_eq!(
+            out.matches("Alice, choose a pit (a-f):").count(),
+            8,
+            "{out}"
+        );
+    }
+
+    /// The boards printed, in order.
+    fn boards(out: &str) -> Vec<String> {
+        let lines: Vec<&str> = out.lines().collect();
+        lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.starts_with('╔'))
+            .map(|(i, _)| lines[i..i + 5].join("\n"))
+            .collect()
+    }
+
+    #[test]
+    fn undo_against_the_computer_goes_back_to_the_humans_turn() {
+        let out = transcript("a\nu\nr\n", PlayerKind::Greedy, false);
+        assert!(out.contains("Michael plays "), "{out}");
+        let (before_undo, after) = out.split_once("Took back ").unwrap();
+        let (after_undo, after_redo) = after.split_once("Redid ").unwrap();
+        let start = &boards(before_undo)[0];
+        let before = boards(before_undo).pop().unwrap();
+        assert_eq!(&boards(after_undo)[0], start, "back to the start: {out}");
+        assert_eq!(boards(after_undo).pop().unwrap(), before, "redone: {out}");
+        assert!(
+            after_redo.starts_with(&format!("{} moves.", boards(before_undo).len() - 1)),
+            "{out}"
+        );
+    }
 }

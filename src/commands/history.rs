@@ -1,0 +1,85 @@
+//! `mancala replay` and `mancala stats`: looking back at games played.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use crate::cli::{ReplayCmd, StatsCmd};
+use crate::game::{Record, SaveStore, data_dir, stats};
+
+use super::UsageError;
+
+/// Reads and checks the record at `cmd.file`.
+///
+/// # Errors
+/// A [`UsageError`] naming the file: unreadable, or not a valid record
+/// (with the line at fault).
+pub fn read_record(cmd: &ReplayCmd) -> anyhow::Result<Record> {
+    let path = cmd.file.display();
+    if let Ok(meta) = std::fs::metadata(&cmd.file)
+        && meta.len() > crate::game::record::MAX_RECORD_BYTES as u64
+    {
+        return super::usage(format!(
+            "{path} is not a game record: it is too large ({} bytes)",
+            meta.len()
+        ));
+    }
+    let bytes =
+        std::fs::read(&cmd.file).map_err(|e| UsageError(format!("cannot read {path}: {e}")))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| UsageError(format!("{path} is not a game record: it is not text")))?;
+    Record::parse(&text)
+        .map_err(|e| UsageError(format!("{path} is not a usable game record: {e}")).into())
+}
+
+/// `mancala replay FILE`: the recorded round, move by move: full screen
+/// with the arrow keys on a terminal, else (or with `--plain`) printed.
+///
+/// # Errors
+/// A [`UsageError`] for a missing or corrupt record; output failures.
+pub fn replay(cmd: &ReplayCmd) -> anyhow::Result<ExitCode> {
+    let record = read_record(cmd)?;
+    let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    if terminal && !cmd.plain {
+        let delay = (!cmd.no_animation).then(|| Duration::from_millis(cmd.speed));
+        super::replay_screen::run(&record, delay)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = std::io::stdout().lock();
+    match crate::plain::replay::print(&record, !cmd.no_animation, &mut out) {
+        Err(e)
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            Ok(ExitCode::SUCCESS)
+        }
+        other => other.map(|()| ExitCode::SUCCESS),
+    }
+}
+
+/// `mancala stats [--json]`: the history of every pair of names.
+///
+/// # Errors
+/// When no data directory is known or the statistics cannot be read.
+pub fn stats(cmd: &StatsCmd) -> anyhow::Result<ExitCode> {
+    let Some(root) = data_dir() else {
+        return super::usage("no data directory: set MANCALA_DATA_DIR or HOME");
+    };
+    let path = SaveStore::stats_path_in(&root);
+    let history = stats::read(&path)
+        .map_err(|e| anyhow::anyhow!("cannot read the statistics {}: {e}", path.display()))?;
+    if history.skipped_lines > 0 {
+        eprintln!(
+            "mancala: {} damaged line{} in {} left out",
+            history.skipped_lines,
+            if history.skipped_lines == 1 { "" } else { "s" },
+            path.display()
+        );
+    }
+    if cmd.json {
+        println!("{}", history.to_json());
+    } else {
+        print!("{}", history.to_text());
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,394 @@
+//! `mancala replay` full screen: the recorded round one position at a
+//! time, stepped with the arrow keys, drawn with the game's own board
+//! widget ([`BoardView`]) and sowing animation ([`Animation`]).
+//!
+//! The stepping is the shared [`Stepper`]; [`ReplayView`] adds only what
+//! the screen needs (the move being animated), so it is tested without a
+//! terminal.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::game::{Record, Stepper, describe, outcome_message};
+use crate::rules::{Score, Side, Step};
+use crate::tui::animation::Animation;
+use crate::tui::layout::ScreenLayout;
+use crate::tui::terminal::Screen;
+use crate::tui::theme::Theme;
+use crate::tui::widgets::board::BoardView;
+
+/// What a key asks of the replay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// One move forward (animated).
+    Forward,
+    /// One move back.
+    Back,
+    /// To the start of the round.
+    Start,
+    /// To the end of the round.
+    End,
+    /// Leave the replay.
+    Quit,
+}
+
+/// The action of a key press (releases and repeats of other kinds do nothing).
+#[must_use]
+pub fn action(key: KeyEvent) -> Option<Action> {
+    if key.kind != KeyEventKind::Press {
+        return None;
+    }
+    Some(match key.code {
+        KeyCode::Right | KeyCode::Char(' ') | KeyCode::Enter => Action::Forward,
+        KeyCode::Left | KeyCode::Backspace => Action::Back,
+        KeyCode::Home => Action::Start,
+        KeyCode::End => Action::End,
+        KeyCode::Char('q') | KeyCode::Esc => Action::Quit,
+        KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => Action::Quit,
+        _ => return None,
+    })
+}
+
+/// A replay on screen: the position reached and the move being sown.
+pub struct ReplayView {
+    record: Record,
+    stepper: Stepper,
+    animation: Option<Animation>,
+    seed_delay: Option<Duration>,
+}
+
+impl ReplayView {
+    /// A replay of `record` at its start; with `seed_delay`, each step
+    /// forward is sown seed by seed.
+    ///
+    /// # Errors
+    /// When the record's moves are refused by the rules.
+    pub fn new(record: Record, seed_delay: Option<Duration>) -> anyhow::Result<ReplayView> {
+        let stepper = record.stepper()?;
+        Ok(ReplayView {
+            record,
+            stepper,
+            animation: None,
+            seed_delay: seed_delay.filter(|d| !d.is_zero()),
+        })
+    }
+
+    /// Whether a move is being sown on screen.
+    #[cfg(test)]
+    fn animating(&self) -> bool {
+        self.animation.is_some()
+    }
+
+    /// The counts the board shows now.
+    #[must_use]
+    pub fn counts(&self) -> &[u16] {
+        self.animation
+            .as_ref()
+            .map_or_else(|| self.stepper.board().counts(), Animation::counts)
+    }
+
+    /// Acts on a key's action; `false` when the viewer quits. A key pressed
+    /// during an animation first finishes it.
+    pub fn handle(&mut self, action: Action, now: Instant) -> bool {
+        self.animation = None;
+        match action {
+            Action::Quit => return false,
+            Action::Forward => {
+                let before = self.stepper.board().counts().to_vec();
+                let steps = self.stepper.next_steps();
+                if self.stepper.forward()
+                    && let (Some(delay), Some(played)) =
+                        (self.seed_delay, self.stepper.last_played())
+                {
+                    self.animation = Some(Animation::new(played.mover, &before, steps, delay, now));
+                }
+            }
+            Action::Back => {
+                self.stepper.back();
+            }
+            Action::Start => self.stepper.seek(0),
+            Action::End => self.stepper.seek(self.stepper.len()),
+        }
+        true
+    }
+
+    /// Moves the animation on to `now`; drops it once it is over.
+    pub fn tick(&mut self, now: Instant) {
+        if let Some(animation) = &mut self.animation {
+            animation.advance(now);
+            if animation.is_done(now) {
+                self.animation = None;
+            }
+        }
+    }
+
+    /// When the picture changes next without a key.
+    #[must_use]
+    pub fn next_wake(&self) -> Option<Instant> {
+        self.animation.as_ref().and_then(Animation::next_frame_at)
+    }
+
+    fn caption(&self) -> Line<'static> {
+        let Some(animation) = &self.animation else {
+            return Line::default();
+        };
+        let rules = self.record.rules();
+        let letter = |pit| rules.letter(pit).unwrap_or('?');
+        let name = self.record.names()[animation.mover().index()];
+        Line::from(match animation.current() {
+            Some(Step::Lift { pit, seeds }) => format!("{name} lifts {seeds} from {}", letter(pit)),
+            Some(Step::Relay { pit, seeds }) => {
+                format!("Relay! {name} lifts {seeds} from {}", letter(pit))
+            }
+            Some(Step::Sow { .. }) => match animation.hand() {
+                0 => format!("{name} sows the last seed"),
+                n => format!("{name} sows… {n} in hand"),
+            },
+            Some(Step::Capture {
+                pit,
+                opposite,
+                seeds,
+                ..
+            }) => format!(
+                "{name} captures {seeds} from {} and {}",
+                letter(opposite),
+                letter(pit)
+            ),
+            Some(Step::Sweep { pit, seeds, .. }) => {
+                format!("{seeds} from {} go to their owner's store", letter(pit))
+            }
+            Some(Step::ExtraTurn | Step::GameOver) | None => String::new(),
+        })
+    }
+
+    /// Draws the replay.
+    pub fn draw(&self, frame: &mut Frame, theme: &Theme) {
+        let area = frame.area();
+        let rules = self.record.rules();
+        let layout = match ScreenLayout::new(area, rules) {
+            Ok(layout) => layout,
+            Err(need) => {
+                let text = format!(
+                    "The terminal is {}×{}; the replay needs {}×{}.",
+                    area.width, area.height, need.width, need.height
+                );
+                frame.render_widget(
+                    Paragraph::new(text).wrap(Wrap { trim: true }),
+                    Rect::new(area.x, area.y, area.width, area.height.min(3)),
+                );
+                return;
+            }
+        };
+        let names = self.record.names();
+        let board = self.stepper.board();
+        let counts = self.counts();
+        let scores = if self.animation.is_some() {
+            Score {
+                south: counts[rules.store(Side::South).index()],
+                north: counts[rules.store(Side::North).index()],
+            }
+        } else {
+            board.score()
+        };
+        let header = format!(
+            "Replay of round {}: {} against {} · move {} of {}",
+            self.record.round,
+            names[0],
+            names[1],
+            self.stepper.index(),
+            self.stepper.len()
+        );
+        frame.render_widget(Line::styled(header, theme.title), layout.header);
+        frame.render_widget(Line::styled(rules.to_string(), theme.dim), layout.rules);
+        let view = BoardView {
+            rules,
+            counts,
+            names,
+            scores,
+            to_move: (self.animation.is_none() && !board.is_over()).then(|| board.to_move()),
+            selected: None,
+            highlight: self
+                .animation
+                .as_ref()
+                .map_or([None; 3], Animation::highlight),
+            caption: self.caption(),
+            theme,
+        };
+        frame.render_widget(&view, layout.board);
+
+        let mut lines = Vec::new();
+        match self.stepper.last_played() {
+            None => lines.push(Line::styled(
+                format!(
+                    "Start of the round: {} moves first.",
+                    names[self.record.starter.index()]
+                ),
+                theme.text,
+            )),
+            Some(played) => {
+                lines.push(Line::styled(
+                    format!(
+                        "{} played {}.",
+                        names[played.mover.index()],
+                        rules.letter(played.pit).unwrap_or('?')
+                    ),
+                    theme.title,
+                ));
+                if self.animation.is_none() {
+                    for message in describe(rules, played, names) {
+                        lines.push(Line::styled(message, theme.good));
+                    }
+                }
+            }
+        }
+        if self.animation.is_none() && self.stepper.index() == self.stepper.len() {
+            lines.push(Line::styled(
+                match board.outcome() {
+                    Some(outcome) => outcome_message(outcome, board.score(), names),
+                    None => "The record ends here; the round was not finished.".to_string(),
+                },
+                theme.title,
+            ));
+        }
+        frame.render_widget(Paragraph::new(lines), layout.bottom);
+        let keys: Vec<Span> = [
+            ("←", "back"),
+            ("→", "forward"),
+            ("Home", "start"),
+            ("End", "end"),
+            ("q", "quit"),
+        ]
+        .into_iter()
+        .flat_map(|(key, what)| {
+            [
+                Span::styled(key, theme.key),
+                Span::styled(format!(" {what}  "), theme.text),
+            ]
+        })
+        .collect();
+        frame.render_widget(Line::from(keys), layout.keys);
+    }
+}
+
+/// Replays `record` full screen until the viewer quits.
+///
+/// # Errors
+/// When the terminal fails.
+pub fn run(record: &Record, seed_delay: Option<Duration>) -> anyhow::Result<()> {
+    let mut view = ReplayView::new(record.clone(), seed_delay)?;
+    let theme = Theme::from_env();
+    let mut screen = Screen::enter()?;
+    loop {
+        screen.terminal().draw(|frame| view.draw(frame, &theme))?;
+        let timeout = view
+            .next_wake()
+            .map(|at| at.saturating_duration_since(Instant::now()));
+        let ready = match timeout {
+            Some(t) => event::poll(t)?,
+            None => true,
+        };
+        if ready
+            && let Event::Key(key) = event::read()?
+            && let Some(action) = action(key)
+            && !view.handle(action, Instant::now())
+        {
+            return Ok(());
+        }
+        view.tick(Instant::now());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    fn key(code: KeyCode, kind: KeyEventKind) -> KeyEvent {
+        let mut k = KeyEvent::new(code, KeyModifiers::NONE);
+        k.kind = kind;
+        k
+    }
+
+    fn record() -> Record {
+        Record::parse(
+            "mancala record 1\npits: 6\nseeds: 4\ncapture: always\nsowing: single\nsweep: owner\nsouth: Alice\nnorth: Michael\nstarter: south\nmoves: c,f,h\n",
+        )
+        .unwrap()
+    }
+
+    fn screen(view: &ReplayView) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        terminal
+            .draw(|f| view.draw(f, &Theme::monochrome()))
+            .unwrap();
+        let buffer = terminal.backend().buffer();
+        (0..buffer.area.height)
+            .map(|y| {
+                (0..buffer.area.width)
+                    .map(|x| buffer[(x, y)].symbol())
+                    .collect::<String>()
+                    + "\n"
+            })
+            .collect()
+    }
+
+    #[test]
+    fn arrows_step_and_only_presses_count() {
+        assert_eq!(
+            action(key(KeyCode::Right, KeyEventKind::Press)),
+            Some(Action::Forward)
+        );
+        assert_eq!(
+            action(key(KeyCode::Left, KeyEventKind::Press)),
+            Some(Action::Back)
+        );
+        assert_eq!(action(key(KeyCode::Right, KeyEventKind::Release)), None);
+        assert_eq!(
+            action(key(KeyCode::Char('q'), KeyEventKind::Press)),
+            Some(Action::Quit)
+        );
+    }
+
+    #[test]
+    fn stepping_walks_the_records_positions_and_animates_forward() {
+        let record = record();
+        let boards = record.stepper().unwrap().boards().to_vec();
+        let mut view = ReplayView::new(record, Some(Duration::from_millis(100))).unwrap();
+        let t0 = Instant::now();
+        assert!(view.handle(Action::Forward, t0));
+        assert!(view.animating());
+        assert_ne!(view.counts(), boards[1].counts(), "mid-sowing");
+        view.tick(t0 + Duration::from_secs(10));
+        assert!(!view.animating());
+        assert_eq!(view.counts(), boards[1].counts());
+        view.handle(Action::End, t0);
+        assert_eq!(view.counts(), boards[3].counts());
+        view.handle(Action::Back, t0);
+        assert_eq!(view.counts(), boards[2].counts());
+        view.handle(Action::Start, t0);
+        assert_eq!(view.counts(), boards[0].counts());
+        assert!(!view.handle(Action::Quit, t0));
+    }
+
+    #[test]
+    fn the_screen_shows_the_board_the_move_and_its_message() {
+        let mut view = ReplayView::new(record(), None).unwrap();
+        view.handle(Action::Forward, Instant::now());
+        let text = screen(&view);
+        assert!(text.contains("move 1 of 3"), "{text}");
+        assert!(text.contains("Alice played c."), "{text}");
+        assert!(text.contains("Alice gets an extra turn!"), "{text}");
+        assert!(text.contains("▶ Alice to move"), "{text}");
+        assert!(text.contains("→ forward"), "{text}");
+        view.handle(Action::End, Instant::now());
+        let text = screen(&view);
+        assert!(text.contains("Michael gets an extra turn!"), "{text}");
+        assert!(text.contains("the round was not finished"), "{text}");
+    }
+}

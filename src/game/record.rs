@@ -1,0 +1,914 @@
+//! Game records: one round as a small text file that people can read and
+//! programs can replay.
+//!
+//! # The format (version 1)
+//!
+//! A record is UTF-8 text, one `key: value` field per line. The first line
+//! that is not blank is the header `mancala record 1`. Blank lines and lines
+//! starting with `#` are comments and are ignored when reading.
+//!
+//! ```text
+//! mancala record 1
+//! pits: 6
+//! seeds: 4
+//! capture: always
+//! sowing: single
+//! sweep: owner
+//! first: south
+//! south: Alice
+//! south-player: human
+//! north: Michael
+//! north-player: human
+//! round: 1
+//! starter: south
+//! earlier-rounds: south 0, north 0, draws 0
+//! moves: c,f,h,g,a
+//! result: unfinished
+//! # Turn by turn ("+" after a move: it earned another turn):
+//! #   1. Alice: c+ f
+//! #   2. Michael: h+ g
+//! #   3. Alice: a
+//! # The same position: mancala position --pits 6 --seeds 4 --capture always --sowing single --sweep owner --to-move south --moves c,f,h,g,a
+//! ```
+//!
+//! | field | value | required |
+//! | --- | --- | --- |
+//! | `pits`, `seeds` | board size and starting seeds per pit | yes |
+//! | `capture`, `sowing`, `sweep` | rule options, as on the command line | yes |
+//! | `first` | the match's starter setting: south, north, alternate, random | no (alternate) |
+//! | `south`, `north` | the players' names | yes |
+//! | `south-player`, `north-player` | who played: human, random, greedy, tree:N, easy, medium, hard, perfect | no (human) |
+//! | `round` | the round's number in its match, from 1 | no (1) |
+//! | `starter` | the side that moved first in this round | yes |
+//! | `earlier-rounds` | the match tally before this round | no (all 0) |
+//! | `moves` | every move in playing order as pit letters, comma separated | yes (may be empty) |
+//! | `result` | `unfinished`, or `south 30, north 18 (Alice wins)` | no; checked if given |
+//!
+//! Pit letters are the game's own: South's pits `a`, `b`, ... from South's
+//! left, then North's pits from North's left (`g`..`l` on six pits). The
+//! `moves` line is exactly what `mancala position --moves` takes, so with
+//! the rule options and `--to-move STARTER` it rebuilds any position of the
+//! round; the last comment line of a written record spells that command
+//! out. The turn-by-turn comment groups a player's extra-turn chain on one
+//! line.
+//!
+//! Reading checks everything: the header, each field, the names, every
+//! move against the rules (a move the rules refuse is reported with its
+//! number and the rules' reason), and the `result` line against the moves.
+//! The same format, with `earlier-rounds` and `first`, is how an unfinished
+//! match is saved (see [`super::save`]).
+
+use std::fmt::{self, Write as _};
+
+use super::{FirstMover, Match, MatchConfig, Seat, Tally};
+use crate::players::PlayerKind;
+use crate::rules::{
+    Board, Capture, NoTrace, Outcome, Pit, Played, Rules, Side, Sowing, Step, Sweep,
+};
+
+/// The first line of every record.
+pub const HEADER: &str = "mancala record 1";
+
+/// The largest record file read (a round has a few hundred moves at most).
+pub const MAX_RECORD_BYTES: usize = 1 << 20;
+
+/// One round: the rules, the seats, the round's place in its match and
+/// every move. See the [module docs](self) for the text form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The match's fixed settings: rules, seats, starter setting.
+    pub config: MatchConfig,
+    /// The round's number in its match, from 1.
+    pub round: u32,
+    /// The side that moved first in this round.
+    pub starter: Side,
+    /// The match tally before this round.
+    pub earlier: Tally,
+    /// Every move of the round, in playing order.
+    pub moves: Vec<Pit>,
+}
+
+/// Why a record could not be read: the line (from 1; 0 for the file as a
+/// whole) and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError {
+    /// The line at fault, from 1; 0 when no single line is.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "line {}: {}", self.line, self.message)
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+fn error(line: usize, message: impl Into<String>) -> RecordError {
+    RecordError {
+        line,
+        message: message.into(),
+    }
+}
+
+/// A name as it can be written on one line: control characters become
+/// spaces, surrounding space is trimmed.
+#[must_use]
+pub fn clean_name(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+impl Record {
+    /// The round being played in `m`, as a record.
+    #[must_use]
+    pub fn of_match(m: &Match) -> Record {
+        let mut earlier = *m.tally();
+        // A finished round already counts in the match's tally.
+        match m.outcome() {
+            Some(Outcome::Win(side)) => {
+                earlier.wins[side.index()] = earlier.wins[side.index()].saturating_sub(1);
+            }
+            Some(Outcome::Draw) => earlier.draws = earlier.draws.saturating_sub(1),
+            None => {}
+        }
+        Record {
+            config: m.config().clone(),
+            round: m.round(),
+            starter: m.starter(),
+            earlier,
+            moves: m.moves().to_vec(),
+        }
+    }
+
+    /// The rules in force.
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.config.rules
+    }
+
+    /// The names, South's first.
+    #[must_use]
+    pub fn names(&self) -> [&str; 2] {
+        [
+            self.config.seats[0].name.as_str(),
+            self.config.seats[1].name.as_str(),
+        ]
+    }
+
+    /// Rebuilds the match at the end of this record (its round, tally and
+    /// moves), for resuming; `seed` drives later coin flips.
+    ///
+    /// # Errors
+    /// The first move the rules refuse.
+    pub fn to_match(&self, seed: u64) -> Result<Match, RecordError> {
+        Match::restore(
+            self.config.clone(),
+            self.round,
+            self.starter,
+            &self.moves,
+            self.earlier,
+            seed,
+        )
+        .map_err(|(i, e)| self.move_error(i, &e.to_string()))
+    }
+
+    fn move_error(&self, index: usize, reason: &str) -> RecordError {
+        let letter = self
+            .moves
+            .get(index)
+            .and_then(|&p| self.rules().letter(p))
+            .unwrap_or('?');
+        error(0, format!("move {} ('{letter}'): {reason}", index + 1))
+    }
+
+    /// The positions of the round, from the start to after the last move,
+    /// with what each move did.
+    ///
+    /// # Errors
+    /// The first move the rules refuse.
+    pub fn stepper(&self) -> Result<Stepper, RecordError> {
+        let mut board = Board::starting(self.config.rules, self.starter);
+        let mut boards = Vec::with_capacity(self.moves.len() + 1);
+        let mut played = Vec::with_capacity(self.moves.len());
+        boards.push(board);
+        for (i, &pit) in self.moves.iter().enumerate() {
+            let p = board
+                .play_traced(pit, &mut NoTrace)
+                .map_err(|e| self.move_error(i, &e.to_string()))?;
+            boards.push(board);
+            played.push(p);
+        }
+        Ok(Stepper {
+            boards,
+            played,
+            at: 0,
+        })
+    }
+
+    /// The `result` line's value for the position after all the moves.
+    fn result_text(&self, board: &Board) -> String {
+        let names = self.names();
+        match board.outcome() {
+            None => "unfinished".to_string(),
+            Some(outcome) => {
+                let score = board.score();
+                let verdict = match outcome {
+                    Outcome::Win(side) => format!("{} wins", names[side.index()]),
+                    Outcome::Draw => "a draw".to_string(),
+                };
+                format!(
+                    "south {}, north {} ({verdict})",
+                    score.of(Side::South),
+                    score.of(Side::North)
+                )
+            }
+        }
+    }
+
+    /// The moves as pit letters, comma separated (for `--moves`).
+    #[must_use]
+    pub fn moves_text(&self) -> String {
+        let rules = self.rules();
+        let mut text = String::with_capacity(2 * self.moves.len());
+        for (i, &pit) in self.moves.iter().enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            text.push(rules.letter(pit).unwrap_or('?'));
+        }
+        text
+    }
+
+    /// The record as text (see the [module docs](self)).
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        let rules = self.rules();
+        let seats = &self.config.seats;
+        let mut out = String::new();
+        let _ = writeln!(out, "{HEADER}");
+        let _ = writeln!(out, "pits: {}", rules.pits());
+        let _ = writeln!(out, "seeds: {}", rules.seeds());
+        let _ = writeln!(out, "capture: {}", rules.capture());
+        let _ = writeln!(out, "sowing: {}", rules.sowing());
+        let _ = writeln!(out, "sweep: {}", rules.sweep());
+        let _ = writeln!(out, "first: {}", self.config.first);
+        for side in Side::BOTH {
+            let seat = &seats[side.index()];
+            let _ = writeln!(out, "{}: {}", side.as_str(), clean_name(&seat.name));
+            let _ = writeln!(out, "{}-player: {}", side.as_str(), seat.kind);
+        }
+        let _ = writeln!(out, "round: {}", self.round);
+        let _ = writeln!(out, "starter: {}", self.starter.as_str());
+        let _ = writeln!(
+            out,
+            "earlier-rounds: south {}, north {}, draws {}",
+            self.earlier.wins[0], self.earlier.wins[1], self.earlier.draws
+        );
+        let _ = writeln!(out, "moves: {}", self.moves_text());
+        // A record of moves the rules refuse cannot be made by the game;
+        // write what can be written rather than fail.
+        if let Ok(stepper) = self.stepper() {
+            let _ = writeln!(out, "result: {}", self.result_text(stepper.last_board()));
+            out.push_str("# Turn by turn (\"+\" after a move: it earned another turn):\n");
+            let [s, n] = self.names().map(clean_name);
+            for line in stepper.turn_lines([&s, &n]) {
+                let _ = writeln!(out, "#   {line}");
+            }
+        }
+        let _ = writeln!(
+            out,
+            "# The same position: mancala position --pits {} --seeds {} --capture {} --sowing {} --sweep {} --to-move {} --moves {}",
+            rules.pits(),
+            rules.seeds(),
+            rules.capture(),
+            rules.sowing(),
+            rules.sweep(),
+            self.starter.as_str(),
+            self.moves_text()
+        );
+        out
+    }
+
+    /// Reads a record, checking every field, every move and the result.
+    ///
+    /// # Errors
+    /// A [`RecordError`] naming the line at fault and why.
+    pub fn parse(text: &str) -> Result<Record, RecordError> {
+        if text.len() > MAX_RECORD_BYTES {
+            return Err(error(
+                0,
+                format!("too large for a record ({} bytes)", text.len()),
+            ));
+        }
+        let mut fields = Fields::default();
+        let mut header_seen = false;
+        // A byte-order mark left by an editor is not part of the header.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        for (i, raw) in text.lines().enumerate() {
+            let n = i + 1;
+            let line = raw.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            if !header_seen {
+                if line == HEADER {
+                    header_seen = true;
+                    continue;
+                }
+                if let Some(version) = line.strip_prefix("mancala record ") {
+                    return Err(error(
+                        n,
+                        format!(
+                            "record format version '{version}' is not supported (this mancala reads version 1)"
+                        ),
+                    ));
+                }
+                return Err(error(
+                    n,
+                    format!("not a mancala record (expected '{HEADER}' first)"),
+                ));
+            }
+            let Some((key, value)) = line.split_once(':') else {
+                return Err(error(n, format!("expected 'field: value', found '{line}'")));
+            };
+            fields.set(n, key.trim(), value.trim())?;
+        }
+        if !header_seen {
+            return Err(error(
+                0,
+                format!("not a mancala record (no '{HEADER}' line)"),
+            ));
+        }
+        fields.finish()
+    }
+}
+
+/// Fields as read, before they are checked together.
+#[derive(Default)]
+struct Fields {
+    pits: Option<(usize, usize)>,
+    seeds: Option<(usize, usize)>,
+    capture: Option<Capture>,
+    sowing: Option<Sowing>,
+    sweep: Option<Sweep>,
+    first: Option<FirstMover>,
+    names: [Option<String>; 2],
+    kinds: [Option<PlayerKind>; 2],
+    round: Option<u32>,
+    starter: Option<Side>,
+    earlier: Option<Tally>,
+    moves: Option<(usize, String)>,
+    result: Option<(usize, String)>,
+}
+
+fn once<T>(slot: &mut Option<T>, line: usize, key: &str, value: T) -> Result<(), RecordError> {
+    if slot.is_some() {
+        return Err(error(line, format!("'{key}' is given twice")));
+    }
+    *slot = Some(value);
+    Ok(())
+}
+
+fn number<T: std::str::FromStr>(line: usize, key: &str, value: &str) -> Result<T, RecordError> {
+    value.parse().map_err(|_| {
+        error(
+            line,
+            format!("'{key}' must be a whole number, not '{value}'"),
+        )
+    })
+}
+
+fn keyword<T: std::str::FromStr<Err = String>>(line: usize, value: &str) -> Result<T, RecordError> {
+    value.parse().map_err(|e: String| error(line, e))
+}
+
+fn parse_tally(line: usize, value: &str) -> Result<Tally, RecordError> {
+    let bad = || {
+        error(
+            line,
+            format!("'earlier-rounds' must read 'south N, north N, draws N', not '{value}'"),
+        )
+    };
+    let mut counts = [0u32; 3];
+    let mut parts = value.split(',');
+    for (slot, label) in counts.iter_mut().zip(["south", "north", "draws"]) {
+        let part = parts.next().ok_or_else(bad)?.trim();
+        let n = part.strip_prefix(label).ok_or_else(bad)?.trim();
+        *slot = n.parse().map_err(|_| bad())?;
+    }
+    if parts.next().is_some() {
+        return Err(bad());
+    }
+    Ok(Tally {
+        wins: [counts[0], counts[1]],
+        draws: counts[2],
+    })
+}
+
+impl Fields {
+    fn set(&mut self, n: usize, key: &str, value: &str) -> Result<(), RecordError> {
+        match key {
+            "pits" => once(&mut self.pits, n, key, (n, number(n, key, value)?)),
+            "seeds" => once(&mut self.seeds, n, key, (n, number(n, key, value)?)),
+            "capture" => once(&mut self.capture, n, key, keyword(n, value)?),
+            "sowing" => once(&mut self.sowing, n, key, keyword(n, value)?),
+            "sweep" => once(&mut self.sweep, n, key, keyword(n, value)?),
+            "first" => once(&mut self.first, n, key, keyword(n, value)?),
+            "south" | "north" => {
+                let name = clean_name(value);
+                if name.is_empty() {
+                    return Err(error(n, format!("'{key}' needs a name")));
+                }
+                let i = usize::from(key == "north");
+                once(&mut self.names[i], n, key, name)
+            }
+            "south-player" | "north-player" => {
+                let i = usize::from(key == "north-player");
+                once(&mut self.kinds[i], n, key, keyword(n, value)?)
+            }
+            "round" => {
+                let round: u32 = number(n, key, value)?;
+                if round == 0 {
+                    return Err(error(n, "'round' counts from 1"));
+                }
+                once(&mut self.round, n, key, round)
+            }
+            "starter" => {
+                let side = value.parse::<Side>().map_err(|e| error(n, e.to_string()))?;
+                once(&mut self.starter, n, key, side)
+            }
+            "earlier-rounds" => once(&mut self.earlier, n, key, parse_tally(n, value)?),
+            "moves" => once(&mut self.moves, n, key, (n, value.to_string())),
+            "result" => once(&mut self.result, n, key, (n, value.to_string())),
+            _ => Err(error(n, format!("unknown field '{key}'"))),
+        }
+    }
+
+    fn finish(self) -> Result<Record, RecordError> {
+        let missing = |key: &str| error(0, format!("the '{key}' field is missing"));
+        let (pits_line, pits) = self.pits.ok_or_else(|| missing("pits"))?;
+        let (seeds_line, seeds) = self.seeds.ok_or_else(|| missing("seeds"))?;
+        let rules = Rules::KALAH
+            .with_pits(pits)
+            .map_err(|e| error(pits_line, e.to_string()))?
+            .with_seeds(seeds)
+            .map_err(|e| error(seeds_line, e.to_string()))?
+            .with_capture(self.capture.ok_or_else(|| missing("capture"))?)
+            .with_sowing(self.sowing.ok_or_else(|| missing("sowing"))?)
+            .with_sweep(self.sweep.ok_or_else(|| missing("sweep"))?);
+        let [south, north] = self.names;
+        let seats = [
+            Seat {
+                name: south.ok_or_else(|| missing("south"))?,
+                kind: self.kinds[0].unwrap_or(PlayerKind::Human),
+            },
+            Seat {
+                name: north.ok_or_else(|| missing("north"))?,
+                kind: self.kinds[1].unwrap_or(PlayerKind::Human),
+            },
+        ];
+        let (moves_line, moves_text) = self.moves.ok_or_else(|| missing("moves"))?;
+        let moves =
+            crate::cli::parse_moves(&moves_text, &rules).map_err(|e| error(moves_line, e))?;
+        let record = Record {
+            config: MatchConfig {
+                rules,
+                seats,
+                first: self.first.unwrap_or_default(),
+            },
+            round: self.round.unwrap_or(1),
+            starter: self.starter.ok_or_else(|| missing("starter"))?,
+            earlier: self.earlier.unwrap_or_default(),
+            moves,
+        };
+        let stepper = record.stepper().map_err(|e| RecordError {
+            line: moves_line,
+            message: e.message,
+        })?;
+        if let Some((line, claimed)) = self.result {
+            let actual = record.result_text(stepper.last_board());
+            if claimed != actual {
+                return Err(error(
+                    line,
+                    format!(
+                        "the result '{claimed}' does not match the moves, which give '{actual}'"
+                    ),
+                ));
+            }
+        }
+        Ok(record)
+    }
+}
+
+/// Walks the positions of a recorded round forward and back: the logic of
+/// a replay, whatever shows it.
+#[derive(Clone, Debug)]
+pub struct Stepper {
+    boards: Vec<Board>,
+    played: Vec<Played>,
+    at: usize,
+}
+
+impl Stepper {
+    /// Moves in the round.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.played.len()
+    }
+
+    /// Whether the round has no moves.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.played.is_empty()
+    }
+
+    /// Moves played to reach the current position (0 at the start).
+    #[must_use]
+    pub fn index(&self) -> usize {
+        self.at
+    }
+
+    /// The current position.
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.boards[self.at]
+    }
+
+    /// The position after every move.
+    #[must_use]
+    pub fn last_board(&self) -> &Board {
+        self.boards.last().unwrap_or(&self.boards[0])
+    }
+
+    /// Every position, from the start to the end.
+    #[must_use]
+    pub fn boards(&self) -> &[Board] {
+        &self.boards
+    }
+
+    /// What the move that led to the current position did (`None` at the
+    /// start).
+    #[must_use]
+    pub fn last_played(&self) -> Option<&Played> {
+        self.at.checked_sub(1).map(|i| &self.played[i])
+    }
+
+    /// The steps of the move that leads from the current position to the
+    /// next one, for animating it (empty at the end).
+    #[must_use]
+    pub fn next_steps(&self) -> Vec<Step> {
+        let mut steps = Vec::new();
+        if let Some(played) = self.played.get(self.at) {
+            let mut board = self.boards[self.at];
+            let _ = board.play_traced(played.pit, &mut steps);
+        }
+        steps
+    }
+
+    /// One move forward; `false` at the end.
+    pub fn forward(&mut self) -> bool {
+        if self.at < self.played.len() {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// One move back; `false` at the start.
+    pub fn back(&mut self) -> bool {
+        if self.at > 0 {
+            self.at -= 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Goes to the position after `index` moves (clamped to the end).
+    pub fn seek(&mut self, index: usize) {
+        self.at = index.min(self.played.len());
+    }
+
+    /// The round turn by turn, one line per turn: `3. Alice: c+ f` (a `+`
+    /// marks a move that earned another turn).
+    #[must_use]
+    pub fn turn_lines(&self, names: [&str; 2]) -> Vec<String> {
+        let mut lines: Vec<String> = Vec::new();
+        let mut current = String::new();
+        let mut turn = 0;
+        let mut continuing = false;
+        for (i, played) in self.played.iter().enumerate() {
+            let rules = self.boards[i].rules();
+            if !continuing {
+                if !current.is_empty() {
+                    lines.push(std::mem::take(&mut current));
+                }
+                turn += 1;
+                let _ = write!(current, "{turn}. {}:", names[played.mover.index()]);
+            }
+            let _ = write!(current, " {}", rules.letter(played.pit).unwrap_or('?'));
+            if played.extra_turn {
+                current.push('+');
+            }
+            continuing = played.extra_turn;
+        }
+        if !current.is_empty() {
+            lines.push(current);
+        }
+        lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> MatchConfig {
+        MatchConfig {
+            rules: Rules::KALAH,
+            seats: [
+                Seat {
+                    name: "Alice".into(),
+                    kind: PlayerKind::Human,
+                },
+                Seat {
+                    name: "Michael".into(),
+                    kind: PlayerKind::Greedy,
+                },
+            ],
+            first: FirstMover::Alternate,
+        }
+    }
+
+    fn letters(text: &str) -> Vec<Pit> {
+        crate::cli::parse_moves(text, &Rules::KALAH).unwrap()
+    }
+
+    fn sample() -> Record {
+        Record {
+            config: config(),
+            round: 2,
+            starter: Side::South,
+            earlier: Tally {
+                wins: [1, 0],
+                draws: 0,
+            },
+            moves: letters("c,f,h"),
+        }
+    }
+
+    /// The example in the module docs and the README, word for word.
+    const DOC_EXAMPLE: &str = "mancala record 1\npits: 6\nseeds: 4\ncapture: always\nsowing: single\nsweep: owner\nfirst: south\nsouth: Alice\nsouth-player: human\nnorth: Michael\nnorth-player: human\nround: 1\nstarter: south\nearlier-rounds: south 0, north 0, draws 0\nmoves: c,f,h,g,a\nresult: unfinished\n# Turn by turn (\"+\" after a move: it earned another turn):\n#   1. Alice: c+ f\n#   2. Michael: h+ g\n#   3. Alice: a\n# The same position: mancala position --pits 6 --seeds 4 --capture always --sowing single --sweep owner --to-move south --moves c,f,h,g,a\n";
+
+    #[test]
+    fn the_documented_example_is_what_the_game_writes() {
+        let mut cfg = config();
+        cfg.first = FirstMover::South;
+        cfg.seats[1].kind = PlayerKind::Human;
+        let mut m = Match::new(cfg, 0);
+        for pit in letters("c,f,h,g,a") {
+            m.play(pit, &mut NoTrace).unwrap();
+        }
+        let record = Record::of_match(&m);
+        assert_eq!(record.to_text(), DOC_EXAMPLE);
+        assert_eq!(Record::parse(DOC_EXAMPLE), Ok(record));
+        let docs = include_str!("record.rs");
+        let documented: String = DOC_EXAMPLE.lines().map(|l| format!("//! {l}\n")).collect();
+        assert!(docs.contains(&documented), "module docs out of date");
+    }
+
+    #[test]
+    fn written_records_read_back_the_same() {
+        let record = sample();
+        let text = record.to_text();
+        assert!(text.starts_with("mancala record 1\n"), "{text}");
+        assert!(text.contains("\nmoves: c,f,h\n"), "{text}");
+        assert!(
+            text.contains("#   1. Alice: c+ f\n#   2. Michael: h+\n"),
+            "{text}"
+        );
+        assert_eq!(Record::parse(&text), Ok(record));
+    }
+
+    #[test]
+    fn a_finished_round_carries_a_checked_result() {
+        let mut m = Match::new(config(), 1);
+        while let Some(pit) = m.board().legal_moves().next() {
+            m.play(pit, &mut NoTrace).unwrap();
+        }
+        let record = Record::of_match(&m);
+        assert_eq!(
+            record.earlier,
+            Tally::default(),
+            "the round itself is not earlier"
+        );
+        let text = record.to_text();
+        let score = m.board().score();
+        let expected = format!("result: south {}, north {} (", score.south, score.north);
+        assert!(text.contains(&expected), "{text}");
+        assert_eq!(Record::parse(&text).unwrap().moves, m.moves());
+        let tampered = text.replace(&expected, "result: south 99, north 0 (");
+        let err = Record::parse(&tampered).unwrap_err();
+        assert!(err.message.contains("does not match the moves"), "{err}");
+    }
+
+    #[test]
+    fn the_stepper_walks_forward_and_back_through_the_same_positions() {
+        let record = sample();
+        let mut stepper = record.stepper().unwrap();
+        let mut board = Board::starting(Rules::KALAH, Side::South);
+        assert_eq!(*stepper.board(), board);
+        assert!(!stepper.back());
+        for &pit in &record.moves {
+            board.play(pit).unwrap();
+            assert!(stepper.forward());
+            assert_eq!(*stepper.board(), board);
+            assert_eq!(stepper.last_played().unwrap().pit, pit);
+        }
+        assert!(!stepper.forward());
+        assert!(stepper.back());
+        assert_eq!(stepper.index(), 2);
+        stepper.seek(0);
+        assert_eq!(
+            stepper.next_steps().first(),
+            Some(&Step::Lift {
+                pit: record.moves[0],
+                seeds: 4
+            })
+        );
+    }
+
+    fn parse_err(text: &str) -> RecordError {
+        Record::parse(text).unwrap_err()
+    }
+
+    #[test]
+    fn malformed_records_name_the_line_and_the_fault() {
+        let good = sample().to_text();
+        let cases: &[(&str, &str, usize, &str)] = &[
+            ("mancala record 1", "hello", 1, "not a mancala record"),
+            (
+                "mancala record 1",
+                "mancala record 7",
+                1,
+                "version '7' is not supported",
+            ),
+            ("pits: 6", "pits: six", 2, "'pits' must be a whole number"),
+            ("pits: 6", "pits: 13", 2, "13 pits per side is not playable"),
+            (
+                "capture: always",
+                "capture: sometimes",
+                4,
+                "not a capture rule",
+            ),
+            ("south: Alice", "south:   ", 8, "needs a name"),
+            (
+                "north-player: greedy",
+                "north-player: genius",
+                11,
+                "not a player",
+            ),
+            ("round: 2", "round: 0", 12, "counts from 1"),
+            ("starter: south", "starter: east", 13, "not a side"),
+            (
+                "earlier-rounds: south 1, north 0, draws 0",
+                "earlier-rounds: 1 0 0",
+                14,
+                "must read",
+            ),
+            (
+                "moves: c,f,h",
+                "moves: c,z,h",
+                15,
+                "move 2 ('z') is not a pit letter",
+            ),
+            (
+                "moves: c,f,h",
+                "moves: c,h",
+                15,
+                "move 2 ('h'): Sorry, you don't control that pit.",
+            ),
+            (
+                "moves: c,f,h",
+                "moves: c,c",
+                15,
+                "move 2 ('c'): Sorry, that pit is empty.",
+            ),
+            ("sweep: owner", "sweep owner", 6, "expected 'field: value'"),
+            (
+                "sweep: owner",
+                "sweep: owner\ncolour: blue",
+                7,
+                "unknown field 'colour'",
+            ),
+            (
+                "sweep: owner",
+                "sweep: owner\nsweep: none",
+                7,
+                "given twice",
+            ),
+        ];
+        for &(from, to, line, message) in cases {
+            assert!(good.contains(from), "{from}");
+            let err = parse_err(&good.replacen(from, to, 1));
+            assert_eq!(err.line, line, "{to}: {err}");
+            assert!(err.message.contains(message), "{to}: {err}");
+        }
+        let err = parse_err(&good.replace("starter: south\n", ""));
+        assert_eq!(err.to_string(), "the 'starter' field is missing");
+        assert!(parse_err("").message.contains("not a mancala record"));
+        assert!(
+            parse_err(&"#".repeat(MAX_RECORD_BYTES + 1))
+                .message
+                .contains("too large")
+        );
+    }
+
+    #[test]
+    fn optional_fields_take_their_defaults() {
+        let text = "mancala record 1\npits: 4\nseeds: 3\ncapture: never\nsowing: relay\nsweep: none\nsouth: A\nnorth: B\nstarter: north\nmoves:\n";
+        let record = Record::parse(text).unwrap();
+        assert_eq!(record.round, 1);
+        assert_eq!(record.config.first, FirstMover::Alternate);
+        assert_eq!(record.config.seats[1].kind, PlayerKind::Human);
+        assert!(record.moves.is_empty());
+        assert_eq!(record.rules().pits(), 4);
+    }
+
+    #[test]
+    fn random_rounds_under_random_rules_survive_the_round_trip() {
+        use crate::rng::Rng;
+        let mut rng = Rng::new(6);
+        let names = ["Ann", "Bob: the 2nd", "  Zoë  ", "#1", "a\tb", "名前"];
+        for _ in 0..300 {
+            let rules = Rules::new(1 + rng.below(12), 1 + rng.below(20))
+                .unwrap()
+                .with_capture(Capture::ALL[rng.below(Capture::ALL.len())])
+                .with_sowing(Sowing::ALL[rng.below(Sowing::ALL.len())])
+                .with_sweep(Sweep::ALL[rng.below(Sweep::ALL.len())]);
+            let starter = if rng.coin() { Side::South } else { Side::North };
+            let mut board = Board::starting(rules, starter);
+            let mut moves = Vec::new();
+            let length = rng.below(80);
+            while moves.len() < length {
+                let legal: Vec<Pit> = board.legal_moves().collect();
+                if legal.is_empty() {
+                    break;
+                }
+                let pit = legal[rng.below(legal.len())];
+                board.play(pit).unwrap();
+                moves.push(pit);
+            }
+            let kinds = [PlayerKind::Human, PlayerKind::Tree(3), PlayerKind::Perfect];
+            let record = Record {
+                config: MatchConfig {
+                    rules,
+                    seats: [
+                        Seat {
+                            name: clean_name(names[rng.below(names.len())]),
+                            kind: kinds[rng.below(kinds.len())],
+                        },
+                        Seat {
+                            name: clean_name(names[rng.below(names.len())]),
+                            kind: kinds[rng.below(kinds.len())],
+                        },
+                    ],
+                    first: [FirstMover::Random, FirstMover::North][rng.below(2)],
+                },
+                round: 1 + rng.below(9) as u32,
+                starter,
+                earlier: Tally {
+                    wins: [rng.below(5) as u32, rng.below(5) as u32],
+                    draws: rng.below(5) as u32,
+                },
+                moves,
+            };
+            let text = record.to_text();
+            assert_eq!(Record::parse(&text).as_ref(), Ok(&record), "{text}");
+            assert_eq!(record.stepper().unwrap().last_board(), &board);
+            let with_bom = format!("\u{feff}{}", text.replace('\n', "\r\n"));
+            assert_eq!(Record::parse(&with_bom), Ok(record));
+        }
+    }
+
+    #[test]
+    fn names_are_kept_to_one_line() {
+        assert_eq!(clean_name(" Bob\n\tthe builder\r"), "Bob  the builder");
+        let mut record = sample();
+        record.config.seats[0].name = "Ann\nmoves: a".into();
+        let back = Record::parse(&record.to_text()).unwrap();
+        assert_eq!(back.config.seats[0].name, "Ann moves: a");
+        assert_eq!(back.moves, record.moves);
+    }
+}

@@ -1,0 +1,597 @@
+//! Keeping every game: the unfinished match saved after every move, a
+//! record of every finished round, and the statistics, all in the user's
+//! data directory.
+//!
+//! # Where
+//!
+//! [`data_dir`]: `$MANCALA_DATA_DIR` if set, else `$XDG_DATA_HOME/mancala`
+//! (when that is an absolute path), else `$HOME/.local/share/mancala`.
+//! Inside it:
+//!
+//! - `saves/SOUTH-vs-NORTH-HASH.txt`: the unfinished match of those players
+//!   with those rules, kinds and starter setting (the hash tells matches
+//!   of the same names under other settings apart), in the
+//!   [record format](super::record) with `earlier-rounds` holding the tally.
+//! - `records/YYYYMMDD-HHMMSS-SOUTH-vs-NORTH-rN.txt`: one record per
+//!   finished round.
+//! - `stats.jsonl`: one line per finished round (see [`super::stats`]).
+//!
+//! # For a front end
+//!
+//! ```no_run
+//! # fn demo(config: mancala::game::MatchConfig) -> anyhow::Result<()> {
+//! use mancala::game::{Match, SaveStore};
+//! let store = SaveStore::open()?;
+//! let mut m = match store.load(&config) {
+//!     Ok(Some(saved)) => saved, // ask "Resume the unfinished match? (y/n)" first
+//!     Ok(None) => Match::new(config.clone(), 1),
+//!     Err(problem) => {
+//!         eprintln!("{problem}"); // a corrupt file, already set aside
+//!         Match::new(config.clone(), 1)
+//!     }
+//! };
+//! // ... after every move, undo, redo and new round:
+//! store.save(&m)?;
+//! // ... when a round ends:
+//! store.archive_round(&m)?; // its record and the statistics
+//! // ... when the players stop playing for good:
+//! store.finish(m.config())?;
+//! # Ok(()) }
+//! ```
+//!
+//! Every write is atomic: the text goes to a temporary file in the same
+//! directory, is flushed to disk, and is renamed over the old file, so a
+//! crash leaves either the old save or the new one. A save that cannot be
+//! read, or that belongs to another match, is never overwritten: it is
+//! renamed to `NAME.corrupt-UNIXSECONDS` and reported with its path.
+//!
+//! Limits: a resumed match with `--first random` flips its later coins from
+//! a seed made of the round number (the generator's state is not saved);
+//! two programs playing the same match at once overwrite each other's
+//! save (the last move written wins).
+
+use std::fmt;
+use std::fs;
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::record::{Record, clean_name};
+use super::{Match, MatchConfig};
+
+/// The environment variable that overrides the data directory.
+pub const DATA_DIR_ENV: &str = "MANCALA_DATA_DIR";
+
+/// The directory where mancala keeps saves, records and statistics (see
+/// the [module docs](self)); `None` when neither `MANCALA_DATA_DIR`,
+/// `XDG_DATA_HOME` nor `HOME` says where.
+#[must_use]
+pub fn data_dir() -> Option<PathBuf> {
+    data_dir_from(|name| std::env::var_os(name))
+}
+
+/// [`data_dir`] with the environment given as a lookup function.
+fn data_dir_from(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
+    let var = |name: &str| env(name).filter(|v| !v.is_empty());
+    if let Some(dir) = var(DATA_DIR_ENV) {
+        return Some(PathBuf::from(dir));
+    }
+    // The XDG spec says relative paths are to be ignored.
+    if let Some(xdg) = var("XDG_DATA_HOME").map(PathBuf::from)
+        && xdg.is_absolute()
+    {
+        return Some(xdg.join("mancala"));
+    }
+    var("HOME").map(|home| PathBuf::from(home).join(".local/share/mancala"))
+}
+
+/// Writes `text` to `path` atomically: a temporary file in the same
+/// directory, flushed to disk, then renamed over `path`.
+///
+/// # Errors
+/// Any I/O failure; `path` is untouched then.
+pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    let temp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut file = fs::File::create(&temp)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&temp, path)?;
+        // Make the rename itself durable (best effort: not every platform
+        // can open a directory).
+        if let Ok(d) = fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Seconds since the Unix epoch (0 if the clock is before it).
+fn unix_seconds() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// `YYYYMMDD-HHMMSS` (UTC) for a time in Unix seconds.
+#[must_use]
+pub fn timestamp(unix: u64) -> String {
+    let days = (unix / 86_400) as i64;
+    let secs = unix % 86_400;
+    // Howard Hinnant's civil-from-days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    )
+}
+
+/// A name as a file-name part: letters and digits kept (lower case),
+/// anything else `_`, at most 24 characters.
+fn slug(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .filter(|c| !c.is_control())
+        .map(|c| {
+            if c.is_alphanumeric() {
+                c.to_lowercase().next().unwrap_or('_')
+            } else {
+                '_'
+            }
+        })
+        .take(24)
+        .collect();
+    if s.is_empty() { "_".into() } else { s }
+}
+
+/// FNV-1a: a hash that stays the same across Rust versions, for file names.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The settings that make two matches the same match, as one line.
+fn identity(config: &MatchConfig) -> String {
+    let r = &config.rules;
+    let [s, n] = &config.seats;
+    format!(
+        "{}|{}|{}|{}|{}|{}|{}|{}|{}|{}",
+        r.pits(),
+        r.seeds(),
+        r.capture(),
+        r.sowing(),
+        r.sweep(),
+        config.first,
+        clean_name(&s.name),
+        s.kind,
+        clean_name(&n.name),
+        n.kind
+    )
+}
+
+/// A save that could not be used.
+#[derive(Debug)]
+pub enum SaveError {
+    /// The file is not a save of this match; it was renamed to `moved_to`
+    /// (`None` if even that failed) and is left for the user.
+    Corrupt {
+        /// Where it was.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+        /// Where it is now.
+        moved_to: Option<PathBuf>,
+    },
+    /// The file could not be read.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The failure.
+        error: io::Error,
+    },
+}
+
+impl fmt::Display for SaveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SaveError::Corrupt {
+                path,
+                reason,
+                moved_to: Some(to),
+            } => write!(
+                f,
+                "the saved match {} cannot be used ({reason}); it was moved to {} and a new match starts",
+                path.display(),
+                to.display()
+            ),
+            SaveError::Corrupt {
+                path,
+                reason,
+                moved_to: None,
+            } => write!(
+                f,
+                "the saved match {} cannot be used ({reason}) and could not be moved aside; it is left as it is and this match will not be saved",
+                path.display()
+            ),
+            SaveError::Io { path, error } => {
+                write!(f, "cannot read the saved match {}: {error}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for SaveError {}
+
+/// The data directory, for saving matches, writing records and keeping the
+/// statistics. See the [module docs](self).
+#[derive(Clone, Debug)]
+pub struct SaveStore {
+    root: PathBuf,
+}
+
+impl SaveStore {
+    /// The store in [`data_dir`], created if needed.
+    ///
+    /// # Errors
+    /// When no data directory is known or it cannot be created.
+    pub fn open() -> io::Result<SaveStore> {
+        let root = data_dir().ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("no data directory: set {DATA_DIR_ENV} or HOME"),
+            )
+        })?;
+        SaveStore::at(root)
+    }
+
+    /// The store in `root`, created if needed.
+    ///
+    /// # Errors
+    /// When the directories cannot be created.
+    pub fn at(root: impl Into<PathBuf>) -> io::Result<SaveStore> {
+        let store = SaveStore { root: root.into() };
+        fs::create_dir_all(store.root.join("saves"))?;
+        fs::create_dir_all(store.root.join("records"))?;
+        Ok(store)
+    }
+
+    /// The data directory.
+    #[must_use]
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Where the statistics are kept.
+    #[must_use]
+    pub fn stats_path(&self) -> PathBuf {
+        SaveStore::stats_path_in(&self.root)
+    }
+
+    /// Where the statistics are kept in the data directory `root`
+    /// (without creating anything).
+    #[must_use]
+    pub fn stats_path_in(root: &Path) -> PathBuf {
+        root.join("stats.jsonl")
+    }
+
+    /// Where the unfinished match with these settings is saved.
+    #[must_use]
+    pub fn path_for(&self, config: &MatchConfig) -> PathBuf {
+        let [s, n] = &config.seats;
+        self.root.join("saves").join(format!(
+            "{}-vs-{}-{:016x}.txt",
+            slug(&s.name),
+            slug(&n.name),
+            fnv1a(&identity(config))
+        ))
+    }
+
+    /// Saved matches of the same two names under other settings (rules,
+    /// kinds or starter), which [`SaveStore::load`] does not offer: worth
+    /// a mention to players who changed an option.
+    #[must_use]
+    pub fn other_saves(&self, config: &MatchConfig) -> Vec<PathBuf> {
+        let own = self.path_for(config);
+        let [s, n] = &config.seats;
+        let prefix = format!("{}-vs-{}-", slug(&s.name), slug(&n.name));
+        let mut found: Vec<PathBuf> = fs::read_dir(self.root.join("saves"))
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| {
+                p != &own
+                    && p.file_name().and_then(|n| n.to_str()).is_some_and(|name| {
+                        name.strip_prefix(&prefix)
+                            .is_some_and(|rest| rest.len() == 20 && rest.ends_with(".txt"))
+                    })
+            })
+            .collect();
+        found.sort();
+        found
+    }
+
+    /// The unfinished match with these settings, if one was saved.
+    ///
+    /// # Errors
+    /// [`SaveError::Corrupt`] for a file that cannot be read as this match
+    /// (it has been set aside; start a new match), [`SaveError::Io`] when
+    /// it cannot be read at all.
+    pub fn load(&self, config: &MatchConfig) -> Result<Option<Match>, SaveError> {
+        let path = self.path_for(config);
+        if let Ok(meta) = fs::metadata(&path)
+            && meta.len() > super::record::MAX_RECORD_BYTES as u64
+        {
+            let reason = format!("it is too large for a save ({} bytes)", meta.len());
+            return Err(self.set_aside(path, reason));
+        }
+        let bytes = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => return Err(SaveError::Io { path, error }),
+        };
+        let checked = String::from_utf8(bytes)
+            .map_err(|_| "it is not text".to_string())
+            .and_then(|text| Record::parse(&text).map_err(|e| e.to_string()))
+            .and_then(|record| {
+                if identity(&record.config) == identity(config) {
+                    record
+                        .to_match(u64::from(record.round))
+                        .map_err(|e| e.to_string())
+                } else {
+                    Err("it belongs to another match".to_string())
+                }
+            });
+        match checked {
+            Ok(m) => Ok(Some(m)),
+            Err(reason) => Err(self.set_aside(path, reason)),
+        }
+    }
+
+    fn set_aside(&self, path: PathBuf, reason: String) -> SaveError {
+        let stamp = unix_seconds();
+        let mut moved_to = None;
+        for attempt in 0..100 {
+            let suffix = if attempt == 0 {
+                format!(".corrupt-{stamp}")
+            } else {
+                format!(".corrupt-{stamp}-{attempt}")
+            };
+            let mut to = path.clone().into_os_string();
+            to.push(suffix);
+            let to = PathBuf::from(to);
+            if to.exists() {
+                continue;
+            }
+            if fs::rename(&path, &to).is_ok() {
+                moved_to = Some(to);
+            }
+            break;
+        }
+        SaveError::Corrupt {
+            path,
+            reason,
+            moved_to,
+        }
+    }
+
+    /// Saves the match as it stands (atomically).
+    ///
+    /// # Errors
+    /// Any I/O failure; the previous save is untouched then.
+    pub fn save(&self, m: &Match) -> io::Result<()> {
+        write_atomic(&self.path_for(m.config()), &Record::of_match(m).to_text())
+    }
+
+    /// Forgets the saved match with these settings (the players are done).
+    ///
+    /// # Errors
+    /// Any I/O failure other than there being no save.
+    pub fn finish(&self, config: &MatchConfig) -> io::Result<()> {
+        match fs::remove_file(self.path_for(config)) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    /// Keeps a finished round: writes its record to `records/` and adds it
+    /// to the statistics. Returns the record's path.
+    ///
+    /// # Errors
+    /// Any I/O failure.
+    pub fn archive_round(&self, m: &Match) -> io::Result<PathBuf> {
+        let now = unix_seconds();
+        let [s, n] = &m.config().seats;
+        let base = format!(
+            "{}-{}-vs-{}-r{}",
+            timestamp(now),
+            slug(&s.name),
+            slug(&n.name),
+            m.round()
+        );
+        let dir = self.root.join("records");
+        let mut path = dir.join(format!("{base}.txt"));
+        let mut attempt = 1;
+        while path.exists() {
+            attempt += 1;
+            path = dir.join(format!("{base}-{attempt}.txt"));
+        }
+        write_atomic(&path, &Record::of_match(m).to_text())?;
+        super::stats::append_round(&self.stats_path(), m, now)?;
+        Ok(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{FirstMover, Seat};
+    use crate::players::PlayerKind;
+    use crate::rules::{NoTrace, Rules};
+
+    fn temp_root(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "mancala-save-{tag}-{}-{}",
+            std::process::id(),
+            unix_seconds()
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    fn config(north: &str) -> MatchConfig {
+        MatchConfig {
+            rules: Rules::KALAH,
+            seats: [
+                Seat {
+                    name: "Alice".into(),
+                    kind: PlayerKind::Human,
+                },
+                Seat {
+                    name: north.into(),
+                    kind: PlayerKind::Human,
+                },
+            ],
+            first: FirstMover::Alternate,
+        }
+    }
+
+    #[test]
+    fn timestamps_are_civil_dates() {
+        assert_eq!(timestamp(0), "19700101-000000");
+        assert_eq!(timestamp(951_782_400), "20000229-000000");
+        assert_eq!(timestamp(1_763_780_940), "20251122-030900");
+    }
+
+    #[test]
+    fn a_saved_match_loads_back_and_finish_forgets_it() {
+        let root = temp_root("roundtrip");
+        let store = SaveStore::at(&root).unwrap();
+        let cfg = config("Michael");
+        assert!(store.load(&cfg).unwrap().is_none());
+        let mut m = Match::new(cfg.clone(), 1);
+        for letter in ['c', 'f', 'h'] {
+            m.play(Rules::KALAH.pit_by_letter(letter).unwrap(), &mut NoTrace)
+                .unwrap();
+        }
+        store.save(&m).unwrap();
+        let back = store.load(&cfg).unwrap().unwrap();
+        assert_eq!(back.board(), m.board());
+        assert_eq!(back.moves(), m.moves());
+        assert!(
+            store.load(&config("Bob")).unwrap().is_none(),
+            "other names, other save"
+        );
+        store.finish(&cfg).unwrap();
+        assert!(store.load(&cfg).unwrap().is_none());
+        fs::remove_dir_all(root).unwrap();
+    }
+
+    #[test]
+    fn a_foreign_save_is_set_aside_and_other_settings_are_found() {
+        let root = temp_root("foreign");
+        let store = SaveStore::at(&root).unwrap();
+        let ours = config("Michael");
+        let mut other = config("Michael");
+        other.first = FirstMover::North;
+        let theirs = Match::new(config("Bob"), 1);
+        fs::write(store.path_for(&ours), Record::of_match(&theirs).to_text()).unwrap();
+        let err = store.load(&ours).unwrap_err();
+        assert!(
+            err.to_string().contains("it belongs to another match"),
+            "{err}"
+        );
+        assert!(
+            store.other_saves(&ours).is_empty(),
+            "the foreign file is set aside"
+        );
+        store.save(&Match::new(other.clone(), 1)).unwrap();
+        assert_eq!(store.other_saves(&ours), vec![store.path_for(&other)]);
+        assert!(store.other_saves(&other).is_empty());
+        fs::remove_dir_all(root).unwrap();
+    }
+
+    #[test]
+    fn a_corrupt_save_is_set_aside_not_overwritten() {
+        let root = temp_root("corrupt");
+        let store = SaveStore::at(&root).unwrap();
+        let cfg = config("Michael");
+        let path = store.path_for(&cfg);
+        fs::write(&path, "mancala record 1\npits: 6\nmoves: zz\n").unwrap();
+        let err = store.load(&cfg).unwrap_err();
+        let SaveError::Corrupt {
+            path: p, moved_to, ..
+        } = &err
+        else {
+            panic!("{err}")
+        };
+        assert_eq!(p, &path);
+        let moved_to = moved_to.as_ref().unwrap();
+        assert!(
+            err.to_string().contains(&path.display().to_string()),
+            "{err}"
+        );
+        assert_eq!(
+            fs::read_to_string(moved_to).unwrap(),
+            "mancala record 1\npits: 6\nmoves: zz\n"
+        );
+        assert!(!path.exists());
+        assert!(store.load(&cfg).unwrap().is_none());
+        // A file too large to be a save is set aside without being read.
+        fs::write(&path, vec![b'#'; crate::game::record::MAX_RECORD_BYTES + 1]).unwrap();
+        let err = store.load(&cfg).unwrap_err();
+        assert!(err.to_string().contains("too large"), "{err}");
+        assert!(!path.exists());
+        fs::remove_dir_all(root).unwrap();
+    }
+
+    #[test]
+    fn data_dir_prefers_the_override_then_xdg_then_home() {
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                vars.iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| std::ffi::OsString::from(v))
+            }
+        };
+        let all = &[
+            (DATA_DIR_ENV, "/d"),
+            ("XDG_DATA_HOME", "/x"),
+            ("HOME", "/h"),
+        ];
+        assert_eq!(data_dir_from(env(all)), Some(PathBuf::from("/d")));
+        assert_eq!(
+            data_dir_from(env(&[
+                (DATA_DIR_ENV, ""),
+                ("XDG_DATA_HOME", "/x"),
+                ("HOME", "/h")
+            ])),
+            Some(PathBuf::from("/x/mancala"))
+        );
+        assert_eq!(
+            data_dir_from(env(&[("XDG_DATA_HOME", "rel"), ("HOME", "/h")])),
+            Some(PathBuf::from("/h/.local/share/mancala"))
+        );
+        assert_eq!(data_dir_from(env(&[])), None);
+    }
+}

@@ -1,0 +1,673 @@
+//! The plain-text game, records, resume and statistics, through the real
+//! binary: scripted input on a pipe, a fresh data directory per test.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use mancala::game::{FirstMover, MatchConfig, Record, SaveStore, Seat, outcome_message};
+use mancala::plain::board::render;
+use mancala::players::{Limits, PlayerKind, TurnFn, computer};
+use mancala::rules::{Board, Rules, Side};
+
+const BIN: &str = env!("CARGO_BIN_EXE_mancala");
+
+/// A fresh, empty data directory for one test.
+fn data_dir(tag: &str) -> PathBuf {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "mancala-plain-test-{tag}-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn command(data: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .env("MANCALA_DATA_DIR", data)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    cmd
+}
+
+fn run(data: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = command(data, args).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+fn config(rules: Rules, south: &str, north: &str) -> MatchConfig {
+    MatchConfig {
+        rules,
+        seats: [
+            Seat {
+                name: south.into(),
+                kind: PlayerKind::Human,
+            },
+            Seat {
+                name: north.into(),
+                kind: PlayerKind::Human,
+            },
+        ],
+        first: FirstMover::Alternate,
+    }
+}
+
+/// A whole round played by always taking the rightmost legal pit: the
+/// letters to type and every position on the way.
+fn scripted_round(rules: Rules) -> (Vec<char>, Vec<Board>) {
+    let mut board = Board::new(rules);
+    let mut letters = Vec::new();
+    let mut boards = vec![board];
+    while let Some(pit) = board.legal_moves().last() {
+        letters.push(rules.letter(pit).unwrap());
+        board.play(pit).unwrap();
+        boards.push(board);
+    }
+    (letters, boards)
+}
+
+/// The box of each board printed, in order (the five lines from `╔`).
+fn boxes(out: &str) -> Vec<String> {
+    let lines: Vec<&str> = out.lines().collect();
+    (0..lines.len())
+        .filter(|&i| lines[i].starts_with('╔'))
+        .map(|i| lines[i..i + 5].join("\n"))
+        .collect()
+}
+
+fn box_of(board: &Board, names: [&str; 2]) -> String {
+    boxes(&render(board, names)).remove(0)
+}
+
+fn records(data: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(data.join("records"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_scripted_round_prints_every_board_the_result_and_the_score() {
+    let data = data_dir("round");
+    let (letters, boards) = scripted_round(Rules::KALAH);
+    let mut input: String = letters.iter().map(|c| format!("{c}\n")).collect();
+    input.push_str("n\n");
+    let out = run(
+        &data,
+        &["--plain", "--no-animation", "Alice", "Michael"],
+        &input,
+    );
+    assert!(out.status.success(), "{out:?}");
+    let stdout = text(&out.stdout);
+    assert!(!stdout.contains('\u{1b}'), "no escape codes");
+    let names = ["Alice", "Michael"];
+    let expected: Vec<String> = boards.iter().map(|b| box_of(b, names)).collect();
+    assert_eq!(boxes(&stdout), expected, "{stdout}");
+    assert!(stdout.contains("Alice, choose a pit (a-f): "), "{stdout}");
+    assert!(stdout.contains("Michael, choose a pit (g-l): "), "{stdout}");
+    assert!(
+        !stdout.contains(" sows "),
+        "--no-animation: boards only\n{stdout}"
+    );
+    let last = boards.last().unwrap();
+    let result = outcome_message(last.outcome().unwrap(), last.score(), names);
+    assert!(stdout.contains(&result), "{result}\n{stdout}");
+    let tally = match last.outcome().unwrap().winner() {
+        Some(Side::South) => "Alice 1, Michael 0, draws 0",
+        Some(Side::North) => "Alice 0, Michael 1, draws 0",
+        None => "Alice 0, Michael 0, draws 1",
+    };
+    assert!(
+        stdout.contains(&format!("Match score after 1 round: {tally}.")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.trim_end().ends_with(&format!(
+            "Thanks for playing!\nMatch score after 1 round: {tally}."
+        )),
+        "{stdout}"
+    );
+
+    // The round's record replays to the same positions.
+    let files = records(&data);
+    assert_eq!(files.len(), 1, "{files:?}");
+    let record = Record::parse(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
+    assert_eq!(record.stepper().unwrap().boards(), &boards[..]);
+    assert!(
+        stdout.contains(&format!("Round recorded in {}.", files[0].display())),
+        "{stdout}"
+    );
+    let replay = run(
+        &data,
+        &[
+            "replay",
+            "--plain",
+            "--no-animation",
+            files[0].to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(replay.status.success(), "{replay:?}");
+    let replayed = text(&replay.stdout);
+    assert_eq!(boxes(&replayed), expected, "{replayed}");
+    assert!(replayed.contains(&result), "{replayed}");
+
+    // The finished match left no save behind, and counts in the statistics.
+    assert_eq!(std::fs::read_dir(data.join("saves")).unwrap().count(), 0);
+    let stats = run(&data, &["stats", "--json"], "");
+    let json: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
+    let pair = &json["pairs"][0];
+    assert_eq!(pair["players"], serde_json::json!(["Alice", "Michael"]));
+    assert_eq!(pair["rounds"], 1);
+    let stats = text(&run(&data, &["stats"], "").stdout);
+    assert!(stats.starts_with("Alice vs Michael: 1 round; "), "{stats}");
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn the_records_moves_line_rebuilds_the_position_with_mancala_position() {
+    let data = data_dir("position");
+    let rules = Rules::new(4, 3).unwrap();
+    let (letters, boards) = scripted_round(rules);
+    let half = letters.len() / 2;
+    let mut input: String = letters[..half].iter().map(|c| format!("{c}\n")).collect();
+    input.push_str("q\n");
+    let out = run(
+        &data,
+        &["--plain", "--pits", "4", "--seeds", "3", "Ann", "Bob"],
+        &input,
+    );
+    assert!(out.status.success(), "{out:?}");
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("Ann sows "),
+        "animation line on by default: {stdout}"
+    );
+    // The save is a record of the unfinished round; its comment line is the
+    // `mancala position` command for the same position.
+    let save = SaveStore::at(&data)
+        .unwrap()
+        .path_for(&config(rules, "Ann", "Bob"));
+    let saved = std::fs::read_to_string(&save).unwrap();
+    let command_line = saved
+        .lines()
+        .find_map(|l| l.strip_prefix("# The same position: mancala "))
+        .unwrap();
+    let args: Vec<&str> = command_line.split(' ').collect();
+    let position = run(&data, &args, "");
+    assert!(position.status.success(), "{position:?}");
+    let json: serde_json::Value = serde_json::from_slice(&position.stdout).unwrap();
+    assert_eq!(
+        json["board"],
+        serde_json::json!(boards[half].counts()),
+        "{saved}"
+    );
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn end_of_input_in_the_middle_of_a_round_ends_cleanly_with_the_score() {
+    let data = data_dir("eof");
+    let out = run(&data, &["--plain", "Alice", "Michael"], "c\nf\n");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("Alice gets an extra turn!"), "{stdout}");
+    assert!(
+        stdout.contains("End of input: the match ends here."),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("This round so far: Alice 2, Michael 0."),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Match score after 0 rounds: Alice 0, Michael 0, draws 0."),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn garbage_lines_get_a_message_and_the_question_again() {
+    let data = data_dir("garbage");
+    let out = run(
+        &data,
+        &["--plain", "Alice", "Michael"],
+        "xyzzy\n\n9\nh\n0\n3\nc\n",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("'xyzzy' is not a pit."), "{stdout}");
+    assert!(stdout.contains("Sorry, there is no such pit."), "{stdout}");
+    assert!(
+        stdout.contains("Sorry, you don't control that pit."),
+        "{stdout}"
+    );
+    // "3" is pit c, counted from Alice's left; then c is empty.
+    assert!(stdout.contains("Alice gets an extra turn!"), "{stdout}");
+    assert!(stdout.contains("Sorry, that pit is empty."), "{stdout}");
+    assert_eq!(
+        stdout.matches("Alice, choose a pit (a-f):").count(),
+        8,
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn undo_and_redo_against_the_computer() {
+    let data = data_dir("undo");
+    let out = run(
+        &data,
+        &["--plain", "--north", "greedy", "Alice"],
+        "a\nu\nu\nr\n",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let stdout = text(&out.stdout);
+    let (before, rest) = stdout.split_once("Took back ").unwrap();
+    assert!(before.contains("Computer (greedy) plays "), "{stdout}");
+    let (undone, redone) = rest.split_once("There is no move to take back.").unwrap();
+    let names = ["Alice", "Computer (greedy)"];
+    let start = box_of(&Board::new(Rules::KALAH), names);
+    assert_eq!(boxes(undone), vec![start], "back to Alice's first turn");
+    // Redo replays Alice's move and the computer's answer: the same board
+    // as before the undo.
+    assert_eq!(boxes(redone).last(), boxes(before).last(), "{stdout}");
+    assert!(
+        redone.contains(&format!("Redid {} moves.", boxes(before).len() - 1)),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn computer_players_and_rule_options_play_a_whole_round() {
+    let data = data_dir("computers");
+    let args = [
+        "--plain",
+        "--south",
+        "greedy",
+        "--north",
+        "random",
+        "--pits",
+        "5",
+        "--seeds",
+        "3",
+        "--sowing",
+        "relay",
+        "--capture",
+        "never",
+        "--sweep",
+        "none",
+        "--think",
+        "20",
+    ];
+    let out = run(&data, &args, "n\n");
+    assert!(out.status.success(), "{out:?}");
+    let stdout = text(&out.stdout);
+    // Replaying what was printed with the same players gives the same
+    // game: the random player is seeded for scripts.
+    let rules = Rules::new(5, 3)
+        .unwrap()
+        .with_sowing("relay".parse().unwrap())
+        .with_capture("never".parse().unwrap())
+        .with_sweep("none".parse().unwrap());
+    let played: Vec<char> = stdout
+        .lines()
+        .filter_map(|l| {
+            l.split_once(" plays ")
+                .map(|(_, rest)| rest.chars().next().unwrap())
+        })
+        .collect();
+    assert!(!played.is_empty(), "{stdout}");
+    let mut board = Board::new(rules);
+    for &c in &played {
+        board.play(rules.pit_by_letter(c).unwrap()).unwrap();
+    }
+    assert!(board.is_over(), "{stdout}");
+    assert!(
+        stdout.contains("relayed"),
+        "relay sowing is in force: {stdout}"
+    );
+    let again = text(&run(&data, &args, "n\n").stdout);
+    let played_again: Vec<char> = again
+        .lines()
+        .filter_map(|l| {
+            l.split_once(" plays ")
+                .map(|(_, rest)| rest.chars().next().unwrap())
+        })
+        .collect();
+    assert_eq!(played, played_again, "scripted games are repeatable");
+    // The random player really is one: the greedy player alone would not
+    // need it, so check the kinds were kept in the record.
+    let record = std::fs::read_to_string(&records(&data)[0]).unwrap();
+    assert!(record.contains("north-player: random\n"), "{record}");
+    assert!(record.contains("sowing: relay\n"), "{record}");
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+/// Reads a child's stdout on a thread into a shared string.
+fn collect_stdout(child: &mut Child) -> Arc<Mutex<String>> {
+    let mut stdout = child.stdout.take().unwrap();
+    let shared = Arc::new(Mutex::new(String::new()));
+    let sink = Arc::clone(&shared);
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    shared
+}
+
+fn wait_for(shared: &Arc<Mutex<String>>, needle: &str, times: usize) -> String {
+    let start = Instant::now();
+    loop {
+        let now = shared.lock().unwrap().clone();
+        if now.matches(needle).count() >= times {
+            return now;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "never saw {needle:?}:\n{now}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_match_killed_mid_round_resumes_exactly_where_it_stopped() {
+    let data = data_dir("resume");
+    let (letters, boards) = scripted_round(Rules::KALAH);
+    let mut child = command(&data, &["--plain", "Alice", "Michael"])
+        .spawn()
+        .unwrap();
+    let shared = collect_stdout(&mut child);
+    let mut stdin = child.stdin.take().unwrap();
+    let played = 5;
+    for (i, c) in letters[..played].iter().enumerate() {
+        // Answer each prompt only once it is asked.
+        wait_for(&shared, "choose a pit", i + 1);
+        writeln!(stdin, "{c}").unwrap();
+        stdin.flush().unwrap();
+    }
+    let before = wait_for(&shared, "choose a pit", played + 1);
+    child.kill().unwrap(); // SIGKILL: no chance to clean up
+    child.wait().unwrap();
+    drop(stdin);
+    let names = ["Alice", "Michael"];
+    assert_eq!(
+        boxes(&before).last().unwrap(),
+        &box_of(&boards[played], names)
+    );
+
+    let mut input = String::from("y\n");
+    for c in &letters[played..] {
+        input.push_str(&format!("{c}\n"));
+    }
+    input.push_str("n\n");
+    let out = run(&data, &["--plain", "Alice", "Michael"], &input);
+    assert!(out.status.success(), "{out:?}");
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("Resume the unfinished match? (y/n) y"),
+        "{stdout}"
+    );
+    let expected: Vec<String> = boards[played..].iter().map(|b| box_of(b, names)).collect();
+    assert_eq!(
+        boxes(&stdout),
+        expected,
+        "the round goes on from move {played}:\n{stdout}"
+    );
+    let last = boards.last().unwrap();
+    assert!(stdout.contains(&outcome_message(
+        last.outcome().unwrap(),
+        last.score(),
+        names
+    )));
+    // The record holds the whole round, from before and after the kill.
+    let record = Record::parse(&std::fs::read_to_string(&records(&data)[0]).unwrap()).unwrap();
+    assert_eq!(record.moves.len(), letters.len());
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn answering_no_starts_afresh_and_the_old_save_is_replaced() {
+    let data = data_dir("fresh");
+    run(&data, &["--plain", "Alice", "Michael"], "c\nq\n");
+    let out = run(&data, &["--plain", "Alice", "Michael"], "n\na\nq\n");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("round 1, 1 move played."), "{stdout}");
+    let first = boxes(&stdout)[0].clone();
+    assert_eq!(
+        first,
+        box_of(&Board::new(Rules::KALAH), ["Alice", "Michael"])
+    );
+    let save = SaveStore::at(&data)
+        .unwrap()
+        .path_for(&config(Rules::KALAH, "Alice", "Michael"));
+    assert!(
+        std::fs::read_to_string(save)
+            .unwrap()
+            .contains("\nmoves: a\n")
+    );
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn a_corrupt_save_is_reported_set_aside_and_the_game_still_starts() {
+    let data = data_dir("corrupt");
+    let save = SaveStore::at(&data)
+        .unwrap()
+        .path_for(&config(Rules::KALAH, "Alice", "Michael"));
+    let garbage = "mancala record 1\npits: 6\nmoves: c,c\n\u{0}\u{1}";
+    std::fs::write(&save, garbage).unwrap();
+    let out = run(&data, &["--plain", "Alice", "Michael"], "c\nq\n");
+    assert!(out.status.success(), "{out:?}");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains(&save.display().to_string()), "{stderr}");
+    assert!(stderr.contains(".corrupt-"), "{stderr}");
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("Alice gets an extra turn!"),
+        "the game started: {stdout}"
+    );
+    let aside: Vec<PathBuf> = std::fs::read_dir(data.join("saves"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains(".corrupt-"))
+        .collect();
+    assert_eq!(aside.len(), 1);
+    assert_eq!(
+        std::fs::read_to_string(&aside[0]).unwrap(),
+        garbage,
+        "kept as it was"
+    );
+    // The new match has its own save.
+    assert!(
+        std::fs::read_to_string(&save)
+            .unwrap()
+            .contains("\nmoves: c\n")
+    );
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn a_corrupt_record_is_refused_with_its_path_and_exit_code_2() {
+    let data = data_dir("badrecord");
+    let path = data.join("bad.txt");
+    std::fs::write(&path, "mancala record 1\npits: 6\nseeds: 4\ncapture: always\nsowing: single\nsweep: owner\nsouth: A\nnorth: B\nstarter: south\nmoves: c,h\n").unwrap();
+    let out = run(&data, &["replay", "--plain", path.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains(&path.display().to_string()), "{stderr}");
+    assert!(
+        stderr.contains("line 10: move 2 ('h'): Sorry, you don't control that pit."),
+        "{stderr}"
+    );
+    let missing = run(
+        &data,
+        &["replay", data.join("nope.txt").to_str().unwrap()],
+        "",
+    );
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(text(&missing.stderr).contains("nope.txt"));
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn stats_survive_a_damaged_file() {
+    let data = data_dir("stats");
+    let empty = run(&data, &["stats"], "");
+    assert!(empty.status.success());
+    assert_eq!(text(&empty.stdout), "No finished rounds yet.\n");
+    // Two computer rounds, then damage, then one more.
+    let args = [
+        "--plain", "--south", "greedy", "--north", "greedy", "--pits", "4", "--seeds", "2",
+    ];
+    run(&data, &args, "y\nn\n");
+    let stats_file = data.join("stats.jsonl");
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&stats_file)
+        .unwrap();
+    file.write_all(b"{\"time\":1,\"south\":\"cut sh").unwrap();
+    drop(file);
+    run(&data, &args, "n\n");
+    let out = run(&data, &["stats", "--json"], "");
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["pairs"][0]["rounds"], 3, "{json}");
+    assert_eq!(json["skipped_lines"], 1, "{json}");
+    assert!(text(&out.stderr).contains("1 damaged line"), "{out:?}");
+    // The rounds agree with the games the greedy players play.
+    let rules = Rules::new(4, 2).unwrap();
+    let mut wins = [0u32; 2];
+    let mut draws = 0;
+    for starter in [Side::South, Side::North, Side::South] {
+        let mut board = Board::starting(rules, starter);
+        let mut players: [Box<dyn TurnFn>; 2] = [
+            computer(PlayerKind::Greedy, 1).unwrap(),
+            computer(PlayerKind::Greedy, 2).unwrap(),
+        ];
+        while !board.is_over() {
+            let side = board.to_move().index();
+            let pit = players[side].choose(&board, &Limits::none()).unwrap();
+            board.play(pit).unwrap();
+        }
+        match board.outcome().unwrap().winner() {
+            Some(side) => wins[side.index()] += 1,
+            None => draws += 1,
+        }
+    }
+    // Both seats are named by their kind, so the pair is one name twice.
+    assert_eq!(json["pairs"][0]["wins"], serde_json::json!(wins), "{json}");
+    assert_eq!(json["pairs"][0]["draws"], draws, "{json}");
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn a_match_killed_at_play_again_counts_its_round_once() {
+    let data = data_dir("killagain");
+    let args = [
+        "--plain", "--south", "greedy", "--north", "greedy", "--pits", "4", "--seeds", "2",
+    ];
+    let mut child = command(&data, &args).spawn().unwrap();
+    let shared = collect_stdout(&mut child);
+    wait_for(&shared, "Play again? (y/n)", 1);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let out = run(&data, &args, "y\nn\n");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("round 2, 0 moves played."), "{stdout}");
+    assert!(stdout.contains("Match score after 2 rounds"), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&run(&data, &["stats", "--json"], "").stdout).unwrap();
+    assert_eq!(json["pairs"][0]["rounds"], 2, "{json}");
+    assert_eq!(records(&data).len(), 2);
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn undo_never_goes_back_to_a_computers_first_move() {
+    let data = data_dir("undofirst");
+    let out = run(
+        &data,
+        &["--plain", "--first", "north", "--north", "greedy", "Alice"],
+        "u\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("There is no earlier turn of yours in this round to go back to."),
+        "{stdout}"
+    );
+    assert_eq!(
+        stdout.matches("Computer (greedy) plays ").count(),
+        boxes(&stdout).len() - 1,
+        "no replayed moves: {stdout}"
+    );
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn an_unusable_data_directory_is_reported_and_the_game_is_played_anyway() {
+    let data = data_dir("nodir");
+    let not_a_dir = data.join("file");
+    std::fs::write(&not_a_dir, "").unwrap();
+    let out = run(&not_a_dir, &["--plain", "Alice", "Michael"], "c\n");
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        text(&out.stderr).contains("this match will not be saved"),
+        "{out:?}"
+    );
+    assert!(text(&out.stdout).contains("Alice gets an extra turn!"));
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn a_scripts_random_starters_are_the_same_every_run() {
+    let data = data_dir("coin");
+    let args = [
+        "--plain", "--first", "random", "--south", "greedy", "--north", "greedy", "--pits", "3",
+        "--seeds", "1", "Sam", "Nat",
+    ];
+    let starters = |out: &Output| -> Vec<String> {
+        text(&out.stdout)
+            .lines()
+            .filter(|l| l.starts_with("Round ") && l.ends_with("moves first."))
+            .map(str::to_string)
+            .collect()
+    };
+    let input = "y\n".repeat(11) + "n\n";
+    let first = starters(&run(&data, &args, &input));
+    assert_eq!(first.len(), 12);
+    assert!(
+        first.iter().any(|l| l.contains("Sam")) && first.iter().any(|l| l.contains("Nat")),
+        "a real coin: {first:?}"
+    );
+    assert_eq!(starters(&run(&data, &args, &input)), first);
+    std::fs::remove_dir_all(data).unwrap();
+}
