@@ -312,15 +312,21 @@ fn relay_sowing_relays_on_the_opponents_side_too() {
 #[test]
 fn relay_sowing_ends_in_an_empty_pit_and_may_capture_there() {
     let rules = Rules::AVALANCHE.with_capture(Capture::Always);
-    // a (1): b was empty, so the move ends there and captures k.
-    let mut b = with(
-        rules,
-        [1, 0, 2, 0, 0, 0, 0, 1, 1, 1, 1, 4, 1, 0],
-        Side::South,
-    );
+    // a (2): b, c — c held 1, so its 2 are lifted: d, e — e was empty, so
+    // the move ends there and captures e with h across (12 - 4 = 8).
+    let start = [2, 0, 1, 0, 0, 0, 0, 1, 3, 1, 1, 1, 1, 0];
+    let mut b = with(rules, start, Side::South);
     let played = b.play(pit('a')).unwrap();
-    assert_eq!(played.relays, 0);
-    assert_eq!(played.capture.unwrap().seeds, 5);
+    assert_eq!(played.relays, 1);
+    let c = played.capture.expect("capture after a relay");
+    assert_eq!((c.pit, c.opposite, c.seeds), (pit('e'), pit('h'), 4));
+    assert_eq!(b.counts(), &[0, 1, 0, 1, 0, 0, 4, 1, 0, 1, 1, 1, 1, 0]);
+    assert_eq!(b.to_move(), Side::North);
+
+    // The avalanche preset itself never captures: the seed stays in e.
+    let mut plain = with(Rules::AVALANCHE, start, Side::South);
+    assert_eq!(plain.play(pit('a')).unwrap().capture, None);
+    assert_eq!(plain.counts(), &[0, 1, 0, 1, 1, 0, 0, 1, 3, 1, 1, 1, 1, 0]);
 }
 
 #[test]
