@@ -121,7 +121,9 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
     };
     frame.render_widget(&view, layout.board);
 
-    if app.round_over() {
+    if let Some(summary) = app.resume_summary() {
+        draw_resume(frame, app, summary, layout.bottom);
+    } else if app.round_over() {
         draw_round_over(frame, app, layout.bottom);
     } else {
         draw_status(frame, app, layout.bottom);
@@ -218,15 +220,36 @@ fn prompt(app: &App) -> Option<Note> {
     })
 }
 
+/// Lines `line` takes when wrapped to `width` columns (roughly: words may
+/// wrap a little earlier), at most `max`.
+fn wrapped_height(line: &Line, width: u16, max: u16) -> u16 {
+    let width = usize::from(width.max(1));
+    (line.width().max(1).div_ceil(width) as u16).clamp(1, max.max(1))
+}
+
 fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;
     let status = app.message.clone().or_else(|| prompt(app));
+    let status_line = status
+        .as_ref()
+        .map_or_else(Line::default, |note| note_line(note, theme));
+    // A long message (a path, say) wraps rather than being cut off; the
+    // log below gives way.
+    let status_height = wrapped_height(&status_line, area.width, area.height.saturating_sub(1));
+    let status_area = Rect {
+        height: status_height,
+        ..area
+    };
+    let area = Rect {
+        y: area.y + status_height,
+        height: area.height - status_height,
+        ..area
+    };
+    frame.render_widget(
+        Paragraph::new(status_line).wrap(Wrap { trim: false }),
+        status_area,
+    );
     let mut lines: Vec<Line> = Vec::new();
-    if let Some(note) = &status {
-        lines.push(note_line(note, theme));
-    } else {
-        lines.push(Line::default());
-    }
     // A message pushes the prompt to the second line rather than hiding it.
     if app.message.is_some()
         && let Some(p) = prompt(app)
@@ -258,7 +281,7 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
     let Some(outcome) = game.outcome() else {
         return;
     };
-    let lines = vec![
+    let mut lines = vec![
         Line::styled(format!("── Round {} is over ──", game.round()), theme.title),
         Line::from(vec![
             Span::styled("★ ", theme.good),
@@ -273,21 +296,41 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
         )),
         Line::styled("Play again? (y/n)", theme.mover),
     ];
-    frame.render_widget(Paragraph::new(lines), area);
+    // Below the question, where there is room: a refusal, and where the
+    // round was recorded (wrapped: it is a path).
+    for note in [&app.message, &app.round_note].into_iter().flatten() {
+        lines.push(note_line(note, theme));
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+}
+
+/// The question about a saved match, in place of the status line, below
+/// the saved board.
+fn draw_resume(frame: &mut Frame, app: &App, summary: &str, area: Rect) {
+    let theme = &app.theme;
+    let mut lines = vec![
+        Line::styled("── An unfinished match is saved ──", theme.title),
+        Line::styled(summary, theme.text),
+        Line::styled(crate::game::RESUME_QUESTION, theme.mover),
+        Line::styled(
+            "y goes on from the board above; n starts a new match.",
+            theme.dim,
+        ),
+    ];
+    for note in app.log.iter() {
+        lines.push(note_line(note, theme));
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
 }
 
 fn key_bar(app: &App) -> Line<'static> {
     let theme = &app.theme;
     let rules = app.rules();
     let mut keys: Vec<(String, &str)> = Vec::new();
-    if app.round_over() {
+    if app.resume_summary().is_some() {
+        keys.extend([("y".into(), "resume"), ("n".into(), "new match")]);
+    } else if app.round_over() {
         keys.extend([("y".into(), "play again"), ("n".into(), "stop")]);
-        if Side::BOTH
-            .iter()
-            .any(|&s| app.game().seat(s).kind.is_human())
-        {
-            keys.push(("u".into(), "undo"));
-        }
     } else if app.animation.is_some() {
         keys.push(("any key".into(), "skip animation"));
     } else if let Some(side) = app.human_to_move() {

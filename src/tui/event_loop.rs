@@ -1,7 +1,8 @@
 //! The one loop of the full-screen game: draw, wait for input or the next
 //! frame, react. Animation needs no thread: the wait times out when the next
 //! frame is due. The only other threads are the computer's searches, whose
-//! answers are picked up here between frames.
+//! answers are picked up here between frames. What happens to the match is
+//! kept on disk here too, between frames (see [`keep`]).
 
 use std::io;
 use std::time::{Duration, Instant};
@@ -9,7 +10,8 @@ use std::time::{Duration, Instant};
 use crossterm::event;
 use ratatui::DefaultTerminal;
 
-use crate::tui::app::App;
+use crate::game::Keeper;
+use crate::tui::app::{App, MatchEvent};
 use crate::tui::computer::Worker;
 use crate::tui::draw::draw;
 
@@ -22,7 +24,12 @@ const WHILE_THINKING: Duration = Duration::from_millis(20);
 ///
 /// # Errors
 /// When the terminal fails.
-pub fn run(terminal: &mut DefaultTerminal, app: &mut App, worker: &mut Worker) -> io::Result<()> {
+pub fn run(
+    terminal: &mut DefaultTerminal,
+    app: &mut App,
+    worker: &mut Worker,
+    keeper: &mut Keeper,
+) -> io::Result<()> {
     loop {
         let now = Instant::now();
         for answer in worker.poll() {
@@ -32,6 +39,7 @@ pub fn run(terminal: &mut DefaultTerminal, app: &mut App, worker: &mut Worker) -
         for request in app.take_requests() {
             worker.submit(request);
         }
+        keep(app, keeper);
         if app.wants_quit() {
             // Stop any search but do not wait for it: the process ends soon.
             worker.stop_all();
@@ -54,6 +62,34 @@ pub fn run(terminal: &mut DefaultTerminal, app: &mut App, worker: &mut Worker) -
                 app.handle_event(&event, Instant::now());
                 if !event::poll(Duration::ZERO)? {
                     break;
+                }
+            }
+        }
+    }
+}
+
+/// Saves, records or clears the match as its events ask (the policy is
+/// [`Keeper`]'s, shared with plain mode), and shows any problem on screen.
+pub fn keep(app: &mut App, keeper: &mut Keeper) {
+    for event in app.take_match_events() {
+        match event {
+            MatchEvent::Changed => {
+                if let Some(warning) = keeper.save(app.game()) {
+                    app.warn(warning);
+                }
+            }
+            MatchEvent::RoundFinished => {
+                let kept = keeper.close_round(app.game());
+                if let Some(path) = kept.record {
+                    app.round_recorded(format!("Round recorded in {}.", path.display()));
+                }
+                for warning in kept.warnings {
+                    app.warn(warning);
+                }
+            }
+            MatchEvent::Ended => {
+                if let Some(warning) = keeper.finish(app.game().config()) {
+                    app.warn(warning);
                 }
             }
         }

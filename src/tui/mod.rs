@@ -24,7 +24,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::commands::PlayOptions;
-use crate::game::{Match, MatchConfig};
+use crate::game::{Keeper, Match, MatchConfig};
 
 pub use app::{App, Settings};
 
@@ -42,7 +42,9 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     let mut worker = computer::Worker::new(&config, options.think, seed);
-    let game = Match::new(config, seed);
+    let (mut keeper, warning) = Keeper::open();
+    let found = keeper.look(&config);
+    let game = Match::new(config.clone(), seed);
     let settings = Settings {
         seed_delay: options.seed_delay,
         move_pause: MOVE_PAUSE,
@@ -56,10 +58,23 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
         (size.width, size.height),
         Instant::now(),
     );
-    let result = event_loop::run(screen.terminal(), &mut app, &mut worker);
+    if let Some(saved) = found.saved {
+        app.offer_resume(saved);
+    }
+    for note in found.notes {
+        app.tell(format!("Note: {note}"));
+    }
+    for problem in warning.into_iter().chain(found.problem) {
+        app.warn(problem);
+    }
+    let result = event_loop::run(screen.terminal(), &mut app, &mut worker, &mut keeper);
     drop(screen);
     result?;
     println!("{}", app.final_score());
+    if keeper.has_save(&config) && app.game().outcome().is_none() && app.resume_summary().is_none()
+    {
+        println!("The match is saved: start mancala with the same names to resume it.");
+    }
     Ok(ExitCode::SUCCESS)
 }
 
