@@ -220,22 +220,71 @@ fn prompt(app: &App) -> Option<Note> {
     })
 }
 
-/// Lines `line` takes when wrapped to `width` columns (roughly: words may
-/// wrap a little earlier), at most `max`.
-fn wrapped_height(line: &Line, width: u16, max: u16) -> u16 {
-    let width = usize::from(width.max(1));
-    (line.width().max(1).div_ceil(width) as u16).clamp(1, max.max(1))
+/// `text` in lines of at most `width` columns, broken between words, and
+/// inside a word (a path, say) only when it is longer than a line.
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = vec![String::new()];
+    let mut used = 0;
+    for word in text.split(' ') {
+        let word_width = Span::raw(word).width();
+        let line = lines.last_mut().expect("one line at least");
+        if used > 0 && used + 1 + word_width <= width {
+            line.push(' ');
+            line.push_str(word);
+            used += 1 + word_width;
+            continue;
+        }
+        if used > 0 {
+            lines.push(String::new());
+            used = 0;
+        }
+        for c in word.chars() {
+            let c_width = Span::raw(c.to_string()).width();
+            if used + c_width > width {
+                lines.push(String::new());
+                used = 0;
+            }
+            lines.last_mut().expect("one line at least").push(c);
+            used += c_width;
+        }
+    }
+    lines
+}
+
+/// A note wrapped to `width` columns: its mark on the first line, the rest
+/// indented under its words.
+fn note_lines(note: &Note, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+    let (mark, style) = match note.tone {
+        Tone::Plain => ("", theme.text),
+        Tone::Good => ("★ ", theme.good),
+        Tone::Error => ("✗ ", theme.error),
+    };
+    let indent = Span::raw(mark).width();
+    wrap_words(&note.text, usize::from(width).saturating_sub(indent))
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let lead = if i == 0 {
+                mark.to_string()
+            } else {
+                " ".repeat(indent)
+            };
+            Line::from(vec![Span::styled(lead, style), Span::styled(text, style)])
+        })
+        .collect()
 }
 
 fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;
     let status = app.message.clone().or_else(|| prompt(app));
-    let status_line = status
-        .as_ref()
-        .map_or_else(Line::default, |note| note_line(note, theme));
     // A long message (a path, say) wraps rather than being cut off; the
-    // log below gives way.
-    let status_height = wrapped_height(&status_line, area.width, area.height.saturating_sub(1));
+    // log below gives way, but the prompt keeps its line.
+    let status_lines = status.as_ref().map_or_else(
+        || vec![Line::default()],
+        |note| note_lines(note, theme, area.width),
+    );
+    let status_height = (status_lines.len() as u16).clamp(1, area.height.saturating_sub(1).max(1));
     let status_area = Rect {
         height: status_height,
         ..area
@@ -245,10 +294,7 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         height: area.height - status_height,
         ..area
     };
-    frame.render_widget(
-        Paragraph::new(status_line).wrap(Wrap { trim: false }),
-        status_area,
-    );
+    frame.render_widget(Paragraph::new(status_lines), status_area);
     let mut lines: Vec<Line> = Vec::new();
     // A message pushes the prompt to the second line rather than hiding it.
     if app.message.is_some()
@@ -256,10 +302,15 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     {
         lines.push(Line::styled(p.text, theme.dim));
     }
+    // A message that is also the newest log line is not said twice.
+    let log_len = match (&app.message, app.log.back()) {
+        (Some(message), Some(last)) if message == last => app.log.len() - 1,
+        _ => app.log.len(),
+    };
     let room = usize::from(area.height).saturating_sub(lines.len());
-    let skip = app.log.len().saturating_sub(room);
+    let skip = log_len.saturating_sub(room);
     let first_log_line = lines.len();
-    for note in app.log.iter().skip(skip) {
+    for note in app.log.iter().take(log_len).skip(skip) {
         lines.push(note_line(note, theme));
     }
     // Older log lines are dimmed so the newest stands out.
@@ -299,9 +350,9 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
     // Below the question, where there is room: a refusal, and where the
     // round was recorded (wrapped: it is a path).
     for note in [&app.message, &app.round_note].into_iter().flatten() {
-        lines.push(note_line(note, theme));
+        lines.extend(note_lines(note, theme, area.width));
     }
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+    frame.render_widget(Paragraph::new(lines), area);
 }
 
 /// The question about a saved match, in place of the status line, below
@@ -318,7 +369,7 @@ fn draw_resume(frame: &mut Frame, app: &App, summary: &str, area: Rect) {
         ),
     ];
     for note in app.log.iter() {
-        lines.push(note_line(note, theme));
+        lines.extend(note_lines(note, theme, area.width));
     }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
 }
