@@ -95,3 +95,58 @@ pub fn keep(app: &mut App, keeper: &mut Keeper) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::SaveStore;
+    use crate::tui::testing::{ch, humans, key};
+    use crossterm::event::KeyCode;
+    use std::fs;
+    use std::time::Instant;
+
+    #[test]
+    fn the_keeper_saves_each_move_records_each_round_once_and_clears_at_the_end() {
+        let dir = std::env::temp_dir().join(format!("mancala-keep-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let store = SaveStore::at(&dir).unwrap();
+        let mut keeper = Keeper::new(Some(store.clone()));
+        let t0 = Instant::now();
+        let mut app = humans(t0);
+        let config = app.game().config().clone();
+        let records = || fs::read_dir(dir.join("records")).unwrap().count();
+
+        app.handle_event(&ch('d'), t0);
+        keep(&mut app, &mut keeper);
+        assert_eq!(
+            store.load(&config).unwrap().unwrap().moves(),
+            app.game().moves()
+        );
+        while !app.round_over() {
+            app.handle_event(&key(KeyCode::Enter), t0);
+            keep(&mut app, &mut keeper);
+        }
+        assert_eq!(records(), 1);
+        let stats = fs::read_to_string(store.stats_path()).unwrap();
+        assert_eq!(stats.lines().count(), 1);
+        let saved = store.load(&config).unwrap().unwrap();
+        assert_eq!(
+            (saved.round(), saved.moves().len()),
+            (2, 0),
+            "the next round"
+        );
+        assert_eq!(saved.tally(), app.game().tally());
+        let note = app.round_note.clone().unwrap().text;
+        assert!(note.starts_with("Round recorded in "), "{note}");
+        assert!(note.contains(&dir.display().to_string()), "{note}");
+        // Undo refused, keys repeated: still one record.
+        app.handle_event(&ch('u'), t0);
+        keep(&mut app, &mut keeper);
+        assert_eq!(records(), 1);
+        app.handle_event(&ch('n'), t0);
+        keep(&mut app, &mut keeper);
+        assert!(store.load(&config).unwrap().is_none(), "the match is over");
+        assert_eq!(records(), 1);
+        fs::remove_dir_all(dir).unwrap();
+    }
+}
