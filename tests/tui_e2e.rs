@@ -113,10 +113,14 @@ fn temp_file(name: &str) -> PathBuf {
 
 /// A fresh, empty data directory for one test's games.
 fn data_dir(name: &str) -> PathBuf {
-    let dir = temp_file(&format!("data-{name}"));
+    let dir = data_path(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+fn data_path(name: &str) -> PathBuf {
+    temp_file(&format!("data-{name}"))
 }
 
 /// The shell command that runs the game (its data in a fresh directory
@@ -139,6 +143,8 @@ fn wait_for_status(status: &Path) -> String {
             && text.ends_with('\n')
         {
             let _ = std::fs::remove_file(status);
+            let name = status.file_name().unwrap().to_string_lossy().into_owned();
+            let _ = std::fs::remove_dir_all(data_path(&name));
             return text.trim().to_string();
         }
         assert!(Instant::now() < until, "the game did not exit");
@@ -314,5 +320,61 @@ fn a_match_killed_mid_round_resumes_on_the_same_board() {
             .contains("\nmoves: c,f,h,i\n")
     );
     drop(second);
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn a_corrupt_save_is_shown_with_its_path_and_the_game_starts() {
+    let data = data_dir("corrupt");
+    let game = format!(
+        "exec env MANCALA_DATA_DIR={} {} Alice Michael --no-animation",
+        data.display(),
+        env!("CARGO_BIN_EXE_mancala")
+    );
+    // A first run makes the save's file name; then it is spoilt.
+    let Some(first) = Tmux::start("corrupt-1", 80, 24, &game) else {
+        return;
+    };
+    first.wait_for("▶ Alice to move");
+    first.keys(&["d"]);
+    first.wait_for("Alice played d.");
+    drop(first);
+    let save = std::fs::read_dir(data.join("saves"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::write(&save, "not a save\n").unwrap();
+
+    let Some(second) = Tmux::start("corrupt-2", 80, 24, &game) else {
+        return;
+    };
+    let screen = second.wait_for("▶ Alice to move");
+    let joined: String = screen.lines().map(str::trim).collect();
+    assert!(
+        joined.contains(&format!("{}.corrupt-", save.display())),
+        "{screen}"
+    );
+    assert!(!screen.contains("Resume the unfinished match?"), "{screen}");
+    second.keys(&["c"]);
+    second.wait_for("Alice gets an extra turn!");
+    drop(second);
+    let names: Vec<String> = std::fs::read_dir(data.join("saves"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names.len(),
+        2,
+        "the new save and the one set aside: {names:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&save)
+            .unwrap()
+            .lines()
+            .find(|l| l.starts_with("moves:")),
+        Some("moves: c")
+    );
     std::fs::remove_dir_all(data).unwrap();
 }

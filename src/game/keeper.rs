@@ -64,10 +64,15 @@ impl Keeper {
     pub fn open() -> (Keeper, Option<String>) {
         match SaveStore::open() {
             Ok(store) => (Keeper::new(Some(store)), None),
-            Err(e) => (
-                Keeper::new(None),
-                Some(format!("this match will not be saved: {e}")),
-            ),
+            Err(e) => {
+                let place = super::save::data_dir()
+                    .map(|dir| format!(" (data directory {})", dir.display()))
+                    .unwrap_or_default();
+                (
+                    Keeper::new(None),
+                    Some(format!("this match will not be saved: {e}{place}")),
+                )
+            }
         }
     }
 
@@ -113,6 +118,18 @@ impl Keeper {
         };
         match store.load(config) {
             Ok(saved) => found.saved = saved,
+            Err(SaveError::Corrupt {
+                reason,
+                moved_to: Some(to),
+                ..
+            }) => {
+                // The new name holds the old one: one path says it all,
+                // short enough for a status line.
+                found.problem = Some(format!(
+                    "the saved match cannot be used ({reason}); it was set aside as {} and a new match starts",
+                    to.display()
+                ));
+            }
             Err(problem) => {
                 if matches!(problem, SaveError::Corrupt { moved_to: None, .. }) {
                     self.store = None;
@@ -271,6 +288,24 @@ mod tests {
         );
         assert!(!keeper.is_keeping());
         assert!(keeper.save(&m).is_none(), "said once");
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_corrupt_save_is_set_aside_and_named_in_one_short_sentence() {
+        let dir = root("corrupt");
+        let store = SaveStore::at(&dir).unwrap();
+        let path = store.path_for(&config());
+        fs::write(&path, "garbage").unwrap();
+        let mut keeper = Keeper::new(Some(store));
+        let found = keeper.look(&config());
+        assert!(found.saved.is_none());
+        let problem = found.problem.unwrap();
+        let aside = format!("{}.corrupt-", path.display());
+        assert!(problem.contains(&aside), "{problem}");
+        assert_eq!(problem.matches(&path.display().to_string()).count(), 1);
+        assert!(!path.exists());
+        assert!(keeper.is_keeping(), "the new match is kept");
         fs::remove_dir_all(dir).unwrap();
     }
 

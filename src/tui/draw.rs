@@ -405,11 +405,11 @@ fn key_bar(app: &App) -> Line<'static> {
             keys.push(("s".into(), "step"));
         }
     }
-    keys.extend([
-        ("+/-".into(), "speed"),
-        ("?".into(), "help"),
-        ("q".into(), "quit"),
-    ]);
+    if app.resume_summary().is_none() {
+        // The question about a saved match takes no other keys.
+        keys.push(("+/-".into(), "speed"));
+    }
+    keys.extend([("?".into(), "help"), ("q".into(), "quit")]);
     let mut spans = Vec::new();
     for (i, (key, what)) in keys.into_iter().enumerate() {
         if i > 0 {
