@@ -41,7 +41,8 @@
 //! running the same script again plays the same game instead of meeting the
 //! resume question. Each finished round is written as a record and counted
 //! in the statistics. Answering `n` to "Play again? (y/n)" (or ending the
-//! input there) ends the match and clears its save.
+//! input there) ends the match and clears its save. The full-screen game
+//! keeps matches by the same rules: both use [`crate::game::keeper`].
 
 pub mod board;
 pub mod replay;

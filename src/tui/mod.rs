@@ -7,6 +7,11 @@
 //! - [`computer`]: the computer players' searches on worker threads;
 //! - [`draw`], [`layout`], [`widgets`], [`help`], [`theme`]: what the screen looks like;
 //! - [`terminal`]: entering and always leaving full-screen mode.
+//!
+//! The match is kept as in plain mode ([`crate::game::keeper`]): saved after
+//! every move, offered for resuming when the same players start again, each
+//! finished round recorded once. The [`App`] only says what happened
+//! ([`app::MatchEvent`]); the event loop does the writing.
 
 pub mod animation;
 pub mod app;
