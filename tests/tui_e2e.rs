@@ -2,7 +2,8 @@
 //! keys, read back from the screen.
 //!
 //! CI installs tmux; without it these tests fail when `CI` is set and are
-//! skipped with a notice otherwise.
+//! skipped with a notice otherwise. Every game gets a fresh data directory
+//! (`MANCALA_DATA_DIR`), so that no test meets another's saved match.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -110,11 +111,26 @@ fn temp_file(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("mancala-e2e-{}-{name}", std::process::id()))
 }
 
-/// The shell command that runs the game and writes its exit status to
-/// `status`, then keeps the pane open so the screen can still be read.
+/// A fresh, empty data directory for one test's games.
+fn data_dir(name: &str) -> PathBuf {
+    let dir = data_path(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn data_path(name: &str) -> PathBuf {
+    temp_file(&format!("data-{name}"))
+}
+
+/// The shell command that runs the game (its data in a fresh directory
+/// named after `status`) and writes its exit status to `status`, then keeps
+/// the pane open so the screen can still be read.
 fn wrapped(args: &str, status: &Path) -> String {
+    let name = status.file_name().unwrap().to_string_lossy().into_owned();
     format!(
-        "{} {args}; echo \"exit=$?\" > {}; sleep 60",
+        "MANCALA_DATA_DIR={} {} {args}; echo \"exit=$?\" > {}; sleep 60",
+        data_dir(&name).display(),
         env!("CARGO_BIN_EXE_mancala"),
         status.display()
     )
@@ -127,6 +143,8 @@ fn wait_for_status(status: &Path) -> String {
             && text.ends_with('\n')
         {
             let _ = std::fs::remove_file(status);
+            let name = status.file_name().unwrap().to_string_lossy().into_owned();
+            let _ = std::fs::remove_dir_all(data_path(&name));
             return text.trim().to_string();
         }
         assert!(Instant::now() < until, "the game did not exit");
@@ -223,4 +241,140 @@ fn a_mouse_click_on_a_pit_plays_it() {
     tmux.wait_for("Alice played d.");
     tmux.keys(&["q", "y"]);
     assert_eq!(wait_for_status(&status), "exit=0");
+}
+
+/// The numbers drawn inside the board (pit and store counts), top row to
+/// bottom row: the position as a player reads it.
+fn counts_on_screen(screen: &str) -> Vec<u32> {
+    let lines: Vec<&str> = screen.lines().collect();
+    let first = lines.iter().position(|l| l.contains('╭')).expect("a board");
+    let last = lines
+        .iter()
+        .rposition(|l| l.contains('╰'))
+        .expect("a board");
+    lines[first..=last]
+        .iter()
+        .flat_map(|line| {
+            line.split(|c: char| !c.is_ascii_digit())
+                .filter(|part| !part.is_empty())
+                .map(|part| part.parse::<u32>().unwrap())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[test]
+fn a_match_killed_mid_round_resumes_on_the_same_board() {
+    let data = data_dir("resume");
+    let game = format!(
+        "exec env MANCALA_DATA_DIR={} {} Alice Michael --no-animation",
+        data.display(),
+        env!("CARGO_BIN_EXE_mancala")
+    );
+    let Some(first) = Tmux::start("resume-1", 80, 24, &game) else {
+        return;
+    };
+    first.wait_for("▶ Alice to move");
+    // c: an extra turn; f; then Michael's h.
+    first.keys(&["c"]);
+    first.wait_for("Alice gets an extra turn!");
+    first.keys(&["f"]);
+    first.wait_for("▶ Michael to move");
+    first.keys(&["h"]);
+    let before = first.wait_for("Michael played h.");
+    let saves: Vec<PathBuf> = std::fs::read_dir(data.join("saves"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(saves.len(), 1, "{saves:?}");
+    let saved = std::fs::read_to_string(&saves[0]).unwrap();
+    assert!(saved.contains("\nmoves: c,f,h\n"), "{saved}");
+
+    // SIGKILL: no chance to save anything on the way out.
+    let pid = first.run(&["display-message", "-p", "-t", "game", "#{pane_pid}"]);
+    let pid = String::from_utf8_lossy(&pid.stdout).trim().to_string();
+    let killed = Command::new("kill").args(["-9", &pid]).status().unwrap();
+    assert!(killed.success());
+    drop(first);
+    assert_eq!(std::fs::read_to_string(&saves[0]).unwrap(), saved);
+
+    let Some(second) = Tmux::start("resume-2", 80, 24, &game) else {
+        return;
+    };
+    let asked = second.wait_for("Resume the unfinished match? (y/n)");
+    assert!(
+        asked.contains("Alice and Michael: round 1, 3 moves played."),
+        "{asked}"
+    );
+    second.keys(&["y"]);
+    let resumed = second.wait_for("Resumed: round 1 goes on after 3 moves");
+    assert_eq!(counts_on_screen(&resumed), counts_on_screen(&before));
+    let side = |screen: &str| screen.contains("▶ Michael to move");
+    assert_eq!(side(&resumed), side(&before));
+    // It goes on: a move, then quitting mid-round keeps the match saved.
+    second.keys(&["i"]);
+    second.wait_for("Michael played i.");
+    assert!(
+        std::fs::read_to_string(&saves[0])
+            .unwrap()
+            .contains("\nmoves: c,f,h,i\n")
+    );
+    drop(second);
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn a_corrupt_save_is_shown_with_its_path_and_the_game_starts() {
+    let data = data_dir("corrupt");
+    let game = format!(
+        "exec env MANCALA_DATA_DIR={} {} Alice Michael --no-animation",
+        data.display(),
+        env!("CARGO_BIN_EXE_mancala")
+    );
+    // A first run makes the save's file name; then it is spoilt.
+    let Some(first) = Tmux::start("corrupt-1", 80, 24, &game) else {
+        return;
+    };
+    first.wait_for("▶ Alice to move");
+    first.keys(&["d"]);
+    first.wait_for("Alice played d.");
+    drop(first);
+    let save = std::fs::read_dir(data.join("saves"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::write(&save, "not a save\n").unwrap();
+
+    let Some(second) = Tmux::start("corrupt-2", 80, 24, &game) else {
+        return;
+    };
+    let screen = second.wait_for("▶ Alice to move");
+    let joined: String = screen.lines().map(str::trim).collect();
+    assert!(
+        joined.contains(&format!("{}.corrupt-", save.display())),
+        "{screen}"
+    );
+    assert!(!screen.contains("Resume the unfinished match?"), "{screen}");
+    second.keys(&["c"]);
+    second.wait_for("Alice gets an extra turn!");
+    drop(second);
+    let names: Vec<String> = std::fs::read_dir(data.join("saves"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names.len(),
+        2,
+        "the new save and the one set aside: {names:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&save)
+            .unwrap()
+            .lines()
+            .find(|l| l.starts_with("moves:")),
+        Some("moves: c")
+    );
+    std::fs::remove_dir_all(data).unwrap();
 }

@@ -41,7 +41,8 @@
 //! running the same script again plays the same game instead of meeting the
 //! resume question. Each finished round is written as a record and counted
 //! in the statistics. Answering `n` to "Play again? (y/n)" (or ending the
-//! input there) ends the match and clears its save.
+//! input there) ends the match and clears its save. The full-screen game
+//! keeps matches by the same rules: both use [`crate::game::keeper`].
 
 pub mod board;
 pub mod replay;
@@ -50,7 +51,8 @@ use std::io::{self, BufRead, IsTerminal, Read, Write};
 use std::process::ExitCode;
 
 use crate::commands::PlayOptions;
-use crate::game::{Match, MatchConfig, SaveError, SaveStore, describe, outcome_message};
+use crate::game::keeper::saved_summary;
+use crate::game::{Keeper, Match, MatchConfig, RESUME_QUESTION, describe, outcome_message};
 use crate::players::{Limits, TurnFn, computer};
 use crate::rng::Rng;
 use crate::rules::{MoveError, Played, Side, Step};
@@ -77,19 +79,16 @@ pub fn run(mut config: MatchConfig, options: &PlayOptions) -> anyhow::Result<Exi
     } else {
         Rng::from_entropy().next_u64()
     };
-    let store = match SaveStore::open() {
-        Ok(store) => Some(store),
-        Err(e) => {
-            eprintln!("mancala: this match will not be saved: {e}");
-            None
-        }
-    };
+    let (keeper, warning) = Keeper::open();
+    if let Some(warning) = warning {
+        eprintln!("mancala: {warning}");
+    }
     let mut game = Plain {
         input: io::stdin().lock(),
         out: io::stdout().lock(),
         echo: scripted,
         options: options.clone(),
-        store,
+        keeper,
         computers: [None, None],
     };
     match game.play_match(config, seed) {
@@ -106,7 +105,7 @@ struct Plain<R, W> {
     out: W,
     echo: bool,
     options: PlayOptions,
-    store: Option<SaveStore>,
+    keeper: Keeper,
     computers: [Option<Box<dyn TurnFn>>; 2],
 }
 
@@ -175,23 +174,15 @@ impl<R: BufRead, W: Write> Plain<R, W> {
     }
 
     fn save(&mut self, m: &Match) {
-        if let Some(store) = &self.store
-            && let Err(e) = store.save(m)
-        {
-            eprintln!(
-                "mancala: could not save the match to {}: {e}; going on without saving",
-                store.path_for(m.config()).display()
-            );
-            self.store = None;
+        if let Some(warning) = self.keeper.save(m) {
+            eprintln!("mancala: {warning}");
         }
     }
 
     /// Clears the match's save: the players are done with it.
     fn finish(&mut self, m: &Match) {
-        if let Some(store) = &self.store
-            && let Err(e) = store.finish(m.config())
-        {
-            eprintln!("mancala: could not clear the saved match: {e}");
+        if let Some(warning) = self.keeper.finish(m.config()) {
+            eprintln!("mancala: {warning}");
         }
     }
 
@@ -221,42 +212,22 @@ impl<R: BufRead, W: Write> Plain<R, W> {
     /// The saved match to go on with, if any and if the players want it.
     /// `None` at end of input.
     fn resume_or_new(&mut self, config: &MatchConfig, seed: u64) -> io::Result<Option<Match>> {
-        let Some(store) = &self.store else {
+        let found = self.keeper.look(config);
+        for note in &found.notes {
+            writeln!(self.out, "Note: {note}")?;
+        }
+        if let Some(problem) = &found.problem {
+            eprintln!("mancala: {problem}");
+        }
+        let Some(saved) = found.saved else {
             return Ok(Some(Match::new(config.clone(), seed)));
         };
-        for other in store.other_saves(config) {
-            writeln!(
-                self.out,
-                "Note: an unfinished match of these players with other settings is saved in {}.",
-                other.display()
-            )?;
-        }
-        match store.load(config) {
-            Ok(Some(saved)) => {
-                let [s, n] = Self::names(&saved);
-                writeln!(
-                    self.out,
-                    "There is an unfinished match of {s} and {n}: round {}, {} move{} played.",
-                    saved.round(),
-                    saved.moves().len(),
-                    if saved.moves().len() == 1 { "" } else { "s" }
-                )?;
-                match self.ask_yes_no("Resume the unfinished match? (y/n)")? {
-                    Some(true) => Ok(Some(saved)),
-                    Some(false) => Ok(Some(Match::new(config.clone(), seed))),
-                    None => Ok(None),
-                }
-            }
-            Ok(None) => Ok(Some(Match::new(config.clone(), seed))),
-            Err(problem) => {
-                eprintln!("mancala: {problem}");
-                if matches!(problem, SaveError::Corrupt { moved_to: None, .. }) {
-                    // Never overwrite what could not be moved aside.
-                    self.store = None;
-                }
-                Ok(Some(Match::new(config.clone(), seed)))
-            }
-        }
+        writeln!(self.out, "{}", saved_summary(&saved))?;
+        Ok(match self.ask_yes_no(RESUME_QUESTION)? {
+            Some(true) => Some(saved),
+            Some(false) => Some(Match::new(config.clone(), seed)),
+            None => None,
+        })
     }
 
     fn play_match(&mut self, config: MatchConfig, seed: u64) -> io::Result<()> {
@@ -297,12 +268,10 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             if !self.play_round(&mut m)? {
                 return Ok(());
             }
+            // The finished round is recorded, and from here on the save
+            // holds the next round (see `Keeper::close_round`).
             self.end_round(&m)?;
-            // The finished round is recorded: from here on the save holds
-            // the next round, so a match killed at the question below
-            // never counts that round twice.
             m.next_round();
-            self.save(&m);
             match self.ask_yes_no("Play again? (y/n)")? {
                 Some(true) => {}
                 answer => {
@@ -335,11 +304,12 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             )?;
         }
         self.print_tally(m)?;
-        if let Some(store) = &self.store {
-            match store.archive_round(m) {
-                Ok(path) => writeln!(self.out, "Round recorded in {}.", path.display())?,
-                Err(e) => eprintln!("mancala: could not record the round: {e}"),
-            }
+        let kept = self.keeper.close_round(m);
+        if let Some(path) = kept.record {
+            writeln!(self.out, "Round recorded in {}.", path.display())?;
+        }
+        for warning in kept.warnings {
+            eprintln!("mancala: {warning}");
         }
         Ok(())
     }
@@ -553,7 +523,7 @@ mod tests {
                 seed_delay: animate.then_some(Duration::ZERO),
                 think: Duration::from_millis(10),
             },
-            store: None,
+            keeper: Keeper::new(None),
             computers: [None, None],
         };
         game.play_match(config, 1).unwrap();

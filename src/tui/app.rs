@@ -3,9 +3,12 @@
 //! thinking. The rules state is the [`Match`]; this only asks it.
 //!
 //! [`App::handle_event`] and [`App::tick`] take the time as an argument and
-//! never touch the terminal or spawn threads: what the computer should think
-//! about comes out of [`App::take_requests`], its answers go in through
-//! [`App::on_answer`]. That keeps every screen testable without a terminal.
+//! never touch the terminal, the disk or spawn threads: what the computer
+//! should think about comes out of [`App::take_requests`], its answers go in
+//! through [`App::on_answer`]; what happened to the match (a move, a finished
+//! round, the end) comes out of [`App::take_match_events`] for the event loop
+//! to save (see [`crate::game::keeper`]). That keeps every screen testable
+//! without a terminal.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -15,6 +18,7 @@ use crossterm::event::{
 };
 use ratatui::layout::{Position, Rect};
 
+use crate::game::keeper::saved_summary;
 use crate::game::{Match, describe, outcome_message};
 use crate::players::{Hint, PlayerKind};
 use crate::rules::{MoveError, Pit, Played, Rules, Side, Step};
@@ -49,6 +53,29 @@ pub enum Overlay {
     Help,
     /// "Quit? (y/n)".
     ConfirmQuit,
+}
+
+/// What happened to the match, for whoever keeps it (the event loop saves
+/// it with a [`Keeper`](crate::game::Keeper)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchEvent {
+    /// A move was made or taken back, or a new round started: save it.
+    Changed,
+    /// A move ended the round: record it, and save the next round
+    /// ([`Keeper::close_round`](crate::game::Keeper::close_round)).
+    /// Sent once per round: a finished round cannot be taken back.
+    RoundFinished,
+    /// The players stopped after a finished round: the match is over and
+    /// its save can go.
+    Ended,
+}
+
+/// A saved match offered for resuming, and the new one to play instead.
+struct ResumeOffer {
+    /// The new match, if the players answer "n".
+    fresh: Match,
+    /// "There is an unfinished match of …".
+    summary: String,
 }
 
 /// How a message reads.
@@ -129,6 +156,11 @@ pub struct App {
     pub(super) size: Rect,
     pub(super) now: Instant,
     quit: bool,
+    /// A saved match waiting for "Resume the unfinished match? (y/n)".
+    resume: Option<ResumeOffer>,
+    events: Vec<MatchEvent>,
+    /// What became of the finished round (where it was recorded).
+    pub(super) round_note: Option<Note>,
 }
 
 impl App {
@@ -164,9 +196,87 @@ impl App {
             size: Rect::new(0, 0, size.0, size.1),
             now,
             quit: false,
+            resume: None,
+            events: Vec::new(),
+            round_note: None,
         };
         app.announce_round();
         app
+    }
+
+    /// Shows the `saved` match and asks "Resume the unfinished match?
+    /// (y/n)": `y` goes on with it exactly where it stopped, `n` goes on
+    /// with the new match this app was made with. Until then nothing moves.
+    pub fn offer_resume(&mut self, saved: Match) {
+        let summary = saved_summary(&saved);
+        let fresh = std::mem::replace(&mut self.game, saved);
+        self.log.clear();
+        self.cursor = [None; 2];
+        self.resume = Some(ResumeOffer { fresh, summary });
+    }
+
+    /// The question about a saved match, while it is asked.
+    #[must_use]
+    pub fn resume_summary(&self) -> Option<&str> {
+        self.resume.as_ref().map(|r| r.summary.as_str())
+    }
+
+    fn answer_resume(&mut self, resume: bool) {
+        let Some(offer) = self.resume.take() else {
+            return;
+        };
+        if resume {
+            let played = self.game.moves().len();
+            self.push_log(vec![Note::new(
+                format!(
+                    "Resumed: round {} goes on after {played} move{} ({} moved first).",
+                    self.game.round(),
+                    if played == 1 { "" } else { "s" },
+                    self.game.name(self.game.starter())
+                ),
+                Tone::Plain,
+            )]);
+            // A save holding a finished round (written by hand) is
+            // recorded now, as it would have been when it ended.
+            if self.game.outcome().is_some() {
+                self.events.push(MatchEvent::RoundFinished);
+            }
+        } else {
+            // The old save stays until the first move of the new match
+            // replaces it, as in plain mode.
+            self.game = offer.fresh;
+            self.announce_round();
+            self.message = Some(Note::new(
+                "A new match: the saved one is replaced once a move is made.",
+                Tone::Plain,
+            ));
+        }
+    }
+
+    /// What happened to the match since the last call, in order.
+    pub fn take_match_events(&mut self) -> Vec<MatchEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// Shows a problem (with keeping the match, say) in the status line and
+    /// the log; the game goes on.
+    pub fn warn(&mut self, text: impl Into<String>) {
+        let note = Note::new(text, Tone::Error);
+        self.message = Some(note.clone());
+        self.push_log(vec![note]);
+    }
+
+    /// Adds a line of news to the log.
+    pub fn tell(&mut self, text: impl Into<String>) {
+        self.push_log(vec![Note::new(text, Tone::Plain)]);
+    }
+
+    /// Says where the finished round was recorded (on the end-of-round
+    /// panel and in the log).
+    pub fn round_recorded(&mut self, text: impl Into<String>) {
+        let note = Note::new(text, Tone::Plain);
+        self.round_note = Some(note.clone());
+        self.push_log(vec![note]);
     }
 
     // ----- what the screen shows -------------------------------------------
@@ -236,6 +346,9 @@ impl App {
     /// computer has just chosen.
     #[must_use]
     pub fn selection(&self) -> Option<Pit> {
+        if self.resume.is_some() {
+            return None;
+        }
         if let Some((pit, _)) = self.pending_move {
             return Some(pit);
         }
@@ -294,6 +407,11 @@ impl App {
             tally.wins[1],
             if rounds == 1 { "" } else { "s" }
         );
+        if self.resume.is_some() {
+            return format!(
+                "Nothing was played; the unfinished match of {south} and {north} is still saved."
+            );
+        }
         if self.game.outcome().is_none() && !self.game.moves().is_empty() {
             line.push_str(&format!(
                 "; round {} was left unfinished",
@@ -361,6 +479,20 @@ impl App {
             }
             return;
         }
+        if self.resume.is_some() {
+            match key.code {
+                KeyCode::Char('y' | 'Y') => self.answer_resume(true),
+                KeyCode::Char('n' | 'N') => self.answer_resume(false),
+                // Nothing is played yet: nothing to confirm.
+                KeyCode::Char('q') | KeyCode::Esc => self.quit_now(),
+                KeyCode::Char('?') => {
+                    self.help_scroll = 0;
+                    self.overlay = Some(Overlay::Help);
+                }
+                _ => {}
+            }
+            return;
+        }
         if let Some(animation) = &mut self.animation {
             // Any key finishes the move on screen at once; keys about the
             // screen itself (help, quit, speed, pause) also do their job.
@@ -388,7 +520,7 @@ impl App {
             self.overlay = None;
             return;
         }
-        if self.overlay.is_some() {
+        if self.overlay.is_some() || self.resume.is_some() {
             return;
         }
         if let Some(animation) = &mut self.animation {
@@ -450,8 +582,16 @@ impl App {
     }
 
     fn quit_now(&mut self) {
+        if self.quit {
+            return;
+        }
         self.quit = true;
         self.cancel_thinking();
+        // Stopping after a finished round ends the match (as "n" to "Play
+        // again?" does in plain mode); stopping mid-round keeps it saved.
+        if self.resume.is_none() && self.game.outcome().is_some() {
+            self.events.push(MatchEvent::Ended);
+        }
     }
 
     fn refuse(&mut self, error: MoveError) {
@@ -481,12 +621,17 @@ impl App {
     }
 
     /// The one place where a move is made on the match (humans, computers,
-    /// redo alike): plays it, starts its animation and queues its messages.
-    /// A hook that saves the match after every move belongs here.
+    /// redo alike): plays it, starts its animation, queues its messages and
+    /// tells the keeper ([`MatchEvent`]).
     fn apply_move(&mut self, pit: Pit, now: Instant) -> Result<Played, MoveError> {
         let before = self.game.board().counts().to_vec();
         let mut steps: Vec<Step> = Vec::new();
         let played = self.game.play(pit, &mut steps)?;
+        self.events.push(if self.game.outcome().is_some() {
+            MatchEvent::RoundFinished
+        } else {
+            MatchEvent::Changed
+        });
         self.hint = None;
         self.message = None;
         self.pending_move = None;
@@ -647,8 +792,23 @@ impl App {
             ));
             return;
         }
+        if self.game.outcome().is_some() {
+            // Its record and statistics are written when it ends (as in
+            // plain mode), so its result stands.
+            self.message = Some(Note::new(
+                format!(
+                    "Round {} is over; a finished round cannot be taken back.",
+                    self.game.round()
+                ),
+                Tone::Plain,
+            ));
+            return;
+        }
         self.settle();
         let undone = self.game.undo_to_human();
+        if undone > 0 {
+            self.events.push(MatchEvent::Changed);
+        }
         self.message = Some(if undone == 0 {
             Note::new("Nothing to undo in this round.", Tone::Plain)
         } else {
@@ -695,8 +855,10 @@ impl App {
     fn play_again(&mut self) {
         self.settle();
         self.game.next_round();
+        self.events.push(MatchEvent::Changed);
         self.hint = None;
         self.message = None;
+        self.round_note = None;
         self.cursor = [None; 2];
         self.announce_round();
     }
@@ -802,7 +964,8 @@ impl App {
     /// still while a dialog is up or the terminal is too small.
     pub fn tick(&mut self, now: Instant) {
         self.now = now;
-        let frozen = self.overlay.is_some() || self.too_small() || self.quit;
+        let frozen =
+            self.overlay.is_some() || self.resume.is_some() || self.too_small() || self.quit;
         match (frozen, self.frozen_since) {
             (true, None) => self.frozen_since = Some(now),
             (false, Some(since)) => {

@@ -121,7 +121,9 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
     };
     frame.render_widget(&view, layout.board);
 
-    if app.round_over() {
+    if let Some(summary) = app.resume_summary() {
+        draw_resume(frame, app, summary, layout.bottom);
+    } else if app.round_over() {
         draw_round_over(frame, app, layout.bottom);
     } else {
         draw_status(frame, app, layout.bottom);
@@ -218,25 +220,97 @@ fn prompt(app: &App) -> Option<Note> {
     })
 }
 
+/// `text` in lines of at most `width` columns, broken between words, and
+/// inside a word (a path, say) only when it is longer than a line.
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = vec![String::new()];
+    let mut used = 0;
+    for word in text.split(' ') {
+        let word_width = Span::raw(word).width();
+        let line = lines.last_mut().expect("one line at least");
+        if used > 0 && used + 1 + word_width <= width {
+            line.push(' ');
+            line.push_str(word);
+            used += 1 + word_width;
+            continue;
+        }
+        if used > 0 {
+            lines.push(String::new());
+            used = 0;
+        }
+        for c in word.chars() {
+            let c_width = Span::raw(c.to_string()).width();
+            if used + c_width > width {
+                lines.push(String::new());
+                used = 0;
+            }
+            lines.last_mut().expect("one line at least").push(c);
+            used += c_width;
+        }
+    }
+    lines
+}
+
+/// A note wrapped to `width` columns: its mark on the first line, the rest
+/// indented under its words.
+fn note_lines(note: &Note, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+    let (mark, style) = match note.tone {
+        Tone::Plain => ("", theme.text),
+        Tone::Good => ("★ ", theme.good),
+        Tone::Error => ("✗ ", theme.error),
+    };
+    let indent = Span::raw(mark).width();
+    wrap_words(&note.text, usize::from(width).saturating_sub(indent))
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let lead = if i == 0 {
+                mark.to_string()
+            } else {
+                " ".repeat(indent)
+            };
+            Line::from(vec![Span::styled(lead, style), Span::styled(text, style)])
+        })
+        .collect()
+}
+
 fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;
     let status = app.message.clone().or_else(|| prompt(app));
+    // A long message (a path, say) wraps rather than being cut off; the
+    // log below gives way, but the prompt keeps its line.
+    let status_lines = status.as_ref().map_or_else(
+        || vec![Line::default()],
+        |note| note_lines(note, theme, area.width),
+    );
+    let status_height = (status_lines.len() as u16).clamp(1, area.height.saturating_sub(1).max(1));
+    let status_area = Rect {
+        height: status_height,
+        ..area
+    };
+    let area = Rect {
+        y: area.y + status_height,
+        height: area.height - status_height,
+        ..area
+    };
+    frame.render_widget(Paragraph::new(status_lines), status_area);
     let mut lines: Vec<Line> = Vec::new();
-    if let Some(note) = &status {
-        lines.push(note_line(note, theme));
-    } else {
-        lines.push(Line::default());
-    }
     // A message pushes the prompt to the second line rather than hiding it.
     if app.message.is_some()
         && let Some(p) = prompt(app)
     {
         lines.push(Line::styled(p.text, theme.dim));
     }
+    // A message that is also the newest log line is not said twice.
+    let log_len = match (&app.message, app.log.back()) {
+        (Some(message), Some(last)) if message == last => app.log.len() - 1,
+        _ => app.log.len(),
+    };
     let room = usize::from(area.height).saturating_sub(lines.len());
-    let skip = app.log.len().saturating_sub(room);
+    let skip = log_len.saturating_sub(room);
     let first_log_line = lines.len();
-    for note in app.log.iter().skip(skip) {
+    for note in app.log.iter().take(log_len).skip(skip) {
         lines.push(note_line(note, theme));
     }
     // Older log lines are dimmed so the newest stands out.
@@ -258,7 +332,7 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
     let Some(outcome) = game.outcome() else {
         return;
     };
-    let lines = vec![
+    let mut lines = vec![
         Line::styled(format!("── Round {} is over ──", game.round()), theme.title),
         Line::from(vec![
             Span::styled("★ ", theme.good),
@@ -273,21 +347,41 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
         )),
         Line::styled("Play again? (y/n)", theme.mover),
     ];
+    // Below the question, where there is room: a refusal, and where the
+    // round was recorded (wrapped: it is a path).
+    for note in [&app.message, &app.round_note].into_iter().flatten() {
+        lines.extend(note_lines(note, theme, area.width));
+    }
     frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The question about a saved match, in place of the status line, below
+/// the saved board.
+fn draw_resume(frame: &mut Frame, app: &App, summary: &str, area: Rect) {
+    let theme = &app.theme;
+    let mut lines = vec![
+        Line::styled("── An unfinished match is saved ──", theme.title),
+        Line::styled(summary, theme.text),
+        Line::styled(crate::game::RESUME_QUESTION, theme.mover),
+        Line::styled(
+            "y goes on from the board above; n starts a new match.",
+            theme.dim,
+        ),
+    ];
+    for note in app.log.iter() {
+        lines.extend(note_lines(note, theme, area.width));
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
 }
 
 fn key_bar(app: &App) -> Line<'static> {
     let theme = &app.theme;
     let rules = app.rules();
     let mut keys: Vec<(String, &str)> = Vec::new();
-    if app.round_over() {
+    if app.resume_summary().is_some() {
+        keys.extend([("y".into(), "resume"), ("n".into(), "new match")]);
+    } else if app.round_over() {
         keys.extend([("y".into(), "play again"), ("n".into(), "stop")]);
-        if Side::BOTH
-            .iter()
-            .any(|&s| app.game().seat(s).kind.is_human())
-        {
-            keys.push(("u".into(), "undo"));
-        }
     } else if app.animation.is_some() {
         keys.push(("any key".into(), "skip animation"));
     } else if let Some(side) = app.human_to_move() {
@@ -311,11 +405,11 @@ fn key_bar(app: &App) -> Line<'static> {
             keys.push(("s".into(), "step"));
         }
     }
-    keys.extend([
-        ("+/-".into(), "speed"),
-        ("?".into(), "help"),
-        ("q".into(), "quit"),
-    ]);
+    if app.resume_summary().is_none() {
+        // The question about a saved match takes no other keys.
+        keys.push(("+/-".into(), "speed"));
+    }
+    keys.extend([("?".into(), "help"), ("q".into(), "quit")]);
     let mut spans = Vec::new();
     for (i, (key, what)) in keys.into_iter().enumerate() {
         if i > 0 {

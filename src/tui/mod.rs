@@ -7,6 +7,11 @@
 //! - [`computer`]: the computer players' searches on worker threads;
 //! - [`draw`], [`layout`], [`widgets`], [`help`], [`theme`]: what the screen looks like;
 //! - [`terminal`]: entering and always leaving full-screen mode.
+//!
+//! The match is kept as in plain mode ([`crate::game::keeper`]): saved after
+//! every move, offered for resuming when the same players start again, each
+//! finished round recorded once. The [`App`] only says what happened
+//! ([`app::MatchEvent`]); the event loop does the writing.
 
 pub mod animation;
 pub mod app;
@@ -24,7 +29,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::commands::PlayOptions;
-use crate::game::{Match, MatchConfig};
+use crate::game::{Keeper, Match, MatchConfig};
 
 pub use app::{App, Settings};
 
@@ -42,7 +47,9 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     let mut worker = computer::Worker::new(&config, options.think, seed);
-    let game = Match::new(config, seed);
+    let (mut keeper, warning) = Keeper::open();
+    let found = keeper.look(&config);
+    let game = Match::new(config.clone(), seed);
     let settings = Settings {
         seed_delay: options.seed_delay,
         move_pause: MOVE_PAUSE,
@@ -56,10 +63,23 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
         (size.width, size.height),
         Instant::now(),
     );
-    let result = event_loop::run(screen.terminal(), &mut app, &mut worker);
+    if let Some(saved) = found.saved {
+        app.offer_resume(saved);
+    }
+    for note in found.notes {
+        app.tell(format!("Note: {note}"));
+    }
+    for problem in warning.into_iter().chain(found.problem) {
+        app.warn(problem);
+    }
+    let result = event_loop::run(screen.terminal(), &mut app, &mut worker, &mut keeper);
     drop(screen);
     result?;
     println!("{}", app.final_score());
+    if keeper.has_save(&config) && app.game().outcome().is_none() && app.resume_summary().is_none()
+    {
+        println!("The match is saved: start mancala with the same names to resume it.");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -588,3 +588,181 @@ fn the_arrows_scroll_the_help_screen_and_other_keys_close_it() {
     app.handle_event(&ch('?'), t0);
     assert_eq!(app.help_scroll, 0, "help opens at the top");
 }
+
+/// Alice against Michael after `letters`, in round 2 (North started it),
+/// with Alice one round up: a match as a save would bring it back.
+fn saved_match(north: PlayerKind, letters: &[char]) -> Match {
+    let moves: Vec<Pit> = letters.iter().map(|&c| letter(c)).collect();
+    let tally = crate::game::Tally {
+        wins: [1, 0],
+        draws: 0,
+    };
+    Match::restore(
+        config(Rules::KALAH, PlayerKind::Human, north),
+        2,
+        Side::North,
+        &moves,
+        tally,
+        0,
+    )
+    .unwrap()
+}
+
+#[test]
+fn y_to_the_resume_question_goes_on_exactly_where_the_match_stopped() {
+    let t0 = Instant::now();
+    let mut app = app_for(
+        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Greedy),
+        None,
+        t0,
+    );
+    // North (the computer) started round 2 with h; Alice's c earned her
+    // another turn; f passes the turn to the computer.
+    let saved = saved_match(PlayerKind::Greedy, &['h', 'c', 'f']);
+    app.offer_resume(saved.clone());
+    assert_eq!(
+        app.resume_summary(),
+        Some("There is an unfinished match of Alice and Michael: round 2, 3 moves played.")
+    );
+    // Nothing moves while the question is up: no pit, no computer.
+    for event in [ch('a'), key(KeyCode::Enter), ch('u'), click(20, 15)] {
+        app.handle_event(&event, t0);
+    }
+    app.tick(t0 + Duration::from_secs(5));
+    assert!(app.take_requests().is_empty(), "the computer waits");
+    assert_eq!(app.game().moves(), saved.moves());
+    assert_eq!(app.selection(), None);
+
+    app.handle_event(&ch('y'), t0 + Duration::from_secs(5));
+    assert_eq!(app.resume_summary(), None);
+    let game = app.game();
+    assert_eq!(
+        (
+            game.board(),
+            game.moves(),
+            game.tally(),
+            game.round(),
+            game.starter()
+        ),
+        (saved.board(), saved.moves(), saved.tally(), 2, Side::North)
+    );
+    assert!(
+        app.take_match_events().is_empty(),
+        "the save already holds it"
+    );
+    assert!(
+        app.log
+            .iter()
+            .any(|n| n.text == "Resumed: round 2 goes on after 3 moves (Michael moved first)."),
+        "{:?}",
+        app.log
+    );
+    // The computer's turn comes round at once.
+    app.tick(t0 + Duration::from_secs(5));
+    assert!(matches!(
+        app.take_requests()[..],
+        [Request::Move {
+            side: Side::North,
+            ..
+        }]
+    ));
+}
+
+#[test]
+fn n_to_the_resume_question_starts_afresh_and_saves_only_once_a_move_is_made() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    app.offer_resume(saved_match(PlayerKind::Human, &['h', 'c']));
+    app.handle_event(&ch('n'), t0);
+    assert_eq!(app.resume_summary(), None);
+    assert_eq!(
+        *app.game().board(),
+        Board::starting(Rules::KALAH, Side::South)
+    );
+    assert_eq!((app.game().round(), app.game().tally().rounds()), (1, 0));
+    assert!(
+        app.take_match_events().is_empty(),
+        "the old save stays until a move is made"
+    );
+    app.handle_event(&ch('d'), t0);
+    assert_eq!(app.take_match_events(), [MatchEvent::Changed]);
+}
+
+#[test]
+fn quitting_at_the_resume_question_keeps_the_save() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    app.offer_resume(saved_match(PlayerKind::Human, &['h']));
+    app.handle_event(&ch('q'), t0);
+    assert!(app.wants_quit());
+    assert!(app.take_match_events().is_empty());
+    assert_eq!(
+        app.final_score(),
+        "Nothing was played; the unfinished match of Alice and Michael is still saved."
+    );
+}
+
+#[test]
+fn a_finished_round_is_kept_once_and_cannot_be_taken_back() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    let mut events = Vec::new();
+    while !app.round_over() {
+        app.handle_event(&key(KeyCode::Enter), t0);
+        events.extend(app.take_match_events());
+    }
+    let moves = app.game().moves().len();
+    assert_eq!(
+        events.iter().filter(|&&e| e == MatchEvent::Changed).count(),
+        moves - 1
+    );
+    assert_eq!(events.last(), Some(&MatchEvent::RoundFinished));
+    assert_eq!(
+        events
+            .iter()
+            .filter(|&&e| e == MatchEvent::RoundFinished)
+            .count(),
+        1
+    );
+    // Its record and statistics are written: undo is refused (as plain
+    // mode, which moves on to the next round at once), the tally stands.
+    let tally = *app.game().tally();
+    let board = *app.game().board();
+    app.handle_event(&ch('u'), t0);
+    app.handle_event(&ch('r'), t0);
+    assert!(app.take_match_events().is_empty());
+    assert_eq!((*app.game().tally(), *app.game().board()), (tally, board));
+    assert!(app.round_over());
+    app.handle_event(&ch('u'), t0);
+    assert_eq!(
+        message(&app),
+        "Round 1 is over; a finished round cannot be taken back."
+    );
+    // Play again: the new round is saved; stopping after it ends the match.
+    app.handle_event(&ch('y'), t0);
+    assert_eq!(app.take_match_events(), [MatchEvent::Changed]);
+    while !app.round_over() {
+        app.handle_event(&key(KeyCode::Enter), t0);
+    }
+    assert_eq!(
+        app.take_match_events().last(),
+        Some(&MatchEvent::RoundFinished)
+    );
+    app.handle_event(&ch('n'), t0);
+    assert_eq!(app.take_match_events(), [MatchEvent::Ended]);
+}
+
+#[test]
+fn undo_and_redo_are_saved_and_quitting_mid_round_keeps_the_match() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    app.handle_event(&ch('d'), t0);
+    app.handle_event(&ch('u'), t0);
+    app.handle_event(&ch('u'), t0); // nothing left to undo: nothing to save
+    app.handle_event(&ch('r'), t0);
+    assert_eq!(app.take_match_events(), [MatchEvent::Changed; 3]);
+    app.handle_event(&ch('q'), t0);
+    app.handle_event(&ch('y'), t0);
+    assert!(app.wants_quit());
+    assert!(app.take_match_events().is_empty(), "the save stays");
+}

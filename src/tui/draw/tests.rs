@@ -177,3 +177,53 @@ fn monochrome_screens_use_no_colour_and_still_mark_the_mover_and_the_moving_seed
         "the pit being lifted is reversed"
     );
 }
+
+#[test]
+fn resume_question() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    let mut saved = crate::game::Match::new(
+        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
+        1,
+    );
+    for c in ['c', 'f', 'h'] {
+        saved
+            .play(
+                Rules::KALAH.pit_by_letter(c).unwrap(),
+                &mut crate::rules::NoTrace,
+            )
+            .unwrap();
+    }
+    let counts = saved.board().counts().to_vec();
+    app.offer_resume(saved);
+    let screen = render(&app, 80, 24);
+    assert!(
+        screen.contains("Resume the unfinished match? (y/n)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Alice and Michael: round 1, 3 moves played."),
+        "{screen}"
+    );
+    assert_eq!(app.shown_counts(), &counts[..], "the saved board is shown");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn a_long_warning_wraps_and_shows_its_whole_path() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    let path = "/home/somebody/.local/share/mancala/saves/alice-vs-michael-0123456789abcdef.txt";
+    app.warn(format!(
+        "the saved match {path} cannot be used (it is not text); it was moved to {path}.corrupt-1 and a new match starts"
+    ));
+    let screen = render(&app, 80, 24);
+    let joined: String = screen.lines().map(str::trim).collect();
+    assert!(joined.contains(&format!("{path}.corrupt-1")), "{screen}");
+    assert!(screen.contains("Alice, your move"), "{screen}");
+    assert_eq!(
+        screen.matches("the saved match").count(),
+        1,
+        "said once: {screen}"
+    );
+}
