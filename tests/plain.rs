@@ -671,3 +671,84 @@ fn a_scripts_random_starters_are_the_same_every_run() {
     assert_eq!(starters(&run(&data, &args, &input)), first);
     std::fs::remove_dir_all(data).unwrap();
 }
+
+#[test]
+fn the_board_and_score_lines_are_exactly_as_documented() {
+    // Pinned literally (not through the library's own renderer), so that a
+    // change in drawing or wording shows up here.
+    let data = data_dir("literal");
+    let out = run(
+        &data,
+        &["--plain", "--no-animation", "Alice", "Michael"],
+        "c\nb\n",
+    );
+    let stdout = text(&out.stdout);
+    let after_c_and_b = "\
+          l   k   j   i   h   g
+╔═══════╦═══╦═══╦═══╦═══╦═══╦═══╦═══════╗
+║ North ║ 4 ║ 4 ║ 4 ║ 4 ║ 4 ║ 4 ║ South ║
+║   0   ╠═══╬═══╬═══╬═══╬═══╬═══╣   1   ║
+║       ║ 4 ║ 0 ║ 1 ║ 6 ║ 6 ║ 6 ║       ║
+╚═══════╩═══╩═══╩═══╩═══╩═══╩═══╩═══════╝
+          a   b   c   d   e   f";
+    assert!(stdout.contains(after_c_and_b), "{stdout}");
+    assert!(stdout.contains("Alice gets an extra turn!\n"), "{stdout}");
+    assert!(stdout.contains("Michael, choose a pit (g-l): "), "{stdout}");
+    assert!(
+        stdout.contains("This round so far: Alice 1, Michael 0.\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Match score after 0 rounds: Alice 0, Michael 0, draws 0.\n"),
+        "{stdout}"
+    );
+    assert!(out.status.success());
+}
+
+#[test]
+fn on_a_twelve_pit_board_north_plays_its_pits_q_r_and_u_by_letter() {
+    // q, r and u are North's pits m..x here: the mover's own pit wins over
+    // the one-letter commands, as in the full-screen game.
+    let data = data_dir("twelve");
+    let out = run(
+        &data,
+        &["--plain", "--no-animation", "--pits", "12", "A", "B"],
+        "a\nq\nb\nr\nc\nu\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(!stdout.contains("Stopped"), "{stdout}");
+    assert!(!stdout.contains("Nothing to"), "{stdout}");
+    assert_eq!(
+        stdout.matches("A, choose a pit (a-l): ").count(),
+        4,
+        "{stdout}"
+    );
+    assert_eq!(
+        stdout.matches("B, choose a pit (m-x): ").count(),
+        3,
+        "{stdout}"
+    );
+    // South's turn: q is not South's pit, so it still quits.
+    let out = run(
+        &data,
+        &["--plain", "--no-animation", "--pits", "12", "A", "B"],
+        "q\n",
+    );
+    assert!(text(&out.stdout).contains("Stopped. The match is saved"));
+}
+
+#[test]
+fn a_script_replays_the_same_way_every_time() {
+    // End of input from a script ends the match (nothing left to resume),
+    // so running the same script again gives the same game.
+    let data = data_dir("rerun");
+    let args = ["--plain", "--no-animation", "Alice", "Michael"];
+    let first = text(&run(&data, &args, "c\nf\nh\n").stdout);
+    let second = text(&run(&data, &args, "c\nf\nh\n").stdout);
+    assert!(
+        first.contains("End of input: the match ends here."),
+        "{first}"
+    );
+    assert!(!second.contains("Resume"), "{second}");
+    assert_eq!(first, second);
+}

@@ -180,6 +180,30 @@ impl<R: BufRead, W: Write> Plain<R, W> {
     }
 
     /// Clears the match's save: the players are done with it.
+    /// Stops playing: at the player's request (`q`), which keeps the match
+    /// saved to resume later, or at the end of input. A script's end of input
+    /// (input not a terminal) ends the match for good: a saved match would
+    /// make the next run of the same script answer the resume question with
+    /// its first move, and scripted games must replay the same way each time.
+    fn stop(&mut self, m: &Match, end_of_input: bool) -> io::Result<bool> {
+        if end_of_input && self.echo {
+            self.finish(m);
+            writeln!(self.out, "End of input: the match ends here.")?;
+        } else {
+            let why = if end_of_input {
+                "End of input"
+            } else {
+                "Stopped"
+            };
+            writeln!(
+                self.out,
+                "{why}. The match is saved: start mancala with the same names to resume it."
+            )?;
+        }
+        self.print_standing(m)?;
+        Ok(false)
+    }
+
     fn finish(&mut self, m: &Match) {
         if let Some(warning) = self.keeper.finish(m.config()) {
             eprintln!("mancala: {warning}");
@@ -337,32 +361,19 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             );
             write!(self.out, "{prompt} ")?;
             let Some(line) = self.read_line()? else {
-                if self.echo {
-                    // A script has ended: leaving its match saved would
-                    // make the next run of the same script answer the
-                    // resume question with its first move.
-                    self.finish(m);
-                    writeln!(self.out, "End of input: the match ends here.")?;
-                } else {
-                    writeln!(
-                        self.out,
-                        "End of input. The match is saved: start mancala with the same names to resume it."
-                    )?;
-                }
-                self.print_standing(m)?;
-                return Ok(false);
+                return self.stop(m, true);
             };
             let text = line.trim();
-            match text.to_ascii_lowercase().as_str() {
-                "" => continue,
-                "q" | "quit" => {
-                    writeln!(
-                        self.out,
-                        "Stopped. The match is saved: start mancala with the same names to resume it."
-                    )?;
-                    self.print_standing(m)?;
-                    return Ok(false);
-                }
+            // On 10- and 12-pit boards q, r and u are pit letters too: the
+            // mover's own pit wins, as in the full-screen game; the words
+            // quit, redo and undo always work.
+            let own_pit = m.rules().parse_pit(text, side).filter(|&p| {
+                !text.starts_with(|c: char| c.is_ascii_digit()) && m.rules().owner(p) == side
+            });
+            let command = if own_pit.is_some() { "" } else { text };
+            match command.to_ascii_lowercase().as_str() {
+                "" if text.is_empty() => continue,
+                "q" | "quit" => return self.stop(m, false),
                 "?" | "help" => {
                     let config = m.config().clone();
                     self.print_help(&config)?;
