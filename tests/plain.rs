@@ -55,14 +55,8 @@ fn config(rules: Rules, south: &str, north: &str) -> MatchConfig {
     MatchConfig {
         rules,
         seats: [
-            Seat {
-                name: south.into(),
-                kind: PlayerKind::Human,
-            },
-            Seat {
-                name: north.into(),
-                kind: PlayerKind::Human,
-            },
+            Seat::new(south, PlayerKind::Human),
+            Seat::new(north, PlayerKind::Human),
         ],
         first: FirstMover::Alternate,
     }

@@ -28,16 +28,7 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
     let [south, north] = args.names();
     let config = MatchConfig {
         rules,
-        seats: [
-            Seat {
-                name: south,
-                kind: args.south,
-            },
-            Seat {
-                name: north,
-                kind: args.north,
-            },
-        ],
+        seats: [Seat::new(south, args.south), Seat::new(north, args.north)],
         first: args.first,
     };
     let options = PlayOptions {

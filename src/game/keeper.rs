@@ -210,14 +210,8 @@ mod tests {
         MatchConfig {
             rules: Rules::KALAH,
             seats: [
-                Seat {
-                    name: "Alice".into(),
-                    kind: PlayerKind::Human,
-                },
-                Seat {
-                    name: "Michael".into(),
-                    kind: PlayerKind::Human,
-                },
+                Seat::new("Alice", PlayerKind::Human),
+                Seat::new("Michael", PlayerKind::Human),
             ],
             first: FirstMover::Random,
         }

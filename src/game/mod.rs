@@ -69,6 +69,23 @@ pub struct Seat {
     pub kind: PlayerKind,
 }
 
+impl Seat {
+    /// A seat named `name` played by `kind`.
+    ///
+    /// ```
+    /// use mancala::game::Seat;
+    /// use mancala::players::PlayerKind;
+    /// assert!(Seat::new("Alice", PlayerKind::Human).kind.is_human());
+    /// ```
+    #[must_use]
+    pub fn new(name: impl Into<String>, kind: PlayerKind) -> Seat {
+        Seat {
+            name: name.into(),
+            kind,
+        }
+    }
+}
+
 /// Everything that stays fixed for a whole match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchConfig {
@@ -343,14 +360,8 @@ mod tests {
         MatchConfig {
             rules: Rules::KALAH,
             seats: [
-                Seat {
-                    name: "Alice".into(),
-                    kind: PlayerKind::Human,
-                },
-                Seat {
-                    name: "Michael".into(),
-                    kind: PlayerKind::Human,
-                },
+                Seat::new("Alice", PlayerKind::Human),
+                Seat::new("Michael", PlayerKind::Human),
             ],
             first,
         }

@@ -468,14 +468,14 @@ impl Fields {
             .with_sweep(self.sweep.ok_or_else(|| missing("sweep"))?);
         let [south, north] = self.names;
         let seats = [
-            Seat {
-                name: south.ok_or_else(|| missing("south"))?,
-                kind: self.kinds[0].unwrap_or(PlayerKind::Human),
-            },
-            Seat {
-                name: north.ok_or_else(|| missing("north"))?,
-                kind: self.kinds[1].unwrap_or(PlayerKind::Human),
-            },
+            Seat::new(
+                south.ok_or_else(|| missing("south"))?,
+                self.kinds[0].unwrap_or(PlayerKind::Human),
+            ),
+            Seat::new(
+                north.ok_or_else(|| missing("north"))?,
+                self.kinds[1].unwrap_or(PlayerKind::Human),
+            ),
         ];
         let (moves_line, moves_text) = self.moves.ok_or_else(|| missing("moves"))?;
         let moves =
@@ -638,14 +638,8 @@ mod tests {
         MatchConfig {
             rules: Rules::KALAH,
             seats: [
-                Seat {
-                    name: "Alice".into(),
-                    kind: PlayerKind::Human,
-                },
-                Seat {
-                    name: "Michael".into(),
-                    kind: PlayerKind::Greedy,
-                },
+                Seat::new("Alice", PlayerKind::Human),
+                Seat::new("Michael", PlayerKind::Greedy),
             ],
             first: FirstMover::Alternate,
         }
@@ -875,14 +869,14 @@ mod tests {
                 config: MatchConfig {
                     rules,
                     seats: [
-                        Seat {
-                            name: clean_name(names[rng.below(names.len())]),
-                            kind: kinds[rng.below(kinds.len())],
-                        },
-                        Seat {
-                            name: clean_name(names[rng.below(names.len())]),
-                            kind: kinds[rng.below(kinds.len())],
-                        },
+                        Seat::new(
+                            clean_name(names[rng.below(names.len())]),
+                            kinds[rng.below(kinds.len())],
+                        ),
+                        Seat::new(
+                            clean_name(names[rng.below(names.len())]),
+                            kinds[rng.below(kinds.len())],
+                        ),
                     ],
                     first: [FirstMover::Random, FirstMover::North][rng.below(2)],
                 },

@@ -463,14 +463,8 @@ mod tests {
         MatchConfig {
             rules: Rules::KALAH,
             seats: [
-                Seat {
-                    name: "Alice".into(),
-                    kind: PlayerKind::Human,
-                },
-                Seat {
-                    name: north.into(),
-                    kind: PlayerKind::Human,
-                },
+                Seat::new("Alice", PlayerKind::Human),
+                Seat::new(north, PlayerKind::Human),
             ],
             first: FirstMover::Alternate,
         }

@@ -514,14 +514,8 @@ mod tests {
         let config = MatchConfig {
             rules: Rules::KALAH,
             seats: [
-                Seat {
-                    name: "Alice".into(),
-                    kind: PlayerKind::Human,
-                },
-                Seat {
-                    name: "Michael".into(),
-                    kind: north,
-                },
+                Seat::new("Alice", PlayerKind::Human),
+                Seat::new("Michael", north),
             ],
             first: FirstMover::Alternate,
         };

@@ -238,14 +238,8 @@ mod tests {
         MatchConfig {
             rules: Rules::KALAH,
             seats: [
-                Seat {
-                    name: "A".into(),
-                    kind: PlayerKind::Human,
-                },
-                Seat {
-                    name: "B".into(),
-                    kind: PlayerKind::Random,
-                },
+                Seat::new("A", PlayerKind::Human),
+                Seat::new("B", PlayerKind::Random),
             ],
             first: FirstMover::North,
         }

@@ -20,16 +20,7 @@ use crate::tui::theme::Theme;
 pub fn config(rules: Rules, south: PlayerKind, north: PlayerKind) -> MatchConfig {
     MatchConfig {
         rules,
-        seats: [
-            Seat {
-                name: "Alice".into(),
-                kind: south,
-            },
-            Seat {
-                name: "Michael".into(),
-                kind: north,
-            },
-        ],
+        seats: [Seat::new("Alice", south), Seat::new("Michael", north)],
         first: FirstMover::Alternate,
     }
 }
