@@ -18,7 +18,7 @@ use crate::game::{Record, Stepper, describe, outcome_message};
 use crate::rules::{Score, Side, Step};
 use crate::tui::animation::Animation;
 use crate::tui::layout::ScreenLayout;
-use crate::tui::terminal::Screen;
+use crate::tui::terminal::{SIGNAL_TICK, Screen, terminated};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::board::BoardView;
 
@@ -283,16 +283,17 @@ pub fn run(record: &Record, seed_delay: Option<Duration>) -> anyhow::Result<()> 
     let mut view = ReplayView::new(record.clone(), seed_delay)?;
     let theme = Theme::from_env();
     let mut screen = Screen::enter()?;
-    loop {
+    // A termination signal ends the loop like a quit, so that dropping
+    // `screen` restores the terminal.
+    while !terminated() {
         screen.terminal().draw(|frame| view.draw(frame, &theme))?;
         let timeout = view
             .next_wake()
-            .map(|at| at.saturating_duration_since(Instant::now()));
-        let ready = match timeout {
-            Some(t) => event::poll(t)?,
-            None => true,
-        };
-        if ready
+            .map_or(SIGNAL_TICK, |at| {
+                at.saturating_duration_since(Instant::now())
+            })
+            .min(SIGNAL_TICK);
+        if event::poll(timeout)?
             && let Event::Key(key) = event::read()?
             && let Some(action) = action(key)
             && !view.handle(action, Instant::now())
@@ -301,6 +302,7 @@ pub fn run(record: &Record, seed_delay: Option<Duration>) -> anyhow::Result<()> 
         }
         view.tick(Instant::now());
     }
+    Ok(())
 }
 
 #[cfg(test)]

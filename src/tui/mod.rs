@@ -75,6 +75,10 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     let result = event_loop::run(screen.terminal(), &mut app, &mut worker, &mut keeper);
     drop(screen);
     result?;
+    if terminal::terminated() {
+        // The terminal may be gone (SIGHUP): print nothing more.
+        return Ok(ExitCode::from(terminal::TERMINATED_EXIT_STATUS));
+    }
     println!("{}", app.final_score());
     if keeper.has_save(&config) && app.game().outcome().is_none() && app.resume_summary().is_none()
     {
