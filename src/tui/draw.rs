@@ -7,12 +7,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 
 use crate::game::outcome_message;
-use crate::rules::{Score, Side, Step};
+use crate::rules::{Score, Side};
 use crate::tui::app::{App, Note, Overlay, Tone};
-use crate::tui::help;
 use crate::tui::layout::{ScreenLayout, TooSmall};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::board::BoardView;
+use crate::tui::{animation, help};
 
 /// Draws the screen for `app`.
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -116,7 +116,7 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         to_move: app.to_move(),
         selected: app.selection(),
         highlight: app.animation.as_ref().map_or([None; 3], |a| a.highlight()),
-        caption: caption(app),
+        caption: caption(app, layout.geometry.caption.width),
         theme,
     };
     frame.render_widget(&view, layout.board);
@@ -131,49 +131,27 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
     frame.render_widget(key_bar(app), layout.keys);
 }
 
-/// What the hand is doing, for the line between the rows.
-fn caption(app: &App) -> Line<'static> {
+/// What the hand is doing, for the line between the rows; while a move
+/// is shown, also that any key skips it (when there is room for that).
+fn caption(app: &App, width: u16) -> Line<'static> {
     let theme = &app.theme;
     let rules = app.rules();
-    let letter = |pit| rules.letter(pit).unwrap_or('?');
     if let Some(animation) = &app.animation {
-        let name = app.game().name(animation.mover());
-        let text = match animation.current() {
-            Some(Step::Lift { pit, seeds }) => {
-                format!("{name} lifts {seeds} from {}", letter(pit))
-            }
-            Some(Step::Relay { pit, seeds }) => {
-                format!("Relay! {name} lifts {seeds} from {}", letter(pit))
-            }
-            Some(Step::Sow { .. }) => match animation.hand() {
-                0 => format!("{name} sows the last seed"),
-                n => format!("{name} sows… {n} in hand"),
-            },
-            Some(Step::Capture {
-                pit,
-                opposite,
-                seeds,
-                ..
-            }) => format!(
-                "{name} captures {seeds} from {} and {}",
-                letter(opposite),
-                letter(pit)
-            ),
-            Some(Step::Sweep {
-                side, pit, seeds, ..
-            }) => format!(
-                "{seeds} from {} go to {}'s store",
-                letter(pit),
-                app.game().name(side)
-            ),
-            Some(Step::ExtraTurn | Step::GameOver) | None => String::new(),
-        };
+        let mut text = animation::caption(animation, app.names(), rules);
+        const SKIP: &str = " · any key: skip";
+        if text.chars().count() + SKIP.chars().count() <= usize::from(width) {
+            text.push_str(SKIP);
+        }
         return Line::styled(text, theme.title);
     }
     if let Some((pit, _)) = app.pending_move {
         let side = app.game().board().to_move();
         return Line::styled(
-            format!("{} chooses {}…", app.game().name(side), letter(pit)),
+            format!(
+                "{} chooses {}…",
+                app.game().name(side),
+                rules.letter(pit).unwrap_or('?')
+            ),
             theme.title,
         );
     }
