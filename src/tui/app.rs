@@ -31,7 +31,7 @@ use crate::tui::theme::Theme;
 /// Lines of history kept (the screen shows the last few that fit).
 const LOG_LENGTH: usize = 40;
 /// How far the help screen scrolls (it is about this many lines long).
-const HELP_SCROLL_LIMIT: u16 = 24;
+const HELP_SCROLL_LIMIT: u16 = 40;
 /// Sowing speeds `+` and `-` step through, in milliseconds per seed (0: no animation).
 const SPEEDS_MS: [u64; 11] = [0, 20, 40, 70, 100, 150, 220, 330, 500, 750, 1000];
 
