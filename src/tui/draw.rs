@@ -87,7 +87,13 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
     if header.width() + speed.width() + 2 <= usize::from(layout.header.width) {
         frame.render_widget(speed.right_aligned(), layout.header);
     }
-    frame.render_widget(Line::styled(rules.to_string(), theme.dim), layout.rules);
+    frame.render_widget(
+        Line::styled(
+            rules_line(&rules.to_string(), layout.rules.width),
+            theme.dim,
+        ),
+        layout.rules,
+    );
 
     let counts = app.shown_counts();
     // Mid-move the scores follow the seeds on screen; at the end of the
@@ -121,6 +127,21 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         draw_status(frame, app, layout.bottom);
     }
     frame.render_widget(key_bar(app, layout.keys.width), layout.keys);
+}
+
+/// The rules in force in `width` columns: whole when they fit, else the
+/// leading options that fit and a pointer to the help screen.
+fn rules_line(rules: &str, width: u16) -> String {
+    let width = usize::from(width);
+    if text::columns(rules) <= width {
+        return rules.to_string();
+    }
+    let parts: Vec<&str> = rules.split(", ").collect();
+    (1..parts.len())
+        .rev()
+        .map(|n| format!("{}, … (? help)", parts[..n].join(", ")))
+        .find(|line| text::columns(line) <= width)
+        .unwrap_or_default()
 }
 
 /// What the hand is doing, for the line between the rows; while a move
@@ -184,7 +205,10 @@ fn prompt(app: &App, width: usize) -> Option<Note> {
     }
     let side = app.human_to_move()?;
     let name = app.game().name(side);
-    let keys = format!("{} or 1-{}", rules.letter_range(side), rules.pits());
+    let keys = match rules.pits() {
+        1 => format!("{} or 1", rules.letter_range(side)),
+        n => format!("{} or 1-{n}", rules.letter_range(side)),
+    };
     Some(Note {
         text: text::first_fitting(
             &[

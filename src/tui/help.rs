@@ -120,7 +120,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     // Wrapped here rather than by the paragraph so that continuation
     // lines hang under the words, not under the bullet or the keys.
     let width = usize::from(area.width.saturating_sub(2));
-    let mut lines = vec![Line::styled(format!("Rules: {rules}"), theme.title)];
+    let mut lines: Vec<Line> = text::wrap(&format!("Rules: {rules}"), width, 7)
+        .into_iter()
+        .map(|line| Line::styled(line, theme.title))
+        .collect();
     for sentence in rules_text(rules, app.names()) {
         for line in text::wrap(&format!("• {sentence}"), width, 2) {
             lines.push(Line::styled(line, theme.text));

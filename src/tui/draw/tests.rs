@@ -342,3 +342,17 @@ fn store_captions_on_a_one_pit_board_do_not_overlap() {
     );
     assert!(screen.contains('◀') && screen.contains('▶'), "{screen}");
 }
+
+#[test]
+fn the_rules_line_is_shortened_rather_than_cut() {
+    let app = named(6, "Alice", "Michael");
+    let rules = app.rules().to_string();
+    let wide = render(&app, 80, 24);
+    assert!(wide.contains(&rules), "{wide}");
+    let narrow = render(&app, 50, 24);
+    assert!(!narrow.contains(&rules));
+    assert!(
+        narrow.contains("6 pits × 4 seeds, capture always, … (? help)"),
+        "{narrow}"
+    );
+}
