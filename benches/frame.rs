@@ -4,6 +4,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -13,7 +14,7 @@ use mancala::rules::Rules;
 use mancala::tui::theme::Theme;
 use mancala::tui::{App, Settings, draw::draw};
 
-fn app(rules: Rules) -> App {
+fn app(rules: Rules, t0: Instant) -> App {
     let seat = |name: &str| Seat {
         name: name.into(),
         kind: PlayerKind::Human,
@@ -31,16 +32,32 @@ fn app(rules: Rules) -> App {
         },
         Theme::colour(),
         (80, 24),
-        Instant::now(),
+        t0,
     )
 }
 
+fn press(app: &mut App, c: char, now: Instant) {
+    let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+    app.handle_event(&Event::Key(key), now);
+}
+
 fn frame(c: &mut Criterion) {
-    for (name, rules) in [
-        ("frame_80x24_6_pits", Rules::KALAH),
-        ("frame_80x24_12_pits", Rules::KALAH.with_pits(12).unwrap()),
+    let t0 = Instant::now();
+    let twelve = Rules::KALAH.with_pits(12).unwrap();
+    let opening = |rules| app(rules, t0);
+    // d: the lift, then one seed every 150 ms: at 350 ms two seeds are down.
+    let mut mid_animation = app(Rules::KALAH, t0);
+    press(&mut mid_animation, 'd', t0);
+    mid_animation.tick(t0 + Duration::from_millis(350));
+    assert!(mid_animation.seed_delay().is_some());
+    let mut help = app(Rules::KALAH, t0);
+    press(&mut help, '?', t0);
+    for (name, app) in [
+        ("frame_80x24_6_pits", opening(Rules::KALAH)),
+        ("frame_80x24_12_pits", opening(twelve)),
+        ("frame_80x24_mid_animation", mid_animation),
+        ("frame_80x24_help_overlay", help),
     ] {
-        let app = app(rules);
         let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
         c.bench_function(name, |b| {
             b.iter(|| {

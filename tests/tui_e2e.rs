@@ -93,7 +93,16 @@ impl Tmux {
     }
 
     fn alternate_screen_on(&self) -> bool {
-        let out = self.run(&["display-message", "-p", "-t", "game", "#{alternate_on}"]);
+        self.flag("#{alternate_on}")
+    }
+
+    /// Whether the program in the pane asked for mouse reports of any kind.
+    fn mouse_on(&self) -> bool {
+        self.flag("#{mouse_any_flag}")
+    }
+
+    fn flag(&self, format: &str) -> bool {
+        let out = self.run(&["display-message", "-p", "-t", "game", format]);
         String::from_utf8_lossy(&out.stdout).trim() == "1"
     }
 }
@@ -377,4 +386,43 @@ fn a_corrupt_save_is_shown_with_its_path_and_the_game_starts() {
         Some("moves: c")
     );
     std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn sigterm_restores_the_terminal_and_mouse_mode() {
+    let status = temp_file("sigterm");
+    let pid_file = temp_file("sigterm-pid");
+    let _ = std::fs::remove_file(&status);
+    let _ = std::fs::remove_file(&pid_file);
+    // The inner shell writes its pid and then becomes the game (exec), so
+    // the signal goes to the game itself and not to a shell around it.
+    let data = data_dir("sigterm");
+    let command = format!(
+        "sh -c 'echo $$ > {}; exec env MANCALA_DATA_DIR={} {} Alice Michael'; echo \"exit=$?\" > {}; sleep 60",
+        pid_file.display(),
+        data.display(),
+        env!("CARGO_BIN_EXE_mancala"),
+        status.display()
+    );
+    let Some(tmux) = Tmux::start("sigterm", 80, 24, &command) else {
+        return;
+    };
+    tmux.wait_for("▶ Alice to move");
+    assert!(tmux.alternate_screen_on());
+    assert!(tmux.mouse_on(), "the game captures the mouse");
+    let pid = std::fs::read_to_string(&pid_file).expect("pid written");
+    let _ = std::fs::remove_file(&pid_file);
+    let killed = Command::new("kill")
+        .args(["-TERM", pid.trim()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    assert_eq!(wait_for_status(&status), "exit=143", "128 + SIGTERM");
+    let screen = tmux.screen();
+    assert!(
+        !tmux.alternate_screen_on(),
+        "left the alternate screen:\n{screen}"
+    );
+    assert!(!tmux.mouse_on(), "mouse reporting is off again");
+    let _ = std::fs::remove_dir_all(&data);
 }

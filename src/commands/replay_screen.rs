@@ -15,10 +15,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::game::{Record, Stepper, describe, outcome_message};
-use crate::rules::{Score, Side, Step};
-use crate::tui::animation::Animation;
+use crate::rules::{Score, Side};
+use crate::tui::animation::{self, Animation};
 use crate::tui::layout::ScreenLayout;
-use crate::tui::terminal::Screen;
+use crate::tui::terminal::{SIGNAL_TICK, Screen, terminated};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::board::BoardView;
 
@@ -137,33 +137,11 @@ impl ReplayView {
         let Some(animation) = &self.animation else {
             return Line::default();
         };
-        let rules = self.record.rules();
-        let letter = |pit| rules.letter(pit).unwrap_or('?');
-        let name = self.record.names()[animation.mover().index()];
-        Line::from(match animation.current() {
-            Some(Step::Lift { pit, seeds }) => format!("{name} lifts {seeds} from {}", letter(pit)),
-            Some(Step::Relay { pit, seeds }) => {
-                format!("Relay! {name} lifts {seeds} from {}", letter(pit))
-            }
-            Some(Step::Sow { .. }) => match animation.hand() {
-                0 => format!("{name} sows the last seed"),
-                n => format!("{name} sows… {n} in hand"),
-            },
-            Some(Step::Capture {
-                pit,
-                opposite,
-                seeds,
-                ..
-            }) => format!(
-                "{name} captures {seeds} from {} and {}",
-                letter(opposite),
-                letter(pit)
-            ),
-            Some(Step::Sweep { pit, seeds, .. }) => {
-                format!("{seeds} from {} go to their owner's store", letter(pit))
-            }
-            Some(Step::ExtraTurn | Step::GameOver) | None => String::new(),
-        })
+        Line::from(animation::caption(
+            animation,
+            self.record.names(),
+            self.record.rules(),
+        ))
     }
 
     /// Draws the replay.
@@ -283,16 +261,17 @@ pub fn run(record: &Record, seed_delay: Option<Duration>) -> anyhow::Result<()> 
     let mut view = ReplayView::new(record.clone(), seed_delay)?;
     let theme = Theme::from_env();
     let mut screen = Screen::enter()?;
-    loop {
+    // A termination signal ends the loop like a quit, so that dropping
+    // `screen` restores the terminal.
+    while !terminated() {
         screen.terminal().draw(|frame| view.draw(frame, &theme))?;
         let timeout = view
             .next_wake()
-            .map(|at| at.saturating_duration_since(Instant::now()));
-        let ready = match timeout {
-            Some(t) => event::poll(t)?,
-            None => true,
-        };
-        if ready
+            .map_or(SIGNAL_TICK, |at| {
+                at.saturating_duration_since(Instant::now())
+            })
+            .min(SIGNAL_TICK);
+        if event::poll(timeout)?
             && let Event::Key(key) = event::read()?
             && let Some(action) = action(key)
             && !view.handle(action, Instant::now())
@@ -301,6 +280,7 @@ pub fn run(record: &Record, seed_delay: Option<Duration>) -> anyhow::Result<()> 
         }
         view.tick(Instant::now());
     }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use crossterm::event::{self, Event};
 
 use crate::rng::Rng;
-use crate::tui::terminal::Screen;
+use crate::tui::terminal::{SIGNAL_TICK, Screen, terminated};
 
 use super::app::App;
 use super::board::Board;
@@ -28,12 +28,15 @@ pub fn run(board: Board, seed_delay: Option<Duration>, rng: Rng) -> anyhow::Resu
     let mut app = App::new(board, seed_delay, rng);
     let mut screen = Screen::enter()?;
     let terminal = screen.terminal();
-    while !app.should_quit() {
+    // A termination signal ends the loop like a quit, so that dropping
+    // `screen` restores the terminal.
+    while !app.should_quit() && !terminated() {
         terminal.draw(|frame| view::draw(frame, &app, theme))?;
         let now = Instant::now();
         let timeout = app
             .next_wake()
-            .map_or(IDLE_POLL, |at| at.saturating_duration_since(now));
+            .map_or(IDLE_POLL, |at| at.saturating_duration_since(now))
+            .min(SIGNAL_TICK);
         if event::poll(timeout)? {
             match event::read()? {
                 Event::Key(key) => app.on_key(key, Instant::now()),

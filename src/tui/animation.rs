@@ -7,7 +7,78 @@
 
 use std::time::{Duration, Instant};
 
-use crate::rules::{Pit, Side, Step};
+use crate::rules::{Pit, Rules, Side, Step};
+
+/// The longest one move may take on screen: long relay moves (an
+/// avalanche opening sows over a hundred seeds) are sown faster so that the
+/// board is never tied up for more than this.
+pub const MAX_MOVE_TIME: Duration = Duration::from_secs(6);
+
+/// The shortest pause per seed the pacing goes down to: a seed a frame
+/// at about 50 frames a second, still visible as a moving hand.
+pub const MIN_PACED_DELAY: Duration = Duration::from_millis(20);
+
+/// How many seed delays a step takes on screen: captures and relays linger
+/// so the eye can follow them (a capture is first pointed at, then carried
+/// out); steps that move nothing take no time.
+fn delays_of(step: &Step) -> u32 {
+    match step {
+        Step::Capture { .. } => 4,
+        Step::Relay { .. } | Step::Sweep { .. } | Step::Lift { .. } => 2,
+        Step::Sow { .. } => 1,
+        Step::ExtraTurn | Step::GameOver => 0,
+    }
+}
+
+/// The pause per seed for a move of `steps` when the player asked for
+/// `delay`: `delay` itself when the whole move takes at most
+/// [`MAX_MOVE_TIME`], else shorter so that it does (but never below
+/// [`MIN_PACED_DELAY`], nor above `delay`).
+#[must_use]
+pub fn paced_delay(delay: Duration, steps: &[Step]) -> Duration {
+    let units: u32 = steps.iter().map(delays_of).sum();
+    if units == 0 || delay * units <= MAX_MOVE_TIME {
+        return delay;
+    }
+    (MAX_MOVE_TIME / units).max(MIN_PACED_DELAY).min(delay)
+}
+
+/// What the hand is doing in `animation`'s current frame, in words, for the
+/// line between the board's rows (empty between steps). `names` are South's
+/// and North's.
+#[must_use]
+pub fn caption(animation: &Animation, names: [&str; 2], rules: &Rules) -> String {
+    let letter = |pit| rules.letter(pit).unwrap_or('?');
+    let name = names[animation.mover().index()];
+    match animation.current() {
+        Some(Step::Lift { pit, seeds }) => format!("{name} lifts {seeds} from {}", letter(pit)),
+        Some(Step::Relay { pit, seeds }) => {
+            format!("Relay! {name} lifts {seeds} from {}", letter(pit))
+        }
+        Some(Step::Sow { .. }) => match animation.hand() {
+            0 => format!("{name} sows the last seed"),
+            n => format!("{name} sows… {n} in hand"),
+        },
+        Some(Step::Capture {
+            pit,
+            opposite,
+            seeds,
+            ..
+        }) => format!(
+            "{name} captures {seeds} from {} and {}",
+            letter(opposite),
+            letter(pit)
+        ),
+        Some(Step::Sweep {
+            side, pit, seeds, ..
+        }) => format!(
+            "{seeds} from {} go to {}'s store",
+            letter(pit),
+            names[side.index()]
+        ),
+        Some(Step::ExtraTurn | Step::GameOver) | None => String::new(),
+    }
+}
 
 /// A move being shown. See the [module docs](self).
 #[derive(Clone, Debug)]
@@ -18,6 +89,7 @@ pub struct Animation {
     shown: usize,
     counts: Vec<u16>,
     hand: u16,
+    /// The pause per seed, after pacing (see [`paced_delay`]).
     delay: Duration,
     /// When the next step is due (or, after the last one, when the
     /// animation is over).
@@ -32,7 +104,7 @@ pub struct Animation {
 impl Animation {
     /// Starts showing a move by `mover` that turned `before` into the
     /// position after `steps`; the first step shows at once, the next ones
-    /// `delay` apart.
+    /// `delay` apart (less for a long move: see [`paced_delay`]).
     #[must_use]
     pub fn new(
         mover: Side,
@@ -41,6 +113,7 @@ impl Animation {
         delay: Duration,
         now: Instant,
     ) -> Animation {
+        let delay = paced_delay(delay, &steps);
         let mut animation = Animation {
             mover,
             steps,
@@ -56,15 +129,12 @@ impl Animation {
         animation
     }
 
-    /// How long a step stays on screen: captures and relays linger so the
-    /// eye can follow them; steps that move nothing take no time.
+    /// How long a step stays on screen once carried out (a capture is also
+    /// pointed at for two delays before: see [`delays_of`]).
     fn hold(&self, step: &Step) -> Duration {
         match step {
             Step::Capture { .. } => self.delay * 2,
-            Step::Relay { .. } | Step::Sweep { .. } => self.delay * 2,
-            Step::Lift { .. } => self.delay * 2,
-            Step::Sow { .. } => self.delay,
-            Step::ExtraTurn | Step::GameOver => Duration::ZERO,
+            other => self.delay * delays_of(other),
         }
     }
 
@@ -129,9 +199,16 @@ impl Animation {
         self.next_at += by;
     }
 
-    /// Changes the pause between seeds from the next step on.
+    /// Changes the pause between seeds from the next step on (paced like
+    /// [`new`](Self::new)'s).
     pub fn set_delay(&mut self, delay: Duration) {
-        self.delay = delay;
+        self.delay = paced_delay(delay, &self.steps);
+    }
+
+    /// The pause per seed in use (shorter than asked for a long move).
+    #[must_use]
+    pub fn delay(&self) -> Duration {
+        self.delay
     }
 
     /// The counts the board shows now.
@@ -230,6 +307,60 @@ mod tests {
         assert_eq!(a.counts(), board.counts());
         assert!(!a.is_done(t0 + ms(550)));
         assert!(a.is_done(t0 + ms(600)));
+    }
+
+    /// How long the whole animation of `steps` runs, by the clock.
+    fn running_time(before: &[u16], steps: Vec<Step>, delay: Duration) -> Duration {
+        let t0 = Instant::now();
+        let mut a = Animation::new(Side::South, before, steps, delay, t0);
+        let tick = Duration::from_millis(1);
+        let mut now = t0;
+        while !a.is_done(now) {
+            now += tick;
+            a.advance(now);
+        }
+        now - t0
+    }
+
+    #[test]
+    fn short_moves_keep_the_asked_pace_and_long_ones_are_bounded() {
+        let ms = Duration::from_millis;
+        // A short Kalah move: untouched, lift 300 + four sows of 150.
+        let mut board = Board::new(Rules::KALAH);
+        let (before, steps) = traced(&mut board, 'c');
+        assert_eq!(paced_delay(ms(150), &steps), ms(150));
+        assert_eq!(running_time(&before, steps, ms(150)), ms(900));
+
+        // Avalanche openings relay on and on: the longest one would take
+        // many seconds at the asked pace, and is squeezed to the bound.
+        let rules = Rules::AVALANCHE;
+        let (before, steps) = rules
+            .pits_of(Side::South)
+            .map(|pit| {
+                let mut board = Board::new(rules);
+                let before = board.counts().to_vec();
+                let mut steps = Vec::new();
+                board.play_traced(pit, &mut steps).unwrap();
+                (before, steps)
+            })
+            .max_by_key(|(_, steps)| steps.len())
+            .unwrap();
+        let units: u32 = steps.iter().map(delays_of).sum();
+        assert!(
+            ms(150) * units > 2 * MAX_MOVE_TIME,
+            "a long move: {units} delays"
+        );
+        let paced = paced_delay(ms(150), &steps);
+        assert!(paced < ms(150) && paced >= MIN_PACED_DELAY, "{paced:?}");
+        let took = running_time(&before, steps.clone(), ms(150));
+        assert!(took <= MAX_MOVE_TIME, "{took:?}");
+        assert!(
+            took >= MAX_MOVE_TIME - ms(100),
+            "not faster than needed: {took:?}"
+        );
+        // A pace already quick enough is kept; the floor holds.
+        assert_eq!(paced_delay(ms(5), &steps), ms(5));
+        assert_eq!(paced_delay(ms(150), &steps[..0]), ms(150));
     }
 
     #[test]

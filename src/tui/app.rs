@@ -31,7 +31,10 @@ use crate::tui::theme::Theme;
 /// Lines of history kept (the screen shows the last few that fit).
 const LOG_LENGTH: usize = 40;
 /// How far the help screen scrolls (it is about this many lines long).
-const HELP_SCROLL_LIMIT: u16 = 24;
+const HELP_SCROLL_LIMIT: u16 = 40;
+/// How long a digit that could start a two-digit pit number (on boards of
+/// ten pits or more) waits for the second digit before it is played alone.
+pub const DIGIT_WAIT: Duration = Duration::from_millis(1200);
 /// Sowing speeds `+` and `-` step through, in milliseconds per seed (0: no animation).
 const SPEEDS_MS: [u64; 11] = [0, 20, 40, 70, 100, 150, 220, 330, 500, 750, 1000];
 
@@ -153,6 +156,9 @@ pub struct App {
     requests: Vec<Request>,
     pub(super) paused: bool,
     steps_allowed: u32,
+    /// A digit typed by `side` that may start a two-digit pit number, and
+    /// when it is played alone if no second digit comes.
+    typed: Option<(Side, usize, Instant)>,
     pub(super) size: Rect,
     pub(super) now: Instant,
     quit: bool,
@@ -193,6 +199,7 @@ impl App {
             requests: Vec::new(),
             paused: false,
             steps_allowed: 0,
+            typed: None,
             size: Rect::new(0, 0, size.0, size.1),
             now,
             quit: false,
@@ -384,6 +391,7 @@ impl App {
         [
             self.animation.as_ref().and_then(Animation::next_frame_at),
             self.pending_move.map(|(_, at)| at),
+            self.typed.map(|(_, _, at)| at),
             spinner,
         ]
         .into_iter()
@@ -508,14 +516,101 @@ impl App {
             self.act(action, now);
             return;
         }
+        if self.typed_number(key, now) {
+            return;
+        }
         let action = self.key_action(key);
+        if action == Action::Nothing {
+            self.unknown_key(key);
+            return;
+        }
         self.act(action, now);
+    }
+
+    /// Two-digit pit numbers: a digit that could start one waits for the
+    /// second digit, Enter, or [`DIGIT_WAIT`]. Returns whether the key was
+    /// taken for that.
+    fn typed_number(&mut self, key: KeyEvent, now: Instant) -> bool {
+        let Some(side) = self.human_to_move() else {
+            self.typed = None;
+            return false;
+        };
+        let rules = *self.rules();
+        let digit = match key.code {
+            KeyCode::Char(c) => c.to_digit(10).map(|d| d as usize),
+            _ => None,
+        };
+        match (self.typed.take(), digit, key.code) {
+            (Some((_, first, _)), Some(second), _) => {
+                let number = first * 10 + second;
+                match rules.pit(side, number) {
+                    Some(pit) => self.choose(pit, now),
+                    None => {
+                        self.message = Some(Note::new(
+                            format!(
+                                "There is no pit {number}: the pits are 1 to {}.",
+                                rules.pits()
+                            ),
+                            Tone::Error,
+                        ));
+                    }
+                }
+                true
+            }
+            (Some((_, first, _)), None, KeyCode::Enter) => {
+                if let Some(pit) = rules.pit(side, first) {
+                    self.choose(pit, now);
+                }
+                true
+            }
+            (None, Some(first), _) if first >= 1 && first * 10 <= rules.pits() => {
+                self.typed = Some((side, first, now + DIGIT_WAIT));
+                let tens = match rules.pits() {
+                    n if n == first * 10 => format!("pit {n}"),
+                    n => format!("pits {}-{}", first * 10, n.min(first * 10 + 9)),
+                };
+                self.message = Some(Note::new(
+                    format!(
+                        "{first}… a second digit for {tens}; Enter or a moment's wait plays pit {first}."
+                    ),
+                    Tone::Plain,
+                ));
+                true
+            }
+            // Any other key forgets the digit and does its own job.
+            _ => false,
+        }
+    }
+
+    /// A key with no meaning here: say so, change nothing else.
+    fn unknown_key(&mut self, key: KeyEvent) {
+        let name = match key.code {
+            // Modifier keys alone and keys the terminal cannot name say nothing.
+            KeyCode::Modifier(_) | KeyCode::Null | KeyCode::CapsLock | KeyCode::NumLock => return,
+            KeyCode::Char(c) => c.to_string(),
+            other => other.to_string(),
+        };
+        let what = if self.round_over() {
+            "y plays again, n stops".to_string()
+        } else if let Some(side) = self.human_to_move() {
+            match self.rules().pits() {
+                1 => format!("{} or 1 to play", self.rules().letter_range(side)),
+                n => format!("{} or 1-{n} to play", self.rules().letter_range(side)),
+            }
+        } else {
+            "p pauses".to_string()
+        };
+        self.message = Some(Note::new(
+            format!("{name} is not a key here: {what}, ? for help."),
+            Tone::Plain,
+        ));
     }
 
     fn on_mouse(&mut self, mouse: MouseEvent, now: Instant) {
         if mouse.kind != MouseEventKind::Down(MouseButton::Left) {
             return;
         }
+        self.typed = None;
         if self.overlay == Some(Overlay::Help) {
             self.overlay = None;
             return;
@@ -982,6 +1077,16 @@ impl App {
         }
         if frozen {
             return;
+        }
+        if let Some((side, first, at)) = self.typed
+            && now >= at
+        {
+            self.typed = None;
+            if let Some(pit) = self.rules().pit(side, first)
+                && self.human_to_move() == Some(side)
+            {
+                self.choose(pit, now);
+            }
         }
         if let Some(a) = &mut self.animation {
             a.advance(now);

@@ -7,12 +7,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 
 use crate::game::outcome_message;
-use crate::rules::{Score, Side, Step};
+use crate::rules::{Score, Side};
 use crate::tui::app::{App, Note, Overlay, Tone};
-use crate::tui::help;
 use crate::tui::layout::{ScreenLayout, TooSmall};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::board::BoardView;
+use crate::tui::{animation, help, text};
 
 /// Draws the screen for `app`.
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -56,20 +56,6 @@ fn draw_confirm_quit(frame: &mut Frame, area: Rect, theme: &Theme) {
     );
 }
 
-fn note_line<'a>(note: &'a Note, theme: &Theme) -> Line<'a> {
-    match note.tone {
-        Tone::Plain => Line::styled(note.text.as_str(), theme.text),
-        Tone::Good => Line::from(vec![
-            Span::styled("★ ", theme.good),
-            Span::styled(note.text.as_str(), theme.good),
-        ]),
-        Tone::Error => Line::from(vec![
-            Span::styled("✗ ", theme.error),
-            Span::styled(note.text.as_str(), theme.error),
-        ]),
-    }
-}
-
 fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
     let theme = &app.theme;
     let game = app.game();
@@ -78,15 +64,21 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
     let [south, north] = names;
     let tally = game.tally();
 
+    let round = format!("Round {}", game.round());
+    let (won, lost, draws) = (tally.wins[0], tally.wins[1], tally.draws);
+    let width = usize::from(layout.header.width).saturating_sub(text::columns(&round));
+    let score = text::first_fitting(
+        &[
+            format!("   Match: {south} {won} – {lost} {north}, draws {draws}"),
+            format!("   {south} {won} – {lost} {north}, draws {draws}"),
+            format!(" · match {won} – {lost}, draws {draws}"),
+            format!(" · {won}–{lost}, {draws} drawn"),
+        ],
+        width,
+    );
     let header = Line::from(vec![
-        Span::styled(format!("Round {}", game.round()), theme.title),
-        Span::styled(
-            format!(
-                "   Match: {south} {} – {} {north}, draws {}",
-                tally.wins[0], tally.wins[1], tally.draws
-            ),
-            theme.text,
-        ),
+        Span::styled(round, theme.title),
+        Span::styled(score, theme.text),
     ]);
     frame.render_widget(&header, layout.header);
     let pause = if app.paused { "PAUSED · " } else { "" };
@@ -95,7 +87,13 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
     if header.width() + speed.width() + 2 <= usize::from(layout.header.width) {
         frame.render_widget(speed.right_aligned(), layout.header);
     }
-    frame.render_widget(Line::styled(rules.to_string(), theme.dim), layout.rules);
+    frame.render_widget(
+        Line::styled(
+            rules_line(&rules.to_string(), layout.rules.width),
+            theme.dim,
+        ),
+        layout.rules,
+    );
 
     let counts = app.shown_counts();
     // Mid-move the scores follow the seeds on screen; at the end of the
@@ -116,7 +114,7 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         to_move: app.to_move(),
         selected: app.selection(),
         highlight: app.animation.as_ref().map_or([None; 3], |a| a.highlight()),
-        caption: caption(app),
+        caption: caption(app, layout.geometry.caption.width),
         theme,
     };
     frame.render_widget(&view, layout.board);
@@ -128,59 +126,53 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
     } else {
         draw_status(frame, app, layout.bottom);
     }
-    frame.render_widget(key_bar(app), layout.keys);
+    frame.render_widget(key_bar(app, layout.keys.width), layout.keys);
 }
 
-/// What the hand is doing, for the line between the rows.
-fn caption(app: &App) -> Line<'static> {
+/// The rules in force in `width` columns: whole when they fit, else the
+/// leading options that fit and a pointer to the help screen.
+fn rules_line(rules: &str, width: u16) -> String {
+    let width = usize::from(width);
+    if text::columns(rules) <= width {
+        return rules.to_string();
+    }
+    let parts: Vec<&str> = rules.split(", ").collect();
+    (1..parts.len())
+        .rev()
+        .map(|n| format!("{}, … (? help)", parts[..n].join(", ")))
+        .find(|line| text::columns(line) <= width)
+        .unwrap_or_default()
+}
+
+/// What the hand is doing, for the line between the rows; while a move
+/// is shown, also that any key skips it (when there is room for that).
+fn caption(app: &App, width: u16) -> Line<'static> {
     let theme = &app.theme;
     let rules = app.rules();
-    let letter = |pit| rules.letter(pit).unwrap_or('?');
     if let Some(animation) = &app.animation {
-        let name = app.game().name(animation.mover());
-        let text = match animation.current() {
-            Some(Step::Lift { pit, seeds }) => {
-                format!("{name} lifts {seeds} from {}", letter(pit))
-            }
-            Some(Step::Relay { pit, seeds }) => {
-                format!("Relay! {name} lifts {seeds} from {}", letter(pit))
-            }
-            Some(Step::Sow { .. }) => match animation.hand() {
-                0 => format!("{name} sows the last seed"),
-                n => format!("{name} sows… {n} in hand"),
-            },
-            Some(Step::Capture {
-                pit,
-                opposite,
-                seeds,
-                ..
-            }) => format!(
-                "{name} captures {seeds} from {} and {}",
-                letter(opposite),
-                letter(pit)
-            ),
-            Some(Step::Sweep {
-                side, pit, seeds, ..
-            }) => format!(
-                "{seeds} from {} go to {}'s store",
-                letter(pit),
-                app.game().name(side)
-            ),
-            Some(Step::ExtraTurn | Step::GameOver) | None => String::new(),
-        };
+        let mut text = animation::caption(animation, app.names(), rules);
+        const SKIP: &str = " · any key: skip";
+        if text.chars().count() + SKIP.chars().count() <= usize::from(width) {
+            text.push_str(SKIP);
+        }
         return Line::styled(text, theme.title);
     }
     if let Some((pit, _)) = app.pending_move {
         let side = app.game().board().to_move();
         return Line::styled(
-            format!("{} chooses {}…", app.game().name(side), letter(pit)),
+            format!(
+                "{} chooses {}…",
+                app.game().name(side),
+                rules.letter(pit).unwrap_or('?')
+            ),
             theme.title,
         );
     }
     Line::default()
 }
 
-fn prompt(app: &App) -> Option<Note> {
+/// The line that says what to do now, worded to fit `width` columns.
+fn prompt(app: &App, width: usize) -> Option<Note> {
     let rules = app.rules();
     if let Some(text) = app.thinking_text() {
         return Some(Note {
@@ -201,125 +193,101 @@ fn prompt(app: &App) -> Option<Note> {
             .and_then(|p| rules.letter(p))
             .unwrap_or('?');
         return Some(Note {
-            text: format!("{name} plays {letter}. Any key shows the rest of the move at once."),
+            text: text::first_fitting(
+                &[
+                    format!("{name} plays {letter}. Any key shows the rest of the move at once."),
+                    format!("{name} plays {letter}. Any key: skip."),
+                ],
+                width,
+            ),
             tone: Tone::Plain,
         });
     }
     let side = app.human_to_move()?;
     let name = app.game().name(side);
-    let numbers = match rules.pits() {
-        10.. => "1-9,0".to_string(),
-        n => format!("1-{n}"),
+    let keys = match rules.pits() {
+        1 => format!("{} or 1", rules.letter_range(side)),
+        n => format!("{} or 1-{n}", rules.letter_range(side)),
     };
     Some(Note {
-        text: format!(
-            "{name}, your move: {} or {numbers}, ← → and Enter, or click a pit.",
-            rules.letter_range(side),
+        text: text::first_fitting(
+            &[
+                format!("{name}, your move: {keys}, ← → and Enter, or click a pit."),
+                format!("{name}, your move: {keys}, ← → Enter, or click."),
+                format!("{name}, your move: {keys}."),
+                format!("Your move: {keys}."),
+            ],
+            width,
         ),
         tone: Tone::Plain,
     })
 }
 
-/// `text` in lines of at most `width` columns, broken between words, and
-/// inside a word (a path, say) only when it is longer than a line.
-fn wrap_words(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let mut lines = vec![String::new()];
-    let mut used = 0;
-    for word in text.split(' ') {
-        let word_width = Span::raw(word).width();
-        let line = lines.last_mut().expect("one line at least");
-        if used > 0 && used + 1 + word_width <= width {
-            line.push(' ');
-            line.push_str(word);
-            used += 1 + word_width;
-            continue;
-        }
-        if used > 0 {
-            lines.push(String::new());
-            used = 0;
-        }
-        for c in word.chars() {
-            let c_width = Span::raw(c.to_string()).width();
-            if used + c_width > width {
-                lines.push(String::new());
-                used = 0;
-            }
-            lines.last_mut().expect("one line at least").push(c);
-            used += c_width;
-        }
-    }
-    lines
-}
-
-/// A note wrapped to `width` columns: its mark on the first line, the rest
-/// indented under its words.
+/// A note wrapped to `width` columns: its mark (★ good, ✗ refused) on the
+/// first line, the rest indented under its words; a word longer than a line
+/// (a path, say) is broken where the line ends.
 fn note_lines(note: &Note, theme: &Theme, width: u16) -> Vec<Line<'static>> {
     let (mark, style) = match note.tone {
         Tone::Plain => ("", theme.text),
         Tone::Good => ("★ ", theme.good),
         Tone::Error => ("✗ ", theme.error),
     };
-    let indent = Span::raw(mark).width();
-    wrap_words(&note.text, usize::from(width).saturating_sub(indent))
-        .into_iter()
-        .enumerate()
-        .map(|(i, text)| {
-            let lead = if i == 0 {
-                mark.to_string()
-            } else {
-                " ".repeat(indent)
-            };
-            Line::from(vec![Span::styled(lead, style), Span::styled(text, style)])
-        })
-        .collect()
+    text::wrap(
+        &format!("{mark}{}", note.text),
+        usize::from(width),
+        text::columns(mark),
+    )
+    .into_iter()
+    .map(|line| Line::styled(line, style))
+    .collect()
 }
 
 fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;
-    let status = app.message.clone().or_else(|| prompt(app));
-    // A long message (a path, say) wraps rather than being cut off; the
-    // log below gives way, but the prompt keeps its line.
-    let status_lines = status.as_ref().map_or_else(
-        || vec![Line::default()],
-        |note| note_lines(note, theme, area.width),
-    );
-    let status_height = (status_lines.len() as u16).clamp(1, area.height.saturating_sub(1).max(1));
-    let status_area = Rect {
-        height: status_height,
-        ..area
-    };
-    let area = Rect {
-        y: area.y + status_height,
-        height: area.height - status_height,
-        ..area
-    };
-    frame.render_widget(Paragraph::new(status_lines), status_area);
+    let width = usize::from(area.width);
+    let room = usize::from(area.height);
+    let prompt = prompt(app, width);
     let mut lines: Vec<Line> = Vec::new();
-    // A message pushes the prompt to the second line rather than hiding it.
-    if app.message.is_some()
-        && let Some(p) = prompt(app)
-    {
-        lines.push(Line::styled(p.text, theme.dim));
+    match (&app.message, &prompt) {
+        (Some(message), _) => {
+            lines.extend(note_lines(message, theme, area.width));
+            // A message pushes the prompt down rather than hiding it.
+            if let Some(p) = &prompt {
+                lines.extend(
+                    note_lines(p, theme, area.width)
+                        .into_iter()
+                        .map(|l| l.patch_style(theme.dim)),
+                );
+            }
+        }
+        (None, Some(p)) => lines.extend(note_lines(p, theme, area.width)),
+        (None, None) => lines.push(Line::default()),
     }
+    lines.truncate(room);
     // A message that is also the newest log line is not said twice.
     let log_len = match (&app.message, app.log.back()) {
         (Some(message), Some(last)) if message == last => app.log.len() - 1,
         _ => app.log.len(),
     };
-    let room = usize::from(area.height).saturating_sub(lines.len());
-    let skip = log_len.saturating_sub(room);
-    let first_log_line = lines.len();
-    for note in app.log.iter().take(log_len).skip(skip) {
-        lines.push(note_line(note, theme));
-    }
-    // Older log lines are dimmed so the newest stands out.
-    let count = lines.len();
-    for (i, line) in lines.iter_mut().enumerate().skip(first_log_line) {
-        if i + 1 < count {
-            *line = line.clone().patch_style(theme.dim);
+    // The newest log lines that fit, oldest first; older ones dimmed so the
+    // newest stands out.
+    let mut log: Vec<Line> = Vec::new();
+    for (age, note) in app.log.iter().take(log_len).rev().enumerate() {
+        let mut note_lines = note_lines(note, theme, area.width);
+        if lines.len() + log.len() + note_lines.len() > room {
+            break;
+        }
+        if age > 0 {
+            note_lines = note_lines
+                .into_iter()
+                .map(|l| l.patch_style(theme.dim))
+                .collect();
+        }
+        for line in note_lines.into_iter().rev() {
+            log.push(line);
         }
     }
+    lines.extend(log.into_iter().rev());
     frame.render_widget(Paragraph::new(lines), area);
 }
 
@@ -329,6 +297,7 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
     let names = app.names();
     let [south, north] = names;
     let tally = game.tally();
+    let (won, lost, draws) = (tally.wins[0], tally.wins[1], tally.draws);
     let Some(outcome) = game.outcome() else {
         return;
     };
@@ -341,9 +310,12 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
                 theme.good,
             ),
         ]),
-        Line::from(format!(
-            "Match: {south} {} – {} {north}, draws {}",
-            tally.wins[0], tally.wins[1], tally.draws
+        Line::from(text::first_fitting(
+            &[
+                format!("Match: {south} {won} – {lost} {north}, draws {draws}"),
+                format!("Match {won} – {lost}, draws {draws}"),
+            ],
+            usize::from(area.width),
         )),
         Line::styled("Play again? (y/n)", theme.mover),
     ];
@@ -374,44 +346,95 @@ fn draw_resume(frame: &mut Frame, app: &App, summary: &str, area: Rect) {
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
 }
 
-fn key_bar(app: &App) -> Line<'static> {
+/// How much a key in the key bar matters: the least important go first
+/// when the bar does not fit (the help screen lists them all).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Weight {
+    Optional,
+    Useful,
+    Essential,
+}
+
+/// The key that runs command `letter` for the player to move: the letter
+/// itself, or Shift+letter when it is one of that player's pits (see
+/// [`keys`](crate::tui::keys)).
+fn command_key(app: &App, letter: char) -> String {
+    let rules = app.rules();
+    let own_pit = app.human_to_move().is_some_and(|side| {
+        rules
+            .pit_by_letter(letter)
+            .is_some_and(|p| rules.owner(p) == side)
+    });
+    if own_pit {
+        letter.to_ascii_uppercase().to_string()
+    } else {
+        letter.to_string()
+    }
+}
+
+/// The keys that work now, as many as fit in `width` columns.
+fn key_bar(app: &App, width: u16) -> Line<'static> {
+    use Weight::{Essential, Optional, Useful};
     let theme = &app.theme;
     let rules = app.rules();
-    let mut keys: Vec<(String, &str)> = Vec::new();
+    let mut keys: Vec<(String, &str, Weight)> = Vec::new();
     if app.resume_summary().is_some() {
-        keys.extend([("y".into(), "resume"), ("n".into(), "new match")]);
-    } else if app.round_over() {
-        keys.extend([("y".into(), "play again"), ("n".into(), "stop")]);
-    } else if app.animation.is_some() {
-        keys.push(("any key".into(), "skip animation"));
-    } else if let Some(side) = app.human_to_move() {
-        let hint_key = if rules
-            .pit_by_letter('h')
-            .is_some_and(|p| rules.owner(p) == side)
-        {
-            "H"
-        } else {
-            "h"
-        };
         keys.extend([
-            (rules.letter_range(side), "play"),
-            (hint_key.into(), "hint"),
-            ("u".into(), "undo"),
-            ("r".into(), "redo"),
+            ("y".into(), "resume", Essential),
+            ("n".into(), "new match", Essential),
+        ]);
+    } else if app.round_over() {
+        keys.extend([
+            ("y".into(), "play again", Essential),
+            ("n".into(), "stop", Essential),
+        ]);
+    } else if app.animation.is_some() {
+        keys.push(("any key".into(), "skip animation", Essential));
+    } else if let Some(side) = app.human_to_move() {
+        keys.extend([
+            (rules.letter_range(side), "play", Essential),
+            (command_key(app, 'h'), "hint", Useful),
+            (command_key(app, 'u'), "undo", Useful),
+            (command_key(app, 'r'), "redo", Optional),
         ]);
     } else {
-        keys.push(("p".into(), if app.paused { "resume" } else { "pause" }));
+        keys.push((
+            command_key(app, 'p'),
+            if app.paused { "resume" } else { "pause" },
+            Useful,
+        ));
         if app.paused {
-            keys.push(("s".into(), "step"));
+            keys.push((command_key(app, 's'), "step", Useful));
         }
     }
+    // q is a pit letter on big boards; Esc always asks to quit.
+    let quit = if command_key(app, 'q') == "q" {
+        "q"
+    } else {
+        "Esc"
+    };
     if app.resume_summary().is_none() {
         // The question about a saved match takes no other keys.
-        keys.push(("+/-".into(), "speed"));
+        keys.push(("+/-".into(), "speed", Optional));
     }
-    keys.extend([("?".into(), "help"), ("q".into(), "quit")]);
+    keys.extend([
+        ("?".into(), "help", Essential),
+        (quit.into(), "quit", Essential),
+    ]);
+    let bar_width = |keys: &[(String, &str, Weight)]| -> usize {
+        keys.iter()
+            .map(|(key, what, _)| text::columns(key) + 1 + text::columns(what))
+            .sum::<usize>()
+            + 2 * keys.len().saturating_sub(1)
+    };
+    for drop in [Optional, Useful] {
+        if bar_width(&keys) <= usize::from(width) {
+            break;
+        }
+        keys.retain(|(_, _, weight)| *weight > drop);
+    }
     let mut spans = Vec::new();
-    for (i, (key, what)) in keys.into_iter().enumerate() {
+    for (i, (key, what, _)) in keys.into_iter().enumerate() {
         if i > 0 {
             spans.push(Span::styled("  ", theme.text));
         }

@@ -14,6 +14,7 @@ use crate::game::Keeper;
 use crate::tui::app::{App, MatchEvent};
 use crate::tui::computer::Worker;
 use crate::tui::draw::draw;
+use crate::tui::terminal::{SIGNAL_TICK, terminated};
 
 /// How long to wait for input when nothing else is due.
 const IDLE: Duration = Duration::from_secs(60);
@@ -40,7 +41,7 @@ pub fn run(
             worker.submit(request);
         }
         keep(app, keeper);
-        if app.wants_quit() {
+        if app.wants_quit() || terminated() {
             // Stop any search but do not wait for it: the process ends soon.
             worker.stop_all();
             return Ok(());
@@ -55,6 +56,8 @@ pub fn run(
         if worker.busy() {
             timeout = timeout.min(WHILE_THINKING);
         }
+        // A termination signal only sets a flag: look at it again soon.
+        timeout = timeout.min(SIGNAL_TICK);
         if event::poll(timeout)? {
             // Take every event already waiting before drawing again.
             loop {

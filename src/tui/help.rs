@@ -3,10 +3,11 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 
 use crate::rules::{Capture, Rules, Side, Sowing, Sweep};
 use crate::tui::app::App;
+use crate::tui::text::{self, columns};
 use crate::tui::theme::Theme;
 
 /// The rules in force, in a few sentences.
@@ -53,7 +54,10 @@ pub fn rules_text(rules: &Rules, names: [&str; 2]) -> Vec<String> {
 #[must_use]
 pub fn key_list(rules: &Rules, speed: &str) -> Vec<(String, String)> {
     let numbers = if rules.pits() >= 10 {
-        "1-9, 0 for 10".to_string()
+        format!(
+            "1-{}; 1 waits a moment for a second digit (or Enter)",
+            rules.pits()
+        )
     } else {
         format!("1-{}", rules.pits())
     };
@@ -71,10 +75,7 @@ pub fn key_list(rules: &Rules, speed: &str) -> Vec<(String, String)> {
             "← → Enter".into(),
             "move the cursor and play (Space too), or click a pit".into(),
         ),
-        (
-            "h".into(),
-            "hint for the human to move (H when h is one of your pits)".into(),
-        ),
+        ("h".into(), "hint for the human to move".into()),
         (
             "u / r".into(),
             "undo back to the last human turn / redo".into(),
@@ -97,8 +98,8 @@ pub fn key_list(rules: &Rules, speed: &str) -> Vec<(String, String)> {
             "finishes an animation; ? shows this help".into(),
         ),
         (
-            "Shift+letter".into(),
-            "the command, when the letter is one of your pits".into(),
+            "Shift+H/U/R/Q".into(),
+            "hint/undo/redo/quit when that letter is one of your pits".into(),
         ),
     ]
 }
@@ -116,22 +117,42 @@ pub fn speed_text(app: &App) -> String {
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let theme: &Theme = &app.theme;
     let rules = app.rules();
-    let mut lines = vec![Line::styled(format!("Rules: {rules}"), theme.title)];
+    // Wrapped here rather than by the paragraph so that continuation
+    // lines hang under the words, not under the bullet or the keys.
+    let width = usize::from(area.width.saturating_sub(2));
+    let mut lines: Vec<Line> = text::wrap(&format!("Rules: {rules}"), width, 7)
+        .into_iter()
+        .map(|line| Line::styled(line, theme.title))
+        .collect();
     for sentence in rules_text(rules, app.names()) {
-        let bullet = if sentence.starts_with(' ') {
-            " "
-        } else {
-            "•"
-        };
-        lines.push(Line::from(format!("{bullet} {sentence}")));
+        for line in text::wrap(&format!("• {sentence}"), width, 2) {
+            lines.push(Line::styled(line, theme.text));
+        }
     }
     lines.push(Line::default());
     lines.push(Line::styled("Keys", theme.title));
     for (keys, what) in key_list(rules, &speed_text(app)) {
-        lines.push(Line::from(vec![
-            Span::styled(format!("  {keys:<14}"), theme.key),
-            Span::styled(what, theme.text),
-        ]));
+        let keys = format!("  {keys:<14}");
+        let key_column = columns(&keys);
+        if key_column + 12 > width {
+            // Too narrow for two columns: the words go under the keys.
+            lines.push(Line::styled(keys, theme.key));
+            for part in text::wrap(&what, width.saturating_sub(4), 0) {
+                lines.push(Line::styled(format!("    {part}"), theme.text));
+            }
+            continue;
+        }
+        let indent = " ".repeat(key_column);
+        for (i, part) in text::wrap(&what, width - key_column, 0)
+            .into_iter()
+            .enumerate()
+        {
+            let lead = if i == 0 { keys.clone() } else { indent.clone() };
+            lines.push(Line::from(vec![
+                Span::styled(lead, theme.key),
+                Span::styled(part, theme.text),
+            ]));
+        }
     }
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
@@ -142,7 +163,6 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(Clear, area);
     frame.render_widget(
         Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
             .scroll((app.help_scroll, 0))
             .block(block),
         area,

@@ -5,7 +5,7 @@
 //! - [`event_loop`]: the one loop that draws, waits and reacts;
 //! - [`animation`]: a move replayed seed by seed from the rules core's trace;
 //! - [`computer`]: the computer players' searches on worker threads;
-//! - [`draw`], [`layout`], [`widgets`], [`help`], [`theme`]: what the screen looks like;
+//! - [`draw`], [`layout`], [`widgets`], [`help`], [`theme`], [`text`]: what the screen looks like;
 //! - [`terminal`]: entering and always leaving full-screen mode.
 //!
 //! The match is kept as in plain mode ([`crate::game::keeper`]): saved after
@@ -22,6 +22,7 @@ pub mod help;
 pub mod keys;
 pub mod layout;
 pub mod terminal;
+pub mod text;
 pub mod theme;
 pub mod widgets;
 
@@ -75,6 +76,10 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     let result = event_loop::run(screen.terminal(), &mut app, &mut worker, &mut keeper);
     drop(screen);
     result?;
+    if terminal::terminated() {
+        // The terminal may be gone (SIGHUP): print nothing more.
+        return Ok(ExitCode::from(terminal::TERMINATED_EXIT_STATUS));
+    }
     println!("{}", app.final_score());
     if keeper.has_save(&config) && app.game().outcome().is_none() && app.resume_summary().is_none()
     {

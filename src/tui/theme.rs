@@ -134,10 +134,21 @@ mod tests {
     #[test]
     fn colour_backgrounds_always_come_with_a_foreground() {
         let t = Theme::colour();
-        for style in [t.active, t.mover, t.selected, t.error, t.key] {
-            if style.bg.is_some() {
-                assert!(style.fg.is_some(), "{style:?}");
-            }
+        let all = [
+            t.text, t.dim, t.title, t.key, t.count, t.seeds, t.border, t.selected, t.active,
+            t.mover, t.error, t.good,
+        ];
+        // The moving seed and the mover stand out by background...
+        for style in [t.active, t.mover] {
+            assert!(style.bg.is_some() && style.fg.is_some(), "{style:?}");
+        }
+        // ...and no style sets a background without its foreground, which
+        // would leave the terminal's own text colour on it (unreadable on
+        // one of light or dark backgrounds).
+        let backgrounds: Vec<_> = all.iter().filter(|s| s.bg.is_some()).collect();
+        assert_eq!(backgrounds.len(), 2, "{backgrounds:?}");
+        for style in all {
+            assert!(style.bg.is_none() || style.fg.is_some(), "{style:?}");
         }
     }
 }

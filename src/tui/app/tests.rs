@@ -530,31 +530,81 @@ mod storms {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
-        /// Whatever is typed or clicked, the app never panics and the
-        /// board is always the start of the round plus the moves played.
+        /// Whatever is typed or clicked, on a 6- or a 12-pit board: the
+        /// board is the start of the round plus the moves played; the cursor
+        /// is on a playable pit of the human to move; dialogs swallow keys;
+        /// the tally counts exactly the finished rounds; a refused pit
+        /// always says why and changes nothing; the computer is never asked.
         #[test]
-        fn key_and_mouse_storms_only_ever_play_legal_moves(
+        fn key_and_mouse_storms_keep_the_screen_consistent(
             events in proptest::collection::vec(event(), 1..300),
             animated in any::<bool>(),
+            pits in prop_oneof![Just(6usize), Just(12)],
         ) {
+            let rules = Rules::KALAH.with_pits(pits).unwrap();
             let t0 = Instant::now();
             let delay = animated.then(|| Duration::from_millis(50));
             let mut app = app_for(
-                config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
+                config(rules, PlayerKind::Human, PlayerKind::Human),
                 delay,
                 t0,
             );
             for (i, event) in events.iter().enumerate() {
                 let now = t0 + Duration::from_millis(40 * i as u64);
+                let moves_before = app.game().moves().to_vec();
+                let board_before = *app.game().board();
+                let dialog_before = app.overlay;
+                // A letter naming a pit the human to move may not play.
+                let refused_letter = match event {
+                    Event::Key(k) if dialog_before.is_none()
+                        && app.animation.is_none()
+                        && !app.too_small()
+                        && app.typed.is_none() =>
+                    {
+                        match (k.code, app.key_action(*k), app.human_to_move()) {
+                            (KeyCode::Char(c), Action::Choose(pit), Some(_))
+                                if c.is_ascii_alphabetic() =>
+                            {
+                                app.game().board().check(pit).is_err()
+                            }
+                            _ => false,
+                        }
+                    }
+                    _ => false,
+                };
                 app.handle_event(event, now);
                 if app.wants_quit() {
                     break;
                 }
-                let mut replay = Board::starting(Rules::KALAH, app.game().starter());
+                let mut replay = Board::starting(rules, app.game().starter());
                 for &pit in app.game().moves() {
                     replay.play(pit).unwrap();
                 }
                 prop_assert_eq!(&replay, app.game().board());
+                if let Some(side) = app.human_to_move() {
+                    let cursor = app.selection();
+                    prop_assert!(
+                        cursor.is_some_and(|p| rules.owner(p) == side
+                            && app.game().board().legal_moves().contains(p)),
+                        "cursor {:?} for {:?}", cursor, side
+                    );
+                }
+                if dialog_before.is_some() {
+                    prop_assert_eq!(app.game().moves(), &moves_before[..], "a dialog swallows keys");
+                }
+                if app.overlay.is_some() {
+                    prop_assert!(app.frozen_since.is_some(), "the clock stands still behind a dialog");
+                }
+                let finished = app.game().round() - 1 + u32::from(app.game().outcome().is_some());
+                prop_assert_eq!(app.game().tally().rounds(), finished);
+                if refused_letter {
+                    prop_assert_eq!(app.game().board(), &board_before);
+                    prop_assert!(
+                        app.message.as_ref().is_some_and(|m| !m.text.is_empty() && m.tone == Tone::Error),
+                        "a refused pit says why"
+                    );
+                }
+                prop_assert!(app.log.len() <= LOG_LENGTH);
                 let no_moves_asked = app
                     .take_requests()
                     .iter()
@@ -563,6 +613,85 @@ mod storms {
             }
         }
     }
+}
+
+#[test]
+fn two_digit_pit_numbers_wait_for_the_second_digit_enter_or_a_moment() {
+    let rules = Rules::KALAH.with_pits(12).unwrap();
+    let t0 = Instant::now();
+    let new_app = || {
+        app_for(
+            config(rules, PlayerKind::Human, PlayerKind::Human),
+            None,
+            t0,
+        )
+    };
+    let south = |n| rules.pit(Side::South, n).unwrap();
+    // 1 then 1: pit 11 (k).
+    let mut app = new_app();
+    app.handle_event(&ch('1'), t0);
+    assert!(app.game().moves().is_empty(), "1 waits");
+    assert!(
+        message(&app).contains("second digit for pits 10-12"),
+        "{}",
+        message(&app)
+    );
+    assert!(app.next_wake().is_some_and(|at| at <= t0 + DIGIT_WAIT));
+    app.handle_event(&ch('1'), t0);
+    assert_eq!(app.game().moves(), &[south(11)]);
+    // 1 then Enter: pit 1 at once.
+    let mut app = new_app();
+    app.handle_event(&ch('1'), t0);
+    app.handle_event(&key(KeyCode::Enter), t0);
+    assert_eq!(app.game().moves(), &[south(1)]);
+    // 1 and nothing more: pit 1 once the wait is over, not before.
+    let mut app = new_app();
+    app.handle_event(&ch('1'), t0);
+    app.tick(t0 + DIGIT_WAIT - Duration::from_millis(1));
+    assert!(app.game().moves().is_empty());
+    app.tick(t0 + DIGIT_WAIT);
+    assert_eq!(app.game().moves(), &[south(1)]);
+    // 1 then 3: no such pit, nothing played; 2 plays at once (no pit 20).
+    let mut app = new_app();
+    app.handle_event(&ch('1'), t0);
+    app.handle_event(&ch('3'), t0);
+    assert!(app.game().moves().is_empty());
+    assert_eq!(message(&app), "There is no pit 13: the pits are 1 to 12.");
+    app.handle_event(&ch('2'), t0);
+    assert_eq!(app.game().moves(), &[south(2)]);
+    // Another key forgets the digit and does its own job.
+    let mut app = new_app();
+    app.handle_event(&ch('1'), t0);
+    app.handle_event(&ch('?'), t0);
+    assert_eq!(app.overlay, Some(Overlay::Help));
+    app.handle_event(&ch('x'), t0);
+    app.tick(t0 + 2 * DIGIT_WAIT);
+    assert!(
+        app.game().moves().is_empty(),
+        "the forgotten 1 is not played"
+    );
+}
+
+#[test]
+fn an_unknown_key_says_so_and_changes_nothing_else() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    let board = *app.game().board();
+    let cursor = app.selection();
+    app.handle_event(&ch('x'), t0);
+    assert_eq!(
+        message(&app),
+        "x is not a key here: a-f or 1-6 to play, ? for help."
+    );
+    assert_eq!(app.game().board(), &board);
+    assert_eq!((app.overlay, app.selection()), (None, cursor));
+    assert_eq!(app.log.len(), 1, "only the round's announcement");
+    app.handle_event(&key(KeyCode::Tab), t0);
+    assert!(
+        message(&app).starts_with("Tab is not a key here"),
+        "{}",
+        message(&app)
+    );
 }
 
 #[test]

@@ -227,3 +227,132 @@ fn a_long_warning_wraps_and_shows_its_whole_path() {
         "said once: {screen}"
     );
 }
+
+/// Two humans with the given names on `pits` pits, no animation.
+fn named(pits: usize, south: &str, north: &str) -> crate::tui::App {
+    let mut config = config(
+        Rules::KALAH.with_pits(pits).unwrap(),
+        PlayerKind::Human,
+        PlayerKind::Human,
+    );
+    config.seats[0].name = south.into();
+    config.seats[1].name = north.into();
+    app_for(config, None, Instant::now())
+}
+
+/// The key bar: the screen's last non-blank line.
+fn key_bar_of(screen: &str) -> &str {
+    screen.lines().rev().find(|l| !l.trim().is_empty()).unwrap()
+}
+
+#[test]
+fn the_key_bar_shows_shift_keys_where_the_letters_are_the_movers_pits() {
+    let t0 = Instant::now();
+    let mut app = named(12, "Alice", "Michael");
+    // South's a..l include h: the hint is Shift+H; u, r and q are North's.
+    let bar = key_bar_of(&render(&app, 80, 24)).to_string();
+    assert!(bar.contains("H hint") && bar.contains("u undo"), "{bar}");
+    assert!(bar.contains("q quit"), "{bar}");
+    // a: 4 seeds to b..e, no extra turn: North (m..x) to move, whose pits
+    // include p, q, r, s and u.
+    app.handle_event(&ch('a'), t0);
+    let bar = key_bar_of(&render(&app, 80, 24)).to_string();
+    assert!(bar.starts_with(" m-x play"), "{bar}");
+    for shown in ["h hint", "U undo", "R redo", "Esc quit"] {
+        assert!(bar.contains(shown), "{shown} in {bar}");
+    }
+    assert!(
+        !bar.contains(" q quit") && !bar.contains(" u undo"),
+        "{bar}"
+    );
+    // And the keys do what the bar says: U undoes, R redoes, Esc asks.
+    app.handle_event(&ch('U'), t0);
+    assert!(app.game().moves().is_empty(), "U undid a");
+    app.handle_event(&ch('R'), t0);
+    assert_eq!(app.game().moves().len(), 1, "R redid a");
+    app.handle_event(&key(KeyCode::Esc), t0);
+    assert_eq!(app.overlay, Some(Overlay::ConfirmQuit));
+}
+
+/// Every text of the game screen is whole at `width` × `height`: both
+/// labels with their scores, the prompt, the key bar's essentials.
+fn assert_nothing_cut(screen: &str, app: &crate::tui::App) {
+    let rules = app.rules();
+    assert!(!screen.contains("too small"), "{screen}");
+    assert!(screen.contains(" Round 1 "), "{screen}");
+    assert!(screen.contains("0 – 0"), "match score whole:\n{screen}");
+    for label in ["▶ Alice to move", "Michael"] {
+        assert!(screen.contains(label), "{label}:\n{screen}");
+    }
+    assert_eq!(
+        screen.matches("score 0").count(),
+        2,
+        "both scores:\n{screen}"
+    );
+    assert!(
+        screen.contains(&format!(
+            "{} or 1-{}",
+            rules.letter_range(crate::rules::Side::South),
+            rules.pits()
+        )),
+        "prompt:\n{screen}"
+    );
+    let bar = key_bar_of(screen);
+    assert!(
+        bar.contains("play") && bar.contains("? help") && bar.trim_end().ends_with("quit"),
+        "{bar}"
+    );
+}
+
+#[test]
+fn the_minimum_size_shows_every_text_whole_on_6_and_12_pits() {
+    use crate::tui::layout::ScreenLayout;
+    for pits in [6, 12] {
+        let app = named(pits, "Alice", "Michael");
+        let need = ScreenLayout::minimum(app.rules());
+        let screen = render(&app, need.width, need.height);
+        assert_nothing_cut(&screen, &app);
+        insta::assert_snapshot!(format!("minimum_size_{pits}_pits"), screen);
+    }
+}
+
+#[test]
+fn labels_use_the_whole_width_and_never_lose_the_score() {
+    let app = named(2, "Maximilian", "Bartholomew");
+    let screen = render(&app, 80, 24);
+    assert!(
+        screen.contains("▶ Maximilian to move   South · score 0"),
+        "{screen}"
+    );
+    assert!(screen.contains("Bartholomew  North · score 0"), "{screen}");
+    // A name too long for the line is cut, visibly, and the score stays.
+    let long = "Maximilian Alexander von Hohenzollern-Sigmaringen the Third";
+    let app = named(2, long, "B");
+    let screen = render(&app, 44, 15);
+    assert!(screen.contains("… 0"), "{screen}");
+}
+
+#[test]
+fn store_captions_on_a_one_pit_board_do_not_overlap() {
+    let app = named(1, "Alice", "Michael");
+    let screen = render(&app, 80, 24);
+    assert!(
+        !screen.contains("ststore") && !screen.contains("store▶"),
+        "{screen}"
+    );
+    assert!(screen.contains('◀') && screen.contains('▶'), "{screen}");
+}
+
+#[test]
+fn the_rules_line_is_shortened_rather_than_cut() {
+    let app = named(6, "Alice", "Michael");
+    let rules = app.rules().to_string();
+    let wide = render(&app, 80, 24);
+    assert!(wide.contains(&rules), "{wide}");
+    let narrow = render(&app, 50, 24);
+    assert!(!narrow.contains(&rules));
+    assert!(
+        narrow.contains("6 pits × 4 seeds, capture always, … (? help)"),
+        "{narrow}"
+    );
+}

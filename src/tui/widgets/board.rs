@@ -12,6 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph, Widget};
 
 use crate::rules::{MAX_CELLS, Pit, Rules, Score, Side};
+use crate::tui::text;
 use crate::tui::theme::Theme;
 
 /// Narrowest pit box: room for a three-digit count between the borders.
@@ -32,11 +33,15 @@ pub struct BoardGeometry {
     /// Each place's box, by [`Pit::index`] (stores included).
     cells: [Rect; MAX_CELLS],
     cell_count: usize,
-    /// North's name line, above North's row.
+    /// North's name line, above North's row, as wide as the whole area:
+    /// a label starts over the first pit when it fits from there, else
+    /// further left.
     pub north_label: Rect,
+    /// Where labels start when they fit (over the first pit).
+    pub label_x: u16,
     /// The line between the two rows (what the hand is doing).
     pub caption: Rect,
-    /// South's name line, below South's row.
+    /// South's name line, below South's row (as wide as `north_label`).
     pub south_label: Rect,
     /// Height of a pit box.
     pub pit_height: u16,
@@ -119,9 +124,10 @@ impl BoardGeometry {
         Some(BoardGeometry {
             cells,
             cell_count: rules.cells(),
-            north_label: Rect::new(inner_x, y0, inner_width, 1),
+            north_label: Rect::new(area.x, y0, area.width, 1),
+            label_x: inner_x,
             caption: Rect::new(inner_x, caption_y, inner_width, 1),
-            south_label: Rect::new(inner_x, south_y + pit_height, inner_width, 1),
+            south_label: Rect::new(area.x, south_y + pit_height, area.width, 1),
             pit_height,
         })
     }
@@ -273,22 +279,63 @@ impl BoardView<'_> {
             .render(inner, buf);
     }
 
-    fn label(&self, side: Side) -> Line<'_> {
+    /// `side`'s name line, worded to fit `width` columns: the score always
+    /// shows; the side's name, "to move" and finally the end of a long
+    /// player name give way first.
+    fn label(&self, side: Side, width: usize) -> Line<'static> {
         let theme = self.theme;
         let name = self.names[side.index()];
         let score = self.scores.of(side);
+        let moving = self.to_move == Some(side);
+        let style = if moving { theme.mover } else { theme.title };
         // A seat without a name is already called by its side.
-        let details = if name == side.to_string() {
-            format!("  score {score}")
-        } else {
-            format!("  {side} · score {score}")
+        let side_too = name != side.to_string();
+        let mut wordings: Vec<(String, String)> = Vec::new();
+        let who = |name: &str| {
+            if moving {
+                format!("▶ {name} to move ")
+            } else {
+                format!("  {name}")
+            }
         };
-        let name = if self.to_move == Some(side) {
-            Span::styled(format!("▶ {name} to move "), theme.mover)
-        } else {
-            Span::styled(format!("  {name}"), theme.title)
+        if side_too {
+            wordings.push((who(name), format!("  {side} · score {score}")));
+        }
+        wordings.push((who(name), format!("  score {score}")));
+        let short_who = |name: &str| {
+            if moving {
+                format!("▶ {name}")
+            } else {
+                format!("  {name}")
+            }
         };
-        Line::from(vec![name, Span::styled(details, theme.text)])
+        wordings.push((short_who(name), format!(" {score}")));
+        let fits = |(who, details): &(String, String)| {
+            text::columns(who) + text::columns(details) <= width
+        };
+        let (who, details) = match wordings.iter().find(|w| fits(w)) {
+            Some(w) => w.clone(),
+            None => {
+                // Cut a long name, marking the cut.
+                let (_, details) = wordings.last().cloned().unwrap_or_default();
+                let room = width.saturating_sub(text::columns(&short_who("")) + details.len() + 1);
+                let cut: String = name.chars().take(room).collect();
+                (short_who(&format!("{cut}…")), details)
+            }
+        };
+        Line::from(vec![
+            Span::styled(who, style),
+            Span::styled(details, theme.text),
+        ])
+    }
+
+    /// Draws `side`'s label on its line, starting over the first pit when
+    /// it fits from there.
+    fn render_label(&self, side: Side, area: Rect, label_x: u16, buf: &mut Buffer) {
+        let label = self.label(side, usize::from(area.width));
+        let width = label.width() as u16;
+        let x = label_x.min(area.right().saturating_sub(width)).max(area.x);
+        label.render(Rect::new(x, area.y, area.right() - x, 1), buf);
     }
 }
 
@@ -303,8 +350,8 @@ impl Widget for &BoardView<'_> {
             }
             self.render_store(side, geometry.cell(self.rules.store(side)), buf);
         }
-        self.label(Side::North).render(geometry.north_label, buf);
-        self.label(Side::South).render(geometry.south_label, buf);
+        self.render_label(Side::North, geometry.north_label, geometry.label_x, buf);
+        self.render_label(Side::South, geometry.south_label, geometry.label_x, buf);
         if self.caption.spans.is_empty() {
             let [south, north] = self.names;
             let caption = geometry.caption;
@@ -314,8 +361,15 @@ impl Widget for &BoardView<'_> {
                 left = Line::styled("◀ store", self.theme.dim);
                 right = Line::styled("store ▶", self.theme.dim);
             }
-            left.left_aligned().render(caption, buf);
-            right.right_aligned().render(caption, buf);
+            // On the narrowest boards the arrows alone point at the stores.
+            if left.width() + right.width() + 1 > usize::from(caption.width) {
+                left = Line::styled("◀", self.theme.dim);
+                right = Line::styled("▶", self.theme.dim);
+            }
+            if left.width() + right.width() < usize::from(caption.width) {
+                left.left_aligned().render(caption, buf);
+                right.right_aligned().render(caption, buf);
+            }
         } else {
             self.caption
                 .clone()
