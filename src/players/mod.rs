@@ -223,3 +223,38 @@ pub fn hint(board: &Board, limits: &Limits) -> Option<Hint> {
         exact: result.exact,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Capture, Rules};
+
+    #[test]
+    fn hint_is_exact_when_the_solver_finishes_and_legal_when_it_does_not() {
+        let small = Board::new(Rules::new(4, 2).unwrap().with_capture(Capture::NonEmpty));
+        let h = hint(&small, &Limits::none()).unwrap();
+        assert!(h.exact);
+        assert_eq!(h.value, 6, "Kalah(4,2) is worth 6 to the first player");
+        let full = Board::new(Rules::KALAH);
+        let h = hint(&full, &Limits::nodes(2_000)).unwrap();
+        assert!(!h.exact);
+        assert!(full.legal_moves().contains(h.pit));
+        let mut over = full;
+        while let Some(p) = over.legal_moves().next() {
+            over.play_unchecked(p);
+        }
+        assert_eq!(hint(&over, &Limits::none()), None);
+    }
+
+    #[test]
+    fn every_computer_kind_plays_a_legal_move() {
+        let board = Board::new(Rules::new(4, 3).unwrap());
+        for kind in ["random", "greedy", "tree:3", "easy", "medium", "hard", "perfect"] {
+            let kind: PlayerKind = kind.parse().unwrap();
+            let mut player = computer(kind, 1).unwrap();
+            let pit = player.choose(&board, &Limits::nodes(5_000)).unwrap();
+            assert!(board.legal_moves().contains(pit), "{kind}");
+        }
+        assert!(computer(PlayerKind::Human, 1).is_none());
+    }
+}

@@ -83,38 +83,45 @@ impl Endgame {
         k
     }
 
-    /// Builds the database of `rules` up to `max_seeds` seeds in the pits.
+    /// An empty database of `rules` up to `max_seeds` seeds in the pits:
+    /// entries are computed when first asked for (only positions the search
+    /// reaches cost anything) and kept.
     #[must_use]
-    pub fn build(rules: Rules, max_seeds: u32) -> Endgame {
+    pub fn new(rules: Rules, max_seeds: u32) -> Endgame {
         let pits = 2 * rules.pits();
         let binomial = binomials();
         let len = binomial[max_seeds as usize + pits][pits] as usize;
-        let mut db = Endgame {
+        Endgame {
             rules,
             max_seeds,
             values: vec![UNKNOWN; len],
             binomial,
-        };
-        // every position is reached from some board of each total; walking
-        // all compositions in increasing totals fills the table
-        let mut counts = [0u16; MAX_CELLS];
-        for total in 0..=max_seeds {
-            db.fill(&mut counts[..pits], 0, total);
         }
-        db
     }
 
-    /// Fills every composition of `left` seeds over `counts[at..]`.
-    fn fill(&mut self, counts: &mut [u16], at: usize, left: u32) {
+    /// Computes every entry (for tests).
+    #[cfg(test)]
+    fn fill_all(&mut self) {
+        let pits = 2 * self.rules.pits();
+        let mut counts = [0u16; MAX_CELLS];
+        let mut budget = Budget::new(&Limits::none(), None);
+        for total in 0..=self.max_seeds {
+            self.fill(&mut counts[..pits], 0, total, &mut budget);
+        }
+    }
+
+    /// Computes every composition of `left` seeds over `counts[at..]`.
+    #[cfg(test)]
+    fn fill(&mut self, counts: &mut [u16], at: usize, left: u32, budget: &mut Budget) {
         if at + 1 == counts.len() {
             counts[at] = left as u16;
             let board = self.board_of(counts);
-            self.solve(&board);
+            self.solve(&board, budget);
             return;
         }
         for here in 0..=left {
             counts[at] = here as u16;
-            self.fill(counts, at + 1, left - here);
+            self.fill(counts, at + 1, left - here, budget);
         }
     }
 
@@ -154,18 +161,22 @@ impl Endgame {
     }
 
     /// The future margin of `board` (in play, at most `max_seeds` in the
-    /// pits) for the side to move.
+    /// pits) for the side to move, computed now if not known yet (each
+    /// position computed counts against `budget`; when the budget runs out
+    /// the answer is meaningless and nothing unproven is kept).
     #[inline]
-    #[must_use]
-    pub fn get(&self, board: &Board) -> i32 {
-        i32::from(self.values[self.rank(board)])
+    pub(crate) fn value(&mut self, board: &Board, budget: &mut Budget) -> i32 {
+        self.solve_relative(board, budget)
     }
 
-    fn solve(&mut self, board: &Board) -> i32 {
+    fn solve(&mut self, board: &Board, budget: &mut Budget) -> i32 {
         let index = self.rank(board);
         let known = self.values[index];
         if known != UNKNOWN {
             return i32::from(known);
+        }
+        if budget.tick() {
+            return 0;
         }
         let value = if board.is_over() {
             // stores are empty in the table's boards: the sweep is the margin
@@ -176,8 +187,11 @@ impl Endgame {
                 let rest = if child.next == Next::Over {
                     0
                 } else {
-                    self.solve_relative(&child.board)
+                    self.solve_relative(&child.board, budget)
                 };
+                if budget.aborted {
+                    return 0;
+                }
                 best = best.max(child.value(rest));
             }
             best
@@ -188,7 +202,7 @@ impl Endgame {
 
     /// The future margin of a position reached in the search (its stores
     /// need not be empty).
-    fn solve_relative(&mut self, board: &Board) -> i32 {
+    fn solve_relative(&mut self, board: &Board, budget: &mut Budget) -> i32 {
         let index = self.rank(board);
         let known = self.values[index];
         if known != UNKNOWN {
@@ -209,7 +223,7 @@ impl Endgame {
             }
         }
         let plain = self.board_of(&pits[..2 * n]);
-        self.solve(&plain)
+        self.solve(&plain, budget)
     }
 }
 
@@ -224,10 +238,11 @@ pub struct Solution {
     pub nodes: u64,
 }
 
-/// Default table size of a solver: 256 MiB, touched only as it fills.
-pub const DEFAULT_TABLE_BYTES: usize = 256 << 20;
-/// Default endgame database size, in positions (one byte each).
-pub const DEFAULT_ENDGAME_ENTRIES: u64 = 12_000_000;
+/// Default table size of a solver: 128 MiB.
+pub const DEFAULT_TABLE_BYTES: usize = 128 << 20;
+/// Default endgame database size, in positions (one byte each, computed
+/// lazily).
+pub const DEFAULT_ENDGAME_ENTRIES: u64 = 40_000_000;
 
 /// The exact solver: keeps its table and database between calls while the
 /// rules stay the same.
@@ -243,7 +258,7 @@ pub struct Solver {
 
 /// Enhanced transposition cutoffs are tried only where this many seeds or
 /// more are in play (near the leaves they cost more than they save).
-const ETC_MIN_SEEDS: i32 = 8;
+const ETC_MIN_SEEDS: i32 = 24;
 
 impl Solver {
     /// A solver with a table of about `table_bytes` and an endgame database
@@ -263,7 +278,7 @@ impl Solver {
         if self.rules != Some(rules) {
             self.table.clear();
             let k = Endgame::seeds_for(&rules, self.endgame_entries);
-            self.endgame = Some(Endgame::build(rules, k));
+            self.endgame = Some(Endgame::new(rules, k));
             self.rules = Some(rules);
         }
     }
@@ -389,9 +404,9 @@ impl Solver {
             return 0;
         }
         let in_play = seeds_in_play(board);
-        let endgame = self.endgame.as_ref().expect("prepared");
+        let endgame = self.endgame.as_mut().expect("prepared");
         if in_play as u32 <= endgame.max_seeds() {
-            return endgame.get(board);
+            return endgame.value(board, budget);
         }
         if in_play <= alpha {
             return in_play;
@@ -555,8 +570,13 @@ mod tests {
     use crate::rng::Rng;
     use crate::rules::{Capture, Sowing, Sweep};
 
-    /// Plain minimax to the end: the value and every best move.
+    /// Plain minimax to the end (memoised on the whole board): the value
+    /// and every best move.
     fn brute(board: &Board) -> (i32, Vec<Pit>) {
+        brute_memo(board, &mut std::collections::HashMap::new())
+    }
+
+    fn brute_memo(board: &Board, memo: &mut std::collections::HashMap<Board, i32>) -> (i32, Vec<Pit>) {
         let me = board.to_move();
         let base = board.score().margin(me);
         let mut best = i32::MIN;
@@ -565,7 +585,14 @@ mod tests {
             let rest = match child.next {
                 Next::Over => 0,
                 _ => {
-                    let (v, _) = brute(&child.board);
+                    let v = match memo.get(&child.board) {
+                        Some(&v) => v,
+                        None => {
+                            let v = brute_memo(&child.board, memo).0;
+                            memo.insert(child.board, v);
+                            v
+                        }
+                    };
                     v - child.board.score().margin(child.board.to_move())
                 }
             };
@@ -582,8 +609,19 @@ mod tests {
     }
 
     fn first_player_value(rules: Rules) -> i32 {
-        let mut solver = Solver::new(16 << 20, 2_000_000);
+        let mut solver = Solver::new(64 << 20, DEFAULT_ENDGAME_ENTRIES);
         solver.value(&Board::new(rules), &Limits::none()).unwrap()
+    }
+
+    #[test]
+    fn solver_reproduces_kalah_6_3_capture_nonempty() {
+        let rules = Rules::new(6, 3).unwrap().with_capture(Capture::NonEmpty);
+        assert_eq!(first_player_value(rules), 2);
+    }
+
+    #[test]
+    fn solver_reproduces_kalah_6_3_capture_always() {
+        assert_eq!(first_player_value(Rules::new(6, 3).unwrap()), 2);
     }
 
     #[test]
@@ -598,7 +636,6 @@ mod tests {
             ((4, 4), 2),
             ((6, 1), 2),
             ((6, 2), 6),
-            ((6, 3), 2),
         ];
         for ((pits, seeds), value) in known {
             let rules = Rules::new(pits, seeds).unwrap().with_capture(Capture::NonEmpty);
@@ -618,7 +655,6 @@ mod tests {
             ((4, 4), 2),
             ((6, 1), 2),
             ((6, 2), 10),
-            ((6, 3), 2),
         ];
         for ((pits, seeds), value) in known {
             let rules = Rules::new(pits, seeds).unwrap().with_capture(Capture::Always);
@@ -671,7 +707,8 @@ mod tests {
     #[test]
     fn endgame_database_matches_brute_force() {
         let rules = Rules::new(3, 2).unwrap().with_capture(Capture::NonEmpty);
-        let db = Endgame::build(rules, 6);
+        let mut db = Endgame::new(rules, 6);
+        db.fill_all();
         assert_eq!(db.values.len() as u64, Endgame::size(3, 6));
         assert!(db.values.iter().all(|&v| v != UNKNOWN), "every position filled");
         let mut rng = Rng::new(5);
@@ -689,7 +726,9 @@ mod tests {
                 continue;
             }
             let (value, _) = brute(&board);
-            assert_eq!(db.get(&board) + board.score().margin(side), value, "{board:?}");
+            let mut budget = Budget::new(&Limits::none(), None);
+            let future = db.value(&board, &mut budget);
+            assert_eq!(future + board.score().margin(side), value, "{board:?}");
         }
     }
 
