@@ -129,15 +129,20 @@ impl ArenaResult {
 pub enum Budget {
     /// Milliseconds per move.
     Think(u64),
-    /// Positions per move (repeatable).
+    /// Positions per move: each move gets from `N` to `N + N/4`, drawn from
+    /// the arena's seeded generator, so that deterministic players do not
+    /// replay the same two games in every round while a run stays repeatable.
     Nodes(u64),
 }
 
 impl Budget {
-    fn limits(self) -> Limits {
+    fn limits(self, rng: &mut Rng) -> Limits {
         match self {
             Budget::Think(ms) => Limits::time(Duration::from_millis(ms)),
-            Budget::Nodes(n) => Limits::nodes(n),
+            Budget::Nodes(n) => {
+                let spread = usize::try_from(n / 4).unwrap_or(usize::MAX).saturating_add(1);
+                Limits::nodes(n + rng.below(spread) as u64)
+            }
         }
     }
 }
@@ -178,7 +183,7 @@ pub fn play_arena(
         while !board.is_over() {
             let mover = board.to_move();
             let player = &mut players[mover.index()];
-            let chosen = player.choose(&board, &budget.limits());
+            let chosen = player.choose(&board, &budget.limits(&mut seeds));
             // a player that gives up or errs forfeits nothing: the first
             // legal pit is played, so a bug cannot hang the arena
             let pit = chosen
