@@ -65,7 +65,9 @@ fn solve_6_4_once() {
         let start = Instant::now();
         let (v, nodes) = solve(Rules::new(6, 4).unwrap().with_capture(capture));
         let seconds = start.elapsed().as_secs_f64();
-        println!("solve/{name}: value {v} (known {value}), {nodes} nodes, {seconds:.1} s (one run)");
+        println!(
+            "solve/{name}: value {v} (known {value}), {nodes} nodes, {seconds:.1} s (one run)"
+        );
     }
 }
 

@@ -15,7 +15,11 @@ fn mancala(args: &[&str]) -> Output {
 }
 
 fn json(output: &Output) -> serde_json::Value {
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     serde_json::from_slice(&output.stdout).expect("one JSON object")
 }
 
@@ -31,7 +35,15 @@ fn assert_usage_error(args: &[&str], needle: &str) {
 
 #[test]
 fn solve_prints_value_every_best_move_nodes_and_seconds() {
-    let report = json(&mancala(&["solve", "--pits", "3", "--seeds", "2", "--capture", "nonempty"]));
+    let report = json(&mancala(&[
+        "solve",
+        "--pits",
+        "3",
+        "--seeds",
+        "2",
+        "--capture",
+        "nonempty",
+    ]));
     assert_eq!(report["value"], 4);
     let best = report["best"].as_array().unwrap();
     assert!(!best.is_empty());
@@ -41,14 +53,34 @@ fn solve_prints_value_every_best_move_nodes_and_seconds() {
     for letter in best {
         let letter = letter.as_str().unwrap();
         let after = json(&mancala(&[
-            "solve", "--pits", "3", "--seeds", "2", "--capture", "nonempty", "--moves", letter,
+            "solve",
+            "--pits",
+            "3",
+            "--seeds",
+            "2",
+            "--capture",
+            "nonempty",
+            "--moves",
+            letter,
         ]));
         let position = json(&mancala(&[
-            "position", "--pits", "3", "--seeds", "2", "--capture", "nonempty", "--moves", letter,
+            "position",
+            "--pits",
+            "3",
+            "--seeds",
+            "2",
+            "--capture",
+            "nonempty",
+            "--moves",
+            letter,
         ]));
         let same_side = position["to_move"] == "south";
         let v = after["value"].as_i64().unwrap();
-        assert_eq!(if same_side { v } else { -v }, 4, "after {letter}: {after} {position}");
+        assert_eq!(
+            if same_side { v } else { -v },
+            4,
+            "after {letter}: {after} {position}"
+        );
     }
 }
 
@@ -56,13 +88,19 @@ fn solve_prints_value_every_best_move_nodes_and_seconds() {
 fn solve_of_a_finished_position_is_its_score() {
     // South's pits are empty: North sweeps its 3 seeds, 20 against 28.
     let report = json(&mancala(&[
-        "solve", "--board", "0,0,0,0,0,0,20,1,2,0,0,0,0,25",
+        "solve",
+        "--board",
+        "0,0,0,0,0,0,20,1,2,0,0,0,0,25",
     ]));
     assert_eq!(report["value"], -8);
     assert_eq!(report["best"], serde_json::json!([]));
     // with no sweep the seeds left count for nobody
     let report = json(&mancala(&[
-        "solve", "--sweep", "none", "--board", "0,0,0,0,0,0,20,1,2,0,0,0,0,25",
+        "solve",
+        "--sweep",
+        "none",
+        "--board",
+        "0,0,0,0,0,0,20,1,2,0,0,0,0,25",
     ]));
     assert_eq!(report["value"], -5);
 }
@@ -90,7 +128,8 @@ fn arena_with_a_node_budget_repeats_exactly() {
     let second = json(&mancala(&args));
     assert_eq!(first, second);
     let a = &first["a"];
-    let total = a["wins"].as_u64().unwrap() + a["draws"].as_u64().unwrap() + a["losses"].as_u64().unwrap();
+    let total =
+        a["wins"].as_u64().unwrap() + a["draws"].as_u64().unwrap() + a["losses"].as_u64().unwrap();
     assert_eq!(total, 4);
     assert_eq!(first["b"]["wins"], a["losses"]);
     assert!(first["mean_margin"].as_f64().is_some());
@@ -99,10 +138,15 @@ fn arena_with_a_node_budget_repeats_exactly() {
 
 #[test]
 fn arena_summary_names_both_players() {
-    let output = mancala(&["arena", "random", "greedy", "--rounds", "2", "--pits", "4", "--seeds", "2"]);
+    let output = mancala(&[
+        "arena", "random", "greedy", "--rounds", "2", "--pits", "4", "--seeds", "2",
+    ]);
     assert!(output.status.success());
     let text = String::from_utf8_lossy(&output.stdout);
-    assert!(text.contains("random (A)") && text.contains("greedy (B)"), "{text}");
+    assert!(
+        text.contains("random (A)") && text.contains("greedy (B)"),
+        "{text}"
+    );
     assert!(text.contains("mean margin"), "{text}");
     // no progress bar when stderr is not a terminal
     assert!(output.stderr.is_empty());

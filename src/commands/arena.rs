@@ -140,7 +140,9 @@ impl Budget {
         match self {
             Budget::Think(ms) => Limits::time(Duration::from_millis(ms)),
             Budget::Nodes(n) => {
-                let spread = usize::try_from(n / 4).unwrap_or(usize::MAX).saturating_add(1);
+                let spread = usize::try_from(n / 4)
+                    .unwrap_or(usize::MAX)
+                    .saturating_add(1);
                 Limits::nodes(n + rng.below(spread) as u64)
             }
         }
@@ -165,8 +167,9 @@ pub fn play_arena(
     let mut seeds = Rng::new(seed);
     let mut players: Vec<Box<dyn TurnFn>> = Vec::with_capacity(2);
     for kind in kinds {
-        let player = computer(kind, seeds.next_u64())
-            .ok_or_else(|| format!("'{kind}' is not a computer player (the arena has no keyboard)"))?;
+        let player = computer(kind, seeds.next_u64()).ok_or_else(|| {
+            format!("'{kind}' is not a computer player (the arena has no keyboard)")
+        })?;
         players.push(player);
     }
     let mut result = ArenaResult {
@@ -178,7 +181,11 @@ pub fn play_arena(
         total_margin: 0,
     };
     for round in 0..rounds {
-        let starter = if round % 2 == 0 { Side::South } else { Side::North };
+        let starter = if round % 2 == 0 {
+            Side::South
+        } else {
+            Side::North
+        };
         let mut board = Board::starting(rules, starter);
         while !board.is_over() {
             let mover = board.to_move();

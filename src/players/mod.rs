@@ -216,7 +216,12 @@ pub fn hint(board: &Board, limits: &Limits) -> Option<Hint> {
         });
     }
     let mut engine = Engine::new(16);
-    let result = engine.search(board, limits, Level::HARD.max_depth, Some(Level::HARD.fallback_nodes))?;
+    let result = engine.search(
+        board,
+        limits,
+        Level::HARD.max_depth,
+        Some(Level::HARD.fallback_nodes),
+    )?;
     Some(Hint {
         pit: result.best,
         value: result.value,
@@ -249,7 +254,9 @@ mod tests {
     #[test]
     fn every_computer_kind_plays_a_legal_move() {
         let board = Board::new(Rules::new(4, 3).unwrap());
-        for kind in ["random", "greedy", "tree:3", "easy", "medium", "hard", "perfect"] {
+        for kind in [
+            "random", "greedy", "tree:3", "easy", "medium", "hard", "perfect",
+        ] {
             let kind: PlayerKind = kind.parse().unwrap();
             let mut player = computer(kind, 1).unwrap();
             let pit = player.choose(&board, &Limits::nodes(5_000)).unwrap();

@@ -348,11 +348,23 @@ impl Engine {
             Next::Over => child.gain,
             Next::Again => {
                 child.gain
-                    + self.negamax(&child.board, depth, alpha - child.gain, beta - child.gain, budget)
+                    + self.negamax(
+                        &child.board,
+                        depth,
+                        alpha - child.gain,
+                        beta - child.gain,
+                        budget,
+                    )
             }
             Next::Opponent => {
                 child.gain
-                    - self.negamax(&child.board, depth, child.gain - beta, child.gain - alpha, budget)
+                    - self.negamax(
+                        &child.board,
+                        depth,
+                        child.gain - beta,
+                        child.gain - alpha,
+                        budget,
+                    )
             }
         }
     }
@@ -465,17 +477,18 @@ pub struct Level {
 }
 
 impl Level {
-    /// `easy`: two plies, and any move within 2 seeds of the best.
+    /// `easy`: four plies, and any move within 3 seeds of the best (about
+    /// as strong as `greedy`).
     pub const EASY: Level = Level {
-        max_depth: 2,
-        slack: 2,
+        max_depth: 4,
+        slack: 3,
         fallback_nodes: 100_000,
         table_bits: 12,
     };
-    /// `medium`: six plies, the best move.
+    /// `medium`: eight plies, and any move within 1 seed of the best.
     pub const MEDIUM: Level = Level {
-        max_depth: 6,
-        slack: 0,
+        max_depth: 8,
+        slack: 1,
         fallback_nodes: 1_000_000,
         table_bits: 16,
     };
@@ -558,7 +571,13 @@ mod tests {
         Children::new(board)
             .as_slice()
             .iter()
-            .map(|c| c.value(if c.next == Next::Over { 0 } else { minimax(&c.board, depth - 1) }))
+            .map(|c| {
+                c.value(if c.next == Next::Over {
+                    0
+                } else {
+                    minimax(&c.board, depth - 1)
+                })
+            })
             .max()
             .expect("a position in play has a move")
     }
@@ -603,7 +622,11 @@ mod tests {
                     .find(|c| c.pit == result.best)
                     .copied()
                     .unwrap();
-                let rest = if played.game_over { 0 } else { minimax(&after, 100) };
+                let rest = if played.game_over {
+                    0
+                } else {
+                    minimax(&after, 100)
+                };
                 assert_eq!(child.value(rest), result.value - base);
             }
         }

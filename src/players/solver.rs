@@ -312,9 +312,7 @@ impl Solver {
     #[must_use]
     pub fn table_move(&self, board: &Board) -> Option<Pit> {
         let e = self.table.probe(position_key(board))?;
-        let pit = self
-            .rules?
-            .pit(board.to_move(), usize::from(e.best) + 1)?;
+        let pit = self.rules?.pit(board.to_move(), usize::from(e.best) + 1)?;
         board.legal_moves().contains(pit).then_some(pit)
     }
 
@@ -469,10 +467,12 @@ impl Solver {
             let value = match child.next {
                 Next::Over => child.gain,
                 Next::Again => {
-                    child.gain + self.search(&child.board, alpha - child.gain, beta - child.gain, budget)
+                    child.gain
+                        + self.search(&child.board, alpha - child.gain, beta - child.gain, budget)
                 }
                 Next::Opponent => {
-                    child.gain - self.search(&child.board, child.gain - beta, child.gain - alpha, budget)
+                    child.gain
+                        - self.search(&child.board, child.gain - beta, child.gain - alpha, budget)
                 }
             };
             if budget.aborted {
@@ -576,7 +576,10 @@ mod tests {
         brute_memo(board, &mut std::collections::HashMap::new())
     }
 
-    fn brute_memo(board: &Board, memo: &mut std::collections::HashMap<Board, i32>) -> (i32, Vec<Pit>) {
+    fn brute_memo(
+        board: &Board,
+        memo: &mut std::collections::HashMap<Board, i32>,
+    ) -> (i32, Vec<Pit>) {
         let me = board.to_move();
         let base = board.score().margin(me);
         let mut best = i32::MIN;
@@ -638,7 +641,9 @@ mod tests {
             ((6, 2), 6),
         ];
         for ((pits, seeds), value) in known {
-            let rules = Rules::new(pits, seeds).unwrap().with_capture(Capture::NonEmpty);
+            let rules = Rules::new(pits, seeds)
+                .unwrap()
+                .with_capture(Capture::NonEmpty);
             assert_eq!(first_player_value(rules), value, "Kalah({pits},{seeds})");
         }
     }
@@ -657,7 +662,9 @@ mod tests {
             ((6, 2), 10),
         ];
         for ((pits, seeds), value) in known {
-            let rules = Rules::new(pits, seeds).unwrap().with_capture(Capture::Always);
+            let rules = Rules::new(pits, seeds)
+                .unwrap()
+                .with_capture(Capture::Always);
             assert_eq!(first_player_value(rules), value, "Kalah({pits},{seeds})");
         }
     }
@@ -681,7 +688,8 @@ mod tests {
             // a small database, so that the search above it is tested too
             let mut solver = Solver::new(1 << 16, 50);
             for _ in 0..25 {
-                let mut board = Board::starting(rules, if rng.coin() { Side::South } else { Side::North });
+                let mut board =
+                    Board::starting(rules, if rng.coin() { Side::South } else { Side::North });
                 for _ in 0..rng.below(8) {
                     let moves = board.legal_moves();
                     if moves.is_empty() {
@@ -696,7 +704,11 @@ mod tests {
                     continue;
                 }
                 let (value, best) = brute(&board);
-                assert_eq!((solution.value, &solution.best), (value, &best), "{board:?}");
+                assert_eq!(
+                    (solution.value, &solution.best),
+                    (value, &best),
+                    "{board:?}"
+                );
                 let (pit, v) = solver.best_move(&board, &Limits::none()).unwrap();
                 assert_eq!(v, value);
                 assert!(best.contains(&pit));
@@ -710,7 +722,10 @@ mod tests {
         let mut db = Endgame::new(rules, 6);
         db.fill_all();
         assert_eq!(db.values.len() as u64, Endgame::size(3, 6));
-        assert!(db.values.iter().all(|&v| v != UNKNOWN), "every position filled");
+        assert!(
+            db.values.iter().all(|&v| v != UNKNOWN),
+            "every position filled"
+        );
         let mut rng = Rng::new(5);
         for _ in 0..200 {
             let mut cells = [0u16; 8];
@@ -738,7 +753,9 @@ mod tests {
         let mut solver = Solver::new(1 << 16, 1000);
         assert_eq!(solver.value(&board, &Limits::nodes(100)), None);
         let limits = Limits::none();
-        limits.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        limits
+            .stop
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         let mut player = PerfectPlayer {
             solver: Solver::new(1 << 16, 1000),
         };

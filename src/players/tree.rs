@@ -85,10 +85,24 @@ fn search(board: &Board, depth: u32, mut alpha: i32, beta: i32, budget: &mut Bud
         let value = match child.next {
             Next::Over => child.gain,
             Next::Again => {
-                child.gain + search(&child.board, depth - 1, alpha - child.gain, beta - child.gain, budget)
+                child.gain
+                    + search(
+                        &child.board,
+                        depth - 1,
+                        alpha - child.gain,
+                        beta - child.gain,
+                        budget,
+                    )
             }
             Next::Opponent => {
-                child.gain - search(&child.board, depth - 1, child.gain - beta, child.gain - alpha, budget)
+                child.gain
+                    - search(
+                        &child.board,
+                        depth - 1,
+                        child.gain - beta,
+                        child.gain - alpha,
+                        budget,
+                    )
             }
         };
         if value >= beta {
@@ -124,8 +138,16 @@ mod tests {
             next.play_unchecked(pit);
             let (_, v) = plain_tree(&next, depth - 1);
             // `v` is from the view of the side to move in `next`
-            let v = if !next.is_over() && next.to_move() != me { -v } else { v };
-            let v = if next.is_over() { next.score().margin(me) } else { v };
+            let v = if !next.is_over() && next.to_move() != me {
+                -v
+            } else {
+                v
+            };
+            let v = if next.is_over() {
+                next.score().margin(me)
+            } else {
+                v
+            };
             if best.is_none_or(|(_, b)| v > b) {
                 best = Some((pit, v));
             }
@@ -137,7 +159,10 @@ mod tests {
     #[test]
     fn tree_player_makes_the_plain_trees_choice() {
         let mut rng = Rng::new(7);
-        for rules in [Rules::KALAH, Rules::new(4, 3).unwrap().with_capture(Capture::NonEmpty)] {
+        for rules in [
+            Rules::KALAH,
+            Rules::new(4, 3).unwrap().with_capture(Capture::NonEmpty),
+        ] {
             for _ in 0..25 {
                 let mut board = Board::new(rules);
                 for _ in 0..rng.below(15) {
@@ -151,9 +176,15 @@ mod tests {
                     continue;
                 }
                 for depth in 1..=4u8 {
-                    let (pit, value) = TreePlayer::new(depth).best(&board, &Limits::none()).unwrap();
+                    let (pit, value) = TreePlayer::new(depth)
+                        .best(&board, &Limits::none())
+                        .unwrap();
                     let (want_pit, want_value) = plain_tree(&board, u32::from(depth));
-                    assert_eq!((Some(pit), value), (want_pit, want_value), "{board:?} depth {depth}");
+                    assert_eq!(
+                        (Some(pit), value),
+                        (want_pit, want_value),
+                        "{board:?} depth {depth}"
+                    );
                 }
             }
         }
