@@ -2,9 +2,10 @@
 //! the exact solver's time to solve whole games.
 //!
 //! `cargo bench --bench search -- --warm-up-time 1 --measurement-time 3`.
-//! Solving Kalah(6,3) is measured by criterion with the minimum sample size
-//! (10 runs); Kalah(6,4) takes too long for repeated runs and is measured
-//! once, only when `MANCALA_BENCH_6_4=1` is set, printing its time and nodes.
+//! Criterion measures the engine's speed and the solver on Kalah(6,2) (10
+//! samples). Solving Kalah(6,3) takes tens of seconds, so it is measured by
+//! one run per capture rule, printing time and nodes; Kalah(6,4) likewise,
+//! only when `MANCALA_BENCH_6_4=1` is set (it takes far longer).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -39,34 +40,33 @@ fn solve(rules: Rules) -> (i32, u64) {
     (value, solver.nodes)
 }
 
-fn solve_6_3(c: &mut Criterion) {
+fn solve_6_2(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve");
     group.sample_size(10);
-    group.measurement_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
     group.warm_up_time(Duration::from_millis(1));
     for (name, capture, value) in [
-        ("kalah_6_3_nonempty", Capture::NonEmpty, 2),
-        ("kalah_6_3_always", Capture::Always, 2),
+        ("kalah_6_2_nonempty", Capture::NonEmpty, 6),
+        ("kalah_6_2_always", Capture::Always, 10),
     ] {
-        let rules = Rules::new(6, 3).unwrap().with_capture(capture);
+        let rules = Rules::new(6, 2).unwrap().with_capture(capture);
         group.bench_function(name, |b| b.iter(|| assert_eq!(solve(rules).0, value)));
     }
     group.finish();
 }
 
-fn solve_6_4_once() {
-    if std::env::var_os("MANCALA_BENCH_6_4").is_none() {
-        return;
-    }
-    for (name, capture, value) in [
-        ("kalah_6_4_nonempty", Capture::NonEmpty, 8),
-        ("kalah_6_4_always", Capture::Always, 10),
-    ] {
+/// One measured run of each capture rule with `seeds` per pit.
+fn solve_once(seeds: usize, known: [i32; 2]) {
+    for ((name, capture), value) in [("nonempty", Capture::NonEmpty), ("always", Capture::Always)]
+        .into_iter()
+        .zip(known)
+    {
         let start = Instant::now();
-        let (v, nodes) = solve(Rules::new(6, 4).unwrap().with_capture(capture));
+        let (v, nodes) = solve(Rules::new(6, seeds).unwrap().with_capture(capture));
         let seconds = start.elapsed().as_secs_f64();
+        assert_eq!(v, value, "Kalah(6,{seeds}) capture {name}");
         println!(
-            "solve/{name}: value {v} (known {value}), {nodes} nodes, {seconds:.1} s (one run)"
+            "solve/kalah_6_{seeds}_{name}: value {v}, {nodes} nodes, {seconds:.1} s (one run)"
         );
     }
 }
@@ -74,7 +74,10 @@ fn solve_6_4_once() {
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     engine_nodes_per_second(&mut c);
-    solve_6_3(&mut c);
+    solve_6_2(&mut c);
     c.final_summary();
-    solve_6_4_once();
+    solve_once(3, [2, 2]);
+    if std::env::var_os("MANCALA_BENCH_6_4").is_some() {
+        solve_once(4, [8, 10]);
+    }
 }
