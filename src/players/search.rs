@@ -467,7 +467,9 @@ pub struct Level {
     /// The deepest iteration, in plies.
     pub max_depth: u32,
     /// Plays any move whose value is within this many seeds of the best
-    /// (chosen at random, from a fixed-depth search); 0 plays the best.
+    /// (chosen at random, from a fixed-depth search of `max_depth` plies
+    /// that ignores the limits: it is small); 0 plays the best move of the
+    /// iterative deepening within the limits.
     pub slack: i32,
     /// Positions per move when the limits set no budget (a turn function
     /// given no limits still answers).

@@ -18,10 +18,12 @@
 //! - Enhanced transposition cutoffs: before searching, each move's result
 //!   is looked up in the table and may cut off at once.
 //! - An endgame database ([`Endgame`]): the exact future margin of every
-//!   position with at most `K` seeds left in the pits, built once per rules
-//!   by memoised retrograde-style recursion (a move never adds seeds to the
-//!   pits, and a move that keeps them all in the pits moves seeds towards
-//!   the mover's store, so the recursion always ends).
+//!   position with at most `K` seeds left in the pits, one byte each in a
+//!   dense array indexed by rank, computed lazily by memoised recursion the
+//!   first time the search reaches a position and kept for later moves (a
+//!   move never adds seeds to the pits, and a move that keeps them all in
+//!   the pits moves seeds towards the mover's store, so the recursion always
+//!   ends).
 //! - Move ordering: the table's move, then extra turns, then bigger gains.
 
 use std::sync::Arc;
@@ -356,9 +358,8 @@ impl Solver {
                 }
             }
         }
-        if !all {
-            // the first best in the table's order is what a player plays
-        } else {
+        if all {
+            // listed in pit order; a player plays the first in search order
             best.sort();
         }
         debug_assert!(!best.is_empty(), "some move reaches the value");
