@@ -131,7 +131,7 @@ impl Children {
                 1_000_000
             } else {
                 let again = if c.next == Next::Again { 10_000 } else { 0 };
-                again + 16 * c.gain
+                again + 2 * c.gain + i32::from(number)
             };
         }
         self.sort();
