@@ -1,11 +1,13 @@
 //! What each command does: the glue between the command line and the
 //! front ends, players and headless reports.
 
+pub mod arena;
 mod history;
 mod play;
 mod position;
 mod replay_screen;
 mod solitaire;
+mod solve;
 
 use std::process::ExitCode;
 
@@ -20,6 +22,7 @@ pub use position::position_json;
 pub use solitaire::{
     MAX_DEAL_SEEDS, parse_seed_count, parse_solitaire_counts, plan_json, solitaire_board,
 };
+pub use solve::solve_json;
 
 /// A mistake in what the user asked for (exit code 2), as opposed to a
 /// failure while doing it (exit code 1).
@@ -84,8 +87,15 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             println!("{}", position_json(&board));
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Solve(_)) => anyhow::bail!("mancala solve is not built yet (issue 4)"),
-        Some(Command::Arena(_)) => anyhow::bail!("mancala arena is not built yet (issue 4)"),
+        Some(Command::Solve(cmd)) => {
+            let board = board_from(&cmd)?;
+            println!("{}", solve_json(&board));
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Arena(cmd)) => {
+            arena::run(&cmd)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Solitaire(cmd)) => solitaire::run(&cmd),
         Some(Command::Replay(cmd)) => history::replay(&cmd),
         Some(Command::Stats(cmd)) => history::stats(&cmd),

@@ -7,6 +7,10 @@
 
 mod greedy;
 mod random;
+pub mod search;
+pub mod solver;
+mod tree;
+pub mod tt;
 
 use std::fmt;
 use std::str::FromStr;
@@ -18,6 +22,9 @@ use crate::rules::{Board, Pit};
 
 pub use greedy::Greedy;
 pub use random::RandomPlayer;
+pub use search::{Engine, Level, SearchPlayer, SearchResult};
+pub use solver::{PerfectPlayer, Solution, Solver};
+pub use tree::TreePlayer;
 
 /// How long and how far a turn function may think, and a flag to stop it.
 #[derive(Clone, Debug, Default)]
@@ -155,20 +162,20 @@ impl FromStr for PlayerKind {
 
 /// Builds the computer player for `kind` (`None` for [`PlayerKind::Human`],
 /// whose moves come from the front end). `seed` makes random choices
-/// repeatable.
+/// repeatable. The think time or node budget comes with each call to
+/// [`TurnFn::choose`] in its [`Limits`]; `perfect` ignores both (it always
+/// plays a proven best move) but stops at once on the stop flag.
 #[must_use]
 pub fn computer(kind: PlayerKind, seed: u64) -> Option<Box<dyn TurnFn>> {
     match kind {
         PlayerKind::Human => None,
         PlayerKind::Random => Some(Box::new(RandomPlayer::new(seed))),
         PlayerKind::Greedy => Some(Box::new(Greedy)),
-        // The search players land with the computer-player issue; until then
-        // these seats play greedily rather than not at all.
-        PlayerKind::Tree(_)
-        | PlayerKind::Easy
-        | PlayerKind::Medium
-        | PlayerKind::Hard
-        | PlayerKind::Perfect => Some(Box::new(Greedy)),
+        PlayerKind::Tree(depth) => Some(Box::new(TreePlayer::new(depth))),
+        PlayerKind::Easy => Some(Box::new(SearchPlayer::new(Level::EASY, seed))),
+        PlayerKind::Medium => Some(Box::new(SearchPlayer::new(Level::MEDIUM, seed))),
+        PlayerKind::Hard => Some(Box::new(SearchPlayer::new(Level::HARD, seed))),
+        PlayerKind::Perfect => Some(Box::new(PerfectPlayer::new())),
     }
 }
 
@@ -185,14 +192,76 @@ pub struct Hint {
 
 /// Advice for the side to move in `board`, within `limits`; `None` when the
 /// game is over.
+///
+/// The exact solver tries first with half of the budget (all of it when the
+/// limits set none); when it does not finish, the `hard` engine's estimate
+/// is given instead with the rest (`exact` tells which).
 #[must_use]
 pub fn hint(board: &Board, limits: &Limits) -> Option<Hint> {
-    let pit = Greedy.choose(board, limits)?;
-    let mut next = *board;
-    next.play_unchecked(pit);
+    board.legal_moves().next()?;
+    let now = Instant::now();
+    let solver_limits = Limits {
+        deadline: limits
+            .deadline
+            .map(|d| now + d.saturating_duration_since(now) / 2),
+        nodes: limits.nodes.map(|n| n / 2),
+        stop: Arc::clone(&limits.stop),
+    };
+    let mut solver = Solver::new(32 << 20, 2_000_000);
+    if let Some((pit, value)) = solver.best_move(board, &solver_limits) {
+        return Some(Hint {
+            pit,
+            value,
+            exact: true,
+        });
+    }
+    let mut engine = Engine::new(16);
+    let result = engine.search(
+        board,
+        limits,
+        Level::HARD.max_depth,
+        Some(Level::HARD.fallback_nodes),
+    )?;
     Some(Hint {
-        pit,
-        value: next.score().margin(board.to_move()),
-        exact: false,
+        pit: result.best,
+        value: result.value,
+        exact: result.exact,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Capture, Rules};
+
+    #[test]
+    fn hint_is_exact_when_the_solver_finishes_and_legal_when_it_does_not() {
+        let small = Board::new(Rules::new(4, 2).unwrap().with_capture(Capture::NonEmpty));
+        let h = hint(&small, &Limits::none()).unwrap();
+        assert!(h.exact);
+        assert_eq!(h.value, 6, "Kalah(4,2) is worth 6 to the first player");
+        let full = Board::new(Rules::KALAH);
+        let h = hint(&full, &Limits::nodes(2_000)).unwrap();
+        assert!(!h.exact);
+        assert!(full.legal_moves().contains(h.pit));
+        let mut over = full;
+        while let Some(p) = over.legal_moves().next() {
+            over.play_unchecked(p);
+        }
+        assert_eq!(hint(&over, &Limits::none()), None);
+    }
+
+    #[test]
+    fn every_computer_kind_plays_a_legal_move() {
+        let board = Board::new(Rules::new(4, 3).unwrap());
+        for kind in [
+            "random", "greedy", "tree:3", "easy", "medium", "hard", "perfect",
+        ] {
+            let kind: PlayerKind = kind.parse().unwrap();
+            let mut player = computer(kind, 1).unwrap();
+            let pit = player.choose(&board, &Limits::nodes(5_000)).unwrap();
+            assert!(board.legal_moves().contains(pit), "{kind}");
+        }
+        assert!(computer(PlayerKind::Human, 1).is_none());
+    }
 }

@@ -1,0 +1,185 @@
+//! The computer players' headless commands, through the real binary, and
+//! the strength ladder through the arena.
+
+use std::process::{Command, Output};
+
+use mancala::commands::arena::{Budget, play_arena};
+use mancala::players::PlayerKind;
+use mancala::rules::Rules;
+
+fn mancala(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn json(output: &Output) -> serde_json::Value {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("one JSON object")
+}
+
+/// Exit code 2 and exactly one line on stderr mentioning `needle`.
+fn assert_usage_error(args: &[&str], needle: &str) {
+    let output = mancala(args);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+    assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn solve_prints_value_every_best_move_nodes_and_seconds() {
+    let report = json(&mancala(&[
+        "solve",
+        "--pits",
+        "3",
+        "--seeds",
+        "2",
+        "--capture",
+        "nonempty",
+    ]));
+    assert_eq!(report["value"], 4);
+    let best = report["best"].as_array().unwrap();
+    assert!(!best.is_empty());
+    assert!(report["nodes"].as_u64().is_some());
+    assert!(report["seconds"].as_f64().is_some());
+    // every listed move keeps the value: after it, the solver agrees
+    for letter in best {
+        let letter = letter.as_str().unwrap();
+        let after = json(&mancala(&[
+            "solve",
+            "--pits",
+            "3",
+            "--seeds",
+            "2",
+            "--capture",
+            "nonempty",
+            "--moves",
+            letter,
+        ]));
+        let position = json(&mancala(&[
+            "position",
+            "--pits",
+            "3",
+            "--seeds",
+            "2",
+            "--capture",
+            "nonempty",
+            "--moves",
+            letter,
+        ]));
+        let same_side = position["to_move"] == "south";
+        let v = after["value"].as_i64().unwrap();
+        assert_eq!(
+            if same_side { v } else { -v },
+            4,
+            "after {letter}: {after} {position}"
+        );
+    }
+}
+
+#[test]
+fn solve_of_a_finished_position_is_its_score() {
+    // South's pits are empty: North sweeps its 3 seeds, 20 against 28.
+    let report = json(&mancala(&[
+        "solve",
+        "--board",
+        "0,0,0,0,0,0,20,1,2,0,0,0,0,25",
+    ]));
+    assert_eq!(report["value"], -8);
+    assert_eq!(report["best"], serde_json::json!([]));
+    // with no sweep the seeds left count for nobody
+    let report = json(&mancala(&[
+        "solve",
+        "--sweep",
+        "none",
+        "--board",
+        "0,0,0,0,0,0,20,1,2,0,0,0,0,25",
+    ]));
+    assert_eq!(report["value"], -5);
+}
+
+#[test]
+fn bad_input_gives_exit_code_2_and_one_line() {
+    assert_usage_error(&["arena", "wizard", "greedy"], "wizard");
+    assert_usage_error(&["arena", "hard", "tree:99"], "tree");
+    assert_usage_error(&["arena", "human", "greedy"], "human");
+    assert_usage_error(&["arena", "hard", "greedy", "--think", "0"], "--think");
+    assert_usage_error(&["arena", "hard", "greedy", "--think", "soon"], "--think");
+    assert_usage_error(&["--north", "hard", "--think", "-3"], "-3");
+    assert_usage_error(&["solve", "--board", "1,2,3"], "");
+    assert_usage_error(&["solve", "--board", "4,4,x,4,4,4,0,4,4,4,4,4,4,0"], "x");
+    assert_usage_error(&["solve", "--moves", "h"], "h");
+}
+
+#[test]
+fn arena_with_a_node_budget_repeats_exactly() {
+    let args = [
+        "arena", "medium", "hard", "--rounds", "4", "--nodes", "3000", "--seed", "5", "--json",
+        "--pits", "4", "--seeds", "3",
+    ];
+    let first = json(&mancala(&args));
+    let second = json(&mancala(&args));
+    assert_eq!(first, second);
+    let a = &first["a"];
+    let total =
+        a["wins"].as_u64().unwrap() + a["draws"].as_u64().unwrap() + a["losses"].as_u64().unwrap();
+    assert_eq!(total, 4);
+    assert_eq!(first["b"]["wins"], a["losses"]);
+    assert!(first["mean_margin"].as_f64().is_some());
+    assert_eq!(first["draws"], a["draws"]);
+}
+
+#[test]
+fn arena_summary_names_both_players() {
+    let output = mancala(&[
+        "arena", "random", "greedy", "--rounds", "2", "--pits", "4", "--seeds", "2",
+    ]);
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("random (A)") && text.contains("greedy (B)"),
+        "{text}"
+    );
+    assert!(text.contains("mean margin"), "{text}");
+    // no progress bar when stderr is not a terminal
+    assert!(output.stderr.is_empty());
+}
+
+#[test]
+fn hard_beats_greedy_and_tree_4() {
+    for opponent in [PlayerKind::Greedy, PlayerKind::Tree(4)] {
+        let result = play_arena(
+            Rules::KALAH,
+            [PlayerKind::Hard, opponent],
+            10,
+            3,
+            Budget::Nodes(50_000),
+            |_| {},
+        )
+        .unwrap();
+        assert!(result.a.wins >= 9, "hard against {opponent}: {result:?}");
+    }
+}
+
+#[test]
+fn perfect_never_loses_a_round_it_starts() {
+    let result = play_arena(
+        Rules::new(4, 3).unwrap(),
+        [PlayerKind::Perfect, PlayerKind::Hard],
+        6,
+        11,
+        Budget::Nodes(5_000),
+        |_| {},
+    )
+    .unwrap();
+    // Kalah(4,3) is a first-player win by 8: starting, perfect wins
+    assert_eq!(result.a.wins_starting, 3, "{result:?}");
+    assert_eq!(result.a.losses_starting, 0, "{result:?}");
+}
