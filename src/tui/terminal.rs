@@ -69,15 +69,38 @@ fn termination_flag() -> &'static Arc<AtomicBool> {
     FLAG.get_or_init(|| Arc::new(AtomicBool::new(false)))
 }
 
-/// Asks to be told of SIGTERM and SIGHUP (once per process). Registering
-/// can only fail for forbidden signals, which these are not; if it ever
-/// did, the default action (the process ends) would still apply.
+/// How long an event loop gets to leave on its own after a termination
+/// signal before the watcher ends the process itself.
+const GRACE: Duration = Duration::from_millis(600);
+
+/// Asks to be told of SIGTERM and SIGHUP (once per process), on a small
+/// watcher thread. The signal sets the flag that the event loops check, so
+/// they normally leave the usual way (terminal restored, match saved). But
+/// when the terminal itself has gone away (SIGHUP after the window closed),
+/// crossterm 0.29's input loop retries its end-of-file read forever inside
+/// `event::poll` and never comes back to look at the flag; so after
+/// [`GRACE`] the watcher restores what it can and ends the process. If the
+/// signals cannot be watched at all, they keep their default action: the
+/// process ends.
 fn watch_signals() {
     static ONCE: OnceLock<()> = OnceLock::new();
     ONCE.get_or_init(|| {
-        for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
-            let _ = signal_hook::flag::register(signal, Arc::clone(termination_flag()));
-        }
+        use signal_hook::consts::{SIGHUP, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP]) else {
+            return;
+        };
+        // A thread that cannot be started leaves the flag unset: the loops
+        // then simply go on until the player quits.
+        let _ = std::thread::Builder::new()
+            .name("signals".into())
+            .spawn(move || {
+                if let Some(signal) = signals.forever().next() {
+                    termination_flag().store(true, Ordering::Relaxed);
+                    std::thread::sleep(GRACE);
+                    restore();
+                    std::process::exit(128 + signal);
+                }
+            });
     });
 }
 
