@@ -9,7 +9,8 @@ use serde_json::json;
 
 use crate::cli::SolitaireCmd;
 use crate::rng::Rng;
-use crate::solitaire::{self, Board};
+use crate::rules::solitaire::{Board, deal};
+use crate::solitaire;
 
 use super::UsageError;
 
@@ -27,7 +28,7 @@ pub fn solitaire_board(cmd: &SolitaireCmd, rng: &mut Rng) -> anyhow::Result<Boar
             let counts = parse_solitaire_counts(text).map_err(UsageError)?;
             Ok(Board::from_counts(&counts).map_err(|e| UsageError(e.to_string()))?)
         }
-        (None, Some(text)) => Ok(solitaire::deal(parse_seed_count(text).map_err(UsageError)?)),
+        (None, Some(text)) => Ok(deal(parse_seed_count(text).map_err(UsageError)?)),
         (None, None) => Ok(solitaire::deal_random(rng)),
     }
 }

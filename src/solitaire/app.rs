@@ -11,8 +11,9 @@ use ratatui::layout::{Position, Rect};
 
 use crate::rng::Rng;
 
-use super::board::{Board, Step};
-use super::deal::deal_random;
+use crate::rules::solitaire::{Board, Step};
+
+use super::random::deal_random;
 use super::view;
 
 /// A move being shown seed by seed.
@@ -702,7 +703,7 @@ mod tests {
     #[test]
     fn hint_points_at_the_closest_legal_house_and_following_hints_wins() {
         let now = Instant::now();
-        let mut a = App::new(crate::solitaire::deal(25), None, Rng::new(5));
+        let mut a = App::new(crate::rules::solitaire::deal(25), None, Rng::new(5));
         let mut played = 0;
         while !a.board().is_won() {
             a.on_key(press(KeyCode::Char('h')), now);

@@ -9,9 +9,9 @@ use crate::rng::Rng;
 use crate::tui::terminal::{SIGNAL_TICK, Screen, terminated};
 
 use super::app::App;
-use super::board::Board;
 use super::theme::Theme;
 use super::view;
+use crate::rules::solitaire::Board;
 
 /// How long to wait for input when nothing is animating; only bounds how
 /// often the loop wakes, since the screen changes only on events then.

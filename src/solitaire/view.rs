@@ -592,7 +592,7 @@ mod tests {
 
     use super::*;
     use crate::rng::Rng;
-    use crate::solitaire::{Board, deal};
+    use crate::rules::solitaire::{Board, deal};
 
     fn render(app: &App, width: u16, height: u16, theme: Theme) -> Terminal<TestBackend> {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();

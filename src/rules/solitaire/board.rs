@@ -126,7 +126,7 @@ impl Board {
     /// A board with these counts: the store first, then houses 1, 2, 3, ...
     ///
     /// ```
-    /// use mancala::solitaire::Board;
+    /// use mancala::rules::solitaire::Board;
     /// let board = Board::from_counts(&[0, 1, 1, 3]).unwrap();
     /// assert_eq!(board.seeds(3), 3);
     /// assert_eq!(board.to_string(), "[3, 1, 1, 0]");
@@ -326,7 +326,7 @@ impl Board {
     /// beyond the list of moves.
     ///
     /// ```
-    /// use mancala::solitaire::Board;
+    /// use mancala::rules::solitaire::Board;
     /// let board = Board::from_counts(&[0, 1, 1, 3]).unwrap();
     /// let plan = board.plan();
     /// assert_eq!(plan.moves, [1, 3, 1, 2, 1]);
