@@ -79,3 +79,22 @@ fn boards_and_their_moves_are_defined_only_in_the_rules_core() {
         }
     }
 }
+
+/// One theme decides about `NO_COLOR` for every screen: the two-player
+/// game's, which the solitaire screen and the replay use too.
+#[test]
+fn only_the_theme_reads_no_color() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let theme = src().join("tui").join("theme.rs");
+    let readers: Vec<String> = files
+        .iter()
+        .filter(|file| {
+            code_lines(file).iter().any(|(_, line)| {
+                line.contains("var_os(\"NO_COLOR\")") || line.contains("var(\"NO_COLOR\")")
+            })
+        })
+        .map(|file| file.display().to_string())
+        .collect();
+    assert_eq!(readers, [theme.display().to_string()]);
+}

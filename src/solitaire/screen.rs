@@ -6,12 +6,12 @@ use std::time::{Duration, Instant};
 use crossterm::event::{self, Event};
 
 use crate::rng::Rng;
+use crate::rules::solitaire::Board;
 use crate::tui::terminal::{SIGNAL_TICK, Screen, terminated};
+use crate::tui::theme::Theme;
 
 use super::app::App;
-use super::theme::Theme;
 use super::view;
-use crate::rules::solitaire::Board;
 
 /// How long to wait for input when nothing is animating; only bounds how
 /// often the loop wakes, since the screen changes only on events then.
