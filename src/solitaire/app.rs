@@ -488,10 +488,11 @@ impl App {
         self.hint = None;
         self.typed = None;
         self.cursor = self.default_cursor();
-        self.message = Some(format!(
-            "Back to the start of the board; r replays your {made} move{} one by one.",
-            if made == 1 { "" } else { "s" }
-        ));
+        self.message = Some(if made == 1 {
+            "Back to the start of the board; r replays your move.".to_string()
+        } else {
+            format!("Back to the start of the board; r replays your {made} moves one by one.")
+        });
     }
 
     fn ask_new_board(&mut self) {
@@ -852,6 +853,10 @@ mod tests {
         assert_eq!(a.message(), Some("Kept the board as it is."));
         a.on_key(press(KeyCode::Char('s')), now);
         a.on_key(press(KeyCode::Char('y')), now);
+        assert_eq!(
+            a.message(),
+            Some("Back to the start of the board; r replays your 3 moves one by one.")
+        );
         assert_eq!(a.board().counts(), [0, 1, 1, 3]);
         assert!(a.moves().is_empty());
         assert_eq!(a.deal_number(), 1, "the same board");

@@ -216,8 +216,8 @@ pub fn status_text(app: &App) -> String {
     match app.question() {
         Some(Question::StartOver) => {
             return format!(
-                "Start this board over? Your {} stay for r to replay. (y/n)",
-                plural(made, "move", "moves")
+                "Start this board over? Your {} for r to replay. (y/n)",
+                plural(made, "move stays", "moves stay")
             );
         }
         Some(Question::NewBoard) => {
@@ -711,6 +711,12 @@ mod tests {
         assert!(
             text.contains("Start this board over? Your 2 moves stay for r to replay. (y/n)"),
             "{text}"
+        );
+        let mut one = app(Board::from_counts(&[0, 1, 1]).unwrap(), None);
+        keys(&mut one, "1s", Instant::now());
+        assert_eq!(
+            status_text(&one),
+            "Start this board over? Your 1 move stays for r to replay. (y/n)"
         );
         assert!(text.contains("y yes  any other key no"), "{text}");
         insta::assert_snapshot!(terminal.backend());
