@@ -178,7 +178,6 @@ impl App {
     }
 
     /// The moves taken back that `r` can replay, the next one first.
-    #[must_use]
     pub fn redoable(&self) -> impl Iterator<Item = usize> + '_ {
         self.redo.iter().rev().copied()
     }
