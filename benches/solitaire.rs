@@ -4,7 +4,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mancala::solitaire::deal;
+use mancala::rules::solitaire::deal;
 
 fn bench(c: &mut Criterion) {
     c.bench_function("solitaire deal 100000", |b| {

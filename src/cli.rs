@@ -242,27 +242,168 @@ pub struct StatsCmd {
     pub json: bool,
 }
 
-/// Reads a comma-separated list of counts (`4,4,0,...`).
+/// A whole-number type that counts of seeds are read into by
+/// [`parse_counts`] and [`parse_count`].
+pub trait Count: Copy {
+    /// The largest count the type holds.
+    const MAX: u64;
+    /// `n` as this type, when it fits.
+    fn from_u64(n: u64) -> Option<Self>;
+}
+
+macro_rules! count_type {
+    ($($ty:ty),+) => {$(
+        impl Count for $ty {
+            const MAX: u64 = <$ty>::MAX as u64;
+            fn from_u64(n: u64) -> Option<Self> {
+                <$ty>::try_from(n).ok()
+            }
+        }
+    )+};
+}
+count_type!(u8, u16, u32, u64);
+
+/// What is wrong with a count given on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountFault {
+    /// Nothing was given (a blank list, or nothing between two commas).
+    Empty,
+    /// A minus sign before the digits.
+    Negative,
+    /// Not written as a whole number in digits.
+    NotANumber,
+    /// More than the count may be.
+    TooLarge {
+        /// The largest count allowed.
+        max: u64,
+    },
+}
+
+/// A count, or a list of counts, that cannot be read: which option, which
+/// item of the list, the text given, and what is wrong with it. Its
+/// `Display` is the one-line message for the player, the same wording for
+/// every command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CountError {
+    /// The option, like `--board`.
+    pub option: String,
+    /// The place of the bad item in a list, counted from 1; `None` for a
+    /// single count or a list that is empty as a whole.
+    pub item: Option<usize>,
+    /// The text of the bad item, trimmed.
+    pub text: String,
+    /// What is wrong with it.
+    pub fault: CountFault,
+}
+
+impl std::fmt::Display for CountError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let option = &self.option;
+        let text = &self.text;
+        let what = match (self.item, self.fault) {
+            (None, CountFault::Empty) => {
+                return write!(f, "{option} is empty: give a count of seeds, like 4");
+            }
+            (Some(item), CountFault::Empty) => {
+                return write!(
+                    f,
+                    "{option} item {item} is missing: give a count of seeds, like 4"
+                );
+            }
+            (Some(item), _) => format!("{option} item {item} ('{text}')"),
+            (None, _) => format!("{option} '{text}'"),
+        };
+        match self.fault {
+            CountFault::Empty => Ok(()),
+            CountFault::Negative => write!(f, "{what} is negative: a count of seeds is 0 or more"),
+            CountFault::NotANumber => write!(
+                f,
+                "{what} is not a number: a count of seeds is a whole number, like 4"
+            ),
+            CountFault::TooLarge { max } => {
+                write!(
+                    f,
+                    "{what} is too large: a count of seeds here is at most {max}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for CountError {}
+
+/// Reads one count of seeds given to `option` (named in the error).
+///
+/// ```
+/// use mancala::cli::{parse_count, CountFault};
+/// assert_eq!(parse_count::<u16>(" 12 ", "--seeds"), Ok(12));
+/// let error = parse_count::<u8>("300", "--seeds").unwrap_err();
+/// assert_eq!(error.fault, CountFault::TooLarge { max: 255 });
+/// ```
 ///
 /// # Errors
-/// A message naming the first item that is not a count.
-pub fn parse_counts(text: &str) -> Result<Vec<u16>, String> {
+/// A [`CountError`] saying what is wrong: empty, negative, not a whole
+/// number in digits, or more than `T` holds.
+pub fn parse_count<T: Count>(text: &str, option: &str) -> Result<T, CountError> {
+    read_count(text.trim()).map_err(|fault| CountError {
+        option: option.to_string(),
+        item: None,
+        text: text.trim().to_string(),
+        fault,
+    })
+}
+
+/// Reads a comma-separated list of counts given to `option` (`4,4,0,...`).
+///
+/// ```
+/// use mancala::cli::parse_counts;
+/// assert_eq!(parse_counts::<u64>("0, 1,1 ,3", "--board"), Ok(vec![0, 1, 1, 3]));
+/// assert_eq!(
+///     parse_counts::<u16>("4,-4", "--board").unwrap_err().to_string(),
+///     "--board item 2 ('-4') is negative: a count of seeds is 0 or more"
+/// );
+/// ```
+///
+/// # Errors
+/// A [`CountError`] for an empty list, or naming the first bad item.
+pub fn parse_counts<T: Count>(text: &str, option: &str) -> Result<Vec<T>, CountError> {
     if text.trim().is_empty() {
-        return Err("the board is empty".to_string());
+        return Err(CountError {
+            option: option.to_string(),
+            item: None,
+            text: String::new(),
+            fault: CountFault::Empty,
+        });
     }
     text.split(',')
         .enumerate()
         .map(|(i, item)| {
             let item = item.trim();
-            item.parse::<u16>().map_err(|_| {
-                format!(
-                    "board item {} ('{item}') is not a count of seeds (0 to {})",
-                    i + 1,
-                    u16::MAX
-                )
+            read_count(item).map_err(|fault| CountError {
+                option: option.to_string(),
+                item: Some(i + 1),
+                text: item.to_string(),
+                fault,
             })
         })
         .collect()
+}
+
+/// One trimmed count: digits only (no sign, no exponent), at most `T::MAX`.
+fn read_count<T: Count>(text: &str) -> Result<T, CountFault> {
+    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if text.is_empty() {
+        return Err(CountFault::Empty);
+    }
+    if text.strip_prefix('-').is_some_and(all_digits) {
+        return Err(CountFault::Negative);
+    }
+    if !all_digits(text) {
+        return Err(CountFault::NotANumber);
+    }
+    let too_large = CountFault::TooLarge { max: T::MAX };
+    let value = text.parse::<u64>().map_err(|_| too_large)?;
+    T::from_u64(value).ok_or(too_large)
 }
 
 /// Reads a comma-separated list of pit letters (`a,h,c`), or an empty list.
@@ -291,4 +432,87 @@ pub fn parse_moves(text: &str, rules: &Rules) -> Result<Vec<Pit>, String> {
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_fault_of_a_count_list_is_named_with_its_item() {
+        let fault = |text: &str| parse_counts::<u16>(text, "--board").unwrap_err();
+        assert_eq!(
+            parse_counts::<u16>("4, 0 ,65535", "--board"),
+            Ok(vec![4, 0, 65535])
+        );
+        assert_eq!(fault("  ").fault, CountFault::Empty);
+        assert_eq!(fault("  ").item, None);
+        assert_eq!(fault("4,,4").fault, CountFault::Empty);
+        assert_eq!(fault("4,,4").item, Some(2));
+        assert_eq!(
+            fault("4,4,").item,
+            Some(3),
+            "a trailing comma leaves an item out"
+        );
+        assert_eq!(fault("4,-1").fault, CountFault::Negative);
+        for not_a_number in ["x", "1.5", "1e3", "+3", "-", "--1", "3 4", "٣"] {
+            let error = fault(&format!("4,{not_a_number}"));
+            assert_eq!(error.fault, CountFault::NotANumber, "{not_a_number}");
+            assert_eq!(error.text, not_a_number.trim());
+        }
+        for too_large in ["65536", "99999999999999999999999"] {
+            assert_eq!(
+                fault(too_large).fault,
+                CountFault::TooLarge { max: 65535 },
+                "{too_large}"
+            );
+        }
+        assert_eq!(
+            parse_counts::<u64>("18446744073709551615", "--board"),
+            Ok(vec![u64::MAX])
+        );
+    }
+
+    #[test]
+    fn one_wording_for_each_fault() {
+        let list = |text: &str| {
+            parse_counts::<u16>(text, "--board")
+                .unwrap_err()
+                .to_string()
+        };
+        let single = |text: &str| parse_count::<u64>(text, "--seeds").unwrap_err().to_string();
+        assert_eq!(list(""), "--board is empty: give a count of seeds, like 4");
+        assert_eq!(
+            single(" "),
+            "--seeds is empty: give a count of seeds, like 4"
+        );
+        assert_eq!(
+            list("4,,4"),
+            "--board item 2 is missing: give a count of seeds, like 4"
+        );
+        assert_eq!(
+            list("4,-1"),
+            "--board item 2 ('-1') is negative: a count of seeds is 0 or more"
+        );
+        assert_eq!(
+            single("-3"),
+            "--seeds '-3' is negative: a count of seeds is 0 or more"
+        );
+        assert_eq!(
+            list("x"),
+            "--board item 1 ('x') is not a number: a count of seeds is a whole number, like 4"
+        );
+        assert_eq!(
+            single("1.5"),
+            "--seeds '1.5' is not a number: a count of seeds is a whole number, like 4"
+        );
+        assert_eq!(
+            list("4,70000"),
+            "--board item 2 ('70000') is too large: a count of seeds here is at most 65535"
+        );
+        assert_eq!(
+            single("18446744073709551616"),
+            "--seeds '18446744073709551616' is too large: a count of seeds here is at most 18446744073709551615"
+        );
+    }
 }

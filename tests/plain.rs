@@ -267,6 +267,33 @@ fn garbage_lines_get_a_message_and_the_question_again() {
 }
 
 #[test]
+fn a_one_pit_board_asks_for_the_number_1_not_a_range() {
+    let data = data_dir("one-pit");
+    let out = run(
+        &data,
+        &[
+            "--plain",
+            "--no-animation",
+            "--pits",
+            "1",
+            "Alice",
+            "Michael",
+        ],
+        "?\nzz\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("by its number 1 from your left"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Type a letter a or a number 1 (u undoes"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("1-1"), "{stdout}");
+}
+
+#[test]
 fn undo_and_redo_against_the_computer() {
     let data = data_dir("undo");
     let out = run(

@@ -95,7 +95,10 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         (&["--board", "0,x"], "not a number"),
         (&["--board", "0,,1"], "missing"),
         (&["--board", "0,18446744073709551616"], "too large"),
-        (&["--board", "1,18446744073709551615"], "too many seeds"),
+        (
+            &["--board", "1,18446744073709551615"],
+            "too many seeds in total: 18446744073709551616, and at most 18446744073709551615 fit",
+        ),
         (&["--board", "0,1", "--seeds", "3"], "cannot be used with"),
     ];
     for (args, expected) in cases {
@@ -113,6 +116,50 @@ fn bad_input_gets_one_line_and_exit_code_2() {
             assert!(stderr.contains(expected), "{all:?}: {stderr}");
         }
     }
+}
+
+/// `position --board` and `solitaire --board` read counts with one parser:
+/// the same fault gets the same words from both.
+#[test]
+fn both_commands_word_a_bad_count_the_same_way() {
+    let stderr = |args: &[&str]| {
+        let out = mancala(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .trim_end()
+            .to_string()
+    };
+    for (item, why) in [
+        ("-1", "is negative: a count of seeds is 0 or more"),
+        (
+            "x",
+            "is not a number: a count of seeds is a whole number, like 4",
+        ),
+        (
+            "1e3",
+            "is not a number: a count of seeds is a whole number, like 4",
+        ),
+    ] {
+        let expected = format!("--board item 2 ('{item}') {why}");
+        let position = stderr(&["position", "--board", &format!("4,{item},4")]);
+        let solitaire = stderr(&["solitaire", "--plan", "--board", &format!("0,{item},4")]);
+        assert!(position.ends_with(&expected), "{position}");
+        assert!(solitaire.ends_with(&expected), "{solitaire}");
+    }
+    // Each command states its own limit.
+    assert!(
+        stderr(&["position", "--board", "4,70000"]).ends_with("at most 65535"),
+        "a position's counts are u16"
+    );
+    assert!(
+        stderr(&["solitaire", "--plan", "--board", "0,18446744073709551616"])
+            .ends_with("at most 18446744073709551615")
+    );
+    assert!(
+        stderr(&["solitaire", "--plan", "--seeds", "-3"])
+            .ends_with("--seeds '-3' is negative: a count of seeds is 0 or more")
+    );
 }
 
 #[test]

@@ -19,9 +19,7 @@ use crate::rules::Board;
 pub use history::read_record;
 pub use play::{PlayOptions, settings};
 pub use position::position_json;
-pub use solitaire::{
-    MAX_DEAL_SEEDS, parse_seed_count, parse_solitaire_counts, plan_json, solitaire_board,
-};
+pub use solitaire::{MAX_DEAL_SEEDS, parse_seed_count, plan_json, solitaire_board};
 pub use solve::solve_json;
 
 /// A mistake in what the user asked for (exit code 2), as opposed to a
@@ -113,7 +111,8 @@ pub fn board_from(cmd: &PositionCmd) -> anyhow::Result<Board> {
     let rules = cmd.rules.rules().map_err(UsageError)?;
     let mut board = match &cmd.board {
         Some(text) => {
-            let counts = crate::cli::parse_counts(text).map_err(UsageError)?;
+            let counts = crate::cli::parse_counts::<u16>(text, "--board")
+                .map_err(|e| UsageError(e.to_string()))?;
             Board::from_counts(rules, &counts, cmd.to_move)
                 .map_err(|e| UsageError(e.to_string()))?
         }

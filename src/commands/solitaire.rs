@@ -7,9 +7,10 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::cli::SolitaireCmd;
+use crate::cli::{SolitaireCmd, parse_count, parse_counts};
 use crate::rng::Rng;
-use crate::solitaire::{self, Board};
+use crate::rules::solitaire::{Board, deal};
+use crate::solitaire;
 
 use super::UsageError;
 
@@ -24,72 +25,28 @@ pub const MAX_DEAL_SEEDS: u64 = 10_000_000;
 pub fn solitaire_board(cmd: &SolitaireCmd, rng: &mut Rng) -> anyhow::Result<Board> {
     match (&cmd.board, &cmd.seeds) {
         (Some(text), _) => {
-            let counts = parse_solitaire_counts(text).map_err(UsageError)?;
+            let counts =
+                parse_counts::<u64>(text, "--board").map_err(|e| UsageError(e.to_string()))?;
             Ok(Board::from_counts(&counts).map_err(|e| UsageError(e.to_string()))?)
         }
-        (None, Some(text)) => Ok(solitaire::deal(parse_seed_count(text).map_err(UsageError)?)),
+        (None, Some(text)) => Ok(deal(parse_seed_count(text).map_err(UsageError)?)),
         (None, None) => Ok(solitaire::deal_random(rng)),
     }
-}
-
-/// Reads `--board`: counts separated by commas, the store first.
-///
-/// # Errors
-/// A message naming the first item that is not a count.
-pub fn parse_solitaire_counts(text: &str) -> Result<Vec<u64>, String> {
-    if text.trim().is_empty() {
-        return Err(
-            "--board is empty: give the store's count, then houses 1, 2, 3, ... (like 0,1,1,3)"
-                .into(),
-        );
-    }
-    text.split(',')
-        .enumerate()
-        .map(|(i, item)| {
-            let item = item.trim();
-            let what = if i == 0 {
-                "the store".to_string()
-            } else {
-                format!("house {i}")
-            };
-            parse_count(item)
-                .map_err(|why| format!("--board item {} ('{item}', {what}) {why}", i + 1))
-        })
-        .collect()
 }
 
 /// Reads `--seeds`: a whole number from 1 to [`MAX_DEAL_SEEDS`].
 ///
 /// # Errors
-/// A message saying what is wrong with it.
+/// A message saying what is wrong with it, worded as for every count.
 pub fn parse_seed_count(text: &str) -> Result<u64, String> {
-    let text = text.trim();
-    match parse_count(text) {
+    match parse_count::<u64>(text, "--seeds") {
         Ok(0) => Err("--seeds 0: deal at least 1 seed".into()),
         Ok(n) if n > MAX_DEAL_SEEDS => Err(format!(
             "--seeds {n}: at most {MAX_DEAL_SEEDS} seeds can be dealt"
         )),
         Ok(n) => Ok(n),
-        Err(why) if why.starts_with("is negative") => {
-            Err(format!("--seeds {text} is negative: deal at least 1 seed"))
-        }
-        Err(why) => Err(format!("--seeds '{text}' {why}")),
+        Err(e) => Err(e.to_string()),
     }
-}
-
-fn parse_count(item: &str) -> Result<u64, String> {
-    if item.is_empty() {
-        return Err("is missing: expected a count of seeds".into());
-    }
-    if item.starts_with('-') && item[1..].chars().all(|c| c.is_ascii_digit()) && item.len() > 1 {
-        return Err("is negative: a count of seeds is 0 or more".into());
-    }
-    if item.chars().all(|c| c.is_ascii_digit()) {
-        return item
-            .parse::<u64>()
-            .map_err(|_| format!("is too large: at most {}", u64::MAX));
-    }
-    Err("is not a number: expected a count of seeds like 3".into())
 }
 
 /// The JSON object `mancala solitaire --plan` prints:
@@ -132,34 +89,6 @@ pub fn run(cmd: &SolitaireCmd) -> anyhow::Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn counts_parse_and_bad_items_are_named() {
-        assert_eq!(parse_solitaire_counts(" 0, 1,1 ,3"), Ok(vec![0, 1, 1, 3]));
-        assert_eq!(
-            parse_solitaire_counts("0,-1,2").unwrap_err(),
-            "--board item 2 ('-1', house 1) is negative: a count of seeds is 0 or more"
-        );
-        assert_eq!(
-            parse_solitaire_counts("x,1").unwrap_err(),
-            "--board item 1 ('x', the store) is not a number: expected a count of seeds like 3"
-        );
-        assert!(
-            parse_solitaire_counts("0,,1")
-                .unwrap_err()
-                .contains("item 2 ('', house 1) is missing")
-        );
-        assert!(
-            parse_solitaire_counts("  ")
-                .unwrap_err()
-                .starts_with("--board is empty")
-        );
-        assert!(
-            parse_solitaire_counts("0,99999999999999999999")
-                .unwrap_err()
-                .contains("too large")
-        );
-    }
 
     #[test]
     fn seed_counts_parse_within_range() {

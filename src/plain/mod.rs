@@ -311,10 +311,10 @@ impl<R: BufRead, W: Write> Plain<R, W> {
     }
 
     fn print_help(&mut self, config: &MatchConfig) -> io::Result<()> {
-        let pits = config.rules.pits();
         writeln!(
             self.out,
-            "Choose a pit by its letter or by its number 1-{pits} from your left; u undoes, r redoes, q quits, ? shows this help."
+            "Choose a pit by its letter or by its number {} from your left; u undoes, r redoes, q quits, ? shows this help.",
+            config.rules.number_range()
         )
     }
 
@@ -398,9 +398,9 @@ impl<R: BufRead, W: Write> Plain<R, W> {
                 }
                 writeln!(
                     self.out,
-                    "Type a letter {} or a number 1-{} (u undoes, r redoes, q quits).",
+                    "Type a letter {} or a number {} (u undoes, r redoes, q quits).",
                     m.rules().letter_range(side),
-                    m.rules().pits()
+                    m.rules().number_range()
                 )?;
                 continue;
             };

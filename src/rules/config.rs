@@ -391,16 +391,37 @@ impl Rules {
             format!("{first}-{last}")
         }
     }
+
+    /// The numbers a player may name a pit by (counted from the owner's
+    /// left, the same for both sides) as a range for prompts: `1-6`, or just
+    /// `1` on a one-pit board.
+    ///
+    /// ```
+    /// use mancala::rules::Rules;
+    /// assert_eq!(Rules::KALAH.number_range(), "1-6");
+    /// assert_eq!(Rules::KALAH.with_pits(1).unwrap().number_range(), "1");
+    /// ```
+    #[must_use]
+    pub fn number_range(&self) -> String {
+        match self.pits {
+            1 => "1".to_string(),
+            n => format!("1-{n}"),
+        }
+    }
 }
 
 impl fmt::Display for Rules {
-    /// A one-line summary, e.g. `6 pits × 4 seeds, capture always, single sowing, sweep to owner`.
+    /// A one-line summary, e.g. `6 pits × 4 seeds, capture always, single
+    /// sowing, sweep to owner` (`1 pit × 1 seed, ...` on the smallest board).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural = |n: u8| if n == 1 { "" } else { "s" };
         write!(
             f,
-            "{} pits × {} seeds, capture {}, {} sowing, {}",
+            "{} pit{} × {} seed{}, capture {}, {} sowing, {}",
             self.pits,
+            plural(self.pits),
             self.seeds,
+            plural(self.seeds),
             self.capture,
             self.sowing,
             match self.sweep {
@@ -451,3 +472,46 @@ keyword_enum!(Capture, "capture rule", Always => "always", NonEmpty => "nonempty
 keyword_enum!(Sowing, "sowing rule", Single => "single", Relay => "relay");
 keyword_enum!(Sweep, "sweep rule", Owner => "owner", None => "none");
 keyword_enum!(Variant, "variant", Kalah => "kalah", Avalanche => "avalanche");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_says_pit_and_seed_for_one_and_plurals_otherwise() {
+        assert_eq!(
+            Rules::KALAH.to_string(),
+            "6 pits × 4 seeds, capture always, single sowing, sweep to owner"
+        );
+        let one = Rules::KALAH.with_pits(1).unwrap().with_seeds(1).unwrap();
+        assert!(one.to_string().starts_with("1 pit × 1 seed, "), "{one}");
+        let mixed = Rules::KALAH.with_pits(1).unwrap().with_seeds(2).unwrap();
+        assert!(
+            mixed.to_string().starts_with("1 pit × 2 seeds, "),
+            "{mixed}"
+        );
+        let mixed = Rules::KALAH.with_pits(2).unwrap().with_seeds(1).unwrap();
+        assert!(
+            mixed.to_string().starts_with("2 pits × 1 seed, "),
+            "{mixed}"
+        );
+    }
+
+    #[test]
+    fn number_range_is_a_single_number_on_a_one_pit_board() {
+        for pits in 1..=MAX_PITS {
+            let rules = Rules::KALAH.with_pits(pits).unwrap();
+            let expected = if pits == 1 {
+                "1".to_string()
+            } else {
+                format!("1-{pits}")
+            };
+            assert_eq!(rules.number_range(), expected);
+            // Every number in the range names a pit of either side.
+            for side in [Side::South, Side::North] {
+                assert!(rules.pit(side, pits).is_some());
+                assert!(rules.pit(side, pits + 1).is_none());
+            }
+        }
+    }
+}

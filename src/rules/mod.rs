@@ -1,5 +1,8 @@
 //! The rules of Mancala: a pure core with no I/O, no terminal and no
-//! randomness. Everything else in the crate plays through it.
+//! randomness. Everything else in the crate plays through it. It depends
+//! on nothing else in the crate.
+//!
+//! [`solitaire`] holds the rules of the one-player game, Tchoukaillon.
 //!
 //! ```
 //! use mancala::rules::{Board, Outcome, Rules};
@@ -18,6 +21,7 @@ mod config;
 mod error;
 mod pit;
 mod side;
+pub mod solitaire;
 mod trace;
 
 pub use board::{Board, Captured, MAX_TOTAL_SEEDS, Moves, Outcome, Played, Score};

@@ -1,6 +1,11 @@
 //! The state of the full-screen solitaire game and what each key, click
 //! and clock tick does to it. No terminal here: time comes in as an
 //! argument, so tests drive it exactly.
+//!
+//! The keys are the two-player game's where they mean the same: `u` undoes,
+//! `r` redoes, `h` hints, `?` helps, `q` quits. `s` starts the board over
+//! and `n` deals a new one; both ask "(y/n)" first when moves would be
+//! lost, and starting over keeps the moves for `r` to replay.
 
 use std::time::{Duration, Instant};
 
@@ -11,8 +16,9 @@ use ratatui::layout::{Position, Rect};
 
 use crate::rng::Rng;
 
-use super::board::{Board, Step};
-use super::deal::deal_random;
+use crate::rules::solitaire::{Board, Step};
+
+use super::random::deal_random;
 use super::view;
 
 /// A move being shown seed by seed.
@@ -55,6 +61,15 @@ impl Animation {
     }
 }
 
+/// A question waiting for `y` (any other key answers no).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// Back to the start of this board?
+    StartOver,
+    /// Deal a new board, leaving this one unfinished?
+    NewBoard,
+}
+
 /// The game on the screen: the board, its history, and what is shown.
 #[derive(Debug)]
 pub struct App {
@@ -62,6 +77,9 @@ pub struct App {
     start: Board,
     start_winnable: bool,
     moves: Vec<usize>,
+    /// Moves taken back, the next one to replay last.
+    redo: Vec<usize>,
+    question: Option<Question>,
     animation: Option<Animation>,
     seed_delay: Option<Duration>,
     cursor: usize,
@@ -85,6 +103,8 @@ impl App {
             start: Board::new(),
             start_winnable: true,
             moves: Vec::new(),
+            redo: Vec::new(),
+            question: None,
             animation: None,
             seed_delay: seed_delay.filter(|d| !d.is_zero()),
             cursor: 0,
@@ -106,6 +126,8 @@ impl App {
         self.start = board.clone();
         self.board = board;
         self.moves.clear();
+        self.redo.clear();
+        self.question = None;
         self.animation = None;
         self.typed = None;
         self.hint = None;
@@ -153,6 +175,17 @@ impl App {
     #[must_use]
     pub fn moves(&self) -> &[usize] {
         &self.moves
+    }
+
+    /// The moves taken back that `r` can replay, the next one first.
+    pub fn redoable(&self) -> impl Iterator<Item = usize> + '_ {
+        self.redo.iter().rev().copied()
+    }
+
+    /// The question waiting for an answer, if any.
+    #[must_use]
+    pub fn question(&self) -> Option<Question> {
+        self.question
     }
 
     /// The selected house (0 when the board has no houses).
@@ -262,6 +295,14 @@ impl App {
             }
             return;
         }
+        if let Some(question) = self.question.take() {
+            match (key.code, question) {
+                (KeyCode::Char('y' | 'Y'), Question::StartOver) => self.start_over(),
+                (KeyCode::Char('y' | 'Y'), Question::NewBoard) => self.new_board(),
+                _ => self.message = Some("Kept the board as it is.".into()),
+            }
+            return;
+        }
         if !matches!(
             key.code,
             KeyCode::Char('0'..='9') | KeyCode::Enter | KeyCode::Backspace
@@ -286,9 +327,10 @@ impl App {
                 self.play(house, now);
             }
             KeyCode::Char('u' | 'U') | KeyCode::Char('z') => self.undo(),
-            KeyCode::Char('r' | 'R') => self.restart(),
+            KeyCode::Char('r' | 'R') => self.redo(now),
+            KeyCode::Char('s' | 'S') => self.ask_start_over(),
             KeyCode::Char('h' | 'H') => self.show_hint(),
-            KeyCode::Char('n' | 'N') => self.new_board(),
+            KeyCode::Char('n' | 'N') => self.ask_new_board(),
             KeyCode::Char('?') | KeyCode::F(1) => self.help = true,
             _ => {}
         }
@@ -365,12 +407,20 @@ impl App {
         }
     }
 
-    /// Plays `house` if it is legal, animating it; else says why not.
+    /// Plays `house` if it is legal, animating it; else says why not. A
+    /// new move forgets the moves taken back.
     pub fn play(&mut self, house: usize, now: Instant) {
+        if self.play_move(house, now) {
+            self.redo.clear();
+        }
+    }
+
+    /// Plays `house` (whether new or replayed); whether it was legal.
+    fn play_move(&mut self, house: usize, now: Instant) -> bool {
         let before = self.board.counts().to_vec();
         if let Err(e) = self.board.apply_traced(house, &mut self.trace) {
             self.message = Some(e.to_string());
-            return;
+            return false;
         }
         self.moves.push(house);
         self.cursor = house;
@@ -389,6 +439,7 @@ impl App {
         if self.animation.is_none() {
             self.after_move();
         }
+        true
     }
 
     fn undo(&mut self) {
@@ -397,24 +448,60 @@ impl App {
                 self.board
                     .unapply(house)
                     .expect("a move just made can be taken back");
+                self.redo.push(house);
                 self.cursor = house;
                 self.hint = None;
-                self.message = Some(format!("Took back the move from house {house}."));
+                self.message = Some(format!(
+                    "Took back the move from house {house}; r plays it again."
+                ));
             }
             None => self.message = Some("Nothing to undo: this is the start of the board.".into()),
         }
     }
 
-    fn restart(&mut self) {
+    fn redo(&mut self, now: Instant) {
+        match self.redo.pop() {
+            Some(house) => {
+                let played = self.play_move(house, now);
+                debug_assert!(played, "a move taken back can be played again");
+            }
+            None => self.message = Some("Nothing to redo: no move was taken back.".into()),
+        }
+    }
+
+    fn ask_start_over(&mut self) {
         if self.moves.is_empty() {
             self.message = Some("Already at the start of the board.".into());
-            return;
+        } else {
+            self.question = Some(Question::StartOver);
+            self.message = None;
         }
-        let board = self.start.clone();
-        let deals = self.deals;
-        self.set_board(board);
-        self.deals = deals;
-        self.message = Some("Back to the start of the board.".into());
+    }
+
+    /// Back to the start of the board; every move made is kept for `r` to
+    /// replay, so nothing is lost.
+    fn start_over(&mut self) {
+        let made = self.moves.len();
+        self.redo.extend(self.moves.drain(..).rev());
+        self.board = self.start.clone();
+        self.hint = None;
+        self.typed = None;
+        self.cursor = self.default_cursor();
+        self.message = Some(if made == 1 {
+            "Back to the start of the board; r replays your move.".to_string()
+        } else {
+            format!("Back to the start of the board; r replays your {made} moves one by one.")
+        });
+    }
+
+    fn ask_new_board(&mut self) {
+        let unfinished = !self.moves.is_empty() && self.board.choose() != 0;
+        if unfinished {
+            self.question = Some(Question::NewBoard);
+            self.message = None;
+        } else {
+            self.new_board();
+        }
     }
 
     fn show_hint(&mut self) {
@@ -424,7 +511,7 @@ impl App {
                 self.message = Some(if self.board.is_won() {
                     "No hint needed: every seed is in the store.".into()
                 } else {
-                    "No house can be played: press u to undo or r to start over.".into()
+                    "No house can be played: press u to undo or s to start over.".into()
                 });
             }
             house => {
@@ -468,6 +555,10 @@ impl App {
         }
         if self.help {
             self.help = false;
+            return;
+        }
+        if self.question.take().is_some() {
+            self.message = Some("Kept the board as it is.".into());
             return;
         }
         let click = Position::new(mouse.column, mouse.row);
@@ -693,16 +784,114 @@ mod tests {
         a.on_key(press(KeyCode::Char('u')), now);
         assert!(a.message().unwrap().starts_with("Nothing to undo"));
         assert_eq!(a.board().counts(), [0, 1, 1, 3]);
-        a.on_key(press(KeyCode::Char('3')), now);
+    }
+
+    #[test]
+    fn r_redoes_what_u_undid_as_in_the_two_player_game() {
+        let now = Instant::now();
+        let mut a = app(&[0, 1, 1, 3], None);
+        for key in ['1', '3', '1'] {
+            a.on_key(press(KeyCode::Char(key)), now);
+        }
+        let after_three = a.board().clone();
         a.on_key(press(KeyCode::Char('r')), now);
+        assert_eq!(a.board(), &after_three, "r never starts over");
+        assert!(a.message().unwrap().starts_with("Nothing to redo"));
+        a.on_key(press(KeyCode::Char('u')), now);
+        a.on_key(press(KeyCode::Char('u')), now);
+        assert_eq!(a.moves(), [1]);
+        assert_eq!(a.redoable().collect::<Vec<_>>(), [3, 1]);
+        a.on_key(press(KeyCode::Char('r')), now);
+        a.on_key(press(KeyCode::Char('R')), now);
+        assert_eq!(a.moves(), [1, 3, 1]);
+        assert_eq!(a.board(), &after_three);
+        // A new move forgets the moves taken back.
+        a.on_key(press(KeyCode::Char('u')), now);
+        assert_eq!(a.redoable().count(), 1);
+        a.on_key(press(KeyCode::Char('2')), now);
+        assert_eq!(a.moves(), [1, 3, 2]);
+        assert_eq!(a.redoable().count(), 0);
+        a.on_key(press(KeyCode::Char('r')), now);
+        assert_eq!(a.moves(), [1, 3, 2]);
+        // A refused move keeps them.
+        a.on_key(press(KeyCode::Char('u')), now);
+        a.on_key(press(KeyCode::Char('3')), now);
+        assert!(a.message().unwrap().contains("House 3"));
+        assert_eq!(a.redoable().collect::<Vec<_>>(), [2]);
+    }
+
+    #[test]
+    fn redo_animates_like_a_move() {
+        let t0 = Instant::now();
+        let mut a = app(&[0, 1, 1, 3], Some(100));
+        a.on_key(press(KeyCode::Char('3')), t0);
+        a.tick(t0 + Duration::from_secs(1));
+        a.on_key(press(KeyCode::Char('u')), t0 + Duration::from_secs(1));
+        a.on_key(press(KeyCode::Char('r')), t0 + Duration::from_secs(1));
+        assert_eq!(a.animation().unwrap().house, 3);
+        assert_eq!(a.shown_counts(), [0, 1, 1, 0], "lifted, nothing sown yet");
+        assert_eq!(a.board().counts(), [1, 2, 2, 0]);
+    }
+
+    #[test]
+    fn s_starts_over_after_a_yes_and_the_moves_stay_for_redo() {
+        let now = Instant::now();
+        let mut a = app(&[0, 1, 1, 3], None);
+        a.on_key(press(KeyCode::Char('s')), now);
+        assert_eq!(a.question(), None, "nothing to lose: no question");
+        assert!(a.message().unwrap().starts_with("Already at the start"));
+        for key in ['1', '3', '1'] {
+            a.on_key(press(KeyCode::Char(key)), now);
+        }
+        let played = a.board().clone();
+        a.on_key(press(KeyCode::Char('s')), now);
+        assert_eq!(a.question(), Some(Question::StartOver));
+        a.on_key(press(KeyCode::Char('n')), now);
+        assert_eq!(a.question(), None);
+        assert_eq!(a.board(), &played, "any key but y keeps the board");
+        assert_eq!(a.message(), Some("Kept the board as it is."));
+        a.on_key(press(KeyCode::Char('s')), now);
+        a.on_key(press(KeyCode::Char('y')), now);
+        assert_eq!(
+            a.message(),
+            Some("Back to the start of the board; r replays your 3 moves one by one.")
+        );
         assert_eq!(a.board().counts(), [0, 1, 1, 3]);
-        assert_eq!(a.deal_number(), 1, "restart is the same board");
+        assert!(a.moves().is_empty());
+        assert_eq!(a.deal_number(), 1, "the same board");
+        assert_eq!(a.redoable().collect::<Vec<_>>(), [1, 3, 1]);
+        for _ in 0..3 {
+            a.on_key(press(KeyCode::Char('r')), now);
+        }
+        assert_eq!(a.board(), &played, "starting over lost nothing");
+        assert_eq!(a.moves(), [1, 3, 1]);
+    }
+
+    #[test]
+    fn n_asks_before_leaving_an_unfinished_board() {
+        let now = Instant::now();
+        let mut a = app(&[0, 1, 1, 3], None);
+        a.on_key(press(KeyCode::Char('1')), now);
+        a.on_key(press(KeyCode::Char('n')), now);
+        assert_eq!(a.question(), Some(Question::NewBoard));
+        a.on_key(press(KeyCode::Esc), now);
+        assert!(!a.should_quit(), "Esc answers the question");
+        assert_eq!((a.deal_number(), a.moves()), (1, &[1][..]));
+        a.on_key(press(KeyCode::Char('n')), now);
+        a.on_key(press(KeyCode::Char('Y')), now);
+        assert_eq!(a.deal_number(), 2);
+        assert!(a.moves().is_empty() && a.redoable().count() == 0);
+        // A finished board (won here) is left without a question.
+        let mut b = app(&[0, 1], None);
+        b.on_key(press(KeyCode::Char('1')), now);
+        b.on_key(press(KeyCode::Char('n')), now);
+        assert_eq!((b.question(), b.deal_number()), (None, 2));
     }
 
     #[test]
     fn hint_points_at_the_closest_legal_house_and_following_hints_wins() {
         let now = Instant::now();
-        let mut a = App::new(crate::solitaire::deal(25), None, Rng::new(5));
+        let mut a = App::new(crate::rules::solitaire::deal(25), None, Rng::new(5));
         let mut played = 0;
         while !a.board().is_won() {
             a.on_key(press(KeyCode::Char('h')), now);

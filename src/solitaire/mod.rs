@@ -1,46 +1,17 @@
-//! Solitaire Mancala (Tchoukaillon), doc 003: one player, a row of houses
-//! and a store; bring every seed into the store.
+//! Solitaire Mancala (Tchoukaillon), doc 003, as a game on the screen.
 //!
-//! Houses are numbered from the store outwards (store 0, nearest house 1),
-//! and house `i` may be played only when it holds exactly `i` seeds, so its
-//! last seed lands in the store.
-//!
-//! Doc 003's methods and where they live:
-//!
-//! | doc 003          | here                                   |
-//! |------------------|----------------------------------------|
-//! | `__init__`       | [`Board::new`]                          |
-//! | `set_board`      | [`Board::set_board`], [`Board::from_counts`] |
-//! | `__str__`        | `Display` for [`Board`]                 |
-//! | `get_num_seeds`  | [`Board::seeds`]                        |
-//! | `is_legal_move`  | [`Board::is_legal`] ([`Board::check`] says why not) |
-//! | `apply_move`     | [`Board::apply`], [`Board::apply_traced`] |
-//! | `choose_move`    | [`Board::choose`]                       |
-//! | `is_game_won`    | [`Board::is_won`]                       |
-//! | `plan_moves`     | [`Board::plan`]                         |
-//!
-//! [`deal`] gives the one winnable board for any number of seeds.
-//!
-//! The full-screen game is [`run`]: [`app`] holds its state and reacts to
-//! keys, clicks and time; [`view`] draws it; [`theme`] styles it.
-//!
-//! ```
-//! use mancala::solitaire::Board;
-//! let mut board = Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap();
-//! assert_eq!(board.choose(), 1);
-//! board.apply(3).unwrap(); // the farther house first...
-//! assert_eq!(board.seeds(1), 2); // ...leaves house 1 with 2 seeds for ever
-//! assert!(!board.plan().won());
-//! ```
+//! The rules (the board, legality, moves, the plan, the deal) are in the
+//! rules core, [`crate::rules::solitaire`]; this module only plays them:
+//! [`run`] is the full-screen game, [`app`] holds its state and reacts to
+//! keys, clicks and time, [`view`] draws it in the two-player game's
+//! [`Theme`](crate::tui::theme::Theme) (which also decides about
+//! `NO_COLOR`), and [`deal_random`] picks a winnable board of a random size.
 
 pub mod app;
-mod board;
-mod deal;
+mod random;
 mod screen;
-pub mod theme;
 pub mod view;
 
 pub use app::App;
-pub use board::{Board, BoardError, MoveError, Plan, Step};
-pub use deal::{RANDOM_MAX_SEEDS, RANDOM_MIN_SEEDS, deal, deal_random};
+pub use random::{RANDOM_MAX_SEEDS, RANDOM_MIN_SEEDS, deal_random};
 pub use screen::run;

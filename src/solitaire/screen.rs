@@ -6,11 +6,11 @@ use std::time::{Duration, Instant};
 use crossterm::event::{self, Event};
 
 use crate::rng::Rng;
+use crate::rules::solitaire::Board;
 use crate::tui::terminal::{SIGNAL_TICK, Screen, terminated};
+use crate::tui::theme::Theme;
 
 use super::app::App;
-use super::board::Board;
-use super::theme::Theme;
 use super::view;
 
 /// How long to wait for input when nothing is animating; only bounds how

@@ -1,16 +1,22 @@
 //! Drawing the solitaire screen: the houses in a row with the store at the
 //! right end, markers for playable, selected and hinted houses, the seeds
 //! in the hand, the status line and the key help.
+//!
+//! It uses the two-player game's [`Theme`]: the same colours, readable on
+//! light and dark backgrounds, and the same monochrome look for `NO_COLOR`.
+//! Nothing is told by colour alone: playable houses have a `▲` and a thick
+//! border, the selected one a `▼`, the hint a `★`, the house a seed just
+//! landed in a thick border filled with the highlight.
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
-use ratatui::style::Modifier;
 use ratatui::style::Style;
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget, Wrap};
 
-use super::app::App;
-use super::theme::Theme;
+use crate::tui::theme::Theme;
+
+use super::app::{App, Question};
 
 /// The smallest screen the game is drawn on.
 pub const MIN_WIDTH: u16 = 44;
@@ -207,6 +213,18 @@ pub fn status_text(app: &App) -> String {
     }
     let board = app.board();
     let made = app.moves().len() as u64;
+    match app.question() {
+        Some(Question::StartOver) => {
+            return format!(
+                "Start this board over? Your {} for r to replay. (y/n)",
+                plural(made, "move stays", "moves stay")
+            );
+        }
+        Some(Question::NewBoard) => {
+            return "Leave this board unfinished and deal a new one? (y/n)".into();
+        }
+        None => {}
+    }
     if let Some(animation) = app.animation() {
         return format!(
             "Sowing house {}: {} in hand.",
@@ -246,7 +264,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: Theme) {
     let board = app.board();
     let counts = app.shown_counts();
     let seeds = board.total();
-    let title = Line::styled(" Solitaire Mancala ", theme.title());
+    let title = Line::styled(" Solitaire Mancala ", theme.title);
     let info = Line::styled(
         format!(
             " board {} · {} · {} ",
@@ -254,25 +272,22 @@ pub fn draw(frame: &mut Frame, app: &App, theme: Theme) {
             plural(seeds, "seed", "seeds"),
             plural(board.houses() as u64, "house", "houses")
         ),
-        theme.frame(),
+        theme.text,
     )
     .right_aligned();
     let outer = Block::bordered()
         .border_type(BorderType::Rounded)
-        .border_style(theme.frame())
+        .border_style(theme.border)
         .title_top(title)
         .title_top(info);
     let inner = outer.inner(layout.frame);
     frame.render_widget(outer, layout.frame);
     frame.render_widget(
         Paragraph::new(vec![
-            centered(
-                "Bring every seed into the store at the right.",
-                Style::new(),
-            ),
+            centered("Bring every seed into the store at the right.", theme.text),
             centered(
                 "House n can be played when it holds exactly n seeds.",
-                Style::new(),
+                theme.text,
             ),
         ])
         .wrap(Wrap { trim: true }),
@@ -288,45 +303,31 @@ pub fn draw(frame: &mut Frame, app: &App, theme: Theme) {
     for &(house, rect) in &layout.houses {
         let count = counts[house];
         let legal = animation.is_none() && board.is_legal(house);
-        let mut border = if legal { theme.legal() } else { theme.house() };
-        if just_landed == Some(house) {
-            border = theme.hand();
-        }
+        let landed = just_landed == Some(house);
+        let (border_type, border) = match () {
+            () if landed => (BorderType::Thick, theme.active),
+            () if legal => (BorderType::Thick, theme.playable),
+            () => (BorderType::Rounded, theme.border),
+        };
         let title_style = if animation.is_none() && app.cursor() == house {
-            theme.cursor()
-        } else {
+            theme.selected
+        } else if legal || landed {
             border
+        } else {
+            theme.key
         };
         let block = Block::bordered()
-            .border_type(if legal {
-                BorderType::Thick
-            } else {
-                BorderType::Rounded
-            })
+            .border_type(border_type)
             .border_style(border)
             .title_top(Line::styled(format!(" {house} "), title_style).centered());
-        let [marks1, marks2] = seed_rows(count, rect.width - 2);
-        let body = Paragraph::new(vec![
-            centered(marks1, theme.seeds()),
-            centered(marks2, theme.seeds()),
-            centered(
-                count_text(count, rect.width - 2),
-                Style::new().add_modifier(Modifier::BOLD),
-            ),
-        ])
-        .block(block);
-        Widget::render(body, rect, buf);
+        render_box(buf, rect, block, count, landed, theme);
         let below = Rect::new(rect.x, rect.y + BOX_HEIGHT, rect.width, 1);
         if legal {
-            Widget::render(Paragraph::new(centered("▲", theme.legal())), below, buf);
+            Widget::render(Paragraph::new(centered("▲", theme.playable)), below, buf);
         }
         if animation.is_none() && app.hint() == Some(house) {
             let hint_row = Rect::new(rect.x, rect.y + BOX_HEIGHT + 1, rect.width, 1);
-            Widget::render(
-                Paragraph::new(centered("★hint", theme.hint())),
-                hint_row,
-                buf,
-            );
+            Widget::render(Paragraph::new(centered("★hint", theme.hint)), hint_row, buf);
         }
         let above = Rect::new(rect.x, layout.top, rect.width, 1);
         if hand_at == Some(house) {
@@ -336,32 +337,26 @@ pub fn draw(frame: &mut Frame, app: &App, theme: Theme) {
                 buf,
             );
         } else if animation.is_none() && app.cursor() == house {
-            Widget::render(Paragraph::new(centered("▼", theme.cursor())), above, buf);
+            Widget::render(Paragraph::new(centered("▼", theme.selected)), above, buf);
         }
     }
 
     // The store.
-    let store_style = if just_landed == Some(0) {
-        theme.hand()
+    let store_landed = just_landed == Some(0);
+    let (store_border, store_title) = if store_landed {
+        (theme.active, theme.active)
     } else {
-        theme.store()
+        (theme.border, theme.title)
     };
-    let [marks1, marks2] = seed_rows(counts[0], layout.store.width - 2);
-    let store = Paragraph::new(vec![
-        centered(marks1, theme.seeds()),
-        centered(marks2, theme.seeds()),
-        centered(
-            count_text(counts[0], layout.store.width - 2),
-            Style::new().add_modifier(Modifier::BOLD),
-        ),
-    ])
-    .block(
-        Block::bordered()
-            .border_type(BorderType::Double)
-            .border_style(store_style)
-            .title_top(Line::styled(" store ", store_style).centered()),
-    );
-    Widget::render(store, layout.store, buf);
+    let store = Block::bordered()
+        .border_type(if store_landed {
+            BorderType::Thick
+        } else {
+            BorderType::Double
+        })
+        .border_style(store_border)
+        .title_top(Line::styled(" store ", store_title).centered());
+    render_box(buf, layout.store, store, counts[0], store_landed, theme);
     if hand_at == Some(0) {
         let above = Rect::new(layout.store.x, layout.top, layout.store.width, 1);
         Widget::render(
@@ -375,27 +370,93 @@ pub fn draw(frame: &mut Frame, app: &App, theme: Theme) {
     draw_banner(buf, app, &layout, theme);
 
     let status_style = match () {
-        () if app.animation().is_some() => theme.hand(),
-        () if board.is_won() => theme.won(),
-        () if board.is_stuck() => theme.stuck(),
-        () => Style::new(),
+        () if app.question().is_some() => theme.mover,
+        () if app.animation().is_some() => theme.text,
+        () if board.is_won() => theme.good,
+        () if board.is_stuck() => theme.error,
+        () => theme.text,
     };
     Widget::render(
         Paragraph::new(Line::styled(format!(" {}", status_text(app)), status_style)),
         layout.status,
         buf,
     );
-    Widget::render(
-        Paragraph::new(Line::styled(
-            " 1-9 play · ←/→ select · Enter play · u undo · h hint · n new · ? help · q quit",
-            theme.dim(),
-        )),
-        layout.keys,
-        buf,
-    );
+    Widget::render(Paragraph::new(key_bar(app, theme)), layout.keys, buf);
     if app.help_open() {
         draw_help(frame, area, theme);
     }
+}
+
+/// A house's or the store's box: seed marks, then the count; filled with
+/// the highlight when a seed has just landed in it.
+fn render_box(
+    buf: &mut ratatui::buffer::Buffer,
+    rect: Rect,
+    block: Block<'_>,
+    count: u64,
+    landed: bool,
+    theme: Theme,
+) {
+    let inner = block.inner(rect);
+    Widget::render(block, rect, buf);
+    if landed {
+        buf.set_style(inner, theme.active);
+    }
+    let [marks1, marks2] = seed_rows(count, rect.width - 2);
+    let (seeds, count_style) = if landed {
+        (theme.active, theme.active)
+    } else {
+        (theme.seeds, theme.count)
+    };
+    Widget::render(
+        Paragraph::new(vec![
+            centered(marks1, seeds),
+            centered(marks2, seeds),
+            centered(count_text(count, rect.width - 2), count_style),
+        ]),
+        inner,
+        buf,
+    );
+}
+
+/// The keys that do something now, styled as in the two-player game's
+/// key bar (which uses the same letters).
+fn key_bar(app: &App, theme: Theme) -> Line<'static> {
+    let board = app.board();
+    let keys: &[(&str, &str)] = if app.question().is_some() {
+        &[("y", "yes"), ("any other key", "no")]
+    } else if app.animation().is_some() {
+        &[("any key", "skip animation"), ("q", "quit")]
+    } else if board.choose() == 0 {
+        &[
+            ("u", "undo"),
+            ("s", "start over"),
+            ("n", "new board"),
+            ("?", "help"),
+            ("q", "quit"),
+        ]
+    } else {
+        &[
+            ("1-9", "play"),
+            ("←/→", "select"),
+            ("h", "hint"),
+            ("u", "undo"),
+            ("r", "redo"),
+            ("s", "restart"),
+            ("n", "new"),
+            ("?", "help"),
+            ("q", "quit"),
+        ]
+    };
+    let mut spans = vec![Span::styled(" ", theme.text)];
+    for (i, &(key, what)) in keys.iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::styled("  ", theme.text));
+        }
+        spans.push(Span::styled(key, theme.key));
+        spans.push(Span::styled(format!(" {what}"), theme.text));
+    }
+    Line::from(spans)
 }
 
 /// The seeds in the hand, above where the next one drops.
@@ -406,7 +467,7 @@ fn hand_line(animation: Option<&super::app::Animation>, width: u16, theme: Theme
     } else {
         format!("{SEED}×{in_hand}")
     };
-    centered(text, theme.hand())
+    centered(text, theme.active)
 }
 
 fn draw_scroll_marks(buf: &mut ratatui::buffer::Buffer, layout: &Layout, theme: Theme) {
@@ -414,12 +475,7 @@ fn draw_scroll_marks(buf: &mut ratatui::buffer::Buffer, layout: &Layout, theme: 
     let mut notes = Vec::new();
     if let Some((lo, hi)) = layout.hidden_left {
         if let Some(&(_, first)) = layout.houses.first() {
-            buf.set_string(
-                first.x - ARROW,
-                count_row,
-                "◀",
-                theme.dim().add_modifier(Modifier::BOLD),
-            );
+            buf.set_string(first.x - ARROW, count_row, "◀", theme.key);
         }
         notes.push(if lo == hi {
             format!("{lo}")
@@ -428,12 +484,7 @@ fn draw_scroll_marks(buf: &mut ratatui::buffer::Buffer, layout: &Layout, theme: 
         });
     }
     if let Some((lo, hi)) = layout.hidden_right {
-        buf.set_string(
-            layout.store.x - ARROW,
-            count_row,
-            "▶",
-            theme.dim().add_modifier(Modifier::BOLD),
-        );
+        buf.set_string(layout.store.x - ARROW, count_row, "▶", theme.key);
         notes.push(if lo == hi {
             format!("{lo}")
         } else {
@@ -456,7 +507,7 @@ fn draw_scroll_marks(buf: &mut ratatui::buffer::Buffer, layout: &Layout, theme: 
             layout.frame.width - 2,
             1,
         );
-        Widget::render(Paragraph::new(centered(text, theme.dim())), row, buf);
+        Widget::render(Paragraph::new(centered(text, theme.dim)), row, buf);
     }
 }
 
@@ -468,7 +519,7 @@ fn draw_banner(buf: &mut ratatui::buffer::Buffer, app: &App, layout: &Layout, th
     let made = app.moves().len() as u64;
     let (style, lines) = if board.is_won() {
         (
-            theme.won(),
+            theme.good,
             [
                 format!(
                     "★ Won in {}! Every seed is in the store. ★",
@@ -479,7 +530,7 @@ fn draw_banner(buf: &mut ratatui::buffer::Buffer, app: &App, layout: &Layout, th
         )
     } else if board.is_stuck() {
         (
-            theme.stuck(),
+            theme.error,
             [
                 format!(
                     "✗ Stuck after {}: {} left, no house holds exactly its number.",
@@ -487,7 +538,7 @@ fn draw_banner(buf: &mut ratatui::buffer::Buffer, app: &App, layout: &Layout, th
                     plural(board.in_houses(), "seed", "seeds")
                 ),
                 if app.start_winnable() {
-                    "This board can be won: r starts over, h gives hints, u undoes.".to_string()
+                    "This board can be won: s starts over, h gives hints, u undoes.".to_string()
                 } else {
                     "This board cannot be won from its start either: n deals a winnable one."
                         .to_string()
@@ -511,7 +562,7 @@ fn draw_banner(buf: &mut ratatui::buffer::Buffer, app: &App, layout: &Layout, th
     );
     let body = Paragraph::new(vec![
         centered(lines[0].clone(), style),
-        centered(lines[1].clone(), Style::new()),
+        centered(lines[1].clone(), theme.text),
     ])
     .wrap(Wrap { trim: true })
     .block(
@@ -535,7 +586,7 @@ const HELP: &[&str] = &[
     "←/→  select a house   Tab/↑↓  next playable house",
     "Enter or Space   play the selected house",
     "mouse   click a house to play it; wheel or ◀ ▶ scroll",
-    "u undo   r start over   h hint   n new board",
+    "u undo   r redo   s start over   h hint   n new board",
     "? help   q or Esc quit   any key skips animation",
     "▲ playable   ▼ selected   ★ hint",
 ];
@@ -555,9 +606,9 @@ fn draw_help(frame: &mut Frame, area: Rect, theme: Theme) {
         Paragraph::new(lines).block(
             Block::bordered()
                 .border_type(BorderType::Rounded)
-                .border_style(theme.title())
-                .title_top(Line::styled(" Help: Solitaire Mancala ", theme.title()))
-                .title_bottom(Line::styled(" any key closes ", theme.dim()).right_aligned()),
+                .border_style(theme.title)
+                .title_top(Line::styled(" Help: Solitaire Mancala ", theme.title))
+                .title_bottom(Line::styled(" any key closes ", theme.dim).right_aligned()),
         ),
         rect,
     );
@@ -565,7 +616,7 @@ fn draw_help(frame: &mut Frame, area: Rect, theme: Theme) {
 
 fn draw_too_small(frame: &mut Frame, area: Rect, theme: Theme) {
     let text = vec![
-        Line::styled("The terminal is too small.", theme.stuck()),
+        Line::styled("The terminal is too small.", theme.error),
         Line::raw(format!(
             "It is {}x{}; the game needs {MIN_WIDTH}x{MIN_HEIGHT}.",
             area.width, area.height
@@ -592,7 +643,7 @@ mod tests {
 
     use super::*;
     use crate::rng::Rng;
-    use crate::solitaire::{Board, deal};
+    use crate::rules::solitaire::{Board, deal};
 
     fn render(app: &App, width: u16, height: u16, theme: Theme) -> Terminal<TestBackend> {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
@@ -613,14 +664,14 @@ mod tests {
     #[test]
     fn opening_board() {
         let a = app(deal(23), Some(100));
-        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::colour()).backend());
     }
 
     #[test]
     fn doc_003_board_with_a_hint() {
         let mut a = app(Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(), None);
         keys(&mut a, "h", Instant::now());
-        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::colour()).backend());
     }
 
     #[test]
@@ -632,7 +683,7 @@ mod tests {
         keys(&mut a, "8", t0);
         a.tick(t0 + Duration::from_millis(250));
         assert_eq!(a.animation().unwrap().in_hand(), 6);
-        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::colour()).backend());
     }
 
     #[test]
@@ -640,7 +691,7 @@ mod tests {
         let mut a = app(Board::from_counts(&[0, 1, 1, 3]).unwrap(), None);
         keys(&mut a, "13121", Instant::now());
         assert!(a.board().is_won());
-        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::colour()).backend());
     }
 
     #[test]
@@ -648,20 +699,40 @@ mod tests {
         let mut a = app(Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(), None);
         keys(&mut a, "32", Instant::now());
         assert!(a.board().is_stuck());
-        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::colour()).backend());
+    }
+
+    #[test]
+    fn start_over_question_in_the_status_and_key_bar() {
+        let mut a = app(Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(), None);
+        keys(&mut a, "32s", Instant::now());
+        let terminal = render(&a, 80, 24, Theme::colour());
+        let text = terminal.backend().to_string();
+        assert!(
+            text.contains("Start this board over? Your 2 moves stay for r to replay. (y/n)"),
+            "{text}"
+        );
+        let mut one = app(Board::from_counts(&[0, 1, 1]).unwrap(), None);
+        keys(&mut one, "1s", Instant::now());
+        assert_eq!(
+            status_text(&one),
+            "Start this board over? Your 1 move stays for r to replay. (y/n)"
+        );
+        assert!(text.contains("y yes  any other key no"), "{text}");
+        insta::assert_snapshot!(terminal.backend());
     }
 
     #[test]
     fn help_overlay() {
         let mut a = app(deal(23), None);
         keys(&mut a, "?", Instant::now());
-        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::colour()).backend());
     }
 
     #[test]
     fn too_small_terminal_names_the_size_needed() {
         let a = app(deal(23), None);
-        insta::assert_snapshot!(render(&a, 40, 12, Theme::COLOUR).backend());
+        insta::assert_snapshot!(render(&a, 40, 12, Theme::colour()).backend());
         assert!(layout(Rect::new(0, 0, MIN_WIDTH, MIN_HEIGHT), &a).is_some());
         assert!(layout(Rect::new(0, 0, MIN_WIDTH - 1, MIN_HEIGHT), &a).is_none());
         assert!(layout(Rect::new(0, 0, MIN_WIDTH, MIN_HEIGHT - 1), &a).is_none());
@@ -671,7 +742,7 @@ mod tests {
     fn a_thousand_seeds_scroll_and_say_so() {
         let mut a = app(deal(1000), None);
         let houses = a.board().houses();
-        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::colour()).backend());
         // Moving the cursor far from the store scrolls the view with it,
         // and every house can be reached.
         for _ in 0..houses {
@@ -685,7 +756,7 @@ mod tests {
         assert!(far.houses.iter().any(|&(h, _)| h == houses));
         assert_eq!(far.hidden_left, None);
         assert!(far.hidden_right.is_some());
-        insta::assert_snapshot!(render(&a, 80, 24, Theme::COLOUR).backend());
+        insta::assert_snapshot!(render(&a, 80, 24, Theme::colour()).backend());
     }
 
     #[test]
@@ -712,7 +783,7 @@ mod tests {
             }
             assert!(l.store.right() < 80);
         }
-        insta::assert_snapshot!(render(&a, 100, 30, Theme::COLOUR).backend());
+        insta::assert_snapshot!(render(&a, 100, 30, Theme::colour()).backend());
     }
 
     /// Meaning is carried by symbols and modifiers; the monochrome theme
@@ -720,8 +791,8 @@ mod tests {
     #[test]
     fn no_color_theme_uses_no_colours_and_keeps_emphasis() {
         let a = app(Board::from_counts(&[0, 1, 1, 3]).unwrap(), None);
-        let mono = render(&a, 80, 24, Theme::MONO);
-        let colour = render(&a, 80, 24, Theme::COLOUR);
+        let mono = render(&a, 80, 24, Theme::monochrome());
+        let colour = render(&a, 80, 24, Theme::colour());
         assert_eq!(
             mono.backend().to_string(),
             colour.backend().to_string(),
@@ -745,6 +816,68 @@ mod tests {
         assert_eq!(marker.symbol(), "▲");
         let colour_corner = &colour.backend().buffer()[(house3.x, house3.y)];
         assert_eq!(colour_corner.fg, Color::Green);
+    }
+
+    /// Every colour on the solitaire screen is one of the two-player
+    /// theme's (foreground and background together), so both games look
+    /// alike and read on light and dark terminals.
+    #[test]
+    fn colours_come_from_the_two_player_theme() {
+        let theme = Theme::colour();
+        let styles = [
+            theme.text,
+            theme.dim,
+            theme.title,
+            theme.key,
+            theme.count,
+            theme.seeds,
+            theme.border,
+            theme.selected,
+            theme.active,
+            theme.mover,
+            theme.error,
+            theme.good,
+            theme.playable,
+            theme.hint,
+        ];
+        let allowed: Vec<(Color, Color)> = styles
+            .iter()
+            .map(|s| (s.fg.unwrap_or(Color::Reset), s.bg.unwrap_or(Color::Reset)))
+            .chain([(Color::Reset, Color::Reset)])
+            .collect();
+        let t0 = Instant::now();
+        let mut screens = Vec::new();
+        // Opening with a hint, mid-animation, won, stuck, scrolled.
+        let mut a = app(
+            Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(),
+            Some(100),
+        );
+        keys(&mut a, "h", t0);
+        screens.push(render(&a, 80, 24, theme));
+        keys(&mut a, "3", t0);
+        a.tick(t0 + Duration::from_millis(150));
+        screens.push(render(&a, 80, 24, theme));
+        a.tick(t0 + Duration::from_millis(350));
+        assert_eq!(a.animation().unwrap().hand_at(), 0, "a seed in the store");
+        screens.push(render(&a, 80, 24, theme));
+        a.tick(t0 + Duration::from_secs(1));
+        keys(&mut a, "2", t0 + Duration::from_secs(1));
+        a.tick(t0 + Duration::from_secs(2));
+        assert!(a.board().is_stuck());
+        screens.push(render(&a, 80, 24, theme));
+        let mut won = app(Board::from_counts(&[0, 1]).unwrap(), None);
+        keys(&mut won, "1", t0);
+        screens.push(render(&won, 80, 24, theme));
+        screens.push(render(&app(deal(1000), None), 80, 24, theme));
+        for terminal in &screens {
+            for cell in terminal.backend().buffer().content() {
+                assert!(
+                    allowed.contains(&(cell.fg, cell.bg)),
+                    "{cell:?} is not a colour of the theme\n{}",
+                    terminal.backend()
+                );
+            }
+        }
     }
 
     #[test]
@@ -777,7 +910,7 @@ mod tests {
                 (100, 30),
                 (250, 60),
             ] {
-                let terminal = render(&a, width, height, Theme::MONO);
+                let terminal = render(&a, width, height, Theme::monochrome());
                 let text = terminal.backend().to_string();
                 assert!(text.contains("store"), "{board} at {width}x{height}");
                 let l = layout(Rect::new(0, 0, width, height), &a).unwrap();

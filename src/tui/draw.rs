@@ -205,10 +205,7 @@ fn prompt(app: &App, width: usize) -> Option<Note> {
     }
     let side = app.human_to_move()?;
     let name = app.game().name(side);
-    let keys = match rules.pits() {
-        1 => format!("{} or 1", rules.letter_range(side)),
-        n => format!("{} or 1-{n}", rules.letter_range(side)),
-    };
+    let keys = format!("{} or {}", rules.letter_range(side), rules.number_range());
     Some(Note {
         text: text::first_fitting(
             &[

@@ -36,6 +36,11 @@ pub struct Theme {
     pub error: Style,
     /// Messages that report something good (an extra turn, a capture, a win).
     pub good: Style,
+    /// A pit or house that can be played now (solitaire marks them with
+    /// `▲` and a thick border too).
+    pub playable: Style,
+    /// The move a hint points at (marked with `★` too).
+    pub hint: Style,
 }
 
 impl Theme {
@@ -63,6 +68,11 @@ impl Theme {
                 .add_modifier(Modifier::BOLD),
             error: Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
             good: Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
+            playable: Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
+            hint: Style::new()
+                .fg(Color::Black)
+                .bg(Color::Cyan)
+                .add_modifier(Modifier::BOLD),
         }
     }
 
@@ -83,6 +93,8 @@ impl Theme {
             mover: Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD),
             error: Style::new().add_modifier(Modifier::BOLD),
             good: Style::new().add_modifier(Modifier::BOLD),
+            playable: Style::new().add_modifier(Modifier::BOLD),
+            hint: Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD),
         }
     }
 
@@ -150,5 +162,19 @@ mod tests {
         for style in all {
             assert!(style.bg.is_none() || style.fg.is_some(), "{style:?}");
         }
+    }
+
+    #[test]
+    fn playable_and_hint_stand_out_in_both_themes() {
+        let mono = Theme::monochrome();
+        for style in [mono.playable, mono.hint] {
+            assert_eq!((style.fg, style.bg), (None, None), "{style:?}");
+            assert!(style.add_modifier.contains(Modifier::BOLD));
+        }
+        assert!(mono.hint.add_modifier.contains(Modifier::REVERSED));
+        let colour = Theme::colour();
+        // The hint sets a background, so it sets its foreground too.
+        assert!(colour.hint.bg.is_some() && colour.hint.fg.is_some());
+        assert_ne!(colour.playable, colour.border);
     }
 }

@@ -356,3 +356,19 @@ fn the_rules_line_is_shortened_rather_than_cut() {
         "{narrow}"
     );
 }
+
+#[test]
+fn one_pit_board_prompt_names_the_single_number() {
+    let app = app_for(
+        config(
+            Rules::KALAH.with_pits(1).unwrap(),
+            PlayerKind::Human,
+            PlayerKind::Human,
+        ),
+        None,
+        Instant::now(),
+    );
+    let screen = render(&app, 80, 24);
+    assert!(screen.contains("your move: a or 1,"), "{screen}");
+    assert!(!screen.contains("1-1"), "{screen}");
+}

@@ -1,13 +1,6 @@
 //! Dealing: the one winnable board for any number of seeds.
 
-use crate::rng::Rng;
-
 use super::board::Board;
-
-/// The fewest seeds [`deal_random`] deals.
-pub const RANDOM_MIN_SEEDS: u64 = 10;
-/// The most seeds [`deal_random`] deals.
-pub const RANDOM_MAX_SEEDS: u64 = 40;
 
 /// The one winnable board with `seeds` seeds in its houses and an empty
 /// store, with no empty houses past the last full one.
@@ -20,7 +13,7 @@ pub const RANDOM_MAX_SEEDS: u64 = 40;
 /// playing backwards from the won board and against an exhaustive search.
 ///
 /// ```
-/// use mancala::solitaire::deal;
+/// use mancala::rules::solitaire::deal;
 /// assert_eq!(deal(5).counts(), [0, 1, 1, 3]);
 /// assert!(deal(5).plan().won());
 /// ```
@@ -36,13 +29,6 @@ pub fn deal(seeds: u64) -> Board {
         house += 1;
     }
     Board::from_counts(&counts).expect("the counts add up to `seeds`, a u64")
-}
-
-/// The winnable board of a random number of seeds, from
-/// [`RANDOM_MIN_SEEDS`] to [`RANDOM_MAX_SEEDS`].
-pub fn deal_random(rng: &mut Rng) -> Board {
-    let span = (RANDOM_MAX_SEEDS - RANDOM_MIN_SEEDS + 1) as usize;
-    deal(RANDOM_MIN_SEEDS + rng.below(span) as u64)
 }
 
 #[cfg(test)]
@@ -183,20 +169,6 @@ mod tests {
             dealt.resize(seeds as usize + 1, 0);
             assert_eq!(winnable, [dealt], "{seeds} seeds");
         }
-    }
-
-    #[test]
-    fn random_deals_stay_in_range_and_vary() {
-        let mut rng = Rng::new(11);
-        let mut sizes = std::collections::BTreeSet::new();
-        for _ in 0..200 {
-            let board = deal_random(&mut rng);
-            let seeds = board.in_houses();
-            assert!((RANDOM_MIN_SEEDS..=RANDOM_MAX_SEEDS).contains(&seeds));
-            assert!(board.plan().won());
-            sizes.insert(seeds);
-        }
-        assert!(sizes.len() > 20, "many sizes turn up: {sizes:?}");
     }
 
     #[test]

@@ -39,14 +39,21 @@ pub enum BoardError {
     /// The list is empty: a board has at least a store.
     Empty,
     /// The counts add up to more than a `u64` can hold.
-    TooManySeeds,
+    TooManySeeds {
+        /// What they add up to.
+        total: u128,
+    },
 }
 
 impl fmt::Display for BoardError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BoardError::Empty => f.write_str("the board is empty: give at least the store's count"),
-            BoardError::TooManySeeds => f.write_str("the board holds too many seeds in total"),
+            BoardError::TooManySeeds { total } => write!(
+                f,
+                "the board holds too many seeds in total: {total}, and at most {} fit",
+                u64::MAX
+            ),
         }
     }
 }
@@ -126,7 +133,7 @@ impl Board {
     /// A board with these counts: the store first, then houses 1, 2, 3, ...
     ///
     /// ```
-    /// use mancala::solitaire::Board;
+    /// use mancala::rules::solitaire::Board;
     /// let board = Board::from_counts(&[0, 1, 1, 3]).unwrap();
     /// assert_eq!(board.seeds(3), 3);
     /// assert_eq!(board.to_string(), "[3, 1, 1, 0]");
@@ -148,10 +155,15 @@ impl Board {
         if counts.is_empty() {
             return Err(BoardError::Empty);
         }
-        counts
+        if counts
             .iter()
             .try_fold(0u64, |total, &c| total.checked_add(c))
-            .ok_or(BoardError::TooManySeeds)?;
+            .is_none()
+        {
+            // A u128 cannot overflow: that would take 2^64 counts.
+            let total = counts.iter().map(|&c| u128::from(c)).sum();
+            return Err(BoardError::TooManySeeds { total });
+        }
         self.counts.clear();
         self.counts.extend_from_slice(counts);
         Ok(())
@@ -326,7 +338,7 @@ impl Board {
     /// beyond the list of moves.
     ///
     /// ```
-    /// use mancala::solitaire::Board;
+    /// use mancala::rules::solitaire::Board;
     /// let board = Board::from_counts(&[0, 1, 1, 3]).unwrap();
     /// let plan = board.plan();
     /// assert_eq!(plan.moves, [1, 3, 1, 2, 1]);
@@ -446,7 +458,18 @@ mod tests {
         assert_eq!(b.seeds(3), 3);
         assert_eq!(b.seeds(17), 0, "houses past the end are empty");
         assert_eq!(b.set_board(&[]), Err(BoardError::Empty));
-        assert_eq!(b.set_board(&[u64::MAX, 1]), Err(BoardError::TooManySeeds));
+        let too_many = b.set_board(&[u64::MAX, 1]).unwrap_err();
+        assert_eq!(
+            too_many,
+            BoardError::TooManySeeds {
+                total: u128::from(u64::MAX) + 1
+            }
+        );
+        assert_eq!(
+            too_many.to_string(),
+            "the board holds too many seeds in total: 18446744073709551616, \
+             and at most 18446744073709551615 fit"
+        );
         assert_eq!(b.counts(), [2, 1, 0, 3], "unchanged after an error");
     }
 

@@ -1,0 +1,42 @@
+//! The rules of Solitaire Mancala (Tchoukaillon), doc 003: one player, a
+//! row of houses and a store; bring every seed into the store.
+//!
+//! Houses are numbered from the store outwards (store 0, nearest house 1),
+//! and house `i` may be played only when it holds exactly `i` seeds, so its
+//! last seed lands in the store.
+//!
+//! Like the rest of the rules core, this is pure: no I/O, no terminal, no
+//! randomness. The full-screen game and the random deal are in the crate's
+//! `solitaire` module.
+//!
+//! Doc 003's methods and where they live:
+//!
+//! | doc 003          | here                                   |
+//! |------------------|----------------------------------------|
+//! | `__init__`       | [`Board::new`]                          |
+//! | `set_board`      | [`Board::set_board`], [`Board::from_counts`] |
+//! | `__str__`        | `Display` for [`Board`]                 |
+//! | `get_num_seeds`  | [`Board::seeds`]                        |
+//! | `is_legal_move`  | [`Board::is_legal`] ([`Board::check`] says why not) |
+//! | `apply_move`     | [`Board::apply`], [`Board::apply_traced`] |
+//! | `choose_move`    | [`Board::choose`]                       |
+//! | `is_game_won`    | [`Board::is_won`]                       |
+//! | `plan_moves`     | [`Board::plan`]                         |
+//!
+//! [`deal`] gives the one winnable board for any number of seeds;
+//! [`Board::unapply`] takes a move back.
+//!
+//! ```
+//! use mancala::rules::solitaire::Board;
+//! let mut board = Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap();
+//! assert_eq!(board.choose(), 1);
+//! board.apply(3).unwrap(); // the farther house first...
+//! assert_eq!(board.seeds(1), 2); // ...leaves house 1 with 2 seeds for ever
+//! assert!(!board.plan().won());
+//! ```
+
+mod board;
+mod deal;
+
+pub use board::{Board, BoardError, MoveError, Plan, Step};
+pub use deal::deal;
