@@ -426,3 +426,46 @@ fn sigterm_restores_the_terminal_and_mouse_mode() {
     assert!(!tmux.mouse_on(), "mouse reporting is off again");
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[test]
+fn a_game_whose_terminal_goes_away_exits_instead_of_spinning() {
+    // Closing the window (here: the tmux server) hangs up the terminal.
+    // crossterm's input loop then retries its end-of-file read for ever, so
+    // the game must end on the hangup signal rather than wait for a key.
+    let data = data_dir("hangup");
+    let command = format!(
+        "exec env MANCALA_DATA_DIR={} {} Alice Michael --no-animation",
+        data.display(),
+        env!("CARGO_BIN_EXE_mancala")
+    );
+    let Some(tmux) = Tmux::start("hangup", 80, 24, &command) else {
+        return;
+    };
+    tmux.wait_for("▶ Alice to move");
+    let pane = tmux.run(&["list-panes", "-F", "#{pane_pid}"]);
+    let pid = String::from_utf8_lossy(&pane.stdout).trim().to_string();
+    assert!(!pid.is_empty(), "the pane has a process");
+    drop(tmux); // kills the tmux server: the game's terminal hangs up
+    let alive = |pid: &str| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            // a zombie ("Z") has ended and only waits to be reaped
+            .is_ok_and(|stat| {
+                stat.rsplit(')')
+                    .next()
+                    .is_some_and(|rest| !rest.trim_start().starts_with('Z'))
+            })
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while alive(&pid) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let still_running = alive(&pid);
+    if still_running {
+        let _ = Command::new("kill").args(["-KILL", &pid]).status();
+    }
+    assert!(
+        !still_running,
+        "the game (pid {pid}) still runs after its terminal hung up"
+    );
+    let _ = std::fs::remove_dir_all(&data);
+}
