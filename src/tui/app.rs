@@ -593,10 +593,11 @@ impl App {
         let what = if self.round_over() {
             "y plays again, n stops".to_string()
         } else if let Some(side) = self.human_to_move() {
-            match self.rules().pits() {
-                1 => format!("{} or 1 to play", self.rules().letter_range(side)),
-                n => format!("{} or 1-{n} to play", self.rules().letter_range(side)),
-            }
+            format!(
+                "{} or {} to play",
+                self.rules().letter_range(side),
+                self.rules().number_range()
+            )
         } else {
             "p pauses".to_string()
         };

@@ -55,11 +55,11 @@ pub fn rules_text(rules: &Rules, names: [&str; 2]) -> Vec<String> {
 pub fn key_list(rules: &Rules, speed: &str) -> Vec<(String, String)> {
     let numbers = if rules.pits() >= 10 {
         format!(
-            "1-{}; 1 waits a moment for a second digit (or Enter)",
-            rules.pits()
+            "{}; 1 waits a moment for a second digit (or Enter)",
+            rules.number_range()
         )
     } else {
-        format!("1-{}", rules.pits())
+        rules.number_range()
     };
     let letters = format!(
         "{} / {}",
