@@ -10,7 +10,7 @@
 //! says. Alpha-beta pruning gives the same choice as the plain tree (a later
 //! move must be strictly better to be chosen), only faster.
 
-use super::search::{Budget, Children, Next};
+use super::search::{Budget, Child, Children, Next};
 use super::{Limits, TurnFn};
 use crate::rules::{Board, Pit};
 
@@ -39,29 +39,7 @@ impl TreePlayer {
         let mut best: Option<(Pit, i32)> = None;
         for child in Children::new(board).as_slice() {
             let alpha = best.map_or(-INF, |(_, v)| v);
-            let value = match child.next {
-                Next::Over => child.gain,
-                Next::Again => {
-                    child.gain
-                        + search(
-                            &child.board,
-                            u32::from(self.depth) - 1,
-                            alpha - child.gain,
-                            INF,
-                            &mut budget,
-                        )
-                }
-                Next::Opponent => {
-                    child.gain
-                        - search(
-                            &child.board,
-                            u32::from(self.depth) - 1,
-                            -INF,
-                            child.gain - alpha,
-                            &mut budget,
-                        )
-                }
-            };
+            let value = child_value(child, u32::from(self.depth), alpha, INF, &mut budget);
             if budget.aborted {
                 break;
             }
@@ -82,35 +60,42 @@ fn search(board: &Board, depth: u32, mut alpha: i32, beta: i32, budget: &mut Bud
         return 0;
     }
     for child in Children::new(board).as_slice() {
-        let value = match child.next {
-            Next::Over => child.gain,
-            Next::Again => {
-                child.gain
-                    + search(
-                        &child.board,
-                        depth - 1,
-                        alpha - child.gain,
-                        beta - child.gain,
-                        budget,
-                    )
-            }
-            Next::Opponent => {
-                child.gain
-                    - search(
-                        &child.board,
-                        depth - 1,
-                        child.gain - beta,
-                        child.gain - alpha,
-                        budget,
-                    )
-            }
-        };
+        let value = child_value(child, depth, alpha, beta, budget);
         if value >= beta {
             return beta;
         }
         alpha = alpha.max(value);
     }
     alpha
+}
+
+/// The store difference gained by playing `child` and searching on until
+/// `depth` plies in all: an extra turn keeps the sign, a turn that passes
+/// to the opponent flips it.
+fn child_value(child: &Child, depth: u32, alpha: i32, beta: i32, budget: &mut Budget) -> i32 {
+    match child.next {
+        Next::Over => child.gain,
+        Next::Again => {
+            child.gain
+                + search(
+                    &child.board,
+                    depth - 1,
+                    alpha - child.gain,
+                    beta - child.gain,
+                    budget,
+                )
+        }
+        Next::Opponent => {
+            child.gain
+                - search(
+                    &child.board,
+                    depth - 1,
+                    child.gain - beta,
+                    child.gain - alpha,
+                    budget,
+                )
+        }
+    }
 }
 
 impl TurnFn for TreePlayer {
