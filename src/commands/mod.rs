@@ -86,8 +86,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Solve(cmd)) => {
-            let board = board_from(&cmd)?;
-            println!("{}", solve_json(&board));
+            let board = board_from(&cmd.position)?;
+            println!("{}", solve_json(&board, &solve::options(&cmd))?);
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Arena(cmd)) => {
