@@ -5,7 +5,6 @@ pub mod arena;
 mod history;
 mod play;
 mod position;
-mod replay_screen;
 mod solitaire;
 mod solve;
 

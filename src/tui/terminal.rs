@@ -1,8 +1,11 @@
 //! Entering and leaving full-screen mode, and making sure the terminal is
 //! restored on every way out: a normal quit, an error, a panic, or SIGTERM /
-//! SIGHUP (the signal only sets a flag; the event loops see it within one
-//! poll tick and leave through their normal path, so [`Screen`]'s drop
+//! SIGHUP (the signal only sets a flag; the screen loop sees it within one
+//! poll tick and leaves through its normal path, so [`FullScreen`]'s drop
 //! restores the terminal).
+//!
+//! Every full-screen view enters through [`FullScreen::enter`] (the screen
+//! loop, [`crate::tui::screen::run`], does it): this is the one guard.
 
 use std::io::{self, stdout};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -14,30 +17,26 @@ use crossterm::execute;
 use ratatui::DefaultTerminal;
 
 /// The full-screen terminal; dropping it restores the terminal.
-pub struct Screen {
+pub struct FullScreen {
     terminal: DefaultTerminal,
 }
 
-impl Screen {
+impl FullScreen {
     /// Switches to the alternate screen in raw mode with mouse capture, and
-    /// installs a panic hook that restores the terminal before the panic
-    /// message is printed.
+    /// installs (once per process) a panic hook that restores the terminal
+    /// before the panic message is printed.
     ///
     /// # Errors
     /// When the terminal cannot be set up (it is restored again first).
-    pub fn enter() -> io::Result<Screen> {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            restore();
-            previous(info);
-        }));
+    pub fn enter() -> io::Result<FullScreen> {
+        hook_panics();
         watch_signals();
         let terminal = ratatui::try_init()?;
         if let Err(e) = execute!(stdout(), EnableMouseCapture) {
             restore();
             return Err(e);
         }
-        Ok(Screen { terminal })
+        Ok(FullScreen { terminal })
     }
 
     /// The terminal to draw on.
@@ -46,10 +45,24 @@ impl Screen {
     }
 }
 
-impl Drop for Screen {
+impl Drop for FullScreen {
     fn drop(&mut self) {
         restore();
     }
+}
+
+/// Chains a terminal-restoring panic hook in front of the current one, once:
+/// entering full screen again (solitaire's boards, a second match) must not
+/// stack another hook each time.
+fn hook_panics() {
+    static ONCE: OnceLock<()> = OnceLock::new();
+    ONCE.get_or_init(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+    });
 }
 
 /// Leaves full-screen mode: mouse capture off (which `ratatui::restore`
@@ -63,7 +76,7 @@ pub fn restore() {
 /// [`terminated`] again.
 pub const SIGNAL_TICK: Duration = Duration::from_millis(200);
 
-/// Set by SIGTERM or SIGHUP once [`Screen::enter`] has run.
+/// Set by SIGTERM or SIGHUP once [`FullScreen::enter`] has run.
 fn termination_flag() -> &'static Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     FLAG.get_or_init(|| Arc::new(AtomicBool::new(false)))
