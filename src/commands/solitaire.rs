@@ -27,6 +27,16 @@ pub fn solitaire_board(cmd: &SolitaireCmd, rng: &mut Rng) -> anyhow::Result<Boar
         (Some(text), _) => {
             let counts =
                 parse_counts::<u64>(text, "--board").map_err(|e| UsageError(e.to_string()))?;
+            // The plan's size grows with the seeds: the same bound as a deal.
+            let total = counts
+                .iter()
+                .try_fold(0u64, |sum, &c| sum.checked_add(c))
+                .filter(|&sum| sum <= MAX_DEAL_SEEDS);
+            if total.is_none() {
+                return super::usage(format!(
+                    "--board holds too many seeds: at most {MAX_DEAL_SEEDS} seeds in all"
+                ));
+            }
             Ok(Board::from_counts(&counts).map_err(|e| UsageError(e.to_string()))?)
         }
         (None, Some(text)) => Ok(deal(parse_seed_count(text).map_err(UsageError)?)),
@@ -72,7 +82,7 @@ pub fn run(cmd: &SolitaireCmd) -> anyhow::Result<ExitCode> {
     let mut rng = Rng::from_entropy();
     let board = solitaire_board(cmd, &mut rng)?;
     if cmd.plan {
-        println!("{}", plan_json(&board));
+        super::output::emit_line(plan_json(&board))?;
         return Ok(ExitCode::SUCCESS);
     }
     if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
