@@ -27,17 +27,15 @@ pub fn solitaire_board(cmd: &SolitaireCmd, rng: &mut Rng) -> anyhow::Result<Boar
         (Some(text), _) => {
             let counts =
                 parse_counts::<u64>(text, "--board").map_err(|e| UsageError(e.to_string()))?;
+            let board = Board::from_counts(&counts).map_err(|e| UsageError(e.to_string()))?;
             // The plan's size grows with the seeds: the same bound as a deal.
-            let total = counts
-                .iter()
-                .try_fold(0u64, |sum, &c| sum.checked_add(c))
-                .filter(|&sum| sum <= MAX_DEAL_SEEDS);
-            if total.is_none() {
+            let total: u64 = counts.iter().sum();
+            if total > MAX_DEAL_SEEDS {
                 return super::usage(format!(
-                    "--board holds too many seeds: at most {MAX_DEAL_SEEDS} seeds in all"
+                    "--board holds too many seeds ({total}): at most {MAX_DEAL_SEEDS} seeds in all"
                 ));
             }
-            Ok(Board::from_counts(&counts).map_err(|e| UsageError(e.to_string()))?)
+            Ok(board)
         }
         (None, Some(text)) => Ok(deal(parse_seed_count(text).map_err(UsageError)?)),
         (None, None) => Ok(solitaire::deal_random(rng)),
