@@ -200,7 +200,7 @@ pub struct ArenaCmd {
 /// Options of `mancala solitaire`.
 #[derive(Debug, Args)]
 pub struct SolitaireCmd {
-    /// The board: the store first, then houses 1, 2, 3, ... (doc 003's list).
+    /// The board: the store first, then houses 1, 2, 3, ... (RULES.md §6.1).
     #[arg(
         long,
         value_name = "S,H1,H2,...",
