@@ -2,6 +2,7 @@
 //! who starts each round, and the moves of the round in play (for undo,
 //! redo, records and resume). Both front ends drive this one state machine.
 
+pub mod dirs;
 pub mod keeper;
 mod messages;
 pub mod record;
@@ -29,7 +30,7 @@ pub enum FirstMover {
     /// South starts round 1, then the starter alternates.
     #[default]
     Alternate,
-    /// A coin flip each round (doc 001).
+    /// A coin toss before each round (RULES.md §5.1).
     Random,
 }
 
