@@ -293,6 +293,25 @@ mod tests {
     }
 
     #[test]
+    fn an_advisor_keeps_its_tables_from_one_hint_to_the_next() {
+        let board = Board::new(Rules::new(5, 3).unwrap().with_capture(Capture::NonEmpty));
+        let mut advisor = Advisor::new();
+        let first = advisor.hint(&board, &Limits::none()).unwrap();
+        let (cold, memory) = (advisor.solver.nodes, advisor.solver.memory_used());
+        let again = advisor.hint(&board, &Limits::none()).unwrap();
+        assert_eq!(first, again);
+        assert!(first.exact);
+        // the second hint finds the value in the kept table
+        assert!(
+            advisor.solver.nodes * 20 < cold,
+            "{} then {}",
+            cold,
+            advisor.solver.nodes
+        );
+        assert_eq!(advisor.solver.memory_used(), memory, "no new table");
+    }
+
+    #[test]
     fn every_computer_kind_plays_a_legal_move() {
         let board = Board::new(Rules::new(4, 3).unwrap());
         for kind in [
