@@ -44,7 +44,11 @@ fn walk(
             future,
         };
         out.push(line(board.rules(), &pos, entry).expect("standard rules"));
-        eprintln!("{} ({} so far)", out.last().expect("just pushed"), out.len());
+        eprintln!(
+            "{} ({} so far)",
+            out.last().expect("just pushed"),
+            out.len()
+        );
         let mut next = *board;
         next.play_unchecked(pit);
         walk(&next, perfect, plies - 1, solver, seen, out);
@@ -69,7 +73,14 @@ fn main() {
         let mut seen = HashSet::new();
         for perfect in Side::BOTH {
             // South starts; `perfect` sits on either side
-            walk(&Board::new(rules), perfect, plies, &mut solver, &mut seen, &mut lines);
+            walk(
+                &Board::new(rules),
+                perfect,
+                plies,
+                &mut solver,
+                &mut seen,
+                &mut lines,
+            );
         }
     }
     lines.sort();
