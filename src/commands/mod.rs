@@ -3,6 +3,7 @@
 
 pub mod arena;
 mod history;
+mod net;
 mod play;
 mod position;
 mod replay_screen;
@@ -97,6 +98,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Solitaire(cmd)) => solitaire::run(&cmd),
         Some(Command::Replay(cmd)) => history::replay(&cmd),
         Some(Command::Stats(cmd)) => history::stats(&cmd),
+        Some(Command::Host(cmd)) => net::host(&cmd),
+        Some(Command::Join(cmd)) => net::join(&cmd),
         None => play::run(&cli.play),
     }
 }

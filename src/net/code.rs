@@ -18,31 +18,31 @@ const WORDS: [&str; 256] = [
     "acorn", "actor", "adobe", "agent", "album", "alert", "alley", "amber", "anchor", "angle",
     "apple", "apron", "arena", "armor", "arrow", "atlas", "attic", "autumn", "avenue", "badge",
     "bagel", "baker", "bamboo", "banjo", "barrel", "basil", "basket", "beach", "beacon", "bear",
-    "beetle", "bell", "berry", "bison", "blade", "blanket", "blossom", "boat", "bonnet",
-    "border", "bottle", "bracket", "branch", "brick", "bridge", "bronze", "brook", "broom",
-    "bubble", "bucket", "buffalo", "bugle", "butter", "button", "cabin", "cactus", "camel",
-    "camera", "canal", "candle", "canoe", "canvas", "canyon", "carbon", "carpet", "carrot",
-    "castle", "cedar", "cellar", "cello", "chalk", "cherry", "chess", "chimney", "cider",
-    "circle", "citrus", "clover", "cobalt", "coconut", "comet", "copper", "coral", "cotton",
-    "cradle", "crane", "crayon", "cricket", "crystal", "cupboard", "curtain", "cushion",
-    "daisy", "delta", "desert", "diamond", "dinner", "dolphin", "donkey", "dragon", "drum",
-    "eagle", "easel", "echo", "eclipse", "elbow", "ember", "engine", "falcon", "feather",
-    "fern", "fiddle", "fig", "flame", "flute", "forest", "fossil", "fountain", "fox", "galaxy",
-    "garden", "garlic", "ginger", "glacier", "globe", "goose", "granite", "grape", "guitar",
-    "hammer", "harbor", "harp", "hazel", "helmet", "heron", "hollow", "honey", "horizon",
-    "iceberg", "igloo", "island", "ivory", "jacket", "jasmine", "jelly", "jigsaw", "jungle",
-    "kayak", "kettle", "kite", "ladder", "lagoon", "lantern", "lemon", "lily", "lizard",
-    "lobster", "locket", "lotus", "magnet", "mango", "maple", "marble", "meadow", "melon",
-    "meteor", "mirror", "mitten", "monkey", "moose", "mosaic", "mountain", "muffin", "napkin",
-    "nectar", "nickel", "noodle", "nutmeg", "oasis", "ocean", "olive", "onion", "orbit",
-    "orchid", "otter", "owl", "paddle", "palace", "panda", "paper", "parrot", "peach", "pebble",
-    "pepper", "piano", "pickle", "pillow", "pilot", "planet", "plum", "pocket", "pony", "poppy",
-    "potato", "puzzle", "quartz", "quill", "rabbit", "radish", "rainbow", "raven", "ribbon",
-    "river", "robin", "rocket", "saddle", "salmon", "sapphire", "satin", "scarf", "shadow",
-    "shell", "silver", "sketch", "sparrow", "spider", "spoon", "squirrel", "stable", "summit",
-    "sunset", "swan", "tango", "teapot", "thistle", "thunder", "tiger", "timber", "tomato",
-    "topaz", "tulip", "tunnel", "turtle", "umbrella", "valley", "velvet", "violet", "volcano",
-    "wagon", "walnut", "whale", "willow", "window", "winter", "wizard", "yarn",
+    "beetle", "bell", "berry", "bison", "blade", "blanket", "blossom", "boat", "bonnet", "border",
+    "bottle", "bracket", "branch", "brick", "bridge", "bronze", "brook", "broom", "bubble",
+    "bucket", "buffalo", "bugle", "butter", "button", "cabin", "cactus", "camel", "camera",
+    "canal", "candle", "canoe", "canvas", "canyon", "carbon", "carpet", "carrot", "castle",
+    "cedar", "cellar", "cello", "chalk", "cherry", "chess", "chimney", "cider", "circle", "citrus",
+    "clover", "cobalt", "coconut", "comet", "copper", "coral", "cotton", "cradle", "crane",
+    "crayon", "cricket", "crystal", "cupboard", "curtain", "cushion", "daisy", "delta", "desert",
+    "diamond", "dinner", "dolphin", "donkey", "dragon", "drum", "eagle", "easel", "echo",
+    "eclipse", "elbow", "ember", "engine", "falcon", "feather", "fern", "fiddle", "fig", "flame",
+    "flute", "forest", "fossil", "fountain", "fox", "galaxy", "garden", "garlic", "ginger",
+    "glacier", "globe", "goose", "granite", "grape", "guitar", "hammer", "harbor", "harp", "hazel",
+    "helmet", "heron", "hollow", "honey", "horizon", "iceberg", "igloo", "island", "ivory",
+    "jacket", "jasmine", "jelly", "jigsaw", "jungle", "kayak", "kettle", "kite", "ladder",
+    "lagoon", "lantern", "lemon", "lily", "lizard", "lobster", "locket", "lotus", "magnet",
+    "mango", "maple", "marble", "meadow", "melon", "meteor", "mirror", "mitten", "monkey", "moose",
+    "mosaic", "mountain", "muffin", "napkin", "nectar", "nickel", "noodle", "nutmeg", "oasis",
+    "ocean", "olive", "onion", "orbit", "orchid", "otter", "owl", "paddle", "palace", "panda",
+    "paper", "parrot", "peach", "pebble", "pepper", "piano", "pickle", "pillow", "pilot", "planet",
+    "plum", "pocket", "pony", "poppy", "potato", "puzzle", "quartz", "quill", "rabbit", "radish",
+    "rainbow", "raven", "ribbon", "river", "robin", "rocket", "saddle", "salmon", "sapphire",
+    "satin", "scarf", "shadow", "shell", "silver", "sketch", "sparrow", "spider", "spoon",
+    "squirrel", "stable", "summit", "sunset", "swan", "tango", "teapot", "thistle", "thunder",
+    "tiger", "timber", "tomato", "topaz", "tulip", "tunnel", "turtle", "umbrella", "valley",
+    "velvet", "violet", "volcano", "wagon", "walnut", "whale", "willow", "window", "winter",
+    "wizard", "yarn",
 ];
 
 /// A join code. Its `Display` is the text players type: `7-guitar-orbit`.
@@ -166,7 +166,15 @@ mod tests {
 
     #[test]
     fn bad_codes_are_refused_with_an_example() {
-        for bad in ["", "7", "0-guitar-orbit", "100-guitar-orbit", "7-guitar-zzz", "7-guitar-orbit-x", "x-guitar-orbit"] {
+        for bad in [
+            "",
+            "7",
+            "0-guitar-orbit",
+            "100-guitar-orbit",
+            "7-guitar-zzz",
+            "7-guitar-orbit-x",
+            "x-guitar-orbit",
+        ] {
             let error = bad.parse::<JoinCode>().unwrap_err().to_string();
             assert!(error.contains("like 7-guitar-orbit"), "{bad}: {error}");
         }

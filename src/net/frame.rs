@@ -128,7 +128,10 @@ mod tests {
         write_frame(&mut wire, Kind::Clear, b"hello").unwrap();
         write_frame(&mut wire, Kind::Sealed, &[]).unwrap();
         let mut input = &wire[..];
-        assert_eq!(read_frame(&mut input).unwrap(), (Kind::Clear, b"hello".to_vec()));
+        assert_eq!(
+            read_frame(&mut input).unwrap(),
+            (Kind::Clear, b"hello".to_vec())
+        );
         assert_eq!(read_frame(&mut input).unwrap(), (Kind::Sealed, Vec::new()));
         assert!(matches!(read_frame(&mut input), Err(FrameError::Closed)));
 
@@ -138,7 +141,10 @@ mod tests {
             Err(FrameError::TooLarge(_))
         ));
         let mut input: &[u8] = &[0xff, 0xff, b'C'];
-        assert!(matches!(read_frame(&mut input), Err(FrameError::TooLarge(65535))));
+        assert!(matches!(
+            read_frame(&mut input),
+            Err(FrameError::TooLarge(65535))
+        ));
         let mut input: &[u8] = &[0, 0];
         assert!(matches!(read_frame(&mut input), Err(FrameError::Malformed)));
         let mut input: &[u8] = &[0, 2, b'X', 1];

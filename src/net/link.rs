@@ -139,9 +139,7 @@ where
                     "A program at {peer} could not join: {}",
                     super::version_mismatch(theirs)
                 )),
-                Err(e) => HostEvent::Turned(format!(
-                    "A connection from {peer} was closed: {e}."
-                )),
+                Err(e) => HostEvent::Turned(format!("A connection from {peer} was closed: {e}.")),
             };
             if tx.send(event.into()).is_err() {
                 return;
@@ -156,7 +154,11 @@ where
 /// # Errors
 /// A sentence when it names no address.
 pub fn resolve(address: &str) -> Result<Vec<SocketAddr>, String> {
-    let with_port = if address.parse::<SocketAddr>().is_ok() || address.rsplit_once(':').is_some_and(|(_, p)| p.parse::<u16>().is_ok()) {
+    let with_port = if address.parse::<SocketAddr>().is_ok()
+        || address
+            .rsplit_once(':')
+            .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
+    {
         address.to_string()
     } else {
         format!("{address}:{}", super::DEFAULT_PORT)
@@ -242,7 +244,10 @@ mod tests {
     fn addresses_get_the_default_port() {
         assert_eq!(
             resolve("127.0.0.1").unwrap(),
-            vec![SocketAddr::from(([127, 0, 0, 1], super::super::DEFAULT_PORT))]
+            vec![SocketAddr::from((
+                [127, 0, 0, 1],
+                super::super::DEFAULT_PORT
+            ))]
         );
         assert_eq!(
             resolve("127.0.0.1:9").unwrap(),

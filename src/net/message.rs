@@ -230,10 +230,17 @@ impl Snapshot {
             sowing: rules.sowing().to_string(),
             sweep: rules.sweep().to_string(),
             first: m.config().first.to_string(),
-            names: [m.name(Side::South).to_string(), m.name(Side::North).to_string()],
+            names: [
+                m.name(Side::South).to_string(),
+                m.name(Side::North).to_string(),
+            ],
             round: m.round(),
             starter: m.starter(),
-            earlier: [record.earlier.wins[0], record.earlier.wins[1], record.earlier.draws],
+            earlier: [
+                record.earlier.wins[0],
+                record.earlier.wins[1],
+                record.earlier.draws,
+            ],
             moves: record.moves_text(),
         }
     }
@@ -361,7 +368,13 @@ mod tests {
             resumed: true,
         });
         let back: ToJoiner = decode(&json).unwrap();
-        assert_eq!(back, ToJoiner::Welcome { state: snap.clone(), resumed: true });
+        assert_eq!(
+            back,
+            ToJoiner::Welcome {
+                state: snap.clone(),
+                resumed: true
+            }
+        );
         let rebuilt = snap.to_match().unwrap();
         assert_eq!(rebuilt.board(), m.board());
         assert_eq!(rebuilt.moves(), m.moves());

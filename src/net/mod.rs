@@ -42,6 +42,7 @@ pub mod frame;
 pub mod link;
 pub mod message;
 pub mod referee;
+pub mod resume;
 pub mod session;
 
 /// The protocol this program speaks. Programs talk only when their

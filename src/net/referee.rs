@@ -13,6 +13,7 @@
 use std::path::PathBuf;
 
 use super::message::{At, Snapshot, ToHost, ToJoiner, same_board};
+use super::resume::{self, HostNote};
 use crate::game::{Keeper, Match};
 use crate::rules::{MoveError, NoTrace, Outcome, Pit, Played, Side, Step};
 
@@ -86,6 +87,10 @@ pub struct Violation(pub String);
 pub struct Referee {
     m: Match,
     keeper: Keeper,
+    journal: Option<(String, HostNote)>,
+    /// The closing mark found at the start: a round that may already be
+    /// recorded.
+    was_closing: Option<At>,
     again: [Option<bool>; 2],
     undo: Option<(Side, At)>,
     finished: bool,
@@ -103,10 +108,30 @@ impl Referee {
         Referee {
             m,
             keeper,
+            journal: None,
+            was_closing: None,
             again: [None, None],
             undo: None,
             finished: false,
         }
+    }
+
+    /// Keeps host `host`'s note (see [`super::resume`]) for this match,
+    /// and honours the closing mark it holds.
+    #[must_use]
+    pub fn with_journal(mut self, host: &str, note: HostNote) -> Referee {
+        self.was_closing = note.closing;
+        self.journal = Some((host.to_string(), note));
+        let _ = self.write_journal(self.was_closing);
+        self
+    }
+
+    fn write_journal(&mut self, closing: Option<At>) -> Option<String> {
+        let (host, note) = self.journal.as_mut()?;
+        note.closing = closing;
+        resume::store(host, note)
+            .err()
+            .map(|e| format!("the match's note could not be kept ({e})"))
     }
 
     /// The match.
@@ -178,9 +203,30 @@ impl Referee {
         let mut out = Vec::new();
         let mut record = None;
         if self.m.board().is_over() {
-            let kept = self.keeper.close_round(&self.m);
-            record = kept.record;
-            out.extend(kept.warnings.into_iter().map(|w| Out::Show(Happening::Note(w))));
+            let end = At::of(&self.m);
+            let warnings: Vec<String> = if self.was_closing == Some(end)
+                && resume::recorded(&self.m)
+            {
+                // Recorded just before a restart: only the next round's
+                // save is missing.
+                let mut next = self.m.clone();
+                next.next_round();
+                self.keeper.save(&next).into_iter().collect()
+            } else {
+                let mut warnings: Vec<String> = self.write_journal(Some(end)).into_iter().collect();
+                let kept = self.keeper.close_round(&self.m);
+                record = kept.record;
+                warnings.extend(kept.warnings);
+                warnings
+            };
+            self.was_closing = None;
+            let cleared = self.write_journal(None);
+            out.extend(
+                warnings
+                    .into_iter()
+                    .chain(cleared)
+                    .map(|w| Out::Show(Happening::Note(w))),
+            );
             self.again = [None, None];
         } else {
             self.save(&mut out);
@@ -436,12 +482,18 @@ impl Mirror {
                     ));
                 }
                 let Some(pit) = self.m.rules().pit_by_letter(pit) else {
-                    return disagree(format!("the host confirmed a move from pit '{pit}', which this board does not have"));
+                    return disagree(format!(
+                        "the host confirmed a move from pit '{pit}', which this board does not have"
+                    ));
                 };
                 let mut steps = Vec::new();
                 let played = match self.m.play(pit, &mut steps) {
                     Ok(played) => played,
-                    Err(e) => return disagree(format!("the host confirmed a move this board refuses ({e})")),
+                    Err(e) => {
+                        return disagree(format!(
+                            "the host confirmed a move this board refuses ({e})"
+                        ));
+                    }
                 };
                 if !same_board(self.m.board(), &board, Some(to_move)) {
                     return disagree(
@@ -461,8 +513,7 @@ impl Mirror {
                 self.m.undo();
                 if At::of(&self.m) != at || !same_board(self.m.board(), &board, None) {
                     return disagree(
-                        "after taking back a move the host's board and this one differ"
-                            .to_string(),
+                        "after taking back a move the host's board and this one differ".to_string(),
                     );
                 }
                 Ok(vec![Happening::Undone])
@@ -546,7 +597,11 @@ mod tests {
                 r.local_move(pit).unwrap()
             } else {
                 let letter = r.game().rules().letter(pit).unwrap();
-                r.remote(ToHost::Move { at: At::of(r.game()), pit: letter }).unwrap()
+                r.remote(ToHost::Move {
+                    at: At::of(r.game()),
+                    pit: letter,
+                })
+                .unwrap()
             };
             for message in sent(&out) {
                 mirror.apply(message).unwrap();
@@ -577,8 +632,18 @@ mod tests {
         let a = r.game().rules().pit_by_letter('a').unwrap();
         r.local_move(a).unwrap();
         let at = At::of(r.game());
-        assert!(r.remote(ToHost::Move { at, pit: 'a' }).is_err(), "not theirs");
-        assert!(r.remote(ToHost::Move { at: At { round: 1, ply: 0 }, pit: 'd' }).is_err(), "stale");
+        assert!(
+            r.remote(ToHost::Move { at, pit: 'a' }).is_err(),
+            "not theirs"
+        );
+        assert!(
+            r.remote(ToHost::Move {
+                at: At { round: 1, ply: 0 },
+                pit: 'd'
+            })
+            .is_err(),
+            "stale"
+        );
         assert!(r.remote(ToHost::Again { yes: true }).is_err());
         assert!(r.remote(ToHost::Join { name: "x".into() }).is_err());
         assert_ne!(r.game().board(), &before);
@@ -592,8 +657,14 @@ mod tests {
         r.local_move(a).unwrap();
         let at = At::of(r.game());
         let out = r.remote(ToHost::Undo { at }).unwrap();
-        assert_eq!(out, vec![Out::Show(Happening::UndoAsked { by: JOINER_SIDE })]);
-        assert_eq!(sent(&r.local_undo_answer(false)), vec![ToJoiner::UndoDeclined]);
+        assert_eq!(
+            out,
+            vec![Out::Show(Happening::UndoAsked { by: JOINER_SIDE })]
+        );
+        assert_eq!(
+            sent(&r.local_undo_answer(false)),
+            vec![ToJoiner::UndoDeclined]
+        );
         assert_eq!(r.game().moves().len(), 1);
         r.remote(ToHost::Undo { at }).unwrap();
         let out = r.local_undo_answer(true);
@@ -602,9 +673,17 @@ mod tests {
         // The host asks; the joiner's "yes" for another place is void.
         r.local_move(a).unwrap();
         r.local_undo().unwrap();
-        r.remote(ToHost::UndoAnswer { at: At { round: 1, ply: 0 }, yes: true }).unwrap();
+        r.remote(ToHost::UndoAnswer {
+            at: At { round: 1, ply: 0 },
+            yes: true,
+        })
+        .unwrap();
         assert_eq!(r.game().moves().len(), 1);
-        r.remote(ToHost::UndoAnswer { at: At::of(r.game()), yes: true }).unwrap();
+        r.remote(ToHost::UndoAnswer {
+            at: At::of(r.game()),
+            yes: true,
+        })
+        .unwrap();
         assert!(r.game().moves().is_empty());
     }
 
@@ -622,7 +701,12 @@ mod tests {
         let mut board = r.game().board().counts().to_vec();
         board[0] += 1;
         let error = mirror
-            .apply(ToJoiner::Moved { at: At::of(r.game()), pit: 'a', board, to_move: Side::North })
+            .apply(ToJoiner::Moved {
+                at: At::of(r.game()),
+                pit: 'a',
+                board,
+                to_move: Side::North,
+            })
             .unwrap_err();
         assert!(error.0.contains("differ"), "{error:?}");
     }

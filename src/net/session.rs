@@ -214,7 +214,11 @@ fn read_clear(stream: &mut TcpStream) -> Result<Hello, SessionError> {
     }
 }
 
-fn split(stream: TcpStream, send: Direction, recv: Direction) -> Result<(Sender, Receiver), SessionError> {
+fn split(
+    stream: TcpStream,
+    send: Direction,
+    recv: Direction,
+) -> Result<(Sender, Receiver), SessionError> {
     let reader = stream
         .try_clone()
         .map_err(|e| SessionError::Frame(FrameError::Io(e)))?;
@@ -262,14 +266,24 @@ pub fn host_handshake(
             pake: host_pake.clone(),
         },
     )?;
-    let Hello::Joiner { game, version, pake } = read_clear(&mut stream)? else {
+    let Hello::Joiner {
+        game,
+        version,
+        pake,
+    } = read_clear(&mut stream)?
+    else {
         return Err(SessionError::NotMancala);
     };
     if game != GAME {
         return Err(SessionError::NotMancala);
     }
     if version != PROTOCOL_VERSION {
-        let _ = send_clear(&mut stream, &Hello::Refused { reason: Refusal::Version });
+        let _ = send_clear(
+            &mut stream,
+            &Hello::Refused {
+                reason: Refusal::Version,
+            },
+        );
         return Err(SessionError::Version(version));
     }
     let key = spake
@@ -306,7 +320,12 @@ pub fn join_handshake(
     join: &ToHost,
 ) -> Result<(Sender, Receiver, ToJoiner), SessionError> {
     set_timeouts(&stream, Some(HANDSHAKE_TIMEOUT))?;
-    let Hello::Host { game, version, pake: host_pake } = read_clear(&mut stream)? else {
+    let Hello::Host {
+        game,
+        version,
+        pake: host_pake,
+    } = read_clear(&mut stream)?
+    else {
         return Err(SessionError::NotMancala);
     };
     if game != GAME {
@@ -361,7 +380,13 @@ mod tests {
     use super::*;
     use std::net::TcpListener;
 
-    fn pair(host_code: JoinCode, joiner_code: JoinCode) -> (Result<(Sender, Receiver, ToHost), SessionError>, Result<(Sender, Receiver, ToJoiner), SessionError>) {
+    fn pair(
+        host_code: JoinCode,
+        joiner_code: JoinCode,
+    ) -> (
+        Result<(Sender, Receiver, ToHost), SessionError>,
+        Result<(Sender, Receiver, ToJoiner), SessionError>,
+    ) {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
         let host = std::thread::spawn(move || {
@@ -376,7 +401,13 @@ mod tests {
         });
         let stream = TcpStream::connect(addr).unwrap();
         let joiner = std::thread::spawn(move || {
-            join_handshake(stream, &joiner_code, &ToHost::Join { name: "Michael".into() })
+            join_handshake(
+                stream,
+                &joiner_code,
+                &ToHost::Join {
+                    name: "Michael".into(),
+                },
+            )
         });
         let mut host = host.join().unwrap();
         if let Ok((sender, _, _)) = &mut host {
@@ -390,7 +421,12 @@ mod tests {
         let code = JoinCode::random();
         let (host, joiner) = pair(code, code);
         let (mut hs, mut hr, first) = host.unwrap();
-        assert_eq!(first, ToHost::Join { name: "Michael".into() });
+        assert_eq!(
+            first,
+            ToHost::Join {
+                name: "Michael".into()
+            }
+        );
         let (mut js, mut jr, answer) = joiner.unwrap();
         assert_eq!(answer, ToJoiner::Ping);
         js.send(&ToHost::Leave).unwrap();
@@ -417,7 +453,10 @@ mod tests {
         let first = sealer.seal(b"one");
         let second = sealer.seal(b"two");
         assert_eq!(other.open(&first).unwrap(), b"one");
-        assert!(matches!(other.open(&first), Err(SessionError::Forged)), "replay");
+        assert!(
+            matches!(other.open(&first), Err(SessionError::Forged)),
+            "replay"
+        );
         assert_eq!(other.open(&second).unwrap(), b"two");
         let mut altered = first.clone();
         altered[0] ^= 1;
