@@ -625,7 +625,7 @@ mod tests {
     #[test]
     fn out_of_turn_and_illegal_moves_end_the_connection_and_change_nothing() {
         let mut r = referee();
-        let before = r.game().board().clone();
+        let before = *r.game().board();
         let at = At::of(r.game());
         // South (the host) moves first.
         assert!(r.remote(ToHost::Move { at, pit: 'd' }).is_err());

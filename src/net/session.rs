@@ -380,24 +380,14 @@ mod tests {
     use super::*;
     use std::net::TcpListener;
 
-    fn pair(
-        host_code: JoinCode,
-        joiner_code: JoinCode,
-    ) -> (
-        Result<(Sender, Receiver, ToHost), SessionError>,
-        Result<(Sender, Receiver, ToJoiner), SessionError>,
-    ) {
+    type Session<T> = Result<(Sender, Receiver, T), SessionError>;
+
+    fn pair(host_code: JoinCode, joiner_code: JoinCode) -> (Session<ToHost>, Session<ToJoiner>) {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
         let host = std::thread::spawn(move || {
             let (stream, _) = listener.accept().unwrap();
-            let result = host_handshake(stream, &host_code);
-            if let Ok((sender, _, _)) = &result {
-                // Answer the join so the joiner's handshake can finish.
-                let mut sender = sender;
-                let _ = &mut sender;
-            }
-            result
+            host_handshake(stream, &host_code)
         });
         let stream = TcpStream::connect(addr).unwrap();
         let joiner = std::thread::spawn(move || {
@@ -410,6 +400,7 @@ mod tests {
             )
         });
         let mut host = host.join().unwrap();
+        // Answer the join so that the joiner's handshake can finish.
         if let Ok((sender, _, _)) = &mut host {
             sender.send(&ToJoiner::Ping).unwrap();
         }
