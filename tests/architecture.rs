@@ -98,3 +98,68 @@ fn only_the_theme_reads_no_color() {
         .collect();
     assert_eq!(readers, [theme.display().to_string()]);
 }
+
+/// The section numbers of `RULES.md`: "3", "3.4", ... from its headings.
+fn rules_sections() -> Vec<String> {
+    let text = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("RULES.md"))
+        .expect("RULES.md at the repository root");
+    let mut sections = Vec::new();
+    for line in text.lines() {
+        let heading = line.trim_start_matches('#');
+        if heading.len() == line.len() {
+            continue;
+        }
+        if let Some(number) = heading.split_whitespace().next() {
+            let number = number.trim_end_matches('.');
+            if number.chars().all(|c| c.is_ascii_digit() || c == '.') && !number.is_empty() {
+                sections.push(number.to_string());
+            }
+        }
+    }
+    sections
+}
+
+/// Code, tests, benches and the README cite the repository's own
+/// `RULES.md`, by sections that exist, and never documents outside it.
+#[test]
+fn rules_are_cited_from_rules_md_by_existing_sections() {
+    let sections = rules_sections();
+    assert!(sections.contains(&"3.4".to_string()), "{sections:?}");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["src", "tests", "benches"] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    files.push(root.join("README.md"));
+    let mut cited = 0;
+    for file in &files {
+        let text = fs::read_to_string(file).expect("readable file");
+        for (row, line) in text.lines().enumerate() {
+            let lower = line.to_lowercase();
+            // Built from pieces so that this file does not match itself.
+            for outside in [["doc", " 00"].concat(), ["shared/", "seeds"].concat()] {
+                assert!(
+                    !lower.contains(&outside),
+                    "{}:{} cites a document outside the repository: {line}",
+                    file.display(),
+                    row + 1
+                );
+            }
+            for (at, _) in line.match_indices('\u{a7}') {
+                let number: String = line[at + '\u{a7}'.len_utf8()..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit() || *c == '.')
+                    .collect();
+                let number = number.trim_end_matches('.');
+                cited += 1;
+                assert!(
+                    sections.iter().any(|s| s == number),
+                    "{}:{} cites RULES.md section {number}, which does not exist",
+                    file.display(),
+                    row + 1
+                );
+            }
+        }
+    }
+    assert!(cited > 10, "only {cited} citations of RULES.md found");
+}

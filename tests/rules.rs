@@ -233,7 +233,7 @@ fn a_position_with_an_empty_side_is_already_over() {
 }
 
 #[test]
-fn invalid_moves_give_doc_000_messages_and_leave_the_board_untouched() {
+fn invalid_moves_give_the_rules_3_7_messages_and_leave_the_board_untouched() {
     let mut b = Board::new(KALAH);
     let before = b;
     let cases = [
@@ -368,7 +368,7 @@ fn custom_positions_must_fit_the_board() {
 }
 
 #[test]
-fn pit_letters_follow_doc_000_and_numbers_count_from_the_owners_left() {
+fn pit_letters_follow_rules_2_2_and_numbers_count_from_the_owners_left() {
     let letters: String = (0..14).filter_map(|i| KALAH.letter(Pit::new(i))).collect();
     assert_eq!(letters, "abcdefghijkl");
     assert_eq!(KALAH.letter(KALAH.store(Side::South)), None);
@@ -387,8 +387,8 @@ fn pit_letters_follow_doc_000_and_numbers_count_from_the_owners_left() {
 }
 
 #[test]
-fn doc_001_test_board_move_gets_stones_from_the_opposite_row() {
-    // doc 001's test board, South to move, hole 2 holds 0 — playing hole 1
+fn classroom_test_board_move_gets_stones_from_the_opposite_row() {
+    // a classroom test board (RULES.md §1.1), South to move, hole 2 holds 0 — playing hole 1
     // (3 seeds: b, c, d) ends in d, which is occupied: no capture.
     let b0 = board([3, 0, 6, 1, 2, 3, 3, 1, 2, 3, 6, 0, 2, 1], Side::South);
     let mut b = b0;

@@ -33,19 +33,19 @@ fn counts(value: &serde_json::Value) -> Vec<u64> {
 }
 
 #[test]
-fn plan_of_doc_003_boards() {
+fn plan_of_the_rules_6_3_boards() {
     let out = mancala(&["solitaire", "--plan", "--board", "0,1,1,3,0,0,0"]);
     assert!(out.status.success());
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         "{\"board\":[0,1,1,3,0,0,0],\"moves\":[1,3,1,2,1],\"won\":true,\"final\":[5,0,0,0,0,0,0]}\n"
     );
-    // Doc 003's middle board, after house 3 was played first: lost.
+    // RULES.md §6.3's board after house 3 was played first: lost.
     let middle = plan(&["--board", "1,2,2,0,0,0,0"]);
     assert_eq!(middle["won"], false);
     assert_eq!(counts(&middle["moves"]), [2]);
     assert_eq!(counts(&middle["final"]), [2, 3, 0, 0, 0, 0, 0]);
-    // Doc 003's bottom board: won.
+    // RULES.md §6.3's board played closest first: won.
     let bottom = plan(&["--board", "1,0,1,3,0,0,0"]);
     assert_eq!(bottom["won"], true);
     assert_eq!(counts(&bottom["moves"]), [3, 1, 2, 1]);

@@ -77,9 +77,9 @@ pub fn stats(cmd: &StatsCmd) -> anyhow::Result<ExitCode> {
         );
     }
     if cmd.json {
-        println!("{}", history.to_json());
+        super::output::emit_line(history.to_json())?;
     } else {
-        print!("{}", history.to_text());
+        super::output::emit(&history.to_text())?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,9 +1,9 @@
-//! What the players are told about a move, in doc 000's words.
+//! What the players are told about a move, in the classic words (RULES.md §3).
 
 use crate::rules::{Outcome, Played, Rules, Score, Side};
 
-/// The lines that announce what a move did: doc 000's capture and
-/// extra-turn messages, and the end of the round.
+/// The lines that announce what a move did: the capture (RULES.md §3.4) and
+/// extra-turn (§3.3) messages, and the end of the round.
 ///
 /// ```
 /// use mancala::game::describe;
@@ -22,7 +22,7 @@ pub fn describe(rules: &Rules, played: &Played, names: [&str; 2]) -> Vec<String>
     }
     if let Some(c) = played.capture {
         let letter = |p| rules.letter(p).unwrap_or('?');
-        // doc 000: the opponent's pit first, then the player's own.
+        // The classic wording: the opponent's pit first, then the player's own.
         lines.push(format!(
             "{name} captured the contents of pits {} and {}",
             letter(c.opposite),

@@ -29,7 +29,7 @@ pub enum FirstMover {
     /// South starts round 1, then the starter alternates.
     #[default]
     Alternate,
-    /// A coin flip each round (doc 001).
+    /// A coin toss before each round (RULES.md §5.1).
     Random,
 }
 

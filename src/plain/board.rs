@@ -1,4 +1,4 @@
-//! The board as box-drawn text, in the style of doc 004.
+//! The board as box-drawn text, in the style of the classic box-drawn terminal board.
 
 use std::fmt::Write as _;
 
@@ -139,7 +139,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_starting_board_matches_doc_004s_layout_with_letters() {
+    fn the_starting_board_is_box_drawn_with_letters() {
         let board = Board::new(Rules::KALAH);
         let expected = "\
 North: Michael

@@ -5,7 +5,7 @@
 //! escape codes, only lines of text:
 //!
 //! - the board after every move, box-drawn with pit letters
-//!   ([`board::render`]), and doc 000's messages ("Alice gets an extra
+//!   ([`board::render`]), and the messages of RULES.md §3 ("Alice gets an extra
 //!   turn!", "Michael captured the contents of pits e and h");
 //! - with animation on (the default), one line before the board listing
 //!   where the hand dropped each seed (`Alice sows c: d e f store`); with

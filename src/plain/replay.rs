@@ -6,7 +6,7 @@ use super::board;
 use crate::game::{Record, describe, outcome_message};
 
 /// Prints the round of `record` move by move: each move, (with `animate`)
-/// its sowing line, the board after it and doc 000's messages; then the
+/// its sowing line, the board after it and the messages of RULES.md §3; then the
 /// result.
 ///
 /// # Errors

@@ -1,9 +1,10 @@
 //! Turn functions: who chooses the next pit.
 //!
-//! Doc 000's idea: a turn function is given the position and returns a pit
-//! of the side to move. A human at the keyboard, a random player and a
-//! perfect solver all implement [`TurnFn`]; the match does not know which
-//! is which.
+//! The classic idea (RULES.md §1.1): a turn function is given the
+//! position and returns a pit of the side to move. Every computer player,
+//! from random to the perfect solver, implements [`TurnFn`]. A human's
+//! moves come from the front end's input instead (a key or a typed line),
+//! and both go through the same [`crate::game`] policies.
 
 mod greedy;
 mod random;
@@ -85,11 +86,11 @@ pub trait TurnFn: Send {
 pub enum PlayerKind {
     /// A person at the keyboard.
     Human,
-    /// Uniformly random legal moves (doc 001's level 0).
+    /// Uniformly random legal moves (the classic game tree's level 0).
     Random,
     /// The best store difference after its own move, extra turns included.
     Greedy,
-    /// Doc 001's game tree to this depth.
+    /// The classic game tree (RULES.md §1.1) to this depth.
     Tree(u8),
     /// A weak search.
     Easy,
@@ -124,7 +125,7 @@ impl fmt::Display for PlayerKind {
     }
 }
 
-/// The largest depth `tree:N` accepts (doc 001's plain game tree grows
+/// The largest depth `tree:N` accepts (a plain game tree grows
 /// about six-fold per ply).
 pub const MAX_TREE_DEPTH: u8 = 12;
 

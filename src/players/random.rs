@@ -1,4 +1,4 @@
-//! Doc 001's level 0: any legal pit, uniformly at random.
+//! The classic game tree's level 0: any legal pit, uniformly at random.
 
 use super::{Limits, TurnFn};
 use crate::rng::Rng;

@@ -7,7 +7,7 @@
 //! margin). It depends on the pits only, so the transposition table is keyed
 //! by the pits ([`position_key`]). At the search horizon the future margin is
 //! estimated as 0, which makes the evaluation the store difference, the
-//! measure doc 001 asks for.
+//! measure the classic game-tree player uses (RULES.md §1.1).
 //!
 //! # Depth
 //! Depth counts plies, one per move: a move that earns an extra turn is a

@@ -1,4 +1,4 @@
-//! Doc 001's game-tree player (`tree:N`).
+//! The classic game-tree player (`tree:N`).
 //!
 //! It looks `N` plies ahead and scores each line by the difference between
 //! its own store and the opponent's at the end of the line (or at the end of
@@ -6,15 +6,15 @@
 //! extra-turn move included: after an extra turn the same side chooses
 //! again at the next ply. `tree:1` therefore looks at its own move only,
 //! `tree:2` at its move and the reply (or its second move after an extra
-//! turn). On ties it takes the first best pit from its own left, as doc 001
-//! says. Alpha-beta pruning gives the same choice as the plain tree (a later
+//! turn). On ties it takes the first best pit from its own left, as the classic
+//! game-tree player does (RULES.md §1.1). Alpha-beta pruning gives the same choice as the plain tree (a later
 //! move must be strictly better to be chosen), only faster.
 
 use super::search::{Budget, Child, Children, Next};
 use super::{Limits, TurnFn};
 use crate::rules::{Board, Pit};
 
-/// Doc 001's player at a fixed depth.
+/// The classic game-tree player at a fixed depth.
 #[derive(Clone, Copy, Debug)]
 pub struct TreePlayer {
     depth: u8,
@@ -110,7 +110,7 @@ mod tests {
     use crate::rng::Rng;
     use crate::rules::{Capture, Rules, Side};
 
-    /// Doc 001's tree as written: every line to `depth` plies, the store
+    /// The classic tree as written: every line to `depth` plies, the store
     /// difference at its end, the first best pit on ties.
     fn plain_tree(board: &Board, depth: u32) -> (Option<Pit>, i32) {
         let me = board.to_move();

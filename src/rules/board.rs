@@ -198,7 +198,7 @@ impl Board {
     ///
     /// ```
     /// use mancala::rules::{Board, Rules, Side};
-    /// // doc 001's test board
+    /// // a classroom test board (RULES.md §1.1)
     /// let b = Board::from_counts(Rules::KALAH, &[3, 0, 6, 1, 2, 3, 3, 1, 2, 3, 6, 0, 2, 1], Side::South).unwrap();
     /// assert_eq!(b.seeds(Rules::KALAH.store(Side::South)), 3);
     /// ```

@@ -17,7 +17,7 @@ pub const MAX_CELLS: usize = 2 * MAX_PITS + 2;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Capture {
     /// That seed and the opposite pit's seeds go to the mover's store, even
-    /// when the opposite pit is empty (doc 000).
+    /// when the opposite pit is empty (RULES.md §3.4).
     Always,
     /// The same, but only when the opposite pit holds seeds (most rule books).
     NonEmpty,
@@ -30,7 +30,7 @@ pub enum Capture {
 pub enum Sowing {
     /// Kalah: lift one pit, sow it, done.
     Single,
-    /// Relay ("Avalanche", doc 002): when the last seed lands in an occupied
+    /// Relay ("Avalanche", RULES.md §4.3): when the last seed lands in an occupied
     /// pit on either side, that pit is lifted and sowing goes on.
     Relay,
 }
@@ -40,7 +40,7 @@ pub enum Sowing {
 pub enum Sweep {
     /// Each side's remaining seeds go to its own store.
     Owner,
-    /// Remaining seeds are not counted (doc 002).
+    /// Remaining seeds are not counted (RULES.md §4.4).
     None,
 }
 
@@ -49,7 +49,7 @@ pub enum Sweep {
 pub enum Variant {
     /// 6 pits, 4 seeds, capture always, single sowing, owner sweep.
     Kalah,
-    /// 6 pits, 4 seeds, no capture, relay sowing, no sweep (doc 002).
+    /// 6 pits, 4 seeds, no capture, relay sowing, no sweep (RULES.md §4.5).
     Avalanche,
 }
 
@@ -89,7 +89,7 @@ impl std::error::Error for RulesError {}
 /// The rules in force: board size, starting seeds and the rule options.
 ///
 /// Rules are plain data, so every variant is a value rather than a fork of
-/// the code. The board layout they describe is doc 000's: South's pits from
+/// the code. The board layout they describe is RULES.md §2.1's: South's pits from
 /// South's left, South's store, North's pits from North's left, North's
 /// store; sowing runs along that order (counter-clockwise).
 ///
@@ -116,7 +116,7 @@ impl Default for Rules {
 }
 
 impl Rules {
-    /// Kalah as in doc 000: 6 pits, 4 seeds, capture always, single sowing,
+    /// Kalah (RULES.md §3): 6 pits, 4 seeds, capture always, single sowing,
     /// remaining seeds to their owner.
     pub const KALAH: Rules = Rules {
         pits: 6,
@@ -126,7 +126,7 @@ impl Rules {
         sweep: Sweep::Owner,
     };
 
-    /// Avalanche as in doc 002: 6 pits, 4 seeds, relay sowing, no capture,
+    /// Avalanche (RULES.md §4.5): 6 pits, 4 seeds, relay sowing, no capture,
     /// remaining seeds not counted.
     pub const AVALANCHE: Rules = Rules {
         pits: 6,
@@ -300,7 +300,7 @@ impl Rules {
     ///
     /// ```
     /// use mancala::rules::{Pit, Rules};
-    /// // doc 000: the opposite pit is 12 minus the index
+    /// // RULES.md §2.2: the opposite pit is 12 minus the index
     /// assert_eq!(Rules::KALAH.opposite(Pit::new(4)), Pit::new(8));
     /// ```
     #[inline]

@@ -6,7 +6,7 @@ use super::config::RulesError;
 
 /// Why a pit cannot be played. The board is left untouched.
 ///
-/// The first three messages are doc 000's, word for word.
+/// The first three messages are the classic ones, word for word (RULES.md §3.7).
 ///
 /// ```
 /// use mancala::rules::{Board, MoveError, Rules};

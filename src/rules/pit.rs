@@ -4,7 +4,7 @@ use std::fmt;
 
 /// A place on the board that holds seeds: a pit or a store.
 ///
-/// A `Pit` is an index into doc 000's layout, which [`Rules`](super::Rules)
+/// A `Pit` is an index into the layout of RULES.md §2.1, which [`Rules`](super::Rules)
 /// interprets: South's pits `0..n`, South's store `n`, North's pits
 /// `n+1..2n+1`, North's store `2n+1`. Keeping stores addressable is what lets
 /// [`Board::play`](super::Board::play) answer "Sorry, you can't select the

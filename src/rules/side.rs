@@ -15,9 +15,9 @@ use std::str::FromStr;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
-    /// The player at the bottom of the board (doc 000's player 0).
+    /// The player at the bottom of the board (RULES.md §2.1).
     South,
-    /// The player at the top of the board (doc 000's player 1).
+    /// The player at the top of the board (RULES.md §2.1).
     North,
 }
 

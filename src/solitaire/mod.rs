@@ -1,4 +1,4 @@
-//! Solitaire Mancala (Tchoukaillon), doc 003, as a game on the screen.
+//! Solitaire Mancala (Tchoukaillon, RULES.md §6) as a game on the screen.
 //!
 //! The rules (the board, legality, moves, the plan, the deal) are in the
 //! rules core, [`crate::rules::solitaire`]; this module only plays them:

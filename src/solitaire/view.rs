@@ -668,7 +668,7 @@ mod tests {
     }
 
     #[test]
-    fn doc_003_board_with_a_hint() {
+    fn rules_example_board_with_a_hint() {
         let mut a = app(Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(), None);
         keys(&mut a, "h", Instant::now());
         insta::assert_snapshot!(render(&a, 80, 24, Theme::colour()).backend());

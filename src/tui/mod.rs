@@ -76,9 +76,9 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     let result = event_loop::run(screen.terminal(), &mut app, &mut worker, &mut keeper);
     drop(screen);
     result?;
-    if terminal::terminated() {
+    if let Some(status) = terminal::signal_exit_status() {
         // The terminal may be gone (SIGHUP): print nothing more.
-        return Ok(ExitCode::from(terminal::TERMINATED_EXIT_STATUS));
+        return Ok(ExitCode::from(status));
     }
     println!("{}", app.final_score());
     if keeper.has_save(&config) && app.game().outcome().is_none() && app.resume_summary().is_none()

@@ -1,5 +1,5 @@
 //! A deliberately naive second implementation of the rules, written from
-//! doc 000's and doc 002's prose without looking at the core's tricks, so
+//! the prose of RULES.md §3 and §4.3 without looking at the core's tricks, so
 //! that the core can be checked against something independent.
 
 #![allow(dead_code)]

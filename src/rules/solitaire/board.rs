@@ -107,7 +107,7 @@ impl fmt::Display for MoveError {
 impl std::error::Error for MoveError {}
 
 /// A Solitaire Mancala board: the store (index 0) and houses 1, 2, 3, ...,
-/// numbered from the store outwards, as in doc 003's list representation.
+/// numbered from the store outwards, as in RULES.md §6.1.
 ///
 /// The board may have any number of houses; counts are `u64`, and the total
 /// always fits in a `u64` (checked when the board is set), so no move can
@@ -124,7 +124,7 @@ impl Default for Board {
 }
 
 impl Board {
-    /// An empty store and no houses, `[0]` (doc 003's `__init__`).
+    /// An empty store and no houses, `[0]`.
     #[must_use]
     pub fn new() -> Board {
         Board { counts: vec![0] }
@@ -147,7 +147,7 @@ impl Board {
         Ok(board)
     }
 
-    /// Sets the board to a copy of `counts` (doc 003's `set_board`).
+    /// Sets the board to a copy of `counts`.
     ///
     /// # Errors
     /// As [`Board::from_counts`]; the board is left unchanged then.
@@ -182,7 +182,7 @@ impl Board {
     }
 
     /// The seeds in house `house`; house 0 is the store, and a house past the
-    /// end of the board holds none (doc 003's `get_num_seeds`).
+    /// end of the board holds none.
     #[must_use]
     pub fn seeds(&self, house: usize) -> u64 {
         self.counts.get(house).copied().unwrap_or(0)
@@ -209,7 +209,6 @@ impl Board {
 
     /// Whether house `house` may be played: it holds exactly `house` seeds,
     /// so its last seed lands in the store. House 0 (the store) never may
-    /// (doc 003's `is_legal_move`).
     #[must_use]
     pub fn is_legal(&self, house: usize) -> bool {
         house != 0 && self.counts.get(house).is_some_and(|&c| c == house as u64)
@@ -238,7 +237,7 @@ impl Board {
         (1..self.counts.len()).filter(|&h| self.is_legal(h))
     }
 
-    /// Plays `house` (doc 003's `apply_move`): its seeds are sown one per
+    /// Plays `house` (RULES.md §6.2): its seeds are sown one per
     /// house towards the store, the last one into the store.
     ///
     /// # Errors
@@ -305,7 +304,6 @@ impl Board {
     }
 
     /// The legal house closest to the store, or 0 when no house is legal
-    /// (doc 003's `choose_move`).
     ///
     /// Playing a farther house first would drop a seed into the closer legal
     /// house, leaving it with more seeds than its number for ever.
@@ -317,7 +315,7 @@ impl Board {
             .unwrap_or(0)
     }
 
-    /// Whether every house is empty (doc 003's `is_game_won`).
+    /// Whether every house is empty (RULES.md §6.3).
     #[must_use]
     pub fn is_won(&self) -> bool {
         self.counts[1..].iter().all(|&c| c == 0)
@@ -329,9 +327,9 @@ impl Board {
         !self.is_won() && self.choose() == 0
     }
 
-    /// The moves doc 003's rule makes from here (always the legal house
+    /// The moves the closest-to-store rule (RULES.md §6.3) makes from here (always the legal house
     /// closest to the store) until no move is legal, and the board they
-    /// leave. The board itself is not changed (doc 003's `plan_moves`).
+    /// leave. The board itself is not changed.
     ///
     /// The moves win exactly when the board is winnable. The cost is one
     /// step per seed moved, `sum(i * count_i)`, with no allocation per move
@@ -364,7 +362,7 @@ impl Board {
     }
 }
 
-/// Doc 003's `__str__`: the list with the store last, as the board is seen
+/// The exercise's `__str__` (RULES.md §1.5): the list with the store last, as the board is seen
 /// with the store at the right end (`[0, 0, 0, 3, 1, 1, 0]`).
 impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -405,7 +403,7 @@ mod tests {
     }
 
     #[test]
-    fn doc_003_example_house_3_first_is_lost_house_1_first_wins() {
+    fn rules_6_3_example_house_3_first_is_lost_house_1_first_wins() {
         let top = board(&[0, 1, 1, 3, 0, 0, 0]);
         assert_eq!(top.to_string(), "[0, 0, 0, 3, 1, 1, 0]");
         assert!(top.is_legal(1) && top.is_legal(3));

@@ -35,7 +35,7 @@ pub fn deal(seeds: u64) -> Board {
 mod tests {
     use super::*;
 
-    /// Whether some order of legal moves (not only doc 003's rule) wins.
+    /// Whether some order of legal moves (not only the closest-to-store rule) wins.
     fn winnable_by_any_order(board: &Board) -> bool {
         board.is_won()
             || board.legal_moves().any(|house| {
@@ -125,7 +125,7 @@ mod tests {
     /// never be cleared, but the search finds that out for itself).
     ///
     /// Winning is decided by trying every order of legal moves, so the test
-    /// also checks doc 003's claim that the closest-to-store rule wins every
+    /// also checks the claim of RULES.md §6.3 that the closest-to-store rule wins every
     /// winnable board.
     #[test]
     fn exhaustive_search_finds_exactly_one_winnable_board_for_up_to_11_seeds() {

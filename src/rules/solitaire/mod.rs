@@ -1,4 +1,4 @@
-//! The rules of Solitaire Mancala (Tchoukaillon), doc 003: one player, a
+//! The rules of Solitaire Mancala (Tchoukaillon), RULES.md §6: one player, a
 //! row of houses and a store; bring every seed into the store.
 //!
 //! Houses are numbered from the store outwards (store 0, nearest house 1),
@@ -9,9 +9,9 @@
 //! randomness. The full-screen game and the random deal are in the crate's
 //! `solitaire` module.
 //!
-//! Doc 003's methods and where they live:
+//! The methods of the classic exercise (RULES.md §1.5) and where they live:
 //!
-//! | doc 003          | here                                   |
+//! | exercise         | here                                   |
 //! |------------------|----------------------------------------|
 //! | `__init__`       | [`Board::new`]                          |
 //! | `set_board`      | [`Board::set_board`], [`Board::from_counts`] |
