@@ -293,7 +293,6 @@ fn a_whole_match_in_plain_mode_on_both_ends() {
     // refused and asked again), and a second round, then both stop.
     let mut rng = Rng::new(7);
     let deadline = Instant::now() + PATIENCE * 2;
-    let mut rounds_agreed = 0;
     while !host.text().contains("The match is over") {
         assert!(
             Instant::now() < deadline,
@@ -301,12 +300,9 @@ fn a_whole_match_in_plain_mode_on_both_ends() {
             host.text(),
             joiner.text()
         );
-        let again = rounds_agreed < 1;
-        if answer(&mut host, "Alice", &mut rng, &['a', 'b', 'c'], again)
-            && host.text().ends_with("Play again? (y/n) ")
-        {
-            rounds_agreed += 1;
-        }
+        // Alice plays a second round, then stops.
+        let again = host.again_answered == 0;
+        answer(&mut host, "Alice", &mut rng, &['a', 'b', 'c'], again);
         answer(&mut joiner, "Michael", &mut rng, &['d', 'e', 'f'], true);
         thread::sleep(Duration::from_millis(5));
     }
@@ -375,6 +371,24 @@ fn a_wrong_code_is_refused_on_both_sides_and_the_host_keeps_waiting() {
     let joiner = Player::spawn(&data, &join_args(port, &code, &[]));
     joiner.wait_for("welcome", |t| t.contains("Connected: Alice"));
     host.wait_for("join", |t| t.contains("Michael joined"));
+    // One joiner at a time: a third player with the code is turned away.
+    let mut args = join_args(port, &code, &[]);
+    args[4] = "Bob".into();
+    let mut third = Player::spawn(&data, &args);
+    assert_eq!(third.wait_exit(), 1);
+    assert!(
+        third
+            .text()
+            .contains("Alice is already playing with Michael."),
+        "{}",
+        third.text()
+    );
+    host.wait_for("busy note", |t| t.contains("Bob at 127.0.0.1:"));
+    assert!(
+        joiner.text().ends_with("Waiting for Alice…\n"),
+        "{}",
+        joiner.text()
+    );
 }
 
 /// Reads the host's greeting on a raw socket.

@@ -33,7 +33,8 @@ fn to_host() -> impl Strategy<Value = ToHost> {
     prop_oneof![
         ".{0,40}".prop_map(|name| ToHost::Join { name }),
         (at.clone(), any::<char>()).prop_map(|(at, pit)| ToHost::Move { at, pit }),
-        (at.clone(), proptest::char::range('a', 'j')).prop_map(|(at, pit)| ToHost::Move { at, pit }),
+        (at.clone(), proptest::char::range('a', 'j'))
+            .prop_map(|(at, pit)| ToHost::Move { at, pit }),
         at.clone().prop_map(|at| ToHost::Undo { at }),
         (at, any::<bool>()).prop_map(|(at, yes)| ToHost::UndoAnswer { at, yes }),
         any::<bool>().prop_map(|yes| ToHost::Again { yes }),
