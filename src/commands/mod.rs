@@ -7,7 +7,6 @@ mod net;
 pub mod output;
 mod play;
 mod position;
-mod replay_screen;
 mod solitaire;
 mod solve;
 
