@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::cli::{HostCmd, JoinCmd};
 use crate::net::code::JoinCode;
-use crate::plain::net::{HostSetup, JoinSetup};
+use crate::net::play::{HostSetup, JoinSetup};
 
 use super::UsageError;
 

@@ -41,6 +41,7 @@ pub mod code;
 pub mod frame;
 pub mod link;
 pub mod message;
+pub mod play;
 pub mod referee;
 pub mod resume;
 pub mod session;
