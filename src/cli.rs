@@ -271,6 +271,9 @@ pub struct HostCmd {
     /// Who starts each round: south, north, alternate or random.
     #[arg(long, value_name = "WHO", default_value = "alternate")]
     pub first: FirstMover,
+    /// Milliseconds between two seeds of the sowing animation.
+    #[arg(long, value_name = "MS", default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
+    pub speed: u64,
     /// Show each move at once, without its sowing line.
     #[arg(long)]
     pub no_animation: bool,
@@ -297,6 +300,9 @@ pub struct JoinCmd {
     /// Seconds to keep trying to reconnect after the connection is lost.
     #[arg(long, value_name = "S", default_value_t = 60, value_parser = clap::value_parser!(u64).range(0..=3600))]
     pub reconnect: u64,
+    /// Milliseconds between two seeds of the sowing animation.
+    #[arg(long, value_name = "MS", default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
+    pub speed: u64,
     /// Show each move at once, without its sowing line.
     #[arg(long)]
     pub no_animation: bool,

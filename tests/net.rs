@@ -36,6 +36,8 @@ struct Player {
     child: Child,
     stdin: Option<ChildStdin>,
     out: Arc<Mutex<String>>,
+    /// The threads that collect the output (done once the program ends).
+    readers: Vec<thread::JoinHandle<()>>,
     /// How many prompts of each kind were answered.
     answered: usize,
     again_answered: usize,
@@ -52,12 +54,13 @@ impl Player {
             .spawn()
             .unwrap();
         let out = Arc::new(Mutex::new(String::new()));
+        let mut readers = Vec::new();
         for mut stream in [
             Box::new(child.stdout.take().unwrap()) as Box<dyn Read + Send>,
             Box::new(child.stderr.take().unwrap()),
         ] {
             let out = Arc::clone(&out);
-            thread::spawn(move || {
+            readers.push(thread::spawn(move || {
                 let mut buf = [0u8; 4096];
                 while let Ok(n) = stream.read(&mut buf) {
                     if n == 0 {
@@ -67,12 +70,13 @@ impl Player {
                         .unwrap()
                         .push_str(&String::from_utf8_lossy(&buf[..n]));
                 }
-            });
+            }));
         }
         Player {
             stdin: child.stdin.take(),
             child,
             out,
+            readers,
             answered: 0,
             again_answered: 0,
         }
@@ -110,6 +114,10 @@ impl Player {
         let deadline = Instant::now() + PATIENCE;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
+                // All its output is in once the pipes are drained.
+                for reader in self.readers.drain(..) {
+                    let _ = reader.join();
+                }
                 return status.code().unwrap_or(-1);
             }
             assert!(

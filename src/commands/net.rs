@@ -1,9 +1,8 @@
 //! `mancala host` and `mancala join`: check the options, then hand over to
-//! the network game (see [`crate::net`]) in plain mode.
-//!
-//! The full-screen network game is not built yet: both commands play line
-//! by line, on a terminal too.
+//! the network game (see [`crate::net`]): full screen when both standard
+//! input and output are a terminal, else (or with `--plain`) line by line.
 
+use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -20,6 +19,11 @@ fn own_name(name: &str) -> Result<String, UsageError> {
         .ok_or_else(|| UsageError("give your name, like: Alice".into()))
 }
 
+/// Whether to play full screen: on a terminal, unless `--plain`.
+fn full_screen(plain: bool) -> bool {
+    !plain && std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
+}
+
 /// Runs `mancala host`.
 ///
 /// # Errors
@@ -31,9 +35,13 @@ pub fn host(cmd: &HostCmd) -> anyhow::Result<ExitCode> {
         rules,
         first: cmd.first,
         bind: SocketAddr::new(cmd.bind, cmd.port),
-        animate: !cmd.no_animation,
+        seed_delay: (!cmd.no_animation).then(|| Duration::from_millis(cmd.speed)),
     };
-    crate::plain::net::host(setup)
+    if full_screen(cmd.plain) {
+        crate::tui::net::host(setup)
+    } else {
+        crate::plain::net::host(setup)
+    }
 }
 
 /// Runs `mancala join`.
@@ -53,7 +61,11 @@ pub fn join(cmd: &JoinCmd) -> anyhow::Result<ExitCode> {
         addresses,
         code,
         reconnect_for: Duration::from_secs(cmd.reconnect),
-        animate: !cmd.no_animation,
+        seed_delay: (!cmd.no_animation).then(|| Duration::from_millis(cmd.speed)),
     };
-    crate::plain::net::join(setup)
+    if full_screen(cmd.plain) {
+        crate::tui::net::join(setup)
+    } else {
+        crate::plain::net::join(setup)
+    }
 }

@@ -42,8 +42,9 @@ pub struct HostSetup {
     pub first: crate::game::FirstMover,
     /// Where to listen.
     pub bind: SocketAddr,
-    /// Show each move's sowing.
-    pub animate: bool,
+    /// Pause between two seeds of the sowing animation; `None` shows each
+    /// move at once (plain mode prints the sowing line when `Some`).
+    pub seed_delay: Option<Duration>,
 }
 
 /// What `mancala join` was asked for.
@@ -59,8 +60,9 @@ pub struct JoinSetup {
     pub code: JoinCode,
     /// How long to keep trying to reconnect after a lost connection.
     pub reconnect_for: Duration,
-    /// Show each move's sowing.
-    pub animate: bool,
+    /// Pause between two seeds of the sowing animation; `None` shows each
+    /// move at once (plain mode prints the sowing line when `Some`).
+    pub seed_delay: Option<Duration>,
 }
 
 /// One input line, or its end.
@@ -863,9 +865,9 @@ fn connect_failure(setup: &JoinSetup, e: &SessionError) -> String {
 }
 
 impl<S: Show> JoinGame<S> {
-    /// Connects and joins; `Err` holds the exit code when that failed
-    /// (after saying why). The host's messages are sent to `tx`, which the
-    /// caller reads and hands back to [`JoinGame::handle`].
+    /// Connects and joins; `Err` gives back the view (which said why) and
+    /// the exit code when that failed. The host's messages are sent to
+    /// `tx`, which the caller reads and hands back to [`JoinGame::handle`].
     ///
     /// # Errors
     /// When the output fails.
@@ -873,14 +875,14 @@ impl<S: Show> JoinGame<S> {
         setup: JoinSetup,
         mut show: S,
         tx: mpsc::Sender<JoinIn>,
-    ) -> io::Result<Result<JoinGame<S>, ExitCode>> {
+    ) -> io::Result<Result<JoinGame<S>, (S, ExitCode)>> {
         show.say(&format!("Joining the match at {}…", setup.address))?;
         let (sender, receiver, first) =
             match link::connect(&setup.addresses, &setup.code, &setup.name) {
                 Ok(session) => session,
                 Err(e) => {
                     show.say(&connect_failure(&setup, &e))?;
-                    return Ok(Err(ExitCode::FAILURE));
+                    return Ok(Err((show, ExitCode::FAILURE)));
                 }
             };
         link::spawn_reader(receiver, tx.clone(), move |m| JoinIn::Net(1, m));
@@ -888,18 +890,18 @@ impl<S: Show> JoinGame<S> {
             ToJoiner::Welcome { state, .. } => state,
             ToJoiner::Refused { text } | ToJoiner::Error { text } => {
                 show.say(&crate::game::record::clean_name(&text))?;
-                return Ok(Err(ExitCode::FAILURE));
+                return Ok(Err((show, ExitCode::FAILURE)));
             }
             _ => {
                 show.say("The host answered with something other than a welcome; try again.")?;
-                return Ok(Err(ExitCode::FAILURE));
+                return Ok(Err((show, ExitCode::FAILURE)));
             }
         };
         let mirror = match Mirror::new(&state) {
             Ok(mirror) => mirror,
             Err(e) => {
                 show.say(&format!("The game cannot start: {}.", e.0))?;
-                return Ok(Err(ExitCode::FAILURE));
+                return Ok(Err((show, ExitCode::FAILURE)));
             }
         };
         let mut joiner = JoinGame {

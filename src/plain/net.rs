@@ -115,7 +115,7 @@ fn lines(animate: bool) -> Lines<io::StdoutLock<'static>> {
 pub fn host(setup: HostSetup) -> anyhow::Result<ExitCode> {
     let (tx, rx) = mpsc::channel::<HostIn>();
     spawn_input(tx.clone(), HostIn::Input);
-    let animate = setup.animate;
+    let animate = setup.seed_delay.is_some();
     let mut game = HostGame::new(setup, lines(animate), tx)?;
     loop {
         match rx.recv_timeout(game.wait()) {
@@ -137,10 +137,10 @@ pub fn host(setup: HostSetup) -> anyhow::Result<ExitCode> {
 pub fn join(setup: JoinSetup) -> anyhow::Result<ExitCode> {
     let (tx, rx) = mpsc::channel::<JoinIn>();
     spawn_input(tx.clone(), JoinIn::Input);
-    let animate = setup.animate;
+    let animate = setup.seed_delay.is_some();
     let mut game = match JoinGame::connect(setup, lines(animate), tx)? {
         Ok(game) => game,
-        Err(code) => return Ok(code),
+        Err((_, code)) => return Ok(code),
     };
     loop {
         let ended = match rx.recv_timeout(game.wait()) {
