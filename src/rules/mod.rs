@@ -23,6 +23,7 @@ mod pit;
 mod side;
 pub mod solitaire;
 mod trace;
+mod words;
 
 pub use board::{Board, Captured, MAX_TOTAL_SEEDS, Moves, Outcome, Played, Score};
 pub use config::{
@@ -32,3 +33,4 @@ pub use error::{MoveError, PositionError};
 pub use pit::Pit;
 pub use side::{ParseSideError, Side};
 pub use trace::{NoTrace, Step, Tracer};
+pub use words::{Counted, plural};

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use crossterm::event::{self, Event};
 
 use crate::rng::Rng;
-use crate::rules::solitaire::Board;
+use crate::rules::solitaire::SolitaireBoard;
 use crate::tui::terminal::{SIGNAL_TICK, Screen, terminated};
 use crate::tui::theme::Theme;
 
@@ -23,7 +23,7 @@ const IDLE_POLL: Duration = Duration::from_millis(500);
 ///
 /// # Errors
 /// When the terminal fails.
-pub fn run(board: Board, seed_delay: Option<Duration>, rng: Rng) -> anyhow::Result<()> {
+pub fn run(board: SolitaireBoard, seed_delay: Option<Duration>, rng: Rng) -> anyhow::Result<()> {
     let theme = Theme::from_env();
     let mut app = App::new(board, seed_delay, rng);
     let mut screen = Screen::enter()?;
