@@ -64,13 +64,13 @@ pub struct PlayArgs {
     #[arg(long, value_name = "WHO", default_value = "alternate")]
     pub first: FirstMover,
     /// Milliseconds between two seeds of the sowing animation.
-    #[arg(long, value_name = "MS", default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
     pub speed: u64,
     /// Show each move at once, without animation.
     #[arg(long)]
     pub no_animation: bool,
     /// Milliseconds a computer player may think per move.
-    #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub think: u64,
     /// Play line by line instead of full screen (automatic without a terminal).
     #[arg(long)]
@@ -104,10 +104,10 @@ pub struct RuleArgs {
     #[arg(long, value_name = "NAME")]
     pub variant: Option<Variant>,
     /// Pits per side (1 to 12).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=MAX_PITS as i64))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u8).range(1..=MAX_PITS as i64))]
     pub pits: Option<u8>,
     /// Seeds per pit at the start (1 to 20).
-    #[arg(long, value_name = "S", value_parser = clap::value_parser!(u8).range(1..=MAX_SEEDS as i64))]
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = clap::value_parser!(u8).range(1..=MAX_SEEDS as i64))]
     pub seeds: Option<u8>,
     /// Capture rule: always, nonempty or never.
     #[arg(long, value_name = "RULE")]
@@ -173,16 +173,21 @@ pub struct ArenaCmd {
     #[arg(value_name = "KIND_B")]
     pub b: PlayerKind,
     /// Rounds to play; A and B take turns to start.
-    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub rounds: u32,
     /// Seed for the random choices, so that a run can be repeated.
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(
+        long,
+        value_name = "S",
+        allow_negative_numbers = true,
+        default_value_t = 1
+    )]
     pub seed: u64,
     /// Milliseconds per move for searching players.
-    #[arg(long, value_name = "MS", conflicts_with = "nodes", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, conflicts_with = "nodes", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub think: Option<u64>,
     /// Positions per move for searching players (repeatable results).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Print one JSON object instead of a summary.
     #[arg(long)]
@@ -204,13 +209,18 @@ pub struct SolitaireCmd {
     )]
     pub board: Option<String>,
     /// Deal the one winnable board of this many seeds (1 to 10,000,000).
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        allow_hyphen_values = true
+    )]
     pub seeds: Option<String>,
     /// Print the planned moves as JSON instead of playing.
     #[arg(long)]
     pub plan: bool,
     /// Milliseconds between two seeds of the sowing animation.
-    #[arg(long, value_name = "MS", default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
     pub speed: u64,
     /// Show each move at once, without animation.
     #[arg(long)]
@@ -224,7 +234,7 @@ pub struct ReplayCmd {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// Milliseconds between two seeds of the sowing animation.
-    #[arg(long, value_name = "MS", default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
     pub speed: u64,
     /// Show each move at once, without animation.
     #[arg(long)]
@@ -404,6 +414,35 @@ fn read_count<T: Count>(text: &str) -> Result<T, CountFault> {
     let too_large = CountFault::TooLarge { max: T::MAX };
     let value = text.parse::<u64>().map_err(|_| too_large)?;
     T::from_u64(value).ok_or(too_large)
+}
+
+/// Clap's error as the one line `mancala` prints (without the pointer to
+/// `--help`), naming what is missing or wrong: the missing arguments that
+/// clap lists on the lines below its first, and for a third name on the
+/// match's command line, that a match takes two names.
+#[must_use]
+pub fn error_line(error: &clap::Error) -> String {
+    let rendered = error.render().to_string();
+    let mut lines = rendered.lines().filter(|l| !l.trim().is_empty());
+    let first = lines.next().unwrap_or("error: bad arguments").trim_end();
+    if error.kind() == clap::error::ErrorKind::ArgumentConflict
+        && let Some(rest) = first.strip_prefix("error: the subcommand '")
+        && let Some((word, _)) = rest.split_once('\'')
+    {
+        return format!(
+            "error: unexpected argument '{word}': a match takes two names (SOUTH_NAME NORTH_NAME), and '{word}' is not a command"
+        );
+    }
+    if !first.ends_with(':') {
+        return first.to_string();
+    }
+    // clap lists what is missing on the indented lines that follow.
+    let listed: Vec<&str> = lines
+        .take_while(|l| l.starts_with(' '))
+        .map(str::trim)
+        .filter(|l| !l.starts_with("Usage") && !l.starts_with("tip:"))
+        .collect();
+    format!("{first} {}", listed.join(" "))
 }
 
 #[cfg(test)]

@@ -254,9 +254,9 @@ pub fn run(cmd: &ArenaCmd) -> anyhow::Result<()> {
     })
     .map_err(super::UsageError)?;
     if cmd.json {
-        println!("{}", result.json());
+        super::output::emit_line(result.json())?;
     } else {
-        println!("{}", result.summary());
+        super::output::emit_line(result.summary())?;
     }
     Ok(())
 }

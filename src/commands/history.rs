@@ -42,7 +42,7 @@ pub fn replay(cmd: &ReplayCmd) -> anyhow::Result<ExitCode> {
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if terminal && !cmd.plain {
         let delay = (!cmd.no_animation).then(|| Duration::from_millis(cmd.speed));
-        super::replay_screen::run(&record, delay)?;
+        crate::tui::replay::run(&record, delay)?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = std::io::stdout().lock();
@@ -76,9 +76,9 @@ pub fn stats(cmd: &StatsCmd) -> anyhow::Result<ExitCode> {
         );
     }
     if cmd.json {
-        println!("{}", history.to_json());
+        super::output::emit_line(history.to_json())?;
     } else {
-        print!("{}", history.to_text());
+        super::output::emit(&history.to_text())?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -3,9 +3,9 @@
 
 pub mod arena;
 mod history;
+pub mod output;
 mod play;
 mod position;
-mod replay_screen;
 mod solitaire;
 mod solve;
 
@@ -51,18 +51,22 @@ pub fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            // One line, as promised: clap's first line names the bad value.
-            let rendered = e.render().to_string();
-            let first = rendered
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("error: bad arguments");
-            eprintln!("{first} (see mancala --help)");
+            // One line, as promised, naming what is missing or wrong.
+            eprintln!("{} (see mancala --help)", crate::cli::error_line(&e));
             return ExitCode::from(2);
         }
     };
-    match run(cli) {
+    let result = run(cli);
+    // A full-screen screen left because of a signal: exit as the signal
+    // would have (128 + its number), whatever the screen returned.
+    if let Some(status) = crate::tui::terminal::signal_exit_status() {
+        return ExitCode::from(status);
+    }
+    match result {
         Ok(code) => code,
+        Err(e) if e.is::<output::OutputError>() => e
+            .downcast_ref::<output::OutputError>()
+            .map_or(ExitCode::FAILURE, output::OutputError::exit),
         Err(e) => {
             eprintln!("mancala: {e:#}");
             if e.is::<UsageError>() {
@@ -82,12 +86,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Position(cmd)) => {
             let board = board_from(&cmd)?;
-            println!("{}", position_json(&board));
+            output::emit_line(position_json(&board))?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Solve(cmd)) => {
             let board = board_from(&cmd)?;
-            println!("{}", solve_json(&board));
+            output::emit_line(solve_json(&board))?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Arena(cmd)) => {

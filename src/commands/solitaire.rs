@@ -27,7 +27,16 @@ pub fn solitaire_board(cmd: &SolitaireCmd, rng: &mut Rng) -> anyhow::Result<Soli
         (Some(text), _) => {
             let counts =
                 parse_counts::<u64>(text, "--board").map_err(|e| UsageError(e.to_string()))?;
-            Ok(SolitaireBoard::from_counts(&counts).map_err(|e| UsageError(e.to_string()))?)
+            let board =
+                SolitaireBoard::from_counts(&counts).map_err(|e| UsageError(e.to_string()))?;
+            // The plan's size grows with the seeds: the same bound as a deal.
+            let total: u64 = counts.iter().sum();
+            if total > MAX_DEAL_SEEDS {
+                return super::usage(format!(
+                    "--board holds too many seeds ({total}): at most {MAX_DEAL_SEEDS} seeds in all"
+                ));
+            }
+            Ok(board)
         }
         (None, Some(text)) => Ok(deal(parse_seed_count(text).map_err(UsageError)?)),
         (None, None) => Ok(solitaire::deal_random(rng)),
@@ -72,7 +81,7 @@ pub fn run(cmd: &SolitaireCmd) -> anyhow::Result<ExitCode> {
     let mut rng = Rng::from_entropy();
     let board = solitaire_board(cmd, &mut rng)?;
     if cmd.plan {
-        println!("{}", plan_json(&board));
+        super::output::emit_line(plan_json(&board))?;
         return Ok(ExitCode::SUCCESS);
     }
     if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {

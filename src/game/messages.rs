@@ -74,18 +74,18 @@ impl EventKind {
 
 /// A sentence for the players and what it reports.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Message {
+pub struct Notice {
     /// What happened.
     pub kind: EventKind,
     /// The words.
     pub text: String,
 }
 
-impl Message {
+impl Notice {
     /// A message of `kind` saying `text`.
     #[must_use]
-    pub fn new(kind: EventKind, text: impl Into<String>) -> Message {
-        Message {
+    pub fn new(kind: EventKind, text: impl Into<String>) -> Notice {
+        Notice {
             kind,
             text: text.into(),
         }
@@ -98,19 +98,19 @@ impl Message {
     }
 }
 
-impl fmt::Display for Message {
+impl fmt::Display for Notice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text)
     }
 }
 
-impl From<Message> for String {
-    fn from(message: Message) -> String {
+impl From<Notice> for String {
+    fn from(message: Notice) -> String {
         message.text
     }
 }
 
-impl PartialEq<&str> for Message {
+impl PartialEq<&str> for Notice {
     fn eq(&self, other: &&str) -> bool {
         self.text == *other
     }
@@ -129,11 +129,11 @@ impl PartialEq<&str> for Message {
 /// assert_eq!(said[0].kind, EventKind::ExtraTurn);
 /// ```
 #[must_use]
-pub fn describe(rules: &Rules, played: &Played, names: [&str; 2]) -> Vec<Message> {
+pub fn describe(rules: &Rules, played: &Played, names: [&str; 2]) -> Vec<Notice> {
     let name = names[played.mover.index()];
     let mut said = Vec::new();
     if played.relays > 0 {
-        said.push(Message::new(
+        said.push(Notice::new(
             EventKind::Relay,
             format!("{name} relayed {}.", plural(played.relays, "time")),
         ));
@@ -141,7 +141,7 @@ pub fn describe(rules: &Rules, played: &Played, names: [&str; 2]) -> Vec<Message
     if let Some(c) = played.capture {
         let letter = |p| rules.letter(p).unwrap_or('?');
         // The classic wording: the opponent's pit first, then the player's own.
-        said.push(Message::new(
+        said.push(Notice::new(
             EventKind::Capture,
             format!(
                 "{name} captured the contents of pits {} and {}",
@@ -151,13 +151,13 @@ pub fn describe(rules: &Rules, played: &Played, names: [&str; 2]) -> Vec<Message
         ));
     }
     if played.extra_turn {
-        said.push(Message::new(
+        said.push(Notice::new(
             EventKind::ExtraTurn,
             format!("{name} gets an extra turn!"),
         ));
     }
     if played.game_over {
-        said.push(Message::new(EventKind::RoundOver, "The round is over."));
+        said.push(Notice::new(EventKind::RoundOver, "The round is over."));
     }
     said
 }
@@ -170,9 +170,9 @@ pub fn outcome_message(outcome: Outcome, score: Score, names: [&str; 2]) -> Stri
 
 /// [`outcome_message`] with its kind ([`EventKind::Win`] or [`EventKind::Draw`]).
 #[must_use]
-pub fn outcome_event(outcome: Outcome, score: Score, names: [&str; 2]) -> Message {
+pub fn outcome_event(outcome: Outcome, score: Score, names: [&str; 2]) -> Notice {
     match outcome {
-        Outcome::Win(side) => Message::new(
+        Outcome::Win(side) => Notice::new(
             EventKind::Win,
             format!(
                 "{} wins! {}–{}",
@@ -181,7 +181,7 @@ pub fn outcome_event(outcome: Outcome, score: Score, names: [&str; 2]) -> Messag
                 score.of(side.opponent())
             ),
         ),
-        Outcome::Draw => Message::new(
+        Outcome::Draw => Notice::new(
             EventKind::Draw,
             format!(
                 "It's a draw, {}–{}",
@@ -194,14 +194,14 @@ pub fn outcome_event(outcome: Outcome, score: Score, names: [&str; 2]) -> Messag
 
 /// "Alice played c." (after the move) .
 #[must_use]
-pub fn played(name: &str, letter: char) -> Message {
-    Message::new(EventKind::Move, format!("{name} played {letter}."))
+pub fn played(name: &str, letter: char) -> Notice {
+    Notice::new(EventKind::Move, format!("{name} played {letter}."))
 }
 
 /// "Michael plays h." (a computer's move, told as it is made).
 #[must_use]
-pub fn plays(name: &str, letter: char) -> Message {
-    Message::new(EventKind::Move, format!("{name} plays {letter}."))
+pub fn plays(name: &str, letter: char) -> Notice {
+    Notice::new(EventKind::Move, format!("{name} plays {letter}."))
 }
 
 /// The match score, the one wording used everywhere:
@@ -248,9 +248,9 @@ pub fn match_score_line(tally: &Tally, names: [&str; 2]) -> String {
 /// How a round begins: "Round 2: Michael moves first." With `--first
 /// random` the coin is mentioned: "Round 2: a coin toss, Michael moves first."
 #[must_use]
-pub fn round_starts(round: u32, starter: &str, coin_tossed: bool) -> Message {
+pub fn round_starts(round: u32, starter: &str, coin_tossed: bool) -> Notice {
     let coin = if coin_tossed { " a coin toss," } else { "" };
-    Message::new(
+    Notice::new(
         EventKind::News,
         format!("Round {round}:{coin} {starter} moves first."),
     )
@@ -259,8 +259,8 @@ pub fn round_starts(round: u32, starter: &str, coin_tossed: bool) -> Message {
 /// A saved round taken up again: "Round 2 goes on after 3 moves (Alice
 /// moved first)", or, before any move, "Round 2: Alice moves first".
 #[must_use]
-pub fn round_goes_on(round: u32, moves: usize, starter: &str) -> Message {
-    Message::new(
+pub fn round_goes_on(round: u32, moves: usize, starter: &str) -> Notice {
+    Notice::new(
         EventKind::News,
         if moves == 0 {
             format!("Round {round}: {starter} moves first.")
@@ -276,8 +276,8 @@ pub fn round_goes_on(round: u32, moves: usize, starter: &str) -> Message {
 /// A computer seat gave no legal move; its first legal pit is played instead
 /// (see [`computer_move`](super::computer_move)).
 #[must_use]
-pub fn gave_no_move(name: &str, letter: char) -> Message {
-    Message::new(
+pub fn gave_no_move(name: &str, letter: char) -> Notice {
+    Notice::new(
         EventKind::Problem,
         format!("{name} gave no legal move; playing its first legal pit, {letter}."),
     )

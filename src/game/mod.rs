@@ -4,6 +4,7 @@
 //! and follow the same policies ([`Match::undo_turn`], [`Match::redo_turn`],
 //! [`computer_move`], [`seat_seed`]) and words ([`messages`]).
 
+pub mod dirs;
 pub mod keeper;
 pub mod messages;
 mod options;
@@ -14,7 +15,7 @@ pub mod stats;
 
 pub use keeper::{Keeper, RESUME_QUESTION};
 pub use messages::{
-    EventKind, Message, Tone, describe, match_score, match_score_line, match_score_short,
+    EventKind, Notice, Tone, describe, match_score, match_score_line, match_score_short,
     outcome_event, outcome_message, plural,
 };
 pub use options::{MOVE_PAUSE, PlayOptions};
@@ -255,7 +256,7 @@ impl Match {
     /// How this round begins, for the players ("Round 2: a coin toss,
     /// Michael moves first.").
     #[must_use]
-    pub fn round_message(&self) -> Message {
+    pub fn round_message(&self) -> Notice {
         messages::round_starts(self.round, self.name(self.starter), self.coin_tossed())
     }
 

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use super::Match;
-use super::messages::{EventKind, Message, plural};
+use super::messages::{EventKind, Notice, plural};
 use crate::players::{PlayerKind, TurnFn, computer};
 use crate::rules::{Board, Pit, Played, Side, Step};
 
@@ -28,23 +28,23 @@ pub enum Undo {
 impl Undo {
     /// The message for the players.
     #[must_use]
-    pub fn message(self) -> Message {
+    pub fn message(self) -> Notice {
         match self {
             Undo::Undone(n) => {
-                Message::new(EventKind::News, format!("Took back {}.", plural(n, "move")))
+                Notice::new(EventKind::News, format!("Took back {}.", plural(n, "move")))
             }
             Undo::NothingToUndo => {
-                Message::new(EventKind::Refused, "There is no move to take back.")
+                Notice::new(EventKind::Refused, "There is no move to take back.")
             }
-            Undo::RoundOver(round) => Message::new(
+            Undo::RoundOver(round) => Notice::new(
                 EventKind::Refused,
                 format!("Round {round} is over; a finished round cannot be taken back."),
             ),
-            Undo::NoHuman => Message::new(
+            Undo::NoHuman => Notice::new(
                 EventKind::Refused,
                 "Undo goes back to a human's turn; both players here are computers.",
             ),
-            Undo::NoEarlierTurn => Message::new(
+            Undo::NoEarlierTurn => Notice::new(
                 EventKind::Refused,
                 "There is no earlier turn of yours in this round to go back to.",
             ),
@@ -73,11 +73,11 @@ pub struct Redone {
 
 /// "Redid 2 moves." or "There is no move to redo."
 #[must_use]
-pub fn redo_message(redone: &[Redone]) -> Message {
+pub fn redo_message(redone: &[Redone]) -> Notice {
     if redone.is_empty() {
-        Message::new(EventKind::Refused, "There is no move to redo.")
+        Notice::new(EventKind::Refused, "There is no move to redo.")
     } else {
-        Message::new(
+        Notice::new(
             EventKind::News,
             format!("Redid {}.", plural(redone.len(), "move")),
         )

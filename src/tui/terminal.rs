@@ -1,12 +1,19 @@
 //! Entering and leaving full-screen mode, and making sure the terminal is
-//! restored on every way out: a normal quit, an error, a panic, or SIGTERM /
-//! SIGHUP (the signal only sets a flag; the event loops see it within one
-//! poll tick and leave through their normal path, so [`Screen`]'s drop
-//! restores the terminal).
+//! restored on every way out: a normal quit, an error, a panic, or any
+//! signal that ends a process by default ([`WATCHED_SIGNALS`]: INT, TERM,
+//! HUP, QUIT).
+//!
+//! Every full-screen view runs on the one screen loop,
+//! [`crate::tui::screen::run`], which does what is needed here: it holds a
+//! [`FullScreen`] from [`FullScreen::enter`] while it runs, waits for input
+//! at most [`SIGNAL_TICK`] at a time, and leaves when [`terminated`] says
+//! so. The signal only records itself; the loop leaves through its normal
+//! path, [`FullScreen`]'s drop restores the terminal, and `main` exits with
+//! [`signal_exit_status`] (128 + the signal's number).
 
 use std::io::{self, stdout};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Duration;
 
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
@@ -14,30 +21,26 @@ use crossterm::execute;
 use ratatui::DefaultTerminal;
 
 /// The full-screen terminal; dropping it restores the terminal.
-pub struct Screen {
+pub struct FullScreen {
     terminal: DefaultTerminal,
 }
 
-impl Screen {
+impl FullScreen {
     /// Switches to the alternate screen in raw mode with mouse capture, and
-    /// installs a panic hook that restores the terminal before the panic
-    /// message is printed.
+    /// installs (once per process) a panic hook that restores the terminal
+    /// before the panic message is printed.
     ///
     /// # Errors
     /// When the terminal cannot be set up (it is restored again first).
-    pub fn enter() -> io::Result<Screen> {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            restore();
-            previous(info);
-        }));
+    pub fn enter() -> io::Result<FullScreen> {
+        hook_panics();
         watch_signals();
         let terminal = ratatui::try_init()?;
         if let Err(e) = execute!(stdout(), EnableMouseCapture) {
             restore();
             return Err(e);
         }
-        Ok(Screen { terminal })
+        Ok(FullScreen { terminal })
     }
 
     /// The terminal to draw on.
@@ -46,10 +49,24 @@ impl Screen {
     }
 }
 
-impl Drop for Screen {
+impl Drop for FullScreen {
     fn drop(&mut self) {
         restore();
     }
+}
+
+/// Chains a terminal-restoring panic hook in front of the current one, once:
+/// entering full screen again (a second match, say) must not stack another
+/// hook each time.
+fn hook_panics() {
+    static ONCE: OnceLock<()> = OnceLock::new();
+    ONCE.get_or_init(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+    });
 }
 
 /// Leaves full-screen mode: mouse capture off (which `ratatui::restore`
@@ -63,39 +80,44 @@ pub fn restore() {
 /// [`terminated`] again.
 pub const SIGNAL_TICK: Duration = Duration::from_millis(200);
 
-/// Set by SIGTERM or SIGHUP once [`Screen::enter`] has run.
-fn termination_flag() -> &'static Arc<AtomicBool> {
-    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
-    FLAG.get_or_init(|| Arc::new(AtomicBool::new(false)))
-}
+/// The signals that end a process by default and that a full-screen
+/// screen turns into a clean exit: interrupt, terminate, hang up, quit.
+pub const WATCHED_SIGNALS: [i32; 4] = [
+    signal_hook::consts::SIGINT,
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGHUP,
+    signal_hook::consts::SIGQUIT,
+];
+
+/// The number of the first watched signal received, 0 for none.
+static RECEIVED: AtomicI32 = AtomicI32::new(0);
 
 /// How long an event loop gets to leave on its own after a termination
 /// signal before the watcher ends the process itself.
 const GRACE: Duration = Duration::from_millis(600);
 
-/// Asks to be told of SIGTERM and SIGHUP (once per process), on a small
-/// watcher thread. The signal sets the flag that the event loops check, so
-/// they normally leave the usual way (terminal restored, match saved). But
-/// when the terminal itself has gone away (SIGHUP after the window closed),
-/// crossterm 0.29's input loop retries its end-of-file read forever inside
-/// `event::poll` and never comes back to look at the flag; so after
-/// [`GRACE`] the watcher restores what it can and ends the process. If the
-/// signals cannot be watched at all, they keep their default action: the
-/// process ends.
+/// Asks to be told of [`WATCHED_SIGNALS`] (once per process), on a small
+/// watcher thread. The signal is recorded for [`terminated`], which the
+/// event loops check, so they normally leave the usual way (terminal
+/// restored, match saved). But when the terminal itself has gone away
+/// (SIGHUP after the window closed), crossterm 0.29's input loop retries
+/// its end-of-file read forever inside `event::poll` and never comes back
+/// to look; so after [`GRACE`] the watcher restores what it can and ends
+/// the process with [`signal_exit_status`]. If the signals cannot be
+/// watched at all, they keep their default action: the process ends.
 fn watch_signals() {
     static ONCE: OnceLock<()> = OnceLock::new();
     ONCE.get_or_init(|| {
-        use signal_hook::consts::{SIGHUP, SIGTERM};
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP]) else {
+        let Ok(mut signals) = signal_hook::iterator::Signals::new(WATCHED_SIGNALS) else {
             return;
         };
-        // A thread that cannot be started leaves the flag unset: the loops
-        // then simply go on until the player quits.
+        // A thread that cannot be started leaves the signal unrecorded: the
+        // loops then simply go on until the player quits.
         let _ = std::thread::Builder::new()
             .name("signals".into())
             .spawn(move || {
                 if let Some(signal) = signals.forever().next() {
-                    termination_flag().store(true, Ordering::Relaxed);
+                    RECEIVED.store(signal, Ordering::SeqCst);
                     std::thread::sleep(GRACE);
                     restore();
                     std::process::exit(128 + signal);
@@ -104,12 +126,20 @@ fn watch_signals() {
     });
 }
 
-/// Whether the process was asked to end by SIGTERM or SIGHUP: event loops
-/// check this every [`SIGNAL_TICK`] and leave as if the player had quit.
+/// Whether the process was asked to end by one of [`WATCHED_SIGNALS`]:
+/// event loops check this every [`SIGNAL_TICK`] and leave as if the player
+/// had quit.
 #[must_use]
 pub fn terminated() -> bool {
-    termination_flag().load(Ordering::Relaxed)
+    RECEIVED.load(Ordering::SeqCst) != 0
 }
 
-/// The exit status after a termination signal (128 + SIGTERM, as a shell reports it).
-pub const TERMINATED_EXIT_STATUS: u8 = 143;
+/// The exit status a shell reports for the signal that ended a screen,
+/// 128 + its number (130 for INT, 129 for HUP, 131 for QUIT, 143 for TERM);
+/// `None` when no signal came. The program's `main` returns it whatever
+/// the screen returned, so a screen only has to leave its loop.
+#[must_use]
+pub fn signal_exit_status() -> Option<u8> {
+    let signal = RECEIVED.load(Ordering::SeqCst);
+    (signal != 0).then(|| u8::try_from(128 + signal).unwrap_or(u8::MAX))
+}
