@@ -21,7 +21,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::game::Match;
 use crate::net::play::{
-    HostGame, HostIn, HostSetup, Input as Typed, JoinGame, JoinIn, JoinSetup, Show, names,
+    HostGame, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, LineIn, Show, names,
 };
 use crate::rules::{Played, Side, Step};
 use crate::tui::animation::{Animation, caption};
@@ -128,16 +128,16 @@ pub struct NetScreen {
 
 /// Everything that can happen to the network screen.
 #[derive(Clone, Debug)]
-pub enum Message {
+pub enum NetMessage {
     /// A key, click, resize or tick.
     Input(Input),
     /// What the network game said.
     Shown(Shown),
 }
 
-impl From<Input> for Message {
-    fn from(input: Input) -> Message {
-        Message::Input(input)
+impl From<Input> for NetMessage {
+    fn from(input: Input) -> NetMessage {
+        NetMessage::Input(input)
     }
 }
 
@@ -259,26 +259,26 @@ impl NetScreen {
 }
 
 impl Screen for NetScreen {
-    type Message = Message;
+    type Message = NetMessage;
     type Effect = Typing;
 
-    fn update(&mut self, message: Message, now: Instant) -> Vec<Typing> {
+    fn update(&mut self, message: NetMessage, now: Instant) -> Vec<Typing> {
         let typed = match message {
-            Message::Shown(shown) => {
+            NetMessage::Shown(shown) => {
                 self.queue.push_back(shown);
                 Vec::new()
             }
-            Message::Input(Input::Key(key)) => self.on_key(key.code),
-            Message::Input(Input::Interrupt) => vec![Typing("q".into())],
-            Message::Input(Input::Chord(key)) => {
+            NetMessage::Input(Input::Key(key)) => self.on_key(key.code),
+            NetMessage::Input(Input::Interrupt) => vec![Typing("q".into())],
+            NetMessage::Input(Input::Chord(key)) => {
                 self.note(format!("{} does nothing here.", chord_name(key)));
                 Vec::new()
             }
-            Message::Input(Input::Resize(w, h)) => {
+            NetMessage::Input(Input::Resize(w, h)) => {
                 self.size = Rect::new(0, 0, w, h);
                 Vec::new()
             }
-            Message::Input(_) => Vec::new(),
+            NetMessage::Input(_) => Vec::new(),
         };
         self.show_queue(now);
         typed
@@ -379,7 +379,7 @@ impl Screen for NetScreen {
 }
 
 /// One end of the network game, as the screen's world drives it.
-pub trait Engine {
+pub trait NetEnd {
     /// Hands a typed line to the game; `Some` ends it.
     ///
     /// # Errors
@@ -400,9 +400,9 @@ pub struct HostEngine {
     rx: mpsc::Receiver<HostIn>,
 }
 
-impl Engine for HostEngine {
+impl NetEnd for HostEngine {
     fn typed(&mut self, line: String) -> anyhow::Result<Option<ExitCode>> {
-        self.game.handle(HostIn::Input(Typed::Line(line)))
+        self.game.handle(HostIn::Input(LineIn::Line(line)))
     }
 
     fn poll(&mut self) -> anyhow::Result<Option<ExitCode>> {
@@ -426,9 +426,9 @@ pub struct JoinEngine {
     rx: mpsc::Receiver<JoinIn>,
 }
 
-impl Engine for JoinEngine {
+impl NetEnd for JoinEngine {
     fn typed(&mut self, line: String) -> anyhow::Result<Option<ExitCode>> {
-        Ok(self.game.handle(JoinIn::Input(Typed::Line(line)))?)
+        Ok(self.game.handle(JoinIn::Input(LineIn::Line(line)))?)
     }
 
     fn poll(&mut self) -> anyhow::Result<Option<ExitCode>> {
@@ -452,8 +452,8 @@ pub struct NetWorld<E> {
     ended: bool,
 }
 
-impl<E: Engine> NetWorld<E> {
-    fn settle(&mut self, result: anyhow::Result<Option<ExitCode>>, answers: &mut Vec<Message>) {
+impl<E: NetEnd> NetWorld<E> {
+    fn settle(&mut self, result: anyhow::Result<Option<ExitCode>>, answers: &mut Vec<NetMessage>) {
         let mut shown = self.engine.drain();
         match result {
             Ok(None) => {}
@@ -468,12 +468,12 @@ impl<E: Engine> NetWorld<E> {
                 shown.push(Shown::Ended(1));
             }
         }
-        answers.extend(shown.into_iter().map(Message::Shown));
+        answers.extend(shown.into_iter().map(NetMessage::Shown));
     }
 }
 
-impl<E: Engine> World<NetScreen> for NetWorld<E> {
-    fn perform(&mut self, effect: Typing, answers: &mut Vec<Message>) {
+impl<E: NetEnd> World<NetScreen> for NetWorld<E> {
+    fn perform(&mut self, effect: Typing, answers: &mut Vec<NetMessage>) {
         if self.ended {
             return;
         }
@@ -481,7 +481,7 @@ impl<E: Engine> World<NetScreen> for NetWorld<E> {
         self.settle(result, answers);
     }
 
-    fn poll(&mut self, answers: &mut Vec<Message>) {
+    fn poll(&mut self, answers: &mut Vec<NetMessage>) {
         if self.ended {
             return;
         }
@@ -496,7 +496,7 @@ impl<E: Engine> World<NetScreen> for NetWorld<E> {
 
 /// Runs the screen until the game ends, then prints the last news on the
 /// normal screen.
-fn run_screen<E: Engine>(mut screen: NetScreen, engine: E) -> anyhow::Result<ExitCode> {
+fn run_screen<E: NetEnd>(mut screen: NetScreen, engine: E) -> anyhow::Result<ExitCode> {
     let mut world = NetWorld {
         engine,
         ended: false,
