@@ -17,7 +17,15 @@ pub struct PlayOptions {
     pub seed_delay: Option<Duration>,
     /// Thinking time per move for computer players.
     pub think: Duration,
+    /// Whether the command line chose the speed (`--speed` or
+    /// `--no-animation`); if not, the full screen uses the speed the
+    /// players chose last time.
+    pub speed_given: bool,
 }
+
+/// Milliseconds per seed when neither the command line nor the
+/// preferences say.
+pub const DEFAULT_SPEED_MS: u64 = 150;
 
 /// The match and presentation settings a [`PlayArgs`] describes.
 ///
@@ -32,8 +40,10 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
         first: args.first,
     };
     let options = PlayOptions {
-        seed_delay: (!args.no_animation).then(|| Duration::from_millis(args.speed)),
+        seed_delay: (!args.no_animation)
+            .then(|| Duration::from_millis(args.speed.unwrap_or(DEFAULT_SPEED_MS))),
         think: Duration::from_millis(args.think),
+        speed_given: args.speed.is_some() || args.no_animation,
     };
     debug_assert_eq!(config.seats.len(), Side::BOTH.len());
     Ok((config, options))

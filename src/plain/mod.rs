@@ -527,6 +527,7 @@ mod tests {
             options: PlayOptions {
                 seed_delay: animate.then_some(Duration::ZERO),
                 think: Duration::from_millis(10),
+                speed_given: true,
             },
             keeper: Keeper::new(None),
             computers: [None, None],

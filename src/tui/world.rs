@@ -2,6 +2,7 @@
 //! its effects, and the world that carries them out (the computer players'
 //! [`Worker`] and the match's [`Keeper`]).
 
+use std::path::PathBuf;
 use std::time::Instant;
 
 use ratatui::Frame;
@@ -11,6 +12,7 @@ use crate::tui::app::{App, MatchEvent};
 use crate::tui::computer::{Answer, Request, Worker};
 use crate::tui::draw::draw;
 use crate::tui::input::Input;
+use crate::tui::prefs::{self, Prefs};
 use crate::tui::screen::{Screen, World};
 
 /// Everything that can happen to the game screen.
@@ -43,6 +45,8 @@ pub enum Effect {
     EndMatch(MatchConfig),
     /// Ask the computer (or stop its searches).
     Think(Request),
+    /// Keep the players' preferences (the sowing speed) for next time.
+    SavePrefs(Prefs),
 }
 
 impl Screen for App {
@@ -69,6 +73,7 @@ impl Screen for App {
             })
             .collect();
         effects.extend(self.take_requests().into_iter().map(Effect::Think));
+        effects.extend(self.take_prefs().map(Effect::SavePrefs));
         effects
     }
 
@@ -91,6 +96,8 @@ pub struct GameWorld {
     pub worker: Worker,
     /// Saves, records and statistics (the policy shared with plain mode).
     pub keeper: Keeper,
+    /// Where preferences are kept (`None`: nowhere, they last one game).
+    pub prefs: Option<PathBuf>,
 }
 
 impl World<App> for GameWorld {
@@ -117,6 +124,13 @@ impl World<App> for GameWorld {
                 }
             }
             Effect::Think(request) => self.worker.submit(request),
+            Effect::SavePrefs(prefs) => {
+                if let Some(path) = &self.prefs
+                    && let Err(warning) = prefs::save(path, &prefs)
+                {
+                    answers.push(Message::Warning(warning));
+                }
+            }
         }
     }
 
@@ -155,6 +169,7 @@ mod tests {
         let mut world = GameWorld {
             worker: Worker::new(&config, Duration::from_millis(10), 1),
             keeper: Keeper::new(Some(store.clone())),
+            prefs: None,
         };
         let records = || fs::read_dir(dir.join("records")).unwrap().count();
         let mut press = |app: &mut App, input: Input| dispatch(app, &mut world, input.into(), t0);

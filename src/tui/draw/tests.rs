@@ -72,7 +72,7 @@ fn help_screen() {
     let t0 = Instant::now();
     let mut app = humans(t0);
     app.handle_event(&ch('?'), t0);
-    assert_eq!(app.overlay, Some(Overlay::Help));
+    assert_eq!(app.dialog(), Some(Overlay::Help));
     let screen = render(&app, 80, 24);
     assert!(screen.contains("Rules: 6 pits × 4 seeds"));
     insta::assert_snapshot!(screen);
@@ -271,7 +271,7 @@ fn the_key_bar_shows_shift_keys_where_the_letters_are_the_movers_pits() {
     app.handle_event(&ch('R'), t0);
     assert_eq!(app.game().moves().len(), 1, "R redid a");
     app.handle_event(&press(KeyCode::Esc), t0);
-    assert_eq!(app.overlay, Some(Overlay::ConfirmQuit));
+    assert_eq!(app.dialog(), Some(Overlay::ConfirmQuit));
 }
 
 /// Every text of the game screen is whole at `width` × `height`: both

@@ -8,6 +8,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Position, Rect};
+use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph, Widget};
 
@@ -172,21 +173,32 @@ pub struct BoardView<'a> {
     pub theme: &'a Theme,
 }
 
-/// Seed marks for `count` seeds in boxes `width` wide and `rows` high, or
-/// nothing when they do not fit (the count says it all then).
+/// Seed marks for `count` seeds in boxes `width` wide and `rows` high:
+/// spaced out while they fit, packed when there are more, and when even
+/// that is too few the box is filled and its last mark is a `+` (the count
+/// beside says how many). So a big store never looks empty next to a
+/// smaller full one.
 fn seed_rows(count: u16, width: u16, rows: u16) -> Option<Vec<String>> {
-    let spaced = width >= 5;
-    let per_row = if spaced { width.div_ceil(2) } else { width };
-    if count == 0 || per_row == 0 || count > per_row * rows {
+    if count == 0 || width == 0 || rows == 0 {
         return None;
     }
-    let mut left = count;
+    let spaced_per_row = if width >= 5 { width.div_ceil(2) } else { 0 };
+    let (per_row, sep) = if count <= spaced_per_row * rows {
+        (spaced_per_row, " ")
+    } else {
+        (width, "")
+    };
+    let overflow = count > per_row * rows;
+    let mut left = count.min(per_row * rows);
     let mut lines = Vec::new();
     while left > 0 {
         let here = left.min(per_row);
-        let sep = if spaced { " " } else { "" };
         lines.push(vec!["•"; usize::from(here)].join(sep));
         left -= here;
+    }
+    if overflow && let Some(last) = lines.last_mut() {
+        last.pop();
+        last.push('+');
     }
     Some(lines)
 }
@@ -201,17 +213,25 @@ impl BoardView<'_> {
         let active = self.is_highlighted(pit);
         let selected = self.selected == Some(pit);
         let letter = self.rules.letter(pit).unwrap_or(' ');
+        let side_style = theme.side(self.rules.owner(pit));
         let (border_type, border_style) = if active {
             (BorderType::Thick, theme.active)
         } else if selected {
             (BorderType::Double, theme.selected)
         } else {
-            (BorderType::Rounded, theme.border)
+            (BorderType::Rounded, side_style)
         };
+        // In the pit being sown everything is in the one highlight style:
+        // other colours on its background would be hard to read.
         let title = if selected {
             Line::from(Span::styled(format!("▸{letter}◂"), theme.selected))
+        } else if active {
+            Line::from(Span::styled(letter.to_string(), theme.active))
         } else {
-            Line::from(Span::styled(letter.to_string(), theme.key))
+            Line::from(Span::styled(
+                letter.to_string(),
+                side_style.add_modifier(Modifier::BOLD),
+            ))
         };
         let mut block = Block::bordered()
             .border_type(border_type)
@@ -227,9 +247,10 @@ impl BoardView<'_> {
         }
         let count = self.counts[pit.index()];
         let count_style = if active { theme.active } else { theme.count };
+        let seed_style = if active { theme.active } else { side_style };
         let mut lines = vec![Line::styled(count.to_string(), count_style)];
         if let Some(marks) = seed_rows(count, inner.width, inner.height.saturating_sub(1)) {
-            lines.extend(marks.into_iter().map(|m| Line::styled(m, theme.seeds)));
+            lines.extend(marks.into_iter().map(|m| Line::styled(m, seed_style)));
         }
         // North's pits read from the top, South's from the bottom, so both
         // counts sit next to the caption line in the middle of the board.
@@ -249,10 +270,11 @@ impl BoardView<'_> {
         let theme = self.theme;
         let store = self.rules.store(side);
         let active = self.is_highlighted(store);
+        let side_style = theme.side(side);
         let (border_type, border_style) = if active {
             (BorderType::Thick, theme.active)
         } else {
-            (BorderType::Rounded, theme.border)
+            (BorderType::Rounded, side_style)
         };
         let block = Block::bordered()
             .border_type(border_type)
@@ -271,7 +293,8 @@ impl BoardView<'_> {
         if let Some(marks) = seed_rows(count, inner.width, inner.height.saturating_sub(1)) {
             let free_rows = (0..inner.height).rev().filter(|&r| r != middle);
             for (row, mark) in free_rows.zip(marks) {
-                lines[usize::from(row)] = Line::styled(mark, theme.seeds);
+                lines[usize::from(row)] =
+                    Line::styled(mark, if active { theme.active } else { side_style });
             }
         }
         Paragraph::new(lines)
@@ -434,11 +457,24 @@ mod tests {
     }
 
     #[test]
-    fn seed_marks_only_when_they_fit() {
+    fn seed_marks_spread_then_pack_then_fill_with_a_plus() {
         assert_eq!(seed_rows(3, 7, 2), Some(vec!["• • •".to_string()]));
         assert_eq!(seed_rows(5, 7, 2).unwrap().len(), 2);
-        assert_eq!(seed_rows(9, 7, 2), None);
         assert_eq!(seed_rows(0, 7, 2), None);
         assert_eq!(seed_rows(3, 3, 1), Some(vec!["•••".to_string()]));
+        // Nine seeds in a pit with room for eight spaced marks: packed.
+        assert_eq!(
+            seed_rows(9, 7, 2),
+            Some(vec!["•••••••".to_string(), "••".to_string()])
+        );
+        // A store 6 wide and 8 high: 22 and 26 seeds both show, 26 more.
+        let marks = |n| {
+            let rows = seed_rows(n, 6, 8).unwrap().concat();
+            rows.chars().filter(|&c| c == '•').count()
+        };
+        assert_eq!((marks(22), marks(26)), (22, 26));
+        // More than the box holds: full, ending in +.
+        let full = seed_rows(60, 7, 2).unwrap();
+        assert_eq!(full, ["•••••••", "••••••+"]);
     }
 }
