@@ -135,6 +135,7 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         names,
         scores,
         to_move: app.to_move(),
+        sowing: app.animation().map(|a| a.mover()),
         selected: app.selection(),
         highlight: app.animation().map_or([None; 3], |a| a.highlight()),
         caption: caption(app, layout.geometry.caption.width),

@@ -194,6 +194,7 @@ impl ReplayView {
             names,
             scores,
             to_move: (self.animation.is_none() && !board.is_over()).then(|| board.to_move()),
+            sowing: self.animation.as_ref().map(Animation::mover),
             selected: None,
             highlight: self
                 .animation

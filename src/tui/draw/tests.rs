@@ -26,6 +26,44 @@ fn opening_board_at_100_by_30() {
 }
 
 #[test]
+fn at_120_by_40_header_messages_and_keys_line_up_with_the_centred_board() {
+    let app = humans(Instant::now());
+    let screen = render(&app, 120, 40);
+    let column = |needle: &str| {
+        screen
+            .lines()
+            .find_map(|l| l.find(needle).map(|i| l[..i].chars().count()))
+            .unwrap_or_else(|| panic!("{needle} in\n{screen}"))
+    };
+    let board = column("╭──────╮");
+    assert!(board > 10, "the board is centred\n{screen}");
+    for text in ["Round 1", "Alice, your move", "a-f play"] {
+        assert_eq!(column(text), board, "{text} lines up with the board\n{screen}");
+    }
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn a_computer_seat_reads_naturally_and_narrow_boards_keep_the_names() {
+    let app = app_for(
+        crate::game::MatchConfig {
+            seats: [
+                crate::game::Seat::new("Alice", PlayerKind::Human),
+                crate::game::Seat::new("Computer (hard)", PlayerKind::Hard),
+            ],
+            ..config(Rules::KALAH, PlayerKind::Human, PlayerKind::Hard)
+        },
+        None,
+        Instant::now(),
+    );
+    let screen = render(&app, 80, 24);
+    assert!(!screen.contains("Computer (hard)'s"), "{screen}");
+    assert!(screen.contains("◀ store of Computer (hard)"), "{screen}");
+    let narrow = render(&humans(Instant::now()), 44, 17);
+    assert!(narrow.contains("◀ Michael") && narrow.contains("Alice ▶"), "{narrow}");
+}
+
+#[test]
 fn board_mid_animation() {
     let t0 = Instant::now();
     let mut app = app_for(

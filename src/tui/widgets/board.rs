@@ -46,6 +46,8 @@ pub struct BoardGeometry {
     pub south_label: Rect,
     /// Height of a pit box.
     pub pit_height: u16,
+    /// The board's outline: both stores and the pits between them.
+    pub outer: Rect,
 }
 
 impl BoardGeometry {
@@ -130,6 +132,7 @@ impl BoardGeometry {
             caption: Rect::new(inner_x, caption_y, inner_width, 1),
             south_label: Rect::new(area.x, south_y + pit_height, area.width, 1),
             pit_height,
+            outer: Rect::new(x0, north_y, total, store_height),
         })
     }
 
@@ -163,6 +166,9 @@ pub struct BoardView<'a> {
     pub scores: Score,
     /// Whose turn it is (`None` once the round is over or mid-animation).
     pub to_move: Option<Side>,
+    /// Whose move is being sown, if one is: their label keeps its marker
+    /// and its place, so that nothing jumps while the seeds go round.
+    pub sowing: Option<Side>,
     /// The pit under the cursor.
     pub selected: Option<Pit>,
     /// Places a seed is moving through right now.
@@ -309,17 +315,27 @@ impl BoardView<'_> {
         let theme = self.theme;
         let name = self.names[side.index()];
         let score = self.scores.of(side);
-        let moving = self.to_move == Some(side);
-        let style = if moving { theme.mover } else { theme.title };
+        // "to move" and "sowing…" take the same room: the label does not
+        // move when a sowing starts or ends.
+        let doing = if self.to_move == Some(side) {
+            Some("to move")
+        } else if self.sowing == Some(side) {
+            Some("sowing…")
+        } else {
+            None
+        };
+        let moving = doing.is_some();
+        let style = if moving {
+            theme.mover
+        } else {
+            theme.title.patch(theme.side(side))
+        };
         // A seat without a name is already called by its side.
         let side_too = name != side.to_string();
         let mut wordings: Vec<(String, String)> = Vec::new();
-        let who = |name: &str| {
-            if moving {
-                format!("▶ {name} to move ")
-            } else {
-                format!("  {name}")
-            }
+        let who = |name: &str| match doing {
+            Some(doing) => format!("▶ {name} {doing} "),
+            None => format!("  {name}"),
         };
         if side_too {
             wordings.push((who(name), format!("  {side} · score {score}")));
@@ -362,6 +378,49 @@ impl BoardView<'_> {
     }
 }
 
+/// Whose store `name` is, as a caption reads it: "Alice's store", and
+/// "store of Computer (hard)" where a possessive would read oddly.
+fn store_of(name: &str) -> String {
+    if name.ends_with(')') {
+        format!("store of {name}")
+    } else {
+        format!("{name}'s store")
+    }
+}
+
+/// The captions pointing at North's store (left) and South's (right) in
+/// `width` columns: "◀ Michael's store" and "Alice's store ▶" where they
+/// fit, else the names alone (cut if need be), else the arrows alone.
+fn store_captions(names: [&str; 2], width: usize) -> [String; 2] {
+    let [south, north] = names;
+    let fits = |[left, right]: &[String; 2]| {
+        text::columns(left) + text::columns(right) < width
+    };
+    let full = [format!("◀ {}", store_of(north)), format!("{} ▶", store_of(south))];
+    if fits(&full) {
+        return full;
+    }
+    let names = [format!("◀ {north}"), format!("{south} ▶")];
+    if fits(&names) {
+        return names;
+    }
+    // Each name gets half the line, less its arrow and a space.
+    let half = (width.saturating_sub(1) / 2).saturating_sub(3);
+    let cut = |name: &str| -> String {
+        if text::columns(name) <= half {
+            name.to_string()
+        } else {
+            let kept: String = name.chars().take(half.saturating_sub(1)).collect();
+            format!("{kept}…")
+        }
+    };
+    let cut_names = [format!("◀ {}", cut(north)), format!("{} ▶", cut(south))];
+    if half >= 2 && fits(&cut_names) {
+        return cut_names;
+    }
+    ["◀".to_string(), "▶".to_string()]
+}
+
 impl Widget for &BoardView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let Some(geometry) = BoardGeometry::new(area, self.rules) else {
@@ -376,23 +435,14 @@ impl Widget for &BoardView<'_> {
         self.render_label(Side::North, geometry.north_label, geometry.label_x, buf);
         self.render_label(Side::South, geometry.south_label, geometry.label_x, buf);
         if self.caption.spans.is_empty() {
-            let [south, north] = self.names;
             let caption = geometry.caption;
-            let mut left = Line::styled(format!("◀ {north}'s store"), self.theme.dim);
-            let mut right = Line::styled(format!("{south}'s store ▶"), self.theme.dim);
-            if left.width() + right.width() + 1 > usize::from(caption.width) {
-                left = Line::styled("◀ store", self.theme.dim);
-                right = Line::styled("store ▶", self.theme.dim);
-            }
-            // On the narrowest boards the arrows alone point at the stores.
-            if left.width() + right.width() + 1 > usize::from(caption.width) {
-                left = Line::styled("◀", self.theme.dim);
-                right = Line::styled("▶", self.theme.dim);
-            }
-            if left.width() + right.width() < usize::from(caption.width) {
-                left.left_aligned().render(caption, buf);
-                right.right_aligned().render(caption, buf);
-            }
+            let [left, right] = store_captions(self.names, usize::from(caption.width));
+            Line::styled(left, self.theme.dim)
+                .left_aligned()
+                .render(caption, buf);
+            Line::styled(right, self.theme.dim)
+                .right_aligned()
+                .render(caption, buf);
         } else {
             self.caption
                 .clone()
@@ -405,6 +455,22 @@ impl Widget for &BoardView<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn store_captions_keep_the_names_on_narrow_boards() {
+        let names = ["Alice", "Michael"];
+        assert_eq!(
+            store_captions(names, 60),
+            ["◀ Michael's store", "Alice's store ▶"]
+        );
+        assert_eq!(store_captions(names, 20), ["◀ Michael", "Alice ▶"]);
+        assert_eq!(store_captions(names, 14), ["◀ Mi…", "Al… ▶"]);
+        assert_eq!(store_captions(names, 6), ["◀", "▶"]);
+        assert_eq!(
+            store_captions(["Alice", "Computer (hard)"], 70),
+            ["◀ store of Computer (hard)", "Alice's store ▶"]
+        );
+    }
 
     #[test]
     fn north_reads_right_to_left_above_south() {
