@@ -324,7 +324,6 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
         return;
     };
     let mut lines = vec![
-        Line::styled(format!("── Round {} is over ──", game.round()), theme.title),
         Line::from(vec![
             Span::styled("★ ", theme.good),
             Span::styled(
@@ -344,13 +343,20 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
         )),
         Line::styled("Play again? (y/n)", theme.mover),
     ];
-    // Below the question, where there is room: a refusal, and where the
-    // round was recorded (wrapped: it is a path).
+    // Below the question: a refusal, and where the round was recorded
+    // (wrapped: it is a path). The heading goes first when that leaves
+    // them no room.
     for note in [app.notes().message(), app.round_note()]
         .into_iter()
         .flatten()
     {
         lines.extend(note_lines(note, theme, area.width));
+    }
+    if lines.len() < usize::from(area.height) {
+        lines.insert(
+            0,
+            Line::styled(format!("── Round {} is over ──", game.round()), theme.title),
+        );
     }
     frame.render_widget(Paragraph::new(lines), area);
 }

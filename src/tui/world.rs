@@ -90,6 +90,16 @@ impl Screen for App {
     }
 }
 
+/// `path` as a player reads it: under the home directory it starts with
+/// `~`, which keeps the line short enough for the screen.
+fn home_relative(path: &std::path::Path) -> String {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    match home.as_deref().and_then(|home| path.strip_prefix(home).ok()) {
+        Some(rest) if !rest.as_os_str().is_empty() => format!("~/{}", rest.display()),
+        _ => path.display().to_string(),
+    }
+}
+
 /// The game's world: the computer players and the match's keeper.
 pub struct GameWorld {
     /// The computer players' searches.
@@ -113,7 +123,7 @@ impl World<App> for GameWorld {
                 if let Some(path) = kept.record {
                     answers.push(Message::Recorded(format!(
                         "Round recorded in {}.",
-                        path.display()
+                        home_relative(&path)
                     )));
                 }
                 answers.extend(kept.warnings.into_iter().map(Message::Warning));
@@ -151,6 +161,18 @@ impl World<App> for GameWorld {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_under_home_are_shown_from_a_tilde() {
+        let Some(home) = std::env::var_os("HOME").map(PathBuf::from) else {
+            return;
+        };
+        assert_eq!(
+            home_relative(&home.join(".local/share/mancala/records/a.txt")),
+            "~/.local/share/mancala/records/a.txt"
+        );
+        assert_eq!(home_relative(std::path::Path::new("/x/y")), "/x/y");
+    }
     use crate::game::SaveStore;
     use crate::tui::screen::dispatch;
     use crate::tui::testing::{humans, key, pit_key};

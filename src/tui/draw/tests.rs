@@ -64,6 +64,21 @@ fn a_computer_seat_reads_naturally_and_narrow_boards_keep_the_names() {
 }
 
 #[test]
+fn the_round_recorded_line_is_whole_at_80_by_24() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    while !app.round_over() {
+        app.handle_event(&press(KeyCode::Enter), t0);
+    }
+    let path = "~/.local/share/mancala/records/alice-vs-michael-2026-11-23-03-31-12-round-1.txt";
+    app.round_recorded(format!("Round recorded in {path}."));
+    let screen = render(&app, 80, 24);
+    let joined: String = screen.lines().map(str::trim).collect();
+    assert!(joined.contains(&format!("Round recorded in {path}.")), "{screen}");
+    assert!(screen.contains("Play again? (y/n)"), "{screen}");
+}
+
+#[test]
 fn board_mid_animation() {
     let t0 = Instant::now();
     let mut app = app_for(
