@@ -67,6 +67,8 @@ pub enum Question {
     StartOver,
     /// Deal a new board, leaving this one unfinished?
     NewBoard,
+    /// Leave the game? (`q` or Esc; Ctrl-C leaves at once.)
+    Quit,
 }
 
 /// The game on the screen: the board, its history, and what is shown.
@@ -285,14 +287,14 @@ impl App {
     fn on_plain_key(&mut self, key: KeyEvent, now: Instant) {
         if self.animation.is_some() {
             match key.code {
-                KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.quit = true,
+                KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.ask_quit(),
                 _ => self.finish_animation(),
             }
             return;
         }
         if self.help {
             match key.code {
-                KeyCode::Char('q' | 'Q') => self.quit = true,
+                KeyCode::Char('q' | 'Q') => self.ask_quit(),
                 _ => self.help = false,
             }
             return;
@@ -301,6 +303,8 @@ impl App {
             match (key.code, question) {
                 (KeyCode::Char('y' | 'Y'), Question::StartOver) => self.start_over(),
                 (KeyCode::Char('y' | 'Y'), Question::NewBoard) => self.new_board(),
+                (KeyCode::Char('y' | 'Y'), Question::Quit) => self.quit = true,
+                (_, Question::Quit) => self.message = Some("Playing on.".into()),
                 _ => self.message = Some("Kept the board as it is.".into()),
             }
             return;
@@ -312,7 +316,7 @@ impl App {
             self.typed = None;
         }
         match key.code {
-            KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.quit = true,
+            KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.ask_quit(),
             KeyCode::Char(digit @ '0'..='9') => self.on_digit(digit, now),
             KeyCode::Backspace => {
                 self.typed = self.typed.map(|t| t / 10).filter(|&t| t > 0);
@@ -469,6 +473,14 @@ impl App {
             }
             None => self.message = Some("Nothing to redo: no move was taken back.".into()),
         }
+    }
+
+    /// "Quit? (y/n)", as the two-player game asks.
+    fn ask_quit(&mut self) {
+        self.finish_animation();
+        self.help = false;
+        self.question = Some(Question::Quit);
+        self.message = None;
     }
 
     fn ask_start_over(&mut self) {
@@ -643,6 +655,25 @@ mod tests {
         a.on_key(press(KeyCode::Char('3')), now);
         assert_eq!(a.moves(), [3]);
         assert_eq!(a.board().counts(), [1, 2, 2, 0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn ctrl_and_alt_digits_do_not_play() {
+        let now = Instant::now();
+        let mut a = app(&[0, 1], None);
+        a.on_key(
+            KeyEvent::new(KeyCode::Char('1'), KeyModifiers::CONTROL),
+            now,
+        );
+        a.on_key(KeyEvent::new(KeyCode::Char('1'), KeyModifiers::ALT), now);
+        assert!(a.moves().is_empty());
+        assert!(
+            a.message().unwrap().contains("Alt-1 does nothing"),
+            "{:?}",
+            a.message()
+        );
+        a.on_key(press(KeyCode::Char('1')), now);
+        assert_eq!(a.moves(), [1]);
     }
 
     #[test]
@@ -935,6 +966,15 @@ mod tests {
             "Esc closes the help first"
         );
         a.on_key(press(KeyCode::Esc), now);
+        assert!(!a.should_quit(), "Esc asks first");
+        assert_eq!(a.question(), Some(Question::Quit));
+        a.on_key(press(KeyCode::Char('x')), now);
+        assert!(
+            !a.should_quit() && a.question().is_none(),
+            "any other key plays on"
+        );
+        a.on_key(press(KeyCode::Esc), now);
+        a.on_key(press(KeyCode::Char('y')), now);
         assert!(a.should_quit());
 
         let mut b = app(&[0, 1, 1, 3], Some(1000));
@@ -946,6 +986,8 @@ mod tests {
         assert!(b.should_quit(), "Ctrl-C quits at once, even mid-animation");
         let mut c = app(&[0, 1], None);
         c.on_key(press(KeyCode::Char('q')), now);
+        assert!(!c.should_quit(), "q asks, as in the two-player game");
+        c.on_key(press(KeyCode::Char('Y')), now);
         assert!(c.should_quit());
     }
 

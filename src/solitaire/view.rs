@@ -223,6 +223,7 @@ pub fn status_text(app: &App) -> String {
         Some(Question::NewBoard) => {
             return "Leave this board unfinished and deal a new one? (y/n)".into();
         }
+        Some(Question::Quit) => return "Quit? (y/n)".into(),
         None => {}
     }
     if let Some(animation) = app.animation() {
@@ -423,6 +424,11 @@ fn render_box(
 /// key bar (which uses the same letters).
 fn key_bar(app: &App, theme: Theme) -> Line<'static> {
     let board = app.board();
+    // The numbers there are on this board.
+    let numbers = match board.houses() {
+        0 | 1 => "1".to_string(),
+        n => format!("1-{n}"),
+    };
     let keys: &[(&str, &str)] = if app.question().is_some() {
         &[("y", "yes"), ("any other key", "no")]
     } else if app.animation().is_some() {
@@ -437,7 +443,7 @@ fn key_bar(app: &App, theme: Theme) -> Line<'static> {
         ]
     } else {
         &[
-            ("1-9", "play"),
+            (numbers.as_str(), "play"),
             ("←/→", "select"),
             ("h", "hint"),
             ("u", "undo"),
@@ -453,7 +459,7 @@ fn key_bar(app: &App, theme: Theme) -> Line<'static> {
         if i > 0 {
             spans.push(Span::styled("  ", theme.text));
         }
-        spans.push(Span::styled(key, theme.key));
+        spans.push(Span::styled(key.to_string(), theme.key));
         spans.push(Span::styled(format!(" {what}"), theme.text));
     }
     Line::from(spans)
@@ -538,7 +544,7 @@ fn draw_banner(buf: &mut ratatui::buffer::Buffer, app: &App, layout: &Layout, th
                     plural(board.in_houses(), "seed", "seeds")
                 ),
                 if app.start_winnable() {
-                    "This board can be won: s starts over, h gives hints, u undoes.".to_string()
+                    "This board can be won: s starts over, u undoes.".to_string()
                 } else {
                     "This board cannot be won from its start either: n deals a winnable one."
                         .to_string()

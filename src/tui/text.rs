@@ -94,8 +94,15 @@ mod tests {
         assert_eq!(wrap("abcdefgh ij", 4, 1), ["abc", " def", " gh", " ij"]);
         // A path breaks after a slash when it has to.
         assert_eq!(
-            wrap("Saved in ~/.local/share/mancala/records/a-long-name.txt.", 32, 0),
-            ["Saved in ~/.local/share/mancala/", "records/a-long-name.txt."]
+            wrap(
+                "Saved in ~/.local/share/mancala/records/a-long-name.txt.",
+                32,
+                0
+            ),
+            [
+                "Saved in ~/.local/share/mancala/",
+                "records/a-long-name.txt."
+            ]
         );
     }
 

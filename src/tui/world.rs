@@ -94,7 +94,10 @@ impl Screen for App {
 /// `~`, which keeps the line short enough for the screen.
 fn home_relative(path: &std::path::Path) -> String {
     let home = std::env::var_os("HOME").map(PathBuf::from);
-    match home.as_deref().and_then(|home| path.strip_prefix(home).ok()) {
+    match home
+        .as_deref()
+        .and_then(|home| path.strip_prefix(home).ok())
+    {
         Some(rest) if !rest.as_os_str().is_empty() => format!("~/{}", rest.display()),
         _ => path.display().to_string(),
     }

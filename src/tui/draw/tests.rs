@@ -38,7 +38,11 @@ fn at_120_by_40_header_messages_and_keys_line_up_with_the_centred_board() {
     let board = column("╭──────╮");
     assert!(board > 10, "the board is centred\n{screen}");
     for text in ["Round 1", "Alice, your move", "a-f play"] {
-        assert_eq!(column(text), board, "{text} lines up with the board\n{screen}");
+        assert_eq!(
+            column(text),
+            board,
+            "{text} lines up with the board\n{screen}"
+        );
     }
     insta::assert_snapshot!(screen);
 }
@@ -60,7 +64,10 @@ fn a_computer_seat_reads_naturally_and_narrow_boards_keep_the_names() {
     assert!(!screen.contains("Computer (hard)'s"), "{screen}");
     assert!(screen.contains("◀ store of Computer (hard)"), "{screen}");
     let narrow = render(&humans(Instant::now()), 44, 17);
-    assert!(narrow.contains("◀ Michael") && narrow.contains("Alice ▶"), "{narrow}");
+    assert!(
+        narrow.contains("◀ Michael") && narrow.contains("Alice ▶"),
+        "{narrow}"
+    );
 }
 
 #[test]
@@ -74,7 +81,10 @@ fn the_round_recorded_line_is_whole_at_80_by_24() {
     app.round_recorded(format!("Round recorded in {path}."));
     let screen = render(&app, 80, 24);
     let joined: String = screen.lines().map(str::trim).collect();
-    assert!(joined.contains(&format!("Round recorded in {path}.")), "{screen}");
+    assert!(
+        joined.contains(&format!("Round recorded in {path}.")),
+        "{screen}"
+    );
     assert!(screen.contains("Play again? (y/n)"), "{screen}");
 }
 

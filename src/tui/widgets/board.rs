@@ -393,10 +393,11 @@ fn store_of(name: &str) -> String {
 /// fit, else the names alone (cut if need be), else the arrows alone.
 fn store_captions(names: [&str; 2], width: usize) -> [String; 2] {
     let [south, north] = names;
-    let fits = |[left, right]: &[String; 2]| {
-        text::columns(left) + text::columns(right) < width
-    };
-    let full = [format!("◀ {}", store_of(north)), format!("{} ▶", store_of(south))];
+    let fits = |[left, right]: &[String; 2]| text::columns(left) + text::columns(right) < width;
+    let full = [
+        format!("◀ {}", store_of(north)),
+        format!("{} ▶", store_of(south)),
+    ];
     if fits(&full) {
         return full;
     }
