@@ -13,6 +13,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 use ratatui::layout::{Position, Rect};
 
 use crate::rng::Rng;
+use crate::tui::digits::{DigitEntry, Typed};
 use crate::tui::input::{Input, chord_message};
 
 use crate::rules::solitaire::{Board, Step};
@@ -84,7 +85,7 @@ pub struct App {
     animation: Option<Animation>,
     seed_delay: Option<Duration>,
     cursor: usize,
-    typed: Option<usize>,
+    digits: DigitEntry,
     hint: Option<usize>,
     help: bool,
     message: Option<String>,
@@ -109,7 +110,7 @@ impl App {
             animation: None,
             seed_delay: seed_delay.filter(|d| !d.is_zero()),
             cursor: 0,
-            typed: None,
+            digits: DigitEntry::default(),
             hint: None,
             help: false,
             message: None,
@@ -130,7 +131,7 @@ impl App {
         self.redo.clear();
         self.question = None;
         self.animation = None;
-        self.typed = None;
+        self.digits.clear();
         self.hint = None;
         self.message = None;
         self.deals += 1;
@@ -204,7 +205,7 @@ impl App {
     /// Digits typed towards a house number of two or more digits.
     #[must_use]
     pub fn typed(&self) -> Option<usize> {
-        self.typed
+        self.digits.typed()
     }
 
     /// Whether the help is open.
@@ -309,29 +310,18 @@ impl App {
             }
             return;
         }
-        if !matches!(
-            key.code,
-            KeyCode::Char('0'..='9') | KeyCode::Enter | KeyCode::Backspace
-        ) {
-            self.typed = None;
+        if self.on_digits(key.code, now) {
+            return;
         }
         match key.code {
             KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.ask_quit(),
-            KeyCode::Char(digit @ '0'..='9') => self.on_digit(digit, now),
-            KeyCode::Backspace => {
-                self.typed = self.typed.map(|t| t / 10).filter(|&t| t > 0);
-                self.message = None;
-            }
             KeyCode::Left => self.move_cursor(1),
             KeyCode::Right => self.move_cursor(-1),
             KeyCode::Home => self.select(self.board.houses()),
             KeyCode::End => self.select(1),
             KeyCode::Tab | KeyCode::Down => self.next_legal(),
             KeyCode::Up | KeyCode::BackTab => self.previous_legal(),
-            KeyCode::Enter | KeyCode::Char(' ') => {
-                let house = self.typed.take().unwrap_or(self.cursor);
-                self.play(house, now);
-            }
+            KeyCode::Enter | KeyCode::Char(' ') => self.play(self.cursor, now),
             KeyCode::Char('u' | 'U') | KeyCode::Char('z') => self.undo(),
             KeyCode::Char('r' | 'R') => self.redo(now),
             KeyCode::Char('s' | 'S') => self.ask_start_over(),
@@ -342,36 +332,33 @@ impl App {
         }
     }
 
-    /// A digit: plays at once when no longer house number starts with the
-    /// digits typed, else selects that house and waits for more (or Enter).
-    fn on_digit(&mut self, digit: char, now: Instant) {
-        let value = digit as usize - '0' as usize;
+    /// House numbers typed in digits (the game's [`DigitEntry`]: a number
+    /// that a longer one could start with waits for more digits or Enter).
+    /// Returns whether the key was taken for that.
+    fn on_digits(&mut self, code: KeyCode, now: Instant) -> bool {
         let houses = self.board.houses();
-        let number = self
-            .typed
-            .take()
-            .unwrap_or(0)
-            .saturating_mul(10)
-            .saturating_add(value);
-        if number == 0 {
-            self.message = Some("House 0 is the store; it is never played.".into());
-            return;
+        match self.digits.key(code, houses, None, now) {
+            Typed::NotADigit => return false,
+            Typed::Zero => {
+                self.message = Some("House 0 is the store; it is never played.".into());
+            }
+            Typed::OutOfRange(number) => {
+                self.message = Some(match houses {
+                    0 => "This board has no houses.".into(),
+                    _ => format!("There is no house {number}: the houses are 1 to {houses}."),
+                });
+            }
+            Typed::Waiting(number) => {
+                self.cursor = number;
+                self.message = None;
+            }
+            Typed::Cleared => self.message = None,
+            Typed::Complete(number) => {
+                self.cursor = number;
+                self.play(number, now);
+            }
         }
-        if number > houses {
-            self.message = Some(match houses {
-                0 => "This board has no houses.".into(),
-                _ => format!("There is no house {number}: the houses are 1 to {houses}."),
-            });
-            return;
-        }
-        if number.saturating_mul(10) <= houses {
-            self.typed = Some(number);
-            self.cursor = number;
-            self.message = None;
-        } else {
-            self.cursor = number;
-            self.play(number, now);
-        }
+        true
     }
 
     fn select(&mut self, house: usize) {
@@ -499,7 +486,7 @@ impl App {
         self.redo.extend(self.moves.drain(..).rev());
         self.board = self.start.clone();
         self.hint = None;
-        self.typed = None;
+        self.digits.clear();
         self.cursor = self.default_cursor();
         self.message = Some(if made == 1 {
             "Back to the start of the board; r replays your move.".to_string()
@@ -607,7 +594,7 @@ impl App {
         if layout.store.contains(click) {
             self.message = Some("The store cannot be played.".into());
         } else if let Some(&(house, _)) = layout.houses.iter().find(|(_, r)| r.contains(click)) {
-            self.typed = None;
+            self.digits.clear();
             self.play(house, now);
         }
     }

@@ -637,6 +637,7 @@ impl App {
                         "{first}… a second digit for {tens}; Enter or a moment's wait plays pit {first}."
                     )));
                 }
+                Typed::Cleared => return self.notes.hush(),
                 Typed::NotADigit => {}
             }
         } else {

@@ -21,6 +21,8 @@ pub enum Typed {
     OutOfRange(usize),
     /// `0` typed first.
     Zero,
+    /// Backspace took the last digit typed away.
+    Cleared,
     /// Not a digit, Enter or Backspace for a number: the key does its own job.
     NotADigit,
 }
@@ -91,7 +93,7 @@ impl DigitEntry {
                 self.typed = self.typed.map(|t| t / 10).filter(|&t| t > 0);
                 match self.typed {
                     Some(t) => Typed::Waiting(t),
-                    None => Typed::Zero,
+                    None => Typed::Cleared,
                 }
             }
             _ => {
