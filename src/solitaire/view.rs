@@ -11,9 +11,10 @@
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Style;
-use ratatui::text::{Line, Span};
+use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget, Wrap};
 
+use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
 use crate::tui::theme::Theme;
 
 use super::app::{App, Question};
@@ -259,7 +260,7 @@ pub fn status_text(app: &App) -> String {
 pub fn draw(frame: &mut Frame, app: &App, theme: Theme) {
     let area = frame.area();
     let Some(layout) = layout(area, app) else {
-        draw_too_small(frame, area, theme);
+        draw_too_small(frame, area, (MIN_WIDTH, MIN_HEIGHT), "The game", &theme);
         return;
     };
     let board = app.board();
@@ -382,7 +383,13 @@ pub fn draw(frame: &mut Frame, app: &App, theme: Theme) {
         layout.status,
         buf,
     );
-    Widget::render(Paragraph::new(key_bar(app, theme)), layout.keys, buf);
+    // One column in from the edge, as the rest of the text.
+    let keys = Rect {
+        x: layout.keys.x + 1,
+        width: layout.keys.width.saturating_sub(1),
+        ..layout.keys
+    };
+    Widget::render(Paragraph::new(key_bar(app, keys.width, theme)), keys, buf);
     if app.help_open() {
         draw_help(frame, area, theme);
     }
@@ -420,49 +427,49 @@ fn render_box(
     );
 }
 
-/// The keys that do something now, styled as in the two-player game's
-/// key bar (which uses the same letters).
-fn key_bar(app: &App, theme: Theme) -> Line<'static> {
+/// The keys that do something now, in the two-player game's key bar
+/// (which uses the same letters).
+fn key_bar(app: &App, width: u16, theme: Theme) -> Line<'static> {
+    use Weight::{Essential, Optional, Useful};
     let board = app.board();
     // The numbers there are on this board.
     let numbers = match board.houses() {
         0 | 1 => "1".to_string(),
         n => format!("1-{n}"),
     };
-    let keys: &[(&str, &str)] = if app.question().is_some() {
-        &[("y", "yes"), ("any other key", "no")]
+    let keys: Vec<(&str, &str, Weight)> = if app.question().is_some() {
+        vec![("y", "yes", Essential), ("any other key", "no", Essential)]
     } else if app.animation().is_some() {
-        &[("any key", "skip animation"), ("q", "quit")]
+        vec![
+            ("any key", "skip animation", Essential),
+            ("q", "quit", Essential),
+        ]
     } else if board.choose() == 0 {
-        &[
-            ("u", "undo"),
-            ("s", "start over"),
-            ("n", "new board"),
-            ("?", "help"),
-            ("q", "quit"),
+        vec![
+            ("u", "undo", Essential),
+            ("s", "start over", Essential),
+            ("n", "new board", Essential),
+            ("?", "help", Essential),
+            ("q", "quit", Essential),
         ]
     } else {
-        &[
-            (numbers.as_str(), "play"),
-            ("←/→", "select"),
-            ("h", "hint"),
-            ("u", "undo"),
-            ("r", "redo"),
-            ("s", "restart"),
-            ("n", "new"),
-            ("?", "help"),
-            ("q", "quit"),
+        vec![
+            (numbers.as_str(), "play", Essential),
+            ("←/→", "select", Useful),
+            ("h", "hint", Useful),
+            ("u", "undo", Useful),
+            ("r", "redo", Optional),
+            ("s", "restart", Optional),
+            ("n", "new", Useful),
+            ("?", "help", Essential),
+            ("q", "quit", Essential),
         ]
     };
-    let mut spans = vec![Span::styled(" ", theme.text)];
-    for (i, &(key, what)) in keys.iter().enumerate() {
-        if i > 0 {
-            spans.push(Span::styled("  ", theme.text));
-        }
-        spans.push(Span::styled(key.to_string(), theme.key));
-        spans.push(Span::styled(format!(" {what}"), theme.text));
+    let mut bar = KeyBar::new();
+    for (key, what, weight) in keys {
+        bar.add(key, what, weight);
     }
-    Line::from(spans)
+    bar.line(width, &theme)
 }
 
 /// The seeds in the hand, above where the next one drops.
@@ -617,24 +624,6 @@ fn draw_help(frame: &mut Frame, area: Rect, theme: Theme) {
                 .title_bottom(Line::styled(" any key closes ", theme.dim).right_aligned()),
         ),
         rect,
-    );
-}
-
-fn draw_too_small(frame: &mut Frame, area: Rect, theme: Theme) {
-    let text = vec![
-        Line::styled("The terminal is too small.", theme.error),
-        Line::raw(format!(
-            "It is {}x{}; the game needs {MIN_WIDTH}x{MIN_HEIGHT}.",
-            area.width, area.height
-        )),
-        Line::raw("Enlarge the window, or press q to quit."),
-    ];
-    let y = area.y + area.height.saturating_sub(3) / 2;
-    frame.render_widget(
-        Paragraph::new(text)
-            .alignment(Alignment::Center)
-            .wrap(Wrap { trim: true }),
-        Rect::new(area.x, y, area.width, area.height - (y - area.y)),
     );
 }
 

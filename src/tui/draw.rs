@@ -9,7 +9,8 @@ use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 use crate::game::outcome_message;
 use crate::rules::{Score, Side};
 use crate::tui::app::{App, Note, Overlay, PAUSED_TEXT, Tone, match_score, plural};
-use crate::tui::layout::{ScreenLayout, TooSmall};
+use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
+use crate::tui::layout::ScreenLayout;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::board::BoardView;
 use crate::tui::{animation, help, text};
@@ -19,30 +20,19 @@ pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
     match ScreenLayout::new(area, app.rules()) {
         Ok(layout) => draw_game(frame, app, &layout),
-        Err(need) => draw_too_small(frame, area, need, app.theme()),
+        Err(need) => draw_too_small(
+            frame,
+            area,
+            (need.width, need.height),
+            "This board",
+            app.theme(),
+        ),
     }
     match app.dialog() {
         Some(Overlay::Help) => help::draw(frame, area, app),
         Some(Overlay::ConfirmQuit) => draw_confirm_quit(frame, area, app),
         None => {}
     }
-}
-
-fn draw_too_small(frame: &mut Frame, area: Rect, need: TooSmall, theme: &Theme) {
-    let lines = vec![
-        Line::styled("Terminal too small", theme.title),
-        Line::from(format!(
-            "This board needs {}×{}; the window is {}×{}.",
-            need.width, need.height, area.width, area.height
-        )),
-        Line::from("Enlarge it to play on (q quits)."),
-    ];
-    let height = (lines.len() as u16).min(area.height);
-    let text_area = area.centered_vertically(Constraint::Length(height));
-    frame.render_widget(
-        Paragraph::new(lines).centered().wrap(Wrap { trim: true }),
-        text_area,
-    );
 }
 
 /// "Quit? (y/n)", with what becomes of the match: a round under way stays
@@ -380,15 +370,6 @@ fn draw_resume(frame: &mut Frame, app: &App, summary: &str, area: Rect) {
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
 }
 
-/// How much a key in the key bar matters: the least important go first
-/// when the bar does not fit (the help screen lists them all).
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Weight {
-    Optional,
-    Useful,
-    Essential,
-}
-
 /// The key that runs command `letter` for the player to move: the letter
 /// itself, or Shift+letter when it is one of that player's pits (see
 /// [`keys`](crate::tui::keys)).
@@ -409,7 +390,6 @@ fn command_key(app: &App, letter: char) -> String {
 /// The keys that work now, as many as fit in `width` columns.
 fn key_bar(app: &App, width: u16) -> Line<'static> {
     use Weight::{Essential, Optional, Useful};
-    let theme = app.theme();
     let rules = app.rules();
     let mut keys: Vec<(String, &str, Weight)> = Vec::new();
     if app.resume_summary().is_some() {
@@ -455,27 +435,11 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
         ("?".into(), "help", Essential),
         (quit.into(), "quit", Essential),
     ]);
-    let bar_width = |keys: &[(String, &str, Weight)]| -> usize {
-        keys.iter()
-            .map(|(key, what, _)| text::columns(key) + 1 + text::columns(what))
-            .sum::<usize>()
-            + 2 * keys.len().saturating_sub(1)
-    };
-    for drop in [Optional, Useful] {
-        if bar_width(&keys) <= usize::from(width) {
-            break;
-        }
-        keys.retain(|(_, _, weight)| *weight > drop);
+    let mut bar = KeyBar::new();
+    for (key, what, weight) in keys {
+        bar.add(key, what, weight);
     }
-    let mut spans = Vec::new();
-    for (i, (key, what, _)) in keys.into_iter().enumerate() {
-        if i > 0 {
-            spans.push(Span::styled("  ", theme.text));
-        }
-        spans.push(Span::styled(key, theme.key));
-        spans.push(Span::styled(format!(" {what}"), theme.text));
-    }
-    Line::from(spans)
+    bar.line(width, app.theme())
 }
 
 #[cfg(test)]

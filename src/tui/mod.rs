@@ -18,6 +18,7 @@
 
 pub mod animation;
 pub mod app;
+pub mod chrome;
 pub mod computer;
 pub mod digits;
 pub mod draw;
