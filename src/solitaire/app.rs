@@ -21,41 +21,38 @@ use crate::rules::solitaire::{Board, Step};
 use super::random::deal_random;
 use super::view;
 
-/// A move being shown seed by seed.
-#[derive(Clone, Debug)]
-pub struct Animation {
-    /// The house played.
-    pub house: usize,
-    /// The counts before the move.
-    before: Vec<u64>,
-    /// The steps of the move: a lift, then one sow per seed.
-    steps: Vec<Step>,
-    /// How many steps are on screen.
-    shown: usize,
-    /// When the next step is due.
-    next_at: Instant,
-}
+/// A move being shown seed by seed: the one animation type of every
+/// screen ([`crate::tui::animation`]), paced the same way.
+pub type Animation = crate::tui::animation::Animation<Step>;
 
 impl Animation {
+    /// The house played.
+    #[must_use]
+    pub fn house(&self) -> usize {
+        match self.first() {
+            Some(Step::Lift { house, .. }) => house,
+            _ => 0,
+        }
+    }
+
     /// The seeds still in the hand.
     #[must_use]
     pub fn in_hand(&self) -> u64 {
-        let sown = self.shown.saturating_sub(1) as u64;
-        (self.house as u64).saturating_sub(sown)
+        self.hand()
     }
 
     /// Where the hand is: over the house it lifted the seeds from, then over
     /// each house (0 = the store) as it drops a seed there.
     #[must_use]
     pub fn hand_at(&self) -> usize {
-        self.last_drop().unwrap_or(self.house)
+        self.last_drop().unwrap_or(self.house())
     }
 
     /// The house the last seed shown landed in, if one has landed.
     #[must_use]
     pub fn last_drop(&self) -> Option<usize> {
-        match self.steps[..self.shown].last() {
-            Some(Step::Sow { house }) => Some(*house),
+        match self.current() {
+            Some(Step::Sow { house }) => Some(house),
             _ => None,
         }
     }
@@ -156,13 +153,7 @@ impl App {
     #[must_use]
     pub fn shown_counts(&self) -> Vec<u64> {
         match &self.animation {
-            Some(animation) => {
-                let mut counts = animation.before.clone();
-                for step in &animation.steps[..animation.shown] {
-                    step.apply(&mut counts);
-                }
-                counts
-            }
+            Some(animation) => animation.counts().to_vec(),
             None => self.board.counts().to_vec(),
         }
     }
@@ -241,7 +232,7 @@ impl App {
     /// When the screen must change next without input (the next seed).
     #[must_use]
     pub fn next_wake(&self) -> Option<Instant> {
-        self.animation.as_ref().map(|a| a.next_at)
+        self.animation.as_ref().and_then(Animation::next_frame_at)
     }
 
     /// Advances the animation to `now`.
@@ -249,13 +240,9 @@ impl App {
         let Some(animation) = &mut self.animation else {
             return;
         };
-        let delay = self.seed_delay.unwrap_or_default();
-        while animation.shown < animation.steps.len() && now >= animation.next_at {
-            animation.shown += 1;
-            animation.next_at += delay;
-        }
+        animation.advance(now);
         // The last seed stays on screen for one delay too.
-        if animation.shown == animation.steps.len() && now >= animation.next_at {
+        if animation.is_done(now) {
             self.finish_animation();
         }
     }
@@ -419,16 +406,10 @@ impl App {
         self.cursor = house;
         self.hint = None;
         self.message = None;
-        self.animation = match self.seed_delay {
-            Some(delay) => Some(Animation {
-                house,
-                before,
-                steps: std::mem::take(&mut self.trace),
-                shown: 1,
-                next_at: now + delay,
-            }),
-            None => None,
-        };
+        let steps = std::mem::take(&mut self.trace);
+        self.animation = self
+            .seed_delay
+            .map(|delay| Animation::new(&before, steps, delay, now));
         if self.animation.is_none() {
             self.after_move();
         }
@@ -858,7 +839,7 @@ mod tests {
         a.tick(t0 + Duration::from_secs(1));
         a.on_key(press(KeyCode::Char('u')), t0 + Duration::from_secs(1));
         a.on_key(press(KeyCode::Char('r')), t0 + Duration::from_secs(1));
-        assert_eq!(a.animation().unwrap().house, 3);
+        assert_eq!(a.animation().unwrap().house(), 3);
         assert_eq!(a.shown_counts(), [0, 1, 1, 0], "lifted, nothing sown yet");
         assert_eq!(a.board().counts(), [1, 2, 2, 0]);
     }

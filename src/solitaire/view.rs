@@ -230,7 +230,7 @@ pub fn status_text(app: &App) -> String {
     if let Some(animation) = app.animation() {
         return format!(
             "Sowing house {}: {} in hand.",
-            animation.house,
+            animation.house(),
             plural(animation.in_hand(), "seed", "seeds")
         );
     }

@@ -832,13 +832,7 @@ impl App {
         match self.seed_delay {
             Some(delay) => {
                 self.notes.hold(notes);
-                self.mode = Mode::Sowing(Box::new(Animation::new(
-                    played.mover,
-                    &before,
-                    steps,
-                    delay,
-                    now,
-                )));
+                self.mode = Mode::Sowing(Box::new(Animation::new(&before, steps, delay, now)));
             }
             None => {
                 self.notes.log_lines(notes);

@@ -125,7 +125,7 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         names,
         scores,
         to_move: app.to_move(),
-        sowing: app.animation().map(|a| a.mover()),
+        sowing: app.animation().map(|a| a.mover(rules)),
         selected: app.selection(),
         highlight: app.animation().map_or([None; 3], |a| a.highlight()),
         caption: caption(app, layout.geometry.caption.width),
@@ -201,7 +201,7 @@ fn prompt(app: &App, width: usize) -> Option<Note> {
         });
     }
     if let Some(animation) = app.animation() {
-        let name = app.game().name(animation.mover());
+        let name = app.game().name(animation.mover(rules));
         let letter = animation
             .origin()
             .and_then(|p| rules.letter(p))

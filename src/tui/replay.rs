@@ -107,10 +107,9 @@ impl ReplayView {
                 let before = self.stepper.board().counts().to_vec();
                 let steps = self.stepper.next_steps();
                 if self.stepper.forward()
-                    && let (Some(delay), Some(played)) =
-                        (self.seed_delay, self.stepper.last_played())
+                    && let Some(delay) = self.seed_delay
                 {
-                    self.animation = Some(Animation::new(played.mover, &before, steps, delay, now));
+                    self.animation = Some(Animation::new(&before, steps, delay, now));
                 }
             }
             Action::Back => {
@@ -187,7 +186,7 @@ impl ReplayView {
             names,
             scores,
             to_move: (self.animation.is_none() && !board.is_over()).then(|| board.to_move()),
-            sowing: self.animation.as_ref().map(Animation::mover),
+            sowing: self.animation.as_ref().map(|a| a.mover(rules)),
             selected: None,
             highlight: self
                 .animation
