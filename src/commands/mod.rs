@@ -3,6 +3,7 @@
 
 pub mod arena;
 mod history;
+mod net;
 pub mod output;
 mod play;
 mod position;
@@ -17,7 +18,7 @@ use crate::cli::{Cli, Command, PositionCmd};
 use crate::rules::Board;
 
 pub use history::read_record;
-pub use play::{PlayOptions, settings};
+pub use play::settings;
 pub use position::position_json;
 pub use solitaire::{MAX_DEAL_SEEDS, parse_seed_count, plan_json, solitaire_board};
 pub use solve::solve_json;
@@ -101,6 +102,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Solitaire(cmd)) => solitaire::run(&cmd),
         Some(Command::Replay(cmd)) => history::replay(&cmd),
         Some(Command::Stats(cmd)) => history::stats(&cmd),
+        Some(Command::Host(cmd)) => net::host(&cmd),
+        Some(Command::Join(cmd)) => net::join(&cmd),
         None => play::run(&cli.play),
     }
 }
@@ -123,7 +126,7 @@ pub fn board_from(cmd: &PositionCmd) -> anyhow::Result<Board> {
         None => Board::starting(rules, cmd.to_move),
     };
     if let Some(text) = &cmd.moves {
-        let moves = crate::cli::parse_moves(text, &rules).map_err(UsageError)?;
+        let moves = rules.parse_moves(text).map_err(UsageError)?;
         for (i, pit) in moves.into_iter().enumerate() {
             let mover = board.to_move();
             board.play(pit).map_err(|e| {

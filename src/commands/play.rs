@@ -5,27 +5,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::cli::PlayArgs;
-use crate::game::{MatchConfig, Seat};
+use crate::game::{DEFAULT_SPEED_MS, MOVE_PAUSE, MatchConfig, PlayOptions, Seat};
 use crate::rules::Side;
 
 use super::UsageError;
-
-/// How a front end presents a match (the rules and seats are in [`MatchConfig`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayOptions {
-    /// Pause between two seeds of the sowing animation; `None` shows moves at once.
-    pub seed_delay: Option<Duration>,
-    /// Thinking time per move for computer players.
-    pub think: Duration,
-    /// Whether the command line chose the speed (`--speed` or
-    /// `--no-animation`); if not, the full screen uses the speed the
-    /// players chose last time.
-    pub speed_given: bool,
-}
-
-/// Milliseconds per seed when neither the command line nor the
-/// preferences say.
-pub const DEFAULT_SPEED_MS: u64 = 150;
 
 /// The match and presentation settings a [`PlayArgs`] describes.
 ///
@@ -43,6 +26,7 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
         seed_delay: (!args.no_animation)
             .then(|| Duration::from_millis(args.speed.unwrap_or(DEFAULT_SPEED_MS))),
         think: Duration::from_millis(args.think),
+        move_pause: MOVE_PAUSE,
         speed_given: args.speed.is_some() || args.no_animation,
     };
     debug_assert_eq!(config.seats.len(), Side::BOTH.len());

@@ -13,24 +13,24 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 use ratatui::layout::{Position, Rect};
 
 use crate::rng::Rng;
-use crate::tui::digits::{DigitEntry, Typed};
+use crate::tui::digits::{DigitEntry, Entered};
 use crate::tui::input::{Input, chord_message};
 
-use crate::rules::solitaire::{Board, Step};
+use crate::rules::solitaire::{SolitaireBoard, SolitaireStep};
 
 use super::random::deal_random;
 use super::view;
 
 /// A move being shown seed by seed: the one animation type of every
 /// screen ([`crate::tui::animation`]), paced the same way.
-pub type Animation = crate::tui::animation::Animation<Step>;
+pub type Animation = crate::tui::animation::Animation<SolitaireStep>;
 
 impl Animation {
     /// The house played.
     #[must_use]
     pub fn house(&self) -> usize {
         match self.first() {
-            Some(Step::Lift { house, .. }) => house,
+            Some(SolitaireStep::Lift { house, .. }) => house,
             _ => 0,
         }
     }
@@ -52,7 +52,7 @@ impl Animation {
     #[must_use]
     pub fn last_drop(&self) -> Option<usize> {
         match self.current() {
-            Some(Step::Sow { house }) => Some(house),
+            Some(SolitaireStep::Sow { house }) => Some(house),
             _ => None,
         }
     }
@@ -72,8 +72,8 @@ pub enum Question {
 /// The game on the screen: the board, its history, and what is shown.
 #[derive(Debug)]
 pub struct App {
-    board: Board,
-    start: Board,
+    board: SolitaireBoard,
+    start: SolitaireBoard,
     start_winnable: bool,
     moves: Vec<usize>,
     /// Moves taken back, the next one to replay last.
@@ -89,17 +89,17 @@ pub struct App {
     quit: bool,
     deals: u32,
     rng: Rng,
-    trace: Vec<Step>,
+    trace: Vec<SolitaireStep>,
 }
 
 impl App {
     /// A game of `board`, animated with `seed_delay` between two seeds
     /// (`None` or zero: moves at once); `rng` deals the boards `n` asks for.
     #[must_use]
-    pub fn new(board: Board, seed_delay: Option<Duration>, rng: Rng) -> App {
+    pub fn new(board: SolitaireBoard, seed_delay: Option<Duration>, rng: Rng) -> App {
         let mut app = App {
-            board: Board::new(),
-            start: Board::new(),
+            board: SolitaireBoard::new(),
+            start: SolitaireBoard::new(),
             start_winnable: true,
             moves: Vec::new(),
             redo: Vec::new(),
@@ -120,7 +120,7 @@ impl App {
         app
     }
 
-    fn set_board(&mut self, board: Board) {
+    fn set_board(&mut self, board: SolitaireBoard) {
         self.start_winnable = board.plan().won();
         self.start = board.clone();
         self.board = board;
@@ -145,7 +145,7 @@ impl App {
 
     /// The board after every move made (animations notwithstanding).
     #[must_use]
-    pub fn board(&self) -> &Board {
+    pub fn board(&self) -> &SolitaireBoard {
         &self.board
     }
 
@@ -325,22 +325,22 @@ impl App {
     fn on_digits(&mut self, code: KeyCode, now: Instant) -> bool {
         let houses = self.board.houses();
         match self.digits.key(code, houses, None, now) {
-            Typed::NotADigit => return false,
-            Typed::Zero => {
+            Entered::NotADigit => return false,
+            Entered::Zero => {
                 self.message = Some("House 0 is the store; it is never played.".into());
             }
-            Typed::OutOfRange(number) => {
+            Entered::OutOfRange(number) => {
                 self.message = Some(match houses {
                     0 => "This board has no houses.".into(),
                     _ => format!("There is no house {number}: the houses are 1 to {houses}."),
                 });
             }
-            Typed::Waiting(number) => {
+            Entered::Waiting(number) => {
                 self.cursor = number;
                 self.message = None;
             }
-            Typed::Cleared => self.message = None,
-            Typed::Complete(number) => {
+            Entered::Cleared => self.message = None,
+            Entered::Complete(number) => {
                 self.cursor = number;
                 self.play(number, now);
             }
@@ -592,7 +592,7 @@ mod tests {
 
     fn app(counts: &[u64], delay_ms: Option<u64>) -> App {
         App::new(
-            Board::from_counts(counts).unwrap(),
+            SolitaireBoard::from_counts(counts).unwrap(),
             delay_ms.map(Duration::from_millis),
             Rng::new(3),
         )

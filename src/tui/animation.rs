@@ -2,14 +2,14 @@
 //! move replayed step by step on the counts from before the move, one timed
 //! frame per step, paced so that no move takes longer than
 //! [`MAX_MOVE_TIME`]. One type for every screen: the two-player game's
-//! [`Step`]s and solitaire's both implement [`Sowing`].
+//! [`Step`]s and solitaire's both implement [`AnimationStep`].
 //!
 //! The animation never decides anything: the move has already been played;
 //! this only chooses what the board shows meanwhile.
 
 use std::time::{Duration, Instant};
 
-use crate::rules::solitaire::Step as SolitaireStep;
+use crate::rules::solitaire::SolitaireStep;
 use crate::rules::{Pit, Rules, Side, Step};
 
 /// The longest one move may take on screen: long relay moves (an
@@ -22,7 +22,7 @@ pub const MAX_MOVE_TIME: Duration = Duration::from_secs(6);
 pub const MIN_PACED_DELAY: Duration = Duration::from_millis(20);
 
 /// One step of a traced move, as the animation needs to know it.
-pub trait Sowing: Copy {
+pub trait AnimationStep: Copy {
     /// What each place holds.
     type Count: Copy;
     /// Carries the step out on `counts`.
@@ -41,7 +41,7 @@ pub trait Sowing: Copy {
 
 /// The two-player game's steps: captures and relays linger so the eye can
 /// follow them; steps that move nothing take no time.
-impl Sowing for Step {
+impl AnimationStep for Step {
     type Count = u16;
 
     fn apply_to(&self, counts: &mut [u16]) {
@@ -73,7 +73,7 @@ impl Sowing for Step {
 }
 
 /// Solitaire's steps: a lift, then one seed a delay.
-impl Sowing for SolitaireStep {
+impl AnimationStep for SolitaireStep {
     type Count = u64;
 
     fn apply_to(&self, counts: &mut [u64]) {
@@ -93,7 +93,7 @@ impl Sowing for SolitaireStep {
 }
 
 /// How many seed delays a step takes on screen in all.
-fn delays_of<S: Sowing>(step: &S) -> u32 {
+fn delays_of<S: AnimationStep>(step: &S) -> u32 {
     step.announce() + step.hold()
 }
 
@@ -102,7 +102,7 @@ fn delays_of<S: Sowing>(step: &S) -> u32 {
 /// [`MAX_MOVE_TIME`], else shorter so that it does (but never below
 /// [`MIN_PACED_DELAY`], nor above `delay`).
 #[must_use]
-pub fn paced_delay<S: Sowing>(delay: Duration, steps: &[S]) -> Duration {
+pub fn paced_delay<S: AnimationStep>(delay: Duration, steps: &[S]) -> Duration {
     let units: u32 = steps.iter().map(delays_of).sum();
     if units == 0 || delay * units <= MAX_MOVE_TIME {
         return delay;
@@ -149,7 +149,7 @@ pub fn caption(animation: &Animation, names: [&str; 2], rules: &Rules) -> String
 
 /// A move being shown. See the [module docs](self).
 #[derive(Clone, Debug)]
-pub struct Animation<S: Sowing = Step> {
+pub struct Animation<S: AnimationStep = Step> {
     steps: Vec<S>,
     /// Steps applied to `counts` so far.
     shown: usize,
@@ -163,11 +163,11 @@ pub struct Animation<S: Sowing = Step> {
     /// Cut short by a key.
     finished: bool,
     /// The next step is pointed at but not yet carried out (see
-    /// [`Sowing::announce`]).
+    /// [`AnimationStep::announce`]).
     announced: bool,
 }
 
-impl<S: Sowing> Animation<S> {
+impl<S: AnimationStep> Animation<S> {
     /// Starts showing a move that turned `before` into the position after
     /// `steps`; the first step shows at once, the next ones `delay` apart
     /// (less for a long move: see [`paced_delay`]).

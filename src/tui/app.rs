@@ -24,12 +24,15 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Position, Rect};
 
 use crate::game::keeper::saved_summary;
-use crate::game::{FirstMover, Match, describe, outcome_message};
+use crate::game::{
+    FirstMover, Match, PlayOptions, Undo, computer_move, describe, gave_no_move, match_score,
+    outcome_message, played as game_played, plural, redo_message, round_goes_on, round_starts,
+};
 use crate::players::{Hint, PlayerKind};
 use crate::rules::{MoveError, Pit, Played, Rules, Side, Step};
 use crate::tui::animation::Animation;
 use crate::tui::computer::{Answer, Request};
-use crate::tui::digits::{DIGIT_WAIT, DigitEntry, Typed};
+use crate::tui::digits::{DIGIT_WAIT, DigitEntry, Entered};
 use crate::tui::input::{Input, chord_message};
 use crate::tui::keys::{self, Action, Situation};
 use crate::tui::layout::ScreenLayout;
@@ -44,15 +47,6 @@ const HELP_SCROLL_LIMIT: u16 = 40;
 const SPEEDS_MS: [u64; 11] = [0, 20, 40, 70, 100, 150, 220, 330, 500, 750, 1000];
 /// The one wording of the pause.
 pub const PAUSED_TEXT: &str = "Paused: s plays one computer move, p resumes.";
-
-/// How a front end presents a match: the parts of the play options the screen needs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Settings {
-    /// Pause between two seeds of the animation; `None` shows moves at once.
-    pub seed_delay: Option<Duration>,
-    /// How long a computer's chosen pit is shown before it is played.
-    pub move_pause: Duration,
-}
 
 /// A dialog over the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,7 +168,7 @@ impl App {
     #[must_use]
     pub fn new(
         game: Match,
-        settings: Settings,
+        settings: PlayOptions,
         theme: Theme,
         size: (u16, u16),
         now: Instant,
@@ -239,17 +233,10 @@ impl App {
             return;
         };
         if resume {
-            let played = self.game.moves().len();
             let starter = self.game.name(self.game.starter()).to_string();
-            let round = self.game.round();
-            let text = match played {
-                0 => format!("Resumed: round {round} from its start ({starter} moves first)."),
-                n => format!(
-                    "Resumed: round {round} goes on after {n} move{} ({starter} moved first).",
-                    if n == 1 { "" } else { "s" }
-                ),
-            };
-            self.notes.log_lines([Note::plain(text)]);
+            let notice = round_goes_on(self.game.round(), self.game.moves().len(), &starter);
+            self.notes
+                .log_lines([Note::plain(format!("Resumed. {}", notice.text))]);
             // A save holding a finished round (written by hand) is
             // recorded now, as it would have been when it ended.
             if self.game.outcome().is_some() {
@@ -430,10 +417,6 @@ impl App {
         Side::BOTH.iter().any(|&s| !self.is_human(s))
     }
 
-    fn any_human(&self) -> bool {
-        Side::BOTH.iter().any(|&s| self.is_human(s))
-    }
-
     /// The pit under the cursor: the human mover's choice, or the pit a
     /// computer has just chosen.
     #[must_use]
@@ -503,8 +486,8 @@ impl App {
         let rounds = tally.rounds();
         let mut line = format!(
             "Final score: {} ({} played)",
-            match_score(self.names(), tally.wins, tally.draws),
-            plural(rounds as usize, "round", "rounds"),
+            match_score(tally, self.names()),
+            plural(rounds, "round"),
         );
         if self.game.outcome().is_none() && !self.game.moves().is_empty() {
             line.push_str(&format!(
@@ -618,17 +601,17 @@ impl App {
         if let Some(side) = self.human_to_move() {
             let pits = self.rules().pits();
             match self.digits.key(key.code, pits, Some(DIGIT_WAIT), now) {
-                Typed::Complete(number) => return self.choose_number(side, number, now),
+                Entered::Complete(number) => return self.choose_number(side, number, now),
                 // 0 is the tenth pit, as on a keyboard's number row.
-                Typed::Zero => return self.choose_number(side, 10, now),
-                Typed::OutOfRange(number) if number >= 10 => {
+                Entered::Zero => return self.choose_number(side, 10, now),
+                Entered::OutOfRange(number) if number >= 10 => {
                     return self.notes.say(Note::new(
                         format!("There is no pit {number}: the pits are 1 to {pits}."),
                         Tone::Error,
                     ));
                 }
-                Typed::OutOfRange(_) => return self.refuse(MoveError::NoSuchPit),
-                Typed::Waiting(first) => {
+                Entered::OutOfRange(_) => return self.refuse(MoveError::NoSuchPit),
+                Entered::Waiting(first) => {
                     let tens = match pits {
                         n if n == first * 10 => format!("pit {n}"),
                         n => format!("pits {}-{}", first * 10, n.min(first * 10 + 9)),
@@ -637,8 +620,8 @@ impl App {
                         "{first}… a second digit for {tens}; Enter or a moment's wait plays pit {first}."
                     )));
                 }
-                Typed::Cleared => return self.notes.hush(),
-                Typed::NotADigit => {}
+                Entered::Cleared => return self.notes.hush(),
+                Entered::NotADigit => {}
             }
         } else {
             self.digits.clear();
@@ -811,24 +794,7 @@ impl App {
         });
         self.hint = None;
         self.notes.hush();
-        let names = self.names();
-        let letter = self.rules().letter(pit).unwrap_or('?');
-        let mut notes = vec![Note::plain(format!(
-            "{} played {letter}.",
-            names[played.mover.index()]
-        ))];
-        for line in describe(self.rules(), &played, names) {
-            let tone = if line.contains("extra turn") || line.contains("captured") {
-                Tone::Good
-            } else {
-                Tone::Plain
-            };
-            notes.push(Note::new(line, tone));
-        }
-        if let Some(outcome) = self.game.outcome() {
-            let text = outcome_message(outcome, self.game.board().score(), names);
-            notes.push(Note::new(text, Tone::Good));
-        }
+        let notes = self.move_notes(&played);
         match self.seed_delay {
             Some(delay) => {
                 self.notes.hold(notes);
@@ -840,6 +806,26 @@ impl App {
             }
         }
         Ok(played)
+    }
+
+    /// What the log says about a move just played: who played what, what
+    /// it did (the tone from what happened, never from the words), and the
+    /// end of the round if it came.
+    fn move_notes(&self, played: &Played) -> Vec<Note> {
+        let names = self.names();
+        let letter = self.rules().letter(played.pit).unwrap_or('?');
+        let said = game_played(names[played.mover.index()], letter);
+        let mut notes = vec![Note::from(said)];
+        notes.extend(
+            describe(self.rules(), played, names)
+                .into_iter()
+                .map(Note::from),
+        );
+        if let Some(outcome) = self.game.outcome() {
+            let text = outcome_message(outcome, self.game.board().score(), names);
+            notes.push(Note::new(text, Tone::Good));
+        }
+        notes
     }
 
     /// Shows the rest of the move being sown at once.
@@ -1007,47 +993,64 @@ impl App {
         };
     }
 
+    /// Undo by turn, the policy every front end shares ([`Match::undo_turn`]).
     fn undo(&mut self, now: Instant) {
-        if !self.any_human() {
-            self.notes.say(Note::plain(
-                "Undo goes back to a human's turn; both players here are computers.",
-            ));
-            return;
-        }
-        if self.game.outcome().is_some() {
-            // Its record and statistics are written when it ends (as in
-            // plain mode), so its result stands.
-            self.notes.say(Note::plain(format!(
-                "Round {} is over; a finished round cannot be taken back.",
-                self.game.round()
-            )));
-            return;
-        }
-        self.settle();
-        let undone = self.game.undo_to_human();
-        if undone == 0 {
-            self.notes
-                .say(Note::plain("Nothing to undo in this round."));
-        } else {
-            self.events.push(MatchEvent::Changed);
-            self.hint = None;
-            let moves = plural(undone, "move", "moves");
-            self.notes
-                .log_lines([Note::plain(format!("Took back {moves}."))]);
-            self.notes
-                .say(Note::plain(format!("Took back {moves}; r redoes.")));
-        }
-        self.next_turn(now);
-    }
-
-    fn redo(&mut self, now: Instant) {
-        let Some(pit) = self.game.redo_move() else {
-            self.notes.say(Note::plain("Nothing to redo."));
+        let mut probe = self.game.clone();
+        let undo = probe.undo_turn();
+        let notice = undo.message();
+        let Undo::Undone(_) = undo else {
+            self.notes.say(Note::from(notice));
             return;
         };
         self.settle();
-        if self.apply_move(pit, now).is_err() {
-            self.notes.say(Note::plain("Nothing to redo."));
+        self.game = probe;
+        self.events.push(MatchEvent::Changed);
+        self.hint = None;
+        self.notes
+            .log_lines([Note::new(notice.text.clone(), notice.tone())]);
+        self.notes
+            .say(Note::plain(format!("{} r redoes.", notice.text)));
+        self.next_turn(now);
+    }
+
+    /// Redo by turn ([`Match::redo_turn`]): the move taken back, and the
+    /// computer's replies as they were played; the last one is sown on
+    /// screen, the ones before it shown at once.
+    fn redo(&mut self, now: Instant) {
+        if self.game.redo_move().is_none() {
+            let notice = redo_message(&[]);
+            self.notes.say(Note::from(notice));
+            return;
+        }
+        self.settle();
+        let redone = self.game.redo_turn();
+        let mut notes = Vec::new();
+        for move_ in &redone {
+            notes.extend(self.move_notes(&move_.played));
+        }
+        self.events.push(if self.game.outcome().is_some() {
+            MatchEvent::RoundFinished
+        } else {
+            MatchEvent::Changed
+        });
+        self.hint = None;
+        let notice = redo_message(&redone);
+        self.notes.say(Note::from(notice));
+        match (self.seed_delay, redone.last()) {
+            (Some(delay), Some(last)) => {
+                self.notes.hold(notes);
+                let steps = last.steps.clone();
+                self.mode = Mode::Sowing(Box::new(Animation::new(
+                    last.before.counts(),
+                    steps,
+                    delay,
+                    now,
+                )));
+            }
+            _ => {
+                self.notes.log_lines(notes);
+                self.next_turn(now);
+            }
         }
     }
 
@@ -1075,15 +1078,9 @@ impl App {
 
     fn announce_round(&mut self) {
         let starter = self.game.name(self.game.starter()).to_string();
-        let text = if self.game.config().first == FirstMover::Random {
-            format!(
-                "Round {}: a coin was tossed and {starter} won it: {starter} starts.",
-                self.game.round()
-            )
-        } else {
-            format!("Round {}: {starter} starts.", self.game.round())
-        };
-        self.notes.log_lines([Note::plain(text)]);
+        let coin = self.game.config().first == FirstMover::Random;
+        let notice = round_starts(self.game.round(), &starter, coin);
+        self.notes.log_lines([Note::from(notice)]);
     }
 
     fn fresh_id(&mut self) -> u64 {
@@ -1121,25 +1118,17 @@ impl App {
                 let Purpose::Move(side) = thinking.purpose else {
                     return;
                 };
-                let board = *self.game.board();
-                let pit = match pit.filter(|&p| board.legal_moves().contains(p)) {
-                    Some(p) => p,
-                    None => {
-                        // A turn function that gives up or errs must not
-                        // stall the game: play its first legal move.
-                        let Some(first) = board.legal_moves().next() else {
-                            return;
-                        };
-                        self.notes.say(Note::new(
-                            format!(
-                                "{} gave no legal move; playing its first legal pit.",
-                                self.game.name(side)
-                            ),
-                            Tone::Error,
-                        ));
-                        first
-                    }
+                // The shared policy: an answer that cannot be played gives
+                // the first legal pit, so the game never stalls.
+                let Some(choice) = computer_move(self.game.board(), pit) else {
+                    return;
                 };
+                let pit = choice.pit;
+                if choice.fallback {
+                    let letter = self.rules().letter(pit).unwrap_or('?');
+                    let notice = gave_no_move(self.game.name(side), letter);
+                    self.notes.say(Note::from(notice));
+                }
                 self.cursor[side.index()] = Some(pit);
                 self.mode = Mode::Chosen {
                     pit,
@@ -1250,24 +1239,6 @@ fn key_name(key: KeyEvent) -> String {
         KeyCode::Char(c) => c.to_string(),
         other => other.to_string(),
     }
-}
-
-/// `n` followed by the singular or plural noun: "1 move", "3 moves".
-#[must_use]
-pub fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// The match score in its one wording: "Alice 2 – 1 Michael, 1 draw".
-#[must_use]
-pub fn match_score(names: [&str; 2], wins: [u32; 2], draws: u32) -> String {
-    let [south, north] = names;
-    format!(
-        "{south} {} – {} {north}, {}",
-        wins[0],
-        wins[1],
-        plural(draws as usize, "draw", "draws")
-    )
 }
 
 /// What a hint says: the pit, and how the round ends if both sides play

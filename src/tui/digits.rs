@@ -12,7 +12,7 @@ pub const DIGIT_WAIT: Duration = Duration::from_millis(1200);
 
 /// What a key did to the number being typed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Typed {
+pub enum Entered {
     /// A whole number: no longer one starts with these digits (or Enter ended it).
     Complete(usize),
     /// These digits so far; a longer number could follow.
@@ -62,7 +62,7 @@ impl DigitEntry {
         max: usize,
         wait: Option<Duration>,
         now: Instant,
-    ) -> Typed {
+    ) -> Entered {
         match code {
             KeyCode::Char(c @ '0'..='9') => {
                 let digit = c as usize - '0' as usize;
@@ -74,31 +74,31 @@ impl DigitEntry {
                     .saturating_add(digit);
                 self.due = None;
                 if number == 0 {
-                    Typed::Zero
+                    Entered::Zero
                 } else if number > max {
-                    Typed::OutOfRange(number)
+                    Entered::OutOfRange(number)
                 } else if number.saturating_mul(10) <= max {
                     self.typed = Some(number);
                     self.due = wait.map(|w| now + w);
-                    Typed::Waiting(number)
+                    Entered::Waiting(number)
                 } else {
-                    Typed::Complete(number)
+                    Entered::Complete(number)
                 }
             }
             KeyCode::Enter if self.typed.is_some() => {
                 let number = self.typed.take().unwrap_or_default();
-                Typed::Complete(number)
+                Entered::Complete(number)
             }
             KeyCode::Backspace if self.typed.is_some() => {
                 self.typed = self.typed.map(|t| t / 10).filter(|&t| t > 0);
                 match self.typed {
-                    Some(t) => Typed::Waiting(t),
-                    None => Typed::Cleared,
+                    Some(t) => Entered::Waiting(t),
+                    None => Entered::Cleared,
                 }
             }
             _ => {
                 self.clear();
-                Typed::NotADigit
+                Entered::NotADigit
             }
         }
     }
@@ -133,50 +133,53 @@ mod tests {
         let wait = Some(DIGIT_WAIT);
         assert_eq!(
             entry.key(KeyCode::Char('1'), 12, wait, t0),
-            Typed::Waiting(1)
+            Entered::Waiting(1)
         );
         assert_eq!(entry.due(), Some(t0 + DIGIT_WAIT));
         assert_eq!(
             entry.key(KeyCode::Char('2'), 12, wait, t0),
-            Typed::Complete(12)
+            Entered::Complete(12)
         );
         assert_eq!(
             entry.key(KeyCode::Char('3'), 12, wait, t0),
-            Typed::Complete(3)
+            Entered::Complete(3)
         );
         entry.key(KeyCode::Char('1'), 12, wait, t0);
         assert_eq!(
             entry.key(KeyCode::Char('5'), 12, wait, t0),
-            Typed::OutOfRange(15)
+            Entered::OutOfRange(15)
         );
         entry.key(KeyCode::Char('1'), 12, wait, t0);
-        assert_eq!(entry.key(KeyCode::Enter, 12, wait, t0), Typed::Complete(1));
+        assert_eq!(
+            entry.key(KeyCode::Enter, 12, wait, t0),
+            Entered::Complete(1)
+        );
         entry.key(KeyCode::Char('1'), 12, wait, t0);
         assert_eq!(entry.expired(t0 + DIGIT_WAIT / 2), None);
         assert_eq!(entry.expired(t0 + DIGIT_WAIT), Some(1));
         assert_eq!(entry.typed(), None);
-        assert_eq!(entry.key(KeyCode::Char('0'), 12, wait, t0), Typed::Zero);
+        assert_eq!(entry.key(KeyCode::Char('0'), 12, wait, t0), Entered::Zero);
         assert_eq!(
             entry.key(KeyCode::Char('7'), 6, wait, t0),
-            Typed::OutOfRange(7)
+            Entered::OutOfRange(7)
         );
         // Without a wait, three digits and Backspace.
         assert_eq!(
             entry.key(KeyCode::Char('1'), 500, None, t0),
-            Typed::Waiting(1)
+            Entered::Waiting(1)
         );
         assert_eq!(entry.due(), None);
         assert_eq!(
             entry.key(KeyCode::Char('2'), 500, None, t0),
-            Typed::Waiting(12)
+            Entered::Waiting(12)
         );
         assert_eq!(
             entry.key(KeyCode::Backspace, 500, None, t0),
-            Typed::Waiting(1)
+            Entered::Waiting(1)
         );
         assert_eq!(
             entry.key(KeyCode::Char('x'), 500, None, t0),
-            Typed::NotADigit
+            Entered::NotADigit
         );
         assert_eq!(entry.typed(), None);
     }

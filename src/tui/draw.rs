@@ -7,8 +7,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 
 use crate::game::outcome_message;
+use crate::game::{match_score, match_score_short};
 use crate::rules::{Score, Side};
-use crate::tui::app::{App, Note, Overlay, PAUSED_TEXT, Tone, match_score, plural};
+use crate::tui::app::{App, Note, Overlay, PAUSED_TEXT, Tone};
 use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
 use crate::tui::layout::ScreenLayout;
 use crate::tui::theme::Theme;
@@ -79,12 +80,11 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
     let round = format!("Round {}", game.round());
     let (won, lost, draws) = (tally.wins[0], tally.wins[1], tally.draws);
     let width = usize::from(layout.header.width).saturating_sub(text::columns(&round));
-    let draws_text = plural(draws as usize, "draw", "draws");
     let score = text::first_fitting(
         &[
-            format!("   Match: {}", match_score(names, tally.wins, draws)),
-            format!("   {}", match_score(names, tally.wins, draws)),
-            format!(" · match {won} – {lost}, {draws_text}"),
+            format!("   Match: {}", match_score(tally, names)),
+            format!("   {}", match_score(tally, names)),
+            format!(" · match {}", match_score_short(tally)),
             format!(" · {won}–{lost}, {draws}d"),
         ],
         width,
@@ -309,7 +309,6 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
     let names = app.names();
 
     let tally = game.tally();
-    let (won, lost, draws) = (tally.wins[0], tally.wins[1], tally.draws);
     let Some(outcome) = game.outcome() else {
         return;
     };
@@ -323,11 +322,8 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
         ]),
         Line::from(text::first_fitting(
             &[
-                format!("Match: {}", match_score(names, tally.wins, draws)),
-                format!(
-                    "Match {won} – {lost}, {}",
-                    plural(draws as usize, "draw", "draws")
-                ),
+                format!("Match: {}", match_score(tally, names)),
+                format!("Match {}", match_score_short(tally)),
             ],
             usize::from(area.width),
         )),

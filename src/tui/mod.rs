@@ -9,7 +9,8 @@
 //! - [`animation`]: a move replayed seed by seed from the rules core's trace;
 //! - [`computer`]: the computer players' searches on worker threads;
 //! - [`draw`], [`layout`], [`widgets`], [`help`], [`theme`], [`text`]: what the screen looks like;
-//! - [`terminal`]: entering and always leaving full-screen mode.
+//! - [`terminal`]: entering and always leaving full-screen mode;
+//! - [`net`]: the network game's screen (the other player as a turn source).
 //!
 //! The match is kept as in plain mode ([`crate::game::keeper`]): saved after
 //! every move, offered for resuming when the same players start again, each
@@ -26,6 +27,7 @@ pub mod help;
 pub mod input;
 pub mod keys;
 pub mod layout;
+pub mod net;
 pub mod notes;
 pub mod prefs;
 pub mod replay;
@@ -37,15 +39,11 @@ pub mod widgets;
 pub mod world;
 
 use std::process::ExitCode;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use crate::commands::PlayOptions;
-use crate::game::{Keeper, Match, MatchConfig};
+use crate::game::{Keeper, Match, MatchConfig, PlayOptions};
 
-pub use app::{App, Settings};
-
-/// How long a computer's chosen pit shows before it is played.
-pub const MOVE_PAUSE: Duration = Duration::from_millis(600);
+pub use app::App;
 
 /// Plays a match full screen until the players quit, then prints the
 /// final match score on the normal screen.
@@ -69,13 +67,13 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
         },
         _ => (None, None),
     };
-    let settings = Settings {
+    let options = PlayOptions {
         seed_delay: prefs.map_or(options.seed_delay, |p| p.seed_delay),
-        move_pause: MOVE_PAUSE,
+        ..*options
     };
     let mut app = App::new(
         game,
-        settings,
+        options,
         theme::Theme::from_env(),
         (80, 24),
         Instant::now(),

@@ -7,16 +7,7 @@ use std::collections::VecDeque;
 /// Lines of history kept (the screen shows the last few that fit).
 pub const LOG_LENGTH: usize = 40;
 
-/// How a message reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tone {
-    /// News.
-    Plain,
-    /// Something good happened (extra turn, capture, win).
-    Good,
-    /// A choice was refused, or something went wrong.
-    Error,
-}
+pub use crate::game::Tone;
 
 /// One line of the log or status line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,6 +30,14 @@ impl Note {
     /// A plain note.
     pub fn plain(text: impl Into<String>) -> Note {
         Note::new(text, Tone::Plain)
+    }
+}
+
+impl From<crate::game::Notice> for Note {
+    /// A message from the match, in the tone its kind of event gives.
+    fn from(notice: crate::game::Notice) -> Note {
+        let tone = notice.tone();
+        Note::new(notice.text, tone)
     }
 }
 

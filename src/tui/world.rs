@@ -17,7 +17,7 @@ use crate::tui::screen::{Screen, World};
 
 /// Everything that can happen to the game screen.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Message {
+pub enum GameMessage {
     /// A key, click, resize or clock tick.
     Input(Input),
     /// The computer answered a [`Request`].
@@ -28,9 +28,9 @@ pub enum Message {
     Warning(String),
 }
 
-impl From<Input> for Message {
-    fn from(input: Input) -> Message {
-        Message::Input(input)
+impl From<Input> for GameMessage {
+    fn from(input: Input) -> GameMessage {
+        GameMessage::Input(input)
     }
 }
 
@@ -50,18 +50,18 @@ pub enum Effect {
 }
 
 impl Screen for App {
-    type Message = Message;
+    type Message = GameMessage;
     type Effect = Effect;
 
-    fn update(&mut self, message: Message, now: Instant) -> Vec<Effect> {
+    fn update(&mut self, message: GameMessage, now: Instant) -> Vec<Effect> {
         match message {
-            Message::Input(input) => self.on_input(input, now),
-            Message::Computer(answer) => {
+            GameMessage::Input(input) => self.on_input(input, now),
+            GameMessage::Computer(answer) => {
                 self.on_answer(answer, now);
                 self.tick(now);
             }
-            Message::Recorded(text) => self.round_recorded(text),
-            Message::Warning(text) => self.warn(text),
+            GameMessage::Recorded(text) => self.round_recorded(text),
+            GameMessage::Warning(text) => self.warn(text),
         }
         let mut effects: Vec<Effect> = self
             .take_match_events()
@@ -114,26 +114,26 @@ pub struct GameWorld {
 }
 
 impl World<App> for GameWorld {
-    fn perform(&mut self, effect: Effect, answers: &mut Vec<Message>) {
+    fn perform(&mut self, effect: Effect, answers: &mut Vec<GameMessage>) {
         match effect {
             Effect::Save(game) => {
                 if let Some(warning) = self.keeper.save(&game) {
-                    answers.push(Message::Warning(warning));
+                    answers.push(GameMessage::Warning(warning));
                 }
             }
             Effect::CloseRound(game) => {
                 let kept = self.keeper.close_round(&game);
                 if let Some(path) = kept.record {
-                    answers.push(Message::Recorded(format!(
+                    answers.push(GameMessage::Recorded(format!(
                         "Round recorded in {}.",
                         home_relative(&path)
                     )));
                 }
-                answers.extend(kept.warnings.into_iter().map(Message::Warning));
+                answers.extend(kept.warnings.into_iter().map(GameMessage::Warning));
             }
             Effect::EndMatch(config) => {
                 if let Some(warning) = self.keeper.finish(&config) {
-                    answers.push(Message::Warning(warning));
+                    answers.push(GameMessage::Warning(warning));
                 }
             }
             Effect::Think(request) => self.worker.submit(request),
@@ -141,14 +141,14 @@ impl World<App> for GameWorld {
                 if let Some(path) = &self.prefs
                     && let Err(warning) = prefs::save(path, &prefs)
                 {
-                    answers.push(Message::Warning(warning));
+                    answers.push(GameMessage::Warning(warning));
                 }
             }
         }
     }
 
-    fn poll(&mut self, answers: &mut Vec<Message>) {
-        answers.extend(self.worker.poll().into_iter().map(Message::Computer));
+    fn poll(&mut self, answers: &mut Vec<GameMessage>) {
+        answers.extend(self.worker.poll().into_iter().map(GameMessage::Computer));
     }
 
     fn busy(&self) -> bool {

@@ -477,11 +477,19 @@ fn undo_and_redo_walk_back_to_the_humans_turn() {
     app.handle_event(&ch('u'), t0 + Duration::from_secs(1));
     assert_eq!(*app.game().board(), start);
     assert_eq!(app.human_to_move(), Some(Side::South));
+    // Redo by turn (the policy shared with plain mode): Alice's a and the
+    // computer's j as it was played, back to Alice's turn.
     app.handle_event(&ch('r'), t0 + Duration::from_secs(1));
-    assert_eq!(app.game().moves(), &[letter('a')]);
+    assert_eq!(app.game().moves(), &[letter('a'), letter('j')]);
+    assert_eq!(app.human_to_move(), Some(Side::South));
+    assert!(
+        app.take_requests()
+            .iter()
+            .all(|r| !matches!(r, Request::Move { .. }))
+    );
     app.handle_event(&ch('u'), t0 + Duration::from_secs(1));
     app.handle_event(&ch('u'), t0 + Duration::from_secs(1));
-    assert_eq!(message(&app), "Nothing to undo in this round.");
+    assert_eq!(message(&app), "There is no move to take back.");
 }
 
 #[test]
@@ -832,7 +840,7 @@ fn y_to_the_resume_question_goes_on_exactly_where_the_match_stopped() {
         app.notes()
             .log()
             .iter()
-            .any(|n| n.text == "Resumed: round 2 goes on after 3 moves (Michael moved first)."),
+            .any(|n| n.text == "Resumed. Round 2 goes on after 3 moves (Michael moved first)."),
         "{:?}",
         app.notes().log()
     );
