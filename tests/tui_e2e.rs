@@ -323,7 +323,7 @@ fn a_match_killed_mid_round_resumes_on_the_same_board() {
         "{asked}"
     );
     second.keys(&["y"]);
-    let resumed = second.wait_for("Resumed: round 1 goes on after 3 moves");
+    let resumed = second.wait_for("Resumed. Round 1 goes on after 3 moves");
     assert_eq!(counts_on_screen(&resumed), counts_on_screen(&before));
     let side = |screen: &str| screen.contains("▶ Michael to move");
     assert_eq!(side(&resumed), side(&before));
