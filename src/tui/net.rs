@@ -21,7 +21,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::game::Match;
 use crate::net::play::{
-    HostGame, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, LineIn, Show, names,
+    HostGame, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, LineInput as Typed, Show, names,
 };
 use crate::rules::{Played, Side, Step};
 use crate::tui::animation::{Animation, caption};
@@ -128,16 +128,16 @@ pub struct NetScreen {
 
 /// Everything that can happen to the network screen.
 #[derive(Clone, Debug)]
-pub enum NetMessage {
+pub enum Message {
     /// A key, click, resize or tick.
     Input(Input),
     /// What the network game said.
     Shown(Shown),
 }
 
-impl From<Input> for NetMessage {
-    fn from(input: Input) -> NetMessage {
-        NetMessage::Input(input)
+impl From<Input> for Message {
+    fn from(input: Input) -> Message {
+        Message::Input(input)
     }
 }
 
@@ -203,13 +203,13 @@ impl NetScreen {
                 Shown::Moved {
                     before,
                     after,
-                    mover,
+                    mover: _,
                     steps,
                 } => {
                     self.game = Some(*after);
                     self.prompt.clear();
                     if let Some(delay) = self.seed_delay {
-                        self.animation = Some(Animation::new(mover, &before, steps, delay, now));
+                        self.animation = Some(Animation::new(&before, steps, delay, now));
                         return;
                     }
                 }
@@ -259,26 +259,26 @@ impl NetScreen {
 }
 
 impl Screen for NetScreen {
-    type Message = NetMessage;
+    type Message = Message;
     type Effect = Typing;
 
-    fn update(&mut self, message: NetMessage, now: Instant) -> Vec<Typing> {
+    fn update(&mut self, message: Message, now: Instant) -> Vec<Typing> {
         let typed = match message {
-            NetMessage::Shown(shown) => {
+            Message::Shown(shown) => {
                 self.queue.push_back(shown);
                 Vec::new()
             }
-            NetMessage::Input(Input::Key(key)) => self.on_key(key.code),
-            NetMessage::Input(Input::Interrupt) => vec![Typing("q".into())],
-            NetMessage::Input(Input::Chord(key)) => {
+            Message::Input(Input::Key(key)) => self.on_key(key.code),
+            Message::Input(Input::Interrupt) => vec![Typing("q".into())],
+            Message::Input(Input::Chord(key)) => {
                 self.note(format!("{} does nothing here.", chord_name(key)));
                 Vec::new()
             }
-            NetMessage::Input(Input::Resize(w, h)) => {
+            Message::Input(Input::Resize(w, h)) => {
                 self.size = Rect::new(0, 0, w, h);
                 Vec::new()
             }
-            NetMessage::Input(_) => Vec::new(),
+            Message::Input(_) => Vec::new(),
         };
         self.show_queue(now);
         typed
@@ -338,6 +338,7 @@ impl Screen for NetScreen {
             scores: game.board().score(),
             to_move: (self.animation.is_none() && game.outcome().is_none())
                 .then(|| game.board().to_move()),
+            sowing: self.animation.as_ref().map(|a| a.mover(game.rules())),
             selected: None,
             highlight: self.animation.as_ref().map_or([None; 3], |a| a.highlight()),
             caption: Line::styled(caption_text, self.theme.dim),
@@ -379,7 +380,7 @@ impl Screen for NetScreen {
 }
 
 /// One end of the network game, as the screen's world drives it.
-pub trait NetEnd {
+pub trait NetEngine {
     /// Hands a typed line to the game; `Some` ends it.
     ///
     /// # Errors
@@ -400,9 +401,9 @@ pub struct HostEngine {
     rx: mpsc::Receiver<HostIn>,
 }
 
-impl NetEnd for HostEngine {
+impl NetEngine for HostEngine {
     fn typed(&mut self, line: String) -> anyhow::Result<Option<ExitCode>> {
-        self.game.handle(HostIn::Input(LineIn::Line(line)))
+        self.game.handle(HostIn::Input(Typed::Line(line)))
     }
 
     fn poll(&mut self) -> anyhow::Result<Option<ExitCode>> {
@@ -426,9 +427,9 @@ pub struct JoinEngine {
     rx: mpsc::Receiver<JoinIn>,
 }
 
-impl NetEnd for JoinEngine {
+impl NetEngine for JoinEngine {
     fn typed(&mut self, line: String) -> anyhow::Result<Option<ExitCode>> {
-        Ok(self.game.handle(JoinIn::Input(LineIn::Line(line)))?)
+        Ok(self.game.handle(JoinIn::Input(Typed::Line(line)))?)
     }
 
     fn poll(&mut self) -> anyhow::Result<Option<ExitCode>> {
@@ -452,8 +453,8 @@ pub struct NetWorld<E> {
     ended: bool,
 }
 
-impl<E: NetEnd> NetWorld<E> {
-    fn settle(&mut self, result: anyhow::Result<Option<ExitCode>>, answers: &mut Vec<NetMessage>) {
+impl<E: NetEngine> NetWorld<E> {
+    fn settle(&mut self, result: anyhow::Result<Option<ExitCode>>, answers: &mut Vec<Message>) {
         let mut shown = self.engine.drain();
         match result {
             Ok(None) => {}
@@ -468,12 +469,12 @@ impl<E: NetEnd> NetWorld<E> {
                 shown.push(Shown::Ended(1));
             }
         }
-        answers.extend(shown.into_iter().map(NetMessage::Shown));
+        answers.extend(shown.into_iter().map(Message::Shown));
     }
 }
 
-impl<E: NetEnd> World<NetScreen> for NetWorld<E> {
-    fn perform(&mut self, effect: Typing, answers: &mut Vec<NetMessage>) {
+impl<E: NetEngine> World<NetScreen> for NetWorld<E> {
+    fn perform(&mut self, effect: Typing, answers: &mut Vec<Message>) {
         if self.ended {
             return;
         }
@@ -481,7 +482,7 @@ impl<E: NetEnd> World<NetScreen> for NetWorld<E> {
         self.settle(result, answers);
     }
 
-    fn poll(&mut self, answers: &mut Vec<NetMessage>) {
+    fn poll(&mut self, answers: &mut Vec<Message>) {
         if self.ended {
             return;
         }
@@ -496,7 +497,7 @@ impl<E: NetEnd> World<NetScreen> for NetWorld<E> {
 
 /// Runs the screen until the game ends, then prints the last news on the
 /// normal screen.
-fn run_screen<E: NetEnd>(mut screen: NetScreen, engine: E) -> anyhow::Result<ExitCode> {
+fn run_screen<E: NetEngine>(mut screen: NetScreen, engine: E) -> anyhow::Result<ExitCode> {
     let mut world = NetWorld {
         engine,
         ended: false,
