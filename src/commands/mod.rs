@@ -3,6 +3,7 @@
 
 pub mod arena;
 mod history;
+mod net;
 pub mod output;
 mod play;
 mod position;
@@ -105,6 +106,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             output::emit(&completions(cmd.shell))?;
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::Host(cmd)) => net::host(&cmd),
+        Some(Command::Join(cmd)) => net::join(&cmd),
         None => play::run(&cli.play),
     }
 }
