@@ -288,6 +288,7 @@ fn no_type_name_is_defined_twice() {
         "Worker",
         "Engine",
         "Input",
+        "Message",
     ];
     let twice: Vec<String> = seen
         .iter()
