@@ -884,10 +884,7 @@ fn a_scripts_random_seat_is_seeded_by_the_game_policy() {
     board.play(rules.pit_by_letter('a').unwrap()).unwrap();
     let mut player = seat_player(PlayerKind::Random, SCRIPT_SEED, Side::North).unwrap();
     let pit = player.choose(&board, &Limits::default()).unwrap();
-    let expected = format!(
-        "Computer (random) plays {}.",
-        rules.letter(pit).unwrap()
-    );
+    let expected = format!("Computer (random) plays {}.", rules.letter(pit).unwrap());
     assert!(stdout.contains(&expected), "{expected}\n{stdout}");
     std::fs::remove_dir_all(data).unwrap();
 }
