@@ -2,13 +2,15 @@
 //! who starts each round, and the moves of the round in play (for undo,
 //! redo, records and resume). Both front ends drive this one state machine.
 
+pub mod files;
 pub mod keeper;
 mod messages;
+pub mod names;
 pub mod record;
 pub mod save;
 pub mod stats;
 
-pub use keeper::{Keeper, RESUME_QUESTION};
+pub use keeper::{BUSY_NOTICE, BUSY_QUESTION, Keeper, RESUME_QUESTION};
 pub use messages::{describe, outcome_message};
 pub use record::{Record, RecordError, Stepper};
 pub use save::{SaveError, SaveStore, data_dir};

@@ -52,7 +52,10 @@ use std::process::ExitCode;
 
 use crate::commands::PlayOptions;
 use crate::game::keeper::saved_summary;
-use crate::game::{Keeper, Match, MatchConfig, RESUME_QUESTION, describe, outcome_message};
+use crate::game::{
+    BUSY_NOTICE, BUSY_QUESTION, Keeper, Match, MatchConfig, RESUME_QUESTION, describe,
+    outcome_message,
+};
 use crate::players::{Limits, TurnFn, computer};
 use crate::rng::Rng;
 use crate::rules::{MoveError, Played, Side, Step};
@@ -195,10 +198,14 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             } else {
                 "Stopped"
             };
-            writeln!(
-                self.out,
-                "{why}. The match is saved: start mancala with the same names to resume it."
-            )?;
+            if self.keeper.is_saving() {
+                writeln!(
+                    self.out,
+                    "{why}. The match is saved: start mancala with the same names to resume it."
+                )?;
+            } else {
+                writeln!(self.out, "{why}. This match was not saved here.")?;
+            }
         }
         self.print_standing(m)?;
         Ok(false)
@@ -233,10 +240,35 @@ impl<R: BufRead, W: Write> Plain<R, W> {
         )
     }
 
+    /// Asks [`BUSY_QUESTION`] until answered: whether to play on unsaved
+    /// (`false` for quit or the end of input).
+    fn ask_play_unsaved(&mut self) -> io::Result<bool> {
+        loop {
+            write!(self.out, "{BUSY_QUESTION} ")?;
+            let Some(line) = self.read_line()? else {
+                return Ok(false);
+            };
+            match line.trim().to_ascii_lowercase().as_str() {
+                "p" | "play" => return Ok(true),
+                "q" | "quit" => return Ok(false),
+                _ => writeln!(self.out, "Please answer p or q.")?,
+            }
+        }
+    }
+
     /// The saved match to go on with, if any and if the players want it.
-    /// `None` at end of input.
+    /// `None` when nothing is to be played: the end of input, or the
+    /// players quit because the match is open in another window.
     fn resume_or_new(&mut self, config: &MatchConfig, seed: u64) -> io::Result<Option<Match>> {
         let found = self.keeper.look(config);
+        if found.busy {
+            writeln!(self.out, "{BUSY_NOTICE}")?;
+            if !self.ask_play_unsaved()? {
+                writeln!(self.out, "Nothing was played.")?;
+                return Ok(None);
+            }
+            writeln!(self.out, "Playing unsaved: rounds are still recorded.")?;
+        }
         for note in &found.notes {
             writeln!(self.out, "Note: {note}")?;
         }
@@ -250,7 +282,10 @@ impl<R: BufRead, W: Write> Plain<R, W> {
         Ok(match self.ask_yes_no(RESUME_QUESTION)? {
             Some(true) => Some(saved),
             Some(false) => Some(Match::new(config.clone(), seed)),
-            None => None,
+            None => {
+                writeln!(self.out, "End of input: nothing was played.")?;
+                None
+            }
         })
     }
 
@@ -268,7 +303,6 @@ impl<R: BufRead, W: Write> Plain<R, W> {
         writeln!(self.out, "Rules: {}.", config.rules)?;
         self.print_help(&config)?;
         let Some(mut m) = self.resume_or_new(&config, seed)? else {
-            writeln!(self.out, "End of input: nothing was played.")?;
             return Ok(());
         };
         loop {
