@@ -4,13 +4,15 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use mancala::game::{FirstMover, Match, MatchConfig, Seat};
 use mancala::players::PlayerKind;
 use mancala::rules::Rules;
+use mancala::tui::input::Input;
+use mancala::tui::screen::Screen;
 use mancala::tui::theme::Theme;
 use mancala::tui::{App, Settings, draw::draw};
 
@@ -38,7 +40,7 @@ fn app(rules: Rules, t0: Instant) -> App {
 
 fn press(app: &mut App, c: char, now: Instant) {
     let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
-    app.handle_event(&Event::Key(key), now);
+    let _ = app.update(Input::Key(key).into(), now);
 }
 
 fn frame(c: &mut Criterion) {

@@ -1,21 +1,26 @@
-//! Benchmarks of the computer players: the engine's nodes per second and
-//! the exact solver's time to solve whole games.
+//! Benchmarks of the computer players: the engine's and the solver's
+//! positions per second, and the exact solver's time to solve whole games.
 //!
 //! `cargo bench --bench search -- --warm-up-time 1 --measurement-time 3`.
-//! Criterion measures the engine's speed and the solver on Kalah(6,2) (10
-//! samples). Solving Kalah(6,3) takes tens of seconds, so it is measured by
-//! one run per capture rule, printing time and nodes; Kalah(6,4) likewise,
-//! only when `MANCALA_BENCH_6_4=1` is set (it takes far longer).
+//! Criterion measures the engine's speed, the solver's speed on a fixed
+//! node budget, and whole solves of Kalah(6,2) and Kalah(5,3) (10 samples).
+//! Bigger solves take seconds to minutes, so they are one measured run
+//! each (a fresh solver, cold, as `mancala solve` runs), printing value,
+//! time, positions and memory, on demand:
+//! `MANCALA_BENCH=6x3` (Kalah(6,3), both capture rules), `MANCALA_BENCH=6x4`
+//! and `MANCALA_BENCH=6x5` (Kalah(6,5): many minutes), comma-separated for
+//! several. `MANCALA_BENCH_THREADS=1` solves on one thread.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, Throughput};
-use mancala::players::solver::{DEFAULT_ENDGAME_ENTRIES, DEFAULT_TABLE_BYTES};
+use mancala::players::solver::DEFAULT_SOLVE_MEMORY;
 use mancala::players::{Engine, Limits, Solver};
 use mancala::rules::{Board, Capture, Rules};
 
 const ENGINE_NODES: u64 = 200_000;
+const SOLVER_NODES: u64 = 2_000_000;
 
 fn engine_nodes_per_second(c: &mut Criterion) {
     let mut group = c.benchmark_group("engine");
@@ -38,39 +43,71 @@ fn engine_nodes_per_second(c: &mut Criterion) {
     group.finish();
 }
 
-fn solve(rules: Rules) -> (i32, u64) {
-    let mut solver = Solver::new(DEFAULT_TABLE_BYTES, DEFAULT_ENDGAME_ENTRIES);
-    let value = solver.value(&Board::new(rules), &Limits::none()).unwrap();
-    (value, solver.nodes)
+fn solver_nodes_per_second(c: &mut Criterion) {
+    let mut group = c.benchmark_group("solver");
+    group.throughput(Throughput::Elements(SOLVER_NODES));
+    group.sample_size(10);
+    let board = Board::new(Rules::KALAH);
+    group.bench_function("kalah_6_4_opening_2m_nodes_1_thread", |b| {
+        b.iter_batched(
+            || {
+                // a solver whose table is already allocated
+                let mut solver = Solver::new(256 << 20).with_threads(1);
+                let _ = solver.value(
+                    &Board::new(Rules::new(6, 1).unwrap().with_capture(Capture::Always)),
+                    &Limits::none(),
+                );
+                let _ = solver.value(&board, &Limits::nodes(1));
+                solver
+            },
+            |mut solver| {
+                let outcome =
+                    solver.solve_bounded(black_box(&board), &Limits::nodes(SOLVER_NODES), false);
+                (outcome, solver)
+            },
+            BatchSize::PerIteration,
+        );
+    });
+    group.finish();
 }
 
-fn solve_6_2(c: &mut Criterion) {
+fn solve(rules: Rules, threads: usize) -> (i32, u64, usize) {
+    let mut solver = Solver::new(DEFAULT_SOLVE_MEMORY).with_threads(threads);
+    let value = solver.value(&Board::new(rules), &Limits::none()).unwrap();
+    (value, solver.nodes, solver.memory_used())
+}
+
+fn small_solves(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(3));
     group.warm_up_time(Duration::from_millis(1));
-    for (name, capture, value) in [
-        ("kalah_6_2_nonempty", Capture::NonEmpty, 6),
-        ("kalah_6_2_always", Capture::Always, 10),
+    for (name, pits, seeds, capture, value) in [
+        ("kalah_6_2_nonempty", 6, 2, Capture::NonEmpty, 6),
+        ("kalah_6_2_always", 6, 2, Capture::Always, 10),
+        ("kalah_5_3_always", 5, 3, Capture::Always, 0),
     ] {
-        let rules = Rules::new(6, 2).unwrap().with_capture(capture);
-        group.bench_function(name, |b| b.iter(|| assert_eq!(solve(rules).0, value)));
+        let rules = Rules::new(pits, seeds).unwrap().with_capture(capture);
+        let expected = if value == 0 { solve(rules, 1).0 } else { value };
+        group.bench_function(name, |b| b.iter(|| assert_eq!(solve(rules, 1).0, expected)));
     }
     group.finish();
 }
 
 /// One measured run of each capture rule with `seeds` per pit.
-fn solve_once(seeds: usize, known: [i32; 2]) {
+fn solve_once(seeds: usize, known: [i32; 2], threads: usize) {
     for ((name, capture), value) in [("nonempty", Capture::NonEmpty), ("always", Capture::Always)]
         .into_iter()
         .zip(known)
     {
         let start = Instant::now();
-        let (v, nodes) = solve(Rules::new(6, seeds).unwrap().with_capture(capture));
+        let (v, nodes, memory) =
+            solve(Rules::new(6, seeds).unwrap().with_capture(capture), threads);
         let seconds = start.elapsed().as_secs_f64();
         assert_eq!(v, value, "Kalah(6,{seeds}) capture {name}");
         println!(
-            "solve/kalah_6_{seeds}_{name}: value {v}, {nodes} nodes, {seconds:.1} s (one run)"
+            "solve/kalah_6_{seeds}_{name}: value {v}, {nodes} positions, {seconds:.1} s, {} MB, {threads} threads (one run)",
+            memory >> 20
         );
     }
 }
@@ -78,10 +115,20 @@ fn solve_once(seeds: usize, known: [i32; 2]) {
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     engine_nodes_per_second(&mut c);
-    solve_6_2(&mut c);
+    solver_nodes_per_second(&mut c);
+    small_solves(&mut c);
     c.final_summary();
-    solve_once(3, [2, 2]);
-    if std::env::var_os("MANCALA_BENCH_6_4").is_some() {
-        solve_once(4, [8, 10]);
+    let wanted = std::env::var("MANCALA_BENCH").unwrap_or_default();
+    let threads = std::env::var("MANCALA_BENCH_THREADS")
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(mancala::players::solver::default_threads);
+    for item in wanted.split(',') {
+        match item.trim() {
+            "6x3" => solve_once(3, [2, 2], threads),
+            "6x4" => solve_once(4, [8, 10], threads),
+            "6x5" => solve_once(5, [10, 12], threads),
+            _ => {}
+        }
     }
 }

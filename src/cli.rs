@@ -34,7 +34,7 @@ pub enum Command {
     /// Print a position as JSON, after playing a list of moves.
     Position(PositionCmd),
     /// Solve a position: its value under perfect play and every best move, as JSON.
-    Solve(PositionCmd),
+    Solve(SolveCmd),
     /// Play rounds between two computer players and report the results.
     Arena(ArenaCmd),
     /// Solitaire Mancala (Tchoukaillon): bring every seed into the store.
@@ -161,6 +161,26 @@ pub struct PositionCmd {
     /// Moves to play first, as pit letters in playing order: a,h,c,...
     #[arg(long, value_name = "a,h,c,...", allow_hyphen_values = true)]
     pub moves: Option<String>,
+}
+
+/// Options of `mancala solve`.
+#[derive(Debug, Args)]
+pub struct SolveCmd {
+    /// The position.
+    #[command(flatten)]
+    pub position: PositionCmd,
+    /// Megabytes the solver may use for its table and endgame database.
+    #[arg(long, value_name = "MB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    pub memory: u64,
+    /// Search threads (default: every core, at most 4; 1 gives repeatable node counts).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub threads: Option<u64>,
+    /// Stop after this many milliseconds and report the bounds proven so far.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    pub think: Option<u64>,
+    /// Stop after this many positions and report the bounds proven so far.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
 }
 
 /// Options of `mancala arena`.

@@ -116,6 +116,53 @@ fn bad_input_gives_exit_code_2_and_one_line() {
     assert_usage_error(&["solve", "--board", "1,2,3"], "");
     assert_usage_error(&["solve", "--board", "4,4,x,4,4,4,0,4,4,4,4,4,4,0"], "x");
     assert_usage_error(&["solve", "--moves", "h"], "h");
+    assert_usage_error(&["solve", "--memory", "0"], "--memory");
+    assert_usage_error(&["solve", "--think", "-1"], "-1");
+    assert_usage_error(&["solve", "--threads", "0"], "--threads");
+    assert_usage_error(&["solve", "--pits", "12", "--seeds", "20"], "255");
+}
+
+#[test]
+fn a_stopped_solve_reports_the_bounds_proven_so_far() {
+    let report = json(&mancala(&[
+        "solve",
+        "--pits",
+        "6",
+        "--seeds",
+        "4",
+        "--nodes",
+        "20000",
+        "--threads",
+        "1",
+    ]));
+    assert_eq!(report["value"], serde_json::Value::Null);
+    let bounds = report["bounds"].as_array().unwrap();
+    let (lo, hi) = (bounds[0].as_i64().unwrap(), bounds[1].as_i64().unwrap());
+    // Kalah(6,4) capture always is worth 10 to the first player
+    assert!(
+        (-48..=10).contains(&lo) && (10..=48).contains(&hi),
+        "{report}"
+    );
+    assert_eq!(report["nodes"], 20000);
+    assert!(report["memory_mb"].as_f64().unwrap() <= 1024.0);
+    let report = json(&mancala(&[
+        "solve", "--pits", "6", "--seeds", "4", "--think", "50", "--memory", "64",
+    ]));
+    assert_eq!(report["value"], serde_json::Value::Null, "{report}");
+    assert!(report["memory_mb"].as_f64().unwrap() <= 64.0, "{report}");
+}
+
+#[test]
+fn one_solver_thread_repeats_its_node_count() {
+    let args = ["solve", "--pits", "5", "--seeds", "3", "--threads", "1"];
+    let first = json(&mancala(&args));
+    let second = json(&mancala(&args));
+    assert_eq!(first["nodes"], second["nodes"]);
+    assert_eq!(
+        (&first["value"], &first["best"]),
+        (&second["value"], &second["best"])
+    );
+    assert_eq!(first["threads"], 1);
 }
 
 #[test]
@@ -124,8 +171,24 @@ fn arena_with_a_node_budget_repeats_exactly() {
         "arena", "medium", "hard", "--rounds", "4", "--nodes", "3000", "--seed", "5", "--json",
         "--pits", "4", "--seeds", "3",
     ];
-    let first = json(&mancala(&args));
-    let second = json(&mancala(&args));
+    let mut first = json(&mancala(&args));
+    let mut second = json(&mancala(&args));
+    // thinking times differ from run to run; everything else repeats
+    for report in [&mut first, &mut second] {
+        for player in ["a", "b"] {
+            let times = report[player]
+                .as_object_mut()
+                .unwrap()
+                .remove("move_ms")
+                .expect("move_ms for each player");
+            let (mean, p95, max) = (
+                times["mean"].as_f64().unwrap(),
+                times["p95"].as_f64().unwrap(),
+                times["max"].as_f64().unwrap(),
+            );
+            assert!(0.0 <= mean && mean <= max && p95 <= max, "{times}");
+        }
+    }
     assert_eq!(first, second);
     let a = &first["a"];
     let total =
@@ -148,6 +211,10 @@ fn arena_summary_names_both_players() {
         "{text}"
     );
     assert!(text.contains("mean margin"), "{text}");
+    assert!(
+        text.contains("A per move: mean") && text.contains("B per move: mean"),
+        "{text}"
+    );
     // no progress bar when stderr is not a terminal
     assert!(output.stderr.is_empty());
 }

@@ -1,7 +1,7 @@
 //! `mancala arena`: rounds between two computer players.
 
 use std::io::{IsTerminal, Write};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::json;
 
@@ -44,9 +44,10 @@ impl Record {
         }
     }
 
-    fn json(&self, kind: PlayerKind) -> serde_json::Value {
+    fn json(&self, kind: PlayerKind, times: &MoveTimes) -> serde_json::Value {
         json!({
             "kind": kind.to_string(),
+            "move_ms": times.json(),
             "wins": self.wins,
             "draws": self.draws,
             "losses": self.losses,
@@ -59,8 +60,59 @@ impl Record {
     }
 }
 
+/// How long a player took to choose each of its moves.
+#[derive(Clone, Debug, Default)]
+pub struct MoveTimes {
+    millis: Vec<f64>,
+}
+
+impl MoveTimes {
+    /// Adds one move's thinking time.
+    pub fn add(&mut self, took: Duration) {
+        self.millis.push(took.as_secs_f64() * 1000.0);
+    }
+
+    /// Moves timed.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.millis.len()
+    }
+
+    /// Whether no move was timed.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.millis.is_empty()
+    }
+
+    /// Mean, 95th percentile (nearest rank) and maximum, in milliseconds
+    /// (zeros when no move was timed).
+    #[must_use]
+    pub fn stats(&self) -> (f64, f64, f64) {
+        if self.millis.is_empty() {
+            return (0.0, 0.0, 0.0);
+        }
+        let mut sorted = self.millis.clone();
+        sorted.sort_by(f64::total_cmp);
+        let n = sorted.len();
+        let mean = sorted.iter().sum::<f64>() / n as f64;
+        let p95 = sorted[(n * 95).div_ceil(100).clamp(1, n) - 1];
+        (mean, p95, sorted[n - 1])
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let (mean, p95, max) = self.stats();
+        let r = |x: f64| (x * 1000.0).round() / 1000.0;
+        json!({ "mean": r(mean), "p95": r(p95), "max": r(max) })
+    }
+
+    fn summary(&self) -> String {
+        let (mean, p95, max) = self.stats();
+        format!("mean {mean:.2} ms, p95 {p95:.2} ms, max {max:.2} ms")
+    }
+}
+
 /// The results of an arena run.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct ArenaResult {
     /// Player A's kind.
     pub kind_a: PlayerKind,
@@ -74,6 +126,30 @@ pub struct ArenaResult {
     pub rounds: u32,
     /// Sum of A's final margins.
     pub total_margin: i64,
+    /// A's and B's thinking time per move.
+    pub move_times: [MoveTimes; 2],
+}
+
+/// Two results are equal when their rounds went the same way (thinking
+/// times differ from run to run).
+impl PartialEq for ArenaResult {
+    fn eq(&self, other: &Self) -> bool {
+        (
+            self.kind_a,
+            self.kind_b,
+            self.a,
+            self.b,
+            self.rounds,
+            self.total_margin,
+        ) == (
+            other.kind_a,
+            other.kind_b,
+            other.a,
+            other.b,
+            other.rounds,
+            other.total_margin,
+        )
+    }
 }
 
 impl ArenaResult {
@@ -91,8 +167,8 @@ impl ArenaResult {
     #[must_use]
     pub fn json(&self) -> serde_json::Value {
         json!({
-            "a": self.a.json(self.kind_a),
-            "b": self.b.json(self.kind_b),
+            "a": self.a.json(self.kind_a, &self.move_times[0]),
+            "b": self.b.json(self.kind_b, &self.move_times[1]),
             "draws": self.a.draws,
             "rounds": self.rounds,
             "mean_margin": (self.mean_margin() * 1000.0).round() / 1000.0,
@@ -106,7 +182,9 @@ impl ArenaResult {
             "{rounds} rounds, {a} (A) against {b} (B)\n\
              A: {aw} wins, {d} draws, {al} losses; mean margin {m:+.2} seeds\n\
              A starting: {asw} wins, {asd} draws, {asl} losses; \
-             B starting: {bsw} wins, {bsd} draws, {bsl} losses",
+             B starting: {bsw} wins, {bsd} draws, {bsl} losses\n\
+             A per move: {at}\n\
+             B per move: {bt}",
             rounds = self.rounds,
             a = self.kind_a,
             b = self.kind_b,
@@ -120,6 +198,8 @@ impl ArenaResult {
             bsw = self.b.wins_starting,
             bsd = self.b.draws_starting,
             bsl = self.b.losses_starting,
+            at = self.move_times[0].summary(),
+            bt = self.move_times[1].summary(),
         )
     }
 }
@@ -179,6 +259,7 @@ pub fn play_arena(
         b: Record::default(),
         rounds: 0,
         total_margin: 0,
+        move_times: [MoveTimes::default(), MoveTimes::default()],
     };
     for round in 0..rounds {
         let starter = if round % 2 == 0 {
@@ -190,7 +271,11 @@ pub fn play_arena(
         while !board.is_over() {
             let mover = board.to_move();
             let player = &mut players[mover.index()];
-            let chosen = player.choose(&board, &budget.limits(&mut seeds));
+            let limits = budget.limits(&mut seeds);
+            let started = Instant::now();
+            let chosen = player.choose(&board, &limits);
+            // A is South: its times go first
+            result.move_times[mover.index()].add(started.elapsed());
             // a player that gives up or errs forfeits nothing: the first
             // legal pit is played, so a bug cannot hang the arena
             let pit = chosen
@@ -272,6 +357,32 @@ mod tests {
         assert_eq!(a.wins + a.draws + a.losses, 6);
         assert_eq!(a.wins_starting + a.draws_starting + a.losses_starting, 3);
         assert_eq!(first.a.wins, first.b.losses);
+        let [ta, tb] = &first.move_times;
+        assert!(
+            ta.len() >= 6 * 3 && tb.len() >= 6 * 3,
+            "every move is timed"
+        );
+        let (mean, p95, max) = ta.stats();
+        assert!(
+            0.0 < mean && mean <= max && p95 <= max,
+            "{mean} {p95} {max}"
+        );
+    }
+
+    #[test]
+    fn move_times_give_the_nearest_rank_percentile() {
+        let mut t = MoveTimes::default();
+        assert_eq!(t.stats(), (0.0, 0.0, 0.0));
+        for ms in 1..=20 {
+            t.add(Duration::from_millis(ms));
+        }
+        let (mean, p95, max) = t.stats();
+        assert!((mean - 10.5).abs() < 1e-9);
+        assert!((p95 - 19.0).abs() < 1e-9);
+        assert!((max - 20.0).abs() < 1e-9);
+        let json = t.json();
+        assert_eq!(json["p95"], 19.0);
+        assert!(t.summary().contains("p95 19.00 ms"), "{}", t.summary());
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub fn replay(cmd: &ReplayCmd) -> anyhow::Result<ExitCode> {
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if terminal && !cmd.plain {
         let delay = (!cmd.no_animation).then(|| Duration::from_millis(cmd.speed));
-        super::replay_screen::run(&record, delay)?;
+        crate::tui::replay::run(&record, delay)?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = std::io::stdout().lock();

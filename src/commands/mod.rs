@@ -6,7 +6,6 @@ mod history;
 pub mod output;
 mod play;
 mod position;
-mod replay_screen;
 mod solitaire;
 mod solve;
 
@@ -91,8 +90,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Solve(cmd)) => {
-            let board = board_from(&cmd)?;
-            output::emit_line(solve_json(&board))?;
+            let board = board_from(&cmd.position)?;
+            output::emit_line(solve_json(&board, &solve::options(&cmd))?)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Arena(cmd)) => {

@@ -1,33 +1,141 @@
 //! `mancala solve`: a position's value under perfect play, as JSON.
 
+use std::io::{IsTerminal, Write};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::players::solver::solve_once;
+use super::UsageError;
+use crate::cli::SolveCmd;
+use crate::players::Limits;
+use crate::players::solver::{DEFAULT_SOLVE_MEMORY, Outcome, Solver, default_threads};
 use crate::rules::Board;
 
+/// How to solve: memory, threads and limits.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// Bytes for the table and database.
+    pub memory: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Stop after this long.
+    pub think: Option<Duration>,
+    /// Stop after this many positions.
+    pub nodes: Option<u64>,
+    /// Show a progress line on standard error (when it is a terminal).
+    pub progress: bool,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            memory: DEFAULT_SOLVE_MEMORY,
+            threads: default_threads(),
+            think: None,
+            nodes: None,
+            progress: false,
+        }
+    }
+}
+
+/// The options a `solve` command line asks for.
+#[must_use]
+pub fn options(cmd: &SolveCmd) -> SolveOptions {
+    SolveOptions {
+        memory: usize::try_from(cmd.memory.saturating_mul(1 << 20)).unwrap_or(usize::MAX),
+        threads: cmd
+            .threads
+            .map_or_else(default_threads, |t| usize::try_from(t).unwrap_or(1)),
+        think: cmd.think.map(Duration::from_millis),
+        nodes: cmd.nodes,
+        progress: std::io::stderr().is_terminal(),
+    }
+}
+
 /// The JSON report of solving `board`:
-/// `{"value":V,"best":["c"],"nodes":N,"seconds":S}`.
+/// `{"value":V,"best":["c"],"nodes":N,"seconds":S,"memory_mb":M,"threads":T}`,
+/// or, when `--think`/`--nodes` stopped it first,
+/// `{"value":null,"bounds":[LO,HI],"best":[],...}` with the proven bounds.
 ///
 /// `value` is the final score of the side to move minus its opponent's with
 /// perfect play by both; `best` lists every move reaching it, by letter in
 /// pit order (empty for a finished game, whose value is its final score).
-#[must_use]
-pub fn solve_json(board: &Board) -> serde_json::Value {
-    let (solution, seconds) =
-        solve_once(board, Arc::new(AtomicBool::new(false))).expect("nothing stops this search");
+///
+/// # Errors
+/// A [`UsageError`] when the board is too big for the solver or the memory.
+pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde_json::Value> {
+    Solver::check(board, options.memory).map_err(|e| UsageError(e.to_string()))?;
+    let start = Instant::now();
+    let mut solver = Solver::new(options.memory).with_threads(options.threads);
+    let limits = Limits {
+        deadline: options.think.map(|t| start + t),
+        nodes: options.nodes,
+        stop: Arc::new(AtomicBool::new(false)),
+    };
+    let finished = Arc::new(AtomicBool::new(false));
+    let reporter = options.progress.then(|| {
+        let progress = solver.progress();
+        let finished = Arc::clone(&finished);
+        std::thread::spawn(move || {
+            let mut shown = false;
+            while !finished.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                let elapsed = start.elapsed().as_secs_f64();
+                if elapsed < 0.5 || finished.load(Ordering::Relaxed) {
+                    continue;
+                }
+                let rate = progress.nodes() as f64 / elapsed / 1e6;
+                let bound = progress
+                    .bounds()
+                    .map_or_else(String::new, |(lo, hi)| format!(", value in [{lo}, {hi}]"));
+                eprint!("\rsolving: {elapsed:.1} s, {rate:.1} M positions/s{bound}\x1b[K");
+                let _ = std::io::stderr().flush();
+                shown = true;
+            }
+            if shown {
+                eprint!("\r\x1b[K");
+                let _ = std::io::stderr().flush();
+            }
+        })
+    });
+    let outcome = solver.solve_bounded(board, &limits, true);
+    finished.store(true, Ordering::Relaxed);
+    if let Some(handle) = reporter {
+        let _ = handle.join();
+    }
+    let seconds = (start.elapsed().as_secs_f64() * 1000.0).round() / 1000.0;
+    let memory_mb = (solver.memory_used() as f64 / f64::from(1 << 20)).round();
     let rules = board.rules();
-    let best: Vec<String> = solution
-        .best
-        .iter()
-        .filter_map(|&p| rules.letter(p).map(String::from))
-        .collect();
-    json!({
-        "value": solution.value,
-        "best": best,
-        "nodes": solution.nodes,
-        "seconds": (seconds * 1000.0).round() / 1000.0,
+    Ok(match outcome.expect("checked above") {
+        Outcome::Solved(solution) => {
+            let best: Vec<String> = solution
+                .best
+                .iter()
+                .filter_map(|&p| rules.letter(p).map(String::from))
+                .collect();
+            json!({
+                "value": solution.value,
+                "best": best,
+                "nodes": solution.nodes,
+                "seconds": seconds,
+                "memory_mb": memory_mb,
+                "threads": options.threads,
+            })
+        }
+        Outcome::Bounds {
+            lower,
+            upper,
+            nodes,
+        } => json!({
+            "value": null,
+            "bounds": [lower, upper],
+            "best": [],
+            "nodes": nodes,
+            "seconds": seconds,
+            "memory_mb": memory_mb,
+            "threads": options.threads,
+        }),
     })
 }

@@ -2,6 +2,7 @@
 //! who starts each round, and the moves of the round in play (for undo,
 //! redo, records and resume). Both front ends drive this one state machine.
 
+pub mod dirs;
 pub mod files;
 pub mod keeper;
 mod messages;

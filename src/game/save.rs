@@ -65,31 +65,7 @@ use super::files::{self, Follow, ReadError};
 use super::record::{MAX_RECORD_BYTES, Record, clean_name};
 use super::{Match, MatchConfig};
 
-/// The environment variable that overrides the data directory.
-pub const DATA_DIR_ENV: &str = "MANCALA_DATA_DIR";
-
-/// The directory where mancala keeps saves, records and statistics (see
-/// the [module docs](self)); `None` when neither `MANCALA_DATA_DIR`,
-/// `XDG_DATA_HOME` nor `HOME` says where.
-#[must_use]
-pub fn data_dir() -> Option<PathBuf> {
-    data_dir_from(|name| std::env::var_os(name))
-}
-
-/// [`data_dir`] with the environment given as a lookup function.
-fn data_dir_from(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
-    let var = |name: &str| env(name).filter(|v| !v.is_empty());
-    if let Some(dir) = var(DATA_DIR_ENV) {
-        return Some(PathBuf::from(dir));
-    }
-    // The XDG spec says relative paths are to be ignored.
-    if let Some(xdg) = var("XDG_DATA_HOME").map(PathBuf::from)
-        && xdg.is_absolute()
-    {
-        return Some(xdg.join("mancala"));
-    }
-    var("HOME").map(|home| PathBuf::from(home).join(".local/share/mancala"))
-}
+pub use super::dirs::{DATA_DIR_ENV, data_dir};
 
 /// Replaces `path` with `text` atomically: see [`files::write_atomic`].
 ///
@@ -579,35 +555,5 @@ mod tests {
         assert!(err.to_string().contains("too large"), "{err}");
         assert!(!path.exists());
         fs::remove_dir_all(root).unwrap();
-    }
-
-    #[test]
-    fn data_dir_prefers_the_override_then_xdg_then_home() {
-        let env = |vars: &'static [(&'static str, &'static str)]| {
-            move |name: &str| {
-                vars.iter()
-                    .find(|(k, _)| *k == name)
-                    .map(|(_, v)| std::ffi::OsString::from(v))
-            }
-        };
-        let all = &[
-            (DATA_DIR_ENV, "/d"),
-            ("XDG_DATA_HOME", "/x"),
-            ("HOME", "/h"),
-        ];
-        assert_eq!(data_dir_from(env(all)), Some(PathBuf::from("/d")));
-        assert_eq!(
-            data_dir_from(env(&[
-                (DATA_DIR_ENV, ""),
-                ("XDG_DATA_HOME", "/x"),
-                ("HOME", "/h")
-            ])),
-            Some(PathBuf::from("/x/mancala"))
-        );
-        assert_eq!(
-            data_dir_from(env(&[("XDG_DATA_HOME", "rel"), ("HOME", "/h")])),
-            Some(PathBuf::from("/h/.local/share/mancala"))
-        );
-        assert_eq!(data_dir_from(env(&[])), None);
     }
 }

@@ -191,43 +191,83 @@ pub struct Hint {
     pub exact: bool,
 }
 
-/// Advice for the side to move in `board`, within `limits`; `None` when the
-/// game is over.
-///
-/// The exact solver tries first with half of the budget (all of it when the
-/// limits set none); when it does not finish, the `hard` engine's estimate
-/// is given instead with the rest (`exact` tells which).
+/// Gives hints, keeping its solver and engine (their tables) from one
+/// hint to the next: a match holds one, so a hint costs no new table.
+#[derive(Debug)]
+pub struct Advisor {
+    solver: Solver,
+    engine: Engine,
+}
+
+impl Default for Advisor {
+    fn default() -> Self {
+        Advisor::new()
+    }
+}
+
+impl Advisor {
+    /// An advisor; its tables are allocated on the first hint.
+    #[must_use]
+    pub fn new() -> Advisor {
+        Advisor {
+            solver: Solver::new(solver::DEFAULT_PLAYER_MEMORY),
+            engine: Engine::new(Level::HARD.table_bits),
+        }
+    }
+
+    /// Advice for the side to move in `board`, within `limits`; `None` when
+    /// the game is over.
+    ///
+    /// The opening book answers first; then the exact solver tries with
+    /// half of the budget (all of it when the limits set none); when it
+    /// does not finish, the `hard` engine's estimate is given instead with
+    /// the rest (`exact` tells which).
+    pub fn hint(&mut self, board: &Board, limits: &Limits) -> Option<Hint> {
+        board.legal_moves().next()?;
+        if let Some(entry) = solver::book::shipped().get(board) {
+            let pit = board
+                .rules()
+                .pit(board.to_move(), usize::from(entry.number) + 1)?;
+            return Some(Hint {
+                pit,
+                value: board.score().margin(board.to_move()) + entry.future,
+                exact: true,
+            });
+        }
+        let now = Instant::now();
+        let solver_limits = Limits {
+            deadline: limits
+                .deadline
+                .map(|d| now + d.saturating_duration_since(now) / 2),
+            nodes: limits.nodes.map(|n| n / 2),
+            stop: Arc::clone(&limits.stop),
+        };
+        if let Some((pit, value)) = self.solver.best_move(board, &solver_limits) {
+            return Some(Hint {
+                pit,
+                value,
+                exact: true,
+            });
+        }
+        let result = self.engine.search(
+            board,
+            limits,
+            Level::HARD.max_depth,
+            Some(Level::HARD.fallback_nodes),
+        )?;
+        Some(Hint {
+            pit: result.best,
+            value: result.value,
+            exact: result.exact,
+        })
+    }
+}
+
+/// Advice for the side to move in `board`, within `limits`, from a fresh
+/// [`Advisor`] (a match keeps one instead); `None` when the game is over.
 #[must_use]
 pub fn hint(board: &Board, limits: &Limits) -> Option<Hint> {
-    board.legal_moves().next()?;
-    let now = Instant::now();
-    let solver_limits = Limits {
-        deadline: limits
-            .deadline
-            .map(|d| now + d.saturating_duration_since(now) / 2),
-        nodes: limits.nodes.map(|n| n / 2),
-        stop: Arc::clone(&limits.stop),
-    };
-    let mut solver = Solver::new(32 << 20, 2_000_000);
-    if let Some((pit, value)) = solver.best_move(board, &solver_limits) {
-        return Some(Hint {
-            pit,
-            value,
-            exact: true,
-        });
-    }
-    let mut engine = Engine::new(16);
-    let result = engine.search(
-        board,
-        limits,
-        Level::HARD.max_depth,
-        Some(Level::HARD.fallback_nodes),
-    )?;
-    Some(Hint {
-        pit: result.best,
-        value: result.value,
-        exact: result.exact,
-    })
+    Advisor::new().hint(board, limits)
 }
 
 #[cfg(test)]
@@ -250,6 +290,25 @@ mod tests {
             over.play_unchecked(p);
         }
         assert_eq!(hint(&over, &Limits::none()), None);
+    }
+
+    #[test]
+    fn an_advisor_keeps_its_tables_from_one_hint_to_the_next() {
+        let board = Board::new(Rules::new(5, 3).unwrap().with_capture(Capture::NonEmpty));
+        let mut advisor = Advisor::new();
+        let first = advisor.hint(&board, &Limits::none()).unwrap();
+        let (cold, memory) = (advisor.solver.nodes, advisor.solver.memory_used());
+        let again = advisor.hint(&board, &Limits::none()).unwrap();
+        assert_eq!(first, again);
+        assert!(first.exact);
+        // the second hint finds the value in the kept table
+        assert!(
+            advisor.solver.nodes * 20 < cold,
+            "{} then {}",
+            cold,
+            advisor.solver.nodes
+        );
+        assert_eq!(advisor.solver.memory_used(), memory, "no new table");
     }
 
     #[test]

@@ -55,7 +55,7 @@ pub(crate) struct Child {
 impl Child {
     /// The mover's value of this move given the future margin `value` of
     /// the position it leads to (ignored when the game is over).
-    #[inline]
+    #[cfg(test)]
     pub fn value(&self, value: i32) -> i32 {
         match self.next {
             Next::Over => self.gain,

@@ -1,11 +1,12 @@
-//! Transposition tables: what the searches remember about positions.
+//! The engine's transposition table: what its search remembers about
+//! positions (the exact solver has a lock-free table of its own).
 //!
-//! Both tables are keyed by [`position_key`], a 64-bit hash of the seeds in
+//! The engine's table ([`SearchTable`]) is keyed by [`position_key`], a 64-bit hash of the seeds in
 //! the pits seen from the side to move (its own pits first). Stores are left
 //! out on purpose: the searches value a position by what the side to move
 //! will still gain from now on ("the future margin"), which depends on the
 //! pits only, so positions that differ only in their stores share an entry.
-//! Both tables are allocated once; probing and storing never allocate.
+//! It is allocated once; probing and storing never allocate.
 
 use crate::rules::{Board, Side};
 

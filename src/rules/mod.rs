@@ -17,6 +17,7 @@
 //! ```
 
 mod board;
+mod compact;
 mod config;
 mod error;
 mod pit;
@@ -25,6 +26,7 @@ pub mod solitaire;
 mod trace;
 
 pub use board::{Board, Captured, MAX_TOTAL_SEEDS, Moves, Outcome, Played, Score};
+pub use compact::{Compact, CompactRules, Next};
 pub use config::{
     Capture, MAX_CELLS, MAX_PITS, MAX_SEEDS, Rules, RulesError, Sowing, Sweep, Variant,
 };

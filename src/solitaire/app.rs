@@ -9,12 +9,11 @@
 
 use std::time::{Duration, Instant};
 
-use crossterm::event::{
-    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
-};
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 use ratatui::layout::{Position, Rect};
 
 use crate::rng::Rng;
+use crate::tui::input::{Input, chord_message};
 
 use crate::rules::solitaire::{Board, Step};
 
@@ -276,11 +275,14 @@ impl App {
         if key.kind != KeyEventKind::Press {
             return;
         }
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        if ctrl && matches!(key.code, KeyCode::Char('c' | 'C')) {
-            self.quit = true;
-            return;
+        match Input::from_key(key) {
+            Input::Key(key) => self.on_plain_key(key, now),
+            other => self.on_input(other, Rect::default(), now),
         }
+    }
+
+    /// A key pressed alone or with Shift.
+    fn on_plain_key(&mut self, key: KeyEvent, now: Instant) {
         if self.animation.is_some() {
             match key.code {
                 KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.quit = true,
@@ -534,21 +536,32 @@ impl App {
         ));
     }
 
-    /// Reacts to the mouse: a left click on a house plays it, a click on a
-    /// scroll arrow shows the houses past it, the wheel moves the cursor.
-    /// `area` is the whole screen, to find where the houses are drawn.
-    pub fn on_mouse(&mut self, mouse: MouseEvent, area: Rect, now: Instant) {
-        let busy = self.animation.is_some() || self.help;
-        match mouse.kind {
-            MouseEventKind::ScrollUp | MouseEventKind::ScrollLeft if !busy => {
-                return self.move_cursor(1);
-            }
-            MouseEventKind::ScrollDown | MouseEventKind::ScrollRight if !busy => {
-                return self.move_cursor(-1);
-            }
-            MouseEventKind::Down(MouseButton::Left) => {}
-            _ => return,
+    /// Reacts to one input from the [screen loop](crate::tui::screen):
+    /// keys, Ctrl-C, chords (which only say they do nothing), clicks, the
+    /// wheel and the clock. `area` is the whole screen, to find where the
+    /// houses are drawn.
+    pub fn on_input(&mut self, input: Input, area: Rect, now: Instant) {
+        match input {
+            Input::Key(key) => self.on_plain_key(key, now),
+            Input::Interrupt => self.quit = true,
+            Input::Chord(key) => self.message = Some(chord_message(key)),
+            Input::Click(position) => self.on_click(position, area, now),
+            Input::Scroll(direction) => self.on_scroll(direction),
+            Input::Resize(..) | Input::Tick => {}
         }
+        self.tick(now);
+    }
+
+    /// The wheel moves the cursor (up: away from the store).
+    fn on_scroll(&mut self, direction: i8) {
+        if self.animation.is_none() && !self.help {
+            self.move_cursor(if direction < 0 { 1 } else { -1 });
+        }
+    }
+
+    /// A left click on a house plays it, a click on a scroll arrow shows
+    /// the houses past it.
+    fn on_click(&mut self, click: Position, area: Rect, now: Instant) {
         if self.animation.is_some() {
             self.finish_animation();
             return;
@@ -561,7 +574,6 @@ impl App {
             self.message = Some("Kept the board as it is.".into());
             return;
         }
-        let click = Position::new(mouse.column, mouse.row);
         let Some(layout) = view::layout(area, self) else {
             return;
         };
@@ -592,7 +604,7 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crossterm::event::KeyEventState;
+    use crossterm::event::{KeyEventState, KeyModifiers};
 
     fn press(code: KeyCode) -> KeyEvent {
         KeyEvent::new(code, KeyModifiers::NONE)
@@ -947,33 +959,10 @@ mod tests {
         let (_, rect1) = *layout.houses.iter().find(|(h, _)| *h == 1).unwrap();
         assert!(rect3.x < rect1.x, "house 3 is left of house 1");
         assert!(rect1.x < layout.store.x, "the store is at the right end");
-        let click = |rect: Rect, kind| MouseEvent {
-            kind,
-            column: rect.x + 1,
-            row: rect.y + 1,
-            modifiers: KeyModifiers::NONE,
-        };
-        a.on_mouse(click(rect3, MouseEventKind::Moved), area, now);
-        a.on_mouse(
-            click(rect3, MouseEventKind::Up(MouseButton::Left)),
-            area,
-            now,
-        );
-        assert!(
-            a.moves().is_empty(),
-            "only a press of the left button plays"
-        );
-        a.on_mouse(
-            click(rect3, MouseEventKind::Down(MouseButton::Left)),
-            area,
-            now,
-        );
+        let click = |rect: Rect| Input::Click(Position::new(rect.x + 1, rect.y + 1));
+        a.on_input(click(rect3), area, now);
         assert_eq!(a.moves(), [3]);
-        a.on_mouse(
-            click(layout.store, MouseEventKind::Down(MouseButton::Left)),
-            area,
-            now,
-        );
+        a.on_input(click(layout.store), area, now);
         assert_eq!(a.message(), Some("The store cannot be played."));
     }
 }

@@ -1,21 +1,53 @@
-//! The full-screen game's event loop: draw, wait for a key, a click or the
-//! next animation frame, repeat.
+//! The solitaire game on the [screen loop](crate::tui::screen): one
+//! message type (the terminal's [`Input`]), no effects.
 
+use std::convert::Infallible;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{self, Event};
+use ratatui::Frame;
+use ratatui::layout::Rect;
 
 use crate::rng::Rng;
 use crate::rules::solitaire::Board;
-use crate::tui::terminal::{SIGNAL_TICK, Screen, terminated};
+use crate::tui::input::Input;
+use crate::tui::screen::{self, NoWorld, Screen};
 use crate::tui::theme::Theme;
 
 use super::app::App;
 use super::view;
 
-/// How long to wait for input when nothing is animating; only bounds how
-/// often the loop wakes, since the screen changes only on events then.
-const IDLE_POLL: Duration = Duration::from_millis(500);
+/// The solitaire game with what drawing it needs: the theme and the
+/// screen's size (for clicks).
+pub struct SolitaireScreen {
+    app: App,
+    theme: Theme,
+    area: Rect,
+}
+
+impl Screen for SolitaireScreen {
+    type Message = Input;
+    type Effect = Infallible;
+
+    fn update(&mut self, input: Input, now: Instant) -> Vec<Infallible> {
+        if let Input::Resize(columns, lines) = input {
+            self.area = Rect::new(0, 0, columns, lines);
+        }
+        self.app.on_input(input, self.area, now);
+        Vec::new()
+    }
+
+    fn view(&self, frame: &mut Frame) {
+        view::draw(frame, &self.app, self.theme);
+    }
+
+    fn next_wake(&self) -> Option<Instant> {
+        self.app.next_wake()
+    }
+
+    fn done(&self) -> bool {
+        self.app.should_quit()
+    }
+}
 
 /// Plays `board` full screen until the player quits. `seed_delay` is the
 /// pause between two seeds of the animation (`None`: no animation); `rng`
@@ -24,31 +56,11 @@ const IDLE_POLL: Duration = Duration::from_millis(500);
 /// # Errors
 /// When the terminal fails.
 pub fn run(board: Board, seed_delay: Option<Duration>, rng: Rng) -> anyhow::Result<()> {
-    let theme = Theme::from_env();
-    let mut app = App::new(board, seed_delay, rng);
-    let mut screen = Screen::enter()?;
-    let terminal = screen.terminal();
-    // A termination signal ends the loop like a quit, so that dropping
-    // `screen` restores the terminal.
-    while !app.should_quit() && !terminated() {
-        terminal.draw(|frame| view::draw(frame, &app, theme))?;
-        let now = Instant::now();
-        let timeout = app
-            .next_wake()
-            .map_or(IDLE_POLL, |at| at.saturating_duration_since(now))
-            .min(SIGNAL_TICK);
-        if event::poll(timeout)? {
-            match event::read()? {
-                Event::Key(key) => app.on_key(key, Instant::now()),
-                Event::Mouse(mouse) => {
-                    let size = terminal.size()?;
-                    let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
-                    app.on_mouse(mouse, area, Instant::now());
-                }
-                _ => {}
-            }
-        }
-        app.tick(Instant::now());
-    }
+    let mut screen = SolitaireScreen {
+        app: App::new(board, seed_delay, rng),
+        theme: Theme::from_env(),
+        area: Rect::default(),
+    };
+    screen::run(&mut screen, &mut NoWorld)?;
     Ok(())
 }

@@ -13,9 +13,9 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{
-    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
-};
+#[cfg(test)]
+use crossterm::event::Event;
+use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Position, Rect};
 
 use crate::game::keeper::saved_summary;
@@ -24,6 +24,7 @@ use crate::players::{Hint, PlayerKind};
 use crate::rules::{MoveError, Pit, Played, Rules, Side, Step};
 use crate::tui::animation::Animation;
 use crate::tui::computer::{Answer, Request};
+use crate::tui::input::{Input, chord_message};
 use crate::tui::keys::{self, Action, Situation};
 use crate::tui::layout::ScreenLayout;
 use crate::tui::theme::Theme;
@@ -288,6 +289,12 @@ impl App {
 
     // ----- what the screen shows -------------------------------------------
 
+    /// Where the finished round was recorded, once it was.
+    #[must_use]
+    pub fn round_note(&self) -> Option<&Note> {
+        self.round_note.as_ref()
+    }
+
     /// The match.
     #[must_use]
     pub fn game(&self) -> &Match {
@@ -437,25 +444,33 @@ impl App {
         self.size = Rect::new(0, 0, columns, lines);
     }
 
-    /// Reacts to one terminal event at time `now`.
+    /// Reacts to one terminal event at time `now` (through [`Input`], the
+    /// one input path).
+    #[cfg(test)]
     pub fn handle_event(&mut self, event: &Event, now: Instant) {
+        if let Some(input) = Input::from_event(event) {
+            self.on_input(input, now);
+        }
+    }
+
+    /// Reacts to one input at time `now`.
+    pub fn on_input(&mut self, input: Input, now: Instant) {
         self.now = now;
-        match event {
-            Event::Key(key) if key.kind == KeyEventKind::Press => self.on_key(*key, now),
-            Event::Mouse(mouse) => self.on_mouse(*mouse, now),
-            Event::Resize(columns, lines) => self.resize(*columns, *lines),
-            _ => {}
+        match input {
+            Input::Key(key) => self.on_key(key, now),
+            Input::Interrupt => self.quit_now(),
+            Input::Chord(key) => {
+                // Never a move: Ctrl-D is not d, nor Ctrl-U undo.
+                self.message = Some(Note::new(chord_message(key), Tone::Plain));
+            }
+            Input::Click(position) => self.on_click(position, now),
+            Input::Scroll(_) | Input::Tick => {}
+            Input::Resize(columns, lines) => self.resize(columns, lines),
         }
         self.tick(now);
     }
 
     fn on_key(&mut self, key: KeyEvent, now: Instant) {
-        if key.modifiers.contains(KeyModifiers::CONTROL)
-            && matches!(key.code, KeyCode::Char('c' | 'C'))
-        {
-            self.quit_now();
-            return;
-        }
         match self.overlay {
             Some(Overlay::Help) => {
                 // The arrows scroll a help screen taller than the terminal;
@@ -607,10 +622,7 @@ impl App {
         ));
     }
 
-    fn on_mouse(&mut self, mouse: MouseEvent, now: Instant) {
-        if mouse.kind != MouseEventKind::Down(MouseButton::Left) {
-            return;
-        }
+    fn on_click(&mut self, position: Position, now: Instant) {
         self.typed = None;
         if self.overlay == Some(Overlay::Help) {
             self.overlay = None;
@@ -627,7 +639,7 @@ impl App {
         let Ok(layout) = ScreenLayout::new(self.size, self.rules()) else {
             return;
         };
-        if let Some(pit) = layout.geometry.hit(Position::new(mouse.column, mouse.row)) {
+        if let Some(pit) = layout.geometry.hit(position) {
             self.act(Action::Choose(pit), now);
         }
     }
@@ -842,6 +854,23 @@ impl App {
         }
         self.paused = !self.paused;
         self.steps_allowed = 0;
+        if self.paused
+            && matches!(
+                self.thinking,
+                Some(Thinking {
+                    purpose: Purpose::Move(_),
+                    ..
+                })
+            )
+        {
+            // The search under way is dropped, or its answer would be
+            // played a moment later as if nothing were paused.
+            self.cancel_thinking();
+        }
+        if self.paused {
+            // A chosen move not yet played waits too.
+            self.pending_move = None;
+        }
         self.message = Some(Note::new(
             if self.paused {
                 "Paused: s steps one computer move, p resumes."

@@ -7,14 +7,14 @@
 //! blocks the screen, and quitting only sets the stop flag: it never waits
 //! for a search to end.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::game::MatchConfig;
-use crate::players::{self, Hint, Limits, TurnFn};
+use crate::players::{self, Advisor, Hint, Limits, TurnFn};
 use crate::rules::{Board, Pit, Side};
 
 /// Something the screen asks the computer to think about.
@@ -91,6 +91,9 @@ pub struct Worker {
     /// How to rebuild a seat's turn function if its thread could not start.
     kinds: [crate::players::PlayerKind; 2],
     seed: u64,
+    /// The match's hint giver: its solver and engine tables are allocated
+    /// on the first hint and kept for the next ones.
+    advisor: Arc<Mutex<Advisor>>,
 }
 
 impl Worker {
@@ -116,6 +119,7 @@ impl Worker {
             failed: Vec::new(),
             kinds: [config.seats[0].kind, config.seats[1].kind],
             seed,
+            advisor: Arc::new(Mutex::new(Advisor::new())),
         }
     }
 
@@ -136,11 +140,13 @@ impl Worker {
             Request::Hint { id, board } => {
                 let limits = self.limits();
                 let sender = self.sender.clone();
+                let advisor = Arc::clone(&self.advisor);
                 self.out += 1;
                 let spawned = thread::Builder::new()
                     .name("mancala-hint".into())
                     .spawn(move || {
-                        let hint = players::hint(&board, &limits);
+                        let mut advisor = advisor.lock().unwrap_or_else(|e| e.into_inner());
+                        let hint = advisor.hint(&board, &limits);
                         let _ = sender.send(Reply::Hint { id, hint });
                     });
                 if spawned.is_err() {

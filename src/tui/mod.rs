@@ -2,7 +2,10 @@
 //!
 //! - [`app`]: the screen state (pure; time and the computer's answers come in as arguments);
 //! - [`keys`]: what each key means, pit letters first;
-//! - [`event_loop`]: the one loop that draws, waits and reacts;
+//! - [`screen`]: the one loop of every full-screen view, and the trait a
+//!   view implements to run on it; [`input`]: the one input path;
+//! - [`world`]: the game screen's messages and effects, and what carries
+//!   the effects out (saving, recording, the computer's searches);
 //! - [`animation`]: a move replayed seed by seed from the rules core's trace;
 //! - [`computer`]: the computer players' searches on worker threads;
 //! - [`draw`], [`layout`], [`widgets`], [`help`], [`theme`], [`text`]: what the screen looks like;
@@ -11,20 +14,23 @@
 //! The match is kept as in plain mode ([`crate::game::keeper`]): saved after
 //! every move, offered for resuming when the same players start again, each
 //! finished round recorded once. The [`App`] only says what happened
-//! ([`app::MatchEvent`]); the event loop does the writing.
+//! ([`world::Effect`]); its [`world::GameWorld`] does the writing.
 
 pub mod animation;
 pub mod app;
 pub mod computer;
 pub mod draw;
-pub mod event_loop;
 pub mod help;
+pub mod input;
 pub mod keys;
 pub mod layout;
+pub mod replay;
+pub mod screen;
 pub mod terminal;
 pub mod text;
 pub mod theme;
 pub mod widgets;
+pub mod world;
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -47,7 +53,7 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     let seed = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
-    let mut worker = computer::Worker::new(&config, options.think, seed);
+    let worker = computer::Worker::new(&config, options.think, seed);
     let (mut keeper, warning) = Keeper::open();
     let found = keeper.look(&config);
     let game = Match::new(config.clone(), seed);
@@ -55,13 +61,11 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
         seed_delay: options.seed_delay,
         move_pause: MOVE_PAUSE,
     };
-    let mut screen = terminal::Screen::enter()?;
-    let size = screen.terminal().size()?;
     let mut app = App::new(
         game,
         settings,
         theme::Theme::from_env(),
-        (size.width, size.height),
+        (80, 24),
         Instant::now(),
     );
     if let Some(saved) = found.saved {
@@ -73,9 +77,9 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     for problem in warning.into_iter().chain(found.problem) {
         app.warn(problem);
     }
-    let result = event_loop::run(screen.terminal(), &mut app, &mut worker, &mut keeper);
-    drop(screen);
-    result?;
+    let mut world = world::GameWorld { worker, keeper };
+    screen::run(&mut app, &mut world)?;
+    let keeper = world.keeper;
     if let Some(status) = terminal::signal_exit_status() {
         // The terminal may be gone (SIGHUP): print nothing more.
         return Ok(ExitCode::from(status));

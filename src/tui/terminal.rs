@@ -3,12 +3,13 @@
 //! signal that ends a process by default ([`WATCHED_SIGNALS`]: INT, TERM,
 //! HUP, QUIT).
 //!
-//! What a screen must do: hold a [`Screen`] from [`Screen::enter`] while it
-//! runs, wait for input at most [`SIGNAL_TICK`] at a time, and leave its
-//! loop when [`terminated`] says so. The signal only records itself; the
-//! loop leaves through its normal path, [`Screen`]'s drop restores the
-//! terminal, and `main` exits with [`signal_exit_status`] (128 + the
-//! signal's number).
+//! Every full-screen view runs on the one screen loop,
+//! [`crate::tui::screen::run`], which does what is needed here: it holds a
+//! [`FullScreen`] from [`FullScreen::enter`] while it runs, waits for input
+//! at most [`SIGNAL_TICK`] at a time, and leaves when [`terminated`] says
+//! so. The signal only records itself; the loop leaves through its normal
+//! path, [`FullScreen`]'s drop restores the terminal, and `main` exits with
+//! [`signal_exit_status`] (128 + the signal's number).
 
 use std::io::{self, stdout};
 use std::sync::OnceLock;
@@ -20,30 +21,26 @@ use crossterm::execute;
 use ratatui::DefaultTerminal;
 
 /// The full-screen terminal; dropping it restores the terminal.
-pub struct Screen {
+pub struct FullScreen {
     terminal: DefaultTerminal,
 }
 
-impl Screen {
+impl FullScreen {
     /// Switches to the alternate screen in raw mode with mouse capture, and
-    /// installs a panic hook that restores the terminal before the panic
-    /// message is printed.
+    /// installs (once per process) a panic hook that restores the terminal
+    /// before the panic message is printed.
     ///
     /// # Errors
     /// When the terminal cannot be set up (it is restored again first).
-    pub fn enter() -> io::Result<Screen> {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            restore();
-            previous(info);
-        }));
+    pub fn enter() -> io::Result<FullScreen> {
+        hook_panics();
         watch_signals();
         let terminal = ratatui::try_init()?;
         if let Err(e) = execute!(stdout(), EnableMouseCapture) {
             restore();
             return Err(e);
         }
-        Ok(Screen { terminal })
+        Ok(FullScreen { terminal })
     }
 
     /// The terminal to draw on.
@@ -52,10 +49,24 @@ impl Screen {
     }
 }
 
-impl Drop for Screen {
+impl Drop for FullScreen {
     fn drop(&mut self) {
         restore();
     }
+}
+
+/// Chains a terminal-restoring panic hook in front of the current one, once:
+/// entering full screen again (a second match, say) must not stack another
+/// hook each time.
+fn hook_panics() {
+    static ONCE: OnceLock<()> = OnceLock::new();
+    ONCE.get_or_init(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+    });
 }
 
 /// Leaves full-screen mode: mouse capture off (which `ratatui::restore`

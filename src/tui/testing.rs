@@ -14,6 +14,7 @@ use crate::players::PlayerKind;
 use crate::rules::{Board, Pit, Rules};
 use crate::tui::app::{App, Settings};
 use crate::tui::draw::draw;
+use crate::tui::input::Input;
 use crate::tui::theme::Theme;
 
 /// A match between two seats of the given kinds, Alice (South) against Michael.
@@ -49,13 +50,23 @@ pub fn humans(t0: Instant) -> App {
 }
 
 /// A key press.
-pub fn key(code: KeyCode) -> Event {
-    Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
+pub fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+/// A key press event.
+pub fn press(code: KeyCode) -> Event {
+    Event::Key(key(code))
 }
 
 /// A character key press.
 pub fn ch(c: char) -> Event {
-    key(KeyCode::Char(c))
+    Event::Key(key(KeyCode::Char(c)))
+}
+
+/// A character key press as the screen loop delivers it.
+pub fn pit_key(c: char) -> Input {
+    Input::Key(key(KeyCode::Char(c)))
 }
 
 /// A left click at a screen position.

@@ -8,7 +8,7 @@ use super::*;
 use crate::players::PlayerKind;
 use crate::rules::{Board, Rules};
 use crate::tui::computer::{Answer, Request};
-use crate::tui::testing::{app_for, ch, click, config, humans, key};
+use crate::tui::testing::{app_for, ch, click, config, humans, press};
 
 fn letter(c: char) -> Pit {
     Rules::KALAH.pit_by_letter(c).unwrap()
@@ -40,7 +40,7 @@ fn a_full_round_played_by_keys_ends_with_the_result_and_the_tally() {
                 let number = Rules::KALAH.number(pit).unwrap();
                 app.handle_event(&ch(char::from_digit(number as u32, 10).unwrap()), t0);
             }
-            _ => app.handle_event(&key(KeyCode::Enter), t0),
+            _ => app.handle_event(&press(KeyCode::Enter), t0),
         }
         assert_eq!(app.game().moves().len(), moves + 1, "{side} did not move");
         moves += 1;
@@ -65,7 +65,7 @@ fn wrong_keys_change_nothing_but_the_message() {
     assert_eq!(message(&app), "Sorry, you don't control that pit.");
     app.handle_event(&ch('7'), t0);
     assert_eq!(message(&app), "Sorry, there is no such pit.");
-    for event in [ch('z'), ch('!'), key(KeyCode::Up), key(KeyCode::F(5))] {
+    for event in [ch('z'), ch('!'), press(KeyCode::Up), press(KeyCode::F(5))] {
         app.handle_event(&event, t0);
     }
     // A key release is not a key press.
@@ -87,7 +87,7 @@ fn play_again_resets_the_board_and_keeps_the_tally() {
     let t0 = Instant::now();
     let mut app = humans(t0);
     while !app.round_over() {
-        app.handle_event(&key(KeyCode::Enter), t0);
+        app.handle_event(&press(KeyCode::Enter), t0);
     }
     let tally = *app.game().tally();
     // Keys other than y/n/u/?/q do nothing at the end of a round.
@@ -110,7 +110,7 @@ fn n_at_the_end_of_a_round_quits() {
     let t0 = Instant::now();
     let mut app = humans(t0);
     while !app.round_over() {
-        app.handle_event(&key(KeyCode::Enter), t0);
+        app.handle_event(&press(KeyCode::Enter), t0);
     }
     app.handle_event(&ch('n'), t0);
     assert!(app.wants_quit());
@@ -148,25 +148,25 @@ fn arrows_move_the_cursor_across_the_screen_for_either_side() {
     let t0 = Instant::now();
     let mut app = humans(t0);
     assert_eq!(app.selection(), Some(letter('a')));
-    app.handle_event(&key(KeyCode::Right), t0);
-    app.handle_event(&key(KeyCode::Right), t0);
+    app.handle_event(&press(KeyCode::Right), t0);
+    app.handle_event(&press(KeyCode::Right), t0);
     assert_eq!(app.selection(), Some(letter('c')));
-    app.handle_event(&key(KeyCode::Left), t0);
+    app.handle_event(&press(KeyCode::Left), t0);
     assert_eq!(app.selection(), Some(letter('b')));
-    app.handle_event(&key(KeyCode::Char(' ')), t0);
+    app.handle_event(&press(KeyCode::Char(' ')), t0);
     assert_eq!(app.game().moves(), &[letter('b')]);
     // North's row runs l..g on screen: "right" goes towards g.
     assert_eq!(app.human_to_move(), Some(Side::North));
     app.handle_event(&ch('k'), t0); // k, then the cursor from there
     let mut app2 = humans(t0);
     app2.handle_event(&ch('b'), t0);
-    app2.handle_event(&key(KeyCode::Right), t0);
+    app2.handle_event(&press(KeyCode::Right), t0);
     assert_eq!(
         app2.selection(),
         Some(letter('g')),
         "already at the right end"
     );
-    app2.handle_event(&key(KeyCode::Left), t0);
+    app2.handle_event(&press(KeyCode::Left), t0);
     assert_eq!(app2.selection(), Some(letter('h')));
 }
 
@@ -253,7 +253,7 @@ fn quitting_asks_first_and_ctrl_c_does_not() {
     app.handle_event(&ch('n'), t0);
     assert_eq!(app.overlay, None);
     assert!(!app.wants_quit());
-    app.handle_event(&key(KeyCode::Esc), t0);
+    app.handle_event(&press(KeyCode::Esc), t0);
     app.handle_event(&ch('y'), t0);
     assert!(app.wants_quit());
 
@@ -521,7 +521,7 @@ mod storms {
                 Just(KeyCode::Esc),
                 Just(KeyCode::Up),
             ]
-            .prop_map(key),
+            .prop_map(press),
             1 => (0u16..100, 0u16..30).prop_map(|(x, y)| click(x, y)),
             1 => (20u16..120, 8u16..40).prop_map(|(w, h)| Event::Resize(w, h)),
         ]
@@ -642,7 +642,7 @@ fn two_digit_pit_numbers_wait_for_the_second_digit_enter_or_a_moment() {
     // 1 then Enter: pit 1 at once.
     let mut app = new_app();
     app.handle_event(&ch('1'), t0);
-    app.handle_event(&key(KeyCode::Enter), t0);
+    app.handle_event(&press(KeyCode::Enter), t0);
     assert_eq!(app.game().moves(), &[south(1)]);
     // 1 and nothing more: pit 1 once the wait is over, not before.
     let mut app = new_app();
@@ -686,7 +686,7 @@ fn an_unknown_key_says_so_and_changes_nothing_else() {
     assert_eq!(app.game().board(), &board);
     assert_eq!((app.overlay, app.selection()), (None, cursor));
     assert_eq!(app.log.len(), 1, "only the round's announcement");
-    app.handle_event(&key(KeyCode::Tab), t0);
+    app.handle_event(&press(KeyCode::Tab), t0);
     assert!(
         message(&app).starts_with("Tab is not a key here"),
         "{}",
@@ -699,9 +699,9 @@ fn the_arrows_scroll_the_help_screen_and_other_keys_close_it() {
     let t0 = Instant::now();
     let mut app = humans(t0);
     app.handle_event(&ch('?'), t0);
-    app.handle_event(&key(KeyCode::Down), t0);
-    app.handle_event(&key(KeyCode::Down), t0);
-    app.handle_event(&key(KeyCode::Up), t0);
+    app.handle_event(&press(KeyCode::Down), t0);
+    app.handle_event(&press(KeyCode::Down), t0);
+    app.handle_event(&press(KeyCode::Up), t0);
     assert_eq!((app.overlay, app.help_scroll), (Some(Overlay::Help), 1));
     let small = crate::tui::testing::render(&app, 46, 15);
     assert!(
@@ -754,7 +754,7 @@ fn y_to_the_resume_question_goes_on_exactly_where_the_match_stopped() {
         Some("There is an unfinished match of Alice and Michael: round 2, 3 moves played.")
     );
     // Nothing moves while the question is up: no pit, no computer.
-    for event in [ch('a'), key(KeyCode::Enter), ch('u'), click(20, 15)] {
+    for event in [ch('a'), press(KeyCode::Enter), ch('u'), click(20, 15)] {
         app.handle_event(&event, t0);
     }
     app.tick(t0 + Duration::from_secs(5));
@@ -837,7 +837,7 @@ fn a_finished_round_is_kept_once_and_cannot_be_taken_back() {
     let mut app = humans(t0);
     let mut events = Vec::new();
     while !app.round_over() {
-        app.handle_event(&key(KeyCode::Enter), t0);
+        app.handle_event(&press(KeyCode::Enter), t0);
         events.extend(app.take_match_events());
     }
     let moves = app.game().moves().len();
@@ -871,7 +871,7 @@ fn a_finished_round_is_kept_once_and_cannot_be_taken_back() {
     app.handle_event(&ch('y'), t0);
     assert_eq!(app.take_match_events(), [MatchEvent::Changed]);
     while !app.round_over() {
-        app.handle_event(&key(KeyCode::Enter), t0);
+        app.handle_event(&press(KeyCode::Enter), t0);
     }
     assert_eq!(
         app.take_match_events().last(),
@@ -894,4 +894,71 @@ fn undo_and_redo_are_saved_and_quitting_mid_round_keeps_the_match() {
     app.handle_event(&ch('y'), t0);
     assert!(app.wants_quit());
     assert!(app.take_match_events().is_empty(), "the save stays");
+}
+
+#[test]
+fn ctrl_and_alt_letters_never_play_undo_or_quit() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    let chord = |c, modifiers| Event::Key(KeyEvent::new(KeyCode::Char(c), modifiers));
+    for (c, modifiers) in [
+        ('d', KeyModifiers::CONTROL),
+        ('l', KeyModifiers::CONTROL),
+        ('a', KeyModifiers::ALT),
+        ('q', KeyModifiers::CONTROL),
+    ] {
+        app.handle_event(&chord(c, modifiers), t0);
+    }
+    assert!(app.game().moves().is_empty(), "no chord plays a pit");
+    assert_eq!(app.overlay, None, "Ctrl-Q is not q");
+    app.handle_event(&ch('d'), t0);
+    assert_eq!(app.game().moves(), &[letter('d')]);
+    app.handle_event(&chord('u', KeyModifiers::CONTROL), t0);
+    assert_eq!(app.game().moves(), &[letter('d')], "Ctrl-U does not undo");
+    assert!(
+        message(&app).contains("Ctrl-U does nothing"),
+        "{}",
+        message(&app)
+    );
+}
+
+#[test]
+fn pausing_while_the_computer_thinks_keeps_its_move_from_being_played() {
+    let t0 = Instant::now();
+    let mut app = app_for(
+        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Greedy),
+        None,
+        t0,
+    );
+    app.handle_event(&ch('a'), t0);
+    let [Request::Move { id, .. }] = app.take_requests()[..] else {
+        panic!("the computer thinks");
+    };
+    app.handle_event(&ch('p'), t0);
+    assert_eq!(app.take_requests(), [Request::StopAll], "the search stops");
+    // Its answer comes anyway, a second later: it is not played.
+    app.on_answer(
+        Answer::Move {
+            id,
+            pit: Some(letter('j')),
+        },
+        t0 + Duration::from_secs(1),
+    );
+    app.tick(t0 + Duration::from_secs(5));
+    assert_eq!(app.game().moves(), &[letter('a')], "paused means paused");
+    assert!(app.thinking_text().is_none());
+    // p again: the computer thinks afresh and plays.
+    app.handle_event(&ch('p'), t0 + Duration::from_secs(5));
+    let [Request::Move { id, .. }] = app.take_requests()[..] else {
+        panic!("thinking again");
+    };
+    app.on_answer(
+        Answer::Move {
+            id,
+            pit: Some(letter('j')),
+        },
+        t0 + Duration::from_secs(5),
+    );
+    app.tick(t0 + Duration::from_secs(7));
+    assert_eq!(app.game().moves(), &[letter('a'), letter('j')]);
 }

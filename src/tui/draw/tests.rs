@@ -9,7 +9,7 @@ use crossterm::event::KeyCode;
 use crate::players::PlayerKind;
 use crate::rules::Rules;
 use crate::tui::app::Overlay;
-use crate::tui::testing::{app_for, ch, config, humans, key, moves_to_first_capture, render};
+use crate::tui::testing::{app_for, ch, config, humans, moves_to_first_capture, press, render};
 
 #[test]
 fn opening_board_alice_and_michael() {
@@ -60,7 +60,7 @@ fn end_of_round_screen() {
     let t0 = Instant::now();
     let mut app = humans(t0);
     while !app.round_over() {
-        app.handle_event(&key(KeyCode::Enter), t0);
+        app.handle_event(&press(KeyCode::Enter), t0);
     }
     let screen = render(&app, 80, 24);
     assert!(screen.contains("Play again? (y/n)"));
@@ -270,7 +270,7 @@ fn the_key_bar_shows_shift_keys_where_the_letters_are_the_movers_pits() {
     assert!(app.game().moves().is_empty(), "U undid a");
     app.handle_event(&ch('R'), t0);
     assert_eq!(app.game().moves().len(), 1, "R redid a");
-    app.handle_event(&key(KeyCode::Esc), t0);
+    app.handle_event(&press(KeyCode::Esc), t0);
     assert_eq!(app.overlay, Some(Overlay::ConfirmQuit));
 }
 

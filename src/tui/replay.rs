@@ -1,4 +1,4 @@
-//! `mancala replay` full screen: the recorded round one position at a
+//! `mancala replay` full screen, on the [screen loop](crate::tui::screen): the recorded round one position at a
 //! time, stepped with the arrow keys, drawn with the game's own board
 //! widget ([`BoardView`]) and sowing animation ([`Animation`]).
 //!
@@ -6,9 +6,10 @@
 //! the screen needs (the move being animated), so it is tested without a
 //! terminal.
 
+use std::convert::Infallible;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -17,8 +18,9 @@ use ratatui::widgets::{Paragraph, Wrap};
 use crate::game::{Record, Stepper, describe, outcome_message};
 use crate::rules::{Score, Side};
 use crate::tui::animation::{self, Animation};
+use crate::tui::input::Input;
 use crate::tui::layout::ScreenLayout;
-use crate::tui::terminal::{SIGNAL_TICK, Screen, terminated};
+use crate::tui::screen::{self, NoWorld, Screen};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::board::BoardView;
 
@@ -49,7 +51,6 @@ pub fn action(key: KeyEvent) -> Option<Action> {
         KeyCode::Home => Action::Start,
         KeyCode::End => Action::End,
         KeyCode::Char('q') | KeyCode::Esc => Action::Quit,
-        KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => Action::Quit,
         _ => return None,
     })
 }
@@ -60,6 +61,8 @@ pub struct ReplayView {
     stepper: Stepper,
     animation: Option<Animation>,
     seed_delay: Option<Duration>,
+    theme: Theme,
+    quit: bool,
 }
 
 impl ReplayView {
@@ -75,6 +78,8 @@ impl ReplayView {
             stepper,
             animation: None,
             seed_delay: seed_delay.filter(|d| !d.is_zero()),
+            theme: Theme::monochrome(),
+            quit: false,
         })
     }
 
@@ -253,39 +258,54 @@ impl ReplayView {
     }
 }
 
+impl Screen for ReplayView {
+    type Message = Input;
+    type Effect = Infallible;
+
+    fn update(&mut self, input: Input, now: Instant) -> Vec<Infallible> {
+        match input {
+            Input::Key(key) => {
+                if let Some(action) = action(key) {
+                    self.quit = !self.handle(action, now);
+                }
+            }
+            Input::Interrupt => self.quit = true,
+            // Chords, clicks and the wheel do nothing here; sizes are read
+            // when drawing.
+            Input::Chord(_) | Input::Click(_) | Input::Scroll(_) | Input::Resize(..) => {}
+            Input::Tick => self.tick(now),
+        }
+        Vec::new()
+    }
+
+    fn view(&self, frame: &mut Frame) {
+        self.draw(frame, &self.theme);
+    }
+
+    fn next_wake(&self) -> Option<Instant> {
+        ReplayView::next_wake(self)
+    }
+
+    fn done(&self) -> bool {
+        self.quit
+    }
+}
+
 /// Replays `record` full screen until the viewer quits.
 ///
 /// # Errors
 /// When the terminal fails.
 pub fn run(record: &Record, seed_delay: Option<Duration>) -> anyhow::Result<()> {
     let mut view = ReplayView::new(record.clone(), seed_delay)?;
-    let theme = Theme::from_env();
-    let mut screen = Screen::enter()?;
-    // A termination signal ends the loop like a quit, so that dropping
-    // `screen` restores the terminal.
-    while !terminated() {
-        screen.terminal().draw(|frame| view.draw(frame, &theme))?;
-        let timeout = view
-            .next_wake()
-            .map_or(SIGNAL_TICK, |at| {
-                at.saturating_duration_since(Instant::now())
-            })
-            .min(SIGNAL_TICK);
-        if event::poll(timeout)?
-            && let Event::Key(key) = event::read()?
-            && let Some(action) = action(key)
-            && !view.handle(action, Instant::now())
-        {
-            return Ok(());
-        }
-        view.tick(Instant::now());
-    }
+    view.theme = Theme::from_env();
+    screen::run(&mut view, &mut NoWorld)?;
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crossterm::event::KeyModifiers;
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
 

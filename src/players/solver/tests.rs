@@ -1,0 +1,205 @@
+use super::*;
+use crate::players::search::{Children, Next as ChildNext};
+use crate::rng::Rng;
+use crate::rules::{Capture, Rules, Side, Sowing, Sweep};
+
+/// Plain minimax to the end (memoised on the whole board): the value and
+/// every best move.
+fn brute(board: &Board) -> (i32, Vec<Pit>) {
+    brute_memo(board, &mut std::collections::HashMap::new())
+}
+
+fn brute_memo(board: &Board, memo: &mut std::collections::HashMap<Board, i32>) -> (i32, Vec<Pit>) {
+    let me = board.to_move();
+    let base = board.score().margin(me);
+    let mut best = i32::MIN;
+    let mut moves = Vec::new();
+    for child in Children::new(board).as_slice() {
+        let rest = match child.next {
+            ChildNext::Over => 0,
+            _ => {
+                let v = match memo.get(&child.board) {
+                    Some(&v) => v,
+                    None => {
+                        let v = brute_memo(&child.board, memo).0;
+                        memo.insert(child.board, v);
+                        v
+                    }
+                };
+                v - child.board.score().margin(child.board.to_move())
+            }
+        };
+        let v = base + child.value(rest);
+        if v > best {
+            best = v;
+            moves.clear();
+        }
+        if v == best {
+            moves.push(child.pit);
+        }
+    }
+    (best, moves)
+}
+
+fn first_player_value(rules: Rules) -> i32 {
+    let mut solver = Solver::new(64 << 20);
+    solver.value(&Board::new(rules), &Limits::none()).unwrap()
+}
+
+#[test]
+fn solver_reproduces_kalah_6_3_capture_nonempty() {
+    let rules = Rules::new(6, 3).unwrap().with_capture(Capture::NonEmpty);
+    assert_eq!(first_player_value(rules), 2);
+}
+
+#[test]
+fn solver_reproduces_kalah_6_3_capture_always() {
+    assert_eq!(first_player_value(Rules::new(6, 3).unwrap()), 2);
+}
+
+/// Issue 4's proven values (first player's final margin with perfect
+/// play): (pits, seeds, capture nonempty, capture always). Kalah(6,3) has
+/// tests of its own above; Kalah(6,4) is benchmark-only.
+const KNOWN_VALUES: [(usize, usize, i32, i32); 9] = [
+    (3, 1, 0, 0),
+    (3, 2, 4, 4),
+    (3, 3, 2, 2),
+    (4, 1, 2, 2),
+    (4, 2, 6, 6),
+    (4, 3, 6, 8),
+    (4, 4, 2, 2),
+    (6, 1, 2, 2),
+    (6, 2, 6, 10),
+];
+
+#[test]
+fn solver_reproduces_the_known_values_under_both_capture_rules() {
+    for (pits, seeds, nonempty, always) in KNOWN_VALUES {
+        for (capture, value) in [(Capture::NonEmpty, nonempty), (Capture::Always, always)] {
+            let rules = Rules::new(pits, seeds).unwrap().with_capture(capture);
+            assert_eq!(
+                first_player_value(rules),
+                value,
+                "Kalah({pits},{seeds}) capture {capture}"
+            );
+        }
+    }
+}
+
+#[test]
+fn solver_agrees_with_brute_force_on_random_positions_of_every_variant() {
+    let mut rng = Rng::new(2024);
+    let variants = [
+        Rules::new(3, 2).unwrap(),
+        Rules::new(3, 2).unwrap().with_capture(Capture::NonEmpty),
+        Rules::new(3, 3).unwrap().with_capture(Capture::Never),
+        Rules::new(3, 2).unwrap().with_sowing(Sowing::Relay),
+        Rules::new(3, 2).unwrap().with_sweep(Sweep::None),
+        Rules::new(4, 2)
+            .unwrap()
+            .with_sowing(Sowing::Relay)
+            .with_capture(Capture::Never)
+            .with_sweep(Sweep::None),
+    ];
+    for rules in variants {
+        for threads in [1, 2] {
+            let mut solver = Solver::new(MIN_MEMORY).with_threads(threads);
+            for _ in 0..25 {
+                let mut board =
+                    Board::starting(rules, if rng.coin() { Side::South } else { Side::North });
+                for _ in 0..rng.below(8) {
+                    let moves = board.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    board.play_unchecked(moves.into_iter().nth(rng.below(moves.count())).unwrap());
+                }
+                let solution = solver.solve(&board, &Limits::none()).unwrap();
+                if board.is_over() {
+                    assert_eq!(solution.value, board.score().margin(board.to_move()));
+                    assert!(solution.best.is_empty());
+                    continue;
+                }
+                let (value, best) = brute(&board);
+                assert_eq!(
+                    (solution.value, &solution.best),
+                    (value, &best),
+                    "{board:?}"
+                );
+                let (pit, v) = solver.best_move(&board, &Limits::none()).unwrap();
+                assert_eq!(v, value);
+                assert!(best.contains(&pit));
+            }
+        }
+    }
+}
+
+#[test]
+fn endgame_database_matches_brute_force() {
+    let rules = Rules::new(3, 2).unwrap().with_capture(Capture::NonEmpty);
+    let db = Endgame::new(CompactRules::new(rules), 6);
+    let total = AtomicU64::new(0);
+    let limits = Limits::none();
+    let mut counter = Counter::new(&limits, &total);
+    db.fill_all(&mut counter);
+    assert_eq!(db.bytes() as u64, endgame::entries(3, 6));
+    // every position with seeds on both sides is filled: C(12,6) splits
+    // of at most 6 seeds over 6 pits, less the C(9,3) with South's pits
+    // empty and the C(9,3) with North's, plus the empty board counted twice
+    let in_play = 924 - 84 - 84 + 1;
+    assert_eq!(db.known(), in_play);
+    let mut rng = Rng::new(5);
+    for _ in 0..200 {
+        let mut cells = [0u16; 8];
+        for _ in 0..rng.below(7) {
+            let pit = [0, 1, 2, 4, 5, 6][rng.below(6)];
+            cells[pit] += 1;
+        }
+        cells[3] = rng.below(5) as u16;
+        cells[7] = rng.below(5) as u16;
+        let side = if rng.coin() { Side::South } else { Side::North };
+        let board = Board::from_counts(rules, &cells, side).unwrap();
+        if board.is_over() {
+            continue;
+        }
+        let (value, _) = brute(&board);
+        let pos = Compact::from_board(&board).unwrap();
+        let future = db.value(&pos, &mut counter);
+        assert_eq!(future + board.score().margin(side), value, "{board:?}");
+    }
+}
+
+#[test]
+fn a_stopped_solver_reports_bounds_and_the_player_still_moves() {
+    let board = Board::new(Rules::new(6, 3).unwrap());
+    let mut solver = Solver::new(MIN_MEMORY).with_threads(1);
+    assert_eq!(solver.value(&board, &Limits::nodes(100)), None);
+    let Some(Outcome::Bounds {
+        lower,
+        upper,
+        nodes,
+    }) = solver.solve_bounded(&board, &Limits::nodes(20_000), true)
+    else {
+        panic!("stopped");
+    };
+    assert!(lower <= 2 && 2 <= upper && lower >= -36 && upper <= 36);
+    assert_eq!(nodes, 20_000);
+    let limits = Limits::none();
+    limits.stop.store(true, Ordering::Relaxed);
+    let mut player = PerfectPlayer::with_solver(Solver::new(MIN_MEMORY));
+    let pit = player.choose(&board, &limits).unwrap();
+    assert!(board.legal_moves().contains(pit));
+}
+
+#[test]
+fn one_thread_counts_the_same_nodes_every_time() {
+    let board = Board::new(Rules::new(5, 3).unwrap());
+    let run = || {
+        let mut solver = Solver::new(8 << 20).with_threads(1);
+        let s = solver.solve(&board, &Limits::none()).unwrap();
+        (s.value, s.best, s.nodes)
+    };
+    let first = run();
+    assert!(first.2 > 1000);
+    assert_eq!(run(), first);
+}

@@ -1,0 +1,191 @@
+//! The game screen on the [screen loop](crate::tui::screen): its messages,
+//! its effects, and the world that carries them out (the computer players'
+//! [`Worker`] and the match's [`Keeper`]).
+
+use std::time::Instant;
+
+use ratatui::Frame;
+
+use crate::game::{Keeper, Match, MatchConfig};
+use crate::tui::app::{App, MatchEvent};
+use crate::tui::computer::{Answer, Request, Worker};
+use crate::tui::draw::draw;
+use crate::tui::input::Input;
+use crate::tui::screen::{Screen, World};
+
+/// Everything that can happen to the game screen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Message {
+    /// A key, click, resize or clock tick.
+    Input(Input),
+    /// The computer answered a [`Request`].
+    Computer(Answer),
+    /// The finished round was recorded (the sentence saying where).
+    Recorded(String),
+    /// Keeping the match failed; the game goes on (the sentence saying so).
+    Warning(String),
+}
+
+impl From<Input> for Message {
+    fn from(input: Input) -> Message {
+        Message::Input(input)
+    }
+}
+
+/// What the game screen asks of the world.
+#[derive(Clone, Debug)]
+pub enum Effect {
+    /// Save the match as it is now.
+    Save(Box<Match>),
+    /// The round is over: record it and save the next round.
+    CloseRound(Box<Match>),
+    /// The players stopped after a finished round: the save can go.
+    EndMatch(MatchConfig),
+    /// Ask the computer (or stop its searches).
+    Think(Request),
+}
+
+impl Screen for App {
+    type Message = Message;
+    type Effect = Effect;
+
+    fn update(&mut self, message: Message, now: Instant) -> Vec<Effect> {
+        match message {
+            Message::Input(input) => self.on_input(input, now),
+            Message::Computer(answer) => {
+                self.on_answer(answer, now);
+                self.tick(now);
+            }
+            Message::Recorded(text) => self.round_recorded(text),
+            Message::Warning(text) => self.warn(text),
+        }
+        let mut effects: Vec<Effect> = self
+            .take_match_events()
+            .into_iter()
+            .map(|event| match event {
+                MatchEvent::Changed => Effect::Save(Box::new(self.game().clone())),
+                MatchEvent::RoundFinished => Effect::CloseRound(Box::new(self.game().clone())),
+                MatchEvent::Ended => Effect::EndMatch(self.game().config().clone()),
+            })
+            .collect();
+        effects.extend(self.take_requests().into_iter().map(Effect::Think));
+        effects
+    }
+
+    fn view(&self, frame: &mut Frame) {
+        draw(frame, self);
+    }
+
+    fn next_wake(&self) -> Option<Instant> {
+        App::next_wake(self)
+    }
+
+    fn done(&self) -> bool {
+        self.wants_quit()
+    }
+}
+
+/// The game's world: the computer players and the match's keeper.
+pub struct GameWorld {
+    /// The computer players' searches.
+    pub worker: Worker,
+    /// Saves, records and statistics (the policy shared with plain mode).
+    pub keeper: Keeper,
+}
+
+impl World<App> for GameWorld {
+    fn perform(&mut self, effect: Effect, answers: &mut Vec<Message>) {
+        match effect {
+            Effect::Save(game) => {
+                if let Some(warning) = self.keeper.save(&game) {
+                    answers.push(Message::Warning(warning));
+                }
+            }
+            Effect::CloseRound(game) => {
+                let kept = self.keeper.close_round(&game);
+                if let Some(path) = kept.record {
+                    answers.push(Message::Recorded(format!(
+                        "Round recorded in {}.",
+                        path.display()
+                    )));
+                }
+                answers.extend(kept.warnings.into_iter().map(Message::Warning));
+            }
+            Effect::EndMatch(config) => {
+                if let Some(warning) = self.keeper.finish(&config) {
+                    answers.push(Message::Warning(warning));
+                }
+            }
+            Effect::Think(request) => self.worker.submit(request),
+        }
+    }
+
+    fn poll(&mut self, answers: &mut Vec<Message>) {
+        answers.extend(self.worker.poll().into_iter().map(Message::Computer));
+    }
+
+    fn busy(&self) -> bool {
+        self.worker.busy()
+    }
+
+    fn shut_down(&mut self) {
+        // Stop any search but do not wait for it: the process ends soon.
+        self.worker.stop_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::SaveStore;
+    use crate::tui::screen::dispatch;
+    use crate::tui::testing::{humans, key, pit_key};
+    use crossterm::event::KeyCode;
+    use std::fs;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn the_world_saves_each_move_records_each_round_once_and_clears_at_the_end() {
+        let dir = std::env::temp_dir().join(format!("mancala-keep-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let store = SaveStore::at(&dir).unwrap();
+        let t0 = Instant::now();
+        let mut app = humans(t0);
+        let config = app.game().config().clone();
+        let mut world = GameWorld {
+            worker: Worker::new(&config, Duration::from_millis(10), 1),
+            keeper: Keeper::new(Some(store.clone())),
+        };
+        let records = || fs::read_dir(dir.join("records")).unwrap().count();
+        let mut press = |app: &mut App, input: Input| dispatch(app, &mut world, input.into(), t0);
+
+        press(&mut app, pit_key('d'));
+        assert_eq!(
+            store.load(&config).unwrap().unwrap().moves(),
+            app.game().moves()
+        );
+        while !app.round_over() {
+            press(&mut app, Input::Key(key(KeyCode::Enter)));
+        }
+        assert_eq!(records(), 1);
+        let stats = fs::read_to_string(store.stats_path()).unwrap();
+        assert_eq!(stats.lines().count(), 1);
+        let saved = store.load(&config).unwrap().unwrap();
+        assert_eq!(
+            (saved.round(), saved.moves().len()),
+            (2, 0),
+            "the next round"
+        );
+        assert_eq!(saved.tally(), app.game().tally());
+        let note = app.round_note().unwrap().text.clone();
+        assert!(note.starts_with("Round recorded in "), "{note}");
+        assert!(note.contains(&dir.display().to_string()), "{note}");
+        // Undo refused, keys repeated: still one record.
+        press(&mut app, pit_key('u'));
+        assert_eq!(records(), 1);
+        press(&mut app, pit_key('n'));
+        assert!(store.load(&config).unwrap().is_none(), "the match is over");
+        assert_eq!(records(), 1);
+        fs::remove_dir_all(dir).unwrap();
+    }
+}
