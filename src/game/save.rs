@@ -15,6 +15,8 @@
 //! - `records/YYYYMMDD-HHMMSS-SOUTH-vs-NORTH-rN.txt`: one record per
 //!   finished round.
 //! - `stats.jsonl`: one line per finished round (see [`super::stats`]).
+//! - `locks/SOUTH-vs-NORTH-HASH.lock`: empty files whose OS locks tell
+//!   which matches are open in a running game.
 //!
 //! # For a front end
 //!
@@ -51,6 +53,7 @@
 //! Two programs playing the same match at once: the first takes the
 //! match's lock ([`SaveStore::lock`], `saves/...-HASH.lock`); the second is
 //! told that the match is open in another window and may play it unsaved.
+//! The lock files (`locks/SOUTH-vs-NORTH-HASH.lock`) stay; they are empty.
 //!
 //! Limits: a resumed match with `--first random` flips its later coins from
 //! a seed made of the round number (the generator's state is not saved).
@@ -414,7 +417,10 @@ impl SaveStore {
     /// When the lock file cannot be opened (it is not a regular file, or
     /// the directory cannot be written).
     pub fn lock(&self, config: &MatchConfig) -> io::Result<Option<MatchLock>> {
-        let path = self.path_for(config).with_extension("lock");
+        let name = self.path_for(config).with_extension("lock");
+        let dir = self.root.join("locks");
+        fs::create_dir_all(&dir)?;
+        let path = dir.join(name.file_name().unwrap_or_default());
         let file = files::open_lock(&path)?;
         match file.try_lock() {
             Ok(()) => Ok(Some(MatchLock { _file: file })),
