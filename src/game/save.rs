@@ -24,6 +24,8 @@
 //! # fn demo(config: mancala::game::MatchConfig) -> anyhow::Result<()> {
 //! use mancala::game::{Match, SaveStore};
 //! let store = SaveStore::open()?;
+//! // Only one program saves a match at a time: `None` means another has it.
+//! let Some(_lock) = store.lock(&config)? else { return Ok(()) };
 //! let mut m = match store.load(&config) {
 //!     Ok(Some(saved)) => saved, // ask "Resume the unfinished match? (y/n)" first
 //!     Ok(None) => Match::new(config.clone(), 1),
@@ -35,7 +37,9 @@
 //! // ... after every move, undo, redo and new round:
 //! store.save(&m)?;
 //! // ... when a round ends:
-//! store.archive_round(&m)?; // its record and the statistics
+//! let archived = store.archive_round(&m); // its record and the statistics
+//! archived.record?;
+//! archived.stats?;
 //! // ... when the players stop playing for good:
 //! store.finish(m.config())?;
 //! # Ok(()) }
@@ -46,8 +50,8 @@
 //! under an unpredictable name in the same directory, is flushed to disk,
 //! and is renamed over the old file, so a crash leaves either the old save
 //! or the new one. Records are created under names nothing else has, and
-//! temporary files left by killed programs are removed at the next start. A save that cannot be
-//! read, or that belongs to another match, is never overwritten: it is
+//! temporary files left by killed programs are removed at the next start.
+//! A save that cannot be read, or that belongs to another match, is never overwritten: it is
 //! renamed to `NAME.corrupt-UNIXSECONDS` and reported with its path.
 //!
 //! Two programs playing the same match at once: the first takes the
