@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::game::FirstMover;
 use crate::players::PlayerKind;
-use crate::rules::{Capture, MAX_PITS, MAX_SEEDS, Pit, Rules, Side, Sowing, Sweep, Variant};
+use crate::rules::{Capture, MAX_PITS, MAX_SEEDS, Rules, Side, Sowing, Sweep, Variant};
 
 /// Mancala (Kalah) in the terminal.
 ///
@@ -463,34 +463,6 @@ pub fn error_line(error: &clap::Error) -> String {
         .filter(|l| !l.starts_with("Usage") && !l.starts_with("tip:"))
         .collect();
     format!("{first} {}", listed.join(" "))
-}
-
-/// Reads a comma-separated list of pit letters (`a,h,c`), or an empty list.
-///
-/// # Errors
-/// A message naming the first item that is not a pit letter of these rules.
-pub fn parse_moves(text: &str, rules: &Rules) -> Result<Vec<Pit>, String> {
-    if text.trim().is_empty() {
-        return Ok(Vec::new());
-    }
-    text.split(',')
-        .enumerate()
-        .map(|(i, item)| {
-            let item = item.trim();
-            let mut chars = item.chars();
-            match (chars.next(), chars.next()) {
-                (Some(c), None) => rules.pit_by_letter(c),
-                _ => None,
-            }
-            .ok_or_else(|| {
-                format!(
-                    "move {} ('{item}') is not a pit letter (a to {})",
-                    i + 1,
-                    (b'a' + 2 * rules.pits() as u8 - 1) as char
-                )
-            })
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -70,9 +70,8 @@ pub fn stats(cmd: &StatsCmd) -> anyhow::Result<ExitCode> {
         .map_err(|e| anyhow::anyhow!("cannot read the statistics {}: {e}", path.display()))?;
     if history.skipped_lines > 0 {
         eprintln!(
-            "mancala: {} damaged line{} in {} left out",
-            history.skipped_lines,
-            if history.skipped_lines == 1 { "" } else { "s" },
+            "mancala: {} in {} left out",
+            crate::game::plural(history.skipped_lines, "damaged line"),
             path.display()
         );
     }

@@ -17,7 +17,7 @@ use crate::cli::{Cli, Command, PositionCmd};
 use crate::rules::Board;
 
 pub use history::read_record;
-pub use play::{PlayOptions, settings};
+pub use play::settings;
 pub use position::position_json;
 pub use solitaire::{MAX_DEAL_SEEDS, parse_seed_count, plan_json, solitaire_board};
 pub use solve::solve_json;
@@ -123,7 +123,7 @@ pub fn board_from(cmd: &PositionCmd) -> anyhow::Result<Board> {
         None => Board::starting(rules, cmd.to_move),
     };
     if let Some(text) = &cmd.moves {
-        let moves = crate::cli::parse_moves(text, &rules).map_err(UsageError)?;
+        let moves = rules.parse_moves(text).map_err(UsageError)?;
         for (i, pit) in moves.into_iter().enumerate() {
             let mover = board.to_move();
             board.play(pit).map_err(|e| {

@@ -6,19 +6,10 @@ use std::time::Duration;
 
 use crate::cli::PlayArgs;
 use crate::game::names::{checked_name, same_name};
-use crate::game::{MatchConfig, Seat};
+use crate::game::{MOVE_PAUSE, MatchConfig, PlayOptions, Seat};
 use crate::rules::Side;
 
 use super::UsageError;
-
-/// How a front end presents a match (the rules and seats are in [`MatchConfig`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayOptions {
-    /// Pause between two seeds of the sowing animation; `None` shows moves at once.
-    pub seed_delay: Option<Duration>,
-    /// Thinking time per move for computer players.
-    pub think: Duration,
-}
 
 /// The match and presentation settings a [`PlayArgs`] describes.
 ///
@@ -35,6 +26,7 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
     let options = PlayOptions {
         seed_delay: (!args.no_animation).then(|| Duration::from_millis(args.speed)),
         think: Duration::from_millis(args.think),
+        move_pause: MOVE_PAUSE,
     };
     debug_assert_eq!(config.seats.len(), Side::BOTH.len());
     Ok((config, options))

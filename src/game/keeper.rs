@@ -260,11 +260,11 @@ impl Keeper {
 pub fn saved_summary(saved: &Match) -> String {
     let moves = saved.moves().len();
     format!(
-        "There is an unfinished match of {} and {}: round {}, {moves} move{} played.",
+        "There is an unfinished match of {} and {}: round {}, {} played.",
         saved.name(crate::rules::Side::South),
         saved.name(crate::rules::Side::North),
         saved.round(),
-        if moves == 1 { "" } else { "s" }
+        crate::rules::plural(moves, "move")
     )
 }
 

@@ -517,8 +517,9 @@ impl Fields {
             ),
         ];
         let (moves_line, moves_text) = self.moves.ok_or_else(|| missing("moves"))?;
-        let moves =
-            crate::cli::parse_moves(&moves_text, &rules).map_err(|e| error(moves_line, e))?;
+        let moves = rules
+            .parse_moves(&moves_text)
+            .map_err(|e| error(moves_line, e))?;
         let record = Record {
             config: MatchConfig {
                 rules,
@@ -687,7 +688,7 @@ mod tests {
     }
 
     fn letters(text: &str) -> Vec<Pit> {
-        crate::cli::parse_moves(text, &Rules::KALAH).unwrap()
+        Rules::KALAH.parse_moves(text).unwrap()
     }
 
     fn sample() -> Record {

@@ -15,7 +15,7 @@ use ratatui::layout::{Position, Rect};
 use crate::rng::Rng;
 use crate::tui::input::{Input, chord_message};
 
-use crate::rules::solitaire::{Board, Step};
+use crate::rules::solitaire::{SolitaireBoard, SolitaireStep};
 
 use super::random::deal_random;
 use super::view;
@@ -28,7 +28,7 @@ pub struct Animation {
     /// The counts before the move.
     before: Vec<u64>,
     /// The steps of the move: a lift, then one sow per seed.
-    steps: Vec<Step>,
+    steps: Vec<SolitaireStep>,
     /// How many steps are on screen.
     shown: usize,
     /// When the next step is due.
@@ -54,7 +54,7 @@ impl Animation {
     #[must_use]
     pub fn last_drop(&self) -> Option<usize> {
         match self.steps[..self.shown].last() {
-            Some(Step::Sow { house }) => Some(*house),
+            Some(SolitaireStep::Sow { house }) => Some(*house),
             _ => None,
         }
     }
@@ -72,8 +72,8 @@ pub enum Question {
 /// The game on the screen: the board, its history, and what is shown.
 #[derive(Debug)]
 pub struct App {
-    board: Board,
-    start: Board,
+    board: SolitaireBoard,
+    start: SolitaireBoard,
     start_winnable: bool,
     moves: Vec<usize>,
     /// Moves taken back, the next one to replay last.
@@ -89,17 +89,17 @@ pub struct App {
     quit: bool,
     deals: u32,
     rng: Rng,
-    trace: Vec<Step>,
+    trace: Vec<SolitaireStep>,
 }
 
 impl App {
     /// A game of `board`, animated with `seed_delay` between two seeds
     /// (`None` or zero: moves at once); `rng` deals the boards `n` asks for.
     #[must_use]
-    pub fn new(board: Board, seed_delay: Option<Duration>, rng: Rng) -> App {
+    pub fn new(board: SolitaireBoard, seed_delay: Option<Duration>, rng: Rng) -> App {
         let mut app = App {
-            board: Board::new(),
-            start: Board::new(),
+            board: SolitaireBoard::new(),
+            start: SolitaireBoard::new(),
             start_winnable: true,
             moves: Vec::new(),
             redo: Vec::new(),
@@ -120,7 +120,7 @@ impl App {
         app
     }
 
-    fn set_board(&mut self, board: Board) {
+    fn set_board(&mut self, board: SolitaireBoard) {
         self.start_winnable = board.plan().won();
         self.start = board.clone();
         self.board = board;
@@ -145,7 +145,7 @@ impl App {
 
     /// The board after every move made (animations notwithstanding).
     #[must_use]
-    pub fn board(&self) -> &Board {
+    pub fn board(&self) -> &SolitaireBoard {
         &self.board
     }
 
@@ -612,7 +612,7 @@ mod tests {
 
     fn app(counts: &[u64], delay_ms: Option<u64>) -> App {
         App::new(
-            Board::from_counts(counts).unwrap(),
+            SolitaireBoard::from_counts(counts).unwrap(),
             delay_ms.map(Duration::from_millis),
             Rng::new(3),
         )

@@ -643,7 +643,7 @@ mod tests {
 
     use super::*;
     use crate::rng::Rng;
-    use crate::rules::solitaire::{Board, deal};
+    use crate::rules::solitaire::{SolitaireBoard, deal};
 
     fn render(app: &App, width: u16, height: u16, theme: Theme) -> Terminal<TestBackend> {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
@@ -657,7 +657,7 @@ mod tests {
         }
     }
 
-    fn app(board: Board, delay_ms: Option<u64>) -> App {
+    fn app(board: SolitaireBoard, delay_ms: Option<u64>) -> App {
         App::new(board, delay_ms.map(Duration::from_millis), Rng::new(9))
     }
 
@@ -669,7 +669,10 @@ mod tests {
 
     #[test]
     fn rules_example_board_with_a_hint() {
-        let mut a = app(Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(), None);
+        let mut a = app(
+            SolitaireBoard::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(),
+            None,
+        );
         keys(&mut a, "h", Instant::now());
         insta::assert_snapshot!(render(&a, 80, 24, Theme::colour()).backend());
     }
@@ -688,7 +691,7 @@ mod tests {
 
     #[test]
     fn won_board() {
-        let mut a = app(Board::from_counts(&[0, 1, 1, 3]).unwrap(), None);
+        let mut a = app(SolitaireBoard::from_counts(&[0, 1, 1, 3]).unwrap(), None);
         keys(&mut a, "13121", Instant::now());
         assert!(a.board().is_won());
         insta::assert_snapshot!(render(&a, 80, 24, Theme::colour()).backend());
@@ -696,7 +699,10 @@ mod tests {
 
     #[test]
     fn stuck_board() {
-        let mut a = app(Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(), None);
+        let mut a = app(
+            SolitaireBoard::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(),
+            None,
+        );
         keys(&mut a, "32", Instant::now());
         assert!(a.board().is_stuck());
         insta::assert_snapshot!(render(&a, 80, 24, Theme::colour()).backend());
@@ -704,7 +710,10 @@ mod tests {
 
     #[test]
     fn start_over_question_in_the_status_and_key_bar() {
-        let mut a = app(Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(), None);
+        let mut a = app(
+            SolitaireBoard::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(),
+            None,
+        );
         keys(&mut a, "32s", Instant::now());
         let terminal = render(&a, 80, 24, Theme::colour());
         let text = terminal.backend().to_string();
@@ -712,7 +721,7 @@ mod tests {
             text.contains("Start this board over? Your 2 moves stay for r to replay. (y/n)"),
             "{text}"
         );
-        let mut one = app(Board::from_counts(&[0, 1, 1]).unwrap(), None);
+        let mut one = app(SolitaireBoard::from_counts(&[0, 1, 1]).unwrap(), None);
         keys(&mut one, "1s", Instant::now());
         assert_eq!(
             status_text(&one),
@@ -790,7 +799,7 @@ mod tests {
     /// drops every colour but keeps bold on playable houses.
     #[test]
     fn no_color_theme_uses_no_colours_and_keeps_emphasis() {
-        let a = app(Board::from_counts(&[0, 1, 1, 3]).unwrap(), None);
+        let a = app(SolitaireBoard::from_counts(&[0, 1, 1, 3]).unwrap(), None);
         let mono = render(&a, 80, 24, Theme::monochrome());
         let colour = render(&a, 80, 24, Theme::colour());
         assert_eq!(
@@ -849,7 +858,7 @@ mod tests {
         let mut screens = Vec::new();
         // Opening with a hint, mid-animation, won, stuck, scrolled.
         let mut a = app(
-            Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(),
+            SolitaireBoard::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(),
             Some(100),
         );
         keys(&mut a, "h", t0);
@@ -865,7 +874,7 @@ mod tests {
         a.tick(t0 + Duration::from_secs(2));
         assert!(a.board().is_stuck());
         screens.push(render(&a, 80, 24, theme));
-        let mut won = app(Board::from_counts(&[0, 1]).unwrap(), None);
+        let mut won = app(SolitaireBoard::from_counts(&[0, 1]).unwrap(), None);
         keys(&mut won, "1", t0);
         screens.push(render(&won, 80, 24, theme));
         screens.push(render(&app(deal(1000), None), 80, 24, theme));
@@ -894,10 +903,10 @@ mod tests {
     #[test]
     fn odd_boards_at_every_size_stay_on_screen() {
         let boards = [
-            Board::new(),
-            Board::from_counts(&[7]).unwrap(),
-            Board::from_counts(&[0, u64::MAX]).unwrap(),
-            Board::from_counts(&[u64::MAX / 2 - 2, 3, u64::MAX / 2]).unwrap(),
+            SolitaireBoard::new(),
+            SolitaireBoard::from_counts(&[7]).unwrap(),
+            SolitaireBoard::from_counts(&[0, u64::MAX]).unwrap(),
+            SolitaireBoard::from_counts(&[u64::MAX / 2 - 2, 3, u64::MAX / 2]).unwrap(),
             deal(1000),
             deal(100_000),
         ];

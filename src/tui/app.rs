@@ -19,7 +19,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Position, Rect};
 
 use crate::game::keeper::saved_summary;
-use crate::game::{Match, describe, outcome_message};
+use crate::game::{Match, PlayOptions, describe, outcome_message};
 use crate::players::{Hint, PlayerKind};
 use crate::rules::{MoveError, Pit, Played, Rules, Side, Step};
 use crate::tui::animation::Animation;
@@ -38,17 +38,6 @@ const HELP_SCROLL_LIMIT: u16 = 40;
 pub const DIGIT_WAIT: Duration = Duration::from_millis(1200);
 /// Sowing speeds `+` and `-` step through, in milliseconds per seed (0: no animation).
 const SPEEDS_MS: [u64; 11] = [0, 20, 40, 70, 100, 150, 220, 330, 500, 750, 1000];
-
-/// How a front end presents a match: the parts of [`PlayOptions`] the screen needs.
-///
-/// [`PlayOptions`]: crate::commands::PlayOptions
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Settings {
-    /// Pause between two seeds of the animation; `None` shows moves at once.
-    pub seed_delay: Option<Duration>,
-    /// How long a computer's chosen pit is shown before it is played.
-    pub move_pause: Duration,
-}
 
 /// A dialog over the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,16 +71,7 @@ struct ResumeOffer {
     summary: String,
 }
 
-/// How a message reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tone {
-    /// News.
-    Plain,
-    /// Something good happened (extra turn, capture, win).
-    Good,
-    /// A choice was refused.
-    Error,
-}
+pub use crate::game::Tone;
 
 /// One line of the log or status line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -175,7 +155,7 @@ impl App {
     #[must_use]
     pub fn new(
         game: Match,
-        settings: Settings,
+        settings: PlayOptions,
         theme: Theme,
         size: (u16, u16),
         now: Instant,
@@ -749,13 +729,10 @@ impl App {
             format!("{} played {letter}.", names[played.mover.index()]),
             Tone::Plain,
         )];
-        for line in describe(self.rules(), &played, names) {
-            let tone = if line.contains("extra turn") || line.contains("captured") {
-                Tone::Good
-            } else {
-                Tone::Plain
-            };
-            notes.push(Note::new(line, tone));
+        for message in describe(self.rules(), &played, names) {
+            // The tone comes from what happened, never from the words.
+            let tone = message.tone();
+            notes.push(Note::new(message.text, tone));
         }
         if let Some(outcome) = self.game.outcome() {
             let text = outcome_message(outcome, self.game.board().score(), names);

@@ -33,15 +33,11 @@ pub mod widgets;
 pub mod world;
 
 use std::process::ExitCode;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use crate::commands::PlayOptions;
-use crate::game::{Keeper, Match, MatchConfig};
+use crate::game::{Keeper, Match, MatchConfig, PlayOptions};
 
-pub use app::{App, Settings};
-
-/// How long a computer's chosen pit shows before it is played.
-pub const MOVE_PAUSE: Duration = Duration::from_millis(600);
+pub use app::App;
 
 /// Plays a match full screen until the players quit, then prints the
 /// final match score on the normal screen.
@@ -57,13 +53,9 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     let (mut keeper, warning) = Keeper::open();
     let found = keeper.look(&config);
     let game = Match::new(config.clone(), seed);
-    let settings = Settings {
-        seed_delay: options.seed_delay,
-        move_pause: MOVE_PAUSE,
-    };
     let mut app = App::new(
         game,
-        settings,
+        *options,
         theme::Theme::from_env(),
         (80, 24),
         Instant::now(),

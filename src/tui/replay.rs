@@ -224,7 +224,7 @@ impl ReplayView {
                 ));
                 if self.animation.is_none() {
                     for message in describe(rules, played, names) {
-                        lines.push(Line::styled(message, theme.good));
+                        lines.push(Line::styled(message.text, theme.good));
                     }
                 }
             }
