@@ -43,6 +43,10 @@ pub enum Command {
     Replay(ReplayCmd),
     /// Show the match history of every pair of names.
     Stats(StatsCmd),
+    /// Host a match for a friend on another machine (shows how to join).
+    Host(HostCmd),
+    /// Join a friend's match: mancala join ADDRESS --code CODE NAME.
+    Join(JoinCmd),
 }
 
 /// Options of a match between two seats.
@@ -270,6 +274,61 @@ pub struct StatsCmd {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Options of `mancala host`.
+#[derive(Debug, Args)]
+pub struct HostCmd {
+    /// Your name (you play South, the bottom row).
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// The port to listen on.
+    #[arg(long, value_name = "P", default_value_t = crate::net::DEFAULT_PORT)]
+    pub port: u16,
+    /// The address to listen on (all of this machine's by default).
+    #[arg(long, value_name = "ADDR", default_value = "0.0.0.0")]
+    pub bind: std::net::IpAddr,
+    /// Who starts each round: south, north, alternate or random.
+    #[arg(long, value_name = "WHO", default_value = "alternate")]
+    pub first: FirstMover,
+    /// Milliseconds between two seeds of the sowing animation.
+    #[arg(long, value_name = "MS", default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
+    pub speed: u64,
+    /// Show each move at once, without its sowing line.
+    #[arg(long)]
+    pub no_animation: bool,
+    /// Play line by line instead of full screen (automatic without a terminal).
+    #[arg(long)]
+    pub plain: bool,
+    /// The rules (the joiner plays by them).
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+/// Options of `mancala join`.
+#[derive(Debug, Args)]
+pub struct JoinCmd {
+    /// The host's address, as the host's screen shows it: HOST:PORT.
+    #[arg(value_name = "ADDRESS")]
+    pub address: String,
+    /// The join code the host's screen shows, like 7-guitar-orbit.
+    #[arg(long, value_name = "CODE")]
+    pub code: String,
+    /// Your name (you play North, the top row).
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// Seconds to keep trying to reconnect after the connection is lost.
+    #[arg(long, value_name = "S", default_value_t = 60, value_parser = clap::value_parser!(u64).range(0..=3600))]
+    pub reconnect: u64,
+    /// Milliseconds between two seeds of the sowing animation.
+    #[arg(long, value_name = "MS", default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
+    pub speed: u64,
+    /// Show each move at once, without its sowing line.
+    #[arg(long)]
+    pub no_animation: bool,
+    /// Play line by line instead of full screen (automatic without a terminal).
+    #[arg(long)]
+    pub plain: bool,
 }
 
 /// A whole-number type that counts of seeds are read into by

@@ -14,6 +14,7 @@
 pub mod cli;
 pub mod commands;
 pub mod game;
+pub mod net;
 pub mod plain;
 pub mod players;
 pub mod rng;

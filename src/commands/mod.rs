@@ -3,6 +3,7 @@
 
 pub mod arena;
 mod history;
+mod net;
 pub mod output;
 mod play;
 mod position;
@@ -101,6 +102,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Solitaire(cmd)) => solitaire::run(&cmd),
         Some(Command::Replay(cmd)) => history::replay(&cmd),
         Some(Command::Stats(cmd)) => history::stats(&cmd),
+        Some(Command::Host(cmd)) => net::host(&cmd),
+        Some(Command::Join(cmd)) => net::join(&cmd),
         None => play::run(&cli.play),
     }
 }

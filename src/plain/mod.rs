@@ -45,6 +45,7 @@
 //! keeps matches by the same rules: both use [`crate::game::keeper`].
 
 pub mod board;
+pub mod net;
 pub mod replay;
 
 use std::io::{self, BufRead, IsTerminal, Read, Write};

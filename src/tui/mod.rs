@@ -9,7 +9,8 @@
 //! - [`animation`]: a move replayed seed by seed from the rules core's trace;
 //! - [`computer`]: the computer players' searches on worker threads;
 //! - [`draw`], [`layout`], [`widgets`], [`help`], [`theme`], [`text`]: what the screen looks like;
-//! - [`terminal`]: entering and always leaving full-screen mode.
+//! - [`terminal`]: entering and always leaving full-screen mode;
+//! - [`net`]: the network game's screen (the other player as a turn source).
 //!
 //! The match is kept as in plain mode ([`crate::game::keeper`]): saved after
 //! every move, offered for resuming when the same players start again, each
@@ -24,6 +25,7 @@ pub mod help;
 pub mod input;
 pub mod keys;
 pub mod layout;
+pub mod net;
 pub mod replay;
 pub mod screen;
 pub mod terminal;
