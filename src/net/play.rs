@@ -175,7 +175,7 @@ pub trait Show {
             Happening::Moved { played, steps } => {
                 self.moved(m, played, steps)?;
                 for line in describe(m.rules(), played, names(m)) {
-                    self.say(&line)?;
+                    self.say(&line.text)?;
                 }
             }
             Happening::RoundOver { outcome, record } => {
