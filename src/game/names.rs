@@ -119,9 +119,16 @@ pub const SHOWN_CHARS: usize = 60;
 /// ```
 #[must_use]
 pub fn shown(text: &str) -> String {
+    escaped(text, SHOWN_CHARS)
+}
+
+/// `text` with every unsafe character escaped as `\u{1b}`, cut after
+/// `max_chars` characters (the cut marked `…`).
+#[must_use]
+pub fn escaped(text: &str, max_chars: usize) -> String {
     let mut out = String::new();
     for (i, c) in text.chars().enumerate() {
-        if i == SHOWN_CHARS {
+        if i == max_chars {
             out.push('…');
             break;
         }

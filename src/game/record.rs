@@ -61,7 +61,7 @@
 use std::fmt::{self, Write as _};
 
 pub use super::names::clean_name;
-use super::names::{is_unsafe_char, shown};
+use super::names::{escaped, shown};
 use super::{FirstMover, Match, MatchConfig, Seat, Tally};
 use crate::players::PlayerKind;
 use crate::rules::{
@@ -120,22 +120,9 @@ const MAX_MESSAGE_CHARS: usize = 300;
 /// the message as a whole is escaped and bounded once more here, for
 /// wordings that come from elsewhere (the rules' parsers).
 fn error(line: usize, message: impl Into<String>) -> RecordError {
-    let message: String = message.into();
-    let mut safe = String::with_capacity(message.len().min(4 * MAX_MESSAGE_CHARS));
-    for (i, c) in message.chars().enumerate() {
-        if i == MAX_MESSAGE_CHARS {
-            safe.push('…');
-            break;
-        }
-        if is_unsafe_char(c) {
-            safe.extend(c.escape_unicode());
-        } else {
-            safe.push(c);
-        }
-    }
     RecordError {
         line,
-        message: safe,
+        message: escaped(&message.into(), MAX_MESSAGE_CHARS),
     }
 }
 
