@@ -67,9 +67,10 @@ pub struct PlayArgs {
     /// Who starts each round: south, north, alternate or random.
     #[arg(long, value_name = "WHO", default_value = "alternate")]
     pub first: FirstMover,
-    /// Milliseconds between two seeds of the sowing animation.
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
-    pub speed: u64,
+    /// Milliseconds between two seeds of the sowing animation [default:
+    /// 150, or the speed last chosen with + and - in the game].
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(0..=5000))]
+    pub speed: Option<u64>,
     /// Show each move at once, without animation.
     #[arg(long)]
     pub no_animation: bool,

@@ -4,6 +4,10 @@
 
 use std::time::Duration;
 
+/// Milliseconds per seed when neither the command line nor the players'
+/// preferences say.
+pub const DEFAULT_SPEED_MS: u64 = 150;
+
 /// How long a computer's chosen pit shows before it is played (full screen).
 pub const MOVE_PAUSE: Duration = Duration::from_millis(600);
 
@@ -23,14 +27,19 @@ pub struct PlayOptions {
     pub think: Duration,
     /// How long a computer's chosen pit shows before it is played.
     pub move_pause: Duration,
+    /// Whether the command line chose the speed (`--speed` or
+    /// `--no-animation`); if not, the full screen uses the speed the
+    /// players chose last time (their preferences).
+    pub speed_given: bool,
 }
 
 impl Default for PlayOptions {
     fn default() -> Self {
         PlayOptions {
-            seed_delay: Some(Duration::from_millis(150)),
+            seed_delay: Some(Duration::from_millis(DEFAULT_SPEED_MS)),
             think: Duration::from_millis(1000),
             move_pause: MOVE_PAUSE,
+            speed_given: false,
         }
     }
 }

@@ -66,7 +66,7 @@ pub struct JoinSetup {
 }
 
 /// One input line, or its end.
-pub enum Input {
+pub enum LineInput {
     /// A line typed (without its end).
     Line(String),
     /// The input ended.
@@ -78,7 +78,7 @@ pub enum HostIn {
     /// From the network threads.
     Net(HostEvent),
     /// From the player.
-    Input(Input),
+    Input(LineInput),
 }
 
 impl From<HostEvent> for HostIn {
@@ -92,7 +92,7 @@ pub enum JoinIn {
     /// A message on connection number `.0`, or its end.
     Net(u64, Result<ToJoiner, SessionError>),
     /// From the player.
-    Input(Input),
+    Input(LineInput),
 }
 
 /// How a front end shows the network match. The required methods are the
@@ -420,25 +420,25 @@ impl<S: Show> HostGame<S> {
     /// When the port cannot be listened on, or the output fails.
     pub fn handle(&mut self, event: HostIn) -> anyhow::Result<Option<ExitCode>> {
         let changed = match event {
-            HostIn::Input(Input::Line(line)) if self.offer.is_some() => {
+            HostIn::Input(LineInput::Line(line)) if self.offer.is_some() => {
                 self.show.echo(&line)?;
                 self.answer_offer(&line)?;
                 false
             }
-            HostIn::Input(Input::End) if self.offer.is_some() => {
+            HostIn::Input(LineInput::End) if self.offer.is_some() => {
                 self.show.say("")?;
                 self.show.say("End of input: nothing was played.")?;
                 return Ok(Some(ExitCode::SUCCESS));
             }
             HostIn::Net(event) => self.on_net(event)?,
-            HostIn::Input(Input::Line(line)) => {
+            HostIn::Input(LineInput::Line(line)) => {
                 self.show.echo(&line)?;
                 if let Some(code) = self.on_line(&line)? {
                     return Ok(Some(code));
                 }
                 true
             }
-            HostIn::Input(Input::End) => {
+            HostIn::Input(LineInput::End) => {
                 self.show.say("")?;
                 self.show.say("End of input.")?;
                 return self.quit().map(Some);
@@ -974,14 +974,14 @@ impl<S: Show> JoinGame<S> {
                 self.connection_lost(&e)?;
                 false
             }
-            JoinIn::Input(Input::Line(line)) => {
+            JoinIn::Input(LineInput::Line(line)) => {
                 self.show.echo(&line)?;
                 if let Some(code) = self.on_line(&line)? {
                     return Ok(Some(code));
                 }
                 self.lost.is_none()
             }
-            JoinIn::Input(Input::End) => {
+            JoinIn::Input(LineInput::End) => {
                 self.show.say("")?;
                 self.show.say("End of input.")?;
                 return Ok(Some(self.leave()?));

@@ -10,7 +10,7 @@ use std::sync::mpsc;
 
 use crate::game::Match;
 use crate::net::play::{
-    HostGame, HostIn, HostSetup, Input, JoinGame, JoinIn, JoinSetup, Show, names,
+    HostGame, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, LineInput, Show, names,
 };
 use crate::rules::{Played, Step};
 
@@ -21,7 +21,7 @@ const MAX_LINE: u64 = 1024;
 
 /// Reads standard input on a thread: one event per line (cut at
 /// [`MAX_LINE`] bytes, control characters replaced), then its end.
-fn spawn_input<E: Send + 'static>(tx: mpsc::Sender<E>, wrap: fn(Input) -> E) {
+fn spawn_input<E: Send + 'static>(tx: mpsc::Sender<E>, wrap: fn(LineInput) -> E) {
     std::thread::spawn(move || {
         let stdin = io::stdin();
         let mut input = stdin.lock();
@@ -30,7 +30,7 @@ fn spawn_input<E: Send + 'static>(tx: mpsc::Sender<E>, wrap: fn(Input) -> E) {
             let read = (&mut input).take(MAX_LINE).read_until(b'\n', &mut bytes);
             match read {
                 Ok(0) | Err(_) => {
-                    let _ = tx.send(wrap(Input::End));
+                    let _ = tx.send(wrap(LineInput::End));
                     return;
                 }
                 Ok(_) => {}
@@ -45,7 +45,7 @@ fn spawn_input<E: Send + 'static>(tx: mpsc::Sender<E>, wrap: fn(Input) -> E) {
                 .chars()
                 .map(|c| if c.is_control() { '\u{fffd}' } else { c })
                 .collect();
-            if tx.send(wrap(Input::Line(line))).is_err() {
+            if tx.send(wrap(LineInput::Line(line))).is_err() {
                 return;
             }
         }

@@ -11,9 +11,10 @@
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Style;
-use ratatui::text::{Line, Span};
+use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget, Wrap};
 
+use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
 use crate::tui::theme::Theme;
 
 use super::app::{App, Question};
@@ -223,12 +224,13 @@ pub fn status_text(app: &App) -> String {
         Some(Question::NewBoard) => {
             return "Leave this board unfinished and deal a new one? (y/n)".into();
         }
+        Some(Question::Quit) => return "Quit? (y/n)".into(),
         None => {}
     }
     if let Some(animation) = app.animation() {
         return format!(
             "Sowing house {}: {} in hand.",
-            animation.house,
+            animation.house(),
             plural(animation.in_hand(), "seed", "seeds")
         );
     }
@@ -258,7 +260,7 @@ pub fn status_text(app: &App) -> String {
 pub fn draw(frame: &mut Frame, app: &App, theme: Theme) {
     let area = frame.area();
     let Some(layout) = layout(area, app) else {
-        draw_too_small(frame, area, theme);
+        draw_too_small(frame, area, (MIN_WIDTH, MIN_HEIGHT), "The game", &theme);
         return;
     };
     let board = app.board();
@@ -381,7 +383,13 @@ pub fn draw(frame: &mut Frame, app: &App, theme: Theme) {
         layout.status,
         buf,
     );
-    Widget::render(Paragraph::new(key_bar(app, theme)), layout.keys, buf);
+    // One column in from the edge, as the rest of the text.
+    let keys = Rect {
+        x: layout.keys.x + 1,
+        width: layout.keys.width.saturating_sub(1),
+        ..layout.keys
+    };
+    Widget::render(Paragraph::new(key_bar(app, keys.width, theme)), keys, buf);
     if app.help_open() {
         draw_help(frame, area, theme);
     }
@@ -419,44 +427,49 @@ fn render_box(
     );
 }
 
-/// The keys that do something now, styled as in the two-player game's
-/// key bar (which uses the same letters).
-fn key_bar(app: &App, theme: Theme) -> Line<'static> {
+/// The keys that do something now, in the two-player game's key bar
+/// (which uses the same letters).
+fn key_bar(app: &App, width: u16, theme: Theme) -> Line<'static> {
+    use Weight::{Essential, Optional, Useful};
     let board = app.board();
-    let keys: &[(&str, &str)] = if app.question().is_some() {
-        &[("y", "yes"), ("any other key", "no")]
+    // The numbers there are on this board.
+    let numbers = match board.houses() {
+        0 | 1 => "1".to_string(),
+        n => format!("1-{n}"),
+    };
+    let keys: Vec<(&str, &str, Weight)> = if app.question().is_some() {
+        vec![("y", "yes", Essential), ("any other key", "no", Essential)]
     } else if app.animation().is_some() {
-        &[("any key", "skip animation"), ("q", "quit")]
+        vec![
+            ("any key", "skip animation", Essential),
+            ("q", "quit", Essential),
+        ]
     } else if board.choose() == 0 {
-        &[
-            ("u", "undo"),
-            ("s", "start over"),
-            ("n", "new board"),
-            ("?", "help"),
-            ("q", "quit"),
+        vec![
+            ("u", "undo", Essential),
+            ("s", "start over", Essential),
+            ("n", "new board", Essential),
+            ("?", "help", Essential),
+            ("q", "quit", Essential),
         ]
     } else {
-        &[
-            ("1-9", "play"),
-            ("←/→", "select"),
-            ("h", "hint"),
-            ("u", "undo"),
-            ("r", "redo"),
-            ("s", "restart"),
-            ("n", "new"),
-            ("?", "help"),
-            ("q", "quit"),
+        vec![
+            (numbers.as_str(), "play", Essential),
+            ("←/→", "select", Useful),
+            ("h", "hint", Useful),
+            ("u", "undo", Useful),
+            ("r", "redo", Optional),
+            ("s", "restart", Optional),
+            ("n", "new", Useful),
+            ("?", "help", Essential),
+            ("q", "quit", Essential),
         ]
     };
-    let mut spans = vec![Span::styled(" ", theme.text)];
-    for (i, &(key, what)) in keys.iter().enumerate() {
-        if i > 0 {
-            spans.push(Span::styled("  ", theme.text));
-        }
-        spans.push(Span::styled(key, theme.key));
-        spans.push(Span::styled(format!(" {what}"), theme.text));
+    let mut bar = KeyBar::new();
+    for (key, what, weight) in keys {
+        bar.add(key, what, weight);
     }
-    Line::from(spans)
+    bar.line(width, &theme)
 }
 
 /// The seeds in the hand, above where the next one drops.
@@ -538,7 +551,7 @@ fn draw_banner(buf: &mut ratatui::buffer::Buffer, app: &App, layout: &Layout, th
                     plural(board.in_houses(), "seed", "seeds")
                 ),
                 if app.start_winnable() {
-                    "This board can be won: s starts over, h gives hints, u undoes.".to_string()
+                    "This board can be won: s starts over, u undoes.".to_string()
                 } else {
                     "This board cannot be won from its start either: n deals a winnable one."
                         .to_string()
@@ -611,24 +624,6 @@ fn draw_help(frame: &mut Frame, area: Rect, theme: Theme) {
                 .title_bottom(Line::styled(" any key closes ", theme.dim).right_aligned()),
         ),
         rect,
-    );
-}
-
-fn draw_too_small(frame: &mut Frame, area: Rect, theme: Theme) {
-    let text = vec![
-        Line::styled("The terminal is too small.", theme.error),
-        Line::raw(format!(
-            "It is {}x{}; the game needs {MIN_WIDTH}x{MIN_HEIGHT}.",
-            area.width, area.height
-        )),
-        Line::raw("Enlarge the window, or press q to quit."),
-    ];
-    let y = area.y + area.height.saturating_sub(3) / 2;
-    frame.render_widget(
-        Paragraph::new(text)
-            .alignment(Alignment::Center)
-            .wrap(Wrap { trim: true }),
-        Rect::new(area.x, y, area.width, area.height - (y - area.y)),
     );
 }
 

@@ -19,13 +19,17 @@
 
 pub mod animation;
 pub mod app;
+pub mod chrome;
 pub mod computer;
+pub mod digits;
 pub mod draw;
 pub mod help;
 pub mod input;
 pub mod keys;
 pub mod layout;
 pub mod net;
+pub mod notes;
+pub mod prefs;
 pub mod replay;
 pub mod screen;
 pub mod terminal;
@@ -55,9 +59,21 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     let (mut keeper, warning) = Keeper::open();
     let found = keeper.look(&config);
     let game = Match::new(config.clone(), seed);
+    let prefs_path = prefs::path();
+    let (prefs, prefs_problem) = match (&prefs_path, options.speed_given) {
+        (Some(path), false) => match prefs::load(path) {
+            Ok(prefs) => (prefs, None),
+            Err(problem) => (None, Some(problem)),
+        },
+        _ => (None, None),
+    };
+    let options = PlayOptions {
+        seed_delay: prefs.map_or(options.seed_delay, |p| p.seed_delay),
+        ..*options
+    };
     let mut app = App::new(
         game,
-        *options,
+        options,
         theme::Theme::from_env(),
         (80, 24),
         Instant::now(),
@@ -65,13 +81,27 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     if let Some(saved) = found.saved {
         app.offer_resume(saved);
     }
-    for note in found.notes {
-        app.tell(format!("Note: {note}"));
+    // One line however many there are: they would fill the message area.
+    match found.notes.len() {
+        0 => {}
+        1 => app.tell(format!("Note: {}", found.notes[0])),
+        n => app.tell(format!(
+            "Note: {n} unfinished matches of these players with other settings are saved{}.",
+            crate::game::data_dir().map_or(String::new(), |d| format!(" in {}", d.display()))
+        )),
     }
-    for problem in warning.into_iter().chain(found.problem) {
+    for problem in warning
+        .into_iter()
+        .chain(found.problem)
+        .chain(prefs_problem)
+    {
         app.warn(problem);
     }
-    let mut world = world::GameWorld { worker, keeper };
+    let mut world = world::GameWorld {
+        worker,
+        keeper,
+        prefs: prefs_path,
+    };
     screen::run(&mut app, &mut world)?;
     let keeper = world.keeper;
     if let Some(status) = terminal::signal_exit_status() {

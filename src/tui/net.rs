@@ -21,7 +21,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::game::Match;
 use crate::net::play::{
-    HostGame, HostIn, HostSetup, Input as Typed, JoinGame, JoinIn, JoinSetup, Show, names,
+    HostGame, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, LineInput as Typed, Show, names,
 };
 use crate::rules::{Played, Side, Step};
 use crate::tui::animation::{Animation, caption};
@@ -203,13 +203,13 @@ impl NetScreen {
                 Shown::Moved {
                     before,
                     after,
-                    mover,
+                    mover: _,
                     steps,
                 } => {
                     self.game = Some(*after);
                     self.prompt.clear();
                     if let Some(delay) = self.seed_delay {
-                        self.animation = Some(Animation::new(mover, &before, steps, delay, now));
+                        self.animation = Some(Animation::new(&before, steps, delay, now));
                         return;
                     }
                 }
@@ -338,6 +338,7 @@ impl Screen for NetScreen {
             scores: game.board().score(),
             to_move: (self.animation.is_none() && game.outcome().is_none())
                 .then(|| game.board().to_move()),
+            sowing: self.animation.as_ref().map(|a| a.mover(game.rules())),
             selected: None,
             highlight: self.animation.as_ref().map_or([None; 3], |a| a.highlight()),
             caption: Line::styled(caption_text, self.theme.dim),
@@ -379,7 +380,7 @@ impl Screen for NetScreen {
 }
 
 /// One end of the network game, as the screen's world drives it.
-pub trait Engine {
+pub trait NetEngine {
     /// Hands a typed line to the game; `Some` ends it.
     ///
     /// # Errors
@@ -400,7 +401,7 @@ pub struct HostEngine {
     rx: mpsc::Receiver<HostIn>,
 }
 
-impl Engine for HostEngine {
+impl NetEngine for HostEngine {
     fn typed(&mut self, line: String) -> anyhow::Result<Option<ExitCode>> {
         self.game.handle(HostIn::Input(Typed::Line(line)))
     }
@@ -426,7 +427,7 @@ pub struct JoinEngine {
     rx: mpsc::Receiver<JoinIn>,
 }
 
-impl Engine for JoinEngine {
+impl NetEngine for JoinEngine {
     fn typed(&mut self, line: String) -> anyhow::Result<Option<ExitCode>> {
         Ok(self.game.handle(JoinIn::Input(Typed::Line(line)))?)
     }
@@ -452,7 +453,7 @@ pub struct NetWorld<E> {
     ended: bool,
 }
 
-impl<E: Engine> NetWorld<E> {
+impl<E: NetEngine> NetWorld<E> {
     fn settle(&mut self, result: anyhow::Result<Option<ExitCode>>, answers: &mut Vec<Message>) {
         let mut shown = self.engine.drain();
         match result {
@@ -472,7 +473,7 @@ impl<E: Engine> NetWorld<E> {
     }
 }
 
-impl<E: Engine> World<NetScreen> for NetWorld<E> {
+impl<E: NetEngine> World<NetScreen> for NetWorld<E> {
     fn perform(&mut self, effect: Typing, answers: &mut Vec<Message>) {
         if self.ended {
             return;
@@ -496,7 +497,7 @@ impl<E: Engine> World<NetScreen> for NetWorld<E> {
 
 /// Runs the screen until the game ends, then prints the last news on the
 /// normal screen.
-fn run_screen<E: Engine>(mut screen: NetScreen, engine: E) -> anyhow::Result<ExitCode> {
+fn run_screen<E: NetEngine>(mut screen: NetScreen, engine: E) -> anyhow::Result<ExitCode> {
     let mut world = NetWorld {
         engine,
         ended: false,
