@@ -8,13 +8,14 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
+use mancala::game::PlayOptions;
 use mancala::game::{FirstMover, Match, MatchConfig, Seat};
 use mancala::players::PlayerKind;
 use mancala::rules::Rules;
 use mancala::tui::input::Input;
 use mancala::tui::screen::Screen;
 use mancala::tui::theme::Theme;
-use mancala::tui::{App, Settings, draw::draw};
+use mancala::tui::{App, draw::draw};
 
 fn app(rules: Rules, t0: Instant) -> App {
     let seat = |name: &str| Seat {
@@ -28,9 +29,10 @@ fn app(rules: Rules, t0: Instant) -> App {
     };
     App::new(
         Match::new(config, 1),
-        Settings {
+        PlayOptions {
             seed_delay: Some(Duration::from_millis(150)),
             move_pause: Duration::from_millis(500),
+            ..PlayOptions::default()
         },
         Theme::colour(),
         (80, 24),

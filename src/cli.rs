@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::game::FirstMover;
 use crate::players::PlayerKind;
-use crate::rules::{Capture, MAX_PITS, MAX_SEEDS, Pit, Rules, Side, Sowing, Sweep, Variant};
+use crate::rules::{Capture, MAX_PITS, MAX_SEEDS, Rules, Side, Sowing, Sweep, Variant};
 
 /// Mancala (Kalah) in the terminal.
 ///
@@ -43,6 +43,31 @@ pub enum Command {
     Replay(ReplayCmd),
     /// Show the match history of every pair of names.
     Stats(StatsCmd),
+    /// Host a match for a friend on another machine (shows how to join).
+    Host(HostCmd),
+    /// Join a friend's match: mancala join ADDRESS --code CODE NAME.
+    Join(JoinCmd),
+    /// Print a shell completion script: `mancala completions bash > ...`.
+    Completions(CompletionsCmd),
+}
+
+/// Options of `mancala completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsCmd {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: CompletionShell,
+}
+
+/// The shells `mancala completions` writes scripts for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CompletionShell {
+    /// Bash: save as `~/.local/share/bash-completion/completions/mancala`.
+    Bash,
+    /// Zsh: save as `_mancala` in a folder of `$fpath`.
+    Zsh,
+    /// Fish: save as `~/.config/fish/completions/mancala.fish`.
+    Fish,
 }
 
 /// Options of a match between two seats.
@@ -63,9 +88,10 @@ pub struct PlayArgs {
     /// Who starts each round: south, north, alternate or random.
     #[arg(long, value_name = "WHO", default_value = "alternate")]
     pub first: FirstMover,
-    /// Milliseconds between two seeds of the sowing animation.
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
-    pub speed: u64,
+    /// Milliseconds between two seeds of the sowing animation [default:
+    /// 150, or the speed last chosen with + and - in the game].
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(0..=5000))]
+    pub speed: Option<u64>,
     /// Show each move at once, without animation.
     #[arg(long)]
     pub no_animation: bool,
@@ -272,6 +298,61 @@ pub struct StatsCmd {
     pub json: bool,
 }
 
+/// Options of `mancala host`.
+#[derive(Debug, Args)]
+pub struct HostCmd {
+    /// Your name (you play South, the bottom row).
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// The port to listen on.
+    #[arg(long, value_name = "P", default_value_t = crate::net::DEFAULT_PORT)]
+    pub port: u16,
+    /// The address to listen on (all of this machine's by default).
+    #[arg(long, value_name = "ADDR", default_value = "0.0.0.0")]
+    pub bind: std::net::IpAddr,
+    /// Who starts each round: south, north, alternate or random.
+    #[arg(long, value_name = "WHO", default_value = "alternate")]
+    pub first: FirstMover,
+    /// Milliseconds between two seeds of the sowing animation.
+    #[arg(long, value_name = "MS", default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
+    pub speed: u64,
+    /// Show each move at once, without its sowing line.
+    #[arg(long)]
+    pub no_animation: bool,
+    /// Play line by line instead of full screen (automatic without a terminal).
+    #[arg(long)]
+    pub plain: bool,
+    /// The rules (the joiner plays by them).
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+/// Options of `mancala join`.
+#[derive(Debug, Args)]
+pub struct JoinCmd {
+    /// The host's address, as the host's screen shows it: HOST:PORT.
+    #[arg(value_name = "ADDRESS")]
+    pub address: String,
+    /// The join code the host's screen shows, like 7-guitar-orbit.
+    #[arg(long, value_name = "CODE")]
+    pub code: String,
+    /// Your name (you play North, the top row).
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// Seconds to keep trying to reconnect after the connection is lost.
+    #[arg(long, value_name = "S", default_value_t = 60, value_parser = clap::value_parser!(u64).range(0..=3600))]
+    pub reconnect: u64,
+    /// Milliseconds between two seeds of the sowing animation.
+    #[arg(long, value_name = "MS", default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
+    pub speed: u64,
+    /// Show each move at once, without its sowing line.
+    #[arg(long)]
+    pub no_animation: bool,
+    /// Play line by line instead of full screen (automatic without a terminal).
+    #[arg(long)]
+    pub plain: bool,
+}
+
 /// A whole-number type that counts of seeds are read into by
 /// [`parse_counts`] and [`parse_count`].
 pub trait Count: Copy {
@@ -463,34 +544,6 @@ pub fn error_line(error: &clap::Error) -> String {
         .filter(|l| !l.starts_with("Usage") && !l.starts_with("tip:"))
         .collect();
     format!("{first} {}", listed.join(" "))
-}
-
-/// Reads a comma-separated list of pit letters (`a,h,c`), or an empty list.
-///
-/// # Errors
-/// A message naming the first item that is not a pit letter of these rules.
-pub fn parse_moves(text: &str, rules: &Rules) -> Result<Vec<Pit>, String> {
-    if text.trim().is_empty() {
-        return Ok(Vec::new());
-    }
-    text.split(',')
-        .enumerate()
-        .map(|(i, item)| {
-            let item = item.trim();
-            let mut chars = item.chars();
-            match (chars.next(), chars.next()) {
-                (Some(c), None) => rules.pit_by_letter(c),
-                _ => None,
-            }
-            .ok_or_else(|| {
-                format!(
-                    "move {} ('{item}') is not a pit letter (a to {})",
-                    i + 1,
-                    (b'a' + 2 * rules.pits() as u8 - 1) as char
-                )
-            })
-        })
-        .collect()
 }
 
 #[cfg(test)]

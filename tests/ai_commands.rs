@@ -3,7 +3,7 @@
 
 use std::process::{Command, Output};
 
-use mancala::commands::arena::{Budget, play_arena};
+use mancala::commands::arena::{MoveBudget, play_arena};
 use mancala::players::PlayerKind;
 use mancala::rules::Rules;
 
@@ -227,7 +227,7 @@ fn hard_beats_greedy_and_tree_4() {
             [PlayerKind::Hard, opponent],
             10,
             3,
-            Budget::Nodes(50_000),
+            MoveBudget::Nodes(50_000),
             |_| {},
         )
         .unwrap();
@@ -242,7 +242,7 @@ fn perfect_never_loses_a_round_it_starts() {
         [PlayerKind::Perfect, PlayerKind::Hard],
         6,
         11,
-        Budget::Nodes(5_000),
+        MoveBudget::Nodes(5_000),
         |_| {},
     )
     .unwrap();

@@ -163,3 +163,130 @@ fn rules_are_cited_from_rules_md_by_existing_sections() {
     }
     assert!(cited > 10, "only {cited} citations of RULES.md found");
 }
+
+/// The layer of a top-level module: data flows up from the rules core to
+/// the commands, and a module may use only its own layer and those below.
+fn layer(module: &str) -> Option<usize> {
+    Some(match module {
+        "rules" | "rng" => 0,
+        "players" => 1,
+        "game" => 2,
+        // The front ends (and network play, which is driven like one).
+        "tui" | "plain" | "solitaire" | "net" => 3,
+        "commands" | "cli" => 4,
+        _ => return None,
+    })
+}
+
+/// The top-level module a source file belongs to (`src/game/record.rs` is
+/// in `game`, `src/cli.rs` in `cli`); `None` for the crate root files.
+fn module_of(file: &Path) -> Option<String> {
+    let relative = file.strip_prefix(src()).ok()?;
+    let first = relative.components().next()?.as_os_str().to_str()?;
+    let name = first.strip_suffix(".rs").unwrap_or(first);
+    (!matches!(name, "lib" | "main")).then(|| name.to_string())
+}
+
+/// Every `crate::name` a line uses.
+fn crate_paths(line: &str) -> Vec<String> {
+    line.match_indices("crate::")
+        .filter(|(at, _)| {
+            // Not `mycrate::` or `$crate::`.
+            !line[..*at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$')
+        })
+        .map(|(at, m)| {
+            line[at + m.len()..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect()
+        })
+        .collect()
+}
+
+/// Folders import only downwards: rules → players → game → front ends →
+/// commands. A front end never reaches the command line, the match never
+/// reaches a front end, and so on.
+#[test]
+fn modules_import_only_their_own_layer_and_those_below() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut checked = 0;
+    let mut upward = Vec::new();
+    for file in &files {
+        let Some(module) = module_of(file) else {
+            continue;
+        };
+        let Some(own) = layer(&module) else {
+            upward.push(format!(
+                "{}: module `{module}` has no layer",
+                file.display()
+            ));
+            continue;
+        };
+        for (number, line) in code_lines(file) {
+            for used in crate_paths(&line) {
+                checked += 1;
+                match layer(&used) {
+                    Some(theirs) if theirs <= own => {}
+                    _ => upward.push(format!(
+                        "{}:{number}: `{module}` uses `crate::{used}`: {}",
+                        file.display(),
+                        line.trim()
+                    )),
+                }
+            }
+        }
+    }
+    assert!(checked > 50, "found only {checked} crate paths");
+    assert!(
+        upward.is_empty(),
+        "imports against the layers:\n{}",
+        upward.join("\n")
+    );
+}
+
+/// Each type name (struct, enum, trait, union, type alias) is defined once
+/// in the crate, so that a name always means the same thing.
+#[test]
+fn no_type_name_is_defined_twice() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut seen: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for file in &files {
+        for (number, line) in code_lines(file) {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            for pair in words.windows(2) {
+                if !matches!(pair[0], "struct" | "enum" | "trait" | "union" | "type") {
+                    continue;
+                }
+                let name: String = pair[1]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                // Associated types (`type Err = ...;` in an impl) are not
+                // definitions of a crate type.
+                let associated =
+                    pair[0] == "type" && !line.contains("pub") && line.starts_with("    ");
+                if name.starts_with(|c: char| c.is_ascii_uppercase()) && !associated {
+                    seen.entry(name)
+                        .or_default()
+                        .push(format!("{}:{number}", file.display()));
+                }
+            }
+        }
+    }
+    assert!(seen.contains_key("Board") && seen.len() > 30, "{seen:?}");
+    // Types being renamed by their owners (the screen's, issue 11; the
+    // solver's, issue 9); remove a name from here when it is defined once.
+    let renaming = ["Action", "Animation", "App", "Next", "Outcome", "Worker"];
+    let twice: Vec<String> = seen
+        .iter()
+        .filter(|(name, places)| places.len() > 1 && !renaming.contains(&name.as_str()))
+        .map(|(name, places)| format!("{name}: {}", places.join(", ")))
+        .collect();
+    assert!(
+        twice.is_empty(),
+        "type names defined more than once:\n{}",
+        twice.join("\n")
+    );
+}

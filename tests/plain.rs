@@ -125,17 +125,17 @@ fn a_scripted_round_prints_every_board_the_result_and_the_score() {
     let result = outcome_message(last.outcome().unwrap(), last.score(), names);
     assert!(stdout.contains(&result), "{result}\n{stdout}");
     let tally = match last.outcome().unwrap().winner() {
-        Some(Side::South) => "Alice 1, Michael 0, draws 0",
-        Some(Side::North) => "Alice 0, Michael 1, draws 0",
-        None => "Alice 0, Michael 0, draws 1",
+        Some(Side::South) => "Alice 1 – 0 Michael, 0 draws",
+        Some(Side::North) => "Alice 0 – 1 Michael, 0 draws",
+        None => "Alice 0 – 0 Michael, 1 draw",
     };
     assert!(
-        stdout.contains(&format!("Match score after 1 round: {tally}.")),
+        stdout.contains(&format!("Match score: {tally} (1 round).")),
         "{stdout}"
     );
     assert!(
         stdout.trim_end().ends_with(&format!(
-            "Thanks for playing!\nMatch score after 1 round: {tally}."
+            "Thanks for playing!\nMatch score: {tally} (1 round)."
         )),
         "{stdout}"
     );
@@ -233,7 +233,7 @@ fn end_of_input_in_the_middle_of_a_round_ends_cleanly_with_the_score() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("Match score after 0 rounds: Alice 0, Michael 0, draws 0."),
+        stdout.contains("Match score: Alice 0 – 0 Michael, 0 draws (0 rounds)."),
         "{stdout}"
     );
     std::fs::remove_dir_all(data).unwrap();
@@ -604,8 +604,18 @@ fn stats_survive_a_damaged_file() {
             None => draws += 1,
         }
     }
-    // Both seats are named by their kind, so the pair is one name twice.
-    assert_eq!(json["pairs"][0]["wins"], serde_json::json!(wins), "{json}");
+    // Both seats are named by their kind and side ("Computer (greedy),
+    // North" and "..., South"); the pair lists them alphabetically.
+    assert_eq!(
+        json["pairs"][0]["players"],
+        serde_json::json!(["Computer (greedy), North", "Computer (greedy), South"]),
+        "{json}"
+    );
+    assert_eq!(
+        json["pairs"][0]["wins"],
+        serde_json::json!([wins[1], wins[0]]),
+        "{json}"
+    );
     assert_eq!(json["pairs"][0]["draws"], draws, "{json}");
     std::fs::remove_dir_all(data).unwrap();
 }
@@ -624,7 +634,7 @@ fn a_match_killed_at_play_again_counts_its_round_once() {
     let out = run(&data, &args, "y\nn\n");
     let stdout = text(&out.stdout);
     assert!(stdout.contains("round 2, 0 moves played."), "{stdout}");
-    assert!(stdout.contains("Match score after 2 rounds"), "{stdout}");
+    assert!(stdout.contains("(2 rounds)."), "{stdout}");
     let json: serde_json::Value =
         serde_json::from_slice(&run(&data, &["stats", "--json"], "").stdout).unwrap();
     assert_eq!(json["pairs"][0]["rounds"], 2, "{json}");
@@ -720,7 +730,7 @@ fn the_board_and_score_lines_are_exactly_as_documented() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("Match score after 0 rounds: Alice 0, Michael 0, draws 0.\n"),
+        stdout.contains("Match score: Alice 0 – 0 Michael, 0 draws (0 rounds).\n"),
         "{stdout}"
     );
     assert!(out.status.success());
@@ -772,4 +782,119 @@ fn a_script_replays_the_same_way_every_time() {
     );
     assert!(!second.contains("Resume"), "{second}");
     assert_eq!(first, second);
+}
+
+/// A script that stops with `q` keeps its match; the same script run again
+/// meets the resume question and can stop there with `q` too (it used to be
+/// refused: "Please answer y or n." until the input ran out).
+#[test]
+fn a_script_ending_in_q_can_answer_the_resume_question_with_q() {
+    let data = data_dir("q-twice");
+    let args = ["--plain", "--no-animation", "Alice", "Michael"];
+    let first = run(&data, &args, "c\nq\n");
+    assert!(first.status.success(), "{first:?}");
+    assert!(text(&first.stdout).contains("Stopped. The match is saved"));
+    let second = run(&data, &args, "c\nq\n");
+    let stdout = text(&second.stdout);
+    assert!(second.status.success(), "{second:?}");
+    assert!(
+        stdout.contains(
+            "Resume the unfinished match? (y/n) c\nPlease answer y or n (q stops here).\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("(y/n) q\nStopped. The match stays saved"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("End of input"), "{stdout}");
+    // Still saved: a third run is asked again, and `y` resumes it.
+    let third = run(&data, &args, "y\n");
+    let stdout = text(&third.stdout);
+    assert!(
+        stdout.contains("Round 1 goes on after 1 move (Alice moved first)."),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+/// `--first random` says that a coin was tossed, every round.
+#[test]
+fn a_random_first_mover_is_announced_as_a_coin_toss() {
+    let data = data_dir("coin");
+    let out = run(
+        &data,
+        &[
+            "--plain",
+            "--no-animation",
+            "--first",
+            "random",
+            "Alice",
+            "Michael",
+        ],
+        "",
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("Round 1: a coin toss, Alice moves first.")
+            || stdout.contains("Round 1: a coin toss, Michael moves first."),
+        "{stdout}"
+    );
+    let plain = run(&data, &["--plain", "--no-animation", "Bo", "Cy"], "");
+    assert!(text(&plain.stdout).contains("Round 1: Bo moves first."));
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+/// A computer seat's record is named readably: `computer_random`, not
+/// `computer__random_`.
+#[test]
+fn records_of_computer_seats_have_readable_names() {
+    let data = data_dir("computer-names");
+    let out = run(
+        &data,
+        &[
+            "--plain",
+            "--no-animation",
+            "--south",
+            "random",
+            "--north",
+            "greedy",
+        ],
+        "n\n",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let names: Vec<String> = records(&data)
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    assert!(
+        names[0].ends_with("-computer_random-vs-computer_greedy-r1.txt"),
+        "{names:?}"
+    );
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+/// A script's computer seat is seeded by the game's seat-seed policy: the
+/// same random player, built with `seat_player` from the script seed, makes
+/// the same choice as the one in the binary.
+#[test]
+fn a_scripts_random_seat_is_seeded_by_the_game_policy() {
+    use mancala::game::seat_player;
+    use mancala::plain::SCRIPT_SEED;
+    let data = data_dir("seat-seed");
+    let out = run(
+        &data,
+        &["--plain", "--no-animation", "--north", "random", "Alice"],
+        "a\n",
+    );
+    let stdout = text(&out.stdout);
+    let rules = Rules::KALAH;
+    let mut board = Board::new(rules);
+    board.play(rules.pit_by_letter('a').unwrap()).unwrap();
+    let mut player = seat_player(PlayerKind::Random, SCRIPT_SEED, Side::North).unwrap();
+    let pit = player.choose(&board, &Limits::default()).unwrap();
+    let expected = format!("Computer (random) plays {}.", rules.letter(pit).unwrap());
+    assert!(stdout.contains(&expected), "{expected}\n{stdout}");
+    std::fs::remove_dir_all(data).unwrap();
 }

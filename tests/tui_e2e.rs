@@ -137,9 +137,16 @@ fn data_path(name: &str) -> PathBuf {
 /// the pane open so the screen can still be read.
 fn wrapped(args: &str, status: &Path) -> String {
     let name = status.file_name().unwrap().to_string_lossy().into_owned();
+    let data = data_dir(&name);
+    wrapped_in(args, status, &data)
+}
+
+/// [`wrapped`] with the data and preferences in `dir`.
+fn wrapped_in(args: &str, status: &Path, dir: &Path) -> String {
     format!(
-        "MANCALA_DATA_DIR={} {} {args}; echo \"exit=$?\" > {}; sleep 60",
-        data_dir(&name).display(),
+        "MANCALA_DATA_DIR={} MANCALA_CONFIG_DIR={} {} {args}; echo \"exit=$?\" > {}; sleep 60",
+        dir.display(),
+        dir.join("config").display(),
         env!("CARGO_BIN_EXE_mancala"),
         status.display()
     )
@@ -316,7 +323,7 @@ fn a_match_killed_mid_round_resumes_on_the_same_board() {
         "{asked}"
     );
     second.keys(&["y"]);
-    let resumed = second.wait_for("Resumed: round 1 goes on after 3 moves");
+    let resumed = second.wait_for("Resumed. Round 1 goes on after 3 moves");
     assert_eq!(counts_on_screen(&resumed), counts_on_screen(&before));
     let side = |screen: &str| screen.contains("▶ Michael to move");
     assert_eq!(side(&resumed), side(&before));
@@ -347,7 +354,19 @@ fn a_corrupt_save_is_shown_with_its_path_and_the_game_starts() {
     first.wait_for("▶ Alice to move");
     first.keys(&["d"]);
     first.wait_for("Alice played d.");
+    let pane = first.run(&["list-panes", "-F", "#{pane_pid}"]);
+    let pid = String::from_utf8_lossy(&pane.stdout).trim().to_string();
     drop(first);
+    // The first game holds the match's lock until it has ended.
+    let until = Instant::now() + Duration::from_secs(10);
+    while std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit(')')
+            .next()
+            .is_some_and(|rest| !rest.trim_start().starts_with('Z'))
+    }) && Instant::now() < until
+    {
+        sleep(Duration::from_millis(50));
+    }
     let save = std::fs::read_dir(data.join("saves"))
         .unwrap()
         .next()
@@ -468,4 +487,47 @@ fn a_game_whose_terminal_goes_away_exits_instead_of_spinning() {
         "the game (pid {pid}) still runs after its terminal hung up"
     );
     let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn ctrl_letters_do_not_play_and_the_speed_chosen_is_kept_for_the_next_game() {
+    let dir = data_dir("prefs");
+    let status = temp_file("prefs-1");
+    let _ = std::fs::remove_file(&status);
+    let Some(tmux) = Tmux::start("prefs", 80, 24, &wrapped_in("Alice Michael", &status, &dir))
+    else {
+        return;
+    };
+    let opening = tmux.wait_for("150 ms per seed");
+    // Ctrl-D is not d, Ctrl-U not u: nothing is played, the screen says why.
+    tmux.keys(&["C-d"]);
+    tmux.wait_for("Ctrl-D does nothing here");
+    tmux.keys(&["C-u"]);
+    let after = tmux.wait_for("Ctrl-U does nothing here");
+    assert_eq!(
+        counts_on_screen(&after),
+        counts_on_screen(&opening),
+        "no seed moved:\n{after}"
+    );
+    assert!(!after.contains("played"), "{after}");
+    // Faster twice: 100, then 70 ms per seed.
+    tmux.keys(&["+", "+"]);
+    tmux.wait_for("70 ms per seed");
+    tmux.keys(&["q", "y"]);
+    assert_eq!(wait_for_status(&status), "exit=0");
+    drop(tmux);
+
+    let status = temp_file("prefs-2");
+    let _ = std::fs::remove_file(&status);
+    let tmux = Tmux::start(
+        "prefs-again",
+        80,
+        24,
+        &wrapped_in("Alice Michael", &status, &dir),
+    )
+    .expect("tmux ran a moment ago");
+    tmux.wait_for("70 ms per seed");
+    tmux.keys(&["q", "y"]);
+    assert_eq!(wait_for_status(&status), "exit=0");
+    let _ = std::fs::remove_dir_all(&dir);
 }

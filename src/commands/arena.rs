@@ -7,7 +7,8 @@ use serde_json::json;
 
 use super::usage;
 use crate::cli::ArenaCmd;
-use crate::players::{Limits, PlayerKind, TurnFn, computer};
+use crate::game::{computer_move, plural, seat_player};
+use crate::players::{Limits, PlayerKind, TurnFn};
 use crate::rng::Rng;
 use crate::rules::{Board, Rules, Side};
 
@@ -16,7 +17,7 @@ pub const DEFAULT_ARENA_THINK_MS: u64 = 100;
 
 /// Wins, draws and losses of one player, overall and in the rounds it started.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Record {
+pub struct Results {
     /// Rounds won.
     pub wins: u32,
     /// Rounds drawn.
@@ -31,7 +32,7 @@ pub struct Record {
     pub losses_starting: u32,
 }
 
-impl Record {
+impl Results {
     fn add(&mut self, margin: i32, started: bool) {
         let (all, starting) = match margin.signum() {
             1 => (&mut self.wins, &mut self.wins_starting),
@@ -119,9 +120,9 @@ pub struct ArenaResult {
     /// Player B's kind.
     pub kind_b: PlayerKind,
     /// A's record.
-    pub a: Record,
+    pub a: Results,
     /// B's record.
-    pub b: Record,
+    pub b: Results,
     /// Rounds played.
     pub rounds: u32,
     /// Sum of A's final margins.
@@ -175,38 +176,43 @@ impl ArenaResult {
         })
     }
 
-    /// The human-readable summary.
+    /// The human-readable summary, every line from A's point of view.
     #[must_use]
     pub fn summary(&self) -> String {
+        let results = |wins: u32, draws: u32, losses: u32| {
+            format!(
+                "{}, {}, {}",
+                plural(wins, "win"),
+                plural(draws, "draw"),
+                plural(losses, "loss")
+            )
+        };
+        let a = &self.a;
+        // B's rounds as starter, counted for A: B's losses are A's wins.
+        let b = &self.b;
         format!(
-            "{rounds} rounds, {a} (A) against {b} (B)\n\
-             A: {aw} wins, {d} draws, {al} losses; mean margin {m:+.2} seeds\n\
-             A starting: {asw} wins, {asd} draws, {asl} losses; \
-             B starting: {bsw} wins, {bsd} draws, {bsl} losses\n\
-             A per move: {at}\n\
-             B per move: {bt}",
-            rounds = self.rounds,
-            a = self.kind_a,
-            b = self.kind_b,
-            aw = self.a.wins,
-            d = self.a.draws,
-            al = self.a.losses,
-            m = self.mean_margin(),
-            asw = self.a.wins_starting,
-            asd = self.a.draws_starting,
-            asl = self.a.losses_starting,
-            bsw = self.b.wins_starting,
-            bsd = self.b.draws_starting,
-            bsl = self.b.losses_starting,
-            at = self.move_times[0].summary(),
-            bt = self.move_times[1].summary(),
+            "{}: {} (A) against {} (B)\n\
+             A: {}; mean margin {:+.2} seeds\n\
+             A when A started: {}\n\
+             A when B started: {}\n\
+             A per move: {}\n\
+             B per move: {}",
+            plural(self.rounds, "round"),
+            self.kind_a,
+            self.kind_b,
+            results(a.wins, a.draws, a.losses),
+            self.mean_margin(),
+            results(a.wins_starting, a.draws_starting, a.losses_starting),
+            results(b.losses_starting, b.draws_starting, b.wins_starting),
+            self.move_times[0].summary(),
+            self.move_times[1].summary(),
         )
     }
 }
 
 /// How much each move may think.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Budget {
+pub enum MoveBudget {
     /// Milliseconds per move.
     Think(u64),
     /// Positions per move: each move gets from `N` to `N + N/4`, drawn from
@@ -215,11 +221,11 @@ pub enum Budget {
     Nodes(u64),
 }
 
-impl Budget {
+impl MoveBudget {
     fn limits(self, rng: &mut Rng) -> Limits {
         match self {
-            Budget::Think(ms) => Limits::time(Duration::from_millis(ms)),
-            Budget::Nodes(n) => {
+            MoveBudget::Think(ms) => Limits::time(Duration::from_millis(ms)),
+            MoveBudget::Nodes(n) => {
                 let spread = usize::try_from(n / 4)
                     .unwrap_or(usize::MAX)
                     .saturating_add(1);
@@ -241,13 +247,13 @@ pub fn play_arena(
     kinds: [PlayerKind; 2],
     rounds: u32,
     seed: u64,
-    budget: Budget,
+    budget: MoveBudget,
     mut progress: impl FnMut(u32),
 ) -> Result<ArenaResult, String> {
     let mut seeds = Rng::new(seed);
     let mut players: Vec<Box<dyn TurnFn>> = Vec::with_capacity(2);
-    for kind in kinds {
-        let player = computer(kind, seeds.next_u64()).ok_or_else(|| {
+    for (kind, side) in kinds.into_iter().zip(Side::BOTH) {
+        let player = seat_player(kind, seed, side).ok_or_else(|| {
             format!("'{kind}' is not a computer player (the arena has no keyboard)")
         })?;
         players.push(player);
@@ -255,8 +261,8 @@ pub fn play_arena(
     let mut result = ArenaResult {
         kind_a: kinds[0],
         kind_b: kinds[1],
-        a: Record::default(),
-        b: Record::default(),
+        a: Results::default(),
+        b: Results::default(),
         rounds: 0,
         total_margin: 0,
         move_times: [MoveTimes::default(), MoveTimes::default()],
@@ -276,13 +282,12 @@ pub fn play_arena(
             let chosen = player.choose(&board, &limits);
             // A is South: its times go first
             result.move_times[mover.index()].add(started.elapsed());
-            // a player that gives up or errs forfeits nothing: the first
-            // legal pit is played, so a bug cannot hang the arena
-            let pit = chosen
-                .filter(|&p| board.check(p).is_ok())
-                .or_else(|| board.legal_moves().next())
-                .expect("a game in play has a legal move");
-            board.play_unchecked(pit);
+            // The game's policy: a player that gives up or errs forfeits
+            // nothing, its first legal pit is played.
+            let Some(choice) = computer_move(&board, chosen) else {
+                break;
+            };
+            board.play_unchecked(choice.pit);
         }
         let margin = board.score().margin(Side::South);
         result.a.add(margin, starter == Side::South);
@@ -309,9 +314,9 @@ pub fn run(cmd: &ArenaCmd) -> anyhow::Result<()> {
         }
     }
     let budget = match (cmd.nodes, cmd.think) {
-        (Some(n), _) => Budget::Nodes(n),
-        (None, Some(ms)) => Budget::Think(ms),
-        (None, None) => Budget::Think(DEFAULT_ARENA_THINK_MS),
+        (Some(n), _) => MoveBudget::Nodes(n),
+        (None, Some(ms)) => MoveBudget::Think(ms),
+        (None, None) => MoveBudget::Think(DEFAULT_ARENA_THINK_MS),
     };
     let show = std::io::stderr().is_terminal();
     let total = cmd.rounds;
@@ -349,7 +354,7 @@ mod tests {
     fn node_budgets_make_arena_runs_repeatable_and_rounds_alternate() {
         let rules = Rules::new(4, 3).unwrap();
         let kinds = [PlayerKind::Easy, PlayerKind::Hard];
-        let run = || play_arena(rules, kinds, 6, 9, Budget::Nodes(2000), |_| {}).unwrap();
+        let run = || play_arena(rules, kinds, 6, 9, MoveBudget::Nodes(2000), |_| {}).unwrap();
         let first = run();
         assert_eq!(first, run());
         assert_eq!(first.rounds, 6);
@@ -386,13 +391,41 @@ mod tests {
     }
 
     #[test]
+    fn the_summary_speaks_for_a_and_counts_in_words() {
+        // Round 1: A started and won. Round 2: B started and won.
+        let each = Results {
+            wins: 1,
+            losses: 1,
+            wins_starting: 1,
+            ..Results::default()
+        };
+        let result = ArenaResult {
+            kind_a: PlayerKind::Random,
+            kind_b: PlayerKind::Greedy,
+            a: each,
+            b: each,
+            rounds: 2,
+            total_margin: 0,
+            move_times: [MoveTimes::default(), MoveTimes::default()],
+        };
+        let summary = result.summary();
+        assert!(summary.contains("A: 1 win, 0 draws, 1 loss;"), "{summary}");
+        // B won the round it started: that is a loss for A.
+        assert!(
+            summary.contains("\nA when B started: 0 wins, 0 draws, 1 loss\n"),
+            "{summary}"
+        );
+        assert!(!summary.contains("1 wins"), "{summary}");
+    }
+
+    #[test]
     fn a_human_cannot_sit_in_the_arena() {
         let err = play_arena(
             Rules::KALAH,
             [PlayerKind::Human, PlayerKind::Random],
             1,
             1,
-            Budget::Nodes(10),
+            MoveBudget::Nodes(10),
             |_| {},
         )
         .unwrap_err();

@@ -5,19 +5,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::cli::PlayArgs;
-use crate::game::{MatchConfig, Seat};
+use crate::game::names::{checked_name, same_name};
+use crate::game::{DEFAULT_SPEED_MS, MOVE_PAUSE, MatchConfig, PlayOptions, Seat};
 use crate::rules::Side;
 
 use super::UsageError;
-
-/// How a front end presents a match (the rules and seats are in [`MatchConfig`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayOptions {
-    /// Pause between two seeds of the sowing animation; `None` shows moves at once.
-    pub seed_delay: Option<Duration>,
-    /// Thinking time per move for computer players.
-    pub think: Duration,
-}
 
 /// The match and presentation settings a [`PlayArgs`] describes.
 ///
@@ -25,18 +17,46 @@ pub struct PlayOptions {
 /// A [`UsageError`] when the rules are not playable.
 pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
     let rules = args.rules.rules().map_err(UsageError)?;
-    let [south, north] = args.names();
+    let [south, north] = seat_names(args)?;
     let config = MatchConfig {
         rules,
         seats: [Seat::new(south, args.south), Seat::new(north, args.north)],
         first: args.first,
     };
     let options = PlayOptions {
-        seed_delay: (!args.no_animation).then(|| Duration::from_millis(args.speed)),
+        seed_delay: (!args.no_animation)
+            .then(|| Duration::from_millis(args.speed.unwrap_or(DEFAULT_SPEED_MS))),
         think: Duration::from_millis(args.think),
+        move_pause: MOVE_PAUSE,
+        speed_given: args.speed.is_some() || args.no_animation,
     };
     debug_assert_eq!(config.seats.len(), Side::BOTH.len());
     Ok((config, options))
+}
+
+/// The two seats' names, cleaned where they enter the game (see
+/// [`crate::game::names`]), for both front ends.
+///
+/// # Errors
+/// A [`UsageError`] for a name with nothing left once cleaned, or for two
+/// names that are the same.
+fn seat_names(args: &PlayArgs) -> anyhow::Result<[String; 2]> {
+    let [south, north] = args.names();
+    let south = checked_name(&south).map_err(|e| UsageError(e.to_string()))?;
+    let north = checked_name(&north).map_err(|e| UsageError(e.to_string()))?;
+    if !same_name(&south, &north) {
+        return Ok([south, north]);
+    }
+    let given = [&args.south_name, &args.north_name]
+        .map(|name| name.as_deref().is_some_and(|n| !n.trim().is_empty()));
+    if given == [true, true] {
+        return Err(UsageError(format!(
+            "both players are called '{south}': give two different names"
+        ))
+        .into());
+    }
+    // Names the game chose (two computers of one kind): add the side.
+    Ok([format!("{south}, South"), format!("{north}, North")])
 }
 
 /// Plays a match: the full-screen game when both standard input and output

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::cli::{SolitaireCmd, parse_count, parse_counts};
 use crate::rng::Rng;
-use crate::rules::solitaire::{Board, deal};
+use crate::rules::solitaire::{SolitaireBoard, deal};
 use crate::solitaire;
 
 use super::UsageError;
@@ -22,12 +22,13 @@ pub const MAX_DEAL_SEEDS: u64 = 10_000_000;
 ///
 /// # Errors
 /// A [`UsageError`] naming the bad item or count.
-pub fn solitaire_board(cmd: &SolitaireCmd, rng: &mut Rng) -> anyhow::Result<Board> {
+pub fn solitaire_board(cmd: &SolitaireCmd, rng: &mut Rng) -> anyhow::Result<SolitaireBoard> {
     match (&cmd.board, &cmd.seeds) {
         (Some(text), _) => {
             let counts =
                 parse_counts::<u64>(text, "--board").map_err(|e| UsageError(e.to_string()))?;
-            let board = Board::from_counts(&counts).map_err(|e| UsageError(e.to_string()))?;
+            let board =
+                SolitaireBoard::from_counts(&counts).map_err(|e| UsageError(e.to_string()))?;
             // The plan's size grows with the seeds: the same bound as a deal.
             let total: u64 = counts.iter().sum();
             if total > MAX_DEAL_SEEDS {
@@ -61,7 +62,7 @@ pub fn parse_seed_count(text: &str) -> Result<u64, String> {
 /// `{"board":[...],"moves":[...],"won":true,"final":[...]}`, boards listed
 /// store first as in `--board`.
 #[must_use]
-pub fn plan_json(board: &Board) -> serde_json::Value {
+pub fn plan_json(board: &SolitaireBoard) -> serde_json::Value {
     let plan = board.plan();
     json!({
         "board": board.counts(),
@@ -123,7 +124,7 @@ mod tests {
 
     #[test]
     fn plan_json_lists_board_moves_outcome_and_final_board() {
-        let board = Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap();
+        let board = SolitaireBoard::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap();
         assert_eq!(
             plan_json(&board).to_string(),
             r#"{"board":[0,1,1,3,0,0,0],"moves":[1,3,1,2,1],"won":true,"final":[5,0,0,0,0,0,0]}"#

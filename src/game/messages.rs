@@ -1,57 +1,344 @@
-//! What the players are told about a move, in the classic words (RULES.md §3).
+//! Every sentence the game says about a match, in one place, and what each
+//! one reports ([`EventKind`]), so that the front ends colour a message by
+//! what happened, never by its words: a player named "captured" changes
+//! nothing. The rules' own words (captures, extra turns, refused moves) are
+//! those of RULES.md §3.
+//!
+//! Counts go through [`plural`]: "1 seed", "2 seeds", never a hand-made
+//! plural.
 
+use std::fmt;
+
+use super::Tally;
+pub use crate::rules::plural;
 use crate::rules::{Outcome, Played, Rules, Score, Side};
 
-/// The lines that announce what a move did: the capture (RULES.md §3.4) and
-/// extra-turn (§3.3) messages, and the end of the round.
+/// What a message reports. Front ends choose colours and symbols from
+/// this (see [`EventKind::tone`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    /// A pit was played.
+    Move,
+    /// Relay sowing lifted pits (RULES.md §4.3).
+    Relay,
+    /// A capture (RULES.md §3.4).
+    Capture,
+    /// An extra turn (RULES.md §3.3).
+    ExtraTurn,
+    /// The round ended (RULES.md §3.5).
+    RoundOver,
+    /// A side won the round.
+    Win,
+    /// The round was drawn.
+    Draw,
+    /// A choice was refused (a full pit, a key with no meaning here).
+    Refused,
+    /// Something went wrong outside the game (saving, reading a file).
+    Problem,
+    /// Anything else worth telling: a new round, a move taken back.
+    News,
+}
+
+/// How a message should read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tone {
+    /// News.
+    Plain,
+    /// Something good happened (extra turn, capture, end of round).
+    Good,
+    /// A choice was refused, or something went wrong.
+    Error,
+}
+
+impl EventKind {
+    /// The tone of a message of this kind.
+    ///
+    /// ```
+    /// use mancala::game::{EventKind, Tone};
+    /// assert_eq!(EventKind::Capture.tone(), Tone::Good);
+    /// assert_eq!(EventKind::Move.tone(), Tone::Plain);
+    /// ```
+    #[must_use]
+    pub const fn tone(self) -> Tone {
+        match self {
+            EventKind::Capture | EventKind::ExtraTurn | EventKind::Win | EventKind::Draw => {
+                Tone::Good
+            }
+            EventKind::Refused | EventKind::Problem => Tone::Error,
+            EventKind::Move | EventKind::Relay | EventKind::RoundOver | EventKind::News => {
+                Tone::Plain
+            }
+        }
+    }
+}
+
+/// A sentence for the players and what it reports.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Notice {
+    /// What happened.
+    pub kind: EventKind,
+    /// The words.
+    pub text: String,
+}
+
+impl Notice {
+    /// A message of `kind` saying `text`.
+    #[must_use]
+    pub fn new(kind: EventKind, text: impl Into<String>) -> Notice {
+        Notice {
+            kind,
+            text: text.into(),
+        }
+    }
+
+    /// How it reads ([`EventKind::tone`]).
+    #[must_use]
+    pub const fn tone(&self) -> Tone {
+        self.kind.tone()
+    }
+}
+
+impl fmt::Display for Notice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl From<Notice> for String {
+    fn from(message: Notice) -> String {
+        message.text
+    }
+}
+
+impl PartialEq<&str> for Notice {
+    fn eq(&self, other: &&str) -> bool {
+        self.text == *other
+    }
+}
+
+/// The messages that announce what a move did: relays (RULES.md §4.3), the
+/// capture (§3.4), the extra turn (§3.3) and the end of the round (§3.5).
 ///
 /// ```
-/// use mancala::game::describe;
+/// use mancala::game::{EventKind, describe};
 /// use mancala::rules::{Board, Rules};
 /// let mut board = Board::new(Rules::KALAH);
 /// let played = board.play(Rules::KALAH.pit_by_letter('c').unwrap()).unwrap();
-/// assert_eq!(describe(&Rules::KALAH, &played, ["Alice", "Michael"]), ["Alice gets an extra turn!"]);
+/// let said = describe(&Rules::KALAH, &played, ["Alice", "Michael"]);
+/// assert_eq!(said, ["Alice gets an extra turn!"]);
+/// assert_eq!(said[0].kind, EventKind::ExtraTurn);
 /// ```
 #[must_use]
-pub fn describe(rules: &Rules, played: &Played, names: [&str; 2]) -> Vec<String> {
+pub fn describe(rules: &Rules, played: &Played, names: [&str; 2]) -> Vec<Notice> {
     let name = names[played.mover.index()];
-    let mut lines = Vec::new();
+    let mut said = Vec::new();
     if played.relays > 0 {
-        let s = if played.relays == 1 { "" } else { "s" };
-        lines.push(format!("{name} relayed {} time{s}.", played.relays));
+        said.push(Notice::new(
+            EventKind::Relay,
+            format!("{name} relayed {}.", plural(played.relays, "time")),
+        ));
     }
     if let Some(c) = played.capture {
         let letter = |p| rules.letter(p).unwrap_or('?');
         // The classic wording: the opponent's pit first, then the player's own.
-        lines.push(format!(
-            "{name} captured the contents of pits {} and {}",
-            letter(c.opposite),
-            letter(c.pit)
+        said.push(Notice::new(
+            EventKind::Capture,
+            format!(
+                "{name} captured the contents of pits {} and {}",
+                letter(c.opposite),
+                letter(c.pit)
+            ),
         ));
     }
     if played.extra_turn {
-        lines.push(format!("{name} gets an extra turn!"));
+        said.push(Notice::new(
+            EventKind::ExtraTurn,
+            format!("{name} gets an extra turn!"),
+        ));
     }
     if played.game_over {
-        lines.push("The round is over.".to_string());
+        said.push(Notice::new(EventKind::RoundOver, "The round is over."));
     }
-    lines
+    said
 }
 
-/// "Alice wins!" or "It's a draw", with the final score.
+/// "Alice wins! 26–22" or "It's a draw, 24–24".
 #[must_use]
 pub fn outcome_message(outcome: Outcome, score: Score, names: [&str; 2]) -> String {
+    outcome_event(outcome, score, names).text
+}
+
+/// [`outcome_message`] with its kind ([`EventKind::Win`] or [`EventKind::Draw`]).
+#[must_use]
+pub fn outcome_event(outcome: Outcome, score: Score, names: [&str; 2]) -> Notice {
     match outcome {
-        Outcome::Win(side) => format!(
-            "{} wins! {}–{}",
-            names[side.index()],
-            score.of(side),
-            score.of(side.opponent())
+        Outcome::Win(side) => Notice::new(
+            EventKind::Win,
+            format!(
+                "{} wins! {}–{}",
+                names[side.index()],
+                score.of(side),
+                score.of(side.opponent())
+            ),
         ),
-        Outcome::Draw => format!(
-            "It's a draw, {}–{}",
-            score.of(Side::South),
-            score.of(Side::North)
+        Outcome::Draw => Notice::new(
+            EventKind::Draw,
+            format!(
+                "It's a draw, {}–{}",
+                score.of(Side::South),
+                score.of(Side::North)
+            ),
         ),
+    }
+}
+
+/// "Alice played c." (after the move) .
+#[must_use]
+pub fn played(name: &str, letter: char) -> Notice {
+    Notice::new(EventKind::Move, format!("{name} played {letter}."))
+}
+
+/// "Michael plays h." (a computer's move, told as it is made).
+#[must_use]
+pub fn plays(name: &str, letter: char) -> Notice {
+    Notice::new(EventKind::Move, format!("{name} plays {letter}."))
+}
+
+/// The match score, the one wording used everywhere:
+/// "Alice 2 – 1 Michael, 1 draw".
+///
+/// ```
+/// use mancala::game::{Tally, match_score};
+/// let tally = Tally { wins: [2, 1], draws: 1 };
+/// assert_eq!(match_score(&tally, ["Alice", "Michael"]), "Alice 2 – 1 Michael, 1 draw");
+/// ```
+#[must_use]
+pub fn match_score(tally: &Tally, names: [&str; 2]) -> String {
+    format!(
+        "{} {} – {} {}, {}",
+        names[0],
+        tally.wins[0],
+        tally.wins[1],
+        names[1],
+        plural(tally.draws, "draw")
+    )
+}
+
+/// The match score without names, for narrow screens: "2 – 1, 1 draw".
+#[must_use]
+pub fn match_score_short(tally: &Tally) -> String {
+    format!(
+        "{} – {}, {}",
+        tally.wins[0],
+        tally.wins[1],
+        plural(tally.draws, "draw")
+    )
+}
+
+/// "Match score: Alice 2 – 1 Michael, 1 draw (4 rounds)."
+#[must_use]
+pub fn match_score_line(tally: &Tally, names: [&str; 2]) -> String {
+    format!(
+        "Match score: {} ({}).",
+        match_score(tally, names),
+        plural(tally.rounds(), "round")
+    )
+}
+
+/// How a round begins: "Round 2: Michael moves first." With `--first
+/// random` the coin is mentioned: "Round 2: a coin toss, Michael moves first."
+#[must_use]
+pub fn round_starts(round: u32, starter: &str, coin_tossed: bool) -> Notice {
+    let coin = if coin_tossed { " a coin toss," } else { "" };
+    Notice::new(
+        EventKind::News,
+        format!("Round {round}:{coin} {starter} moves first."),
+    )
+}
+
+/// A saved round taken up again: "Round 2 goes on after 3 moves (Alice
+/// moved first)", or, before any move, "Round 2: Alice moves first".
+#[must_use]
+pub fn round_goes_on(round: u32, moves: usize, starter: &str) -> Notice {
+    Notice::new(
+        EventKind::News,
+        if moves == 0 {
+            format!("Round {round}: {starter} moves first.")
+        } else {
+            format!(
+                "Round {round} goes on after {} ({starter} moved first).",
+                plural(moves, "move")
+            )
+        },
+    )
+}
+
+/// A computer seat gave no legal move; its first legal pit is played instead
+/// (see [`computer_move`](super::computer_move)).
+#[must_use]
+pub fn gave_no_move(name: &str, letter: char) -> Notice {
+    Notice::new(
+        EventKind::Problem,
+        format!("{name} gave no legal move; playing its first legal pit, {letter}."),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plurals_follow_the_count() {
+        assert_eq!(plural(0_u16, "seed"), "0 seeds");
+        assert_eq!(plural(1_u16, "seed"), "1 seed");
+        assert_eq!(plural(2_u64, "loss"), "2 losses");
+        assert_eq!(plural(1_u64, "loss"), "1 loss");
+        assert_eq!(plural(5_i32, "draw"), "5 draws");
+    }
+
+    #[test]
+    fn a_player_named_captured_does_not_change_the_kind_of_news() {
+        let rules = Rules::KALAH;
+        let mut board = crate::rules::Board::new(rules);
+        let played = board.play(rules.pit_by_letter('a').unwrap()).unwrap();
+        // An ordinary move says nothing, whatever the names.
+        assert!(describe(&rules, &played, ["captured", "extra turn"]).is_empty());
+        let mut board = crate::rules::Board::new(rules);
+        let played = board.play(rules.pit_by_letter('c').unwrap()).unwrap();
+        let said = describe(&rules, &played, ["captured", "x"]);
+        assert_eq!(said.len(), 1);
+        assert_eq!(said[0].kind, EventKind::ExtraTurn);
+        let news = round_starts(1, "captured", false);
+        assert_eq!(news.tone(), Tone::Plain, "{news}");
+    }
+
+    #[test]
+    fn the_match_score_reads_the_same_everywhere() {
+        let tally = Tally {
+            wins: [1, 0],
+            draws: 0,
+        };
+        assert_eq!(match_score(&tally, ["A", "B"]), "A 1 – 0 B, 0 draws");
+        assert_eq!(match_score_short(&tally), "1 – 0, 0 draws");
+        assert_eq!(
+            match_score_line(&tally, ["A", "B"]),
+            "Match score: A 1 – 0 B, 0 draws (1 round)."
+        );
+    }
+
+    #[test]
+    fn resuming_before_any_move_does_not_count_zero_moves() {
+        assert_eq!(
+            round_goes_on(2, 0, "Alice").text,
+            "Round 2: Alice moves first."
+        );
+        assert_eq!(
+            round_goes_on(2, 1, "Alice").text,
+            "Round 2 goes on after 1 move (Alice moved first)."
+        );
+        assert_eq!(
+            round_starts(3, "Bo", true).text,
+            "Round 3: a coin toss, Bo moves first."
+        );
     }
 }

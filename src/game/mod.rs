@@ -1,16 +1,27 @@
 //! A match: rounds of one game after another between two seats, the tally,
 //! who starts each round, and the moves of the round in play (for undo,
-//! redo, records and resume). Both front ends drive this one state machine.
+//! redo, records and resume). Both front ends drive this one state machine,
+//! and follow the same policies ([`Match::undo_turn`], [`Match::redo_turn`],
+//! [`computer_move`], [`seat_seed`]) and words ([`messages`]).
 
 pub mod dirs;
+pub mod files;
 pub mod keeper;
-mod messages;
+pub mod messages;
+pub mod names;
+mod options;
+mod policy;
 pub mod record;
 pub mod save;
 pub mod stats;
 
-pub use keeper::{Keeper, RESUME_QUESTION};
-pub use messages::{describe, outcome_message};
+pub use keeper::{BUSY_NOTICE, BUSY_QUESTION, Keeper, RESUME_QUESTION};
+pub use messages::{
+    EventKind, Notice, Tone, describe, gave_no_move, match_score, match_score_line,
+    match_score_short, outcome_event, outcome_message, played, plural, round_goes_on, round_starts,
+};
+pub use options::{DEFAULT_SPEED_MS, MOVE_PAUSE, PlayOptions};
+pub use policy::{ComputerMove, Redone, Undo, computer_move, redo_message, seat_player, seat_seed};
 pub use record::{Record, RecordError, Stepper};
 pub use save::{SaveError, SaveStore, data_dir};
 
@@ -236,6 +247,25 @@ impl Match {
     #[must_use]
     pub fn starter(&self) -> Side {
         self.starter
+    }
+
+    /// Whether a coin toss chose who starts each round (`--first random`).
+    #[must_use]
+    pub fn coin_tossed(&self) -> bool {
+        self.config.first == FirstMover::Random
+    }
+
+    /// How this round begins, for the players ("Round 2: a coin toss,
+    /// Michael moves first.").
+    #[must_use]
+    pub fn round_message(&self) -> Notice {
+        messages::round_starts(self.round, self.name(self.starter), self.coin_tossed())
+    }
+
+    /// South's and North's names.
+    #[must_use]
+    pub fn names(&self) -> [&str; 2] {
+        [self.name(Side::South), self.name(Side::North)]
     }
 
     /// Finished rounds so far (this one included once it is over).

@@ -45,17 +45,21 @@
 //! keeps matches by the same rules: both use [`crate::game::keeper`].
 
 pub mod board;
+pub mod net;
 pub mod replay;
 
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 use std::process::ExitCode;
 
-use crate::commands::PlayOptions;
 use crate::game::keeper::saved_summary;
-use crate::game::{Keeper, Match, MatchConfig, RESUME_QUESTION, describe, outcome_message};
-use crate::players::{Limits, TurnFn, computer};
+use crate::game::messages::{gave_no_move, plays, round_goes_on};
+use crate::game::{
+    BUSY_NOTICE, BUSY_QUESTION, Keeper, Match, MatchConfig, PlayOptions, RESUME_QUESTION, Redone,
+    Undo, computer_move, describe, match_score_line, outcome_message, redo_message, seat_player,
+};
+use crate::players::{Limits, TurnFn};
 use crate::rng::Rng;
-use crate::rules::{MoveError, Played, Side, Step};
+use crate::rules::{Board, MoveError, Played, Side, Step};
 
 /// The longest answer line read, in bytes.
 const MAX_LINE: u64 = 1024;
@@ -87,7 +91,7 @@ pub fn run(mut config: MatchConfig, options: &PlayOptions) -> anyhow::Result<Exi
         input: io::stdin().lock(),
         out: io::stdout().lock(),
         echo: scripted,
-        options: options.clone(),
+        options: *options,
         keeper,
         computers: [None, None],
     };
@@ -97,6 +101,24 @@ pub fn run(mut config: MatchConfig, options: &PlayOptions) -> anyhow::Result<Exi
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
         Err(e) => Err(e.into()),
     }
+}
+
+/// An answer to a yes/no question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum YesNo {
+    Yes,
+    No,
+    /// `q`: stop here, keeping the match saved.
+    Quit,
+}
+
+/// What to do after the resume question.
+enum Resume {
+    Play(Box<Match>),
+    Quit,
+    EndOfInput,
+    /// The match is open in another window, and the players quit.
+    LeftToOther,
 }
 
 /// The plain-text game over any input and output.
@@ -158,17 +180,19 @@ impl<R: BufRead, W: Write> Plain<R, W> {
         }
     }
 
-    /// Asks a yes/no question until answered; `None` at end of input.
-    fn ask_yes_no(&mut self, question: &str) -> io::Result<Option<bool>> {
+    /// Asks a yes/no question until answered: `q` stops (the match stays
+    /// saved), as at the move prompt; `None` at end of input.
+    fn ask_yes_no(&mut self, question: &str) -> io::Result<Option<YesNo>> {
         loop {
             write!(self.out, "{question} ")?;
             let Some(line) = self.read_line()? else {
                 return Ok(None);
             };
             match line.trim().to_ascii_lowercase().as_str() {
-                "y" | "yes" => return Ok(Some(true)),
-                "n" | "no" => return Ok(Some(false)),
-                _ => writeln!(self.out, "Please answer y or n.")?,
+                "y" | "yes" => return Ok(Some(YesNo::Yes)),
+                "n" | "no" => return Ok(Some(YesNo::No)),
+                "q" | "quit" => return Ok(Some(YesNo::Quit)),
+                _ => writeln!(self.out, "Please answer y or n (q stops here).")?,
             }
         }
     }
@@ -195,10 +219,14 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             } else {
                 "Stopped"
             };
-            writeln!(
-                self.out,
-                "{why}. The match is saved: start mancala with the same names to resume it."
-            )?;
+            if self.keeper.is_saving() {
+                writeln!(
+                    self.out,
+                    "{why}. The match is saved: start mancala with the same names to resume it."
+                )?;
+            } else {
+                writeln!(self.out, "{why}. This match was not saved here.")?;
+            }
         }
         self.print_standing(m)?;
         Ok(false)
@@ -220,23 +248,37 @@ impl<R: BufRead, W: Write> Plain<R, W> {
     }
 
     fn print_tally(&mut self, m: &Match) -> io::Result<()> {
-        let t = m.tally();
-        let [s, n] = Self::names(m);
-        let rounds = t.rounds();
-        writeln!(
-            self.out,
-            "Match score after {rounds} round{}: {s} {}, {n} {}, draws {}.",
-            if rounds == 1 { "" } else { "s" },
-            t.wins[0],
-            t.wins[1],
-            t.draws
-        )
+        writeln!(self.out, "{}", match_score_line(m.tally(), m.names()))
     }
 
-    /// The saved match to go on with, if any and if the players want it.
-    /// `None` at end of input.
-    fn resume_or_new(&mut self, config: &MatchConfig, seed: u64) -> io::Result<Option<Match>> {
+    /// Asks [`BUSY_QUESTION`] until answered: whether to play on unsaved
+    /// (`false` for quit or the end of input).
+    fn ask_play_unsaved(&mut self) -> io::Result<bool> {
+        loop {
+            write!(self.out, "{BUSY_QUESTION} ")?;
+            let Some(line) = self.read_line()? else {
+                return Ok(false);
+            };
+            match line.trim().to_ascii_lowercase().as_str() {
+                "p" | "play" => return Ok(true),
+                "q" | "quit" => return Ok(false),
+                _ => writeln!(self.out, "Please answer p or q.")?,
+            }
+        }
+    }
+
+    /// The saved match to go on with, if any and if the players want it,
+    /// else a new one; when the match is open in another window, a new one
+    /// played unsaved, if the players want that.
+    fn resume_or_new(&mut self, config: &MatchConfig, seed: u64) -> io::Result<Resume> {
         let found = self.keeper.look(config);
+        if found.busy {
+            writeln!(self.out, "{BUSY_NOTICE}")?;
+            if !self.ask_play_unsaved()? {
+                return Ok(Resume::LeftToOther);
+            }
+            writeln!(self.out, "Playing unsaved: rounds are still recorded.")?;
+        }
         for note in &found.notes {
             writeln!(self.out, "Note: {note}")?;
         }
@@ -244,20 +286,24 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             eprintln!("mancala: {problem}");
         }
         let Some(saved) = found.saved else {
-            return Ok(Some(Match::new(config.clone(), seed)));
+            return Ok(Resume::Play(Box::new(Match::new(config.clone(), seed))));
         };
         writeln!(self.out, "{}", saved_summary(&saved))?;
         Ok(match self.ask_yes_no(RESUME_QUESTION)? {
-            Some(true) => Some(saved),
-            Some(false) => Some(Match::new(config.clone(), seed)),
-            None => None,
+            Some(YesNo::Yes) => Resume::Play(Box::new(saved)),
+            Some(YesNo::No) => Resume::Play(Box::new(Match::new(config.clone(), seed))),
+            Some(YesNo::Quit) => Resume::Quit,
+            None => Resume::EndOfInput,
         })
     }
 
     fn play_match(&mut self, config: MatchConfig, seed: u64) -> io::Result<()> {
         for side in Side::BOTH {
             let kind = config.seats[side.index()].kind;
-            self.computers[side.index()] = computer(kind, seed ^ (side.index() as u64 + 1));
+            // A player set beforehand (a test's) stays.
+            if self.computers[side.index()].is_none() {
+                self.computers[side.index()] = seat_player(kind, seed, side);
+            }
         }
         let [s, n] = [&config.seats[0], &config.seats[1]];
         writeln!(
@@ -267,27 +313,34 @@ impl<R: BufRead, W: Write> Plain<R, W> {
         )?;
         writeln!(self.out, "Rules: {}.", config.rules)?;
         self.print_help(&config)?;
-        let Some(mut m) = self.resume_or_new(&config, seed)? else {
-            writeln!(self.out, "End of input: nothing was played.")?;
-            return Ok(());
+        let mut m = match self.resume_or_new(&config, seed)? {
+            Resume::Play(m) => *m,
+            Resume::Quit => {
+                writeln!(
+                    self.out,
+                    "Stopped. The match stays saved: start mancala with the same names to resume it."
+                )?;
+                return Ok(());
+            }
+            Resume::EndOfInput => {
+                writeln!(self.out, "End of input: nothing was played.")?;
+                return Ok(());
+            }
+            Resume::LeftToOther => {
+                writeln!(
+                    self.out,
+                    "Nothing was played here: the match goes on in the other window."
+                )?;
+                return Ok(());
+            }
         };
         loop {
             writeln!(self.out)?;
-            match m.moves().len() {
-                0 => writeln!(
-                    self.out,
-                    "Round {}: {} moves first.",
-                    m.round(),
-                    m.name(m.starter())
-                )?,
-                played => writeln!(
-                    self.out,
-                    "Round {} goes on after {played} move{} ({} moved first).",
-                    m.round(),
-                    if played == 1 { "" } else { "s" },
-                    m.name(m.starter())
-                )?,
-            }
+            let opening = match m.moves().len() {
+                0 => m.round_message(),
+                played => round_goes_on(m.round(), played, m.name(m.starter())),
+            };
+            writeln!(self.out, "{opening}")?;
             self.print_board(&m)?;
             if !self.play_round(&mut m)? {
                 return Ok(());
@@ -297,7 +350,11 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             self.end_round(&m)?;
             m.next_round();
             match self.ask_yes_no("Play again? (y/n)")? {
-                Some(true) => {}
+                Some(YesNo::Yes) => {}
+                Some(YesNo::Quit) => {
+                    self.stop(&m, false)?;
+                    return Ok(());
+                }
                 answer => {
                     self.finish(&m);
                     if answer.is_none() {
@@ -345,13 +402,17 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             let side = m.board().to_move();
             if let Some(player) = &mut self.computers[side.index()] {
                 let limits = Limits::time(self.options.think);
-                let Some(pit) = player.choose(m.board(), &limits) else {
-                    writeln!(self.out, "{} gave up.", m.name(side))?;
-                    return Ok(false);
+                let chosen = player.choose(m.board(), &limits);
+                let Some(choice) = computer_move(m.board(), chosen) else {
+                    break;
                 };
-                let letter = m.rules().letter(pit).unwrap_or('?');
-                writeln!(self.out, "{} plays {letter}.", m.name(side))?;
-                self.play(m, pit)?;
+                let letter = m.rules().letter(choice.pit).unwrap_or('?');
+                if choice.fallback {
+                    writeln!(self.out, "{}", gave_no_move(m.name(side), letter))?;
+                } else {
+                    writeln!(self.out, "{}", plays(m.name(side), letter))?;
+                }
+                self.play(m, choice.pit)?;
                 continue;
             }
             let prompt = format!(
@@ -413,55 +474,35 @@ impl<R: BufRead, W: Write> Plain<R, W> {
         Ok(true)
     }
 
-    /// Takes back moves to the human's previous turn. Going back to a
-    /// computer's turn (it started the round) would only make it move again
-    /// at once, so that is refused.
+    /// Undo by turn ([`Match::undo_turn`]): back to the human's previous
+    /// turn, or a message saying why not.
     fn undo(&mut self, m: &mut Match) -> io::Result<()> {
-        let mut probe = m.clone();
-        let undone = probe.undo_to_human();
-        if undone == 0 {
-            return writeln!(self.out, "There is no move to take back.");
+        let undo = m.undo_turn();
+        writeln!(self.out, "{}", undo.message())?;
+        if let Undo::Undone(_) = undo {
+            self.save(m);
+            self.print_board(m)?;
         }
-        if !probe.seat(probe.board().to_move()).kind.is_human() {
-            return writeln!(
-                self.out,
-                "There is no earlier turn of yours in this round to go back to."
-            );
-        }
-        *m = probe;
-        writeln!(
-            self.out,
-            "Took back {undone} move{}.",
-            if undone == 1 { "" } else { "s" }
-        )?;
-        self.save(m);
-        self.print_board(m)
+        Ok(())
     }
 
-    /// Redoes the last move taken back, and the computer's moves after it.
+    /// Redo by turn ([`Match::redo_turn`]): the move taken back and the
+    /// computer's moves after it, as they were played.
     fn redo(&mut self, m: &mut Match) -> io::Result<()> {
-        if m.redo_move().is_none() {
-            return writeln!(self.out, "There is no move to redo.");
+        let redone = m.redo_turn();
+        for Redone {
+            played,
+            steps,
+            after,
+            ..
+        } in &redone
+        {
+            self.report_move(m, after, played, steps)?;
         }
-        let mut redone = 0;
-        while m.redo_move().is_some() {
-            let mut steps = Vec::new();
-            let Some(played) = m.redo(&mut steps) else {
-                break;
-            };
-            redone += 1;
-            self.report_move(m, &played, &steps)?;
-            let next = m.board().to_move();
-            if m.board().is_over() || m.seat(next).kind.is_human() {
-                break;
-            }
+        writeln!(self.out, "{}", redo_message(&redone))?;
+        if !redone.is_empty() {
+            self.save(m);
         }
-        writeln!(
-            self.out,
-            "Redid {redone} move{}.",
-            if redone == 1 { "" } else { "s" }
-        )?;
-        self.save(m);
         Ok(())
     }
 
@@ -473,16 +514,25 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             Err(e) => return writeln!(self.out, "{e}"),
         };
         self.save(m);
-        self.report_move(m, &played, &steps)
+        let after = *m.board();
+        self.report_move(m, &after, &played, &steps)
     }
 
-    fn report_move(&mut self, m: &Match, played: &Played, steps: &[Step]) -> io::Result<()> {
+    /// Shows a move: its sowing line, the board it led to, what it did.
+    fn report_move(
+        &mut self,
+        m: &Match,
+        after: &Board,
+        played: &Played,
+        steps: &[Step],
+    ) -> io::Result<()> {
         if self.options.seed_delay.is_some()
             && let Some(line) = board::sowing_line(m.rules(), steps)
         {
             writeln!(self.out, "{} {line}", m.name(played.mover))?;
         }
-        self.print_board(m)?;
+        writeln!(self.out)?;
+        write!(self.out, "{}", board::render(after, Self::names(m)))?;
         for line in describe(m.rules(), played, Self::names(m)) {
             writeln!(self.out, "{line}")?;
         }
@@ -510,6 +560,52 @@ mod tests {
     use crate::rules::Rules;
     use std::time::Duration;
 
+    /// A computer player that never finds a move.
+    struct GivesUp;
+
+    impl TurnFn for GivesUp {
+        fn choose(&mut self, _: &crate::rules::Board, _: &Limits) -> Option<crate::rules::Pit> {
+            None
+        }
+    }
+
+    #[test]
+    fn a_computer_with_no_move_plays_its_first_legal_pit_as_in_the_game_policy() {
+        let config = MatchConfig {
+            rules: Rules::KALAH,
+            seats: [
+                Seat::new("Alice", PlayerKind::Human),
+                Seat::new("Michael", PlayerKind::Random),
+            ],
+            first: FirstMover::North,
+        };
+        let mut out = Vec::new();
+        let mut game = Plain {
+            input: "".as_bytes(),
+            out: &mut out,
+            echo: true,
+            options: PlayOptions::default(),
+            keeper: Keeper::new(None),
+            computers: [None, Some(Box::new(GivesUp))],
+        };
+        game.play_match(config, 1).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let board = crate::rules::Board::starting(Rules::KALAH, Side::North);
+        let policy = crate::game::computer_move(&board, None).unwrap();
+        assert!(policy.fallback);
+        let letter = Rules::KALAH.letter(policy.pit).unwrap();
+        assert!(
+            out.contains(&format!(
+                "Michael gave no legal move; playing its first legal pit, {letter}."
+            )),
+            "{out}"
+        );
+        assert!(
+            out.contains("Alice, choose a pit"),
+            "the game goes on: {out}"
+        );
+    }
+
     fn transcript(input: &str, north: PlayerKind, animate: bool) -> String {
         let config = MatchConfig {
             rules: Rules::KALAH,
@@ -527,6 +623,7 @@ mod tests {
             options: PlayOptions {
                 seed_delay: animate.then_some(Duration::ZERO),
                 think: Duration::from_millis(10),
+                ..PlayOptions::default()
             },
             keeper: Keeper::new(None),
             computers: [None, None],

@@ -376,6 +376,43 @@ impl Rules {
         }
     }
 
+    /// Reads a comma-separated list of pit letters in playing order
+    /// (`a,h,c`), or an empty list: the moves of a record or of `mancala
+    /// position --moves`.
+    ///
+    /// # Errors
+    /// A message naming the first item that is not a pit letter of these rules.
+    ///
+    /// ```
+    /// use mancala::rules::Rules;
+    /// let r = Rules::KALAH;
+    /// assert_eq!(r.parse_moves("c, h").unwrap(), [r.pit_by_letter('c').unwrap(), r.pit_by_letter('h').unwrap()]);
+    /// assert_eq!(r.parse_moves("c,zz").unwrap_err(), "move 2 ('zz') is not a pit letter (a to l)");
+    /// ```
+    pub fn parse_moves(&self, text: &str) -> Result<Vec<Pit>, String> {
+        if text.trim().is_empty() {
+            return Ok(Vec::new());
+        }
+        text.split(',')
+            .enumerate()
+            .map(|(i, item)| {
+                let item = item.trim();
+                let mut chars = item.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => self.pit_by_letter(c),
+                    _ => None,
+                }
+                .ok_or_else(|| {
+                    format!(
+                        "move {} ('{item}') is not a pit letter (a to {})",
+                        i + 1,
+                        (b'a' + 2 * self.pits - 1) as char
+                    )
+                })
+            })
+            .collect()
+    }
+
     /// The letters of `side`'s pits as a range for prompts, e.g. `a-f`.
     #[must_use]
     pub fn letter_range(&self, side: Side) -> String {
@@ -414,14 +451,11 @@ impl fmt::Display for Rules {
     /// A one-line summary, e.g. `6 pits × 4 seeds, capture always, single
     /// sowing, sweep to owner` (`1 pit × 1 seed, ...` on the smallest board).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let plural = |n: u8| if n == 1 { "" } else { "s" };
         write!(
             f,
-            "{} pit{} × {} seed{}, capture {}, {} sowing, {}",
-            self.pits,
-            plural(self.pits),
-            self.seeds,
-            plural(self.seeds),
+            "{} × {}, capture {}, {} sowing, {}",
+            super::plural(self.pits, "pit"),
+            super::plural(self.seeds, "seed"),
             self.capture,
             self.sowing,
             match self.sweep {

@@ -24,6 +24,7 @@ mod pit;
 mod side;
 pub mod solitaire;
 mod trace;
+mod words;
 
 pub use board::{Board, Captured, MAX_TOTAL_SEEDS, Moves, Outcome, Played, Score};
 pub use compact::{Compact, CompactRules, Next};
@@ -34,3 +35,4 @@ pub use error::{MoveError, PositionError};
 pub use pit::Pit;
 pub use side::{ParseSideError, Side};
 pub use trace::{NoTrace, Step, Tracer};
+pub use words::{Counted, plural};

@@ -13,48 +13,46 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 use ratatui::layout::{Position, Rect};
 
 use crate::rng::Rng;
+use crate::tui::digits::{DigitEntry, Entered};
 use crate::tui::input::{Input, chord_message};
 
-use crate::rules::solitaire::{Board, Step};
+use crate::rules::solitaire::{SolitaireBoard, SolitaireStep};
 
 use super::random::deal_random;
 use super::view;
 
-/// A move being shown seed by seed.
-#[derive(Clone, Debug)]
-pub struct Animation {
-    /// The house played.
-    pub house: usize,
-    /// The counts before the move.
-    before: Vec<u64>,
-    /// The steps of the move: a lift, then one sow per seed.
-    steps: Vec<Step>,
-    /// How many steps are on screen.
-    shown: usize,
-    /// When the next step is due.
-    next_at: Instant,
-}
+/// A move being shown seed by seed: the one animation type of every
+/// screen ([`crate::tui::animation`]), paced the same way.
+pub type Animation = crate::tui::animation::Animation<SolitaireStep>;
 
 impl Animation {
+    /// The house played.
+    #[must_use]
+    pub fn house(&self) -> usize {
+        match self.first() {
+            Some(SolitaireStep::Lift { house, .. }) => house,
+            _ => 0,
+        }
+    }
+
     /// The seeds still in the hand.
     #[must_use]
     pub fn in_hand(&self) -> u64 {
-        let sown = self.shown.saturating_sub(1) as u64;
-        (self.house as u64).saturating_sub(sown)
+        self.hand()
     }
 
     /// Where the hand is: over the house it lifted the seeds from, then over
     /// each house (0 = the store) as it drops a seed there.
     #[must_use]
     pub fn hand_at(&self) -> usize {
-        self.last_drop().unwrap_or(self.house)
+        self.last_drop().unwrap_or(self.house())
     }
 
     /// The house the last seed shown landed in, if one has landed.
     #[must_use]
     pub fn last_drop(&self) -> Option<usize> {
-        match self.steps[..self.shown].last() {
-            Some(Step::Sow { house }) => Some(*house),
+        match self.current() {
+            Some(SolitaireStep::Sow { house }) => Some(house),
             _ => None,
         }
     }
@@ -67,13 +65,15 @@ pub enum Question {
     StartOver,
     /// Deal a new board, leaving this one unfinished?
     NewBoard,
+    /// Leave the game? (`q` or Esc; Ctrl-C leaves at once.)
+    Quit,
 }
 
 /// The game on the screen: the board, its history, and what is shown.
 #[derive(Debug)]
 pub struct App {
-    board: Board,
-    start: Board,
+    board: SolitaireBoard,
+    start: SolitaireBoard,
     start_winnable: bool,
     moves: Vec<usize>,
     /// Moves taken back, the next one to replay last.
@@ -82,24 +82,24 @@ pub struct App {
     animation: Option<Animation>,
     seed_delay: Option<Duration>,
     cursor: usize,
-    typed: Option<usize>,
+    digits: DigitEntry,
     hint: Option<usize>,
     help: bool,
     message: Option<String>,
     quit: bool,
     deals: u32,
     rng: Rng,
-    trace: Vec<Step>,
+    trace: Vec<SolitaireStep>,
 }
 
 impl App {
     /// A game of `board`, animated with `seed_delay` between two seeds
     /// (`None` or zero: moves at once); `rng` deals the boards `n` asks for.
     #[must_use]
-    pub fn new(board: Board, seed_delay: Option<Duration>, rng: Rng) -> App {
+    pub fn new(board: SolitaireBoard, seed_delay: Option<Duration>, rng: Rng) -> App {
         let mut app = App {
-            board: Board::new(),
-            start: Board::new(),
+            board: SolitaireBoard::new(),
+            start: SolitaireBoard::new(),
             start_winnable: true,
             moves: Vec::new(),
             redo: Vec::new(),
@@ -107,7 +107,7 @@ impl App {
             animation: None,
             seed_delay: seed_delay.filter(|d| !d.is_zero()),
             cursor: 0,
-            typed: None,
+            digits: DigitEntry::default(),
             hint: None,
             help: false,
             message: None,
@@ -120,7 +120,7 @@ impl App {
         app
     }
 
-    fn set_board(&mut self, board: Board) {
+    fn set_board(&mut self, board: SolitaireBoard) {
         self.start_winnable = board.plan().won();
         self.start = board.clone();
         self.board = board;
@@ -128,7 +128,7 @@ impl App {
         self.redo.clear();
         self.question = None;
         self.animation = None;
-        self.typed = None;
+        self.digits.clear();
         self.hint = None;
         self.message = None;
         self.deals += 1;
@@ -145,7 +145,7 @@ impl App {
 
     /// The board after every move made (animations notwithstanding).
     #[must_use]
-    pub fn board(&self) -> &Board {
+    pub fn board(&self) -> &SolitaireBoard {
         &self.board
     }
 
@@ -153,13 +153,7 @@ impl App {
     #[must_use]
     pub fn shown_counts(&self) -> Vec<u64> {
         match &self.animation {
-            Some(animation) => {
-                let mut counts = animation.before.clone();
-                for step in &animation.steps[..animation.shown] {
-                    step.apply(&mut counts);
-                }
-                counts
-            }
+            Some(animation) => animation.counts().to_vec(),
             None => self.board.counts().to_vec(),
         }
     }
@@ -202,7 +196,7 @@ impl App {
     /// Digits typed towards a house number of two or more digits.
     #[must_use]
     pub fn typed(&self) -> Option<usize> {
-        self.typed
+        self.digits.typed()
     }
 
     /// Whether the help is open.
@@ -238,7 +232,7 @@ impl App {
     /// When the screen must change next without input (the next seed).
     #[must_use]
     pub fn next_wake(&self) -> Option<Instant> {
-        self.animation.as_ref().map(|a| a.next_at)
+        self.animation.as_ref().and_then(Animation::next_frame_at)
     }
 
     /// Advances the animation to `now`.
@@ -246,13 +240,9 @@ impl App {
         let Some(animation) = &mut self.animation else {
             return;
         };
-        let delay = self.seed_delay.unwrap_or_default();
-        while animation.shown < animation.steps.len() && now >= animation.next_at {
-            animation.shown += 1;
-            animation.next_at += delay;
-        }
+        animation.advance(now);
         // The last seed stays on screen for one delay too.
-        if animation.shown == animation.steps.len() && now >= animation.next_at {
+        if animation.is_done(now) {
             self.finish_animation();
         }
     }
@@ -285,14 +275,14 @@ impl App {
     fn on_plain_key(&mut self, key: KeyEvent, now: Instant) {
         if self.animation.is_some() {
             match key.code {
-                KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.quit = true,
+                KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.ask_quit(),
                 _ => self.finish_animation(),
             }
             return;
         }
         if self.help {
             match key.code {
-                KeyCode::Char('q' | 'Q') => self.quit = true,
+                KeyCode::Char('q' | 'Q') => self.ask_quit(),
                 _ => self.help = false,
             }
             return;
@@ -301,33 +291,24 @@ impl App {
             match (key.code, question) {
                 (KeyCode::Char('y' | 'Y'), Question::StartOver) => self.start_over(),
                 (KeyCode::Char('y' | 'Y'), Question::NewBoard) => self.new_board(),
+                (KeyCode::Char('y' | 'Y'), Question::Quit) => self.quit = true,
+                (_, Question::Quit) => self.message = Some("Playing on.".into()),
                 _ => self.message = Some("Kept the board as it is.".into()),
             }
             return;
         }
-        if !matches!(
-            key.code,
-            KeyCode::Char('0'..='9') | KeyCode::Enter | KeyCode::Backspace
-        ) {
-            self.typed = None;
+        if self.on_digits(key.code, now) {
+            return;
         }
         match key.code {
-            KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.quit = true,
-            KeyCode::Char(digit @ '0'..='9') => self.on_digit(digit, now),
-            KeyCode::Backspace => {
-                self.typed = self.typed.map(|t| t / 10).filter(|&t| t > 0);
-                self.message = None;
-            }
+            KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.ask_quit(),
             KeyCode::Left => self.move_cursor(1),
             KeyCode::Right => self.move_cursor(-1),
             KeyCode::Home => self.select(self.board.houses()),
             KeyCode::End => self.select(1),
             KeyCode::Tab | KeyCode::Down => self.next_legal(),
             KeyCode::Up | KeyCode::BackTab => self.previous_legal(),
-            KeyCode::Enter | KeyCode::Char(' ') => {
-                let house = self.typed.take().unwrap_or(self.cursor);
-                self.play(house, now);
-            }
+            KeyCode::Enter | KeyCode::Char(' ') => self.play(self.cursor, now),
             KeyCode::Char('u' | 'U') | KeyCode::Char('z') => self.undo(),
             KeyCode::Char('r' | 'R') => self.redo(now),
             KeyCode::Char('s' | 'S') => self.ask_start_over(),
@@ -338,36 +319,33 @@ impl App {
         }
     }
 
-    /// A digit: plays at once when no longer house number starts with the
-    /// digits typed, else selects that house and waits for more (or Enter).
-    fn on_digit(&mut self, digit: char, now: Instant) {
-        let value = digit as usize - '0' as usize;
+    /// House numbers typed in digits (the game's [`DigitEntry`]: a number
+    /// that a longer one could start with waits for more digits or Enter).
+    /// Returns whether the key was taken for that.
+    fn on_digits(&mut self, code: KeyCode, now: Instant) -> bool {
         let houses = self.board.houses();
-        let number = self
-            .typed
-            .take()
-            .unwrap_or(0)
-            .saturating_mul(10)
-            .saturating_add(value);
-        if number == 0 {
-            self.message = Some("House 0 is the store; it is never played.".into());
-            return;
+        match self.digits.key(code, houses, None, now) {
+            Entered::NotADigit => return false,
+            Entered::Zero => {
+                self.message = Some("House 0 is the store; it is never played.".into());
+            }
+            Entered::OutOfRange(number) => {
+                self.message = Some(match houses {
+                    0 => "This board has no houses.".into(),
+                    _ => format!("There is no house {number}: the houses are 1 to {houses}."),
+                });
+            }
+            Entered::Waiting(number) => {
+                self.cursor = number;
+                self.message = None;
+            }
+            Entered::Cleared => self.message = None,
+            Entered::Complete(number) => {
+                self.cursor = number;
+                self.play(number, now);
+            }
         }
-        if number > houses {
-            self.message = Some(match houses {
-                0 => "This board has no houses.".into(),
-                _ => format!("There is no house {number}: the houses are 1 to {houses}."),
-            });
-            return;
-        }
-        if number.saturating_mul(10) <= houses {
-            self.typed = Some(number);
-            self.cursor = number;
-            self.message = None;
-        } else {
-            self.cursor = number;
-            self.play(number, now);
-        }
+        true
     }
 
     fn select(&mut self, house: usize) {
@@ -428,16 +406,10 @@ impl App {
         self.cursor = house;
         self.hint = None;
         self.message = None;
-        self.animation = match self.seed_delay {
-            Some(delay) => Some(Animation {
-                house,
-                before,
-                steps: std::mem::take(&mut self.trace),
-                shown: 1,
-                next_at: now + delay,
-            }),
-            None => None,
-        };
+        let steps = std::mem::take(&mut self.trace);
+        self.animation = self
+            .seed_delay
+            .map(|delay| Animation::new(&before, steps, delay, now));
         if self.animation.is_none() {
             self.after_move();
         }
@@ -471,6 +443,14 @@ impl App {
         }
     }
 
+    /// "Quit? (y/n)", as the two-player game asks.
+    fn ask_quit(&mut self) {
+        self.finish_animation();
+        self.help = false;
+        self.question = Some(Question::Quit);
+        self.message = None;
+    }
+
     fn ask_start_over(&mut self) {
         if self.moves.is_empty() {
             self.message = Some("Already at the start of the board.".into());
@@ -487,7 +467,7 @@ impl App {
         self.redo.extend(self.moves.drain(..).rev());
         self.board = self.start.clone();
         self.hint = None;
-        self.typed = None;
+        self.digits.clear();
         self.cursor = self.default_cursor();
         self.message = Some(if made == 1 {
             "Back to the start of the board; r replays your move.".to_string()
@@ -595,7 +575,7 @@ impl App {
         if layout.store.contains(click) {
             self.message = Some("The store cannot be played.".into());
         } else if let Some(&(house, _)) = layout.houses.iter().find(|(_, r)| r.contains(click)) {
-            self.typed = None;
+            self.digits.clear();
             self.play(house, now);
         }
     }
@@ -612,7 +592,7 @@ mod tests {
 
     fn app(counts: &[u64], delay_ms: Option<u64>) -> App {
         App::new(
-            Board::from_counts(counts).unwrap(),
+            SolitaireBoard::from_counts(counts).unwrap(),
             delay_ms.map(Duration::from_millis),
             Rng::new(3),
         )
@@ -643,6 +623,25 @@ mod tests {
         a.on_key(press(KeyCode::Char('3')), now);
         assert_eq!(a.moves(), [3]);
         assert_eq!(a.board().counts(), [1, 2, 2, 0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn ctrl_and_alt_digits_do_not_play() {
+        let now = Instant::now();
+        let mut a = app(&[0, 1], None);
+        a.on_key(
+            KeyEvent::new(KeyCode::Char('1'), KeyModifiers::CONTROL),
+            now,
+        );
+        a.on_key(KeyEvent::new(KeyCode::Char('1'), KeyModifiers::ALT), now);
+        assert!(a.moves().is_empty());
+        assert!(
+            a.message().unwrap().contains("Alt-1 does nothing"),
+            "{:?}",
+            a.message()
+        );
+        a.on_key(press(KeyCode::Char('1')), now);
+        assert_eq!(a.moves(), [1]);
     }
 
     #[test]
@@ -840,7 +839,7 @@ mod tests {
         a.tick(t0 + Duration::from_secs(1));
         a.on_key(press(KeyCode::Char('u')), t0 + Duration::from_secs(1));
         a.on_key(press(KeyCode::Char('r')), t0 + Duration::from_secs(1));
-        assert_eq!(a.animation().unwrap().house, 3);
+        assert_eq!(a.animation().unwrap().house(), 3);
         assert_eq!(a.shown_counts(), [0, 1, 1, 0], "lifted, nothing sown yet");
         assert_eq!(a.board().counts(), [1, 2, 2, 0]);
     }
@@ -935,6 +934,15 @@ mod tests {
             "Esc closes the help first"
         );
         a.on_key(press(KeyCode::Esc), now);
+        assert!(!a.should_quit(), "Esc asks first");
+        assert_eq!(a.question(), Some(Question::Quit));
+        a.on_key(press(KeyCode::Char('x')), now);
+        assert!(
+            !a.should_quit() && a.question().is_none(),
+            "any other key plays on"
+        );
+        a.on_key(press(KeyCode::Esc), now);
+        a.on_key(press(KeyCode::Char('y')), now);
         assert!(a.should_quit());
 
         let mut b = app(&[0, 1, 1, 3], Some(1000));
@@ -946,6 +954,8 @@ mod tests {
         assert!(b.should_quit(), "Ctrl-C quits at once, even mid-animation");
         let mut c = app(&[0, 1], None);
         c.on_key(press(KeyCode::Char('q')), now);
+        assert!(!c.should_quit(), "q asks, as in the two-player game");
+        c.on_key(press(KeyCode::Char('Y')), now);
         assert!(c.should_quit());
     }
 

@@ -2,7 +2,7 @@
 //! randomness, kept out of the rules core.
 
 use crate::rng::Rng;
-use crate::rules::solitaire::{Board, deal};
+use crate::rules::solitaire::{SolitaireBoard, deal};
 
 /// The fewest seeds [`deal_random`] deals.
 pub const RANDOM_MIN_SEEDS: u64 = 10;
@@ -11,7 +11,7 @@ pub const RANDOM_MAX_SEEDS: u64 = 40;
 
 /// The winnable board of a random number of seeds, from
 /// [`RANDOM_MIN_SEEDS`] to [`RANDOM_MAX_SEEDS`].
-pub fn deal_random(rng: &mut Rng) -> Board {
+pub fn deal_random(rng: &mut Rng) -> SolitaireBoard {
     let span = (RANDOM_MAX_SEEDS - RANDOM_MIN_SEEDS + 1) as usize;
     deal(RANDOM_MIN_SEEDS + rng.below(span) as u64)
 }

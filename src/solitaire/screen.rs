@@ -8,7 +8,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use crate::rng::Rng;
-use crate::rules::solitaire::Board;
+use crate::rules::solitaire::SolitaireBoard;
 use crate::tui::input::Input;
 use crate::tui::screen::{self, NoWorld, Screen};
 use crate::tui::theme::Theme;
@@ -55,7 +55,7 @@ impl Screen for SolitaireScreen {
 ///
 /// # Errors
 /// When the terminal fails.
-pub fn run(board: Board, seed_delay: Option<Duration>, rng: Rng) -> anyhow::Result<()> {
+pub fn run(board: SolitaireBoard, seed_delay: Option<Duration>, rng: Rng) -> anyhow::Result<()> {
     let mut screen = SolitaireScreen {
         app: App::new(board, seed_delay, rng),
         theme: Theme::from_env(),

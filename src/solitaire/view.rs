@@ -11,9 +11,10 @@
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Style;
-use ratatui::text::{Line, Span};
+use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget, Wrap};
 
+use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
 use crate::tui::theme::Theme;
 
 use super::app::{App, Question};
@@ -223,12 +224,13 @@ pub fn status_text(app: &App) -> String {
         Some(Question::NewBoard) => {
             return "Leave this board unfinished and deal a new one? (y/n)".into();
         }
+        Some(Question::Quit) => return "Quit? (y/n)".into(),
         None => {}
     }
     if let Some(animation) = app.animation() {
         return format!(
             "Sowing house {}: {} in hand.",
-            animation.house,
+            animation.house(),
             plural(animation.in_hand(), "seed", "seeds")
         );
     }
@@ -258,7 +260,7 @@ pub fn status_text(app: &App) -> String {
 pub fn draw(frame: &mut Frame, app: &App, theme: Theme) {
     let area = frame.area();
     let Some(layout) = layout(area, app) else {
-        draw_too_small(frame, area, theme);
+        draw_too_small(frame, area, (MIN_WIDTH, MIN_HEIGHT), "The game", &theme);
         return;
     };
     let board = app.board();
@@ -381,7 +383,13 @@ pub fn draw(frame: &mut Frame, app: &App, theme: Theme) {
         layout.status,
         buf,
     );
-    Widget::render(Paragraph::new(key_bar(app, theme)), layout.keys, buf);
+    // One column in from the edge, as the rest of the text.
+    let keys = Rect {
+        x: layout.keys.x + 1,
+        width: layout.keys.width.saturating_sub(1),
+        ..layout.keys
+    };
+    Widget::render(Paragraph::new(key_bar(app, keys.width, theme)), keys, buf);
     if app.help_open() {
         draw_help(frame, area, theme);
     }
@@ -419,44 +427,49 @@ fn render_box(
     );
 }
 
-/// The keys that do something now, styled as in the two-player game's
-/// key bar (which uses the same letters).
-fn key_bar(app: &App, theme: Theme) -> Line<'static> {
+/// The keys that do something now, in the two-player game's key bar
+/// (which uses the same letters).
+fn key_bar(app: &App, width: u16, theme: Theme) -> Line<'static> {
+    use Weight::{Essential, Optional, Useful};
     let board = app.board();
-    let keys: &[(&str, &str)] = if app.question().is_some() {
-        &[("y", "yes"), ("any other key", "no")]
+    // The numbers there are on this board.
+    let numbers = match board.houses() {
+        0 | 1 => "1".to_string(),
+        n => format!("1-{n}"),
+    };
+    let keys: Vec<(&str, &str, Weight)> = if app.question().is_some() {
+        vec![("y", "yes", Essential), ("any other key", "no", Essential)]
     } else if app.animation().is_some() {
-        &[("any key", "skip animation"), ("q", "quit")]
+        vec![
+            ("any key", "skip animation", Essential),
+            ("q", "quit", Essential),
+        ]
     } else if board.choose() == 0 {
-        &[
-            ("u", "undo"),
-            ("s", "start over"),
-            ("n", "new board"),
-            ("?", "help"),
-            ("q", "quit"),
+        vec![
+            ("u", "undo", Essential),
+            ("s", "start over", Essential),
+            ("n", "new board", Essential),
+            ("?", "help", Essential),
+            ("q", "quit", Essential),
         ]
     } else {
-        &[
-            ("1-9", "play"),
-            ("←/→", "select"),
-            ("h", "hint"),
-            ("u", "undo"),
-            ("r", "redo"),
-            ("s", "restart"),
-            ("n", "new"),
-            ("?", "help"),
-            ("q", "quit"),
+        vec![
+            (numbers.as_str(), "play", Essential),
+            ("←/→", "select", Useful),
+            ("h", "hint", Useful),
+            ("u", "undo", Useful),
+            ("r", "redo", Optional),
+            ("s", "restart", Optional),
+            ("n", "new", Useful),
+            ("?", "help", Essential),
+            ("q", "quit", Essential),
         ]
     };
-    let mut spans = vec![Span::styled(" ", theme.text)];
-    for (i, &(key, what)) in keys.iter().enumerate() {
-        if i > 0 {
-            spans.push(Span::styled("  ", theme.text));
-        }
-        spans.push(Span::styled(key, theme.key));
-        spans.push(Span::styled(format!(" {what}"), theme.text));
+    let mut bar = KeyBar::new();
+    for (key, what, weight) in keys {
+        bar.add(key, what, weight);
     }
-    Line::from(spans)
+    bar.line(width, &theme)
 }
 
 /// The seeds in the hand, above where the next one drops.
@@ -538,7 +551,7 @@ fn draw_banner(buf: &mut ratatui::buffer::Buffer, app: &App, layout: &Layout, th
                     plural(board.in_houses(), "seed", "seeds")
                 ),
                 if app.start_winnable() {
-                    "This board can be won: s starts over, h gives hints, u undoes.".to_string()
+                    "This board can be won: s starts over, u undoes.".to_string()
                 } else {
                     "This board cannot be won from its start either: n deals a winnable one."
                         .to_string()
@@ -614,24 +627,6 @@ fn draw_help(frame: &mut Frame, area: Rect, theme: Theme) {
     );
 }
 
-fn draw_too_small(frame: &mut Frame, area: Rect, theme: Theme) {
-    let text = vec![
-        Line::styled("The terminal is too small.", theme.error),
-        Line::raw(format!(
-            "It is {}x{}; the game needs {MIN_WIDTH}x{MIN_HEIGHT}.",
-            area.width, area.height
-        )),
-        Line::raw("Enlarge the window, or press q to quit."),
-    ];
-    let y = area.y + area.height.saturating_sub(3) / 2;
-    frame.render_widget(
-        Paragraph::new(text)
-            .alignment(Alignment::Center)
-            .wrap(Wrap { trim: true }),
-        Rect::new(area.x, y, area.width, area.height - (y - area.y)),
-    );
-}
-
 #[cfg(test)]
 mod tests {
     use std::time::{Duration, Instant};
@@ -643,7 +638,7 @@ mod tests {
 
     use super::*;
     use crate::rng::Rng;
-    use crate::rules::solitaire::{Board, deal};
+    use crate::rules::solitaire::{SolitaireBoard, deal};
 
     fn render(app: &App, width: u16, height: u16, theme: Theme) -> Terminal<TestBackend> {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
@@ -657,7 +652,7 @@ mod tests {
         }
     }
 
-    fn app(board: Board, delay_ms: Option<u64>) -> App {
+    fn app(board: SolitaireBoard, delay_ms: Option<u64>) -> App {
         App::new(board, delay_ms.map(Duration::from_millis), Rng::new(9))
     }
 
@@ -669,7 +664,10 @@ mod tests {
 
     #[test]
     fn rules_example_board_with_a_hint() {
-        let mut a = app(Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(), None);
+        let mut a = app(
+            SolitaireBoard::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(),
+            None,
+        );
         keys(&mut a, "h", Instant::now());
         insta::assert_snapshot!(render(&a, 80, 24, Theme::colour()).backend());
     }
@@ -688,7 +686,7 @@ mod tests {
 
     #[test]
     fn won_board() {
-        let mut a = app(Board::from_counts(&[0, 1, 1, 3]).unwrap(), None);
+        let mut a = app(SolitaireBoard::from_counts(&[0, 1, 1, 3]).unwrap(), None);
         keys(&mut a, "13121", Instant::now());
         assert!(a.board().is_won());
         insta::assert_snapshot!(render(&a, 80, 24, Theme::colour()).backend());
@@ -696,7 +694,10 @@ mod tests {
 
     #[test]
     fn stuck_board() {
-        let mut a = app(Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(), None);
+        let mut a = app(
+            SolitaireBoard::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(),
+            None,
+        );
         keys(&mut a, "32", Instant::now());
         assert!(a.board().is_stuck());
         insta::assert_snapshot!(render(&a, 80, 24, Theme::colour()).backend());
@@ -704,7 +705,10 @@ mod tests {
 
     #[test]
     fn start_over_question_in_the_status_and_key_bar() {
-        let mut a = app(Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(), None);
+        let mut a = app(
+            SolitaireBoard::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(),
+            None,
+        );
         keys(&mut a, "32s", Instant::now());
         let terminal = render(&a, 80, 24, Theme::colour());
         let text = terminal.backend().to_string();
@@ -712,7 +716,7 @@ mod tests {
             text.contains("Start this board over? Your 2 moves stay for r to replay. (y/n)"),
             "{text}"
         );
-        let mut one = app(Board::from_counts(&[0, 1, 1]).unwrap(), None);
+        let mut one = app(SolitaireBoard::from_counts(&[0, 1, 1]).unwrap(), None);
         keys(&mut one, "1s", Instant::now());
         assert_eq!(
             status_text(&one),
@@ -790,7 +794,7 @@ mod tests {
     /// drops every colour but keeps bold on playable houses.
     #[test]
     fn no_color_theme_uses_no_colours_and_keeps_emphasis() {
-        let a = app(Board::from_counts(&[0, 1, 1, 3]).unwrap(), None);
+        let a = app(SolitaireBoard::from_counts(&[0, 1, 1, 3]).unwrap(), None);
         let mono = render(&a, 80, 24, Theme::monochrome());
         let colour = render(&a, 80, 24, Theme::colour());
         assert_eq!(
@@ -849,7 +853,7 @@ mod tests {
         let mut screens = Vec::new();
         // Opening with a hint, mid-animation, won, stuck, scrolled.
         let mut a = app(
-            Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(),
+            SolitaireBoard::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap(),
             Some(100),
         );
         keys(&mut a, "h", t0);
@@ -865,7 +869,7 @@ mod tests {
         a.tick(t0 + Duration::from_secs(2));
         assert!(a.board().is_stuck());
         screens.push(render(&a, 80, 24, theme));
-        let mut won = app(Board::from_counts(&[0, 1]).unwrap(), None);
+        let mut won = app(SolitaireBoard::from_counts(&[0, 1]).unwrap(), None);
         keys(&mut won, "1", t0);
         screens.push(render(&won, 80, 24, theme));
         screens.push(render(&app(deal(1000), None), 80, 24, theme));
@@ -894,10 +898,10 @@ mod tests {
     #[test]
     fn odd_boards_at_every_size_stay_on_screen() {
         let boards = [
-            Board::new(),
-            Board::from_counts(&[7]).unwrap(),
-            Board::from_counts(&[0, u64::MAX]).unwrap(),
-            Board::from_counts(&[u64::MAX / 2 - 2, 3, u64::MAX / 2]).unwrap(),
+            SolitaireBoard::new(),
+            SolitaireBoard::from_counts(&[7]).unwrap(),
+            SolitaireBoard::from_counts(&[0, u64::MAX]).unwrap(),
+            SolitaireBoard::from_counts(&[u64::MAX / 2 - 2, 3, u64::MAX / 2]).unwrap(),
             deal(1000),
             deal(100_000),
         ];

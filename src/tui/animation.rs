@@ -1,12 +1,15 @@
 //! A move shown seed by seed, as a hand sows: the rules core's trace of the
-//! move ([`Step`]s) replayed with [`Step::apply`] on the counts from before
-//! the move, one timed frame per step.
+//! move replayed step by step on the counts from before the move, one timed
+//! frame per step, paced so that no move takes longer than
+//! [`MAX_MOVE_TIME`]. One type for every screen: the two-player game's
+//! [`Step`]s and solitaire's both implement [`AnimationStep`].
 //!
-//! The animation never decides anything: the move has already been played
-//! on the match; this only chooses what the board shows meanwhile.
+//! The animation never decides anything: the move has already been played;
+//! this only chooses what the board shows meanwhile.
 
 use std::time::{Duration, Instant};
 
+use crate::rules::solitaire::SolitaireStep;
 use crate::rules::{Pit, Rules, Side, Step};
 
 /// The longest one move may take on screen: long relay moves (an
@@ -18,16 +21,80 @@ pub const MAX_MOVE_TIME: Duration = Duration::from_secs(6);
 /// at about 50 frames a second, still visible as a moving hand.
 pub const MIN_PACED_DELAY: Duration = Duration::from_millis(20);
 
-/// How many seed delays a step takes on screen: captures and relays linger
-/// so the eye can follow them (a capture is first pointed at, then carried
-/// out); steps that move nothing take no time.
-fn delays_of(step: &Step) -> u32 {
-    match step {
-        Step::Capture { .. } => 4,
-        Step::Relay { .. } | Step::Sweep { .. } | Step::Lift { .. } => 2,
-        Step::Sow { .. } => 1,
-        Step::ExtraTurn | Step::GameOver => 0,
+/// One step of a traced move, as the animation needs to know it.
+pub trait AnimationStep: Copy {
+    /// What each place holds.
+    type Count: Copy;
+    /// Carries the step out on `counts`.
+    fn apply_to(&self, counts: &mut [Self::Count]);
+    /// Seed delays the step is pointed at before it is carried out (a
+    /// capture, so that players first see which seeds are taken).
+    fn announce(&self) -> u32 {
+        0
     }
+    /// Seed delays the step stays on screen once carried out; steps of 0
+    /// move nothing and go with the frame before them.
+    fn hold(&self) -> u32;
+    /// The seeds in the hand after this step, given those before.
+    fn hand_after(&self, hand: u64) -> u64;
+}
+
+/// The two-player game's steps: captures and relays linger so the eye can
+/// follow them; steps that move nothing take no time.
+impl AnimationStep for Step {
+    type Count = u16;
+
+    fn apply_to(&self, counts: &mut [u16]) {
+        self.apply(counts);
+    }
+
+    fn announce(&self) -> u32 {
+        match self {
+            Step::Capture { .. } => 2,
+            _ => 0,
+        }
+    }
+
+    fn hold(&self) -> u32 {
+        match self {
+            Step::Capture { .. } | Step::Relay { .. } | Step::Sweep { .. } | Step::Lift { .. } => 2,
+            Step::Sow { .. } => 1,
+            Step::ExtraTurn | Step::GameOver => 0,
+        }
+    }
+
+    fn hand_after(&self, hand: u64) -> u64 {
+        match self {
+            Step::Lift { seeds, .. } | Step::Relay { seeds, .. } => u64::from(*seeds),
+            Step::Sow { .. } => hand.saturating_sub(1),
+            _ => hand,
+        }
+    }
+}
+
+/// Solitaire's steps: a lift, then one seed a delay.
+impl AnimationStep for SolitaireStep {
+    type Count = u64;
+
+    fn apply_to(&self, counts: &mut [u64]) {
+        self.apply(counts);
+    }
+
+    fn hold(&self) -> u32 {
+        1
+    }
+
+    fn hand_after(&self, hand: u64) -> u64 {
+        match self {
+            SolitaireStep::Lift { seeds, .. } => *seeds,
+            SolitaireStep::Sow { .. } => hand.saturating_sub(1),
+        }
+    }
+}
+
+/// How many seed delays a step takes on screen in all.
+fn delays_of<S: AnimationStep>(step: &S) -> u32 {
+    step.announce() + step.hold()
 }
 
 /// The pause per seed for a move of `steps` when the player asked for
@@ -35,7 +102,7 @@ fn delays_of(step: &Step) -> u32 {
 /// [`MAX_MOVE_TIME`], else shorter so that it does (but never below
 /// [`MIN_PACED_DELAY`], nor above `delay`).
 #[must_use]
-pub fn paced_delay(delay: Duration, steps: &[Step]) -> Duration {
+pub fn paced_delay<S: AnimationStep>(delay: Duration, steps: &[S]) -> Duration {
     let units: u32 = steps.iter().map(delays_of).sum();
     if units == 0 || delay * units <= MAX_MOVE_TIME {
         return delay;
@@ -49,7 +116,7 @@ pub fn paced_delay(delay: Duration, steps: &[Step]) -> Duration {
 #[must_use]
 pub fn caption(animation: &Animation, names: [&str; 2], rules: &Rules) -> String {
     let letter = |pit| rules.letter(pit).unwrap_or('?');
-    let name = names[animation.mover().index()];
+    let name = names[animation.mover(rules).index()];
     match animation.current() {
         Some(Step::Lift { pit, seeds }) => format!("{name} lifts {seeds} from {}", letter(pit)),
         Some(Step::Relay { pit, seeds }) => {
@@ -82,13 +149,12 @@ pub fn caption(animation: &Animation, names: [&str; 2], rules: &Rules) -> String
 
 /// A move being shown. See the [module docs](self).
 #[derive(Clone, Debug)]
-pub struct Animation {
-    mover: Side,
-    steps: Vec<Step>,
+pub struct Animation<S: AnimationStep = Step> {
+    steps: Vec<S>,
     /// Steps applied to `counts` so far.
     shown: usize,
-    counts: Vec<u16>,
-    hand: u16,
+    counts: Vec<S::Count>,
+    hand: u64,
     /// The pause per seed, after pacing (see [`paced_delay`]).
     delay: Duration,
     /// When the next step is due (or, after the last one, when the
@@ -96,26 +162,19 @@ pub struct Animation {
     next_at: Instant,
     /// Cut short by a key.
     finished: bool,
-    /// The next step is a capture, already pointed at but not yet carried
-    /// out: players first see which seeds are taken, then see them go.
+    /// The next step is pointed at but not yet carried out (see
+    /// [`AnimationStep::announce`]).
     announced: bool,
 }
 
-impl Animation {
-    /// Starts showing a move by `mover` that turned `before` into the
-    /// position after `steps`; the first step shows at once, the next ones
-    /// `delay` apart (less for a long move: see [`paced_delay`]).
+impl<S: AnimationStep> Animation<S> {
+    /// Starts showing a move that turned `before` into the position after
+    /// `steps`; the first step shows at once, the next ones `delay` apart
+    /// (less for a long move: see [`paced_delay`]).
     #[must_use]
-    pub fn new(
-        mover: Side,
-        before: &[u16],
-        steps: Vec<Step>,
-        delay: Duration,
-        now: Instant,
-    ) -> Animation {
+    pub fn new(before: &[S::Count], steps: Vec<S>, delay: Duration, now: Instant) -> Animation<S> {
         let delay = paced_delay(delay, &steps);
         let mut animation = Animation {
-            mover,
             steps,
             shown: 0,
             counts: before.to_vec(),
@@ -129,25 +188,12 @@ impl Animation {
         animation
     }
 
-    /// How long a step stays on screen once carried out (a capture is also
-    /// pointed at for two delays before: see [`delays_of`]).
-    fn hold(&self, step: &Step) -> Duration {
-        match step {
-            Step::Capture { .. } => self.delay * 2,
-            other => self.delay * delays_of(other),
-        }
-    }
-
     fn apply_next(&mut self) {
         let step = self.steps[self.shown];
-        step.apply(&mut self.counts);
-        match step {
-            Step::Lift { seeds, .. } | Step::Relay { seeds, .. } => self.hand = seeds,
-            Step::Sow { .. } => self.hand = self.hand.saturating_sub(1),
-            _ => {}
-        }
+        step.apply_to(&mut self.counts);
+        self.hand = step.hand_after(self.hand);
         self.shown += 1;
-        self.next_at += self.hold(&step);
+        self.next_at += self.delay * step.hold();
     }
 
     /// Shows every step that is due by `now`. Returns whether the picture changed.
@@ -156,16 +202,21 @@ impl Animation {
         let mut changed = false;
         while self.shown < self.steps.len() && now >= self.next_at {
             changed = true;
-            if matches!(self.steps[self.shown], Step::Capture { .. }) && !self.announced {
+            let announce = self.steps[self.shown].announce();
+            if announce > 0 && !self.announced {
                 self.announced = true;
-                self.next_at += self.delay * 2;
+                self.next_at += self.delay * announce;
                 continue;
             }
             self.announced = false;
             self.apply_next();
             // Steps that move nothing (extra turn, game over) go with the
             // frame before them.
-            while self.steps.get(self.shown).is_some_and(|s| !s.moves_seeds()) {
+            while self
+                .steps
+                .get(self.shown)
+                .is_some_and(|s| delays_of(s) == 0)
+            {
                 self.apply_next();
             }
         }
@@ -213,42 +264,50 @@ impl Animation {
 
     /// The counts the board shows now.
     #[must_use]
-    pub fn counts(&self) -> &[u16] {
+    pub fn counts(&self) -> &[S::Count] {
         &self.counts
     }
 
     /// Seeds in the sowing hand.
     #[must_use]
-    pub fn hand(&self) -> u16 {
+    pub fn hand(&self) -> u64 {
         self.hand
     }
 
-    /// Who is moving.
+    /// The step shown last, or the one pointed at (`None` before the first).
     #[must_use]
-    pub fn mover(&self) -> Side {
-        self.mover
-    }
-
-    /// The pit the move started from.
-    #[must_use]
-    pub fn origin(&self) -> Option<Pit> {
-        match self.steps.first() {
-            Some(Step::Lift { pit, .. }) => Some(*pit),
-            _ => None,
-        }
-    }
-
-    /// The step shown last (`None` before the first).
-    #[must_use]
-    pub fn current(&self) -> Option<Step> {
+    pub fn current(&self) -> Option<S> {
         if self.announced {
             return self.steps.get(self.shown).copied();
         }
         self.steps[..self.shown]
             .iter()
             .rev()
-            .find(|s| s.moves_seeds())
+            .find(|s| delays_of(*s) > 0)
             .copied()
+    }
+
+    /// The first step (the lift).
+    #[must_use]
+    pub fn first(&self) -> Option<S> {
+        self.steps.first().copied()
+    }
+}
+
+impl Animation<Step> {
+    /// Who is moving.
+    #[must_use]
+    pub fn mover(&self, rules: &Rules) -> Side {
+        self.origin().map_or(Side::South, |pit| rules.owner(pit))
+    }
+
+    /// The pit the move started from.
+    #[must_use]
+    pub fn origin(&self) -> Option<Pit> {
+        match self.first() {
+            Some(Step::Lift { pit, .. }) => Some(pit),
+            _ => None,
+        }
     }
 
     /// The places to highlight in the current frame: where the hand is,
@@ -294,7 +353,7 @@ mod tests {
         let (before, steps) = traced(&mut board, 'c');
         let t0 = Instant::now();
         let ms = Duration::from_millis;
-        let mut a = Animation::new(Side::South, &before, steps, ms(100), t0);
+        let mut a = Animation::new(&before, steps, ms(100), t0);
         // The lift shows at once: pit c is empty, four seeds in hand.
         assert_eq!((a.counts()[2], a.hand()), (0, 4));
         assert_eq!(a.highlight()[0], Rules::KALAH.pit_by_letter('c'));
@@ -312,7 +371,7 @@ mod tests {
     /// How long the whole animation of `steps` runs, by the clock.
     fn running_time(before: &[u16], steps: Vec<Step>, delay: Duration) -> Duration {
         let t0 = Instant::now();
-        let mut a = Animation::new(Side::South, before, steps, delay, t0);
+        let mut a = Animation::new(before, steps, delay, t0);
         let tick = Duration::from_millis(1);
         let mut now = t0;
         while !a.is_done(now) {
@@ -368,7 +427,7 @@ mod tests {
         let mut board = Board::new(Rules::KALAH);
         let (before, steps) = traced(&mut board, 'a');
         let t0 = Instant::now();
-        let mut a = Animation::new(Side::South, &before, steps, Duration::from_secs(1), t0);
+        let mut a = Animation::new(&before, steps, Duration::from_secs(1), t0);
         assert_ne!(a.counts(), board.counts());
         a.finish();
         assert_eq!(a.counts(), board.counts());
@@ -388,7 +447,7 @@ mod tests {
         let mut board = Board::from_counts(rules, &counts, Side::South).unwrap();
         let (before, steps) = traced(&mut board, 'a');
         let t0 = Instant::now();
-        let mut a = Animation::new(Side::South, &before, steps, Duration::from_millis(10), t0);
+        let mut a = Animation::new(&before, steps, Duration::from_millis(10), t0);
         let b = crate::rules::Pit::new(1);
         let store = rules.store(Side::South);
         // Lift (20 ms), sow into b (10 ms): at 30 ms the capture is pointed at...

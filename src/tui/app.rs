@@ -1,16 +1,21 @@
-//! Everything on the screen that is not the rules: which screen is up, the
-//! cursor, the move being animated, the messages and log, the computer's
-//! thinking. The rules state is the [`Match`]; this only asks it.
+//! The game screen's model: which mode the screen is in, and the small
+//! parts it is made of. The rules state is the [`Match`]; this only asks it.
 //!
-//! [`App::handle_event`] and [`App::tick`] take the time as an argument and
-//! never touch the terminal, the disk or spawn threads: what the computer
-//! should think about comes out of [`App::take_requests`], its answers go in
-//! through [`App::on_answer`]; what happened to the match (a move, a finished
-//! round, the end) comes out of [`App::take_match_events`] for the event loop
-//! to save (see [`crate::game::keeper`]). That keeps every screen testable
-//! without a terminal.
+//! - [`Mode`]: exactly one of resume offer, a human's turn, sowing, a
+//!   computer thinking, a computer's choice on show, paused, round over;
+//!   a [`Dialog`] (help, quit) may sit on top of any of them.
+//! - [`Notes`]: the status line and the log.
+//! - the cursor and digit entry ([`DigitEntry`]), the sowing speed, the
+//!   computers' pause, and the outbox of effects.
+//!
+//! [`App::on_input`] and [`App::tick`] take the time as an argument and
+//! never touch the terminal or the disk or start threads: what the
+//! computer should think about comes out of [`App::take_requests`], its
+//! answers go in through [`App::on_answer`]; what happened to the match
+//! comes out of [`App::take_match_events`]. The [`world`](crate::tui::world)
+//! turns both into effects. That keeps every screen testable without a
+//! terminal.
 
-use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 #[cfg(test)]
@@ -19,36 +24,29 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Position, Rect};
 
 use crate::game::keeper::saved_summary;
-use crate::game::{Match, describe, outcome_message};
+use crate::game::{
+    FirstMover, Match, PlayOptions, Undo, computer_move, describe, gave_no_move, match_score,
+    outcome_message, played as game_played, plural, redo_message, round_goes_on, round_starts,
+};
 use crate::players::{Hint, PlayerKind};
 use crate::rules::{MoveError, Pit, Played, Rules, Side, Step};
 use crate::tui::animation::Animation;
 use crate::tui::computer::{Answer, Request};
+use crate::tui::digits::{DIGIT_WAIT, DigitEntry, Entered};
 use crate::tui::input::{Input, chord_message};
 use crate::tui::keys::{self, Action, Situation};
 use crate::tui::layout::ScreenLayout;
+use crate::tui::notes::Notes;
+pub use crate::tui::notes::{Note, Tone};
+use crate::tui::prefs::Prefs;
 use crate::tui::theme::Theme;
 
-/// Lines of history kept (the screen shows the last few that fit).
-const LOG_LENGTH: usize = 40;
 /// How far the help screen scrolls (it is about this many lines long).
 const HELP_SCROLL_LIMIT: u16 = 40;
-/// How long a digit that could start a two-digit pit number (on boards of
-/// ten pits or more) waits for the second digit before it is played alone.
-pub const DIGIT_WAIT: Duration = Duration::from_millis(1200);
 /// Sowing speeds `+` and `-` step through, in milliseconds per seed (0: no animation).
 const SPEEDS_MS: [u64; 11] = [0, 20, 40, 70, 100, 150, 220, 330, 500, 750, 1000];
-
-/// How a front end presents a match: the parts of [`PlayOptions`] the screen needs.
-///
-/// [`PlayOptions`]: crate::commands::PlayOptions
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Settings {
-    /// Pause between two seeds of the animation; `None` shows moves at once.
-    pub seed_delay: Option<Duration>,
-    /// How long a computer's chosen pit is shown before it is played.
-    pub move_pause: Duration,
-}
+/// The one wording of the pause.
+pub const PAUSED_TEXT: &str = "Paused: s plays one computer move, p resumes.";
 
 /// A dialog over the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,14 +57,13 @@ pub enum Overlay {
     ConfirmQuit,
 }
 
-/// What happened to the match, for whoever keeps it (the event loop saves
-/// it with a [`Keeper`](crate::game::Keeper)).
+/// What happened to the match, for whoever keeps it (the
+/// [world](crate::tui::world) saves it with a [`Keeper`](crate::game::Keeper)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MatchEvent {
     /// A move was made or taken back, or a new round started: save it.
     Changed,
-    /// A move ended the round: record it, and save the next round
-    /// ([`Keeper::close_round`](crate::game::Keeper::close_round)).
+    /// A move ended the round: record it, and save the next round.
     /// Sent once per round: a finished round cannot be taken back.
     RoundFinished,
     /// The players stopped after a finished round: the match is over and
@@ -75,40 +72,12 @@ pub enum MatchEvent {
 }
 
 /// A saved match offered for resuming, and the new one to play instead.
-struct ResumeOffer {
+#[derive(Clone, Debug)]
+pub struct ResumeOffer {
     /// The new match, if the players answer "n".
     fresh: Match,
     /// "There is an unfinished match of …".
     summary: String,
-}
-
-/// How a message reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tone {
-    /// News.
-    Plain,
-    /// Something good happened (extra turn, capture, win).
-    Good,
-    /// A choice was refused.
-    Error,
-}
-
-/// One line of the log or status line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Note {
-    /// The words.
-    pub text: String,
-    /// How it reads.
-    pub tone: Tone,
-}
-
-impl Note {
-    fn new(text: impl Into<String>, tone: Tone) -> Note {
-        Note {
-            text: text.into(),
-            tone,
-        }
-    }
 }
 
 /// What the computer is thinking about.
@@ -131,43 +100,67 @@ pub struct Thinking {
     pub since: Instant,
 }
 
+/// What the screen is doing. Exactly one at a time; see the [module docs](self).
+#[derive(Clone, Debug)]
+pub enum Mode {
+    /// "Resume the unfinished match? (y/n)", the saved board on show.
+    Resume(Box<ResumeOffer>),
+    /// A human's turn; maybe a hint being looked for.
+    Turn {
+        /// The hint search under way, if any.
+        hint: Option<Thinking>,
+    },
+    /// A move is being sown seed by seed.
+    Sowing(Box<Animation>),
+    /// A computer is choosing its move.
+    Thinking(Thinking),
+    /// A computer chose `pit`; it is played at `at`.
+    Chosen {
+        /// The pit.
+        pit: Pit,
+        /// When it is played.
+        at: Instant,
+    },
+    /// A computer's turn, held by the pause (`p`).
+    Paused,
+    /// The round is over: "Play again? (y/n)".
+    RoundOver,
+    /// A computer is to move but has not been asked yet: the first tick
+    /// asks it (so that a resume offer or a pause made before then comes
+    /// first).
+    Ready,
+}
+
 /// The screen state of a match. See the [module docs](self).
 pub struct App {
-    pub(super) game: Match,
-    pub(super) theme: Theme,
+    game: Match,
+    mode: Mode,
+    dialog: Option<Overlay>,
+    /// Lines the help screen is scrolled down by (on a small terminal).
+    help_scroll: u16,
+    notes: Notes,
+    theme: Theme,
     seed_delay: Option<Duration>,
     move_pause: Duration,
-    pub(super) overlay: Option<Overlay>,
-    /// Lines the help screen is scrolled down by (on a small terminal).
-    pub(super) help_scroll: u16,
-    /// Set while the game clock stands still (a dialog, a too-small terminal).
-    frozen_since: Option<Instant>,
     /// Each side's cursor, remembered between turns.
     cursor: [Option<Pit>; 2],
-    pub(super) animation: Option<Animation>,
-    /// What the move being animated did, told once it has been seen.
-    after_animation: Vec<Note>,
-    pub(super) log: VecDeque<Note>,
-    pub(super) message: Option<Note>,
-    pub(super) thinking: Option<Thinking>,
-    /// A computer's chosen pit, played when the pause is over.
-    pub(super) pending_move: Option<(Pit, Instant)>,
-    pub(super) hint: Option<Hint>,
-    next_id: u64,
-    requests: Vec<Request>,
-    pub(super) paused: bool,
+    digits: DigitEntry,
+    /// Whether the computers wait for `s` or `p`.
+    paused: bool,
+    /// Computer moves `s` allowed while paused.
     steps_allowed: u32,
-    /// A digit typed by `side` that may start a two-digit pit number, and
-    /// when it is played alone if no second digit comes.
-    typed: Option<(Side, usize, Instant)>,
-    pub(super) size: Rect,
-    pub(super) now: Instant,
+    /// The last hint, shown until the next move.
+    hint: Option<Hint>,
+    next_id: u64,
+    /// Set while the game clock stands still (a dialog, a too-small terminal).
+    frozen_since: Option<Instant>,
+    size: Rect,
+    now: Instant,
     quit: bool,
-    /// A saved match waiting for "Resume the unfinished match? (y/n)".
-    resume: Option<ResumeOffer>,
+    requests: Vec<Request>,
     events: Vec<MatchEvent>,
-    /// What became of the finished round (where it was recorded).
-    pub(super) round_note: Option<Note>,
+    /// Preferences changed since the last call to [`App::take_prefs`].
+    prefs_changed: bool,
 }
 
 impl App {
@@ -175,40 +168,41 @@ impl App {
     #[must_use]
     pub fn new(
         game: Match,
-        settings: Settings,
+        settings: PlayOptions,
         theme: Theme,
         size: (u16, u16),
         now: Instant,
     ) -> App {
         let mut app = App {
             game,
+            mode: Mode::Turn { hint: None },
+            dialog: None,
+            help_scroll: 0,
+            notes: Notes::default(),
             theme,
             seed_delay: settings.seed_delay.filter(|d| !d.is_zero()),
             move_pause: settings.move_pause,
-            overlay: None,
-            help_scroll: 0,
-            frozen_since: None,
             cursor: [None; 2],
-            animation: None,
-            after_animation: Vec::new(),
-            log: VecDeque::new(),
-            message: None,
-            thinking: None,
-            pending_move: None,
-            hint: None,
-            next_id: 1,
-            requests: Vec::new(),
+            digits: DigitEntry::default(),
             paused: false,
             steps_allowed: 0,
-            typed: None,
+            hint: None,
+            next_id: 1,
+            frozen_since: None,
             size: Rect::new(0, 0, size.0, size.1),
             now,
             quit: false,
-            resume: None,
+            requests: Vec::new(),
             events: Vec::new(),
-            round_note: None,
+            prefs_changed: false,
         };
         app.announce_round();
+        let board = app.game.board();
+        if board.is_over() || app.is_human(board.to_move()) {
+            app.next_turn(now);
+        } else {
+            app.mode = Mode::Ready;
+        }
         app
     }
 
@@ -216,34 +210,33 @@ impl App {
     /// (y/n)": `y` goes on with it exactly where it stopped, `n` goes on
     /// with the new match this app was made with. Until then nothing moves.
     pub fn offer_resume(&mut self, saved: Match) {
+        self.cancel_thinking();
         let summary = saved_summary(&saved);
         let fresh = std::mem::replace(&mut self.game, saved);
-        self.log.clear();
+        self.notes.clear_log();
         self.cursor = [None; 2];
-        self.resume = Some(ResumeOffer { fresh, summary });
+        self.mode = Mode::Resume(Box::new(ResumeOffer { fresh, summary }));
     }
 
     /// The question about a saved match, while it is asked.
     #[must_use]
     pub fn resume_summary(&self) -> Option<&str> {
-        self.resume.as_ref().map(|r| r.summary.as_str())
+        match &self.mode {
+            Mode::Resume(offer) => Some(&offer.summary),
+            _ => None,
+        }
     }
 
-    fn answer_resume(&mut self, resume: bool) {
-        let Some(offer) = self.resume.take() else {
+    fn answer_resume(&mut self, resume: bool, now: Instant) {
+        let Mode::Resume(offer) = std::mem::replace(&mut self.mode, Mode::Turn { hint: None })
+        else {
             return;
         };
         if resume {
-            let played = self.game.moves().len();
-            self.push_log(vec![Note::new(
-                format!(
-                    "Resumed: round {} goes on after {played} move{} ({} moved first).",
-                    self.game.round(),
-                    if played == 1 { "" } else { "s" },
-                    self.game.name(self.game.starter())
-                ),
-                Tone::Plain,
-            )]);
+            let starter = self.game.name(self.game.starter()).to_string();
+            let notice = round_goes_on(self.game.round(), self.game.moves().len(), &starter);
+            self.notes
+                .log_lines([Note::plain(format!("Resumed. {}", notice.text))]);
             // A save holding a finished round (written by hand) is
             // recorded now, as it would have been when it ended.
             if self.game.outcome().is_some() {
@@ -254,11 +247,11 @@ impl App {
             // replaces it, as in plain mode.
             self.game = offer.fresh;
             self.announce_round();
-            self.message = Some(Note::new(
+            self.notes.say(Note::plain(
                 "A new match: the saved one is replaced once a move is made.",
-                Tone::Plain,
             ));
         }
+        self.next_turn(now);
     }
 
     /// What happened to the match since the last call, in order.
@@ -266,34 +259,33 @@ impl App {
         std::mem::take(&mut self.events)
     }
 
+    /// The preferences, if the players changed them since the last call.
+    pub fn take_prefs(&mut self) -> Option<Prefs> {
+        std::mem::take(&mut self.prefs_changed).then_some(Prefs {
+            seed_delay: self.seed_delay,
+        })
+    }
+
     /// Shows a problem (with keeping the match, say) in the status line and
     /// the log; the game goes on.
     pub fn warn(&mut self, text: impl Into<String>) {
         let note = Note::new(text, Tone::Error);
-        self.message = Some(note.clone());
-        self.push_log(vec![note]);
+        self.notes.say(note.clone());
+        self.notes.log_lines([note]);
     }
 
     /// Adds a line of news to the log.
     pub fn tell(&mut self, text: impl Into<String>) {
-        self.push_log(vec![Note::new(text, Tone::Plain)]);
+        self.notes.log_lines([Note::plain(text)]);
     }
 
     /// Says where the finished round was recorded (on the end-of-round
     /// panel and in the log).
     pub fn round_recorded(&mut self, text: impl Into<String>) {
-        let note = Note::new(text, Tone::Plain);
-        self.round_note = Some(note.clone());
-        self.push_log(vec![note]);
+        self.notes.set_round_note(Some(Note::plain(text)));
     }
 
     // ----- what the screen shows -------------------------------------------
-
-    /// Where the finished round was recorded, once it was.
-    #[must_use]
-    pub fn round_note(&self) -> Option<&Note> {
-        self.round_note.as_ref()
-    }
 
     /// The match.
     #[must_use]
@@ -305,6 +297,72 @@ impl App {
     #[must_use]
     pub fn rules(&self) -> &Rules {
         self.game.rules()
+    }
+
+    /// The styles to draw with.
+    #[must_use]
+    pub fn theme(&self) -> &Theme {
+        &self.theme
+    }
+
+    /// What the screen is doing.
+    #[must_use]
+    pub fn mode(&self) -> &Mode {
+        &self.mode
+    }
+
+    /// The dialog on top, if any.
+    #[must_use]
+    pub fn dialog(&self) -> Option<Overlay> {
+        self.dialog
+    }
+
+    /// How far the help screen is scrolled.
+    #[must_use]
+    pub fn help_scroll(&self) -> u16 {
+        self.help_scroll
+    }
+
+    /// The status line and the log.
+    #[must_use]
+    pub fn notes(&self) -> &Notes {
+        &self.notes
+    }
+
+    /// Where the finished round was recorded, once it was.
+    #[must_use]
+    pub fn round_note(&self) -> Option<&Note> {
+        self.notes.round_note()
+    }
+
+    /// Whether the computers are paused.
+    #[must_use]
+    pub fn paused(&self) -> bool {
+        self.paused
+    }
+
+    /// The move being sown, if any.
+    #[must_use]
+    pub fn animation(&self) -> Option<&Animation> {
+        match &self.mode {
+            Mode::Sowing(animation) => Some(animation),
+            _ => None,
+        }
+    }
+
+    /// The pit a computer chose and is about to play.
+    #[must_use]
+    pub fn chosen(&self) -> Option<Pit> {
+        match self.mode {
+            Mode::Chosen { pit, .. } => Some(pit),
+            _ => None,
+        }
+    }
+
+    /// The terminal's size.
+    #[must_use]
+    pub fn size(&self) -> Rect {
+        self.size
     }
 
     /// South's and North's names.
@@ -322,7 +380,7 @@ impl App {
     /// The counts on the board now (mid-move while a move is animated).
     #[must_use]
     pub fn shown_counts(&self) -> &[u16] {
-        match &self.animation {
+        match self.animation() {
             Some(a) => a.counts(),
             None => self.game.board().counts(),
         }
@@ -331,13 +389,13 @@ impl App {
     /// Whether the round is over and its result is on screen.
     #[must_use]
     pub fn round_over(&self) -> bool {
-        self.game.outcome().is_some() && self.animation.is_none()
+        matches!(self.mode, Mode::RoundOver)
     }
 
     /// The side whose turn it is, once any move being shown is over.
     #[must_use]
     pub fn to_move(&self) -> Option<Side> {
-        (self.animation.is_none() && !self.game.board().is_over())
+        (self.animation().is_none() && !self.game.board().is_over())
             .then(|| self.game.board().to_move())
     }
 
@@ -349,7 +407,10 @@ impl App {
     /// when the round is over).
     #[must_use]
     pub fn human_to_move(&self) -> Option<Side> {
-        self.to_move().filter(|&side| self.is_human(side))
+        match self.mode {
+            Mode::Turn { .. } => Some(self.game.board().to_move()),
+            _ => None,
+        }
     }
 
     fn any_computer(&self) -> bool {
@@ -360,10 +421,7 @@ impl App {
     /// computer has just chosen.
     #[must_use]
     pub fn selection(&self) -> Option<Pit> {
-        if self.resume.is_some() {
-            return None;
-        }
-        if let Some((pit, _)) = self.pending_move {
+        if let Some(pit) = self.chosen() {
             return Some(pit);
         }
         let side = self.human_to_move()?;
@@ -385,48 +443,52 @@ impl App {
         ScreenLayout::new(self.size, self.rules()).is_err()
     }
 
+    fn thinking(&self) -> Option<Thinking> {
+        match self.mode {
+            Mode::Thinking(t) | Mode::Turn { hint: Some(t) } => Some(t),
+            _ => None,
+        }
+    }
+
     /// The next time something on screen changes by itself (an animation
     /// frame, a computer move, the thinking indicator), if any.
     #[must_use]
     pub fn next_wake(&self) -> Option<Instant> {
-        let spinner = self.thinking.map(|_| self.now + Duration::from_millis(100));
+        let spinner = self
+            .thinking()
+            .map(|_| self.now + Duration::from_millis(100));
         if self.frozen_since.is_some() {
             // Frames and moves wait for the clock to start again; waking
             // up for them now would only spin.
             return spinner;
         }
-        [
-            self.animation.as_ref().and_then(Animation::next_frame_at),
-            self.pending_move.map(|(_, at)| at),
-            self.typed.map(|(_, _, at)| at),
-            spinner,
-        ]
-        .into_iter()
-        .flatten()
-        .min()
+        let due = match &self.mode {
+            Mode::Sowing(a) => a.next_frame_at(),
+            Mode::Chosen { at, .. } => Some(*at),
+            _ => None,
+        };
+        [due, self.digits.due(), spinner]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// The line printed on the normal screen after the game.
     #[must_use]
     pub fn final_score(&self) -> String {
-        let tally = self.game.tally();
         let [south, north] = self.names();
-        let rounds = tally.rounds();
-        let draws = match tally.draws {
-            1 => "1 draw".to_string(),
-            n => format!("{n} draws"),
-        };
-        let mut line = format!(
-            "Final score: {south} {} – {} {north}, {draws} ({rounds} round{} played)",
-            tally.wins[0],
-            tally.wins[1],
-            if rounds == 1 { "" } else { "s" }
-        );
-        if self.resume.is_some() {
+        if self.resume_summary().is_some() {
             return format!(
                 "Nothing was played; the unfinished match of {south} and {north} is still saved."
             );
         }
+        let tally = self.game.tally();
+        let rounds = tally.rounds();
+        let mut line = format!(
+            "Final score: {} ({} played)",
+            match_score(tally, self.names()),
+            plural(rounds, "round"),
+        );
         if self.game.outcome().is_none() && !self.game.moves().is_empty() {
             line.push_str(&format!(
                 "; round {} was left unfinished",
@@ -461,7 +523,7 @@ impl App {
             Input::Interrupt => self.quit_now(),
             Input::Chord(key) => {
                 // Never a move: Ctrl-D is not d, nor Ctrl-U undo.
-                self.message = Some(Note::new(chord_message(key), Tone::Plain));
+                self.notes.say(Note::plain(chord_message(key)));
             }
             Input::Click(position) => self.on_click(position, now),
             Input::Scroll(_) | Input::Tick => {}
@@ -471,7 +533,7 @@ impl App {
     }
 
     fn on_key(&mut self, key: KeyEvent, now: Instant) {
-        match self.overlay {
+        match self.dialog {
             Some(Overlay::Help) => {
                 // The arrows scroll a help screen taller than the terminal;
                 // any other key closes it.
@@ -482,15 +544,21 @@ impl App {
                     KeyCode::Down | KeyCode::PageDown => {
                         self.help_scroll = (self.help_scroll + 1).min(HELP_SCROLL_LIMIT);
                     }
-                    _ => self.overlay = None,
+                    _ => self.dialog = None,
                 }
                 return;
             }
             Some(Overlay::ConfirmQuit) => {
                 match key.code {
                     KeyCode::Char('y' | 'Y') => self.quit_now(),
-                    KeyCode::Char('n' | 'N' | 'q') | KeyCode::Esc => self.overlay = None,
-                    _ => {}
+                    KeyCode::Char('n' | 'N' | 'q') | KeyCode::Esc => {
+                        self.dialog = None;
+                        self.notes.hush();
+                    }
+                    _ => self.notes.say(Note::plain(format!(
+                        "{} is not an answer: y quits, n goes back to the game.",
+                        key_name(key)
+                    ))),
                 }
                 return;
             }
@@ -498,41 +566,65 @@ impl App {
         }
         if self.too_small() {
             if matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {
-                self.overlay = Some(Overlay::ConfirmQuit);
+                self.dialog = Some(Overlay::ConfirmQuit);
             }
             return;
         }
-        if self.resume.is_some() {
+        if matches!(self.mode, Mode::Resume(_)) {
             match key.code {
-                KeyCode::Char('y' | 'Y') => self.answer_resume(true),
-                KeyCode::Char('n' | 'N') => self.answer_resume(false),
-                // Nothing is played yet: nothing to confirm.
-                KeyCode::Char('q') | KeyCode::Esc => self.quit_now(),
-                KeyCode::Char('?') => {
-                    self.help_scroll = 0;
-                    self.overlay = Some(Overlay::Help);
-                }
-                _ => {}
+                KeyCode::Char('y' | 'Y') => self.answer_resume(true, now),
+                KeyCode::Char('n' | 'N') => self.answer_resume(false, now),
+                KeyCode::Char('q') | KeyCode::Esc => self.dialog = Some(Overlay::ConfirmQuit),
+                KeyCode::Char('?') => self.open_help(),
+                _ => self.notes.say(Note::plain(format!(
+                    "{} is not an answer: y resumes, n starts a new match, q quits.",
+                    key_name(key)
+                ))),
             }
             return;
         }
-        if let Some(animation) = &mut self.animation {
-            // Any key finishes the move on screen at once; keys about the
-            // screen itself (help, quit, speed, pause) also do their job.
-            animation.finish();
-            self.tick(now);
+        if matches!(self.mode, Mode::Sowing(_)) {
             let action = self.key_action(key);
-            if !matches!(
+            // Keys about the screen itself (help, quit, speed, pause) do
+            // their job and let the sowing go on; any other key shows the
+            // rest of the move at once.
+            if matches!(
                 action,
                 Action::Help | Action::AskQuit | Action::Faster | Action::Slower | Action::Pause
             ) {
-                return;
+                self.act(action, now);
+            } else {
+                self.finish_sowing(now);
             }
-            self.act(action, now);
             return;
         }
-        if self.typed_number(key, now) {
-            return;
+        if let Some(side) = self.human_to_move() {
+            let pits = self.rules().pits();
+            match self.digits.key(key.code, pits, Some(DIGIT_WAIT), now) {
+                Entered::Complete(number) => return self.choose_number(side, number, now),
+                // 0 is the tenth pit, as on a keyboard's number row.
+                Entered::Zero => return self.choose_number(side, 10, now),
+                Entered::OutOfRange(number) if number >= 10 => {
+                    return self.notes.say(Note::new(
+                        format!("There is no pit {number}: the pits are 1 to {pits}."),
+                        Tone::Error,
+                    ));
+                }
+                Entered::OutOfRange(_) => return self.refuse(MoveError::NoSuchPit),
+                Entered::Waiting(first) => {
+                    let tens = match pits {
+                        n if n == first * 10 => format!("pit {n}"),
+                        n => format!("pits {}-{}", first * 10, n.min(first * 10 + 9)),
+                    };
+                    return self.notes.say(Note::plain(format!(
+                        "{first}… a second digit for {tens}; Enter or a moment's wait plays pit {first}."
+                    )));
+                }
+                Entered::Cleared => return self.notes.hush(),
+                Entered::NotADigit => {}
+            }
+        } else {
+            self.digits.clear();
         }
         let action = self.key_action(key);
         if action == Action::Nothing {
@@ -542,69 +634,15 @@ impl App {
         self.act(action, now);
     }
 
-    /// Two-digit pit numbers: a digit that could start one waits for the
-    /// second digit, Enter, or [`DIGIT_WAIT`]. Returns whether the key was
-    /// taken for that.
-    fn typed_number(&mut self, key: KeyEvent, now: Instant) -> bool {
-        let Some(side) = self.human_to_move() else {
-            self.typed = None;
-            return false;
-        };
-        let rules = *self.rules();
-        let digit = match key.code {
-            KeyCode::Char(c) => c.to_digit(10).map(|d| d as usize),
-            _ => None,
-        };
-        match (self.typed.take(), digit, key.code) {
-            (Some((_, first, _)), Some(second), _) => {
-                let number = first * 10 + second;
-                match rules.pit(side, number) {
-                    Some(pit) => self.choose(pit, now),
-                    None => {
-                        self.message = Some(Note::new(
-                            format!(
-                                "There is no pit {number}: the pits are 1 to {}.",
-                                rules.pits()
-                            ),
-                            Tone::Error,
-                        ));
-                    }
-                }
-                true
-            }
-            (Some((_, first, _)), None, KeyCode::Enter) => {
-                if let Some(pit) = rules.pit(side, first) {
-                    self.choose(pit, now);
-                }
-                true
-            }
-            (None, Some(first), _) if first >= 1 && first * 10 <= rules.pits() => {
-                self.typed = Some((side, first, now + DIGIT_WAIT));
-                let tens = match rules.pits() {
-                    n if n == first * 10 => format!("pit {n}"),
-                    n => format!("pits {}-{}", first * 10, n.min(first * 10 + 9)),
-                };
-                self.message = Some(Note::new(
-                    format!(
-                        "{first}… a second digit for {tens}; Enter or a moment's wait plays pit {first}."
-                    ),
-                    Tone::Plain,
-                ));
-                true
-            }
-            // Any other key forgets the digit and does its own job.
-            _ => false,
-        }
-    }
-
     /// A key with no meaning here: say so, change nothing else.
     fn unknown_key(&mut self, key: KeyEvent) {
-        let name = match key.code {
+        if matches!(
+            key.code,
+            KeyCode::Modifier(_) | KeyCode::Null | KeyCode::CapsLock | KeyCode::NumLock
+        ) {
             // Modifier keys alone and keys the terminal cannot name say nothing.
-            KeyCode::Modifier(_) | KeyCode::Null | KeyCode::CapsLock | KeyCode::NumLock => return,
-            KeyCode::Char(c) => c.to_string(),
-            other => other.to_string(),
-        };
+            return;
+        }
         let what = if self.round_over() {
             "y plays again, n stops".to_string()
         } else if let Some(side) = self.human_to_move() {
@@ -616,24 +654,23 @@ impl App {
         } else {
             "p pauses".to_string()
         };
-        self.message = Some(Note::new(
-            format!("{name} is not a key here: {what}, ? for help."),
-            Tone::Plain,
-        ));
+        self.notes.say(Note::plain(format!(
+            "{} is not a key here: {what}, ? for help.",
+            key_name(key)
+        )));
     }
 
     fn on_click(&mut self, position: Position, now: Instant) {
-        self.typed = None;
-        if self.overlay == Some(Overlay::Help) {
-            self.overlay = None;
+        self.digits.clear();
+        if self.dialog == Some(Overlay::Help) {
+            self.dialog = None;
             return;
         }
-        if self.overlay.is_some() || self.resume.is_some() {
+        if self.dialog.is_some() || matches!(self.mode, Mode::Resume(_)) {
             return;
         }
-        if let Some(animation) = &mut self.animation {
-            animation.finish();
-            self.tick(now);
+        if matches!(self.mode, Mode::Sowing(_)) {
+            self.finish_sowing(now);
             return;
         }
         let Ok(layout) = ScreenLayout::new(self.size, self.rules()) else {
@@ -657,24 +694,25 @@ impl App {
         )
     }
 
+    fn open_help(&mut self) {
+        self.help_scroll = 0;
+        self.dialog = Some(Overlay::Help);
+    }
+
     fn act(&mut self, action: Action, now: Instant) {
         match action {
-            Action::Help => {
-                self.help_scroll = 0;
-                self.overlay = Some(Overlay::Help);
-            }
-            Action::AskQuit if self.round_over() => self.quit_now(),
-            Action::AskQuit => self.overlay = Some(Overlay::ConfirmQuit),
-            Action::Faster => self.change_speed(true),
-            Action::Slower => self.change_speed(false),
-            Action::Pause => self.toggle_pause(),
-            Action::Step => self.step(),
+            Action::Help => self.open_help(),
+            Action::AskQuit => self.dialog = Some(Overlay::ConfirmQuit),
+            Action::Faster => self.change_speed(true, now),
+            Action::Slower => self.change_speed(false, now),
+            Action::Pause => self.toggle_pause(now),
+            Action::Step => self.step(now),
             Action::Undo => self.undo(now),
             Action::Redo => self.redo(now),
             _ if self.round_over() => match action {
-                Action::Yes => self.play_again(),
+                Action::Yes => self.play_again(now),
                 Action::No => self.quit_now(),
-                _ => {}
+                _ => self.unknown_answer(),
             },
             Action::Choose(pit) => self.choose(pit, now),
             Action::NoSuchPit => self.refuse(MoveError::NoSuchPit),
@@ -689,6 +727,20 @@ impl App {
         }
     }
 
+    /// The human to move typed pit `number` (counted from their left).
+    fn choose_number(&mut self, side: Side, number: usize, now: Instant) {
+        match self.rules().pit(side, number) {
+            Some(pit) => self.choose(pit, now),
+            None => self.refuse(MoveError::NoSuchPit),
+        }
+    }
+
+    fn unknown_answer(&mut self) {
+        self.notes.say(Note::plain(
+            "The round is over: y plays again, n stops, q quits.",
+        ));
+    }
+
     fn quit_now(&mut self) {
         if self.quit {
             return;
@@ -697,13 +749,13 @@ impl App {
         self.cancel_thinking();
         // Stopping after a finished round ends the match (as "n" to "Play
         // again?" does in plain mode); stopping mid-round keeps it saved.
-        if self.resume.is_none() && self.game.outcome().is_some() {
+        if !matches!(self.mode, Mode::Resume(_)) && self.game.outcome().is_some() {
             self.events.push(MatchEvent::Ended);
         }
     }
 
     fn refuse(&mut self, error: MoveError) {
-        self.message = Some(Note::new(error.to_string(), Tone::Error));
+        self.notes.say(Note::new(error.to_string(), Tone::Error));
     }
 
     /// A human chose `pit`: play it if the rules allow, else say why not.
@@ -711,7 +763,7 @@ impl App {
         let Some(side) = self.human_to_move() else {
             if let Some(side) = self.to_move() {
                 let name = self.game.name(side).to_string();
-                self.message = Some(Note::new(
+                self.notes.say(Note::new(
                     format!("Please wait: it is {name}'s turn."),
                     Tone::Error,
                 ));
@@ -741,46 +793,78 @@ impl App {
             MatchEvent::Changed
         });
         self.hint = None;
-        self.message = None;
-        self.pending_move = None;
-        let names = self.names();
-        let letter = self.rules().letter(pit).unwrap_or('?');
-        let mut notes = vec![Note::new(
-            format!("{} played {letter}.", names[played.mover.index()]),
-            Tone::Plain,
-        )];
-        for line in describe(self.rules(), &played, names) {
-            let tone = if line.contains("extra turn") || line.contains("captured") {
-                Tone::Good
-            } else {
-                Tone::Plain
-            };
-            notes.push(Note::new(line, tone));
-        }
-        if let Some(outcome) = self.game.outcome() {
-            let text = outcome_message(outcome, self.game.board().score(), names);
-            notes.push(Note::new(text, Tone::Good));
-        }
+        self.notes.hush();
+        let notes = self.move_notes(&played);
         match self.seed_delay {
             Some(delay) => {
-                self.after_animation = notes;
-                self.animation = Some(Animation::new(played.mover, &before, steps, delay, now));
+                self.notes.hold(notes);
+                self.mode = Mode::Sowing(Box::new(Animation::new(&before, steps, delay, now)));
             }
             None => {
-                self.animation = None;
-                self.push_log(notes);
+                self.notes.log_lines(notes);
+                self.next_turn(now);
             }
         }
         Ok(played)
     }
 
-    fn push_log(&mut self, notes: Vec<Note>) {
-        for note in notes {
-            if self.log.len() == LOG_LENGTH {
-                self.log.pop_front();
-            }
-            self.log.push_back(note);
+    /// What the log says about a move just played: who played what, what
+    /// it did (the tone from what happened, never from the words), and the
+    /// end of the round if it came.
+    fn move_notes(&self, played: &Played) -> Vec<Note> {
+        let names = self.names();
+        let letter = self.rules().letter(played.pit).unwrap_or('?');
+        let said = game_played(names[played.mover.index()], letter);
+        let mut notes = vec![Note::from(said)];
+        notes.extend(
+            describe(self.rules(), played, names)
+                .into_iter()
+                .map(Note::from),
+        );
+        if let Some(outcome) = self.game.outcome() {
+            let text = outcome_message(outcome, self.game.board().score(), names);
+            notes.push(Note::new(text, Tone::Good));
         }
+        notes
+    }
+
+    /// Shows the rest of the move being sown at once.
+    fn finish_sowing(&mut self, now: Instant) {
+        if matches!(self.mode, Mode::Sowing(_)) {
+            self.notes.release();
+            self.next_turn(now);
+        }
+    }
+
+    /// Decides what comes after a move (or an undo, a new round, a resumed
+    /// match): the round's end, a human's turn, the pause, or a computer's
+    /// thinking.
+    fn next_turn(&mut self, now: Instant) {
+        self.cancel_thinking();
+        let board = *self.game.board();
+        if board.is_over() {
+            self.mode = Mode::RoundOver;
+            return;
+        }
+        let side = board.to_move();
+        if self.is_human(side) {
+            self.mode = Mode::Turn { hint: None };
+            return;
+        }
+        if self.paused {
+            if self.steps_allowed == 0 {
+                self.mode = Mode::Paused;
+                return;
+            }
+            self.steps_allowed -= 1;
+        }
+        let id = self.fresh_id();
+        self.requests.push(Request::Move { id, side, board });
+        self.mode = Mode::Thinking(Thinking {
+            id,
+            purpose: Purpose::Move(side),
+            since: now,
+        });
     }
 
     fn move_cursor(&mut self, direction: i32) {
@@ -814,7 +898,8 @@ impl App {
         }
     }
 
-    fn change_speed(&mut self, faster: bool) {
+    /// `+` and `-`: the next speed; a move being sown goes on at it.
+    fn change_speed(&mut self, faster: bool, now: Instant) {
         let now_ms = self.seed_delay.map_or(0, |d| d.as_millis() as u64);
         let next = if faster {
             SPEEDS_MS.iter().rev().find(|&&ms| ms < now_ms)
@@ -822,79 +907,76 @@ impl App {
             SPEEDS_MS.iter().find(|&&ms| ms > now_ms)
         };
         let Some(&ms) = next else {
+            self.notes.say(Note::plain(if faster {
+                "Already the fastest: no animation."
+            } else {
+                "Already the slowest: 1000 ms per seed."
+            }));
             return;
         };
         self.seed_delay = (ms > 0).then(|| Duration::from_millis(ms));
+        self.prefs_changed = true;
         match self.seed_delay {
             Some(delay) => {
-                if let Some(a) = &mut self.animation {
+                if let Mode::Sowing(a) = &mut self.mode {
                     a.set_delay(delay);
                 }
-                self.message = Some(Note::new(
-                    format!("Sowing speed: {ms} ms per seed."),
-                    Tone::Plain,
-                ));
+                self.notes
+                    .say(Note::plain(format!("Sowing speed: {ms} ms per seed.")));
             }
             None => {
-                if let Some(a) = &mut self.animation {
-                    a.finish();
-                }
-                self.message = Some(Note::new("Animation off.", Tone::Plain));
+                self.finish_sowing(now);
+                self.notes.say(Note::plain("Animation off."));
             }
         }
     }
 
-    fn toggle_pause(&mut self) {
+    fn toggle_pause(&mut self, now: Instant) {
         if !self.any_computer() {
-            self.message = Some(Note::new(
+            self.notes.say(Note::plain(
                 "Pause is for computer players: nobody to pause.",
-                Tone::Plain,
             ));
             return;
         }
         self.paused = !self.paused;
         self.steps_allowed = 0;
-        if self.paused
-            && matches!(
-                self.thinking,
-                Some(Thinking {
-                    purpose: Purpose::Move(_),
-                    ..
-                })
-            )
-        {
-            // The search under way is dropped, or its answer would be
-            // played a moment later as if nothing were paused.
-            self.cancel_thinking();
-        }
         if self.paused {
-            // A chosen move not yet played waits too.
-            self.pending_move = None;
+            self.notes.say(Note::plain(PAUSED_TEXT));
+            // A search under way is dropped and a chosen move is not
+            // played: paused means nothing moves a second later.
+            if matches!(
+                self.mode,
+                Mode::Thinking(_) | Mode::Chosen { .. } | Mode::Ready
+            ) {
+                self.cancel_thinking();
+                self.mode = Mode::Paused;
+            }
+        } else {
+            self.notes.say(Note::plain("Resumed."));
+            if matches!(self.mode, Mode::Paused) {
+                self.next_turn(now);
+            }
         }
-        self.message = Some(Note::new(
-            if self.paused {
-                "Paused: s steps one computer move, p resumes."
-            } else {
-                "Resumed."
-            },
-            Tone::Plain,
-        ));
     }
 
-    fn step(&mut self) {
+    fn step(&mut self, now: Instant) {
         if self.paused {
             self.steps_allowed += 1;
+            if matches!(self.mode, Mode::Paused) {
+                self.next_turn(now);
+            }
         } else if self.any_computer() {
-            self.message = Some(Note::new("Press p to pause first.", Tone::Plain));
+            self.notes.say(Note::plain("Press p to pause first."));
         }
     }
 
     fn ask_hint(&mut self, now: Instant) {
-        if self.human_to_move().is_none() {
-            self.message = Some(Note::new("Hints are for the human to move.", Tone::Plain));
+        let Mode::Turn { hint } = self.mode else {
+            self.notes
+                .say(Note::plain("Hints are for the human to move."));
             return;
-        }
-        if matches!(self.thinking, Some(t) if t.purpose == Purpose::Hint) {
+        };
+        if hint.is_some() {
             return;
         }
         let id = self.fresh_id();
@@ -902,103 +984,103 @@ impl App {
             id,
             board: *self.game.board(),
         });
-        self.thinking = Some(Thinking {
-            id,
-            purpose: Purpose::Hint,
-            since: now,
-        });
+        self.mode = Mode::Turn {
+            hint: Some(Thinking {
+                id,
+                purpose: Purpose::Hint,
+                since: now,
+            }),
+        };
     }
 
+    /// Undo by turn, the policy every front end shares ([`Match::undo_turn`]).
     fn undo(&mut self, now: Instant) {
-        if !self.any_human() {
-            self.message = Some(Note::new(
-                "Undo goes back to a human's turn; both players here are computers.",
-                Tone::Plain,
-            ));
-            return;
-        }
-        if self.game.outcome().is_some() {
-            // Its record and statistics are written when it ends (as in
-            // plain mode), so its result stands.
-            self.message = Some(Note::new(
-                format!(
-                    "Round {} is over; a finished round cannot be taken back.",
-                    self.game.round()
-                ),
-                Tone::Plain,
-            ));
-            return;
-        }
-        self.settle();
-        let undone = self.game.undo_to_human();
-        if undone > 0 {
-            self.events.push(MatchEvent::Changed);
-        }
-        self.message = Some(if undone == 0 {
-            Note::new("Nothing to undo in this round.", Tone::Plain)
-        } else {
-            self.hint = None;
-            let s = if undone == 1 { "" } else { "s" };
-            self.push_log(vec![Note::new(
-                format!("Took back {undone} move{s}."),
-                Tone::Plain,
-            )]);
-            Note::new(
-                format!("Took back {undone} move{s}; r redoes."),
-                Tone::Plain,
-            )
-        });
-        self.tick(now);
-    }
-
-    fn redo(&mut self, now: Instant) {
-        let Some(pit) = self.game.redo_move() else {
-            self.message = Some(Note::new("Nothing to redo.", Tone::Plain));
+        let mut probe = self.game.clone();
+        let undo = probe.undo_turn();
+        let notice = undo.message();
+        let Undo::Undone(_) = undo else {
+            self.notes.say(Note::from(notice));
             return;
         };
         self.settle();
-        if self.apply_move(pit, now).is_err() {
-            self.message = Some(Note::new("Nothing to redo.", Tone::Plain));
+        self.game = probe;
+        self.events.push(MatchEvent::Changed);
+        self.hint = None;
+        self.notes
+            .log_lines([Note::new(notice.text.clone(), notice.tone())]);
+        self.notes
+            .say(Note::plain(format!("{} r redoes.", notice.text)));
+        self.next_turn(now);
+    }
+
+    /// Redo by turn ([`Match::redo_turn`]): the move taken back, and the
+    /// computer's replies as they were played; the last one is sown on
+    /// screen, the ones before it shown at once.
+    fn redo(&mut self, now: Instant) {
+        if self.game.redo_move().is_none() {
+            let notice = redo_message(&[]);
+            self.notes.say(Note::from(notice));
+            return;
+        }
+        self.settle();
+        let redone = self.game.redo_turn();
+        let mut notes = Vec::new();
+        for move_ in &redone {
+            notes.extend(self.move_notes(&move_.played));
+        }
+        self.events.push(if self.game.outcome().is_some() {
+            MatchEvent::RoundFinished
+        } else {
+            MatchEvent::Changed
+        });
+        self.hint = None;
+        let notice = redo_message(&redone);
+        self.notes.say(Note::from(notice));
+        match (self.seed_delay, redone.last()) {
+            (Some(delay), Some(last)) => {
+                self.notes.hold(notes);
+                let steps = last.steps.clone();
+                self.mode = Mode::Sowing(Box::new(Animation::new(
+                    last.before.counts(),
+                    steps,
+                    delay,
+                    now,
+                )));
+            }
+            _ => {
+                self.notes.log_lines(notes);
+                self.next_turn(now);
+            }
         }
     }
 
-    fn any_human(&self) -> bool {
-        Side::BOTH.iter().any(|&s| self.is_human(s))
-    }
-
-    /// Ends whatever is in flight (animation, thinking, a pending computer
+    /// Ends whatever is in flight (sowing, thinking, a computer's chosen
     /// move) so that the match can be changed under it.
     fn settle(&mut self) {
-        if let Some(a) = &mut self.animation {
-            a.finish();
+        if matches!(self.mode, Mode::Sowing(_)) {
+            self.notes.release();
         }
-        self.end_animation();
         self.cancel_thinking();
-        self.pending_move = None;
+        self.mode = Mode::Turn { hint: None };
     }
 
-    fn play_again(&mut self) {
+    fn play_again(&mut self, now: Instant) {
         self.settle();
         self.game.next_round();
         self.events.push(MatchEvent::Changed);
         self.hint = None;
-        self.message = None;
-        self.round_note = None;
+        self.notes.hush();
+        self.notes.set_round_note(None);
         self.cursor = [None; 2];
         self.announce_round();
+        self.next_turn(now);
     }
 
     fn announce_round(&mut self) {
-        let starter = self.game.starter();
-        let note = Note::new(
-            format!(
-                "Round {}: {} starts.",
-                self.game.round(),
-                self.game.name(starter)
-            ),
-            Tone::Plain,
-        );
-        self.push_log(vec![note]);
+        let starter = self.game.name(self.game.starter()).to_string();
+        let coin = self.game.config().first == FirstMover::Random;
+        let notice = round_starts(self.game.round(), &starter, coin);
+        self.notes.log_lines([Note::from(notice)]);
     }
 
     fn fresh_id(&mut self) -> u64 {
@@ -1006,9 +1088,18 @@ impl App {
         self.next_id
     }
 
+    /// Stops the search under way, if any (its answer is then stale).
     fn cancel_thinking(&mut self) {
-        if self.thinking.take().is_some() {
+        let searching = match &mut self.mode {
+            Mode::Thinking(_) => true,
+            Mode::Turn { hint } => hint.take().is_some(),
+            _ => false,
+        };
+        if searching {
             self.requests.push(Request::StopAll);
+            if matches!(self.mode, Mode::Thinking(_)) {
+                self.mode = Mode::Paused;
+            }
         }
     }
 
@@ -1022,85 +1113,63 @@ impl App {
     /// The computer answered.
     pub fn on_answer(&mut self, answer: Answer, now: Instant) {
         self.now = now;
-        let Some(thinking) = self.thinking else {
-            return;
-        };
-        match answer {
-            Answer::Move { id, pit } if id == thinking.id => {
-                self.thinking = None;
-                let board = *self.game.board();
+        match (answer, self.mode.clone()) {
+            (Answer::Move { id, pit }, Mode::Thinking(thinking)) if id == thinking.id => {
                 let Purpose::Move(side) = thinking.purpose else {
                     return;
                 };
-                let pit = match pit.filter(|&p| board.legal_moves().contains(p)) {
-                    Some(p) => p,
-                    None => {
-                        // A turn function that gives up or errs must not
-                        // stall the game: play its first legal move.
-                        let Some(first) = board.legal_moves().next() else {
-                            return;
-                        };
-                        self.message = Some(Note::new(
-                            format!(
-                                "{} gave no legal move; playing its first legal pit.",
-                                self.game.name(side)
-                            ),
-                            Tone::Error,
-                        ));
-                        first
-                    }
+                // The shared policy: an answer that cannot be played gives
+                // the first legal pit, so the game never stalls.
+                let Some(choice) = computer_move(self.game.board(), pit) else {
+                    return;
                 };
+                let pit = choice.pit;
+                if choice.fallback {
+                    let letter = self.rules().letter(pit).unwrap_or('?');
+                    let notice = gave_no_move(self.game.name(side), letter);
+                    self.notes.say(Note::from(notice));
+                }
                 self.cursor[side.index()] = Some(pit);
-                self.pending_move = Some((pit, now + self.move_pause));
+                self.mode = Mode::Chosen {
+                    pit,
+                    at: now + self.move_pause,
+                };
             }
-            Answer::Hint { id, hint } if id == thinking.id => {
-                self.thinking = None;
+            (Answer::Hint { id, hint }, Mode::Turn { hint: Some(asked) }) if id == asked.id => {
+                self.mode = Mode::Turn { hint: None };
                 let Some(hint) = hint else {
                     return;
                 };
                 if let Some(side) = self.human_to_move() {
                     self.cursor[side.index()] = Some(hint.pit);
                 }
-                let letter = self.rules().letter(hint.pit).unwrap_or('?');
-                let how = if hint.exact {
-                    "with perfect play you finish"
-                } else {
-                    "the engine expects you to finish"
-                };
                 self.hint = Some(hint);
-                self.message = Some(Note::new(
-                    format!("Hint: play {letter} ({how} {:+}).", hint.value),
-                    Tone::Good,
-                ));
+                self.notes
+                    .say(Note::new(hint_text(self.rules(), &hint), Tone::Good));
             }
             _ => {}
         }
     }
 
-    fn end_animation(&mut self) {
-        if self.animation.take().is_some() {
-            let notes = std::mem::take(&mut self.after_animation);
-            self.push_log(notes);
-        }
-    }
-
     /// Moves the screen on to `now`: animation frames, the computer's
-    /// pending move, starting the computer's thinking. The game clock stands
+    /// chosen move, a digit waiting for its second. The game clock stands
     /// still while a dialog is up or the terminal is too small.
     pub fn tick(&mut self, now: Instant) {
         self.now = now;
-        let frozen =
-            self.overlay.is_some() || self.resume.is_some() || self.too_small() || self.quit;
+        let frozen = self.dialog.is_some()
+            || matches!(self.mode, Mode::Resume(_))
+            || self.too_small()
+            || self.quit;
         match (frozen, self.frozen_since) {
             (true, None) => self.frozen_since = Some(now),
             (false, Some(since)) => {
                 let stood = now.saturating_duration_since(since);
-                if let Some(a) = &mut self.animation {
-                    a.postpone(stood);
+                match &mut self.mode {
+                    Mode::Sowing(a) => a.postpone(stood),
+                    Mode::Chosen { at, .. } => *at += stood,
+                    _ => {}
                 }
-                if let Some((_, at)) = &mut self.pending_move {
-                    *at += stood;
-                }
+                self.digits.postpone(stood);
                 self.frozen_since = None;
             }
             _ => {}
@@ -1108,64 +1177,40 @@ impl App {
         if frozen {
             return;
         }
-        if let Some((side, first, at)) = self.typed
+        if matches!(self.mode, Mode::Ready) {
+            self.next_turn(now);
+        }
+        if let Some(side) = self.human_to_move()
+            && let Some(number) = self.digits.expired(now)
+            && let Some(pit) = self.rules().pit(side, number)
+        {
+            self.choose(pit, now);
+        }
+        let sown = match &mut self.mode {
+            Mode::Sowing(a) => {
+                a.advance(now);
+                a.is_done(now)
+            }
+            _ => false,
+        };
+        if sown {
+            self.finish_sowing(now);
+        }
+        if let Mode::Chosen { pit, at } = self.mode
             && now >= at
         {
-            self.typed = None;
-            if let Some(pit) = self.rules().pit(side, first)
-                && self.human_to_move() == Some(side)
-            {
-                self.choose(pit, now);
-            }
-        }
-        if let Some(a) = &mut self.animation {
-            a.advance(now);
-            if a.is_done(now) {
-                self.end_animation();
-            }
-        }
-        if let Some((pit, at)) = self.pending_move
-            && self.animation.is_none()
-            && now >= at
-        {
-            self.pending_move = None;
+            self.mode = Mode::Turn { hint: None };
             if let Err(e) = self.apply_move(pit, now) {
                 self.refuse(e);
+                self.next_turn(now);
             }
         }
-        self.start_thinking(now);
-    }
-
-    fn start_thinking(&mut self, now: Instant) {
-        let Some(side) = self.to_move() else {
-            return;
-        };
-        if self.is_human(side) || self.thinking.is_some() || self.pending_move.is_some() {
-            return;
-        }
-        if self.paused {
-            if self.steps_allowed == 0 {
-                return;
-            }
-            self.steps_allowed -= 1;
-        }
-        let id = self.fresh_id();
-        self.requests.push(Request::Move {
-            id,
-            side,
-            board: *self.game.board(),
-        });
-        self.thinking = Some(Thinking {
-            id,
-            purpose: Purpose::Move(side),
-            since: now,
-        });
     }
 
     /// The thinking indicator's words, if the computer is thinking.
     #[must_use]
     pub fn thinking_text(&self) -> Option<String> {
-        let thinking = self.thinking?;
+        let thinking = self.thinking()?;
         const SPINNER: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
         let elapsed = self.now.saturating_duration_since(thinking.since);
         let frame = SPINNER[(elapsed.as_millis() / 100) as usize % SPINNER.len()];
@@ -1185,6 +1230,31 @@ impl App {
                 )
             }
         })
+    }
+}
+
+/// How a key reads in a message.
+fn key_name(key: KeyEvent) -> String {
+    match key.code {
+        KeyCode::Char(c) => c.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// What a hint says: the pit, and how the round ends if both sides play
+/// on as the engine sees it ("you win by 9"), and whether that is certain.
+#[must_use]
+pub fn hint_text(rules: &Rules, hint: &Hint) -> String {
+    let letter = rules.letter(hint.pit).unwrap_or('?');
+    let result = match hint.value {
+        v if v > 0 => format!("win by {v}"),
+        v if v < 0 => format!("lose by {}", -v),
+        _ => "draw".to_string(),
+    };
+    if hint.exact {
+        format!("Hint: play {letter}: with perfect play you {result}.")
+    } else {
+        format!("Hint: play {letter}: the engine expects you to {result}.")
     }
 }
 

@@ -13,8 +13,8 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::game::MatchConfig;
-use crate::players::{self, Advisor, Hint, Limits, TurnFn};
+use crate::game::{MatchConfig, seat_player};
+use crate::players::{Advisor, Hint, Limits, TurnFn};
 use crate::rules::{Board, Pit, Side};
 
 /// Something the screen asks the computer to think about.
@@ -102,12 +102,7 @@ impl Worker {
     #[must_use]
     pub fn new(config: &MatchConfig, think: Duration, seed: u64) -> Worker {
         let (sender, receiver) = mpsc::channel();
-        let player = |side: Side| {
-            players::computer(
-                config.seats[side.index()].kind,
-                seed ^ (side.index() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-            )
-        };
+        let player = |side: Side| seat_player(config.seats[side.index()].kind, seed, side);
         Worker {
             players: [player(Side::South), player(Side::North)],
             think,
@@ -183,7 +178,7 @@ impl Worker {
             // The turn function went down with the closure: build a fresh
             // one, and answer "gave up" so that the screen plays on.
             self.out -= 1;
-            self.players[side.index()] = players::computer(self.kinds[side.index()], self.seed);
+            self.players[side.index()] = seat_player(self.kinds[side.index()], self.seed, side);
             self.failed.push(Answer::Move { id, pit: None });
         }
     }

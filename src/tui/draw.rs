@@ -7,9 +7,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 
 use crate::game::outcome_message;
+use crate::game::{match_score, match_score_short};
 use crate::rules::{Score, Side};
-use crate::tui::app::{App, Note, Overlay, Tone};
-use crate::tui::layout::{ScreenLayout, TooSmall};
+use crate::tui::app::{App, Note, Overlay, PAUSED_TEXT, Tone};
+use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
+use crate::tui::layout::ScreenLayout;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::board::BoardView;
 use crate::tui::{animation, help, text};
@@ -19,37 +21,48 @@ pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
     match ScreenLayout::new(area, app.rules()) {
         Ok(layout) => draw_game(frame, app, &layout),
-        Err(need) => draw_too_small(frame, area, need, &app.theme),
+        Err(need) => draw_too_small(
+            frame,
+            area,
+            (need.width, need.height),
+            "This board",
+            app.theme(),
+        ),
     }
-    match app.overlay {
+    match app.dialog() {
         Some(Overlay::Help) => help::draw(frame, area, app),
-        Some(Overlay::ConfirmQuit) => draw_confirm_quit(frame, area, &app.theme),
+        Some(Overlay::ConfirmQuit) => draw_confirm_quit(frame, area, app),
         None => {}
     }
 }
 
-fn draw_too_small(frame: &mut Frame, area: Rect, need: TooSmall, theme: &Theme) {
-    let lines = vec![
-        Line::styled("Terminal too small", theme.title),
-        Line::from(format!(
-            "This board needs {}×{}; the window is {}×{}.",
-            need.width, need.height, area.width, area.height
-        )),
-        Line::from("Enlarge it to play on (q quits)."),
-    ];
-    let height = (lines.len() as u16).min(area.height);
-    let text_area = area.centered_vertically(Constraint::Length(height));
-    frame.render_widget(
-        Paragraph::new(lines).centered().wrap(Wrap { trim: true }),
-        text_area,
-    );
-}
-
-fn draw_confirm_quit(frame: &mut Frame, area: Rect, theme: &Theme) {
-    let popup = area.centered(Constraint::Length(24), Constraint::Length(3));
+/// "Quit? (y/n)", with what becomes of the match: a round under way stays
+/// saved for resuming, a finished one ends the match.
+fn draw_confirm_quit(frame: &mut Frame, area: Rect, app: &App) {
+    let theme = app.theme();
+    let game = app.game();
+    let fate = if app.resume_summary().is_some() {
+        "The saved match stays saved."
+    } else if game.outcome().is_some() {
+        "The match ends here."
+    } else if game.moves().is_empty() && game.round() == 1 {
+        "Nothing has been played yet."
+    } else {
+        "The match stays saved: start with the same names to resume."
+    };
+    let width = area.width.min(44);
+    let lines: Vec<Line> = std::iter::once(Line::styled("Quit? (y/n)", theme.title))
+        .chain(
+            text::wrap(fate, usize::from(width.saturating_sub(4)), 0)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.text)),
+        )
+        .collect();
+    let height = (lines.len() as u16 + 2).min(area.height);
+    let popup = area.centered(Constraint::Length(width), Constraint::Length(height));
     frame.render_widget(Clear, popup);
     frame.render_widget(
-        Paragraph::new(Line::styled("Quit? (y/n)", theme.title))
+        Paragraph::new(lines)
             .centered()
             .block(Block::bordered().border_type(BorderType::Double)),
         popup,
@@ -57,11 +70,11 @@ fn draw_confirm_quit(frame: &mut Frame, area: Rect, theme: &Theme) {
 }
 
 fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
-    let theme = &app.theme;
+    let theme = app.theme();
     let game = app.game();
     let rules = app.rules();
     let names = app.names();
-    let [south, north] = names;
+
     let tally = game.tally();
 
     let round = format!("Round {}", game.round());
@@ -69,10 +82,10 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
     let width = usize::from(layout.header.width).saturating_sub(text::columns(&round));
     let score = text::first_fitting(
         &[
-            format!("   Match: {south} {won} – {lost} {north}, draws {draws}"),
-            format!("   {south} {won} – {lost} {north}, draws {draws}"),
-            format!(" · match {won} – {lost}, draws {draws}"),
-            format!(" · {won}–{lost}, {draws} drawn"),
+            format!("   Match: {}", match_score(tally, names)),
+            format!("   {}", match_score(tally, names)),
+            format!(" · match {}", match_score_short(tally)),
+            format!(" · {won}–{lost}, {draws}d"),
         ],
         width,
     );
@@ -81,7 +94,7 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         Span::styled(score, theme.text),
     ]);
     frame.render_widget(&header, layout.header);
-    let pause = if app.paused { "PAUSED · " } else { "" };
+    let pause = if app.paused() { "PAUSED · " } else { "" };
     let speed = Line::styled(format!("{pause}{}", help::speed_text(app)), theme.dim);
     // Only where it does not cover the match score.
     if header.width() + speed.width() + 2 <= usize::from(layout.header.width) {
@@ -112,8 +125,9 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         names,
         scores,
         to_move: app.to_move(),
+        sowing: app.animation().map(|a| a.mover(rules)),
         selected: app.selection(),
-        highlight: app.animation.as_ref().map_or([None; 3], |a| a.highlight()),
+        highlight: app.animation().map_or([None; 3], |a| a.highlight()),
         caption: caption(app, layout.geometry.caption.width),
         theme,
     };
@@ -147,9 +161,9 @@ fn rules_line(rules: &str, width: u16) -> String {
 /// What the hand is doing, for the line between the rows; while a move
 /// is shown, also that any key skips it (when there is room for that).
 fn caption(app: &App, width: u16) -> Line<'static> {
-    let theme = &app.theme;
+    let theme = app.theme();
     let rules = app.rules();
-    if let Some(animation) = &app.animation {
+    if let Some(animation) = app.animation() {
         let mut text = animation::caption(animation, app.names(), rules);
         const SKIP: &str = " · any key: skip";
         if text.chars().count() + SKIP.chars().count() <= usize::from(width) {
@@ -157,7 +171,7 @@ fn caption(app: &App, width: u16) -> Line<'static> {
         }
         return Line::styled(text, theme.title);
     }
-    if let Some((pit, _)) = app.pending_move {
+    if let Some(pit) = app.chosen() {
         let side = app.game().board().to_move();
         return Line::styled(
             format!(
@@ -180,14 +194,14 @@ fn prompt(app: &App, width: usize) -> Option<Note> {
             tone: Tone::Plain,
         });
     }
-    if app.paused && app.human_to_move().is_none() {
+    if app.paused() && app.human_to_move().is_none() {
         return Some(Note {
-            text: "Paused: s steps one move, p resumes.".into(),
+            text: PAUSED_TEXT.into(),
             tone: Tone::Plain,
         });
     }
-    if let Some(animation) = &app.animation {
-        let name = app.game().name(animation.mover());
+    if let Some(animation) = app.animation() {
+        let name = app.game().name(animation.mover(rules));
         let letter = animation
             .origin()
             .and_then(|p| rules.letter(p))
@@ -240,12 +254,12 @@ fn note_lines(note: &Note, theme: &Theme, width: u16) -> Vec<Line<'static>> {
 }
 
 fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme;
+    let theme = app.theme();
     let width = usize::from(area.width);
     let room = usize::from(area.height);
     let prompt = prompt(app, width);
     let mut lines: Vec<Line> = Vec::new();
-    match (&app.message, &prompt) {
+    match (app.notes().message(), &prompt) {
         (Some(message), _) => {
             lines.extend(note_lines(message, theme, area.width));
             // A message pushes the prompt down rather than hiding it.
@@ -262,14 +276,15 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     }
     lines.truncate(room);
     // A message that is also the newest log line is not said twice.
-    let log_len = match (&app.message, app.log.back()) {
-        (Some(message), Some(last)) if message == last => app.log.len() - 1,
-        _ => app.log.len(),
+    let history = app.notes().log();
+    let log_len = match (app.notes().message(), history.back()) {
+        (Some(message), Some(last)) if message == last => history.len() - 1,
+        _ => history.len(),
     };
     // The newest log lines that fit, oldest first; older ones dimmed so the
     // newest stands out.
     let mut log: Vec<Line> = Vec::new();
-    for (age, note) in app.log.iter().take(log_len).rev().enumerate() {
+    for (age, note) in history.iter().take(log_len).rev().enumerate() {
         let mut note_lines = note_lines(note, theme, area.width);
         if lines.len() + log.len() + note_lines.len() > room {
             break;
@@ -289,17 +304,15 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
 }
 
 fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme;
+    let theme = app.theme();
     let game = app.game();
     let names = app.names();
-    let [south, north] = names;
+
     let tally = game.tally();
-    let (won, lost, draws) = (tally.wins[0], tally.wins[1], tally.draws);
     let Some(outcome) = game.outcome() else {
         return;
     };
     let mut lines = vec![
-        Line::styled(format!("── Round {} is over ──", game.round()), theme.title),
         Line::from(vec![
             Span::styled("★ ", theme.good),
             Span::styled(
@@ -309,17 +322,27 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
         ]),
         Line::from(text::first_fitting(
             &[
-                format!("Match: {south} {won} – {lost} {north}, draws {draws}"),
-                format!("Match {won} – {lost}, draws {draws}"),
+                format!("Match: {}", match_score(tally, names)),
+                format!("Match {}", match_score_short(tally)),
             ],
             usize::from(area.width),
         )),
         Line::styled("Play again? (y/n)", theme.mover),
     ];
-    // Below the question, where there is room: a refusal, and where the
-    // round was recorded (wrapped: it is a path).
-    for note in [&app.message, &app.round_note].into_iter().flatten() {
+    // Below the question: a refusal, and where the round was recorded
+    // (wrapped: it is a path). The heading goes first when that leaves
+    // them no room.
+    for note in [app.notes().message(), app.round_note()]
+        .into_iter()
+        .flatten()
+    {
         lines.extend(note_lines(note, theme, area.width));
+    }
+    if lines.len() < usize::from(area.height) {
+        lines.insert(
+            0,
+            Line::styled(format!("── Round {} is over ──", game.round()), theme.title),
+        );
     }
     frame.render_widget(Paragraph::new(lines), area);
 }
@@ -327,7 +350,7 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
 /// The question about a saved match, in place of the status line, below
 /// the saved board.
 fn draw_resume(frame: &mut Frame, app: &App, summary: &str, area: Rect) {
-    let theme = &app.theme;
+    let theme = app.theme();
     let mut lines = vec![
         Line::styled("── An unfinished match is saved ──", theme.title),
         Line::styled(summary, theme.text),
@@ -337,19 +360,10 @@ fn draw_resume(frame: &mut Frame, app: &App, summary: &str, area: Rect) {
             theme.dim,
         ),
     ];
-    for note in app.log.iter() {
+    for note in app.notes().log() {
         lines.extend(note_lines(note, theme, area.width));
     }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
-}
-
-/// How much a key in the key bar matters: the least important go first
-/// when the bar does not fit (the help screen lists them all).
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Weight {
-    Optional,
-    Useful,
-    Essential,
 }
 
 /// The key that runs command `letter` for the player to move: the letter
@@ -372,7 +386,6 @@ fn command_key(app: &App, letter: char) -> String {
 /// The keys that work now, as many as fit in `width` columns.
 fn key_bar(app: &App, width: u16) -> Line<'static> {
     use Weight::{Essential, Optional, Useful};
-    let theme = &app.theme;
     let rules = app.rules();
     let mut keys: Vec<(String, &str, Weight)> = Vec::new();
     if app.resume_summary().is_some() {
@@ -385,7 +398,7 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
             ("y".into(), "play again", Essential),
             ("n".into(), "stop", Essential),
         ]);
-    } else if app.animation.is_some() {
+    } else if app.animation().is_some() {
         keys.push(("any key".into(), "skip animation", Essential));
     } else if let Some(side) = app.human_to_move() {
         keys.extend([
@@ -397,10 +410,10 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
     } else {
         keys.push((
             command_key(app, 'p'),
-            if app.paused { "resume" } else { "pause" },
+            if app.paused() { "resume" } else { "pause" },
             Useful,
         ));
-        if app.paused {
+        if app.paused() {
             keys.push((command_key(app, 's'), "step", Useful));
         }
     }
@@ -418,27 +431,11 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
         ("?".into(), "help", Essential),
         (quit.into(), "quit", Essential),
     ]);
-    let bar_width = |keys: &[(String, &str, Weight)]| -> usize {
-        keys.iter()
-            .map(|(key, what, _)| text::columns(key) + 1 + text::columns(what))
-            .sum::<usize>()
-            + 2 * keys.len().saturating_sub(1)
-    };
-    for drop in [Optional, Useful] {
-        if bar_width(&keys) <= usize::from(width) {
-            break;
-        }
-        keys.retain(|(_, _, weight)| *weight > drop);
+    let mut bar = KeyBar::new();
+    for (key, what, weight) in keys {
+        bar.add(key, what, weight);
     }
-    let mut spans = Vec::new();
-    for (i, (key, what, _)) in keys.into_iter().enumerate() {
-        if i > 0 {
-            spans.push(Span::styled("  ", theme.text));
-        }
-        spans.push(Span::styled(key, theme.key));
-        spans.push(Span::styled(format!(" {what}"), theme.text));
-    }
-    Line::from(spans)
+    bar.line(width, app.theme())
 }
 
 #[cfg(test)]

@@ -115,7 +115,7 @@ pub fn speed_text(app: &App) -> String {
 
 /// Draws the help screen over the whole of `area`.
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let theme: &Theme = &app.theme;
+    let theme: &Theme = app.theme();
     let rules = app.rules();
     // Wrapped here rather than by the paragraph so that continuation
     // lines hang under the words, not under the bullet or the keys.
@@ -163,7 +163,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(Clear, area);
     frame.render_widget(
         Paragraph::new(lines)
-            .scroll((app.help_scroll, 0))
+            .scroll((app.help_scroll(), 0))
             .block(block),
         area,
     );

@@ -8,6 +8,8 @@ use crate::tui::widgets::board::BoardGeometry;
 
 /// Narrowest screen the text around the board needs.
 const MIN_TEXT_WIDTH: u16 = 40;
+/// The width of the text lines when the board is narrower.
+const TEXT_WIDTH: u16 = 78;
 /// Lines for the status line and the log (or the end-of-round panel).
 const MIN_BOTTOM: u16 = 4;
 /// Most lines the bottom panel grows to; the rest is margin.
@@ -93,13 +95,20 @@ impl ScreenLayout {
         let bottom = row(bottom_height);
         let keys = row(1);
         let geometry = BoardGeometry::new(board, rules).ok_or(need)?;
+        // The text lines line up with the board: from its left edge, as
+        // wide as it or as a classic 80-column terminal's text, whichever is
+        // more (moved left if that runs off the screen).
+        let outer = geometry.outer;
+        let text_width = outer.width.max(TEXT_WIDTH).min(width);
+        let text_x = outer.x.clamp(x, x + width - text_width);
+        let column = |r: Rect| Rect::new(text_x, r.y, text_width, r.height);
         Ok(ScreenLayout {
-            header,
-            rules: rules_line,
+            header: column(header),
+            rules: column(rules_line),
             board,
             geometry,
-            bottom,
-            keys,
+            bottom: column(bottom),
+            keys: column(keys),
         })
     }
 }
@@ -117,6 +126,17 @@ mod tests {
             assert_eq!(layout.geometry.pit_height, 5, "{pits} pits");
             assert!(layout.keys.bottom() <= area.bottom());
             assert_eq!(layout.rules.height, 1);
+        }
+    }
+
+    #[test]
+    fn on_a_wide_screen_the_text_lines_up_with_the_centred_board() {
+        let layout = ScreenLayout::new(Rect::new(0, 0, 120, 40), &Rules::KALAH).unwrap();
+        let board = layout.geometry.outer;
+        assert!(board.x > 10, "the board is centred: {board:?}");
+        for part in [layout.header, layout.rules, layout.bottom, layout.keys] {
+            assert_eq!(part.width, TEXT_WIDTH);
+            assert_eq!(part.x, board.x, "lined up with the board: {part:?}");
         }
     }
 

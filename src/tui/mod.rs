@@ -9,7 +9,8 @@
 //! - [`animation`]: a move replayed seed by seed from the rules core's trace;
 //! - [`computer`]: the computer players' searches on worker threads;
 //! - [`draw`], [`layout`], [`widgets`], [`help`], [`theme`], [`text`]: what the screen looks like;
-//! - [`terminal`]: entering and always leaving full-screen mode.
+//! - [`terminal`]: entering and always leaving full-screen mode;
+//! - [`net`]: the network game's screen (the other player as a turn source).
 //!
 //! The match is kept as in plain mode ([`crate::game::keeper`]): saved after
 //! every move, offered for resuming when the same players start again, each
@@ -18,12 +19,17 @@
 
 pub mod animation;
 pub mod app;
+pub mod chrome;
 pub mod computer;
+pub mod digits;
 pub mod draw;
 pub mod help;
 pub mod input;
 pub mod keys;
 pub mod layout;
+pub mod net;
+pub mod notes;
+pub mod prefs;
 pub mod replay;
 pub mod screen;
 pub mod terminal;
@@ -33,15 +39,11 @@ pub mod widgets;
 pub mod world;
 
 use std::process::ExitCode;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use crate::commands::PlayOptions;
-use crate::game::{Keeper, Match, MatchConfig};
+use crate::game::{Keeper, Match, MatchConfig, PlayOptions};
 
-pub use app::{App, Settings};
-
-/// How long a computer's chosen pit shows before it is played.
-pub const MOVE_PAUSE: Duration = Duration::from_millis(600);
+pub use app::App;
 
 /// Plays a match full screen until the players quit, then prints the
 /// final match score on the normal screen.
@@ -57,13 +59,21 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     let (mut keeper, warning) = Keeper::open();
     let found = keeper.look(&config);
     let game = Match::new(config.clone(), seed);
-    let settings = Settings {
-        seed_delay: options.seed_delay,
-        move_pause: MOVE_PAUSE,
+    let prefs_path = prefs::path();
+    let (prefs, prefs_problem) = match (&prefs_path, options.speed_given) {
+        (Some(path), false) => match prefs::load(path) {
+            Ok(prefs) => (prefs, None),
+            Err(problem) => (None, Some(problem)),
+        },
+        _ => (None, None),
+    };
+    let options = PlayOptions {
+        seed_delay: prefs.map_or(options.seed_delay, |p| p.seed_delay),
+        ..*options
     };
     let mut app = App::new(
         game,
-        settings,
+        options,
         theme::Theme::from_env(),
         (80, 24),
         Instant::now(),
@@ -71,13 +81,27 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     if let Some(saved) = found.saved {
         app.offer_resume(saved);
     }
-    for note in found.notes {
-        app.tell(format!("Note: {note}"));
+    // One line however many there are: they would fill the message area.
+    match found.notes.len() {
+        0 => {}
+        1 => app.tell(format!("Note: {}", found.notes[0])),
+        n => app.tell(format!(
+            "Note: {n} unfinished matches of these players with other settings are saved{}.",
+            crate::game::data_dir().map_or(String::new(), |d| format!(" in {}", d.display()))
+        )),
     }
-    for problem in warning.into_iter().chain(found.problem) {
+    for problem in warning
+        .into_iter()
+        .chain(found.problem)
+        .chain(prefs_problem)
+    {
         app.warn(problem);
     }
-    let mut world = world::GameWorld { worker, keeper };
+    let mut world = world::GameWorld {
+        worker,
+        keeper,
+        prefs: prefs_path,
+    };
     screen::run(&mut app, &mut world)?;
     let keeper = world.keeper;
     if let Some(status) = terminal::signal_exit_status() {

@@ -11,13 +11,13 @@ use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 use ratatui::Frame;
-use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::text::Line;
+use ratatui::widgets::Paragraph;
 
 use crate::game::{Record, Stepper, describe, outcome_message};
 use crate::rules::{Score, Side};
 use crate::tui::animation::{self, Animation};
+use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
 use crate::tui::input::Input;
 use crate::tui::layout::ScreenLayout;
 use crate::tui::screen::{self, NoWorld, Screen};
@@ -107,10 +107,9 @@ impl ReplayView {
                 let before = self.stepper.board().counts().to_vec();
                 let steps = self.stepper.next_steps();
                 if self.stepper.forward()
-                    && let (Some(delay), Some(played)) =
-                        (self.seed_delay, self.stepper.last_played())
+                    && let Some(delay) = self.seed_delay
                 {
-                    self.animation = Some(Animation::new(played.mover, &before, steps, delay, now));
+                    self.animation = Some(Animation::new(&before, steps, delay, now));
                 }
             }
             Action::Back => {
@@ -156,14 +155,7 @@ impl ReplayView {
         let layout = match ScreenLayout::new(area, rules) {
             Ok(layout) => layout,
             Err(need) => {
-                let text = format!(
-                    "The terminal is {}×{}; the replay needs {}×{}.",
-                    area.width, area.height, need.width, need.height
-                );
-                frame.render_widget(
-                    Paragraph::new(text).wrap(Wrap { trim: true }),
-                    Rect::new(area.x, area.y, area.width, area.height.min(3)),
-                );
+                draw_too_small(frame, area, (need.width, need.height), "The replay", theme);
                 return;
             }
         };
@@ -194,6 +186,7 @@ impl ReplayView {
             names,
             scores,
             to_move: (self.animation.is_none() && !board.is_over()).then(|| board.to_move()),
+            sowing: self.animation.as_ref().map(|a| a.mover(rules)),
             selected: None,
             highlight: self
                 .animation
@@ -224,7 +217,7 @@ impl ReplayView {
                 ));
                 if self.animation.is_none() {
                     for message in describe(rules, played, names) {
-                        lines.push(Line::styled(message, theme.good));
+                        lines.push(Line::styled(message.text, theme.good));
                     }
                 }
             }
@@ -239,22 +232,13 @@ impl ReplayView {
             ));
         }
         frame.render_widget(Paragraph::new(lines), layout.bottom);
-        let keys: Vec<Span> = [
-            ("←", "back"),
-            ("→", "forward"),
-            ("Home", "start"),
-            ("End", "end"),
-            ("q", "quit"),
-        ]
-        .into_iter()
-        .flat_map(|(key, what)| {
-            [
-                Span::styled(key, theme.key),
-                Span::styled(format!(" {what}  "), theme.text),
-            ]
-        })
-        .collect();
-        frame.render_widget(Line::from(keys), layout.keys);
+        let mut keys = KeyBar::new();
+        keys.add("←", "back", Weight::Essential);
+        keys.add("→", "forward", Weight::Essential);
+        keys.add("Home", "start", Weight::Useful);
+        keys.add("End", "end", Weight::Useful);
+        keys.add("q", "quit", Weight::Essential);
+        frame.render_widget(keys.line(layout.keys.width, theme), layout.keys);
     }
 }
 

@@ -9,10 +9,11 @@ use crossterm::event::{
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
+use crate::game::PlayOptions;
 use crate::game::{FirstMover, Match, MatchConfig, Seat};
 use crate::players::PlayerKind;
 use crate::rules::{Board, Pit, Rules};
-use crate::tui::app::{App, Settings};
+use crate::tui::app::App;
 use crate::tui::draw::draw;
 use crate::tui::input::Input;
 use crate::tui::theme::Theme;
@@ -30,9 +31,10 @@ pub fn config(rules: Rules, south: PlayerKind, north: PlayerKind) -> MatchConfig
 pub fn app_for(config: MatchConfig, delay: Option<Duration>, t0: Instant) -> App {
     App::new(
         Match::new(config, 1),
-        Settings {
+        PlayOptions {
             seed_delay: delay,
             move_pause: Duration::from_millis(500),
+            ..PlayOptions::default()
         },
         Theme::monochrome(),
         (80, 24),

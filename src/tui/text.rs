@@ -23,53 +23,58 @@ pub fn first_fitting(wordings: &[String], width: usize) -> String {
 
 /// `text` wrapped at spaces into lines of at most `width` columns; lines
 /// after the first start with `indent` spaces (a hanging indent, so that a
-/// bullet's continuation lines up under its words). A word longer than a
-/// line is cut where the line ends.
+/// bullet's continuation lines up under its words). A path breaks after a
+/// `/` rather than anywhere; a word longer than a line is cut where the
+/// line ends. (The `textwrap` crate does the wrapping.)
 #[must_use]
 pub fn wrap(text: &str, width: usize, indent: usize) -> Vec<String> {
     let width = width.max(indent + 1);
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    let mut used = 0;
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
-        let mut word = word.to_string();
-        loop {
-            let start = if lines.is_empty() { 0 } else { indent };
-            let len = columns(&word);
-            let space = usize::from(used > start);
-            if used + space + len <= width {
-                if space == 1 {
-                    line.push(' ');
-                }
-                line.push_str(&word);
-                used += space + len;
-                break;
+    let pad = " ".repeat(indent);
+    let options = textwrap::Options::new(width)
+        .subsequent_indent(&pad)
+        .word_separator(textwrap::WordSeparator::Custom(spaces_and_slashes))
+        .word_splitter(textwrap::WordSplitter::NoHyphenation)
+        .break_words(true);
+    textwrap::wrap(text, options)
+        .into_iter()
+        .map(std::borrow::Cow::into_owned)
+        .collect()
+}
+
+/// Splits a line into words at spaces (which stay as the words'
+/// whitespace) and after each `/` inside a word (with no whitespace, so
+/// a path only breaks there when it must).
+fn spaces_and_slashes(line: &str) -> Box<dyn Iterator<Item = textwrap::core::Word<'_>> + '_> {
+    let mut words = Vec::new();
+    let mut start = 0;
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b' ' {
+            let word_end = i;
+            while i < bytes.len() && bytes[i] == b' ' {
+                i += 1;
             }
-            if used > start {
-                lines.push(std::mem::take(&mut line));
-                line = " ".repeat(indent);
-                used = indent;
-                continue;
-            }
-            // A word too long for an empty line: cut it.
-            let room = width - used;
-            let head: String = word.chars().take(room).collect();
-            let tail: String = word.chars().skip(room).collect();
-            line.push_str(&head);
-            lines.push(std::mem::take(&mut line));
-            line = " ".repeat(indent);
-            used = indent;
-            word = tail;
-            if word.is_empty() {
-                break;
-            }
+            words.push(word(&line[start..word_end], &line[word_end..i]));
+            start = i;
+        } else if bytes[i] == b'/' && i + 1 < bytes.len() && bytes[i + 1] != b' ' {
+            i += 1;
+            words.push(word(&line[start..i], ""));
+            start = i;
+        } else {
+            i += 1;
         }
     }
-    let start = if lines.is_empty() { 0 } else { indent };
-    if used > start || lines.is_empty() {
-        lines.push(line);
+    if start < line.len() {
+        words.push(word(&line[start..], ""));
     }
-    lines
+    Box::new(words.into_iter())
+}
+
+fn word<'a>(text: &'a str, whitespace: &'a str) -> textwrap::core::Word<'a> {
+    let mut word = textwrap::core::Word::from(text);
+    word.whitespace = whitespace;
+    word
 }
 
 #[cfg(test)]
@@ -85,7 +90,20 @@ mod tests {
         }
         assert_eq!(wrap("short", 20, 2), ["short"]);
         assert_eq!(wrap("", 20, 2), [""]);
-        assert_eq!(wrap("abcdefgh ij", 4, 1), ["abcd", " efg", " h", " ij"]);
+        // Cut to fit every line, the indented ones too.
+        assert_eq!(wrap("abcdefgh ij", 4, 1), ["abc", " def", " gh", " ij"]);
+        // A path breaks after a slash when it has to.
+        assert_eq!(
+            wrap(
+                "Saved in ~/.local/share/mancala/records/a-long-name.txt.",
+                32,
+                0
+            ),
+            [
+                "Saved in ~/.local/share/mancala/",
+                "records/a-long-name.txt."
+            ]
+        );
     }
 
     #[test]

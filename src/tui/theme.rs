@@ -41,6 +41,10 @@ pub struct Theme {
     pub playable: Style,
     /// The move a hint points at (marked with `★` too).
     pub hint: Style,
+    /// South's pits, store, seeds and name.
+    pub south: Style,
+    /// North's pits, store, seeds and name.
+    pub north: Style,
 }
 
 impl Theme {
@@ -73,6 +77,10 @@ impl Theme {
                 .fg(Color::Black)
                 .bg(Color::Cyan)
                 .add_modifier(Modifier::BOLD),
+            // Two hues that read on dark and light backgrounds alike and
+            // differ from the highlight (yellow) and the messages (red, green).
+            south: Style::new().fg(Color::Cyan),
+            north: Style::new().fg(Color::Magenta),
         }
     }
 
@@ -95,6 +103,18 @@ impl Theme {
             good: Style::new().add_modifier(Modifier::BOLD),
             playable: Style::new().add_modifier(Modifier::BOLD),
             hint: Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            // The rows' places tell the sides apart.
+            south: Style::new(),
+            north: Style::new(),
+        }
+    }
+
+    /// `side`'s colour.
+    #[must_use]
+    pub fn side(&self, side: crate::rules::Side) -> Style {
+        match side {
+            crate::rules::Side::South => self.south,
+            crate::rules::Side::North => self.north,
         }
     }
 
@@ -134,10 +154,15 @@ mod tests {
         let t = Theme::monochrome();
         for style in [
             t.text, t.dim, t.title, t.key, t.count, t.seeds, t.border, t.selected, t.active,
-            t.mover, t.error, t.good,
+            t.mover, t.error, t.good, t.south, t.north,
         ] {
             assert_eq!((style.fg, style.bg), (None, None), "{style:?}");
         }
+        // The sides differ in colour, and from the highlight.
+        let colour = Theme::colour();
+        assert_ne!(colour.south.fg, colour.north.fg);
+        assert_ne!(colour.south.fg, colour.active.bg);
+        assert_ne!(colour.north.fg, colour.active.bg);
         // The highlights still stand out without colour.
         assert!(t.active.add_modifier.contains(Modifier::REVERSED));
         assert!(t.mover.add_modifier.contains(Modifier::REVERSED));

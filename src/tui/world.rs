@@ -2,6 +2,7 @@
 //! its effects, and the world that carries them out (the computer players'
 //! [`Worker`] and the match's [`Keeper`]).
 
+use std::path::PathBuf;
 use std::time::Instant;
 
 use ratatui::Frame;
@@ -11,11 +12,12 @@ use crate::tui::app::{App, MatchEvent};
 use crate::tui::computer::{Answer, Request, Worker};
 use crate::tui::draw::draw;
 use crate::tui::input::Input;
+use crate::tui::prefs::{self, Prefs};
 use crate::tui::screen::{Screen, World};
 
 /// Everything that can happen to the game screen.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Message {
+pub enum GameMessage {
     /// A key, click, resize or clock tick.
     Input(Input),
     /// The computer answered a [`Request`].
@@ -26,9 +28,9 @@ pub enum Message {
     Warning(String),
 }
 
-impl From<Input> for Message {
-    fn from(input: Input) -> Message {
-        Message::Input(input)
+impl From<Input> for GameMessage {
+    fn from(input: Input) -> GameMessage {
+        GameMessage::Input(input)
     }
 }
 
@@ -43,21 +45,23 @@ pub enum Effect {
     EndMatch(MatchConfig),
     /// Ask the computer (or stop its searches).
     Think(Request),
+    /// Keep the players' preferences (the sowing speed) for next time.
+    SavePrefs(Prefs),
 }
 
 impl Screen for App {
-    type Message = Message;
+    type Message = GameMessage;
     type Effect = Effect;
 
-    fn update(&mut self, message: Message, now: Instant) -> Vec<Effect> {
+    fn update(&mut self, message: GameMessage, now: Instant) -> Vec<Effect> {
         match message {
-            Message::Input(input) => self.on_input(input, now),
-            Message::Computer(answer) => {
+            GameMessage::Input(input) => self.on_input(input, now),
+            GameMessage::Computer(answer) => {
                 self.on_answer(answer, now);
                 self.tick(now);
             }
-            Message::Recorded(text) => self.round_recorded(text),
-            Message::Warning(text) => self.warn(text),
+            GameMessage::Recorded(text) => self.round_recorded(text),
+            GameMessage::Warning(text) => self.warn(text),
         }
         let mut effects: Vec<Effect> = self
             .take_match_events()
@@ -69,6 +73,7 @@ impl Screen for App {
             })
             .collect();
         effects.extend(self.take_requests().into_iter().map(Effect::Think));
+        effects.extend(self.take_prefs().map(Effect::SavePrefs));
         effects
     }
 
@@ -85,43 +90,65 @@ impl Screen for App {
     }
 }
 
+/// `path` as a player reads it: under the home directory it starts with
+/// `~`, which keeps the line short enough for the screen.
+fn home_relative(path: &std::path::Path) -> String {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    match home
+        .as_deref()
+        .and_then(|home| path.strip_prefix(home).ok())
+    {
+        Some(rest) if !rest.as_os_str().is_empty() => format!("~/{}", rest.display()),
+        _ => path.display().to_string(),
+    }
+}
+
 /// The game's world: the computer players and the match's keeper.
 pub struct GameWorld {
     /// The computer players' searches.
     pub worker: Worker,
     /// Saves, records and statistics (the policy shared with plain mode).
     pub keeper: Keeper,
+    /// Where preferences are kept (`None`: nowhere, they last one game).
+    pub prefs: Option<PathBuf>,
 }
 
 impl World<App> for GameWorld {
-    fn perform(&mut self, effect: Effect, answers: &mut Vec<Message>) {
+    fn perform(&mut self, effect: Effect, answers: &mut Vec<GameMessage>) {
         match effect {
             Effect::Save(game) => {
                 if let Some(warning) = self.keeper.save(&game) {
-                    answers.push(Message::Warning(warning));
+                    answers.push(GameMessage::Warning(warning));
                 }
             }
             Effect::CloseRound(game) => {
                 let kept = self.keeper.close_round(&game);
                 if let Some(path) = kept.record {
-                    answers.push(Message::Recorded(format!(
+                    answers.push(GameMessage::Recorded(format!(
                         "Round recorded in {}.",
-                        path.display()
+                        home_relative(&path)
                     )));
                 }
-                answers.extend(kept.warnings.into_iter().map(Message::Warning));
+                answers.extend(kept.warnings.into_iter().map(GameMessage::Warning));
             }
             Effect::EndMatch(config) => {
                 if let Some(warning) = self.keeper.finish(&config) {
-                    answers.push(Message::Warning(warning));
+                    answers.push(GameMessage::Warning(warning));
                 }
             }
             Effect::Think(request) => self.worker.submit(request),
+            Effect::SavePrefs(prefs) => {
+                if let Some(path) = &self.prefs
+                    && let Err(warning) = prefs::save(path, &prefs)
+                {
+                    answers.push(GameMessage::Warning(warning));
+                }
+            }
         }
     }
 
-    fn poll(&mut self, answers: &mut Vec<Message>) {
-        answers.extend(self.worker.poll().into_iter().map(Message::Computer));
+    fn poll(&mut self, answers: &mut Vec<GameMessage>) {
+        answers.extend(self.worker.poll().into_iter().map(GameMessage::Computer));
     }
 
     fn busy(&self) -> bool {
@@ -137,6 +164,18 @@ impl World<App> for GameWorld {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_under_home_are_shown_from_a_tilde() {
+        let Some(home) = std::env::var_os("HOME").map(PathBuf::from) else {
+            return;
+        };
+        assert_eq!(
+            home_relative(&home.join(".local/share/mancala/records/a.txt")),
+            "~/.local/share/mancala/records/a.txt"
+        );
+        assert_eq!(home_relative(std::path::Path::new("/x/y")), "/x/y");
+    }
     use crate::game::SaveStore;
     use crate::tui::screen::dispatch;
     use crate::tui::testing::{humans, key, pit_key};
@@ -155,6 +194,7 @@ mod tests {
         let mut world = GameWorld {
             worker: Worker::new(&config, Duration::from_millis(10), 1),
             keeper: Keeper::new(Some(store.clone())),
+            prefs: None,
         };
         let records = || fs::read_dir(dir.join("records")).unwrap().count();
         let mut press = |app: &mut App, input: Input| dispatch(app, &mut world, input.into(), t0);

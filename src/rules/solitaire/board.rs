@@ -4,11 +4,11 @@ use std::fmt;
 
 /// One thing the hand does during a move, for animation and for checking.
 ///
-/// Replaying the steps of a move with [`Step::apply`] on the counts from
+/// Replaying the steps of a move with [`SolitaireStep::apply`] on the counts from
 /// before the move gives the counts after it, one visible change at a time
 /// (the same idea as the two-player core's `rules::Step`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Step {
+pub enum SolitaireStep {
     /// Every seed of `house` is lifted to start the move.
     Lift {
         /// The house played.
@@ -23,12 +23,12 @@ pub enum Step {
     },
 }
 
-impl Step {
+impl SolitaireStep {
     /// Applies this step to a list of counts (store first).
     pub fn apply(&self, counts: &mut [u64]) {
         match *self {
-            Step::Lift { house, .. } => counts[house] = 0,
-            Step::Sow { house } => counts[house] += 1,
+            SolitaireStep::Lift { house, .. } => counts[house] = 0,
+            SolitaireStep::Sow { house } => counts[house] += 1,
         }
     }
 }
@@ -62,7 +62,7 @@ impl std::error::Error for BoardError {}
 
 /// Why a house cannot be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveError {
+pub enum SolitaireError {
     /// House 0 is the store; seeds never leave it.
     Store,
     /// The board has no house with this number.
@@ -82,29 +82,29 @@ pub enum MoveError {
     },
 }
 
-impl fmt::Display for MoveError {
+impl fmt::Display for SolitaireError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            MoveError::Store => f.write_str("The store cannot be played."),
-            MoveError::NoSuchHouse { house, houses } => {
+            SolitaireError::Store => f.write_str("The store cannot be played."),
+            SolitaireError::NoSuchHouse { house, houses } => {
                 write!(
                     f,
                     "There is no house {house}: the houses are 1 to {houses}."
                 )
             }
-            MoveError::WrongCount { house, seeds: 0 } => {
+            SolitaireError::WrongCount { house, seeds: 0 } => {
                 write!(f, "House {house} is empty.")
             }
-            MoveError::WrongCount { house, seeds } => write!(
+            SolitaireError::WrongCount { house, seeds } => write!(
                 f,
-                "House {house} holds {seeds} seed{}; it can be played only when it holds exactly {house}.",
-                if seeds == 1 { "" } else { "s" }
+                "House {house} holds {}; it can be played only when it holds exactly {house}.",
+                crate::rules::plural(seeds, "seed")
             ),
         }
     }
 }
 
-impl std::error::Error for MoveError {}
+impl std::error::Error for SolitaireError {}
 
 /// A Solitaire Mancala board: the store (index 0) and houses 1, 2, 3, ...,
 /// numbered from the store outwards, as in RULES.md §6.1.
@@ -113,36 +113,36 @@ impl std::error::Error for MoveError {}
 /// always fits in a `u64` (checked when the board is set), so no move can
 /// overflow.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Board {
+pub struct SolitaireBoard {
     counts: Vec<u64>,
 }
 
-impl Default for Board {
+impl Default for SolitaireBoard {
     fn default() -> Self {
-        Board::new()
+        SolitaireBoard::new()
     }
 }
 
-impl Board {
+impl SolitaireBoard {
     /// An empty store and no houses, `[0]`.
     #[must_use]
-    pub fn new() -> Board {
-        Board { counts: vec![0] }
+    pub fn new() -> SolitaireBoard {
+        SolitaireBoard { counts: vec![0] }
     }
 
     /// A board with these counts: the store first, then houses 1, 2, 3, ...
     ///
     /// ```
-    /// use mancala::rules::solitaire::Board;
-    /// let board = Board::from_counts(&[0, 1, 1, 3]).unwrap();
+    /// use mancala::rules::solitaire::SolitaireBoard;
+    /// let board = SolitaireBoard::from_counts(&[0, 1, 1, 3]).unwrap();
     /// assert_eq!(board.seeds(3), 3);
     /// assert_eq!(board.to_string(), "[3, 1, 1, 0]");
     /// ```
     ///
     /// # Errors
     /// An empty list, or counts whose total overflows a `u64`.
-    pub fn from_counts(counts: &[u64]) -> Result<Board, BoardError> {
-        let mut board = Board::new();
+    pub fn from_counts(counts: &[u64]) -> Result<SolitaireBoard, BoardError> {
+        let mut board = SolitaireBoard::new();
         board.set_board(counts)?;
         Ok(board)
     }
@@ -150,7 +150,7 @@ impl Board {
     /// Sets the board to a copy of `counts`.
     ///
     /// # Errors
-    /// As [`Board::from_counts`]; the board is left unchanged then.
+    /// As [`SolitaireBoard::from_counts`]; the board is left unchanged then.
     pub fn set_board(&mut self, counts: &[u64]) -> Result<(), BoardError> {
         if counts.is_empty() {
             return Err(BoardError::Empty);
@@ -218,16 +218,18 @@ impl Board {
     ///
     /// # Errors
     /// The reason, with doc-style messages for the player.
-    pub fn check(&self, house: usize) -> Result<(), MoveError> {
+    pub fn check(&self, house: usize) -> Result<(), SolitaireError> {
         if house == 0 {
-            return Err(MoveError::Store);
+            return Err(SolitaireError::Store);
         }
         match self.counts.get(house) {
-            None => Err(MoveError::NoSuchHouse {
+            None => Err(SolitaireError::NoSuchHouse {
                 house,
                 houses: self.houses(),
             }),
-            Some(&seeds) if seeds != house as u64 => Err(MoveError::WrongCount { house, seeds }),
+            Some(&seeds) if seeds != house as u64 => {
+                Err(SolitaireError::WrongCount { house, seeds })
+            }
             Some(_) => Ok(()),
         }
     }
@@ -242,7 +244,7 @@ impl Board {
     ///
     /// # Errors
     /// When the move is not legal; the board is unchanged then.
-    pub fn apply(&mut self, house: usize) -> Result<(), MoveError> {
+    pub fn apply(&mut self, house: usize) -> Result<(), SolitaireError> {
         self.check(house)?;
         self.apply_unchecked(house);
         Ok(())
@@ -252,14 +254,18 @@ impl Board {
     ///
     /// # Errors
     /// When the move is not legal; the board and trace are unchanged then.
-    pub fn apply_traced(&mut self, house: usize, trace: &mut Vec<Step>) -> Result<(), MoveError> {
+    pub fn apply_traced(
+        &mut self,
+        house: usize,
+        trace: &mut Vec<SolitaireStep>,
+    ) -> Result<(), SolitaireError> {
         self.check(house)?;
         trace.clear();
-        trace.push(Step::Lift {
+        trace.push(SolitaireStep::Lift {
             house,
             seeds: house as u64,
         });
-        trace.extend((0..house).rev().map(|h| Step::Sow { house: h }));
+        trace.extend((0..house).rev().map(|h| SolitaireStep::Sow { house: h }));
         self.apply_unchecked(house);
         Ok(())
     }
@@ -273,7 +279,7 @@ impl Board {
         }
     }
 
-    /// Takes back a move from `house`: the reverse of [`Board::apply`]. One
+    /// Takes back a move from `house`: the reverse of [`SolitaireBoard::apply`]. One
     /// seed returns from the store and from each house between, and the
     /// house holds its `house` seeds again. Used for undo, and for playing
     /// backwards from the won board.
@@ -282,19 +288,19 @@ impl Board {
     /// When the board cannot be the result of playing `house`: the store
     /// itself, a house past the end, a house that is not empty, or a house
     /// closer to the store (or the store) that is empty.
-    pub fn unapply(&mut self, house: usize) -> Result<(), MoveError> {
+    pub fn unapply(&mut self, house: usize) -> Result<(), SolitaireError> {
         let seeds = self.seeds(house);
         if house == 0 {
-            return Err(MoveError::Store);
+            return Err(SolitaireError::Store);
         }
         if house >= self.counts.len() {
-            return Err(MoveError::NoSuchHouse {
+            return Err(SolitaireError::NoSuchHouse {
                 house,
                 houses: self.houses(),
             });
         }
         if seeds != 0 || self.counts[..house].contains(&0) {
-            return Err(MoveError::WrongCount { house, seeds });
+            return Err(SolitaireError::WrongCount { house, seeds });
         }
         for count in &mut self.counts[..house] {
             *count -= 1;
@@ -336,8 +342,8 @@ impl Board {
     /// beyond the list of moves.
     ///
     /// ```
-    /// use mancala::rules::solitaire::Board;
-    /// let board = Board::from_counts(&[0, 1, 1, 3]).unwrap();
+    /// use mancala::rules::solitaire::SolitaireBoard;
+    /// let board = SolitaireBoard::from_counts(&[0, 1, 1, 3]).unwrap();
     /// let plan = board.plan();
     /// assert_eq!(plan.moves, [1, 3, 1, 2, 1]);
     /// assert!(plan.won());
@@ -364,7 +370,7 @@ impl Board {
 
 /// The exercise's `__str__` (RULES.md §1.5): the list with the store last, as the board is seen
 /// with the store at the right end (`[0, 0, 0, 3, 1, 1, 0]`).
-impl fmt::Display for Board {
+impl fmt::Display for SolitaireBoard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("[")?;
         for (i, count) in self.counts.iter().rev().enumerate() {
@@ -377,13 +383,13 @@ impl fmt::Display for Board {
     }
 }
 
-/// What [`Board::plan`] found.
+/// What [`SolitaireBoard::plan`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     /// The houses played, in order.
     pub moves: Vec<usize>,
     /// The board after the last of them: won, or with no legal move.
-    pub end: Board,
+    pub end: SolitaireBoard,
 }
 
 impl Plan {
@@ -398,8 +404,8 @@ impl Plan {
 mod tests {
     use super::*;
 
-    fn board(counts: &[u64]) -> Board {
-        Board::from_counts(counts).unwrap()
+    fn board(counts: &[u64]) -> SolitaireBoard {
+        SolitaireBoard::from_counts(counts).unwrap()
     }
 
     #[test]
@@ -436,7 +442,7 @@ mod tests {
 
     #[test]
     fn new_board_is_just_an_empty_store_and_is_won() {
-        let b = Board::new();
+        let b = SolitaireBoard::new();
         assert_eq!(b.counts(), [0]);
         assert_eq!(b.houses(), 0);
         assert!(b.is_won());
@@ -448,7 +454,7 @@ mod tests {
     #[test]
     fn set_board_copies_and_rejects_bad_lists() {
         let mut source = vec![2, 1, 0, 3];
-        let mut b = Board::new();
+        let mut b = SolitaireBoard::new();
         b.set_board(&source).unwrap();
         source[1] = 9;
         assert_eq!(b.seeds(1), 1, "the board holds its own copy");
@@ -475,24 +481,27 @@ mod tests {
     fn illegal_moves_are_refused_with_a_reason_and_change_nothing() {
         let mut b = board(&[0, 2, 0, 3, 1]);
         let before = b.clone();
-        assert_eq!(b.apply(0), Err(MoveError::Store));
+        assert_eq!(b.apply(0), Err(SolitaireError::Store));
         assert_eq!(
             b.apply(1),
-            Err(MoveError::WrongCount { house: 1, seeds: 2 })
+            Err(SolitaireError::WrongCount { house: 1, seeds: 2 })
         );
         assert_eq!(
             b.apply(2),
-            Err(MoveError::WrongCount { house: 2, seeds: 0 })
+            Err(SolitaireError::WrongCount { house: 2, seeds: 0 })
         );
         assert_eq!(
             b.apply(9),
-            Err(MoveError::NoSuchHouse {
+            Err(SolitaireError::NoSuchHouse {
                 house: 9,
                 houses: 4
             })
         );
         assert_eq!(b, before);
-        assert_eq!(MoveError::Store.to_string(), "The store cannot be played.");
+        assert_eq!(
+            SolitaireError::Store.to_string(),
+            "The store cannot be played."
+        );
         assert_eq!(b.check(2).unwrap_err().to_string(), "House 2 is empty.");
         assert_eq!(
             b.check(4).unwrap_err().to_string(),
@@ -506,16 +515,16 @@ mod tests {
     fn trace_replays_to_the_same_board_one_seed_at_a_time() {
         let mut b = board(&[4, 0, 1, 3, 4]);
         let mut counts = b.counts().to_vec();
-        let mut trace = vec![Step::Sow { house: 0 }];
+        let mut trace = vec![SolitaireStep::Sow { house: 0 }];
         b.apply_traced(4, &mut trace).unwrap();
         assert_eq!(
             trace,
             [
-                Step::Lift { house: 4, seeds: 4 },
-                Step::Sow { house: 3 },
-                Step::Sow { house: 2 },
-                Step::Sow { house: 1 },
-                Step::Sow { house: 0 },
+                SolitaireStep::Lift { house: 4, seeds: 4 },
+                SolitaireStep::Sow { house: 3 },
+                SolitaireStep::Sow { house: 2 },
+                SolitaireStep::Sow { house: 1 },
+                SolitaireStep::Sow { house: 0 },
             ]
         );
         for step in &trace {
@@ -540,7 +549,7 @@ mod tests {
             b.unapply(m).unwrap();
         }
         assert_eq!(b, start);
-        assert_eq!(b.unapply(0), Err(MoveError::Store));
+        assert_eq!(b.unapply(0), Err(SolitaireError::Store));
         assert!(b.unapply(7).is_err());
         assert!(b.unapply(3).is_err(), "house 3 is not empty");
         // House 2 is empty but the store is empty too: nothing came from house 2.

@@ -1,6 +1,6 @@
 //! Dealing: the one winnable board for any number of seeds.
 
-use super::board::Board;
+use super::board::SolitaireBoard;
 
 /// The one winnable board with `seeds` seeds in its houses and an empty
 /// store, with no empty houses past the last full one.
@@ -18,7 +18,7 @@ use super::board::Board;
 /// assert!(deal(5).plan().won());
 /// ```
 #[must_use]
-pub fn deal(seeds: u64) -> Board {
+pub fn deal(seeds: u64) -> SolitaireBoard {
     let mut counts = vec![0];
     let mut rest = seeds;
     let mut house: u64 = 1;
@@ -28,7 +28,7 @@ pub fn deal(seeds: u64) -> Board {
         rest -= count;
         house += 1;
     }
-    Board::from_counts(&counts).expect("the counts add up to `seeds`, a u64")
+    SolitaireBoard::from_counts(&counts).expect("the counts add up to `seeds`, a u64")
 }
 
 #[cfg(test)]
@@ -36,7 +36,7 @@ mod tests {
     use super::*;
 
     /// Whether some order of legal moves (not only the closest-to-store rule) wins.
-    fn winnable_by_any_order(board: &Board) -> bool {
+    fn winnable_by_any_order(board: &SolitaireBoard) -> bool {
         board.is_won()
             || board.legal_moves().any(|house| {
                 let mut next = board.clone();
@@ -50,7 +50,7 @@ mod tests {
     /// un-playing the empty house closest to the store, the only house whose
     /// move could have put it there with every closer house still holding a
     /// seed.
-    fn deal_by_unplaying(seeds: u64) -> Board {
+    fn deal_by_unplaying(seeds: u64) -> SolitaireBoard {
         let mut counts = vec![0u64];
         for _ in 0..seeds {
             counts[0] += 1;
@@ -60,12 +60,12 @@ mod tests {
                     counts.push(0);
                     counts.len() - 1
                 });
-            let mut board = Board::from_counts(&counts).unwrap();
+            let mut board = SolitaireBoard::from_counts(&counts).unwrap();
             board.unapply(empty).unwrap();
             counts = board.counts().to_vec();
         }
         assert_eq!(counts[0], 0, "every seed came back out of the store");
-        Board::from_counts(&counts).unwrap()
+        SolitaireBoard::from_counts(&counts).unwrap()
     }
 
     #[test]
@@ -151,7 +151,7 @@ mod tests {
             let mut counts = vec![0u64; seeds as usize + 1];
             each_board(&mut counts, 1, seeds, &mut |counts| {
                 boards += 1;
-                let board = Board::from_counts(counts).unwrap();
+                let board = SolitaireBoard::from_counts(counts).unwrap();
                 let any_order = winnable_by_any_order(&board);
                 assert_eq!(
                     board.plan().won(),

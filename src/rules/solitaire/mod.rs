@@ -13,22 +13,22 @@
 //!
 //! | exercise         | here                                   |
 //! |------------------|----------------------------------------|
-//! | `__init__`       | [`Board::new`]                          |
-//! | `set_board`      | [`Board::set_board`], [`Board::from_counts`] |
-//! | `__str__`        | `Display` for [`Board`]                 |
-//! | `get_num_seeds`  | [`Board::seeds`]                        |
-//! | `is_legal_move`  | [`Board::is_legal`] ([`Board::check`] says why not) |
-//! | `apply_move`     | [`Board::apply`], [`Board::apply_traced`] |
-//! | `choose_move`    | [`Board::choose`]                       |
-//! | `is_game_won`    | [`Board::is_won`]                       |
-//! | `plan_moves`     | [`Board::plan`]                         |
+//! | `__init__`       | [`SolitaireBoard::new`]                          |
+//! | `set_board`      | [`SolitaireBoard::set_board`], [`SolitaireBoard::from_counts`] |
+//! | `__str__`        | `Display` for [`SolitaireBoard`]                 |
+//! | `get_num_seeds`  | [`SolitaireBoard::seeds`]                        |
+//! | `is_legal_move`  | [`SolitaireBoard::is_legal`] ([`SolitaireBoard::check`] says why not) |
+//! | `apply_move`     | [`SolitaireBoard::apply`], [`SolitaireBoard::apply_traced`] |
+//! | `choose_move`    | [`SolitaireBoard::choose`]                       |
+//! | `is_game_won`    | [`SolitaireBoard::is_won`]                       |
+//! | `plan_moves`     | [`SolitaireBoard::plan`]                         |
 //!
 //! [`deal`] gives the one winnable board for any number of seeds;
-//! [`Board::unapply`] takes a move back.
+//! [`SolitaireBoard::unapply`] takes a move back.
 //!
 //! ```
-//! use mancala::rules::solitaire::Board;
-//! let mut board = Board::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap();
+//! use mancala::rules::solitaire::SolitaireBoard;
+//! let mut board = SolitaireBoard::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap();
 //! assert_eq!(board.choose(), 1);
 //! board.apply(3).unwrap(); // the farther house first...
 //! assert_eq!(board.seeds(1), 2); // ...leaves house 1 with 2 seeds for ever
@@ -38,5 +38,5 @@
 mod board;
 mod deal;
 
-pub use board::{Board, BoardError, MoveError, Plan, Step};
+pub use board::{BoardError, Plan, SolitaireBoard, SolitaireError, SolitaireStep};
 pub use deal::deal;

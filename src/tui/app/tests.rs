@@ -19,7 +19,8 @@ fn counts(app: &App) -> Vec<u16> {
 }
 
 fn message(app: &App) -> String {
-    app.message
+    app.notes()
+        .message()
         .as_ref()
         .map(|m| m.text.clone())
         .unwrap_or_default()
@@ -48,7 +49,7 @@ fn a_full_round_played_by_keys_ends_with_the_result_and_the_tally() {
     }
     assert_eq!(app.game().tally().rounds(), 1);
     let outcome = app.game().outcome().unwrap();
-    let last = &app.log.back().unwrap().text;
+    let last = &app.notes().log().back().unwrap().text;
     match outcome.winner() {
         Some(side) => assert!(last.starts_with(&format!("{} wins!", app.game().name(side)))),
         None => assert!(last.starts_with("It's a draw")),
@@ -74,7 +75,7 @@ fn wrong_keys_change_nothing_but_the_message() {
     app.handle_event(&Event::Key(release), t0);
     assert_eq!(counts(&app), before);
     assert!(app.game().moves().is_empty());
-    assert_eq!(app.overlay, None);
+    assert_eq!(app.dialog(), None);
     // An empty pit.
     app.handle_event(&ch('c'), t0); // extra turn
     app.handle_event(&ch('c'), t0);
@@ -121,7 +122,7 @@ fn n_at_the_end_of_a_round_quits() {
 fn clicking_a_pit_plays_it_and_clicking_a_store_is_refused() {
     let t0 = Instant::now();
     let mut app = humans(t0);
-    let layout = ScreenLayout::new(app.size, app.rules()).unwrap();
+    let layout = ScreenLayout::new(app.size(), app.rules()).unwrap();
     let store = layout.geometry.cell(Rules::KALAH.store(Side::South));
     app.handle_event(&click(store.x + 2, store.y + 2), t0);
     assert_eq!(message(&app), "Sorry, you can't select the store.");
@@ -179,15 +180,20 @@ fn any_key_finishes_an_animation_at_once() {
         t0,
     );
     app.handle_event(&ch('d'), t0);
-    assert!(app.animation.is_some());
+    assert!(app.animation().is_some());
     assert_ne!(app.shown_counts(), app.game().board().counts());
     assert!(app.next_wake().is_some());
     // The key that cuts the animation short does not also play a pit.
     app.handle_event(&ch('h'), t0 + Duration::from_millis(10));
-    assert!(app.animation.is_none());
+    assert!(app.animation().is_none());
     assert_eq!(app.shown_counts(), app.game().board().counts());
     assert_eq!(app.game().moves().len(), 1);
-    assert!(app.log.iter().any(|n| n.text == "Alice played d."));
+    assert!(
+        app.notes()
+            .log()
+            .iter()
+            .any(|n| n.text == "Alice played d.")
+    );
 }
 
 #[test]
@@ -203,12 +209,17 @@ fn the_clock_stands_still_behind_the_help_screen() {
     let shown = app.shown_counts().to_vec();
     // Help does not cut the animation short; the move waits behind it.
     app.handle_event(&ch('?'), t0);
-    assert_eq!(app.overlay, Some(Overlay::Help));
+    assert_eq!(app.dialog(), Some(Overlay::Help));
     assert!(
-        app.animation.is_none(),
-        "a key finishes the animation first"
+        app.animation().is_some(),
+        "help does not cut the sowing short"
     );
-    let _ = shown;
+    app.tick(t0 + ms(5000));
+    assert_eq!(
+        app.shown_counts(),
+        &shown[..],
+        "the sowing waits behind help"
+    );
     let mut app = app_for(
         config(Rules::KALAH, PlayerKind::Human, PlayerKind::Random),
         Some(ms(100)),
@@ -247,11 +258,11 @@ fn quitting_asks_first_and_ctrl_c_does_not() {
     let t0 = Instant::now();
     let mut app = humans(t0);
     app.handle_event(&ch('q'), t0);
-    assert_eq!(app.overlay, Some(Overlay::ConfirmQuit));
+    assert_eq!(app.dialog(), Some(Overlay::ConfirmQuit));
     app.handle_event(&ch('a'), t0);
     assert!(app.game().moves().is_empty(), "no move behind the dialog");
     app.handle_event(&ch('n'), t0);
-    assert_eq!(app.overlay, None);
+    assert_eq!(app.dialog(), None);
     assert!(!app.wants_quit());
     app.handle_event(&press(KeyCode::Esc), t0);
     app.handle_event(&ch('y'), t0);
@@ -303,7 +314,7 @@ fn the_computer_thinks_on_request_and_its_move_shows_after_a_pause() {
         },
         t0,
     );
-    assert!(app.pending_move.is_none());
+    assert!(app.chosen().is_none());
     app.on_answer(
         Answer::Move {
             id,
@@ -387,7 +398,7 @@ fn hints_are_asked_for_and_shown() {
     );
     assert_eq!(
         message(&app),
-        "Hint: play c (the engine expects you to finish +3)."
+        "Hint: play c: the engine expects you to win by 3."
     );
     assert_eq!(app.selection(), Some(letter('c')));
     // On North's turn h is one of North's pits; Shift+H asks for the hint.
@@ -407,7 +418,7 @@ fn computers_pause_and_step() {
         t0,
     );
     app.handle_event(&ch('p'), t0);
-    assert!(app.paused);
+    assert!(app.paused());
     assert!(app.take_requests().is_empty(), "paused: nobody thinks");
     app.handle_event(&ch('s'), t0);
     let [
@@ -466,11 +477,19 @@ fn undo_and_redo_walk_back_to_the_humans_turn() {
     app.handle_event(&ch('u'), t0 + Duration::from_secs(1));
     assert_eq!(*app.game().board(), start);
     assert_eq!(app.human_to_move(), Some(Side::South));
+    // Redo by turn (the policy shared with plain mode): Alice's a and the
+    // computer's j as it was played, back to Alice's turn.
     app.handle_event(&ch('r'), t0 + Duration::from_secs(1));
-    assert_eq!(app.game().moves(), &[letter('a')]);
+    assert_eq!(app.game().moves(), &[letter('a'), letter('j')]);
+    assert_eq!(app.human_to_move(), Some(Side::South));
+    assert!(
+        app.take_requests()
+            .iter()
+            .all(|r| !matches!(r, Request::Move { .. }))
+    );
     app.handle_event(&ch('u'), t0 + Duration::from_secs(1));
     app.handle_event(&ch('u'), t0 + Duration::from_secs(1));
-    assert_eq!(message(&app), "Nothing to undo in this round.");
+    assert_eq!(message(&app), "There is no move to take back.");
 }
 
 #[test]
@@ -491,7 +510,45 @@ fn speed_keys_step_through_the_speeds_down_to_no_animation() {
     }
     assert_eq!(app.seed_delay(), None);
     app.handle_event(&ch('d'), t0);
-    assert!(app.animation.is_none(), "no animation at the fastest speed");
+    assert!(
+        app.animation().is_none(),
+        "no animation at the fastest speed"
+    );
+}
+
+#[test]
+fn speed_keys_during_a_sowing_change_its_pace_and_are_kept_for_next_time() {
+    let t0 = Instant::now();
+    let ms = Duration::from_millis;
+    let mut app = app_for(
+        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
+        Some(ms(150)),
+        t0,
+    );
+    assert_eq!(app.take_prefs(), None, "nothing chosen yet");
+    app.handle_event(&ch('d'), t0);
+    app.handle_event(&ch('-'), t0);
+    assert!(
+        app.animation().is_some(),
+        "- slows the sowing, it does not skip it"
+    );
+    assert_eq!(app.seed_delay(), Some(ms(220)));
+    assert_eq!(app.animation().unwrap().delay(), ms(220));
+    app.handle_event(&ch('+'), t0);
+    app.handle_event(&ch('+'), t0);
+    assert!(app.animation().is_some(), "+ speeds it up");
+    assert_eq!(app.animation().unwrap().delay(), ms(100));
+    assert_eq!(
+        app.take_prefs(),
+        Some(crate::tui::prefs::Prefs {
+            seed_delay: Some(ms(100))
+        }),
+        "the speed chosen is handed on to be kept"
+    );
+    assert_eq!(app.take_prefs(), None);
+    // Any other key still shows the rest of the move at once.
+    app.handle_event(&ch('x'), t0);
+    assert!(app.animation().is_none());
 }
 
 #[test]
@@ -553,13 +610,13 @@ mod storms {
                 let now = t0 + Duration::from_millis(40 * i as u64);
                 let moves_before = app.game().moves().to_vec();
                 let board_before = *app.game().board();
-                let dialog_before = app.overlay;
+                let dialog_before = app.dialog();
                 // A letter naming a pit the human to move may not play.
                 let refused_letter = match event {
                     Event::Key(k) if dialog_before.is_none()
-                        && app.animation.is_none()
+                        && app.animation().is_none()
                         && !app.too_small()
-                        && app.typed.is_none() =>
+                        && app.digits.typed().is_none() =>
                     {
                         match (k.code, app.key_action(*k), app.human_to_move()) {
                             (KeyCode::Char(c), Action::Choose(pit), Some(_))
@@ -592,7 +649,7 @@ mod storms {
                 if dialog_before.is_some() {
                     prop_assert_eq!(app.game().moves(), &moves_before[..], "a dialog swallows keys");
                 }
-                if app.overlay.is_some() {
+                if app.dialog().is_some() {
                     prop_assert!(app.frozen_since.is_some(), "the clock stands still behind a dialog");
                 }
                 let finished = app.game().round() - 1 + u32::from(app.game().outcome().is_some());
@@ -600,11 +657,11 @@ mod storms {
                 if refused_letter {
                     prop_assert_eq!(app.game().board(), &board_before);
                     prop_assert!(
-                        app.message.as_ref().is_some_and(|m| !m.text.is_empty() && m.tone == Tone::Error),
+                        app.notes().message().as_ref().is_some_and(|m| !m.text.is_empty() && m.tone == Tone::Error),
                         "a refused pit says why"
                     );
                 }
-                prop_assert!(app.log.len() <= LOG_LENGTH);
+                prop_assert!(app.notes().log().len() <= crate::tui::notes::LOG_LENGTH);
                 let no_moves_asked = app
                     .take_requests()
                     .iter()
@@ -663,7 +720,7 @@ fn two_digit_pit_numbers_wait_for_the_second_digit_enter_or_a_moment() {
     let mut app = new_app();
     app.handle_event(&ch('1'), t0);
     app.handle_event(&ch('?'), t0);
-    assert_eq!(app.overlay, Some(Overlay::Help));
+    assert_eq!(app.dialog(), Some(Overlay::Help));
     app.handle_event(&ch('x'), t0);
     app.tick(t0 + 2 * DIGIT_WAIT);
     assert!(
@@ -684,8 +741,8 @@ fn an_unknown_key_says_so_and_changes_nothing_else() {
         "x is not a key here: a-f or 1-6 to play, ? for help."
     );
     assert_eq!(app.game().board(), &board);
-    assert_eq!((app.overlay, app.selection()), (None, cursor));
-    assert_eq!(app.log.len(), 1, "only the round's announcement");
+    assert_eq!((app.dialog(), app.selection()), (None, cursor));
+    assert_eq!(app.notes().log().len(), 1, "only the round's announcement");
     app.handle_event(&press(KeyCode::Tab), t0);
     assert!(
         message(&app).starts_with("Tab is not a key here"),
@@ -702,20 +759,20 @@ fn the_arrows_scroll_the_help_screen_and_other_keys_close_it() {
     app.handle_event(&press(KeyCode::Down), t0);
     app.handle_event(&press(KeyCode::Down), t0);
     app.handle_event(&press(KeyCode::Up), t0);
-    assert_eq!((app.overlay, app.help_scroll), (Some(Overlay::Help), 1));
+    assert_eq!((app.dialog(), app.help_scroll()), (Some(Overlay::Help), 1));
     let small = crate::tui::testing::render(&app, 46, 15);
     assert!(
         !small.contains("Rules:"),
         "scrolled past the first line:\n{small}"
     );
     app.handle_event(&ch('a'), t0);
-    assert_eq!(app.overlay, None);
+    assert_eq!(app.dialog(), None);
     assert!(
         app.game().moves().is_empty(),
         "the key that closes help plays nothing"
     );
     app.handle_event(&ch('?'), t0);
-    assert_eq!(app.help_scroll, 0, "help opens at the top");
+    assert_eq!(app.help_scroll(), 0, "help opens at the top");
 }
 
 /// Alice against Michael after `letters`, in round 2 (North started it),
@@ -780,11 +837,12 @@ fn y_to_the_resume_question_goes_on_exactly_where_the_match_stopped() {
         "the save already holds it"
     );
     assert!(
-        app.log
+        app.notes()
+            .log()
             .iter()
-            .any(|n| n.text == "Resumed: round 2 goes on after 3 moves (Michael moved first)."),
+            .any(|n| n.text == "Resumed. Round 2 goes on after 3 moves (Michael moved first)."),
         "{:?}",
-        app.log
+        app.notes().log()
     );
     // The computer's turn comes round at once.
     app.tick(t0 + Duration::from_secs(5));
@@ -822,7 +880,15 @@ fn quitting_at_the_resume_question_keeps_the_save() {
     let t0 = Instant::now();
     let mut app = humans(t0);
     app.offer_resume(saved_match(PlayerKind::Human, &['h']));
+    app.handle_event(&ch('x'), t0);
+    assert_eq!(
+        message(&app),
+        "x is not an answer: y resumes, n starts a new match, q quits."
+    );
     app.handle_event(&ch('q'), t0);
+    assert!(!app.wants_quit(), "q asks first, as everywhere in the game");
+    assert_eq!(app.dialog(), Some(Overlay::ConfirmQuit));
+    app.handle_event(&ch('y'), t0);
     assert!(app.wants_quit());
     assert!(app.take_match_events().is_empty());
     assert_eq!(
@@ -910,7 +976,7 @@ fn ctrl_and_alt_letters_never_play_undo_or_quit() {
         app.handle_event(&chord(c, modifiers), t0);
     }
     assert!(app.game().moves().is_empty(), "no chord plays a pit");
-    assert_eq!(app.overlay, None, "Ctrl-Q is not q");
+    assert_eq!(app.dialog(), None, "Ctrl-Q is not q");
     app.handle_event(&ch('d'), t0);
     assert_eq!(app.game().moves(), &[letter('d')]);
     app.handle_event(&chord('u', KeyModifiers::CONTROL), t0);

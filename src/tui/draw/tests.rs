@@ -26,6 +26,69 @@ fn opening_board_at_100_by_30() {
 }
 
 #[test]
+fn at_120_by_40_header_messages_and_keys_line_up_with_the_centred_board() {
+    let app = humans(Instant::now());
+    let screen = render(&app, 120, 40);
+    let column = |needle: &str| {
+        screen
+            .lines()
+            .find_map(|l| l.find(needle).map(|i| l[..i].chars().count()))
+            .unwrap_or_else(|| panic!("{needle} in\n{screen}"))
+    };
+    let board = column("╭──────╮");
+    assert!(board > 10, "the board is centred\n{screen}");
+    for text in ["Round 1", "Alice, your move", "a-f play"] {
+        assert_eq!(
+            column(text),
+            board,
+            "{text} lines up with the board\n{screen}"
+        );
+    }
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn a_computer_seat_reads_naturally_and_narrow_boards_keep_the_names() {
+    let app = app_for(
+        crate::game::MatchConfig {
+            seats: [
+                crate::game::Seat::new("Alice", PlayerKind::Human),
+                crate::game::Seat::new("Computer (hard)", PlayerKind::Hard),
+            ],
+            ..config(Rules::KALAH, PlayerKind::Human, PlayerKind::Hard)
+        },
+        None,
+        Instant::now(),
+    );
+    let screen = render(&app, 80, 24);
+    assert!(!screen.contains("Computer (hard)'s"), "{screen}");
+    assert!(screen.contains("◀ store of Computer (hard)"), "{screen}");
+    let narrow = render(&humans(Instant::now()), 44, 17);
+    assert!(
+        narrow.contains("◀ Michael") && narrow.contains("Alice ▶"),
+        "{narrow}"
+    );
+}
+
+#[test]
+fn the_round_recorded_line_is_whole_at_80_by_24() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    while !app.round_over() {
+        app.handle_event(&press(KeyCode::Enter), t0);
+    }
+    let path = "~/.local/share/mancala/records/alice-vs-michael-2026-11-23-03-31-12-round-1.txt";
+    app.round_recorded(format!("Round recorded in {path}."));
+    let screen = render(&app, 80, 24);
+    let joined: String = screen.lines().map(str::trim).collect();
+    assert!(
+        joined.contains(&format!("Round recorded in {path}.")),
+        "{screen}"
+    );
+    assert!(screen.contains("Play again? (y/n)"), "{screen}");
+}
+
+#[test]
 fn board_mid_animation() {
     let t0 = Instant::now();
     let mut app = app_for(
@@ -72,7 +135,7 @@ fn help_screen() {
     let t0 = Instant::now();
     let mut app = humans(t0);
     app.handle_event(&ch('?'), t0);
-    assert_eq!(app.overlay, Some(Overlay::Help));
+    assert_eq!(app.dialog(), Some(Overlay::Help));
     let screen = render(&app, 80, 24);
     assert!(screen.contains("Rules: 6 pits × 4 seeds"));
     insta::assert_snapshot!(screen);
@@ -271,7 +334,7 @@ fn the_key_bar_shows_shift_keys_where_the_letters_are_the_movers_pits() {
     app.handle_event(&ch('R'), t0);
     assert_eq!(app.game().moves().len(), 1, "R redid a");
     app.handle_event(&press(KeyCode::Esc), t0);
-    assert_eq!(app.overlay, Some(Overlay::ConfirmQuit));
+    assert_eq!(app.dialog(), Some(Overlay::ConfirmQuit));
 }
 
 /// Every text of the game screen is whole at `width` × `height`: both

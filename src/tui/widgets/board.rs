@@ -8,6 +8,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Position, Rect};
+use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph, Widget};
 
@@ -45,6 +46,8 @@ pub struct BoardGeometry {
     pub south_label: Rect,
     /// Height of a pit box.
     pub pit_height: u16,
+    /// The board's outline: both stores and the pits between them.
+    pub outer: Rect,
 }
 
 impl BoardGeometry {
@@ -129,6 +132,7 @@ impl BoardGeometry {
             caption: Rect::new(inner_x, caption_y, inner_width, 1),
             south_label: Rect::new(area.x, south_y + pit_height, area.width, 1),
             pit_height,
+            outer: Rect::new(x0, north_y, total, store_height),
         })
     }
 
@@ -162,6 +166,9 @@ pub struct BoardView<'a> {
     pub scores: Score,
     /// Whose turn it is (`None` once the round is over or mid-animation).
     pub to_move: Option<Side>,
+    /// Whose move is being sown, if one is: their label keeps its marker
+    /// and its place, so that nothing jumps while the seeds go round.
+    pub sowing: Option<Side>,
     /// The pit under the cursor.
     pub selected: Option<Pit>,
     /// Places a seed is moving through right now.
@@ -172,21 +179,32 @@ pub struct BoardView<'a> {
     pub theme: &'a Theme,
 }
 
-/// Seed marks for `count` seeds in boxes `width` wide and `rows` high, or
-/// nothing when they do not fit (the count says it all then).
+/// Seed marks for `count` seeds in boxes `width` wide and `rows` high:
+/// spaced out while they fit, packed when there are more, and when even
+/// that is too few the box is filled and its last mark is a `+` (the count
+/// beside says how many). So a big store never looks empty next to a
+/// smaller full one.
 fn seed_rows(count: u16, width: u16, rows: u16) -> Option<Vec<String>> {
-    let spaced = width >= 5;
-    let per_row = if spaced { width.div_ceil(2) } else { width };
-    if count == 0 || per_row == 0 || count > per_row * rows {
+    if count == 0 || width == 0 || rows == 0 {
         return None;
     }
-    let mut left = count;
+    let spaced_per_row = if width >= 5 { width.div_ceil(2) } else { 0 };
+    let (per_row, sep) = if count <= spaced_per_row * rows {
+        (spaced_per_row, " ")
+    } else {
+        (width, "")
+    };
+    let overflow = count > per_row * rows;
+    let mut left = count.min(per_row * rows);
     let mut lines = Vec::new();
     while left > 0 {
         let here = left.min(per_row);
-        let sep = if spaced { " " } else { "" };
         lines.push(vec!["•"; usize::from(here)].join(sep));
         left -= here;
+    }
+    if overflow && let Some(last) = lines.last_mut() {
+        last.pop();
+        last.push('+');
     }
     Some(lines)
 }
@@ -201,17 +219,25 @@ impl BoardView<'_> {
         let active = self.is_highlighted(pit);
         let selected = self.selected == Some(pit);
         let letter = self.rules.letter(pit).unwrap_or(' ');
+        let side_style = theme.side(self.rules.owner(pit));
         let (border_type, border_style) = if active {
             (BorderType::Thick, theme.active)
         } else if selected {
             (BorderType::Double, theme.selected)
         } else {
-            (BorderType::Rounded, theme.border)
+            (BorderType::Rounded, side_style)
         };
+        // In the pit being sown everything is in the one highlight style:
+        // other colours on its background would be hard to read.
         let title = if selected {
             Line::from(Span::styled(format!("▸{letter}◂"), theme.selected))
+        } else if active {
+            Line::from(Span::styled(letter.to_string(), theme.active))
         } else {
-            Line::from(Span::styled(letter.to_string(), theme.key))
+            Line::from(Span::styled(
+                letter.to_string(),
+                side_style.add_modifier(Modifier::BOLD),
+            ))
         };
         let mut block = Block::bordered()
             .border_type(border_type)
@@ -227,9 +253,10 @@ impl BoardView<'_> {
         }
         let count = self.counts[pit.index()];
         let count_style = if active { theme.active } else { theme.count };
+        let seed_style = if active { theme.active } else { side_style };
         let mut lines = vec![Line::styled(count.to_string(), count_style)];
         if let Some(marks) = seed_rows(count, inner.width, inner.height.saturating_sub(1)) {
-            lines.extend(marks.into_iter().map(|m| Line::styled(m, theme.seeds)));
+            lines.extend(marks.into_iter().map(|m| Line::styled(m, seed_style)));
         }
         // North's pits read from the top, South's from the bottom, so both
         // counts sit next to the caption line in the middle of the board.
@@ -249,10 +276,11 @@ impl BoardView<'_> {
         let theme = self.theme;
         let store = self.rules.store(side);
         let active = self.is_highlighted(store);
+        let side_style = theme.side(side);
         let (border_type, border_style) = if active {
             (BorderType::Thick, theme.active)
         } else {
-            (BorderType::Rounded, theme.border)
+            (BorderType::Rounded, side_style)
         };
         let block = Block::bordered()
             .border_type(border_type)
@@ -271,7 +299,8 @@ impl BoardView<'_> {
         if let Some(marks) = seed_rows(count, inner.width, inner.height.saturating_sub(1)) {
             let free_rows = (0..inner.height).rev().filter(|&r| r != middle);
             for (row, mark) in free_rows.zip(marks) {
-                lines[usize::from(row)] = Line::styled(mark, theme.seeds);
+                lines[usize::from(row)] =
+                    Line::styled(mark, if active { theme.active } else { side_style });
             }
         }
         Paragraph::new(lines)
@@ -286,17 +315,27 @@ impl BoardView<'_> {
         let theme = self.theme;
         let name = self.names[side.index()];
         let score = self.scores.of(side);
-        let moving = self.to_move == Some(side);
-        let style = if moving { theme.mover } else { theme.title };
+        // "to move" and "sowing…" take the same room: the label does not
+        // move when a sowing starts or ends.
+        let doing = if self.to_move == Some(side) {
+            Some("to move")
+        } else if self.sowing == Some(side) {
+            Some("sowing…")
+        } else {
+            None
+        };
+        let moving = doing.is_some();
+        let style = if moving {
+            theme.mover
+        } else {
+            theme.title.patch(theme.side(side))
+        };
         // A seat without a name is already called by its side.
         let side_too = name != side.to_string();
         let mut wordings: Vec<(String, String)> = Vec::new();
-        let who = |name: &str| {
-            if moving {
-                format!("▶ {name} to move ")
-            } else {
-                format!("  {name}")
-            }
+        let who = |name: &str| match doing {
+            Some(doing) => format!("▶ {name} {doing} "),
+            None => format!("  {name}"),
         };
         if side_too {
             wordings.push((who(name), format!("  {side} · score {score}")));
@@ -339,6 +378,50 @@ impl BoardView<'_> {
     }
 }
 
+/// Whose store `name` is, as a caption reads it: "Alice's store", and
+/// "store of Computer (hard)" where a possessive would read oddly.
+fn store_of(name: &str) -> String {
+    if name.ends_with(')') {
+        format!("store of {name}")
+    } else {
+        format!("{name}'s store")
+    }
+}
+
+/// The captions pointing at North's store (left) and South's (right) in
+/// `width` columns: "◀ Michael's store" and "Alice's store ▶" where they
+/// fit, else the names alone (cut if need be), else the arrows alone.
+fn store_captions(names: [&str; 2], width: usize) -> [String; 2] {
+    let [south, north] = names;
+    let fits = |[left, right]: &[String; 2]| text::columns(left) + text::columns(right) < width;
+    let full = [
+        format!("◀ {}", store_of(north)),
+        format!("{} ▶", store_of(south)),
+    ];
+    if fits(&full) {
+        return full;
+    }
+    let names = [format!("◀ {north}"), format!("{south} ▶")];
+    if fits(&names) {
+        return names;
+    }
+    // Each name gets half the line, less its arrow and a space.
+    let half = (width.saturating_sub(1) / 2).saturating_sub(3);
+    let cut = |name: &str| -> String {
+        if text::columns(name) <= half {
+            name.to_string()
+        } else {
+            let kept: String = name.chars().take(half.saturating_sub(1)).collect();
+            format!("{kept}…")
+        }
+    };
+    let cut_names = [format!("◀ {}", cut(north)), format!("{} ▶", cut(south))];
+    if half >= 2 && fits(&cut_names) {
+        return cut_names;
+    }
+    ["◀".to_string(), "▶".to_string()]
+}
+
 impl Widget for &BoardView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let Some(geometry) = BoardGeometry::new(area, self.rules) else {
@@ -353,23 +436,14 @@ impl Widget for &BoardView<'_> {
         self.render_label(Side::North, geometry.north_label, geometry.label_x, buf);
         self.render_label(Side::South, geometry.south_label, geometry.label_x, buf);
         if self.caption.spans.is_empty() {
-            let [south, north] = self.names;
             let caption = geometry.caption;
-            let mut left = Line::styled(format!("◀ {north}'s store"), self.theme.dim);
-            let mut right = Line::styled(format!("{south}'s store ▶"), self.theme.dim);
-            if left.width() + right.width() + 1 > usize::from(caption.width) {
-                left = Line::styled("◀ store", self.theme.dim);
-                right = Line::styled("store ▶", self.theme.dim);
-            }
-            // On the narrowest boards the arrows alone point at the stores.
-            if left.width() + right.width() + 1 > usize::from(caption.width) {
-                left = Line::styled("◀", self.theme.dim);
-                right = Line::styled("▶", self.theme.dim);
-            }
-            if left.width() + right.width() < usize::from(caption.width) {
-                left.left_aligned().render(caption, buf);
-                right.right_aligned().render(caption, buf);
-            }
+            let [left, right] = store_captions(self.names, usize::from(caption.width));
+            Line::styled(left, self.theme.dim)
+                .left_aligned()
+                .render(caption, buf);
+            Line::styled(right, self.theme.dim)
+                .right_aligned()
+                .render(caption, buf);
         } else {
             self.caption
                 .clone()
@@ -382,6 +456,22 @@ impl Widget for &BoardView<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn store_captions_keep_the_names_on_narrow_boards() {
+        let names = ["Alice", "Michael"];
+        assert_eq!(
+            store_captions(names, 60),
+            ["◀ Michael's store", "Alice's store ▶"]
+        );
+        assert_eq!(store_captions(names, 20), ["◀ Michael", "Alice ▶"]);
+        assert_eq!(store_captions(names, 14), ["◀ Mi…", "Al… ▶"]);
+        assert_eq!(store_captions(names, 6), ["◀", "▶"]);
+        assert_eq!(
+            store_captions(["Alice", "Computer (hard)"], 70),
+            ["◀ store of Computer (hard)", "Alice's store ▶"]
+        );
+    }
 
     #[test]
     fn north_reads_right_to_left_above_south() {
@@ -434,11 +524,24 @@ mod tests {
     }
 
     #[test]
-    fn seed_marks_only_when_they_fit() {
+    fn seed_marks_spread_then_pack_then_fill_with_a_plus() {
         assert_eq!(seed_rows(3, 7, 2), Some(vec!["• • •".to_string()]));
         assert_eq!(seed_rows(5, 7, 2).unwrap().len(), 2);
-        assert_eq!(seed_rows(9, 7, 2), None);
         assert_eq!(seed_rows(0, 7, 2), None);
         assert_eq!(seed_rows(3, 3, 1), Some(vec!["•••".to_string()]));
+        // Nine seeds in a pit with room for eight spaced marks: packed.
+        assert_eq!(
+            seed_rows(9, 7, 2),
+            Some(vec!["•••••••".to_string(), "••".to_string()])
+        );
+        // A store 6 wide and 8 high: 22 and 26 seeds both show, 26 more.
+        let marks = |n| {
+            let rows = seed_rows(n, 6, 8).unwrap().concat();
+            rows.chars().filter(|&c| c == '•').count()
+        };
+        assert_eq!((marks(22), marks(26)), (22, 26));
+        // More than the box holds: full, ending in +.
+        let full = seed_rows(60, 7, 2).unwrap();
+        assert_eq!(full, ["•••••••", "••••••+"]);
     }
 }

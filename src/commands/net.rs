@@ -1,0 +1,71 @@
+//! `mancala host` and `mancala join`: check the options, then hand over to
+//! the network game (see [`crate::net`]): full screen when both standard
+//! input and output are a terminal, else (or with `--plain`) line by line.
+
+use std::io::IsTerminal;
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use crate::cli::{HostCmd, JoinCmd};
+use crate::net::code::JoinCode;
+use crate::net::play::{HostSetup, JoinSetup};
+
+use super::UsageError;
+
+/// A player's own name from the command line: cleaned, and not empty.
+fn own_name(name: &str) -> Result<String, UsageError> {
+    crate::net::clean_remote_name(name)
+        .ok_or_else(|| UsageError("give your name, like: Alice".into()))
+}
+
+/// Whether to play full screen: on a terminal, unless `--plain`.
+fn full_screen(plain: bool) -> bool {
+    !plain && std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
+}
+
+/// Runs `mancala host`.
+///
+/// # Errors
+/// Bad options, or a port that cannot be listened on.
+pub fn host(cmd: &HostCmd) -> anyhow::Result<ExitCode> {
+    let rules = cmd.rules.rules().map_err(UsageError)?;
+    let setup = HostSetup {
+        name: own_name(&cmd.name)?,
+        rules,
+        first: cmd.first,
+        bind: SocketAddr::new(cmd.bind, cmd.port),
+        seed_delay: (!cmd.no_animation).then(|| Duration::from_millis(cmd.speed)),
+    };
+    if full_screen(cmd.plain) {
+        crate::tui::net::host(setup)
+    } else {
+        crate::plain::net::host(setup)
+    }
+}
+
+/// Runs `mancala join`.
+///
+/// # Errors
+/// Bad options: a code that is not a join code, an address that names
+/// nothing.
+pub fn join(cmd: &JoinCmd) -> anyhow::Result<ExitCode> {
+    let code: JoinCode = cmd
+        .code
+        .parse()
+        .map_err(|e: crate::net::code::BadCode| UsageError(format!("--code: {e}")))?;
+    let addresses = crate::net::link::resolve(&cmd.address).map_err(UsageError)?;
+    let setup = JoinSetup {
+        name: own_name(&cmd.name)?,
+        address: cmd.address.clone(),
+        addresses,
+        code,
+        reconnect_for: Duration::from_secs(cmd.reconnect),
+        seed_delay: (!cmd.no_animation).then(|| Duration::from_millis(cmd.speed)),
+    };
+    if full_screen(cmd.plain) {
+        crate::tui::net::join(setup)
+    } else {
+        crate::plain::net::join(setup)
+    }
+}

@@ -1,0 +1,276 @@
+//! The match policies every front end follows the same way (full screen,
+//! plain mode, arena): undo and redo by turn, what a computer seat that
+//! gives no legal move does, and how each seat's random player is seeded.
+
+use std::fmt;
+
+use super::Match;
+use super::messages::{EventKind, Notice, plural};
+use crate::players::{PlayerKind, TurnFn, computer};
+use crate::rules::{Board, Pit, Played, Side, Step};
+
+/// What [`Match::undo_turn`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Undo {
+    /// This many moves were taken back; a human is to move.
+    Undone(usize),
+    /// No move was made in this round yet.
+    NothingToUndo,
+    /// The round is over: its result was recorded and stands.
+    RoundOver(u32),
+    /// Both seats are computers: there is no human turn to go back to.
+    NoHuman,
+    /// The moves of this round were all the computer's (it started), so
+    /// going back would only make it move again.
+    NoEarlierTurn,
+}
+
+impl Undo {
+    /// The message for the players.
+    #[must_use]
+    pub fn message(self) -> Notice {
+        match self {
+            Undo::Undone(n) => {
+                Notice::new(EventKind::News, format!("Took back {}.", plural(n, "move")))
+            }
+            Undo::NothingToUndo => {
+                Notice::new(EventKind::Refused, "There is no move to take back.")
+            }
+            Undo::RoundOver(round) => Notice::new(
+                EventKind::Refused,
+                format!("Round {round} is over; a finished round cannot be taken back."),
+            ),
+            Undo::NoHuman => Notice::new(
+                EventKind::Refused,
+                "Undo goes back to a human's turn; both players here are computers.",
+            ),
+            Undo::NoEarlierTurn => Notice::new(
+                EventKind::Refused,
+                "There is no earlier turn of yours in this round to go back to.",
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Undo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message().text)
+    }
+}
+
+/// One move replayed by [`Match::redo_turn`], with its sowing trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Redone {
+    /// What the move did.
+    pub played: Played,
+    /// Every step of it, for animation.
+    pub steps: Vec<Step>,
+    /// The position before it (where an animation starts).
+    pub before: Board,
+    /// The position after it.
+    pub after: Board,
+}
+
+/// "Redid 2 moves." or "There is no move to redo."
+#[must_use]
+pub fn redo_message(redone: &[Redone]) -> Notice {
+    if redone.is_empty() {
+        Notice::new(EventKind::Refused, "There is no move to redo.")
+    } else {
+        Notice::new(
+            EventKind::News,
+            format!("Redid {}.", plural(redone.len(), "move")),
+        )
+    }
+}
+
+impl Match {
+    /// Whether any seat is played by a person.
+    #[must_use]
+    pub fn any_human(&self) -> bool {
+        self.config.seats.iter().any(|s| s.kind.is_human())
+    }
+
+    /// Undo by turn: takes back moves until a human is to move, at least
+    /// one (against a computer, back to the human's previous turn). Refused,
+    /// with the match unchanged, when the round is over, when nobody is
+    /// human, or when the only earlier turns are the computer's.
+    pub fn undo_turn(&mut self) -> Undo {
+        if !self.any_human() {
+            return Undo::NoHuman;
+        }
+        if self.outcome().is_some() {
+            return Undo::RoundOver(self.round);
+        }
+        if self.moves.is_empty() {
+            return Undo::NothingToUndo;
+        }
+        let mut probe = self.clone();
+        let undone = probe.undo_to_human();
+        if !probe.seat(probe.board().to_move()).kind.is_human() {
+            return Undo::NoEarlierTurn;
+        }
+        *self = probe;
+        Undo::Undone(undone)
+    }
+
+    /// Redo by turn: replays the last move taken back and then, from the
+    /// same redo list, the moves after it until a human is to move again
+    /// or the round ends. A computer's moves are replayed as they were
+    /// played, never chosen anew. Empty when there is nothing to redo.
+    pub fn redo_turn(&mut self) -> Vec<Redone> {
+        let mut redone = Vec::new();
+        while self.redo_move().is_some() {
+            let before = self.board;
+            let mut steps = Vec::new();
+            let Some(played) = self.redo(&mut steps) else {
+                break;
+            };
+            redone.push(Redone {
+                played,
+                steps,
+                before,
+                after: self.board,
+            });
+            if self.board.is_over() || self.seat(self.board.to_move()).kind.is_human() {
+                break;
+            }
+        }
+        redone
+    }
+}
+
+/// A computer seat's move, after the policy for answers that cannot be
+/// played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ComputerMove {
+    /// The pit to play.
+    pub pit: Pit,
+    /// The player gave no legal move (it gave up, erred or timed out), so
+    /// this is the first legal pit instead.
+    pub fallback: bool,
+}
+
+/// What a computer seat plays when its turn function answered `chosen`: the
+/// pit itself when legal; otherwise the first legal pit, so that a player
+/// that gives up or errs never stalls or ends a game. `None` only when the
+/// board has no legal move (the round is over).
+///
+/// ```
+/// use mancala::game::computer_move;
+/// use mancala::rules::{Board, Rules};
+/// let board = Board::new(Rules::KALAH);
+/// let c = Rules::KALAH.pit_by_letter('c').unwrap();
+/// assert!(!computer_move(&board, Some(c)).unwrap().fallback);
+/// let given_up = computer_move(&board, None).unwrap();
+/// assert_eq!((given_up.pit, given_up.fallback), (Rules::KALAH.pit_by_letter('a').unwrap(), true));
+/// ```
+#[must_use]
+pub fn computer_move(board: &Board, chosen: Option<Pit>) -> Option<ComputerMove> {
+    match chosen.filter(|&p| board.check(p).is_ok()) {
+        Some(pit) => Some(ComputerMove {
+            pit,
+            fallback: false,
+        }),
+        None => board.legal_moves().next().map(|pit| ComputerMove {
+            pit,
+            fallback: true,
+        }),
+    }
+}
+
+/// The seed of `side`'s computer player in a match seeded with `seed`: the
+/// two seats never share a sequence, and the same match seed gives the same
+/// players everywhere.
+#[must_use]
+pub const fn seat_seed(seed: u64, side: Side) -> u64 {
+    seed ^ (side.index() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The computer player for `side`'s seat of `kind` (`None` for a human),
+/// seeded by [`seat_seed`].
+#[must_use]
+pub fn seat_player(kind: PlayerKind, seed: u64, side: Side) -> Option<Box<dyn TurnFn>> {
+    computer(kind, seat_seed(seed, side))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{FirstMover, MatchConfig, Seat};
+    use crate::rules::{NoTrace, Rules};
+
+    fn against(north: PlayerKind) -> Match {
+        Match::new(
+            MatchConfig {
+                rules: Rules::KALAH,
+                seats: [
+                    Seat::new("Alice", PlayerKind::Human),
+                    Seat::new("Michael", north),
+                ],
+                first: FirstMover::South,
+            },
+            1,
+        )
+    }
+
+    fn pit(letter: char) -> Pit {
+        Rules::KALAH.pit_by_letter(letter).unwrap()
+    }
+
+    #[test]
+    fn undo_and_redo_go_by_turn_against_the_computer() {
+        let mut m = against(PlayerKind::Random);
+        m.play(pit('a'), &mut NoTrace).unwrap(); // Alice; Michael's turn
+        m.play(pit('h'), &mut NoTrace).unwrap(); // Michael (computer)
+        let after = *m.board();
+        assert_eq!(m.undo_turn(), Undo::Undone(2));
+        assert!(m.moves().is_empty());
+        let redone = m.redo_turn();
+        assert_eq!(redone.len(), 2, "the computer's move is replayed too");
+        assert_eq!(redone[1].played.pit, pit('h'));
+        assert_eq!(*m.board(), after);
+        assert_eq!(redo_message(&redone).text, "Redid 2 moves.");
+        assert!(m.redo_turn().is_empty());
+    }
+
+    #[test]
+    fn undo_is_refused_when_it_cannot_reach_a_humans_turn() {
+        let mut m = against(PlayerKind::Random);
+        assert_eq!(m.undo_turn(), Undo::NothingToUndo);
+        let mut cfg = m.config().clone();
+        cfg.first = FirstMover::North;
+        let mut m = Match::new(cfg.clone(), 1);
+        m.play(pit('h'), &mut NoTrace).unwrap(); // the computer started
+        let before = m.clone();
+        assert_eq!(m.undo_turn(), Undo::NoEarlierTurn);
+        assert_eq!(m.moves(), before.moves());
+        cfg.seats[0].kind = PlayerKind::Greedy;
+        assert_eq!(Match::new(cfg, 1).undo_turn(), Undo::NoHuman);
+    }
+
+    #[test]
+    fn a_finished_round_cannot_be_taken_back_by_turn() {
+        let mut m = against(PlayerKind::Human);
+        while let Some(p) = m.board().legal_moves().next() {
+            m.play(p, &mut NoTrace).unwrap();
+        }
+        assert_eq!(m.undo_turn(), Undo::RoundOver(1));
+        assert_eq!(m.tally().rounds(), 1);
+    }
+
+    #[test]
+    fn between_humans_a_turn_is_one_move() {
+        let mut m = against(PlayerKind::Human);
+        m.play(pit('a'), &mut NoTrace).unwrap();
+        m.play(pit('h'), &mut NoTrace).unwrap();
+        assert_eq!(m.undo_turn(), Undo::Undone(1));
+        assert_eq!(m.redo_turn().len(), 1);
+    }
+
+    #[test]
+    fn seats_get_different_seeds() {
+        assert_ne!(seat_seed(7, Side::South), seat_seed(7, Side::North));
+        assert_eq!(seat_seed(7, Side::South), seat_seed(7, Side::South));
+    }
+}

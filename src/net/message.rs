@@ -1,0 +1,398 @@
+//! What the host and the joiner say to each other.
+//!
+//! Every message is a JSON object in one frame: [`Hello`] in the clear
+//! during the handshake, [`ToHost`] and [`ToJoiner`] sealed after it.
+//! Decoding never panics and refuses unknown fields; what a message means
+//! (a legal move, a name, the right turn) is checked by whoever acts on it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{FirstMover, Match, MatchConfig, Record, Seat, Tally};
+use crate::players::PlayerKind;
+use crate::rules::{Board, Pit, Rules, Side};
+
+/// The value of [`Hello`]'s `game` field: this is a mancala program.
+pub const GAME: &str = "mancala";
+
+/// The handshake's messages, in the clear.
+///
+/// These keep their shape in every protocol version, so that two programs
+/// of different versions can still tell each other which one they speak.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Hello {
+    /// The host's greeting: its protocol and its SPAKE2 message.
+    Host {
+        /// Always [`GAME`].
+        game: String,
+        /// The protocol the host speaks.
+        version: u32,
+        /// SPAKE2's first message.
+        #[serde(default)]
+        pake: Vec<u8>,
+    },
+    /// The joiner's answer: its protocol and its SPAKE2 message.
+    Joiner {
+        /// Always [`GAME`].
+        game: String,
+        /// The protocol the joiner speaks.
+        version: u32,
+        /// SPAKE2's message.
+        #[serde(default)]
+        pake: Vec<u8>,
+    },
+    /// The host turns the joiner away before the session starts.
+    Refused {
+        /// Why.
+        reason: Refusal,
+    },
+}
+
+/// Why a host turned a joiner away during the handshake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Refusal {
+    /// The joiner's code is not this match's code.
+    WrongCode,
+    /// The joiner speaks another protocol than the host.
+    Version,
+}
+
+/// A place in the match: the round and how many moves of it were played.
+/// Every move and undo names the place it was made at, so that a message
+/// that arrives late or twice is recognised and never played twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct At {
+    /// The round, from 1.
+    pub round: u32,
+    /// Moves of the round played before this point.
+    pub ply: u32,
+}
+
+impl At {
+    /// Where `m` is now.
+    #[must_use]
+    pub fn of(m: &Match) -> At {
+        At {
+            round: m.round(),
+            ply: u32::try_from(m.moves().len()).unwrap_or(u32::MAX),
+        }
+    }
+}
+
+/// The joiner's messages to the host.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum ToHost {
+    /// The first sealed message: who is joining.
+    Join {
+        /// The joiner's name (untrusted: the host cleans it).
+        name: String,
+    },
+    /// A proposed move at `at`.
+    Move {
+        /// Where it is played.
+        at: At,
+        /// The pit's letter.
+        pit: char,
+    },
+    /// A request to take back the last move, made at `at`.
+    Undo {
+        /// Where it was asked.
+        at: At,
+    },
+    /// The answer to the host's request to take back a move.
+    UndoAnswer {
+        /// The place the request was made at.
+        at: At,
+        /// Agreed or not.
+        yes: bool,
+    },
+    /// The answer to "Play again?".
+    Again {
+        /// Yes or no.
+        yes: bool,
+    },
+    /// Still here (sent when nothing else is, to keep the connection alive).
+    Ping,
+    /// The joiner leaves the match (it stays saved on the host).
+    Leave,
+}
+
+/// The host's messages to the joiner.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum ToJoiner {
+    /// The joiner is in: the match as it stands.
+    Welcome {
+        /// The match.
+        state: Snapshot,
+        /// Whether the match was going on before this connection.
+        resumed: bool,
+    },
+    /// The joiner is turned away after the handshake.
+    Refused {
+        /// The sentence to show (made by the host from its own words;
+        /// the joiner cleans it before printing).
+        text: String,
+    },
+    /// A move the host has saved: final.
+    Moved {
+        /// Where it was played.
+        at: At,
+        /// The pit's letter.
+        pit: char,
+        /// Every count after the move, in the board's layout.
+        board: Vec<u16>,
+        /// Who moves next (or would, if the round is over).
+        #[serde(with = "side_text")]
+        to_move: Side,
+    },
+    /// The host asks to take back the last move made before `at`.
+    UndoAsked {
+        /// Where it was asked.
+        at: At,
+    },
+    /// The host's "no" to the joiner's request to take back a move.
+    UndoDeclined,
+    /// The last move was taken back (both agreed).
+    Undone {
+        /// Where the match is now.
+        at: At,
+        /// Every count now.
+        board: Vec<u16>,
+    },
+    /// The host player's answer to "Play again?".
+    Again {
+        /// Yes or no.
+        yes: bool,
+    },
+    /// Both want to play again: the next round starts.
+    NextRound {
+        /// Its number.
+        round: u32,
+        /// Who moves first.
+        #[serde(with = "side_text")]
+        starter: Side,
+    },
+    /// The match is over (someone said no to playing again).
+    Finished,
+    /// Still here.
+    Ping,
+    /// The host player stopped; the match stays saved on the host.
+    Leave,
+    /// The joiner's program broke the protocol; the connection ends.
+    Error {
+        /// What went wrong.
+        text: String,
+    },
+}
+
+/// A match as the joiner needs it: rules, names, round, tally and moves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Snapshot {
+    /// Pits per side.
+    pub pits: u8,
+    /// Seeds per pit at the start.
+    pub seeds: u8,
+    /// Capture rule, as on the command line.
+    pub capture: String,
+    /// Sowing rule.
+    pub sowing: String,
+    /// Sweep rule.
+    pub sweep: String,
+    /// Who starts each round.
+    pub first: String,
+    /// South's and North's names.
+    pub names: [String; 2],
+    /// The round in play.
+    pub round: u32,
+    /// Who started it.
+    #[serde(with = "side_text")]
+    pub starter: Side,
+    /// The tally before this round: South's wins, North's wins, draws.
+    pub earlier: [u32; 3],
+    /// This round's moves as pit letters.
+    pub moves: String,
+}
+
+impl Snapshot {
+    /// The snapshot of `m`.
+    #[must_use]
+    pub fn of(m: &Match) -> Snapshot {
+        let record = Record::of_match(m);
+        let rules = m.rules();
+        Snapshot {
+            pits: u8::try_from(rules.pits()).unwrap_or(u8::MAX),
+            seeds: u8::try_from(rules.seeds()).unwrap_or(u8::MAX),
+            capture: rules.capture().to_string(),
+            sowing: rules.sowing().to_string(),
+            sweep: rules.sweep().to_string(),
+            first: m.config().first.to_string(),
+            names: [
+                m.name(Side::South).to_string(),
+                m.name(Side::North).to_string(),
+            ],
+            round: m.round(),
+            starter: m.starter(),
+            earlier: [
+                record.earlier.wins[0],
+                record.earlier.wins[1],
+                record.earlier.draws,
+            ],
+            moves: record.moves_text(),
+        }
+    }
+
+    /// Rebuilds the match, checking everything: the rules, the names
+    /// (cleaned as any name from the network) and every move.
+    ///
+    /// # Errors
+    /// A sentence saying what is wrong.
+    pub fn to_match(&self) -> Result<Match, String> {
+        let bad = |what: &str| format!("the host sent a match that cannot be used ({what})");
+        let rules = Rules::new(self.pits.into(), self.seeds.into())
+            .map_err(|e| bad(&e.to_string()))?
+            .with_capture(self.capture.parse().map_err(|_| bad("capture rule"))?)
+            .with_sowing(self.sowing.parse().map_err(|_| bad("sowing rule"))?)
+            .with_sweep(self.sweep.parse().map_err(|_| bad("sweep rule"))?);
+        let first: FirstMover = self.first.parse().map_err(|_| bad("starter setting"))?;
+        let name = |n: &str| super::clean_remote_name(n).ok_or_else(|| bad("a name"));
+        let config = MatchConfig {
+            rules,
+            seats: [
+                Seat::new(name(&self.names[0])?, PlayerKind::Human),
+                Seat::new(name(&self.names[1])?, PlayerKind::Human),
+            ],
+            first,
+        };
+        let moves = if self.moves.is_empty() {
+            Vec::new()
+        } else {
+            self.moves
+                .split(',')
+                .map(|l| {
+                    let mut chars = l.chars();
+                    match (chars.next(), chars.next()) {
+                        (Some(c), None) => rules.pit_by_letter(c),
+                        _ => None,
+                    }
+                    .ok_or_else(|| bad("a move"))
+                })
+                .collect::<Result<Vec<Pit>, String>>()?
+        };
+        let record = Record {
+            config,
+            round: self.round.max(1),
+            starter: self.starter,
+            earlier: Tally {
+                wins: [self.earlier[0], self.earlier[1]],
+                draws: self.earlier[2],
+            },
+            moves,
+        };
+        record.to_match(0).map_err(|e| bad(&e.to_string()))
+    }
+}
+
+/// A [`Side`] as `"south"` or `"north"`.
+mod side_text {
+    use crate::rules::Side;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(side: &Side, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(side.as_str())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Side, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Reads a message of type `T` from a frame's body.
+///
+/// # Errors
+/// A short description of what is wrong, for the message that ends the
+/// connection.
+pub fn decode<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, String> {
+    serde_json::from_slice(body).map_err(|e| {
+        let mut text = e.to_string();
+        text.truncate(120);
+        format!("a message could not be read ({text})")
+    })
+}
+
+/// A message as a frame's body.
+#[must_use]
+pub fn encode<T: Serialize>(message: &T) -> Vec<u8> {
+    // Serializing these plain types cannot fail.
+    serde_json::to_vec(message).unwrap_or_default()
+}
+
+/// Whether `board` holds exactly the counts and the side to move reported.
+#[must_use]
+pub fn same_board(board: &Board, counts: &[u16], to_move: Option<Side>) -> bool {
+    board.counts() == counts && to_move.is_none_or(|side| side == board.to_move())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::NoTrace;
+
+    fn a_match() -> Match {
+        let config = MatchConfig {
+            rules: Rules::new(4, 3).unwrap(),
+            seats: [
+                Seat::new("Alice", PlayerKind::Human),
+                Seat::new("Michael", PlayerKind::Human),
+            ],
+            first: FirstMover::Alternate,
+        };
+        let mut m = Match::new(config, 1);
+        for _ in 0..3 {
+            let pit = m.board().legal_moves().next().unwrap();
+            m.play(pit, &mut NoTrace).unwrap();
+        }
+        m
+    }
+
+    #[test]
+    fn a_snapshot_rebuilds_the_same_match() {
+        let m = a_match();
+        let snap = Snapshot::of(&m);
+        let json = encode(&ToJoiner::Welcome {
+            state: snap.clone(),
+            resumed: true,
+        });
+        let back: ToJoiner = decode(&json).unwrap();
+        assert_eq!(
+            back,
+            ToJoiner::Welcome {
+                state: snap.clone(),
+                resumed: true
+            }
+        );
+        let rebuilt = snap.to_match().unwrap();
+        assert_eq!(rebuilt.board(), m.board());
+        assert_eq!(rebuilt.moves(), m.moves());
+        assert_eq!(rebuilt.tally(), m.tally());
+    }
+
+    #[test]
+    fn bad_snapshots_and_messages_are_refused_in_words() {
+        let mut snap = Snapshot::of(&a_match());
+        snap.moves = "a,a,a,a,a,a".into();
+        assert!(snap.to_match().unwrap_err().contains("cannot be used"));
+        snap.moves = "zz".into();
+        assert!(snap.to_match().is_err());
+        snap.pits = 0;
+        assert!(snap.to_match().is_err());
+        assert!(decode::<ToHost>(b"{\"type\":\"move\"}").is_err());
+        assert!(decode::<ToHost>(b"{\"type\":\"again\",\"yes\":true,\"x\":1}").is_err());
+        assert!(decode::<ToHost>(&[0xff, 0, 1]).is_err());
+        assert_eq!(decode::<ToHost>(b"{\"type\":\"ping\"}"), Ok(ToHost::Ping));
+    }
+}

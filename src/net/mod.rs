@@ -1,0 +1,93 @@
+//! Playing a friend on another machine: `mancala host` and `mancala join`.
+//!
+//! # Where this sits
+//!
+//! `rules` → `players` → `game` → **`net`** → front ends (`plain`, `tui`)
+//! → `commands`. This module knows the match ([`crate::game::Match`]) and
+//! its keeper, and nothing about screens: it turns bytes on a socket into
+//! typed messages and back, and the host's [`referee`] decides what each
+//! message does to the match. The front ends show what happened.
+//!
+//! # The layers, bottom up
+//!
+//! - [`code`]: the short join code, `7-guitar-orbit`, new for each match.
+//! - [`frame`]: length-prefixed frames with a small size limit
+//!   ([`frame::MAX_FRAME`]); a longer length ends the connection before a
+//!   byte of it is read.
+//! - [`message`]: what the two programs say, as JSON in frames; every
+//!   decoded value is checked (names, letters, counts) before it is used.
+//! - [`session`]: the versioned handshake, SPAKE2 over the join code
+//!   (the `spake2` crate), then ChaCha20-Poly1305 (the `chacha20poly1305`
+//!   crate) with one key per direction derived by HKDF-SHA256 from the
+//!   PAKE's key and a hash of the handshake. Each direction counts its
+//!   messages; the count is the nonce, so a replayed, reordered or altered
+//!   message fails to open and ends the connection.
+//! - [`referee`]: the host's match: it validates every proposed move with
+//!   the rules core, saves it through the [`crate::game::Keeper`] *before*
+//!   confirming it, and confirms it with the resulting board.
+//! - [`link`]: sockets and threads: the host's listener (one joiner at a
+//!   time, backing off after wrong codes) and the joiner's connection, each
+//!   feeding one channel of [`link::Event`]s that a front end's loop reads.
+//!
+//! # What is protected
+//!
+//! Nobody without the code can join, read the moves or change them in
+//! flight: a guess at the code is one online try, and the host slows down
+//! after each wrong one. Not hidden: that two machines talk, when, and
+//! how much (the frame sizes). A player who has the code is trusted only
+//! to make legal moves in turn: anything else ends their connection.
+
+pub mod code;
+pub mod frame;
+pub mod link;
+pub mod message;
+pub mod play;
+pub mod referee;
+pub mod resume;
+pub mod session;
+
+/// The protocol this program speaks. Programs talk only when their
+/// protocols are equal: [`session`] checks it first, in the clear.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The port `mancala host` listens on unless told otherwise.
+pub const DEFAULT_PORT: u16 = 7531;
+
+/// The longest name a joiner may give, in characters.
+pub const MAX_NAME_CHARS: usize = 32;
+
+/// The sentence a player reads when the other program speaks another
+/// protocol.
+#[must_use]
+pub fn version_mismatch(theirs: u32) -> String {
+    format!(
+        "The other program speaks mancala network protocol {theirs} and this one speaks protocol {PROTOCOL_VERSION}: only programs that speak the same protocol play together, so both players need the same mancala version."
+    )
+}
+
+/// A name received from the network, made safe to print and keep: control
+/// characters become spaces, it is trimmed and cut to [`MAX_NAME_CHARS`].
+/// `None` when nothing is left.
+#[must_use]
+pub fn clean_remote_name(name: &str) -> Option<String> {
+    let cleaned = crate::game::record::clean_name(name);
+    let cut: String = cleaned.chars().take(MAX_NAME_CHARS).collect();
+    let cut = cut.trim().to_string();
+    (!cut.is_empty()).then_some(cut)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remote_names_lose_control_characters_and_length() {
+        assert_eq!(
+            clean_remote_name(" Mi\u{1b}[2Jchael\n").as_deref(),
+            Some("Mi [2Jchael")
+        );
+        assert_eq!(clean_remote_name("\u{7}\t "), None);
+        let long = "x".repeat(100);
+        assert_eq!(clean_remote_name(&long).unwrap().len(), MAX_NAME_CHARS);
+    }
+}

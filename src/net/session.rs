@@ -1,0 +1,458 @@
+//! The handshake and the sealed session.
+//!
+//! 1. The host greets in the clear: [`Hello::Host`] with its protocol
+//!    version and its SPAKE2 message (password: the join code).
+//! 2. The joiner answers [`Hello::Joiner`] with its version and SPAKE2
+//!    message. Different versions: the host answers
+//!    [`Refusal::Version`] and both tell their player which protocols
+//!    they speak ([`super::version_mismatch`]).
+//! 3. Both finish SPAKE2 and derive, with HKDF-SHA256 salted by a hash of
+//!    everything said so far, one ChaCha20-Poly1305 key per direction.
+//! 4. The joiner sends its first sealed message ([`ToHost::Join`]). If it
+//!    does not open, the codes differ: the host answers
+//!    [`Refusal::WrongCode`] in the clear and closes.
+//!
+//! Each direction numbers its messages from 0; the number is the nonce and
+//! is never sent. A receiver opens message *n* only with nonce *n*, so a
+//! message replayed, dropped, reordered or altered fails to open, and the
+//! connection ends.
+
+use std::io::{BufReader, BufWriter};
+use std::net::TcpStream;
+use std::time::Duration;
+
+use chacha20poly1305::aead::{Aead, KeyInit, Payload};
+use chacha20poly1305::{ChaCha20Poly1305, Key, Nonce};
+use hkdf::Hkdf;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use sha2::{Digest, Sha256};
+use spake2::{Ed25519Group, Identity, Password, Spake2};
+
+use super::PROTOCOL_VERSION;
+use super::code::JoinCode;
+use super::frame::{FrameError, Kind, read_frame, write_frame};
+use super::message::{GAME, Hello, Refusal, ToHost, ToJoiner, decode, encode};
+
+/// How long a handshake may take before the connection is dropped.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why a session could not start or go on.
+#[derive(Debug)]
+pub enum SessionError {
+    /// The connection failed or closed, or sent what is not a frame.
+    Frame(FrameError),
+    /// The two programs hold different join codes.
+    WrongCode,
+    /// The other program speaks this protocol version.
+    Version(u32),
+    /// The other end is not a mancala program.
+    NotMancala,
+    /// A message failed to open: altered, replayed or out of order.
+    Forged,
+    /// A message opened but is not one this end understands here.
+    Malformed(String),
+}
+
+impl std::fmt::Display for SessionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SessionError::Frame(e) => e.fmt(f),
+            SessionError::WrongCode => f.write_str("the join code does not match"),
+            SessionError::Version(theirs) => f.write_str(&super::version_mismatch(*theirs)),
+            SessionError::NotMancala => f.write_str("the other end is not a mancala game"),
+            SessionError::Forged => f.write_str(
+                "a message failed its authenticity check (altered, replayed or out of order)",
+            ),
+            SessionError::Malformed(what) => f.write_str(what),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+impl From<FrameError> for SessionError {
+    fn from(e: FrameError) -> SessionError {
+        SessionError::Frame(e)
+    }
+}
+
+/// One direction's key and message counter.
+struct Direction {
+    cipher: ChaCha20Poly1305,
+    counter: u64,
+    transcript: [u8; 32],
+}
+
+impl Direction {
+    fn nonce(&self) -> Nonce {
+        let mut nonce = [0u8; 12];
+        nonce[4..].copy_from_slice(&self.counter.to_be_bytes());
+        Nonce::from(nonce)
+    }
+
+    fn seal(&mut self, plain: &[u8]) -> Vec<u8> {
+        let nonce = self.nonce();
+        self.counter += 1;
+        self.cipher
+            .encrypt(
+                &nonce,
+                Payload {
+                    msg: plain,
+                    aad: &self.transcript,
+                },
+            )
+            // Encryption fails only for messages of gigabytes.
+            .unwrap_or_default()
+    }
+
+    fn open(&mut self, sealed: &[u8]) -> Result<Vec<u8>, SessionError> {
+        let nonce = self.nonce();
+        let plain = self
+            .cipher
+            .decrypt(
+                &nonce,
+                Payload {
+                    msg: sealed,
+                    aad: &self.transcript,
+                },
+            )
+            .map_err(|_| SessionError::Forged)?;
+        self.counter += 1;
+        Ok(plain)
+    }
+}
+
+/// The sending half of a session: seals and writes messages.
+pub struct Sender {
+    stream: BufWriter<TcpStream>,
+    keys: Direction,
+}
+
+impl Sender {
+    /// Seals and sends `message`.
+    ///
+    /// # Errors
+    /// The connection's failure.
+    pub fn send<T: Serialize>(&mut self, message: &T) -> Result<(), SessionError> {
+        let sealed = self.keys.seal(&encode(message));
+        write_frame(&mut self.stream, Kind::Sealed, &sealed)?;
+        Ok(())
+    }
+
+    /// Closes both directions of the connection (the receiving half sees
+    /// the end at once).
+    pub fn close(&mut self) {
+        let _ = self.stream.get_ref().shutdown(std::net::Shutdown::Both);
+    }
+}
+
+/// The receiving half of a session: reads and opens messages.
+pub struct Receiver {
+    stream: BufReader<TcpStream>,
+    keys: Direction,
+}
+
+impl Receiver {
+    /// Waits for the next message.
+    ///
+    /// # Errors
+    /// The connection's failure or end, a frame in the clear, a message
+    /// that fails to open, or one that is not a `T`.
+    pub fn recv<T: DeserializeOwned>(&mut self) -> Result<T, SessionError> {
+        let (kind, body) = read_frame(&mut self.stream)?;
+        if kind != Kind::Sealed {
+            return Err(SessionError::Frame(FrameError::Malformed));
+        }
+        let plain = self.keys.open(&body)?;
+        decode(&plain).map_err(SessionError::Malformed)
+    }
+
+    /// How long [`Receiver::recv`] waits before failing with a timeout.
+    ///
+    /// # Errors
+    /// When the socket refuses the setting.
+    pub fn set_timeout(&self, timeout: Option<Duration>) -> std::io::Result<()> {
+        self.stream.get_ref().set_read_timeout(timeout)
+    }
+}
+
+const HOST_ID: &[u8] = b"mancala host";
+const JOINER_ID: &[u8] = b"mancala joiner";
+
+/// The two directions' keys from SPAKE2's key and the handshake so far.
+fn directions(key: &[u8], host_pake: &[u8], joiner_pake: &[u8]) -> (Direction, Direction) {
+    let mut hash = Sha256::new();
+    hash.update(b"mancala network session");
+    hash.update(PROTOCOL_VERSION.to_be_bytes());
+    hash.update(host_pake);
+    hash.update(joiner_pake);
+    let transcript: [u8; 32] = hash.finalize().into();
+    let hkdf = Hkdf::<Sha256>::new(Some(&transcript), key);
+    let direction = |label: &[u8]| {
+        let mut okm = [0u8; 32];
+        // 32 bytes is far below HKDF-SHA256's limit.
+        let _ = hkdf.expand(label, &mut okm);
+        Direction {
+            cipher: ChaCha20Poly1305::new(Key::from_slice(&okm)),
+            counter: 0,
+            transcript,
+        }
+    };
+    (direction(b"host to joiner"), direction(b"joiner to host"))
+}
+
+fn send_clear(stream: &mut TcpStream, hello: &Hello) -> Result<(), SessionError> {
+    write_frame(stream, Kind::Clear, &encode(hello))?;
+    Ok(())
+}
+
+fn read_clear(stream: &mut TcpStream) -> Result<Hello, SessionError> {
+    match read_frame(stream)? {
+        (Kind::Clear, body) => decode(&body).map_err(|_| SessionError::NotMancala),
+        (Kind::Sealed, _) => Err(SessionError::NotMancala),
+    }
+}
+
+fn split(
+    stream: TcpStream,
+    send: Direction,
+    recv: Direction,
+) -> Result<(Sender, Receiver), SessionError> {
+    let reader = stream
+        .try_clone()
+        .map_err(|e| SessionError::Frame(FrameError::Io(e)))?;
+    Ok((
+        Sender {
+            stream: BufWriter::new(stream),
+            keys: send,
+        },
+        Receiver {
+            stream: BufReader::new(reader),
+            keys: recv,
+        },
+    ))
+}
+
+fn set_timeouts(stream: &TcpStream, timeout: Option<Duration>) -> Result<(), SessionError> {
+    let io = |e| SessionError::Frame(FrameError::Io(e));
+    stream.set_read_timeout(timeout).map_err(io)?;
+    stream.set_write_timeout(timeout).map_err(io)?;
+    stream.set_nodelay(true).map_err(io)
+}
+
+/// The host's side of the handshake on an accepted connection: the
+/// session and the joiner's first message (not yet checked: the caller
+/// decides whether to welcome or refuse).
+///
+/// # Errors
+/// [`SessionError::WrongCode`] and [`SessionError::Version`] after telling
+/// the joiner so; anything else that went wrong.
+pub fn host_handshake(
+    mut stream: TcpStream,
+    code: &JoinCode,
+) -> Result<(Sender, Receiver, ToHost), SessionError> {
+    set_timeouts(&stream, Some(HANDSHAKE_TIMEOUT))?;
+    let (spake, host_pake) = Spake2::<Ed25519Group>::start_b(
+        &Password::new(code.password()),
+        &Identity::new(JOINER_ID),
+        &Identity::new(HOST_ID),
+    );
+    send_clear(
+        &mut stream,
+        &Hello::Host {
+            game: GAME.into(),
+            version: PROTOCOL_VERSION,
+            pake: host_pake.clone(),
+        },
+    )?;
+    let Hello::Joiner {
+        game,
+        version,
+        pake,
+    } = read_clear(&mut stream)?
+    else {
+        return Err(SessionError::NotMancala);
+    };
+    if game != GAME {
+        return Err(SessionError::NotMancala);
+    }
+    if version != PROTOCOL_VERSION {
+        let _ = send_clear(
+            &mut stream,
+            &Hello::Refused {
+                reason: Refusal::Version,
+            },
+        );
+        return Err(SessionError::Version(version));
+    }
+    let key = spake
+        .finish(&pake)
+        .map_err(|_| SessionError::Malformed("a key exchange message was malformed".into()))?;
+    let (to_joiner, from_joiner) = directions(&key, &host_pake, &pake);
+    let (sender, mut receiver) = split(stream, to_joiner, from_joiner)?;
+    let first = match receiver.recv::<ToHost>() {
+        Err(SessionError::Forged) => {
+            let _ = send_clear(
+                receiver.stream.get_mut(),
+                &Hello::Refused {
+                    reason: Refusal::WrongCode,
+                },
+            );
+            return Err(SessionError::WrongCode);
+        }
+        other => other?,
+    };
+    set_timeouts(receiver.stream.get_ref(), None)?;
+    Ok((sender, receiver, first))
+}
+
+/// The joiner's side of the handshake on a connection to the host, sending
+/// `join` as the first sealed message: the session and the host's first
+/// answer.
+///
+/// # Errors
+/// [`SessionError::WrongCode`] and [`SessionError::Version`] when the host
+/// refuses; anything else that went wrong.
+pub fn join_handshake(
+    mut stream: TcpStream,
+    code: &JoinCode,
+    join: &ToHost,
+) -> Result<(Sender, Receiver, ToJoiner), SessionError> {
+    set_timeouts(&stream, Some(HANDSHAKE_TIMEOUT))?;
+    let Hello::Host {
+        game,
+        version,
+        pake: host_pake,
+    } = read_clear(&mut stream)?
+    else {
+        return Err(SessionError::NotMancala);
+    };
+    if game != GAME {
+        return Err(SessionError::NotMancala);
+    }
+    let (spake, pake) = Spake2::<Ed25519Group>::start_a(
+        &Password::new(code.password()),
+        &Identity::new(JOINER_ID),
+        &Identity::new(HOST_ID),
+    );
+    send_clear(
+        &mut stream,
+        &Hello::Joiner {
+            game: GAME.into(),
+            version: PROTOCOL_VERSION,
+            pake: pake.clone(),
+        },
+    )?;
+    if version != PROTOCOL_VERSION {
+        return Err(SessionError::Version(version));
+    }
+    let key = spake
+        .finish(&host_pake)
+        .map_err(|_| SessionError::Malformed("a key exchange message was malformed".into()))?;
+    let (to_joiner, to_host) = directions(&key, &host_pake, &pake);
+    let (mut sender, mut receiver) = split(stream, to_host, to_joiner)?;
+    sender.send(join)?;
+    let (kind, body) = read_frame(&mut receiver.stream)?;
+    let first = match kind {
+        Kind::Clear => {
+            return Err(match decode::<Hello>(&body) {
+                Ok(Hello::Refused {
+                    reason: Refusal::WrongCode,
+                }) => SessionError::WrongCode,
+                Ok(Hello::Refused {
+                    reason: Refusal::Version,
+                }) => SessionError::Version(version),
+                _ => SessionError::NotMancala,
+            });
+        }
+        Kind::Sealed => {
+            let plain = receiver.keys.open(&body)?;
+            decode::<ToJoiner>(&plain).map_err(SessionError::Malformed)?
+        }
+    };
+    set_timeouts(receiver.stream.get_ref(), None)?;
+    Ok((sender, receiver, first))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::TcpListener;
+
+    type Session<T> = Result<(Sender, Receiver, T), SessionError>;
+
+    fn pair(host_code: JoinCode, joiner_code: JoinCode) -> (Session<ToHost>, Session<ToJoiner>) {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let host = std::thread::spawn(move || {
+            let (stream, _) = listener.accept().unwrap();
+            host_handshake(stream, &host_code)
+        });
+        let stream = TcpStream::connect(addr).unwrap();
+        let joiner = std::thread::spawn(move || {
+            join_handshake(
+                stream,
+                &joiner_code,
+                &ToHost::Join {
+                    name: "Michael".into(),
+                },
+            )
+        });
+        let mut host = host.join().unwrap();
+        // Answer the join so that the joiner's handshake can finish.
+        if let Ok((sender, _, _)) = &mut host {
+            sender.send(&ToJoiner::Ping).unwrap();
+        }
+        (host, joiner.join().unwrap())
+    }
+
+    #[test]
+    fn the_same_code_opens_a_session_both_ways() {
+        let code = JoinCode::random();
+        let (host, joiner) = pair(code, code);
+        let (mut hs, mut hr, first) = host.unwrap();
+        assert_eq!(
+            first,
+            ToHost::Join {
+                name: "Michael".into()
+            }
+        );
+        let (mut js, mut jr, answer) = joiner.unwrap();
+        assert_eq!(answer, ToJoiner::Ping);
+        js.send(&ToHost::Leave).unwrap();
+        assert_eq!(hr.recv::<ToHost>().unwrap(), ToHost::Leave);
+        hs.send(&ToJoiner::Finished).unwrap();
+        assert_eq!(jr.recv::<ToJoiner>().unwrap(), ToJoiner::Finished);
+    }
+
+    #[test]
+    fn a_wrong_code_is_told_to_both() {
+        let code: JoinCode = "7-guitar-orbit".parse().unwrap();
+        let other: JoinCode = "7-guitar-otter".parse().unwrap();
+        let (host, joiner) = pair(code, other);
+        assert!(matches!(host, Err(SessionError::WrongCode)));
+        assert!(matches!(joiner, Err(SessionError::WrongCode)));
+    }
+
+    #[test]
+    fn replayed_and_altered_messages_fail_to_open() {
+        let (_, one) = directions(&[7; 32], b"h", b"j");
+        let (_, mut other) = directions(&[7; 32], b"h", b"j");
+        let (_, mut third) = directions(&[7; 32], b"h", b"j");
+        let mut sealer = one;
+        let first = sealer.seal(b"one");
+        let second = sealer.seal(b"two");
+        assert_eq!(other.open(&first).unwrap(), b"one");
+        assert!(
+            matches!(other.open(&first), Err(SessionError::Forged)),
+            "replay"
+        );
+        assert_eq!(other.open(&second).unwrap(), b"two");
+        let mut altered = first.clone();
+        altered[0] ^= 1;
+        assert!(matches!(third.open(&altered), Err(SessionError::Forged)));
+        let (_, mut wrong_key) = directions(&[8; 32], b"h", b"j");
+        assert!(matches!(wrong_key.open(&first), Err(SessionError::Forged)));
+    }
+}

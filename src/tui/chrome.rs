@@ -1,0 +1,112 @@
+//! What every full-screen view has around its own picture: one key bar
+//! (the keys that work now, the least important dropped first when it does
+//! not fit) and one too-small screen.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::tui::text;
+use crate::tui::theme::Theme;
+
+/// How much a key in the key bar matters: the least important go first
+/// when the bar does not fit (the help screens list them all).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Weight {
+    /// Handy, not needed.
+    Optional,
+    /// Often wanted.
+    Useful,
+    /// Always shown.
+    Essential,
+}
+
+/// The keys that work now. See the [module docs](self).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeyBar {
+    keys: Vec<(String, String, Weight)>,
+}
+
+impl KeyBar {
+    /// An empty key bar.
+    #[must_use]
+    pub fn new() -> KeyBar {
+        KeyBar::default()
+    }
+
+    /// Adds `key` doing `what`.
+    pub fn add(&mut self, key: impl Into<String>, what: impl Into<String>, weight: Weight) {
+        self.keys.push((key.into(), what.into(), weight));
+    }
+
+    /// The keys as a line of at most `width` columns where that can be:
+    /// optional keys are dropped first, then useful ones.
+    #[must_use]
+    pub fn line(&self, width: u16, theme: &Theme) -> Line<'static> {
+        let mut keys = self.keys.clone();
+        let bar_width = |keys: &[(String, String, Weight)]| -> usize {
+            keys.iter()
+                .map(|(key, what, _)| text::columns(key) + 1 + text::columns(what))
+                .sum::<usize>()
+                + 2 * keys.len().saturating_sub(1)
+        };
+        for drop in [Weight::Optional, Weight::Useful] {
+            if bar_width(&keys) <= usize::from(width) {
+                break;
+            }
+            keys.retain(|(_, _, weight)| *weight > drop);
+        }
+        let mut spans = Vec::new();
+        for (i, (key, what, _)) in keys.into_iter().enumerate() {
+            if i > 0 {
+                spans.push(Span::styled("  ", theme.text));
+            }
+            spans.push(Span::styled(key, theme.key));
+            spans.push(Span::styled(format!(" {what}"), theme.text));
+        }
+        Line::from(spans)
+    }
+}
+
+/// The screen shown instead of a view that does not fit: what is needed,
+/// what there is, and how to leave. `what` names the view ("This board",
+/// "The replay").
+pub fn draw_too_small(frame: &mut Frame, area: Rect, need: (u16, u16), what: &str, theme: &Theme) {
+    let sentences = [
+        format!(
+            "{what} needs {}×{}; the window is {}×{}.",
+            need.0, need.1, area.width, area.height
+        ),
+        "Enlarge it to go on (q quits).".to_string(),
+    ];
+    // Wrapped here so that the height is known and nothing is cut.
+    let mut lines = vec![Line::styled("Terminal too small", theme.title)];
+    for sentence in &sentences {
+        for line in text::wrap(sentence, usize::from(area.width), 0) {
+            lines.push(Line::styled(line, theme.text));
+        }
+    }
+    let height = (lines.len() as u16).min(area.height);
+    let text_area = area.centered_vertically(Constraint::Length(height));
+    frame.render_widget(Paragraph::new(lines).centered(), text_area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_least_important_keys_go_first() {
+        let mut bar = KeyBar::new();
+        bar.add("a-f", "play", Weight::Essential);
+        bar.add("h", "hint", Weight::Useful);
+        bar.add("r", "redo", Weight::Optional);
+        bar.add("q", "quit", Weight::Essential);
+        let theme = Theme::monochrome();
+        let text = |width| bar.line(width, &theme).to_string();
+        assert_eq!(text(80), "a-f play  h hint  r redo  q quit");
+        assert_eq!(text(24), "a-f play  h hint  q quit");
+        assert_eq!(text(10), "a-f play  q quit", "essentials stay");
+    }
+}

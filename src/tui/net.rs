@@ -1,0 +1,558 @@
+//! The network game full screen, on the [one screen loop](crate::tui::screen).
+//!
+//! The other player is a turn source like any other: the screen shows
+//! what [`crate::net::play`] says (the same words as plain mode) and
+//! animates each confirmed move seed by seed with the game's
+//! [`Animation`] and [`BoardView`]. Keys become the same answers plain
+//! mode reads: a pit letter or number, `u`, `q`, `?`, `y`/`n`. The
+//! network threads answer through [`NetWorld`], which the loop polls.
+
+use std::collections::VecDeque;
+use std::io;
+use std::process::ExitCode;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crossterm::event::KeyCode;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::game::Match;
+use crate::net::play::{
+    HostGame, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, LineInput as Typed, Show, names,
+};
+use crate::rules::{Played, Side, Step};
+use crate::tui::animation::{Animation, caption};
+use crate::tui::input::{Input, chord_name};
+use crate::tui::layout::ScreenLayout;
+use crate::tui::screen::{Screen, World};
+use crate::tui::text;
+use crate::tui::theme::Theme;
+use crate::tui::widgets::board::BoardView;
+
+/// Lines of news kept.
+const LOG_LENGTH: usize = 60;
+
+/// What the network game says, in order, for the screen to show.
+#[derive(Clone, Debug)]
+pub enum Shown {
+    /// A line of news.
+    Say(String),
+    /// What the player may do now.
+    Prompt(String),
+    /// The match as it stands.
+    Board(Box<Match>),
+    /// A confirmed move: the counts before it, the match after it.
+    Moved {
+        /// Every count before the move.
+        before: Vec<u16>,
+        /// The match after it.
+        after: Box<Match>,
+        /// Who moved.
+        mover: Side,
+        /// Each seed, for the animation.
+        steps: Vec<Step>,
+    },
+    /// The program ends with this code.
+    Ended(u8),
+}
+
+/// The [`Show`] of the full screen: it collects what is said for the
+/// world to hand to the screen.
+#[derive(Debug, Default)]
+pub struct Feed {
+    shown: Vec<Shown>,
+    last: Option<Vec<u16>>,
+}
+
+impl Show for Feed {
+    fn say(&mut self, text: &str) -> io::Result<()> {
+        self.shown.push(Shown::Say(text.to_string()));
+        Ok(())
+    }
+
+    fn prompt(&mut self, text: &str) -> io::Result<()> {
+        self.shown.push(Shown::Prompt(text.trim_end().to_string()));
+        Ok(())
+    }
+
+    fn echo(&mut self, _: &str) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn board(&mut self, m: &Match) -> io::Result<()> {
+        self.last = Some(m.board().counts().to_vec());
+        self.shown.push(Shown::Board(Box::new(m.clone())));
+        Ok(())
+    }
+
+    fn moved(&mut self, m: &Match, played: &Played, steps: &[Step]) -> io::Result<()> {
+        let after = m.board().counts().to_vec();
+        let before = self.last.replace(after).unwrap_or_else(|| {
+            // Never seen a board: start from the one the steps lead back to.
+            m.board().counts().to_vec()
+        });
+        self.shown.push(Shown::Say(format!(
+            "{} played {}.",
+            m.name(played.mover),
+            m.rules().letter(played.pit).unwrap_or('?')
+        )));
+        self.shown.push(Shown::Moved {
+            before,
+            after: Box::new(m.clone()),
+            mover: played.mover,
+            steps: steps.to_vec(),
+        });
+        Ok(())
+    }
+}
+
+/// The network game's screen. See the [module docs](self).
+pub struct NetScreen {
+    theme: Theme,
+    me: Side,
+    seed_delay: Option<Duration>,
+    size: Rect,
+    /// The match as shown (after the last finished animation).
+    game: Option<Match>,
+    animation: Option<Animation>,
+    /// What is still to show, in order (behind an animation).
+    queue: VecDeque<Shown>,
+    log: VecDeque<String>,
+    prompt: String,
+    ended: Option<u8>,
+    help: bool,
+}
+
+/// Everything that can happen to the network screen.
+#[derive(Clone, Debug)]
+pub enum Message {
+    /// A key, click, resize or tick.
+    Input(Input),
+    /// What the network game said.
+    Shown(Shown),
+}
+
+impl From<Input> for Message {
+    fn from(input: Input) -> Message {
+        Message::Input(input)
+    }
+}
+
+/// What the screen asks of the network game: a line typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Typing(pub String);
+
+impl NetScreen {
+    /// A screen for the player of `me`.
+    #[must_use]
+    pub fn new(me: Side, seed_delay: Option<Duration>, theme: Theme) -> NetScreen {
+        NetScreen {
+            theme,
+            me,
+            seed_delay,
+            size: Rect::new(0, 0, 80, 24),
+            game: None,
+            animation: None,
+            queue: VecDeque::new(),
+            log: VecDeque::new(),
+            prompt: String::new(),
+            ended: None,
+            help: false,
+        }
+    }
+
+    /// The exit code, once the game has ended.
+    #[must_use]
+    pub fn ended(&self) -> Option<u8> {
+        self.ended
+    }
+
+    /// The news so far, oldest first.
+    pub fn log(&self) -> impl Iterator<Item = &str> {
+        self.log.iter().map(String::as_str)
+    }
+
+    fn note(&mut self, text: String) {
+        if text.is_empty() {
+            return;
+        }
+        self.log.push_back(text);
+        while self.log.len() > LOG_LENGTH {
+            self.log.pop_front();
+        }
+    }
+
+    /// Shows what is queued, up to the next animation.
+    fn show_queue(&mut self, now: Instant) {
+        if let Some(animation) = &mut self.animation {
+            animation.advance(now);
+            if !animation.is_done(now) {
+                return;
+            }
+            self.animation = None;
+        }
+        while let Some(shown) = self.queue.pop_front() {
+            match shown {
+                Shown::Say(text) => self.note(text),
+                Shown::Prompt(text) => self.prompt = text,
+                Shown::Board(m) => self.game = Some(*m),
+                Shown::Ended(code) => self.ended = Some(code),
+                Shown::Moved {
+                    before,
+                    after,
+                    mover: _,
+                    steps,
+                } => {
+                    self.game = Some(*after);
+                    self.prompt.clear();
+                    if let Some(delay) = self.seed_delay {
+                        self.animation = Some(Animation::new(&before, steps, delay, now));
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    fn on_key(&mut self, code: KeyCode) -> Vec<Typing> {
+        if self.help {
+            self.help = false;
+            return Vec::new();
+        }
+        if let Some(animation) = &mut self.animation {
+            animation.finish();
+            return Vec::new();
+        }
+        match code {
+            KeyCode::Char('?') => {
+                self.help = true;
+                Vec::new()
+            }
+            KeyCode::Char(c) if c.is_ascii_alphanumeric() => vec![Typing(c.to_string())],
+            KeyCode::Esc => vec![Typing("q".into())],
+            _ => Vec::new(),
+        }
+    }
+
+    fn draw_text(&self, frame: &mut Frame, area: Rect) {
+        let width = usize::from(area.width.max(1));
+        let mut rows: Vec<Line> = Vec::new();
+        for line in &self.log {
+            rows.extend(
+                text::wrap(line, width, 2)
+                    .into_iter()
+                    .map(|row| Line::styled(row, self.theme.text)),
+            );
+        }
+        rows.extend(
+            text::wrap(&self.prompt, width, 2)
+                .into_iter()
+                .map(|row| Line::styled(row, self.theme.title)),
+        );
+        let skip = rows.len().saturating_sub(usize::from(area.height));
+        let shown: Vec<Line> = rows.into_iter().skip(skip).collect();
+        frame.render_widget(Paragraph::new(shown), area);
+    }
+}
+
+impl Screen for NetScreen {
+    type Message = Message;
+    type Effect = Typing;
+
+    fn update(&mut self, message: Message, now: Instant) -> Vec<Typing> {
+        let typed = match message {
+            Message::Shown(shown) => {
+                self.queue.push_back(shown);
+                Vec::new()
+            }
+            Message::Input(Input::Key(key)) => self.on_key(key.code),
+            Message::Input(Input::Interrupt) => vec![Typing("q".into())],
+            Message::Input(Input::Chord(key)) => {
+                self.note(format!("{} does nothing here.", chord_name(key)));
+                Vec::new()
+            }
+            Message::Input(Input::Resize(w, h)) => {
+                self.size = Rect::new(0, 0, w, h);
+                Vec::new()
+            }
+            Message::Input(_) => Vec::new(),
+        };
+        self.show_queue(now);
+        typed
+    }
+
+    fn view(&self, frame: &mut Frame) {
+        let area = frame.area();
+        let Some(game) = &self.game else {
+            self.draw_text(frame, area);
+            return;
+        };
+        let Ok(layout) = ScreenLayout::new(area, game.rules()) else {
+            let need = ScreenLayout::minimum(game.rules());
+            frame.render_widget(
+                Paragraph::new(format!(
+                    "Make the terminal at least {}×{} to see the board.",
+                    need.width, need.height
+                ))
+                .wrap(Wrap { trim: true }),
+                area,
+            );
+            return;
+        };
+        let t = game.tally();
+        let [s, n] = names(game);
+        let me = game.name(self.me);
+        frame.render_widget(
+            Line::from(vec![
+                Span::styled(format!(" Round {} ", game.round()), self.theme.title),
+                Span::styled(
+                    format!(
+                        "  Match: {s} {} – {} {n}, draws {}   (network: you are {me})",
+                        t.wins[0], t.wins[1], t.draws
+                    ),
+                    self.theme.text,
+                ),
+            ]),
+            layout.header,
+        );
+        frame.render_widget(
+            Line::styled(game.rules().to_string(), self.theme.dim),
+            layout.rules,
+        );
+        let counts = self
+            .animation
+            .as_ref()
+            .map_or(game.board().counts(), |a| a.counts());
+        let caption_text = self
+            .animation
+            .as_ref()
+            .map(|a| caption(a, names(game), game.rules()))
+            .unwrap_or_default();
+        let view = BoardView {
+            rules: game.rules(),
+            counts,
+            names: names(game),
+            scores: game.board().score(),
+            to_move: (self.animation.is_none() && game.outcome().is_none())
+                .then(|| game.board().to_move()),
+            sowing: self.animation.as_ref().map(|a| a.mover(game.rules())),
+            selected: None,
+            highlight: self.animation.as_ref().map_or([None; 3], |a| a.highlight()),
+            caption: Line::styled(caption_text, self.theme.dim),
+            theme: &self.theme,
+        };
+        frame.render_widget(&view, layout.board);
+        if self.help {
+            frame.render_widget(
+                Paragraph::new(format!(
+                    "Type a pit letter ({}) or number {} on your turn; u asks to take back the last move; y/n answer questions; q leaves (the match stays saved on the host). Any key closes this help.",
+                    game.rules().letter_range(self.me),
+                    game.rules().number_range()
+                ))
+                .wrap(Wrap { trim: true }),
+                layout.bottom,
+            );
+        } else {
+            self.draw_text(frame, layout.bottom);
+        }
+        frame.render_widget(
+            Line::styled(
+                format!(
+                    " {} play · u take back · y/n answer · q leave · ? help",
+                    game.rules().letter_range(self.me)
+                ),
+                self.theme.key,
+            ),
+            layout.keys,
+        );
+    }
+
+    fn next_wake(&self) -> Option<Instant> {
+        self.animation.as_ref().and_then(Animation::next_frame_at)
+    }
+
+    fn done(&self) -> bool {
+        self.ended.is_some() && self.animation.is_none() && self.queue.is_empty()
+    }
+}
+
+/// One end of the network game, as the screen's world drives it.
+pub trait NetEngine {
+    /// Hands a typed line to the game; `Some` ends it.
+    ///
+    /// # Errors
+    /// What ends the program with an error.
+    fn typed(&mut self, line: String) -> anyhow::Result<Option<ExitCode>>;
+    /// Handles what arrived from the network; `Some` ends the game.
+    ///
+    /// # Errors
+    /// What ends the program with an error.
+    fn poll(&mut self) -> anyhow::Result<Option<ExitCode>>;
+    /// What was said since the last call.
+    fn drain(&mut self) -> Vec<Shown>;
+}
+
+/// The host's end.
+pub struct HostEngine {
+    game: HostGame<Feed>,
+    rx: mpsc::Receiver<HostIn>,
+}
+
+impl NetEngine for HostEngine {
+    fn typed(&mut self, line: String) -> anyhow::Result<Option<ExitCode>> {
+        self.game.handle(HostIn::Input(Typed::Line(line)))
+    }
+
+    fn poll(&mut self) -> anyhow::Result<Option<ExitCode>> {
+        while let Ok(event) = self.rx.try_recv() {
+            if let Some(code) = self.game.handle(event)? {
+                return Ok(Some(code));
+            }
+        }
+        self.game.tick()?;
+        Ok(None)
+    }
+
+    fn drain(&mut self) -> Vec<Shown> {
+        std::mem::take(&mut self.game.show_mut().shown)
+    }
+}
+
+/// The joiner's end.
+pub struct JoinEngine {
+    game: JoinGame<Feed>,
+    rx: mpsc::Receiver<JoinIn>,
+}
+
+impl NetEngine for JoinEngine {
+    fn typed(&mut self, line: String) -> anyhow::Result<Option<ExitCode>> {
+        Ok(self.game.handle(JoinIn::Input(Typed::Line(line)))?)
+    }
+
+    fn poll(&mut self) -> anyhow::Result<Option<ExitCode>> {
+        while let Ok(event) = self.rx.try_recv() {
+            if let Some(code) = self.game.handle(event)? {
+                return Ok(Some(code));
+            }
+        }
+        Ok(self.game.tick()?)
+    }
+
+    fn drain(&mut self) -> Vec<Shown> {
+        std::mem::take(&mut self.game.show_mut().shown)
+    }
+}
+
+/// Carries the screen's typing to the network game and brings back what
+/// it says.
+pub struct NetWorld<E> {
+    engine: E,
+    ended: bool,
+}
+
+impl<E: NetEngine> NetWorld<E> {
+    fn settle(&mut self, result: anyhow::Result<Option<ExitCode>>, answers: &mut Vec<Message>) {
+        let mut shown = self.engine.drain();
+        match result {
+            Ok(None) => {}
+            Ok(Some(code)) => {
+                self.ended = true;
+                let code = if code == ExitCode::SUCCESS { 0 } else { 1 };
+                shown.push(Shown::Ended(code));
+            }
+            Err(e) => {
+                self.ended = true;
+                shown.push(Shown::Say(format!("mancala: {e:#}")));
+                shown.push(Shown::Ended(1));
+            }
+        }
+        answers.extend(shown.into_iter().map(Message::Shown));
+    }
+}
+
+impl<E: NetEngine> World<NetScreen> for NetWorld<E> {
+    fn perform(&mut self, effect: Typing, answers: &mut Vec<Message>) {
+        if self.ended {
+            return;
+        }
+        let result = self.engine.typed(effect.0);
+        self.settle(result, answers);
+    }
+
+    fn poll(&mut self, answers: &mut Vec<Message>) {
+        if self.ended {
+            return;
+        }
+        let result = self.engine.poll();
+        self.settle(result, answers);
+    }
+
+    fn busy(&self) -> bool {
+        !self.ended
+    }
+}
+
+/// Runs the screen until the game ends, then prints the last news on the
+/// normal screen.
+fn run_screen<E: NetEngine>(mut screen: NetScreen, engine: E) -> anyhow::Result<ExitCode> {
+    let mut world = NetWorld {
+        engine,
+        ended: false,
+    };
+    let mut first = Vec::new();
+    world.settle(Ok(None), &mut first);
+    for message in first {
+        screen.update(message, Instant::now());
+    }
+    crate::tui::screen::run(&mut screen, &mut world)?;
+    let last: Vec<&str> = screen.log().collect();
+    for line in &last[last.len().saturating_sub(3)..] {
+        println!("{line}");
+    }
+    Ok(match screen.ended() {
+        Some(0) | None => ExitCode::SUCCESS,
+        Some(code) => ExitCode::from(code),
+    })
+}
+
+/// Runs `mancala host` full screen.
+///
+/// # Errors
+/// When the port cannot be listened on, or the terminal fails.
+pub fn host(setup: HostSetup) -> anyhow::Result<ExitCode> {
+    let (tx, rx) = mpsc::channel();
+    let delay = setup.seed_delay;
+    let game = HostGame::new(setup, Feed::default(), tx)?;
+    run_screen(
+        NetScreen::new(crate::net::referee::HOST_SIDE, delay, Theme::from_env()),
+        HostEngine { game, rx },
+    )
+}
+
+/// Runs `mancala join` full screen.
+///
+/// # Errors
+/// When the terminal fails.
+pub fn join(setup: JoinSetup) -> anyhow::Result<ExitCode> {
+    let (tx, rx) = mpsc::channel();
+    let delay = setup.seed_delay;
+    let game = match JoinGame::connect(setup, Feed::default(), tx)? {
+        Ok(game) => game,
+        Err((feed, code)) => {
+            // Not connected: say why on the normal screen.
+            for shown in feed.shown {
+                if let Shown::Say(text) = shown {
+                    println!("{text}");
+                }
+            }
+            return Ok(code);
+        }
+    };
+    run_screen(
+        NetScreen::new(crate::net::referee::JOINER_SIDE, delay, Theme::from_env()),
+        JoinEngine { game, rx },
+    )
+}

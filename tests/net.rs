@@ -1,0 +1,691 @@
+//! `mancala host` and `mancala join` through the real binary, on
+//! 127.0.0.1 only, in plain mode through pipes. Every wait has a deadline,
+//! every child is killed when its test ends, and every port is picked
+//! free by the system.
+
+use std::io::{Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use mancala::net::frame::{Kind, read_frame, write_frame};
+use mancala::net::message::{Hello, Refusal, ToHost, ToJoiner};
+use mancala::rng::Rng;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mancala");
+const PATIENCE: Duration = Duration::from_secs(20);
+
+fn data_dir(tag: &str) -> PathBuf {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "mancala-net-test-{tag}-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A running mancala program with its output collected as it comes.
+struct Player {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    out: Arc<Mutex<String>>,
+    /// The threads that collect the output (done once the program ends).
+    readers: Vec<thread::JoinHandle<()>>,
+    /// How many prompts of each kind were answered.
+    answered: usize,
+    again_answered: usize,
+}
+
+impl Player {
+    fn spawn(data: &Path, args: &[String]) -> Player {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .env("MANCALA_DATA_DIR", data)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = Arc::new(Mutex::new(String::new()));
+        let mut readers = Vec::new();
+        for mut stream in [
+            Box::new(child.stdout.take().unwrap()) as Box<dyn Read + Send>,
+            Box::new(child.stderr.take().unwrap()),
+        ] {
+            let out = Arc::clone(&out);
+            readers.push(thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = stream.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    out.lock()
+                        .unwrap()
+                        .push_str(&String::from_utf8_lossy(&buf[..n]));
+                }
+            }));
+        }
+        Player {
+            stdin: child.stdin.take(),
+            child,
+            out,
+            readers,
+            answered: 0,
+            again_answered: 0,
+        }
+    }
+
+    fn text(&self) -> String {
+        self.out.lock().unwrap().clone()
+    }
+
+    fn send(&mut self, line: &str) {
+        if let Some(stdin) = &mut self.stdin {
+            // A program that just died has no reader: that is fine here.
+            let _ = writeln!(stdin, "{line}");
+            let _ = stdin.flush();
+        }
+    }
+
+    /// Waits until `done` holds for the output, or fails with it.
+    fn wait_for(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let text = self.text();
+            if done(&text) {
+                return text;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no {what} within {PATIENCE:?}; output so far:\n{text}"
+            );
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn wait_exit(&mut self) -> i32 {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                // All its output is in once the pipes are drained.
+                for reader in self.readers.drain(..) {
+                    let _ = reader.join();
+                }
+                return status.code().unwrap_or(-1);
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the program did not end; output:\n{}",
+                self.text()
+            );
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Player {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A port nobody listens on now.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn host_args(port: u16, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = ["host", "Alice", "--bind", "127.0.0.1", "--port"]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    args.push(port.to_string());
+    args.extend(extra.iter().map(ToString::to_string));
+    args
+}
+
+fn join_args(port: u16, code: &str, extra: &[&str]) -> Vec<String> {
+    let mut args = vec![
+        "join".to_string(),
+        format!("127.0.0.1:{port}"),
+        "--code".into(),
+        code.into(),
+        "Michael".into(),
+    ];
+    args.extend(extra.iter().map(ToString::to_string));
+    args
+}
+
+/// Starts a host and waits for its join line: the host and its code.
+fn start_host(data: &Path, port: u16, extra: &[&str]) -> (Player, String) {
+    let host = Player::spawn(data, &host_args(port, extra));
+    let text = host.wait_for("join line", |t| t.contains("Waiting for"));
+    let line = text
+        .lines()
+        .find(|l| l.contains("mancala join 127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no join line:\n{text}"));
+    let code = line
+        .split("--code ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    (host.reattach(), code.to_string())
+}
+
+impl Player {
+    /// (Keeps the borrow checker happy in `start_host`.)
+    fn reattach(self) -> Player {
+        self
+    }
+}
+
+/// Whether `text` ends with an open question that has not been answered.
+fn open_prompt(text: &str, prompt: &str, answered: usize) -> bool {
+    text.trim_end_matches(' ').ends_with(prompt.trim_end())
+        && text.matches(prompt).count() > answered
+}
+
+/// Answers `player`'s open pit question with a random pit of `letters`, or
+/// its "Play again?" with `again`: whether it answered.
+fn answer(player: &mut Player, name: &str, rng: &mut Rng, letters: &[char], again: bool) -> bool {
+    let text = player.text();
+    let pit_prompt = format!("{name}, choose a pit (");
+    if text.matches(&pit_prompt).count() > player.answered
+        && text.trim_end().ends_with("):")
+        && text
+            .rsplit('\n')
+            .next()
+            .is_some_and(|l| l.starts_with(&pit_prompt))
+    {
+        player.answered = text.matches(&pit_prompt).count();
+        let letter = letters[rng.below(letters.len())];
+        player.send(&letter.to_string());
+        return true;
+    }
+    if open_prompt(&text, "Play again? (y/n) ", player.again_answered) {
+        player.again_answered = text.matches("Play again? (y/n) ").count();
+        player.send(if again { "y" } else { "n" });
+        return true;
+    }
+    false
+}
+
+/// The last board box printed in `text` (the lines from `North: ` to
+/// `South: `).
+fn last_board(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let start = lines
+        .iter()
+        .rposition(|l| l.starts_with("North: "))
+        .expect("a board");
+    lines[start..start + 9].join("\n")
+}
+
+/// The records written (not the hidden temporary file a host killed in
+/// the middle of writing one leaves behind: it was never renamed into a
+/// record).
+fn records(data: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(data.join("records"))
+        .map(|d| {
+            d.map(|e| e.unwrap().path())
+                .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found
+}
+
+/// The board `mancala position` gives for a record's moves, as plain
+/// mode draws it, and whether the round is over there.
+fn replayed_board(record: &Path) -> (String, bool) {
+    let text = std::fs::read_to_string(record).unwrap();
+    let command = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# The same position: mancala "))
+        .unwrap_or_else(|| panic!("no position line in {text}"));
+    let args: Vec<&str> = command.split_whitespace().collect();
+    let out = Command::new(BIN).args(&args).output().unwrap();
+    assert!(out.status.success(), "{command}: {out:?}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let counts: Vec<u16> = json["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| u16::try_from(c.as_u64().unwrap()).unwrap())
+        .collect();
+    let record = mancala::game::Record::parse(&text).unwrap();
+    let drawn = mancala::plain::board::render_counts(record.rules(), &counts, record.names());
+    (drawn.trim_end().to_string(), json["over"] == true)
+}
+
+#[test]
+fn a_whole_match_in_plain_mode_on_both_ends() {
+    let data = data_dir("match");
+    let port = free_port();
+    let (mut host, code) = start_host(&data, port, &["--pits", "3", "--seeds", "2"]);
+    assert!(code.split('-').count() == 3, "{code}");
+    let mut joiner = Player::spawn(&data, &join_args(port, &code, &[]));
+    let seen = joiner.wait_for("rules", |t| t.contains("Waiting for Alice…"));
+    assert!(
+        seen.contains("Rules: 3 pits × 2 seeds"),
+        "the joiner sees the rules before play:\n{seen}"
+    );
+    host.wait_for("joined", |t| t.contains("Michael joined"));
+
+    // Alice plays a, then asks to take it back; Michael agrees.
+    host.wait_for("prompt", |t| t.ends_with("Alice, choose a pit (a-c): "));
+    host.send("a");
+    joiner.wait_for("Alice's move", |t| t.contains("Alice sows a: b c"));
+    host.wait_for("waiting", |t| t.contains("Waiting for Michael…"));
+    host.send("u");
+    joiner.wait_for("undo request", |t| {
+        t.contains("Alice asks to take back the last move.\nAgree? (y/n) ")
+    });
+    joiner.send("y");
+    host.wait_for("undone", |t| t.contains("The last move was taken back."));
+    joiner.wait_for("undone", |t| t.contains("The last move was taken back."));
+
+    // Then the round is played out with random pits (wrong ones are
+    // refused and asked again), and a second round, then both stop.
+    let mut rng = Rng::new(7);
+    let deadline = Instant::now() + PATIENCE * 2;
+    while !host.text().contains("The match is over") {
+        assert!(
+            Instant::now() < deadline,
+            "no end:\n{}\n----\n{}",
+            host.text(),
+            joiner.text()
+        );
+        // Alice plays a second round, then stops.
+        let again = host.again_answered == 0;
+        answer(&mut host, "Alice", &mut rng, &['a', 'b', 'c'], again);
+        answer(&mut joiner, "Michael", &mut rng, &['d', 'e', 'f'], true);
+        thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(host.wait_exit(), 0);
+    assert_eq!(joiner.wait_exit(), 0);
+    let (h, j) = (host.text(), joiner.text());
+    for text in [&h, &j] {
+        assert!(
+            text.contains("The match is over. Thanks for playing!"),
+            "{text}"
+        );
+        assert!(text.contains("Round 2: Michael moves first."), "{text}");
+    }
+    assert!(h.contains("Michael wants to play again."), "{h}");
+    assert!(j.contains("Alice wants to play again."), "{j}");
+    assert!(j.contains("Alice does not want to play again."), "{j}");
+    assert!(j.contains("Waiting for Alice…"), "{j}");
+    // Both ends showed the same final board and score.
+    assert_eq!(last_board(&h), last_board(&j));
+    let tally = |t: &str| {
+        t.lines()
+            .rfind(|l| l.starts_with("Match score"))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(tally(&h), tally(&j));
+    // The host recorded both rounds, and its records replay to the boards.
+    let recs = records(&data);
+    assert_eq!(recs.len(), 2, "{recs:?}");
+    let (board, over) = replayed_board(&recs[1]);
+    assert!(over);
+    assert_eq!(last_board(&h), board);
+}
+
+#[test]
+fn a_wrong_code_is_refused_on_both_sides_and_the_host_keeps_waiting() {
+    let data = data_dir("code");
+    let port = free_port();
+    let (host, code) = start_host(&data, port, &[]);
+    let wrong = if code.starts_with("1-") {
+        code.replacen("1-", "2-", 1)
+    } else {
+        format!("1-{}", code.split_once('-').unwrap().1)
+    };
+    let mut intruder = Player::spawn(&data, &join_args(port, &wrong, &[]));
+    assert_eq!(intruder.wait_exit(), 1);
+    assert!(
+        intruder
+            .text()
+            .contains(&format!("The host did not accept the code {wrong}")),
+        "{}",
+        intruder.text()
+    );
+    host.wait_for("wrong code note", |t| {
+        t.contains("tried to join with a wrong code; still waiting for the right one.")
+    });
+    // A malformed code never reaches the network.
+    let mut typo = Player::spawn(&data, &join_args(port, "seven-guitar", &[]));
+    assert_eq!(typo.wait_exit(), 2);
+    assert!(
+        typo.text().contains("is not a join code"),
+        "{}",
+        typo.text()
+    );
+    // The right code still gets in (after the host's short back-off).
+    let joiner = Player::spawn(&data, &join_args(port, &code, &[]));
+    joiner.wait_for("welcome", |t| t.contains("Connected: Alice"));
+    host.wait_for("join", |t| t.contains("Michael joined"));
+    // One joiner at a time: a third player with the code is turned away.
+    let mut args = join_args(port, &code, &[]);
+    args[4] = "Bob".into();
+    let mut third = Player::spawn(&data, &args);
+    assert_eq!(third.wait_exit(), 1);
+    assert!(
+        third
+            .text()
+            .contains("Alice is already playing with Michael."),
+        "{}",
+        third.text()
+    );
+    host.wait_for("busy note", |t| t.contains("Bob at 127.0.0.1:"));
+    assert!(
+        joiner.text().ends_with("Waiting for Alice…\n"),
+        "{}",
+        joiner.text()
+    );
+}
+
+/// Reads the host's greeting on a raw socket.
+fn raw_connect(port: u16) -> TcpStream {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let (kind, body) = read_frame(&mut stream).unwrap();
+    assert_eq!(kind, Kind::Clear);
+    let hello: Hello = serde_json::from_slice(&body).unwrap();
+    assert!(matches!(hello, Hello::Host { version: 1, .. }), "{hello:?}");
+    stream
+}
+
+/// Whether the other end closed `stream` (within the read timeout).
+fn closed(stream: &mut TcpStream) -> bool {
+    let mut buf = [0u8; 64];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => return true,
+            Ok(_) => {}
+        }
+    }
+}
+
+#[test]
+fn garbage_oversized_and_out_of_turn_messages_end_only_that_connection() {
+    let data = data_dir("garbage");
+    let port = free_port();
+    let (host, code) = start_host(&data, port, &[]);
+
+    let mut garbage = raw_connect(port);
+    garbage.write_all(b"\x00\x05Chello and more bytes").unwrap();
+    assert!(closed(&mut garbage));
+    host.wait_for("garbage note", |t| {
+        t.contains("was closed: the other end is not a mancala game.")
+    });
+
+    let mut oversized = raw_connect(port);
+    oversized.write_all(&[0xff, 0xff]).unwrap();
+    oversized.write_all(&[b'C'; 1000]).unwrap();
+    assert!(closed(&mut oversized));
+    host.wait_for("oversized note", |t| {
+        t.contains("a message of 65535 bytes was refused (the limit is 4096)")
+    });
+
+    // Another protocol version is told which versions talk together.
+    let mut other = raw_connect(port);
+    let hello = serde_json::to_vec(&Hello::Joiner {
+        game: "mancala".into(),
+        version: 9,
+        pake: vec![],
+    })
+    .unwrap();
+    write_frame(&mut other, Kind::Clear, &hello).unwrap();
+    let (_, body) = read_frame(&mut other).unwrap();
+    assert_eq!(
+        serde_json::from_slice::<Hello>(&body).unwrap(),
+        Hello::Refused {
+            reason: Refusal::Version
+        }
+    );
+    host.wait_for("version note", |t| {
+        t.contains("speaks mancala network protocol 9 and this one speaks protocol 1")
+    });
+
+    // A real session that moves out of turn (Alice starts) is closed with
+    // a sentence, and the match is unchanged.
+    let code = code.parse().unwrap();
+    let addr = ("127.0.0.1", port);
+    let addresses: Vec<_> = std::net::ToSocketAddrs::to_socket_addrs(&addr)
+        .unwrap()
+        .collect();
+    let (mut sender, mut receiver, first) =
+        mancala::net::link::connect(&addresses, &code, "Michael").unwrap();
+    let ToJoiner::Welcome { state, .. } = first else {
+        panic!("{first:?}")
+    };
+    assert_eq!(state.moves, "");
+    sender
+        .send(&ToHost::Move {
+            at: mancala::net::message::At { round: 1, ply: 0 },
+            pit: 'h',
+        })
+        .unwrap();
+    let reply = receiver.recv::<ToJoiner>().unwrap();
+    assert!(
+        matches!(&reply, ToJoiner::Error { text } if text.contains("sent a move out of turn")),
+        "{reply:?}"
+    );
+    host.wait_for("violation note", |t| t.contains("Michael's program sent a move out of turn. The connection was closed and the match is unchanged."));
+
+    // The host still plays: a real joiner gets the untouched match.
+    let joiner = Player::spawn(&data, &join_args(port, &code.to_string(), &[]));
+    let text = joiner.wait_for("welcome", |t| t.contains("Round 1: Alice moves first."));
+    assert!(!text.contains("goes on after"), "{text}");
+}
+
+#[test]
+fn a_joiner_of_another_version_gets_one_clear_sentence() {
+    // A host that speaks protocol 2, faked on a raw socket.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let fake = thread::spawn(move || {
+        let (mut stream, _) = listener.accept().unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let hello = serde_json::to_vec(&Hello::Host {
+            game: "mancala".into(),
+            version: 2,
+            pake: vec![0; 33],
+        })
+        .unwrap();
+        write_frame(&mut stream, Kind::Clear, &hello).unwrap();
+        read_frame(&mut stream).map(|(_, body)| serde_json::from_slice::<Hello>(&body).unwrap())
+    });
+    let data = data_dir("version");
+    let mut joiner = Player::spawn(&data, &join_args(port, "7-guitar-orbit", &[]));
+    assert_eq!(joiner.wait_exit(), 1);
+    assert!(
+        joiner.text().contains("The other program speaks mancala network protocol 2 and this one speaks protocol 1: only programs that speak the same protocol play together"),
+        "{}",
+        joiner.text()
+    );
+    // The joiner told the fake host its own version.
+    assert!(matches!(
+        fake.join().unwrap(),
+        Ok(Hello::Joiner { version: 1, .. })
+    ));
+}
+
+/// A TCP relay between the joiner and the host that the test can cut.
+struct Relay {
+    port: u16,
+    open: Arc<Mutex<Vec<TcpStream>>>,
+}
+
+impl Relay {
+    fn start(to: u16) -> Relay {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let open = Arc::new(Mutex::new(Vec::<TcpStream>::new()));
+        let streams = Arc::clone(&open);
+        thread::spawn(move || {
+            for down in listener.incoming() {
+                let Ok(down) = down else { continue };
+                let Ok(up) = TcpStream::connect(("127.0.0.1", to)) else {
+                    continue;
+                };
+                streams
+                    .lock()
+                    .unwrap()
+                    .extend([down.try_clone().unwrap(), up.try_clone().unwrap()]);
+                for (mut from, mut to) in [
+                    (down.try_clone().unwrap(), up.try_clone().unwrap()),
+                    (up, down),
+                ] {
+                    thread::spawn(move || {
+                        let _ = std::io::copy(&mut from, &mut to);
+                        let _ = to.shutdown(Shutdown::Both);
+                        let _ = from.shutdown(Shutdown::Both);
+                    });
+                }
+            }
+        });
+        Relay { port, open }
+    }
+
+    /// Closes every connection through the relay, as a broken cable would.
+    fn cut(&self) {
+        for stream in self.open.lock().unwrap().drain(..) {
+            let _ = stream.shutdown(Shutdown::Both);
+        }
+    }
+}
+
+fn log(data: &Path, who: &str, text: &str) {
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(data.join(format!("log-{who}.txt")))
+        .unwrap();
+    writeln!(f, "==== KILLED ====\n{text}").unwrap();
+}
+
+#[test]
+fn connections_cut_at_random_points_resume_and_lose_or_repeat_no_move() {
+    let data = data_dir("cuts");
+    let port = free_port();
+    let rules = ["--pits", "4", "--seeds", "3", "--no-animation"];
+    let (mut host, code) = start_host(&data, port, &rules);
+    let relay = Relay::start(port);
+    let joiner_args = join_args(relay.port, &code, &["--no-animation", "--reconnect", "30"]);
+    let mut joiner = Player::spawn(&data, &joiner_args);
+    joiner.wait_for("welcome", |t| t.contains("Connected: Alice"));
+
+    let mut rng = Rng::new(2024);
+    let mut cuts = [0usize; 3];
+    let mut moves_since_cut = 0;
+    let deadline = Instant::now() + Duration::from_secs(90);
+    while !host.text().contains("The match is over") {
+        assert!(
+            Instant::now() < deadline,
+            "no end after cuts {cuts:?}:\n{}\n----\n{}",
+            host.text(),
+            joiner.text()
+        );
+        let again = cuts.iter().sum::<usize>() < 24;
+        let mut acted = answer(&mut host, "Alice", &mut rng, &['a', 'b', 'c', 'd'], again);
+        acted |= answer(
+            &mut joiner,
+            "Michael",
+            &mut rng,
+            &['e', 'f', 'g', 'h'],
+            true,
+        );
+        // A host restarted after a kill offers to resume: yes.
+        if open_prompt(&host.text(), "Resume the unfinished match? (y/n) ", 0) {
+            host.send("y");
+            host.wait_for("listening", |t| t.contains("Listening on"));
+        }
+        if acted {
+            moves_since_cut += 1;
+        }
+        // Cut at a random moment, at least two answers after the last cut.
+        if moves_since_cut >= 2 && cuts.iter().sum::<usize>() < 24 && rng.below(3) == 0 {
+            thread::sleep(Duration::from_millis(rng.below(30) as u64));
+            moves_since_cut = 0;
+            let kind = rng.below(3);
+            cuts[kind] += 1;
+            match kind {
+                0 => {
+                    joiner.kill();
+                    log(&data, "joiner", &joiner.text());
+                    joiner = Player::spawn(&data, &joiner_args);
+                    joiner.wait_for("welcome", |t| {
+                        t.contains("Connected: Alice") || t.contains("did not accept")
+                    });
+                }
+                1 => {
+                    host.kill();
+                    log(&data, "host", &host.text());
+                    host = Player::spawn(&data, &host_args(port, &rules));
+                    host.wait_for("resume question or listening", |t| {
+                        t.contains("Resume the unfinished match? (y/n) ")
+                            || t.contains("Listening on")
+                    });
+                }
+                _ => relay.cut(),
+            }
+        }
+        thread::sleep(Duration::from_millis(5));
+    }
+    assert!(cuts.iter().sum::<usize>() >= 20, "{cuts:?}");
+    assert!(cuts.iter().all(|&n| n > 0), "every kind of cut: {cuts:?}");
+    assert_eq!(host.wait_exit(), 0, "{}", host.text());
+    joiner.wait_for("the end", |t| t.contains("The match is over"));
+
+    // Every round was recorded once, each record's moves replay with
+    // `mancala position` to a finished game, and the last one is the
+    // board both ends showed last.
+    let recs = records(&data);
+    assert!(!recs.is_empty());
+    let rounds: Vec<u32> = recs
+        .iter()
+        .map(|r| {
+            mancala::game::Record::parse(&std::fs::read_to_string(r).unwrap())
+                .unwrap()
+                .round
+        })
+        .collect();
+    let expected: Vec<u32> = (1..=u32::try_from(recs.len()).unwrap()).collect();
+    let mut sorted = rounds.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, expected, "each round recorded once");
+    let last = recs.iter().zip(&rounds).max_by_key(|(_, r)| **r).unwrap().0;
+    for rec in &recs {
+        assert!(replayed_board(rec).1, "{rec:?} replays to a finished round");
+    }
+    let (board, _) = replayed_board(last);
+    assert_eq!(last_board(&host.text()), board, "host");
+    assert_eq!(last_board(&joiner.text()), board, "joiner");
+}

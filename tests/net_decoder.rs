@@ -1,0 +1,104 @@
+//! The network decoders against arbitrary bytes and arbitrary messages:
+//! they never panic, and a message the host refuses never changes its
+//! match.
+
+use mancala::game::{FirstMover, Keeper, Match, MatchConfig, Seat};
+use mancala::net::frame::read_frame;
+use mancala::net::message::{At, Hello, Snapshot, ToHost, ToJoiner, decode};
+use mancala::net::referee::{Mirror, Referee};
+use mancala::players::PlayerKind;
+use mancala::rules::{NoTrace, Rules};
+use proptest::prelude::*;
+
+fn referee(moves: usize) -> Referee {
+    let config = MatchConfig {
+        rules: Rules::new(4, 3).unwrap(),
+        seats: [
+            Seat::new("Alice", PlayerKind::Human),
+            Seat::new("Michael", PlayerKind::Human),
+        ],
+        first: FirstMover::Alternate,
+    };
+    let mut m = Match::new(config, 1);
+    for _ in 0..moves {
+        if let Some(pit) = m.board().legal_moves().next() {
+            m.play(pit, &mut NoTrace).unwrap();
+        }
+    }
+    Referee::new(m, Keeper::new(None))
+}
+
+fn to_host() -> impl Strategy<Value = ToHost> {
+    let at = (0u32..4, 0u32..12).prop_map(|(round, ply)| At { round, ply });
+    prop_oneof![
+        ".{0,40}".prop_map(|name| ToHost::Join { name }),
+        (at.clone(), any::<char>()).prop_map(|(at, pit)| ToHost::Move { at, pit }),
+        (at.clone(), proptest::char::range('a', 'j'))
+            .prop_map(|(at, pit)| ToHost::Move { at, pit }),
+        at.clone().prop_map(|at| ToHost::Undo { at }),
+        (at, any::<bool>()).prop_map(|(at, yes)| ToHost::UndoAnswer { at, yes }),
+        any::<bool>().prop_map(|yes| ToHost::Again { yes }),
+        Just(ToHost::Ping),
+        Just(ToHost::Leave),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn arbitrary_bytes_never_panic_a_decoder(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+        let _ = decode::<ToHost>(&bytes);
+        let _ = decode::<ToJoiner>(&bytes);
+        let _ = decode::<Hello>(&bytes);
+        let mut input = &bytes[..];
+        while read_frame(&mut input).is_ok() {}
+    }
+
+    #[test]
+    fn json_shaped_noise_never_panics_a_decoder(
+        kind in "(join|move|undo|undo-answer|again|ping|leave|welcome|moved|undone|next-round|error)",
+        body in "[ -~]{0,80}",
+    ) {
+        let text = format!("{{\"type\":\"{kind}\",{body}}}");
+        let _ = decode::<ToHost>(text.as_bytes());
+        if let Ok(message) = decode::<ToJoiner>(text.as_bytes()) {
+            let mut mirror = Mirror::new(&Snapshot::of(referee(3).game())).unwrap();
+            let _ = mirror.apply(message);
+        }
+    }
+
+    #[test]
+    fn a_refused_message_never_changes_the_hosts_match(
+        played in 0usize..6,
+        messages in proptest::collection::vec(to_host(), 1..8),
+    ) {
+        let mut r = referee(played);
+        for message in messages {
+            let before = (*r.game().board(), r.game().moves().to_vec(), *r.game().tally());
+            if r.remote(message.clone()).is_err() {
+                let after = (*r.game().board(), r.game().moves().to_vec(), *r.game().tally());
+                prop_assert_eq!(before, after, "{:?}", message);
+            }
+        }
+    }
+
+    #[test]
+    fn arbitrary_snapshots_are_checked_not_trusted(
+        pits in any::<u8>(), seeds in any::<u8>(),
+        names in proptest::array::uniform2(".{0,40}"),
+        round in any::<u32>(), moves in "[a-z,]{0,40}",
+        earlier in proptest::array::uniform3(any::<u32>()),
+    ) {
+        let snapshot = Snapshot {
+            pits, seeds,
+            capture: "always".into(), sowing: "single".into(), sweep: "owner".into(),
+            first: "alternate".into(), names, round,
+            starter: mancala::rules::Side::South, earlier, moves,
+        };
+        if let Ok(m) = snapshot.to_match() {
+            prop_assert!(m.rules().pits() == usize::from(pits));
+            prop_assert!(!m.name(mancala::rules::Side::North).chars().any(char::is_control));
+        }
+    }
+}
