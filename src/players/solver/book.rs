@@ -164,7 +164,7 @@ pub fn lookup(board: &Board) -> Option<Pit> {
 mod tests {
     use super::*;
     use crate::players::Limits;
-    use crate::players::solver::{Outcome, Solver};
+    use crate::players::solver::Solver;
     use crate::rules::Side;
 
     #[test]
