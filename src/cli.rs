@@ -47,6 +47,27 @@ pub enum Command {
     Host(HostCmd),
     /// Join a friend's match: mancala join ADDRESS --code CODE NAME.
     Join(JoinCmd),
+    /// Print a shell completion script: `mancala completions bash > ...`.
+    Completions(CompletionsCmd),
+}
+
+/// Options of `mancala completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsCmd {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: CompletionShell,
+}
+
+/// The shells `mancala completions` writes scripts for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CompletionShell {
+    /// Bash: save as `~/.local/share/bash-completion/completions/mancala`.
+    Bash,
+    /// Zsh: save as `_mancala` in a folder of `$fpath`.
+    Zsh,
+    /// Fish: save as `~/.config/fish/completions/mancala.fish`.
+    Fish,
 }
 
 /// Options of a match between two seats.

@@ -834,3 +834,33 @@ fn a_random_first_mover_is_announced_as_a_coin_toss() {
     assert!(text(&plain.stdout).contains("Round 1: Bo moves first."));
     std::fs::remove_dir_all(data).unwrap();
 }
+
+/// A computer seat's record is named readably: `computer_random`, not
+/// `computer__random_`.
+#[test]
+fn records_of_computer_seats_have_readable_names() {
+    let data = data_dir("computer-names");
+    let out = run(
+        &data,
+        &[
+            "--plain",
+            "--no-animation",
+            "--south",
+            "random",
+            "--north",
+            "greedy",
+        ],
+        "n\n",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let names: Vec<String> = records(&data)
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    assert!(
+        names[0].ends_with("-computer_random-vs-computer_greedy-r1.txt"),
+        "{names:?}"
+    );
+    std::fs::remove_dir_all(data).unwrap();
+}

@@ -122,45 +122,41 @@ fn unix_seconds() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// `YYYYMMDD-HHMMSS` (UTC) for a time in Unix seconds.
+/// `YYYYMMDD-HHMMSS` (UTC) for a time in Unix seconds. The calendar is the
+/// `time` crate's; a time past its range (year 9999) is shown as its last
+/// second.
 #[must_use]
 pub fn timestamp(unix: u64) -> String {
-    let days = (unix / 86_400) as i64;
-    let secs = unix % 86_400;
-    // Howard Hinnant's civil-from-days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let at = i64::try_from(unix)
+        .ok()
+        .and_then(|s| time::OffsetDateTime::from_unix_timestamp(s).ok())
+        .unwrap_or_else(|| time::PrimitiveDateTime::MAX.assume_utc());
     format!(
-        "{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
-        secs / 3600,
-        secs / 60 % 60,
-        secs % 60
+        "{:04}{:02}{:02}-{:02}{:02}{:02}",
+        at.year(),
+        u8::from(at.month()),
+        at.day(),
+        at.hour(),
+        at.minute(),
+        at.second()
     )
 }
 
-/// A name as a file-name part: letters and digits kept (lower case),
-/// anything else `_`, at most 24 characters.
+/// A name as a file-name part: letters and digits kept (lower case), each
+/// run of anything else one `_`, none at either end, at most 24 characters:
+/// "Computer (random)" is `computer_random`, "Mary Ann" `mary_ann`.
 fn slug(name: &str) -> String {
-    let s: String = name
-        .chars()
-        .filter(|c| !c.is_control())
-        .map(|c| {
-            if c.is_alphanumeric() {
-                c.to_lowercase().next().unwrap_or('_')
-            } else {
-                '_'
-            }
-        })
-        .take(24)
-        .collect();
-    if s.is_empty() { "_".into() } else { s }
+    let mut s = String::new();
+    for c in name.chars().filter(|c| !c.is_control()) {
+        if c.is_alphanumeric() {
+            s.extend(c.to_lowercase());
+        } else if !s.is_empty() && !s.ends_with('_') {
+            s.push('_');
+        }
+    }
+    let s: String = s.chars().take(24).collect();
+    let s = s.trim_end_matches('_');
+    if s.is_empty() { "_".into() } else { s.into() }
 }
 
 /// FNV-1a: a hash that stays the same across Rust versions, for file names.
@@ -471,10 +467,22 @@ mod tests {
     }
 
     #[test]
+    fn names_become_readable_file_name_parts() {
+        assert_eq!(slug("Computer (random)"), "computer_random");
+        assert_eq!(slug("Computer (tree:4)"), "computer_tree_4");
+        assert_eq!(slug("  Mary  Ann "), "mary_ann");
+        assert_eq!(slug("../../etc/passwd"), "etc_passwd");
+        assert_eq!(slug("((("), "_");
+        assert_eq!(slug("Éva"), "éva");
+        assert_eq!(slug(&"ab ".repeat(20)).len(), 23, "cut, no `_` at the end");
+    }
+
+    #[test]
     fn timestamps_are_civil_dates() {
         assert_eq!(timestamp(0), "19700101-000000");
         assert_eq!(timestamp(951_782_400), "20000229-000000");
         assert_eq!(timestamp(1_763_780_940), "20251122-030900");
+        assert_eq!(timestamp(u64::MAX), "99991231-235959");
     }
 
     #[test]
