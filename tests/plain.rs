@@ -604,8 +604,18 @@ fn stats_survive_a_damaged_file() {
             None => draws += 1,
         }
     }
-    // Both seats are named by their kind, so the pair is one name twice.
-    assert_eq!(json["pairs"][0]["wins"], serde_json::json!(wins), "{json}");
+    // Both seats are named by their kind and side ("Computer (greedy),
+    // North" and "..., South"); the pair lists them alphabetically.
+    assert_eq!(
+        json["pairs"][0]["players"],
+        serde_json::json!(["Computer (greedy), North", "Computer (greedy), South"]),
+        "{json}"
+    );
+    assert_eq!(
+        json["pairs"][0]["wins"],
+        serde_json::json!([wins[1], wins[0]]),
+        "{json}"
+    );
     assert_eq!(json["pairs"][0]["draws"], draws, "{json}");
     std::fs::remove_dir_all(data).unwrap();
 }
@@ -862,5 +872,29 @@ fn records_of_computer_seats_have_readable_names() {
         names[0].ends_with("-computer_random-vs-computer_greedy-r1.txt"),
         "{names:?}"
     );
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+/// A script's computer seat is seeded by the game's seat-seed policy: the
+/// same random player, built with `seat_player` from the script seed, makes
+/// the same choice as the one in the binary.
+#[test]
+fn a_scripts_random_seat_is_seeded_by_the_game_policy() {
+    use mancala::game::seat_player;
+    use mancala::plain::SCRIPT_SEED;
+    let data = data_dir("seat-seed");
+    let out = run(
+        &data,
+        &["--plain", "--no-animation", "--north", "random", "Alice"],
+        "a\n",
+    );
+    let stdout = text(&out.stdout);
+    let rules = Rules::KALAH;
+    let mut board = Board::new(rules);
+    board.play(rules.pit_by_letter('a').unwrap()).unwrap();
+    let mut player = seat_player(PlayerKind::Random, SCRIPT_SEED, Side::North).unwrap();
+    let pit = player.choose(&board, &Limits::default()).unwrap();
+    let expected = format!("Computer (random) plays {}.", rules.letter(pit).unwrap());
+    assert!(stdout.contains(&expected), "{expected}\n{stdout}");
     std::fs::remove_dir_all(data).unwrap();
 }
