@@ -406,3 +406,496 @@ fn every_fatal_signal_restores_the_terminal_in_the_replay() {
         );
     }
 }
+
+// ---------------------------------------------------------------------
+// Helpers for the files in the data directory.
+
+/// The one match save in `data` (`saves/*.txt`).
+fn save_file(data: &Path) -> std::path::PathBuf {
+    let saves: Vec<_> = std::fs::read_dir(data.join("saves"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    assert_eq!(saves.len(), 1, "{saves:?}");
+    saves[0].clone()
+}
+
+/// Plays one move of Alice and Michael in plain mode and stops with `q`,
+/// so that the match is saved; returns the save's path.
+fn saved_match(data: &Path) -> std::path::PathBuf {
+    let run = mancala(data, &["--plain", "Alice", "Michael"], "c\nq\n");
+    assert_eq!(run.code(), Some(0), "{run:?}");
+    save_file(data)
+}
+
+/// Arguments of a round that two computers play to the end by themselves.
+const COMPUTER_ROUND: &[&str] = &[
+    "--plain",
+    "--south",
+    "random",
+    "--north",
+    "greedy",
+    "--no-animation",
+];
+
+fn computer_round<'a>(names: &[&'a str]) -> Vec<&'a str> {
+    let mut args: Vec<&str> = COMPUTER_ROUND.to_vec();
+    args.extend_from_slice(names);
+    args
+}
+
+fn records_in(data: &Path) -> Vec<std::path::PathBuf> {
+    let mut found: Vec<_> = std::fs::read_dir(data.join("records"))
+        .map(|entries| entries.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    found.sort();
+    found
+}
+
+fn mkfifo(path: &Path) -> bool {
+    Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+// ---------------------------------------------------------------------
+// Item 1: files that are not regular files.
+
+#[test]
+fn replay_refuses_devices_and_fifos_at_once() {
+    let dir = temp_dir();
+    let fifo = dir.path().join("fifo");
+    assert!(mkfifo(&fifo), "mkfifo works");
+    for (file, what) in [
+        ("/dev/zero", "a device"),
+        (fifo.to_str().unwrap(), "a FIFO"),
+    ] {
+        let run = mancala(dir.path(), &["replay", "--plain", file], "");
+        assert_eq!(run.code(), Some(2), "{file}: {run:?}");
+        assert_eq!(run.stderr.lines().count(), 1, "{file}: {run:?}");
+        assert!(run.stderr.contains(what), "{file}: {run:?}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_save_replaced_by_a_device_link_or_a_fifo_is_set_aside_and_the_game_starts() {
+    let data = temp_dir();
+    let save = saved_match(data.path());
+    /// Puts something other than a regular file at a path.
+    type Plant = fn(&Path) -> bool;
+    let plants: [(&str, Plant); 3] = [
+        ("link to /dev/zero", |p| {
+            std::os::unix::fs::symlink("/dev/zero", p).is_ok()
+        }),
+        ("fifo", mkfifo),
+        ("directory", |p| std::fs::create_dir(p).is_ok()),
+    ];
+    for (what, plant) in plants {
+        std::fs::remove_file(&save).unwrap();
+        assert!(plant(&save), "{what}");
+        let run = mancala(data.path(), &["--plain", "Alice", "Michael"], "c\nq\n");
+        assert_eq!(run.code(), Some(0), "{what}: {run:?}");
+        assert!(run.stderr.contains("set aside"), "{what}: {run:?}");
+        assert!(run.stdout.contains("Alice sows c"), "{what}: {run:?}");
+        // Set aside once, not met again: the new save is a regular file.
+        assert!(
+            std::fs::symlink_metadata(&save).unwrap().is_file(),
+            "{what}"
+        );
+        let again = mancala(data.path(), &["--plain", "Alice", "Michael"], "n\nq\n");
+        assert!(!again.stderr.contains("set aside"), "{what}: {again:?}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn statistics_that_are_a_device_link_or_a_fifo_neither_hang_nor_grow() {
+    let data = temp_dir();
+    std::fs::create_dir_all(data.path()).unwrap();
+    let stats = data.path().join("stats.jsonl");
+    std::os::unix::fs::symlink("/dev/zero", &stats).unwrap();
+    let run = mancala(data.path(), &["stats"], "");
+    assert_eq!(run.code(), Some(1), "{run:?}");
+    assert!(run.stderr.contains("symbolic link"), "{run:?}");
+    std::fs::remove_file(&stats).unwrap();
+    assert!(mkfifo(&stats));
+    let run = mancala(data.path(), &["stats"], "");
+    assert_eq!(run.code(), Some(1), "{run:?}");
+    assert!(run.stderr.contains("a FIFO"), "{run:?}");
+    // A round finishing with a FIFO there: recorded, counted nowhere, said.
+    let run = mancala(data.path(), &computer_round(&["Ann", "Bob"]), "");
+    assert_eq!(run.code(), Some(0), "{run:?}");
+    assert!(run.stderr.contains("could not count the round"), "{run:?}");
+    assert_eq!(records_in(data.path()).len(), 1);
+}
+
+// ---------------------------------------------------------------------
+// Items 3 and 4: names are cleaned and bounded where they enter.
+
+#[test]
+fn a_name_of_control_characters_only_is_refused_with_exit_2() {
+    let data = temp_dir();
+    for args in [
+        &["--plain", "\u{1b}\u{7}", "Bob"][..],
+        &["Alice", "\u{1b}\u{9b}\u{7}"][..],
+    ] {
+        let run = mancala(data.path(), args, "");
+        assert_eq!(run.code(), Some(2), "{run:?}");
+        assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
+        assert!(run.stderr.contains("name"), "{run:?}");
+        assert!(!run.stderr.contains('\u{1b}'), "{run:?}");
+    }
+}
+
+#[test]
+fn a_name_with_codes_and_tabs_makes_a_record_that_replays() {
+    let data = temp_dir();
+    let run = mancala(
+        data.path(),
+        &computer_round(&["Ev\u{1b}]2;owned\u{7}il\tone", "Bob"]),
+        "",
+    );
+    assert_eq!(run.code(), Some(0), "{run:?}");
+    assert!(!run.stdout.contains('\u{1b}'), "{run:?}");
+    let records = records_in(data.path());
+    assert_eq!(records.len(), 1);
+    let replay = mancala(
+        data.path(),
+        &["replay", "--plain", records[0].to_str().unwrap()],
+        "",
+    );
+    assert_eq!(replay.code(), Some(0), "{replay:?}");
+    let stats = mancala(data.path(), &["stats"], "");
+    assert!(stats.stdout.contains("vs Ev ]2;owned il one"), "{stats:?}");
+}
+
+#[test]
+fn very_long_names_are_cut_so_the_round_is_resumed_and_replayed() {
+    let data = temp_dir();
+    let long = "👍".repeat(10_000);
+    let run = mancala(data.path(), &computer_round(&[&long, "Bob"]), "");
+    assert_eq!(run.code(), Some(0), "{run:?}");
+    let records = records_in(data.path());
+    assert_eq!(records.len(), 1);
+    let text = std::fs::read_to_string(&records[0]).unwrap();
+    assert!(
+        text.contains(&format!("south: {}\n", "👍".repeat(40))),
+        "{}",
+        cut(&text, 500)
+    );
+    let replay = mancala(
+        data.path(),
+        &["replay", "--plain", records[0].to_str().unwrap()],
+        "",
+    );
+    assert_eq!(replay.code(), Some(0), "{replay:?}");
+    // A match of such names is saved and resumed, not set aside.
+    let first = mancala(data.path(), &["--plain", &long, "Bob"], "c\nq\n");
+    assert_eq!(first.code(), Some(0), "{first:?}");
+    let second = mancala(data.path(), &["--plain", &long, "Bob"], "y\nq\n");
+    assert!(
+        second.stdout.contains("Resume the unfinished match?"),
+        "{second:?}"
+    );
+    assert!(!second.stderr.contains("set aside"), "{second:?}");
+}
+
+#[test]
+fn stats_print_no_escape_codes_from_the_file() {
+    let data = temp_dir();
+    std::fs::create_dir_all(data.path()).unwrap();
+    let line = "{\"time\":1,\"south\":\"\\u001b]2;owned\\u0007Eve\",\"north\":\"Bob\\u001b[31m\",\"score\":[30,18],\"rules\":\"r\"}\n";
+    std::fs::write(data.path().join("stats.jsonl"), line).unwrap();
+    let run = mancala(data.path(), &["stats"], "");
+    assert_eq!(run.code(), Some(0), "{run:?}");
+    assert!(!run.stdout.contains('\u{1b}'), "{run:?}");
+    assert!(!run.stdout.contains('\u{7}'), "{run:?}");
+    assert!(run.stdout.contains("Bob [31m vs"), "{run:?}");
+}
+
+// ---------------------------------------------------------------------
+// Item 6: concurrent rounds never overwrite each other's records.
+
+#[test]
+fn twenty_rounds_finishing_at_once_give_twenty_records() {
+    let data = temp_dir();
+    // Twenty copies of one match: the same moves, finishing together. All
+    // but one find the match open in another window and play it unsaved
+    // ("p"); every round is still recorded and counted.
+    let runs: Vec<_> = (0..20)
+        .map(|_| {
+            let data = data.path().to_path_buf();
+            std::thread::spawn(move || {
+                mancala(&data, &computer_round(&["Alice", "Michael"]), "p\n")
+            })
+        })
+        .collect();
+    for run in runs {
+        let run = run.join().unwrap();
+        assert_eq!(run.code(), Some(0), "{run:?}");
+    }
+    let stats = std::fs::read_to_string(data.path().join("stats.jsonl")).unwrap();
+    assert_eq!(stats.lines().count(), 20);
+    assert_eq!(records_in(data.path()).len(), 20);
+}
+
+// ---------------------------------------------------------------------
+// Item 8: a second copy of the game under the same names and settings.
+
+#[test]
+fn a_second_copy_is_told_the_match_is_open_and_may_play_unsaved_or_quit() {
+    let data = temp_dir();
+    // The first copy: one move, then it waits at the prompt.
+    let mut first = Command::new(binary())
+        .args(["--plain", "Alice", "Michael"])
+        .env("MANCALA_DATA_DIR", data.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = first.stdin.take().unwrap();
+    input.write_all(b"c\n").unwrap();
+    let until = Instant::now() + Duration::from_secs(10);
+    let save = loop {
+        let saves = data.path().join("saves");
+        let found = std::fs::read_dir(&saves).ok().and_then(|entries| {
+            entries
+                .map(|e| e.unwrap().path())
+                .find(|p| p.extension().is_some_and(|e| e == "txt"))
+        });
+        if let Some(save) = found
+            && std::fs::read_to_string(&save).is_ok_and(|t| t.contains("\nmoves: c\n"))
+        {
+            break save;
+        }
+        assert!(Instant::now() < until, "the first copy never saved");
+        sleep(Duration::from_millis(50));
+    };
+    let saved = std::fs::read_to_string(&save).unwrap();
+
+    let quit = mancala(data.path(), &["--plain", "Alice", "Michael"], "q\n");
+    assert_eq!(quit.code(), Some(0), "{quit:?}");
+    assert!(quit.stdout.contains("open in another window"), "{quit:?}");
+    assert!(!quit.stdout.contains("Resume"), "{quit:?}");
+
+    let unsaved = mancala(data.path(), &["--plain", "Alice", "Michael"], "p\nd\nq\n");
+    assert!(unsaved.stdout.contains("Alice sows d"), "{unsaved:?}");
+    assert!(unsaved.stdout.contains("not saved here"), "{unsaved:?}");
+    assert!(
+        !unsaved.stdout.contains("The match is saved"),
+        "{unsaved:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&save).unwrap(),
+        saved,
+        "the first copy's save"
+    );
+
+    // Killing the first copy frees the match for the next one.
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let next = mancala(data.path(), &["--plain", "Alice", "Michael"], "y\nq\n");
+    assert!(
+        next.stdout.contains("Resume the unfinished match?"),
+        "{next:?}"
+    );
+    assert!(!next.stdout.contains("open in another window"), "{next:?}");
+}
+
+// ---------------------------------------------------------------------
+// Item 9: writes never follow a planted link; leftovers are cleaned.
+
+#[cfg(unix)]
+#[test]
+fn a_statistics_link_is_not_written_through() {
+    let data = temp_dir();
+    let victim = data.path().join("victim");
+    std::fs::write(&victim, "precious\n").unwrap();
+    std::os::unix::fs::symlink(&victim, data.path().join("stats.jsonl")).unwrap();
+    let run = mancala(data.path(), &computer_round(&["Ann", "Bob"]), "");
+    assert_eq!(run.code(), Some(0), "{run:?}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    assert!(run.stderr.contains("symbolic link"), "{run:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn links_planted_at_the_save_and_its_temporary_name_are_not_written_through() {
+    let data = temp_dir();
+    let save = saved_match(data.path());
+    let victim = data.path().join("victim");
+    std::fs::write(&victim, "precious\n").unwrap();
+    // A link at the save itself.
+    std::fs::remove_file(&save).unwrap();
+    std::os::unix::fs::symlink(&victim, &save).unwrap();
+    let run = mancala(data.path(), &["--plain", "Alice", "Michael"], "c\nq\n");
+    assert_eq!(run.code(), Some(0), "{run:?}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    assert!(std::fs::symlink_metadata(&save).unwrap().is_file());
+    // Links at every name a temporary file could be given in a guessable
+    // scheme: `.NAME.tmp-PID`, with the PID the game will have (the shell
+    // plants them, then becomes the game).
+    let name = save.file_name().unwrap().to_string_lossy().into_owned();
+    let saves = save.parent().unwrap();
+    let script = format!(
+        "ln -s {victim} {saves}/.{name}.tmp-$$; exec {bin} --plain Alice Michael",
+        victim = victim.display(),
+        saves = saves.display(),
+        bin = binary()
+    );
+    let run = mancala_with(data.path(), &[], "y\nd\nq\n", |command| {
+        *command = Command::new("sh");
+        command
+            .args(["-c", &script])
+            .env("MANCALA_DATA_DIR", data.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+    });
+    assert_eq!(run.code(), Some(0), "{run:?}");
+    assert!(run.stdout.contains("Alice sows d"), "{run:?}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    assert!(
+        std::fs::read_to_string(&save)
+            .unwrap()
+            .contains("\nmoves: c,")
+    );
+}
+
+#[test]
+fn temporary_files_left_by_killed_runs_are_removed_at_start() {
+    let data = temp_dir();
+    saved_match(data.path());
+    let old = std::time::SystemTime::now() - Duration::from_secs(3600);
+    let leftovers = [
+        data.path()
+            .join("saves")
+            .join(".alice-vs-michael-0.txt.tmp-12345"),
+        data.path().join("records").join(".r1.txt.AbC123.tmp"),
+    ];
+    for path in &leftovers {
+        let file = std::fs::File::create(path).unwrap();
+        file.set_modified(old).unwrap();
+    }
+    let fresh = data.path().join("saves").join(".in-use.txt.XyZ789.tmp");
+    std::fs::write(&fresh, "being written").unwrap();
+    let run = mancala(data.path(), &["--plain", "Alice", "Michael"], "n\nq\n");
+    assert_eq!(run.code(), Some(0), "{run:?}");
+    for path in &leftovers {
+        assert!(!path.exists(), "{} is left", path.display());
+    }
+    assert!(fresh.exists(), "a fresh temporary file may be in use");
+}
+
+// ---------------------------------------------------------------------
+// Item 10: replay's messages escape the record's text and cut it short.
+
+#[test]
+fn replay_errors_escape_codes_and_cut_long_lines() {
+    let dir = temp_dir();
+    let cases = [
+        RECORD.replace("south: Alice", "south: Alice\n\u{1b}]2;owned\u{7}"),
+        RECORD.replace("capture: always", "capture: \u{1b}[31mred"),
+        RECORD.replace(
+            "sweep: owner",
+            &format!("sweep: owner\n{}", "x".repeat(1_000_000)),
+        ),
+        RECORD.replace("moves: c,f,h", &format!("moves: c,{}", "z".repeat(500_000))),
+    ];
+    for (i, text) in cases.iter().enumerate() {
+        let file = dir.path().join(format!("bad-{i}.txt"));
+        std::fs::write(&file, text).unwrap();
+        let run = mancala(
+            dir.path(),
+            &["replay", "--plain", file.to_str().unwrap()],
+            "",
+        );
+        assert_eq!(run.code(), Some(2), "case {i}: {run:?}");
+        assert!(!run.stderr.contains('\u{1b}'), "case {i}: {run:?}");
+        assert!(!run.stderr.contains('\u{7}'), "case {i}: {run:?}");
+        assert!(run.stderr.len() < 1000, "case {i}: {run:?}");
+        assert_eq!(run.stderr.lines().count(), 1, "case {i}: {run:?}");
+    }
+}
+
+// ---------------------------------------------------------------------
+// Item 11: one failure does not silently drop the rest.
+
+#[test]
+fn an_unusable_records_directory_still_counts_the_round_and_says_so() {
+    let data = temp_dir();
+    std::fs::write(data.path().join("records"), "not a directory").unwrap();
+    let run = mancala(data.path(), &computer_round(&["Ann", "Bob"]), "");
+    assert_eq!(run.code(), Some(0), "{run:?}");
+    assert!(run.stderr.contains("could not record the round"), "{run:?}");
+    let stats = std::fs::read_to_string(data.path().join("stats.jsonl")).unwrap();
+    assert_eq!(stats.lines().count(), 1, "{stats}");
+}
+
+// ---------------------------------------------------------------------
+// Item 13: identical names.
+
+#[test]
+fn identical_names_are_refused() {
+    let data = temp_dir();
+    for (a, b) in [("Alice", "Alice"), ("alice", "ALICE "), ("Bob", "Bob\t")] {
+        let run = mancala(data.path(), &["--plain", a, b], "");
+        assert_eq!(run.code(), Some(2), "{a} {b}: {run:?}");
+        assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
+        assert!(run.stderr.contains("two different names"), "{run:?}");
+    }
+    assert!(!data.path().join("stats.jsonl").exists());
+}
+
+/// Runs `mancala ARGS` full screen in tmux through a script file (so that
+/// names may hold any bytes); the exit status goes to `status`.
+fn full_screen_script(dir: &Path, args: &[&str]) -> (std::path::PathBuf, String) {
+    let status = dir.join("status");
+    let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+    let script = dir.join("run.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "MANCALA_DATA_DIR={} {} {}\necho \"$?\" > {}\nsleep 60\n",
+            dir.join("data").display(),
+            binary(),
+            quoted.join(" "),
+            status.display()
+        ),
+    )
+    .unwrap();
+    (status, format!("sh {}", script.display()))
+}
+
+#[test]
+fn the_full_screen_game_shows_names_cleaned() {
+    let dir = temp_dir();
+    let (status, command) = full_screen_script(
+        dir.path(),
+        &["\u{1b}]2;owned\u{7}Eve", "Bo\tb", "--no-animation"],
+    );
+    let Some(tmux) = Tmux::start("names", &command) else {
+        return;
+    };
+    tmux.wait_until("the cleaned names on screen", |t| {
+        let screen = t.screen();
+        screen.contains("]2;owned Eve") && screen.contains("Bo b")
+    });
+    tmux.run(&["send-keys", "-t", "game", "q", "y"]);
+    assert_eq!(wait_for_line(&status), "0");
+}
+
+#[test]
+fn the_full_screen_game_refuses_a_name_of_control_characters() {
+    let dir = temp_dir();
+    let (status, command) = full_screen_script(dir.path(), &["\u{1b}\u{7}", "Bob"]);
+    let Some(tmux) = Tmux::start("empty-name", &command) else {
+        return;
+    };
+    assert_eq!(wait_for_line(&status), "2", "{}", tmux.screen());
+    assert!(tmux.screen().contains("name"), "{}", tmux.screen());
+}

@@ -604,8 +604,18 @@ fn stats_survive_a_damaged_file() {
             None => draws += 1,
         }
     }
-    // Both seats are named by their kind, so the pair is one name twice.
-    assert_eq!(json["pairs"][0]["wins"], serde_json::json!(wins), "{json}");
+    // Both seats are named by their kind and side ("Computer (greedy),
+    // North" and "..., South"); the pair lists them alphabetically.
+    assert_eq!(
+        json["pairs"][0]["players"],
+        serde_json::json!(["Computer (greedy), North", "Computer (greedy), South"]),
+        "{json}"
+    );
+    assert_eq!(
+        json["pairs"][0]["wins"],
+        serde_json::json!([wins[1], wins[0]]),
+        "{json}"
+    );
     assert_eq!(json["pairs"][0]["draws"], draws, "{json}");
     std::fs::remove_dir_all(data).unwrap();
 }

@@ -354,7 +354,19 @@ fn a_corrupt_save_is_shown_with_its_path_and_the_game_starts() {
     first.wait_for("▶ Alice to move");
     first.keys(&["d"]);
     first.wait_for("Alice played d.");
+    let pane = first.run(&["list-panes", "-F", "#{pane_pid}"]);
+    let pid = String::from_utf8_lossy(&pane.stdout).trim().to_string();
     drop(first);
+    // The first game holds the match's lock until it has ended.
+    let until = Instant::now() + Duration::from_secs(10);
+    while std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit(')')
+            .next()
+            .is_some_and(|rest| !rest.trim_start().starts_with('Z'))
+    }) && Instant::now() < until
+    {
+        sleep(Duration::from_millis(50));
+    }
     let save = std::fs::read_dir(data.join("saves"))
         .unwrap()
         .next()

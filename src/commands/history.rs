@@ -5,6 +5,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::cli::{ReplayCmd, StatsCmd};
+use crate::game::files::{self, Follow, ReadError};
+use crate::game::names::shown;
 use crate::game::{Record, SaveStore, data_dir, stats};
 
 use super::UsageError;
@@ -15,19 +17,17 @@ use super::UsageError;
 /// A [`UsageError`] naming the file: unreadable, or not a valid record
 /// (with the line at fault).
 pub fn read_record(cmd: &ReplayCmd) -> anyhow::Result<Record> {
-    let path = cmd.file.display();
-    if let Ok(meta) = std::fs::metadata(&cmd.file)
-        && meta.len() > crate::game::record::MAX_RECORD_BYTES as u64
-    {
-        return super::usage(format!(
-            "{path} is not a game record: it is too large ({} bytes)",
-            meta.len()
-        ));
-    }
-    let bytes =
-        std::fs::read(&cmd.file).map_err(|e| UsageError(format!("cannot read {path}: {e}")))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| UsageError(format!("{path} is not a game record: it is not text")))?;
+    // The path is the user's, but it may hold anything: shown escaped.
+    let path = shown(&cmd.file.to_string_lossy());
+    let limit = crate::game::record::MAX_RECORD_BYTES as u64;
+    let text = match files::read_text(&cmd.file, limit, Follow::Allowed) {
+        Ok(text) => text,
+        Err(ReadError::Io(e)) => return super::usage(format!("cannot read {path}: {e}")),
+        Err(ReadError::NotFound) => {
+            return super::usage(format!("cannot read {path}: there is no such file"));
+        }
+        Err(problem) => return super::usage(format!("{path} is not a game record: {problem}")),
+    };
     Record::parse(&text)
         .map_err(|e| UsageError(format!("{path} is not a usable game record: {e}")).into())
 }

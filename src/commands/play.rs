@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::cli::PlayArgs;
+use crate::game::names::{checked_name, same_name};
 use crate::game::{DEFAULT_SPEED_MS, MOVE_PAUSE, MatchConfig, PlayOptions, Seat};
 use crate::rules::Side;
 
@@ -16,7 +17,7 @@ use super::UsageError;
 /// A [`UsageError`] when the rules are not playable.
 pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
     let rules = args.rules.rules().map_err(UsageError)?;
-    let [south, north] = args.names();
+    let [south, north] = seat_names(args)?;
     let config = MatchConfig {
         rules,
         seats: [Seat::new(south, args.south), Seat::new(north, args.north)],
@@ -31,6 +32,31 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
     };
     debug_assert_eq!(config.seats.len(), Side::BOTH.len());
     Ok((config, options))
+}
+
+/// The two seats' names, cleaned where they enter the game (see
+/// [`crate::game::names`]), for both front ends.
+///
+/// # Errors
+/// A [`UsageError`] for a name with nothing left once cleaned, or for two
+/// names that are the same.
+fn seat_names(args: &PlayArgs) -> anyhow::Result<[String; 2]> {
+    let [south, north] = args.names();
+    let south = checked_name(&south).map_err(|e| UsageError(e.to_string()))?;
+    let north = checked_name(&north).map_err(|e| UsageError(e.to_string()))?;
+    if !same_name(&south, &north) {
+        return Ok([south, north]);
+    }
+    let given = [&args.south_name, &args.north_name]
+        .map(|name| name.as_deref().is_some_and(|n| !n.trim().is_empty()));
+    if given == [true, true] {
+        return Err(UsageError(format!(
+            "both players are called '{south}': give two different names"
+        ))
+        .into());
+    }
+    // Names the game chose (two computers of one kind): add the side.
+    Ok([format!("{south}, South"), format!("{north}, North")])
 }
 
 /// Plays a match: the full-screen game when both standard input and output

@@ -6,7 +6,9 @@
 //!
 //! - at the start, [`Keeper::look`]: a saved match of these players (to
 //!   offer with [`RESUME_QUESTION`]), notes about saves under other
-//!   settings, and any save that had to be set aside. Answering "no" starts
+//!   settings, and any save that had to be set aside; or, when another
+//!   copy of the game has the match open ([`Found::busy`]), the
+//!   [`BUSY_QUESTION`]: play here unsaved, or quit. Answering "no" starts
 //!   a new match *without* saving it: the old save is replaced only when the
 //!   first move is made;
 //! - after every move, undo, redo and new round, [`Keeper::save`];
@@ -24,11 +26,18 @@
 
 use std::path::PathBuf;
 
-use super::save::{SaveError, SaveStore};
+use super::save::{MatchLock, SaveError, SaveStore};
 use super::{Match, MatchConfig};
 
 /// The question asked when a saved match of the same players exists.
 pub const RESUME_QUESTION: &str = "Resume the unfinished match? (y/n)";
+
+/// What is said when the match is open in another window ([`Found::busy`]).
+pub const BUSY_NOTICE: &str = "This match is open in another window: it is saved there.";
+
+/// The question asked after [`BUSY_NOTICE`]: `p` plays on here without
+/// saving (rounds are still recorded and counted), `q` quits.
+pub const BUSY_QUESTION: &str = "Play it here unsaved, or quit? (p/q)";
 
 /// What [`Keeper::look`] found for a match's settings.
 #[derive(Debug, Default)]
@@ -40,6 +49,11 @@ pub struct Found {
     /// A save that could not be used (it has been set aside), as a sentence
     /// with its path.
     pub problem: Option<String>,
+    /// The match is open in another copy of the game, which holds its
+    /// lock: nothing is offered for resuming and this copy does not save
+    /// the match. Say [`BUSY_NOTICE`], ask [`BUSY_QUESTION`], and quit or
+    /// play on as answered.
+    pub busy: bool,
 }
 
 /// What became of a finished round.
@@ -55,6 +69,11 @@ pub struct RoundKept {
 #[derive(Debug)]
 pub struct Keeper {
     store: Option<SaveStore>,
+    /// The match's lock, once [`Keeper::look`] has taken it.
+    lock: Option<MatchLock>,
+    /// Whether this copy saves (and clears) the match: not when another
+    /// copy holds its lock.
+    saving: bool,
 }
 
 impl Keeper {
@@ -79,7 +98,11 @@ impl Keeper {
     /// A keeper of `store`; `None` keeps nothing.
     #[must_use]
     pub fn new(store: Option<SaveStore>) -> Keeper {
-        Keeper { store }
+        Keeper {
+            store,
+            lock: None,
+            saving: true,
+        }
     }
 
     /// Whether anything is being kept.
@@ -88,20 +111,55 @@ impl Keeper {
         self.store.is_some()
     }
 
-    /// Whether a match with `config`'s settings is saved now.
+    /// Whether moves are being saved: a store is open and the match is not
+    /// open in another window.
+    #[must_use]
+    pub fn is_saving(&self) -> bool {
+        self.store.is_some() && self.saving
+    }
+
+    /// Whether this copy saved the match with `config`'s settings and the
+    /// save is there now.
     #[must_use]
     pub fn has_save(&self, config: &MatchConfig) -> bool {
-        self.store
-            .as_ref()
-            .is_some_and(|store| store.path_for(config).exists())
+        self.saving
+            && self
+                .store
+                .as_ref()
+                .is_some_and(|store| store.path_for(config).exists())
     }
 
     /// What is saved for `config`: see [`Found`]. A save that could not
     /// even be moved aside is never overwritten: nothing is kept from then on.
+    ///
+    /// It first takes the match's lock: when another copy of the game holds
+    /// it, [`Found::busy`] is set, nothing is loaded, and this keeper never
+    /// saves or clears the match (it still records finished rounds).
     pub fn look(&mut self, config: &MatchConfig) -> Found {
         let Some(store) = &self.store else {
             return Found::default();
         };
+        if self.lock.is_none() {
+            match store.lock(config) {
+                Ok(Some(lock)) => self.lock = Some(lock),
+                Ok(None) => {
+                    self.saving = false;
+                    return Found {
+                        busy: true,
+                        ..Found::default()
+                    };
+                }
+                Err(e) => {
+                    self.saving = false;
+                    return Found {
+                        problem: Some(format!(
+                            "this match will not be saved: its lock cannot be taken ({e})"
+                        )),
+                        ..Found::default()
+                    };
+                }
+            }
+        }
         let notes = store
             .other_saves(config)
             .into_iter()
@@ -143,6 +201,9 @@ impl Keeper {
     /// Saves the match as it stands. On failure the warning is returned
     /// and nothing more is saved.
     pub fn save(&mut self, m: &Match) -> Option<String> {
+        if !self.saving {
+            return None;
+        }
         let store = self.store.as_ref()?;
         let error = store.save(m).err()?;
         let warning = format!(
@@ -161,11 +222,17 @@ impl Keeper {
         let Some(store) = &self.store else {
             return kept;
         };
-        match store.archive_round(finished) {
+        let archived = store.archive_round(finished);
+        match archived.record {
             Ok(path) => kept.record = Some(path),
-            Err(e) => kept
-                .warnings
-                .push(format!("could not record the round: {e}")),
+            Err(e) => kept.warnings.push(format!(
+                "could not record the round in {}: {e}",
+                store.root().join("records").display()
+            )),
+        }
+        if let Err(e) = archived.stats {
+            kept.warnings
+                .push(format!("could not count the round: {e}"));
         }
         let mut next = finished.clone();
         next.next_round();
@@ -175,6 +242,9 @@ impl Keeper {
 
     /// Clears the save of `config`'s match: the players are done with it.
     pub fn finish(&mut self, config: &MatchConfig) -> Option<String> {
+        if !self.saving {
+            return None;
+        }
         let store = self.store.as_ref()?;
         store
             .finish(config)

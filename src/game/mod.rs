@@ -5,15 +5,17 @@
 //! [`computer_move`], [`seat_seed`]) and words ([`messages`]).
 
 pub mod dirs;
+pub mod files;
 pub mod keeper;
 pub mod messages;
+pub mod names;
 mod options;
 mod policy;
 pub mod record;
 pub mod save;
 pub mod stats;
 
-pub use keeper::{Keeper, RESUME_QUESTION};
+pub use keeper::{BUSY_NOTICE, BUSY_QUESTION, Keeper, RESUME_QUESTION};
 pub use messages::{
     EventKind, Notice, Tone, describe, gave_no_move, match_score, match_score_line,
     match_score_short, outcome_event, outcome_message, played, plural, round_goes_on, round_starts,

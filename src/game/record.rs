@@ -60,6 +60,8 @@
 
 use std::fmt::{self, Write as _};
 
+pub use super::names::clean_name;
+use super::names::{escaped, shown};
 use super::{FirstMover, Match, MatchConfig, Seat, Tally};
 use crate::players::PlayerKind;
 use crate::rules::{
@@ -110,22 +112,18 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
+/// The longest message a [`RecordError`] carries, in characters.
+const MAX_MESSAGE_CHARS: usize = 300;
+
+/// A [`RecordError`]. Its message quotes the record's text, which is
+/// untrusted: every echo goes through [`shown`] (escaped, cut short), and
+/// the message as a whole is escaped and bounded once more here, for
+/// wordings that come from elsewhere (the rules' parsers).
 fn error(line: usize, message: impl Into<String>) -> RecordError {
     RecordError {
         line,
-        message: message.into(),
+        message: escaped(&message.into(), MAX_MESSAGE_CHARS),
     }
-}
-
-/// A name as it can be written on one line: control characters become
-/// spaces, surrounding space is trimmed.
-#[must_use]
-pub fn clean_name(name: &str) -> String {
-    name.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect::<String>()
-        .trim()
-        .to_string()
 }
 
 impl Record {
@@ -329,7 +327,8 @@ impl Record {
                     return Err(error(
                         n,
                         format!(
-                            "record format version '{version}' is not supported (this mancala reads version 1)"
+                            "record format version '{}' is not supported (this mancala reads version 1)",
+                            shown(version)
                         ),
                     ));
                 }
@@ -339,7 +338,10 @@ impl Record {
                 ));
             }
             let Some((key, value)) = line.split_once(':') else {
-                return Err(error(n, format!("expected 'field: value', found '{line}'")));
+                return Err(error(
+                    n,
+                    format!("expected 'field: value', found '{}'", shown(line)),
+                ));
             };
             fields.set(n, key.trim(), value.trim())?;
         }
@@ -383,20 +385,38 @@ fn number<T: std::str::FromStr>(line: usize, key: &str, value: &str) -> Result<T
     value.parse().map_err(|_| {
         error(
             line,
-            format!("'{key}' must be a whole number, not '{value}'"),
+            format!("'{key}' must be a whole number, not '{}'", shown(value)),
         )
     })
 }
 
-fn keyword<T: std::str::FromStr<Err = String>>(line: usize, value: &str) -> Result<T, RecordError> {
-    value.parse().map_err(|e: String| error(line, e))
+/// A keyword value; the parser's own wording when the value is short and
+/// clean enough to be quoted whole, else one that quotes it [`shown`].
+fn keyword<T: std::str::FromStr<Err = String>>(
+    line: usize,
+    key: &str,
+    value: &str,
+) -> Result<T, RecordError> {
+    value.parse().map_err(|e: String| {
+        if shown(value) == value {
+            error(line, e)
+        } else {
+            error(
+                line,
+                format!("'{}' is not a valid '{key}' value", shown(value)),
+            )
+        }
+    })
 }
 
 fn parse_tally(line: usize, value: &str) -> Result<Tally, RecordError> {
     let bad = || {
         error(
             line,
-            format!("'earlier-rounds' must read 'south N, north N, draws N', not '{value}'"),
+            format!(
+                "'earlier-rounds' must read 'south N, north N, draws N', not '{}'",
+                shown(value)
+            ),
         )
     };
     let mut counts = [0u32; 3];
@@ -420,10 +440,10 @@ impl Fields {
         match key {
             "pits" => once(&mut self.pits, n, key, (n, number(n, key, value)?)),
             "seeds" => once(&mut self.seeds, n, key, (n, number(n, key, value)?)),
-            "capture" => once(&mut self.capture, n, key, keyword(n, value)?),
-            "sowing" => once(&mut self.sowing, n, key, keyword(n, value)?),
-            "sweep" => once(&mut self.sweep, n, key, keyword(n, value)?),
-            "first" => once(&mut self.first, n, key, keyword(n, value)?),
+            "capture" => once(&mut self.capture, n, key, keyword(n, key, value)?),
+            "sowing" => once(&mut self.sowing, n, key, keyword(n, key, value)?),
+            "sweep" => once(&mut self.sweep, n, key, keyword(n, key, value)?),
+            "first" => once(&mut self.first, n, key, keyword(n, key, value)?),
             "south" | "north" => {
                 let name = clean_name(value);
                 if name.is_empty() {
@@ -434,7 +454,7 @@ impl Fields {
             }
             "south-player" | "north-player" => {
                 let i = usize::from(key == "north-player");
-                once(&mut self.kinds[i], n, key, keyword(n, value)?)
+                once(&mut self.kinds[i], n, key, keyword(n, key, value)?)
             }
             "round" => {
                 let round: u32 = number(n, key, value)?;
@@ -444,13 +464,19 @@ impl Fields {
                 once(&mut self.round, n, key, round)
             }
             "starter" => {
-                let side = value.parse::<Side>().map_err(|e| error(n, e.to_string()))?;
+                let side = value.parse::<Side>().map_err(|e| {
+                    if shown(value) == value {
+                        error(n, e.to_string())
+                    } else {
+                        error(n, format!("'{}' is not a side", shown(value)))
+                    }
+                })?;
                 once(&mut self.starter, n, key, side)
             }
             "earlier-rounds" => once(&mut self.earlier, n, key, parse_tally(n, value)?),
             "moves" => once(&mut self.moves, n, key, (n, value.to_string())),
             "result" => once(&mut self.result, n, key, (n, value.to_string())),
-            _ => Err(error(n, format!("unknown field '{key}'"))),
+            _ => Err(error(n, format!("unknown field '{}'", shown(key)))),
         }
     }
 
@@ -502,7 +528,9 @@ impl Fields {
                 return Err(error(
                     line,
                     format!(
-                        "the result '{claimed}' does not match the moves, which give '{actual}'"
+                        "the result '{}' does not match the moves, which give '{}'",
+                        shown(&claimed),
+                        shown(&actual)
                     ),
                 ));
             }
@@ -899,7 +927,7 @@ mod tests {
 
     #[test]
     fn names_are_kept_to_one_line() {
-        assert_eq!(clean_name(" Bob\n\tthe builder\r"), "Bob  the builder");
+        assert_eq!(clean_name(" Bob\n\tthe builder\r"), "Bob the builder");
         let mut record = sample();
         record.config.seats[0].name = "Ann\nmoves: a".into();
         let back = Record::parse(&record.to_text()).unwrap();

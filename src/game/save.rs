@@ -15,6 +15,8 @@
 //! - `records/YYYYMMDD-HHMMSS-SOUTH-vs-NORTH-rN.txt`: one record per
 //!   finished round.
 //! - `stats.jsonl`: one line per finished round (see [`super::stats`]).
+//! - `locks/SOUTH-vs-NORTH-HASH.lock`: empty files whose OS locks tell
+//!   which matches are open in a running game.
 //!
 //! # For a front end
 //!
@@ -22,6 +24,8 @@
 //! # fn demo(config: mancala::game::MatchConfig) -> anyhow::Result<()> {
 //! use mancala::game::{Match, SaveStore};
 //! let store = SaveStore::open()?;
+//! // Only one program saves a match at a time: `None` means another has it.
+//! let Some(_lock) = store.lock(&config)? else { return Ok(()) };
 //! let mut m = match store.load(&config) {
 //!     Ok(Some(saved)) => saved, // ask "Resume the unfinished match? (y/n)" first
 //!     Ok(None) => Match::new(config.clone(), 1),
@@ -33,86 +37,49 @@
 //! // ... after every move, undo, redo and new round:
 //! store.save(&m)?;
 //! // ... when a round ends:
-//! store.archive_round(&m)?; // its record and the statistics
+//! let archived = store.archive_round(&m); // its record and the statistics
+//! archived.record?;
+//! archived.stats?;
 //! // ... when the players stop playing for good:
 //! store.finish(m.config())?;
 //! # Ok(()) }
 //! ```
 //!
-//! Every write is atomic: the text goes to a temporary file in the same
-//! directory, is flushed to disk, and is renamed over the old file, so a
-//! crash leaves either the old save or the new one. A save that cannot be
-//! read, or that belongs to another match, is never overwritten: it is
+//! Every write is atomic and never follows a planted link (see
+//! [`super::files`]): the text goes to a temporary file created exclusively
+//! under an unpredictable name in the same directory, is flushed to disk,
+//! and is renamed over the old file, so a crash leaves either the old save
+//! or the new one. Records are created under names nothing else has, and
+//! temporary files left by killed programs are removed at the next start.
+//! A save that cannot be read, or that belongs to another match, is never overwritten: it is
 //! renamed to `NAME.corrupt-UNIXSECONDS` and reported with its path.
 //!
+//! Two programs playing the same match at once: the first takes the
+//! match's lock ([`SaveStore::lock`], `saves/...-HASH.lock`); the second is
+//! told that the match is open in another window and may play it unsaved.
+//! The lock files (`locks/SOUTH-vs-NORTH-HASH.lock`) stay; they are empty.
+//!
 //! Limits: a resumed match with `--first random` flips its later coins from
-//! a seed made of the round number (the generator's state is not saved);
-//! two programs playing the same match at once overwrite each other's
-//! save (the last move written wins).
+//! a seed made of the round number (the generator's state is not saved).
 
 use std::fmt;
 use std::fs;
-use std::io::{self, Write as _};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::record::{Record, clean_name};
+use super::files::{self, Follow, ReadError};
+use super::record::{MAX_RECORD_BYTES, Record, clean_name};
 use super::{Match, MatchConfig};
 
-/// The environment variable that overrides the data directory.
-pub const DATA_DIR_ENV: &str = "MANCALA_DATA_DIR";
+pub use super::dirs::{DATA_DIR_ENV, data_dir};
 
-/// The directory where mancala keeps saves, records and statistics (see
-/// the [module docs](self)); `None` when neither `MANCALA_DATA_DIR`,
-/// `XDG_DATA_HOME` nor `HOME` says where.
-#[must_use]
-pub fn data_dir() -> Option<PathBuf> {
-    data_dir_from(|name| std::env::var_os(name))
-}
-
-/// [`data_dir`] with the environment given as a lookup function.
-fn data_dir_from(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
-    let var = |name: &str| env(name).filter(|v| !v.is_empty());
-    if let Some(dir) = var(DATA_DIR_ENV) {
-        return Some(PathBuf::from(dir));
-    }
-    // The XDG spec says relative paths are to be ignored.
-    if let Some(xdg) = var("XDG_DATA_HOME").map(PathBuf::from)
-        && xdg.is_absolute()
-    {
-        return Some(xdg.join("mancala"));
-    }
-    var("HOME").map(|home| PathBuf::from(home).join(".local/share/mancala"))
-}
-
-/// Writes `text` to `path` atomically: a temporary file in the same
-/// directory, flushed to disk, then renamed over `path`.
+/// Replaces `path` with `text` atomically: see [`files::write_atomic`].
 ///
 /// # Errors
 /// Any I/O failure; `path` is untouched then.
 pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-    let temp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut file = fs::File::create(&temp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&temp, path)?;
-        // Make the rename itself durable (best effort: not every platform
-        // can open a directory).
-        if let Ok(d) = fs::File::open(dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
-    }
-    result
+    files::write_atomic(path, text)
 }
 
 /// Seconds since the Unix epoch (0 if the clock is before it).
@@ -267,7 +234,17 @@ impl SaveStore {
     pub fn at(root: impl Into<PathBuf>) -> io::Result<SaveStore> {
         let store = SaveStore { root: root.into() };
         fs::create_dir_all(store.root.join("saves"))?;
-        fs::create_dir_all(store.root.join("records"))?;
+        // Without `records/` the match is still saved and counted; the
+        // round's record fails then, and says so.
+        let _ = fs::create_dir_all(store.root.join("records"));
+        // Temporary files of programs killed while writing.
+        for dir in [
+            store.root.clone(),
+            store.root.join("saves"),
+            store.root.join("records"),
+        ] {
+            files::remove_leftovers(&dir);
+        }
         Ok(store)
     }
 
@@ -335,20 +312,17 @@ impl SaveStore {
     /// it cannot be read at all.
     pub fn load(&self, config: &MatchConfig) -> Result<Option<Match>, SaveError> {
         let path = self.path_for(config);
-        if let Ok(meta) = fs::metadata(&path)
-            && meta.len() > super::record::MAX_RECORD_BYTES as u64
-        {
-            let reason = format!("it is too large for a save ({} bytes)", meta.len());
-            return Err(self.set_aside(path, reason));
-        }
-        let bytes = match fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(error) => return Err(SaveError::Io { path, error }),
+        // Anything but a readable regular file of a sensible size is set
+        // aside: a device, a FIFO, a directory or a link planted there
+        // would otherwise be met again at every start.
+        let text = match files::read_text(&path, MAX_RECORD_BYTES as u64, Follow::Never) {
+            Ok(text) => text,
+            Err(ReadError::NotFound) => return Ok(None),
+            Err(ReadError::Io(error)) => return Err(SaveError::Io { path, error }),
+            Err(problem) => return Err(self.set_aside(path, problem.to_string())),
         };
-        let checked = String::from_utf8(bytes)
-            .map_err(|_| "it is not text".to_string())
-            .and_then(|text| Record::parse(&text).map_err(|e| e.to_string()))
+        let checked = Record::parse(&text)
+            .map_err(|e| e.to_string())
             .and_then(|record| {
                 if identity(&record.config) == identity(config) {
                     record
@@ -376,7 +350,7 @@ impl SaveStore {
             let mut to = path.clone().into_os_string();
             to.push(suffix);
             let to = PathBuf::from(to);
-            if to.exists() {
+            if fs::symlink_metadata(&to).is_ok() {
                 continue;
             }
             if fs::rename(&path, &to).is_ok() {
@@ -410,12 +384,10 @@ impl SaveStore {
         }
     }
 
-    /// Keeps a finished round: writes its record to `records/` and adds it
-    /// to the statistics. Returns the record's path.
-    ///
-    /// # Errors
-    /// Any I/O failure.
-    pub fn archive_round(&self, m: &Match) -> io::Result<PathBuf> {
+    /// Keeps a finished round: writes its record to `records/` under a
+    /// name nothing else has, and adds it to the statistics. Each is tried
+    /// whatever became of the other.
+    pub fn archive_round(&self, m: &Match) -> Archived {
         let now = unix_seconds();
         let [s, n] = &m.config().seats;
         let base = format!(
@@ -425,17 +397,53 @@ impl SaveStore {
             slug(&n.name),
             m.round()
         );
-        let dir = self.root.join("records");
-        let mut path = dir.join(format!("{base}.txt"));
-        let mut attempt = 1;
-        while path.exists() {
-            attempt += 1;
-            path = dir.join(format!("{base}-{attempt}.txt"));
-        }
-        write_atomic(&path, &Record::of_match(m).to_text())?;
-        super::stats::append_round(&self.stats_path(), m, now)?;
-        Ok(path)
+        let record = files::create_new(
+            &self.root.join("records"),
+            &base,
+            "txt",
+            &Record::of_match(m).to_text(),
+        );
+        let stats = super::stats::append_round(&self.stats_path(), m, now);
+        Archived { record, stats }
     }
+
+    /// Takes the lock of the match with these settings, so that a second
+    /// copy of the game cannot save the same match at the same time.
+    /// `Ok(None)` when another program holds it. The lock is the operating
+    /// system's: it goes when the [`MatchLock`] is dropped or the program
+    /// ends in any way, `kill -9` included.
+    ///
+    /// # Errors
+    /// When the lock file cannot be opened (it is not a regular file, or
+    /// the directory cannot be written).
+    pub fn lock(&self, config: &MatchConfig) -> io::Result<Option<MatchLock>> {
+        let name = self.path_for(config).with_extension("lock");
+        let dir = self.root.join("locks");
+        fs::create_dir_all(&dir)?;
+        let path = dir.join(name.file_name().unwrap_or_default());
+        let file = files::open_lock(&path)?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(MatchLock { _file: file })),
+            Err(fs::TryLockError::WouldBlock) => Ok(None),
+            Err(fs::TryLockError::Error(e)) => Err(e),
+        }
+    }
+}
+
+/// What became of a finished round: see [`SaveStore::archive_round`].
+#[derive(Debug)]
+pub struct Archived {
+    /// Where its record was written, or why it was not.
+    pub record: io::Result<PathBuf>,
+    /// Whether it was added to the statistics.
+    pub stats: io::Result<()>,
+}
+
+/// The lock of one match, held while a program may save it: see
+/// [`SaveStore::lock`].
+#[derive(Debug)]
+pub struct MatchLock {
+    _file: fs::File,
 }
 
 #[cfg(test)]
@@ -565,35 +573,5 @@ mod tests {
         assert!(err.to_string().contains("too large"), "{err}");
         assert!(!path.exists());
         fs::remove_dir_all(root).unwrap();
-    }
-
-    #[test]
-    fn data_dir_prefers_the_override_then_xdg_then_home() {
-        let env = |vars: &'static [(&'static str, &'static str)]| {
-            move |name: &str| {
-                vars.iter()
-                    .find(|(k, _)| *k == name)
-                    .map(|(_, v)| std::ffi::OsString::from(v))
-            }
-        };
-        let all = &[
-            (DATA_DIR_ENV, "/d"),
-            ("XDG_DATA_HOME", "/x"),
-            ("HOME", "/h"),
-        ];
-        assert_eq!(data_dir_from(env(all)), Some(PathBuf::from("/d")));
-        assert_eq!(
-            data_dir_from(env(&[
-                (DATA_DIR_ENV, ""),
-                ("XDG_DATA_HOME", "/x"),
-                ("HOME", "/h")
-            ])),
-            Some(PathBuf::from("/x/mancala"))
-        );
-        assert_eq!(
-            data_dir_from(env(&[("XDG_DATA_HOME", "rel"), ("HOME", "/h")])),
-            Some(PathBuf::from("/h/.local/share/mancala"))
-        );
-        assert_eq!(data_dir_from(env(&[])), None);
     }
 }

@@ -16,14 +16,15 @@
 //! damaged file never costs the rest of the history.
 
 use std::collections::BTreeMap;
-use std::fs;
-use std::io::{self, Read as _, Seek as _, SeekFrom, Write as _};
+use std::io;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::Match;
+use super::files::{self, Follow, ReadError};
+use super::names::clean_name;
 use crate::rules::Side;
 
 /// One finished round, as stored.
@@ -52,30 +53,19 @@ pub fn append_round(path: &Path, m: &Match, time: u64) -> io::Result<()> {
     let score = m.board().score();
     let entry = RoundResult {
         time,
-        south: m.name(Side::South).to_string(),
-        north: m.name(Side::North).to_string(),
+        south: clean_name(m.name(Side::South)),
+        north: clean_name(m.name(Side::North)),
         score: [score.south, score.north],
         rules: m.rules().to_string(),
     };
     let mut line = serde_json::to_string(&entry).map_err(io::Error::other)?;
     line.push('\n');
-    let mut file = fs::OpenOptions::new()
-        .read(true)
-        .append(true)
-        .create(true)
-        .open(path)?;
-    // A line cut short by a crash must not swallow this one.
-    let len = file.metadata()?.len();
-    if len > 0 {
-        let mut last = [0u8; 1];
-        file.seek(SeekFrom::Start(len - 1))?;
-        file.read_exact(&mut last)?;
-        if last[0] != b'\n' {
-            line.insert(0, '\n');
-        }
-    }
-    file.write_all(line.as_bytes())?;
-    file.sync_data()
+    files::append_line(path, &line).map_err(|e| {
+        io::Error::new(
+            e.kind(),
+            format!("cannot add to the statistics {}: {e}", path.display()),
+        )
+    })
 }
 
 /// The history of one pair of names (in alphabetical order).
@@ -102,17 +92,21 @@ pub struct Stats {
     pub skipped_lines: usize,
 }
 
-/// Reads the statistics file; a missing file is an empty history.
+/// The largest statistics file read: some 100,000 rounds.
+pub const MAX_STATS_BYTES: u64 = 16 << 20;
+
+/// Reads the statistics file (through [`files::read_bytes`]: a regular
+/// file, not a link, at most [`MAX_STATS_BYTES`]); a missing file is an
+/// empty history.
 ///
 /// # Errors
 /// When the file exists but cannot be read.
-pub fn read(path: &Path) -> io::Result<Stats> {
-    let bytes = match fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Stats::default()),
-        Err(e) => return Err(e),
-    };
-    Ok(summarize(&String::from_utf8_lossy(&bytes)))
+pub fn read(path: &Path) -> Result<Stats, ReadError> {
+    match files::read_bytes(path, MAX_STATS_BYTES, Follow::Never) {
+        Ok(bytes) => Ok(summarize(&String::from_utf8_lossy(&bytes))),
+        Err(ReadError::NotFound) => Ok(Stats::default()),
+        Err(e) => Err(e),
+    }
 }
 
 /// Adds up the lines of a statistics file.
@@ -121,10 +115,17 @@ pub fn summarize(text: &str) -> Stats {
     let mut pairs: BTreeMap<(String, String), PairStats> = BTreeMap::new();
     let mut skipped_lines = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let Ok(round) = serde_json::from_str::<RoundResult>(line) else {
+        let Ok(mut round) = serde_json::from_str::<RoundResult>(line) else {
             skipped_lines += 1;
             continue;
         };
+        // Names from the file are shown: cleaned as where names enter.
+        round.south = clean_name(&round.south);
+        round.north = clean_name(&round.north);
+        if round.south.is_empty() || round.north.is_empty() {
+            skipped_lines += 1;
+            continue;
+        }
         let swap = round.north < round.south;
         let (names, score) = if swap {
             ([round.north, round.south], [round.score[1], round.score[0]])

@@ -54,8 +54,8 @@ use std::process::ExitCode;
 use crate::game::keeper::saved_summary;
 use crate::game::messages::{gave_no_move, plays, round_goes_on};
 use crate::game::{
-    Keeper, Match, MatchConfig, PlayOptions, RESUME_QUESTION, Redone, Undo, computer_move,
-    describe, match_score_line, outcome_message, redo_message, seat_player,
+    BUSY_NOTICE, BUSY_QUESTION, Keeper, Match, MatchConfig, PlayOptions, RESUME_QUESTION, Redone,
+    Undo, computer_move, describe, match_score_line, outcome_message, redo_message, seat_player,
 };
 use crate::players::{Limits, TurnFn};
 use crate::rng::Rng;
@@ -117,6 +117,8 @@ enum Resume {
     Play(Box<Match>),
     Quit,
     EndOfInput,
+    /// The match is open in another window, and the players quit.
+    LeftToOther,
 }
 
 /// The plain-text game over any input and output.
@@ -217,10 +219,14 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             } else {
                 "Stopped"
             };
-            writeln!(
-                self.out,
-                "{why}. The match is saved: start mancala with the same names to resume it."
-            )?;
+            if self.keeper.is_saving() {
+                writeln!(
+                    self.out,
+                    "{why}. The match is saved: start mancala with the same names to resume it."
+                )?;
+            } else {
+                writeln!(self.out, "{why}. This match was not saved here.")?;
+            }
         }
         self.print_standing(m)?;
         Ok(false)
@@ -245,10 +251,34 @@ impl<R: BufRead, W: Write> Plain<R, W> {
         writeln!(self.out, "{}", match_score_line(m.tally(), m.names()))
     }
 
+    /// Asks [`BUSY_QUESTION`] until answered: whether to play on unsaved
+    /// (`false` for quit or the end of input).
+    fn ask_play_unsaved(&mut self) -> io::Result<bool> {
+        loop {
+            write!(self.out, "{BUSY_QUESTION} ")?;
+            let Some(line) = self.read_line()? else {
+                return Ok(false);
+            };
+            match line.trim().to_ascii_lowercase().as_str() {
+                "p" | "play" => return Ok(true),
+                "q" | "quit" => return Ok(false),
+                _ => writeln!(self.out, "Please answer p or q.")?,
+            }
+        }
+    }
+
     /// The saved match to go on with, if any and if the players want it,
-    /// else a new one.
+    /// else a new one; when the match is open in another window, a new one
+    /// played unsaved, if the players want that.
     fn resume_or_new(&mut self, config: &MatchConfig, seed: u64) -> io::Result<Resume> {
         let found = self.keeper.look(config);
+        if found.busy {
+            writeln!(self.out, "{BUSY_NOTICE}")?;
+            if !self.ask_play_unsaved()? {
+                return Ok(Resume::LeftToOther);
+            }
+            writeln!(self.out, "Playing unsaved: rounds are still recorded.")?;
+        }
         for note in &found.notes {
             writeln!(self.out, "Note: {note}")?;
         }
@@ -294,6 +324,13 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             }
             Resume::EndOfInput => {
                 writeln!(self.out, "End of input: nothing was played.")?;
+                return Ok(());
+            }
+            Resume::LeftToOther => {
+                writeln!(
+                    self.out,
+                    "Nothing was played here: the match goes on in the other window."
+                )?;
                 return Ok(());
             }
         };
