@@ -239,9 +239,16 @@ fn last_board(text: &str) -> String {
     lines[start..start + 9].join("\n")
 }
 
+/// The records written (not the hidden temporary file a host killed in
+/// the middle of writing one leaves behind: it was never renamed into a
+/// record).
 fn records(data: &Path) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = std::fs::read_dir(data.join("records"))
-        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .map(|d| {
+            d.map(|e| e.unwrap().path())
+                .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
+                .collect()
+        })
         .unwrap_or_default();
     found.sort();
     found
