@@ -281,7 +281,11 @@ mod tests {
         let h = hint(&small, &Limits::none()).unwrap();
         assert!(h.exact);
         assert_eq!(h.value, 6, "Kalah(4,2) is worth 6 to the first player");
-        let full = Board::new(Rules::KALAH);
+        // the opening is in the book (exact at once); one move later it is not
+        let opening = Board::new(Rules::KALAH);
+        assert!(hint(&opening, &Limits::nodes(2_000)).unwrap().exact);
+        let mut full = opening;
+        full.play_unchecked(Rules::KALAH.pit_by_letter('a').unwrap());
         let h = hint(&full, &Limits::nodes(2_000)).unwrap();
         assert!(!h.exact);
         assert!(full.legal_moves().contains(h.pit));
