@@ -26,7 +26,10 @@ use super::referee::{HOST_SIDE, Happening, JOINER_SIDE, Mirror, Out, Referee};
 use super::resume::{self, HostNote};
 use super::session::{Sender, SessionError};
 use crate::game::keeper::saved_summary;
-use crate::game::{Keeper, Match, MatchConfig, RESUME_QUESTION, Seat, describe, outcome_message};
+use crate::game::messages::round_goes_on;
+use crate::game::{
+    Keeper, Match, MatchConfig, RESUME_QUESTION, Seat, describe, match_score_line, outcome_message,
+};
 use crate::players::PlayerKind;
 use crate::rng::Rng;
 use crate::rules::{Pit, Played, Rules, Side, Step};
@@ -131,16 +134,7 @@ pub trait Show {
     /// # Errors
     /// When the output fails.
     fn tally(&mut self, m: &Match) -> io::Result<()> {
-        let t = m.tally();
-        let [s, n] = names(m);
-        let rounds = t.rounds();
-        self.say(&format!(
-            "Match score after {rounds} round{}: {s} {}, {n} {}, draws {}.",
-            if rounds == 1 { "" } else { "s" },
-            t.wins[0],
-            t.wins[1],
-            t.draws
-        ))
+        self.say(&match_score_line(m.tally(), names(m)))
     }
 
     /// The round in play and its board.
@@ -149,19 +143,12 @@ pub trait Show {
     /// When the output fails.
     fn round_start(&mut self, m: &Match) -> io::Result<()> {
         self.say("")?;
-        match m.moves().len() {
-            0 => self.say(&format!(
-                "Round {}: {} moves first.",
-                m.round(),
-                m.name(m.starter())
-            ))?,
-            played => self.say(&format!(
-                "Round {} goes on after {played} move{} ({} moved first).",
-                m.round(),
-                if played == 1 { "" } else { "s" },
-                m.name(m.starter())
-            ))?,
-        }
+        // The same words as every front end (crate::game::messages).
+        let opening = match m.moves().len() {
+            0 => m.round_message(),
+            played => round_goes_on(m.round(), played, m.name(m.starter())),
+        };
+        self.say(&opening.text)?;
         self.board(m)
     }
 

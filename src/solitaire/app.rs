@@ -23,9 +23,9 @@ use super::view;
 
 /// A move being shown seed by seed: the one animation type of every
 /// screen ([`crate::tui::animation`]), paced the same way.
-pub type Animation = crate::tui::animation::Animation<SolitaireStep>;
+pub type HouseAnimation = crate::tui::animation::Animation<SolitaireStep>;
 
-impl Animation {
+impl HouseAnimation {
     /// The house played.
     #[must_use]
     pub fn house(&self) -> usize {
@@ -71,7 +71,7 @@ pub enum Question {
 
 /// The game on the screen: the board, its history, and what is shown.
 #[derive(Debug)]
-pub struct App {
+pub struct SolitaireGame {
     board: SolitaireBoard,
     start: SolitaireBoard,
     start_winnable: bool,
@@ -79,7 +79,7 @@ pub struct App {
     /// Moves taken back, the next one to replay last.
     redo: Vec<usize>,
     question: Option<Question>,
-    animation: Option<Animation>,
+    animation: Option<HouseAnimation>,
     seed_delay: Option<Duration>,
     cursor: usize,
     digits: DigitEntry,
@@ -92,12 +92,12 @@ pub struct App {
     trace: Vec<SolitaireStep>,
 }
 
-impl App {
+impl SolitaireGame {
     /// A game of `board`, animated with `seed_delay` between two seeds
     /// (`None` or zero: moves at once); `rng` deals the boards `n` asks for.
     #[must_use]
-    pub fn new(board: SolitaireBoard, seed_delay: Option<Duration>, rng: Rng) -> App {
-        let mut app = App {
+    pub fn new(board: SolitaireBoard, seed_delay: Option<Duration>, rng: Rng) -> SolitaireGame {
+        let mut app = SolitaireGame {
             board: SolitaireBoard::new(),
             start: SolitaireBoard::new(),
             start_winnable: true,
@@ -160,7 +160,7 @@ impl App {
 
     /// The move being animated, if any.
     #[must_use]
-    pub fn animation(&self) -> Option<&Animation> {
+    pub fn animation(&self) -> Option<&HouseAnimation> {
         self.animation.as_ref()
     }
 
@@ -232,7 +232,9 @@ impl App {
     /// When the screen must change next without input (the next seed).
     #[must_use]
     pub fn next_wake(&self) -> Option<Instant> {
-        self.animation.as_ref().and_then(Animation::next_frame_at)
+        self.animation
+            .as_ref()
+            .and_then(HouseAnimation::next_frame_at)
     }
 
     /// Advances the animation to `now`.
@@ -409,7 +411,7 @@ impl App {
         let steps = std::mem::take(&mut self.trace);
         self.animation = self
             .seed_delay
-            .map(|delay| Animation::new(&before, steps, delay, now));
+            .map(|delay| HouseAnimation::new(&before, steps, delay, now));
         if self.animation.is_none() {
             self.after_move();
         }
@@ -590,8 +592,8 @@ mod tests {
         KeyEvent::new(code, KeyModifiers::NONE)
     }
 
-    fn app(counts: &[u64], delay_ms: Option<u64>) -> App {
-        App::new(
+    fn app(counts: &[u64], delay_ms: Option<u64>) -> SolitaireGame {
+        SolitaireGame::new(
             SolitaireBoard::from_counts(counts).unwrap(),
             delay_ms.map(Duration::from_millis),
             Rng::new(3),
@@ -902,7 +904,7 @@ mod tests {
     #[test]
     fn hint_points_at_the_closest_legal_house_and_following_hints_wins() {
         let now = Instant::now();
-        let mut a = App::new(crate::rules::solitaire::deal(25), None, Rng::new(5));
+        let mut a = SolitaireGame::new(crate::rules::solitaire::deal(25), None, Rng::new(5));
         let mut played = 0;
         while !a.board().is_won() {
             a.on_key(press(KeyCode::Char('h')), now);

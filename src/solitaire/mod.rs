@@ -12,6 +12,6 @@ mod random;
 mod screen;
 pub mod view;
 
-pub use app::App;
+pub use app::SolitaireGame;
 pub use random::{RANDOM_MAX_SEEDS, RANDOM_MIN_SEEDS, deal_random};
 pub use screen::run;

@@ -13,13 +13,13 @@ use crate::tui::input::Input;
 use crate::tui::screen::{self, NoWorld, Screen};
 use crate::tui::theme::Theme;
 
-use super::app::App;
+use super::app::SolitaireGame;
 use super::view;
 
 /// The solitaire game with what drawing it needs: the theme and the
 /// screen's size (for clicks).
 pub struct SolitaireScreen {
-    app: App,
+    app: SolitaireGame,
     theme: Theme,
     area: Rect,
 }
@@ -57,7 +57,7 @@ impl Screen for SolitaireScreen {
 /// When the terminal fails.
 pub fn run(board: SolitaireBoard, seed_delay: Option<Duration>, rng: Rng) -> anyhow::Result<()> {
     let mut screen = SolitaireScreen {
-        app: App::new(board, seed_delay, rng),
+        app: SolitaireGame::new(board, seed_delay, rng),
         theme: Theme::from_env(),
         area: Rect::default(),
     };

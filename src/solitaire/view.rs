@@ -17,7 +17,7 @@ use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget, Wrap};
 use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
 use crate::tui::theme::Theme;
 
-use super::app::{App, Question};
+use super::app::{Question, SolitaireGame};
 
 /// The smallest screen the game is drawn on.
 pub const MIN_WIDTH: u16 = 44;
@@ -62,7 +62,7 @@ fn digits(n: u64) -> u16 {
 
 /// The house the view must show: the hand's place while a move is
 /// shown, else the cursor.
-fn focus(app: &App) -> usize {
+fn focus(app: &SolitaireGame) -> usize {
     match app.animation() {
         Some(animation) => animation.hand_at().max(1),
         None => app.cursor().max(1),
@@ -72,7 +72,7 @@ fn focus(app: &App) -> usize {
 /// Where everything goes on a screen of `area`, or `None` when the screen
 /// is smaller than [`MIN_WIDTH`] x [`MIN_HEIGHT`].
 #[must_use]
-pub fn layout(area: Rect, app: &App) -> Option<Layout> {
+pub fn layout(area: Rect, app: &SolitaireGame) -> Option<Layout> {
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         return None;
     }
@@ -208,7 +208,7 @@ fn plural(n: u64, one: &str, many: &str) -> String {
 
 /// What the status line says.
 #[must_use]
-pub fn status_text(app: &App) -> String {
+pub fn status_text(app: &SolitaireGame) -> String {
     if let Some(message) = app.message() {
         return message.to_string();
     }
@@ -257,7 +257,7 @@ pub fn status_text(app: &App) -> String {
 }
 
 /// Draws the whole screen.
-pub fn draw(frame: &mut Frame, app: &App, theme: Theme) {
+pub fn draw(frame: &mut Frame, app: &SolitaireGame, theme: Theme) {
     let area = frame.area();
     let Some(layout) = layout(area, app) else {
         draw_too_small(frame, area, (MIN_WIDTH, MIN_HEIGHT), "The game", &theme);
@@ -300,7 +300,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: Theme) {
     let just_landed = animation.and_then(|a| a.last_drop());
     let hand_at = animation
         .filter(|a| a.in_hand() > 0)
-        .map(super::app::Animation::hand_at);
+        .map(super::app::HouseAnimation::hand_at);
     let buf = frame.buffer_mut();
     for &(house, rect) in &layout.houses {
         let count = counts[house];
@@ -429,7 +429,7 @@ fn render_box(
 
 /// The keys that do something now, in the two-player game's key bar
 /// (which uses the same letters).
-fn key_bar(app: &App, width: u16, theme: Theme) -> Line<'static> {
+fn key_bar(app: &SolitaireGame, width: u16, theme: Theme) -> Line<'static> {
     use Weight::{Essential, Optional, Useful};
     let board = app.board();
     // The numbers there are on this board.
@@ -473,8 +473,12 @@ fn key_bar(app: &App, width: u16, theme: Theme) -> Line<'static> {
 }
 
 /// The seeds in the hand, above where the next one drops.
-fn hand_line(animation: Option<&super::app::Animation>, width: u16, theme: Theme) -> Line<'static> {
-    let in_hand = animation.map_or(0, super::app::Animation::in_hand);
+fn hand_line(
+    animation: Option<&super::app::HouseAnimation>,
+    width: u16,
+    theme: Theme,
+) -> Line<'static> {
+    let in_hand = animation.map_or(0, super::app::HouseAnimation::in_hand);
     let text = if in_hand <= u64::from(width) - 2 {
         SEED.repeat(in_hand as usize)
     } else {
@@ -524,7 +528,12 @@ fn draw_scroll_marks(buf: &mut ratatui::buffer::Buffer, layout: &Layout, theme: 
     }
 }
 
-fn draw_banner(buf: &mut ratatui::buffer::Buffer, app: &App, layout: &Layout, theme: Theme) {
+fn draw_banner(
+    buf: &mut ratatui::buffer::Buffer,
+    app: &SolitaireGame,
+    layout: &Layout,
+    theme: Theme,
+) {
     let board = app.board();
     if app.animation().is_some() || layout.banner.height < 3 {
         return;
@@ -640,20 +649,20 @@ mod tests {
     use crate::rng::Rng;
     use crate::rules::solitaire::{SolitaireBoard, deal};
 
-    fn render(app: &App, width: u16, height: u16, theme: Theme) -> Terminal<TestBackend> {
+    fn render(app: &SolitaireGame, width: u16, height: u16, theme: Theme) -> Terminal<TestBackend> {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
         terminal.draw(|frame| draw(frame, app, theme)).unwrap();
         terminal
     }
 
-    fn keys(app: &mut App, keys: &str, now: Instant) {
+    fn keys(app: &mut SolitaireGame, keys: &str, now: Instant) {
         for c in keys.chars() {
             app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE), now);
         }
     }
 
-    fn app(board: SolitaireBoard, delay_ms: Option<u64>) -> App {
-        App::new(board, delay_ms.map(Duration::from_millis), Rng::new(9))
+    fn app(board: SolitaireBoard, delay_ms: Option<u64>) -> SolitaireGame {
+        SolitaireGame::new(board, delay_ms.map(Duration::from_millis), Rng::new(9))
     }
 
     #[test]

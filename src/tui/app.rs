@@ -3,7 +3,7 @@
 //!
 //! - [`Mode`]: exactly one of resume offer, a human's turn, sowing, a
 //!   computer thinking, a computer's choice on show, paused, round over;
-//!   a [`Dialog`] (help, quit) may sit on top of any of them.
+//!   a dialog ([`Overlay`]: help, quit) may sit on top of any of them.
 //! - [`Notes`]: the status line and the log.
 //! - the cursor and digit entry ([`DigitEntry`]), the sowing speed, the
 //!   computers' pause, and the outbox of effects.

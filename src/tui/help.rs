@@ -78,7 +78,7 @@ pub fn key_list(rules: &Rules, speed: &str) -> Vec<(String, String)> {
         ("h".into(), "hint for the human to move".into()),
         (
             "u / r".into(),
-            "undo back to the last human turn / redo".into(),
+            "take back / play again a whole turn (with the replies)".into(),
         ),
         (
             "+ / -".into(),

@@ -1,21 +1,32 @@
 //! The full-screen front end (ratatui + crossterm).
 //!
-//! - [`app`]: the screen state (pure; time and the computer's answers come in as arguments);
-//! - [`keys`]: what each key means, pit letters first;
-//! - [`screen`]: the one loop of every full-screen view, and the trait a
-//!   view implements to run on it; [`input`]: the one input path;
-//! - [`world`]: the game screen's messages and effects, and what carries
-//!   the effects out (saving, recording, the computer's searches);
-//! - [`animation`]: a move replayed seed by seed from the rules core's trace;
-//! - [`computer`]: the computer players' searches on worker threads;
-//! - [`draw`], [`layout`], [`widgets`], [`help`], [`theme`], [`text`]: what the screen looks like;
-//! - [`terminal`]: entering and always leaving full-screen mode;
-//! - [`net`]: the network game's screen (the other player as a turn source).
+//! Every full-screen view runs on one loop:
+//! - [`screen`]: the [`Screen`](screen::Screen) trait (messages in, effects
+//!   out, a view) and the one loop that polls the terminal with a timeout;
+//! - [`input`]: the one input path (presses only; Ctrl/Alt never make moves);
+//! - shared by the views: [`animation`] (one animation type with pacing),
+//!   [`digits`] (typing two-digit numbers), [`chrome`] (the key bar and the
+//!   too-small screen), [`text`], [`theme`], [`prefs`] (kept preferences),
+//!   [`terminal`] (entering and always leaving full-screen mode).
 //!
-//! The match is kept as in plain mode ([`crate::game::keeper`]): saved after
-//! every move, offered for resuming when the same players start again, each
-//! finished round recorded once. The [`App`] only says what happened
-//! ([`world::Effect`]); its [`world::GameWorld`] does the writing.
+//! The views:
+//! - the game: [`app`] (the model: a [`Mode`](app::Mode) enum and small
+//!   parts, [`notes`] among them), [`world`] (its messages and effects, and
+//!   what carries them out: saving, recording, the computer's searches in
+//!   [`computer`]), [`keys`] (what each key means), [`draw`], [`layout`],
+//!   [`widgets`] and [`help`] (what it looks like);
+//! - [`replay`]: a recorded round, stepped with the arrows;
+//! - [`net`]: the network game (the other player as a turn source);
+//! - solitaire lives in [`crate::solitaire`] and runs on the same loop.
+//!
+//! How a key press becomes a move: the loop turns the terminal event into an
+//! [`input::Input`], the game's [`App`] maps it to an action
+//! ([`keys::action_for`]) and plays it on the [`Match`], which traces every
+//! step; the trace becomes an [`animation::Animation`], and the move comes
+//! out of `update` as an effect ([`world::Effect::Save`]) that the
+//! [`world::GameWorld`] hands to the match's [`Keeper`] (the policy shared
+//! with plain mode: saved after every move, each finished round recorded
+//! once, offered for resuming when the same players start again).
 
 pub mod animation;
 pub mod app;

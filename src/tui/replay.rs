@@ -26,7 +26,7 @@ use crate::tui::widgets::board::BoardView;
 
 /// What a key asks of the replay.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
+pub enum ReplayKey {
     /// One move forward (animated).
     Forward,
     /// One move back.
@@ -41,16 +41,16 @@ pub enum Action {
 
 /// The action of a key press (releases and repeats of other kinds do nothing).
 #[must_use]
-pub fn action(key: KeyEvent) -> Option<Action> {
+pub fn action(key: KeyEvent) -> Option<ReplayKey> {
     if key.kind != KeyEventKind::Press {
         return None;
     }
     Some(match key.code {
-        KeyCode::Right | KeyCode::Char(' ') | KeyCode::Enter => Action::Forward,
-        KeyCode::Left | KeyCode::Backspace => Action::Back,
-        KeyCode::Home => Action::Start,
-        KeyCode::End => Action::End,
-        KeyCode::Char('q') | KeyCode::Esc => Action::Quit,
+        KeyCode::Right | KeyCode::Char(' ') | KeyCode::Enter => ReplayKey::Forward,
+        KeyCode::Left | KeyCode::Backspace => ReplayKey::Back,
+        KeyCode::Home => ReplayKey::Start,
+        KeyCode::End => ReplayKey::End,
+        KeyCode::Char('q') | KeyCode::Esc => ReplayKey::Quit,
         _ => return None,
     })
 }
@@ -99,11 +99,11 @@ impl ReplayView {
 
     /// Acts on a key's action; `false` when the viewer quits. A key pressed
     /// during an animation first finishes it.
-    pub fn handle(&mut self, action: Action, now: Instant) -> bool {
+    pub fn handle(&mut self, action: ReplayKey, now: Instant) -> bool {
         self.animation = None;
         match action {
-            Action::Quit => return false,
-            Action::Forward => {
+            ReplayKey::Quit => return false,
+            ReplayKey::Forward => {
                 let before = self.stepper.board().counts().to_vec();
                 let steps = self.stepper.next_steps();
                 if self.stepper.forward()
@@ -112,11 +112,11 @@ impl ReplayView {
                     self.animation = Some(Animation::new(&before, steps, delay, now));
                 }
             }
-            Action::Back => {
+            ReplayKey::Back => {
                 self.stepper.back();
             }
-            Action::Start => self.stepper.seek(0),
-            Action::End => self.stepper.seek(self.stepper.len()),
+            ReplayKey::Start => self.stepper.seek(0),
+            ReplayKey::End => self.stepper.seek(self.stepper.len()),
         }
         true
     }
@@ -326,16 +326,16 @@ mod tests {
     fn arrows_step_and_only_presses_count() {
         assert_eq!(
             action(key(KeyCode::Right, KeyEventKind::Press)),
-            Some(Action::Forward)
+            Some(ReplayKey::Forward)
         );
         assert_eq!(
             action(key(KeyCode::Left, KeyEventKind::Press)),
-            Some(Action::Back)
+            Some(ReplayKey::Back)
         );
         assert_eq!(action(key(KeyCode::Right, KeyEventKind::Release)), None);
         assert_eq!(
             action(key(KeyCode::Char('q'), KeyEventKind::Press)),
-            Some(Action::Quit)
+            Some(ReplayKey::Quit)
         );
     }
 
@@ -345,32 +345,32 @@ mod tests {
         let boards = record.stepper().unwrap().boards().to_vec();
         let mut view = ReplayView::new(record, Some(Duration::from_millis(100))).unwrap();
         let t0 = Instant::now();
-        assert!(view.handle(Action::Forward, t0));
+        assert!(view.handle(ReplayKey::Forward, t0));
         assert!(view.animating());
         assert_ne!(view.counts(), boards[1].counts(), "mid-sowing");
         view.tick(t0 + Duration::from_secs(10));
         assert!(!view.animating());
         assert_eq!(view.counts(), boards[1].counts());
-        view.handle(Action::End, t0);
+        view.handle(ReplayKey::End, t0);
         assert_eq!(view.counts(), boards[3].counts());
-        view.handle(Action::Back, t0);
+        view.handle(ReplayKey::Back, t0);
         assert_eq!(view.counts(), boards[2].counts());
-        view.handle(Action::Start, t0);
+        view.handle(ReplayKey::Start, t0);
         assert_eq!(view.counts(), boards[0].counts());
-        assert!(!view.handle(Action::Quit, t0));
+        assert!(!view.handle(ReplayKey::Quit, t0));
     }
 
     #[test]
     fn the_screen_shows_the_board_the_move_and_its_message() {
         let mut view = ReplayView::new(record(), None).unwrap();
-        view.handle(Action::Forward, Instant::now());
+        view.handle(ReplayKey::Forward, Instant::now());
         let text = screen(&view);
         assert!(text.contains("move 1 of 3"), "{text}");
         assert!(text.contains("Alice played c."), "{text}");
         assert!(text.contains("Alice gets an extra turn!"), "{text}");
         assert!(text.contains("▶ Alice to move"), "{text}");
         assert!(text.contains("→ forward"), "{text}");
-        view.handle(Action::End, Instant::now());
+        view.handle(ReplayKey::End, Instant::now());
         let text = screen(&view);
         assert!(text.contains("Michael gets an extra turn!"), "{text}");
         assert!(text.contains("the round was not finished"), "{text}");
