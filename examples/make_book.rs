@@ -6,7 +6,9 @@
 //! seat, it walks every position `perfect` can meet in its first plies
 //! (its own moves from the book, every reply of the opponent) and writes
 //! each with a proven best move (see `src/players/solver/book.rs` for the
-//! line format). `MANCALA_BOOK_PLIES` sets how many plies deep (default 4).
+//! line format). `MANCALA_BOOK_PLIES` sets how many plies deep (default 1:
+//! the opening position for either seat), `MANCALA_BOOK_SEEDS` the seeds per
+//! pit of the 6-pit boards covered, comma-separated (default `4`).
 
 use std::collections::HashSet;
 
@@ -65,10 +67,20 @@ fn main() {
     let plies = std::env::var("MANCALA_BOOK_PLIES")
         .ok()
         .and_then(|p| p.parse().ok())
-        .unwrap_or(4);
+        .unwrap_or(1);
+    let seeds: Vec<usize> = std::env::var("MANCALA_BOOK_SEEDS")
+        .unwrap_or_else(|_| "4".into())
+        .split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .collect();
     let mut lines = Vec::new();
-    for capture in [Capture::Always, Capture::NonEmpty] {
-        let rules = Rules::new(6, 4).expect("Kalah(6,4)").with_capture(capture);
+    for (seeds, capture) in seeds
+        .iter()
+        .flat_map(|&s| [(s, Capture::Always), (s, Capture::NonEmpty)])
+    {
+        let rules = Rules::new(6, seeds)
+            .expect("a 6-pit board")
+            .with_capture(capture);
         let mut solver = Solver::new(2 << 30);
         let mut seen = HashSet::new();
         for perfect in Side::BOTH {

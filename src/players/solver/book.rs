@@ -159,3 +159,68 @@ pub fn lookup(board: &Board) -> Option<Pit> {
         .pit(board.to_move(), usize::from(entry.number) + 1)?;
     board.legal_moves().contains(pit).then_some(pit)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::players::Limits;
+    use crate::players::solver::Solver;
+    use crate::rules::Side;
+
+    #[test]
+    fn lines_round_trip_and_bad_lines_are_skipped() {
+        let rules = Rules::new(6, 4).unwrap().with_capture(Capture::NonEmpty);
+        let board = Board::new(rules);
+        let pos = Compact::from_board(&board).unwrap();
+        let entry = BookMove {
+            number: 2,
+            future: 8,
+        };
+        let text = line(&rules, &pos, entry).unwrap();
+        assert_eq!(text, "6x4 nonempty 4,4,4,4,4,4/4,4,4,4,4,4 2 8");
+        let book = Book::parse(&format!(
+            "{text}\nnonsense\n6x4 never 4,4,4,4,4,4/4,4,4,4,4,4 2 8\n6x4 always 0,4,4,4,4,4/4,4,4,4,4,4 0 1\n"
+        ));
+        assert_eq!(book.len(), 1, "only the good line is kept");
+        assert_eq!(book.get(&board), Some(entry));
+        // the same pits with North to move are the same book position
+        let north = Board::starting(rules, Side::North);
+        assert_eq!(book.get(&north), Some(entry));
+        assert_eq!(rules_tag(&rules.with_sowing(Sowing::Relay)), None);
+    }
+
+    /// Every shipped entry is a legal move of a standard board; a fixed
+    /// sample is solved again in full: the book's value and move must be
+    /// the solver's.
+    #[test]
+    fn shipped_entries_are_legal_and_agree_with_the_solver() {
+        let book = shipped();
+        assert!(!book.is_empty(), "the book ships with entries");
+        let mut solver = Solver::new(64 << 20).with_threads(1);
+        // a fixed sample: every 30th entry in the order of their lines
+        let mut entries: Vec<_> = book.iter().collect();
+        entries.sort_by_key(|&(rules, pos, entry)| line(rules, pos, *entry));
+        let mut solved = 0;
+        for (i, &(rules, pos, entry)) in entries.iter().enumerate() {
+            assert!(pos.mine(usize::from(entry.number)) > 0, "{entry:?}");
+            assert!(entry.future.abs() <= i32::from(pos.in_play()));
+            if i % 30 != 0 || rules.seeds() > 3 {
+                continue;
+            }
+            let n = rules.pits();
+            let mut counts = vec![0u16; rules.cells()];
+            for j in 0..n {
+                counts[j] = u16::from(pos.mine(j));
+                counts[n + 1 + j] = u16::from(pos.theirs(n, j));
+            }
+            let board = Board::from_counts(*rules, &counts, Side::South).unwrap();
+            let pit = lookup(&board).expect("the book has it");
+            assert_eq!(rules.number(pit), Some(usize::from(entry.number) + 1));
+            let solution = solver.solve(&board, &Limits::none()).unwrap();
+            assert_eq!(solution.value, entry.future, "{entry:?}");
+            assert!(solution.best.contains(&pit), "{entry:?}");
+            solved += 1;
+        }
+        assert!(solved >= 2, "a sample of the entries is solved again");
+    }
+}

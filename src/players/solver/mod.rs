@@ -233,7 +233,7 @@ const DB_SEEDS: u32 = 10;
 
 /// Positions with fewer seeds in play than this are searched without the
 /// table: a lookup there is a cache miss that costs more than the search.
-const TABLE_MIN_SEEDS: i32 = 12;
+const TABLE_MIN_SEEDS: i32 = 11;
 
 /// Enhanced transposition cutoffs are tried only where this many seeds or
 /// more are in play (near the leaves they cost more than they save).
