@@ -899,3 +899,109 @@ fn the_full_screen_game_refuses_a_name_of_control_characters() {
     assert_eq!(wait_for_line(&status), "2", "{}", tmux.screen());
     assert!(tmux.screen().contains("name"), "{}", tmux.screen());
 }
+
+/// The shell command that runs `mancala ARGS` with its data in `data`,
+/// writes its exit status to `status` and keeps the pane open.
+fn in_pane(data: &Path, args: &str, status: &Path) -> String {
+    format!(
+        "MANCALA_DATA_DIR={} MANCALA_CONFIG_DIR={} {} {args}; echo \"$?\" > {}; sleep 60",
+        data.display(),
+        data.join("config").display(),
+        binary(),
+        status.display()
+    )
+}
+
+/// The pid of the program in the pane (the shell's child when the pane
+/// runs a shell command).
+fn pane_game_pid(tmux: &Tmux) -> String {
+    let out = tmux.run(&["list-panes", "-F", "#{pane_pid}"]);
+    let shell = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let children =
+        std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children")).unwrap_or_default();
+    children
+        .split_whitespace()
+        .next()
+        .map_or(shell, str::to_string)
+}
+
+#[test]
+fn a_second_full_screen_copy_offers_to_play_unsaved_or_quit() {
+    let dir = temp_dir();
+    let data = dir.path().join("data");
+    let args = "Alice Michael --no-animation";
+    let Some(first) = Tmux::start("busy-1", &in_pane(&data, args, &dir.path().join("s1"))) else {
+        return;
+    };
+    first.wait_until("the first game", |t| t.screen().contains("▶ Alice to move"));
+    first.run(&["send-keys", "-t", "game", "c"]);
+    first.wait_until("the first move", |t| t.screen().contains("extra turn"));
+    let save = save_file(&data);
+    let saved = std::fs::read_to_string(&save).unwrap();
+
+    // A second copy: told, and quits.
+    let status = dir.path().join("s2");
+    let second = Tmux::start("busy-2", &in_pane(&data, args, &status)).unwrap();
+    second.wait_until("the question", |t| t.screen().contains("(p/q)"));
+    assert!(
+        second.screen().contains("open in another window"),
+        "{}",
+        second.screen()
+    );
+    second.run(&["send-keys", "-t", "game", "q", "Enter"]);
+    assert_eq!(wait_for_line(&status), "0");
+    drop(second);
+
+    // A third: plays unsaved, and the first one's save is untouched.
+    let status = dir.path().join("s3");
+    let third = Tmux::start("busy-3", &in_pane(&data, args, &status)).unwrap();
+    third.wait_until("the question", |t| t.screen().contains("(p/q)"));
+    third.run(&["send-keys", "-t", "game", "p", "Enter"]);
+    third.wait_until("the game, unsaved", |t| {
+        let screen = t.screen();
+        screen.contains("▶ Alice to move") && screen.contains("unsaved")
+    });
+    third.run(&["send-keys", "-t", "game", "d"]);
+    third.wait_until("a move", |t| t.screen().contains("Alice played d"));
+    third.run(&["send-keys", "-t", "game", "q", "y"]);
+    assert_eq!(wait_for_line(&status), "0");
+    assert!(
+        !third.screen().contains("The match is saved"),
+        "{}",
+        third.screen()
+    );
+    assert_eq!(std::fs::read_to_string(&save).unwrap(), saved);
+
+    // Killing the first lets the next copy take the match over.
+    let pid = pane_game_pid(&first);
+    assert!(
+        Command::new("kill")
+            .args(["-KILL", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let status = dir.path().join("s4");
+    let fourth = Tmux::start("busy-4", &in_pane(&data, args, &status)).unwrap();
+    fourth.wait_until("the resume question", |t| {
+        t.screen().contains("Resume the unfinished match?")
+    });
+    fourth.run(&["send-keys", "-t", "game", "n", "q", "y"]);
+    assert_eq!(wait_for_line(&status), "0");
+}
+
+#[test]
+fn a_fifo_as_the_preferences_file_does_not_stop_the_game() {
+    let dir = temp_dir();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(data.join("config")).unwrap();
+    assert!(mkfifo(&data.join("config").join("preferences")));
+    let status = dir.path().join("status");
+    let Some(tmux) = Tmux::start("prefs-fifo", &in_pane(&data, "Alice Michael", &status)) else {
+        return;
+    };
+    tmux.wait_until("the game", |t| t.screen().contains("▶ Alice to move"));
+    assert!(tmux.screen().contains("FIFO"), "{}", tmux.screen());
+    tmux.run(&["send-keys", "-t", "game", "q", "y"]);
+    assert_eq!(wait_for_line(&status), "0");
+}

@@ -39,6 +39,17 @@ pub const BUSY_NOTICE: &str = "This match is open in another window: it is saved
 /// saving (rounds are still recorded and counted), `q` quits.
 pub const BUSY_QUESTION: &str = "Play it here unsaved, or quit? (p/q)";
 
+/// An answer to [`BUSY_QUESTION`]: `Some(true)` plays on unsaved (`p`),
+/// `Some(false)` quits (`q`), `None` is no answer (ask again).
+#[must_use]
+pub fn busy_answer(line: &str) -> Option<bool> {
+    match line.trim().to_ascii_lowercase().as_str() {
+        "p" | "play" => Some(true),
+        "q" | "quit" => Some(false),
+        _ => None,
+    }
+}
+
 /// What [`Keeper::look`] found for a match's settings.
 #[derive(Debug, Default)]
 pub struct Found {

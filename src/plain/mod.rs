@@ -51,6 +51,7 @@ pub mod replay;
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 use std::process::ExitCode;
 
+use crate::game::keeper::busy_answer;
 use crate::game::keeper::saved_summary;
 use crate::game::messages::{gave_no_move, plays, round_goes_on};
 use crate::game::{
@@ -259,10 +260,9 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             let Some(line) = self.read_line()? else {
                 return Ok(false);
             };
-            match line.trim().to_ascii_lowercase().as_str() {
-                "p" | "play" => return Ok(true),
-                "q" | "quit" => return Ok(false),
-                _ => writeln!(self.out, "Please answer p or q.")?,
+            match busy_answer(&line) {
+                Some(play) => return Ok(play),
+                None => writeln!(self.out, "Please answer p or q.")?,
             }
         }
     }

@@ -52,7 +52,7 @@ pub mod world;
 use std::process::ExitCode;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use crate::game::{Keeper, Match, MatchConfig, PlayOptions};
+use crate::game::{BUSY_NOTICE, BUSY_QUESTION, Keeper, Match, MatchConfig, PlayOptions};
 
 pub use app::App;
 
@@ -69,6 +69,12 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     let worker = computer::Worker::new(&config, options.think, seed);
     let (mut keeper, warning) = Keeper::open();
     let found = keeper.look(&config);
+    // Another copy has this match open: ask on the normal screen, before
+    // the full screen starts, whether to play it here unsaved.
+    if found.busy && !play_unsaved()? {
+        println!("Nothing was played here: the match goes on in the other window.");
+        return Ok(ExitCode::SUCCESS);
+    }
     let game = Match::new(config.clone(), seed);
     let prefs_path = prefs::path();
     let (prefs, prefs_problem) = match (&prefs_path, options.speed_given) {
@@ -101,6 +107,9 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
             crate::game::data_dir().map_or(String::new(), |d| format!(" in {}", d.display()))
         )),
     }
+    if found.busy {
+        app.warn("This match is open in another window: it is played here unsaved.");
+    }
     for problem in warning
         .into_iter()
         .chain(found.problem)
@@ -125,6 +134,29 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
         println!("The match is saved: start mancala with the same names to resume it.");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Says [`BUSY_NOTICE`] and asks [`BUSY_QUESTION`] on the normal screen
+/// until answered: whether to play on unsaved (`false` for quit or the end
+/// of input).
+fn play_unsaved() -> std::io::Result<bool> {
+    use std::io::{BufRead as _, Read as _, Write as _};
+    let mut out = std::io::stdout();
+    writeln!(out, "{BUSY_NOTICE}")?;
+    let mut input = std::io::stdin().lock();
+    loop {
+        write!(out, "{BUSY_QUESTION} ")?;
+        out.flush()?;
+        let mut line = Vec::new();
+        // A bounded line: endless input without a newline cannot fill memory.
+        if (&mut input).take(1024).read_until(b'\n', &mut line)? == 0 {
+            return Ok(false);
+        }
+        match crate::game::keeper::busy_answer(&String::from_utf8_lossy(&line)) {
+            Some(play) => return Ok(play),
+            None => writeln!(out, "Please answer p or q.")?,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -13,11 +13,11 @@
 //! message, never a crash.
 
 use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::game::dirs::config_dir;
+use crate::game::files::{self, Follow, ReadError};
 use crate::game::save::write_atomic;
 
 /// The file's name in the configuration directory.
@@ -46,18 +46,14 @@ pub fn path() -> Option<PathBuf> {
 /// # Errors
 /// A sentence naming the file and what is wrong with it.
 pub fn load(path: &Path) -> Result<Option<Prefs>, String> {
-    let file = match fs::File::open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+    // The game's one bounded reader: a regular file only (a FIFO or a
+    // device there never blocks or floods), at most MAX_BYTES. A link is
+    // followed: people keep their configuration files in linked dotfiles.
+    let text = match files::read_text(path, MAX_BYTES, Follow::Allowed) {
+        Ok(text) => text,
+        Err(ReadError::NotFound) => return Ok(None),
         Err(e) => return Err(problem(path, &e.to_string())),
     };
-    let mut text = String::new();
-    file.take(MAX_BYTES + 1)
-        .read_to_string(&mut text)
-        .map_err(|e| problem(path, &e.to_string()))?;
-    if text.len() as u64 > MAX_BYTES {
-        return Err(problem(path, "it is too long"));
-    }
     parse(&text).map(Some).map_err(|e| problem(path, &e))
 }
 
