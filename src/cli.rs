@@ -196,16 +196,16 @@ pub struct SolveCmd {
     #[command(flatten)]
     pub position: PositionCmd,
     /// Megabytes the solver may use for its table and endgame database.
-    #[arg(long, value_name = "MB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    #[arg(long, value_name = "MB", allow_negative_numbers = true, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub memory: u64,
     /// Search threads (default: every core, at most 4; 1 gives repeatable node counts).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=64))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub threads: Option<u64>,
     /// Stop after this many milliseconds and report the bounds proven so far.
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     pub think: Option<u64>,
     /// Stop after this many positions and report the bounds proven so far.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
 }
 
@@ -314,7 +314,7 @@ pub struct HostCmd {
     #[arg(long, value_name = "WHO", default_value = "alternate")]
     pub first: FirstMover,
     /// Milliseconds between two seeds of the sowing animation.
-    #[arg(long, value_name = "MS", default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
     pub speed: u64,
     /// Show each move at once, without its sowing line.
     #[arg(long)]
@@ -340,10 +340,10 @@ pub struct JoinCmd {
     #[arg(value_name = "NAME")]
     pub name: String,
     /// Seconds to keep trying to reconnect after the connection is lost.
-    #[arg(long, value_name = "S", default_value_t = 60, value_parser = clap::value_parser!(u64).range(0..=3600))]
+    #[arg(long, value_name = "S", allow_negative_numbers = true, default_value_t = 60, value_parser = clap::value_parser!(u64).range(0..=3600))]
     pub reconnect: u64,
     /// Milliseconds between two seeds of the sowing animation.
-    #[arg(long, value_name = "MS", default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
     pub speed: u64,
     /// Show each move at once, without its sowing line.
     #[arg(long)]

@@ -219,6 +219,18 @@ fn argument_errors_name_what_is_missing_or_wrong_in_one_line() {
             &["arena", "random", "greedy", "--rounds", "-2"],
             &["--rounds"],
         ),
+        (
+            &[
+                "join",
+                "127.0.0.1:1",
+                "Bob",
+                "--code",
+                "x",
+                "--reconnect",
+                "-5",
+            ],
+            &["--reconnect", "'-5'"],
+        ),
     ];
     for (args, wanted) in cases {
         let run = mancala(data.path(), args, "");

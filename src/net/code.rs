@@ -114,7 +114,7 @@ impl std::str::FromStr for JoinCode {
     /// ```
     fn from_str(text: &str) -> Result<JoinCode, BadCode> {
         let shown: String = text.trim().chars().take(64).collect();
-        let bad = || BadCode(crate::game::record::clean_name(&shown));
+        let bad = || BadCode(crate::game::names::shown(&shown));
         let lower = shown.to_ascii_lowercase();
         let parts: Vec<&str> = lower
             .split(|c: char| c == '-' || c.is_whitespace())

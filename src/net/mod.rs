@@ -53,8 +53,9 @@ pub const PROTOCOL_VERSION: u32 = 1;
 /// The port `mancala host` listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = 7531;
 
-/// The longest name a joiner may give, in characters.
-pub const MAX_NAME_CHARS: usize = 32;
+/// The longest sentence from the other program that is shown, in
+/// characters.
+pub const MAX_REMOTE_TEXT: usize = 300;
 
 /// The sentence a player reads when the other program speaks another
 /// protocol.
@@ -65,15 +66,21 @@ pub fn version_mismatch(theirs: u32) -> String {
     )
 }
 
-/// A name received from the network, made safe to print and keep: control
-/// characters become spaces, it is trimmed and cut to [`MAX_NAME_CHARS`].
-/// `None` when nothing is left.
+/// A name received from the network, made safe to print and keep as any
+/// name is ([`crate::game::names::checked_name`]: no control or formatting
+/// characters, trimmed, at most
+/// [`MAX_NAME_GRAPHEMES`](crate::game::names::MAX_NAME_GRAPHEMES)
+/// characters). `None` when nothing is left.
 #[must_use]
 pub fn clean_remote_name(name: &str) -> Option<String> {
-    let cleaned = crate::game::record::clean_name(name);
-    let cut: String = cleaned.chars().take(MAX_NAME_CHARS).collect();
-    let cut = cut.trim().to_string();
-    (!cut.is_empty()).then_some(cut)
+    crate::game::names::checked_name(name).ok()
+}
+
+/// A sentence received from the network, safe to show: unsafe characters
+/// escaped, at most [`MAX_REMOTE_TEXT`] characters.
+#[must_use]
+pub fn remote_text(text: &str) -> String {
+    crate::game::names::escaped(text, MAX_REMOTE_TEXT)
 }
 
 #[cfg(test)]
@@ -82,12 +89,15 @@ mod tests {
 
     #[test]
     fn remote_names_lose_control_characters_and_length() {
-        assert_eq!(
-            clean_remote_name(" Mi\u{1b}[2Jchael\n").as_deref(),
-            Some("Mi [2Jchael")
-        );
+        let name = clean_remote_name(" Mi\u{1b}[2Jchael\n").unwrap();
+        assert!(!name.contains('\u{1b}'), "{name}");
         assert_eq!(clean_remote_name("\u{7}\t "), None);
         let long = "x".repeat(100);
-        assert_eq!(clean_remote_name(&long).unwrap().len(), MAX_NAME_CHARS);
+        assert_eq!(
+            clean_remote_name(&long).unwrap().len(),
+            crate::game::names::MAX_NAME_GRAPHEMES
+        );
+        let text = remote_text(&format!("\u{1b}[2J{}", "y".repeat(1000)));
+        assert!(!text.contains('\u{1b}') && text.chars().count() < 2 * MAX_REMOTE_TEXT);
     }
 }

@@ -626,7 +626,7 @@ impl<S: Show> HostGame<S> {
             ))?;
             return Ok(false);
         };
-        if name.eq_ignore_ascii_case(&self.setup.name) {
+        if crate::game::names::same_name(&name, &self.setup.name) {
             self.refuse(
                 sender,
                 &format!("{name} is the host's name: join with your own name."),
@@ -876,7 +876,7 @@ impl<S: Show> JoinGame<S> {
         let state = match first {
             ToJoiner::Welcome { state, .. } => state,
             ToJoiner::Refused { text } | ToJoiner::Error { text } => {
-                show.say(&crate::game::record::clean_name(&text))?;
+                show.say(&crate::net::remote_text(&text))?;
                 return Ok(Err((show, ExitCode::FAILURE)));
             }
             _ => {
@@ -1029,7 +1029,7 @@ impl<S: Show> JoinGame<S> {
 
     fn on_message(&mut self, message: ToJoiner) -> io::Result<Option<ExitCode>> {
         if let ToJoiner::Error { text } | ToJoiner::Refused { text } = &message {
-            self.show.say(&crate::game::record::clean_name(text))?;
+            self.show.say(&crate::net::remote_text(text))?;
             return Ok(Some(ExitCode::FAILURE));
         }
         let confirms_pending = matches!(&message, ToJoiner::Moved { at, .. } if self.pending.is_some_and(|(p, _)| p == *at));
@@ -1103,7 +1103,7 @@ impl<S: Show> JoinGame<S> {
                 self.sender = sender;
                 let ToJoiner::Welcome { state, .. } = first else {
                     if let ToJoiner::Refused { text } | ToJoiner::Error { text } = first {
-                        self.show.say(&crate::game::record::clean_name(&text))?;
+                        self.show.say(&crate::net::remote_text(&text))?;
                     }
                     return Ok(Some(ExitCode::FAILURE));
                 };

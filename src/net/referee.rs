@@ -539,7 +539,7 @@ impl Mirror {
                 Ok(Vec::new())
             }
             ToJoiner::Refused { text } | ToJoiner::Error { text } => {
-                disagree(crate::game::record::clean_name(&text))
+                disagree(crate::net::remote_text(&text))
             }
         }
     }

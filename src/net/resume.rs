@@ -13,7 +13,6 @@
 //! ([`recorded`]).
 
 use std::fs;
-use std::io::Read;
 use std::path::PathBuf;
 
 use sha2::{Digest, Sha256};
@@ -21,7 +20,7 @@ use sha2::{Digest, Sha256};
 use super::code::JoinCode;
 use super::message::At;
 use crate::game::data_dir;
-use crate::game::save::write_atomic;
+use crate::game::files::{Follow, read_text, write_atomic};
 use crate::game::{Match, Record};
 
 /// The host's unfinished network match: who it is against, and its code.
@@ -46,9 +45,7 @@ fn path(name: &str) -> Option<PathBuf> {
 /// The note of host `name`, if there is a readable one.
 #[must_use]
 pub fn load(name: &str) -> Option<HostNote> {
-    let file = fs::File::open(path(name)?).ok()?;
-    let mut text = String::new();
-    file.take(4096).read_to_string(&mut text).ok()?;
+    let text = read_text(&path(name)?, 4096, Follow::Never).ok()?;
     let field = |key: &str| {
         text.lines()
             .find_map(|l| l.strip_prefix(key))
@@ -111,15 +108,9 @@ pub fn recorded(m: &Match) -> bool {
         if !stem.ends_with(&suffix) {
             return false;
         }
-        let Ok(file) = fs::File::open(entry.path()) else {
-            return false;
-        };
-        let mut text = String::new();
         let limit = crate::game::record::MAX_RECORD_BYTES as u64;
-        if file.take(limit).read_to_string(&mut text).is_err() {
-            return false;
-        }
-        Record::parse(&text).is_ok_and(|r| r == ours)
+        read_text(&entry.path(), limit, Follow::Never)
+            .is_ok_and(|text| Record::parse(&text).is_ok_and(|r| r == ours))
     })
 }
 
