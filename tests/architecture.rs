@@ -276,12 +276,9 @@ fn no_type_name_is_defined_twice() {
         }
     }
     assert!(seen.contains_key("Board") && seen.len() > 30, "{seen:?}");
-    // Types being renamed by their owners (the screen's, issue 11; the
-    // solver's, issue 9); remove a name from here when it is defined once.
-    let renaming = ["Next", "Outcome", "Worker"];
     let twice: Vec<String> = seen
         .iter()
-        .filter(|(name, places)| places.len() > 1 && !renaming.contains(&name.as_str()))
+        .filter(|(_, places)| places.len() > 1)
         .map(|(name, places)| format!("{name}: {}", places.join(", ")))
         .collect();
     assert!(

@@ -10,7 +10,7 @@ use serde_json::json;
 use super::UsageError;
 use crate::cli::SolveCmd;
 use crate::players::Limits;
-use crate::players::solver::{DEFAULT_SOLVE_MEMORY, Outcome, Solver, default_threads};
+use crate::players::solver::{DEFAULT_SOLVE_MEMORY, SolveOutcome, Solver, default_threads};
 use crate::rules::Board;
 
 /// How to solve: memory, threads and limits.
@@ -109,7 +109,7 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
     let memory_mb = (solver.memory_used() as f64 / f64::from(1 << 20)).round();
     let rules = board.rules();
     Ok(match outcome.expect("checked above") {
-        Outcome::Solved(solution) => {
+        SolveOutcome::Solved(solution) => {
             let best: Vec<String> = solution
                 .best
                 .iter()
@@ -124,7 +124,7 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
                 "threads": options.threads,
             })
         }
-        Outcome::Bounds {
+        SolveOutcome::Bounds {
             lower,
             upper,
             nodes,

@@ -27,7 +27,7 @@ use crate::rules::{Board, MAX_PITS, Pit, Rules};
 
 /// What a move leads to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Next {
+pub(crate) enum AfterMove {
     /// The move ended the game.
     Over,
     /// The mover moves again (no sign flip).
@@ -47,7 +47,7 @@ pub(crate) struct Child {
     /// move ends the game, the sweep included).
     pub gain: i32,
     /// Who moves next.
-    pub next: Next,
+    pub next: AfterMove,
     /// Sort key, highest first.
     pub order: i32,
 }
@@ -58,9 +58,9 @@ impl Child {
     #[cfg(test)]
     pub fn value(&self, value: i32) -> i32 {
         match self.next {
-            Next::Over => self.gain,
-            Next::Again => self.gain + value,
-            Next::Opponent => self.gain - value,
+            AfterMove::Over => self.gain,
+            AfterMove::Again => self.gain + value,
+            AfterMove::Opponent => self.gain - value,
         }
     }
 }
@@ -82,7 +82,7 @@ impl Children {
             board: *board,
             pit: Pit::new(0),
             gain: 0,
-            next: Next::Over,
+            next: AfterMove::Over,
             order: 0,
         };
         let mut items = [blank; MAX_PITS];
@@ -91,11 +91,11 @@ impl Children {
             let mut after = *board;
             let played = after.play_unchecked(pit);
             let next = if played.game_over {
-                Next::Over
+                AfterMove::Over
             } else if played.extra_turn {
-                Next::Again
+                AfterMove::Again
             } else {
-                Next::Opponent
+                AfterMove::Opponent
             };
             items[len] = Child {
                 board: after,
@@ -130,7 +130,11 @@ impl Children {
             c.order = if number == first {
                 1_000_000
             } else {
-                let again = if c.next == Next::Again { 10_000 } else { 0 };
+                let again = if c.next == AfterMove::Again {
+                    10_000
+                } else {
+                    0
+                };
                 again + 2 * c.gain + i32::from(number)
             };
         }
@@ -345,8 +349,8 @@ impl Engine {
         budget: &mut Budget,
     ) -> i32 {
         match child.next {
-            Next::Over => child.gain,
-            Next::Again => {
+            AfterMove::Over => child.gain,
+            AfterMove::Again => {
                 child.gain
                     + self.negamax(
                         &child.board,
@@ -356,7 +360,7 @@ impl Engine {
                         budget,
                     )
             }
-            Next::Opponent => {
+            AfterMove::Opponent => {
                 child.gain
                     - self.negamax(
                         &child.board,
@@ -574,7 +578,7 @@ mod tests {
             .as_slice()
             .iter()
             .map(|c| {
-                c.value(if c.next == Next::Over {
+                c.value(if c.next == AfterMove::Over {
                     0
                 } else {
                     minimax(&c.board, depth - 1)

@@ -10,7 +10,7 @@
 //! game-tree player does (RULES.md §1.1). Alpha-beta pruning gives the same choice as the plain tree (a later
 //! move must be strictly better to be chosen), only faster.
 
-use super::search::{Budget, Child, Children, Next};
+use super::search::{AfterMove, Budget, Child, Children};
 use super::{Limits, TurnFn};
 use crate::rules::{Board, Pit};
 
@@ -74,8 +74,8 @@ fn search(board: &Board, depth: u32, mut alpha: i32, beta: i32, budget: &mut Bud
 /// to the opponent flips it.
 fn child_value(child: &Child, depth: u32, alpha: i32, beta: i32, budget: &mut Budget) -> i32 {
     match child.next {
-        Next::Over => child.gain,
-        Next::Again => {
+        AfterMove::Over => child.gain,
+        AfterMove::Again => {
             child.gain
                 + search(
                     &child.board,
@@ -85,7 +85,7 @@ fn child_value(child: &Child, depth: u32, alpha: i32, beta: i32, budget: &mut Bu
                     budget,
                 )
         }
-        Next::Opponent => {
+        AfterMove::Opponent => {
             child.gain
                 - search(
                     &child.board,

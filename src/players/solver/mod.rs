@@ -15,7 +15,7 @@
 //!   and nothing in the search allocates.
 //! - MTD(f): a sequence of null-window alpha-beta searches that close in on
 //!   the value, each proving a bound; when stopped, the bounds proven so
-//!   far are the answer ([`Outcome::Bounds`]).
+//!   far are the answer ([`SolveOutcome::Bounds`]).
 //! - A transposition table of proven lower and upper bounds, lock-free and
 //!   shared by the threads ([`table`]), kept across moves and rounds while
 //!   the rules stay the same (an arena pays for the opening once).
@@ -57,7 +57,7 @@ pub struct Solution {
 
 /// How a bounded solve ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum SolveOutcome {
     /// Solved.
     Solved(Solution),
     /// Stopped first: the value is proven to lie in `lower..=upper`.
@@ -240,7 +240,7 @@ const TABLE_MIN_SEEDS: i32 = 11;
 const ETC_MIN_SEEDS: i32 = 24;
 
 /// One thread's search over the shared table and database.
-struct Worker<'a> {
+struct SearchThread<'a> {
     table: &'a Table,
     endgame: &'a Endgame,
     rules: CompactRules,
@@ -256,7 +256,7 @@ fn clamp16(v: i32) -> i16 {
     v.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
 }
 
-impl Worker<'_> {
+impl SearchThread<'_> {
     /// The mover's value of playing `i` in `pos`, searched with the window
     /// `alpha..beta` on that value.
     #[inline]
@@ -603,7 +603,7 @@ impl Solver {
         let generation = AtomicU64::new(0);
         let beta_now = AtomicI32::new(0);
         let done = AtomicBool::new(false);
-        let worker = |helper: u64| Worker {
+        let worker = |helper: u64| SearchThread {
             table,
             endgame,
             rules,
@@ -713,24 +713,24 @@ impl Solver {
     /// A finished game is valued by its score.
     pub fn value(&mut self, board: &Board, limits: &Limits) -> Option<i32> {
         match self.solve_bounded(board, limits, false)? {
-            Outcome::Solved(s) => Some(s.value),
-            Outcome::Bounds { .. } => None,
+            SolveOutcome::Solved(s) => Some(s.value),
+            SolveOutcome::Bounds { .. } => None,
         }
     }
 
     /// The value and every best move, or `None` when stopped first.
     pub fn solve(&mut self, board: &Board, limits: &Limits) -> Option<Solution> {
         match self.solve_bounded(board, limits, true)? {
-            Outcome::Solved(s) => Some(s),
-            Outcome::Bounds { .. } => None,
+            SolveOutcome::Solved(s) => Some(s),
+            SolveOutcome::Bounds { .. } => None,
         }
     }
 
     /// One best move and the value, or `None` when stopped first.
     pub fn best_move(&mut self, board: &Board, limits: &Limits) -> Option<(Pit, i32)> {
         match self.solve_bounded(board, limits, false)? {
-            Outcome::Solved(s) => s.best.first().map(|&p| (p, s.value)),
-            Outcome::Bounds { .. } => None,
+            SolveOutcome::Solved(s) => s.best.first().map(|&p| (p, s.value)),
+            SolveOutcome::Bounds { .. } => None,
         }
     }
 
@@ -751,11 +751,16 @@ impl Solver {
     /// Solves `board` within `limits`: the value and best moves (all of
     /// them when `all`, else the first found), or the bounds proven when
     /// stopped. `None` when the board is too big ([`Solver::check`]).
-    pub fn solve_bounded(&mut self, board: &Board, limits: &Limits, all: bool) -> Option<Outcome> {
+    pub fn solve_bounded(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        all: bool,
+    ) -> Option<SolveOutcome> {
         let base = board.score().margin(board.to_move());
         if board.is_over() {
             self.nodes = 0;
-            return Some(Outcome::Solved(Solution {
+            return Some(SolveOutcome::Solved(Solution {
                 value: base,
                 best: Vec::new(),
                 nodes: 0,
@@ -766,7 +771,7 @@ impl Solver {
         let future = match self.future(&pos, rules, base, limits) {
             Ok(f) => f,
             Err((lower, upper)) => {
-                return Some(Outcome::Bounds {
+                return Some(SolveOutcome::Bounds {
                     lower: base + lower,
                     upper: base + upper,
                     nodes: self.nodes,
@@ -777,7 +782,7 @@ impl Solver {
         let endgame = self.endgame.as_ref().expect("prepared");
         let total = AtomicU64::new(self.nodes);
         let wide = rules.pits() > 7;
-        let mut w = Worker {
+        let mut w = SearchThread {
             table,
             endgame,
             rules,
@@ -817,14 +822,14 @@ impl Solver {
         self.nodes = total.load(Ordering::Relaxed);
         if best.is_empty() {
             // stopped while listing the moves: the value is known
-            return Some(Outcome::Bounds {
+            return Some(SolveOutcome::Bounds {
                 lower: base + future,
                 upper: base + future,
                 nodes: self.nodes,
             });
         }
         best.sort();
-        Some(Outcome::Solved(Solution {
+        Some(SolveOutcome::Solved(Solution {
             value: base + future,
             best,
             nodes: self.nodes,

@@ -1,5 +1,5 @@
 use super::*;
-use crate::players::search::{Children, Next as ChildNext};
+use crate::players::search::{AfterMove as ChildNext, Children};
 use crate::rng::Rng;
 use crate::rules::{Capture, Rules, Side, Sowing, Sweep};
 
@@ -174,7 +174,7 @@ fn a_stopped_solver_reports_bounds_and_the_player_still_moves() {
     let board = Board::new(Rules::new(6, 3).unwrap());
     let mut solver = Solver::new(MIN_MEMORY).with_threads(1);
     assert_eq!(solver.value(&board, &Limits::nodes(100)), None);
-    let Some(Outcome::Bounds {
+    let Some(SolveOutcome::Bounds {
         lower,
         upper,
         nodes,
