@@ -9,12 +9,13 @@ use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 use crate::game::outcome_message;
 use crate::game::{match_score, match_score_short};
 use crate::rules::{Score, Side};
-use crate::tui::app::{App, Note, Overlay, PAUSED_TEXT, Tone};
 use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
+use crate::tui::game::app::{App, Note, Overlay, PAUSED_TEXT, Tone};
+use crate::tui::game::help;
 use crate::tui::layout::ScreenLayout;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::board::BoardView;
-use crate::tui::{animation, help, text};
+use crate::tui::{animation, text};
 
 /// Draws the screen for `app`.
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -368,7 +369,7 @@ fn draw_resume(frame: &mut Frame, app: &App, summary: &str, area: Rect) {
 
 /// The key that runs command `letter` for the player to move: the letter
 /// itself, or Shift+letter when it is one of that player's pits (see
-/// [`keys`](crate::tui::keys)).
+/// [`keys`](crate::tui::game::keys)).
 fn command_key(app: &App, letter: char) -> String {
     let rules = app.rules();
     let own_pit = app.human_to_move().is_some_and(|side| {

@@ -8,8 +8,10 @@ use crossterm::event::KeyCode;
 
 use crate::players::PlayerKind;
 use crate::rules::Rules;
-use crate::tui::app::Overlay;
-use crate::tui::testing::{app_for, ch, config, humans, moves_to_first_capture, press, render};
+use crate::tui::game::app::Overlay;
+use crate::tui::game::testing::{
+    app_for, ch, config, humans, moves_to_first_capture, press, render,
+};
 
 #[test]
 fn opening_board_alice_and_michael() {

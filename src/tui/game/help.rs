@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 
 use crate::rules::{Capture, Rules, Side, Sowing, Sweep};
-use crate::tui::app::App;
+use crate::tui::game::app::App;
 use crate::tui::text::{self, columns};
 use crate::tui::theme::Theme;
 
