@@ -113,6 +113,24 @@ pub fn speed_text(app: &App) -> String {
     }
 }
 
+/// The speed for the header, longest first, with the pause in front when
+/// the computers are paused ("PAUSED · 150 ms per seed", "PAUSED · 150ms").
+#[must_use]
+pub fn speed_texts(delay: Option<std::time::Duration>, paused: bool) -> Vec<String> {
+    let (long, short) = match delay {
+        Some(d) => (
+            format!("{} ms per seed", d.as_millis()),
+            format!("{}ms", d.as_millis()),
+        ),
+        None => ("no animation".to_string(), "no anim.".to_string()),
+    };
+    if paused {
+        vec![format!("PAUSED · {long}"), format!("PAUSED · {short}")]
+    } else {
+        vec![long, short]
+    }
+}
+
 /// Draws the help screen over the whole of `area`.
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let theme: &Theme = app.theme();
