@@ -260,7 +260,15 @@ pub fn status_text(app: &SolitaireGame) -> String {
 pub fn draw(frame: &mut Frame, app: &SolitaireGame, theme: Theme) {
     let area = frame.area();
     let Some(layout) = layout(area, app) else {
-        draw_too_small(frame, area, (MIN_WIDTH, MIN_HEIGHT), "The game", &theme);
+        let question = app.question().map(|_| status_text(app));
+        draw_too_small(
+            frame,
+            area,
+            (MIN_WIDTH, MIN_HEIGHT),
+            "The game",
+            question.as_deref(),
+            &theme,
+        );
         return;
     };
     let board = app.board();
@@ -461,6 +469,8 @@ fn key_bar(app: &SolitaireGame, width: u16, theme: Theme) -> Line<'static> {
             ("r", "redo", Optional),
             ("s", "restart", Optional),
             ("n", "new", Useful),
+            ("+/-", "speed", Optional),
+            ("t", "colours", Optional),
             ("?", "help", Essential),
             ("q", "quit", Essential),
         ]
@@ -609,6 +619,7 @@ const HELP: &[&str] = &[
     "Enter or Space   play the selected house",
     "mouse   click a house to play it; wheel or ◀ ▶ scroll",
     "u undo   r redo   s start over   h hint   n new board",
+    "+/- faster/slower   t colours (both kept next time)",
     "? help   q or Esc quit   any key skips animation",
     "▲ playable   ▼ selected   ★ hint",
 ];
@@ -749,6 +760,16 @@ mod tests {
         assert!(layout(Rect::new(0, 0, MIN_WIDTH, MIN_HEIGHT), &a).is_some());
         assert!(layout(Rect::new(0, 0, MIN_WIDTH - 1, MIN_HEIGHT), &a).is_none());
         assert!(layout(Rect::new(0, 0, MIN_WIDTH, MIN_HEIGHT - 1), &a).is_none());
+    }
+
+    /// `q` on the too-small screen asks, and the question is on screen.
+    #[test]
+    fn the_quit_question_shows_on_the_too_small_screen() {
+        let mut a = app(deal(23), None);
+        keys(&mut a, "q", Instant::now());
+        let text = format!("{:?}", render(&a, 40, 12, Theme::colour()).backend());
+        assert!(text.contains("Quit? (y/n)"), "{text}");
+        assert!(text.contains("Terminal too small"), "{text}");
     }
 
     #[test]

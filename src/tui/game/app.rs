@@ -38,13 +38,11 @@ use crate::tui::game::notes::Notes;
 pub use crate::tui::game::notes::{Note, Tone};
 use crate::tui::input::{Input, chord_message};
 use crate::tui::layout::ScreenLayout;
-use crate::tui::prefs::Prefs;
+use crate::tui::prefs::{self, Chosen, Prefs};
 use crate::tui::theme::Theme;
 
 /// How far the help screen scrolls (it is about this many lines long).
 const HELP_SCROLL_LIMIT: u16 = 40;
-/// Sowing speeds `+` and `-` step through, in milliseconds per seed (0: no animation).
-const SPEEDS_MS: [u64; 11] = [0, 20, 40, 70, 100, 150, 220, 330, 500, 750, 1000];
 /// The one wording of the pause.
 pub const PAUSED_TEXT: &str = "Paused: s plays one computer move, p resumes.";
 
@@ -139,8 +137,8 @@ pub struct App {
     /// Lines the help screen is scrolled down by (on a small terminal).
     help_scroll: u16,
     notes: Notes,
-    theme: Theme,
-    seed_delay: Option<Duration>,
+    /// The speed and theme, and the keys that change them.
+    chosen: Chosen,
     move_pause: Duration,
     /// Each side's cursor, remembered between turns.
     cursor: [Option<Pit>; 2],
@@ -159,8 +157,6 @@ pub struct App {
     quit: bool,
     requests: Vec<Request>,
     events: Vec<MatchEvent>,
-    /// Preferences changed since the last call to [`App::take_prefs`].
-    prefs_changed: bool,
 }
 
 impl App {
@@ -179,8 +175,15 @@ impl App {
             dialog: None,
             help_scroll: 0,
             notes: Notes::default(),
-            theme,
-            seed_delay: settings.seed_delay.filter(|d| !d.is_zero()),
+            chosen: Chosen::new(
+                settings.seed_delay,
+                theme,
+                Prefs {
+                    seed_delay: settings.seed_delay,
+                    palette: theme.palette(),
+                },
+                false,
+            ),
             move_pause: settings.move_pause,
             cursor: [None; 2],
             digits: DigitEntry::default(),
@@ -194,7 +197,6 @@ impl App {
             quit: false,
             requests: Vec::new(),
             events: Vec::new(),
-            prefs_changed: false,
         };
         app.announce_round();
         let board = app.game.board();
@@ -259,11 +261,15 @@ impl App {
         std::mem::take(&mut self.events)
     }
 
+    /// Shows with `chosen`'s speed and theme, and keeps what the players
+    /// change from there.
+    pub fn keep_prefs(&mut self, chosen: Chosen) {
+        self.chosen = chosen;
+    }
+
     /// The preferences, if the players changed them since the last call.
     pub fn take_prefs(&mut self) -> Option<Prefs> {
-        std::mem::take(&mut self.prefs_changed).then_some(Prefs {
-            seed_delay: self.seed_delay,
-        })
+        self.chosen.take_changed()
     }
 
     /// Shows a problem (with keeping the match, say) in the status line and
@@ -302,7 +308,7 @@ impl App {
     /// The styles to draw with.
     #[must_use]
     pub fn theme(&self) -> &Theme {
-        &self.theme
+        self.chosen.theme()
     }
 
     /// What the screen is doing.
@@ -434,7 +440,7 @@ impl App {
     /// The current sowing delay (`None`: no animation).
     #[must_use]
     pub fn seed_delay(&self) -> Option<Duration> {
-        self.seed_delay
+        self.chosen.seed_delay()
     }
 
     /// Whether the terminal is too small for the game screen.
@@ -590,7 +596,12 @@ impl App {
             // rest of the move at once.
             if matches!(
                 action,
-                Action::Help | Action::AskQuit | Action::Faster | Action::Slower | Action::Pause
+                Action::Help
+                    | Action::AskQuit
+                    | Action::Faster
+                    | Action::Slower
+                    | Action::Theme
+                    | Action::Pause
             ) {
                 self.act(action, now);
             } else {
@@ -705,6 +716,10 @@ impl App {
             Action::AskQuit => self.dialog = Some(Overlay::ConfirmQuit),
             Action::Faster => self.change_speed(true, now),
             Action::Slower => self.change_speed(false, now),
+            Action::Theme => {
+                let message = self.chosen.switch_theme();
+                self.notes.say(Note::plain(message));
+            }
             Action::Pause => self.toggle_pause(now),
             Action::Step => self.step(now),
             Action::Undo => self.undo(now),
@@ -795,7 +810,7 @@ impl App {
         self.hint = None;
         self.notes.hush();
         let notes = self.move_notes(&played);
-        match self.seed_delay {
+        match self.chosen.seed_delay() {
             Some(delay) => {
                 self.notes.hold(notes);
                 self.mode = Mode::Sowing(Box::new(Animation::new(&before, steps, delay, now)));
@@ -900,35 +915,19 @@ impl App {
 
     /// `+` and `-`: the next speed; a move being sown goes on at it.
     fn change_speed(&mut self, faster: bool, now: Instant) {
-        let now_ms = self.seed_delay.map_or(0, |d| d.as_millis() as u64);
-        let next = if faster {
-            SPEEDS_MS.iter().rev().find(|&&ms| ms < now_ms)
-        } else {
-            SPEEDS_MS.iter().find(|&&ms| ms > now_ms)
+        let next = match self.chosen.change_speed(faster) {
+            Ok(next) => next,
+            Err(end) => return self.notes.say(Note::plain(end)),
         };
-        let Some(&ms) = next else {
-            self.notes.say(Note::plain(if faster {
-                "Already the fastest: no animation."
-            } else {
-                "Already the slowest: 1000 ms per seed."
-            }));
-            return;
-        };
-        self.seed_delay = (ms > 0).then(|| Duration::from_millis(ms));
-        self.prefs_changed = true;
-        match self.seed_delay {
+        match next {
             Some(delay) => {
                 if let Mode::Sowing(a) = &mut self.mode {
                     a.set_delay(delay);
                 }
-                self.notes
-                    .say(Note::plain(format!("Sowing speed: {ms} ms per seed.")));
             }
-            None => {
-                self.finish_sowing(now);
-                self.notes.say(Note::plain("Animation off."));
-            }
+            None => self.finish_sowing(now),
         }
+        self.notes.say(Note::plain(prefs::speed_message(next)));
     }
 
     fn toggle_pause(&mut self, now: Instant) {
@@ -1036,7 +1035,7 @@ impl App {
         self.hint = None;
         let notice = redo_message(&redone);
         self.notes.say(Note::from(notice));
-        match (self.seed_delay, redone.last()) {
+        match (self.chosen.seed_delay(), redone.last()) {
             (Some(delay), Some(last)) => {
                 self.notes.hold(notes);
                 let steps = last.steps.clone();

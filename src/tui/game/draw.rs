@@ -27,6 +27,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
             area,
             (need.width, need.height),
             "This board",
+            None,
             app.theme(),
         ),
     }
@@ -456,6 +457,7 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
     if app.resume_summary().is_none() {
         // The question about a saved match takes no other keys.
         keys.push(("+/-".into(), "speed", Optional));
+        keys.push((command_key(app, 't'), "colours", Optional));
     }
     keys.extend([
         ("?".into(), "help", Essential),

@@ -36,7 +36,7 @@ use std::process::ExitCode;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use crate::game::{BUSY_NOTICE, BUSY_QUESTION, Keeper, Match, MatchConfig, PlayOptions};
-use crate::tui::{prefs, screen, terminal, theme};
+use crate::tui::{prefs, screen, terminal};
 
 pub use app::App;
 
@@ -60,25 +60,19 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
         return Ok(ExitCode::SUCCESS);
     }
     let game = Match::new(config.clone(), seed);
-    let prefs_path = prefs::path();
-    let (prefs, prefs_problem) = match (&prefs_path, options.speed_given) {
-        (Some(path), false) => match prefs::load(path) {
-            Ok(prefs) => (prefs, None),
-            Err(problem) => (None, Some(problem)),
-        },
-        _ => (None, None),
-    };
+    // The kept speed unless one was given for this run; the kept theme
+    // unless NO_COLOR turns colours off.
+    let kept = prefs::Kept::load();
+    let chosen = prefs::Chosen::for_run(
+        options.speed_given.then_some(options.seed_delay),
+        kept.prefs,
+    );
     let options = PlayOptions {
-        seed_delay: prefs.map_or(options.seed_delay, |p| p.seed_delay),
+        seed_delay: chosen.seed_delay(),
         ..*options
     };
-    let mut app = App::new(
-        game,
-        options,
-        theme::Theme::from_env(),
-        (80, 24),
-        Instant::now(),
-    );
+    let mut app = App::new(game, options, *chosen.theme(), (80, 24), Instant::now());
+    app.keep_prefs(chosen);
     if let Some(saved) = found.saved {
         app.offer_resume(saved);
     }
@@ -94,17 +88,13 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     if found.busy {
         app.warn("This match is open in another window: it is played here unsaved.");
     }
-    for problem in warning
-        .into_iter()
-        .chain(found.problem)
-        .chain(prefs_problem)
-    {
+    for problem in warning.into_iter().chain(found.problem).chain(kept.problem) {
         app.warn(problem);
     }
     let mut world = world::GameWorld {
         worker,
         keeper,
-        prefs: prefs_path,
+        prefs: kept.path,
     };
     screen::run(&mut app, &mut world)?;
     let keeper = world.keeper;

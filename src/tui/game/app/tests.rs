@@ -541,7 +541,8 @@ fn speed_keys_during_a_sowing_change_its_pace_and_are_kept_for_next_time() {
     assert_eq!(
         app.take_prefs(),
         Some(crate::tui::prefs::Prefs {
-            seed_delay: Some(ms(100))
+            seed_delay: Some(ms(100)),
+            palette: crate::tui::theme::Palette::Mono,
         }),
         "the speed chosen is handed on to be kept"
     );
@@ -1027,4 +1028,67 @@ fn pausing_while_the_computer_thinks_keeps_its_move_from_being_played() {
     );
     app.tick(t0 + Duration::from_secs(7));
     assert_eq!(app.game().moves(), &[letter('a'), letter('j')]);
+}
+
+#[test]
+fn t_switches_colours_and_keeps_the_choice_with_the_kept_speed() {
+    use crate::tui::prefs::{Chosen, Prefs};
+    use crate::tui::theme::{Palette, Theme};
+    let t0 = Instant::now();
+    let ms = Duration::from_millis;
+    // Started with --speed 40 for this run; 330 is the speed kept.
+    let mut app = app_for(
+        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
+        Some(ms(40)),
+        t0,
+    );
+    app.keep_prefs(Chosen::new(
+        Some(ms(40)),
+        Theme::monochrome(),
+        Prefs {
+            seed_delay: Some(ms(330)),
+            palette: Palette::Mono,
+        },
+        false,
+    ));
+    assert!(app.theme().monochrome);
+    app.handle_event(&ch('t'), t0);
+    assert!(!app.theme().monochrome, "t brings the colours");
+    assert_eq!(
+        app.notes().message().unwrap().text,
+        "Colours on (t: black and white)."
+    );
+    assert_eq!(
+        app.take_prefs(),
+        Some(Prefs {
+            seed_delay: Some(ms(330)),
+            palette: Palette::Colour,
+        }),
+        "the theme is kept, and the speed of this run only is not"
+    );
+    app.handle_event(&ch('T'), t0);
+    assert!(app.theme().monochrome, "and takes them away again");
+    assert_eq!(app.take_prefs().map(|p| p.palette), Some(Palette::Mono));
+}
+
+#[test]
+fn with_no_color_set_t_says_why_colours_stay_off() {
+    use crate::tui::prefs::{Chosen, Prefs};
+    use crate::tui::theme::Theme;
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    app.keep_prefs(Chosen::new(
+        None,
+        Theme::monochrome(),
+        Prefs::default(),
+        true,
+    ));
+    app.handle_event(&ch('t'), t0);
+    assert!(app.theme().monochrome);
+    assert_eq!(app.take_prefs(), None, "nothing changed, nothing saved");
+    assert!(
+        app.notes().message().unwrap().text.contains("NO_COLOR"),
+        "{:?}",
+        app.notes().message()
+    );
 }
