@@ -12,10 +12,10 @@ use mancala::game::PlayOptions;
 use mancala::game::{FirstMover, Match, MatchConfig, Seat};
 use mancala::players::PlayerKind;
 use mancala::rules::Rules;
+use mancala::tui::game::{App, draw::draw};
 use mancala::tui::input::Input;
 use mancala::tui::screen::Screen;
 use mancala::tui::theme::Theme;
-use mancala::tui::{App, draw::draw};
 
 fn app(rules: Rules, t0: Instant) -> App {
     let seat = |name: &str| Seat {

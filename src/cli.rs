@@ -1,10 +1,14 @@
 //! The command line, in one place: every command, option and value check.
 
+use std::marker::PhantomData;
 use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::Duration;
 
+use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 
-use crate::game::FirstMover;
+use crate::game::{DEFAULT_SPEED_MS, FirstMover};
 use crate::players::PlayerKind;
 use crate::rules::{Capture, MAX_PITS, MAX_SEEDS, Rules, Side, Sowing, Sweep, Variant};
 
@@ -80,13 +84,13 @@ pub struct PlayArgs {
     #[arg(value_name = "NORTH_NAME")]
     pub north_name: Option<String>,
     /// Who plays South: human, random, greedy, tree:N, easy, medium, hard or perfect.
-    #[arg(long, value_name = "KIND", default_value = "human")]
+    #[arg(long, value_name = "KIND", default_value = "human", hide_possible_values = true, value_parser = Choices::<PlayerKind>::new(PLAYER_KINDS))]
     pub south: PlayerKind,
     /// Who plays North: human, random, greedy, tree:N, easy, medium, hard or perfect.
-    #[arg(long, value_name = "KIND", default_value = "human")]
+    #[arg(long, value_name = "KIND", default_value = "human", hide_possible_values = true, value_parser = Choices::<PlayerKind>::new(PLAYER_KINDS))]
     pub north: PlayerKind,
     /// Who starts each round: south, north, alternate or random.
-    #[arg(long, value_name = "WHO", default_value = "alternate")]
+    #[arg(long, value_name = "WHO", default_value = "alternate", hide_possible_values = true, value_parser = Choices::<FirstMover>::new(FIRST_MOVERS))]
     pub first: FirstMover,
     /// Milliseconds between two seeds of the sowing animation [default:
     /// 150, or the speed last chosen with + and - in the game].
@@ -127,7 +131,7 @@ impl PlayArgs {
 #[derive(Debug, Args, Clone, Default)]
 pub struct RuleArgs {
     /// A preset: kalah (default) or avalanche; the options below override it.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", hide_possible_values = true, value_parser = Choices::<Variant>::new(&["kalah", "avalanche"]))]
     pub variant: Option<Variant>,
     /// Pits per side (1 to 12).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u8).range(1..=MAX_PITS as i64))]
@@ -136,13 +140,13 @@ pub struct RuleArgs {
     #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = clap::value_parser!(u8).range(1..=MAX_SEEDS as i64))]
     pub seeds: Option<u8>,
     /// Capture rule: always, nonempty or never.
-    #[arg(long, value_name = "RULE")]
+    #[arg(long, value_name = "RULE", hide_possible_values = true, value_parser = Choices::<Capture>::new(&["always", "nonempty", "never"]))]
     pub capture: Option<Capture>,
     /// Sowing rule: single or relay.
-    #[arg(long, value_name = "RULE")]
+    #[arg(long, value_name = "RULE", hide_possible_values = true, value_parser = Choices::<Sowing>::new(&["single", "relay"]))]
     pub sowing: Option<Sowing>,
     /// End-of-game sweep: owner or none.
-    #[arg(long, value_name = "RULE")]
+    #[arg(long, value_name = "RULE", hide_possible_values = true, value_parser = Choices::<Sweep>::new(&["owner", "none"]))]
     pub sweep: Option<Sweep>,
 }
 
@@ -182,7 +186,7 @@ pub struct PositionCmd {
     #[arg(long, value_name = "C0,C1,...", allow_hyphen_values = true)]
     pub board: Option<String>,
     /// Who moves first from this position: south or north.
-    #[arg(long, value_name = "SIDE", default_value = "south")]
+    #[arg(long, value_name = "SIDE", default_value = "south", hide_possible_values = true, value_parser = Choices::<Side>::new(&["south", "north"]))]
     pub to_move: Side,
     /// Moves to play first, as pit letters in playing order: a,h,c,...
     #[arg(long, value_name = "a,h,c,...", allow_hyphen_values = true)]
@@ -213,10 +217,10 @@ pub struct SolveCmd {
 #[derive(Debug, Args)]
 pub struct ArenaCmd {
     /// Player A.
-    #[arg(value_name = "KIND_A")]
+    #[arg(value_name = "KIND_A", hide_possible_values = true, value_parser = Choices::<PlayerKind>::new(PLAYER_KINDS))]
     pub a: PlayerKind,
     /// Player B.
-    #[arg(value_name = "KIND_B")]
+    #[arg(value_name = "KIND_B", hide_possible_values = true, value_parser = Choices::<PlayerKind>::new(PLAYER_KINDS))]
     pub b: PlayerKind,
     /// Rounds to play; A and B take turns to start.
     #[arg(long, value_name = "N", allow_negative_numbers = true, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -279,15 +283,51 @@ pub struct ReplayCmd {
     /// A game record written by mancala.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// Milliseconds between two seeds of the sowing animation.
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
-    pub speed: u64,
+    /// How the moves are shown.
+    #[command(flatten)]
+    pub show: ShowArgs,
+}
+
+/// How moves are shown, for the commands that show someone else's moves
+/// (a replay, a friend's match): the speed, or none, and full screen or
+/// line by line.
+#[derive(Debug, Args, Clone, Copy, Default)]
+pub struct ShowArgs {
+    /// Milliseconds between two seeds of the sowing animation [default:
+    /// 150, or the speed last chosen with + and - in the game].
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(0..=5000))]
+    pub speed: Option<u64>,
     /// Show each move at once, without animation.
     #[arg(long)]
     pub no_animation: bool,
-    /// Print the replay line by line instead of full screen.
+    /// Line by line instead of full screen (automatic without a terminal).
     #[arg(long)]
     pub plain: bool,
+}
+
+impl ShowArgs {
+    /// The pause between two seeds: none with `--no-animation`, else
+    /// `--speed`, else the one `kept` in the preferences (`Some(None)`:
+    /// kept as no animation), else the default speed.
+    #[must_use]
+    pub fn seed_delay(&self, kept: Option<Option<Duration>>) -> Option<Duration> {
+        if self.no_animation {
+            return None;
+        }
+        match (self.speed, kept) {
+            (Some(ms), _) => Some(Duration::from_millis(ms)),
+            (None, Some(kept)) => kept,
+            (None, None) => Some(Duration::from_millis(DEFAULT_SPEED_MS)),
+        }
+        .filter(|d| !d.is_zero())
+    }
+
+    /// Whether the speed was chosen on the command line (so the kept one
+    /// is not used).
+    #[must_use]
+    pub fn speed_given(&self) -> bool {
+        self.speed.is_some() || self.no_animation
+    }
 }
 
 /// Options of `mancala stats`.
@@ -311,17 +351,11 @@ pub struct HostCmd {
     #[arg(long, value_name = "ADDR", default_value = "0.0.0.0")]
     pub bind: std::net::IpAddr,
     /// Who starts each round: south, north, alternate or random.
-    #[arg(long, value_name = "WHO", default_value = "alternate")]
+    #[arg(long, value_name = "WHO", default_value = "alternate", hide_possible_values = true, value_parser = Choices::<FirstMover>::new(FIRST_MOVERS))]
     pub first: FirstMover,
-    /// Milliseconds between two seeds of the sowing animation.
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
-    pub speed: u64,
-    /// Show each move at once, without its sowing line.
-    #[arg(long)]
-    pub no_animation: bool,
-    /// Play line by line instead of full screen (automatic without a terminal).
-    #[arg(long)]
-    pub plain: bool,
+    /// How the moves are shown.
+    #[command(flatten)]
+    pub show: ShowArgs,
     /// The rules (the joiner plays by them).
     #[command(flatten)]
     pub rules: RuleArgs,
@@ -342,15 +376,62 @@ pub struct JoinCmd {
     /// Seconds to keep trying to reconnect after the connection is lost.
     #[arg(long, value_name = "S", allow_negative_numbers = true, default_value_t = 60, value_parser = clap::value_parser!(u64).range(0..=3600))]
     pub reconnect: u64,
-    /// Milliseconds between two seeds of the sowing animation.
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
-    pub speed: u64,
-    /// Show each move at once, without its sowing line.
-    #[arg(long)]
-    pub no_animation: bool,
-    /// Play line by line instead of full screen (automatic without a terminal).
-    #[arg(long)]
-    pub plain: bool,
+    /// How the moves are shown.
+    #[command(flatten)]
+    pub show: ShowArgs,
+}
+
+/// The player kinds offered for completion (`tree:N` takes any depth, so
+/// it is not offered; it is still accepted).
+const PLAYER_KINDS: &[&str] = &[
+    "human", "random", "greedy", "easy", "medium", "hard", "perfect",
+];
+/// Who starts each round.
+const FIRST_MOVERS: &[&str] = &["south", "north", "alternate", "random"];
+
+/// A value read with its type's `FromStr` (whose message says what is
+/// accepted), and whose usual values are known to clap: `--help` lists
+/// them and the shell completion scripts complete them.
+#[derive(Clone, Copy, Debug)]
+pub struct Choices<T> {
+    names: &'static [&'static str],
+    value: PhantomData<fn() -> T>,
+}
+
+impl<T> Choices<T> {
+    /// A parser offering `names`.
+    #[must_use]
+    pub const fn new(names: &'static [&'static str]) -> Choices<T> {
+        Choices {
+            names,
+            value: PhantomData,
+        }
+    }
+}
+
+impl<T> TypedValueParser for Choices<T>
+where
+    T: FromStr + Clone + Send + Sync + 'static,
+    T::Err: Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
+{
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        // clap's own reading of a `FromStr` value: the same one-line error.
+        let parse = |text: &str| text.parse::<T>();
+        parse.parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            self.names.iter().map(|&name| PossibleValue::new(name)),
+        ))
+    }
 }
 
 /// A whole-number type that counts of seeds are read into by
@@ -533,6 +614,13 @@ pub fn error_line(error: &clap::Error) -> String {
         return format!(
             "error: unexpected argument '{word}': a match takes two names (SOUTH_NAME NORTH_NAME), and '{word}' is not a command"
         );
+    }
+    if error.kind() == clap::error::ErrorKind::InvalidValue
+        && let Some(clap::error::ContextValue::Strings(values)) =
+            error.get(clap::error::ContextKind::ValidValue)
+    {
+        // clap lists the accepted values on a line of their own.
+        return format!("{first} (expected one of: {})", values.join(", "));
     }
     if !first.ends_with(':') {
         return first.to_string();

@@ -43,6 +43,43 @@ fn an_unknown_shell_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("tcsh"), "{err}");
+    assert!(
+        err.contains("(expected one of: bash, zsh, fish)"),
+        "the one line names the accepted values: {err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// Options whose values clap now knows keep their own one-line message
+/// naming the option and every accepted value, and exit with 2.
+#[test]
+fn a_bad_option_value_names_the_option_and_the_accepted_values() {
+    for (args, option, values) in [
+        (
+            &["--capture", "x"][..],
+            "--capture",
+            "always, nonempty, never",
+        ),
+        (&["--sowing", "x"][..], "--sowing", "single, relay"),
+        (&["--sweep", "x"][..], "--sweep", "owner, none"),
+        (
+            &["--first", "x"][..],
+            "--first",
+            "south, north, alternate or random",
+        ),
+        (
+            &["--north", "x"][..],
+            "--north",
+            "tree:N, easy, medium, hard or perfect",
+        ),
+        (&["--variant", "x"][..], "--variant", "kalah, avalanche"),
+    ] {
+        let out = Command::new(BIN).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(option) && err.contains(values), "{err}");
+    }
 }
 
 /// Loads the bash script into a real bash and asks it to complete
@@ -71,4 +108,24 @@ fn the_bash_script_completes_commands_and_option_values() {
     assert_eq!(options.trim(), "--north", "{options}");
     let solitaire = complete("mancala solitaire --pl");
     assert_eq!(solitaire.trim(), "--plan", "{solitaire}");
+    // The values of the options that take one of a few words.
+    for (words, expected) in [
+        ("mancala --capture n", "never nonempty"),
+        ("mancala --sowing r", "relay"),
+        ("mancala --sweep o", "owner"),
+        ("mancala --first a", "alternate"),
+        ("mancala --north per", "perfect"),
+        ("mancala --south h", "hard human"),
+        ("mancala --variant av", "avalanche"),
+        ("mancala arena --capture al", "always"),
+        ("mancala position --to-move n", "north"),
+        ("mancala completions z", "zsh"),
+        ("mancala replay --sp", "--speed"),
+        ("mancala join --no", "--no-animation"),
+    ] {
+        let found = complete(words);
+        let mut found: Vec<&str> = found.split_whitespace().collect();
+        found.sort_unstable();
+        assert_eq!(found.join(" "), expected, "{words}");
+    }
 }

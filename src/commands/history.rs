@@ -2,7 +2,6 @@
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use crate::cli::{ReplayCmd, StatsCmd};
 use crate::game::files::{self, Follow, ReadError};
@@ -40,13 +39,13 @@ pub fn read_record(cmd: &ReplayCmd) -> anyhow::Result<Record> {
 pub fn replay(cmd: &ReplayCmd) -> anyhow::Result<ExitCode> {
     let record = read_record(cmd)?;
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-    if terminal && !cmd.plain {
-        let delay = (!cmd.no_animation).then(|| Duration::from_millis(cmd.speed));
+    if terminal && !cmd.show.plain {
+        let delay = cmd.show.seed_delay(None);
         crate::tui::replay::run(&record, delay)?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = std::io::stdout().lock();
-    match crate::plain::replay::print(&record, !cmd.no_animation, &mut out) {
+    match crate::plain::replay::print(&record, !cmd.show.no_animation, &mut out) {
         Err(e)
             if e.downcast_ref::<std::io::Error>()
                 .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>

@@ -35,9 +35,9 @@ pub fn host(cmd: &HostCmd) -> anyhow::Result<ExitCode> {
         rules,
         first: cmd.first,
         bind: SocketAddr::new(cmd.bind, cmd.port),
-        seed_delay: (!cmd.no_animation).then(|| Duration::from_millis(cmd.speed)),
+        seed_delay: cmd.show.seed_delay(None),
     };
-    if full_screen(cmd.plain) {
+    if full_screen(cmd.show.plain) {
         crate::tui::net::host(setup)
     } else {
         crate::plain::net::host(setup)
@@ -61,9 +61,9 @@ pub fn join(cmd: &JoinCmd) -> anyhow::Result<ExitCode> {
         addresses,
         code,
         reconnect_for: Duration::from_secs(cmd.reconnect),
-        seed_delay: (!cmd.no_animation).then(|| Duration::from_millis(cmd.speed)),
+        seed_delay: cmd.show.seed_delay(None),
     };
-    if full_screen(cmd.plain) {
+    if full_screen(cmd.show.plain) {
         crate::tui::net::join(setup)
     } else {
         crate::plain::net::join(setup)

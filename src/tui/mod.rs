@@ -1,45 +1,29 @@
 //! The full-screen front end (ratatui + crossterm).
 //!
-//! Every full-screen view runs on one loop:
+//! Every full-screen view runs on one loop, and shares its parts:
 //! - [`screen`]: the [`Screen`](screen::Screen) trait (messages in, effects
 //!   out, a view) and the one loop that polls the terminal with a timeout;
 //! - [`input`]: the one input path (presses only; Ctrl/Alt never make moves);
-//! - shared by the views: [`animation`] (one animation type with pacing),
-//!   [`digits`] (typing two-digit numbers), [`chrome`] (the key bar and the
-//!   too-small screen), [`text`], [`theme`], [`prefs`] (kept preferences),
-//!   [`terminal`] (entering and always leaving full-screen mode).
+//! - [`animation`] (one animation type with pacing), [`digits`] (typing
+//!   two-digit numbers), [`chrome`] (the key bar and the too-small screen),
+//!   [`text`], [`theme`], [`prefs`] (kept preferences), [`terminal`]
+//!   (entering and always leaving full-screen mode);
+//! - the board drawn by every two-sided view: [`widgets`] and [`layout`].
 //!
 //! The views:
-//! - the game: [`app`] (the model: a [`Mode`](app::Mode) enum and small
-//!   parts, [`notes`] among them), [`world`] (its messages and effects, and
-//!   what carries them out: saving, recording, the computer's searches in
-//!   [`computer`]), [`keys`] (what each key means), [`draw`], [`layout`],
-//!   [`widgets`] and [`help`] (what it looks like);
+//! - [`game`]: the two-player game (its own folder: model, keys, drawing,
+//!   effects, computer turns);
 //! - [`replay`]: a recorded round, stepped with the arrows;
 //! - [`net`]: the network game (the other player as a turn source);
 //! - solitaire lives in [`crate::solitaire`] and runs on the same loop.
-//!
-//! How a key press becomes a move: the loop turns the terminal event into an
-//! [`input::Input`], the game's [`App`] maps it to an action
-//! ([`keys::action_for`]) and plays it on the [`Match`], which traces every
-//! step; the trace becomes an [`animation::Animation`], and the move comes
-//! out of `update` as an effect ([`world::Effect::Save`]) that the
-//! [`world::GameWorld`] hands to the match's [`Keeper`] (the policy shared
-//! with plain mode: saved after every move, each finished round recorded
-//! once, offered for resuming when the same players start again).
 
 pub mod animation;
-pub mod app;
 pub mod chrome;
-pub mod computer;
 pub mod digits;
-pub mod draw;
-pub mod help;
+pub mod game;
 pub mod input;
-pub mod keys;
 pub mod layout;
 pub mod net;
-pub mod notes;
 pub mod prefs;
 pub mod replay;
 pub mod screen;
@@ -47,117 +31,5 @@ pub mod terminal;
 pub mod text;
 pub mod theme;
 pub mod widgets;
-pub mod world;
 
-use std::process::ExitCode;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
-
-use crate::game::{BUSY_NOTICE, BUSY_QUESTION, Keeper, Match, MatchConfig, PlayOptions};
-
-pub use app::App;
-
-/// Plays a match full screen until the players quit, then prints the
-/// final match score on the normal screen.
-///
-/// # Errors
-/// When the terminal fails.
-pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCode> {
-    // Random first movers and random players differ from game to game.
-    let seed = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    let worker = computer::Worker::new(&config, options.think, seed);
-    let (mut keeper, warning) = Keeper::open();
-    let found = keeper.look(&config);
-    // Another copy has this match open: ask on the normal screen, before
-    // the full screen starts, whether to play it here unsaved.
-    if found.busy && !play_unsaved()? {
-        println!("Nothing was played here: the match goes on in the other window.");
-        return Ok(ExitCode::SUCCESS);
-    }
-    let game = Match::new(config.clone(), seed);
-    let prefs_path = prefs::path();
-    let (prefs, prefs_problem) = match (&prefs_path, options.speed_given) {
-        (Some(path), false) => match prefs::load(path) {
-            Ok(prefs) => (prefs, None),
-            Err(problem) => (None, Some(problem)),
-        },
-        _ => (None, None),
-    };
-    let options = PlayOptions {
-        seed_delay: prefs.map_or(options.seed_delay, |p| p.seed_delay),
-        ..*options
-    };
-    let mut app = App::new(
-        game,
-        options,
-        theme::Theme::from_env(),
-        (80, 24),
-        Instant::now(),
-    );
-    if let Some(saved) = found.saved {
-        app.offer_resume(saved);
-    }
-    // One line however many there are: they would fill the message area.
-    match found.notes.len() {
-        0 => {}
-        1 => app.tell(format!("Note: {}", found.notes[0])),
-        n => app.tell(format!(
-            "Note: {n} unfinished matches of these players with other settings are saved{}.",
-            crate::game::data_dir().map_or(String::new(), |d| format!(" in {}", d.display()))
-        )),
-    }
-    if found.busy {
-        app.warn("This match is open in another window: it is played here unsaved.");
-    }
-    for problem in warning
-        .into_iter()
-        .chain(found.problem)
-        .chain(prefs_problem)
-    {
-        app.warn(problem);
-    }
-    let mut world = world::GameWorld {
-        worker,
-        keeper,
-        prefs: prefs_path,
-    };
-    screen::run(&mut app, &mut world)?;
-    let keeper = world.keeper;
-    if let Some(status) = terminal::signal_exit_status() {
-        // The terminal may be gone (SIGHUP): print nothing more.
-        return Ok(ExitCode::from(status));
-    }
-    println!("{}", app.final_score());
-    if keeper.has_save(&config) && app.game().outcome().is_none() && app.resume_summary().is_none()
-    {
-        println!("The match is saved: start mancala with the same names to resume it.");
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Says [`BUSY_NOTICE`] and asks [`BUSY_QUESTION`] on the normal screen
-/// until answered: whether to play on unsaved (`false` for quit or the end
-/// of input).
-fn play_unsaved() -> std::io::Result<bool> {
-    use std::io::{BufRead as _, Read as _, Write as _};
-    let mut out = std::io::stdout();
-    writeln!(out, "{BUSY_NOTICE}")?;
-    let mut input = std::io::stdin().lock();
-    loop {
-        write!(out, "{BUSY_QUESTION} ")?;
-        out.flush()?;
-        let mut line = Vec::new();
-        // A bounded line: endless input without a newline cannot fill memory.
-        if (&mut input).take(1024).read_until(b'\n', &mut line)? == 0 {
-            return Ok(false);
-        }
-        match crate::game::keeper::busy_answer(&String::from_utf8_lossy(&line)) {
-            Some(play) => return Ok(play),
-            None => writeln!(out, "Please answer p or q.")?,
-        }
-    }
-}
-
-#[cfg(test)]
-pub(crate) mod testing;
+pub use game::{App, run};

@@ -13,8 +13,8 @@ use crate::game::PlayOptions;
 use crate::game::{FirstMover, Match, MatchConfig, Seat};
 use crate::players::PlayerKind;
 use crate::rules::{Board, Pit, Rules};
-use crate::tui::app::App;
-use crate::tui::draw::draw;
+use crate::tui::game::app::App;
+use crate::tui::game::draw::draw;
 use crate::tui::input::Input;
 use crate::tui::theme::Theme;
 

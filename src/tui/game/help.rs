@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 
 use crate::rules::{Capture, Rules, Side, Sowing, Sweep};
-use crate::tui::app::App;
+use crate::tui::game::app::App;
 use crate::tui::text::{self, columns};
 use crate::tui::theme::Theme;
 
@@ -110,6 +110,24 @@ pub fn speed_text(app: &App) -> String {
     match app.seed_delay() {
         Some(d) => format!("{} ms per seed", d.as_millis()),
         None => "no animation".to_string(),
+    }
+}
+
+/// The speed for the header, longest first, with the pause in front when
+/// the computers are paused ("PAUSED · 150 ms per seed", "PAUSED · 150ms").
+#[must_use]
+pub fn speed_texts(delay: Option<std::time::Duration>, paused: bool) -> Vec<String> {
+    let (long, short) = match delay {
+        Some(d) => (
+            format!("{} ms per seed", d.as_millis()),
+            format!("{}ms", d.as_millis()),
+        ),
+        None => ("no animation".to_string(), "no anim.".to_string()),
+    };
+    if paused {
+        vec![format!("PAUSED · {long}"), format!("PAUSED · {short}")]
+    } else {
+        vec![long, short]
     }
 }
 

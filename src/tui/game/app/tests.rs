@@ -7,8 +7,8 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use super::*;
 use crate::players::PlayerKind;
 use crate::rules::{Board, Rules};
-use crate::tui::computer::{Answer, Request};
-use crate::tui::testing::{app_for, ch, click, config, humans, press};
+use crate::tui::game::computer::{Answer, Request};
+use crate::tui::game::testing::{app_for, ch, click, config, humans, press};
 
 fn letter(c: char) -> Pit {
     Rules::KALAH.pit_by_letter(c).unwrap()
@@ -661,7 +661,7 @@ mod storms {
                         "a refused pit says why"
                     );
                 }
-                prop_assert!(app.notes().log().len() <= crate::tui::notes::LOG_LENGTH);
+                prop_assert!(app.notes().log().len() <= crate::tui::game::notes::LOG_LENGTH);
                 let no_moves_asked = app
                     .take_requests()
                     .iter()
@@ -760,7 +760,7 @@ fn the_arrows_scroll_the_help_screen_and_other_keys_close_it() {
     app.handle_event(&press(KeyCode::Down), t0);
     app.handle_event(&press(KeyCode::Up), t0);
     assert_eq!((app.dialog(), app.help_scroll()), (Some(Overlay::Help), 1));
-    let small = crate::tui::testing::render(&app, 46, 15);
+    let small = crate::tui::game::testing::render(&app, 46, 15);
     assert!(
         !small.contains("Rules:"),
         "scrolled past the first line:\n{small}"

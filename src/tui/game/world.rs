@@ -8,9 +8,9 @@ use std::time::Instant;
 use ratatui::Frame;
 
 use crate::game::{Keeper, Match, MatchConfig};
-use crate::tui::app::{App, MatchEvent};
-use crate::tui::computer::{Answer, Request, Worker};
-use crate::tui::draw::draw;
+use crate::tui::game::app::{App, MatchEvent};
+use crate::tui::game::computer::{Answer, Request, Worker};
+use crate::tui::game::draw::draw;
 use crate::tui::input::Input;
 use crate::tui::prefs::{self, Prefs};
 use crate::tui::screen::{Screen, World};
@@ -177,8 +177,8 @@ mod tests {
         assert_eq!(home_relative(std::path::Path::new("/x/y")), "/x/y");
     }
     use crate::game::SaveStore;
+    use crate::tui::game::testing::{humans, key, pit_key};
     use crate::tui::screen::dispatch;
-    use crate::tui::testing::{humans, key, pit_key};
     use crossterm::event::KeyCode;
     use std::fs;
     use std::time::{Duration, Instant};

@@ -9,12 +9,13 @@ use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 use crate::game::outcome_message;
 use crate::game::{match_score, match_score_short};
 use crate::rules::{Score, Side};
-use crate::tui::app::{App, Note, Overlay, PAUSED_TEXT, Tone};
 use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
+use crate::tui::game::app::{App, Note, Overlay, PAUSED_TEXT, Tone};
+use crate::tui::game::help;
 use crate::tui::layout::ScreenLayout;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::board::BoardView;
-use crate::tui::{animation, help, text};
+use crate::tui::{animation, text};
 
 /// Draws the screen for `app`.
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -79,26 +80,28 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
 
     let round = format!("Round {}", game.round());
     let (won, lost, draws) = (tally.wins[0], tally.wins[1], tally.draws);
-    let width = usize::from(layout.header.width).saturating_sub(text::columns(&round));
-    let score = text::first_fitting(
-        &[
-            format!("   Match: {}", match_score(tally, names)),
-            format!("   {}", match_score(tally, names)),
-            format!(" · match {}", match_score_short(tally)),
-            format!(" · {won}–{lost}, {draws}d"),
-        ],
-        width,
+    let scores = [
+        format!("   Match: {}", match_score(tally, names)),
+        format!("   {}", match_score(tally, names)),
+        format!(" · match {}", match_score_short(tally)),
+        format!(" · {won}–{lost}, {draws}d"),
+    ];
+    let (score, speed) = header_parts(
+        usize::from(layout.header.width).saturating_sub(text::columns(&round)),
+        &scores,
+        &help::speed_texts(app.seed_delay(), app.paused()),
+        app.paused(),
     );
     let header = Line::from(vec![
         Span::styled(round, theme.title),
         Span::styled(score, theme.text),
     ]);
     frame.render_widget(&header, layout.header);
-    let pause = if app.paused() { "PAUSED · " } else { "" };
-    let speed = Line::styled(format!("{pause}{}", help::speed_text(app)), theme.dim);
-    // Only where it does not cover the match score.
-    if header.width() + speed.width() + 2 <= usize::from(layout.header.width) {
-        frame.render_widget(speed.right_aligned(), layout.header);
+    if let Some(speed) = speed {
+        frame.render_widget(
+            Line::styled(speed, theme.dim).right_aligned(),
+            layout.header,
+        );
     }
     frame.render_widget(
         Line::styled(
@@ -141,6 +144,33 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         draw_status(frame, app, layout.bottom);
     }
     frame.render_widget(key_bar(app, layout.keys.width), layout.keys);
+}
+
+/// The match score and the speed for a header of `width` columns after the
+/// round. The speed alone gives way to the score's longest wording; with
+/// the pause in front it stays: the longest wordings that fit together,
+/// the speed shortened before the score, left out only when not even the
+/// shortest wordings fit side by side.
+fn header_parts(
+    width: usize,
+    scores: &[String],
+    speeds: &[String],
+    paused: bool,
+) -> (String, Option<String>) {
+    let longest = text::first_fitting(scores, width);
+    let scores = if paused {
+        scores
+    } else {
+        std::slice::from_ref(&longest)
+    };
+    for score in scores {
+        for speed in speeds {
+            if text::columns(score) + 2 + text::columns(speed) <= width {
+                return (score.clone(), Some(speed.clone()));
+            }
+        }
+    }
+    (text::first_fitting(scores, width), None)
 }
 
 /// The rules in force in `width` columns: whole when they fit, else the
@@ -368,7 +398,7 @@ fn draw_resume(frame: &mut Frame, app: &App, summary: &str, area: Rect) {
 
 /// The key that runs command `letter` for the player to move: the letter
 /// itself, or Shift+letter when it is one of that player's pits (see
-/// [`keys`](crate::tui::keys)).
+/// [`keys`](crate::tui::game::keys)).
 fn command_key(app: &App, letter: char) -> String {
     let rules = app.rules();
     let own_pit = app.human_to_move().is_some_and(|side| {

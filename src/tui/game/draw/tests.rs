@@ -8,8 +8,10 @@ use crossterm::event::KeyCode;
 
 use crate::players::PlayerKind;
 use crate::rules::Rules;
-use crate::tui::app::Overlay;
-use crate::tui::testing::{app_for, ch, config, humans, moves_to_first_capture, press, render};
+use crate::tui::game::app::Overlay;
+use crate::tui::game::testing::{
+    app_for, ch, config, humans, moves_to_first_capture, press, render,
+};
 
 #[test]
 fn opening_board_alice_and_michael() {
@@ -434,4 +436,32 @@ fn one_pit_board_prompt_names_the_single_number() {
     let screen = render(&app, 80, 24);
     assert!(screen.contains("your move: a or 1,"), "{screen}");
     assert!(!screen.contains("1-1"), "{screen}");
+}
+
+/// At 80 columns the paused header keeps both the pause and the speed,
+/// with long names and a match under way (shorter wordings, not less).
+#[test]
+fn the_paused_header_keeps_the_speed_at_80_columns() {
+    let t0 = Instant::now();
+    let mut app = app_for(
+        crate::game::MatchConfig {
+            seats: [
+                crate::game::Seat::new("Computer (medium)", PlayerKind::Medium),
+                crate::game::Seat::new("Computer (greedy)", PlayerKind::Greedy),
+            ],
+            ..config(Rules::KALAH, PlayerKind::Medium, PlayerKind::Greedy)
+        },
+        Some(Duration::from_millis(150)),
+        t0,
+    );
+    app.handle_event(&ch('p'), t0);
+    assert!(app.paused());
+    let screen = render(&app, 80, 24);
+    let header = screen.lines().find(|l| l.contains("Round 1")).unwrap();
+    assert!(header.contains("PAUSED"), "{header}");
+    assert!(header.contains("150"), "the speed stays: {header}");
+    assert!(
+        header.contains("Computer (medium)"),
+        "the score keeps the names where the speed text can be shorter: {header}"
+    );
 }

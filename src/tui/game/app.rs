@@ -12,7 +12,7 @@
 //! never touch the terminal or the disk or start threads: what the
 //! computer should think about comes out of [`App::take_requests`], its
 //! answers go in through [`App::on_answer`]; what happened to the match
-//! comes out of [`App::take_match_events`]. The [`world`](crate::tui::world)
+//! comes out of [`App::take_match_events`]. The [`world`](crate::tui::game::world)
 //! turns both into effects. That keeps every screen testable without a
 //! terminal.
 
@@ -31,13 +31,13 @@ use crate::game::{
 use crate::players::{Hint, PlayerKind};
 use crate::rules::{MoveError, Pit, Played, Rules, Side, Step};
 use crate::tui::animation::Animation;
-use crate::tui::computer::{Answer, Request};
 use crate::tui::digits::{DIGIT_WAIT, DigitEntry, Entered};
+use crate::tui::game::computer::{Answer, Request};
+use crate::tui::game::keys::{self, Action, Situation};
+use crate::tui::game::notes::Notes;
+pub use crate::tui::game::notes::{Note, Tone};
 use crate::tui::input::{Input, chord_message};
-use crate::tui::keys::{self, Action, Situation};
 use crate::tui::layout::ScreenLayout;
-use crate::tui::notes::Notes;
-pub use crate::tui::notes::{Note, Tone};
 use crate::tui::prefs::Prefs;
 use crate::tui::theme::Theme;
 
@@ -58,7 +58,7 @@ pub enum Overlay {
 }
 
 /// What happened to the match, for whoever keeps it (the
-/// [world](crate::tui::world) saves it with a [`Keeper`](crate::game::Keeper)).
+/// [world](crate::tui::game::world) saves it with a [`Keeper`](crate::game::Keeper)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MatchEvent {
     /// A move was made or taken back, or a new round started: save it.
@@ -681,7 +681,7 @@ impl App {
         }
     }
 
-    /// What a key means now (see [`keys`](crate::tui::keys)).
+    /// What a key means now (see [`keys`](crate::tui::game::keys)).
     fn key_action(&self, key: KeyEvent) -> Action {
         keys::action_for(
             key,

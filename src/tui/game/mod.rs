@@ -1,0 +1,144 @@
+//! The two-player game screen: the model, its keys, its drawing and the
+//! world that carries its effects out.
+//!
+//! - [`app`]: the model, a [`Mode`](app::Mode) enum and small parts
+//!   ([`notes`]: the status line and the log);
+//! - [`keys`]: what each key means in each situation;
+//! - [`world`]: the screen's messages and effects, and what carries them
+//!   out: saving, recording, preferences, the computer's searches
+//!   ([`computer`]);
+//! - [`draw`] and [`help`]: what it looks like (the board itself is the
+//!   shared [`crate::tui::widgets::board`], placed by
+//!   [`crate::tui::layout`]).
+//!
+//! How a key press becomes a move: the [screen loop](crate::tui::screen)
+//! turns the terminal event into an [`Input`](crate::tui::input::Input),
+//! the game's [`App`] maps it to an action ([`keys::action_for`]) and plays
+//! it on the [`Match`], which traces every step; the trace becomes an
+//! [`Animation`](crate::tui::animation::Animation), and the move comes out
+//! of `update` as an effect ([`world::Effect::Save`]) that the
+//! [`world::GameWorld`] hands to the match's [`Keeper`] (the policy shared
+//! with plain mode: saved after every move, each finished round recorded
+//! once, offered for resuming when the same players start again).
+
+pub mod app;
+pub mod computer;
+pub mod draw;
+pub mod help;
+pub mod keys;
+pub mod notes;
+pub mod world;
+
+#[cfg(test)]
+pub(crate) mod testing;
+
+use std::process::ExitCode;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use crate::game::{BUSY_NOTICE, BUSY_QUESTION, Keeper, Match, MatchConfig, PlayOptions};
+use crate::tui::{prefs, screen, terminal, theme};
+
+pub use app::App;
+
+/// Plays a match full screen until the players quit, then prints the
+/// final match score on the normal screen.
+///
+/// # Errors
+/// When the terminal fails.
+pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCode> {
+    // Random first movers and random players differ from game to game.
+    let seed = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let worker = computer::Worker::new(&config, options.think, seed);
+    let (mut keeper, warning) = Keeper::open();
+    let found = keeper.look(&config);
+    // Another copy has this match open: ask on the normal screen, before
+    // the full screen starts, whether to play it here unsaved.
+    if found.busy && !play_unsaved()? {
+        println!("Nothing was played here: the match goes on in the other window.");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let game = Match::new(config.clone(), seed);
+    let prefs_path = prefs::path();
+    let (prefs, prefs_problem) = match (&prefs_path, options.speed_given) {
+        (Some(path), false) => match prefs::load(path) {
+            Ok(prefs) => (prefs, None),
+            Err(problem) => (None, Some(problem)),
+        },
+        _ => (None, None),
+    };
+    let options = PlayOptions {
+        seed_delay: prefs.map_or(options.seed_delay, |p| p.seed_delay),
+        ..*options
+    };
+    let mut app = App::new(
+        game,
+        options,
+        theme::Theme::from_env(),
+        (80, 24),
+        Instant::now(),
+    );
+    if let Some(saved) = found.saved {
+        app.offer_resume(saved);
+    }
+    // One line however many there are: they would fill the message area.
+    match found.notes.len() {
+        0 => {}
+        1 => app.tell(format!("Note: {}", found.notes[0])),
+        n => app.tell(format!(
+            "Note: {n} unfinished matches of these players with other settings are saved{}.",
+            crate::game::data_dir().map_or(String::new(), |d| format!(" in {}", d.display()))
+        )),
+    }
+    if found.busy {
+        app.warn("This match is open in another window: it is played here unsaved.");
+    }
+    for problem in warning
+        .into_iter()
+        .chain(found.problem)
+        .chain(prefs_problem)
+    {
+        app.warn(problem);
+    }
+    let mut world = world::GameWorld {
+        worker,
+        keeper,
+        prefs: prefs_path,
+    };
+    screen::run(&mut app, &mut world)?;
+    let keeper = world.keeper;
+    if let Some(status) = terminal::signal_exit_status() {
+        // The terminal may be gone (SIGHUP): print nothing more.
+        return Ok(ExitCode::from(status));
+    }
+    println!("{}", app.final_score());
+    if keeper.has_save(&config) && app.game().outcome().is_none() && app.resume_summary().is_none()
+    {
+        println!("The match is saved: start mancala with the same names to resume it.");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Says [`BUSY_NOTICE`] and asks [`BUSY_QUESTION`] on the normal screen
+/// until answered: whether to play on unsaved (`false` for quit or the end
+/// of input).
+fn play_unsaved() -> std::io::Result<bool> {
+    use std::io::{BufRead as _, Read as _, Write as _};
+    let mut out = std::io::stdout();
+    writeln!(out, "{BUSY_NOTICE}")?;
+    let mut input = std::io::stdin().lock();
+    loop {
+        write!(out, "{BUSY_QUESTION} ")?;
+        out.flush()?;
+        let mut line = Vec::new();
+        // A bounded line: endless input without a newline cannot fill memory.
+        if (&mut input).take(1024).read_until(b'\n', &mut line)? == 0 {
+            return Ok(false);
+        }
+        match crate::game::keeper::busy_answer(&String::from_utf8_lossy(&line)) {
+            Some(play) => return Ok(play),
+            None => writeln!(out, "Please answer p or q.")?,
+        }
+    }
+}
