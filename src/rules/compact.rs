@@ -53,15 +53,20 @@ pub struct Compact {
 pub struct CompactRules {
     rules: Rules,
     pits: usize,
+    /// Single sowing on a ring of at most 16 cells: moves are played on
+    /// the position as one 128-bit word ([`Compact::play_packed`]).
+    packed: bool,
 }
 
 impl CompactRules {
     /// `rules` prepared for compact play.
     #[must_use]
     pub const fn new(rules: Rules) -> CompactRules {
+        let pits = rules.pits();
         CompactRules {
             rules,
-            pits: rules.pits(),
+            pits,
+            packed: matches!(rules.sowing(), Sowing::Single) && 2 * pits < 16,
         }
     }
 
@@ -187,9 +192,12 @@ impl Compact {
     /// Plays the mover's pit `i` (it must hold seeds): the position after
     /// it, the store margin the mover gained (captures and, when the game
     /// ends, the sweep included), and who moves next.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn play(&self, rules: &CompactRules, i: usize) -> (Compact, i32, Next) {
+        if rules.packed {
+            return self.play_packed(rules, i);
+        }
         let n = rules.pits;
         let ring = 2 * n + 1;
         let mut c = self.cells;
@@ -281,6 +289,109 @@ impl Compact {
     }
 }
 
+/// `ONES[k]`: `k` bytes of 0x01 from the lowest (k <= 16).
+const ONES: [u128; 17] = {
+    let mut t = [0u128; 17];
+    let mut k = 1;
+    while k <= 16 {
+        t[k] = t[k - 1] | 1u128 << (8 * (k - 1));
+        k += 1;
+    }
+    t
+};
+
+#[inline]
+const fn ones(k: usize) -> u128 {
+    ONES[k]
+}
+
+/// The low `k` bytes set (k <= 16).
+#[inline]
+const fn low_bytes(k: usize) -> u128 {
+    ones(k) * 0xFF
+}
+
+/// The sum of the bytes of `x` (at most 255 in all).
+#[inline]
+const fn byte_sum(x: u128) -> u32 {
+    (x.wrapping_mul(ones(16)) >> 120) as u32
+}
+
+impl Compact {
+    /// [`Compact::play`] for single sowing on a ring of at most 16 cells:
+    /// the ring is one 128-bit word, sowing adds runs of 0x01 bytes (no
+    /// byte can overflow: the pits hold at most 255 seeds in all), and the
+    /// sums and the flip are masks and shifts.
+    #[inline(always)]
+    fn play_packed(&self, rules: &CompactRules, i: usize) -> (Compact, i32, Next) {
+        let n = rules.pits;
+        let ring = 2 * n + 1;
+        let mut head = [0u8; 16];
+        head.copy_from_slice(&self.cells[..16]);
+        let mut x = u128::from_le_bytes(head);
+        let byte = |x: u128, at: usize| (x >> (8 * at)) as u8;
+        let mut hand = usize::from(byte(x, i));
+        debug_assert!(i < n && hand > 0, "pit {i} of {self:?}");
+        x &= !(0xFFu128 << (8 * i));
+        if hand >= ring {
+            x += (hand / ring) as u128 * ones(ring);
+            hand %= ring;
+        }
+        let end = i + hand;
+        let at = if end < ring {
+            x += ones(hand) << (8 * (i + 1));
+            end
+        } else {
+            x += ones(ring - i - 1) << (8 * (i + 1));
+            x += ones(end - ring + 1);
+            end - ring
+        };
+        let mut captured = false;
+        if at < n && byte(x, at) == 1 {
+            let opposite = 2 * n - at;
+            let across = byte(x, opposite);
+            let take = match rules.rules.capture() {
+                Capture::Always => true,
+                Capture::NonEmpty => across > 0,
+                Capture::Never => false,
+            };
+            if take {
+                x += (1 + u128::from(across)) << (8 * n);
+                x &= !((0xFFu128 << (8 * at)) | (0xFFu128 << (8 * opposite)));
+                captured = true;
+            }
+        }
+        let stored = byte(x, n);
+        let mut gain = i32::from(stored);
+        let in_play = self.in_play - stored;
+        let mine_bits = x & low_bytes(n);
+        let theirs_bits = (x >> (8 * (n + 1))) & low_bytes(n);
+        let mine = byte_sum(mine_bits);
+        if mine == 0 || (captured && theirs_bits == 0) {
+            if rules.rules.sweep() == Sweep::Owner {
+                let theirs = u32::from(in_play) - mine;
+                gain += mine as i32 - theirs as i32;
+            }
+            return (
+                Compact {
+                    cells: [0; BYTES],
+                    in_play: 0,
+                },
+                gain,
+                Next::Over,
+            );
+        }
+        let (word, next) = if at == n {
+            (mine_bits | theirs_bits << (8 * (n + 1)), Next::Again)
+        } else {
+            (theirs_bits | mine_bits << (8 * (n + 1)), Next::Opponent)
+        };
+        let mut cells = [0u8; BYTES];
+        cells[..16].copy_from_slice(&word.to_le_bytes());
+        (Compact { cells, in_play }, gain, next)
+    }
+}
+
 impl std::fmt::Debug for Compact {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Compact({:?}, in play {})", &self.cells, self.in_play)
@@ -311,6 +422,8 @@ mod tests {
             Rules::KALAH.with_sweep(Sweep::None),
             Rules::AVALANCHE,
             Rules::new(3, 9).unwrap(),
+            Rules::new(7, 6).unwrap(),
+            Rules::new(8, 3).unwrap().with_capture(Capture::NonEmpty),
             Rules::new(12, 5).unwrap().with_sowing(Sowing::Relay),
             Rules::new(1, 3).unwrap(),
         ];

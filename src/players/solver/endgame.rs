@@ -2,17 +2,28 @@
 //! most `K` seeds left in the pits, one byte each in a dense array indexed
 //! by the rank of the pit counts.
 //!
-//! Entries are computed lazily by memoised minimax the first time the
-//! search reaches a position, and kept while the rules stay the same (a
-//! move never adds seeds to the pits, and a move that keeps them all in the
-//! pits moves seeds towards the mover's store, so the recursion ends).
-//! Entries are atomic bytes, so the solver's threads share one database;
-//! two threads computing the same entry write the same value.
+//! # Building it
+//! With single sowing the database is built eagerly, level by level (all
+//! positions with 1 seed in the pits, then 2, ...), before the search
+//! starts. A move either puts a seed into the store or captures (its
+//! successor has fewer seeds: a finished level), or keeps every seed in the
+//! pits; then it only moves the mover's seeds towards its store, so the
+//! sum over both sides of each seed's distance from its own left end grows,
+//! and memoised recursion within the level ends. Each level is split into
+//! chunks that the threads take in turn; entries are atomic bytes, and two
+//! threads computing the same entry write the same value. A build stopped
+//! by the limits keeps the levels it finished, and a later call resumes it.
+//!
+//! With relay sowing a move may carry seeds round without touching a store,
+//! so no such order is known: that database stays small and its entries
+//! are computed lazily, the first time the search reaches them.
 
-use std::sync::atomic::{AtomicI8, Ordering};
+use std::sync::atomic::{AtomicI8, AtomicU8, AtomicU64, Ordering};
+use std::time::Instant;
 
 use super::Counter;
-use crate::rules::{Compact, CompactRules, MAX_PITS, Next};
+use crate::players::Limits;
+use crate::rules::{Compact, CompactRules, MAX_PITS, Next, Sowing};
 
 /// Marks an entry not computed yet.
 const UNKNOWN: i8 = i8::MIN;
@@ -22,6 +33,8 @@ pub(crate) const MAX_DB_SEEDS: u32 = 100;
 const ROWS: usize = MAX_DB_SEEDS as usize + 2 * MAX_PITS + 1;
 /// Columns: `k <= 2 * pits`.
 const COLS: usize = 2 * MAX_PITS + 1;
+/// Positions a build thread takes at a time.
+const CHUNK: u64 = 1 << 15;
 
 /// Binomial coefficients `C(n, k)`, saturating.
 fn binomials() -> Vec<[u64; COLS]> {
@@ -62,21 +75,40 @@ pub fn seeds_for(pits: usize, total: u32, max_entries: u64) -> u32 {
 pub(crate) struct Endgame {
     rules: CompactRules,
     max_seeds: u8,
+    /// Levels (seed counts) complete: every entry up to this is known.
+    ready: AtomicU8,
+    eager: bool,
     values: Vec<AtomicI8>,
-    binomial: Vec<[u64; COLS]>,
+    /// `binomial[n][k]` = C(n, k), flat: row `n` starts at `n * COLS`.
+    binomial: Vec<u64>,
+    /// The rank's terms: `C(prefix + i, i + 1)` at `i * (max_seeds + 1) +
+    /// prefix`, a table small enough to stay in the first-level cache.
+    terms: Vec<u64>,
 }
 
 impl Endgame {
     /// An empty database of `rules` up to `max_seeds` seeds in the pits.
     pub fn new(rules: CompactRules, max_seeds: u32) -> Endgame {
-        let binomial = binomials();
+        let binomial: Vec<u64> = binomials().into_iter().flatten().collect();
         let max_seeds = max_seeds.min(MAX_DB_SEEDS);
-        let len = binomial[max_seeds as usize + 2 * rules.pits()][2 * rules.pits()] as usize;
+        let pits = rules.pits();
+        let len = binomial[(max_seeds as usize + 2 * pits) * COLS + 2 * pits] as usize;
         let mut values = Vec::with_capacity(len);
         values.resize_with(len, || AtomicI8::new(UNKNOWN));
+        let eager = rules.rules().sowing() == Sowing::Single;
+        let row = max_seeds as usize + 1;
+        let mut terms = vec![0u64; 2 * pits * row];
+        for i in 0..2 * pits {
+            for prefix in 0..row {
+                terms[i * row + prefix] = binomial[(prefix + i) * COLS + i + 1];
+            }
+        }
         Endgame {
+            terms,
             rules,
             max_seeds: max_seeds as u8,
+            ready: AtomicU8::new(if eager { 0 } else { max_seeds as u8 }),
+            eager,
             values,
             binomial,
         }
@@ -87,10 +119,11 @@ impl Endgame {
         &self.rules
     }
 
-    /// Seeds covered.
+    /// Seeds the search may look up: the levels built so far (all of them
+    /// for a lazy database).
     #[inline]
-    pub fn max_seeds(&self) -> u8 {
-        self.max_seeds
+    pub fn ready(&self) -> u8 {
+        self.ready.load(Ordering::Acquire)
     }
 
     /// Bytes allocated.
@@ -98,31 +131,66 @@ impl Endgame {
         self.values.len()
     }
 
+    #[inline]
+    fn choose(&self, n: usize, k: usize) -> u64 {
+        self.binomial[n * COLS + k]
+    }
+
     /// The rank of a position: stars and bars over the pits, the mover's
-    /// first (the i-th bar sits after the first i+1 pits' seeds).
+    /// first (the i-th bar sits after the first i+1 pits' seeds). The
+    /// positions with `s` seeds take the ranks `C(s-1+2n, 2n)..C(s+2n, 2n)`.
     #[inline]
     fn rank(&self, pos: &Compact) -> usize {
         let n = self.rules.pits();
+        let row = usize::from(self.max_seeds) + 1;
         let bytes = pos.bytes();
-        let mut prefix = 0usize;
         let mut rank = 0u64;
+        let mut prefix = 0usize;
         for (i, &x) in bytes[..n].iter().chain(&bytes[n + 1..=2 * n]).enumerate() {
             prefix += usize::from(x);
-            rank += self.binomial[prefix + i][i + 1];
+            rank += self.terms[i * row + prefix];
         }
         rank as usize
+    }
+
+    /// The pit counts (mover's first) of `rank`, the inverse of the rank.
+    fn unrank(&self, mut rank: u64, pits: &mut [u8]) {
+        let m = pits.len();
+        // c[i] = prefix[i] + i: strictly increasing, rank = sum C(c[i], i+1)
+        let mut above = ROWS - 1;
+        let mut prefix_above = 0;
+        for i in (0..m).rev() {
+            let mut c = above;
+            while c > i && self.choose(c, i + 1) > rank {
+                c -= 1;
+            }
+            rank -= self.choose(c, i + 1);
+            let prefix = c - i;
+            if i + 1 < m {
+                pits[i + 1] = (prefix_above - prefix) as u8;
+            }
+            prefix_above = prefix;
+            above = c;
+        }
+        pits[0] = prefix_above as u8;
     }
 
     /// The future margin of `pos` (in play, at most `max_seeds` in the
     /// pits), computed now if not known yet. Each position computed counts
     /// against `counter`; once it stops the search, the answer means
     /// nothing and nothing unproven is kept.
+    #[inline]
     pub fn value(&self, pos: &Compact, counter: &mut Counter) -> i32 {
         let index = self.rank(pos);
         let known = self.values[index].load(Ordering::Relaxed);
         if known != UNKNOWN {
             return i32::from(known);
         }
+        self.compute(pos, index, counter)
+    }
+
+    #[cold]
+    fn compute(&self, pos: &Compact, index: usize, counter: &mut Counter) -> i32 {
         if counter.tick() {
             return 0;
         }
@@ -146,10 +214,145 @@ impl Endgame {
         best
     }
 
-    /// Computes every entry (for tests): every split of up to `max_seeds`
-    /// seeds over the pits with both sides holding some.
+    /// The value of `pos` during the build: lower levels are complete, so
+    /// only positions of the same level may still be missing.
+    fn build_value(&self, pos: &Compact) -> i32 {
+        let index = self.rank(pos);
+        let known = self.values[index].load(Ordering::Relaxed);
+        if known != UNKNOWN {
+            return i32::from(known);
+        }
+        let v = self.build_entry(pos);
+        self.values[index].store(v as i8, Ordering::Relaxed);
+        v
+    }
+
+    /// Minimax of `pos` over its moves, one ply, from the database. The
+    /// children's entries are all located first, then read together, so
+    /// their cache misses overlap.
+    fn build_entry(&self, pos: &Compact) -> i32 {
+        let mut index = [0usize; MAX_PITS];
+        let mut gain = [0i32; MAX_PITS];
+        let mut sign = [0i32; MAX_PITS];
+        let mut pit = [0u8; MAX_PITS];
+        let mut len = 0;
+        let mut moves = pos.moves(&self.rules);
+        while moves != 0 {
+            let i = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let (child, g, next) = pos.play(&self.rules, i);
+            gain[len] = g;
+            pit[len] = i as u8;
+            match next {
+                Next::Over => sign[len] = 0,
+                Next::Again => {
+                    sign[len] = 1;
+                    index[len] = self.rank(&child);
+                }
+                Next::Opponent => {
+                    sign[len] = -1;
+                    index[len] = self.rank(&child);
+                }
+            }
+            len += 1;
+        }
+        let mut value = [0i8; MAX_PITS];
+        for j in 0..len {
+            value[j] = if sign[j] == 0 {
+                0
+            } else {
+                self.values[index[j]].load(Ordering::Relaxed)
+            };
+        }
+        let mut best = i32::MIN;
+        for j in 0..len {
+            let v = if value[j] == UNKNOWN {
+                // a child of the same level not reached yet
+                let (child, _, _) = pos.play(&self.rules, usize::from(pit[j]));
+                self.build_value(&child)
+            } else {
+                i32::from(value[j])
+            };
+            best = best.max(gain[j] + sign[j] * v);
+        }
+        best
+    }
+
+    /// Builds the missing levels with `threads` threads (see the module
+    /// docs); stops early, keeping the levels finished, when `limits` stop
+    /// it (their node budget is for the search, so not counted here).
+    /// Nothing to do for a lazy database.
+    pub fn build(&self, threads: usize, limits: &Limits) {
+        if !self.eager {
+            return;
+        }
+        let m = 2 * self.rules.pits();
+        for level in usize::from(self.ready()) + 1..=usize::from(self.max_seeds) {
+            let start = self.choose(level - 1 + m, m);
+            let end = self.choose(level + m, m);
+            let next = AtomicU64::new(start);
+            let stopped = std::sync::atomic::AtomicBool::new(false);
+            let work = || {
+                let mut pits = [0u8; 2 * MAX_PITS];
+                let pits = &mut pits[..m];
+                loop {
+                    if limits.stop.load(Ordering::Relaxed)
+                        || limits.deadline.is_some_and(|d| Instant::now() >= d)
+                    {
+                        stopped.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    let from = next.fetch_add(CHUNK, Ordering::Relaxed);
+                    if from >= end {
+                        return;
+                    }
+                    let to = (from + CHUNK).min(end);
+                    self.build_chunk(from, to, pits);
+                }
+            };
+            std::thread::scope(|scope| {
+                for _ in 1..threads {
+                    scope.spawn(work);
+                }
+                work();
+            });
+            if stopped.load(Ordering::Relaxed) {
+                return;
+            }
+            self.ready.store(level as u8, Ordering::Release);
+        }
+    }
+
+    /// Computes the entries of ranks `from..to` (all of one level).
+    fn build_chunk(&self, from: u64, to: u64, pits: &mut [u8]) {
+        let n = pits.len() / 2;
+        self.unrank(from, pits);
+        let mut index = from;
+        loop {
+            let slot = &self.values[index as usize];
+            if slot.load(Ordering::Relaxed) == UNKNOWN
+                && pits[..n].iter().any(|&x| x > 0)
+                && pits[n..].iter().any(|&x| x > 0)
+            {
+                let pos = Compact::from_pits(&pits[..n], &pits[n..]).expect("few seeds");
+                let v = self.build_entry(&pos);
+                slot.store(v as i8, Ordering::Relaxed);
+            }
+            index += 1;
+            if index >= to {
+                return;
+            }
+            next_composition(pits);
+        }
+    }
+
+    /// Computes every entry (for tests), lazily for a lazy database.
     #[cfg(test)]
     pub fn fill_all(&self, counter: &mut Counter) {
+        if self.eager {
+            self.build(1, &Limits::none());
+            return;
+        }
         let n = self.rules.pits();
         let mut pits = [0u8; 2 * MAX_PITS];
         for total in 0..=self.max_seeds {
@@ -181,5 +384,55 @@ impl Endgame {
             .iter()
             .filter(|v| v.load(Ordering::Relaxed) != UNKNOWN)
             .count()
+    }
+}
+
+/// The next split of the same number of seeds in rank order (colex on the
+/// prefix sums): the first pit `i` whose right neighbour holds seeds takes
+/// all the seeds left of it plus one from that neighbour.
+#[inline]
+fn next_composition(pits: &mut [u8]) {
+    let mut moved = 0u8;
+    for i in 0..pits.len() - 1 {
+        if pits[i + 1] > 0 {
+            moved += pits[i] + 1;
+            pits[i] = moved;
+            pits[i + 1] -= 1;
+            return;
+        }
+        moved += pits[i];
+        pits[i] = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn ranks_step_and_invert_in_order() {
+        let db = Endgame::new(CompactRules::new(Rules::new(3, 4).unwrap()), 5);
+        let m = 6;
+        let mut pits = [0u8; 6];
+        let mut count = 0;
+        for level in 0..=5usize {
+            let start = db.choose(level + m - 1, m);
+            let end = db.choose(level + m, m);
+            db.unrank(start, &mut pits);
+            for r in start..end {
+                let pos = Compact::from_pits(&pits[..3], &pits[3..]).unwrap();
+                assert_eq!(db.rank(&pos) as u64, r, "{pits:?}");
+                assert_eq!(usize::from(pos.in_play()), level);
+                let mut back = [0u8; 6];
+                db.unrank(r, &mut back);
+                assert_eq!(back, pits);
+                count += 1;
+                if r + 1 < end {
+                    next_composition(&mut pits);
+                }
+            }
+        }
+        assert_eq!(count, db.bytes());
     }
 }

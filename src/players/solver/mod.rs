@@ -42,7 +42,7 @@ use self::endgame::Endgame;
 use self::table::{Entry, Table};
 use super::search::{Engine, Level};
 use super::{Limits, TurnFn};
-use crate::rules::{Board, Compact, CompactRules, Next, Pit};
+use crate::rules::{Board, Compact, CompactRules, Next, Pit, Sowing};
 
 /// The answer of the solver for a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -226,14 +226,30 @@ fn key_of(pos: &Compact, wide: bool) -> u64 {
     h | 1
 }
 
-/// The endgame database covers positions with at most this many seeds in
-/// the pits: its 646,646 bytes (on 6 pits) stay in the cache, and bigger
+/// A lazily computed endgame database (relay sowing) covers at most this
+/// many seeds: its 646,646 bytes (on 6 pits) stay in the cache, and bigger
 /// ones computed lazily cost more than they save (measured on Kalah(6,3)).
-const DB_SEEDS: u32 = 10;
+const LAZY_DB_SEEDS: u32 = 10;
+
+/// An eagerly built database covers at least this many seeds (when the
+/// board and the memory allow it).
+const MIN_DB_SEEDS: u32 = 10;
+
+/// An eagerly built database holds at most `2^(total / 2 + DB_SCALE)`
+/// positions for a game of `total` seeds: its build time grows with its
+/// size, the search it saves with the game (measured: Kalah(6,4) searches
+/// as fast in all with 16 seeds as with 18, whose build takes 3.6 times
+/// as long).
+const DB_SCALE: u32 = 1;
 
 /// Positions with fewer seeds in play than this are searched without the
 /// table: a lookup there is a cache miss that costs more than the search.
 const TABLE_MIN_SEEDS: i32 = 11;
+
+/// The fewest seeds in play at which the search uses the table.
+fn table_min(db_seeds: i32) -> i32 {
+    TABLE_MIN_SEEDS.max(db_seeds + 1)
+}
 
 /// Enhanced transposition cutoffs are tried only where this many seeds or
 /// more are in play (near the leaves they cost more than they save).
@@ -245,6 +261,8 @@ struct SearchThread<'a> {
     endgame: &'a Endgame,
     rules: CompactRules,
     db_seeds: i32,
+    /// Positions with fewer seeds in play are searched without the table.
+    table_min: i32,
     wide: bool,
     counter: Counter<'a>,
     /// 0 for the main thread; helpers perturb their move order.
@@ -323,7 +341,7 @@ impl SearchThread<'_> {
         if -in_play >= beta {
             return -in_play;
         }
-        if in_play < TABLE_MIN_SEEDS {
+        if in_play < self.table_min {
             return self.plain(pos, alpha, beta);
         }
         let key = key_of(pos, self.wide);
@@ -557,9 +575,15 @@ impl Solver {
         }
         let total = rules.rules().total_seeds().min(255) as u32;
         let pits = rules.pits();
-        // a quarter of the memory for the database, less for small games
-        let db_cap = (self.memory as u64 / 4).min(1u64 << (total / 2 + 8).min(40));
-        let k = endgame::seeds_for(pits, total, db_cap).min(DB_SEEDS);
+        // a quarter of the memory at most for the database, sized to the game
+        let by_memory = endgame::seeds_for(pits, total, self.memory as u64 / 4);
+        let by_game = endgame::seeds_for(pits, total, 1u64 << (total / 2 + DB_SCALE).min(40));
+        let k = by_memory.min(by_game.max(MIN_DB_SEEDS));
+        let k = if rules.rules().sowing() == Sowing::Single {
+            k
+        } else {
+            k.min(LAZY_DB_SEEDS)
+        };
         self.endgame = None;
         self.table = None;
         let db = Endgame::new(rules, k);
@@ -587,7 +611,8 @@ impl Solver {
         progress.upper.store(base + in_play, Ordering::Relaxed);
         let table = self.table.as_ref().expect("prepared");
         let endgame = self.endgame.as_ref().expect("prepared");
-        let db_seeds = i32::from(endgame.max_seeds());
+        endgame.build(self.threads, limits);
+        let db_seeds = i32::from(endgame.ready());
         let wide = rules.pits() > 7;
         if in_play <= db_seeds {
             let mut counter = Counter::new(limits, &total);
@@ -608,6 +633,7 @@ impl Solver {
             endgame,
             rules,
             db_seeds,
+            table_min: table_min(db_seeds),
             wide,
             counter: Counter::new(limits, &total),
             helper,
@@ -786,7 +812,8 @@ impl Solver {
             table,
             endgame,
             rules,
-            db_seeds: i32::from(endgame.max_seeds()),
+            db_seeds: i32::from(endgame.ready()),
+            table_min: table_min(i32::from(endgame.ready())),
             wide,
             counter: Counter::new(limits, &total),
             helper: 0,

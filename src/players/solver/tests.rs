@@ -136,36 +136,97 @@ fn solver_agrees_with_brute_force_on_random_positions_of_every_variant() {
 
 #[test]
 fn endgame_database_matches_brute_force() {
-    let rules = Rules::new(3, 2).unwrap().with_capture(Capture::NonEmpty);
-    let db = Endgame::new(CompactRules::new(rules), 6);
-    let total = AtomicU64::new(0);
-    let limits = Limits::none();
-    let mut counter = Counter::new(&limits, &total);
-    db.fill_all(&mut counter);
-    assert_eq!(db.bytes() as u64, endgame::entries(3, 6));
-    // every position with seeds on both sides is filled: C(12,6) splits
-    // of at most 6 seeds over 6 pits, less the C(9,3) with South's pits
-    // empty and the C(9,3) with North's, plus the empty board counted twice
-    let in_play = 924 - 84 - 84 + 1;
-    assert_eq!(db.known(), in_play);
-    let mut rng = Rng::new(5);
-    for _ in 0..200 {
-        let mut cells = [0u16; 8];
-        for _ in 0..rng.below(7) {
-            let pit = [0, 1, 2, 4, 5, 6][rng.below(6)];
-            cells[pit] += 1;
+    // built eagerly for single sowing (every capture rule and sweep), and
+    // lazily for relay sowing
+    let variants = [
+        Rules::new(3, 2).unwrap().with_capture(Capture::NonEmpty),
+        Rules::new(3, 2).unwrap(),
+        Rules::new(3, 2).unwrap().with_capture(Capture::Never),
+        Rules::new(3, 2).unwrap().with_sweep(Sweep::None),
+        Rules::new(3, 2).unwrap().with_sowing(Sowing::Relay),
+    ];
+    for rules in variants {
+        let db = Endgame::new(CompactRules::new(rules), 6);
+        let total = AtomicU64::new(0);
+        let limits = Limits::none();
+        let mut counter = Counter::new(&limits, &total);
+        db.fill_all(&mut counter);
+        assert_eq!(db.bytes() as u64, endgame::entries(3, 6));
+        assert_eq!(db.bytes(), 924);
+        // every position with seeds on both sides is filled: C(12,6) splits
+        // of at most 6 seeds over 6 pits, less the C(9,3) with South's pits
+        // empty and the C(9,3) with North's, plus the empty board counted
+        // twice
+        let in_play = 924 - 84 - 84 + 1;
+        assert_eq!(db.known(), in_play, "{rules}");
+        assert_eq!(db.ready(), 6);
+        let mut rng = Rng::new(5);
+        for _ in 0..300 {
+            let mut cells = [0u16; 8];
+            for _ in 0..rng.below(7) {
+                let pit = [0, 1, 2, 4, 5, 6][rng.below(6)];
+                cells[pit] += 1;
+            }
+            cells[3] = rng.below(5) as u16;
+            cells[7] = rng.below(5) as u16;
+            let side = if rng.coin() { Side::South } else { Side::North };
+            let board = Board::from_counts(rules, &cells, side).unwrap();
+            if board.is_over() {
+                continue;
+            }
+            let (value, _) = brute(&board);
+            let pos = Compact::from_board(&board).unwrap();
+            let future = db.value(&pos, &mut counter);
+            assert_eq!(
+                future + board.score().margin(side),
+                value,
+                "{rules} {board:?}"
+            );
         }
-        cells[3] = rng.below(5) as u16;
-        cells[7] = rng.below(5) as u16;
-        let side = if rng.coin() { Side::South } else { Side::North };
-        let board = Board::from_counts(rules, &cells, side).unwrap();
-        if board.is_over() {
-            continue;
+        assert_eq!(db.known(), in_play, "nothing new computed after the build");
+    }
+}
+
+#[test]
+fn a_bigger_endgame_database_matches_brute_force_on_kalah_6() {
+    // Kalah(6,n) positions of up to 9 seeds, both capture rules: the
+    // eager build, split over two threads, against plain minimax
+    for capture in [Capture::NonEmpty, Capture::Always] {
+        let rules = Rules::new(6, 4).unwrap().with_capture(capture);
+        let db = Endgame::new(CompactRules::new(rules), 9);
+        db.build(2, &Limits::none());
+        assert_eq!(db.ready(), 9);
+        assert_eq!(db.bytes() as u64, endgame::entries(6, 9));
+        assert_eq!(db.bytes(), 293_930);
+        let total = AtomicU64::new(0);
+        let limits = Limits::none();
+        let mut counter = Counter::new(&limits, &total);
+        let mut rng = Rng::new(9);
+        let mut checked = 0;
+        while checked < 150 {
+            let mut cells = [0u16; 14];
+            for _ in 0..1 + rng.below(9) {
+                let pit = rng.below(13);
+                cells[if pit >= 6 { pit + 1 } else { pit }] += 1;
+            }
+            cells[6] = rng.below(20) as u16;
+            cells[13] = rng.below(20) as u16;
+            let side = if rng.coin() { Side::South } else { Side::North };
+            let board = Board::from_counts(rules, &cells, side).unwrap();
+            if board.is_over() {
+                continue;
+            }
+            let (value, _) = brute(&board);
+            let pos = Compact::from_board(&board).unwrap();
+            let future = db.value(&pos, &mut counter);
+            assert_eq!(
+                future + board.score().margin(side),
+                value,
+                "{capture} {board:?}"
+            );
+            checked += 1;
         }
-        let (value, _) = brute(&board);
-        let pos = Compact::from_board(&board).unwrap();
-        let future = db.value(&pos, &mut counter);
-        assert_eq!(future + board.score().margin(side), value, "{board:?}");
+        assert_eq!(counter.nodes, 0, "every entry was built");
     }
 }
 
