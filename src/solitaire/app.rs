@@ -73,7 +73,7 @@ pub enum Question {
 
 /// What the screen is doing: exactly one at a time.
 #[derive(Debug)]
-pub enum Mode {
+pub enum SolitaireMode {
     /// Waiting for a move.
     Play,
     /// A move being shown seed by seed.
@@ -93,7 +93,7 @@ pub struct SolitaireGame {
     moves: Vec<usize>,
     /// Moves taken back, the next one to replay last.
     redo: Vec<usize>,
-    mode: Mode,
+    mode: SolitaireMode,
     /// The speed and theme, and the keys that change them.
     chosen: Chosen,
     cursor: usize,
@@ -117,7 +117,7 @@ impl SolitaireGame {
             start_winnable: true,
             moves: Vec::new(),
             redo: Vec::new(),
-            mode: Mode::Play,
+            mode: SolitaireMode::Play,
             chosen: Chosen::new(
                 seed_delay,
                 Theme::monochrome(),
@@ -146,7 +146,7 @@ impl SolitaireGame {
         self.board = board;
         self.moves.clear();
         self.redo.clear();
-        self.mode = Mode::Play;
+        self.mode = SolitaireMode::Play;
         self.digits.clear();
         self.hint = None;
         self.message = None;
@@ -172,7 +172,7 @@ impl SolitaireGame {
     #[must_use]
     pub fn shown_counts(&self) -> Vec<u64> {
         match &self.mode {
-            Mode::Sowing(animation) => animation.counts().to_vec(),
+            SolitaireMode::Sowing(animation) => animation.counts().to_vec(),
             _ => self.board.counts().to_vec(),
         }
     }
@@ -181,14 +181,14 @@ impl SolitaireGame {
     #[must_use]
     pub fn animation(&self) -> Option<&HouseAnimation> {
         match &self.mode {
-            Mode::Sowing(animation) => Some(animation),
+            SolitaireMode::Sowing(animation) => Some(animation),
             _ => None,
         }
     }
 
     /// What the screen is doing.
     #[must_use]
-    pub fn mode(&self) -> &Mode {
+    pub fn mode(&self) -> &SolitaireMode {
         &self.mode
     }
 
@@ -238,7 +238,7 @@ impl SolitaireGame {
     #[must_use]
     pub fn question(&self) -> Option<Question> {
         match self.mode {
-            Mode::Asking(question) => Some(question),
+            SolitaireMode::Asking(question) => Some(question),
             _ => None,
         }
     }
@@ -264,7 +264,7 @@ impl SolitaireGame {
     /// Whether the help is open.
     #[must_use]
     pub fn help_open(&self) -> bool {
-        matches!(self.mode, Mode::Help)
+        matches!(self.mode, SolitaireMode::Help)
     }
 
     /// Whether the player asked to quit.
@@ -299,7 +299,7 @@ impl SolitaireGame {
 
     /// Advances the animation to `now`.
     pub fn tick(&mut self, now: Instant) {
-        let Mode::Sowing(animation) = &mut self.mode else {
+        let SolitaireMode::Sowing(animation) = &mut self.mode else {
             return;
         };
         animation.advance(now);
@@ -310,8 +310,8 @@ impl SolitaireGame {
     }
 
     fn finish_animation(&mut self) {
-        if matches!(self.mode, Mode::Sowing(_)) {
-            self.mode = Mode::Play;
+        if matches!(self.mode, SolitaireMode::Sowing(_)) {
+            self.mode = SolitaireMode::Play;
             self.after_move();
         }
     }
@@ -339,7 +339,7 @@ impl SolitaireGame {
         // The speed and the theme, whatever the screen is doing (a
         // question waits for its answer first).
         match key.code {
-            _ if matches!(self.mode, Mode::Asking(_)) => {}
+            _ if matches!(self.mode, SolitaireMode::Asking(_)) => {}
             KeyCode::Char('+' | '=') => return self.change_speed(true),
             KeyCode::Char('-' | '_') => return self.change_speed(false),
             KeyCode::Char('t' | 'T') => {
@@ -348,9 +348,9 @@ impl SolitaireGame {
             }
             _ => {}
         }
-        match std::mem::replace(&mut self.mode, Mode::Play) {
-            Mode::Play => {}
-            sowing @ Mode::Sowing(_) => {
+        match std::mem::replace(&mut self.mode, SolitaireMode::Play) {
+            SolitaireMode::Play => {}
+            sowing @ SolitaireMode::Sowing(_) => {
                 self.mode = sowing;
                 match key.code {
                     KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.ask_quit(),
@@ -358,13 +358,13 @@ impl SolitaireGame {
                 }
                 return;
             }
-            Mode::Help => {
+            SolitaireMode::Help => {
                 if matches!(key.code, KeyCode::Char('q' | 'Q')) {
                     self.ask_quit();
                 }
                 return;
             }
-            Mode::Asking(question) => {
+            SolitaireMode::Asking(question) => {
                 match (key.code, question) {
                     (KeyCode::Char('y' | 'Y'), Question::StartOver) => self.start_over(),
                     (KeyCode::Char('y' | 'Y'), Question::NewBoard) => self.new_board(),
@@ -392,7 +392,7 @@ impl SolitaireGame {
             KeyCode::Char('s' | 'S') => self.ask_start_over(),
             KeyCode::Char('h' | 'H') => self.show_hint(),
             KeyCode::Char('n' | 'N') => self.ask_new_board(),
-            KeyCode::Char('?') | KeyCode::F(1) => self.mode = Mode::Help,
+            KeyCode::Char('?') | KeyCode::F(1) => self.mode = SolitaireMode::Help,
             _ => {}
         }
     }
@@ -430,7 +430,7 @@ impl SolitaireGame {
     fn change_speed(&mut self, faster: bool) {
         match self.chosen.change_speed(faster) {
             Ok(next) => {
-                if let (Some(delay), Mode::Sowing(animation)) = (next, &mut self.mode) {
+                if let (Some(delay), SolitaireMode::Sowing(animation)) = (next, &mut self.mode) {
                     animation.set_delay(delay);
                 }
                 if next.is_none() {
@@ -503,7 +503,7 @@ impl SolitaireGame {
         let steps = std::mem::take(&mut self.trace);
         match self.chosen.seed_delay() {
             Some(delay) => {
-                self.mode = Mode::Sowing(HouseAnimation::new(&before, steps, delay, now));
+                self.mode = SolitaireMode::Sowing(HouseAnimation::new(&before, steps, delay, now));
             }
             None => self.after_move(),
         }
@@ -540,7 +540,7 @@ impl SolitaireGame {
     /// "Quit? (y/n)", as the two-player game asks.
     fn ask_quit(&mut self) {
         self.finish_animation();
-        self.mode = Mode::Asking(Question::Quit);
+        self.mode = SolitaireMode::Asking(Question::Quit);
         self.message = None;
     }
 
@@ -548,7 +548,7 @@ impl SolitaireGame {
         if self.moves.is_empty() {
             self.message = Some("Already at the start of the board.".into());
         } else {
-            self.mode = Mode::Asking(Question::StartOver);
+            self.mode = SolitaireMode::Asking(Question::StartOver);
             self.message = None;
         }
     }
@@ -572,7 +572,7 @@ impl SolitaireGame {
     fn ask_new_board(&mut self) {
         let unfinished = !self.moves.is_empty() && self.board.choose() != 0;
         if unfinished {
-            self.mode = Mode::Asking(Question::NewBoard);
+            self.mode = SolitaireMode::Asking(Question::NewBoard);
             self.message = None;
         } else {
             self.new_board();
@@ -627,7 +627,7 @@ impl SolitaireGame {
 
     /// The wheel moves the cursor (up: away from the store).
     fn on_scroll(&mut self, direction: i8) {
-        if matches!(self.mode, Mode::Play) {
+        if matches!(self.mode, SolitaireMode::Play) {
             self.move_cursor(if direction < 0 { 1 } else { -1 });
         }
     }
@@ -635,14 +635,14 @@ impl SolitaireGame {
     /// A left click on a house plays it, a click on a scroll arrow shows
     /// the houses past it.
     fn on_click(&mut self, click: Position, area: Rect, now: Instant) {
-        match std::mem::replace(&mut self.mode, Mode::Play) {
-            Mode::Play => {}
-            sowing @ Mode::Sowing(_) => {
+        match std::mem::replace(&mut self.mode, SolitaireMode::Play) {
+            SolitaireMode::Play => {}
+            sowing @ SolitaireMode::Sowing(_) => {
                 self.mode = sowing;
                 return self.finish_animation();
             }
-            Mode::Help => return,
-            Mode::Asking(_) => {
+            SolitaireMode::Help => return,
+            SolitaireMode::Asking(_) => {
                 self.message = Some("Kept the board as it is.".into());
                 return;
             }
@@ -1075,10 +1075,10 @@ mod tests {
         let mut a = app(&[0, 1, 2, 3], Some(150));
         assert_eq!(a.take_prefs(), None, "nothing chosen yet");
         a.on_key(press(KeyCode::Char('3')), t0);
-        assert!(matches!(a.mode(), Mode::Sowing(_)));
+        assert!(matches!(a.mode(), SolitaireMode::Sowing(_)));
         a.on_key(press(KeyCode::Char('-')), t0);
         assert!(
-            matches!(a.mode(), Mode::Sowing(_)),
+            matches!(a.mode(), SolitaireMode::Sowing(_)),
             "- slows the sowing down, it does not skip it"
         );
         assert_eq!(a.animation().unwrap().delay(), Duration::from_millis(220));
@@ -1100,10 +1100,13 @@ mod tests {
         let t0 = Instant::now();
         let mut a = app(&[0, 1, 2, 3], None);
         a.on_key(press(KeyCode::Char('q')), t0);
-        assert!(matches!(a.mode(), Mode::Asking(Question::Quit)));
+        assert!(matches!(a.mode(), SolitaireMode::Asking(Question::Quit)));
         a.on_key(press(KeyCode::Char('+')), t0);
         assert_eq!(a.take_prefs(), None);
-        assert!(matches!(a.mode(), Mode::Play), "any other key answers no");
+        assert!(
+            matches!(a.mode(), SolitaireMode::Play),
+            "any other key answers no"
+        );
         assert!(!a.should_quit());
     }
 }
