@@ -830,13 +830,15 @@ fn a_second_full_screen_copy_offers_to_play_unsaved_or_quit() {
     // A second copy: told, and quits.
     let status = dir.path().join("s2");
     let second = Tmux::start("busy-2", 90, 30, &dir.command(args, &status)).unwrap();
+    // Asked in the full screen, before anything moves.
     second.wait_until("the question", |t| t.screen().contains("(p/q)"));
+    assert!(second.alternate_screen_on(), "asked in the full screen");
     assert!(
         second.screen().contains("open in another window"),
         "{}",
         second.screen()
     );
-    second.run(&["send-keys", "-t", "game", "q", "Enter"]);
+    second.run(&["send-keys", "-t", "game", "q"]);
     assert_eq!(wait_for_line(&status), "0");
     drop(second);
 
@@ -844,7 +846,7 @@ fn a_second_full_screen_copy_offers_to_play_unsaved_or_quit() {
     let status = dir.path().join("s3");
     let third = Tmux::start("busy-3", 90, 30, &dir.command(args, &status)).unwrap();
     third.wait_until("the question", |t| t.screen().contains("(p/q)"));
-    third.run(&["send-keys", "-t", "game", "p", "Enter"]);
+    third.run(&["send-keys", "-t", "game", "p"]);
     third.wait_until("the game, unsaved", |t| {
         let screen = t.screen();
         screen.contains("▶ Alice to move") && screen.contains("unsaved")

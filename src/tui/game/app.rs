@@ -101,6 +101,9 @@ pub struct Thinking {
 /// What the screen is doing. Exactly one at a time; see the [module docs](self).
 #[derive(Clone, Debug)]
 pub enum Mode {
+    /// Another running game holds this match: "Play it here unsaved, or
+    /// quit? (p/q)". Nothing moves until it is answered.
+    Busy,
     /// "Resume the unfinished match? (y/n)", the saved board on show.
     Resume(Box<ResumeOffer>),
     /// A human's turn; maybe a hint being looked for.
@@ -218,6 +221,31 @@ impl App {
         self.notes.clear_log();
         self.cursor = [None; 2];
         self.mode = Mode::Resume(Box::new(ResumeOffer { fresh, summary }));
+    }
+
+    /// Asks, before anything is played, whether to play this match here
+    /// unsaved (`p`) or quit (`q`): another running game holds it.
+    pub fn ask_busy(&mut self) {
+        self.cancel_thinking();
+        self.mode = Mode::Busy;
+    }
+
+    /// Whether the question about the match open in another window waits
+    /// for its answer.
+    #[must_use]
+    pub fn busy_question(&self) -> bool {
+        matches!(self.mode, Mode::Busy)
+    }
+
+    fn answer_busy(&mut self, now: Instant) {
+        self.mode = Mode::Turn { hint: None };
+        self.warn("This match is open in another window: it is played here unsaved.");
+        let board = self.game.board();
+        if board.is_over() || self.is_human(board.to_move()) {
+            self.next_turn(now);
+        } else {
+            self.mode = Mode::Ready;
+        }
     }
 
     /// The question about a saved match, while it is asked.
@@ -483,6 +511,9 @@ impl App {
     #[must_use]
     pub fn final_score(&self) -> String {
         let [south, north] = self.names();
+        if self.busy_question() {
+            return "Nothing was played here: the match goes on in the other window.".to_string();
+        }
         if self.resume_summary().is_some() {
             return format!(
                 "Nothing was played; the unfinished match of {south} and {north} is still saved."
@@ -569,6 +600,19 @@ impl App {
                 return;
             }
             None => {}
+        }
+        if matches!(self.mode, Mode::Busy) {
+            // The question is about quitting: q quits without asking again.
+            match key.code {
+                KeyCode::Char('p' | 'P') => self.answer_busy(now),
+                KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.quit_now(),
+                KeyCode::Char('?') => self.open_help(),
+                _ => self.notes.say(Note::plain(format!(
+                    "{} is not an answer: p plays here unsaved, q quits.",
+                    key_name(key)
+                ))),
+            }
+            return;
         }
         if self.too_small() {
             if matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {
@@ -677,7 +721,7 @@ impl App {
             self.dialog = None;
             return;
         }
-        if self.dialog.is_some() || matches!(self.mode, Mode::Resume(_)) {
+        if self.dialog.is_some() || matches!(self.mode, Mode::Resume(_) | Mode::Busy) {
             return;
         }
         if matches!(self.mode, Mode::Sowing(_)) {
@@ -764,7 +808,7 @@ impl App {
         self.cancel_thinking();
         // Stopping after a finished round ends the match (as "n" to "Play
         // again?" does in plain mode); stopping mid-round keeps it saved.
-        if !matches!(self.mode, Mode::Resume(_)) && self.game.outcome().is_some() {
+        if !matches!(self.mode, Mode::Resume(_) | Mode::Busy) && self.game.outcome().is_some() {
             self.events.push(MatchEvent::Ended);
         }
     }
@@ -1156,7 +1200,7 @@ impl App {
     pub fn tick(&mut self, now: Instant) {
         self.now = now;
         let frozen = self.dialog.is_some()
-            || matches!(self.mode, Mode::Resume(_))
+            || matches!(self.mode, Mode::Resume(_) | Mode::Busy)
             || self.too_small()
             || self.quit;
         match (frozen, self.frozen_since) {

@@ -6,7 +6,7 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 
-use crate::game::outcome_message;
+use crate::game::{BUSY_NOTICE, BUSY_QUESTION, outcome_message};
 use crate::game::{match_score, match_score_short};
 use crate::rules::{Score, Side};
 use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
@@ -27,7 +27,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
             area,
             (need.width, need.height),
             "This board",
-            None,
+            app.busy_question().then_some(BUSY_QUESTION),
             app.theme(),
         ),
     }
@@ -137,7 +137,9 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
     };
     frame.render_widget(&view, layout.board);
 
-    if let Some(summary) = app.resume_summary() {
+    if app.busy_question() {
+        draw_busy(frame, app, layout.bottom);
+    } else if let Some(summary) = app.resume_summary() {
         draw_resume(frame, app, summary, layout.bottom);
     } else if app.round_over() {
         draw_round_over(frame, app, layout.bottom);
@@ -380,6 +382,24 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
 
 /// The question about a saved match, in place of the status line, below
 /// the saved board.
+/// The question asked when another running game holds the match.
+fn draw_busy(frame: &mut Frame, app: &App, area: Rect) {
+    let theme = app.theme();
+    let mut lines = vec![
+        Line::styled("── This match is open in another window ──", theme.title),
+        Line::styled(BUSY_NOTICE, theme.text),
+        Line::styled(BUSY_QUESTION, theme.mover),
+        Line::styled(
+            "p plays it here without saving (rounds are still recorded); q leaves it to the other window.",
+            theme.dim,
+        ),
+    ];
+    for note in app.notes().log() {
+        lines.extend(note_lines(note, theme, area.width));
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+}
+
 fn draw_resume(frame: &mut Frame, app: &App, summary: &str, area: Rect) {
     let theme = app.theme();
     let mut lines = vec![
@@ -419,6 +439,18 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
     use Weight::{Essential, Optional, Useful};
     let rules = app.rules();
     let mut keys: Vec<(String, &str, Weight)> = Vec::new();
+    if app.busy_question() {
+        keys.extend([
+            ("p".into(), "play unsaved", Essential),
+            ("q".into(), "quit", Essential),
+            ("?".into(), "help", Essential),
+        ]);
+        let mut bar = KeyBar::new();
+        for (key, what, weight) in keys {
+            bar.add(key, what, weight);
+        }
+        return bar.line(width, app.theme());
+    }
     if app.resume_summary().is_some() {
         keys.extend([
             ("y".into(), "resume", Essential),

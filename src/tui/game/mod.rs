@@ -35,7 +35,7 @@ pub(crate) mod testing;
 use std::process::ExitCode;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use crate::game::{BUSY_NOTICE, BUSY_QUESTION, Keeper, Match, MatchConfig, PlayOptions};
+use crate::game::{Keeper, Match, MatchConfig, PlayOptions};
 use crate::tui::{prefs, screen, terminal};
 
 pub use app::App;
@@ -53,12 +53,6 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     let worker = computer::Worker::new(&config, options.think, seed);
     let (mut keeper, warning) = Keeper::open();
     let found = keeper.look(&config);
-    // Another copy has this match open: ask on the normal screen, before
-    // the full screen starts, whether to play it here unsaved.
-    if found.busy && !play_unsaved()? {
-        println!("Nothing was played here: the match goes on in the other window.");
-        return Ok(ExitCode::SUCCESS);
-    }
     let game = Match::new(config.clone(), seed);
     // The kept speed unless one was given for this run; the kept theme
     // unless NO_COLOR turns colours off.
@@ -86,7 +80,9 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
         )),
     }
     if found.busy {
-        app.warn("This match is open in another window: it is played here unsaved.");
+        // Another copy has this match open: the screen asks whether to
+        // play it here unsaved, before anything moves.
+        app.ask_busy();
     }
     for problem in warning.into_iter().chain(found.problem).chain(kept.problem) {
         app.warn(problem);
@@ -103,32 +99,12 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
         return Ok(ExitCode::from(status));
     }
     println!("{}", app.final_score());
-    if keeper.has_save(&config) && app.game().outcome().is_none() && app.resume_summary().is_none()
+    if !app.busy_question()
+        && keeper.has_save(&config)
+        && app.game().outcome().is_none()
+        && app.resume_summary().is_none()
     {
         println!("The match is saved: start mancala with the same names to resume it.");
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Says [`BUSY_NOTICE`] and asks [`BUSY_QUESTION`] on the normal screen
-/// until answered: whether to play on unsaved (`false` for quit or the end
-/// of input).
-fn play_unsaved() -> std::io::Result<bool> {
-    use std::io::{BufRead as _, Read as _, Write as _};
-    let mut out = std::io::stdout();
-    writeln!(out, "{BUSY_NOTICE}")?;
-    let mut input = std::io::stdin().lock();
-    loop {
-        write!(out, "{BUSY_QUESTION} ")?;
-        out.flush()?;
-        let mut line = Vec::new();
-        // A bounded line: endless input without a newline cannot fill memory.
-        if (&mut input).take(1024).read_until(b'\n', &mut line)? == 0 {
-            return Ok(false);
-        }
-        match crate::game::keeper::busy_answer(&String::from_utf8_lossy(&line)) {
-            Some(play) => return Ok(play),
-            None => writeln!(out, "Please answer p or q.")?,
-        }
-    }
 }

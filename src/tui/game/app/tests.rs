@@ -1092,3 +1092,66 @@ fn with_no_color_set_t_says_why_colours_stay_off() {
         app.notes().message()
     );
 }
+
+#[test]
+fn the_match_open_elsewhere_is_asked_about_in_the_screen_before_anything_moves() {
+    let t0 = Instant::now();
+    let mut app = app_for(
+        config(Rules::KALAH, PlayerKind::Greedy, PlayerKind::Human),
+        None,
+        t0,
+    );
+    app.ask_busy();
+    assert!(app.busy_question());
+    app.tick(t0 + Duration::from_secs(5));
+    assert!(
+        app.take_requests().is_empty(),
+        "the computer waits for the answer"
+    );
+    app.handle_event(&ch('d'), t0);
+    assert!(app.busy_question(), "d is no answer");
+    assert_eq!(
+        app.notes().message().unwrap().text,
+        "d is not an answer: p plays here unsaved, q quits."
+    );
+    assert!(app.game().moves().is_empty());
+    let screen = crate::tui::game::testing::render(&app, 80, 24);
+    assert!(
+        screen.contains("Play it here unsaved, or quit? (p/q)"),
+        "{screen}"
+    );
+    assert!(screen.contains("p play unsaved"), "{screen}");
+    // Too small a window still shows the question.
+    let small = crate::tui::game::testing::render(&app, 50, 12);
+    assert!(small.contains("(p/q)"), "{small}");
+    app.handle_event(&ch('p'), t0);
+    assert!(!app.busy_question());
+    assert!(
+        app.notes()
+            .message()
+            .unwrap()
+            .text
+            .contains("played here unsaved"),
+        "{:?}",
+        app.notes().message()
+    );
+    app.tick(t0);
+    assert_eq!(app.take_requests().len(), 1, "now the computer thinks");
+}
+
+#[test]
+fn q_at_the_question_about_the_match_open_elsewhere_leaves_it_alone() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    app.ask_busy();
+    app.handle_event(&ch('q'), t0);
+    assert!(
+        app.wants_quit(),
+        "the question was about quitting: no second question"
+    );
+    assert!(app.take_match_events().is_empty(), "nothing to save or end");
+    assert_eq!(
+        app.final_score(),
+        "Nothing was played here: the match goes on in the other window."
+    );
+}
