@@ -386,7 +386,7 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
 fn draw_busy(frame: &mut Frame, app: &App, area: Rect) {
     let theme = app.theme();
     let mut lines = vec![
-        Line::styled("── This match is open in another window ──", theme.title),
+        Line::styled("── Another window is playing this match ──", theme.title),
         Line::styled(BUSY_NOTICE, theme.text),
         Line::styled(BUSY_QUESTION, theme.mover),
         Line::styled(
@@ -394,6 +394,10 @@ fn draw_busy(frame: &mut Frame, app: &App, area: Rect) {
             theme.dim,
         ),
     ];
+    // What the last key did (a key that is no answer says so).
+    if let Some(note) = app.notes().message() {
+        lines.extend(note_lines(note, theme, area.width));
+    }
     for note in app.notes().log() {
         lines.extend(note_lines(note, theme, area.width));
     }
@@ -411,6 +415,9 @@ fn draw_resume(frame: &mut Frame, app: &App, summary: &str, area: Rect) {
             theme.dim,
         ),
     ];
+    if let Some(note) = app.notes().message() {
+        lines.extend(note_lines(note, theme, area.width));
+    }
     for note in app.notes().log() {
         lines.extend(note_lines(note, theme, area.width));
     }
