@@ -650,26 +650,14 @@ impl SolitaireGame {
         let Some(layout) = view::layout(area, self) else {
             return;
         };
-        // The scroll arrows (on the boxes' rows) select the next hidden house.
-        let arrow_hit = |x: u16| {
-            (x..x + view::ARROW).contains(&click.x)
-                && (layout.store.y..layout.store.bottom()).contains(&click.y)
-        };
-        if let (Some(_), Some(&(house, rect))) = (layout.hidden_left, layout.houses.first())
-            && arrow_hit(rect.x.saturating_sub(view::ARROW))
-        {
-            return self.select(house + 1);
-        }
-        if let (Some(_), Some(&(house, _))) = (layout.hidden_right, layout.houses.last())
-            && arrow_hit(layout.store.x.saturating_sub(view::ARROW))
-        {
-            return self.select(house - 1);
-        }
-        if layout.store.contains(click) {
-            self.message = Some("The store cannot be played.".into());
-        } else if let Some(&(house, _)) = layout.houses.iter().find(|(_, r)| r.contains(click)) {
-            self.digits.clear();
-            self.play(house, now);
+        match layout.hit(click.x, click.y) {
+            Some(view::Hit::Select(house)) => self.select(house),
+            Some(view::Hit::Store) => self.message = Some("The store cannot be played.".into()),
+            Some(view::Hit::Play(house)) => {
+                self.digits.clear();
+                self.play(house, now);
+            }
+            None => {}
         }
     }
 }
@@ -1058,14 +1046,14 @@ mod tests {
         let area = Rect::new(0, 0, 80, 24);
         let mut a = app(&[0, 1, 1, 3], None);
         let layout = view::layout(area, &a).expect("80x24 is big enough");
-        let (_, rect3) = *layout.houses.iter().find(|(h, _)| *h == 3).unwrap();
-        let (_, rect1) = *layout.houses.iter().find(|(h, _)| *h == 1).unwrap();
+        let (_, rect3) = *layout.houses().iter().find(|(h, _)| *h == 3).unwrap();
+        let (_, rect1) = *layout.houses().iter().find(|(h, _)| *h == 1).unwrap();
         assert!(rect3.x < rect1.x, "house 3 is left of house 1");
-        assert!(rect1.x < layout.store.x, "the store is at the right end");
+        assert!(rect1.x < layout.store().x, "the store is at the right end");
         let click = |rect: Rect| Input::Click(Position::new(rect.x + 1, rect.y + 1));
         a.on_input(click(rect3), area, now);
         assert_eq!(a.moves(), [3]);
-        a.on_input(click(layout.store), area, now);
+        a.on_input(click(layout.store()), area, now);
         assert_eq!(a.message(), Some("The store cannot be played."));
     }
 

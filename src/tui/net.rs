@@ -316,11 +316,11 @@ impl Screen for NetScreen {
                     self.theme.text,
                 ),
             ]),
-            layout.header,
+            layout.header(),
         );
         frame.render_widget(
             Line::styled(game.rules().to_string(), self.theme.dim),
-            layout.rules,
+            layout.rules(),
         );
         let counts = self
             .animation
@@ -331,20 +331,19 @@ impl Screen for NetScreen {
             .as_ref()
             .map(|a| caption(a, names(game), game.rules()))
             .unwrap_or_default();
-        let view = BoardView {
-            rules: game.rules(),
+        let view = BoardView::new(
+            game.rules(),
             counts,
-            names: names(game),
-            scores: game.board().score(),
-            to_move: (self.animation.is_none() && game.outcome().is_none())
-                .then(|| game.board().to_move()),
-            sowing: self.animation.as_ref().map(|a| a.mover(game.rules())),
-            selected: None,
-            highlight: self.animation.as_ref().map_or([None; 3], |a| a.highlight()),
-            caption: Line::styled(caption_text, self.theme.dim),
-            theme: &self.theme,
-        };
-        frame.render_widget(&view, layout.board);
+            names(game),
+            game.board().score(),
+            &self.theme,
+        )
+        .to_move(
+            (self.animation.is_none() && game.outcome().is_none()).then(|| game.board().to_move()),
+        )
+        .sowing(self.animation.as_ref())
+        .caption(Line::styled(caption_text, self.theme.dim));
+        frame.render_widget(&view, layout.board());
         if self.help {
             frame.render_widget(
                 Paragraph::new(format!(
@@ -353,10 +352,10 @@ impl Screen for NetScreen {
                     game.rules().number_range()
                 ))
                 .wrap(Wrap { trim: true }),
-                layout.bottom,
+                layout.bottom(),
             );
         } else {
-            self.draw_text(frame, layout.bottom);
+            self.draw_text(frame, layout.bottom());
         }
         frame.render_widget(
             Line::styled(
@@ -366,7 +365,7 @@ impl Screen for NetScreen {
                 ),
                 self.theme.key,
             ),
-            layout.keys,
+            layout.keys(),
         );
     }
 

@@ -229,24 +229,13 @@ impl ReplayView {
             self.stepper.index(),
             self.stepper.len()
         );
-        frame.render_widget(Line::styled(header, theme.title), layout.header);
-        frame.render_widget(Line::styled(rules.to_string(), theme.dim), layout.rules);
-        let view = BoardView {
-            rules,
-            counts,
-            names,
-            scores,
-            to_move: (self.animation.is_none() && !board.is_over()).then(|| board.to_move()),
-            sowing: self.animation.as_ref().map(|a| a.mover(rules)),
-            selected: None,
-            highlight: self
-                .animation
-                .as_ref()
-                .map_or([None; 3], Animation::highlight),
-            caption: self.caption(),
-            theme,
-        };
-        frame.render_widget(&view, layout.board);
+        frame.render_widget(Line::styled(header, theme.title), layout.header());
+        frame.render_widget(Line::styled(rules.to_string(), theme.dim), layout.rules());
+        let view = BoardView::new(rules, counts, names, scores, theme)
+            .to_move((self.animation.is_none() && !board.is_over()).then(|| board.to_move()))
+            .sowing(self.animation.as_ref())
+            .caption(self.caption());
+        frame.render_widget(&view, layout.board());
 
         let mut lines = Vec::new();
         match self.stepper.last_played() {
@@ -285,7 +274,7 @@ impl ReplayView {
         if let Some(note) = &self.note {
             lines.push(Line::styled(note.clone(), theme.text));
         }
-        frame.render_widget(Paragraph::new(lines), layout.bottom);
+        frame.render_widget(Paragraph::new(lines), layout.bottom());
         let mut keys = KeyBar::new();
         keys.add("←", "back", Weight::Essential);
         keys.add("→", "forward", Weight::Essential);
@@ -294,7 +283,7 @@ impl ReplayView {
         keys.add("+/-", "speed", Weight::Optional);
         keys.add("t", "colours", Weight::Optional);
         keys.add("q", "quit", Weight::Essential);
-        frame.render_widget(keys.line(layout.keys.width, theme), layout.keys);
+        frame.render_widget(keys.line(layout.keys().width, theme), layout.keys());
     }
 }
 
