@@ -16,7 +16,7 @@ use crate::rng::Rng;
 use crate::tui::digits::{DigitEntry, Entered};
 use crate::tui::input::{Input, chord_message};
 use crate::tui::prefs::{self, Chosen, Prefs};
-use crate::tui::theme::{Palette, Theme};
+use crate::tui::theme::Theme;
 
 use crate::rules::solitaire::{SolitaireBoard, SolitaireStep};
 
@@ -118,15 +118,7 @@ impl SolitaireGame {
             moves: Vec::new(),
             redo: Vec::new(),
             mode: SolitaireMode::Play,
-            chosen: Chosen::new(
-                seed_delay,
-                Theme::monochrome(),
-                Prefs {
-                    seed_delay,
-                    palette: Palette::Mono,
-                },
-                false,
-            ),
+            chosen: Chosen::unkept(seed_delay, Theme::monochrome()),
             cursor: 0,
             digits: DigitEntry::default(),
             hint: None,
@@ -665,6 +657,7 @@ impl SolitaireGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tui::theme::Palette;
     use crossterm::event::{KeyEventState, KeyModifiers};
 
     fn press(code: KeyCode) -> KeyEvent {

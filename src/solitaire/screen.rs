@@ -11,7 +11,7 @@ use crate::rng::Rng;
 use crate::rules::solitaire::SolitaireBoard;
 use crate::tui::input::Input;
 use crate::tui::prefs::{Chosen, Kept, Prefs, PrefsWorld};
-use crate::tui::screen::{self, Screen};
+use crate::tui::screen::Screen;
 
 use super::app::SolitaireGame;
 use super::view;
@@ -65,13 +65,6 @@ pub fn run(board: SolitaireBoard, given: Option<Option<Duration>>, rng: Rng) -> 
         app,
         area: Rect::default(),
     };
-    let mut world = PrefsWorld {
-        kept,
-        problem: None,
-    };
-    screen::run(&mut screen, &mut world)?;
-    if let Some(problem) = world.problem {
-        eprintln!("{problem}");
-    }
+    PrefsWorld::run(&mut screen, kept)?;
     Ok(())
 }

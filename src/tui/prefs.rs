@@ -129,6 +129,18 @@ impl Chosen {
         }
     }
 
+    /// Showing with `seed_delay` and `theme`, which are also what is kept
+    /// once one of them changes (a screen not yet given the preferences
+    /// file's, as in tests).
+    #[must_use]
+    pub fn unkept(seed_delay: Option<Duration>, theme: Theme) -> Chosen {
+        let kept = Prefs {
+            seed_delay,
+            palette: theme.palette(),
+        };
+        Chosen::new(seed_delay, theme, kept, false)
+    }
+
     /// For a run with the preferences `kept` in the file: the speed given
     /// on the command line (`given`), else the kept one; the kept theme
     /// unless `NO_COLOR` is set.
@@ -194,6 +206,25 @@ pub struct PrefsWorld {
     pub kept: Kept,
     /// The first save that failed, in one line.
     pub problem: Option<String>,
+}
+
+impl PrefsWorld {
+    /// Runs `screen` full screen with the preferences `kept`; a save that
+    /// failed is said once the normal screen is back.
+    ///
+    /// # Errors
+    /// When the terminal fails.
+    pub fn run<S: Screen<Effect = Prefs>>(screen: &mut S, kept: Kept) -> std::io::Result<()> {
+        let mut world = PrefsWorld {
+            kept,
+            problem: None,
+        };
+        crate::tui::screen::run(screen, &mut world)?;
+        if let Some(problem) = world.problem {
+            eprintln!("{problem}");
+        }
+        Ok(())
+    }
 }
 
 impl<S: Screen<Effect = Prefs>> World<S> for PrefsWorld {

@@ -20,8 +20,8 @@ use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
 use crate::tui::input::Input;
 use crate::tui::layout::ScreenLayout;
 use crate::tui::prefs::{self, Chosen, Kept, Prefs, PrefsWorld};
-use crate::tui::screen::{self, Screen};
-use crate::tui::theme::{Palette, Theme};
+use crate::tui::screen::Screen;
+use crate::tui::theme::Theme;
 use crate::tui::widgets::board::BoardView;
 
 /// What a key asks of the replay.
@@ -88,15 +88,7 @@ impl ReplayView {
             record,
             stepper,
             animation: None,
-            chosen: Chosen::new(
-                seed_delay,
-                Theme::monochrome(),
-                Prefs {
-                    seed_delay,
-                    palette: Palette::Mono,
-                },
-                false,
-            ),
+            chosen: Chosen::unkept(seed_delay, Theme::monochrome()),
             note: None,
             quit: false,
         })
@@ -332,20 +324,14 @@ pub fn run(record: &Record, given: Option<Option<Duration>>) -> anyhow::Result<(
     let mut view = ReplayView::new(record.clone(), chosen.seed_delay())?;
     view.chosen = chosen;
     view.note.clone_from(&kept.problem);
-    let mut world = PrefsWorld {
-        kept,
-        problem: None,
-    };
-    screen::run(&mut view, &mut world)?;
-    if let Some(problem) = world.problem {
-        eprintln!("{problem}");
-    }
+    PrefsWorld::run(&mut view, kept)?;
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tui::theme::Palette;
     use crossterm::event::KeyModifiers;
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;

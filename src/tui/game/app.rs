@@ -178,15 +178,7 @@ impl App {
             dialog: None,
             help_scroll: 0,
             notes: Notes::default(),
-            chosen: Chosen::new(
-                settings.seed_delay,
-                theme,
-                Prefs {
-                    seed_delay: settings.seed_delay,
-                    palette: theme.palette(),
-                },
-                false,
-            ),
+            chosen: Chosen::unkept(settings.seed_delay, theme),
             move_pause: settings.move_pause,
             cursor: [None; 2],
             digits: DigitEntry::default(),

@@ -377,41 +377,50 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
 /// the saved board.
 /// The question asked when another running game holds the match.
 fn draw_busy(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = app.theme();
-    let mut lines = vec![
-        Line::styled("── Another window is playing this match ──", theme.title),
-        Line::styled(BUSY_NOTICE, theme.text),
-        Line::styled(BUSY_QUESTION, theme.mover),
-        Line::styled(
+    draw_question(
+        frame,
+        app,
+        area,
+        [
+            "── Another window is playing this match ──",
+            BUSY_NOTICE,
+            BUSY_QUESTION,
             "p plays it here without saving (rounds are still recorded); q leaves it to the other window.",
-            theme.dim,
-        ),
-    ];
-    // What the last key did (a key that is no answer says so).
-    if let Some(note) = app.notes().message() {
-        lines.extend(note_lines(note, theme, area.width));
-    }
-    for note in app.notes().log() {
-        lines.extend(note_lines(note, theme, area.width));
-    }
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+        ],
+    );
 }
 
 fn draw_resume(frame: &mut Frame, app: &App, summary: &str, area: Rect) {
+    draw_question(
+        frame,
+        app,
+        area,
+        [
+            "── An unfinished match is saved ──",
+            summary,
+            crate::game::RESUME_QUESTION,
+            "y goes on from the board above; n starts a new match.",
+        ],
+    );
+}
+
+/// A question before the game: its heading, what it is about, the
+/// question, what the answers do; then what the last key did and the log.
+fn draw_question(
+    frame: &mut Frame,
+    app: &App,
+    area: Rect,
+    [heading, about, question, answers]: [&str; 4],
+) {
     let theme = app.theme();
     let mut lines = vec![
-        Line::styled("── An unfinished match is saved ──", theme.title),
-        Line::styled(summary, theme.text),
-        Line::styled(crate::game::RESUME_QUESTION, theme.mover),
-        Line::styled(
-            "y goes on from the board above; n starts a new match.",
-            theme.dim,
-        ),
+        Line::styled(heading.to_string(), theme.title),
+        Line::styled(about.to_string(), theme.text),
+        Line::styled(question.to_string(), theme.mover),
+        Line::styled(answers.to_string(), theme.dim),
     ];
-    if let Some(note) = app.notes().message() {
-        lines.extend(note_lines(note, theme, area.width));
-    }
-    for note in app.notes().log() {
+    // What the last key did (a key that is no answer says so).
+    for note in app.notes().message().into_iter().chain(app.notes().log()) {
         lines.extend(note_lines(note, theme, area.width));
     }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);

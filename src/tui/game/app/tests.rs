@@ -8,7 +8,7 @@ use super::*;
 use crate::players::PlayerKind;
 use crate::rules::{Board, Rules};
 use crate::tui::game::computer::{Answer, Request};
-use crate::tui::game::testing::{app_for, ch, click, config, humans, press};
+use crate::tui::game::testing::{against, answer_move, app_for, ch, click, config, humans, press};
 
 fn letter(c: char) -> Pit {
     Rules::KALAH.pit_by_letter(c).unwrap()
@@ -174,11 +174,7 @@ fn arrows_move_the_cursor_across_the_screen_for_either_side() {
 #[test]
 fn any_key_finishes_an_animation_at_once() {
     let t0 = Instant::now();
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
-        Some(Duration::from_millis(150)),
-        t0,
-    );
+    let mut app = against(PlayerKind::Human, Some(Duration::from_millis(150)), t0);
     app.handle_event(&ch('d'), t0);
     assert!(app.animation().is_some());
     assert_ne!(app.shown_counts(), app.game().board().counts());
@@ -200,11 +196,7 @@ fn any_key_finishes_an_animation_at_once() {
 fn the_clock_stands_still_behind_the_help_screen() {
     let t0 = Instant::now();
     let ms = Duration::from_millis;
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
-        Some(ms(100)),
-        t0,
-    );
+    let mut app = against(PlayerKind::Human, Some(ms(100)), t0);
     app.handle_event(&ch('d'), t0);
     let shown = app.shown_counts().to_vec();
     // Help does not cut the animation short; the move waits behind it.
@@ -220,11 +212,7 @@ fn the_clock_stands_still_behind_the_help_screen() {
         &shown[..],
         "the sowing waits behind help"
     );
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Random),
-        Some(ms(100)),
-        t0,
-    );
+    let mut app = against(PlayerKind::Random, Some(ms(100)), t0);
     app.handle_event(&ch('a'), t0);
     app.tick(t0 + ms(2000)); // the animation is over, North's turn
     let requests = app.take_requests();
@@ -281,11 +269,7 @@ fn quitting_asks_first_and_ctrl_c_does_not() {
 fn the_computer_thinks_on_request_and_its_move_shows_after_a_pause() {
     let t0 = Instant::now();
     let ms = Duration::from_millis;
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Greedy),
-        None,
-        t0,
-    );
+    let mut app = against(PlayerKind::Greedy, None, t0);
     app.handle_event(&ch('a'), t0);
     let requests = app.take_requests();
     let [
@@ -333,22 +317,9 @@ fn the_computer_thinks_on_request_and_its_move_shows_after_a_pause() {
 #[test]
 fn an_illegal_or_missing_computer_answer_does_not_stall_the_game() {
     let t0 = Instant::now();
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Greedy),
-        None,
-        t0,
-    );
+    let mut app = against(PlayerKind::Greedy, None, t0);
     app.handle_event(&ch('a'), t0);
-    let [Request::Move { id, .. }] = app.take_requests()[..] else {
-        panic!()
-    };
-    app.on_answer(
-        Answer::Move {
-            id,
-            pit: Some(letter('b')),
-        },
-        t0,
-    );
+    answer_move(&mut app, 'b', t0);
     app.tick(t0 + Duration::from_secs(1));
     assert_eq!(app.game().moves().len(), 2);
     assert_eq!(app.human_to_move(), Some(Side::South));
@@ -455,23 +426,10 @@ fn computers_pause_and_step() {
 #[test]
 fn undo_and_redo_walk_back_to_the_humans_turn() {
     let t0 = Instant::now();
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Greedy),
-        None,
-        t0,
-    );
+    let mut app = against(PlayerKind::Greedy, None, t0);
     let start = *app.game().board();
     app.handle_event(&ch('a'), t0);
-    let [Request::Move { id, .. }] = app.take_requests()[..] else {
-        panic!()
-    };
-    app.on_answer(
-        Answer::Move {
-            id,
-            pit: Some(letter('j')),
-        },
-        t0,
-    );
+    answer_move(&mut app, 'j', t0);
     app.tick(t0 + Duration::from_secs(1));
     assert_eq!(app.game().moves().len(), 2);
     app.handle_event(&ch('u'), t0 + Duration::from_secs(1));
@@ -495,11 +453,7 @@ fn undo_and_redo_walk_back_to_the_humans_turn() {
 #[test]
 fn speed_keys_step_through_the_speeds_down_to_no_animation() {
     let t0 = Instant::now();
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
-        Some(Duration::from_millis(150)),
-        t0,
-    );
+    let mut app = against(PlayerKind::Human, Some(Duration::from_millis(150)), t0);
     app.handle_event(&ch('+'), t0);
     assert_eq!(app.seed_delay(), Some(Duration::from_millis(100)));
     app.handle_event(&ch('-'), t0);
@@ -520,11 +474,7 @@ fn speed_keys_step_through_the_speeds_down_to_no_animation() {
 fn speed_keys_during_a_sowing_change_its_pace_and_are_kept_for_next_time() {
     let t0 = Instant::now();
     let ms = Duration::from_millis;
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
-        Some(ms(150)),
-        t0,
-    );
+    let mut app = against(PlayerKind::Human, Some(ms(150)), t0);
     assert_eq!(app.take_prefs(), None, "nothing chosen yet");
     app.handle_event(&ch('d'), t0);
     app.handle_event(&ch('-'), t0);
@@ -798,11 +748,7 @@ fn saved_match(north: PlayerKind, letters: &[char]) -> Match {
 #[test]
 fn y_to_the_resume_question_goes_on_exactly_where_the_match_stopped() {
     let t0 = Instant::now();
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Greedy),
-        None,
-        t0,
-    );
+    let mut app = against(PlayerKind::Greedy, None, t0);
     // North (the computer) started round 2 with h; Alice's c earned her
     // another turn; f passes the turn to the computer.
     let saved = saved_match(PlayerKind::Greedy, &['h', 'c', 'f']);
@@ -992,11 +938,7 @@ fn ctrl_and_alt_letters_never_play_undo_or_quit() {
 #[test]
 fn pausing_while_the_computer_thinks_keeps_its_move_from_being_played() {
     let t0 = Instant::now();
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Greedy),
-        None,
-        t0,
-    );
+    let mut app = against(PlayerKind::Greedy, None, t0);
     app.handle_event(&ch('a'), t0);
     let [Request::Move { id, .. }] = app.take_requests()[..] else {
         panic!("the computer thinks");
@@ -1016,16 +958,7 @@ fn pausing_while_the_computer_thinks_keeps_its_move_from_being_played() {
     assert!(app.thinking_text().is_none());
     // p again: the computer thinks afresh and plays.
     app.handle_event(&ch('p'), t0 + Duration::from_secs(5));
-    let [Request::Move { id, .. }] = app.take_requests()[..] else {
-        panic!("thinking again");
-    };
-    app.on_answer(
-        Answer::Move {
-            id,
-            pit: Some(letter('j')),
-        },
-        t0 + Duration::from_secs(5),
-    );
+    answer_move(&mut app, 'j', t0 + Duration::from_secs(5));
     app.tick(t0 + Duration::from_secs(7));
     assert_eq!(app.game().moves(), &[letter('a'), letter('j')]);
 }
@@ -1037,11 +970,7 @@ fn t_switches_colours_and_keeps_the_choice_with_the_kept_speed() {
     let t0 = Instant::now();
     let ms = Duration::from_millis;
     // Started with --speed 40 for this run; 330 is the speed kept.
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
-        Some(ms(40)),
-        t0,
-    );
+    let mut app = against(PlayerKind::Human, Some(ms(40)), t0);
     app.keep_prefs(Chosen::new(
         Some(ms(40)),
         Theme::monochrome(),
