@@ -43,6 +43,8 @@ use crate::tui::theme::Theme;
 
 /// How far the help screen scrolls (it is about this many lines long).
 const HELP_SCROLL_LIMIT: u16 = 40;
+/// The question at the end of a round.
+pub const PLAY_AGAIN: &str = "Play again? (y/n)";
 /// The one wording of the pause.
 pub const PAUSED_TEXT: &str = "Paused: s plays one computer move, p resumes.";
 
@@ -124,7 +126,7 @@ pub enum Mode {
     },
     /// A computer's turn, held by the pause (`p`).
     Paused,
-    /// The round is over: "Play again? (y/n)".
+    /// The round is over: [`PLAY_AGAIN`].
     RoundOver,
     /// A computer is to move but has not been asked yet: the first tick
     /// asks it (so that a resume offer or a pause made before then comes
@@ -220,6 +222,18 @@ impl App {
     pub fn ask_busy(&mut self) {
         self.cancel_thinking();
         self.mode = Mode::Busy;
+    }
+
+    /// The question waiting for an answer before play goes on, if any
+    /// (the too-small screen shows it).
+    #[must_use]
+    pub fn question(&self) -> Option<&'static str> {
+        match self.mode {
+            Mode::Busy => Some(crate::game::BUSY_QUESTION),
+            Mode::Resume(_) => Some(crate::game::RESUME_QUESTION),
+            Mode::RoundOver => Some(PLAY_AGAIN),
+            _ => None,
+        }
     }
 
     /// Whether the question about the match open in another window waits
@@ -606,9 +620,14 @@ impl App {
             }
             return;
         }
-        if self.too_small() {
-            if matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {
-                self.dialog = Some(Overlay::ConfirmQuit);
+        // A question is answered even on the too-small screen, which shows
+        // it (see `question`); nothing else is played there.
+        if self.too_small() && !matches!(self.mode, Mode::Resume(_)) {
+            match key.code {
+                KeyCode::Char('q') | KeyCode::Esc => self.dialog = Some(Overlay::ConfirmQuit),
+                KeyCode::Char('y' | 'Y') if self.round_over() => self.play_again(now),
+                KeyCode::Char('n' | 'N') if self.round_over() => self.quit_now(),
+                _ => {}
             }
             return;
         }

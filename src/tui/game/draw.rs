@@ -10,7 +10,7 @@ use crate::game::{BUSY_NOTICE, BUSY_QUESTION, outcome_message};
 use crate::game::{match_score, match_score_short};
 use crate::rules::{Score, Side};
 use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
-use crate::tui::game::app::{App, Note, Overlay, PAUSED_TEXT, Tone};
+use crate::tui::game::app::{App, Note, Overlay, PAUSED_TEXT, PLAY_AGAIN, Tone};
 use crate::tui::game::help;
 use crate::tui::layout::ScreenLayout;
 use crate::tui::theme::Theme;
@@ -27,7 +27,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
             area,
             (need.width, need.height),
             "This board",
-            app.busy_question().then_some(BUSY_QUESTION),
+            app.question(),
             app.theme(),
         ),
     }
@@ -353,7 +353,7 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
             ],
             usize::from(area.width),
         )),
-        Line::styled("Play again? (y/n)", theme.mover),
+        Line::styled(PLAY_AGAIN, theme.mover),
     ];
     // Below the question: a refusal, and where the round was recorded
     // (wrapped: it is a path). The heading goes first when that leaves

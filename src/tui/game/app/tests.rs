@@ -1084,3 +1084,31 @@ fn q_at_the_question_about_the_match_open_elsewhere_leaves_it_alone() {
         "Nothing was played here: the match goes on in the other window."
     );
 }
+
+/// On the too-small screen the questions before play goes on are shown
+/// and answered: resume, play again.
+#[test]
+fn questions_show_and_are_answered_on_the_too_small_screen() {
+    use crate::tui::game::testing::render;
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    app.offer_resume(saved_match(PlayerKind::Human, &['h']));
+    app.resize(40, 10);
+    assert!(app.too_small());
+    let screen = render(&app, 40, 10);
+    assert!(screen.contains("Resume the unfinished"), "{screen}");
+    app.handle_event(&ch('y'), t0);
+    assert!(app.resume_summary().is_none(), "y resumed");
+    assert_eq!(app.game().moves().len(), 1);
+    app.resize(80, 24);
+    while !app.round_over() {
+        app.handle_event(&press(KeyCode::Enter), t0);
+    }
+    app.resize(40, 10);
+    let screen = render(&app, 40, 10);
+    assert!(screen.contains("Play again? (y/n)"), "{screen}");
+    let round = app.game().round();
+    app.handle_event(&ch('y'), t0);
+    assert!(!app.round_over(), "y played again");
+    assert_eq!(app.game().round(), round + 1);
+}
