@@ -92,13 +92,9 @@ pub struct PlayArgs {
     /// Who starts each round: south, north, alternate or random.
     #[arg(long, value_name = "WHO", default_value = "alternate", hide_possible_values = true, value_parser = Choices::<FirstMover>::new(FIRST_MOVERS))]
     pub first: FirstMover,
-    /// Milliseconds between two seeds of the sowing animation [default:
-    /// 150, or the speed last chosen with + and - in the game].
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(0..=5000))]
-    pub speed: Option<u64>,
-    /// Show each move at once, without animation.
-    #[arg(long)]
-    pub no_animation: bool,
+    /// The sowing animation's speed.
+    #[command(flatten)]
+    pub speed: SpeedArgs,
     /// Milliseconds a computer player may think per move.
     #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub think: u64,
@@ -269,12 +265,9 @@ pub struct SolitaireCmd {
     /// Print the planned moves as JSON instead of playing.
     #[arg(long)]
     pub plan: bool,
-    /// Milliseconds between two seeds of the sowing animation.
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=5000))]
-    pub speed: u64,
-    /// Show each move at once, without animation.
-    #[arg(long)]
-    pub no_animation: bool,
+    /// The sowing animation's speed.
+    #[command(flatten)]
+    pub speed: SpeedArgs,
 }
 
 /// Options of `mancala replay`.
@@ -289,44 +282,48 @@ pub struct ReplayCmd {
 }
 
 /// How moves are shown, for the commands that show someone else's moves
-/// (a replay, a friend's match): the speed, or none, and full screen or
-/// line by line.
+/// (a replay, a friend's match): the speed, and full screen or line by line.
 #[derive(Debug, Args, Clone, Copy, Default)]
 pub struct ShowArgs {
-    /// Milliseconds between two seeds of the sowing animation [default:
-    /// 150, or the speed last chosen with + and - in the game].
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(0..=5000))]
-    pub speed: Option<u64>,
-    /// Show each move at once, without animation.
-    #[arg(long)]
-    pub no_animation: bool,
+    /// The sowing animation's speed.
+    #[command(flatten)]
+    pub speed: SpeedArgs,
     /// Line by line instead of full screen (automatic without a terminal).
     #[arg(long)]
     pub plain: bool,
 }
 
-impl ShowArgs {
-    /// The pause between two seeds: none with `--no-animation`, else
-    /// `--speed`, else the one `kept` in the preferences (`Some(None)`:
-    /// kept as no animation), else the default speed.
+/// The sowing animation's speed, for every command that sows on screen.
+#[derive(Debug, Args, Clone, Copy, Default)]
+pub struct SpeedArgs {
+    /// Milliseconds between two seeds of the sowing animation [default:
+    /// 150, or the speed last chosen with + and -].
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(0..=5000))]
+    pub speed: Option<u64>,
+    /// Show each move at once, without animation.
+    #[arg(long)]
+    pub no_animation: bool,
+}
+
+impl SpeedArgs {
+    /// The pause between two seeds chosen on the command line for this
+    /// run: `Some(None)` with `--no-animation` (or `--speed 0`), `None`
+    /// when neither option is given (the kept or default speed applies).
     #[must_use]
-    pub fn seed_delay(&self, kept: Option<Option<Duration>>) -> Option<Duration> {
+    pub fn given(&self) -> Option<Option<Duration>> {
         if self.no_animation {
-            return None;
+            return Some(None);
         }
-        match (self.speed, kept) {
-            (Some(ms), _) => Some(Duration::from_millis(ms)),
-            (None, Some(kept)) => kept,
-            (None, None) => Some(Duration::from_millis(DEFAULT_SPEED_MS)),
-        }
-        .filter(|d| !d.is_zero())
+        self.speed
+            .map(|ms| Some(Duration::from_millis(ms)).filter(|d| !d.is_zero()))
     }
 
-    /// Whether the speed was chosen on the command line (so the kept one
-    /// is not used).
+    /// The pause between two seeds: the one given, else the default
+    /// speed (for the line-by-line front ends, which keep no preferences).
     #[must_use]
-    pub fn speed_given(&self) -> bool {
-        self.speed.is_some() || self.no_animation
+    pub fn seed_delay(&self) -> Option<Duration> {
+        self.given()
+            .unwrap_or(Some(Duration::from_millis(DEFAULT_SPEED_MS)))
     }
 }
 

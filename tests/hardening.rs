@@ -8,17 +8,15 @@
 //! private socket; CI installs tmux, and without it (outside CI) they are
 //! skipped with a notice.
 
+mod common;
+
 use std::io::{Read as _, Write as _};
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-/// The binary under test: the one cargo built, or `$MANCALA_TEST_BIN`
-/// (to run these tests against another build, such as an older one).
-fn binary() -> String {
-    std::env::var("MANCALA_TEST_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_mancala").to_string())
-}
+use common::tmux::{Scratch, Tmux, binary, wait_for_line};
 
 /// The longest any one run of the binary may take here.
 const LIMIT: Duration = Duration::from_secs(20);
@@ -119,11 +117,8 @@ fn wait_or_kill(child: &mut std::process::Child, limit: Duration, what: &str) ->
 }
 
 /// A fresh temporary directory, removed when dropped.
-fn temp_dir() -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix("mancala-hardening-")
-        .tempdir()
-        .expect("a temporary directory")
+fn temp_dir() -> Scratch {
+    Scratch::new("hardening")
 }
 
 // ---------------------------------------------------------------------
@@ -245,100 +240,6 @@ fn argument_errors_name_what_is_missing_or_wrong_in_one_line() {
 // ---------------------------------------------------------------------
 // Item 7: every default-fatal signal restores the terminal, with 128 + n.
 
-/// A tmux server of our own (a private socket), killed on drop.
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    /// `None` when tmux is missing outside CI (in CI that fails the test).
-    fn start(name: &str, command: &str) -> Option<Tmux> {
-        if Command::new("tmux").arg("-V").output().is_err() {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "tmux is required for the signal tests in CI"
-            );
-            eprintln!("notice: tmux is not installed; skipping {name}");
-            return None;
-        }
-        let tmux = Tmux {
-            socket: format!("harden-{}-{name}", std::process::id()),
-        };
-        let out = tmux.run(&[
-            "new-session",
-            "-d",
-            "-s",
-            "game",
-            "-x",
-            "90",
-            "-y",
-            "30",
-            command,
-        ]);
-        assert!(
-            out.status.success(),
-            "tmux: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Some(tmux)
-    }
-
-    fn run(&self, args: &[&str]) -> std::process::Output {
-        let mut cmd = Command::new("tmux");
-        cmd.arg("-L").arg(&self.socket).args(args);
-        if std::env::var_os("TERM").is_none() {
-            cmd.env("TERM", "xterm-256color");
-        }
-        cmd.output().expect("tmux runs")
-    }
-
-    fn flag(&self, format: &str) -> bool {
-        let out = self.run(&["display-message", "-p", "-t", "game", format]);
-        String::from_utf8_lossy(&out.stdout).trim() == "1"
-    }
-
-    fn screen(&self) -> String {
-        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "game"]).stdout)
-            .into_owned()
-    }
-
-    fn wait_until(&self, what: &str, test: impl Fn(&Tmux) -> bool) {
-        let until = Instant::now() + Duration::from_secs(10);
-        while !test(self) {
-            assert!(
-                Instant::now() < until,
-                "{what} never happened; the screen:\n{}",
-                self.screen()
-            );
-            sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.run(&["kill-server"]);
-    }
-}
-
-/// Polls `path` until it holds a whole line (up to ten seconds).
-fn wait_for_line(path: &Path) -> String {
-    let until = Instant::now() + Duration::from_secs(10);
-    loop {
-        if let Ok(text) = std::fs::read_to_string(path)
-            && text.ends_with('\n')
-        {
-            return text.trim().to_string();
-        }
-        assert!(
-            Instant::now() < until,
-            "{} was never written",
-            path.display()
-        );
-        sleep(Duration::from_millis(50));
-    }
-}
-
 /// Runs `args` full screen in tmux, sends `signal` once the screen is up,
 /// and checks the exit status and that the terminal was restored.
 fn signal_restores(name: &str, args: &str, signal: &str, number: i32) {
@@ -355,7 +256,7 @@ fn signal_restores(name: &str, args: &str, signal: &str, number: i32) {
         binary(),
         status_file.display()
     );
-    let Some(tmux) = Tmux::start(&format!("{name}-{signal}"), &command) else {
+    let Some(tmux) = Tmux::start(&format!("{name}-{signal}"), 90, 30, &command) else {
         return;
     };
     tmux.wait_until("the alternate screen", |t| t.flag("#{alternate_on}"));
@@ -890,7 +791,7 @@ fn the_full_screen_game_shows_names_cleaned() {
         dir.path(),
         &["\u{1b}]2;owned\u{7}Eve", "Bo\tb", "--no-animation"],
     );
-    let Some(tmux) = Tmux::start("names", &command) else {
+    let Some(tmux) = Tmux::start("names", 90, 30, &command) else {
         return;
     };
     tmux.wait_until("the cleaned names on screen", |t| {
@@ -905,36 +806,11 @@ fn the_full_screen_game_shows_names_cleaned() {
 fn the_full_screen_game_refuses_a_name_of_control_characters() {
     let dir = temp_dir();
     let (status, command) = full_screen_script(dir.path(), &["\u{1b}\u{7}", "Bob"]);
-    let Some(tmux) = Tmux::start("empty-name", &command) else {
+    let Some(tmux) = Tmux::start("empty-name", 90, 30, &command) else {
         return;
     };
     assert_eq!(wait_for_line(&status), "2", "{}", tmux.screen());
     assert!(tmux.screen().contains("name"), "{}", tmux.screen());
-}
-
-/// The shell command that runs `mancala ARGS` with its data in `data`,
-/// writes its exit status to `status` and keeps the pane open.
-fn in_pane(data: &Path, args: &str, status: &Path) -> String {
-    format!(
-        "MANCALA_DATA_DIR={} MANCALA_CONFIG_DIR={} {} {args}; echo \"$?\" > {}; sleep 60",
-        data.display(),
-        data.join("config").display(),
-        binary(),
-        status.display()
-    )
-}
-
-/// The pid of the program in the pane (the shell's child when the pane
-/// runs a shell command).
-fn pane_game_pid(tmux: &Tmux) -> String {
-    let out = tmux.run(&["list-panes", "-F", "#{pane_pid}"]);
-    let shell = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    let children =
-        std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children")).unwrap_or_default();
-    children
-        .split_whitespace()
-        .next()
-        .map_or(shell, str::to_string)
 }
 
 #[test]
@@ -942,7 +818,7 @@ fn a_second_full_screen_copy_offers_to_play_unsaved_or_quit() {
     let dir = temp_dir();
     let data = dir.path().join("data");
     let args = "Alice Michael --no-animation";
-    let Some(first) = Tmux::start("busy-1", &in_pane(&data, args, &dir.path().join("s1"))) else {
+    let Some(first) = Tmux::start("busy-1", 90, 30, &dir.command(args, &dir.file("s1"))) else {
         return;
     };
     first.wait_until("the first game", |t| t.screen().contains("▶ Alice to move"));
@@ -953,22 +829,24 @@ fn a_second_full_screen_copy_offers_to_play_unsaved_or_quit() {
 
     // A second copy: told, and quits.
     let status = dir.path().join("s2");
-    let second = Tmux::start("busy-2", &in_pane(&data, args, &status)).unwrap();
+    let second = Tmux::start("busy-2", 90, 30, &dir.command(args, &status)).unwrap();
+    // Asked in the full screen, before anything moves.
     second.wait_until("the question", |t| t.screen().contains("(p/q)"));
+    assert!(second.alternate_screen_on(), "asked in the full screen");
     assert!(
         second.screen().contains("open in another window"),
         "{}",
         second.screen()
     );
-    second.run(&["send-keys", "-t", "game", "q", "Enter"]);
+    second.run(&["send-keys", "-t", "game", "q"]);
     assert_eq!(wait_for_line(&status), "0");
     drop(second);
 
     // A third: plays unsaved, and the first one's save is untouched.
     let status = dir.path().join("s3");
-    let third = Tmux::start("busy-3", &in_pane(&data, args, &status)).unwrap();
+    let third = Tmux::start("busy-3", 90, 30, &dir.command(args, &status)).unwrap();
     third.wait_until("the question", |t| t.screen().contains("(p/q)"));
-    third.run(&["send-keys", "-t", "game", "p", "Enter"]);
+    third.run(&["send-keys", "-t", "game", "p"]);
     third.wait_until("the game, unsaved", |t| {
         let screen = t.screen();
         screen.contains("▶ Alice to move") && screen.contains("unsaved")
@@ -985,7 +863,7 @@ fn a_second_full_screen_copy_offers_to_play_unsaved_or_quit() {
     assert_eq!(std::fs::read_to_string(&save).unwrap(), saved);
 
     // Killing the first lets the next copy take the match over.
-    let pid = pane_game_pid(&first);
+    let pid = first.program_pid();
     assert!(
         Command::new("kill")
             .args(["-KILL", &pid])
@@ -994,7 +872,7 @@ fn a_second_full_screen_copy_offers_to_play_unsaved_or_quit() {
             .success()
     );
     let status = dir.path().join("s4");
-    let fourth = Tmux::start("busy-4", &in_pane(&data, args, &status)).unwrap();
+    let fourth = Tmux::start("busy-4", 90, 30, &dir.command(args, &status)).unwrap();
     fourth.wait_until("the resume question", |t| {
         t.screen().contains("Resume the unfinished match?")
     });
@@ -1009,7 +887,8 @@ fn a_fifo_as_the_preferences_file_does_not_stop_the_game() {
     std::fs::create_dir_all(data.join("config")).unwrap();
     assert!(mkfifo(&data.join("config").join("preferences")));
     let status = dir.path().join("status");
-    let Some(tmux) = Tmux::start("prefs-fifo", &in_pane(&data, "Alice Michael", &status)) else {
+    let Some(tmux) = Tmux::start("prefs-fifo", 90, 30, &dir.command("Alice Michael", &status))
+    else {
         return;
     };
     tmux.wait_until("the game", |t| t.screen().contains("▶ Alice to move"));

@@ -5,174 +5,21 @@
 //! skipped with a notice otherwise. Every game gets a fresh data directory
 //! (`MANCALA_DATA_DIR`), so that no test meets another's saved match.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-/// A tmux server of our own (its own socket), killed on drop.
-struct Tmux {
-    socket: String,
-    /// The socket file, removed on drop (tmux leaves it behind).
-    socket_path: Option<PathBuf>,
-}
-
-impl Tmux {
-    /// `None` when tmux is not installed (and `CI` is not set).
-    fn start(name: &str, width: u16, height: u16, command: &str) -> Option<Tmux> {
-        if Command::new("tmux").arg("-V").output().is_err() {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "tmux is required for the end-to-end tests in CI"
-            );
-            eprintln!("notice: tmux is not installed; skipping the end-to-end test {name}");
-            return None;
-        }
-        let mut tmux = Tmux {
-            socket: format!("mancala-e2e-{}-{name}", std::process::id()),
-            socket_path: None,
-        };
-        let out = tmux.run(&[
-            "new-session",
-            "-d",
-            "-s",
-            "game",
-            "-x",
-            &width.to_string(),
-            "-y",
-            &height.to_string(),
-            command,
-        ]);
-        assert!(
-            out.status.success(),
-            "tmux: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let path = tmux
-            .run(&["display-message", "-p", "#{socket_path}"])
-            .stdout;
-        let path = String::from_utf8_lossy(&path).trim().to_string();
-        tmux.socket_path = (!path.is_empty()).then(|| PathBuf::from(path));
-        Some(tmux)
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        let mut cmd = Command::new("tmux");
-        cmd.arg("-L").arg(&self.socket).args(args);
-        if std::env::var_os("TERM").is_none() {
-            cmd.env("TERM", "xterm-256color");
-        }
-        cmd.output().expect("tmux runs")
-    }
-
-    fn screen(&self) -> String {
-        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "game"]).stdout)
-            .into_owned()
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "game"];
-        args.extend_from_slice(keys);
-        assert!(self.run(&args).status.success());
-    }
-
-    /// Polls the screen until `want` shows (up to ten seconds).
-    fn wait_for(&self, want: &str) -> String {
-        let until = Instant::now() + Duration::from_secs(10);
-        loop {
-            let screen = self.screen();
-            if screen.contains(want) {
-                return screen;
-            }
-            assert!(
-                Instant::now() < until,
-                "'{want}' never showed; the screen:\n{screen}"
-            );
-            sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn alternate_screen_on(&self) -> bool {
-        self.flag("#{alternate_on}")
-    }
-
-    /// Whether the program in the pane asked for mouse reports of any kind.
-    fn mouse_on(&self) -> bool {
-        self.flag("#{mouse_any_flag}")
-    }
-
-    fn flag(&self, format: &str) -> bool {
-        let out = self.run(&["display-message", "-p", "-t", "game", format]);
-        String::from_utf8_lossy(&out.stdout).trim() == "1"
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.run(&["kill-server"]);
-        if let Some(path) = &self.socket_path {
-            let _ = std::fs::remove_file(path);
-        }
-    }
-}
-
-fn temp_file(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("mancala-e2e-{}-{name}", std::process::id()))
-}
-
-/// A fresh, empty data directory for one test's games.
-fn data_dir(name: &str) -> PathBuf {
-    let dir = data_path(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn data_path(name: &str) -> PathBuf {
-    temp_file(&format!("data-{name}"))
-}
-
-/// The shell command that runs the game (its data in a fresh directory
-/// named after `status`) and writes its exit status to `status`, then keeps
-/// the pane open so the screen can still be read.
-fn wrapped(args: &str, status: &Path) -> String {
-    let name = status.file_name().unwrap().to_string_lossy().into_owned();
-    let data = data_dir(&name);
-    wrapped_in(args, status, &data)
-}
-
-/// [`wrapped`] with the data and preferences in `dir`.
-fn wrapped_in(args: &str, status: &Path, dir: &Path) -> String {
-    format!(
-        "MANCALA_DATA_DIR={} MANCALA_CONFIG_DIR={} {} {args}; echo \"exit=$?\" > {}; sleep 60",
-        dir.display(),
-        dir.join("config").display(),
-        env!("CARGO_BIN_EXE_mancala"),
-        status.display()
-    )
-}
-
-fn wait_for_status(status: &Path) -> String {
-    let until = Instant::now() + Duration::from_secs(10);
-    loop {
-        if let Ok(text) = std::fs::read_to_string(status)
-            && text.ends_with('\n')
-        {
-            let _ = std::fs::remove_file(status);
-            let name = status.file_name().unwrap().to_string_lossy().into_owned();
-            let _ = std::fs::remove_dir_all(data_path(&name));
-            return text.trim().to_string();
-        }
-        assert!(Instant::now() < until, "the game did not exit");
-        sleep(Duration::from_millis(50));
-    }
-}
+use common::tmux::{Scratch, Tmux, binary, wait_for_line};
 
 #[test]
 fn two_people_play_then_quit_and_the_terminal_is_restored() {
-    let status = temp_file("humans");
-    let _ = std::fs::remove_file(&status);
-    let Some(tmux) = Tmux::start("humans", 80, 24, &wrapped("Alice Michael", &status)) else {
+    let scratch = Scratch::new("humans");
+    let status = scratch.file("status");
+    let Some(tmux) = Tmux::start("humans", 80, 24, &scratch.command("Alice Michael", &status))
+    else {
         return;
     };
     let opening = tmux.wait_for("▶ Alice to move");
@@ -197,7 +44,7 @@ fn two_people_play_then_quit_and_the_terminal_is_restored() {
     tmux.keys(&["q"]);
     tmux.wait_for("Quit? (y/n)");
     tmux.keys(&["y"]);
-    assert_eq!(wait_for_status(&status), "exit=0");
+    assert_eq!(wait_for_line(&status), "0");
     let last = tmux.wait_for("Final score: Alice 0 – 0 Michael");
     assert!(
         !tmux.alternate_screen_on(),
@@ -207,11 +54,11 @@ fn two_people_play_then_quit_and_the_terminal_is_restored() {
 
 #[test]
 fn a_computer_answers_on_screen_and_ctrl_c_quits_at_once() {
-    let status = temp_file("computer");
-    let _ = std::fs::remove_file(&status);
+    let scratch = Scratch::new("computer");
+    let status = scratch.file("status");
     let command = format!(
         "NO_COLOR=1 {}",
-        wrapped("Alice --north greedy --speed 20", &status)
+        scratch.command("Alice --north greedy --speed 20", &status)
     );
     let Some(tmux) = Tmux::start("computer", 100, 30, &command) else {
         return;
@@ -221,20 +68,20 @@ fn a_computer_answers_on_screen_and_ctrl_c_quits_at_once() {
     tmux.wait_for("Computer (greedy) played");
     tmux.wait_for("▶ Alice to move");
     tmux.keys(&["C-c"]);
-    assert_eq!(wait_for_status(&status), "exit=0");
+    assert_eq!(wait_for_line(&status), "0");
     tmux.wait_for("Final score:");
     assert!(!tmux.alternate_screen_on());
 }
 
 #[test]
 fn a_mouse_click_on_a_pit_plays_it() {
-    let status = temp_file("mouse");
-    let _ = std::fs::remove_file(&status);
+    let scratch = Scratch::new("mouse");
+    let status = scratch.file("status");
     let Some(tmux) = Tmux::start(
         "mouse",
         80,
         24,
-        &wrapped("Alice Michael --no-animation", &status),
+        &scratch.command("Alice Michael --no-animation", &status),
     ) else {
         return;
     };
@@ -256,7 +103,7 @@ fn a_mouse_click_on_a_pit_plays_it() {
     tmux.keys(&["-l", &release]);
     tmux.wait_for("Alice played d.");
     tmux.keys(&["q", "y"]);
-    assert_eq!(wait_for_status(&status), "exit=0");
+    assert_eq!(wait_for_line(&status), "0");
 }
 
 /// The numbers drawn inside the board (pit and store counts), top row to
@@ -281,11 +128,12 @@ fn counts_on_screen(screen: &str) -> Vec<u32> {
 
 #[test]
 fn a_match_killed_mid_round_resumes_on_the_same_board() {
-    let data = data_dir("resume");
+    let scratch = Scratch::new("resume");
+    let data = scratch.data();
     let game = format!(
         "exec env MANCALA_DATA_DIR={} {} Alice Michael --no-animation",
         data.display(),
-        env!("CARGO_BIN_EXE_mancala")
+        binary()
     );
     let Some(first) = Tmux::start("resume-1", 80, 24, &game) else {
         return;
@@ -336,16 +184,16 @@ fn a_match_killed_mid_round_resumes_on_the_same_board() {
             .contains("\nmoves: c,f,h,i\n")
     );
     drop(second);
-    std::fs::remove_dir_all(data).unwrap();
 }
 
 #[test]
 fn a_corrupt_save_is_shown_with_its_path_and_the_game_starts() {
-    let data = data_dir("corrupt");
+    let scratch = Scratch::new("corrupt");
+    let data = scratch.data();
     let game = format!(
         "exec env MANCALA_DATA_DIR={} {} Alice Michael --no-animation",
         data.display(),
-        env!("CARGO_BIN_EXE_mancala")
+        binary()
     );
     // A first run makes the save's file name; then it is spoilt.
     let Some(first) = Tmux::start("corrupt-1", 80, 24, &game) else {
@@ -404,23 +252,20 @@ fn a_corrupt_save_is_shown_with_its_path_and_the_game_starts() {
             .find(|l| l.starts_with("moves:")),
         Some("moves: c")
     );
-    std::fs::remove_dir_all(data).unwrap();
 }
 
 #[test]
 fn sigterm_restores_the_terminal_and_mouse_mode() {
-    let status = temp_file("sigterm");
-    let pid_file = temp_file("sigterm-pid");
-    let _ = std::fs::remove_file(&status);
-    let _ = std::fs::remove_file(&pid_file);
+    let scratch = Scratch::new("sigterm");
+    let status = scratch.file("status");
+    let pid_file = scratch.file("pid");
     // The inner shell writes its pid and then becomes the game (exec), so
     // the signal goes to the game itself and not to a shell around it.
-    let data = data_dir("sigterm");
     let command = format!(
-        "sh -c 'echo $$ > {}; exec env MANCALA_DATA_DIR={} {} Alice Michael'; echo \"exit=$?\" > {}; sleep 60",
+        "sh -c 'echo $$ > {}; exec env MANCALA_DATA_DIR={} {} Alice Michael'; echo \"$?\" > {}; sleep 60",
         pid_file.display(),
-        data.display(),
-        env!("CARGO_BIN_EXE_mancala"),
+        scratch.data().display(),
+        binary(),
         status.display()
     );
     let Some(tmux) = Tmux::start("sigterm", 80, 24, &command) else {
@@ -436,14 +281,13 @@ fn sigterm_restores_the_terminal_and_mouse_mode() {
         .status()
         .expect("kill runs");
     assert!(killed.success());
-    assert_eq!(wait_for_status(&status), "exit=143", "128 + SIGTERM");
+    assert_eq!(wait_for_line(&status), "143", "128 + SIGTERM");
     let screen = tmux.screen();
     assert!(
         !tmux.alternate_screen_on(),
         "left the alternate screen:\n{screen}"
     );
     assert!(!tmux.mouse_on(), "mouse reporting is off again");
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -451,11 +295,11 @@ fn a_game_whose_terminal_goes_away_exits_instead_of_spinning() {
     // Closing the window (here: the tmux server) hangs up the terminal.
     // crossterm's input loop then retries its end-of-file read for ever, so
     // the game must end on the hangup signal rather than wait for a key.
-    let data = data_dir("hangup");
+    let scratch = Scratch::new("hangup");
     let command = format!(
         "exec env MANCALA_DATA_DIR={} {} Alice Michael --no-animation",
-        data.display(),
-        env!("CARGO_BIN_EXE_mancala")
+        scratch.data().display(),
+        binary()
     );
     let Some(tmux) = Tmux::start("hangup", 80, 24, &command) else {
         return;
@@ -486,15 +330,13 @@ fn a_game_whose_terminal_goes_away_exits_instead_of_spinning() {
         !still_running,
         "the game (pid {pid}) still runs after its terminal hung up"
     );
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
 fn ctrl_letters_do_not_play_and_the_speed_chosen_is_kept_for_the_next_game() {
-    let dir = data_dir("prefs");
-    let status = temp_file("prefs-1");
-    let _ = std::fs::remove_file(&status);
-    let Some(tmux) = Tmux::start("prefs", 80, 24, &wrapped_in("Alice Michael", &status, &dir))
+    let scratch = Scratch::new("prefs");
+    let status = scratch.file("status");
+    let Some(tmux) = Tmux::start("prefs", 80, 24, &scratch.command("Alice Michael", &status))
     else {
         return;
     };
@@ -514,20 +356,113 @@ fn ctrl_letters_do_not_play_and_the_speed_chosen_is_kept_for_the_next_game() {
     tmux.keys(&["+", "+"]);
     tmux.wait_for("70 ms per seed");
     tmux.keys(&["q", "y"]);
-    assert_eq!(wait_for_status(&status), "exit=0");
+    assert_eq!(wait_for_line(&status), "0");
     drop(tmux);
 
-    let status = temp_file("prefs-2");
-    let _ = std::fs::remove_file(&status);
     let tmux = Tmux::start(
         "prefs-again",
         80,
         24,
-        &wrapped_in("Alice Michael", &status, &dir),
+        &scratch.command("Alice Michael", &status),
     )
     .expect("tmux ran a moment ago");
     tmux.wait_for("70 ms per seed");
     tmux.keys(&["q", "y"]);
-    assert_eq!(wait_for_status(&status), "exit=0");
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(wait_for_line(&status), "0");
+}
+
+/// The theme chosen with `t` is kept in the preferences file and used at
+/// the next start; `NO_COLOR` still turns colours off for one run, and a
+/// corrupt theme gives the defaults and one line.
+#[test]
+fn the_theme_chosen_with_t_is_kept_and_no_color_still_wins() {
+    let scratch = Scratch::new("theme");
+    let status = scratch.file("status");
+    let prefs = scratch.config().join("preferences");
+    let Some(tmux) = Tmux::start("theme", 80, 24, &scratch.command("Alice Michael", &status))
+    else {
+        return;
+    };
+    tmux.wait_for("▶ Alice to move");
+    assert!(colours_in(&tmux), "colours at first");
+    tmux.keys(&["t"]);
+    tmux.wait_for("Black and white (t: colours).");
+    assert!(!colours_in(&tmux), "no colours after t");
+    tmux.keys(&["q", "y"]);
+    assert_eq!(wait_for_line(&status), "0");
+    drop(tmux);
+    let kept = std::fs::read_to_string(&prefs).unwrap();
+    assert!(kept.contains("theme = mono"), "{kept}");
+
+    // The next start is black and white; t brings the colours back.
+    let tmux = Tmux::start(
+        "theme-2",
+        80,
+        24,
+        &scratch.command("Alice Michael", &status),
+    )
+    .expect("tmux ran a moment ago");
+    tmux.wait_for("▶ Alice to move");
+    assert!(!colours_in(&tmux), "kept black and white");
+    tmux.keys(&["t"]);
+    tmux.wait_for("Colours on (t: black and white).");
+    assert!(colours_in(&tmux));
+    tmux.keys(&["q", "y"]);
+    assert_eq!(wait_for_line(&status), "0");
+    drop(tmux);
+
+    // NO_COLOR: black and white for this run, and t says why.
+    let command = format!("NO_COLOR=1 {}", scratch.command("Alice Michael", &status));
+    let tmux = Tmux::start("theme-3", 80, 24, &command).expect("tmux ran a moment ago");
+    tmux.wait_for("▶ Alice to move");
+    assert!(!colours_in(&tmux), "NO_COLOR wins over the kept colours");
+    tmux.keys(&["t"]);
+    tmux.wait_for("NO_COLOR is set");
+    tmux.keys(&["q", "y"]);
+    assert_eq!(wait_for_line(&status), "0");
+    drop(tmux);
+    assert!(
+        std::fs::read_to_string(&prefs)
+            .unwrap()
+            .contains("theme = colour")
+    );
+
+    // A theme the game does not know: the defaults, and one line saying so.
+    std::fs::write(&prefs, "speed = 100\ntheme = rainbow\n").unwrap();
+    let tmux = Tmux::start(
+        "theme-4",
+        80,
+        24,
+        &scratch.command("Alice Michael", &status),
+    )
+    .expect("tmux ran a moment ago");
+    let screen = tmux.wait_for("▶ Alice to move");
+    assert!(
+        screen.contains("150 ms per seed"),
+        "the defaults:\n{screen}"
+    );
+    let joined: String = screen.lines().map(str::trim).collect::<Vec<_>>().join(" ");
+    assert!(joined.contains("the defaults apply"), "{screen}");
+    tmux.keys(&["q", "y"]);
+    assert_eq!(wait_for_line(&status), "0");
+}
+
+/// Whether the screen uses any colour (a foreground or background colour
+/// in tmux's escape-coded capture).
+fn colours_in(tmux: &Tmux) -> bool {
+    let out = tmux.run(&["capture-pane", "-p", "-e", "-t", "game"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    // SGR parameters 30-37, 40-47, 90-97 or 38;/48; (256 colours).
+    text.split("\x1b[").skip(1).any(|sgr| {
+        let params = sgr.split('m').next().unwrap_or("");
+        params.split(';').any(|p| {
+            p.parse::<u32>().is_ok_and(|n| {
+                (30..=37).contains(&n)
+                    || (40..=47).contains(&n)
+                    || (90..=97).contains(&n)
+                    || n == 38
+                    || n == 48
+            })
+        })
+    })
 }

@@ -40,12 +40,11 @@ pub fn replay(cmd: &ReplayCmd) -> anyhow::Result<ExitCode> {
     let record = read_record(cmd)?;
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if terminal && !cmd.show.plain {
-        let delay = cmd.show.seed_delay(None);
-        crate::tui::replay::run(&record, delay)?;
+        crate::tui::replay::run(&record, cmd.show.speed.given())?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = std::io::stdout().lock();
-    match crate::plain::replay::print(&record, !cmd.show.no_animation, &mut out) {
+    match crate::plain::replay::print(&record, !cmd.show.speed.no_animation, &mut out) {
         Err(e)
             if e.downcast_ref::<std::io::Error>()
                 .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>

@@ -35,7 +35,7 @@ pub fn host(cmd: &HostCmd) -> anyhow::Result<ExitCode> {
         rules,
         first: cmd.first,
         bind: SocketAddr::new(cmd.bind, cmd.port),
-        seed_delay: cmd.show.seed_delay(None),
+        seed_delay: cmd.show.speed.seed_delay(),
     };
     if full_screen(cmd.show.plain) {
         crate::tui::net::host(setup)
@@ -61,7 +61,7 @@ pub fn join(cmd: &JoinCmd) -> anyhow::Result<ExitCode> {
         addresses,
         code,
         reconnect_for: Duration::from_secs(cmd.reconnect),
-        seed_delay: cmd.show.seed_delay(None),
+        seed_delay: cmd.show.speed.seed_delay(),
     };
     if full_screen(cmd.show.plain) {
         crate::tui::net::join(setup)

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::cli::PlayArgs;
 use crate::game::names::{checked_name, same_name};
-use crate::game::{DEFAULT_SPEED_MS, MOVE_PAUSE, MatchConfig, PlayOptions, Seat};
+use crate::game::{MOVE_PAUSE, MatchConfig, PlayOptions, Seat};
 use crate::rules::Side;
 
 use super::UsageError;
@@ -24,11 +24,10 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
         first: args.first,
     };
     let options = PlayOptions {
-        seed_delay: (!args.no_animation)
-            .then(|| Duration::from_millis(args.speed.unwrap_or(DEFAULT_SPEED_MS))),
+        seed_delay: args.speed.seed_delay(),
         think: Duration::from_millis(args.think),
         move_pause: MOVE_PAUSE,
-        speed_given: args.speed.is_some() || args.no_animation,
+        speed_given: args.speed.given().is_some(),
     };
     debug_assert_eq!(config.seats.len(), Side::BOTH.len());
     Ok((config, options))

@@ -3,7 +3,6 @@
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use serde_json::json;
 
@@ -90,8 +89,7 @@ pub fn run(cmd: &SolitaireCmd) -> anyhow::Result<ExitCode> {
              use --plan to print the planned moves as JSON"
         );
     }
-    let seed_delay = (!cmd.no_animation).then(|| Duration::from_millis(cmd.speed));
-    solitaire::run(board, seed_delay, rng)?;
+    solitaire::run(board, cmd.speed.given(), rng)?;
     Ok(ExitCode::SUCCESS)
 }
 

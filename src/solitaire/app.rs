@@ -15,6 +15,8 @@ use ratatui::layout::{Position, Rect};
 use crate::rng::Rng;
 use crate::tui::digits::{DigitEntry, Entered};
 use crate::tui::input::{Input, chord_message};
+use crate::tui::prefs::{self, Chosen, Prefs};
+use crate::tui::theme::Theme;
 
 use crate::rules::solitaire::{SolitaireBoard, SolitaireStep};
 
@@ -69,6 +71,19 @@ pub enum Question {
     Quit,
 }
 
+/// What the screen is doing: exactly one at a time.
+#[derive(Debug)]
+pub enum SolitaireMode {
+    /// Waiting for a move.
+    Play,
+    /// A move being shown seed by seed.
+    Sowing(HouseAnimation),
+    /// A question waiting for `y`.
+    Asking(Question),
+    /// The help over the board.
+    Help,
+}
+
 /// The game on the screen: the board, its history, and what is shown.
 #[derive(Debug)]
 pub struct SolitaireGame {
@@ -78,13 +93,12 @@ pub struct SolitaireGame {
     moves: Vec<usize>,
     /// Moves taken back, the next one to replay last.
     redo: Vec<usize>,
-    question: Option<Question>,
-    animation: Option<HouseAnimation>,
-    seed_delay: Option<Duration>,
+    mode: SolitaireMode,
+    /// The speed and theme, and the keys that change them.
+    chosen: Chosen,
     cursor: usize,
     digits: DigitEntry,
     hint: Option<usize>,
-    help: bool,
     message: Option<String>,
     quit: bool,
     deals: u32,
@@ -103,13 +117,11 @@ impl SolitaireGame {
             start_winnable: true,
             moves: Vec::new(),
             redo: Vec::new(),
-            question: None,
-            animation: None,
-            seed_delay: seed_delay.filter(|d| !d.is_zero()),
+            mode: SolitaireMode::Play,
+            chosen: Chosen::unkept(seed_delay, Theme::monochrome()),
             cursor: 0,
             digits: DigitEntry::default(),
             hint: None,
-            help: false,
             message: None,
             quit: false,
             deals: 0,
@@ -126,8 +138,7 @@ impl SolitaireGame {
         self.board = board;
         self.moves.clear();
         self.redo.clear();
-        self.question = None;
-        self.animation = None;
+        self.mode = SolitaireMode::Play;
         self.digits.clear();
         self.hint = None;
         self.message = None;
@@ -152,16 +163,56 @@ impl SolitaireGame {
     /// The counts to draw: mid-animation, those after the steps shown so far.
     #[must_use]
     pub fn shown_counts(&self) -> Vec<u64> {
-        match &self.animation {
-            Some(animation) => animation.counts().to_vec(),
-            None => self.board.counts().to_vec(),
+        match &self.mode {
+            SolitaireMode::Sowing(animation) => animation.counts().to_vec(),
+            _ => self.board.counts().to_vec(),
         }
     }
 
     /// The move being animated, if any.
     #[must_use]
     pub fn animation(&self) -> Option<&HouseAnimation> {
-        self.animation.as_ref()
+        match &self.mode {
+            SolitaireMode::Sowing(animation) => Some(animation),
+            _ => None,
+        }
+    }
+
+    /// What the screen is doing.
+    #[must_use]
+    pub fn mode(&self) -> &SolitaireMode {
+        &self.mode
+    }
+
+    /// Shows with `chosen`'s speed and theme, and keeps what the player
+    /// changes from there.
+    pub fn keep_prefs(&mut self, chosen: Chosen) {
+        self.chosen = chosen;
+    }
+
+    /// The preferences, if the player changed them since the last call.
+    pub fn take_prefs(&mut self) -> Option<Prefs> {
+        self.chosen.take_changed()
+    }
+
+    /// Shows `message` (a problem with the preferences file, say) in the
+    /// status line.
+    pub fn tell(&mut self, message: Option<String>) {
+        if message.is_some() {
+            self.message = message;
+        }
+    }
+
+    /// The styles to draw with.
+    #[must_use]
+    pub fn theme(&self) -> &Theme {
+        self.chosen.theme()
+    }
+
+    /// The pause between two seeds (`None`: no animation).
+    #[must_use]
+    pub fn seed_delay(&self) -> Option<Duration> {
+        self.chosen.seed_delay()
     }
 
     /// The moves made since the start of this board.
@@ -178,7 +229,10 @@ impl SolitaireGame {
     /// The question waiting for an answer, if any.
     #[must_use]
     pub fn question(&self) -> Option<Question> {
-        self.question
+        match self.mode {
+            SolitaireMode::Asking(question) => Some(question),
+            _ => None,
+        }
     }
 
     /// The selected house (0 when the board has no houses).
@@ -202,7 +256,7 @@ impl SolitaireGame {
     /// Whether the help is open.
     #[must_use]
     pub fn help_open(&self) -> bool {
-        self.help
+        matches!(self.mode, SolitaireMode::Help)
     }
 
     /// Whether the player asked to quit.
@@ -232,14 +286,12 @@ impl SolitaireGame {
     /// When the screen must change next without input (the next seed).
     #[must_use]
     pub fn next_wake(&self) -> Option<Instant> {
-        self.animation
-            .as_ref()
-            .and_then(HouseAnimation::next_frame_at)
+        self.animation().and_then(HouseAnimation::next_frame_at)
     }
 
     /// Advances the animation to `now`.
     pub fn tick(&mut self, now: Instant) {
-        let Some(animation) = &mut self.animation else {
+        let SolitaireMode::Sowing(animation) = &mut self.mode else {
             return;
         };
         animation.advance(now);
@@ -250,7 +302,8 @@ impl SolitaireGame {
     }
 
     fn finish_animation(&mut self) {
-        if self.animation.take().is_some() {
+        if matches!(self.mode, SolitaireMode::Sowing(_)) {
+            self.mode = SolitaireMode::Play;
             self.after_move();
         }
     }
@@ -275,29 +328,44 @@ impl SolitaireGame {
 
     /// A key pressed alone or with Shift.
     fn on_plain_key(&mut self, key: KeyEvent, now: Instant) {
-        if self.animation.is_some() {
-            match key.code {
-                KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.ask_quit(),
-                _ => self.finish_animation(),
+        // The speed and the theme, whatever the screen is doing (a
+        // question waits for its answer first).
+        match key.code {
+            _ if matches!(self.mode, SolitaireMode::Asking(_)) => {}
+            KeyCode::Char('+' | '=') => return self.change_speed(true),
+            KeyCode::Char('-' | '_') => return self.change_speed(false),
+            KeyCode::Char('t' | 'T') => {
+                self.message = Some(self.chosen.switch_theme());
+                return;
             }
-            return;
+            _ => {}
         }
-        if self.help {
-            match key.code {
-                KeyCode::Char('q' | 'Q') => self.ask_quit(),
-                _ => self.help = false,
+        match std::mem::replace(&mut self.mode, SolitaireMode::Play) {
+            SolitaireMode::Play => {}
+            sowing @ SolitaireMode::Sowing(_) => {
+                self.mode = sowing;
+                match key.code {
+                    KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.ask_quit(),
+                    _ => self.finish_animation(),
+                }
+                return;
             }
-            return;
-        }
-        if let Some(question) = self.question.take() {
-            match (key.code, question) {
-                (KeyCode::Char('y' | 'Y'), Question::StartOver) => self.start_over(),
-                (KeyCode::Char('y' | 'Y'), Question::NewBoard) => self.new_board(),
-                (KeyCode::Char('y' | 'Y'), Question::Quit) => self.quit = true,
-                (_, Question::Quit) => self.message = Some("Playing on.".into()),
-                _ => self.message = Some("Kept the board as it is.".into()),
+            SolitaireMode::Help => {
+                if matches!(key.code, KeyCode::Char('q' | 'Q')) {
+                    self.ask_quit();
+                }
+                return;
             }
-            return;
+            SolitaireMode::Asking(question) => {
+                match (key.code, question) {
+                    (KeyCode::Char('y' | 'Y'), Question::StartOver) => self.start_over(),
+                    (KeyCode::Char('y' | 'Y'), Question::NewBoard) => self.new_board(),
+                    (KeyCode::Char('y' | 'Y'), Question::Quit) => self.quit = true,
+                    (_, Question::Quit) => self.message = Some("Playing on.".into()),
+                    _ => self.message = Some("Kept the board as it is.".into()),
+                }
+                return;
+            }
         }
         if self.on_digits(key.code, now) {
             return;
@@ -316,7 +384,7 @@ impl SolitaireGame {
             KeyCode::Char('s' | 'S') => self.ask_start_over(),
             KeyCode::Char('h' | 'H') => self.show_hint(),
             KeyCode::Char('n' | 'N') => self.ask_new_board(),
-            KeyCode::Char('?') | KeyCode::F(1) => self.help = true,
+            KeyCode::Char('?') | KeyCode::F(1) => self.mode = SolitaireMode::Help,
             _ => {}
         }
     }
@@ -348,6 +416,22 @@ impl SolitaireGame {
             }
         }
         true
+    }
+
+    /// `+` and `-`: the next speed; a move being sown goes on at it.
+    fn change_speed(&mut self, faster: bool) {
+        match self.chosen.change_speed(faster) {
+            Ok(next) => {
+                if let (Some(delay), SolitaireMode::Sowing(animation)) = (next, &mut self.mode) {
+                    animation.set_delay(delay);
+                }
+                if next.is_none() {
+                    self.finish_animation();
+                }
+                self.message = Some(prefs::speed_message(next));
+            }
+            Err(end) => self.message = Some(end),
+        }
     }
 
     fn select(&mut self, house: usize) {
@@ -409,11 +493,11 @@ impl SolitaireGame {
         self.hint = None;
         self.message = None;
         let steps = std::mem::take(&mut self.trace);
-        self.animation = self
-            .seed_delay
-            .map(|delay| HouseAnimation::new(&before, steps, delay, now));
-        if self.animation.is_none() {
-            self.after_move();
+        match self.chosen.seed_delay() {
+            Some(delay) => {
+                self.mode = SolitaireMode::Sowing(HouseAnimation::new(&before, steps, delay, now));
+            }
+            None => self.after_move(),
         }
         true
     }
@@ -448,8 +532,7 @@ impl SolitaireGame {
     /// "Quit? (y/n)", as the two-player game asks.
     fn ask_quit(&mut self) {
         self.finish_animation();
-        self.help = false;
-        self.question = Some(Question::Quit);
+        self.mode = SolitaireMode::Asking(Question::Quit);
         self.message = None;
     }
 
@@ -457,7 +540,7 @@ impl SolitaireGame {
         if self.moves.is_empty() {
             self.message = Some("Already at the start of the board.".into());
         } else {
-            self.question = Some(Question::StartOver);
+            self.mode = SolitaireMode::Asking(Question::StartOver);
             self.message = None;
         }
     }
@@ -481,7 +564,7 @@ impl SolitaireGame {
     fn ask_new_board(&mut self) {
         let unfinished = !self.moves.is_empty() && self.board.choose() != 0;
         if unfinished {
-            self.question = Some(Question::NewBoard);
+            self.mode = SolitaireMode::Asking(Question::NewBoard);
             self.message = None;
         } else {
             self.new_board();
@@ -536,7 +619,7 @@ impl SolitaireGame {
 
     /// The wheel moves the cursor (up: away from the store).
     fn on_scroll(&mut self, direction: i8) {
-        if self.animation.is_none() && !self.help {
+        if matches!(self.mode, SolitaireMode::Play) {
             self.move_cursor(if direction < 0 { 1 } else { -1 });
         }
     }
@@ -544,41 +627,29 @@ impl SolitaireGame {
     /// A left click on a house plays it, a click on a scroll arrow shows
     /// the houses past it.
     fn on_click(&mut self, click: Position, area: Rect, now: Instant) {
-        if self.animation.is_some() {
-            self.finish_animation();
-            return;
-        }
-        if self.help {
-            self.help = false;
-            return;
-        }
-        if self.question.take().is_some() {
-            self.message = Some("Kept the board as it is.".into());
-            return;
+        match std::mem::replace(&mut self.mode, SolitaireMode::Play) {
+            SolitaireMode::Play => {}
+            sowing @ SolitaireMode::Sowing(_) => {
+                self.mode = sowing;
+                return self.finish_animation();
+            }
+            SolitaireMode::Help => return,
+            SolitaireMode::Asking(_) => {
+                self.message = Some("Kept the board as it is.".into());
+                return;
+            }
         }
         let Some(layout) = view::layout(area, self) else {
             return;
         };
-        // The scroll arrows (on the boxes' rows) select the next hidden house.
-        let arrow_hit = |x: u16| {
-            (x..x + view::ARROW).contains(&click.x)
-                && (layout.store.y..layout.store.bottom()).contains(&click.y)
-        };
-        if let (Some(_), Some(&(house, rect))) = (layout.hidden_left, layout.houses.first())
-            && arrow_hit(rect.x.saturating_sub(view::ARROW))
-        {
-            return self.select(house + 1);
-        }
-        if let (Some(_), Some(&(house, _))) = (layout.hidden_right, layout.houses.last())
-            && arrow_hit(layout.store.x.saturating_sub(view::ARROW))
-        {
-            return self.select(house - 1);
-        }
-        if layout.store.contains(click) {
-            self.message = Some("The store cannot be played.".into());
-        } else if let Some(&(house, _)) = layout.houses.iter().find(|(_, r)| r.contains(click)) {
-            self.digits.clear();
-            self.play(house, now);
+        match layout.hit(click.x, click.y) {
+            Some(view::Hit::Select(house)) => self.select(house),
+            Some(view::Hit::Store) => self.message = Some("The store cannot be played.".into()),
+            Some(view::Hit::Play(house)) => {
+                self.digits.clear();
+                self.play(house, now);
+            }
+            None => {}
         }
     }
 }
@@ -586,6 +657,7 @@ impl SolitaireGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tui::theme::Palette;
     use crossterm::event::{KeyEventState, KeyModifiers};
 
     fn press(code: KeyCode) -> KeyEvent {
@@ -967,14 +1039,55 @@ mod tests {
         let area = Rect::new(0, 0, 80, 24);
         let mut a = app(&[0, 1, 1, 3], None);
         let layout = view::layout(area, &a).expect("80x24 is big enough");
-        let (_, rect3) = *layout.houses.iter().find(|(h, _)| *h == 3).unwrap();
-        let (_, rect1) = *layout.houses.iter().find(|(h, _)| *h == 1).unwrap();
+        let (_, rect3) = *layout.houses().iter().find(|(h, _)| *h == 3).unwrap();
+        let (_, rect1) = *layout.houses().iter().find(|(h, _)| *h == 1).unwrap();
         assert!(rect3.x < rect1.x, "house 3 is left of house 1");
-        assert!(rect1.x < layout.store.x, "the store is at the right end");
+        assert!(rect1.x < layout.store().x, "the store is at the right end");
         let click = |rect: Rect| Input::Click(Position::new(rect.x + 1, rect.y + 1));
         a.on_input(click(rect3), area, now);
         assert_eq!(a.moves(), [3]);
-        a.on_input(click(layout.store), area, now);
+        a.on_input(click(layout.store()), area, now);
         assert_eq!(a.message(), Some("The store cannot be played."));
+    }
+
+    #[test]
+    fn speed_keys_pace_the_sowing_and_are_kept_with_the_theme() {
+        let t0 = Instant::now();
+        let mut a = app(&[0, 1, 2, 3], Some(150));
+        assert_eq!(a.take_prefs(), None, "nothing chosen yet");
+        a.on_key(press(KeyCode::Char('3')), t0);
+        assert!(matches!(a.mode(), SolitaireMode::Sowing(_)));
+        a.on_key(press(KeyCode::Char('-')), t0);
+        assert!(
+            matches!(a.mode(), SolitaireMode::Sowing(_)),
+            "- slows the sowing down, it does not skip it"
+        );
+        assert_eq!(a.animation().unwrap().delay(), Duration::from_millis(220));
+        assert_eq!(a.message(), Some("Sowing speed: 220 ms per seed."));
+        a.on_key(press(KeyCode::Char('t')), t0);
+        assert!(!a.theme().monochrome, "t switches to colours");
+        assert_eq!(
+            a.take_prefs(),
+            Some(Prefs {
+                seed_delay: Some(Duration::from_millis(220)),
+                palette: Palette::Colour,
+            })
+        );
+        assert_eq!(a.take_prefs(), None);
+    }
+
+    #[test]
+    fn a_question_takes_its_answer_before_the_speed_keys() {
+        let t0 = Instant::now();
+        let mut a = app(&[0, 1, 2, 3], None);
+        a.on_key(press(KeyCode::Char('q')), t0);
+        assert!(matches!(a.mode(), SolitaireMode::Asking(Question::Quit)));
+        a.on_key(press(KeyCode::Char('+')), t0);
+        assert_eq!(a.take_prefs(), None);
+        assert!(
+            matches!(a.mode(), SolitaireMode::Play),
+            "any other key answers no"
+        );
+        assert!(!a.should_quit());
     }
 }

@@ -1,7 +1,7 @@
 //! The solitaire game on the [screen loop](crate::tui::screen): one
-//! message type (the terminal's [`Input`]), no effects.
+//! message type (the terminal's [`Input`]), one effect: keeping the
+//! preferences (speed and theme) in the file every screen shares.
 
-use std::convert::Infallible;
 use std::time::{Duration, Instant};
 
 use ratatui::Frame;
@@ -10,34 +10,33 @@ use ratatui::layout::Rect;
 use crate::rng::Rng;
 use crate::rules::solitaire::SolitaireBoard;
 use crate::tui::input::Input;
-use crate::tui::screen::{self, NoWorld, Screen};
-use crate::tui::theme::Theme;
+use crate::tui::prefs::{Chosen, Kept, Prefs, PrefsWorld};
+use crate::tui::screen::Screen;
 
 use super::app::SolitaireGame;
 use super::view;
 
-/// The solitaire game with what drawing it needs: the theme and the
-/// screen's size (for clicks).
+/// The solitaire game with what drawing it needs: the screen's size (for
+/// clicks).
 pub struct SolitaireScreen {
     app: SolitaireGame,
-    theme: Theme,
     area: Rect,
 }
 
 impl Screen for SolitaireScreen {
     type Message = Input;
-    type Effect = Infallible;
+    type Effect = Prefs;
 
-    fn update(&mut self, input: Input, now: Instant) -> Vec<Infallible> {
+    fn update(&mut self, input: Input, now: Instant) -> Vec<Prefs> {
         if let Input::Resize(columns, lines) = input {
             self.area = Rect::new(0, 0, columns, lines);
         }
         self.app.on_input(input, self.area, now);
-        Vec::new()
+        self.app.take_prefs().into_iter().collect()
     }
 
     fn view(&self, frame: &mut Frame) {
-        view::draw(frame, &self.app, self.theme);
+        view::draw(frame, &self.app, *self.app.theme());
     }
 
     fn next_wake(&self) -> Option<Instant> {
@@ -49,18 +48,23 @@ impl Screen for SolitaireScreen {
     }
 }
 
-/// Plays `board` full screen until the player quits. `seed_delay` is the
-/// pause between two seeds of the animation (`None`: no animation); `rng`
-/// deals new boards. The terminal is restored on every way out.
+/// Plays `board` full screen until the player quits. `given` is the pause
+/// between two seeds chosen on the command line (`Some(None)`: no
+/// animation; `None`: the kept speed); `rng` deals new boards. The
+/// terminal is restored on every way out.
 ///
 /// # Errors
 /// When the terminal fails.
-pub fn run(board: SolitaireBoard, seed_delay: Option<Duration>, rng: Rng) -> anyhow::Result<()> {
+pub fn run(board: SolitaireBoard, given: Option<Option<Duration>>, rng: Rng) -> anyhow::Result<()> {
+    let kept = Kept::load();
+    let chosen = Chosen::for_run(given, kept.prefs);
+    let mut app = SolitaireGame::new(board, chosen.seed_delay(), rng);
+    app.keep_prefs(chosen);
+    app.tell(kept.problem.clone());
     let mut screen = SolitaireScreen {
-        app: SolitaireGame::new(board, seed_delay, rng),
-        theme: Theme::from_env(),
+        app,
         area: Rect::default(),
     };
-    screen::run(&mut screen, &mut NoWorld)?;
+    PrefsWorld::run(&mut screen, kept)?;
     Ok(())
 }

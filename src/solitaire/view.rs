@@ -29,7 +29,7 @@ const BOX_HEIGHT: u16 = 5;
 /// Columns between two boxes, when there is room.
 const GAP: u16 = 1;
 /// Columns of a scroll arrow and its gap.
-pub const ARROW: u16 = 2;
+const ARROW: u16 = 2;
 /// Seed marks.
 const SEED: &str = "●";
 
@@ -37,23 +37,76 @@ const SEED: &str = "●";
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// The frame around the game.
-    pub frame: Rect,
+    frame: Rect,
     /// The houses on screen with their boxes, left (farthest) to right.
-    pub houses: Vec<(usize, Rect)>,
+    houses: Vec<(usize, Rect)>,
     /// The store's box.
-    pub store: Rect,
+    store: Rect,
     /// Houses scrolled off to the left (farther from the store), as a range.
-    pub hidden_left: Option<(usize, usize)>,
+    hidden_left: Option<(usize, usize)>,
     /// Houses scrolled off to the right (between the view and the store).
-    pub hidden_right: Option<(usize, usize)>,
+    hidden_right: Option<(usize, usize)>,
     /// The first row of the board: the hand and cursor line.
-    pub top: u16,
+    top: u16,
     /// Where the won / stuck banner goes.
-    pub banner: Rect,
+    banner: Rect,
     /// The status line.
-    pub status: Rect,
+    status: Rect,
     /// The key help line.
-    pub keys: Rect,
+    keys: Rect,
+}
+
+impl Layout {
+    /// The houses on screen with their boxes, left (farthest) to right.
+    #[must_use]
+    pub fn houses(&self) -> &[(usize, Rect)] {
+        &self.houses
+    }
+
+    /// The store's box.
+    #[must_use]
+    pub fn store(&self) -> Rect {
+        self.store
+    }
+
+    /// The house a click at `(x, y)` is on: a house's box plays it, a
+    /// scroll arrow selects the next house hidden past it.
+    #[must_use]
+    pub fn hit(&self, x: u16, y: u16) -> Option<Hit> {
+        let at = ratatui::layout::Position::new(x, y);
+        // The scroll arrows are on the boxes' rows.
+        let arrow_hit = |left: u16| {
+            (left..left + ARROW).contains(&x) && (self.store.y..self.store.bottom()).contains(&y)
+        };
+        if let (Some(_), Some(&(house, rect))) = (self.hidden_left, self.houses.first())
+            && arrow_hit(rect.x.saturating_sub(ARROW))
+        {
+            return Some(Hit::Select(house + 1));
+        }
+        if let (Some(_), Some(&(house, _))) = (self.hidden_right, self.houses.last())
+            && arrow_hit(self.store.x.saturating_sub(ARROW))
+        {
+            return Some(Hit::Select(house - 1));
+        }
+        if self.store.contains(at) {
+            return Some(Hit::Store);
+        }
+        self.houses
+            .iter()
+            .find(|(_, r)| r.contains(at))
+            .map(|&(house, _)| Hit::Play(house))
+    }
+}
+
+/// What a click on the solitaire board means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hit {
+    /// Play this house.
+    Play(usize),
+    /// Select this house (a scroll arrow: the next house hidden past it).
+    Select(usize),
+    /// The store, which is never played.
+    Store,
 }
 
 fn digits(n: u64) -> u16 {
@@ -260,7 +313,15 @@ pub fn status_text(app: &SolitaireGame) -> String {
 pub fn draw(frame: &mut Frame, app: &SolitaireGame, theme: Theme) {
     let area = frame.area();
     let Some(layout) = layout(area, app) else {
-        draw_too_small(frame, area, (MIN_WIDTH, MIN_HEIGHT), "The game", &theme);
+        let question = app.question().map(|_| status_text(app));
+        draw_too_small(
+            frame,
+            area,
+            (MIN_WIDTH, MIN_HEIGHT),
+            "The game",
+            question.as_deref(),
+            &theme,
+        );
         return;
     };
     let board = app.board();
@@ -461,6 +522,8 @@ fn key_bar(app: &SolitaireGame, width: u16, theme: Theme) -> Line<'static> {
             ("r", "redo", Optional),
             ("s", "restart", Optional),
             ("n", "new", Useful),
+            ("+/-", "speed", Optional),
+            ("t", "colours", Optional),
             ("?", "help", Essential),
             ("q", "quit", Essential),
         ]
@@ -609,6 +672,7 @@ const HELP: &[&str] = &[
     "Enter or Space   play the selected house",
     "mouse   click a house to play it; wheel or ◀ ▶ scroll",
     "u undo   r redo   s start over   h hint   n new board",
+    "+/- faster/slower   t colours (both kept next time)",
     "? help   q or Esc quit   any key skips animation",
     "▲ playable   ▼ selected   ★ hint",
 ];
@@ -749,6 +813,16 @@ mod tests {
         assert!(layout(Rect::new(0, 0, MIN_WIDTH, MIN_HEIGHT), &a).is_some());
         assert!(layout(Rect::new(0, 0, MIN_WIDTH - 1, MIN_HEIGHT), &a).is_none());
         assert!(layout(Rect::new(0, 0, MIN_WIDTH, MIN_HEIGHT - 1), &a).is_none());
+    }
+
+    /// `q` on the too-small screen asks, and the question is on screen.
+    #[test]
+    fn the_quit_question_shows_on_the_too_small_screen() {
+        let mut a = app(deal(23), None);
+        keys(&mut a, "q", Instant::now());
+        let text = format!("{:?}", render(&a, 40, 12, Theme::colour()).backend());
+        assert!(text.contains("Quit? (y/n)"), "{text}");
+        assert!(text.contains("Terminal too small"), "{text}");
     }
 
     #[test]

@@ -41,7 +41,8 @@ impl KeyBar {
     }
 
     /// The keys as a line of at most `width` columns where that can be:
-    /// optional keys are dropped first, then useful ones.
+    /// optional keys are dropped first, then useful ones, each kind from
+    /// the end, one at a time.
     #[must_use]
     pub fn line(&self, width: u16, theme: &Theme) -> Line<'static> {
         let mut keys = self.keys.clone();
@@ -51,11 +52,13 @@ impl KeyBar {
                 .sum::<usize>()
                 + 2 * keys.len().saturating_sub(1)
         };
+        // One key at a time, the last of the least important first.
         for drop in [Weight::Optional, Weight::Useful] {
-            if bar_width(&keys) <= usize::from(width) {
-                break;
+            while bar_width(&keys) > usize::from(width)
+                && let Some(last) = keys.iter().rposition(|(_, _, weight)| *weight == drop)
+            {
+                keys.remove(last);
             }
-            keys.retain(|(_, _, weight)| *weight > drop);
         }
         let mut spans = Vec::new();
         for (i, (key, what, _)) in keys.into_iter().enumerate() {
@@ -71,8 +74,16 @@ impl KeyBar {
 
 /// The screen shown instead of a view that does not fit: what is needed,
 /// what there is, and how to leave. `what` names the view ("This board",
-/// "The replay").
-pub fn draw_too_small(frame: &mut Frame, area: Rect, need: (u16, u16), what: &str, theme: &Theme) {
+/// "The replay"); `question` is the question waiting for an answer, if
+/// any, so that a player who pressed `q` sees what the keys answer.
+pub fn draw_too_small(
+    frame: &mut Frame,
+    area: Rect,
+    need: (u16, u16),
+    what: &str,
+    question: Option<&str>,
+    theme: &Theme,
+) {
     let sentences = [
         format!(
             "{what} needs {}×{}; the window is {}×{}.",
@@ -82,6 +93,10 @@ pub fn draw_too_small(frame: &mut Frame, area: Rect, need: (u16, u16), what: &st
     ];
     // Wrapped here so that the height is known and nothing is cut.
     let mut lines = vec![Line::styled("Terminal too small", theme.title)];
+    // The question goes first: on a very small window it is what matters.
+    for line in question.map_or(Vec::new(), |q| text::wrap(q, usize::from(area.width), 0)) {
+        lines.push(Line::styled(line, theme.mover));
+    }
     for sentence in &sentences {
         for line in text::wrap(sentence, usize::from(area.width), 0) {
             lines.push(Line::styled(line, theme.text));
@@ -108,5 +123,11 @@ mod tests {
         assert_eq!(text(80), "a-f play  h hint  r redo  q quit");
         assert_eq!(text(24), "a-f play  h hint  q quit");
         assert_eq!(text(10), "a-f play  q quit", "essentials stay");
+        bar.add("t", "colours", Weight::Optional);
+        assert_eq!(
+            bar.line(34, &theme).to_string(),
+            "a-f play  h hint  r redo  q quit",
+            "optional keys go one at a time, the last first"
+        );
     }
 }

@@ -19,17 +19,17 @@ const MAX_BOTTOM: u16 = 8;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScreenLayout {
     /// Round and match score.
-    pub header: Rect,
+    header: Rect,
     /// The rules in force (empty when the screen is low).
-    pub rules: Rect,
+    rules: Rect,
     /// The board.
-    pub board: Rect,
+    board: Rect,
     /// Where the board's pits and stores are.
-    pub geometry: BoardGeometry,
+    geometry: BoardGeometry,
     /// The status line and the log, or the end-of-round panel.
-    pub bottom: Rect,
+    bottom: Rect,
     /// The keys that work now.
-    pub keys: Rect,
+    keys: Rect,
 }
 
 /// The terminal is smaller than the game needs.
@@ -42,6 +42,42 @@ pub struct TooSmall {
 }
 
 impl ScreenLayout {
+    /// Round and match score.
+    #[must_use]
+    pub fn header(&self) -> Rect {
+        self.header
+    }
+
+    /// The rules in force (empty when the screen is low).
+    #[must_use]
+    pub fn rules(&self) -> Rect {
+        self.rules
+    }
+
+    /// The board.
+    #[must_use]
+    pub fn board(&self) -> Rect {
+        self.board
+    }
+
+    /// Where the board's pits and stores are (for drawing and clicks).
+    #[must_use]
+    pub fn geometry(&self) -> &BoardGeometry {
+        &self.geometry
+    }
+
+    /// The status line and the log, or the end-of-round panel.
+    #[must_use]
+    pub fn bottom(&self) -> Rect {
+        self.bottom
+    }
+
+    /// The keys that work now.
+    #[must_use]
+    pub fn keys(&self) -> Rect {
+        self.keys
+    }
+
     /// The smallest terminal that shows `rules`' board with its panels.
     #[must_use]
     pub fn minimum(rules: &Rules) -> TooSmall {
@@ -98,7 +134,7 @@ impl ScreenLayout {
         // The text lines line up with the board: from its left edge, as
         // wide as it or as a classic 80-column terminal's text, whichever is
         // more (moved left if that runs off the screen).
-        let outer = geometry.outer;
+        let outer = geometry.outer();
         let text_width = outer.width.max(TEXT_WIDTH).min(width);
         let text_x = outer.x.clamp(x, x + width - text_width);
         let column = |r: Rect| Rect::new(text_x, r.y, text_width, r.height);
@@ -123,7 +159,7 @@ mod tests {
             let rules = Rules::KALAH.with_pits(pits).unwrap();
             let area = Rect::new(0, 0, 80, 24);
             let layout = ScreenLayout::new(area, &rules).unwrap();
-            assert_eq!(layout.geometry.pit_height, 5, "{pits} pits");
+            assert_eq!(layout.geometry.pit_height(), 5, "{pits} pits");
             assert!(layout.keys.bottom() <= area.bottom());
             assert_eq!(layout.rules.height, 1);
         }
@@ -132,7 +168,7 @@ mod tests {
     #[test]
     fn on_a_wide_screen_the_text_lines_up_with_the_centred_board() {
         let layout = ScreenLayout::new(Rect::new(0, 0, 120, 40), &Rules::KALAH).unwrap();
-        let board = layout.geometry.outer;
+        let board = layout.geometry.outer();
         assert!(board.x > 10, "the board is centred: {board:?}");
         for part in [layout.header, layout.rules, layout.bottom, layout.keys] {
             assert_eq!(part.width, TEXT_WIDTH);

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use crossterm::event::KeyCode;
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
@@ -25,6 +25,7 @@ use crate::net::play::{
 };
 use crate::rules::{Played, Side, Step};
 use crate::tui::animation::{Animation, caption};
+use crate::tui::digits::{DIGIT_WAIT, DigitEntry, Entered};
 use crate::tui::input::{Input, chord_name};
 use crate::tui::layout::ScreenLayout;
 use crate::tui::screen::{Screen, World};
@@ -124,6 +125,11 @@ pub struct NetScreen {
     prompt: String,
     ended: Option<u8>,
     help: bool,
+    /// Digits typed towards a pit number of two digits (10- and 12-pit
+    /// boards), as in the game.
+    digits: DigitEntry,
+    /// What the digits typed so far mean, while a second may follow.
+    entry: Option<String>,
 }
 
 /// Everything that can happen to the network screen.
@@ -161,6 +167,8 @@ impl NetScreen {
             prompt: String::new(),
             ended: None,
             help: false,
+            digits: DigitEntry::default(),
+            entry: None,
         }
     }
 
@@ -217,7 +225,12 @@ impl NetScreen {
         }
     }
 
-    fn on_key(&mut self, code: KeyCode) -> Vec<Typing> {
+    /// Pits per side on the board shown (6 before the first board).
+    fn pits(&self) -> usize {
+        self.game.as_ref().map_or(6, |game| game.rules().pits())
+    }
+
+    fn on_key(&mut self, code: KeyCode, now: Instant) -> Vec<Typing> {
         if self.help {
             self.help = false;
             return Vec::new();
@@ -225,6 +238,26 @@ impl NetScreen {
         if let Some(animation) = &mut self.animation {
             animation.finish();
             return Vec::new();
+        }
+        // Pit numbers as in the game: 1 on a 12-pit board waits a moment
+        // (or Enter) for a second digit; 0 is the tenth pit.
+        let pits = self.pits();
+        self.entry = None;
+        match self.digits.key(code, pits, Some(DIGIT_WAIT), now) {
+            Entered::Complete(number) | Entered::OutOfRange(number) => {
+                return vec![Typing(number.to_string())];
+            }
+            Entered::Zero => return vec![Typing(if pits >= 10 { "10" } else { "0" }.into())],
+            Entered::Waiting(first) => {
+                let last = pits.min(first * 10 + 9);
+                self.entry = Some(format!(
+                    "{first}… a second digit for pits {}-{last}; Enter or a moment's wait plays pit {first}.",
+                    first * 10
+                ));
+                return Vec::new();
+            }
+            Entered::Cleared => return Vec::new(),
+            Entered::NotADigit => {}
         }
         match code {
             KeyCode::Char('?') => {
@@ -237,6 +270,35 @@ impl NetScreen {
         }
     }
 
+    /// A click on a pit types its letter (the game then plays it or says
+    /// why not); any click closes the help or shows the rest of a move.
+    fn on_click(&mut self, position: Position) -> Vec<Typing> {
+        self.digits.clear();
+        self.entry = None;
+        if self.help {
+            self.help = false;
+            return Vec::new();
+        }
+        if let Some(animation) = &mut self.animation {
+            animation.finish();
+            return Vec::new();
+        }
+        let Some(game) = &self.game else {
+            return Vec::new();
+        };
+        let rules = game.rules();
+        let Ok(layout) = ScreenLayout::new(self.size, rules) else {
+            return Vec::new();
+        };
+        layout
+            .geometry()
+            .hit(position)
+            .and_then(|pit| rules.letter(pit))
+            .map(|letter| Typing(letter.to_string()))
+            .into_iter()
+            .collect()
+    }
+
     fn draw_text(&self, frame: &mut Frame, area: Rect) {
         let width = usize::from(area.width.max(1));
         let mut rows: Vec<Line> = Vec::new();
@@ -247,11 +309,16 @@ impl NetScreen {
                     .map(|row| Line::styled(row, self.theme.text)),
             );
         }
-        rows.extend(
-            text::wrap(&self.prompt, width, 2)
-                .into_iter()
-                .map(|row| Line::styled(row, self.theme.title)),
-        );
+        for line in [Some(&self.prompt), self.entry.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            rows.extend(
+                text::wrap(line, width, 2)
+                    .into_iter()
+                    .map(|row| Line::styled(row, self.theme.title)),
+            );
+        }
         let skip = rows.len().saturating_sub(usize::from(area.height));
         let shown: Vec<Line> = rows.into_iter().skip(skip).collect();
         frame.render_widget(Paragraph::new(shown), area);
@@ -268,7 +335,15 @@ impl Screen for NetScreen {
                 self.queue.push_back(shown);
                 Vec::new()
             }
-            Message::Input(Input::Key(key)) => self.on_key(key.code),
+            Message::Input(Input::Key(key)) => self.on_key(key.code, now),
+            Message::Input(Input::Click(position)) => self.on_click(position),
+            Message::Input(Input::Tick) => match self.digits.expired(now) {
+                Some(number) => {
+                    self.entry = None;
+                    vec![Typing(number.to_string())]
+                }
+                None => Vec::new(),
+            },
             Message::Input(Input::Interrupt) => vec![Typing("q".into())],
             Message::Input(Input::Chord(key)) => {
                 self.note(format!("{} does nothing here.", chord_name(key)));
@@ -316,11 +391,11 @@ impl Screen for NetScreen {
                     self.theme.text,
                 ),
             ]),
-            layout.header,
+            layout.header(),
         );
         frame.render_widget(
             Line::styled(game.rules().to_string(), self.theme.dim),
-            layout.rules,
+            layout.rules(),
         );
         let counts = self
             .animation
@@ -331,32 +406,31 @@ impl Screen for NetScreen {
             .as_ref()
             .map(|a| caption(a, names(game), game.rules()))
             .unwrap_or_default();
-        let view = BoardView {
-            rules: game.rules(),
+        let view = BoardView::new(
+            game.rules(),
             counts,
-            names: names(game),
-            scores: game.board().score(),
-            to_move: (self.animation.is_none() && game.outcome().is_none())
-                .then(|| game.board().to_move()),
-            sowing: self.animation.as_ref().map(|a| a.mover(game.rules())),
-            selected: None,
-            highlight: self.animation.as_ref().map_or([None; 3], |a| a.highlight()),
-            caption: Line::styled(caption_text, self.theme.dim),
-            theme: &self.theme,
-        };
-        frame.render_widget(&view, layout.board);
+            names(game),
+            game.board().score(),
+            &self.theme,
+        )
+        .to_move(
+            (self.animation.is_none() && game.outcome().is_none()).then(|| game.board().to_move()),
+        )
+        .sowing(self.animation.as_ref())
+        .caption(Line::styled(caption_text, self.theme.dim));
+        frame.render_widget(&view, layout.board());
         if self.help {
             frame.render_widget(
                 Paragraph::new(format!(
-                    "Type a pit letter ({}) or number {} on your turn; u asks to take back the last move; y/n answer questions; q leaves (the match stays saved on the host). Any key closes this help.",
+                    "Type a pit letter ({}) or number {} on your turn, or click a pit; u asks to take back the last move; y/n answer questions; q leaves (the match stays saved on the host). Any key closes this help.",
                     game.rules().letter_range(self.me),
                     game.rules().number_range()
                 ))
                 .wrap(Wrap { trim: true }),
-                layout.bottom,
+                layout.bottom(),
             );
         } else {
-            self.draw_text(frame, layout.bottom);
+            self.draw_text(frame, layout.bottom());
         }
         frame.render_widget(
             Line::styled(
@@ -366,12 +440,13 @@ impl Screen for NetScreen {
                 ),
                 self.theme.key,
             ),
-            layout.keys,
+            layout.keys(),
         );
     }
 
     fn next_wake(&self) -> Option<Instant> {
-        self.animation.as_ref().and_then(Animation::next_frame_at)
+        let frame = self.animation.as_ref().and_then(Animation::next_frame_at);
+        [frame, self.digits.due()].into_iter().flatten().min()
     }
 
     fn done(&self) -> bool {
@@ -555,4 +630,88 @@ pub fn join(setup: JoinSetup) -> anyhow::Result<ExitCode> {
         NetScreen::new(crate::net::referee::JOINER_SIDE, delay, Theme::from_env()),
         JoinEngine { game, rx },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{FirstMover, MatchConfig, Seat};
+    use crate::players::PlayerKind;
+    use crate::rules::Rules;
+    use crossterm::event::{KeyEvent, KeyModifiers};
+
+    /// The host's screen (South) showing a fresh match of `pits` pits.
+    fn screen(pits: usize) -> NetScreen {
+        let mut screen = NetScreen::new(Side::South, None, Theme::monochrome());
+        let config = MatchConfig {
+            rules: Rules::KALAH.with_pits(pits).unwrap(),
+            seats: [
+                Seat::new("Alice", PlayerKind::Human),
+                Seat::new("Michael", PlayerKind::Human),
+            ],
+            first: FirstMover::South,
+        };
+        let game = Match::new(config, 1);
+        screen.update(Message::Shown(Shown::Board(Box::new(game))), Instant::now());
+        screen
+    }
+
+    fn key(screen: &mut NetScreen, c: char, now: Instant) -> Vec<Typing> {
+        let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        screen.update(Message::Input(Input::Key(key)), now)
+    }
+
+    fn typed(text: &str) -> Vec<Typing> {
+        vec![Typing(text.to_string())]
+    }
+
+    #[test]
+    fn two_digit_pits_are_typed_as_in_the_game() {
+        let t0 = Instant::now();
+        let mut twelve = screen(12);
+        assert!(key(&mut twelve, '1', t0).is_empty(), "1 may start 10-12");
+        assert_eq!(twelve.next_wake(), Some(t0 + DIGIT_WAIT));
+        assert_eq!(key(&mut twelve, '1', t0), typed("11"));
+        // 1 alone: played once the moment has passed.
+        assert!(key(&mut twelve, '1', t0).is_empty());
+        assert!(
+            twelve
+                .update(Message::Input(Input::Tick), t0 + DIGIT_WAIT / 2)
+                .is_empty()
+        );
+        assert_eq!(
+            twelve.update(Message::Input(Input::Tick), t0 + DIGIT_WAIT),
+            typed("1")
+        );
+        assert_eq!(key(&mut twelve, '0', t0), typed("10"), "0 is the tenth pit");
+        assert_eq!(key(&mut twelve, '5', t0), typed("5"));
+        // A six-pit board plays each digit at once, as before.
+        let mut six = screen(6);
+        assert_eq!(key(&mut six, '1', t0), typed("1"));
+        assert_eq!(key(&mut six, 'c', t0), typed("c"));
+    }
+
+    #[test]
+    fn a_click_on_a_pit_types_its_letter() {
+        let t0 = Instant::now();
+        let mut screen = screen(6);
+        screen.update(Message::Input(Input::Resize(80, 24)), t0);
+        let layout = ScreenLayout::new(Rect::new(0, 0, 80, 24), &Rules::KALAH).unwrap();
+        let d = layout
+            .geometry()
+            .cell(Rules::KALAH.pit_by_letter('d').unwrap());
+        let click = Position::new(d.x + 1, d.y + 1);
+        assert_eq!(
+            screen.update(Message::Input(Input::Click(click)), t0),
+            typed("d")
+        );
+        let store = layout.geometry().cell(Rules::KALAH.store(Side::South));
+        let click = Position::new(store.x + 1, store.y + 1);
+        assert!(
+            screen
+                .update(Message::Input(Input::Click(click)), t0)
+                .is_empty(),
+            "a store is no move"
+        );
+    }
 }

@@ -1,24 +1,30 @@
-//! Preferences kept between games: the sowing speed (and, later, more), in
-//! a small text file in the configuration directory
+//! Preferences kept between games, shared by every screen (the game,
+//! solitaire, the replay): the sowing speed and the colour theme, in a
+//! small text file in the configuration directory
 //! ([`crate::game::dirs::config_dir`]):
 //!
 //! ```text
 //! # mancala preferences
 //! speed = 150
+//! theme = colour
 //! ```
 //!
-//! `speed` is milliseconds per seed, `off` for no animation. The file is
-//! read with a bound; a file that is missing gives the defaults quietly,
-//! one that is unreadable or corrupt gives the defaults and a one-line
-//! message, never a crash.
+//! `speed` is milliseconds per seed, `off` for no animation; `theme` is
+//! `colour` or `mono` (`NO_COLOR` still turns colours off for a run). A
+//! setting left out takes its default. The file is read with a bound; a
+//! file that is missing gives the defaults quietly, one that is unreadable
+//! or corrupt gives the defaults and a one-line message, never a crash.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::game::DEFAULT_SPEED_MS;
 use crate::game::dirs::config_dir;
 use crate::game::files::{self, Follow, ReadError};
 use crate::game::save::write_atomic;
+use crate::tui::screen::{Screen, World};
+use crate::tui::theme::{Palette, Theme};
 
 /// The file's name in the configuration directory.
 pub const FILE_NAME: &str = "preferences";
@@ -26,12 +32,251 @@ pub const FILE_NAME: &str = "preferences";
 const MAX_BYTES: u64 = 4096;
 /// The slowest speed kept (as the `--speed` option allows).
 const MAX_SPEED_MS: u64 = 10_000;
+/// Sowing speeds `+` and `-` step through, in milliseconds per seed (0: no animation).
+const SPEEDS_MS: [u64; 11] = [0, 20, 40, 70, 100, 150, 220, 330, 500, 750, 1000];
 
 /// What the players chose last time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Prefs {
     /// Pause between two seeds of the animation; `None`: no animation.
     pub seed_delay: Option<Duration>,
+    /// Colours or black and white.
+    pub palette: Palette,
+}
+
+impl Default for Prefs {
+    fn default() -> Prefs {
+        Prefs {
+            seed_delay: Some(Duration::from_millis(DEFAULT_SPEED_MS)),
+            palette: Palette::Colour,
+        }
+    }
+}
+
+/// The speed after `current` when `+` (`faster`) or `-` is pressed, in the
+/// steps every screen uses; `Err` with the sentence to show at either end.
+///
+/// # Errors
+/// "Already the fastest: ..." or "Already the slowest: ...".
+pub fn next_speed(current: Option<Duration>, faster: bool) -> Result<Option<Duration>, String> {
+    let now_ms = current.map_or(0, |d| d.as_millis() as u64);
+    let next = if faster {
+        SPEEDS_MS.iter().rev().find(|&&ms| ms < now_ms)
+    } else {
+        SPEEDS_MS.iter().find(|&&ms| ms > now_ms)
+    };
+    match next {
+        Some(&ms) => Ok((ms > 0).then(|| Duration::from_millis(ms))),
+        None if faster => Err("Already the fastest: no animation.".into()),
+        None => Err(format!(
+            "Already the slowest: {} ms per seed.",
+            SPEEDS_MS[SPEEDS_MS.len() - 1]
+        )),
+    }
+}
+
+/// What the screens say when the speed changed.
+#[must_use]
+pub fn speed_message(delay: Option<Duration>) -> String {
+    match delay {
+        Some(d) => format!("Sowing speed: {} ms per seed.", d.as_millis()),
+        None => "Animation off.".to_string(),
+    }
+}
+
+/// What the screens say when the theme key is pressed and the theme is
+/// now `palette` (or stays black and white because `NO_COLOR` is set).
+#[must_use]
+pub fn palette_message(palette: Palette, forbidden: bool) -> String {
+    match (forbidden, palette) {
+        (true, _) => "NO_COLOR is set: this run stays black and white.".to_string(),
+        (false, Palette::Colour) => "Colours on (t: black and white).".to_string(),
+        (false, Palette::Mono) => "Black and white (t: colours).".to_string(),
+    }
+}
+
+/// The speed and theme a screen shows things with, and what the keys that
+/// change them (`+`, `-`, `t`) do: the same on every screen. Changes are
+/// handed on ([`Chosen::take_changed`]) to be kept in the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chosen {
+    seed_delay: Option<Duration>,
+    theme: Theme,
+    /// What is kept in the file: a speed given on the command line is for
+    /// one run only, and is kept only once changed here.
+    kept: Prefs,
+    colour_forbidden: bool,
+    changed: bool,
+}
+
+impl Chosen {
+    /// Showing with `seed_delay` (`None` or zero: no animation) and
+    /// `theme`; `kept` is what the file holds, `colour_forbidden` says that
+    /// `NO_COLOR` is set.
+    #[must_use]
+    pub fn new(
+        seed_delay: Option<Duration>,
+        theme: Theme,
+        kept: Prefs,
+        colour_forbidden: bool,
+    ) -> Chosen {
+        Chosen {
+            seed_delay: seed_delay.filter(|d| !d.is_zero()),
+            theme,
+            kept,
+            colour_forbidden,
+            changed: false,
+        }
+    }
+
+    /// Showing with `seed_delay` and `theme`, which are also what is kept
+    /// once one of them changes (a screen not yet given the preferences
+    /// file's, as in tests).
+    #[must_use]
+    pub fn unkept(seed_delay: Option<Duration>, theme: Theme) -> Chosen {
+        let kept = Prefs {
+            seed_delay,
+            palette: theme.palette(),
+        };
+        Chosen::new(seed_delay, theme, kept, false)
+    }
+
+    /// For a run with the preferences `kept` in the file: the speed given
+    /// on the command line (`given`), else the kept one; the kept theme
+    /// unless `NO_COLOR` is set.
+    #[must_use]
+    pub fn for_run(given: Option<Option<Duration>>, kept: Prefs) -> Chosen {
+        Chosen::new(
+            given.unwrap_or(kept.seed_delay),
+            Theme::chosen(kept.palette),
+            kept,
+            Theme::colour_forbidden(),
+        )
+    }
+
+    /// The pause between two seeds (`None`: no animation).
+    #[must_use]
+    pub fn seed_delay(&self) -> Option<Duration> {
+        self.seed_delay
+    }
+
+    /// The styles to draw with.
+    #[must_use]
+    pub fn theme(&self) -> &Theme {
+        &self.theme
+    }
+
+    /// `+` (`faster`) or `-`: the new speed, or the sentence saying it is
+    /// already the fastest or slowest.
+    ///
+    /// # Errors
+    /// At either end of the speeds.
+    pub fn change_speed(&mut self, faster: bool) -> Result<Option<Duration>, String> {
+        let next = next_speed(self.seed_delay, faster)?;
+        self.seed_delay = next;
+        self.kept.seed_delay = next;
+        self.changed = true;
+        Ok(next)
+    }
+
+    /// `t`: colours or black and white (`NO_COLOR` keeps a run black and
+    /// white); the sentence to show.
+    pub fn switch_theme(&mut self) -> String {
+        if !self.colour_forbidden {
+            let palette = self.theme.palette().other();
+            self.theme = Theme::of(palette);
+            self.kept.palette = palette;
+            self.changed = true;
+        }
+        palette_message(self.theme.palette(), self.colour_forbidden)
+    }
+
+    /// The preferences to keep, if they changed since the last call.
+    pub fn take_changed(&mut self) -> Option<Prefs> {
+        std::mem::take(&mut self.changed).then_some(self.kept)
+    }
+}
+
+/// The world of a screen whose one effect is keeping the preferences
+/// (solitaire, the replay): writes them, and keeps the first problem to
+/// print once the screen is closed.
+#[derive(Debug, Default)]
+pub struct PrefsWorld {
+    /// Where they are kept.
+    pub kept: Kept,
+    /// The first save that failed, in one line.
+    pub problem: Option<String>,
+}
+
+impl PrefsWorld {
+    /// Runs `screen` full screen with the preferences `kept`; a save that
+    /// failed is said once the normal screen is back.
+    ///
+    /// # Errors
+    /// When the terminal fails.
+    pub fn run<S: Screen<Effect = Prefs>>(screen: &mut S, kept: Kept) -> std::io::Result<()> {
+        let mut world = PrefsWorld {
+            kept,
+            problem: None,
+        };
+        crate::tui::screen::run(screen, &mut world)?;
+        if let Some(problem) = world.problem {
+            eprintln!("{problem}");
+        }
+        Ok(())
+    }
+}
+
+impl<S: Screen<Effect = Prefs>> World<S> for PrefsWorld {
+    fn perform(&mut self, prefs: Prefs, _: &mut Vec<S::Message>) {
+        if let Err(problem) = self.kept.save(prefs) {
+            self.problem.get_or_insert(problem);
+        }
+    }
+
+    fn poll(&mut self, _: &mut Vec<S::Message>) {}
+}
+
+/// The preferences of a run: as read from the file (or the defaults), where
+/// they are kept, and what was wrong with the file, to show once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Kept {
+    /// The preferences.
+    pub prefs: Prefs,
+    /// The file (`None`: no configuration directory; they last one run).
+    pub path: Option<PathBuf>,
+    /// The one line about a file that could not be used.
+    pub problem: Option<String>,
+}
+
+impl Kept {
+    /// Reads the preferences file, if there is one.
+    #[must_use]
+    pub fn load() -> Kept {
+        let path = path();
+        let (prefs, problem) = match path.as_deref().map(load) {
+            Some(Ok(Some(prefs))) => (prefs, None),
+            Some(Err(problem)) => (Prefs::default(), Some(problem)),
+            Some(Ok(None)) | None => (Prefs::default(), None),
+        };
+        Kept {
+            prefs,
+            path,
+            problem,
+        }
+    }
+
+    /// Writes `prefs` to the file, if there is one.
+    ///
+    /// # Errors
+    /// A one-line message naming the file.
+    pub fn save(&mut self, prefs: Prefs) -> Result<(), String> {
+        self.prefs = prefs;
+        match &self.path {
+            Some(path) => save(path, &prefs),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Where the preferences file is, if there is a configuration directory.
@@ -69,7 +314,7 @@ fn problem(path: &Path, what: &str) -> String {
 /// # Errors
 /// What is wrong, in a few words.
 pub fn parse(text: &str) -> Result<Prefs, String> {
-    let mut speed = None;
+    let mut prefs = Prefs::default();
     for line in text.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
             continue;
@@ -78,20 +323,20 @@ pub fn parse(text: &str) -> Result<Prefs, String> {
             return Err("a line without '='".into());
         };
         match (key.trim(), value.trim()) {
-            ("speed", "off") => speed = Some(None),
+            ("speed", "off") => prefs.seed_delay = None,
             ("speed", ms) => match ms.parse::<u64>() {
-                Ok(0) => speed = Some(None),
-                Ok(ms) if ms <= MAX_SPEED_MS => speed = Some(Some(Duration::from_millis(ms))),
+                Ok(0) => prefs.seed_delay = None,
+                Ok(ms) if ms <= MAX_SPEED_MS => {
+                    prefs.seed_delay = Some(Duration::from_millis(ms));
+                }
                 _ => return Err("the speed is not a number of milliseconds".into()),
             },
+            ("theme", name) => prefs.palette = name.parse()?,
             // Keys of later versions are left alone.
             _ => {}
         }
     }
-    match speed {
-        Some(seed_delay) => Ok(Prefs { seed_delay }),
-        None => Err("no speed".into()),
-    }
+    Ok(prefs)
 }
 
 /// The file's text for `prefs`.
@@ -100,7 +345,10 @@ pub fn render(prefs: &Prefs) -> String {
     let speed = prefs
         .seed_delay
         .map_or("off".to_string(), |d| d.as_millis().to_string());
-    format!("# mancala preferences\nspeed = {speed}\n")
+    format!(
+        "# mancala preferences\nspeed = {speed}\ntheme = {}\n",
+        prefs.palette
+    )
 }
 
 /// Writes `prefs` to `path` (creating its directory), replacing the file
@@ -138,8 +386,14 @@ mod tests {
         let path = temp("round-trip");
         assert_eq!(load(&path), Ok(None));
         for seed_delay in [None, Some(Duration::from_millis(330))] {
-            save(&path, &Prefs { seed_delay }).unwrap();
-            assert_eq!(load(&path), Ok(Some(Prefs { seed_delay })));
+            for palette in [Palette::Colour, Palette::Mono] {
+                let prefs = Prefs {
+                    seed_delay,
+                    palette,
+                };
+                save(&path, &prefs).unwrap();
+                assert_eq!(load(&path), Ok(Some(prefs)));
+            }
         }
         fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
@@ -150,6 +404,7 @@ mod tests {
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         for text in [
             "speed = fast\n".to_string(),
+            "speed = 100\ntheme = rainbow\n".to_string(),
             "\u{0}\u{1}garbage".to_string(),
             "speed = 99999999999999999999\n".to_string(),
             format!("# {}\nspeed = 100\n", "x".repeat(10_000)),
@@ -163,5 +418,36 @@ mod tests {
         fs::write(&path, [0xff, 0xfe, 0x00]).unwrap();
         assert!(load(&path).is_err(), "not UTF-8");
         fs::remove_dir_all(path.parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn each_setting_left_out_takes_its_default() {
+        assert_eq!(parse(""), Ok(Prefs::default()));
+        assert_eq!(
+            parse("theme = mono\n"),
+            Ok(Prefs {
+                palette: Palette::Mono,
+                ..Prefs::default()
+            })
+        );
+        assert_eq!(
+            parse("speed = off\n"),
+            Ok(Prefs {
+                seed_delay: None,
+                ..Prefs::default()
+            })
+        );
+        assert_eq!(parse(&render(&Prefs::default())), Ok(Prefs::default()));
+    }
+
+    #[test]
+    fn speeds_step_through_the_list_and_stop_at_either_end() {
+        let ms = |n| Some(Duration::from_millis(n));
+        assert_eq!(next_speed(ms(150), true), Ok(ms(100)));
+        assert_eq!(next_speed(ms(150), false), Ok(ms(220)));
+        assert_eq!(next_speed(ms(20), true), Ok(None));
+        assert_eq!(next_speed(ms(123), true), Ok(ms(100)), "between steps");
+        assert!(next_speed(None, true).unwrap_err().contains("fastest"));
+        assert!(next_speed(ms(1000), false).unwrap_err().contains("slowest"));
     }
 }

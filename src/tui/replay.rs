@@ -6,7 +6,6 @@
 //! the screen needs (the move being animated), so it is tested without a
 //! terminal.
 
-use std::convert::Infallible;
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
@@ -20,7 +19,8 @@ use crate::tui::animation::{self, Animation};
 use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
 use crate::tui::input::Input;
 use crate::tui::layout::ScreenLayout;
-use crate::tui::screen::{self, NoWorld, Screen};
+use crate::tui::prefs::{self, Chosen, Kept, Prefs, PrefsWorld};
+use crate::tui::screen::Screen;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::board::BoardView;
 
@@ -35,6 +35,12 @@ pub enum ReplayKey {
     Start,
     /// To the end of the round.
     End,
+    /// Sow faster (`+`), kept for next time.
+    Faster,
+    /// Sow slower (`-`), kept for next time.
+    Slower,
+    /// Colours or black and white (`t`), kept for next time.
+    Theme,
     /// Leave the replay.
     Quit,
 }
@@ -51,6 +57,9 @@ pub fn action(key: KeyEvent) -> Option<ReplayKey> {
         KeyCode::Home => ReplayKey::Start,
         KeyCode::End => ReplayKey::End,
         KeyCode::Char('q') | KeyCode::Esc => ReplayKey::Quit,
+        KeyCode::Char('+' | '=') => ReplayKey::Faster,
+        KeyCode::Char('-' | '_') => ReplayKey::Slower,
+        KeyCode::Char('t' | 'T') => ReplayKey::Theme,
         _ => return None,
     })
 }
@@ -60,8 +69,10 @@ pub struct ReplayView {
     record: Record,
     stepper: Stepper,
     animation: Option<Animation>,
-    seed_delay: Option<Duration>,
-    theme: Theme,
+    /// The speed and theme, and the keys that change them.
+    chosen: Chosen,
+    /// What the last speed or theme key did.
+    note: Option<String>,
     quit: bool,
 }
 
@@ -77,8 +88,8 @@ impl ReplayView {
             record,
             stepper,
             animation: None,
-            seed_delay: seed_delay.filter(|d| !d.is_zero()),
-            theme: Theme::monochrome(),
+            chosen: Chosen::unkept(seed_delay, Theme::monochrome()),
+            note: None,
             quit: false,
         })
     }
@@ -100,14 +111,39 @@ impl ReplayView {
     /// Acts on a key's action; `false` when the viewer quits. A key pressed
     /// during an animation first finishes it.
     pub fn handle(&mut self, action: ReplayKey, now: Instant) -> bool {
+        self.note = None;
+        match action {
+            ReplayKey::Faster | ReplayKey::Slower => {
+                // The move being sown goes on at the new speed.
+                let faster = action == ReplayKey::Faster;
+                self.note = Some(match self.chosen.change_speed(faster) {
+                    Ok(next) => {
+                        match (next, &mut self.animation) {
+                            (Some(delay), Some(animation)) => animation.set_delay(delay),
+                            (None, _) => self.animation = None,
+                            _ => {}
+                        }
+                        prefs::speed_message(next)
+                    }
+                    Err(end) => end,
+                });
+                return true;
+            }
+            ReplayKey::Theme => {
+                self.note = Some(self.chosen.switch_theme());
+                return true;
+            }
+            _ => {}
+        }
         self.animation = None;
         match action {
+            ReplayKey::Faster | ReplayKey::Slower | ReplayKey::Theme => {}
             ReplayKey::Quit => return false,
             ReplayKey::Forward => {
                 let before = self.stepper.board().counts().to_vec();
                 let steps = self.stepper.next_steps();
                 if self.stepper.forward()
-                    && let Some(delay) = self.seed_delay
+                    && let Some(delay) = self.chosen.seed_delay()
                 {
                     self.animation = Some(Animation::new(&before, steps, delay, now));
                 }
@@ -155,7 +191,14 @@ impl ReplayView {
         let layout = match ScreenLayout::new(area, rules) {
             Ok(layout) => layout,
             Err(need) => {
-                draw_too_small(frame, area, (need.width, need.height), "The replay", theme);
+                draw_too_small(
+                    frame,
+                    area,
+                    (need.width, need.height),
+                    "The replay",
+                    None,
+                    theme,
+                );
                 return;
             }
         };
@@ -178,24 +221,13 @@ impl ReplayView {
             self.stepper.index(),
             self.stepper.len()
         );
-        frame.render_widget(Line::styled(header, theme.title), layout.header);
-        frame.render_widget(Line::styled(rules.to_string(), theme.dim), layout.rules);
-        let view = BoardView {
-            rules,
-            counts,
-            names,
-            scores,
-            to_move: (self.animation.is_none() && !board.is_over()).then(|| board.to_move()),
-            sowing: self.animation.as_ref().map(|a| a.mover(rules)),
-            selected: None,
-            highlight: self
-                .animation
-                .as_ref()
-                .map_or([None; 3], Animation::highlight),
-            caption: self.caption(),
-            theme,
-        };
-        frame.render_widget(&view, layout.board);
+        frame.render_widget(Line::styled(header, theme.title), layout.header());
+        frame.render_widget(Line::styled(rules.to_string(), theme.dim), layout.rules());
+        let view = BoardView::new(rules, counts, names, scores, theme)
+            .to_move((self.animation.is_none() && !board.is_over()).then(|| board.to_move()))
+            .sowing(self.animation.as_ref())
+            .caption(self.caption());
+        frame.render_widget(&view, layout.board());
 
         let mut lines = Vec::new();
         match self.stepper.last_played() {
@@ -231,22 +263,27 @@ impl ReplayView {
                 theme.title,
             ));
         }
-        frame.render_widget(Paragraph::new(lines), layout.bottom);
+        if let Some(note) = &self.note {
+            lines.push(Line::styled(note.clone(), theme.text));
+        }
+        frame.render_widget(Paragraph::new(lines), layout.bottom());
         let mut keys = KeyBar::new();
         keys.add("←", "back", Weight::Essential);
         keys.add("→", "forward", Weight::Essential);
         keys.add("Home", "start", Weight::Useful);
         keys.add("End", "end", Weight::Useful);
+        keys.add("+/-", "speed", Weight::Optional);
+        keys.add("t", "colours", Weight::Optional);
         keys.add("q", "quit", Weight::Essential);
-        frame.render_widget(keys.line(layout.keys.width, theme), layout.keys);
+        frame.render_widget(keys.line(layout.keys().width, theme), layout.keys());
     }
 }
 
 impl Screen for ReplayView {
     type Message = Input;
-    type Effect = Infallible;
+    type Effect = Prefs;
 
-    fn update(&mut self, input: Input, now: Instant) -> Vec<Infallible> {
+    fn update(&mut self, input: Input, now: Instant) -> Vec<Prefs> {
         match input {
             Input::Key(key) => {
                 if let Some(action) = action(key) {
@@ -259,11 +296,11 @@ impl Screen for ReplayView {
             Input::Chord(_) | Input::Click(_) | Input::Scroll(_) | Input::Resize(..) => {}
             Input::Tick => self.tick(now),
         }
-        Vec::new()
+        self.chosen.take_changed().into_iter().collect()
     }
 
     fn view(&self, frame: &mut Frame) {
-        self.draw(frame, &self.theme);
+        self.draw(frame, self.chosen.theme());
     }
 
     fn next_wake(&self) -> Option<Instant> {
@@ -275,20 +312,26 @@ impl Screen for ReplayView {
     }
 }
 
-/// Replays `record` full screen until the viewer quits.
+/// Replays `record` full screen until the viewer quits. `given` is the
+/// pause between two seeds chosen on the command line (`Some(None)`: no
+/// animation; `None`: the kept speed).
 ///
 /// # Errors
 /// When the terminal fails.
-pub fn run(record: &Record, seed_delay: Option<Duration>) -> anyhow::Result<()> {
-    let mut view = ReplayView::new(record.clone(), seed_delay)?;
-    view.theme = Theme::from_env();
-    screen::run(&mut view, &mut NoWorld)?;
+pub fn run(record: &Record, given: Option<Option<Duration>>) -> anyhow::Result<()> {
+    let kept = Kept::load();
+    let chosen = Chosen::for_run(given, kept.prefs);
+    let mut view = ReplayView::new(record.clone(), chosen.seed_delay())?;
+    view.chosen = chosen;
+    view.note.clone_from(&kept.problem);
+    PrefsWorld::run(&mut view, kept)?;
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tui::theme::Palette;
     use crossterm::event::KeyModifiers;
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
@@ -374,5 +417,34 @@ mod tests {
         let text = screen(&view);
         assert!(text.contains("Michael gets an extra turn!"), "{text}");
         assert!(text.contains("the round was not finished"), "{text}");
+    }
+
+    #[test]
+    fn plus_minus_and_t_change_the_speed_and_theme_and_keep_them() {
+        let t0 = Instant::now();
+        let mut view = ReplayView::new(record(), Some(Duration::from_millis(150))).unwrap();
+        assert_eq!(
+            action(key(KeyCode::Char('+'), KeyEventKind::Press)),
+            Some(ReplayKey::Faster)
+        );
+        view.handle(ReplayKey::Forward, t0);
+        assert!(view.handle(ReplayKey::Slower, t0));
+        assert!(view.animating(), "the sowing goes on, slower");
+        assert_eq!(
+            view.animation.as_ref().unwrap().delay(),
+            Duration::from_millis(220)
+        );
+        assert!(screen(&view).contains("Sowing speed: 220 ms per seed."));
+        view.handle(ReplayKey::Theme, t0);
+        let kept = Screen::update(&mut view, Input::Tick, t0);
+        assert_eq!(
+            kept,
+            [Prefs {
+                seed_delay: Some(Duration::from_millis(220)),
+                palette: Palette::Colour,
+            }],
+            "kept for next time"
+        );
+        assert!(Screen::update(&mut view, Input::Tick, t0).is_empty());
     }
 }

@@ -5,7 +5,52 @@
 //! border, the selected pit a double one, the mover's name a `▶` marker, and
 //! errors a `✗`. The colours only add to that.
 
+use std::fmt;
+use std::str::FromStr;
+
 use ratatui::style::{Color, Modifier, Style};
+
+/// The look the players chose (kept in the [preferences](crate::tui::prefs)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Palette {
+    /// The colour theme.
+    #[default]
+    Colour,
+    /// Black and white: bold, reverse and dim only.
+    Mono,
+}
+
+impl Palette {
+    /// The other one (the key that switches them).
+    #[must_use]
+    pub fn other(self) -> Palette {
+        match self {
+            Palette::Colour => Palette::Mono,
+            Palette::Mono => Palette::Colour,
+        }
+    }
+}
+
+impl fmt::Display for Palette {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Palette::Colour => "colour",
+            Palette::Mono => "mono",
+        })
+    }
+}
+
+impl FromStr for Palette {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Palette, String> {
+        match text {
+            "colour" | "color" => Ok(Palette::Colour),
+            "mono" => Ok(Palette::Mono),
+            _ => Err("the theme is neither colour nor mono".into()),
+        }
+    }
+}
 
 /// The styles the screens draw with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,7 +178,44 @@ impl Theme {
     /// crossterm's own handling of it also drops bold and reverse).
     #[must_use]
     pub fn from_env() -> Theme {
-        Theme::for_no_color(std::env::var_os("NO_COLOR").as_deref())
+        Theme::chosen(Palette::Colour)
+    }
+
+    /// The theme of `palette`.
+    #[must_use]
+    pub fn of(palette: Palette) -> Theme {
+        match palette {
+            Palette::Colour => Theme::colour(),
+            Palette::Mono => Theme::monochrome(),
+        }
+    }
+
+    /// The theme the players chose, unless `NO_COLOR` forbids colours for
+    /// this run ([`Theme::colour_forbidden`]).
+    #[must_use]
+    pub fn chosen(palette: Palette) -> Theme {
+        if Theme::colour_forbidden() {
+            Theme::monochrome()
+        } else {
+            Theme::of(palette)
+        }
+    }
+
+    /// Whether `NO_COLOR` is set to a non-empty value (the
+    /// <https://no-color.org> convention): no colours, whatever was chosen.
+    #[must_use]
+    pub fn colour_forbidden() -> bool {
+        Theme::for_no_color(std::env::var_os("NO_COLOR").as_deref()).monochrome
+    }
+
+    /// The palette this theme is.
+    #[must_use]
+    pub fn palette(&self) -> Palette {
+        if self.monochrome {
+            Palette::Mono
+        } else {
+            Palette::Colour
+        }
     }
 }
 

@@ -38,13 +38,13 @@ use crate::tui::game::notes::Notes;
 pub use crate::tui::game::notes::{Note, Tone};
 use crate::tui::input::{Input, chord_message};
 use crate::tui::layout::ScreenLayout;
-use crate::tui::prefs::Prefs;
+use crate::tui::prefs::{self, Chosen, Prefs};
 use crate::tui::theme::Theme;
 
 /// How far the help screen scrolls (it is about this many lines long).
 const HELP_SCROLL_LIMIT: u16 = 40;
-/// Sowing speeds `+` and `-` step through, in milliseconds per seed (0: no animation).
-const SPEEDS_MS: [u64; 11] = [0, 20, 40, 70, 100, 150, 220, 330, 500, 750, 1000];
+/// The question at the end of a round.
+pub const PLAY_AGAIN: &str = "Play again? (y/n)";
 /// The one wording of the pause.
 pub const PAUSED_TEXT: &str = "Paused: s plays one computer move, p resumes.";
 
@@ -103,6 +103,9 @@ pub struct Thinking {
 /// What the screen is doing. Exactly one at a time; see the [module docs](self).
 #[derive(Clone, Debug)]
 pub enum Mode {
+    /// Another running game holds this match: "Play it here unsaved, or
+    /// quit? (p/q)". Nothing moves until it is answered.
+    Busy,
     /// "Resume the unfinished match? (y/n)", the saved board on show.
     Resume(Box<ResumeOffer>),
     /// A human's turn; maybe a hint being looked for.
@@ -123,7 +126,7 @@ pub enum Mode {
     },
     /// A computer's turn, held by the pause (`p`).
     Paused,
-    /// The round is over: "Play again? (y/n)".
+    /// The round is over: [`PLAY_AGAIN`].
     RoundOver,
     /// A computer is to move but has not been asked yet: the first tick
     /// asks it (so that a resume offer or a pause made before then comes
@@ -139,8 +142,8 @@ pub struct App {
     /// Lines the help screen is scrolled down by (on a small terminal).
     help_scroll: u16,
     notes: Notes,
-    theme: Theme,
-    seed_delay: Option<Duration>,
+    /// The speed and theme, and the keys that change them.
+    chosen: Chosen,
     move_pause: Duration,
     /// Each side's cursor, remembered between turns.
     cursor: [Option<Pit>; 2],
@@ -159,8 +162,6 @@ pub struct App {
     quit: bool,
     requests: Vec<Request>,
     events: Vec<MatchEvent>,
-    /// Preferences changed since the last call to [`App::take_prefs`].
-    prefs_changed: bool,
 }
 
 impl App {
@@ -179,8 +180,7 @@ impl App {
             dialog: None,
             help_scroll: 0,
             notes: Notes::default(),
-            theme,
-            seed_delay: settings.seed_delay.filter(|d| !d.is_zero()),
+            chosen: Chosen::unkept(settings.seed_delay, theme),
             move_pause: settings.move_pause,
             cursor: [None; 2],
             digits: DigitEntry::default(),
@@ -194,7 +194,6 @@ impl App {
             quit: false,
             requests: Vec::new(),
             events: Vec::new(),
-            prefs_changed: false,
         };
         app.announce_round();
         let board = app.game.board();
@@ -216,6 +215,43 @@ impl App {
         self.notes.clear_log();
         self.cursor = [None; 2];
         self.mode = Mode::Resume(Box::new(ResumeOffer { fresh, summary }));
+    }
+
+    /// Asks, before anything is played, whether to play this match here
+    /// unsaved (`p`) or quit (`q`): another running game holds it.
+    pub fn ask_busy(&mut self) {
+        self.cancel_thinking();
+        self.mode = Mode::Busy;
+    }
+
+    /// The question waiting for an answer before play goes on, if any
+    /// (the too-small screen shows it).
+    #[must_use]
+    pub fn question(&self) -> Option<&'static str> {
+        match self.mode {
+            Mode::Busy => Some(crate::game::BUSY_QUESTION),
+            Mode::Resume(_) => Some(crate::game::RESUME_QUESTION),
+            Mode::RoundOver => Some(PLAY_AGAIN),
+            _ => None,
+        }
+    }
+
+    /// Whether the question about the match open in another window waits
+    /// for its answer.
+    #[must_use]
+    pub fn busy_question(&self) -> bool {
+        matches!(self.mode, Mode::Busy)
+    }
+
+    fn answer_busy(&mut self, now: Instant) {
+        self.mode = Mode::Turn { hint: None };
+        self.warn("This match is open in another window: it is played here unsaved.");
+        let board = self.game.board();
+        if board.is_over() || self.is_human(board.to_move()) {
+            self.next_turn(now);
+        } else {
+            self.mode = Mode::Ready;
+        }
     }
 
     /// The question about a saved match, while it is asked.
@@ -259,11 +295,15 @@ impl App {
         std::mem::take(&mut self.events)
     }
 
+    /// Shows with `chosen`'s speed and theme, and keeps what the players
+    /// change from there.
+    pub fn keep_prefs(&mut self, chosen: Chosen) {
+        self.chosen = chosen;
+    }
+
     /// The preferences, if the players changed them since the last call.
     pub fn take_prefs(&mut self) -> Option<Prefs> {
-        std::mem::take(&mut self.prefs_changed).then_some(Prefs {
-            seed_delay: self.seed_delay,
-        })
+        self.chosen.take_changed()
     }
 
     /// Shows a problem (with keeping the match, say) in the status line and
@@ -302,7 +342,7 @@ impl App {
     /// The styles to draw with.
     #[must_use]
     pub fn theme(&self) -> &Theme {
-        &self.theme
+        self.chosen.theme()
     }
 
     /// What the screen is doing.
@@ -434,7 +474,7 @@ impl App {
     /// The current sowing delay (`None`: no animation).
     #[must_use]
     pub fn seed_delay(&self) -> Option<Duration> {
-        self.seed_delay
+        self.chosen.seed_delay()
     }
 
     /// Whether the terminal is too small for the game screen.
@@ -477,6 +517,9 @@ impl App {
     #[must_use]
     pub fn final_score(&self) -> String {
         let [south, north] = self.names();
+        if self.busy_question() {
+            return "Nothing was played here: the match goes on in the other window.".to_string();
+        }
         if self.resume_summary().is_some() {
             return format!(
                 "Nothing was played; the unfinished match of {south} and {north} is still saved."
@@ -564,9 +607,27 @@ impl App {
             }
             None => {}
         }
-        if self.too_small() {
-            if matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {
-                self.dialog = Some(Overlay::ConfirmQuit);
+        if matches!(self.mode, Mode::Busy) {
+            // The question is about quitting: q quits without asking again.
+            match key.code {
+                KeyCode::Char('p' | 'P') => self.answer_busy(now),
+                KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.quit_now(),
+                KeyCode::Char('?') => self.open_help(),
+                _ => self.notes.say(Note::plain(format!(
+                    "{} is not an answer: p plays here unsaved, q quits.",
+                    key_name(key)
+                ))),
+            }
+            return;
+        }
+        // A question is answered even on the too-small screen, which shows
+        // it (see `question`); nothing else is played there.
+        if self.too_small() && !matches!(self.mode, Mode::Resume(_)) {
+            match key.code {
+                KeyCode::Char('q') | KeyCode::Esc => self.dialog = Some(Overlay::ConfirmQuit),
+                KeyCode::Char('y' | 'Y') if self.round_over() => self.play_again(now),
+                KeyCode::Char('n' | 'N') if self.round_over() => self.quit_now(),
+                _ => {}
             }
             return;
         }
@@ -590,7 +651,12 @@ impl App {
             // rest of the move at once.
             if matches!(
                 action,
-                Action::Help | Action::AskQuit | Action::Faster | Action::Slower | Action::Pause
+                Action::Help
+                    | Action::AskQuit
+                    | Action::Faster
+                    | Action::Slower
+                    | Action::Theme
+                    | Action::Pause
             ) {
                 self.act(action, now);
             } else {
@@ -666,7 +732,7 @@ impl App {
             self.dialog = None;
             return;
         }
-        if self.dialog.is_some() || matches!(self.mode, Mode::Resume(_)) {
+        if self.dialog.is_some() || matches!(self.mode, Mode::Resume(_) | Mode::Busy) {
             return;
         }
         if matches!(self.mode, Mode::Sowing(_)) {
@@ -676,7 +742,7 @@ impl App {
         let Ok(layout) = ScreenLayout::new(self.size, self.rules()) else {
             return;
         };
-        if let Some(pit) = layout.geometry.hit(position) {
+        if let Some(pit) = layout.geometry().hit(position) {
             self.act(Action::Choose(pit), now);
         }
     }
@@ -705,6 +771,10 @@ impl App {
             Action::AskQuit => self.dialog = Some(Overlay::ConfirmQuit),
             Action::Faster => self.change_speed(true, now),
             Action::Slower => self.change_speed(false, now),
+            Action::Theme => {
+                let message = self.chosen.switch_theme();
+                self.notes.say(Note::plain(message));
+            }
             Action::Pause => self.toggle_pause(now),
             Action::Step => self.step(now),
             Action::Undo => self.undo(now),
@@ -749,7 +819,7 @@ impl App {
         self.cancel_thinking();
         // Stopping after a finished round ends the match (as "n" to "Play
         // again?" does in plain mode); stopping mid-round keeps it saved.
-        if !matches!(self.mode, Mode::Resume(_)) && self.game.outcome().is_some() {
+        if !matches!(self.mode, Mode::Resume(_) | Mode::Busy) && self.game.outcome().is_some() {
             self.events.push(MatchEvent::Ended);
         }
     }
@@ -795,7 +865,7 @@ impl App {
         self.hint = None;
         self.notes.hush();
         let notes = self.move_notes(&played);
-        match self.seed_delay {
+        match self.chosen.seed_delay() {
             Some(delay) => {
                 self.notes.hold(notes);
                 self.mode = Mode::Sowing(Box::new(Animation::new(&before, steps, delay, now)));
@@ -900,35 +970,19 @@ impl App {
 
     /// `+` and `-`: the next speed; a move being sown goes on at it.
     fn change_speed(&mut self, faster: bool, now: Instant) {
-        let now_ms = self.seed_delay.map_or(0, |d| d.as_millis() as u64);
-        let next = if faster {
-            SPEEDS_MS.iter().rev().find(|&&ms| ms < now_ms)
-        } else {
-            SPEEDS_MS.iter().find(|&&ms| ms > now_ms)
+        let next = match self.chosen.change_speed(faster) {
+            Ok(next) => next,
+            Err(end) => return self.notes.say(Note::plain(end)),
         };
-        let Some(&ms) = next else {
-            self.notes.say(Note::plain(if faster {
-                "Already the fastest: no animation."
-            } else {
-                "Already the slowest: 1000 ms per seed."
-            }));
-            return;
-        };
-        self.seed_delay = (ms > 0).then(|| Duration::from_millis(ms));
-        self.prefs_changed = true;
-        match self.seed_delay {
+        match next {
             Some(delay) => {
                 if let Mode::Sowing(a) = &mut self.mode {
                     a.set_delay(delay);
                 }
-                self.notes
-                    .say(Note::plain(format!("Sowing speed: {ms} ms per seed.")));
             }
-            None => {
-                self.finish_sowing(now);
-                self.notes.say(Note::plain("Animation off."));
-            }
+            None => self.finish_sowing(now),
         }
+        self.notes.say(Note::plain(prefs::speed_message(next)));
     }
 
     fn toggle_pause(&mut self, now: Instant) {
@@ -1036,7 +1090,7 @@ impl App {
         self.hint = None;
         let notice = redo_message(&redone);
         self.notes.say(Note::from(notice));
-        match (self.seed_delay, redone.last()) {
+        match (self.chosen.seed_delay(), redone.last()) {
             (Some(delay), Some(last)) => {
                 self.notes.hold(notes);
                 let steps = last.steps.clone();
@@ -1157,7 +1211,7 @@ impl App {
     pub fn tick(&mut self, now: Instant) {
         self.now = now;
         let frozen = self.dialog.is_some()
-            || matches!(self.mode, Mode::Resume(_))
+            || matches!(self.mode, Mode::Resume(_) | Mode::Busy)
             || self.too_small()
             || self.quit;
         match (frozen, self.frozen_since) {

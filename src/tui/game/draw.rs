@@ -6,11 +6,11 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 
-use crate::game::outcome_message;
+use crate::game::{BUSY_NOTICE, BUSY_QUESTION, outcome_message};
 use crate::game::{match_score, match_score_short};
 use crate::rules::{Score, Side};
 use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
-use crate::tui::game::app::{App, Note, Overlay, PAUSED_TEXT, Tone};
+use crate::tui::game::app::{App, Note, Overlay, PAUSED_TEXT, PLAY_AGAIN, Tone};
 use crate::tui::game::help;
 use crate::tui::layout::ScreenLayout;
 use crate::tui::theme::Theme;
@@ -27,6 +27,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
             area,
             (need.width, need.height),
             "This board",
+            app.question(),
             app.theme(),
         ),
     }
@@ -87,7 +88,7 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         format!(" · {won}–{lost}, {draws}d"),
     ];
     let (score, speed) = header_parts(
-        usize::from(layout.header.width).saturating_sub(text::columns(&round)),
+        usize::from(layout.header().width).saturating_sub(text::columns(&round)),
         &scores,
         &help::speed_texts(app.seed_delay(), app.paused()),
         app.paused(),
@@ -96,19 +97,19 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         Span::styled(round, theme.title),
         Span::styled(score, theme.text),
     ]);
-    frame.render_widget(&header, layout.header);
+    frame.render_widget(&header, layout.header());
     if let Some(speed) = speed {
         frame.render_widget(
             Line::styled(speed, theme.dim).right_aligned(),
-            layout.header,
+            layout.header(),
         );
     }
     frame.render_widget(
         Line::styled(
-            rules_line(&rules.to_string(), layout.rules.width),
+            rules_line(&rules.to_string(), layout.rules().width),
             theme.dim,
         ),
-        layout.rules,
+        layout.rules(),
     );
 
     let counts = app.shown_counts();
@@ -122,28 +123,23 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
             north: counts[rules.store(Side::North).index()],
         }
     };
-    let view = BoardView {
-        rules,
-        counts,
-        names,
-        scores,
-        to_move: app.to_move(),
-        sowing: app.animation().map(|a| a.mover(rules)),
-        selected: app.selection(),
-        highlight: app.animation().map_or([None; 3], |a| a.highlight()),
-        caption: caption(app, layout.geometry.caption.width),
-        theme,
-    };
-    frame.render_widget(&view, layout.board);
+    let view = BoardView::new(rules, counts, names, scores, theme)
+        .to_move(app.to_move())
+        .sowing(app.animation())
+        .selected(app.selection())
+        .caption(caption(app, layout.geometry().caption().width));
+    frame.render_widget(&view, layout.board());
 
-    if let Some(summary) = app.resume_summary() {
-        draw_resume(frame, app, summary, layout.bottom);
+    if app.busy_question() {
+        draw_busy(frame, app, layout.bottom());
+    } else if let Some(summary) = app.resume_summary() {
+        draw_resume(frame, app, summary, layout.bottom());
     } else if app.round_over() {
-        draw_round_over(frame, app, layout.bottom);
+        draw_round_over(frame, app, layout.bottom());
     } else {
-        draw_status(frame, app, layout.bottom);
+        draw_status(frame, app, layout.bottom());
     }
-    frame.render_widget(key_bar(app, layout.keys.width), layout.keys);
+    frame.render_widget(key_bar(app, layout.keys().width), layout.keys());
 }
 
 /// The match score and the speed for a header of `width` columns after the
@@ -357,7 +353,7 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
             ],
             usize::from(area.width),
         )),
-        Line::styled("Play again? (y/n)", theme.mover),
+        Line::styled(PLAY_AGAIN, theme.mover),
     ];
     // Below the question: a refusal, and where the round was recorded
     // (wrapped: it is a path). The heading goes first when that leaves
@@ -379,18 +375,52 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
 
 /// The question about a saved match, in place of the status line, below
 /// the saved board.
+/// The question asked when another running game holds the match.
+fn draw_busy(frame: &mut Frame, app: &App, area: Rect) {
+    draw_question(
+        frame,
+        app,
+        area,
+        [
+            "── Another window is playing this match ──",
+            BUSY_NOTICE,
+            BUSY_QUESTION,
+            "p plays it here without saving (rounds are still recorded); q leaves it to the other window.",
+        ],
+    );
+}
+
 fn draw_resume(frame: &mut Frame, app: &App, summary: &str, area: Rect) {
+    draw_question(
+        frame,
+        app,
+        area,
+        [
+            "── An unfinished match is saved ──",
+            summary,
+            crate::game::RESUME_QUESTION,
+            "y goes on from the board above; n starts a new match.",
+        ],
+    );
+}
+
+/// A question before the game: its heading, what it is about, the
+/// question, what the answers do; then what the last key did and the log.
+fn draw_question(
+    frame: &mut Frame,
+    app: &App,
+    area: Rect,
+    [heading, about, question, answers]: [&str; 4],
+) {
     let theme = app.theme();
     let mut lines = vec![
-        Line::styled("── An unfinished match is saved ──", theme.title),
-        Line::styled(summary, theme.text),
-        Line::styled(crate::game::RESUME_QUESTION, theme.mover),
-        Line::styled(
-            "y goes on from the board above; n starts a new match.",
-            theme.dim,
-        ),
+        Line::styled(heading.to_string(), theme.title),
+        Line::styled(about.to_string(), theme.text),
+        Line::styled(question.to_string(), theme.mover),
+        Line::styled(answers.to_string(), theme.dim),
     ];
-    for note in app.notes().log() {
+    // What the last key did (a key that is no answer says so).
+    for note in app.notes().message().into_iter().chain(app.notes().log()) {
         lines.extend(note_lines(note, theme, area.width));
     }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
@@ -418,6 +448,18 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
     use Weight::{Essential, Optional, Useful};
     let rules = app.rules();
     let mut keys: Vec<(String, &str, Weight)> = Vec::new();
+    if app.busy_question() {
+        keys.extend([
+            ("p".into(), "play unsaved", Essential),
+            ("q".into(), "quit", Essential),
+            ("?".into(), "help", Essential),
+        ]);
+        let mut bar = KeyBar::new();
+        for (key, what, weight) in keys {
+            bar.add(key, what, weight);
+        }
+        return bar.line(width, app.theme());
+    }
     if app.resume_summary().is_some() {
         keys.extend([
             ("y".into(), "resume", Essential),
@@ -456,6 +498,7 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
     if app.resume_summary().is_none() {
         // The question about a saved match takes no other keys.
         keys.push(("+/-".into(), "speed", Optional));
+        keys.push((command_key(app, 't'), "colours", Optional));
     }
     keys.extend([
         ("?".into(), "help", Essential),

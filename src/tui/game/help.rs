@@ -85,6 +85,10 @@ pub fn key_list(rules: &Rules, speed: &str) -> Vec<(String, String)> {
             format!("faster / slower sowing (now {speed})"),
         ),
         (
+            "t".into(),
+            "colours or black and white (kept for next time)".into(),
+        ),
+        (
             "p / s or .".into(),
             "pause the computer / step one computer move".into(),
         ),

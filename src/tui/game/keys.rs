@@ -31,6 +31,8 @@ pub enum Action {
     Faster,
     /// Sow slower.
     Slower,
+    /// Colours or black and white.
+    Theme,
     /// Pause or resume the computer players.
     Pause,
     /// Let a paused computer make one move.
@@ -97,6 +99,7 @@ pub fn action_for(key: KeyEvent, now: &Situation) -> Action {
                 'r' => Action::Redo,
                 'p' => Action::Pause,
                 's' => Action::Step,
+                't' => Action::Theme,
                 'q' => Action::AskQuit,
                 'y' | 'n' if !now.round_over => Action::Nothing,
                 'y' => Action::Yes,

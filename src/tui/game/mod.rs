@@ -35,8 +35,8 @@ pub(crate) mod testing;
 use std::process::ExitCode;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use crate::game::{BUSY_NOTICE, BUSY_QUESTION, Keeper, Match, MatchConfig, PlayOptions};
-use crate::tui::{prefs, screen, terminal, theme};
+use crate::game::{Keeper, Match, MatchConfig, PlayOptions};
+use crate::tui::{prefs, screen, terminal};
 
 pub use app::App;
 
@@ -53,32 +53,20 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     let worker = computer::Worker::new(&config, options.think, seed);
     let (mut keeper, warning) = Keeper::open();
     let found = keeper.look(&config);
-    // Another copy has this match open: ask on the normal screen, before
-    // the full screen starts, whether to play it here unsaved.
-    if found.busy && !play_unsaved()? {
-        println!("Nothing was played here: the match goes on in the other window.");
-        return Ok(ExitCode::SUCCESS);
-    }
     let game = Match::new(config.clone(), seed);
-    let prefs_path = prefs::path();
-    let (prefs, prefs_problem) = match (&prefs_path, options.speed_given) {
-        (Some(path), false) => match prefs::load(path) {
-            Ok(prefs) => (prefs, None),
-            Err(problem) => (None, Some(problem)),
-        },
-        _ => (None, None),
-    };
+    // The kept speed unless one was given for this run; the kept theme
+    // unless NO_COLOR turns colours off.
+    let kept = prefs::Kept::load();
+    let chosen = prefs::Chosen::for_run(
+        options.speed_given.then_some(options.seed_delay),
+        kept.prefs,
+    );
     let options = PlayOptions {
-        seed_delay: prefs.map_or(options.seed_delay, |p| p.seed_delay),
+        seed_delay: chosen.seed_delay(),
         ..*options
     };
-    let mut app = App::new(
-        game,
-        options,
-        theme::Theme::from_env(),
-        (80, 24),
-        Instant::now(),
-    );
+    let mut app = App::new(game, options, *chosen.theme(), (80, 24), Instant::now());
+    app.keep_prefs(chosen);
     if let Some(saved) = found.saved {
         app.offer_resume(saved);
     }
@@ -92,19 +80,17 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
         )),
     }
     if found.busy {
-        app.warn("This match is open in another window: it is played here unsaved.");
+        // Another copy has this match open: the screen asks whether to
+        // play it here unsaved, before anything moves.
+        app.ask_busy();
     }
-    for problem in warning
-        .into_iter()
-        .chain(found.problem)
-        .chain(prefs_problem)
-    {
+    for problem in warning.into_iter().chain(found.problem).chain(kept.problem) {
         app.warn(problem);
     }
     let mut world = world::GameWorld {
         worker,
         keeper,
-        prefs: prefs_path,
+        prefs: kept.path,
     };
     screen::run(&mut app, &mut world)?;
     let keeper = world.keeper;
@@ -113,32 +99,12 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
         return Ok(ExitCode::from(status));
     }
     println!("{}", app.final_score());
-    if keeper.has_save(&config) && app.game().outcome().is_none() && app.resume_summary().is_none()
+    if !app.busy_question()
+        && keeper.has_save(&config)
+        && app.game().outcome().is_none()
+        && app.resume_summary().is_none()
     {
         println!("The match is saved: start mancala with the same names to resume it.");
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Says [`BUSY_NOTICE`] and asks [`BUSY_QUESTION`] on the normal screen
-/// until answered: whether to play on unsaved (`false` for quit or the end
-/// of input).
-fn play_unsaved() -> std::io::Result<bool> {
-    use std::io::{BufRead as _, Read as _, Write as _};
-    let mut out = std::io::stdout();
-    writeln!(out, "{BUSY_NOTICE}")?;
-    let mut input = std::io::stdin().lock();
-    loop {
-        write!(out, "{BUSY_QUESTION} ")?;
-        out.flush()?;
-        let mut line = Vec::new();
-        // A bounded line: endless input without a newline cannot fill memory.
-        if (&mut input).take(1024).read_until(b'\n', &mut line)? == 0 {
-            return Ok(false);
-        }
-        match crate::game::keeper::busy_answer(&String::from_utf8_lossy(&line)) {
-            Some(play) => return Ok(play),
-            None => writeln!(out, "Please answer p or q.")?,
-        }
-    }
 }

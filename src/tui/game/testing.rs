@@ -14,6 +14,7 @@ use crate::game::{FirstMover, Match, MatchConfig, Seat};
 use crate::players::PlayerKind;
 use crate::rules::{Board, Pit, Rules};
 use crate::tui::game::app::App;
+use crate::tui::game::computer::{Answer, Request};
 use crate::tui::game::draw::draw;
 use crate::tui::input::Input;
 use crate::tui::theme::Theme;
@@ -40,6 +41,21 @@ pub fn app_for(config: MatchConfig, delay: Option<Duration>, t0: Instant) -> App
         (80, 24),
         t0,
     )
+}
+
+/// Alice (human) against a computer `north` of that kind, Kalah.
+pub fn against(north: PlayerKind, delay: Option<Duration>, t0: Instant) -> App {
+    app_for(config(Rules::KALAH, PlayerKind::Human, north), delay, t0)
+}
+
+/// Answers the one move the computer was asked for with pit `letter`
+/// (of the standard board) at `now`.
+pub fn answer_move(app: &mut App, letter: char, now: Instant) {
+    let [Request::Move { id, .. }] = app.take_requests()[..] else {
+        panic!("the computer was asked for one move");
+    };
+    let pit = Rules::KALAH.pit_by_letter(letter);
+    app.on_answer(Answer::Move { id, pit }, now);
 }
 
 /// Alice against Michael, Kalah, both human, no animation.

@@ -13,6 +13,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph, Widget};
 
 use crate::rules::{MAX_CELLS, Pit, Rules, Score, Side};
+use crate::tui::animation::Animation;
 use crate::tui::text;
 use crate::tui::theme::Theme;
 
@@ -37,20 +38,38 @@ pub struct BoardGeometry {
     /// North's name line, above North's row, as wide as the whole area:
     /// a label starts over the first pit when it fits from there, else
     /// further left.
-    pub north_label: Rect,
+    north_label: Rect,
     /// Where labels start when they fit (over the first pit).
-    pub label_x: u16,
+    label_x: u16,
     /// The line between the two rows (what the hand is doing).
-    pub caption: Rect,
+    caption: Rect,
     /// South's name line, below South's row (as wide as `north_label`).
-    pub south_label: Rect,
+    south_label: Rect,
     /// Height of a pit box.
-    pub pit_height: u16,
+    pit_height: u16,
     /// The board's outline: both stores and the pits between them.
-    pub outer: Rect,
+    outer: Rect,
 }
 
 impl BoardGeometry {
+    /// The line between the two rows (what the hand is doing).
+    #[must_use]
+    pub fn caption(&self) -> Rect {
+        self.caption
+    }
+
+    /// The board's outline: both stores and the pits between them.
+    #[must_use]
+    pub fn outer(&self) -> Rect {
+        self.outer
+    }
+
+    /// Height of a pit box.
+    #[must_use]
+    pub fn pit_height(&self) -> u16 {
+        self.pit_height
+    }
+
     /// The narrowest area a board with `pits` pits per side fits in.
     #[must_use]
     pub const fn min_width(pits: usize) -> u16 {
@@ -156,27 +175,27 @@ impl BoardGeometry {
 #[derive(Clone, Debug)]
 pub struct BoardView<'a> {
     /// The rules in force (board size, letters).
-    pub rules: &'a Rules,
+    rules: &'a Rules,
     /// The counts to show, in the rules core's layout (mid-animation
     /// counts while a move is being shown).
-    pub counts: &'a [u16],
+    counts: &'a [u16],
     /// South's and North's names.
-    pub names: [&'a str; 2],
+    names: [&'a str; 2],
     /// Each side's score.
-    pub scores: Score,
+    scores: Score,
     /// Whose turn it is (`None` once the round is over or mid-animation).
-    pub to_move: Option<Side>,
+    to_move: Option<Side>,
     /// Whose move is being sown, if one is: their label keeps its marker
     /// and its place, so that nothing jumps while the seeds go round.
-    pub sowing: Option<Side>,
+    sowing: Option<Side>,
     /// The pit under the cursor.
-    pub selected: Option<Pit>,
+    selected: Option<Pit>,
     /// Places a seed is moving through right now.
-    pub highlight: [Option<Pit>; 3],
+    highlight: [Option<Pit>; 3],
     /// What the hand is doing (empty: show where each store is).
-    pub caption: Line<'a>,
+    caption: Line<'a>,
     /// The styles.
-    pub theme: &'a Theme,
+    theme: &'a Theme,
 }
 
 /// Seed marks for `count` seeds in boxes `width` wide and `rows` high:
@@ -207,6 +226,63 @@ fn seed_rows(count: u16, width: u16, rows: u16) -> Option<Vec<String>> {
         last.push('+');
     }
     Some(lines)
+}
+
+impl<'a> BoardView<'a> {
+    /// The board of `rules` holding `counts` (in the rules core's layout),
+    /// with the players' `names` and `scores`, drawn with `theme`: nobody
+    /// to move, nothing sown, selected or captioned until said so.
+    #[must_use]
+    pub fn new(
+        rules: &'a Rules,
+        counts: &'a [u16],
+        names: [&'a str; 2],
+        scores: Score,
+        theme: &'a Theme,
+    ) -> BoardView<'a> {
+        BoardView {
+            rules,
+            counts,
+            names,
+            scores,
+            to_move: None,
+            sowing: None,
+            selected: None,
+            highlight: [None; 3],
+            caption: Line::default(),
+            theme,
+        }
+    }
+
+    /// Whose turn it is (`None` once the round is over or mid-animation).
+    #[must_use]
+    pub fn to_move(mut self, side: Option<Side>) -> BoardView<'a> {
+        self.to_move = side;
+        self
+    }
+
+    /// The move being sown, if one is: its mover's label keeps its marker
+    /// and its place, and the places a seed is moving through stand out.
+    #[must_use]
+    pub fn sowing(mut self, animation: Option<&Animation>) -> BoardView<'a> {
+        self.sowing = animation.map(|a| a.mover(self.rules));
+        self.highlight = animation.map_or([None; 3], Animation::highlight);
+        self
+    }
+
+    /// The pit under the cursor.
+    #[must_use]
+    pub fn selected(mut self, pit: Option<Pit>) -> BoardView<'a> {
+        self.selected = pit;
+        self
+    }
+
+    /// What the hand is doing (empty: where each store is).
+    #[must_use]
+    pub fn caption(mut self, caption: Line<'a>) -> BoardView<'a> {
+        self.caption = caption;
+        self
+    }
 }
 
 impl BoardView<'_> {

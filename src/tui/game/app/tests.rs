@@ -8,7 +8,7 @@ use super::*;
 use crate::players::PlayerKind;
 use crate::rules::{Board, Rules};
 use crate::tui::game::computer::{Answer, Request};
-use crate::tui::game::testing::{app_for, ch, click, config, humans, press};
+use crate::tui::game::testing::{against, answer_move, app_for, ch, click, config, humans, press};
 
 fn letter(c: char) -> Pit {
     Rules::KALAH.pit_by_letter(c).unwrap()
@@ -123,10 +123,10 @@ fn clicking_a_pit_plays_it_and_clicking_a_store_is_refused() {
     let t0 = Instant::now();
     let mut app = humans(t0);
     let layout = ScreenLayout::new(app.size(), app.rules()).unwrap();
-    let store = layout.geometry.cell(Rules::KALAH.store(Side::South));
+    let store = layout.geometry().cell(Rules::KALAH.store(Side::South));
     app.handle_event(&click(store.x + 2, store.y + 2), t0);
     assert_eq!(message(&app), "Sorry, you can't select the store.");
-    let d = layout.geometry.cell(letter('d'));
+    let d = layout.geometry().cell(letter('d'));
     app.handle_event(&click(d.x + d.width / 2, d.y + 1), t0);
     assert_eq!(app.game().moves(), &[letter('d')]);
     let mut expected = Board::new(Rules::KALAH);
@@ -174,11 +174,7 @@ fn arrows_move_the_cursor_across_the_screen_for_either_side() {
 #[test]
 fn any_key_finishes_an_animation_at_once() {
     let t0 = Instant::now();
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
-        Some(Duration::from_millis(150)),
-        t0,
-    );
+    let mut app = against(PlayerKind::Human, Some(Duration::from_millis(150)), t0);
     app.handle_event(&ch('d'), t0);
     assert!(app.animation().is_some());
     assert_ne!(app.shown_counts(), app.game().board().counts());
@@ -200,11 +196,7 @@ fn any_key_finishes_an_animation_at_once() {
 fn the_clock_stands_still_behind_the_help_screen() {
     let t0 = Instant::now();
     let ms = Duration::from_millis;
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
-        Some(ms(100)),
-        t0,
-    );
+    let mut app = against(PlayerKind::Human, Some(ms(100)), t0);
     app.handle_event(&ch('d'), t0);
     let shown = app.shown_counts().to_vec();
     // Help does not cut the animation short; the move waits behind it.
@@ -220,11 +212,7 @@ fn the_clock_stands_still_behind_the_help_screen() {
         &shown[..],
         "the sowing waits behind help"
     );
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Random),
-        Some(ms(100)),
-        t0,
-    );
+    let mut app = against(PlayerKind::Random, Some(ms(100)), t0);
     app.handle_event(&ch('a'), t0);
     app.tick(t0 + ms(2000)); // the animation is over, North's turn
     let requests = app.take_requests();
@@ -281,11 +269,7 @@ fn quitting_asks_first_and_ctrl_c_does_not() {
 fn the_computer_thinks_on_request_and_its_move_shows_after_a_pause() {
     let t0 = Instant::now();
     let ms = Duration::from_millis;
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Greedy),
-        None,
-        t0,
-    );
+    let mut app = against(PlayerKind::Greedy, None, t0);
     app.handle_event(&ch('a'), t0);
     let requests = app.take_requests();
     let [
@@ -333,22 +317,9 @@ fn the_computer_thinks_on_request_and_its_move_shows_after_a_pause() {
 #[test]
 fn an_illegal_or_missing_computer_answer_does_not_stall_the_game() {
     let t0 = Instant::now();
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Greedy),
-        None,
-        t0,
-    );
+    let mut app = against(PlayerKind::Greedy, None, t0);
     app.handle_event(&ch('a'), t0);
-    let [Request::Move { id, .. }] = app.take_requests()[..] else {
-        panic!()
-    };
-    app.on_answer(
-        Answer::Move {
-            id,
-            pit: Some(letter('b')),
-        },
-        t0,
-    );
+    answer_move(&mut app, 'b', t0);
     app.tick(t0 + Duration::from_secs(1));
     assert_eq!(app.game().moves().len(), 2);
     assert_eq!(app.human_to_move(), Some(Side::South));
@@ -455,23 +426,10 @@ fn computers_pause_and_step() {
 #[test]
 fn undo_and_redo_walk_back_to_the_humans_turn() {
     let t0 = Instant::now();
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Greedy),
-        None,
-        t0,
-    );
+    let mut app = against(PlayerKind::Greedy, None, t0);
     let start = *app.game().board();
     app.handle_event(&ch('a'), t0);
-    let [Request::Move { id, .. }] = app.take_requests()[..] else {
-        panic!()
-    };
-    app.on_answer(
-        Answer::Move {
-            id,
-            pit: Some(letter('j')),
-        },
-        t0,
-    );
+    answer_move(&mut app, 'j', t0);
     app.tick(t0 + Duration::from_secs(1));
     assert_eq!(app.game().moves().len(), 2);
     app.handle_event(&ch('u'), t0 + Duration::from_secs(1));
@@ -495,11 +453,7 @@ fn undo_and_redo_walk_back_to_the_humans_turn() {
 #[test]
 fn speed_keys_step_through_the_speeds_down_to_no_animation() {
     let t0 = Instant::now();
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
-        Some(Duration::from_millis(150)),
-        t0,
-    );
+    let mut app = against(PlayerKind::Human, Some(Duration::from_millis(150)), t0);
     app.handle_event(&ch('+'), t0);
     assert_eq!(app.seed_delay(), Some(Duration::from_millis(100)));
     app.handle_event(&ch('-'), t0);
@@ -520,11 +474,7 @@ fn speed_keys_step_through_the_speeds_down_to_no_animation() {
 fn speed_keys_during_a_sowing_change_its_pace_and_are_kept_for_next_time() {
     let t0 = Instant::now();
     let ms = Duration::from_millis;
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
-        Some(ms(150)),
-        t0,
-    );
+    let mut app = against(PlayerKind::Human, Some(ms(150)), t0);
     assert_eq!(app.take_prefs(), None, "nothing chosen yet");
     app.handle_event(&ch('d'), t0);
     app.handle_event(&ch('-'), t0);
@@ -541,7 +491,8 @@ fn speed_keys_during_a_sowing_change_its_pace_and_are_kept_for_next_time() {
     assert_eq!(
         app.take_prefs(),
         Some(crate::tui::prefs::Prefs {
-            seed_delay: Some(ms(100))
+            seed_delay: Some(ms(100)),
+            palette: crate::tui::theme::Palette::Mono,
         }),
         "the speed chosen is handed on to be kept"
     );
@@ -797,11 +748,7 @@ fn saved_match(north: PlayerKind, letters: &[char]) -> Match {
 #[test]
 fn y_to_the_resume_question_goes_on_exactly_where_the_match_stopped() {
     let t0 = Instant::now();
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Greedy),
-        None,
-        t0,
-    );
+    let mut app = against(PlayerKind::Greedy, None, t0);
     // North (the computer) started round 2 with h; Alice's c earned her
     // another turn; f passes the turn to the computer.
     let saved = saved_match(PlayerKind::Greedy, &['h', 'c', 'f']);
@@ -991,11 +938,7 @@ fn ctrl_and_alt_letters_never_play_undo_or_quit() {
 #[test]
 fn pausing_while_the_computer_thinks_keeps_its_move_from_being_played() {
     let t0 = Instant::now();
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Greedy),
-        None,
-        t0,
-    );
+    let mut app = against(PlayerKind::Greedy, None, t0);
     app.handle_event(&ch('a'), t0);
     let [Request::Move { id, .. }] = app.take_requests()[..] else {
         panic!("the computer thinks");
@@ -1015,16 +958,157 @@ fn pausing_while_the_computer_thinks_keeps_its_move_from_being_played() {
     assert!(app.thinking_text().is_none());
     // p again: the computer thinks afresh and plays.
     app.handle_event(&ch('p'), t0 + Duration::from_secs(5));
-    let [Request::Move { id, .. }] = app.take_requests()[..] else {
-        panic!("thinking again");
-    };
-    app.on_answer(
-        Answer::Move {
-            id,
-            pit: Some(letter('j')),
-        },
-        t0 + Duration::from_secs(5),
-    );
+    answer_move(&mut app, 'j', t0 + Duration::from_secs(5));
     app.tick(t0 + Duration::from_secs(7));
     assert_eq!(app.game().moves(), &[letter('a'), letter('j')]);
+}
+
+#[test]
+fn t_switches_colours_and_keeps_the_choice_with_the_kept_speed() {
+    use crate::tui::prefs::{Chosen, Prefs};
+    use crate::tui::theme::{Palette, Theme};
+    let t0 = Instant::now();
+    let ms = Duration::from_millis;
+    // Started with --speed 40 for this run; 330 is the speed kept.
+    let mut app = against(PlayerKind::Human, Some(ms(40)), t0);
+    app.keep_prefs(Chosen::new(
+        Some(ms(40)),
+        Theme::monochrome(),
+        Prefs {
+            seed_delay: Some(ms(330)),
+            palette: Palette::Mono,
+        },
+        false,
+    ));
+    assert!(app.theme().monochrome);
+    app.handle_event(&ch('t'), t0);
+    assert!(!app.theme().monochrome, "t brings the colours");
+    assert_eq!(
+        app.notes().message().unwrap().text,
+        "Colours on (t: black and white)."
+    );
+    assert_eq!(
+        app.take_prefs(),
+        Some(Prefs {
+            seed_delay: Some(ms(330)),
+            palette: Palette::Colour,
+        }),
+        "the theme is kept, and the speed of this run only is not"
+    );
+    app.handle_event(&ch('T'), t0);
+    assert!(app.theme().monochrome, "and takes them away again");
+    assert_eq!(app.take_prefs().map(|p| p.palette), Some(Palette::Mono));
+}
+
+#[test]
+fn with_no_color_set_t_says_why_colours_stay_off() {
+    use crate::tui::prefs::{Chosen, Prefs};
+    use crate::tui::theme::Theme;
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    app.keep_prefs(Chosen::new(
+        None,
+        Theme::monochrome(),
+        Prefs::default(),
+        true,
+    ));
+    app.handle_event(&ch('t'), t0);
+    assert!(app.theme().monochrome);
+    assert_eq!(app.take_prefs(), None, "nothing changed, nothing saved");
+    assert!(
+        app.notes().message().unwrap().text.contains("NO_COLOR"),
+        "{:?}",
+        app.notes().message()
+    );
+}
+
+#[test]
+fn the_match_open_elsewhere_is_asked_about_in_the_screen_before_anything_moves() {
+    let t0 = Instant::now();
+    let mut app = app_for(
+        config(Rules::KALAH, PlayerKind::Greedy, PlayerKind::Human),
+        None,
+        t0,
+    );
+    app.ask_busy();
+    assert!(app.busy_question());
+    app.tick(t0 + Duration::from_secs(5));
+    assert!(
+        app.take_requests().is_empty(),
+        "the computer waits for the answer"
+    );
+    app.handle_event(&ch('d'), t0);
+    assert!(app.busy_question(), "d is no answer");
+    assert_eq!(
+        app.notes().message().unwrap().text,
+        "d is not an answer: p plays here unsaved, q quits."
+    );
+    assert!(app.game().moves().is_empty());
+    let screen = crate::tui::game::testing::render(&app, 80, 24);
+    assert!(
+        screen.contains("Play it here unsaved, or quit? (p/q)"),
+        "{screen}"
+    );
+    assert!(screen.contains("p play unsaved"), "{screen}");
+    // Too small a window still shows the question.
+    let small = crate::tui::game::testing::render(&app, 50, 12);
+    assert!(small.contains("(p/q)"), "{small}");
+    app.handle_event(&ch('p'), t0);
+    assert!(!app.busy_question());
+    assert!(
+        app.notes()
+            .message()
+            .unwrap()
+            .text
+            .contains("played here unsaved"),
+        "{:?}",
+        app.notes().message()
+    );
+    app.tick(t0);
+    assert_eq!(app.take_requests().len(), 1, "now the computer thinks");
+}
+
+#[test]
+fn q_at_the_question_about_the_match_open_elsewhere_leaves_it_alone() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    app.ask_busy();
+    app.handle_event(&ch('q'), t0);
+    assert!(
+        app.wants_quit(),
+        "the question was about quitting: no second question"
+    );
+    assert!(app.take_match_events().is_empty(), "nothing to save or end");
+    assert_eq!(
+        app.final_score(),
+        "Nothing was played here: the match goes on in the other window."
+    );
+}
+
+/// On the too-small screen the questions before play goes on are shown
+/// and answered: resume, play again.
+#[test]
+fn questions_show_and_are_answered_on_the_too_small_screen() {
+    use crate::tui::game::testing::render;
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    app.offer_resume(saved_match(PlayerKind::Human, &['h']));
+    app.resize(40, 10);
+    assert!(app.too_small());
+    let screen = render(&app, 40, 10);
+    assert!(screen.contains("Resume the unfinished"), "{screen}");
+    app.handle_event(&ch('y'), t0);
+    assert!(app.resume_summary().is_none(), "y resumed");
+    assert_eq!(app.game().moves().len(), 1);
+    app.resize(80, 24);
+    while !app.round_over() {
+        app.handle_event(&press(KeyCode::Enter), t0);
+    }
+    app.resize(40, 10);
+    let screen = render(&app, 40, 10);
+    assert!(screen.contains("Play again? (y/n)"), "{screen}");
+    let round = app.game().round();
+    app.handle_event(&ch('y'), t0);
+    assert!(!app.round_over(), "y played again");
+    assert_eq!(app.game().round(), round + 1);
 }

@@ -10,7 +10,7 @@ use crate::players::PlayerKind;
 use crate::rules::Rules;
 use crate::tui::game::app::Overlay;
 use crate::tui::game::testing::{
-    app_for, ch, config, humans, moves_to_first_capture, press, render,
+    against, app_for, ch, config, humans, moves_to_first_capture, press, render,
 };
 
 #[test]
@@ -93,11 +93,7 @@ fn the_round_recorded_line_is_whole_at_80_by_24() {
 #[test]
 fn board_mid_animation() {
     let t0 = Instant::now();
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
-        Some(Duration::from_millis(100)),
-        t0,
-    );
+    let mut app = against(PlayerKind::Human, Some(Duration::from_millis(100)), t0);
     // d: four seeds to e, f, the store and g. The lift shows for two
     // delays, then one seed a delay: at 350 ms two seeds are down.
     app.handle_event(&ch('d'), t0);
@@ -214,11 +210,7 @@ fn monochrome_screens_use_no_colour_and_still_mark_the_mover_and_the_moving_seed
     use ratatui::style::{Color, Modifier};
 
     let t0 = Instant::now();
-    let mut app = app_for(
-        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
-        Some(Duration::from_millis(100)),
-        t0,
-    );
+    let mut app = against(PlayerKind::Human, Some(Duration::from_millis(100)), t0);
     let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
     let reversed_cells = |terminal: &Terminal<TestBackend>| {
         let buffer = terminal.backend().buffer();
