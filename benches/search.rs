@@ -3,7 +3,8 @@
 //!
 //! `cargo bench --bench search -- --warm-up-time 1 --measurement-time 3`.
 //! Criterion measures the engine's speed, the solver's speed on a fixed
-//! node budget, and whole solves of Kalah(6,2) and Kalah(5,3) (10 samples).
+//! node budget, building a 12-seed endgame database on one and two threads,
+//! and whole solves of Kalah(6,2) and Kalah(5,3) (10 samples).
 //! Bigger solves take seconds to minutes, so they are one measured run
 //! each (a fresh solver, cold, as `mancala solve` runs), printing value,
 //! time, positions and memory, on demand:
@@ -51,8 +52,11 @@ fn solver_nodes_per_second(c: &mut Criterion) {
     group.bench_function("kalah_6_4_opening_2m_nodes_1_thread", |b| {
         b.iter_batched(
             || {
-                // a solver whose table is already allocated
-                let mut solver = Solver::new(256 << 20).with_threads(1);
+                // a solver whose table is already allocated and whose
+                // endgame database (10 seeds) is built
+                let mut solver = Solver::new(256 << 20)
+                    .with_threads(1)
+                    .with_endgame_seeds(10);
                 let _ = solver.value(
                     &Board::new(Rules::new(6, 1).unwrap().with_capture(Capture::Always)),
                     &Limits::none(),
@@ -68,6 +72,28 @@ fn solver_nodes_per_second(c: &mut Criterion) {
             BatchSize::PerIteration,
         );
     });
+    group.finish();
+}
+
+fn endgame_build(c: &mut Criterion) {
+    let mut group = c.benchmark_group("endgame");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(5));
+    // Kalah(6,2) solves in a moment once its database is built, so this
+    // measures building the 2.7 M positions of up to 12 seeds on 6 pits
+    let board = Board::new(Rules::new(6, 2).unwrap());
+    for threads in [1, 2] {
+        group.throughput(Throughput::Elements(2_704_156));
+        group.bench_function(format!("build_6_pits_12_seeds_{threads}_threads"), |b| {
+            b.iter(|| {
+                let mut solver = Solver::new(DEFAULT_SOLVE_MEMORY)
+                    .with_threads(threads)
+                    .with_endgame_seeds(12);
+                assert_eq!(solver.value(&board, &Limits::none()), Some(10));
+                assert_eq!(solver.endgame().0, 12);
+            });
+        });
+    }
     group.finish();
 }
 
@@ -101,13 +127,19 @@ fn solve_once(seeds: usize, known: [i32; 2], threads: usize) {
         .zip(known)
     {
         let start = Instant::now();
-        let (v, nodes, memory) =
-            solve(Rules::new(6, seeds).unwrap().with_capture(capture), threads);
+        let mut solver = Solver::new(DEFAULT_SOLVE_MEMORY).with_threads(threads);
+        let rules = Rules::new(6, seeds).unwrap().with_capture(capture);
+        let v = solver.value(&Board::new(rules), &Limits::none()).unwrap();
         let seconds = start.elapsed().as_secs_f64();
+        let (endgame_seeds, endgame_time) = solver.endgame();
         assert_eq!(v, value, "Kalah(6,{seeds}) capture {name}");
         println!(
-            "solve/kalah_6_{seeds}_{name}: value {v}, {nodes} positions, {seconds:.1} s, {} MB, {threads} threads (one run)",
-            memory >> 20
+            "solve/kalah_6_{seeds}_{name}: value {v}, {} positions, {seconds:.1} s \
+             ({:.1} s of it building the {endgame_seeds}-seed endgame database), {} MB, \
+             {threads} threads (one run)",
+            solver.nodes,
+            endgame_time.as_secs_f64(),
+            solver.memory_used() >> 20
         );
     }
 }
@@ -116,6 +148,7 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     engine_nodes_per_second(&mut c);
     solver_nodes_per_second(&mut c);
+    endgame_build(&mut c);
     small_solves(&mut c);
     c.final_summary();
     let wanted = std::env::var("MANCALA_BENCH").unwrap_or_default();

@@ -55,7 +55,10 @@ pub fn options(cmd: &SolveCmd) -> SolveOptions {
 }
 
 /// The JSON report of solving `board`:
-/// `{"value":V,"best":["c"],"nodes":N,"seconds":S,"memory_mb":M,"threads":T}`,
+/// `{"value":V,"best":["c"],"nodes":N,"seconds":S,"memory_mb":M,"threads":T,
+/// "endgame_seeds":K,"endgame_seconds":B}` (`seconds` includes the `B`
+/// seconds spent building the endgame database of positions with at most
+/// `K` seeds),
 /// or, when `--think`/`--nodes` stopped it first,
 /// `{"value":null,"bounds":[LO,HI],"best":[],...}` with the proven bounds.
 ///
@@ -86,6 +89,14 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
                 if elapsed < 0.5 || finished.load(Ordering::Relaxed) {
                     continue;
                 }
+                if let Some((ready, seeds)) = progress.building() {
+                    eprint!(
+                        "\rbuilding the endgame database: {elapsed:.1} s, {ready} of {seeds} seeds\x1b[K"
+                    );
+                    let _ = std::io::stderr().flush();
+                    shown = true;
+                    continue;
+                }
                 let rate = progress.nodes() as f64 / elapsed / 1e6;
                 let bound = progress
                     .bounds()
@@ -107,6 +118,8 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
     }
     let seconds = (start.elapsed().as_secs_f64() * 1000.0).round() / 1000.0;
     let memory_mb = (solver.memory_used() as f64 / f64::from(1 << 20)).round();
+    let (endgame_seeds, endgame_time) = solver.endgame();
+    let endgame_seconds = (endgame_time.as_secs_f64() * 1000.0).round() / 1000.0;
     let rules = board.rules();
     Ok(match outcome.expect("checked above") {
         SolveOutcome::Solved(solution) => {
@@ -122,6 +135,8 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
                 "seconds": seconds,
                 "memory_mb": memory_mb,
                 "threads": options.threads,
+                "endgame_seeds": endgame_seeds,
+                "endgame_seconds": endgame_seconds,
             })
         }
         SolveOutcome::Bounds {
@@ -136,6 +151,8 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
             "seconds": seconds,
             "memory_mb": memory_mb,
             "threads": options.threads,
+            "endgame_seeds": endgame_seeds,
+            "endgame_seconds": endgame_seconds,
         }),
     })
 }

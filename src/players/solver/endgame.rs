@@ -33,8 +33,8 @@ pub(crate) const MAX_DB_SEEDS: u32 = 100;
 const ROWS: usize = MAX_DB_SEEDS as usize + 2 * MAX_PITS + 1;
 /// Columns: `k <= 2 * pits`.
 const COLS: usize = 2 * MAX_PITS + 1;
-/// Positions a build thread takes at a time.
-const CHUNK: u64 = 1 << 15;
+/// Splits of the mover's side a build thread takes at a time.
+const SIDES_PER_CHUNK: u64 = 8;
 
 /// Binomial coefficients `C(n, k)`, saturating.
 fn binomials() -> Vec<[u64; COLS]> {
@@ -124,6 +124,11 @@ impl Endgame {
     #[inline]
     pub fn ready(&self) -> u8 {
         self.ready.load(Ordering::Acquire)
+    }
+
+    /// Seeds it covers once built.
+    pub fn max_seeds(&self) -> u8 {
+        self.max_seeds
     }
 
     /// Bytes allocated.
@@ -282,32 +287,30 @@ impl Endgame {
     /// docs); stops early, keeping the levels finished, when `limits` stop
     /// it (their node budget is for the search, so not counted here).
     /// Nothing to do for a lazy database.
-    pub fn build(&self, threads: usize, limits: &Limits) {
+    pub fn build(&self, threads: usize, limits: &Limits, shown: &AtomicU8) {
+        shown.store(self.ready(), Ordering::Relaxed);
         if !self.eager {
             return;
         }
-        let m = 2 * self.rules.pits();
+        let n = self.rules.pits();
         for level in usize::from(self.ready()) + 1..=usize::from(self.max_seeds) {
-            let start = self.choose(level - 1 + m, m);
-            let end = self.choose(level + m, m);
-            let next = AtomicU64::new(start);
+            // work items: the mover's side, with 1 to level - 1 seeds
+            let end = self.choose(level - 1 + n, n);
+            let next = AtomicU64::new(1);
             let stopped = std::sync::atomic::AtomicBool::new(false);
-            let work = || {
-                let mut pits = [0u8; 2 * MAX_PITS];
-                let pits = &mut pits[..m];
-                loop {
-                    if limits.stop.load(Ordering::Relaxed)
-                        || limits.deadline.is_some_and(|d| Instant::now() >= d)
-                    {
-                        stopped.store(true, Ordering::Relaxed);
-                        return;
-                    }
-                    let from = next.fetch_add(CHUNK, Ordering::Relaxed);
-                    if from >= end {
-                        return;
-                    }
-                    let to = (from + CHUNK).min(end);
-                    self.build_chunk(from, to, pits);
+            let work = || loop {
+                if limits.stop.load(Ordering::Relaxed)
+                    || limits.deadline.is_some_and(|d| Instant::now() >= d)
+                {
+                    stopped.store(true, Ordering::Relaxed);
+                    return;
+                }
+                let from = next.fetch_add(SIDES_PER_CHUNK, Ordering::Relaxed);
+                if from >= end {
+                    return;
+                }
+                for mine in from..(from + SIDES_PER_CHUNK).min(end) {
+                    self.build_side(level, mine);
                 }
             };
             std::thread::scope(|scope| {
@@ -320,29 +323,37 @@ impl Endgame {
                 return;
             }
             self.ready.store(level as u8, Ordering::Release);
+            shown.store(level as u8, Ordering::Relaxed);
         }
     }
 
-    /// Computes the entries of ranks `from..to` (all of one level).
-    fn build_chunk(&self, from: u64, to: u64, pits: &mut [u8]) {
-        let n = pits.len() / 2;
-        self.unrank(from, pits);
-        let mut index = from;
-        loop {
-            let slot = &self.values[index as usize];
-            if slot.load(Ordering::Relaxed) == UNKNOWN
-                && pits[..n].iter().any(|&x| x > 0)
-                && pits[n..].iter().any(|&x| x > 0)
-            {
-                let pos = Compact::from_pits(&pits[..n], &pits[n..]).expect("few seeds");
+    /// Computes the entries of `level` seeds whose mover's side has the
+    /// rank `mine` (among the splits over one side), for every split of
+    /// the rest over the opponent's side. Taken in this order, the
+    /// positions after a given move of consecutive entries lie close
+    /// together in the database (their opponent's side is the same), so
+    /// most lookups hit the cache.
+    fn build_side(&self, level: usize, mine: u64) {
+        let n = self.rules.pits();
+        let mut pits = [0u8; 2 * MAX_PITS];
+        let (a, b) = pits.split_at_mut(n);
+        let b = &mut b[..n];
+        self.unrank(mine, a);
+        let rest = level - a.iter().map(|&x| usize::from(x)).sum::<usize>();
+        let first = self.choose(rest - 1 + n, n);
+        let count = self.choose(rest + n, n) - first;
+        self.unrank(first, b);
+        for k in 0..count {
+            let pos = Compact::from_pits(a, b).expect("few seeds");
+            let index = self.rank(&pos);
+            let slot = &self.values[index];
+            if slot.load(Ordering::Relaxed) == UNKNOWN {
                 let v = self.build_entry(&pos);
                 slot.store(v as i8, Ordering::Relaxed);
             }
-            index += 1;
-            if index >= to {
-                return;
+            if k + 1 < count {
+                next_composition(b);
             }
-            next_composition(pits);
         }
     }
 
@@ -350,7 +361,7 @@ impl Endgame {
     #[cfg(test)]
     pub fn fill_all(&self, counter: &mut Counter) {
         if self.eager {
-            self.build(1, &Limits::none());
+            self.build(1, &Limits::none(), &AtomicU8::new(0));
             return;
         }
         let n = self.rules.pits();

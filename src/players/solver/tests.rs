@@ -102,8 +102,14 @@ fn solver_agrees_with_brute_force_on_random_positions_of_every_variant() {
             .with_sweep(Sweep::None),
     ];
     for rules in variants {
-        for threads in [1, 2] {
-            let mut solver = Solver::new(MIN_MEMORY).with_threads(threads);
+        // no database, a small one (the search above it: peeks, plain
+        // search, table), and the default one
+        for (threads, endgame) in [(1, Some(0)), (2, Some(4)), (1, None), (2, None)] {
+            let solver = Solver::new(MIN_MEMORY).with_threads(threads);
+            let mut solver = match endgame {
+                Some(seeds) => solver.with_endgame_seeds(seeds),
+                None => solver,
+            };
             for _ in 0..25 {
                 let mut board =
                     Board::starting(rules, if rng.coin() { Side::South } else { Side::North });
@@ -194,7 +200,7 @@ fn a_bigger_endgame_database_matches_brute_force_on_kalah_6() {
     for capture in [Capture::NonEmpty, Capture::Always] {
         let rules = Rules::new(6, 4).unwrap().with_capture(capture);
         let db = Endgame::new(CompactRules::new(rules), 9);
-        db.build(2, &Limits::none());
+        db.build(2, &Limits::none(), &AtomicU8::new(0));
         assert_eq!(db.ready(), 9);
         assert_eq!(db.bytes() as u64, endgame::entries(6, 9));
         assert_eq!(db.bytes(), 293_930);
