@@ -19,7 +19,7 @@ use ratatui::layout::{Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::game::Match;
+use crate::game::{Match, match_score};
 use crate::net::play::{
     HostGame, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, LineInput as Typed, Show, names,
 };
@@ -388,8 +388,8 @@ impl Screen for NetScreen {
                 Span::styled(format!(" Round {} ", game.round()), self.theme.title),
                 Span::styled(
                     format!(
-                        "  Match: {s} {} – {} {n}, draws {}   (network: you are {me})",
-                        t.wins[0], t.wins[1], t.draws
+                        "  Match: {}   (network: you are {me})",
+                        match_score(t, [s, n])
                     ),
                     self.theme.text,
                 ),
@@ -747,5 +747,9 @@ mod tests {
         );
         let full = render(&screen, 80, 24);
         assert!(full.contains("a-f play  u take back"), "{full}");
+        assert!(
+            full.contains("Match: Alice 0 – 0 Michael, 0 draws"),
+            "the one wording of the match score: {full}"
+        );
     }
 }
