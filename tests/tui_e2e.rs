@@ -466,3 +466,20 @@ fn colours_in(tmux: &Tmux) -> bool {
         })
     })
 }
+
+/// The scratch folder of a test is removed when the test ends, also when
+/// it fails: test runs leave no folders behind in the temporary directory.
+#[test]
+fn a_failing_test_leaves_no_scratch_folder_behind() {
+    let mut kept = None;
+    let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let scratch = Scratch::new("panics");
+        std::fs::create_dir_all(scratch.config()).unwrap();
+        std::fs::write(scratch.file("status"), "0\n").unwrap();
+        kept = Some(scratch.path().to_path_buf());
+        panic!("a failing test");
+    }));
+    assert!(failed.is_err());
+    let path = kept.expect("the folder was made");
+    assert!(!path.exists(), "{} is left behind", path.display());
+}

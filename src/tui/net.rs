@@ -454,6 +454,11 @@ impl Screen for NetScreen {
     }
 }
 
+/// The theme kept in the preferences (`NO_COLOR` still wins).
+fn kept_theme() -> Theme {
+    Theme::chosen(crate::tui::prefs::Kept::load().prefs.palette)
+}
+
 /// One end of the network game, as the screen's world drives it.
 pub trait NetEngine {
     /// Hands a typed line to the game; `Some` ends it.
@@ -602,7 +607,7 @@ pub fn host(setup: HostSetup) -> anyhow::Result<ExitCode> {
     let delay = setup.seed_delay;
     let game = HostGame::new(setup, Feed::default(), tx)?;
     run_screen(
-        NetScreen::new(crate::net::referee::HOST_SIDE, delay, Theme::from_env()),
+        NetScreen::new(crate::net::referee::HOST_SIDE, delay, kept_theme()),
         HostEngine { game, rx },
     )
 }
@@ -627,7 +632,7 @@ pub fn join(setup: JoinSetup) -> anyhow::Result<ExitCode> {
         }
     };
     run_screen(
-        NetScreen::new(crate::net::referee::JOINER_SIDE, delay, Theme::from_env()),
+        NetScreen::new(crate::net::referee::JOINER_SIDE, delay, kept_theme()),
         JoinEngine { game, rx },
     )
 }

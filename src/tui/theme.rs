@@ -174,13 +174,6 @@ impl Theme {
         }
     }
 
-    /// The theme the environment asks for (reads `NO_COLOR` itself, because
-    /// crossterm's own handling of it also drops bold and reverse).
-    #[must_use]
-    pub fn from_env() -> Theme {
-        Theme::chosen(Palette::Colour)
-    }
-
     /// The theme of `palette`.
     #[must_use]
     pub fn of(palette: Palette) -> Theme {
@@ -203,6 +196,8 @@ impl Theme {
 
     /// Whether `NO_COLOR` is set to a non-empty value (the
     /// <https://no-color.org> convention): no colours, whatever was chosen.
+    /// Read here rather than left to crossterm, whose own handling of it
+    /// also drops bold and reverse.
     #[must_use]
     pub fn colour_forbidden() -> bool {
         Theme::for_no_color(std::env::var_os("NO_COLOR").as_deref()).monochrome

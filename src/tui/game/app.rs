@@ -1,12 +1,14 @@
 //! The game screen's model: which mode the screen is in, and the small
 //! parts it is made of. The rules state is the [`Match`]; this only asks it.
 //!
-//! - [`Mode`]: exactly one of resume offer, a human's turn, sowing, a
-//!   computer thinking, a computer's choice on show, paused, round over;
+//! - [`Mode`]: exactly one of the question about a match open in another
+//!   window, resume offer, a human's turn, sowing, a computer thinking, a
+//!   computer's choice on show, paused, round over;
 //!   a dialog ([`Overlay`]: help, quit) may sit on top of any of them.
 //! - [`Notes`]: the status line and the log.
-//! - the cursor and digit entry ([`DigitEntry`]), the sowing speed, the
-//!   computers' pause, and the outbox of effects.
+//! - the cursor and digit entry ([`DigitEntry`]), the speed and theme
+//!   ([`Chosen`], shared with the other screens), the computers' pause,
+//!   and the outbox of effects.
 //!
 //! [`App::on_input`] and [`App::tick`] take the time as an argument and
 //! never touch the terminal or the disk or start threads: what the

@@ -53,13 +53,10 @@ pub fn rules_text(rules: &Rules, names: [&str; 2]) -> Vec<String> {
 /// Every key, as (keys, what they do) pairs.
 #[must_use]
 pub fn key_list(rules: &Rules, speed: &str) -> Vec<(String, String)> {
-    let numbers = if rules.pits() >= 10 {
-        format!(
-            "{}; 1 waits a moment for a second digit (or Enter)",
-            rules.number_range()
-        )
+    let wait = if rules.pits() >= 10 {
+        " (1 waits a moment, or Enter, for a second digit)"
     } else {
-        rules.number_range()
+        ""
     };
     let letters = format!(
         "{} / {}",
@@ -69,7 +66,10 @@ pub fn key_list(rules: &Rules, speed: &str) -> Vec<(String, String)> {
     vec![
         (
             letters,
-            format!("choose a pit by letter; {numbers} by number from the mover's left"),
+            format!(
+                "choose a pit by letter; {} by number from the mover's left{wait}",
+                rules.number_range()
+            ),
         ),
         (
             "← → Enter".into(),
@@ -102,8 +102,8 @@ pub fn key_list(rules: &Rules, speed: &str) -> Vec<(String, String)> {
             "finishes an animation; ? shows this help".into(),
         ),
         (
-            "Shift+H/U/R/Q".into(),
-            "hint/undo/redo/quit when that letter is one of your pits".into(),
+            "Shift+letter".into(),
+            "H, U, R, T, Q: the command when that letter is one of your pits".into(),
         ),
     ]
 }
