@@ -25,6 +25,7 @@ use crate::net::play::{
 };
 use crate::rules::{Played, Side, Step};
 use crate::tui::animation::{Animation, caption};
+use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
 use crate::tui::digits::{DIGIT_WAIT, DigitEntry, Entered};
 use crate::tui::input::{Input, chord_name};
 use crate::tui::layout::ScreenLayout;
@@ -366,14 +367,16 @@ impl Screen for NetScreen {
             return;
         };
         let Ok(layout) = ScreenLayout::new(area, game.rules()) else {
+            // The one too-small screen, with what the game asks now.
             let need = ScreenLayout::minimum(game.rules());
-            frame.render_widget(
-                Paragraph::new(format!(
-                    "Make the terminal at least {}×{} to see the board.",
-                    need.width, need.height
-                ))
-                .wrap(Wrap { trim: true }),
+            let question = (!self.prompt.is_empty()).then_some(self.prompt.as_str());
+            draw_too_small(
+                frame,
                 area,
+                (need.width, need.height),
+                "This board",
+                question,
+                &self.theme,
             );
             return;
         };
@@ -432,16 +435,17 @@ impl Screen for NetScreen {
         } else {
             self.draw_text(frame, layout.bottom());
         }
-        frame.render_widget(
-            Line::styled(
-                format!(
-                    " {} play · u take back · y/n answer · q leave · ? help",
-                    game.rules().letter_range(self.me)
-                ),
-                self.theme.key,
-            ),
-            layout.keys(),
+        let mut keys = KeyBar::new();
+        keys.add(
+            game.rules().letter_range(self.me),
+            "play",
+            Weight::Essential,
         );
+        keys.add("u", "take back", Weight::Useful);
+        keys.add("y/n", "answer", Weight::Useful);
+        keys.add("?", "help", Weight::Essential);
+        keys.add("q", "leave", Weight::Essential);
+        frame.render_widget(keys.line(layout.keys().width, &self.theme), layout.keys());
     }
 
     fn next_wake(&self) -> Option<Instant> {
@@ -718,5 +722,30 @@ mod tests {
                 .is_empty(),
             "a store is no move"
         );
+    }
+
+    fn render(screen: &NetScreen, width: u16, height: u16) -> String {
+        let mut terminal =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
+        terminal.draw(|frame| screen.view(frame)).unwrap();
+        format!("{:?}", terminal.backend())
+    }
+
+    #[test]
+    fn the_shared_too_small_screen_and_key_bar() {
+        let t0 = Instant::now();
+        let mut screen = screen(6);
+        screen.update(
+            Message::Shown(Shown::Prompt("Alice, choose a pit (a-f):".into())),
+            t0,
+        );
+        let small = render(&screen, 36, 10);
+        assert!(small.contains("Terminal too small"), "{small}");
+        assert!(
+            small.contains("choose a pit"),
+            "the prompt stays in sight: {small}"
+        );
+        let full = render(&screen, 80, 24);
+        assert!(full.contains("a-f play  u take back"), "{full}");
     }
 }
