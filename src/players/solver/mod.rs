@@ -297,6 +297,8 @@ struct SearchThread<'a> {
     counter: Counter<'a>,
     /// 0 for the main thread; helpers perturb their move order.
     helper: u64,
+    /// Set before searching the root (cleared by the first node).
+    at_root: bool,
 }
 
 #[inline]
@@ -538,7 +540,11 @@ impl SearchThread<'_> {
             order[j] = (score, i as u8);
             len += 1;
         }
-        if self.helper != 0 && len > 2 && ((key >> 40) ^ self.helper) & 3 == 0 {
+        if std::mem::take(&mut self.at_root) && self.helper != 0 && len > 1 {
+            // helpers start on other root moves than the main thread: when
+            // every move must be refuted, the threads share the work
+            order[..len].rotate_left(self.helper as usize % len);
+        } else if self.helper != 0 && len > 2 && ((key >> 40) ^ self.helper) & 3 == 0 {
             let from = usize::from(order[0].1 == first);
             order.swap(from, from + 1);
         }
@@ -760,6 +766,7 @@ impl Solver {
             wide,
             counter: Counter::new(limits, &total),
             helper,
+            at_root: false,
         };
         let result = std::thread::scope(|scope| {
             let mut helpers = Vec::new();
@@ -781,6 +788,7 @@ impl Solver {
                             }
                             let beta = beta_now.load(Ordering::Acquire);
                             w.counter.generation = Some((generation, g));
+                            w.at_root = true;
                             w.search(pos, beta - 1, beta);
                             if w.counter.aborted && !w.counter.stop.load(Ordering::Relaxed) {
                                 // only the generation moved on: go on
@@ -829,6 +837,7 @@ impl Solver {
                         progress
                             .nodes
                             .store(total.load(Ordering::Relaxed), Ordering::Relaxed);
+                        w.at_root = true;
                         let g = w.search(pos, beta - 1, beta);
                         if w.counter.aborted {
                             break Err((lower, upper));
@@ -941,6 +950,7 @@ impl Solver {
             wide,
             counter: Counter::new(limits, &total),
             helper: 0,
+            at_root: false,
         };
         // the table's move first: a player plays the first found
         let first = table.probe(key_of(&pos, wide)).map_or(u8::MAX, |e| e.best);

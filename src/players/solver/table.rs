@@ -1,22 +1,23 @@
 //! The solver's transposition table, shared by its threads without locks.
 //!
-//! Each entry is two atomic words: the data (proven lower and upper bounds
-//! on the future margin, the move that proved the lower one, the work it
-//! took) and the key XOR the data. A reader accepts an entry only when the
-//! two words agree with its key, so a torn write by another thread reads
-//! as a miss, never as a wrong bound (the "lockless hashing" of Hyatt and
-//! Mann). Every stored bound is a proven fact about a position, so two
-//! threads merging bounds of the same position can only tighten them.
+//! Each entry is one atomic word: a tag of the position's key, the proven
+//! lower and upper bounds on the future margin (a byte each), the move
+//! that proved the lower one and the work it took. A word is written and
+//! read whole, so a reader never sees half of another thread's entry.
+//! Every stored bound is a proven fact about a position, so two threads
+//! merging bounds of the same position can only tighten them (a merge lost
+//! to a race only loses information). Eight entries share one 64-byte
+//! cache line, so a probe costs one cache miss.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Entries per bucket: one 64-byte cache line.
-const WAYS: usize = 4;
+const WAYS: usize = 8;
 
 /// One cache line of entries.
 #[derive(Debug, Default)]
 #[repr(align(64))]
-struct Bucket([AtomicU64; 2 * WAYS]);
+struct Bucket([AtomicU64; WAYS]);
 
 /// What the table knows about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,32 +28,74 @@ pub(crate) struct Entry {
     pub upper: i16,
     /// The mover's pit (0-based from its left) that proved `lower`; 255: none.
     pub best: u8,
-    /// log2 of the positions searched to find these bounds.
+    /// log2 of the positions searched to find these bounds (at most 63).
     pub work: u8,
 }
 
+/// Bits of the key kept in an entry to tell positions apart.
+const TAG_BITS: u32 = 38;
+const TAG_MASK: u64 = (1 << TAG_BITS) - 1;
+/// A lower bound byte meaning "none" (below every value).
+const NO_LOWER: i8 = i8::MIN;
+/// An upper bound byte meaning "none" (above every value).
+const NO_UPPER: i8 = i8::MAX;
+/// The move nibble meaning "none".
+const NO_MOVE: u64 = 0xF;
+
 impl Entry {
+    /// The entry as a word with the tag of `key`. Bounds beyond a byte
+    /// are stored weaker (a lower bound lower, an upper bound higher),
+    /// which stays true.
     #[inline]
-    fn pack(self) -> u64 {
-        u64::from(self.lower as u16)
-            | u64::from(self.upper as u16) << 16
-            | u64::from(self.best) << 32
-            | u64::from(self.work) << 40
+    fn pack(self, key: u64) -> u64 {
+        let lower = self
+            .lower
+            .clamp(i16::from(NO_LOWER), i16::from(NO_UPPER) - 1) as i8;
+        let upper = self
+            .upper
+            .clamp(i16::from(NO_LOWER) + 1, i16::from(NO_UPPER)) as i8;
+        let best = if self.best < 12 {
+            u64::from(self.best)
+        } else {
+            NO_MOVE
+        };
+        u64::from(lower as u8)
+            | u64::from(upper as u8) << 8
+            | best << 16
+            | u64::from(self.work.min(63)) << 20
+            | (key & TAG_MASK) << 26
     }
 
     #[inline]
-    fn unpack(data: u64) -> Entry {
+    fn unpack(word: u64) -> Entry {
+        let lower = word as u8 as i8;
+        let upper = (word >> 8) as u8 as i8;
+        let best = (word >> 16) & 0xF;
         Entry {
-            lower: data as u16 as i16,
-            upper: (data >> 16) as u16 as i16,
-            best: (data >> 32) as u8,
-            work: (data >> 40) as u8,
+            lower: if lower == NO_LOWER {
+                i16::MIN
+            } else {
+                i16::from(lower)
+            },
+            upper: if upper == NO_UPPER {
+                i16::MAX
+            } else {
+                i16::from(upper)
+            },
+            best: if best == NO_MOVE { u8::MAX } else { best as u8 },
+            work: ((word >> 20) & 63) as u8,
         }
+    }
+
+    #[inline]
+    fn tag_matches(word: u64, key: u64) -> bool {
+        word >> 26 == key & TAG_MASK
     }
 }
 
 /// A fixed-size table of proven bounds, keyed by 64-bit position keys
-/// (never 0). Allocated once; probing and storing never allocate.
+/// (odd, so a tag is never 0 and an empty word matches no key).
+/// Allocated once; probing and storing never allocate.
 #[derive(Debug)]
 pub(crate) struct Table {
     buckets: Vec<Bucket>,
@@ -77,7 +120,7 @@ impl Table {
 
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
-        // multiply-shift: any table length, indexed by the key's high bits
+        // multiply-shift on the key's high bits (the tag takes its low ones)
         let index = (u128::from(key) * self.buckets.len() as u128) >> 64;
         &self.buckets[index as usize]
     }
@@ -86,10 +129,10 @@ impl Table {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let words = &self.bucket(key).0;
-        for way in 0..WAYS {
-            let data = words[2 * way + 1].load(Ordering::Relaxed);
-            if words[2 * way].load(Ordering::Relaxed) ^ data == key {
-                return Some(Entry::unpack(data));
+        for word in words {
+            let w = word.load(Ordering::Relaxed);
+            if Entry::tag_matches(w, key) {
+                return Some(Entry::unpack(w));
             }
         }
         None
@@ -102,11 +145,10 @@ impl Table {
         let words = &self.bucket(key).0;
         let mut victim = 0;
         let mut victim_work = u16::MAX;
-        for way in 0..WAYS {
-            let data = words[2 * way + 1].load(Ordering::Relaxed);
-            let stored_key = words[2 * way].load(Ordering::Relaxed) ^ data;
-            if stored_key == key {
-                let old = Entry::unpack(data);
+        for (way, word) in words.iter().enumerate() {
+            let w = word.load(Ordering::Relaxed);
+            if Entry::tag_matches(w, key) {
+                let old = Entry::unpack(w);
                 let lower = old.lower.max(entry.lower);
                 let merged = Entry {
                     lower,
@@ -118,24 +160,20 @@ impl Table {
                     },
                     work: old.work.max(entry.work),
                 };
-                let packed = merged.pack();
-                words[2 * way + 1].store(packed, Ordering::Relaxed);
-                words[2 * way].store(key ^ packed, Ordering::Relaxed);
+                word.store(merged.pack(key), Ordering::Relaxed);
                 return;
             }
-            let work = if data == 0 && stored_key == 0 {
+            let work = if w == 0 {
                 0
             } else {
-                u16::from(Entry::unpack(data).work) + 1
+                u16::from(Entry::unpack(w).work) + 1
             };
             if work < victim_work {
                 victim = way;
                 victim_work = work;
             }
         }
-        let packed = entry.pack();
-        words[2 * victim + 1].store(packed, Ordering::Relaxed);
-        words[2 * victim].store(key ^ packed, Ordering::Relaxed);
+        words[victim].store(entry.pack(key), Ordering::Relaxed);
     }
 }
 
@@ -154,9 +192,22 @@ mod tests {
 
     #[test]
     fn entries_round_trip_through_their_packing() {
-        for e in [entry(-48, 48, 3, 20), entry(i16::MIN, i16::MAX, 255, 0)] {
-            assert_eq!(Entry::unpack(e.pack()), e);
+        let key = 0x1234_5678_9ABC_DEF1;
+        for e in [
+            entry(-48, 48, 3, 20),
+            entry(i16::MIN, i16::MAX, 255, 0),
+            entry(-127, 126, 11, 63),
+        ] {
+            let word = e.pack(key);
+            assert!(Entry::tag_matches(word, key));
+            assert!(!Entry::tag_matches(word, key ^ 2));
+            assert_eq!(Entry::unpack(word), e);
         }
+        // bounds beyond a byte are kept weaker, never wrong
+        let weak = Entry::unpack(entry(200, -200, 0, 0).pack(key));
+        assert_eq!((weak.lower, weak.upper), (126, -127));
+        let none = Entry::unpack(entry(-200, 200, 0, 0).pack(key));
+        assert_eq!((none.lower, none.upper), (i16::MIN, i16::MAX));
     }
 
     #[test]
@@ -165,11 +216,13 @@ mod tests {
         t.store(3, entry(-5, 9, 1, 10));
         t.store(3, entry(2, 20, 2, 1));
         assert_eq!(t.probe(3), Some(entry(2, 9, 2, 10)));
-        for key in [5, 7, 9, 11] {
+        let cheap = [5, 7, 9, 11, 13, 15, 17, 19];
+        for key in cheap {
             t.store(key, entry(0, 0, 0, 0));
         }
         assert!(t.probe(3).is_some(), "the costly entry survives");
-        assert!(t.probe(5).is_none() || t.probe(7).is_none());
+        let kept = cheap.iter().filter(|&&k| t.probe(k).is_some()).count();
+        assert_eq!(kept, WAYS - 1, "one cheap entry made way for another");
         assert_eq!(t.probe(4), None);
     }
 }
