@@ -231,13 +231,22 @@ impl NetScreen {
         self.game.as_ref().map_or(6, |game| game.rules().pits())
     }
 
-    fn on_key(&mut self, code: KeyCode, now: Instant) -> Vec<Typing> {
+    /// Closes the help or shows the rest of a move, if either is up: what
+    /// any key or click does first. Whether it did.
+    fn dismiss(&mut self) -> bool {
         if self.help {
             self.help = false;
-            return Vec::new();
+            return true;
         }
         if let Some(animation) = &mut self.animation {
             animation.finish();
+            return true;
+        }
+        false
+    }
+
+    fn on_key(&mut self, code: KeyCode, now: Instant) -> Vec<Typing> {
+        if self.dismiss() {
             return Vec::new();
         }
         // Pit numbers as in the game: 1 on a 12-pit board waits a moment
@@ -276,12 +285,7 @@ impl NetScreen {
     fn on_click(&mut self, position: Position) -> Vec<Typing> {
         self.digits.clear();
         self.entry = None;
-        if self.help {
-            self.help = false;
-            return Vec::new();
-        }
-        if let Some(animation) = &mut self.animation {
-            animation.finish();
+        if self.dismiss() {
             return Vec::new();
         }
         let Some(game) = &self.game else {
