@@ -16,7 +16,8 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use common::tmux::{Scratch, Tmux, binary, wait_for_line};
+use common::scratch::Scratch;
+use common::tmux::{Tmux, binary, wait_for_line};
 
 /// The longest any one run of the binary may take here.
 const LIMIT: Duration = Duration::from_secs(20);

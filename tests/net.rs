@@ -7,7 +7,6 @@ use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -16,19 +15,15 @@ use mancala::net::frame::{Kind, read_frame, write_frame};
 use mancala::net::message::{Hello, Refusal, ToHost, ToJoiner};
 use mancala::rng::Rng;
 
+mod common;
+
+use common::scratch::Scratch;
+
 const BIN: &str = env!("CARGO_BIN_EXE_mancala");
 const PATIENCE: Duration = Duration::from_secs(20);
 
-fn data_dir(tag: &str) -> PathBuf {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "mancala-net-test-{tag}-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn data_dir(tag: &str) -> Scratch {
+    Scratch::new(&format!("net-{tag}"))
 }
 
 /// A running mancala program with its output collected as it comes.
@@ -279,7 +274,8 @@ fn replayed_board(record: &Path) -> (String, bool) {
 
 #[test]
 fn a_whole_match_in_plain_mode_on_both_ends() {
-    let data = data_dir("match");
+    let scratch = data_dir("match");
+    let data = scratch.path();
     let port = free_port();
     let (mut host, code) = start_host(&data, port, &["--pits", "3", "--seeds", "2"]);
     assert!(code.split('-').count() == 3, "{code}");
@@ -354,7 +350,8 @@ fn a_whole_match_in_plain_mode_on_both_ends() {
 
 #[test]
 fn a_wrong_code_is_refused_on_both_sides_and_the_host_keeps_waiting() {
-    let data = data_dir("code");
+    let scratch = data_dir("code");
+    let data = scratch.path();
     let port = free_port();
     let (host, code) = start_host(&data, port, &[]);
     let wrong = if code.starts_with("1-") {
@@ -432,7 +429,8 @@ fn closed(stream: &mut TcpStream) -> bool {
 
 #[test]
 fn garbage_oversized_and_out_of_turn_messages_end_only_that_connection() {
-    let data = data_dir("garbage");
+    let scratch = data_dir("garbage");
+    let data = scratch.path();
     let port = free_port();
     let (host, code) = start_host(&data, port, &[]);
 
@@ -522,7 +520,8 @@ fn a_joiner_of_another_version_gets_one_clear_sentence() {
         write_frame(&mut stream, Kind::Clear, &hello).unwrap();
         read_frame(&mut stream).map(|(_, body)| serde_json::from_slice::<Hello>(&body).unwrap())
     });
-    let data = data_dir("version");
+    let scratch = data_dir("version");
+    let data = scratch.path();
     let mut joiner = Player::spawn(&data, &join_args(port, "7-guitar-orbit", &[]));
     assert_eq!(joiner.wait_exit(), 1);
     assert!(
@@ -593,7 +592,8 @@ fn log(data: &Path, who: &str, text: &str) {
 
 #[test]
 fn connections_cut_at_random_points_resume_and_lose_or_repeat_no_move() {
-    let data = data_dir("cuts");
+    let scratch = data_dir("cuts");
+    let data = scratch.path();
     let port = free_port();
     let rules = ["--pits", "4", "--seeds", "3", "--no-animation"];
     let (mut host, code) = start_host(&data, port, &rules);

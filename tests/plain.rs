@@ -4,7 +4,6 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -13,19 +12,15 @@ use mancala::plain::board::render;
 use mancala::players::{Limits, PlayerKind, TurnFn, computer};
 use mancala::rules::{Board, Rules, Side};
 
+mod common;
+
+use common::scratch::Scratch;
+
 const BIN: &str = env!("CARGO_BIN_EXE_mancala");
 
 /// A fresh, empty data directory for one test.
-fn data_dir(tag: &str) -> PathBuf {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "mancala-plain-test-{tag}-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn data_dir(tag: &str) -> Scratch {
+    Scratch::new(&format!("plain-{tag}"))
 }
 
 fn command(data: &Path, args: &[&str]) -> Command {
@@ -100,7 +95,8 @@ fn records(data: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn a_scripted_round_prints_every_board_the_result_and_the_score() {
-    let data = data_dir("round");
+    let scratch = data_dir("round");
+    let data = scratch.path();
     let (letters, boards) = scripted_round(Rules::KALAH);
     let mut input: String = letters.iter().map(|c| format!("{c}\n")).collect();
     input.push_str("n\n");
@@ -178,7 +174,8 @@ fn a_scripted_round_prints_every_board_the_result_and_the_score() {
 
 #[test]
 fn the_records_moves_line_rebuilds_the_position_with_mancala_position() {
-    let data = data_dir("position");
+    let scratch = data_dir("position");
+    let data = scratch.path();
     let rules = Rules::new(4, 3).unwrap();
     let (letters, boards) = scripted_round(rules);
     let half = letters.len() / 2;
@@ -219,7 +216,8 @@ fn the_records_moves_line_rebuilds_the_position_with_mancala_position() {
 
 #[test]
 fn end_of_input_in_the_middle_of_a_round_ends_cleanly_with_the_score() {
-    let data = data_dir("eof");
+    let scratch = data_dir("eof");
+    let data = scratch.path();
     let out = run(&data, &["--plain", "Alice", "Michael"], "c\nf\n");
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let stdout = text(&out.stdout);
@@ -241,7 +239,8 @@ fn end_of_input_in_the_middle_of_a_round_ends_cleanly_with_the_score() {
 
 #[test]
 fn garbage_lines_get_a_message_and_the_question_again() {
-    let data = data_dir("garbage");
+    let scratch = data_dir("garbage");
+    let data = scratch.path();
     let out = run(
         &data,
         &["--plain", "Alice", "Michael"],
@@ -268,7 +267,8 @@ fn garbage_lines_get_a_message_and_the_question_again() {
 
 #[test]
 fn a_one_pit_board_asks_for_the_number_1_not_a_range() {
-    let data = data_dir("one-pit");
+    let scratch = data_dir("one-pit");
+    let data = scratch.path();
     let out = run(
         &data,
         &[
@@ -295,7 +295,8 @@ fn a_one_pit_board_asks_for_the_number_1_not_a_range() {
 
 #[test]
 fn undo_and_redo_against_the_computer() {
-    let data = data_dir("undo");
+    let scratch = data_dir("undo");
+    let data = scratch.path();
     let out = run(
         &data,
         &["--plain", "--north", "greedy", "Alice"],
@@ -321,7 +322,8 @@ fn undo_and_redo_against_the_computer() {
 
 #[test]
 fn computer_players_and_rule_options_play_a_whole_round() {
-    let data = data_dir("computers");
+    let scratch = data_dir("computers");
+    let data = scratch.path();
     let args = [
         "--plain",
         "--south",
@@ -421,7 +423,8 @@ fn wait_for(shared: &Arc<Mutex<String>>, needle: &str, times: usize) -> String {
 
 #[test]
 fn a_match_killed_mid_round_resumes_exactly_where_it_stopped() {
-    let data = data_dir("resume");
+    let scratch = data_dir("resume");
+    let data = scratch.path();
     let (letters, boards) = scripted_round(Rules::KALAH);
     let mut child = command(&data, &["--plain", "Alice", "Michael"])
         .spawn()
@@ -477,7 +480,8 @@ fn a_match_killed_mid_round_resumes_exactly_where_it_stopped() {
 
 #[test]
 fn answering_no_starts_afresh_and_the_old_save_is_replaced() {
-    let data = data_dir("fresh");
+    let scratch = data_dir("fresh");
+    let data = scratch.path();
     run(&data, &["--plain", "Alice", "Michael"], "c\nq\n");
     let out = run(&data, &["--plain", "Alice", "Michael"], "n\na\nq\n");
     let stdout = text(&out.stdout);
@@ -500,7 +504,8 @@ fn answering_no_starts_afresh_and_the_old_save_is_replaced() {
 
 #[test]
 fn a_corrupt_save_is_reported_set_aside_and_the_game_still_starts() {
-    let data = data_dir("corrupt");
+    let scratch = data_dir("corrupt");
+    let data = scratch.path();
     let save = SaveStore::at(&data)
         .unwrap()
         .path_for(&config(Rules::KALAH, "Alice", "Michael"));
@@ -538,7 +543,8 @@ fn a_corrupt_save_is_reported_set_aside_and_the_game_still_starts() {
 
 #[test]
 fn a_corrupt_record_is_refused_with_its_path_and_exit_code_2() {
-    let data = data_dir("badrecord");
+    let scratch = data_dir("badrecord");
+    let data = scratch.path();
     let path = data.join("bad.txt");
     std::fs::write(&path, "mancala record 1\npits: 6\nseeds: 4\ncapture: always\nsowing: single\nsweep: owner\nsouth: A\nnorth: B\nstarter: south\nmoves: c,h\n").unwrap();
     let out = run(&data, &["replay", "--plain", path.to_str().unwrap()], "");
@@ -561,7 +567,8 @@ fn a_corrupt_record_is_refused_with_its_path_and_exit_code_2() {
 
 #[test]
 fn stats_survive_a_damaged_file() {
-    let data = data_dir("stats");
+    let scratch = data_dir("stats");
+    let data = scratch.path();
     let empty = run(&data, &["stats"], "");
     assert!(empty.status.success());
     assert_eq!(text(&empty.stdout), "No finished rounds yet.\n");
@@ -622,7 +629,8 @@ fn stats_survive_a_damaged_file() {
 
 #[test]
 fn a_match_killed_at_play_again_counts_its_round_once() {
-    let data = data_dir("killagain");
+    let scratch = data_dir("killagain");
+    let data = scratch.path();
     let args = [
         "--plain", "--south", "greedy", "--north", "greedy", "--pits", "4", "--seeds", "2",
     ];
@@ -644,7 +652,8 @@ fn a_match_killed_at_play_again_counts_its_round_once() {
 
 #[test]
 fn undo_never_goes_back_to_a_computers_first_move() {
-    let data = data_dir("undofirst");
+    let scratch = data_dir("undofirst");
+    let data = scratch.path();
     let out = run(
         &data,
         &["--plain", "--first", "north", "--north", "greedy", "Alice"],
@@ -665,7 +674,8 @@ fn undo_never_goes_back_to_a_computers_first_move() {
 
 #[test]
 fn an_unusable_data_directory_is_reported_and_the_game_is_played_anyway() {
-    let data = data_dir("nodir");
+    let scratch = data_dir("nodir");
+    let data = scratch.path();
     let not_a_dir = data.join("file");
     std::fs::write(&not_a_dir, "").unwrap();
     let out = run(&not_a_dir, &["--plain", "Alice", "Michael"], "c\n");
@@ -680,7 +690,8 @@ fn an_unusable_data_directory_is_reported_and_the_game_is_played_anyway() {
 
 #[test]
 fn a_scripts_random_starters_are_the_same_every_run() {
-    let data = data_dir("coin");
+    let scratch = data_dir("coin");
+    let data = scratch.path();
     let args = [
         "--plain", "--first", "random", "--south", "greedy", "--north", "greedy", "--pits", "3",
         "--seeds", "1", "Sam", "Nat",
@@ -707,7 +718,8 @@ fn a_scripts_random_starters_are_the_same_every_run() {
 fn the_board_and_score_lines_are_exactly_as_documented() {
     // Pinned literally (not through the library's own renderer), so that a
     // change in drawing or wording shows up here.
-    let data = data_dir("literal");
+    let scratch = data_dir("literal");
+    let data = scratch.path();
     let out = run(
         &data,
         &["--plain", "--no-animation", "Alice", "Michael"],
@@ -740,7 +752,8 @@ fn the_board_and_score_lines_are_exactly_as_documented() {
 fn on_a_twelve_pit_board_north_plays_its_pits_q_r_and_u_by_letter() {
     // q, r and u are North's pits m..x here: the mover's own pit wins over
     // the one-letter commands, as in the full-screen game.
-    let data = data_dir("twelve");
+    let scratch = data_dir("twelve");
+    let data = scratch.path();
     let out = run(
         &data,
         &["--plain", "--no-animation", "--pits", "12", "A", "B"],
@@ -772,7 +785,8 @@ fn on_a_twelve_pit_board_north_plays_its_pits_q_r_and_u_by_letter() {
 fn a_script_replays_the_same_way_every_time() {
     // End of input from a script ends the match (nothing left to resume),
     // so running the same script again gives the same game.
-    let data = data_dir("rerun");
+    let scratch = data_dir("rerun");
+    let data = scratch.path();
     let args = ["--plain", "--no-animation", "Alice", "Michael"];
     let first = text(&run(&data, &args, "c\nf\nh\n").stdout);
     let second = text(&run(&data, &args, "c\nf\nh\n").stdout);
@@ -789,7 +803,8 @@ fn a_script_replays_the_same_way_every_time() {
 /// refused: "Please answer y or n." until the input ran out).
 #[test]
 fn a_script_ending_in_q_can_answer_the_resume_question_with_q() {
-    let data = data_dir("q-twice");
+    let scratch = data_dir("q-twice");
+    let data = scratch.path();
     let args = ["--plain", "--no-animation", "Alice", "Michael"];
     let first = run(&data, &args, "c\nq\n");
     assert!(first.status.success(), "{first:?}");
@@ -821,7 +836,8 @@ fn a_script_ending_in_q_can_answer_the_resume_question_with_q() {
 /// `--first random` says that a coin was tossed, every round.
 #[test]
 fn a_random_first_mover_is_announced_as_a_coin_toss() {
-    let data = data_dir("coin");
+    let scratch = data_dir("coin");
+    let data = scratch.path();
     let out = run(
         &data,
         &[
@@ -849,7 +865,8 @@ fn a_random_first_mover_is_announced_as_a_coin_toss() {
 /// `computer__random_`.
 #[test]
 fn records_of_computer_seats_have_readable_names() {
-    let data = data_dir("computer-names");
+    let scratch = data_dir("computer-names");
+    let data = scratch.path();
     let out = run(
         &data,
         &[
@@ -882,7 +899,8 @@ fn records_of_computer_seats_have_readable_names() {
 fn a_scripts_random_seat_is_seeded_by_the_game_policy() {
     use mancala::game::seat_player;
     use mancala::plain::SCRIPT_SEED;
-    let data = data_dir("seat-seed");
+    let scratch = data_dir("seat-seed");
+    let data = scratch.path();
     let out = run(
         &data,
         &["--plain", "--no-animation", "--north", "random", "Alice"],

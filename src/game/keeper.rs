@@ -298,19 +298,14 @@ mod tests {
         }
     }
 
-    fn root(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "mancala-keeper-{tag}-{}-{:?}",
-            std::process::id(),
-            std::thread::current().id()
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        dir
+    fn root(tag: &str) -> tempfile::TempDir {
+        crate::game::files::scratch(&format!("keeper-{tag}"))
     }
 
     #[test]
     fn closing_a_round_records_it_once_and_saves_the_next_round() {
-        let dir = root("close");
+        let scratch = root("close");
+        let dir = scratch.path();
         let store = SaveStore::at(&dir).unwrap();
         let mut keeper = Keeper::new(Some(store.clone()));
         let mut m = Match::new(config(), 7);
@@ -335,7 +330,6 @@ mod tests {
         );
         assert!(keeper.finish(&config()).is_none());
         assert!(keeper.look(&config()).saved.is_none());
-        fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
@@ -350,7 +344,8 @@ mod tests {
 
     #[test]
     fn a_save_that_fails_is_reported_once_with_its_path() {
-        let dir = root("fail");
+        let scratch = root("fail");
+        let dir = scratch.path();
         let store = SaveStore::at(&dir).unwrap();
         let m = Match::new(config(), 1);
         // A directory where the save should go: the rename fails.
@@ -363,12 +358,12 @@ mod tests {
         );
         assert!(!keeper.is_keeping());
         assert!(keeper.save(&m).is_none(), "said once");
-        fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
     fn a_corrupt_save_is_set_aside_and_named_in_one_short_sentence() {
-        let dir = root("corrupt");
+        let scratch = root("corrupt");
+        let dir = scratch.path();
         let store = SaveStore::at(&dir).unwrap();
         let path = store.path_for(&config());
         fs::write(&path, "garbage").unwrap();
@@ -381,7 +376,6 @@ mod tests {
         assert_eq!(problem.matches(&path.display().to_string()).count(), 1);
         assert!(!path.exists());
         assert!(keeper.is_keeping(), "the new match is kept");
-        fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

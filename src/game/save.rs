@@ -453,14 +453,8 @@ mod tests {
     use crate::players::PlayerKind;
     use crate::rules::{NoTrace, Rules};
 
-    fn temp_root(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "mancala-save-{tag}-{}-{}",
-            std::process::id(),
-            unix_seconds()
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        dir
+    fn temp_root(tag: &str) -> tempfile::TempDir {
+        crate::game::files::scratch(&format!("save-{tag}"))
     }
 
     fn config(north: &str) -> MatchConfig {
@@ -495,7 +489,8 @@ mod tests {
 
     #[test]
     fn a_saved_match_loads_back_and_finish_forgets_it() {
-        let root = temp_root("roundtrip");
+        let scratch = temp_root("roundtrip");
+        let root = scratch.path();
         let store = SaveStore::at(&root).unwrap();
         let cfg = config("Michael");
         assert!(store.load(&cfg).unwrap().is_none());
@@ -514,12 +509,12 @@ mod tests {
         );
         store.finish(&cfg).unwrap();
         assert!(store.load(&cfg).unwrap().is_none());
-        fs::remove_dir_all(root).unwrap();
     }
 
     #[test]
     fn a_foreign_save_is_set_aside_and_other_settings_are_found() {
-        let root = temp_root("foreign");
+        let scratch = temp_root("foreign");
+        let root = scratch.path();
         let store = SaveStore::at(&root).unwrap();
         let ours = config("Michael");
         let mut other = config("Michael");
@@ -538,12 +533,12 @@ mod tests {
         store.save(&Match::new(other.clone(), 1)).unwrap();
         assert_eq!(store.other_saves(&ours), vec![store.path_for(&other)]);
         assert!(store.other_saves(&other).is_empty());
-        fs::remove_dir_all(root).unwrap();
     }
 
     #[test]
     fn a_corrupt_save_is_set_aside_not_overwritten() {
-        let root = temp_root("corrupt");
+        let scratch = temp_root("corrupt");
+        let root = scratch.path();
         let store = SaveStore::at(&root).unwrap();
         let cfg = config("Michael");
         let path = store.path_for(&cfg);
@@ -572,6 +567,5 @@ mod tests {
         let err = store.load(&cfg).unwrap_err();
         assert!(err.to_string().contains("too large"), "{err}");
         assert!(!path.exists());
-        fs::remove_dir_all(root).unwrap();
     }
 }
