@@ -221,7 +221,7 @@ impl PrefsWorld {
         };
         crate::tui::screen::run(screen, &mut world)?;
         if let Some(problem) = world.problem {
-            eprintln!("{problem}");
+            crate::game::console::warn(problem);
         }
         Ok(())
     }
