@@ -14,6 +14,7 @@ use ratatui::style::Style;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget, Wrap};
 
+use crate::rules::plural;
 use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
 use crate::tui::theme::Theme;
 
@@ -255,10 +256,6 @@ fn list_houses(houses: &[usize]) -> String {
     }
 }
 
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 /// What the status line says.
 #[must_use]
 pub fn status_text(app: &SolitaireGame) -> String {
@@ -269,9 +266,10 @@ pub fn status_text(app: &SolitaireGame) -> String {
     let made = app.moves().len() as u64;
     match app.question() {
         Some(Question::StartOver) => {
+            let stay = if made == 1 { "stays" } else { "stay" };
             return format!(
-                "Start this board over? Your {} for r to replay. (y/n)",
-                plural(made, "move stays", "moves stay")
+                "Start this board over? Your {} {stay} for r to replay. (y/n)",
+                plural(made, "move")
             );
         }
         Some(Question::NewBoard) => {
@@ -284,7 +282,7 @@ pub fn status_text(app: &SolitaireGame) -> String {
         return format!(
             "Sowing house {}: {} in hand.",
             animation.house(),
-            plural(animation.in_hand(), "seed", "seeds")
+            plural(animation.in_hand(), "seed")
         );
     }
     if let Some(typed) = app.typed() {
@@ -295,17 +293,17 @@ pub fn status_text(app: &SolitaireGame) -> String {
         );
     }
     if board.is_won() {
-        return format!("Won in {}!", plural(made, "move", "moves"));
+        return format!("Won in {}!", plural(made, "move"));
     }
     if board.is_stuck() {
-        return format!("Stuck after {}.", plural(made, "move", "moves"));
+        return format!("Stuck after {}.", plural(made, "move"));
     }
     let legal: Vec<usize> = board.legal_moves().collect();
     format!(
         "Move {}: {} can be played. {} to bring home.",
         made + 1,
         list_houses(&legal),
-        plural(board.in_houses(), "seed", "seeds")
+        plural(board.in_houses(), "seed")
     )
 }
 
@@ -332,8 +330,8 @@ pub fn draw(frame: &mut Frame, app: &SolitaireGame, theme: Theme) {
         format!(
             " board {} · {} · {} ",
             app.deal_number(),
-            plural(seeds, "seed", "seeds"),
-            plural(board.houses() as u64, "house", "houses")
+            plural(seeds, "seed"),
+            plural(board.houses(), "house")
         ),
         theme.text,
     )
@@ -608,7 +606,7 @@ fn draw_banner(
             [
                 format!(
                     "★ Won in {}! Every seed is in the store. ★",
-                    plural(made, "move", "moves")
+                    plural(made, "move")
                 ),
                 "n new board · u undo · q quit".to_string(),
             ],
@@ -619,8 +617,8 @@ fn draw_banner(
             [
                 format!(
                     "✗ Stuck after {}: {} left, no house holds exactly its number.",
-                    plural(made, "move", "moves"),
-                    plural(board.in_houses(), "seed", "seeds")
+                    plural(made, "move"),
+                    plural(board.in_houses(), "seed")
                 ),
                 if app.start_winnable() {
                     "This board can be won: s starts over, u undoes.".to_string()

@@ -19,7 +19,7 @@ use ratatui::layout::{Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::game::Match;
+use crate::game::{Match, match_score};
 use crate::net::play::{
     HostGame, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, LineInput as Typed, Show, names,
 };
@@ -231,13 +231,22 @@ impl NetScreen {
         self.game.as_ref().map_or(6, |game| game.rules().pits())
     }
 
-    fn on_key(&mut self, code: KeyCode, now: Instant) -> Vec<Typing> {
+    /// Closes the help or shows the rest of a move, if either is up: what
+    /// any key or click does first. Whether it did.
+    fn dismiss(&mut self) -> bool {
         if self.help {
             self.help = false;
-            return Vec::new();
+            return true;
         }
         if let Some(animation) = &mut self.animation {
             animation.finish();
+            return true;
+        }
+        false
+    }
+
+    fn on_key(&mut self, code: KeyCode, now: Instant) -> Vec<Typing> {
+        if self.dismiss() {
             return Vec::new();
         }
         // Pit numbers as in the game: 1 on a 12-pit board waits a moment
@@ -276,12 +285,7 @@ impl NetScreen {
     fn on_click(&mut self, position: Position) -> Vec<Typing> {
         self.digits.clear();
         self.entry = None;
-        if self.help {
-            self.help = false;
-            return Vec::new();
-        }
-        if let Some(animation) = &mut self.animation {
-            animation.finish();
+        if self.dismiss() {
             return Vec::new();
         }
         let Some(game) = &self.game else {
@@ -388,8 +392,8 @@ impl Screen for NetScreen {
                 Span::styled(format!(" Round {} ", game.round()), self.theme.title),
                 Span::styled(
                     format!(
-                        "  Match: {s} {} – {} {n}, draws {}   (network: you are {me})",
-                        t.wins[0], t.wins[1], t.draws
+                        "  Match: {}   (network: you are {me})",
+                        match_score(t, [s, n])
                     ),
                     self.theme.text,
                 ),
@@ -747,5 +751,9 @@ mod tests {
         );
         let full = render(&screen, 80, 24);
         assert!(full.contains("a-f play  u take back"), "{full}");
+        assert!(
+            full.contains("Match: Alice 0 – 0 Michael, 0 draws"),
+            "the one wording of the match score: {full}"
+        );
     }
 }
