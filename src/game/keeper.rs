@@ -306,7 +306,7 @@ mod tests {
     fn closing_a_round_records_it_once_and_saves_the_next_round() {
         let scratch = root("close");
         let dir = scratch.path();
-        let store = SaveStore::at(&dir).unwrap();
+        let store = SaveStore::at(dir).unwrap();
         let mut keeper = Keeper::new(Some(store.clone()));
         let mut m = Match::new(config(), 7);
         while let Some(pit) = m.board().legal_moves().next() {
@@ -346,7 +346,7 @@ mod tests {
     fn a_save_that_fails_is_reported_once_with_its_path() {
         let scratch = root("fail");
         let dir = scratch.path();
-        let store = SaveStore::at(&dir).unwrap();
+        let store = SaveStore::at(dir).unwrap();
         let m = Match::new(config(), 1);
         // A directory where the save should go: the rename fails.
         fs::create_dir_all(store.path_for(m.config())).unwrap();
@@ -364,7 +364,7 @@ mod tests {
     fn a_corrupt_save_is_set_aside_and_named_in_one_short_sentence() {
         let scratch = root("corrupt");
         let dir = scratch.path();
-        let store = SaveStore::at(&dir).unwrap();
+        let store = SaveStore::at(dir).unwrap();
         let path = store.path_for(&config());
         fs::write(&path, "garbage").unwrap();
         let mut keeper = Keeper::new(Some(store));

@@ -491,7 +491,7 @@ mod tests {
     fn a_saved_match_loads_back_and_finish_forgets_it() {
         let scratch = temp_root("roundtrip");
         let root = scratch.path();
-        let store = SaveStore::at(&root).unwrap();
+        let store = SaveStore::at(root).unwrap();
         let cfg = config("Michael");
         assert!(store.load(&cfg).unwrap().is_none());
         let mut m = Match::new(cfg.clone(), 1);
@@ -515,7 +515,7 @@ mod tests {
     fn a_foreign_save_is_set_aside_and_other_settings_are_found() {
         let scratch = temp_root("foreign");
         let root = scratch.path();
-        let store = SaveStore::at(&root).unwrap();
+        let store = SaveStore::at(root).unwrap();
         let ours = config("Michael");
         let mut other = config("Michael");
         other.first = FirstMover::North;
@@ -539,7 +539,7 @@ mod tests {
     fn a_corrupt_save_is_set_aside_not_overwritten() {
         let scratch = temp_root("corrupt");
         let root = scratch.path();
-        let store = SaveStore::at(&root).unwrap();
+        let store = SaveStore::at(root).unwrap();
         let cfg = config("Michael");
         let path = store.path_for(&cfg);
         fs::write(&path, "mancala record 1\npits: 6\nmoves: zz\n").unwrap();

@@ -180,7 +180,6 @@ impl Drop for Tmux {
     }
 }
 
-
 /// Polls `path` until it holds a whole line; the line, trimmed. The file
 /// is removed, so that the next run may write it again.
 pub fn wait_for_line(path: &Path) -> String {

@@ -187,7 +187,7 @@ mod tests {
     fn the_world_saves_each_move_records_each_round_once_and_clears_at_the_end() {
         let scratch = crate::game::files::scratch("keep");
         let dir = scratch.path();
-        let store = SaveStore::at(&dir).unwrap();
+        let store = SaveStore::at(dir).unwrap();
         let t0 = Instant::now();
         let mut app = humans(t0);
         let config = app.game().config().clone();
