@@ -689,3 +689,62 @@ fn connections_cut_at_random_points_resume_and_lose_or_repeat_no_move() {
     assert_eq!(last_board(&host.text()), board, "host");
     assert_eq!(last_board(&joiner.text()), board, "joiner");
 }
+
+/// Plays `mancala --plain Alice Michael` (3 pits × 2 seeds) in `data` with
+/// `input`, and gives its output.
+fn local_match(data: &Path, input: &[&str]) -> String {
+    let args: Vec<String> = ["--plain", "Alice", "Michael", "--pits", "3", "--seeds", "2"]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let mut local = Player::spawn(data, &args);
+    for line in input {
+        local.send(line);
+    }
+    assert_eq!(local.wait_exit(), 0, "{}", local.text());
+    local.text()
+}
+
+#[test]
+fn a_network_match_and_a_local_match_of_the_same_names_keep_their_own_saves() {
+    let scratch = data_dir("apart");
+    let data = scratch.path();
+    let rules = ["--pits", "3", "--seeds", "2"];
+    // A network match of Alice and Michael: one move, then both stop.
+    let port = free_port();
+    let (mut host, code) = start_host(data, port, &rules);
+    let mut joiner = Player::spawn(data, &join_args(port, &code, &[]));
+    host.wait_for("prompt", |t| t.ends_with("Alice, choose a pit (a-c): "));
+    host.send("a");
+    joiner.wait_for("Alice's move", |t| t.contains("Alice sows a: b c"));
+    host.kill();
+    joiner.kill();
+
+    // A local match of the same names and rules is not offered it: it
+    // starts afresh and is kept after two moves (b gives an extra turn).
+    let local = local_match(data, &["b", "c", "q"]);
+    assert!(!local.contains("unfinished match"), "{local}");
+    assert!(local.contains("The match is saved"), "{local}");
+
+    // The host is offered its own match (one move), not the local one.
+    let host = Player::spawn(data, &host_args(free_port(), &rules));
+    host.wait_for("resume question", |t| {
+        t.contains("Resume the unfinished match?")
+    });
+    assert!(
+        host.text()
+            .contains("There is an unfinished match of Alice and Michael: round 1, 1 move played."),
+        "{}",
+        host.text()
+    );
+    drop(host);
+
+    // And the local match resumes its own two moves.
+    let local = local_match(data, &["y", "q"]);
+    assert!(
+        local.contains(
+            "There is an unfinished match of Alice and Michael: round 1, 2 moves played."
+        ),
+        "{local}"
+    );
+}

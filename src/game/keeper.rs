@@ -92,7 +92,18 @@ impl Keeper {
     /// be used (the match is then played without being kept).
     #[must_use]
     pub fn open() -> (Keeper, Option<String>) {
-        match SaveStore::open() {
+        Keeper::opened(SaveStore::open())
+    }
+
+    /// [`Keeper::open`] for a match played over the network, whose save is
+    /// kept apart from local matches' (see [`SaveStore::for_network`]).
+    #[must_use]
+    pub fn open_network() -> (Keeper, Option<String>) {
+        Keeper::opened(SaveStore::open().and_then(SaveStore::for_network))
+    }
+
+    fn opened(store: std::io::Result<SaveStore>) -> (Keeper, Option<String>) {
+        match store {
             Ok(store) => (Keeper::new(Some(store)), None),
             Err(e) => {
                 let place = super::save::data_dir()
