@@ -432,32 +432,15 @@ impl SearchThread<'_> {
                 return 0;
             }
             if best >= beta {
-                self.table.store(
-                    key,
-                    Entry {
-                        lower: clamp16(best),
-                        upper: clamp16(upper),
-                        best: best_move,
-                        work: 0,
-                    },
-                );
+                self.store(key, (best, upper), best_move, 0);
                 return best;
             }
             if moves == 0 {
-                let (lo, hi) = if best <= alpha {
-                    (lower, best)
+                if best <= alpha {
+                    self.store(key, (lower, best), u8::MAX, 0);
                 } else {
-                    (best, best)
-                };
-                self.table.store(
-                    key,
-                    Entry {
-                        lower: clamp16(lo),
-                        upper: clamp16(hi),
-                        best: if best > alpha { best_move } else { u8::MAX },
-                        work: 0,
-                    },
-                );
+                    self.store(key, (best, best), best_move, 0);
+                }
                 return best;
             }
         }
@@ -488,15 +471,7 @@ impl SearchThread<'_> {
                     }
                 };
                 if bound >= beta {
-                    self.table.store(
-                        key,
-                        Entry {
-                            lower: clamp16(bound),
-                            upper: clamp16(upper),
-                            best: i as u8,
-                            work: 0,
-                        },
-                    );
+                    self.store(key, (bound, upper), i as u8, 0);
                     return bound;
                 }
             }
@@ -572,16 +547,23 @@ impl SearchThread<'_> {
             (best, best)
         };
         let stored_move = if best > alpha_in { best_move } else { u8::MAX };
+        self.store(key, (lo, hi), stored_move, work);
+        best
+    }
+
+    /// Stores the bounds `lower..=upper` proven for `key`, the move that
+    /// proved the lower one and log2 of the work.
+    #[inline]
+    fn store(&self, key: u64, (lower, upper): (i32, i32), best: u8, work: u8) {
         self.table.store(
             key,
             Entry {
-                lower: clamp16(lo),
-                upper: clamp16(hi),
-                best: stored_move,
+                lower: clamp16(lower),
+                upper: clamp16(upper),
+                best,
                 work,
             },
         );
-        best
     }
 }
 
