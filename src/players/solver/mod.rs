@@ -256,6 +256,10 @@ const MIN_DB_SEEDS: u32 = 10;
 /// as long).
 const DB_SCALE: u32 = 1;
 
+/// A solve with a node budget builds an endgame database of at most this
+/// many positions per position of its budget.
+const BUILD_PER_NODE: u64 = 4;
+
 /// Positions with fewer seeds in play than this are searched without the
 /// table: a lookup there is a cache miss that costs more than the search.
 const TABLE_MIN_SEEDS: i32 = 11;
@@ -720,7 +724,21 @@ impl Solver {
         progress
             .endgame_seeds
             .store(endgame.max_seeds(), Ordering::Relaxed);
-        endgame.build(self.threads, limits, &progress.endgame_ready);
+        // a search with a budget builds a database in proportion: at most
+        // BUILD_PER_NODE positions per position of its node budget, and at
+        // most half of its time
+        let upto = limits.nodes.map_or(u8::MAX, |n| {
+            let total = rules.rules().total_seeds().min(255) as u32;
+            endgame::seeds_for(rules.pits(), total, n.saturating_mul(BUILD_PER_NODE)) as u8
+        });
+        let build_limits = Limits {
+            deadline: limits
+                .deadline
+                .map(|d| t0 + d.saturating_duration_since(t0) / 2),
+            nodes: None,
+            stop: Arc::clone(&limits.stop),
+        };
+        endgame.build(self.threads, upto, &build_limits, &progress.endgame_ready);
         self.endgame_time = t0.elapsed();
         let db_seeds = i32::from(endgame.ready());
         let wide = rules.pits() > 7;

@@ -203,7 +203,7 @@ fn a_bigger_endgame_database_matches_brute_force_on_kalah_6() {
     for capture in [Capture::NonEmpty, Capture::Always] {
         let rules = Rules::new(6, 4).unwrap().with_capture(capture);
         let db = Endgame::new(CompactRules::new(rules), 9);
-        db.build(2, &Limits::none(), &AtomicU8::new(0));
+        db.build(2, u8::MAX, &Limits::none(), &AtomicU8::new(0));
         assert_eq!(db.ready(), 9);
         assert_eq!(db.bytes() as u64, endgame::entries(6, 9));
         assert_eq!(db.bytes(), 293_930);
