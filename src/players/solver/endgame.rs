@@ -287,17 +287,17 @@ impl Endgame {
         best
     }
 
-    /// Builds the missing levels with `threads` threads (see the module
-    /// docs); stops early, keeping the levels finished, when `limits` stop
-    /// it (their node budget is for the search, so not counted here).
-    /// Nothing to do for a lazy database.
-    pub fn build(&self, threads: usize, limits: &Limits, shown: &AtomicU8) {
+    /// Builds the missing levels up to `upto` seeds with `threads` threads
+    /// (see the module docs); stops early, keeping the levels finished,
+    /// when `limits` stop it (their node budget is for the search, so not
+    /// counted here). Nothing to do for a lazy database.
+    pub fn build(&self, threads: usize, upto: u8, limits: &Limits, shown: &AtomicU8) {
         shown.store(self.ready(), Ordering::Relaxed);
         if !self.eager {
             return;
         }
         let n = self.rules.pits();
-        for level in usize::from(self.ready()) + 1..=usize::from(self.max_seeds) {
+        for level in usize::from(self.ready()) + 1..=usize::from(self.max_seeds.min(upto)) {
             // work items: the mover's side, with 1 to level - 1 seeds
             let end = self.choose(level - 1 + n, n);
             let next = AtomicU64::new(1);
@@ -365,7 +365,7 @@ impl Endgame {
     #[cfg(test)]
     pub fn fill_all(&self, counter: &mut Counter) {
         if self.eager {
-            self.build(1, &Limits::none(), &AtomicU8::new(0));
+            self.build(1, u8::MAX, &Limits::none(), &AtomicU8::new(0));
             return;
         }
         let n = self.rules.pits();

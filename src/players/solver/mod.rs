@@ -256,6 +256,10 @@ const MIN_DB_SEEDS: u32 = 10;
 /// as long).
 const DB_SCALE: u32 = 1;
 
+/// A solve with a node budget builds an endgame database of at most this
+/// many positions per position of its budget.
+const BUILD_PER_NODE: u64 = 4;
+
 /// Positions with fewer seeds in play than this are searched without the
 /// table: a lookup there is a cache miss that costs more than the search.
 const TABLE_MIN_SEEDS: i32 = 11;
@@ -432,32 +436,15 @@ impl SearchThread<'_> {
                 return 0;
             }
             if best >= beta {
-                self.table.store(
-                    key,
-                    Entry {
-                        lower: clamp16(best),
-                        upper: clamp16(upper),
-                        best: best_move,
-                        work: 0,
-                    },
-                );
+                self.store(key, (best, upper), best_move, 0);
                 return best;
             }
             if moves == 0 {
-                let (lo, hi) = if best <= alpha {
-                    (lower, best)
+                if best <= alpha {
+                    self.store(key, (lower, best), u8::MAX, 0);
                 } else {
-                    (best, best)
-                };
-                self.table.store(
-                    key,
-                    Entry {
-                        lower: clamp16(lo),
-                        upper: clamp16(hi),
-                        best: if best > alpha { best_move } else { u8::MAX },
-                        work: 0,
-                    },
-                );
+                    self.store(key, (best, best), best_move, 0);
+                }
                 return best;
             }
         }
@@ -488,15 +475,7 @@ impl SearchThread<'_> {
                     }
                 };
                 if bound >= beta {
-                    self.table.store(
-                        key,
-                        Entry {
-                            lower: clamp16(bound),
-                            upper: clamp16(upper),
-                            best: i as u8,
-                            work: 0,
-                        },
-                    );
+                    self.store(key, (bound, upper), i as u8, 0);
                     return bound;
                 }
             }
@@ -572,16 +551,23 @@ impl SearchThread<'_> {
             (best, best)
         };
         let stored_move = if best > alpha_in { best_move } else { u8::MAX };
+        self.store(key, (lo, hi), stored_move, work);
+        best
+    }
+
+    /// Stores the bounds `lower..=upper` proven for `key`, the move that
+    /// proved the lower one and log2 of the work.
+    #[inline]
+    fn store(&self, key: u64, (lower, upper): (i32, i32), best: u8, work: u8) {
         self.table.store(
             key,
             Entry {
-                lower: clamp16(lo),
-                upper: clamp16(hi),
-                best: stored_move,
+                lower: clamp16(lower),
+                upper: clamp16(upper),
+                best,
                 work,
             },
         );
-        best
     }
 }
 
@@ -738,7 +724,21 @@ impl Solver {
         progress
             .endgame_seeds
             .store(endgame.max_seeds(), Ordering::Relaxed);
-        endgame.build(self.threads, limits, &progress.endgame_ready);
+        // a search with a budget builds a database in proportion: at most
+        // BUILD_PER_NODE positions per position of its node budget, and at
+        // most half of its time
+        let upto = limits.nodes.map_or(u8::MAX, |n| {
+            let total = rules.rules().total_seeds().min(255) as u32;
+            endgame::seeds_for(rules.pits(), total, n.saturating_mul(BUILD_PER_NODE)) as u8
+        });
+        let build_limits = Limits {
+            deadline: limits
+                .deadline
+                .map(|d| t0 + d.saturating_duration_since(t0) / 2),
+            nodes: None,
+            stop: Arc::clone(&limits.stop),
+        };
+        endgame.build(self.threads, upto, &build_limits, &progress.endgame_ready);
         self.endgame_time = t0.elapsed();
         let db_seeds = i32::from(endgame.ready());
         let wide = rules.pits() > 7;

@@ -140,6 +140,16 @@ fn solver_agrees_with_brute_force_on_random_positions_of_every_variant() {
     }
 }
 
+/// The database's future margin of `board` plus its store margin is the
+/// brute-force value.
+fn assert_database_matches_brute_force(db: &Endgame, board: &Board, counter: &mut Counter) {
+    let (value, _) = brute(board);
+    let pos = Compact::from_board(board).unwrap();
+    let future = db.value(&pos, counter);
+    let margin = board.score().margin(board.to_move());
+    assert_eq!(future + margin, value, "{} {board:?}", board.rules());
+}
+
 #[test]
 fn endgame_database_matches_brute_force() {
     // built eagerly for single sowing (every capture rule and sweep), and
@@ -180,14 +190,7 @@ fn endgame_database_matches_brute_force() {
             if board.is_over() {
                 continue;
             }
-            let (value, _) = brute(&board);
-            let pos = Compact::from_board(&board).unwrap();
-            let future = db.value(&pos, &mut counter);
-            assert_eq!(
-                future + board.score().margin(side),
-                value,
-                "{rules} {board:?}"
-            );
+            assert_database_matches_brute_force(&db, &board, &mut counter);
         }
         assert_eq!(db.known(), in_play, "nothing new computed after the build");
     }
@@ -200,7 +203,7 @@ fn a_bigger_endgame_database_matches_brute_force_on_kalah_6() {
     for capture in [Capture::NonEmpty, Capture::Always] {
         let rules = Rules::new(6, 4).unwrap().with_capture(capture);
         let db = Endgame::new(CompactRules::new(rules), 9);
-        db.build(2, &Limits::none(), &AtomicU8::new(0));
+        db.build(2, u8::MAX, &Limits::none(), &AtomicU8::new(0));
         assert_eq!(db.ready(), 9);
         assert_eq!(db.bytes() as u64, endgame::entries(6, 9));
         assert_eq!(db.bytes(), 293_930);
@@ -222,14 +225,7 @@ fn a_bigger_endgame_database_matches_brute_force_on_kalah_6() {
             if board.is_over() {
                 continue;
             }
-            let (value, _) = brute(&board);
-            let pos = Compact::from_board(&board).unwrap();
-            let future = db.value(&pos, &mut counter);
-            assert_eq!(
-                future + board.score().margin(side),
-                value,
-                "{capture} {board:?}"
-            );
+            assert_database_matches_brute_force(&db, &board, &mut counter);
             checked += 1;
         }
         assert_eq!(counter.nodes, 0, "every entry was built");
