@@ -27,7 +27,8 @@
 //!   confirming it, and confirms it with the resulting board.
 //! - [`link`]: sockets and threads: the host's listener (one joiner at a
 //!   time, backing off after wrong codes) and the joiner's connection, each
-//!   feeding one channel of [`link::Event`]s that a front end's loop reads.
+//!   feeding one channel of events ([`link::HostEvent`]s and the messages
+//!   read by [`link::spawn_reader`]) that a front end's loop reads.
 //!
 //! # What is protected
 //!

@@ -248,8 +248,9 @@ impl Referee {
     /// The host's player plays `pit`.
     ///
     /// # Errors
-    /// The rules' refusal, or [`MoveError::NotYourTurn`]-like refusals
-    /// when it is not the host's turn (nothing changes).
+    /// The rules' refusal; [`MoveError::GameOver`] when the match is
+    /// over, [`MoveError::NotYours`] when it is not the host's turn
+    /// (nothing changes).
     pub fn local_move(&mut self, pit: Pit) -> Result<Vec<Out>, MoveError> {
         if self.m.board().is_over() || self.finished {
             return Err(MoveError::GameOver);
