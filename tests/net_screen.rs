@@ -35,7 +35,11 @@ fn both_full_screens_side_by_side_show_the_same_match() {
         .local_addr()
         .unwrap()
         .port();
-    let env = format!("MANCALA_DATA_DIR={}", scratch.data().display());
+    let env = format!(
+        "MANCALA_DATA_DIR={} MANCALA_CONFIG_DIR={}",
+        scratch.data().display(),
+        scratch.config().display()
+    );
     let bin = binary();
     let host =
         format!("env {env} {bin} host Alice --bind 127.0.0.1 --port {port} --speed 20; sleep 30");
@@ -94,4 +98,54 @@ fn both_full_screens_side_by_side_show_the_same_match() {
     tmux.wait_for_in("game.1", "You left the match");
     tmux.keys_to("game.0", &["q"]);
     tmux.wait_for_in("game.0", "The match is saved");
+}
+
+#[test]
+fn the_network_screen_sows_at_the_speed_kept_in_the_preferences() {
+    let scratch = Scratch::new("net-speed");
+    // The host's kept speed is the slowest (5 s a seed); the joiner shows
+    // moves at once.
+    std::fs::create_dir_all(scratch.config()).unwrap();
+    std::fs::write(scratch.config().join("preferences"), "speed = 5000\n").unwrap();
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let env = format!(
+        "MANCALA_DATA_DIR={} MANCALA_CONFIG_DIR={}",
+        scratch.data().display(),
+        scratch.config().display()
+    );
+    let bin = binary();
+    let host = format!("env {env} {bin} host Alice --bind 127.0.0.1 --port {port}; sleep 30");
+    let Some(tmux) = Tmux::start("net-speed", 180, 30, &host) else {
+        return;
+    };
+    let screen = tmux.wait_for_in("game.0", "--code ");
+    let code = screen
+        .split("--code ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap()
+        .to_string();
+    let join = format!(
+        "env {env} {bin} join 127.0.0.1:{port} --code {code} Michael --no-animation; sleep 30"
+    );
+    let out = tmux.run(&["split-window", "-h", "-t", "game", &join]);
+    assert!(out.status.success());
+    tmux.wait_for_in("game.0", "Alice, choose a pit (a-f):");
+    tmux.wait_for_in("game.1", "Waiting for Alice…");
+    // c sows four seeds and gives an extra turn: the joiner shows it at
+    // once; the host is still sowing seconds later (at the default speed
+    // it would be done in 0.6 s).
+    tmux.keys_to("game.0", &["c"]);
+    tmux.wait_for_in("game.1", "Alice gets an extra turn!");
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let host = tmux.pane("game.0");
+    assert!(
+        !host.contains("Alice, choose a pit (a-f):"),
+        "the host's sowing should take 20 s:\n{host}"
+    );
+    assert_ne!(board(&host), board(&tmux.pane("game.1")), "{host}");
 }

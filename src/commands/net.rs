@@ -38,7 +38,7 @@ pub fn host(cmd: &HostCmd) -> anyhow::Result<ExitCode> {
         seed_delay: cmd.show.speed.seed_delay(),
     };
     if full_screen(cmd.show.plain) {
-        crate::tui::net::host(setup)
+        crate::tui::net::host(setup, cmd.show.speed.given())
     } else {
         crate::plain::net::host(setup)
     }
@@ -64,7 +64,7 @@ pub fn join(cmd: &JoinCmd) -> anyhow::Result<ExitCode> {
         seed_delay: cmd.show.speed.seed_delay(),
     };
     if full_screen(cmd.show.plain) {
-        crate::tui::net::join(setup)
+        crate::tui::net::join(setup, cmd.show.speed.given())
     } else {
         crate::plain::net::join(setup)
     }

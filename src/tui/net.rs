@@ -29,6 +29,7 @@ use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
 use crate::tui::digits::{DIGIT_WAIT, DigitEntry, Entered};
 use crate::tui::input::{Input, chord_name};
 use crate::tui::layout::ScreenLayout;
+use crate::tui::prefs::Chosen;
 use crate::tui::screen::{Screen, World};
 use crate::tui::text;
 use crate::tui::theme::Theme;
@@ -463,8 +464,11 @@ impl Screen for NetScreen {
 }
 
 /// The theme kept in the preferences (`NO_COLOR` still wins).
-fn kept_theme() -> Theme {
-    Theme::chosen(crate::tui::prefs::Kept::load().prefs.palette)
+/// The network screen's speed and theme for a run: the speed given on the
+/// command line (`given`), else the one kept in the preferences file, as
+/// in the game, solitaire and the replay; the kept theme.
+fn chosen(given: Option<Option<Duration>>) -> Chosen {
+    Chosen::for_run(given, crate::tui::prefs::Kept::load().prefs)
 }
 
 /// One end of the network game, as the screen's world drives it.
@@ -606,27 +610,30 @@ fn run_screen<E: NetEngine>(mut screen: NetScreen, engine: E) -> anyhow::Result<
     })
 }
 
-/// Runs `mancala host` full screen.
+/// Runs `mancala host` full screen, sowing at the speed `given` on the
+/// command line (see [`SpeedArgs::given`](crate::cli::SpeedArgs::given)),
+/// else at the kept one.
 ///
 /// # Errors
 /// When the port cannot be listened on, or the terminal fails.
-pub fn host(setup: HostSetup) -> anyhow::Result<ExitCode> {
+pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result<ExitCode> {
     let (tx, rx) = mpsc::channel();
-    let delay = setup.seed_delay;
+    let look = chosen(given);
     let game = HostGame::new(setup, Feed::default(), tx)?;
     run_screen(
-        NetScreen::new(crate::net::referee::HOST_SIDE, delay, kept_theme()),
+        NetScreen::new(crate::net::referee::HOST_SIDE, look.seed_delay(), *look.theme()),
         HostEngine { game, rx },
     )
 }
 
-/// Runs `mancala join` full screen.
+/// Runs `mancala join` full screen, sowing at the speed `given` on the
+/// command line, else at the kept one.
 ///
 /// # Errors
 /// When the terminal fails.
-pub fn join(setup: JoinSetup) -> anyhow::Result<ExitCode> {
+pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result<ExitCode> {
     let (tx, rx) = mpsc::channel();
-    let delay = setup.seed_delay;
+    let look = chosen(given);
     let game = match JoinGame::connect(setup, Feed::default(), tx)? {
         Ok(game) => game,
         Err((feed, code)) => {
@@ -640,7 +647,7 @@ pub fn join(setup: JoinSetup) -> anyhow::Result<ExitCode> {
         }
     };
     run_screen(
-        NetScreen::new(crate::net::referee::JOINER_SIDE, delay, kept_theme()),
+        NetScreen::new(crate::net::referee::JOINER_SIDE, look.seed_delay(), *look.theme()),
         JoinEngine { game, rx },
     )
 }
