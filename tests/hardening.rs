@@ -16,7 +16,8 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use common::tmux::{Scratch, Tmux, binary, wait_for_line};
+use common::scratch::Scratch;
+use common::tmux::{Tmux, binary, wait_for_line};
 
 /// The longest any one run of the binary may take here.
 const LIMIT: Duration = Duration::from_secs(20);
@@ -76,9 +77,9 @@ fn mancala_with(data: &Path, args: &[&str], input: &str, setup: impl FnOnce(&mut
     let writer = std::thread::spawn(move || {
         let _ = stdin.write_all(input.as_bytes());
     });
-    // Standard output may have been sent elsewhere by `setup`.
+    // Standard output or error may have been sent elsewhere by `setup`.
     let out_pipe = child.stdout.take();
-    let mut err_pipe = child.stderr.take().unwrap();
+    let err_pipe = child.stderr.take();
     let out_reader = std::thread::spawn(move || {
         let mut text = Vec::new();
         if let Some(mut pipe) = out_pipe {
@@ -88,7 +89,9 @@ fn mancala_with(data: &Path, args: &[&str], input: &str, setup: impl FnOnce(&mut
     });
     let err_reader = std::thread::spawn(move || {
         let mut text = Vec::new();
-        let _ = err_pipe.read_to_end(&mut text);
+        if let Some(mut pipe) = err_pipe {
+            let _ = pipe.read_to_end(&mut text);
+        }
         text
     });
     let status = wait_or_kill(&mut child, LIMIT, &format!("mancala {args:?}"));
@@ -196,6 +199,84 @@ fn a_full_disk_is_one_line_and_exit_1_for_every_headless_command() {
         );
         assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
     }
+}
+
+/// Runs `mancala ARGS` through the shell with standard error closed
+/// (`2>&-`), its data in `data` and `input` on standard input.
+fn mancala_with_stderr_closed(data: &Path, args: &[&str], input: &str) -> Run {
+    let mut shell: Vec<&str> = vec!["-c", "exec \"$@\" 2>&-", "sh"];
+    let program = binary();
+    shell.push(&program);
+    shell.extend_from_slice(args);
+    let mut command = Command::new("sh");
+    command
+        .args(&shell)
+        .env("MANCALA_DATA_DIR", data)
+        .env_remove("XDG_DATA_HOME")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let mut child = command.spawn().expect("sh runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    let mut stdout = String::new();
+    let _ = child.stdout.take().unwrap().read_to_string(&mut stdout);
+    let status = wait_or_kill(&mut child, LIMIT, &format!("mancala {args:?} 2>&-"));
+    Run {
+        status,
+        stdout,
+        stderr: String::new(),
+    }
+}
+
+#[test]
+fn an_unwritable_standard_error_never_panics() {
+    let scratch = temp_dir();
+    // A data directory that is a file: the plain game warns it will not save.
+    let not_a_dir = scratch.file("not-a-directory");
+    std::fs::write(&not_a_dir, "x").unwrap();
+    // Statistics with a damaged line: `stats` warns and still reports.
+    let data = scratch.data();
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(data.join("stats.jsonl"), "garbage\n").unwrap();
+    // Statistics that are a directory: `stats` fails.
+    let broken = scratch.file("broken");
+    std::fs::create_dir_all(broken.join("stats.jsonl")).unwrap();
+    // (data directory, arguments, standard input, exit code): a usage
+    // error, a failure, a warning before a report, warnings in a game.
+    let cases: [(&Path, &[&str], &str, i32); 4] = [
+        (&data, &["--pits", "99", "Alice", "Michael"], "", 2),
+        (&broken, &["stats"], "", 1),
+        (&data, &["stats"], "", 0),
+        (&not_a_dir, &["--plain", "Alice", "Michael"], "q\ny\n", 0),
+    ];
+    for (dir, args, input, code) in cases {
+        // A pipe whose reader has gone, and a full disk.
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let mut ways: Vec<(&str, Stdio)> = vec![("a broken pipe", writer.into())];
+        if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
+            ways.push(("/dev/full", full.into()));
+        }
+        for (way, stderr) in ways {
+            let run = mancala_with(dir, args, input, |command| {
+                command.stderr(stderr);
+            });
+            assert_eq!(run.code(), Some(code), "{args:?}, stderr {way}: {run:?}");
+            assert!(!run.stdout.contains("panicked"), "{args:?}: {run:?}");
+        }
+        let run = mancala_with_stderr_closed(dir, args, input);
+        assert_eq!(run.code(), Some(code), "{args:?} 2>&-: {run:?}");
+    }
+    // `--help` with standard output closed or gone.
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let run = mancala_with(&data, &["--help"], "", |command| {
+        command.stdout(writer);
+    });
+    assert_eq!(run.code(), Some(0), "--help into a broken pipe: {run:?}");
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
 }
 
 // ---------------------------------------------------------------------

@@ -7,7 +7,6 @@ use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -16,19 +15,15 @@ use mancala::net::frame::{Kind, read_frame, write_frame};
 use mancala::net::message::{Hello, Refusal, ToHost, ToJoiner};
 use mancala::rng::Rng;
 
+mod common;
+
+use common::scratch::Scratch;
+
 const BIN: &str = env!("CARGO_BIN_EXE_mancala");
 const PATIENCE: Duration = Duration::from_secs(20);
 
-fn data_dir(tag: &str) -> PathBuf {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "mancala-net-test-{tag}-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn data_dir(tag: &str) -> Scratch {
+    Scratch::new(&format!("net-{tag}"))
 }
 
 /// A running mancala program with its output collected as it comes.
@@ -279,11 +274,12 @@ fn replayed_board(record: &Path) -> (String, bool) {
 
 #[test]
 fn a_whole_match_in_plain_mode_on_both_ends() {
-    let data = data_dir("match");
+    let scratch = data_dir("match");
+    let data = scratch.path();
     let port = free_port();
-    let (mut host, code) = start_host(&data, port, &["--pits", "3", "--seeds", "2"]);
+    let (mut host, code) = start_host(data, port, &["--pits", "3", "--seeds", "2"]);
     assert!(code.split('-').count() == 3, "{code}");
-    let mut joiner = Player::spawn(&data, &join_args(port, &code, &[]));
+    let mut joiner = Player::spawn(data, &join_args(port, &code, &[]));
     let seen = joiner.wait_for("rules", |t| t.contains("Waiting for Alice…"));
     assert!(
         seen.contains("Rules: 3 pits × 2 seeds"),
@@ -345,7 +341,7 @@ fn a_whole_match_in_plain_mode_on_both_ends() {
     };
     assert_eq!(tally(&h), tally(&j));
     // The host recorded both rounds, and its records replay to the boards.
-    let recs = records(&data);
+    let recs = records(data);
     assert_eq!(recs.len(), 2, "{recs:?}");
     let (board, over) = replayed_board(&recs[1]);
     assert!(over);
@@ -354,15 +350,16 @@ fn a_whole_match_in_plain_mode_on_both_ends() {
 
 #[test]
 fn a_wrong_code_is_refused_on_both_sides_and_the_host_keeps_waiting() {
-    let data = data_dir("code");
+    let scratch = data_dir("code");
+    let data = scratch.path();
     let port = free_port();
-    let (host, code) = start_host(&data, port, &[]);
+    let (host, code) = start_host(data, port, &[]);
     let wrong = if code.starts_with("1-") {
         code.replacen("1-", "2-", 1)
     } else {
         format!("1-{}", code.split_once('-').unwrap().1)
     };
-    let mut intruder = Player::spawn(&data, &join_args(port, &wrong, &[]));
+    let mut intruder = Player::spawn(data, &join_args(port, &wrong, &[]));
     assert_eq!(intruder.wait_exit(), 1);
     assert!(
         intruder
@@ -375,7 +372,7 @@ fn a_wrong_code_is_refused_on_both_sides_and_the_host_keeps_waiting() {
         t.contains("tried to join with a wrong code; still waiting for the right one.")
     });
     // A malformed code never reaches the network.
-    let mut typo = Player::spawn(&data, &join_args(port, "seven-guitar", &[]));
+    let mut typo = Player::spawn(data, &join_args(port, "seven-guitar", &[]));
     assert_eq!(typo.wait_exit(), 2);
     assert!(
         typo.text().contains("is not a join code"),
@@ -383,13 +380,13 @@ fn a_wrong_code_is_refused_on_both_sides_and_the_host_keeps_waiting() {
         typo.text()
     );
     // The right code still gets in (after the host's short back-off).
-    let joiner = Player::spawn(&data, &join_args(port, &code, &[]));
+    let joiner = Player::spawn(data, &join_args(port, &code, &[]));
     joiner.wait_for("welcome", |t| t.contains("Connected: Alice"));
     host.wait_for("join", |t| t.contains("Michael joined"));
     // One joiner at a time: a third player with the code is turned away.
     let mut args = join_args(port, &code, &[]);
     args[4] = "Bob".into();
-    let mut third = Player::spawn(&data, &args);
+    let mut third = Player::spawn(data, &args);
     assert_eq!(third.wait_exit(), 1);
     assert!(
         third
@@ -432,9 +429,10 @@ fn closed(stream: &mut TcpStream) -> bool {
 
 #[test]
 fn garbage_oversized_and_out_of_turn_messages_end_only_that_connection() {
-    let data = data_dir("garbage");
+    let scratch = data_dir("garbage");
+    let data = scratch.path();
     let port = free_port();
-    let (host, code) = start_host(&data, port, &[]);
+    let (host, code) = start_host(data, port, &[]);
 
     let mut garbage = raw_connect(port);
     garbage.write_all(b"\x00\x05Chello and more bytes").unwrap();
@@ -498,7 +496,7 @@ fn garbage_oversized_and_out_of_turn_messages_end_only_that_connection() {
     host.wait_for("violation note", |t| t.contains("Michael's program sent a move out of turn. The connection was closed and the match is unchanged."));
 
     // The host still plays: a real joiner gets the untouched match.
-    let joiner = Player::spawn(&data, &join_args(port, &code.to_string(), &[]));
+    let joiner = Player::spawn(data, &join_args(port, &code.to_string(), &[]));
     let text = joiner.wait_for("welcome", |t| t.contains("Round 1: Alice moves first."));
     assert!(!text.contains("goes on after"), "{text}");
 }
@@ -522,8 +520,9 @@ fn a_joiner_of_another_version_gets_one_clear_sentence() {
         write_frame(&mut stream, Kind::Clear, &hello).unwrap();
         read_frame(&mut stream).map(|(_, body)| serde_json::from_slice::<Hello>(&body).unwrap())
     });
-    let data = data_dir("version");
-    let mut joiner = Player::spawn(&data, &join_args(port, "7-guitar-orbit", &[]));
+    let scratch = data_dir("version");
+    let data = scratch.path();
+    let mut joiner = Player::spawn(data, &join_args(port, "7-guitar-orbit", &[]));
     assert_eq!(joiner.wait_exit(), 1);
     assert!(
         joiner.text().contains("The other program speaks mancala network protocol 2 and this one speaks protocol 1: only programs that speak the same protocol play together"),
@@ -593,13 +592,14 @@ fn log(data: &Path, who: &str, text: &str) {
 
 #[test]
 fn connections_cut_at_random_points_resume_and_lose_or_repeat_no_move() {
-    let data = data_dir("cuts");
+    let scratch = data_dir("cuts");
+    let data = scratch.path();
     let port = free_port();
     let rules = ["--pits", "4", "--seeds", "3", "--no-animation"];
-    let (mut host, code) = start_host(&data, port, &rules);
+    let (mut host, code) = start_host(data, port, &rules);
     let relay = Relay::start(port);
     let joiner_args = join_args(relay.port, &code, &["--no-animation", "--reconnect", "30"]);
-    let mut joiner = Player::spawn(&data, &joiner_args);
+    let mut joiner = Player::spawn(data, &joiner_args);
     joiner.wait_for("welcome", |t| t.contains("Connected: Alice"));
 
     let mut rng = Rng::new(2024);
@@ -639,16 +639,16 @@ fn connections_cut_at_random_points_resume_and_lose_or_repeat_no_move() {
             match kind {
                 0 => {
                     joiner.kill();
-                    log(&data, "joiner", &joiner.text());
-                    joiner = Player::spawn(&data, &joiner_args);
+                    log(data, "joiner", &joiner.text());
+                    joiner = Player::spawn(data, &joiner_args);
                     joiner.wait_for("welcome", |t| {
                         t.contains("Connected: Alice") || t.contains("did not accept")
                     });
                 }
                 1 => {
                     host.kill();
-                    log(&data, "host", &host.text());
-                    host = Player::spawn(&data, &host_args(port, &rules));
+                    log(data, "host", &host.text());
+                    host = Player::spawn(data, &host_args(port, &rules));
                     host.wait_for("resume question or listening", |t| {
                         t.contains("Resume the unfinished match? (y/n) ")
                             || t.contains("Listening on")
@@ -667,7 +667,7 @@ fn connections_cut_at_random_points_resume_and_lose_or_repeat_no_move() {
     // Every round was recorded once, each record's moves replay with
     // `mancala position` to a finished game, and the last one is the
     // board both ends showed last.
-    let recs = records(&data);
+    let recs = records(data);
     assert!(!recs.is_empty());
     let rounds: Vec<u32> = recs
         .iter()
@@ -688,4 +688,63 @@ fn connections_cut_at_random_points_resume_and_lose_or_repeat_no_move() {
     let (board, _) = replayed_board(last);
     assert_eq!(last_board(&host.text()), board, "host");
     assert_eq!(last_board(&joiner.text()), board, "joiner");
+}
+
+/// Plays `mancala --plain Alice Michael` (3 pits × 2 seeds) in `data` with
+/// `input`, and gives its output.
+fn local_match(data: &Path, input: &[&str]) -> String {
+    let args: Vec<String> = ["--plain", "Alice", "Michael", "--pits", "3", "--seeds", "2"]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let mut local = Player::spawn(data, &args);
+    for line in input {
+        local.send(line);
+    }
+    assert_eq!(local.wait_exit(), 0, "{}", local.text());
+    local.text()
+}
+
+#[test]
+fn a_network_match_and_a_local_match_of_the_same_names_keep_their_own_saves() {
+    let scratch = data_dir("apart");
+    let data = scratch.path();
+    let rules = ["--pits", "3", "--seeds", "2"];
+    // A network match of Alice and Michael: one move, then both stop.
+    let port = free_port();
+    let (mut host, code) = start_host(data, port, &rules);
+    let mut joiner = Player::spawn(data, &join_args(port, &code, &[]));
+    host.wait_for("prompt", |t| t.ends_with("Alice, choose a pit (a-c): "));
+    host.send("a");
+    joiner.wait_for("Alice's move", |t| t.contains("Alice sows a: b c"));
+    host.kill();
+    joiner.kill();
+
+    // A local match of the same names and rules is not offered it: it
+    // starts afresh and is kept after two moves (b gives an extra turn).
+    let local = local_match(data, &["b", "c", "q"]);
+    assert!(!local.contains("unfinished match"), "{local}");
+    assert!(local.contains("The match is saved"), "{local}");
+
+    // The host is offered its own match (one move), not the local one.
+    let host = Player::spawn(data, &host_args(free_port(), &rules));
+    host.wait_for("resume question", |t| {
+        t.contains("Resume the unfinished match?")
+    });
+    assert!(
+        host.text()
+            .contains("There is an unfinished match of Alice and Michael: round 1, 1 move played."),
+        "{}",
+        host.text()
+    );
+    drop(host);
+
+    // And the local match resumes its own two moves.
+    let local = local_match(data, &["y", "q"]);
+    assert!(
+        local.contains(
+            "There is an unfinished match of Alice and Michael: round 1, 2 moves played."
+        ),
+        "{local}"
+    );
 }

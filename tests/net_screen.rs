@@ -9,7 +9,8 @@ mod common;
 
 use std::net::TcpListener;
 
-use common::tmux::{Scratch, Tmux, binary};
+use common::scratch::Scratch;
+use common::tmux::{Tmux, binary};
 
 /// The board's rows of a screen: from the first box top to the last box
 /// bottom.

@@ -4,7 +4,6 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -13,19 +12,15 @@ use mancala::plain::board::render;
 use mancala::players::{Limits, PlayerKind, TurnFn, computer};
 use mancala::rules::{Board, Rules, Side};
 
+mod common;
+
+use common::scratch::Scratch;
+
 const BIN: &str = env!("CARGO_BIN_EXE_mancala");
 
 /// A fresh, empty data directory for one test.
-fn data_dir(tag: &str) -> PathBuf {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "mancala-plain-test-{tag}-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn data_dir(tag: &str) -> Scratch {
+    Scratch::new(&format!("plain-{tag}"))
 }
 
 fn command(data: &Path, args: &[&str]) -> Command {
@@ -100,12 +95,13 @@ fn records(data: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn a_scripted_round_prints_every_board_the_result_and_the_score() {
-    let data = data_dir("round");
+    let scratch = data_dir("round");
+    let data = scratch.path();
     let (letters, boards) = scripted_round(Rules::KALAH);
     let mut input: String = letters.iter().map(|c| format!("{c}\n")).collect();
     input.push_str("n\n");
     let out = run(
-        &data,
+        data,
         &["--plain", "--no-animation", "Alice", "Michael"],
         &input,
     );
@@ -141,7 +137,7 @@ fn a_scripted_round_prints_every_board_the_result_and_the_score() {
     );
 
     // The round's record replays to the same positions.
-    let files = records(&data);
+    let files = records(data);
     assert_eq!(files.len(), 1, "{files:?}");
     let record = Record::parse(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
     assert_eq!(record.stepper().unwrap().boards(), &boards[..]);
@@ -150,7 +146,7 @@ fn a_scripted_round_prints_every_board_the_result_and_the_score() {
         "{stdout}"
     );
     let replay = run(
-        &data,
+        data,
         &[
             "replay",
             "--plain",
@@ -166,26 +162,27 @@ fn a_scripted_round_prints_every_board_the_result_and_the_score() {
 
     // The finished match left no save behind, and counts in the statistics.
     assert_eq!(std::fs::read_dir(data.join("saves")).unwrap().count(), 0);
-    let stats = run(&data, &["stats", "--json"], "");
+    let stats = run(data, &["stats", "--json"], "");
     let json: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
     let pair = &json["pairs"][0];
     assert_eq!(pair["players"], serde_json::json!(["Alice", "Michael"]));
     assert_eq!(pair["rounds"], 1);
-    let stats = text(&run(&data, &["stats"], "").stdout);
+    let stats = text(&run(data, &["stats"], "").stdout);
     assert!(stats.starts_with("Alice vs Michael: 1 round; "), "{stats}");
     std::fs::remove_dir_all(data).unwrap();
 }
 
 #[test]
 fn the_records_moves_line_rebuilds_the_position_with_mancala_position() {
-    let data = data_dir("position");
+    let scratch = data_dir("position");
+    let data = scratch.path();
     let rules = Rules::new(4, 3).unwrap();
     let (letters, boards) = scripted_round(rules);
     let half = letters.len() / 2;
     let mut input: String = letters[..half].iter().map(|c| format!("{c}\n")).collect();
     input.push_str("q\n");
     let out = run(
-        &data,
+        data,
         &["--plain", "--pits", "4", "--seeds", "3", "Ann", "Bob"],
         &input,
     );
@@ -197,7 +194,7 @@ fn the_records_moves_line_rebuilds_the_position_with_mancala_position() {
     );
     // The save is a record of the unfinished round; its comment line is the
     // `mancala position` command for the same position.
-    let save = SaveStore::at(&data)
+    let save = SaveStore::at(data)
         .unwrap()
         .path_for(&config(rules, "Ann", "Bob"));
     let saved = std::fs::read_to_string(&save).unwrap();
@@ -206,7 +203,7 @@ fn the_records_moves_line_rebuilds_the_position_with_mancala_position() {
         .find_map(|l| l.strip_prefix("# The same position: mancala "))
         .unwrap();
     let args: Vec<&str> = command_line.split(' ').collect();
-    let position = run(&data, &args, "");
+    let position = run(data, &args, "");
     assert!(position.status.success(), "{position:?}");
     let json: serde_json::Value = serde_json::from_slice(&position.stdout).unwrap();
     assert_eq!(
@@ -219,8 +216,9 @@ fn the_records_moves_line_rebuilds_the_position_with_mancala_position() {
 
 #[test]
 fn end_of_input_in_the_middle_of_a_round_ends_cleanly_with_the_score() {
-    let data = data_dir("eof");
-    let out = run(&data, &["--plain", "Alice", "Michael"], "c\nf\n");
+    let scratch = data_dir("eof");
+    let data = scratch.path();
+    let out = run(data, &["--plain", "Alice", "Michael"], "c\nf\n");
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let stdout = text(&out.stdout);
     assert!(stdout.contains("Alice gets an extra turn!"), "{stdout}");
@@ -241,9 +239,10 @@ fn end_of_input_in_the_middle_of_a_round_ends_cleanly_with_the_score() {
 
 #[test]
 fn garbage_lines_get_a_message_and_the_question_again() {
-    let data = data_dir("garbage");
+    let scratch = data_dir("garbage");
+    let data = scratch.path();
     let out = run(
-        &data,
+        data,
         &["--plain", "Alice", "Michael"],
         "xyzzy\n\n9\nh\n0\n3\nc\n",
     );
@@ -268,9 +267,10 @@ fn garbage_lines_get_a_message_and_the_question_again() {
 
 #[test]
 fn a_one_pit_board_asks_for_the_number_1_not_a_range() {
-    let data = data_dir("one-pit");
+    let scratch = data_dir("one-pit");
+    let data = scratch.path();
     let out = run(
-        &data,
+        data,
         &[
             "--plain",
             "--no-animation",
@@ -295,9 +295,10 @@ fn a_one_pit_board_asks_for_the_number_1_not_a_range() {
 
 #[test]
 fn undo_and_redo_against_the_computer() {
-    let data = data_dir("undo");
+    let scratch = data_dir("undo");
+    let data = scratch.path();
     let out = run(
-        &data,
+        data,
         &["--plain", "--north", "greedy", "Alice"],
         "a\nu\nu\nr\n",
     );
@@ -321,7 +322,8 @@ fn undo_and_redo_against_the_computer() {
 
 #[test]
 fn computer_players_and_rule_options_play_a_whole_round() {
-    let data = data_dir("computers");
+    let scratch = data_dir("computers");
+    let data = scratch.path();
     let args = [
         "--plain",
         "--south",
@@ -341,7 +343,7 @@ fn computer_players_and_rule_options_play_a_whole_round() {
         "--think",
         "20",
     ];
-    let out = run(&data, &args, "n\n");
+    let out = run(data, &args, "n\n");
     assert!(out.status.success(), "{out:?}");
     let stdout = text(&out.stdout);
     // Replaying what was printed with the same players gives the same
@@ -368,7 +370,7 @@ fn computer_players_and_rule_options_play_a_whole_round() {
         stdout.contains("relayed"),
         "relay sowing is in force: {stdout}"
     );
-    let again = text(&run(&data, &args, "n\n").stdout);
+    let again = text(&run(data, &args, "n\n").stdout);
     let played_again: Vec<char> = again
         .lines()
         .filter_map(|l| {
@@ -379,7 +381,7 @@ fn computer_players_and_rule_options_play_a_whole_round() {
     assert_eq!(played, played_again, "scripted games are repeatable");
     // The random player really is one: the greedy player alone would not
     // need it, so check the kinds were kept in the record.
-    let record = std::fs::read_to_string(&records(&data)[0]).unwrap();
+    let record = std::fs::read_to_string(&records(data)[0]).unwrap();
     assert!(record.contains("north-player: random\n"), "{record}");
     assert!(record.contains("sowing: relay\n"), "{record}");
     std::fs::remove_dir_all(data).unwrap();
@@ -421,9 +423,10 @@ fn wait_for(shared: &Arc<Mutex<String>>, needle: &str, times: usize) -> String {
 
 #[test]
 fn a_match_killed_mid_round_resumes_exactly_where_it_stopped() {
-    let data = data_dir("resume");
+    let scratch = data_dir("resume");
+    let data = scratch.path();
     let (letters, boards) = scripted_round(Rules::KALAH);
-    let mut child = command(&data, &["--plain", "Alice", "Michael"])
+    let mut child = command(data, &["--plain", "Alice", "Michael"])
         .spawn()
         .unwrap();
     let shared = collect_stdout(&mut child);
@@ -450,7 +453,7 @@ fn a_match_killed_mid_round_resumes_exactly_where_it_stopped() {
         input.push_str(&format!("{c}\n"));
     }
     input.push_str("n\n");
-    let out = run(&data, &["--plain", "Alice", "Michael"], &input);
+    let out = run(data, &["--plain", "Alice", "Michael"], &input);
     assert!(out.status.success(), "{out:?}");
     let stdout = text(&out.stdout);
     assert!(
@@ -470,16 +473,17 @@ fn a_match_killed_mid_round_resumes_exactly_where_it_stopped() {
         names
     )));
     // The record holds the whole round, from before and after the kill.
-    let record = Record::parse(&std::fs::read_to_string(&records(&data)[0]).unwrap()).unwrap();
+    let record = Record::parse(&std::fs::read_to_string(&records(data)[0]).unwrap()).unwrap();
     assert_eq!(record.moves.len(), letters.len());
     std::fs::remove_dir_all(data).unwrap();
 }
 
 #[test]
 fn answering_no_starts_afresh_and_the_old_save_is_replaced() {
-    let data = data_dir("fresh");
-    run(&data, &["--plain", "Alice", "Michael"], "c\nq\n");
-    let out = run(&data, &["--plain", "Alice", "Michael"], "n\na\nq\n");
+    let scratch = data_dir("fresh");
+    let data = scratch.path();
+    run(data, &["--plain", "Alice", "Michael"], "c\nq\n");
+    let out = run(data, &["--plain", "Alice", "Michael"], "n\na\nq\n");
     let stdout = text(&out.stdout);
     assert!(stdout.contains("round 1, 1 move played."), "{stdout}");
     let first = boxes(&stdout)[0].clone();
@@ -487,7 +491,7 @@ fn answering_no_starts_afresh_and_the_old_save_is_replaced() {
         first,
         box_of(&Board::new(Rules::KALAH), ["Alice", "Michael"])
     );
-    let save = SaveStore::at(&data)
+    let save = SaveStore::at(data)
         .unwrap()
         .path_for(&config(Rules::KALAH, "Alice", "Michael"));
     assert!(
@@ -500,13 +504,14 @@ fn answering_no_starts_afresh_and_the_old_save_is_replaced() {
 
 #[test]
 fn a_corrupt_save_is_reported_set_aside_and_the_game_still_starts() {
-    let data = data_dir("corrupt");
-    let save = SaveStore::at(&data)
+    let scratch = data_dir("corrupt");
+    let data = scratch.path();
+    let save = SaveStore::at(data)
         .unwrap()
         .path_for(&config(Rules::KALAH, "Alice", "Michael"));
     let garbage = "mancala record 1\npits: 6\nmoves: c,c\n\u{0}\u{1}";
     std::fs::write(&save, garbage).unwrap();
-    let out = run(&data, &["--plain", "Alice", "Michael"], "c\nq\n");
+    let out = run(data, &["--plain", "Alice", "Michael"], "c\nq\n");
     assert!(out.status.success(), "{out:?}");
     let stderr = text(&out.stderr);
     assert!(stderr.contains(&save.display().to_string()), "{stderr}");
@@ -538,10 +543,11 @@ fn a_corrupt_save_is_reported_set_aside_and_the_game_still_starts() {
 
 #[test]
 fn a_corrupt_record_is_refused_with_its_path_and_exit_code_2() {
-    let data = data_dir("badrecord");
+    let scratch = data_dir("badrecord");
+    let data = scratch.path();
     let path = data.join("bad.txt");
     std::fs::write(&path, "mancala record 1\npits: 6\nseeds: 4\ncapture: always\nsowing: single\nsweep: owner\nsouth: A\nnorth: B\nstarter: south\nmoves: c,h\n").unwrap();
-    let out = run(&data, &["replay", "--plain", path.to_str().unwrap()], "");
+    let out = run(data, &["replay", "--plain", path.to_str().unwrap()], "");
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let stderr = text(&out.stderr);
     assert!(stderr.contains(&path.display().to_string()), "{stderr}");
@@ -550,7 +556,7 @@ fn a_corrupt_record_is_refused_with_its_path_and_exit_code_2() {
         "{stderr}"
     );
     let missing = run(
-        &data,
+        data,
         &["replay", data.join("nope.txt").to_str().unwrap()],
         "",
     );
@@ -561,15 +567,16 @@ fn a_corrupt_record_is_refused_with_its_path_and_exit_code_2() {
 
 #[test]
 fn stats_survive_a_damaged_file() {
-    let data = data_dir("stats");
-    let empty = run(&data, &["stats"], "");
+    let scratch = data_dir("stats");
+    let data = scratch.path();
+    let empty = run(data, &["stats"], "");
     assert!(empty.status.success());
     assert_eq!(text(&empty.stdout), "No finished rounds yet.\n");
     // Two computer rounds, then damage, then one more.
     let args = [
         "--plain", "--south", "greedy", "--north", "greedy", "--pits", "4", "--seeds", "2",
     ];
-    run(&data, &args, "y\nn\n");
+    run(data, &args, "y\nn\n");
     let stats_file = data.join("stats.jsonl");
     let mut file = std::fs::OpenOptions::new()
         .append(true)
@@ -577,8 +584,8 @@ fn stats_survive_a_damaged_file() {
         .unwrap();
     file.write_all(b"{\"time\":1,\"south\":\"cut sh").unwrap();
     drop(file);
-    run(&data, &args, "n\n");
-    let out = run(&data, &["stats", "--json"], "");
+    run(data, &args, "n\n");
+    let out = run(data, &["stats", "--json"], "");
     assert!(out.status.success());
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["pairs"][0]["rounds"], 3, "{json}");
@@ -622,31 +629,33 @@ fn stats_survive_a_damaged_file() {
 
 #[test]
 fn a_match_killed_at_play_again_counts_its_round_once() {
-    let data = data_dir("killagain");
+    let scratch = data_dir("killagain");
+    let data = scratch.path();
     let args = [
         "--plain", "--south", "greedy", "--north", "greedy", "--pits", "4", "--seeds", "2",
     ];
-    let mut child = command(&data, &args).spawn().unwrap();
+    let mut child = command(data, &args).spawn().unwrap();
     let shared = collect_stdout(&mut child);
     wait_for(&shared, "Play again? (y/n)", 1);
     child.kill().unwrap();
     child.wait().unwrap();
-    let out = run(&data, &args, "y\nn\n");
+    let out = run(data, &args, "y\nn\n");
     let stdout = text(&out.stdout);
     assert!(stdout.contains("round 2, 0 moves played."), "{stdout}");
     assert!(stdout.contains("(2 rounds)."), "{stdout}");
     let json: serde_json::Value =
-        serde_json::from_slice(&run(&data, &["stats", "--json"], "").stdout).unwrap();
+        serde_json::from_slice(&run(data, &["stats", "--json"], "").stdout).unwrap();
     assert_eq!(json["pairs"][0]["rounds"], 2, "{json}");
-    assert_eq!(records(&data).len(), 2);
+    assert_eq!(records(data).len(), 2);
     std::fs::remove_dir_all(data).unwrap();
 }
 
 #[test]
 fn undo_never_goes_back_to_a_computers_first_move() {
-    let data = data_dir("undofirst");
+    let scratch = data_dir("undofirst");
+    let data = scratch.path();
     let out = run(
-        &data,
+        data,
         &["--plain", "--first", "north", "--north", "greedy", "Alice"],
         "u\n",
     );
@@ -665,7 +674,8 @@ fn undo_never_goes_back_to_a_computers_first_move() {
 
 #[test]
 fn an_unusable_data_directory_is_reported_and_the_game_is_played_anyway() {
-    let data = data_dir("nodir");
+    let scratch = data_dir("nodir");
+    let data = scratch.path();
     let not_a_dir = data.join("file");
     std::fs::write(&not_a_dir, "").unwrap();
     let out = run(&not_a_dir, &["--plain", "Alice", "Michael"], "c\n");
@@ -680,7 +690,8 @@ fn an_unusable_data_directory_is_reported_and_the_game_is_played_anyway() {
 
 #[test]
 fn a_scripts_random_starters_are_the_same_every_run() {
-    let data = data_dir("coin");
+    let scratch = data_dir("coin");
+    let data = scratch.path();
     let args = [
         "--plain", "--first", "random", "--south", "greedy", "--north", "greedy", "--pits", "3",
         "--seeds", "1", "Sam", "Nat",
@@ -693,13 +704,13 @@ fn a_scripts_random_starters_are_the_same_every_run() {
             .collect()
     };
     let input = "y\n".repeat(11) + "n\n";
-    let first = starters(&run(&data, &args, &input));
+    let first = starters(&run(data, &args, &input));
     assert_eq!(first.len(), 12);
     assert!(
         first.iter().any(|l| l.contains("Sam")) && first.iter().any(|l| l.contains("Nat")),
         "a real coin: {first:?}"
     );
-    assert_eq!(starters(&run(&data, &args, &input)), first);
+    assert_eq!(starters(&run(data, &args, &input)), first);
     std::fs::remove_dir_all(data).unwrap();
 }
 
@@ -707,9 +718,10 @@ fn a_scripts_random_starters_are_the_same_every_run() {
 fn the_board_and_score_lines_are_exactly_as_documented() {
     // Pinned literally (not through the library's own renderer), so that a
     // change in drawing or wording shows up here.
-    let data = data_dir("literal");
+    let scratch = data_dir("literal");
+    let data = scratch.path();
     let out = run(
-        &data,
+        data,
         &["--plain", "--no-animation", "Alice", "Michael"],
         "c\nb\n",
     );
@@ -740,9 +752,10 @@ fn the_board_and_score_lines_are_exactly_as_documented() {
 fn on_a_twelve_pit_board_north_plays_its_pits_q_r_and_u_by_letter() {
     // q, r and u are North's pits m..x here: the mover's own pit wins over
     // the one-letter commands, as in the full-screen game.
-    let data = data_dir("twelve");
+    let scratch = data_dir("twelve");
+    let data = scratch.path();
     let out = run(
-        &data,
+        data,
         &["--plain", "--no-animation", "--pits", "12", "A", "B"],
         "a\nq\nb\nr\nc\nu\n",
     );
@@ -761,7 +774,7 @@ fn on_a_twelve_pit_board_north_plays_its_pits_q_r_and_u_by_letter() {
     );
     // South's turn: q is not South's pit, so it still quits.
     let out = run(
-        &data,
+        data,
         &["--plain", "--no-animation", "--pits", "12", "A", "B"],
         "q\n",
     );
@@ -772,10 +785,11 @@ fn on_a_twelve_pit_board_north_plays_its_pits_q_r_and_u_by_letter() {
 fn a_script_replays_the_same_way_every_time() {
     // End of input from a script ends the match (nothing left to resume),
     // so running the same script again gives the same game.
-    let data = data_dir("rerun");
+    let scratch = data_dir("rerun");
+    let data = scratch.path();
     let args = ["--plain", "--no-animation", "Alice", "Michael"];
-    let first = text(&run(&data, &args, "c\nf\nh\n").stdout);
-    let second = text(&run(&data, &args, "c\nf\nh\n").stdout);
+    let first = text(&run(data, &args, "c\nf\nh\n").stdout);
+    let second = text(&run(data, &args, "c\nf\nh\n").stdout);
     assert!(
         first.contains("End of input: the match ends here."),
         "{first}"
@@ -789,12 +803,13 @@ fn a_script_replays_the_same_way_every_time() {
 /// refused: "Please answer y or n." until the input ran out).
 #[test]
 fn a_script_ending_in_q_can_answer_the_resume_question_with_q() {
-    let data = data_dir("q-twice");
+    let scratch = data_dir("q-twice");
+    let data = scratch.path();
     let args = ["--plain", "--no-animation", "Alice", "Michael"];
-    let first = run(&data, &args, "c\nq\n");
+    let first = run(data, &args, "c\nq\n");
     assert!(first.status.success(), "{first:?}");
     assert!(text(&first.stdout).contains("Stopped. The match is saved"));
-    let second = run(&data, &args, "c\nq\n");
+    let second = run(data, &args, "c\nq\n");
     let stdout = text(&second.stdout);
     assert!(second.status.success(), "{second:?}");
     assert!(
@@ -809,7 +824,7 @@ fn a_script_ending_in_q_can_answer_the_resume_question_with_q() {
     );
     assert!(!stdout.contains("End of input"), "{stdout}");
     // Still saved: a third run is asked again, and `y` resumes it.
-    let third = run(&data, &args, "y\n");
+    let third = run(data, &args, "y\n");
     let stdout = text(&third.stdout);
     assert!(
         stdout.contains("Round 1 goes on after 1 move (Alice moved first)."),
@@ -821,9 +836,10 @@ fn a_script_ending_in_q_can_answer_the_resume_question_with_q() {
 /// `--first random` says that a coin was tossed, every round.
 #[test]
 fn a_random_first_mover_is_announced_as_a_coin_toss() {
-    let data = data_dir("coin");
+    let scratch = data_dir("coin");
+    let data = scratch.path();
     let out = run(
-        &data,
+        data,
         &[
             "--plain",
             "--no-animation",
@@ -840,7 +856,7 @@ fn a_random_first_mover_is_announced_as_a_coin_toss() {
             || stdout.contains("Round 1: a coin toss, Michael moves first."),
         "{stdout}"
     );
-    let plain = run(&data, &["--plain", "--no-animation", "Bo", "Cy"], "");
+    let plain = run(data, &["--plain", "--no-animation", "Bo", "Cy"], "");
     assert!(text(&plain.stdout).contains("Round 1: Bo moves first."));
     std::fs::remove_dir_all(data).unwrap();
 }
@@ -849,9 +865,10 @@ fn a_random_first_mover_is_announced_as_a_coin_toss() {
 /// `computer__random_`.
 #[test]
 fn records_of_computer_seats_have_readable_names() {
-    let data = data_dir("computer-names");
+    let scratch = data_dir("computer-names");
+    let data = scratch.path();
     let out = run(
-        &data,
+        data,
         &[
             "--plain",
             "--no-animation",
@@ -863,7 +880,7 @@ fn records_of_computer_seats_have_readable_names() {
         "n\n",
     );
     assert!(out.status.success(), "{out:?}");
-    let names: Vec<String> = records(&data)
+    let names: Vec<String> = records(data)
         .iter()
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
         .collect();
@@ -882,9 +899,10 @@ fn records_of_computer_seats_have_readable_names() {
 fn a_scripts_random_seat_is_seeded_by_the_game_policy() {
     use mancala::game::seat_player;
     use mancala::plain::SCRIPT_SEED;
-    let data = data_dir("seat-seed");
+    let scratch = data_dir("seat-seed");
+    let data = scratch.path();
     let out = run(
-        &data,
+        data,
         &["--plain", "--no-animation", "--north", "random", "Alice"],
         "a\n",
     );

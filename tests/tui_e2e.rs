@@ -12,7 +12,8 @@ use std::process::Command;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use common::tmux::{Scratch, Tmux, binary, wait_for_line};
+use common::scratch::Scratch;
+use common::tmux::{Tmux, binary, wait_for_line};
 
 #[test]
 fn two_people_play_then_quit_and_the_terminal_is_restored() {

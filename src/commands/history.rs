@@ -67,11 +67,11 @@ pub fn stats(cmd: &StatsCmd) -> anyhow::Result<ExitCode> {
     let history = stats::read(&path)
         .map_err(|e| anyhow::anyhow!("cannot read the statistics {}: {e}", path.display()))?;
     if history.skipped_lines > 0 {
-        eprintln!(
+        crate::game::console::warn(format_args!(
             "mancala: {} in {} left out",
             crate::game::plural(history.skipped_lines, "damaged line"),
             path.display()
-        );
+        ));
     }
     if cmd.json {
         super::output::emit_line(history.to_json())?;

@@ -15,6 +15,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use crate::cli::{Cli, Command, CompletionShell, PositionCmd};
+use crate::game::console;
 use crate::rules::Board;
 
 pub use history::read_record;
@@ -53,7 +54,10 @@ pub fn main() -> ExitCode {
         }
         Err(e) => {
             // One line, as promised, naming what is missing or wrong.
-            eprintln!("{} (see mancala --help)", crate::cli::error_line(&e));
+            console::warn(format_args!(
+                "{} (see mancala --help)",
+                crate::cli::error_line(&e)
+            ));
             return ExitCode::from(2);
         }
     };
@@ -69,7 +73,7 @@ pub fn main() -> ExitCode {
             .downcast_ref::<output::OutputError>()
             .map_or(ExitCode::FAILURE, output::OutputError::exit),
         Err(e) => {
-            eprintln!("mancala: {e:#}");
+            console::warn(format_args!("mancala: {e:#}"));
             if e.is::<UsageError>() {
                 ExitCode::from(2)
             } else {

@@ -372,6 +372,16 @@ pub fn remove_leftovers(dir: &Path) -> usize {
     removed
 }
 
+/// A unit test's own temporary folder, `mancala-TAG-XXXXXX`, removed when
+/// dropped, also when the test panics, so test runs leave nothing behind.
+#[cfg(test)]
+pub(crate) fn scratch(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("mancala-{tag}-"))
+        .tempdir()
+        .expect("a temporary directory")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

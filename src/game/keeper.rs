@@ -92,7 +92,18 @@ impl Keeper {
     /// be used (the match is then played without being kept).
     #[must_use]
     pub fn open() -> (Keeper, Option<String>) {
-        match SaveStore::open() {
+        Keeper::opened(SaveStore::open())
+    }
+
+    /// [`Keeper::open`] for a match played over the network, whose save is
+    /// kept apart from local matches' (see [`SaveStore::for_network`]).
+    #[must_use]
+    pub fn open_network() -> (Keeper, Option<String>) {
+        Keeper::opened(SaveStore::open().and_then(SaveStore::for_network))
+    }
+
+    fn opened(store: std::io::Result<SaveStore>) -> (Keeper, Option<String>) {
+        match store {
             Ok(store) => (Keeper::new(Some(store)), None),
             Err(e) => {
                 let place = super::save::data_dir()
@@ -298,20 +309,15 @@ mod tests {
         }
     }
 
-    fn root(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "mancala-keeper-{tag}-{}-{:?}",
-            std::process::id(),
-            std::thread::current().id()
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        dir
+    fn root(tag: &str) -> tempfile::TempDir {
+        crate::game::files::scratch(&format!("keeper-{tag}"))
     }
 
     #[test]
     fn closing_a_round_records_it_once_and_saves_the_next_round() {
-        let dir = root("close");
-        let store = SaveStore::at(&dir).unwrap();
+        let scratch = root("close");
+        let dir = scratch.path();
+        let store = SaveStore::at(dir).unwrap();
         let mut keeper = Keeper::new(Some(store.clone()));
         let mut m = Match::new(config(), 7);
         while let Some(pit) = m.board().legal_moves().next() {
@@ -335,7 +341,6 @@ mod tests {
         );
         assert!(keeper.finish(&config()).is_none());
         assert!(keeper.look(&config()).saved.is_none());
-        fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
@@ -350,8 +355,9 @@ mod tests {
 
     #[test]
     fn a_save_that_fails_is_reported_once_with_its_path() {
-        let dir = root("fail");
-        let store = SaveStore::at(&dir).unwrap();
+        let scratch = root("fail");
+        let dir = scratch.path();
+        let store = SaveStore::at(dir).unwrap();
         let m = Match::new(config(), 1);
         // A directory where the save should go: the rename fails.
         fs::create_dir_all(store.path_for(m.config())).unwrap();
@@ -363,13 +369,13 @@ mod tests {
         );
         assert!(!keeper.is_keeping());
         assert!(keeper.save(&m).is_none(), "said once");
-        fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
     fn a_corrupt_save_is_set_aside_and_named_in_one_short_sentence() {
-        let dir = root("corrupt");
-        let store = SaveStore::at(&dir).unwrap();
+        let scratch = root("corrupt");
+        let dir = scratch.path();
+        let store = SaveStore::at(dir).unwrap();
         let path = store.path_for(&config());
         fs::write(&path, "garbage").unwrap();
         let mut keeper = Keeper::new(Some(store));
@@ -381,7 +387,6 @@ mod tests {
         assert_eq!(problem.matches(&path.display().to_string()).count(), 1);
         assert!(!path.exists());
         assert!(keeper.is_keeping(), "the new match is kept");
-        fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

@@ -17,6 +17,10 @@
 //! - `stats.jsonl`: one line per finished round (see [`super::stats`]).
 //! - `locks/SOUTH-vs-NORTH-HASH.lock`: empty files whose OS locks tell
 //!   which matches are open in a running game.
+//! - `saves/network/` and `locks/network/`: the same for matches played
+//!   over the network (`mancala host`), kept apart so that a local match
+//!   of the same names and rules never resumes one
+//!   ([`SaveStore::for_network`]).
 //!
 //! # For a front end
 //!
@@ -210,7 +214,13 @@ impl std::error::Error for SaveError {}
 #[derive(Clone, Debug)]
 pub struct SaveStore {
     root: PathBuf,
+    /// Whether this store keeps network matches: their saves and locks are
+    /// in folders of their own (see [`SaveStore::for_network`]).
+    network: bool,
 }
+
+/// The folder, inside `saves/` and `locks/`, of network matches.
+const NETWORK_FOLDER: &str = "network";
 
 impl SaveStore {
     /// The store in [`data_dir`], created if needed.
@@ -232,7 +242,10 @@ impl SaveStore {
     /// # Errors
     /// When the directories cannot be created.
     pub fn at(root: impl Into<PathBuf>) -> io::Result<SaveStore> {
-        let store = SaveStore { root: root.into() };
+        let store = SaveStore {
+            root: root.into(),
+            network: false,
+        };
         fs::create_dir_all(store.root.join("saves"))?;
         // Without `records/` the match is still saved and counted; the
         // round's record fails then, and says so.
@@ -246,6 +259,42 @@ impl SaveStore {
             files::remove_leftovers(&dir);
         }
         Ok(store)
+    }
+
+    /// The same data directory, for matches played over the network: their
+    /// saves are kept in `saves/network/` and their locks in
+    /// `locks/network/`, so that a network match and a local match of the
+    /// same names and rules never resume (or lock) each other. Records and
+    /// statistics are shared.
+    ///
+    /// # Errors
+    /// When the folder cannot be created.
+    pub fn for_network(self) -> io::Result<SaveStore> {
+        let store = SaveStore {
+            network: true,
+            ..self
+        };
+        fs::create_dir_all(store.saves_dir())?;
+        files::remove_leftovers(&store.saves_dir());
+        Ok(store)
+    }
+
+    /// The folder of this store's saves.
+    fn saves_dir(&self) -> PathBuf {
+        self.of_kind(self.root.join("saves"))
+    }
+
+    /// The folder of this store's locks.
+    fn locks_dir(&self) -> PathBuf {
+        self.of_kind(self.root.join("locks"))
+    }
+
+    fn of_kind(&self, dir: PathBuf) -> PathBuf {
+        if self.network {
+            dir.join(NETWORK_FOLDER)
+        } else {
+            dir
+        }
     }
 
     /// The data directory.
@@ -271,7 +320,7 @@ impl SaveStore {
     #[must_use]
     pub fn path_for(&self, config: &MatchConfig) -> PathBuf {
         let [s, n] = &config.seats;
-        self.root.join("saves").join(format!(
+        self.saves_dir().join(format!(
             "{}-vs-{}-{:016x}.txt",
             slug(&s.name),
             slug(&n.name),
@@ -287,7 +336,7 @@ impl SaveStore {
         let own = self.path_for(config);
         let [s, n] = &config.seats;
         let prefix = format!("{}-vs-{}-", slug(&s.name), slug(&n.name));
-        let mut found: Vec<PathBuf> = fs::read_dir(self.root.join("saves"))
+        let mut found: Vec<PathBuf> = fs::read_dir(self.saves_dir())
             .into_iter()
             .flatten()
             .filter_map(Result::ok)
@@ -418,7 +467,7 @@ impl SaveStore {
     /// the directory cannot be written).
     pub fn lock(&self, config: &MatchConfig) -> io::Result<Option<MatchLock>> {
         let name = self.path_for(config).with_extension("lock");
-        let dir = self.root.join("locks");
+        let dir = self.locks_dir();
         fs::create_dir_all(&dir)?;
         let path = dir.join(name.file_name().unwrap_or_default());
         let file = files::open_lock(&path)?;
@@ -453,14 +502,8 @@ mod tests {
     use crate::players::PlayerKind;
     use crate::rules::{NoTrace, Rules};
 
-    fn temp_root(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "mancala-save-{tag}-{}-{}",
-            std::process::id(),
-            unix_seconds()
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        dir
+    fn temp_root(tag: &str) -> tempfile::TempDir {
+        crate::game::files::scratch(&format!("save-{tag}"))
     }
 
     fn config(north: &str) -> MatchConfig {
@@ -495,8 +538,9 @@ mod tests {
 
     #[test]
     fn a_saved_match_loads_back_and_finish_forgets_it() {
-        let root = temp_root("roundtrip");
-        let store = SaveStore::at(&root).unwrap();
+        let scratch = temp_root("roundtrip");
+        let root = scratch.path();
+        let store = SaveStore::at(root).unwrap();
         let cfg = config("Michael");
         assert!(store.load(&cfg).unwrap().is_none());
         let mut m = Match::new(cfg.clone(), 1);
@@ -514,13 +558,49 @@ mod tests {
         );
         store.finish(&cfg).unwrap();
         assert!(store.load(&cfg).unwrap().is_none());
-        fs::remove_dir_all(root).unwrap();
+    }
+
+    #[test]
+    fn network_and_local_matches_of_the_same_names_never_meet() {
+        let scratch = temp_root("network");
+        let local = SaveStore::at(scratch.path()).unwrap();
+        let network = local.clone().for_network().unwrap();
+        let cfg = config("Michael");
+        let played = |letters: &[char]| {
+            let mut m = Match::new(cfg.clone(), 1);
+            for &letter in letters {
+                m.play(Rules::KALAH.pit_by_letter(letter).unwrap(), &mut NoTrace)
+                    .unwrap();
+            }
+            m
+        };
+        network.save(&played(&['c'])).unwrap();
+        assert!(local.load(&cfg).unwrap().is_none(), "network → local");
+        local.save(&played(&['c', 'f', 'h'])).unwrap();
+        assert_eq!(network.load(&cfg).unwrap().unwrap().moves().len(), 1);
+        assert_eq!(local.load(&cfg).unwrap().unwrap().moves().len(), 3);
+        assert!(
+            local.other_saves(&cfg).is_empty(),
+            "{:?}",
+            local.other_saves(&cfg)
+        );
+        // Each holds its own lock.
+        let _local_lock = local.lock(&cfg).unwrap().expect("the local lock");
+        let _network_lock = network.lock(&cfg).unwrap().expect("the network lock");
+        network.finish(&cfg).unwrap();
+        assert_eq!(local.load(&cfg).unwrap().unwrap().moves().len(), 3);
+        // Local saves stay where they were.
+        assert_eq!(
+            local.path_for(&cfg).parent(),
+            Some(scratch.path().join("saves").as_path())
+        );
     }
 
     #[test]
     fn a_foreign_save_is_set_aside_and_other_settings_are_found() {
-        let root = temp_root("foreign");
-        let store = SaveStore::at(&root).unwrap();
+        let scratch = temp_root("foreign");
+        let root = scratch.path();
+        let store = SaveStore::at(root).unwrap();
         let ours = config("Michael");
         let mut other = config("Michael");
         other.first = FirstMover::North;
@@ -538,13 +618,13 @@ mod tests {
         store.save(&Match::new(other.clone(), 1)).unwrap();
         assert_eq!(store.other_saves(&ours), vec![store.path_for(&other)]);
         assert!(store.other_saves(&other).is_empty());
-        fs::remove_dir_all(root).unwrap();
     }
 
     #[test]
     fn a_corrupt_save_is_set_aside_not_overwritten() {
-        let root = temp_root("corrupt");
-        let store = SaveStore::at(&root).unwrap();
+        let scratch = temp_root("corrupt");
+        let root = scratch.path();
+        let store = SaveStore::at(root).unwrap();
         let cfg = config("Michael");
         let path = store.path_for(&cfg);
         fs::write(&path, "mancala record 1\npits: 6\nmoves: zz\n").unwrap();
@@ -572,6 +652,5 @@ mod tests {
         let err = store.load(&cfg).unwrap_err();
         assert!(err.to_string().contains("too large"), "{err}");
         assert!(!path.exists());
-        fs::remove_dir_all(root).unwrap();
     }
 }

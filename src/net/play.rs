@@ -294,7 +294,7 @@ impl<S: Show> HostGame<S> {
     /// # Errors
     /// When the port cannot be listened on, or the output fails.
     pub fn new(setup: HostSetup, show: S, tx: mpsc::Sender<HostIn>) -> anyhow::Result<HostGame<S>> {
-        let (keeper, warning) = Keeper::open();
+        let (keeper, warning) = Keeper::open_network();
         let mut host = HostGame {
             show,
             code: JoinCode::random(),

@@ -51,6 +51,7 @@ pub mod replay;
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 use std::process::ExitCode;
 
+use crate::game::console;
 use crate::game::keeper::busy_answer;
 use crate::game::keeper::saved_summary;
 use crate::game::messages::{gave_no_move, plays, round_goes_on};
@@ -86,7 +87,7 @@ pub fn run(mut config: MatchConfig, options: &PlayOptions) -> anyhow::Result<Exi
     };
     let (keeper, warning) = Keeper::open();
     if let Some(warning) = warning {
-        eprintln!("mancala: {warning}");
+        console::warn(format_args!("mancala: {warning}"));
     }
     let mut game = Plain {
         input: io::stdin().lock(),
@@ -200,7 +201,7 @@ impl<R: BufRead, W: Write> Plain<R, W> {
 
     fn save(&mut self, m: &Match) {
         if let Some(warning) = self.keeper.save(m) {
-            eprintln!("mancala: {warning}");
+            console::warn(format_args!("mancala: {warning}"));
         }
     }
 
@@ -235,7 +236,7 @@ impl<R: BufRead, W: Write> Plain<R, W> {
 
     fn finish(&mut self, m: &Match) {
         if let Some(warning) = self.keeper.finish(m.config()) {
-            eprintln!("mancala: {warning}");
+            console::warn(format_args!("mancala: {warning}"));
         }
     }
 
@@ -283,7 +284,7 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             writeln!(self.out, "Note: {note}")?;
         }
         if let Some(problem) = &found.problem {
-            eprintln!("mancala: {problem}");
+            console::warn(format_args!("mancala: {problem}"));
         }
         let Some(saved) = found.saved else {
             return Ok(Resume::Play(Box::new(Match::new(config.clone(), seed))));
@@ -390,7 +391,7 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             writeln!(self.out, "Round recorded in {}.", path.display())?;
         }
         for warning in kept.warnings {
-            eprintln!("mancala: {warning}");
+            console::warn(format_args!("mancala: {warning}"));
         }
         Ok(())
     }

@@ -19,7 +19,7 @@ use ratatui::layout::{Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::game::{Match, match_score};
+use crate::game::{Match, console, match_score};
 use crate::net::play::{
     HostGame, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, LineInput as Typed, Show, names,
 };
@@ -598,7 +598,7 @@ fn run_screen<E: NetEngine>(mut screen: NetScreen, engine: E) -> anyhow::Result<
     crate::tui::screen::run(&mut screen, &mut world)?;
     let last: Vec<&str> = screen.log().collect();
     for line in &last[last.len().saturating_sub(3)..] {
-        println!("{line}");
+        console::say(line);
     }
     Ok(match screen.ended() {
         Some(0) | None => ExitCode::SUCCESS,
@@ -633,7 +633,7 @@ pub fn join(setup: JoinSetup) -> anyhow::Result<ExitCode> {
             // Not connected: say why on the normal screen.
             for shown in feed.shown {
                 if let Shown::Say(text) = shown {
-                    println!("{text}");
+                    console::say(text);
                 }
             }
             return Ok(code);

@@ -221,7 +221,7 @@ impl PrefsWorld {
         };
         crate::tui::screen::run(screen, &mut world)?;
         if let Some(problem) = world.problem {
-            eprintln!("{problem}");
+            crate::game::console::warn(problem);
         }
         Ok(())
     }
@@ -375,15 +375,17 @@ pub fn save(path: &Path, prefs: &Prefs) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    fn temp(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("mancala-prefs-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        dir.join(FILE_NAME)
+    /// A scratch folder (removed on drop) and the preferences file in a
+    /// folder of it that does not exist yet.
+    fn temp(name: &str) -> (tempfile::TempDir, PathBuf) {
+        let scratch = crate::game::files::scratch(&format!("prefs-{name}"));
+        let path = scratch.path().join("config").join(FILE_NAME);
+        (scratch, path)
     }
 
     #[test]
     fn preferences_round_trip_and_a_missing_file_is_no_problem() {
-        let path = temp("round-trip");
+        let (_scratch, path) = temp("round-trip");
         assert_eq!(load(&path), Ok(None));
         for seed_delay in [None, Some(Duration::from_millis(330))] {
             for palette in [Palette::Colour, Palette::Mono] {
@@ -395,12 +397,11 @@ mod tests {
                 assert_eq!(load(&path), Ok(Some(prefs)));
             }
         }
-        fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
 
     #[test]
     fn a_corrupt_or_huge_file_gives_one_line_and_the_defaults() {
-        let path = temp("corrupt");
+        let (_scratch, path) = temp("corrupt");
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         for text in [
             "speed = fast\n".to_string(),
@@ -417,7 +418,6 @@ mod tests {
         }
         fs::write(&path, [0xff, 0xfe, 0x00]).unwrap();
         assert!(load(&path).is_err(), "not UTF-8");
-        fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! What the integration tests share: an independent oracle of the rules
-//! ([`oracle`]) and the real binary driven in a real terminal ([`tmux`]).
+//! ([`oracle`]), a scratch folder removed on drop ([`scratch`]) and the
+//! real binary driven in a real terminal ([`tmux`]).
 //! Each test crate uses only some of it.
 
 #![allow(dead_code)]
 
 pub mod oracle;
+pub mod scratch;
 pub mod tmux;
 
 #[allow(unused_imports)]

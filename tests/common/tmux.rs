@@ -1,7 +1,6 @@
 //! The real binary in a real terminal: a tmux server on a private socket,
-//! keys sent to it, its screen read back; and a scratch folder for each
-//! test's data, preferences and exit statuses, removed when dropped (also
-//! when the test fails), so that no test run leaves folders behind.
+//! keys sent to it, its screen read back. Each test's files live in a
+//! `Scratch` folder (see `super::scratch`).
 //!
 //! CI installs tmux; without it these tests fail when `CI` is set and are
 //! skipped with a notice otherwise ([`Tmux::start`] gives `None`).
@@ -178,63 +177,6 @@ impl Drop for Tmux {
         if let Some(path) = &self.socket_path {
             let _ = std::fs::remove_file(path);
         }
-    }
-}
-
-/// A test's own temporary folder: its data directory (`data/`, with the
-/// preferences in `data/config/`) and the files its runs write their exit
-/// status to. Removed on drop, also when the test panics.
-pub struct Scratch {
-    dir: tempfile::TempDir,
-}
-
-impl Scratch {
-    /// A fresh folder named after the test.
-    #[must_use]
-    pub fn new(name: &str) -> Scratch {
-        let dir = tempfile::Builder::new()
-            .prefix(&format!("mancala-test-{name}-"))
-            .tempdir()
-            .expect("a temporary directory");
-        Scratch { dir }
-    }
-
-    /// The folder.
-    #[must_use]
-    pub fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    /// The data directory of the runs (`MANCALA_DATA_DIR`).
-    #[must_use]
-    pub fn data(&self) -> PathBuf {
-        self.path().join("data")
-    }
-
-    /// The preferences' directory of the runs (`MANCALA_CONFIG_DIR`).
-    #[must_use]
-    pub fn config(&self) -> PathBuf {
-        self.data().join("config")
-    }
-
-    /// A file in the folder.
-    #[must_use]
-    pub fn file(&self, name: &str) -> PathBuf {
-        self.path().join(name)
-    }
-
-    /// The shell command that runs `mancala ARGS` with this folder's data
-    /// and preferences, writes its exit status to `status`, and keeps the
-    /// pane open so that the screen can still be read.
-    #[must_use]
-    pub fn command(&self, args: &str, status: &Path) -> String {
-        format!(
-            "MANCALA_DATA_DIR={} MANCALA_CONFIG_DIR={} {} {args}; echo \"$?\" > {}; sleep 60",
-            self.data().display(),
-            self.config().display(),
-            binary(),
-            status.display()
-        )
     }
 }
 

@@ -35,7 +35,7 @@ pub(crate) mod testing;
 use std::process::ExitCode;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use crate::game::{Keeper, Match, MatchConfig, PlayOptions};
+use crate::game::{Keeper, Match, MatchConfig, PlayOptions, console};
 use crate::tui::{prefs, screen, terminal};
 
 pub use app::App;
@@ -98,13 +98,13 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
         // The terminal may be gone (SIGHUP): print nothing more.
         return Ok(ExitCode::from(status));
     }
-    println!("{}", app.final_score());
+    console::say(app.final_score());
     if !app.busy_question()
         && keeper.has_save(&config)
         && app.game().outcome().is_none()
         && app.resume_summary().is_none()
     {
-        println!("The match is saved: start mancala with the same names to resume it.");
+        console::say("The match is saved: start mancala with the same names to resume it.");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -185,9 +185,9 @@ mod tests {
 
     #[test]
     fn the_world_saves_each_move_records_each_round_once_and_clears_at_the_end() {
-        let dir = std::env::temp_dir().join(format!("mancala-keep-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        let store = SaveStore::at(&dir).unwrap();
+        let scratch = crate::game::files::scratch("keep");
+        let dir = scratch.path();
+        let store = SaveStore::at(dir).unwrap();
         let t0 = Instant::now();
         let mut app = humans(t0);
         let config = app.game().config().clone();
@@ -226,6 +226,5 @@ mod tests {
         press(&mut app, pit_key('n'));
         assert!(store.load(&config).unwrap().is_none(), "the match is over");
         assert_eq!(records(), 1);
-        fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -1,0 +1,27 @@
+//! Lines for the person at the terminal that must never end the program:
+//! warnings and problems on standard error, a closing word on standard
+//! output. `eprintln!` and `println!` panic when the write fails (the
+//! reader of a pipe went away, a full disk, a terminal that hung up); a
+//! line nobody can read is not worth a panic, so these write and ignore
+//! the failure. Reports whose loss matters (a command's output) go through
+//! `commands::output` instead, which turns the failure into an exit code.
+
+use std::fmt::Display;
+use std::io::{self, Write as _};
+
+/// Writes `text` and a line break to standard error; a failure is ignored.
+///
+/// ```
+/// // Never panics, even with standard error closed or a broken pipe.
+/// mancala::game::console::warn(format_args!("mancala: {}", "a warning"));
+/// ```
+pub fn warn(text: impl Display) {
+    let _ = writeln!(io::stderr().lock(), "{text}");
+}
+
+/// Writes `text` and a line break to standard output and flushes it; a
+/// failure is ignored.
+pub fn say(text: impl Display) {
+    let mut out = io::stdout().lock();
+    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
+}

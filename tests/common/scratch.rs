@@ -1,0 +1,64 @@
+//! A scratch folder for each test's data, preferences and exit statuses,
+//! removed when dropped (also when the test fails), so that no test run
+//! leaves folders behind in the system's temporary directory.
+
+use std::path::{Path, PathBuf};
+
+use super::tmux::binary;
+
+/// A test's own temporary folder: its data directory (`data/`, with the
+/// preferences in `data/config/`) and the files its runs write their exit
+/// status to. Removed on drop, also when the test panics.
+pub struct Scratch {
+    dir: tempfile::TempDir,
+}
+
+impl Scratch {
+    /// A fresh folder named after the test.
+    #[must_use]
+    pub fn new(name: &str) -> Scratch {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("mancala-test-{name}-"))
+            .tempdir()
+            .expect("a temporary directory");
+        Scratch { dir }
+    }
+
+    /// The folder.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The data directory of the runs (`MANCALA_DATA_DIR`).
+    #[must_use]
+    pub fn data(&self) -> PathBuf {
+        self.path().join("data")
+    }
+
+    /// The preferences' directory of the runs (`MANCALA_CONFIG_DIR`).
+    #[must_use]
+    pub fn config(&self) -> PathBuf {
+        self.data().join("config")
+    }
+
+    /// A file in the folder.
+    #[must_use]
+    pub fn file(&self, name: &str) -> PathBuf {
+        self.path().join(name)
+    }
+
+    /// The shell command that runs `mancala ARGS` with this folder's data
+    /// and preferences, writes its exit status to `status`, and keeps the
+    /// pane open so that the screen can still be read.
+    #[must_use]
+    pub fn command(&self, args: &str, status: &Path) -> String {
+        format!(
+            "MANCALA_DATA_DIR={} MANCALA_CONFIG_DIR={} {} {args}; echo \"$?\" > {}; sleep 60",
+            self.data().display(),
+            self.config().display(),
+            binary(),
+            status.display()
+        )
+    }
+}
