@@ -621,7 +621,11 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
     let look = chosen(given);
     let game = HostGame::new(setup, Feed::default(), tx)?;
     run_screen(
-        NetScreen::new(crate::net::referee::HOST_SIDE, look.seed_delay(), *look.theme()),
+        NetScreen::new(
+            crate::net::referee::HOST_SIDE,
+            look.seed_delay(),
+            *look.theme(),
+        ),
         HostEngine { game, rx },
     )
 }
@@ -647,7 +651,11 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
         }
     };
     run_screen(
-        NetScreen::new(crate::net::referee::JOINER_SIDE, look.seed_delay(), *look.theme()),
+        NetScreen::new(
+            crate::net::referee::JOINER_SIDE,
+            look.seed_delay(),
+            *look.theme(),
+        ),
         JoinEngine { game, rx },
     )
 }
