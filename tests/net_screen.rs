@@ -27,9 +27,11 @@ fn board(screen: &str) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn both_full_screens_side_by_side_show_the_same_match() {
-    let scratch = Scratch::new("net-screen");
+/// Alice's `mancala host` (pane `game.0`) and Michael's `mancala join`
+/// (pane `game.1`) side by side in a tmux window of its own, with the
+/// data and preferences of `scratch` and the extra options given; `None`
+/// when there is no tmux (see [`Tmux::start`]).
+fn host_and_join(scratch: &Scratch, name: &str, host_opts: &str, join_opts: &str) -> Option<Tmux> {
     let port = TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -42,10 +44,8 @@ fn both_full_screens_side_by_side_show_the_same_match() {
     );
     let bin = binary();
     let host =
-        format!("env {env} {bin} host Alice --bind 127.0.0.1 --port {port} --speed 20; sleep 30");
-    let Some(tmux) = Tmux::start("net", 180, 30, &host) else {
-        return;
-    };
+        format!("env {env} {bin} host Alice --bind 127.0.0.1 --port {port} {host_opts}; sleep 30");
+    let tmux = Tmux::start(name, 180, 30, &host)?;
     let screen = tmux.wait_for_in("game.0", "--code ");
     let code = screen
         .split("--code ")
@@ -53,14 +53,24 @@ fn both_full_screens_side_by_side_show_the_same_match() {
         .and_then(|rest| rest.split_whitespace().next())
         .unwrap()
         .to_string();
-    let join =
-        format!("env {env} {bin} join 127.0.0.1:{port} --code {code} Michael --speed 20; sleep 30");
+    let join = format!(
+        "env {env} {bin} join 127.0.0.1:{port} --code {code} Michael {join_opts}; sleep 30"
+    );
     let out = tmux.run(&["split-window", "-h", "-t", "game", &join]);
     assert!(
         out.status.success(),
         "tmux: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    Some(tmux)
+}
+
+#[test]
+fn both_full_screens_side_by_side_show_the_same_match() {
+    let scratch = Scratch::new("net-screen");
+    let Some(tmux) = host_and_join(&scratch, "net", "--speed 20", "--speed 20") else {
+        return;
+    };
 
     // Both screens show the starting board; Alice moves first.
     tmux.wait_for_in("game.0", "Alice, choose a pit (a-f):");
@@ -107,33 +117,9 @@ fn the_network_screen_sows_at_the_speed_kept_in_the_preferences() {
     // moves at once.
     std::fs::create_dir_all(scratch.config()).unwrap();
     std::fs::write(scratch.config().join("preferences"), "speed = 5000\n").unwrap();
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let env = format!(
-        "MANCALA_DATA_DIR={} MANCALA_CONFIG_DIR={}",
-        scratch.data().display(),
-        scratch.config().display()
-    );
-    let bin = binary();
-    let host = format!("env {env} {bin} host Alice --bind 127.0.0.1 --port {port}; sleep 30");
-    let Some(tmux) = Tmux::start("net-speed", 180, 30, &host) else {
+    let Some(tmux) = host_and_join(&scratch, "net-speed", "", "--no-animation") else {
         return;
     };
-    let screen = tmux.wait_for_in("game.0", "--code ");
-    let code = screen
-        .split("--code ")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap()
-        .to_string();
-    let join = format!(
-        "env {env} {bin} join 127.0.0.1:{port} --code {code} Michael --no-animation; sleep 30"
-    );
-    let out = tmux.run(&["split-window", "-h", "-t", "game", &join]);
-    assert!(out.status.success());
     tmux.wait_for_in("game.0", "Alice, choose a pit (a-f):");
     tmux.wait_for_in("game.1", "Waiting for Alice…");
     // c sows four seeds and gives an extra turn: the joiner shows it at
