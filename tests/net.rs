@@ -705,20 +705,26 @@ fn local_match(data: &Path, input: &[&str]) -> String {
     local.text()
 }
 
-#[test]
-fn a_network_match_and_a_local_match_of_the_same_names_keep_their_own_saves() {
-    let scratch = data_dir("apart");
-    let data = scratch.path();
-    let rules = ["--pits", "3", "--seeds", "2"];
-    // A network match of Alice and Michael: one move, then both stop.
+/// Alice hosts a match against Michael (3 pits × 2 seeds) in `data`, plays
+/// one move (saved by the host before it is confirmed), then both stop.
+fn one_hosted_move(data: &Path) {
     let port = free_port();
-    let (mut host, code) = start_host(data, port, &rules);
+    let (mut host, code) = start_host(data, port, &["--pits", "3", "--seeds", "2"]);
     let mut joiner = Player::spawn(data, &join_args(port, &code, &[]));
     host.wait_for("prompt", |t| t.ends_with("Alice, choose a pit (a-c): "));
     host.send("a");
     joiner.wait_for("Alice's move", |t| t.contains("Alice sows a: b c"));
     host.kill();
     joiner.kill();
+}
+
+#[test]
+fn a_network_match_and_a_local_match_of_the_same_names_keep_their_own_saves() {
+    let scratch = data_dir("apart");
+    let data = scratch.path();
+    let rules = ["--pits", "3", "--seeds", "2"];
+    // A network match of Alice and Michael: one move, then both stop.
+    one_hosted_move(data);
 
     // A local match of the same names and rules is not offered it: it
     // starts afresh and is kept after two moves (b gives an extra turn).
@@ -740,6 +746,26 @@ fn a_network_match_and_a_local_match_of_the_same_names_keep_their_own_saves() {
     drop(host);
 
     // And the local match resumes its own two moves.
+    let local = local_match(data, &["y", "q"]);
+    assert!(
+        local.contains(
+            "There is an unfinished match of Alice and Michael: round 1, 2 moves played."
+        ),
+        "{local}"
+    );
+}
+
+#[test]
+fn a_hosted_match_does_not_overwrite_a_local_save_of_the_same_names() {
+    let scratch = data_dir("apart-local-first");
+    let data = scratch.path();
+    // A local match of Alice and Michael, kept after two moves.
+    let local = local_match(data, &["b", "c", "q"]);
+    assert!(local.contains("The match is saved"), "{local}");
+    // Alice hosts a match of the same names and rules; one move is played
+    // (and saved by the host) before both stop.
+    one_hosted_move(data);
+    // The local match still resumes its own two moves.
     let local = local_match(data, &["y", "q"]);
     assert!(
         local.contains(
