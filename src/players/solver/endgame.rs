@@ -62,7 +62,7 @@ pub fn entries(pits: usize, seeds: u32) -> u64 {
     binomials()[n][2 * pits]
 }
 
-/// The largest seed count (below `total`, at most [`MAX_DB_SEEDS`]) whose
+/// The largest seed count (below `total`, at most `MAX_DB_SEEDS`) whose
 /// database holds at most `max_entries` positions.
 #[must_use]
 pub fn seeds_for(pits: usize, total: u32, max_entries: u64) -> u32 {

@@ -17,7 +17,7 @@
 //!   the value, each proving a bound; when stopped, the bounds proven so
 //!   far are the answer ([`SolveOutcome::Bounds`]).
 //! - A transposition table of proven lower and upper bounds, lock-free and
-//!   shared by the threads ([`table`]), kept across moves and rounds while
+//!   shared by the threads (the `table` module), kept across moves and rounds while
 //!   the rules stay the same (an arena pays for the opening once).
 //! - Lazy SMP: with two threads or more, helpers search the same null
 //!   window with a perturbed move order and fill the shared table.
