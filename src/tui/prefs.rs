@@ -146,12 +146,13 @@ impl Chosen {
     /// unless `NO_COLOR` is set.
     #[must_use]
     pub fn for_run(given: Option<Option<Duration>>, kept: Prefs) -> Chosen {
-        Chosen::new(
-            given.unwrap_or(kept.seed_delay),
-            Theme::chosen(kept.palette),
-            kept,
-            Theme::colour_forbidden(),
-        )
+        let forbidden = Theme::colour_forbidden();
+        let theme = if forbidden {
+            Theme::monochrome()
+        } else {
+            Theme::of(kept.palette)
+        };
+        Chosen::new(given.unwrap_or(kept.seed_delay), theme, kept, forbidden)
     }
 
     /// The pause between two seeds (`None`: no animation).

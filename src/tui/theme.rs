@@ -167,7 +167,7 @@ impl Theme {
     /// <https://no-color.org> convention), else the colour theme.
     #[must_use]
     pub fn for_no_color(no_color: Option<&std::ffi::OsStr>) -> Theme {
-        if no_color.is_some_and(|v| !v.is_empty()) {
+        if forbids_colour(no_color) {
             Theme::monochrome()
         } else {
             Theme::colour()
@@ -183,24 +183,13 @@ impl Theme {
         }
     }
 
-    /// The theme the players chose, unless `NO_COLOR` forbids colours for
-    /// this run ([`Theme::colour_forbidden`]).
-    #[must_use]
-    pub fn chosen(palette: Palette) -> Theme {
-        if Theme::colour_forbidden() {
-            Theme::monochrome()
-        } else {
-            Theme::of(palette)
-        }
-    }
-
     /// Whether `NO_COLOR` is set to a non-empty value (the
     /// <https://no-color.org> convention): no colours, whatever was chosen.
     /// Read here rather than left to crossterm, whose own handling of it
     /// also drops bold and reverse.
     #[must_use]
     pub fn colour_forbidden() -> bool {
-        Theme::for_no_color(std::env::var_os("NO_COLOR").as_deref()).monochrome
+        forbids_colour(std::env::var_os("NO_COLOR").as_deref())
     }
 
     /// The palette this theme is.
@@ -212,6 +201,11 @@ impl Theme {
             Palette::Colour
         }
     }
+}
+
+/// Whether a `NO_COLOR` value forbids colours: any non-empty value does.
+fn forbids_colour(no_color: Option<&std::ffi::OsStr>) -> bool {
+    no_color.is_some_and(|v| !v.is_empty())
 }
 
 #[cfg(test)]
