@@ -332,15 +332,16 @@ impl SearchThread<'_> {
         let mut order = [0u8; 16];
         let mut len = 0;
         // extra turns first (nearest the store first), then the rest
+        let mut extra = 0u32;
         for i in (0..n).rev() {
             if moves >> i & 1 == 1 && pos.reaches_store(&rules, i) {
+                extra |= 1 << i;
                 order[len] = i as u8;
                 len += 1;
             }
         }
-        let extra = len;
         for i in (0..n).rev() {
-            if moves >> i & 1 == 1 && !order[..extra].contains(&(i as u8)) {
+            if (moves & !extra) >> i & 1 == 1 {
                 order[len] = i as u8;
                 len += 1;
             }
