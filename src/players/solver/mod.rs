@@ -19,8 +19,9 @@
 //! - A transposition table of proven lower and upper bounds, lock-free and
 //!   shared by the threads (the `table` module), kept across moves and rounds while
 //!   the rules stay the same (an arena pays for the opening once).
-//! - Lazy SMP: with two threads or more, helpers search the same null
-//!   window with a perturbed move order and fill the shared table.
+//! - Young brothers wait (the `split` module): with two threads or
+//!   more, a node high in the tree whose first move did not cut off shares
+//!   its other moves with the idle threads.
 //! - Enhanced transposition cutoffs near the root: before searching, each
 //!   move's known bound may cut off at once.
 //! - An endgame database ([`endgame`]) of every position with few seeds
@@ -32,6 +33,7 @@
 
 pub mod book;
 pub mod endgame;
+mod split;
 mod table;
 
 use std::sync::Arc;
@@ -39,6 +41,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use self::endgame::Endgame;
+use self::split::{Pool, Split};
 use self::table::{Entry, Table};
 use super::search::{Engine, Level};
 use super::{Limits, TurnFn};
@@ -168,10 +171,16 @@ pub(crate) struct Counter<'a> {
     limit: u64,
     deadline: Option<Instant>,
     stop: &'a AtomicBool,
-    generation: Option<(&'a AtomicU64, u64)>,
     total: &'a AtomicU64,
-    /// Set once a limit was hit; results after that are discarded.
+    /// The split point the current search lies under: once it (or one
+    /// above it) is stopped, the search is given up.
+    chain: Option<Arc<Split>>,
+    /// Set once a limit was hit or the search was given up; results after
+    /// that are discarded.
     pub aborted: bool,
+    /// Set once a limit of the solve was hit (the stop flag, the deadline
+    /// or the node budget): unlike a given-up split, this never clears.
+    limited: bool,
 }
 
 /// Positions between two looks at the clock, the flags and the shared count.
@@ -186,9 +195,10 @@ impl<'a> Counter<'a> {
             limit: limits.nodes.unwrap_or(u64::MAX),
             deadline: limits.deadline,
             stop: &limits.stop,
-            generation: None,
             total,
+            chain: None,
             aborted: false,
+            limited: false,
         }
     }
 
@@ -200,16 +210,17 @@ impl<'a> Counter<'a> {
             self.flush();
             if self.stop.load(Ordering::Relaxed)
                 || self.deadline.is_some_and(|d| Instant::now() >= d)
-                || self
-                    .generation
-                    .is_some_and(|(g, mine)| g.load(Ordering::Relaxed) != mine)
             {
+                self.limited = true;
+            }
+            if self.chain.as_ref().is_some_and(|c| c.stopped()) {
                 self.aborted = true;
             }
         }
         if self.seen_total + (self.nodes - self.flushed) >= self.limit {
-            self.aborted = true;
+            self.limited = true;
         }
+        self.aborted |= self.limited;
         self.aborted
     }
 
@@ -282,6 +293,11 @@ fn table_min(db_seeds: i32) -> i32 {
     TABLE_MIN_SEEDS.max(db_seeds + TABLE_ABOVE_DB + 1)
 }
 
+/// Nodes with at least this many seeds more than the database holds may
+/// become split points shared by the threads (their subtrees are big
+/// enough to repay the hand-over).
+const SPLIT_ABOVE_DB: i32 = 10;
+
 /// Enhanced transposition cutoffs are tried only where this many seeds or
 /// more are in play (near the leaves they cost more than they save).
 const ETC_MIN_SEEDS: i32 = 24;
@@ -299,10 +315,10 @@ struct SearchThread<'a> {
     peek_range: i32,
     wide: bool,
     counter: Counter<'a>,
-    /// 0 for the main thread; helpers perturb their move order.
-    helper: u64,
-    /// Set before searching the root (cleared by the first node).
-    at_root: bool,
+    /// Shared with the other threads of the solve (none: searches alone).
+    pool: Option<&'a Pool>,
+    /// The fewest seeds in play at which a node may become a split point.
+    split_min: i32,
 }
 
 #[inline]
@@ -520,16 +536,8 @@ impl SearchThread<'_> {
             order[j] = (score, i as u8);
             len += 1;
         }
-        if std::mem::take(&mut self.at_root) && self.helper != 0 && len > 1 {
-            // helpers start on other root moves than the main thread: when
-            // every move must be refuted, the threads share the work
-            order[..len].rotate_left(self.helper as usize % len);
-        } else if self.helper != 0 && len > 2 && ((key >> 40) ^ self.helper) & 3 == 0 {
-            let from = usize::from(order[0].1 == first);
-            order.swap(from, from + 1);
-        }
         let nodes_before = self.counter.nodes;
-        for &(_, i) in &order[..len] {
+        for (k, &(_, i)) in order[..len].iter().enumerate() {
             let value = self.child(pos, usize::from(i), alpha, beta);
             if self.counter.aborted {
                 return 0;
@@ -541,6 +549,27 @@ impl SearchThread<'_> {
                     break;
                 }
                 alpha = alpha.max(best);
+            }
+            if let Some(pool) = self.pool
+                && k == 0
+                && len > 2
+                && in_play >= self.split_min
+            {
+                // the first move did not cut off: the others are shared
+                // with the idle threads
+                let mut rest = [0u8; 16];
+                for (r, &(_, m)) in rest.iter_mut().zip(&order[1..len]) {
+                    *r = m;
+                }
+                let window = (alpha, beta);
+                match self.split(pool, pos, window, &rest[..len - 1], best, best_move) {
+                    Some((b, m)) => {
+                        best = b;
+                        best_move = m;
+                        break;
+                    }
+                    None => return 0,
+                }
             }
         }
         let work = (64 - (self.counter.nodes - nodes_before).leading_zeros()) as u8;
@@ -554,6 +583,69 @@ impl SearchThread<'_> {
         let stored_move = if best > alpha_in { best_move } else { u8::MAX };
         self.store(key, (lo, hi), stored_move, work);
         best
+    }
+
+    /// Searches the moves `rest` of `pos` with the other threads (see the
+    /// `split` module): the best value and move, with `best` and
+    /// `best_move` found so far, or `None` when the search was given up.
+    fn split(
+        &mut self,
+        pool: &Pool,
+        pos: &Compact,
+        window: (i32, i32),
+        rest: &[u8],
+        best: i32,
+        best_move: u8,
+    ) -> Option<(i32, u8)> {
+        let split = Arc::new(Split::new(
+            *pos,
+            window,
+            rest,
+            (best, best_move),
+            self.counter.chain.clone(),
+        ));
+        pool.offer(&split);
+        while let Some(pit) = split.take() {
+            self.run(&split, pit);
+            if self.counter.limited {
+                break;
+            }
+        }
+        pool.withdraw(&split);
+        // wait for the moves taken by others, helping only below this node
+        let mut idle = 0u32;
+        while split.busy() {
+            if let Some((below, pit)) = pool.take(Some(&split)) {
+                self.run(&below, pit);
+                idle = 0;
+            } else {
+                idle += 1;
+                if idle < 64 {
+                    std::hint::spin_loop();
+                } else {
+                    std::thread::yield_now();
+                }
+            }
+        }
+        if self.counter.limited || split.abandoned() {
+            self.counter.aborted = true;
+            return None;
+        }
+        Some(split.best())
+    }
+
+    /// Searches the move `pit` of `split` and reports its value.
+    fn run(&mut self, split: &Arc<Split>, pit: u8) {
+        let outer = self.counter.chain.replace(Arc::clone(split));
+        let value = self.child(&split.pos, usize::from(pit), split.alpha, split.beta);
+        self.counter.chain = outer;
+        if self.counter.aborted {
+            split.done(pit, None);
+            // a given-up search clears; a limit of the solve stays
+            self.counter.aborted = self.counter.limited;
+        } else {
+            split.done(pit, Some(value));
+        }
     }
 
     /// Stores the bounds `lower..=upper` proven for `key`, the move that
@@ -587,8 +679,13 @@ pub struct Solver {
     endgame_cap: Option<u32>,
     /// Time the last call spent building the endgame database.
     endgame_time: Duration,
+    /// Nodes with at least this many seeds more than the database may
+    /// become split points.
+    split_above: i32,
     /// Positions searched by the last call.
     pub nodes: u64,
+    /// Moves of split points the last call's threads took from the pool.
+    shared_moves: u64,
 }
 
 /// Threads a solver uses unless told: every core, at most four.
@@ -616,6 +713,8 @@ impl Solver {
             progress: Arc::new(Progress::new()),
             endgame_cap: None,
             endgame_time: Duration::ZERO,
+            split_above: SPLIT_ABOVE_DB,
+            shared_moves: 0,
             nodes: 0,
         }
     }
@@ -636,6 +735,14 @@ impl Solver {
             self.endgame.as_ref().map_or(0, Endgame::ready),
             self.endgame_time,
         )
+    }
+
+    /// The same with split points allowed `seeds` above the database (for
+    /// tests: small boards split too).
+    #[cfg(test)]
+    fn with_split_above(mut self, seeds: i32) -> Solver {
+        self.split_above = seeds;
+        self
     }
 
     /// The same with `threads` search threads (1: repeatable node counts).
@@ -754,10 +861,9 @@ impl Solver {
                 Ok(v)
             };
         }
-        let generation = AtomicU64::new(0);
-        let beta_now = AtomicI32::new(0);
-        let done = AtomicBool::new(false);
-        let worker = |helper: u64| SearchThread {
+        let pool = Pool::default();
+        let shared = self.threads > 1;
+        let worker = || SearchThread {
             table,
             endgame,
             rules,
@@ -766,43 +872,32 @@ impl Solver {
             peek_range: PEEK_RANGE,
             wide,
             counter: Counter::new(limits, &total),
-            helper,
-            at_root: false,
+            pool: shared.then_some(&pool),
+            split_min: db_seeds + self.split_above,
         };
         let result = std::thread::scope(|scope| {
             let mut helpers = Vec::new();
-            for h in 1..self.threads {
-                let generation = &generation;
-                let beta_now = &beta_now;
-                let done = &done;
-                let mut w = worker(h as u64);
+            for _ in 1..self.threads {
+                let pool = &pool;
+                let mut w = worker();
                 let spawned = std::thread::Builder::new()
                     .name("mancala-solver".into())
                     .stack_size(STACK_BYTES)
                     .spawn_scoped(scope, move || {
-                        let mut finished = u64::MAX;
-                        while !done.load(Ordering::Relaxed) && !w.counter.aborted {
-                            let g = generation.load(Ordering::Acquire);
-                            if g == 0 || g == finished {
-                                std::thread::sleep(Duration::from_micros(200));
-                                continue;
-                            }
-                            let beta = beta_now.load(Ordering::Acquire);
-                            w.counter.generation = Some((generation, g));
-                            w.at_root = true;
-                            w.search(pos, beta - 1, beta);
-                            if w.counter.aborted && !w.counter.stop.load(Ordering::Relaxed) {
-                                // only the generation moved on: go on
-                                let user_stop =
-                                    w.counter.deadline.is_some_and(|d| Instant::now() >= d)
-                                        || w.counter.seen_total
-                                            + (w.counter.nodes - w.counter.flushed)
-                                            >= w.counter.limit;
-                                if !user_stop {
-                                    w.counter.aborted = false;
+                        // idle: take moves from the split points offered
+                        let mut idle = 0u32;
+                        while !pool.finished.load(Ordering::Acquire) && !w.counter.limited {
+                            if let Some((split, pit)) = pool.take(None) {
+                                w.run(&split, pit);
+                                idle = 0;
+                            } else {
+                                idle += 1;
+                                if idle < 256 {
+                                    std::thread::yield_now();
+                                } else {
+                                    std::thread::sleep(Duration::from_micros(50));
                                 }
                             }
-                            finished = g;
                         }
                         w.counter.flush();
                     });
@@ -814,7 +909,7 @@ impl Solver {
                 .name("mancala-solver".into())
                 .stack_size(STACK_BYTES)
                 .spawn_scoped(scope, || {
-                    let mut w = worker(0);
+                    let mut w = worker();
                     let key = key_of(pos, wide);
                     let (mut lower, mut upper) = (-in_play, in_play);
                     let mut guess = table
@@ -832,13 +927,10 @@ impl Solver {
                             break Ok(lower);
                         }
                         let beta = if guess == lower { guess + 1 } else { guess };
-                        beta_now.store(beta, Ordering::Release);
-                        generation.fetch_add(1, Ordering::AcqRel);
                         w.counter.flush();
                         progress
                             .nodes
                             .store(total.load(Ordering::Relaxed), Ordering::Relaxed);
-                        w.at_root = true;
                         let g = w.search(pos, beta - 1, beta);
                         if w.counter.aborted {
                             break Err((lower, upper));
@@ -850,8 +942,7 @@ impl Solver {
                         }
                         guess = g;
                     };
-                    done.store(true, Ordering::Relaxed);
-                    generation.fetch_add(1, Ordering::AcqRel);
+                    pool.finished.store(true, Ordering::Release);
                     w.counter.flush();
                     outcome
                 })
@@ -863,6 +954,7 @@ impl Solver {
             outcome
         });
         self.nodes = total.load(Ordering::Relaxed);
+        self.shared_moves = pool.taken.load(Ordering::Relaxed);
         progress.nodes.store(self.nodes, Ordering::Relaxed);
         result
     }
@@ -950,8 +1042,8 @@ impl Solver {
             peek_range: PEEK_RANGE,
             wide,
             counter: Counter::new(limits, &total),
-            helper: 0,
-            at_root: false,
+            pool: None,
+            split_min: i32::MAX,
         };
         // the table's move first: a player plays the first found
         let first = table.probe(key_of(&pos, wide)).map_or(u8::MAX, |e| e.best);

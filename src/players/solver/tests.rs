@@ -87,6 +87,47 @@ fn solver_reproduces_the_known_values_under_both_capture_rules() {
 }
 
 #[test]
+fn threads_sharing_split_points_find_the_same_values_and_moves() {
+    // split points everywhere the table is used, so that small boards
+    // exercise the hand-over, the cutoffs that stop other threads, and
+    // helping below one's own split point
+    let mut rng = Rng::new(77);
+    let variants = [
+        Rules::new(4, 3).unwrap(),
+        Rules::new(5, 3).unwrap().with_capture(Capture::NonEmpty),
+        Rules::new(4, 3).unwrap().with_sowing(Sowing::Relay),
+        Rules::new(4, 4).unwrap().with_sweep(Sweep::None),
+    ];
+    for rules in variants {
+        let mut alone = Solver::new(8 << 20).with_threads(1).with_endgame_seeds(4);
+        let mut shared = Solver::new(8 << 20)
+            .with_threads(3)
+            .with_endgame_seeds(4)
+            .with_split_above(0);
+        let mut handed_over = 0;
+        for _ in 0..12 {
+            let mut board = Board::new(rules);
+            for _ in 0..rng.below(6) {
+                let moves = board.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                board.play_unchecked(moves.into_iter().nth(rng.below(moves.count())).unwrap());
+            }
+            let expected = alone.solve(&board, &Limits::none()).unwrap();
+            let got = shared.solve(&board, &Limits::none()).unwrap();
+            handed_over += shared.shared_moves;
+            assert_eq!(
+                (got.value, &got.best),
+                (expected.value, &expected.best),
+                "{board:?}"
+            );
+        }
+        assert!(handed_over > 0, "{rules:?}: no move was handed over");
+    }
+}
+
+#[test]
 fn solver_agrees_with_brute_force_on_random_positions_of_every_variant() {
     let mut rng = Rng::new(2024);
     let variants = [
