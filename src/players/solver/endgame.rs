@@ -19,9 +19,9 @@
 //! are computed lazily, the first time the search reaches them.
 //!
 //! # Memory
-//! The entries live in an [`EndgameMemory`], kept by the solver between
+//! The entries live in an `EndgameMemory`, kept by the solver between
 //! calls, on huge pages where possible (see the `memory` module); a search
-//! borrows it as an [`Endgame`] for the length of one solve. Fresh memory
+//! borrows it as an `Endgame` for the length of one solve. Fresh memory
 //! is all zero bytes, so an entry holds its value with the sign bit
 //! flipped, and the zero byte means "not computed yet".
 
