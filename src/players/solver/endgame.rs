@@ -17,16 +17,37 @@
 //! With relay sowing a move may carry seeds round without touching a store,
 //! so no such order is known: that database stays small and its entries
 //! are computed lazily, the first time the search reaches them.
+//!
+//! # Memory
+//! The entries live in an `EndgameMemory`, kept by the solver between
+//! calls, on huge pages where possible (see the `memory` module); a search
+//! borrows it as an `Endgame` for the length of one solve. Fresh memory
+//! is all zero bytes, so an entry holds its value with the sign bit
+//! flipped, and the zero byte means "not computed yet".
 
 use std::sync::atomic::{AtomicI8, AtomicU8, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::Counter;
+use super::memory::Zeroed;
 use crate::players::Limits;
 use crate::rules::{Compact, CompactRules, MAX_PITS, Next, Sowing};
 
-/// Marks an entry not computed yet.
-const UNKNOWN: i8 = i8::MIN;
+/// Marks an entry not computed yet: the zero byte of fresh memory (it
+/// stands for -128, beyond any value: they lie within ±`MAX_DB_SEEDS`).
+const UNKNOWN: i8 = 0;
+
+/// The entry holding `value`.
+#[inline]
+fn encode(value: i32) -> i8 {
+    value as i8 ^ i8::MIN
+}
+
+/// The value an entry (not `UNKNOWN`) holds.
+#[inline]
+fn decode(entry: i8) -> i32 {
+    i32::from(entry ^ i8::MIN)
+}
 /// The most seeds a database may cover (values must fit in a byte).
 pub(crate) const MAX_DB_SEEDS: u32 = 100;
 /// Rows of the binomial table: `seeds + 2 * pits` stays below this.
@@ -74,15 +95,14 @@ pub fn seeds_for(pits: usize, total: u32, max_entries: u64) -> u32 {
     k
 }
 
-/// The database (see the module docs).
+/// What a database is, beside its entries; kept with them between solves.
 #[derive(Debug)]
-pub(crate) struct Endgame {
+struct Shape {
     rules: CompactRules,
     max_seeds: u8,
     /// Levels (seed counts) complete: every entry up to this is known.
     ready: AtomicU8,
     eager: bool,
-    values: Vec<AtomicI8>,
     /// `binomial[n][k]` = C(n, k), flat: row `n` starts at `n * COLS`.
     binomial: Vec<u64>,
     /// The rank's terms: `C(prefix + i, i + 1)` at `i * (max_seeds + 1) +
@@ -90,15 +110,29 @@ pub(crate) struct Endgame {
     terms: Vec<u64>,
 }
 
-impl Endgame {
+impl Shape {
+    /// Seeds the search may look up (see [`Endgame::ready`]).
+    #[inline]
+    fn ready(&self) -> u8 {
+        self.ready.load(Ordering::Acquire)
+    }
+}
+
+/// A database and its memory, kept by the solver between solves: the
+/// levels built stay built (see the module docs).
+#[derive(Debug)]
+pub(crate) struct EndgameMemory {
+    shape: Shape,
+    values: Zeroed<AtomicI8>,
+}
+
+impl EndgameMemory {
     /// An empty database of `rules` up to `max_seeds` seeds in the pits.
-    pub fn new(rules: CompactRules, max_seeds: u32) -> Endgame {
+    pub fn new(rules: CompactRules, max_seeds: u32) -> EndgameMemory {
         let binomial: Vec<u64> = binomials().into_iter().flatten().collect();
         let max_seeds = max_seeds.min(MAX_DB_SEEDS);
         let pits = rules.pits();
         let len = binomial[(max_seeds as usize + 2 * pits) * COLS + 2 * pits] as usize;
-        let mut values = Vec::with_capacity(len);
-        values.resize_with(len, || AtomicI8::new(UNKNOWN));
         let eager = rules.rules().sowing() == Sowing::Single;
         let row = max_seeds as usize + 1;
         let mut terms = vec![0u64; 2 * pits * row];
@@ -107,32 +141,27 @@ impl Endgame {
                 terms[i * row + prefix] = binomial[(prefix + i) * COLS + i + 1];
             }
         }
-        Endgame {
-            terms,
-            rules,
-            max_seeds: max_seeds as u8,
-            ready: AtomicU8::new(if eager { 0 } else { max_seeds as u8 }),
-            eager,
-            values,
-            binomial,
+        EndgameMemory {
+            shape: Shape {
+                terms,
+                rules,
+                max_seeds: max_seeds as u8,
+                ready: AtomicU8::new(if eager { 0 } else { max_seeds as u8 }),
+                eager,
+                binomial,
+            },
+            values: Zeroed::new(len),
         }
     }
 
     /// The rules it was built for.
     pub fn rules(&self) -> &CompactRules {
-        &self.rules
+        &self.shape.rules
     }
 
-    /// Seeds the search may look up: the levels built so far (all of them
-    /// for a lazy database).
-    #[inline]
+    /// Seeds the search may look up (see [`Endgame::ready`]).
     pub fn ready(&self) -> u8 {
-        self.ready.load(Ordering::Acquire)
-    }
-
-    /// Seeds it covers once built.
-    pub fn max_seeds(&self) -> u8 {
-        self.max_seeds
+        self.shape.ready()
     }
 
     /// Bytes allocated.
@@ -140,9 +169,44 @@ impl Endgame {
         self.values.len()
     }
 
+    /// The database, shared by the threads of one solve.
+    pub fn database(&mut self) -> Endgame<'_> {
+        Endgame {
+            shape: &self.shape,
+            values: self.values.view(),
+        }
+    }
+}
+
+/// The database (see the module docs), lent out by its [`EndgameMemory`].
+#[derive(Clone, Copy)]
+pub(crate) struct Endgame<'a> {
+    shape: &'a Shape,
+    values: &'a [AtomicI8],
+}
+
+impl Endgame<'_> {
+    /// Seeds the search may look up: the levels built so far (all of them
+    /// for a lazy database).
+    #[inline]
+    pub fn ready(&self) -> u8 {
+        self.shape.ready()
+    }
+
+    /// Seeds it covers once built.
+    pub fn max_seeds(&self) -> u8 {
+        self.shape.max_seeds
+    }
+
+    /// Bytes allocated (for tests).
+    #[cfg(test)]
+    pub fn bytes(&self) -> usize {
+        self.values.len()
+    }
+
     #[inline]
     fn choose(&self, n: usize, k: usize) -> u64 {
-        self.binomial[n * COLS + k]
+        self.shape.binomial[n * COLS + k]
     }
 
     /// The rank of a position: stars and bars over the pits, the mover's
@@ -150,14 +214,14 @@ impl Endgame {
     /// positions with `s` seeds take the ranks `C(s-1+2n, 2n)..C(s+2n, 2n)`.
     #[inline]
     fn rank(&self, pos: &Compact) -> usize {
-        let n = self.rules.pits();
-        let row = usize::from(self.max_seeds) + 1;
+        let n = self.shape.rules.pits();
+        let row = usize::from(self.shape.max_seeds) + 1;
         let bytes = pos.bytes();
         let mut rank = 0u64;
         let mut prefix = 0usize;
         for (i, &x) in bytes[..n].iter().chain(&bytes[n + 1..=2 * n]).enumerate() {
             prefix += usize::from(x);
-            rank += self.terms[i * row + prefix];
+            rank += self.shape.terms[i * row + prefix];
         }
         rank as usize
     }
@@ -193,7 +257,7 @@ impl Endgame {
         let index = self.rank(pos);
         let known = self.values[index].load(Ordering::Relaxed);
         if known != UNKNOWN {
-            return i32::from(known);
+            return decode(known);
         }
         self.compute(pos, index, counter)
     }
@@ -204,11 +268,11 @@ impl Endgame {
             return 0;
         }
         let mut best = i32::MIN;
-        let mut moves = pos.moves(&self.rules);
+        let mut moves = pos.moves(&self.shape.rules);
         while moves != 0 {
             let i = moves.trailing_zeros() as usize;
             moves &= moves - 1;
-            let (child, gain, next) = pos.play(&self.rules, i);
+            let (child, gain, next) = pos.play(&self.shape.rules, i);
             let value = match next {
                 Next::Over => gain,
                 Next::Again => gain + self.value(&child, counter),
@@ -219,7 +283,7 @@ impl Endgame {
             }
             best = best.max(value);
         }
-        self.values[index].store(best as i8, Ordering::Relaxed);
+        self.values[index].store(encode(best), Ordering::Relaxed);
         best
     }
 
@@ -229,10 +293,10 @@ impl Endgame {
         let index = self.rank(pos);
         let known = self.values[index].load(Ordering::Relaxed);
         if known != UNKNOWN {
-            return i32::from(known);
+            return decode(known);
         }
         let v = self.build_entry(pos);
-        self.values[index].store(v as i8, Ordering::Relaxed);
+        self.values[index].store(encode(v), Ordering::Relaxed);
         v
     }
 
@@ -245,11 +309,11 @@ impl Endgame {
         let mut sign = [0i32; MAX_PITS];
         let mut pit = [0u8; MAX_PITS];
         let mut len = 0;
-        let mut moves = pos.moves(&self.rules);
+        let mut moves = pos.moves(&self.shape.rules);
         while moves != 0 {
             let i = moves.trailing_zeros() as usize;
             moves &= moves - 1;
-            let (child, g, next) = pos.play(&self.rules, i);
+            let (child, g, next) = pos.play(&self.shape.rules, i);
             gain[len] = g;
             pit[len] = i as u8;
             match next {
@@ -268,7 +332,7 @@ impl Endgame {
         let mut value = [0i8; MAX_PITS];
         for j in 0..len {
             value[j] = if sign[j] == 0 {
-                0
+                encode(0)
             } else {
                 self.values[index[j]].load(Ordering::Relaxed)
             };
@@ -277,10 +341,10 @@ impl Endgame {
         for j in 0..len {
             let v = if value[j] == UNKNOWN {
                 // a child of the same level not reached yet
-                let (child, _, _) = pos.play(&self.rules, usize::from(pit[j]));
+                let (child, _, _) = pos.play(&self.shape.rules, usize::from(pit[j]));
                 self.build_value(&child)
             } else {
-                i32::from(value[j])
+                decode(value[j])
             };
             best = best.max(gain[j] + sign[j] * v);
         }
@@ -293,11 +357,11 @@ impl Endgame {
     /// counted here). Nothing to do for a lazy database.
     pub fn build(&self, threads: usize, upto: u8, limits: &Limits, shown: &AtomicU8) {
         shown.store(self.ready(), Ordering::Relaxed);
-        if !self.eager {
+        if !self.shape.eager {
             return;
         }
-        let n = self.rules.pits();
-        for level in usize::from(self.ready()) + 1..=usize::from(self.max_seeds.min(upto)) {
+        let n = self.shape.rules.pits();
+        for level in usize::from(self.ready()) + 1..=usize::from(self.shape.max_seeds.min(upto)) {
             // work items: the mover's side, with 1 to level - 1 seeds
             let end = self.choose(level - 1 + n, n);
             let next = AtomicU64::new(1);
@@ -326,7 +390,7 @@ impl Endgame {
             if stopped.load(Ordering::Relaxed) {
                 return;
             }
-            self.ready.store(level as u8, Ordering::Release);
+            self.shape.ready.store(level as u8, Ordering::Release);
             shown.store(level as u8, Ordering::Relaxed);
         }
     }
@@ -338,7 +402,7 @@ impl Endgame {
     /// together in the database (their opponent's side is the same), so
     /// most lookups hit the cache.
     fn build_side(&self, level: usize, mine: u64) {
-        let n = self.rules.pits();
+        let n = self.shape.rules.pits();
         let mut pits = [0u8; 2 * MAX_PITS];
         let (a, b) = pits.split_at_mut(n);
         let b = &mut b[..n];
@@ -353,7 +417,7 @@ impl Endgame {
             let slot = &self.values[index];
             if slot.load(Ordering::Relaxed) == UNKNOWN {
                 let v = self.build_entry(&pos);
-                slot.store(v as i8, Ordering::Relaxed);
+                slot.store(encode(v), Ordering::Relaxed);
             }
             if k + 1 < count {
                 next_composition(b);
@@ -364,13 +428,13 @@ impl Endgame {
     /// Computes every entry (for tests), lazily for a lazy database.
     #[cfg(test)]
     pub fn fill_all(&self, counter: &mut Counter) {
-        if self.eager {
+        if self.shape.eager {
             self.build(1, u8::MAX, &Limits::none(), &AtomicU8::new(0));
             return;
         }
-        let n = self.rules.pits();
+        let n = self.shape.rules.pits();
         let mut pits = [0u8; 2 * MAX_PITS];
-        for total in 0..=self.max_seeds {
+        for total in 0..=self.shape.max_seeds {
             self.fill(&mut pits[..2 * n], 0, total, counter);
         }
     }
@@ -427,7 +491,8 @@ mod tests {
 
     #[test]
     fn ranks_step_and_invert_in_order() {
-        let db = Endgame::new(CompactRules::new(Rules::new(3, 4).unwrap()), 5);
+        let mut memory = EndgameMemory::new(CompactRules::new(Rules::new(3, 4).unwrap()), 5);
+        let db = memory.database();
         let m = 6;
         let mut pits = [0u8; 6];
         let mut count = 0;

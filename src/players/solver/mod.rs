@@ -33,6 +33,7 @@
 
 pub mod book;
 pub mod endgame;
+mod memory;
 mod split;
 mod table;
 
@@ -40,9 +41,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use self::endgame::Endgame;
+use self::endgame::{Endgame, EndgameMemory};
 use self::split::{Pool, Split};
-use self::table::{Entry, Table};
+use self::table::{Entry, Table, TableMemory};
 use super::search::{Engine, Level};
 use super::{Limits, TurnFn};
 use crate::rules::{Board, Compact, CompactRules, Next, Pit, Sowing};
@@ -304,8 +305,8 @@ const ETC_MIN_SEEDS: i32 = 24;
 
 /// One thread's search over the shared table and database.
 struct SearchThread<'a> {
-    table: &'a Table,
-    endgame: &'a Endgame,
+    table: Table<'a>,
+    endgame: Endgame<'a>,
     rules: CompactRules,
     db_seeds: i32,
     /// Positions with fewer seeds in play are searched without the table.
@@ -671,8 +672,8 @@ impl SearchThread<'_> {
 pub struct Solver {
     memory: usize,
     threads: usize,
-    table: Option<Table>,
-    endgame: Option<Endgame>,
+    table: Option<TableMemory>,
+    endgame: Option<EndgameMemory>,
     progress: Arc<Progress>,
     /// The seeds the endgame database covers, if set (within the memory;
     /// `None`: sized to the game and the memory).
@@ -732,7 +733,7 @@ impl Solver {
     #[must_use]
     pub fn endgame(&self) -> (u8, Duration) {
         (
-            self.endgame.as_ref().map_or(0, Endgame::ready),
+            self.endgame.as_ref().map_or(0, EndgameMemory::ready),
             self.endgame_time,
         )
     }
@@ -780,8 +781,8 @@ impl Solver {
     /// Bytes the table and database take now.
     #[must_use]
     pub fn memory_used(&self) -> usize {
-        self.table.as_ref().map_or(0, Table::bytes)
-            + self.endgame.as_ref().map_or(0, Endgame::bytes)
+        self.table.as_ref().map_or(0, TableMemory::bytes)
+            + self.endgame.as_ref().map_or(0, EndgameMemory::bytes)
     }
 
     /// Sizes (or keeps) the table and database for `rules`.
@@ -803,11 +804,11 @@ impl Solver {
         };
         self.endgame = None;
         self.table = None;
-        let db = Endgame::new(rules, k);
+        let db = EndgameMemory::new(rules, k);
         let rest = self.memory.saturating_sub(db.bytes());
         let table_cap = 1usize << (total / 4 + 17).min(40);
         self.endgame = Some(db);
-        self.table = Some(Table::with_bytes(rest.min(table_cap)));
+        self.table = Some(TableMemory::with_bytes(rest.min(table_cap)));
     }
 
     /// Solves the future margin of `pos` by MTD(f), with helper threads.
@@ -826,8 +827,8 @@ impl Solver {
         progress.nodes.store(0, Ordering::Relaxed);
         progress.lower.store(base - in_play, Ordering::Relaxed);
         progress.upper.store(base + in_play, Ordering::Relaxed);
-        let table = self.table.as_ref().expect("prepared");
-        let endgame = self.endgame.as_ref().expect("prepared");
+        let table = self.table.as_mut().expect("prepared").table();
+        let endgame = self.endgame.as_mut().expect("prepared").database();
         let t0 = Instant::now();
         progress
             .endgame_seeds
@@ -987,11 +988,12 @@ impl Solver {
 
     /// The move the table currently prefers for `board`, if any.
     #[must_use]
-    pub fn table_move(&self, board: &Board) -> Option<Pit> {
+    pub fn table_move(&mut self, board: &Board) -> Option<Pit> {
         let pos = Compact::from_board(board)?;
         let e = self
             .table
-            .as_ref()?
+            .as_mut()?
+            .table()
             .probe(key_of(&pos, board.rules().pits() > 7))?;
         let pit = board
             .rules()
@@ -1029,8 +1031,8 @@ impl Solver {
                 });
             }
         };
-        let table = self.table.as_ref().expect("prepared");
-        let endgame = self.endgame.as_ref().expect("prepared");
+        let table = self.table.as_mut().expect("prepared").table();
+        let endgame = self.endgame.as_mut().expect("prepared").database();
         let total = AtomicU64::new(self.nodes);
         let wide = rules.pits() > 7;
         let mut w = SearchThread {

@@ -8,15 +8,23 @@
 //! merging bounds of the same position can only tighten them (a merge lost
 //! to a race only loses information). Eight entries share one 64-byte
 //! cache line, so a probe costs one cache miss.
+//!
+//! The memory ([`TableMemory`]) is owned by the solver between calls, on
+//! huge pages where possible (see the `memory` module); a search borrows it
+//! as a [`Table`] for the length of one solve.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+
+use zerocopy::{FromBytes, IntoBytes, KnownLayout};
+
+use super::memory::Zeroed;
 
 /// Entries per bucket: one 64-byte cache line.
 const WAYS: usize = 8;
 
-/// One cache line of entries.
-#[derive(Debug, Default)]
-#[repr(align(64))]
+/// One cache line of entries (all zero: empty).
+#[derive(FromBytes, IntoBytes, KnownLayout)]
+#[repr(C, align(64))]
 struct Bucket([AtomicU64; WAYS]);
 
 /// What the table knows about a position.
@@ -93,24 +101,22 @@ impl Entry {
     }
 }
 
-/// A fixed-size table of proven bounds, keyed by 64-bit position keys
-/// (odd, so a tag is never 0 and an empty word matches no key).
-/// Allocated once; probing and storing never allocate.
+/// The memory of a table: allocated once, zeroed (empty), kept between
+/// solves.
 #[derive(Debug)]
-pub(crate) struct Table {
-    buckets: Vec<Bucket>,
+pub(crate) struct TableMemory {
+    buckets: Zeroed<Bucket>,
 }
 
 /// Bytes of one bucket.
 pub(crate) const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
 
-impl Table {
+impl TableMemory {
     /// A table of about `bytes` (at least one bucket).
-    pub fn with_bytes(bytes: usize) -> Table {
-        let len = (bytes / BUCKET_BYTES).max(1);
-        let mut buckets = Vec::with_capacity(len);
-        buckets.resize_with(len, Bucket::default);
-        Table { buckets }
+    pub fn with_bytes(bytes: usize) -> TableMemory {
+        TableMemory {
+            buckets: Zeroed::new((bytes / BUCKET_BYTES).max(1)),
+        }
     }
 
     /// Bytes allocated.
@@ -118,6 +124,23 @@ impl Table {
         self.buckets.len() * BUCKET_BYTES
     }
 
+    /// The table, shared by the threads of one solve.
+    pub fn table(&mut self) -> Table<'_> {
+        Table {
+            buckets: self.buckets.view(),
+        }
+    }
+}
+
+/// A fixed-size table of proven bounds, keyed by 64-bit position keys
+/// (odd, so a tag is never 0 and an empty word matches no key), lent out
+/// by its [`TableMemory`]. Probing and storing never allocate.
+#[derive(Clone, Copy)]
+pub(crate) struct Table<'a> {
+    buckets: &'a [Bucket],
+}
+
+impl Table<'_> {
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
         // multiply-shift on the key's high bits (the tag takes its low ones)
@@ -212,7 +235,8 @@ mod tests {
 
     #[test]
     fn bounds_merge_and_costly_entries_survive() {
-        let t = Table::with_bytes(BUCKET_BYTES); // one bucket
+        let mut memory = TableMemory::with_bytes(BUCKET_BYTES); // one bucket
+        let t = memory.table();
         t.store(3, entry(-5, 9, 1, 10));
         t.store(3, entry(2, 20, 2, 1));
         assert_eq!(t.probe(3), Some(entry(2, 9, 2, 10)));
@@ -224,5 +248,31 @@ mod tests {
         let kept = cheap.iter().filter(|&&k| t.probe(k).is_some()).count();
         assert_eq!(kept, WAYS - 1, "one cheap entry made way for another");
         assert_eq!(t.probe(4), None);
+    }
+
+    #[test]
+    fn a_table_starts_empty_in_whole_cache_lines_and_keeps_its_entries() {
+        let mut memory = TableMemory::with_bytes(8 << 20);
+        assert_eq!(memory.bytes(), 8 << 20);
+        let t = memory.table();
+        assert_eq!(t.buckets.len(), (8 << 20) / 64);
+        for bucket in t.buckets {
+            assert_eq!(bucket as *const Bucket as usize % 64, 0, "one cache line");
+            assert!(bucket.0.iter().all(|w| w.load(Ordering::Relaxed) == 0));
+        }
+        let keys: Vec<u64> = (0..1000u64)
+            .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+            .collect();
+        assert!(keys.iter().all(|&k| t.probe(k).is_none()));
+        for &k in &keys {
+            t.store(k, entry(-1, 1, 2, 3));
+        }
+        // the next solve borrows the same memory again
+        let again = memory.table();
+        assert!(
+            keys.iter()
+                .all(|&k| again.probe(k) == Some(entry(-1, 1, 2, 3)))
+        );
+        assert_eq!(memory.bytes(), 8 << 20);
     }
 }

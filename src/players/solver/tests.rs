@@ -203,7 +203,8 @@ fn endgame_database_matches_brute_force() {
         Rules::new(3, 2).unwrap().with_sowing(Sowing::Relay),
     ];
     for rules in variants {
-        let db = Endgame::new(CompactRules::new(rules), 6);
+        let mut memory = EndgameMemory::new(CompactRules::new(rules), 6);
+        let db = memory.database();
         let total = AtomicU64::new(0);
         let limits = Limits::none();
         let mut counter = Counter::new(&limits, &total);
@@ -243,7 +244,8 @@ fn a_bigger_endgame_database_matches_brute_force_on_kalah_6() {
     // eager build, split over two threads, against plain minimax
     for capture in [Capture::NonEmpty, Capture::Always] {
         let rules = Rules::new(6, 4).unwrap().with_capture(capture);
-        let db = Endgame::new(CompactRules::new(rules), 9);
+        let mut memory = EndgameMemory::new(CompactRules::new(rules), 9);
+        let db = memory.database();
         db.build(2, u8::MAX, &Limits::none(), &AtomicU8::new(0));
         assert_eq!(db.ready(), 9);
         assert_eq!(db.bytes() as u64, endgame::entries(6, 9));
