@@ -685,8 +685,8 @@ pub struct Solver {
     split_above: i32,
     /// Positions searched by the last call.
     pub nodes: u64,
-    /// Moves of split points the last call's threads took from the pool.
-    shared_moves: u64,
+    /// Split points the last call's threads offered each other.
+    splits: u64,
 }
 
 /// Threads a solver uses unless told: every core, at most four.
@@ -715,7 +715,7 @@ impl Solver {
             endgame_cap: None,
             endgame_time: Duration::ZERO,
             split_above: SPLIT_ABOVE_DB,
-            shared_moves: 0,
+            splits: 0,
             nodes: 0,
         }
     }
@@ -955,7 +955,7 @@ impl Solver {
             outcome
         });
         self.nodes = total.load(Ordering::Relaxed);
-        self.shared_moves = pool.taken.load(Ordering::Relaxed);
+        self.splits = pool.offered.load(Ordering::Relaxed);
         progress.nodes.store(self.nodes, Ordering::Relaxed);
         result
     }

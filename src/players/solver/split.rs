@@ -152,8 +152,8 @@ pub(crate) struct Pool {
     open: Mutex<Vec<Arc<Split>>>,
     /// Set when the solve is over: idle threads leave.
     pub finished: AtomicBool,
-    /// Moves taken from split points (by owners and helpers alike).
-    pub taken: AtomicU64,
+    /// Split points offered.
+    pub offered: AtomicU64,
 }
 
 impl Pool {
@@ -163,6 +163,7 @@ impl Pool {
 
     /// Offers the moves of `split` to idle threads.
     pub fn offer(&self, split: &Arc<Split>) {
+        self.offered.fetch_add(1, Ordering::Relaxed);
         self.list().push(Arc::clone(split));
     }
 
@@ -180,7 +181,6 @@ impl Pool {
                 continue;
             }
             if let Some(pit) = split.take() {
-                self.taken.fetch_add(1, Ordering::Relaxed);
                 return Some((Arc::clone(split), pit));
             }
         }
