@@ -63,7 +63,7 @@ const SIDES_PER_CHUNK: u64 = 64;
 
 /// What a move does, as far as the mover's side alone tells.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum Kind {
+enum SideOutcome {
     /// The game ends: the value is the gain.
     Over,
     /// The mover moves again (it sowed no seed into the opponent's pits).
@@ -80,7 +80,7 @@ enum Kind {
 /// (see [`Endgame::side_move`]).
 #[derive(Clone, Copy, Debug, Default)]
 struct SideMove {
-    kind: Kind,
+    kind: SideOutcome,
     pit: u8,
     /// Seeds sown into the opponent's pits (its first ones).
     spill: u8,
@@ -490,7 +490,7 @@ impl Endgame<'_> {
         let ring = 2 * n + 1;
         let seeds = usize::from(mine[pit]);
         let slow = SideMove {
-            kind: Kind::Slow,
+            kind: SideOutcome::Slow,
             pit: pit as u8,
             ..SideMove::default()
         };
@@ -526,7 +526,7 @@ impl Endgame<'_> {
                 crate::rules::Sweep::None => 0,
             };
             return SideMove {
-                kind: Kind::Over,
+                kind: SideOutcome::Over,
                 pit: pit as u8,
                 gain: stored + sweep,
                 ..SideMove::default()
@@ -536,7 +536,7 @@ impl Endgame<'_> {
             // the opponent's side is unchanged: the child's rank is this
             // plus the opponent's part with `left` seeds before it
             return SideMove {
-                kind: Kind::Again,
+                kind: SideOutcome::Again,
                 pit: pit as u8,
                 gain: stored,
                 spill: 0,
@@ -547,7 +547,7 @@ impl Endgame<'_> {
         // seeds in its first pits: its rank is the opponent's new side's
         // mover part plus this
         SideMove {
-            kind: Kind::Opponent,
+            kind: SideOutcome::Opponent,
             pit: pit as u8,
             gain: stored,
             spill: spill as u8,
@@ -581,7 +581,7 @@ impl Endgame<'_> {
             for pit in 0..n {
                 if sides[k][pit] > 0 {
                     let m = self.side_move(&sides[k][..n], pit, theirs);
-                    if m.kind == Kind::Opponent {
+                    if m.kind == SideOutcome::Opponent {
                         max_spill = max_spill.max(usize::from(m.spill));
                     }
                     moves[k][lens[k]] = m;
@@ -616,18 +616,18 @@ impl Endgame<'_> {
                 let mut best = i32::MIN;
                 for m in &moves[k][..lens[k]] {
                     let v = match m.kind {
-                        Kind::Over => m.gain,
-                        Kind::Again => {
+                        SideOutcome::Over => m.gain,
+                        SideOutcome::Again => {
                             let child =
                                 self.values[(again + m.key) as usize].load(Ordering::Relaxed);
                             m.gain + self.known_or_build(child, &sides[k][..n], b, m.pit)
                         }
-                        Kind::Opponent => {
+                        SideOutcome::Opponent => {
                             let index = spilled[usize::from(m.spill)] + m.key;
                             let child = self.values[index as usize].load(Ordering::Relaxed);
                             m.gain - self.known_or_build(child, &sides[k][..n], b, m.pit)
                         }
-                        Kind::Slow => {
+                        SideOutcome::Slow => {
                             let pos = Compact::from_pits(&sides[k][..n], b).expect("few seeds");
                             let (child, gain, next) =
                                 pos.play(&self.shape.rules, usize::from(m.pit));
