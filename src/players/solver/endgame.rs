@@ -90,7 +90,74 @@ struct SideMove {
     key: u64,
 }
 
+/// Up to `SIDES_PER_CHUNK` consecutive sides (by rank) of one seed count,
+/// worked out for a build (see [`Endgame::build_pair`]): their moves, and
+/// their parts of the ranks of the positions where the other side holds
+/// `other` seeds and moves.
+struct RunOfSides {
+    pits_per_side: usize,
+    count: usize,
+    /// The rank of the first side.
+    first: u64,
+    pits: [[u8; MAX_PITS]; SIDES_PER_CHUNK as usize],
+    moves: [[SideMove; MAX_PITS]; SIDES_PER_CHUNK as usize],
+    lens: [usize; SIDES_PER_CHUNK as usize],
+    /// The side's part of the rank as the opponent's side: of the
+    /// positions with `other` seeds on the mover's side, and with one seed
+    /// fewer (after an extra turn).
+    own: [u64; SIDES_PER_CHUNK as usize],
+    again: [u64; SIDES_PER_CHUNK as usize],
+    /// The mover's part of the rank of the side with `spill` more seeds in
+    /// its first pits, at `spill` (for as many as the other side may sow).
+    spilled: [[u64; MAX_PITS + 1]; SIDES_PER_CHUNK as usize],
+}
+
+impl RunOfSides {
+    fn new(db: &Endgame, first: u64, seeds: usize, other: usize) -> RunOfSides {
+        let n = db.shape.rules.pits();
+        let end = db.side_first(seeds + 1).min(first + SIDES_PER_CHUNK);
+        let mut run = RunOfSides {
+            pits_per_side: n,
+            count: (end - first) as usize,
+            first,
+            pits: [[0; MAX_PITS]; SIDES_PER_CHUNK as usize],
+            moves: [[SideMove::default(); MAX_PITS]; SIDES_PER_CHUNK as usize],
+            lens: [0; SIDES_PER_CHUNK as usize],
+            own: [0; SIDES_PER_CHUNK as usize],
+            again: [0; SIDES_PER_CHUNK as usize],
+            spilled: [[0; MAX_PITS + 1]; SIDES_PER_CHUNK as usize],
+        };
+        db.unrank(first, &mut run.pits[0][..n]);
+        // seeds the other side may sow into this one: no more than fit
+        let spill = n.min(usize::from(db.shape.max_seeds) - seeds);
+        for k in 0..run.count {
+            if k > 0 {
+                run.pits[k] = run.pits[k - 1];
+                next_composition(&mut run.pits[k][..n]);
+            }
+            let pits = &run.pits[k][..n];
+            for pit in 0..n {
+                if pits[pit] > 0 {
+                    run.moves[k][run.lens[k]] = db.side_move(pits, pit, other);
+                    run.lens[k] += 1;
+                }
+            }
+            run.own[k] = db.opponent_rank(pits, other);
+            run.again[k] = db.opponent_rank(pits, other - 1);
+            let mut grown = run.pits[k];
+            for s in 0..=spill {
+                if s > 0 {
+                    grown[s - 1] += 1;
+                }
+                run.spilled[k][s] = db.mover_rank(&grown[..n]);
+            }
+        }
+        run
+    }
+}
+
 /// Binomial coefficients `C(n, k)`, saturating.
+
 fn binomials() -> Vec<[u64; COLS]> {
     let mut c = vec![[0u64; COLS]; ROWS];
     for n in 0..ROWS {
@@ -389,25 +456,30 @@ impl Endgame<'_> {
         if !self.shape.eager {
             return;
         }
-        let n = self.shape.rules.pits();
         let mut items = Vec::new();
         for level in usize::from(self.ready()) + 1..=usize::from(self.shape.max_seeds.min(upto)) {
-            // work items: runs of the mover's sides of one seed count (1 to
-            // level - 1), each with every split of the rest
+            // work items: a run of sides of `mine` seeds and a run of sides
+            // of the rest, both ways round, in the order of the sum of
+            // their first ranks (see `build_pair`)
             items.clear();
-            for mine in 1..level {
-                let (first, end) = (self.side_first(mine), self.side_first(mine + 1));
-                let mut from = first;
-                while from < end {
-                    let to = (from + SIDES_PER_CHUNK).min(end);
-                    items.push((mine, from, to));
-                    from = to;
+            for mine in 1..=level / 2 {
+                let theirs = level - mine;
+                for a in (self.side_first(mine)..self.side_first(mine + 1))
+                    .step_by(SIDES_PER_CHUNK as usize)
+                {
+                    let b_first = if mine == theirs {
+                        a
+                    } else {
+                        self.side_first(theirs)
+                    };
+                    for b in
+                        (b_first..self.side_first(theirs + 1)).step_by(SIDES_PER_CHUNK as usize)
+                    {
+                        items.push((a + b, mine as u8, a, b));
+                    }
                 }
             }
-            debug_assert_eq!(
-                items.last().map(|i| i.2),
-                Some(self.choose(level - 1 + n, n))
-            );
+            items.sort_unstable();
             let next = AtomicUsize::new(0);
             let stopped = std::sync::atomic::AtomicBool::new(false);
             let work = || loop {
@@ -417,11 +489,10 @@ impl Endgame<'_> {
                     stopped.store(true, Ordering::Relaxed);
                     return;
                 }
-                let Some(&(mine, from, to)) = items.get(next.fetch_add(1, Ordering::Relaxed))
-                else {
+                let Some(&(_, mine, a, b)) = items.get(next.fetch_add(1, Ordering::Relaxed)) else {
                     return;
                 };
-                self.build_sides(level, mine, from, to);
+                self.build_pair(level, usize::from(mine), a, b);
             };
             std::thread::scope(|scope| {
                 for _ in 1..threads {
@@ -555,97 +626,72 @@ impl Endgame<'_> {
         }
     }
 
-    /// Computes the entries of `level` seeds whose mover's side holds
-    /// `mine` seeds and has a rank in `from..to` (among all sides), for
-    /// every split of the rest over the opponent's side. The opponent's
-    /// side runs in the outer loop: the entries of one opponent's side and
-    /// consecutive mover's sides lie next to each other, and the positions
-    /// after a given move lie close together (their opponent's side, this
-    /// mover's side after the move, is one of few). Each move is worked
-    /// out on the mover's side once ([`Endgame::side_move`]); per entry a
-    /// move costs one addition and one load.
-    fn build_sides(&self, level: usize, mine: usize, from: u64, to: u64) {
-        let n = self.shape.rules.pits();
+    /// Computes the entries of `level` seeds of a run `A` of sides of
+    /// `mine` seeds (from rank `a`) against a run `B` of sides of the rest
+    /// (from rank `b`), both ways round: A moving against B and B moving
+    /// against A.
+    ///
+    /// A move that keeps every seed in the pits moves seeds to the right,
+    /// which lowers the rank of the mover's side (its prefix sums shrink),
+    /// and leads to the other side moving. So the same-level children of
+    /// (a moving, b) are (b moving, a') with a' < a, and those of
+    /// (b moving, a) are (a moving, b') with b' < b. Runs earlier in their
+    /// seed count lie in work items with a smaller sum of first ranks,
+    /// built before; within the item, the loop below takes, for each b in
+    /// turn, B's b moving against all of A, then all of A moving against
+    /// b. Should another thread still be on an earlier item, the child is
+    /// computed on the spot.
+    fn build_pair(&self, level: usize, mine: usize, a: u64, b: u64) {
         let theirs = level - mine;
-        let count = (to - from) as usize;
-        let mut sides = [[0u8; MAX_PITS]; SIDES_PER_CHUNK as usize];
-        let mut moves = [[SideMove::default(); MAX_PITS]; SIDES_PER_CHUNK as usize];
-        let mut lens = [0usize; SIDES_PER_CHUNK as usize];
-        let mut max_spill = 0;
-        self.unrank(from, &mut sides[0][..n]);
-        for k in 0..count {
-            if k > 0 {
-                sides[k] = sides[k - 1];
-                next_composition(&mut sides[k][..n]);
+        let movers = RunOfSides::new(self, a, mine, theirs);
+        let others = RunOfSides::new(self, b, theirs, mine);
+        for j in 0..others.count {
+            for k in 0..movers.count {
+                self.build_one(&others, j, &movers, k);
             }
-            for pit in 0..n {
-                if sides[k][pit] > 0 {
-                    let m = self.side_move(&sides[k][..n], pit, theirs);
-                    if m.kind == SideOutcome::Opponent {
-                        max_spill = max_spill.max(usize::from(m.spill));
+            for k in 0..movers.count {
+                self.build_one(&movers, k, &others, j);
+            }
+        }
+    }
+
+    /// Computes, if not known yet, the entry of side `k` of `movers`
+    /// moving against side `j` of `others`.
+    #[inline]
+    fn build_one(&self, movers: &RunOfSides, k: usize, others: &RunOfSides, j: usize) {
+        let slot = &self.values[(others.own[j] + movers.first) as usize + k];
+        if slot.load(Ordering::Relaxed) != UNKNOWN {
+            return;
+        }
+        let mine = &movers.pits[k][..movers.pits_per_side];
+        let theirs = &others.pits[j][..others.pits_per_side];
+        let mut best = i32::MIN;
+        for m in &movers.moves[k][..movers.lens[k]] {
+            let v = match m.kind {
+                SideOutcome::Over => m.gain,
+                SideOutcome::Again => {
+                    let index = others.again[j] + m.key;
+                    let child = self.values[index as usize].load(Ordering::Relaxed);
+                    m.gain + self.known_or_build(child, mine, theirs, m.pit)
+                }
+                SideOutcome::Opponent => {
+                    let index = others.spilled[j][usize::from(m.spill)] + m.key;
+                    let child = self.values[index as usize].load(Ordering::Relaxed);
+                    m.gain - self.known_or_build(child, mine, theirs, m.pit)
+                }
+                SideOutcome::Slow => {
+                    let pos = Compact::from_pits(mine, theirs).expect("few seeds");
+                    let (child, gain, next) = pos.play(&self.shape.rules, usize::from(m.pit));
+                    match next {
+                        Next::Over => gain,
+                        Next::Again => gain + self.build_value(&child),
+                        Next::Opponent => gain - self.build_value(&child),
                     }
-                    moves[k][lens[k]] = m;
-                    lens[k] += 1;
                 }
-            }
+            };
+            best = best.max(v);
         }
-        let mut b = [0u8; MAX_PITS];
-        let b = &mut b[..n];
-        let first = self.side_first(theirs);
-        let sides_of_theirs = self.side_first(theirs + 1) - first;
-        self.unrank(first, b);
-        // the opponent's part of the rank with `mine` and `mine - 1` seeds
-        // before it, and the mover's part of its side plus `spill` seeds
-        let mut spilled = [0u64; MAX_PITS + 1];
-        let mut grown = [0u8; MAX_PITS];
-        for j in 0..sides_of_theirs {
-            let own = self.opponent_rank(b, mine);
-            let again = self.opponent_rank(b, mine - 1);
-            for (spill, rank) in spilled.iter_mut().enumerate().take(max_spill + 1) {
-                grown[..n].copy_from_slice(b);
-                for x in &mut grown[..spill] {
-                    *x += 1;
-                }
-                *rank = self.mover_rank(&grown[..n]);
-            }
-            for k in 0..count {
-                let slot = &self.values[(own + from) as usize + k];
-                if slot.load(Ordering::Relaxed) != UNKNOWN {
-                    continue;
-                }
-                let mut best = i32::MIN;
-                for m in &moves[k][..lens[k]] {
-                    let v = match m.kind {
-                        SideOutcome::Over => m.gain,
-                        SideOutcome::Again => {
-                            let child =
-                                self.values[(again + m.key) as usize].load(Ordering::Relaxed);
-                            m.gain + self.known_or_build(child, &sides[k][..n], b, m.pit)
-                        }
-                        SideOutcome::Opponent => {
-                            let index = spilled[usize::from(m.spill)] + m.key;
-                            let child = self.values[index as usize].load(Ordering::Relaxed);
-                            m.gain - self.known_or_build(child, &sides[k][..n], b, m.pit)
-                        }
-                        SideOutcome::Slow => {
-                            let pos = Compact::from_pits(&sides[k][..n], b).expect("few seeds");
-                            let (child, gain, next) =
-                                pos.play(&self.shape.rules, usize::from(m.pit));
-                            match next {
-                                Next::Over => gain,
-                                Next::Again => gain + self.build_value(&child),
-                                Next::Opponent => gain - self.build_value(&child),
-                            }
-                        }
-                    };
-                    best = best.max(v);
-                }
-                slot.store(encode(best), Ordering::Relaxed);
-            }
-            if j + 1 < sides_of_theirs {
-                next_composition(b);
-            }
-        }
+        slot.store(encode(best), Ordering::Relaxed);
     }
 
     /// The value of the child after playing `pit` in the position of
