@@ -157,7 +157,6 @@ impl RunOfSides {
 }
 
 /// Binomial coefficients `C(n, k)`, saturating.
-
 fn binomials() -> Vec<[u64; COLS]> {
     let mut c = vec![[0u64; COLS]; ROWS];
     for n in 0..ROWS {
