@@ -31,7 +31,7 @@ use std::time::Instant;
 use super::Counter;
 use super::memory::Zeroed;
 use crate::players::Limits;
-use crate::rules::{Compact, CompactRules, MAX_PITS, Next, Sowing};
+use crate::rules::{Capture, Compact, CompactRules, MAX_PITS, Next, Sowing, Sweep};
 
 /// Marks an entry not computed yet: the zero byte of fresh memory (it
 /// stands for -128, beyond any value: they lie within ±`MAX_DB_SEEDS`).
@@ -70,6 +70,9 @@ enum SideOutcome {
     Again,
     /// The opponent moves (no capture).
     Opponent,
+    /// The last seed lands in an empty pit of the mover's: a capture, if
+    /// the rules take it given the opponent's pit across.
+    Capture,
     /// Left to [`Compact::play`]: a capture may depend on the opponent's
     /// pits, or the seeds go round the board.
     #[default]
@@ -86,8 +89,14 @@ struct SideMove {
     spill: u8,
     /// The store margin gained, the sweep included when the game ends.
     gain: i32,
-    /// The child's rank less the part of the opponent's side.
+    /// The child's rank less the part of the opponent's side (for a
+    /// capture: if the rules do not take it).
     key: u64,
+    /// For a capture: the opponent's pit across (from its left), the
+    /// mover's seeds left after it, and the mover's pits after it.
+    across: u8,
+    left: u8,
+    after: [u8; MAX_PITS],
 }
 
 /// Up to `SIDES_PER_CHUNK` consecutive sides (by rank) of one seed count,
@@ -96,6 +105,8 @@ struct SideMove {
 /// `other` seeds and moves.
 struct RunOfSides {
     pits_per_side: usize,
+    /// Seeds on each side of the run.
+    seeds: usize,
     count: usize,
     /// The rank of the first side.
     first: u64,
@@ -118,6 +129,7 @@ impl RunOfSides {
         let end = db.side_first(seeds + 1).min(first + SIDES_PER_CHUNK);
         let mut run = RunOfSides {
             pits_per_side: n,
+            seeds,
             count: (end - first) as usize,
             first,
             pits: [[0; MAX_PITS]; SIDES_PER_CHUNK as usize],
@@ -583,17 +595,26 @@ impl Endgame<'_> {
             }
         }
         let after = &after[..n];
-        if at < n
-            && after[at] == 1
-            && self.shape.rules.rules().capture() != crate::rules::Capture::Never
-        {
-            return slow;
-        }
         let left: usize = after.iter().map(|&x| usize::from(x)).sum();
+        if at < n && after[at] == 1 && self.shape.rules.rules().capture() != Capture::Never {
+            let mut captured = [0u8; MAX_PITS];
+            captured[..n].copy_from_slice(after);
+            captured[at] = 0;
+            return SideMove {
+                kind: SideOutcome::Capture,
+                pit: pit as u8,
+                gain: stored,
+                spill: spill as u8,
+                key: self.opponent_rank(after, theirs + spill),
+                across: (n - 1 - at) as u8,
+                left: (left - 1) as u8,
+                after: captured,
+            };
+        }
         if left == 0 {
             let sweep = match self.shape.rules.rules().sweep() {
-                crate::rules::Sweep::Owner => -((theirs + spill) as i32),
-                crate::rules::Sweep::None => 0,
+                Sweep::Owner => -((theirs + spill) as i32),
+                Sweep::None => 0,
             };
             return SideMove {
                 kind: SideOutcome::Over,
@@ -609,8 +630,8 @@ impl Endgame<'_> {
                 kind: SideOutcome::Again,
                 pit: pit as u8,
                 gain: stored,
-                spill: 0,
                 key: self.mover_rank(after),
+                ..SideMove::default()
             };
         }
         // the child is seen from the opponent, whose side gained `spill`
@@ -622,6 +643,7 @@ impl Endgame<'_> {
             gain: stored,
             spill: spill as u8,
             key: self.opponent_rank(after, theirs + spill),
+            ..SideMove::default()
         }
     }
 
@@ -677,6 +699,39 @@ impl Endgame<'_> {
                     let index = others.spilled[j][usize::from(m.spill)] + m.key;
                     let child = self.values[index as usize].load(Ordering::Relaxed);
                     m.gain - self.known_or_build(child, mine, theirs, m.pit)
+                }
+                SideOutcome::Capture => {
+                    let spill = usize::from(m.spill);
+                    let o = usize::from(m.across);
+                    let across = theirs[o] + u8::from(o < spill);
+                    if across == 0 && self.shape.rules.rules().capture() == Capture::NonEmpty {
+                        let index = others.spilled[j][spill] + m.key;
+                        let child = self.values[index as usize].load(Ordering::Relaxed);
+                        m.gain - self.known_or_build(child, mine, theirs, m.pit)
+                    } else {
+                        let gain = m.gain + 1 + i32::from(across);
+                        // the opponent's seeds left, its pit across emptied
+                        let rest = others.seeds + spill - usize::from(across);
+                        let left = usize::from(m.left);
+                        if left == 0 || rest == 0 {
+                            match self.shape.rules.rules().sweep() {
+                                Sweep::Owner => gain + left as i32 - rest as i32,
+                                Sweep::None => gain,
+                            }
+                        } else {
+                            let mut grown = [0u8; MAX_PITS];
+                            let grown = &mut grown[..theirs.len()];
+                            grown.copy_from_slice(theirs);
+                            for x in &mut grown[..spill] {
+                                *x += 1;
+                            }
+                            grown[o] = 0;
+                            let index = self.mover_rank(grown)
+                                + self.opponent_rank(&m.after[..theirs.len()], rest);
+                            let child = self.values[index as usize].load(Ordering::Relaxed);
+                            gain - self.known_or_build(child, mine, theirs, m.pit)
+                        }
+                    }
                 }
                 SideOutcome::Slow => {
                     let pos = Compact::from_pits(mine, theirs).expect("few seeds");
