@@ -7,12 +7,19 @@
 //! positions with 1 seed in the pits, then 2, ...), before the search
 //! starts. A move either puts a seed into the store or captures (its
 //! successor has fewer seeds: a finished level), or keeps every seed in the
-//! pits; then it only moves the mover's seeds towards its store, so the
-//! sum over both sides of each seed's distance from its own left end grows,
-//! and memoised recursion within the level ends. Each level is split into
-//! chunks that the threads take in turn; entries are atomic bytes, and two
-//! threads computing the same entry write the same value. A build stopped
-//! by the limits keeps the levels it finished, and a later call resumes it.
+//! pits; then it only moves the mover's seeds to the right, which lowers
+//! the rank of the mover's side, and the other side moves next. A level is
+//! cut into work items, a run of consecutive sides of one seed count
+//! against a run of sides of the rest, both ways round, taken in the order
+//! of the sum of the runs' first ranks: every same-level child lies in an
+//! earlier item or earlier in the same one (see `build_pair`). The threads
+//! take items in turn; entries are atomic bytes, and a thread that finds a
+//! child still missing (another thread is on it) computes it itself: both
+//! write the same value. Each move is worked out once per side and run
+//! (`side_move`: the rank of a position is a part of the mover's side plus
+//! a part of the opponent's given the mover's seeds), so an entry costs a
+//! few additions and one load per move. A build stopped by the limits
+//! keeps the levels it finished, and a later call resumes it.
 //!
 //! With relay sowing a move may carry seeds round without touching a store,
 //! so no such order is known: that database stays small and its entries
@@ -54,11 +61,9 @@ pub(crate) const MAX_DB_SEEDS: u32 = 100;
 const ROWS: usize = MAX_DB_SEEDS as usize + 2 * MAX_PITS + 1;
 /// Columns: `k <= 2 * pits`.
 const COLS: usize = 2 * MAX_PITS + 1;
-/// Splits of the mover's side a build thread takes at a time. Entries
-/// that differ only in the mover's side lie next to each other, so a
-/// thread's writes fill whole cache lines that no other thread writes
-/// (measured: with 64 at a time instead of 8, the two-thread build of a
-/// 12-seed database took 25% less time).
+/// Sides in a run of a build's work item (see `build_pair`). Entries that
+/// differ only in the mover's side lie next to each other, so a run
+/// moving against one opponent's side fills whole cache lines.
 const SIDES_PER_CHUNK: u64 = 64;
 
 /// What a move does, as far as the mover's side alone tells.
