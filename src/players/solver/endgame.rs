@@ -25,7 +25,7 @@
 //! is all zero bytes, so an entry holds its value with the sign bit
 //! flipped, and the zero byte means "not computed yet".
 
-use std::sync::atomic::{AtomicI8, AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI8, AtomicU8, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::Counter;
@@ -60,6 +60,35 @@ const COLS: usize = 2 * MAX_PITS + 1;
 /// (measured: with 64 at a time instead of 8, the two-thread build of a
 /// 12-seed database took 25% less time).
 const SIDES_PER_CHUNK: u64 = 64;
+
+/// What a move does, as far as the mover's side alone tells.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum SideOutcome {
+    /// The game ends: the value is the gain.
+    Over,
+    /// The mover moves again (it sowed no seed into the opponent's pits).
+    Again,
+    /// The opponent moves (no capture).
+    Opponent,
+    /// Left to [`Compact::play`]: a capture may depend on the opponent's
+    /// pits, or the seeds go round the board.
+    #[default]
+    Slow,
+}
+
+/// A move of a mover's side, worked out once for every opponent's side
+/// (see [`Endgame::side_move`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct SideMove {
+    kind: SideOutcome,
+    pit: u8,
+    /// Seeds sown into the opponent's pits (its first ones).
+    spill: u8,
+    /// The store margin gained, the sweep included when the game ends.
+    gain: i32,
+    /// The child's rank less the part of the opponent's side.
+    key: u64,
+}
 
 /// Binomial coefficients `C(n, k)`, saturating.
 fn binomials() -> Vec<[u64; COLS]> {
@@ -361,10 +390,25 @@ impl Endgame<'_> {
             return;
         }
         let n = self.shape.rules.pits();
+        let mut items = Vec::new();
         for level in usize::from(self.ready()) + 1..=usize::from(self.shape.max_seeds.min(upto)) {
-            // work items: the mover's side, with 1 to level - 1 seeds
-            let end = self.choose(level - 1 + n, n);
-            let next = AtomicU64::new(1);
+            // work items: runs of the mover's sides of one seed count (1 to
+            // level - 1), each with every split of the rest
+            items.clear();
+            for mine in 1..level {
+                let (first, end) = (self.side_first(mine), self.side_first(mine + 1));
+                let mut from = first;
+                while from < end {
+                    let to = (from + SIDES_PER_CHUNK).min(end);
+                    items.push((mine, from, to));
+                    from = to;
+                }
+            }
+            debug_assert_eq!(
+                items.last().map(|i| i.2),
+                Some(self.choose(level - 1 + n, n))
+            );
+            let next = AtomicUsize::new(0);
             let stopped = std::sync::atomic::AtomicBool::new(false);
             let work = || loop {
                 if limits.stop.load(Ordering::Relaxed)
@@ -373,13 +417,11 @@ impl Endgame<'_> {
                     stopped.store(true, Ordering::Relaxed);
                     return;
                 }
-                let from = next.fetch_add(SIDES_PER_CHUNK, Ordering::Relaxed);
-                if from >= end {
+                let Some(&(mine, from, to)) = items.get(next.fetch_add(1, Ordering::Relaxed))
+                else {
                     return;
-                }
-                for mine in from..(from + SIDES_PER_CHUNK).min(end) {
-                    self.build_side(level, mine);
-                }
+                };
+                self.build_sides(level, mine, from, to);
             };
             std::thread::scope(|scope| {
                 for _ in 1..threads {
@@ -395,34 +437,228 @@ impl Endgame<'_> {
         }
     }
 
-    /// Computes the entries of `level` seeds whose mover's side has the
-    /// rank `mine` (among the splits over one side), for every split of
-    /// the rest over the opponent's side. Taken in this order, the
-    /// positions after a given move of consecutive entries lie close
-    /// together in the database (their opponent's side is the same), so
-    /// most lookups hit the cache.
-    fn build_side(&self, level: usize, mine: u64) {
+    /// The rank of the first side (of `pits` pits) holding `seeds` seeds:
+    /// the sides with fewer seeds come before it.
+    #[inline]
+    fn side_first(&self, seeds: usize) -> u64 {
         let n = self.shape.rules.pits();
-        let mut pits = [0u8; 2 * MAX_PITS];
-        let (a, b) = pits.split_at_mut(n);
-        let b = &mut b[..n];
-        self.unrank(mine, a);
-        let rest = level - a.iter().map(|&x| usize::from(x)).sum::<usize>();
-        let first = self.choose(rest - 1 + n, n);
-        let count = self.choose(rest + n, n) - first;
-        self.unrank(first, b);
-        for k in 0..count {
-            let pos = Compact::from_pits(a, b).expect("few seeds");
-            let index = self.rank(&pos);
-            let slot = &self.values[index];
-            if slot.load(Ordering::Relaxed) == UNKNOWN {
-                let v = self.build_entry(&pos);
-                slot.store(encode(v), Ordering::Relaxed);
+        if seeds == 0 {
+            0
+        } else {
+            self.choose(seeds - 1 + n, n)
+        }
+    }
+
+    /// The mover's part of the rank: the first `pits` terms (the rank of
+    /// `side` among all sides).
+    #[inline]
+    fn mover_rank(&self, side: &[u8]) -> u64 {
+        let row = usize::from(self.shape.max_seeds) + 1;
+        let mut rank = 0;
+        let mut prefix = 0;
+        for (i, &x) in side.iter().enumerate() {
+            prefix += usize::from(x);
+            rank += self.shape.terms[i * row + prefix];
+        }
+        rank
+    }
+
+    /// The opponent's part of the rank, when the mover's side holds
+    /// `mover` seeds: the last `pits` terms.
+    #[inline]
+    fn opponent_rank(&self, side: &[u8], mover: usize) -> u64 {
+        let n = side.len();
+        let row = usize::from(self.shape.max_seeds) + 1;
+        let mut rank = 0;
+        let mut prefix = mover;
+        for (i, &x) in side.iter().enumerate() {
+            prefix += usize::from(x);
+            rank += self.shape.terms[(n + i) * row + prefix];
+        }
+        rank
+    }
+
+    /// What playing `pit` of the mover's side `mine` does, as far as it
+    /// depends on that side alone, when the opponent's side holds `theirs`
+    /// seeds (the rank of the position is `mover_rank + opponent_rank`,
+    /// so a child's rank is a part known here plus a part of the
+    /// opponent's side). Moves whose outcome depends on the opponent's
+    /// pits (captures) or that sow round the board are left to
+    /// [`Compact::play`].
+    fn side_move(&self, mine: &[u8], pit: usize, theirs: usize) -> SideMove {
+        let n = mine.len();
+        let ring = 2 * n + 1;
+        let seeds = usize::from(mine[pit]);
+        let slow = SideMove {
+            kind: SideOutcome::Slow,
+            pit: pit as u8,
+            ..SideMove::default()
+        };
+        if seeds >= ring {
+            return slow;
+        }
+        let mut after = [0u8; MAX_PITS];
+        after[..n].copy_from_slice(mine);
+        after[pit] = 0;
+        let (mut stored, mut spill) = (0i32, 0usize);
+        let mut at = pit;
+        for _ in 0..seeds {
+            at = (at + 1) % ring;
+            if at < n {
+                after[at] += 1;
+            } else if at == n {
+                stored += 1;
+            } else {
+                spill += 1;
             }
-            if k + 1 < count {
+        }
+        let after = &after[..n];
+        if at < n
+            && after[at] == 1
+            && self.shape.rules.rules().capture() != crate::rules::Capture::Never
+        {
+            return slow;
+        }
+        let left: usize = after.iter().map(|&x| usize::from(x)).sum();
+        if left == 0 {
+            let sweep = match self.shape.rules.rules().sweep() {
+                crate::rules::Sweep::Owner => -((theirs + spill) as i32),
+                crate::rules::Sweep::None => 0,
+            };
+            return SideMove {
+                kind: SideOutcome::Over,
+                pit: pit as u8,
+                gain: stored + sweep,
+                ..SideMove::default()
+            };
+        }
+        if at == n {
+            // the opponent's side is unchanged: the child's rank is this
+            // plus the opponent's part with `left` seeds before it
+            return SideMove {
+                kind: SideOutcome::Again,
+                pit: pit as u8,
+                gain: stored,
+                spill: 0,
+                key: self.mover_rank(after),
+            };
+        }
+        // the child is seen from the opponent, whose side gained `spill`
+        // seeds in its first pits: its rank is the opponent's new side's
+        // mover part plus this
+        SideMove {
+            kind: SideOutcome::Opponent,
+            pit: pit as u8,
+            gain: stored,
+            spill: spill as u8,
+            key: self.opponent_rank(after, theirs + spill),
+        }
+    }
+
+    /// Computes the entries of `level` seeds whose mover's side holds
+    /// `mine` seeds and has a rank in `from..to` (among all sides), for
+    /// every split of the rest over the opponent's side. The opponent's
+    /// side runs in the outer loop: the entries of one opponent's side and
+    /// consecutive mover's sides lie next to each other, and the positions
+    /// after a given move lie close together (their opponent's side, this
+    /// mover's side after the move, is one of few). Each move is worked
+    /// out on the mover's side once ([`Endgame::side_move`]); per entry a
+    /// move costs one addition and one load.
+    fn build_sides(&self, level: usize, mine: usize, from: u64, to: u64) {
+        let n = self.shape.rules.pits();
+        let theirs = level - mine;
+        let count = (to - from) as usize;
+        let mut sides = [[0u8; MAX_PITS]; SIDES_PER_CHUNK as usize];
+        let mut moves = [[SideMove::default(); MAX_PITS]; SIDES_PER_CHUNK as usize];
+        let mut lens = [0usize; SIDES_PER_CHUNK as usize];
+        let mut max_spill = 0;
+        self.unrank(from, &mut sides[0][..n]);
+        for k in 0..count {
+            if k > 0 {
+                sides[k] = sides[k - 1];
+                next_composition(&mut sides[k][..n]);
+            }
+            for pit in 0..n {
+                if sides[k][pit] > 0 {
+                    let m = self.side_move(&sides[k][..n], pit, theirs);
+                    if m.kind == SideOutcome::Opponent {
+                        max_spill = max_spill.max(usize::from(m.spill));
+                    }
+                    moves[k][lens[k]] = m;
+                    lens[k] += 1;
+                }
+            }
+        }
+        let mut b = [0u8; MAX_PITS];
+        let b = &mut b[..n];
+        let first = self.side_first(theirs);
+        let sides_of_theirs = self.side_first(theirs + 1) - first;
+        self.unrank(first, b);
+        // the opponent's part of the rank with `mine` and `mine - 1` seeds
+        // before it, and the mover's part of its side plus `spill` seeds
+        let mut spilled = [0u64; MAX_PITS + 1];
+        let mut grown = [0u8; MAX_PITS];
+        for j in 0..sides_of_theirs {
+            let own = self.opponent_rank(b, mine);
+            let again = self.opponent_rank(b, mine - 1);
+            for (spill, rank) in spilled.iter_mut().enumerate().take(max_spill + 1) {
+                grown[..n].copy_from_slice(b);
+                for x in &mut grown[..spill] {
+                    *x += 1;
+                }
+                *rank = self.mover_rank(&grown[..n]);
+            }
+            for k in 0..count {
+                let slot = &self.values[(own + from) as usize + k];
+                if slot.load(Ordering::Relaxed) != UNKNOWN {
+                    continue;
+                }
+                let mut best = i32::MIN;
+                for m in &moves[k][..lens[k]] {
+                    let v = match m.kind {
+                        SideOutcome::Over => m.gain,
+                        SideOutcome::Again => {
+                            let child =
+                                self.values[(again + m.key) as usize].load(Ordering::Relaxed);
+                            m.gain + self.known_or_build(child, &sides[k][..n], b, m.pit)
+                        }
+                        SideOutcome::Opponent => {
+                            let index = spilled[usize::from(m.spill)] + m.key;
+                            let child = self.values[index as usize].load(Ordering::Relaxed);
+                            m.gain - self.known_or_build(child, &sides[k][..n], b, m.pit)
+                        }
+                        SideOutcome::Slow => {
+                            let pos = Compact::from_pits(&sides[k][..n], b).expect("few seeds");
+                            let (child, gain, next) =
+                                pos.play(&self.shape.rules, usize::from(m.pit));
+                            match next {
+                                Next::Over => gain,
+                                Next::Again => gain + self.build_value(&child),
+                                Next::Opponent => gain - self.build_value(&child),
+                            }
+                        }
+                    };
+                    best = best.max(v);
+                }
+                slot.store(encode(best), Ordering::Relaxed);
+            }
+            if j + 1 < sides_of_theirs {
                 next_composition(b);
             }
         }
+    }
+
+    /// The value of the child after playing `pit` in the position of
+    /// `mine` and `theirs`, whose entry reads `entry`: computed now when
+    /// not known yet (a child of the same level).
+    #[inline]
+    fn known_or_build(&self, entry: i8, mine: &[u8], theirs: &[u8], pit: u8) -> i32 {
+        if entry != UNKNOWN {
+            return decode(entry);
+        }
+        let pos = Compact::from_pits(mine, theirs).expect("few seeds");
+        let (child, _, _) = pos.play(&self.shape.rules, usize::from(pit));
+        self.build_value(&child)
     }
 
     /// Computes every entry (for tests), lazily for a lazy database.
@@ -487,7 +723,9 @@ fn next_composition(pits: &mut [u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rules;
+    use crate::rules::{Capture, Rules, Sweep};
+    use std::collections::HashMap;
+    use std::sync::atomic::AtomicU64;
 
     #[test]
     fn ranks_step_and_invert_in_order() {
@@ -514,5 +752,70 @@ mod tests {
             }
         }
         assert_eq!(count, db.bytes());
+    }
+
+    /// The future margin of `pos` by plain minimax over [`Compact::play`].
+    fn minimax(pos: &Compact, rules: &CompactRules, memo: &mut HashMap<Compact, i32>) -> i32 {
+        if let Some(&v) = memo.get(pos) {
+            return v;
+        }
+        let mut best = i32::MIN;
+        let mut moves = pos.moves(rules);
+        while moves != 0 {
+            let i = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let (child, gain, next) = pos.play(rules, i);
+            best = best.max(match next {
+                Next::Over => gain,
+                Next::Again => gain + minimax(&child, rules, memo),
+                Next::Opponent => gain - minimax(&child, rules, memo),
+            });
+        }
+        memo.insert(*pos, best);
+        best
+    }
+
+    #[test]
+    fn every_entry_of_an_8_seed_database_on_6_pits_is_the_minimax_value() {
+        // the build works moves out on one side at a time (captures, the
+        // sweep and extra turns included) and visits entries in its own
+        // order: every entry must still be plain minimax's value
+        for rules in [
+            Rules::KALAH.with_capture(Capture::NonEmpty),
+            Rules::KALAH,
+            Rules::KALAH.with_capture(Capture::Never),
+            Rules::KALAH.with_sweep(Sweep::None),
+            Rules::KALAH
+                .with_capture(Capture::NonEmpty)
+                .with_sweep(Sweep::None),
+        ] {
+            let compact = CompactRules::new(rules);
+            let mut memory = EndgameMemory::new(compact, 8);
+            let db = memory.database();
+            db.build(2, u8::MAX, &Limits::none(), &AtomicU8::new(0));
+            assert_eq!(db.ready(), 8);
+            let total = AtomicU64::new(0);
+            let limits = Limits::none();
+            let mut counter = Counter::new(&limits, &total);
+            let mut memo = HashMap::new();
+            let mut pits = [0u8; 12];
+            let mut checked = 0;
+            for rank in 0..db.bytes() as u64 {
+                db.unrank(rank, &mut pits);
+                let (mine, theirs) = pits.split_at(6);
+                if mine.iter().all(|&x| x == 0) || theirs.iter().all(|&x| x == 0) {
+                    continue;
+                }
+                let pos = Compact::from_pits(mine, theirs).unwrap();
+                let expected = minimax(&pos, &compact, &mut memo);
+                assert_eq!(db.value(&pos, &mut counter), expected, "{rules} {pits:?}");
+                checked += 1;
+            }
+            assert_eq!(counter.nodes, 0, "every entry was built");
+            // C(20, 12) positions, less those with one side empty: C(14, 6)
+            // each, the empty board counted twice
+            assert_eq!(checked, 125_970 - 2 * 3003 + 1);
+            assert_eq!(db.known(), checked);
+        }
     }
 }
