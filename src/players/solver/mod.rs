@@ -263,10 +263,11 @@ const MIN_DB_SEEDS: u32 = 10;
 
 /// An eagerly built database holds at most `2^(total / 2 + DB_SCALE)`
 /// positions for a game of `total` seeds: its build time grows with its
-/// size, the search it saves with the game (measured: Kalah(6,4) searches
-/// as fast in all with 16 seeds as with 18, whose build takes 3.6 times
-/// as long).
-const DB_SCALE: u32 = 1;
+/// size, the search it saves with the game (measured on Kalah(6,4), two
+/// threads, with the per-side build: 16 seeds 22.3-23.9 s in all, 18 seeds
+/// (3) 19.8-20.0 s with a 3-4 s build, 20 seeds (4) 18.6-19.5 s with a 9 s
+/// build that every new `perfect` player would pay too).
+const DB_SCALE: u32 = 3;
 
 /// A solve with a node budget builds an endgame database of at most this
 /// many positions per position of its budget.
