@@ -309,6 +309,13 @@ const SPLIT_ABOVE_DB: i32 = 6;
 /// where a cutoff saves most, for bigger boards).
 const ETC_MIN_SEEDS: i32 = 30;
 
+/// Idle rounds an owner waiting at its split point spins before it yields.
+const OWNER_SPINS: u32 = 64;
+/// Idle rounds a free thread yields before it sleeps between looks.
+const HELPER_YIELDS: u32 = 256;
+/// How long a free thread sleeps between looks once long idle.
+const HELPER_SLEEP: Duration = Duration::from_micros(50);
+
 /// One thread's search over the shared table and database.
 struct SearchThread<'a> {
     table: Table<'a>,
@@ -620,25 +627,38 @@ impl SearchThread<'_> {
         }
         pool.withdraw(&split);
         // wait for the moves taken by others, helping only below this node
-        let mut idle = 0u32;
-        while split.busy() {
-            if let Some((below, pit)) = pool.take(Some(&split)) {
-                self.run(&below, pit);
-                idle = 0;
-            } else {
-                idle += 1;
-                if idle < 64 {
-                    std::hint::spin_loop();
-                } else {
-                    std::thread::yield_now();
-                }
-            }
-        }
+        self.help(pool, Some(&split), |_| !split.busy());
         if self.counter.limited || split.abandoned() {
             self.counter.aborted = true;
             return None;
         }
         Some(split.best())
+    }
+
+    /// Searches moves offered in `pool` until `until` holds: any offered
+    /// move, or with `under` only moves of split points below it (an owner
+    /// waiting for the moves others took of its own split point).
+    ///
+    /// With nothing to take it backs off: an owner spins, then yields, so
+    /// that it resumes the moment its last move is back; a free thread
+    /// yields, then sleeps, so that it costs little while no split point
+    /// is offered.
+    fn help(&mut self, pool: &Pool, under: Option<&Arc<Split>>, until: impl Fn(&Self) -> bool) {
+        let mut idle = 0u32;
+        while !until(self) {
+            if let Some((split, pit)) = pool.take(under) {
+                self.run(&split, pit);
+                idle = 0;
+                continue;
+            }
+            idle += 1;
+            match under {
+                Some(_) if idle < OWNER_SPINS => std::hint::spin_loop(),
+                Some(_) => std::thread::yield_now(),
+                None if idle < HELPER_YIELDS => std::thread::yield_now(),
+                None => std::thread::sleep(HELPER_SLEEP),
+            }
+        }
     }
 
     /// Searches the move `pit` of `split` and reports its value.
@@ -892,20 +912,9 @@ impl Solver {
                     .stack_size(STACK_BYTES)
                     .spawn_scoped(scope, move || {
                         // idle: take moves from the split points offered
-                        let mut idle = 0u32;
-                        while !pool.finished.load(Ordering::Acquire) && !w.counter.limited {
-                            if let Some((split, pit)) = pool.take(None) {
-                                w.run(&split, pit);
-                                idle = 0;
-                            } else {
-                                idle += 1;
-                                if idle < 256 {
-                                    std::thread::yield_now();
-                                } else {
-                                    std::thread::sleep(Duration::from_micros(50));
-                                }
-                            }
-                        }
+                        w.help(pool, None, |w| {
+                            pool.finished.load(Ordering::Acquire) || w.counter.limited
+                        });
                         w.counter.flush();
                     });
                 if let Ok(handle) = spawned {
