@@ -1,4 +1,5 @@
 use super::*;
+use crate::players::TurnFn;
 use crate::players::search::{AfterMove as ChildNext, Children};
 use crate::rng::Rng;
 use crate::rules::{Capture, Rules, Side, Sowing, Sweep};
