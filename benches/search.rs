@@ -4,7 +4,8 @@
 //! `cargo bench --bench search -- --warm-up-time 1 --measurement-time 3`.
 //! Criterion measures the engine's speed, the solver's speed on a fixed
 //! node budget, building a 12-seed endgame database on one and two threads,
-//! and whole solves of Kalah(6,2) and Kalah(5,3) (10 samples).
+//! and whole solves of Kalah(6,2) and Kalah(5,3) on one thread and of
+//! Kalah(6,3) on two (10 samples).
 //! Bigger solves take seconds to minutes, so they are one measured run
 //! each (a fresh solver, cold, as `mancala solve` runs), printing value,
 //! time, positions and memory, on demand:
@@ -116,6 +117,14 @@ fn small_solves(c: &mut Criterion) {
         let rules = Rules::new(pits, seeds).unwrap().with_capture(capture);
         let expected = if value == 0 { solve(rules, 1).0 } else { value };
         group.bench_function(name, |b| b.iter(|| assert_eq!(solve(rules, 1).0, expected)));
+    }
+    // two threads sharing split points (tens of thousands of them per solve)
+    for (name, capture) in [
+        ("kalah_6_3_nonempty_2_threads", Capture::NonEmpty),
+        ("kalah_6_3_always_2_threads", Capture::Always),
+    ] {
+        let rules = Rules::new(6, 3).unwrap().with_capture(capture);
+        group.bench_function(name, |b| b.iter(|| assert_eq!(solve(rules, 2).0, 2)));
     }
     group.finish();
 }

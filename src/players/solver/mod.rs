@@ -177,7 +177,7 @@ pub(crate) struct Counter<'a> {
     total: &'a AtomicU64,
     /// The split point the current search lies under: once it (or one
     /// above it) is stopped, the search is given up.
-    chain: Option<Arc<Split>>,
+    chain: Option<Split<'a>>,
     /// Set once a limit was hit or the search was given up; results after
     /// that are discarded.
     pub aborted: bool,
@@ -216,7 +216,7 @@ impl<'a> Counter<'a> {
             {
                 self.limited = true;
             }
-            if self.chain.as_ref().is_some_and(|c| c.stopped()) {
+            if self.chain.is_some_and(Split::stopped) {
                 self.aborted = true;
             }
         }
@@ -333,6 +333,10 @@ struct SearchThread<'a> {
     counter: Counter<'a>,
     /// Shared with the other threads of the solve (none: searches alone).
     pool: Option<&'a Pool>,
+    /// This thread's number in the pool, and how many split points it
+    /// has open (nested) now.
+    id: usize,
+    depth: usize,
     /// The fewest seeds in play at which a node may become a split point.
     split_min: i32,
 }
@@ -342,7 +346,7 @@ fn clamp16(v: i32) -> i16 {
     v.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
 }
 
-impl SearchThread<'_> {
+impl<'a> SearchThread<'a> {
     /// The mover's value of playing `i` in `pos`, searched with the window
     /// `alpha..beta` on that value.
     #[inline]
@@ -570,6 +574,7 @@ impl SearchThread<'_> {
                 && k == 0
                 && len > 2
                 && in_play >= self.split_min
+                && let Some(split) = pool.slot(self.id, self.depth)
             {
                 // the first move did not cut off: the others are shared
                 // with the idle threads
@@ -578,7 +583,14 @@ impl SearchThread<'_> {
                     *r = m;
                 }
                 let window = (alpha, beta);
-                match self.split(pool, pos, window, &rest[..len - 1], best, best_move) {
+                match self.split(
+                    pool,
+                    split,
+                    pos,
+                    window,
+                    &rest[..len - 1],
+                    (best, best_move),
+                ) {
                     Some((b, m)) => {
                         best = b;
                         best_move = m;
@@ -602,34 +614,31 @@ impl SearchThread<'_> {
     }
 
     /// Searches the moves `rest` of `pos` with the other threads (see the
-    /// `split` module): the best value and move, with `best` and
-    /// `best_move` found so far, or `None` when the search was given up.
+    /// `split` module), as the split point `split` (this thread's free
+    /// slot): the best value and move, with `best` (value and move) found
+    /// so far, or `None` when the search was given up.
     fn split(
         &mut self,
-        pool: &Pool,
+        pool: &'a Pool,
+        split: Split<'a>,
         pos: &Compact,
         window: (i32, i32),
         rest: &[u8],
-        best: i32,
-        best_move: u8,
+        best: (i32, u8),
     ) -> Option<(i32, u8)> {
-        let split = Arc::new(Split::new(
-            *pos,
-            window,
-            rest,
-            (best, best_move),
-            self.counter.chain.clone(),
-        ));
-        pool.offer(&split);
+        split.offer(pos, window, rest, best, self.counter.chain);
+        self.depth += 1;
         while let Some(pit) = split.take() {
-            self.run(&split, pit);
+            self.run(split, pit);
             if self.counter.limited {
                 break;
             }
         }
-        pool.withdraw(&split);
+        split.withdraw();
         // wait for the moves taken by others, helping only below this node
-        self.help(pool, Some(&split), |_| !split.busy());
+        self.help(pool, Some(split), |_| !split.busy());
+        // the slot is free again: no thread searches under it any more
+        self.depth -= 1;
         if self.counter.limited || split.abandoned() {
             self.counter.aborted = true;
             return None;
@@ -645,11 +654,11 @@ impl SearchThread<'_> {
     /// that it resumes the moment its last move is back; a free thread
     /// yields, then sleeps, so that it costs little while no split point
     /// is offered.
-    fn help(&mut self, pool: &Pool, under: Option<&Arc<Split>>, until: impl Fn(&Self) -> bool) {
+    fn help(&mut self, pool: &'a Pool, under: Option<Split<'a>>, until: impl Fn(&Self) -> bool) {
         let mut idle = 0u32;
         while !until(self) {
             if let Some((split, pit)) = pool.take(under) {
-                self.run(&split, pit);
+                self.run(split, pit);
                 idle = 0;
                 continue;
             }
@@ -664,9 +673,10 @@ impl SearchThread<'_> {
     }
 
     /// Searches the move `pit` of `split` and reports its value.
-    fn run(&mut self, split: &Arc<Split>, pit: u8) {
-        let outer = self.counter.chain.replace(Arc::clone(split));
-        let value = self.child(&split.pos, usize::from(pit), split.alpha, split.beta);
+    fn run(&mut self, split: Split<'a>, pit: u8) {
+        let outer = self.counter.chain.replace(split);
+        let (alpha, beta) = split.window();
+        let value = self.child(&split.pos(), usize::from(pit), alpha, beta);
         self.counter.chain = outer;
         if self.counter.aborted {
             split.done(pit, None);
@@ -890,9 +900,9 @@ impl Solver {
                 Ok(v)
             };
         }
-        let pool = Pool::default();
         let shared = self.threads > 1;
-        let worker = || SearchThread {
+        let pool = Pool::new(if shared { self.threads } else { 0 }, rules.pits());
+        let worker = |id| SearchThread {
             table,
             endgame,
             rules,
@@ -902,13 +912,15 @@ impl Solver {
             wide,
             counter: Counter::new(limits, &total),
             pool: shared.then_some(&pool),
+            id,
+            depth: 0,
             split_min: db_seeds + self.split_above,
         };
         let result = std::thread::scope(|scope| {
             let mut helpers = Vec::new();
-            for _ in 1..self.threads {
+            for id in 1..self.threads {
                 let pool = &pool;
-                let mut w = worker();
+                let mut w = worker(id);
                 let spawned = std::thread::Builder::new()
                     .name("mancala-solver".into())
                     .stack_size(STACK_BYTES)
@@ -927,7 +939,7 @@ impl Solver {
                 .name("mancala-solver".into())
                 .stack_size(STACK_BYTES)
                 .spawn_scoped(scope, || {
-                    let mut w = worker();
+                    let mut w = worker(0);
                     let key = key_of(pos, wide);
                     let (mut lower, mut upper) = (-in_play, in_play);
                     let mut guess = table
@@ -1062,6 +1074,8 @@ impl Solver {
             wide,
             counter: Counter::new(limits, &total),
             pool: None,
+            id: 0,
+            depth: 0,
             split_min: i32::MAX,
         };
         // the table's move first: a player plays the first found
