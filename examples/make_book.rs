@@ -2,13 +2,14 @@
 //!
 //! `cargo run --release --example make_book > src/players/solver/book.txt`
 //!
-//! For Kalah(6,4) under both capture rules, and for `perfect` in either
+//! For 6-pit boards under both capture rules, and for `perfect` in either
 //! seat, it walks every position `perfect` can meet in its first plies
 //! (its own moves from the book, every reply of the opponent) and writes
 //! each with a proven best move (see `src/players/solver/book.rs` for the
-//! line format). `MANCALA_BOOK_PLIES` sets how many plies deep (default 1:
-//! the opening position for either seat), `MANCALA_BOOK_SEEDS` the seeds per
-//! pit of the 6-pit boards covered, comma-separated (default `4`).
+//! line format). `MANCALA_BOOK` lists the boards and depths as
+//! `SEEDS:PLIES`, comma-separated; the default, `3:4,4:6`, is the shipped
+//! book (Kalah(6,3) 4 plies deep, Kalah(6,4) 6 plies deep). A move that
+//! earns an extra turn counts as a ply.
 
 use std::collections::HashSet;
 
@@ -64,19 +65,31 @@ fn walk(
 }
 
 fn main() {
-    let plies = std::env::var("MANCALA_BOOK_PLIES")
-        .ok()
-        .and_then(|p| p.parse().ok())
-        .unwrap_or(1);
-    let seeds: Vec<usize> = std::env::var("MANCALA_BOOK_SEEDS")
-        .unwrap_or_else(|_| "4".into())
-        .split(',')
-        .filter_map(|s| s.trim().parse().ok())
-        .collect();
+    let spec = std::env::var("MANCALA_BOOK").unwrap_or_else(|_| "3:4,4:6".into());
+    let mut boards = Vec::new();
+    for item in spec.split(',') {
+        let parsed = item.split_once(':').and_then(|(s, p)| {
+            Some((
+                s.trim().parse::<usize>().ok()?,
+                p.trim().parse::<u32>().ok()?,
+            ))
+        });
+        match parsed {
+            Some((seeds, plies)) if (1..=12).contains(&seeds) && plies <= 12 => {
+                boards.push((seeds, plies));
+            }
+            _ => {
+                eprintln!(
+                    "MANCALA_BOOK: '{item}' is not SEEDS:PLIES (seeds 1 to 12, plies up to 12)"
+                );
+                std::process::exit(2);
+            }
+        }
+    }
     let mut lines = Vec::new();
-    for (seeds, capture) in seeds
+    for (seeds, plies, capture) in boards
         .iter()
-        .flat_map(|&s| [(s, Capture::Always), (s, Capture::NonEmpty)])
+        .flat_map(|&(s, p)| [(s, p, Capture::Always), (s, p, Capture::NonEmpty)])
     {
         let rules = Rules::new(6, seeds)
             .expect("a 6-pit board")
