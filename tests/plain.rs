@@ -910,7 +910,12 @@ fn a_scripts_random_seat_is_seeded_by_the_game_policy() {
     let rules = Rules::KALAH;
     let mut board = Board::new(rules);
     board.play(rules.pit_by_letter('a').unwrap()).unwrap();
-    let mut player = seat_player(PlayerKind::Random, SCRIPT_SEED, Side::North).unwrap();
+    let mut player = seat_player(
+        [PlayerKind::Human, PlayerKind::Random],
+        SCRIPT_SEED,
+        Side::North,
+    )
+    .unwrap();
     let pit = player.choose(&board, &Limits::default()).unwrap();
     let expected = format!("Computer (random) plays {}.", rules.letter(pit).unwrap());
     assert!(stdout.contains(&expected), "{expected}\n{stdout}");

@@ -253,7 +253,7 @@ pub fn play_arena(
     let mut seeds = Rng::new(seed);
     let mut players: Vec<Box<dyn TurnFn>> = Vec::with_capacity(2);
     for (kind, side) in kinds.into_iter().zip(Side::BOTH) {
-        let player = seat_player(kind, seed, side).ok_or_else(|| {
+        let player = seat_player(kinds, seed, side).ok_or_else(|| {
             format!("'{kind}' is not a computer player (the arena has no keyboard)")
         })?;
         players.push(player);

@@ -187,11 +187,15 @@ pub const fn seat_seed(seed: u64, side: Side) -> u64 {
     seed ^ (side.index() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// The computer player for `side`'s seat of `kind` (`None` for a human),
-/// seeded by [`seat_seed`].
+/// The computer player for `side`'s seat, of `kinds[side]` (`None` for a
+/// human), seeded by [`seat_seed`]. It may think on its opponent's time
+/// only when the opponent is a person (see
+/// [`TurnFn::think_on_opponents_time`]).
 #[must_use]
-pub fn seat_player(kind: PlayerKind, seed: u64, side: Side) -> Option<Box<dyn TurnFn>> {
-    computer(kind, seat_seed(seed, side))
+pub fn seat_player(kinds: [PlayerKind; 2], seed: u64, side: Side) -> Option<Box<dyn TurnFn>> {
+    let mut player = computer(kinds[side.index()], seat_seed(seed, side))?;
+    player.think_on_opponents_time(kinds[side.opponent().index()] == PlayerKind::Human);
+    Some(player)
 }
 
 #[cfg(test)]

@@ -299,11 +299,11 @@ impl<R: BufRead, W: Write> Plain<R, W> {
     }
 
     fn play_match(&mut self, config: MatchConfig, seed: u64) -> io::Result<()> {
+        let kinds = [config.seats[0].kind, config.seats[1].kind];
         for side in Side::BOTH {
-            let kind = config.seats[side.index()].kind;
             // A player set beforehand (a test's) stays.
             if self.computers[side.index()].is_none() {
-                self.computers[side.index()] = seat_player(kind, seed, side);
+                self.computers[side.index()] = seat_player(kinds, seed, side);
             }
         }
         let [s, n] = [&config.seats[0], &config.seats[1]];

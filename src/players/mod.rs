@@ -79,6 +79,15 @@ impl Limits {
 pub trait TurnFn: Send {
     /// Chooses a pit.
     fn choose(&mut self, board: &Board, limits: &Limits) -> Option<Pit>;
+
+    /// Whether the player may go on thinking after its move, on the
+    /// opponent's time, until its next turn. Matches set it when the
+    /// opponent is a person; between computers it stays off, so that
+    /// neither takes the other's processor time. Players that cannot use
+    /// it ignore it.
+    fn think_on_opponents_time(&mut self, allowed: bool) {
+        let _ = allowed;
+    }
 }
 
 /// The kinds of player a seat can be given on the command line.

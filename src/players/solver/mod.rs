@@ -34,8 +34,11 @@
 pub mod book;
 pub mod endgame;
 mod memory;
+mod player;
 mod split;
 mod table;
+
+pub use self::player::PerfectPlayer;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, AtomicU64, Ordering};
@@ -44,8 +47,7 @@ use std::time::{Duration, Instant};
 use self::endgame::{Endgame, EndgameMemory};
 use self::split::{Pool, Split};
 use self::table::{Entry, Table, TableMemory};
-use super::search::{Engine, Level};
-use super::{Limits, TurnFn};
+use super::Limits;
 use crate::rules::{Board, Compact, CompactRules, Next, Pit, Sowing};
 
 /// The answer of the solver for a position.
@@ -1119,80 +1121,6 @@ impl Solver {
             best,
             nodes: self.nodes,
         }))
-    }
-}
-
-/// `perfect`: plays a proven best move.
-///
-/// It ignores the think time and node budget (perfect play may take long
-/// in the opening of big boards) but stops at once when the stop flag is
-/// set, answering with the table's move or the first legal one. It looks
-/// up the opening book first, and keeps its solver (table and database)
-/// across moves and rounds. Boards too big for the solver are played by
-/// the `hard` engine within the limits.
-#[derive(Debug)]
-pub struct PerfectPlayer {
-    solver: Solver,
-    engine: Option<Engine>,
-}
-
-impl PerfectPlayer {
-    /// A perfect player with the default memory.
-    #[must_use]
-    pub fn new() -> PerfectPlayer {
-        PerfectPlayer::with_solver(Solver::new(DEFAULT_PLAYER_MEMORY))
-    }
-
-    /// A perfect player around `solver`.
-    #[must_use]
-    pub fn with_solver(solver: Solver) -> PerfectPlayer {
-        PerfectPlayer {
-            solver,
-            engine: None,
-        }
-    }
-
-    /// The solver, for hints that reuse its table.
-    pub fn solver_mut(&mut self) -> &mut Solver {
-        &mut self.solver
-    }
-}
-
-impl Default for PerfectPlayer {
-    fn default() -> Self {
-        PerfectPlayer::new()
-    }
-}
-
-impl TurnFn for PerfectPlayer {
-    fn choose(&mut self, board: &Board, limits: &Limits) -> Option<Pit> {
-        if let Some(pit) = book::lookup(board) {
-            return Some(pit);
-        }
-        if Solver::check(board, self.solver.memory).is_err() {
-            let engine = self
-                .engine
-                .get_or_insert_with(|| Engine::new(Level::HARD.table_bits));
-            return engine
-                .search(
-                    board,
-                    limits,
-                    Level::HARD.max_depth,
-                    Some(Level::HARD.fallback_nodes),
-                )
-                .map(|r| r.best);
-        }
-        let only_stop = Limits {
-            deadline: None,
-            nodes: None,
-            stop: Arc::clone(&limits.stop),
-        };
-        if let Some((pit, _)) = self.solver.best_move(board, &only_stop) {
-            return Some(pit);
-        }
-        self.solver
-            .table_move(board)
-            .or_else(|| board.legal_moves().next())
     }
 }
 

@@ -1,4 +1,5 @@
 use super::*;
+use crate::players::TurnFn;
 use crate::players::random_position;
 use crate::players::search::{AfterMove as ChildNext, Children};
 use crate::rng::Rng;

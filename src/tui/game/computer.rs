@@ -102,7 +102,8 @@ impl Worker {
     #[must_use]
     pub fn new(config: &MatchConfig, think: Duration, seed: u64) -> Worker {
         let (sender, receiver) = mpsc::channel();
-        let player = |side: Side| seat_player(config.seats[side.index()].kind, seed, side);
+        let kinds = [config.seats[0].kind, config.seats[1].kind];
+        let player = |side: Side| seat_player(kinds, seed, side);
         Worker {
             players: [player(Side::South), player(Side::North)],
             think,
@@ -178,7 +179,7 @@ impl Worker {
             // The turn function went down with the closure: build a fresh
             // one, and answer "gave up" so that the screen plays on.
             self.out -= 1;
-            self.players[side.index()] = seat_player(self.kinds[side.index()], self.seed, side);
+            self.players[side.index()] = seat_player(self.kinds, self.seed, side);
             self.failed.push(Answer::Move { id, pit: None });
         }
     }

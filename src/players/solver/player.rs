@@ -1,0 +1,317 @@
+//! `perfect`: the player that plays a proven best move, thinking on the
+//! opponent's time when the opponent is a person.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+
+use super::{DEFAULT_PLAYER_MEMORY, Solver, book};
+use crate::players::search::{Engine, Level};
+use crate::players::{Limits, TurnFn};
+use crate::rules::{Board, Pit, Side};
+
+/// How many of the opponent's moves in a row (extra turns) pondering
+/// follows to find the positions where `perfect` moves next.
+const PONDER_REPLY_DEPTH: u32 = 3;
+
+/// `perfect`: plays a proven best move.
+///
+/// It ignores the think time and node budget (perfect play may take long
+/// in the opening of big boards) but stops at once when the stop flag is
+/// set, answering with the table's move or the first legal one. It looks
+/// up the opening book first, and keeps its solver (table and database)
+/// across moves and rounds. Boards too big for the solver are played by
+/// the `hard` engine within the limits.
+///
+/// With [`TurnFn::think_on_opponents_time`] it ponders: after each move it
+/// goes on solving, on a thread of its own, the position it left and every
+/// position it can face next, so that its next answer is mostly found in
+/// the table. Its next turn stops the pondering at once and keeps what it
+/// proved.
+#[derive(Debug)]
+pub struct PerfectPlayer {
+    /// `None` only while a pondering thread holds it.
+    solver: Option<Solver>,
+    /// The memory of a solver made again (a pondering thread that died).
+    memory: usize,
+    pondering: bool,
+    ponder: Option<Ponder>,
+    engine: Option<Engine>,
+}
+
+/// A pondering thread: it hands the solver back when it ends.
+#[derive(Debug)]
+struct Ponder {
+    stop: Arc<AtomicBool>,
+    thread: JoinHandle<Solver>,
+}
+
+impl PerfectPlayer {
+    /// A perfect player with the default memory.
+    #[must_use]
+    pub fn new() -> PerfectPlayer {
+        PerfectPlayer::with_solver(Solver::new(DEFAULT_PLAYER_MEMORY))
+    }
+
+    /// A perfect player around `solver`.
+    #[must_use]
+    pub fn with_solver(solver: Solver) -> PerfectPlayer {
+        PerfectPlayer {
+            memory: solver.memory,
+            solver: Some(solver),
+            pondering: false,
+            ponder: None,
+            engine: None,
+        }
+    }
+
+    /// The solver, for hints that reuse its table (pondering stops).
+    pub fn solver_mut(&mut self) -> &mut Solver {
+        self.stop_pondering();
+        let memory = self.memory;
+        self.solver.get_or_insert_with(|| Solver::new(memory))
+    }
+
+    /// Waits until pondering has nothing left to solve (tests: the
+    /// effect of pondering without depending on the clock).
+    #[cfg(test)]
+    fn finish_pondering(&mut self) {
+        if let Some(ponder) = self.ponder.take() {
+            self.solver = ponder.thread.join().ok();
+        }
+    }
+
+    /// Stops the pondering thread, if any, and takes the solver back.
+    fn stop_pondering(&mut self) {
+        if let Some(ponder) = self.ponder.take() {
+            ponder.stop.store(true, Ordering::Relaxed);
+            // a thread that panicked lost the solver: a new one is made
+            self.solver = ponder.thread.join().ok();
+        }
+    }
+
+    /// Starts pondering on the position after `pit` is played in `board`.
+    fn start_pondering(&mut self, board: &Board, pit: Pit) {
+        let mut next = *board;
+        next.play_unchecked(pit);
+        if !self.pondering || next.is_over() {
+            return;
+        }
+        let Some(mut solver) = self.solver.take() else {
+            return;
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let limits = Limits {
+            deadline: None,
+            nodes: None,
+            stop: Arc::clone(&stop),
+        };
+        let me = board.to_move();
+        let spawned = std::thread::Builder::new()
+            .name("perfect-ponder".into())
+            .spawn(move || {
+                ponder(&mut solver, &next, me, &limits);
+                solver
+            });
+        // when no thread can be made the solver went with the closure; the
+        // next turn makes a new one
+        self.ponder = spawned.ok().map(|thread| Ponder { stop, thread });
+    }
+}
+
+/// Solves what `me` may face after its move left `next`: `next` itself
+/// (which proves a bound after every reply), then each position where `me`
+/// moves again, as `choose` will ask for it.
+fn ponder(solver: &mut Solver, next: &Board, me: Side, limits: &Limits) {
+    let mut ahead = Vec::new();
+    if next.to_move() == me {
+        ahead.push(*next);
+    } else {
+        if solver.value(next, limits).is_none() {
+            return;
+        }
+        replies(next, me, PONDER_REPLY_DEPTH, &mut ahead);
+    }
+    for board in ahead {
+        if limits.should_stop() {
+            return;
+        }
+        if book::lookup(&board).is_none() {
+            let _ = solver.best_move(&board, limits);
+        }
+    }
+}
+
+/// Every position after the opponent's moves (following its extra turns
+/// `depth` deep) where `me` is to move and the game goes on.
+fn replies(board: &Board, me: Side, depth: u32, out: &mut Vec<Board>) {
+    if depth == 0 {
+        return;
+    }
+    for pit in board.legal_moves() {
+        let mut after = *board;
+        after.play_unchecked(pit);
+        if after.is_over() {
+            continue;
+        }
+        if after.to_move() == me {
+            out.push(after);
+        } else {
+            replies(&after, me, depth - 1, out);
+        }
+    }
+}
+
+impl Default for PerfectPlayer {
+    fn default() -> Self {
+        PerfectPlayer::new()
+    }
+}
+
+impl Drop for PerfectPlayer {
+    fn drop(&mut self) {
+        self.stop_pondering();
+    }
+}
+
+impl TurnFn for PerfectPlayer {
+    fn choose(&mut self, board: &Board, limits: &Limits) -> Option<Pit> {
+        self.stop_pondering();
+        let memory = self.memory;
+        let solver = self.solver.get_or_insert_with(|| Solver::new(memory));
+        if Solver::check(board, memory).is_err() {
+            let engine = self
+                .engine
+                .get_or_insert_with(|| Engine::new(Level::HARD.table_bits));
+            return engine
+                .search(
+                    board,
+                    limits,
+                    Level::HARD.max_depth,
+                    Some(Level::HARD.fallback_nodes),
+                )
+                .map(|r| r.best);
+        }
+        let pit = if let Some(pit) = book::lookup(board) {
+            pit
+        } else {
+            let only_stop = Limits {
+                deadline: None,
+                nodes: None,
+                stop: Arc::clone(&limits.stop),
+            };
+            match solver.best_move(board, &only_stop) {
+                Some((pit, _)) => pit,
+                None => solver
+                    .table_move(board)
+                    .or_else(|| board.legal_moves().next())?,
+            }
+        };
+        if !limits.stop.load(Ordering::Relaxed) {
+            self.start_pondering(board, pit);
+        }
+        Some(pit)
+    }
+
+    fn think_on_opponents_time(&mut self, allowed: bool) {
+        self.pondering = allowed;
+        if !allowed {
+            self.stop_pondering();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    fn player(ponders: bool) -> PerfectPlayer {
+        let mut p = PerfectPlayer::with_solver(Solver::new(16 << 20).with_threads(1));
+        p.think_on_opponents_time(ponders);
+        p
+    }
+
+    /// The positions where `me` moves next after `pit` in `board`.
+    fn next_turns(board: &Board, pit: Pit) -> Vec<Board> {
+        let mut after = *board;
+        after.play_unchecked(pit);
+        if after.to_move() == board.to_move() {
+            return vec![after];
+        }
+        let mut ahead = Vec::new();
+        replies(&after, board.to_move(), PONDER_REPLY_DEPTH, &mut ahead);
+        ahead
+    }
+
+    /// Positions searched for `perfect`'s next turn after every reply.
+    fn next_turn_nodes(p: &mut PerfectPlayer, ahead: &[Board]) -> u64 {
+        ahead
+            .iter()
+            .map(|b| {
+                let solver = p.solver_mut();
+                solver.best_move(b, &Limits::none()).expect("solved");
+                solver.nodes
+            })
+            .sum()
+    }
+
+    #[test]
+    fn pondering_solves_every_next_turn_on_the_opponents_time() {
+        // small boards, solved in moments; positions a few moves in, where
+        // `perfect`'s move hands the turn to the opponent
+        let mut tried = 0;
+        for rules in [Rules::new(5, 4).unwrap(), Rules::new(6, 3).unwrap()] {
+            for plies in 2..8 {
+                let mut board = Board::new(rules);
+                for _ in 0..plies {
+                    board.play_unchecked(board.legal_moves().last().unwrap());
+                }
+                let (mut idle, mut ponderer) = (player(false), player(true));
+                let pit = idle.choose(&board, &Limits::none()).unwrap();
+                assert_eq!(ponderer.choose(&board, &Limits::none()), Some(pit));
+                ponderer.finish_pondering();
+                let ahead = next_turns(&board, pit);
+                if ahead.len() < 2 {
+                    continue;
+                }
+                tried += 1;
+                let waiting = next_turn_nodes(&mut idle, &ahead);
+                let pondered = next_turn_nodes(&mut ponderer, &ahead);
+                assert!(
+                    pondered * 10 < waiting,
+                    "{rules:?} after {plies}: {pondered} positions after pondering, {waiting} without"
+                );
+                // and the moves are the same proven ones
+                for b in &ahead {
+                    assert_eq!(
+                        ponderer.choose(b, &Limits::none()),
+                        idle.choose(b, &Limits::none())
+                    );
+                }
+            }
+        }
+        assert!(tried >= 4, "{tried} positions");
+    }
+
+    #[test]
+    fn a_turn_or_dropping_the_player_stops_pondering_at_once() {
+        // the Kalah(6,4) opening is in the book; the position after it
+        // takes many seconds to solve, so pondering is still under way
+        let board = Board::new(Rules::KALAH);
+        let mut p = player(true);
+        let pit = p.choose(&board, &Limits::none()).unwrap();
+        assert!(p.ponder.is_some());
+        let mut after = board;
+        after.play_unchecked(pit);
+        let stopped = Limits::none();
+        stopped.stop.store(true, Ordering::Relaxed);
+        // a stopped turn answers a legal move and does not ponder again
+        let answer = p.choose(&after, &stopped).unwrap();
+        assert!(after.legal_moves().contains(answer));
+        assert!(p.ponder.is_none() && p.solver.is_some());
+        p.choose(&board, &Limits::none()).unwrap();
+        assert!(p.ponder.is_some());
+        drop(p);
+    }
+}
