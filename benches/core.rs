@@ -5,6 +5,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use mancala::players::{random_move, random_position};
 use mancala::rng::Rng;
 use mancala::rules::{Board, Pit, Rules, Step};
 
@@ -14,17 +15,10 @@ fn sample_moves(rules: Rules) -> Vec<(Board, Pit)> {
     let mut rng = Rng::new(2026);
     let mut samples = Vec::new();
     while samples.len() < 64 {
-        let mut board = Board::new(rules);
-        for _ in 0..rng.below(30) {
-            let moves = board.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            board.play_unchecked(moves.clone().nth(rng.below(moves.count())).unwrap());
-        }
-        let moves = board.legal_moves();
-        if !moves.is_empty() {
-            samples.push((board, moves.clone().nth(rng.below(moves.count())).unwrap()));
+        let plies = rng.below(30);
+        let board = random_position(&mut rng, Board::new(rules), plies);
+        if let Some(pit) = random_move(&board, &mut rng) {
+            samples.push((board, pit));
         }
     }
     samples
@@ -74,9 +68,8 @@ fn playouts(c: &mut Criterion) {
             b.iter(|| {
                 let mut board = Board::new(rules);
                 let mut plies = 0u32;
-                while !board.is_over() {
-                    let moves = board.legal_moves();
-                    board.play_unchecked(moves.clone().nth(rng.below(moves.count())).unwrap());
+                while let Some(pit) = random_move(&board, &mut rng) {
+                    board.play_unchecked(pit);
                     plies += 1;
                 }
                 black_box((board.score(), plies))

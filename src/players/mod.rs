@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use crate::rules::{Board, Pit};
 
 pub use greedy::Greedy;
-pub use random::RandomPlayer;
+pub use random::{RandomPlayer, random_move, random_position};
 pub use search::{Engine, Level, SearchPlayer, SearchResult};
 pub use solver::{PerfectPlayer, Solution, Solver};
 pub use tree::TreePlayer;

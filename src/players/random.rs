@@ -22,13 +22,50 @@ impl RandomPlayer {
 
 impl TurnFn for RandomPlayer {
     fn choose(&mut self, board: &Board, _limits: &Limits) -> Option<Pit> {
-        let moves = board.legal_moves();
-        let k = moves.count();
-        if k == 0 {
-            return None;
-        }
-        moves.into_iter().nth(self.rng.below(k))
+        random_move(board, &mut self.rng)
     }
+}
+
+/// A uniformly random legal pit of `board`, or `None` when it has none.
+///
+/// ```
+/// use mancala::players::random_move;
+/// use mancala::rng::Rng;
+/// use mancala::rules::{Board, Rules};
+/// let board = Board::new(Rules::KALAH);
+/// let pit = random_move(&board, &mut Rng::new(1)).unwrap();
+/// assert!(board.legal_moves().contains(pit));
+/// ```
+pub fn random_move(board: &Board, rng: &mut Rng) -> Option<Pit> {
+    let moves = board.legal_moves();
+    let k = moves.count();
+    if k == 0 {
+        return None;
+    }
+    moves.into_iter().nth(rng.below(k))
+}
+
+/// The position after `plies` random legal moves from `start` (fewer when
+/// the game ends first): seeded sample positions for tests and benchmarks.
+///
+/// ```
+/// use mancala::players::random_position;
+/// use mancala::rng::Rng;
+/// use mancala::rules::{Board, Rules};
+/// let start = Board::new(Rules::KALAH);
+/// let board = random_position(&mut Rng::new(3), start, 10);
+/// assert_eq!(board, random_position(&mut Rng::new(3), start, 10));
+/// assert_ne!(board, start);
+/// ```
+pub fn random_position(rng: &mut Rng, start: Board, plies: usize) -> Board {
+    let mut board = start;
+    for _ in 0..plies {
+        let Some(pit) = random_move(&board, rng) else {
+            break;
+        };
+        board.play_unchecked(pit);
+    }
+    board
 }
 
 #[cfg(test)]
@@ -47,5 +84,24 @@ mod tests {
             seen.insert(pit);
         }
         assert_eq!(seen.len(), 6);
+    }
+
+    #[test]
+    fn random_positions_play_legal_moves_and_stop_at_the_end() {
+        let mut rng = Rng::new(4);
+        let start = Board::new(Rules::KALAH);
+        assert_eq!(random_position(&mut rng, start, 0), start);
+        let one = random_position(&mut rng, start, 1);
+        assert!(
+            start.legal_moves().any(|pit| {
+                let mut b = start;
+                b.play_unchecked(pit);
+                b == one
+            }),
+            "one ply is one legal move"
+        );
+        let end = random_position(&mut rng, start, usize::MAX);
+        assert!(end.is_over(), "a game ends long before usize::MAX plies");
+        assert_eq!(random_move(&end, &mut rng), None);
     }
 }

@@ -589,17 +589,8 @@ mod tests {
     }
 
     fn random_position(rng: &mut Rng, rules: Rules) -> Board {
-        let mut board = Board::new(rules);
         let plies = rng.below(12);
-        for _ in 0..plies {
-            let moves = board.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let pit = moves.into_iter().nth(rng.below(moves.count())).unwrap();
-            board.play_unchecked(pit);
-        }
-        board
+        crate::players::random_position(rng, Board::new(rules), plies)
     }
 
     #[test]

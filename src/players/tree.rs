@@ -107,6 +107,7 @@ impl TurnFn for TreePlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::players::random_position;
     use crate::rng::Rng;
     use crate::rules::{Capture, Rules, Side};
 
@@ -149,14 +150,8 @@ mod tests {
             Rules::new(4, 3).unwrap().with_capture(Capture::NonEmpty),
         ] {
             for _ in 0..25 {
-                let mut board = Board::new(rules);
-                for _ in 0..rng.below(15) {
-                    let moves = board.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    board.play_unchecked(moves.into_iter().nth(rng.below(moves.count())).unwrap());
-                }
+                let plies = rng.below(15);
+                let board = random_position(&mut rng, Board::new(rules), plies);
                 if board.is_over() {
                     continue;
                 }

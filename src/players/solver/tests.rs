@@ -1,5 +1,6 @@
 use super::*;
 use crate::players::TurnFn;
+use crate::players::random_position;
 use crate::players::search::{AfterMove as ChildNext, Children};
 use crate::rng::Rng;
 use crate::rules::{Capture, Rules, Side, Sowing, Sweep};
@@ -107,14 +108,8 @@ fn threads_sharing_split_points_find_the_same_values_and_moves() {
             .with_split_above(0);
         let mut splits = 0;
         for _ in 0..12 {
-            let mut board = Board::new(rules);
-            for _ in 0..rng.below(6) {
-                let moves = board.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                board.play_unchecked(moves.into_iter().nth(rng.below(moves.count())).unwrap());
-            }
+            let plies = rng.below(6);
+            let board = random_position(&mut rng, Board::new(rules), plies);
             let expected = alone.solve(&board, &Limits::none()).unwrap();
             let got = shared.solve(&board, &Limits::none()).unwrap();
             splits += shared.splits;
@@ -153,15 +148,10 @@ fn solver_agrees_with_brute_force_on_random_positions_of_every_variant() {
                 None => solver,
             };
             for _ in 0..25 {
-                let mut board =
+                let start =
                     Board::starting(rules, if rng.coin() { Side::South } else { Side::North });
-                for _ in 0..rng.below(8) {
-                    let moves = board.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    board.play_unchecked(moves.into_iter().nth(rng.below(moves.count())).unwrap());
-                }
+                let plies = rng.below(8);
+                let board = random_position(&mut rng, start, plies);
                 let solution = solver.solve(&board, &Limits::none()).unwrap();
                 if board.is_over() {
                     assert_eq!(solution.value, board.score().margin(board.to_move()));
