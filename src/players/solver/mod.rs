@@ -887,6 +887,12 @@ impl Solver {
         };
         endgame.build(self.threads, upto, &build_limits, &progress.endgame_ready);
         self.endgame_time = t0.elapsed();
+        if limits.stop.load(Ordering::Relaxed) {
+            // stopped while building: the first nodes on a fresh table can
+            // be slow (its pages are faulted in), so do not start them
+            self.nodes = 0;
+            return Err((-in_play, in_play));
+        }
         let db_seeds = i32::from(endgame.ready());
         let wide = rules.pits() > 7;
         if in_play <= db_seeds {

@@ -300,3 +300,23 @@ fn one_thread_counts_the_same_nodes_every_time() {
     assert!(first.2 > 1000);
     assert_eq!(run(), first);
 }
+
+#[test]
+fn a_solve_stopped_before_its_search_starts_searches_nothing() {
+    // a pondering player stopped while its database is built answers at
+    // once: no search starts on the fresh table
+    let board = Board::new(Rules::new(6, 3).unwrap());
+    let limits = Limits::none();
+    limits.stop.store(true, Ordering::Relaxed);
+    let mut solver = Solver::new(8 << 20).with_threads(1);
+    let Some(SolveOutcome::Bounds {
+        lower,
+        upper,
+        nodes,
+    }) = solver.solve_bounded(&board, &limits, true)
+    else {
+        panic!("stopped");
+    };
+    assert_eq!(nodes, 0);
+    assert!(lower <= 2 && 2 <= upper);
+}
