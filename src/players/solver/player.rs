@@ -92,9 +92,12 @@ impl PerfectPlayer {
 
     /// Starts pondering on the position after `pit` is played in `board`.
     fn start_pondering(&mut self, board: &Board, pit: Pit) {
+        if !self.pondering {
+            return;
+        }
         let mut next = *board;
         next.play_unchecked(pit);
-        if !self.pondering || next.is_over() {
+        if next.is_over() {
             return;
         }
         let Some(mut solver) = self.solver.take() else {
@@ -177,9 +180,7 @@ impl Drop for PerfectPlayer {
 impl TurnFn for PerfectPlayer {
     fn choose(&mut self, board: &Board, limits: &Limits) -> Option<Pit> {
         self.stop_pondering();
-        let memory = self.memory;
-        let solver = self.solver.get_or_insert_with(|| Solver::new(memory));
-        if Solver::check(board, memory).is_err() {
+        if Solver::check(board, self.memory).is_err() {
             let engine = self
                 .engine
                 .get_or_insert_with(|| Engine::new(Level::HARD.table_bits));
@@ -192,6 +193,7 @@ impl TurnFn for PerfectPlayer {
                 )
                 .map(|r| r.best);
         }
+        let solver = self.solver_mut();
         let pit = if let Some(pit) = book::lookup(board) {
             pit
         } else {
