@@ -14,6 +14,11 @@ use crate::rules::{Board, Pit, Side};
 /// follows to find the positions where `perfect` moves next.
 const PONDER_REPLY_DEPTH: u32 = 3;
 
+/// How many of its own book moves pondering looks past to reach the first
+/// positions the book does not answer (the 6x4 book is 6 plies deep: at
+/// most 3 moves of `perfect`'s).
+const PONDER_BOOK_DEPTH: u32 = 3;
+
 /// `perfect`: plays a proven best move.
 ///
 /// It ignores the think time and node budget (perfect play may take long
@@ -122,27 +127,57 @@ impl PerfectPlayer {
     }
 }
 
-/// Solves what `me` may face after its move left `next`: `next` itself
-/// (which proves a bound after every reply), then each position where `me`
-/// moves again, as `choose` will ask for it.
+/// Solves what `me` may face after its move left `next`: the positions
+/// where `me` moves next (as `choose` will ask for them), after proving the
+/// value of `next` (a bound after every reply). Positions the book answers
+/// need nothing: pondering follows their book move instead, level by level
+/// up to [`PONDER_BOOK_DEPTH`] book moves ahead, so that while the book
+/// still plays, the first positions it does not answer are solved before
+/// the game reaches them.
 fn ponder(solver: &mut Solver, next: &Board, me: Side, limits: &Limits) {
+    let mut level = vec![*next];
+    for _ in 0..=PONDER_BOOK_DEPTH {
+        let mut deeper = Vec::new();
+        for after in &level {
+            let (booked, open): (Vec<_>, Vec<_>) = next_turns(after, me)
+                .into_iter()
+                .map(|b| (b, book::lookup(&b)))
+                .partition(|(_, pit)| pit.is_some());
+            if !open.is_empty() {
+                if after.to_move() != me && solver.value(after, limits).is_none() {
+                    return;
+                }
+                for (board, _) in open {
+                    if limits.should_stop() {
+                        return;
+                    }
+                    let _ = solver.best_move(&board, limits);
+                }
+            }
+            for (mut board, pit) in booked {
+                board.play_unchecked(pit.expect("booked"));
+                if !board.is_over() {
+                    deeper.push(board);
+                }
+            }
+        }
+        if deeper.is_empty() || limits.should_stop() {
+            return;
+        }
+        level = deeper;
+    }
+}
+
+/// The positions where `me` moves next after its move left `next`: `next`
+/// itself when `me` moves again, else every reply's (see [`replies`]).
+fn next_turns(next: &Board, me: Side) -> Vec<Board> {
     let mut ahead = Vec::new();
     if next.to_move() == me {
         ahead.push(*next);
     } else {
-        if solver.value(next, limits).is_none() {
-            return;
-        }
         replies(next, me, PONDER_REPLY_DEPTH, &mut ahead);
     }
-    for board in ahead {
-        if limits.should_stop() {
-            return;
-        }
-        if book::lookup(&board).is_none() {
-            let _ = solver.best_move(&board, limits);
-        }
-    }
+    ahead
 }
 
 /// Every position after the opponent's moves (following its extra turns
@@ -235,15 +270,10 @@ mod tests {
     }
 
     /// The positions where `me` moves next after `pit` in `board`.
-    fn next_turns(board: &Board, pit: Pit) -> Vec<Board> {
+    fn turns_after(board: &Board, pit: Pit) -> Vec<Board> {
         let mut after = *board;
         after.play_unchecked(pit);
-        if after.to_move() == board.to_move() {
-            return vec![after];
-        }
-        let mut ahead = Vec::new();
-        replies(&after, board.to_move(), PONDER_REPLY_DEPTH, &mut ahead);
-        ahead
+        next_turns(&after, board.to_move())
     }
 
     /// Positions searched for `perfect`'s next turn after every reply.
@@ -273,7 +303,7 @@ mod tests {
                 let pit = idle.choose(&board, &Limits::none()).unwrap();
                 assert_eq!(ponderer.choose(&board, &Limits::none()), Some(pit));
                 ponderer.finish_pondering();
-                let ahead = next_turns(&board, pit);
+                let ahead = turns_after(&board, pit);
                 if ahead.len() < 2 {
                     continue;
                 }
@@ -294,6 +324,52 @@ mod tests {
             }
         }
         assert!(tried >= 4, "{tried} positions");
+    }
+
+    /// The first positions along the book's lines (from `board`, `me` to
+    /// move) where `me` moves and the book has no answer.
+    fn book_frontier(board: &Board, me: Side, out: &mut Vec<Board>) {
+        if board.is_over() {
+            return;
+        }
+        if board.to_move() == me {
+            match book::lookup(board) {
+                Some(pit) => {
+                    let mut after = *board;
+                    after.play_unchecked(pit);
+                    book_frontier(&after, me, out);
+                }
+                None => out.push(*board),
+            }
+        } else {
+            for pit in board.legal_moves() {
+                let mut after = *board;
+                after.play_unchecked(pit);
+                book_frontier(&after, me, out);
+            }
+        }
+    }
+
+    #[test]
+    fn while_the_book_plays_pondering_solves_the_first_positions_past_it() {
+        // Kalah(6,3): the book answers `perfect`'s first two moves as
+        // South; pondering after the first reaches the positions past it
+        let board = Board::new(Rules::new(6, 3).unwrap());
+        let (mut idle, mut ponderer) = (player(false), player(true));
+        let pit = ponderer.choose(&board, &Limits::none()).unwrap();
+        assert_eq!(book::lookup(&board), Some(pit));
+        ponderer.finish_pondering();
+        let mut after = board;
+        after.play_unchecked(pit);
+        let mut frontier = Vec::new();
+        book_frontier(&after, Side::South, &mut frontier);
+        assert!(frontier.len() >= 20, "{} positions", frontier.len());
+        let waiting = next_turn_nodes(&mut idle, &frontier);
+        let pondered = next_turn_nodes(&mut ponderer, &frontier);
+        assert!(
+            pondered * 10 < waiting,
+            "{pondered} positions after pondering, {waiting} without"
+        );
     }
 
     #[test]

@@ -1,0 +1,70 @@
+//! Measures how long `perfect` keeps a person waiting on Kalah(6,4).
+//!
+//! `cargo run --release --example ponder_latency -- GAMES PACE_MS`
+//!
+//! Plays GAMES games for each capture rule and each seat: a fresh `perfect`
+//! (thinking on the opponent's time, as against a person) against random
+//! moves made PACE_MS milliseconds after `perfect` answered, as a person
+//! would take to move. Prints the time of every `perfect` move as mean,
+//! 95th percentile and maximum, per rule and seat and over all. A throwaway
+//! measuring tool: the figures go in notes and the README, not in tests.
+
+use std::time::{Duration, Instant};
+
+use mancala::players::{Limits, PerfectPlayer, TurnFn, random_move};
+use mancala::rng::Rng;
+use mancala::rules::{Board, Capture, Rules, Side};
+
+fn summary(times: &mut [f64]) -> String {
+    times.sort_by(f64::total_cmp);
+    let n = times.len();
+    if n == 0 {
+        return "no moves".into();
+    }
+    let mean = times.iter().sum::<f64>() / n as f64;
+    let p95 = times[((n * 95).div_ceil(100)).clamp(1, n) - 1];
+    format!(
+        "{n} moves, mean {mean:.1} ms, p95 {p95:.1} ms, max {:.1} ms",
+        times[n - 1]
+    )
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2);
+    let pace = Duration::from_millis(args.next().and_then(|a| a.parse().ok()).unwrap_or(2000));
+    let mut all = Vec::new();
+    for capture in [Capture::NonEmpty, Capture::Always] {
+        let rules = Rules::new(6, 4).expect("Kalah(6,4)").with_capture(capture);
+        for seat in [Side::South, Side::North] {
+            let mut times = Vec::new();
+            for game in 0..games {
+                let mut rng = Rng::new(game * 2 + u64::from(seat == Side::North));
+                let mut perfect = PerfectPlayer::new();
+                perfect.think_on_opponents_time(true);
+                let mut board = Board::new(rules);
+                let mut ply = 0;
+                while !board.is_over() {
+                    let pit = if board.to_move() == seat {
+                        let t0 = Instant::now();
+                        let pit = perfect.choose(&board, &Limits::none()).expect("a move");
+                        let ms = t0.elapsed().as_secs_f64() * 1000.0;
+                        if ms > 100.0 {
+                            eprintln!("{capture:?} {seat:?} game {game} ply {}: {ms:.0} ms", ply);
+                        }
+                        times.push(ms);
+                        pit
+                    } else {
+                        std::thread::sleep(pace);
+                        random_move(&board, &mut rng).expect("a move")
+                    };
+                    board.play(pit).expect("a legal move");
+                    ply += 1;
+                }
+            }
+            println!("{capture:?} {seat:?}: {}", summary(&mut times.clone()));
+            all.extend(times);
+        }
+    }
+    println!("all: {}", summary(&mut all));
+}
