@@ -1,11 +1,11 @@
 //! Measures how long `perfect` keeps a person waiting on Kalah(6,4).
 //!
-//! `cargo run --release --example ponder_latency -- GAMES PACE_MS`
+//! `cargo run --release --example ponder_latency -- GAMES PACE_MS [south|north]`
 //!
 //! Plays GAMES games for each capture rule and each seat: a fresh `perfect`
 //! (thinking on the opponent's time, as against a person) against random
 //! moves made PACE_MS milliseconds after `perfect` answered, as a person
-//! would take to move. Prints the time of every `perfect` move as mean,
+//! would take to move (only the seat named, if one is). Prints the time of every `perfect` move as mean,
 //! 95th percentile and maximum, per rule and seat and over all. A throwaway
 //! measuring tool: the figures go in notes and the README, not in tests.
 
@@ -33,10 +33,17 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2);
     let pace = Duration::from_millis(args.next().and_then(|a| a.parse().ok()).unwrap_or(2000));
+    let only = args.next();
     let mut all = Vec::new();
     for capture in [Capture::NonEmpty, Capture::Always] {
         let rules = Rules::new(6, 4).expect("Kalah(6,4)").with_capture(capture);
-        for seat in [Side::South, Side::North] {
+        for seat in Side::BOTH {
+            if only
+                .as_deref()
+                .is_some_and(|o| !format!("{seat:?}").eq_ignore_ascii_case(o))
+            {
+                continue;
+            }
             let mut times = Vec::new();
             for game in 0..games {
                 let mut rng = Rng::new(game * 2 + u64::from(seat == Side::North));
