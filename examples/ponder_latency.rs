@@ -5,8 +5,9 @@
 //! Plays GAMES games for each capture rule and each seat: a fresh `perfect`
 //! (thinking on the opponent's time, as against a person) against random
 //! moves made PACE_MS milliseconds after `perfect` answered, as a person
-//! would take to move (only the seat named, if one is). Prints the time of every `perfect` move as mean,
-//! 95th percentile and maximum, per rule and seat and over all. A throwaway
+//! would take to move (only the seat named, if one is). Prints the time of
+//! every `perfect` move as mean, 95th percentile and maximum, per rule and
+//! seat and over all. A throwaway
 //! measuring tool: the figures go in notes and the README, not in tests.
 
 use std::time::{Duration, Instant};
