@@ -110,6 +110,14 @@ pub struct MatchConfig {
     pub first: FirstMover,
 }
 
+impl MatchConfig {
+    /// South's and North's kinds of player, in that order.
+    #[must_use]
+    pub fn kinds(&self) -> [PlayerKind; 2] {
+        self.seats.each_ref().map(|seat| seat.kind)
+    }
+}
+
 /// Rounds won by each side, and draws.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Tally {

@@ -299,7 +299,7 @@ impl<R: BufRead, W: Write> Plain<R, W> {
     }
 
     fn play_match(&mut self, config: MatchConfig, seed: u64) -> io::Result<()> {
-        let kinds = [config.seats[0].kind, config.seats[1].kind];
+        let kinds = config.kinds();
         for side in Side::BOTH {
             // A player set beforehand (a test's) stays.
             if self.computers[side.index()].is_none() {

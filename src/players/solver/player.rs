@@ -139,25 +139,27 @@ fn ponder(solver: &mut Solver, next: &Board, me: Side, limits: &Limits) {
     for _ in 0..=PONDER_BOOK_DEPTH {
         let mut deeper = Vec::new();
         for after in &level {
-            let (booked, open): (Vec<_>, Vec<_>) = next_turns(after, me)
-                .into_iter()
-                .map(|b| (b, book::lookup(&b)))
-                .partition(|(_, pit)| pit.is_some());
+            let mut open = Vec::new();
+            for mut board in next_turns(after, me) {
+                match book::lookup(&board) {
+                    Some(pit) => {
+                        board.play_unchecked(pit);
+                        if !board.is_over() {
+                            deeper.push(board);
+                        }
+                    }
+                    None => open.push(board),
+                }
+            }
             if !open.is_empty() {
                 if after.to_move() != me && solver.value(after, limits).is_none() {
                     return;
                 }
-                for (board, _) in open {
+                for board in open {
                     if limits.should_stop() {
                         return;
                     }
                     let _ = solver.best_move(&board, limits);
-                }
-            }
-            for (mut board, pit) in booked {
-                board.play_unchecked(pit.expect("booked"));
-                if !board.is_over() {
-                    deeper.push(board);
                 }
             }
         }

@@ -102,7 +102,7 @@ impl Worker {
     #[must_use]
     pub fn new(config: &MatchConfig, think: Duration, seed: u64) -> Worker {
         let (sender, receiver) = mpsc::channel();
-        let kinds = [config.seats[0].kind, config.seats[1].kind];
+        let kinds = config.kinds();
         let player = |side: Side| seat_player(kinds, seed, side);
         Worker {
             players: [player(Side::South), player(Side::North)],
@@ -113,7 +113,7 @@ impl Worker {
             out: 0,
             waiting: None,
             failed: Vec::new(),
-            kinds: [config.seats[0].kind, config.seats[1].kind],
+            kinds,
             seed,
             advisor: Arc::new(Mutex::new(Advisor::new())),
         }
