@@ -83,6 +83,8 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
         let finished = Arc::clone(&finished);
         std::thread::spawn(move || {
             let mut shown = false;
+            // positions per second count from the end of the database build
+            let mut searching_since = None;
             while !finished.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(100));
                 let elapsed = start.elapsed().as_secs_f64();
@@ -97,7 +99,8 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
                     shown = true;
                     continue;
                 }
-                let rate = progress.nodes() as f64 / elapsed / 1e6;
+                let since = *searching_since.get_or_insert_with(Instant::now);
+                let rate = progress.nodes() as f64 / since.elapsed().as_secs_f64().max(0.1) / 1e6;
                 let bound = progress
                     .bounds()
                     .map_or_else(String::new, |(lo, hi)| format!(", value in [{lo}, {hi}]"));

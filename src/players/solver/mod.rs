@@ -860,9 +860,11 @@ impl Solver {
     ) -> Result<i32, (i32, i32)> {
         self.prepare(rules);
         let in_play = i32::from(pos.in_play());
-        let total = AtomicU64::new(0);
         let progress = &*self.progress;
-        progress.nodes.store(0, Ordering::Relaxed);
+        // the threads count into the progress itself, so that a progress
+        // line sees positions during a probe (the first may take minutes)
+        let total = &progress.nodes;
+        total.store(0, Ordering::Relaxed);
         progress.lower.store(base - in_play, Ordering::Relaxed);
         progress.upper.store(base + in_play, Ordering::Relaxed);
         let table = self.table.as_mut().expect("prepared").table();
@@ -896,7 +898,7 @@ impl Solver {
         let db_seeds = i32::from(endgame.ready());
         let wide = rules.pits() > 7;
         if in_play <= db_seeds {
-            let mut counter = Counter::new(limits, &total);
+            let mut counter = Counter::new(limits, total);
             let v = endgame.value(pos, &mut counter);
             counter.flush();
             self.nodes = counter.nodes;
@@ -916,7 +918,7 @@ impl Solver {
             table_min: table_min(db_seeds),
             peek_range: PEEK_RANGE,
             wide,
-            counter: Counter::new(limits, &total),
+            counter: Counter::new(limits, total),
             pool: shared.then_some(&pool),
             id,
             depth: 0,
@@ -963,10 +965,6 @@ impl Solver {
                             break Ok(lower);
                         }
                         let beta = if guess == lower { guess + 1 } else { guess };
-                        w.counter.flush();
-                        progress
-                            .nodes
-                            .store(total.load(Ordering::Relaxed), Ordering::Relaxed);
                         let g = w.search(pos, beta - 1, beta);
                         if w.counter.aborted {
                             break Err((lower, upper));
@@ -991,7 +989,6 @@ impl Solver {
         });
         self.nodes = total.load(Ordering::Relaxed);
         self.splits = pool.offered.load(Ordering::Relaxed);
-        progress.nodes.store(self.nodes, Ordering::Relaxed);
         result
     }
 
@@ -1068,7 +1065,8 @@ impl Solver {
         };
         let table = self.table.as_mut().expect("prepared").table();
         let endgame = self.endgame.as_mut().expect("prepared").database();
-        let total = AtomicU64::new(self.nodes);
+        // listing the best moves goes on counting where the solve stopped
+        let total = &self.progress.nodes;
         let wide = rules.pits() > 7;
         let mut w = SearchThread {
             table,
@@ -1078,7 +1076,7 @@ impl Solver {
             table_min: table_min(i32::from(endgame.ready())),
             peek_range: PEEK_RANGE,
             wide,
-            counter: Counter::new(limits, &total),
+            counter: Counter::new(limits, total),
             pool: None,
             id: 0,
             depth: 0,

@@ -320,3 +320,26 @@ fn a_solve_stopped_before_its_search_starts_searches_nothing() {
     assert_eq!(nodes, 0);
     assert!(lower <= 2 && 2 <= upper);
 }
+
+#[test]
+fn the_progress_counts_positions_while_the_first_probe_runs() {
+    // Kalah(6,6)'s first probe takes far longer than this test waits: a
+    // progress line must still see the positions searched so far
+    let board = Board::new(Rules::new(6, 6).unwrap());
+    let mut solver = Solver::new(16 << 20).with_threads(1);
+    let progress = solver.progress();
+    let limits = Limits::none();
+    let stop = Arc::clone(&limits.stop);
+    let search = std::thread::spawn(move || solver.solve_bounded(&board, &limits, false));
+    let waited = Instant::now();
+    while progress.nodes() < 100_000 && waited.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let seen = progress.nodes();
+    let bounds = progress.bounds();
+    stop.store(true, Ordering::Relaxed);
+    let outcome = search.join().unwrap();
+    assert!(seen >= 100_000, "only {seen} positions seen in 20 s");
+    assert_eq!(bounds, Some((-72, 72)), "still in the first probe");
+    assert!(matches!(outcome, Some(SolveOutcome::Bounds { .. })));
+}
