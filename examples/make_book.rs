@@ -7,13 +7,17 @@
 //! (its own moves from the book, every reply of the opponent) and writes
 //! each with a proven best move (see `src/players/solver/book.rs` for the
 //! line format). `MANCALA_BOOK` lists the boards and depths as
-//! `SEEDS:PLIES`, comma-separated; the default, `3:4,4:6`, is the shipped
-//! book (Kalah(6,3) 4 plies deep, Kalah(6,4) 6 plies deep). A move that
-//! earns an extra turn counts as a ply.
+//! `SEEDS:PLIES` or `SEEDS:PLIES:NORTH_PLIES` (deeper where `perfect` is
+//! North, who moves second), comma-separated; the default, `3:4,4:8:10`, is
+//! the shipped book (Kalah(6,3) 4 plies deep, Kalah(6,4) 8 plies deep for
+//! South and 10 for North). A move that earns an extra turn counts as a
+//! ply. With `MANCALA_BOOK_REUSE` set, the entries of the book compiled
+//! into this program are taken as they are and only the positions it lacks
+//! are solved: a deeper book costs only its new positions.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
-use mancala::players::solver::book::{BookMove, line};
+use mancala::players::solver::book::{self, BookMove, line};
 use mancala::players::{Limits, Solver};
 use mancala::rules::{Board, Capture, Compact, Rules, Side};
 
@@ -22,8 +26,9 @@ fn walk(
     perfect: Side,
     plies: u32,
     solver: &mut Solver,
-    seen: &mut HashSet<(Compact, bool)>,
+    seen: &mut HashMap<(Compact, bool), u32>,
     out: &mut Vec<String>,
+    reuse: bool,
 ) {
     if plies == 0 || board.is_over() {
         return;
@@ -32,72 +37,97 @@ fn walk(
         return;
     };
     let mine = board.to_move() == perfect;
-    if !seen.insert((pos, mine)) {
+    // a position met again is walked again only with more plies to go (a
+    // transposition reached first by a longer way must not cut the book
+    // short on the shorter one)
+    let walked = seen.entry((pos, mine)).or_insert(0);
+    if *walked >= plies {
         return;
     }
+    *walked = plies;
     if mine {
-        let solution = solver
-            .solve(board, &Limits::none())
-            .expect("the book's boards fit the solver");
-        let pit = solution.best[0];
-        let number = board.rules().number(pit).expect("a pit") - 1;
-        let future = solution.value - board.score().margin(board.to_move());
-        let entry = BookMove {
-            number: number as u8,
-            future,
-        };
+        let known = reuse.then(|| book::shipped().get(board)).flatten();
+        let entry = known.unwrap_or_else(|| {
+            let solution = solver
+                .solve(board, &Limits::none())
+                .expect("the book's boards fit the solver");
+            let pit = solution.best[0];
+            let number = board.rules().number(pit).expect("a pit") - 1;
+            BookMove {
+                number: number as u8,
+                future: solution.value - board.score().margin(board.to_move()),
+            }
+        });
+        let pit = board
+            .rules()
+            .pit(board.to_move(), usize::from(entry.number) + 1)
+            .expect("a pit of the mover");
         out.push(line(board.rules(), &pos, entry).expect("standard rules"));
         eprintln!(
-            "{} ({} so far)",
+            "{} ({} so far{})",
             out.last().expect("just pushed"),
-            out.len()
+            out.len(),
+            if known.is_some() {
+                ", from the book"
+            } else {
+                ""
+            }
         );
         let mut next = *board;
         next.play_unchecked(pit);
-        walk(&next, perfect, plies - 1, solver, seen, out);
+        walk(&next, perfect, plies - 1, solver, seen, out, reuse);
     } else {
         for pit in board.legal_moves() {
             let mut next = *board;
             next.play_unchecked(pit);
-            walk(&next, perfect, plies - 1, solver, seen, out);
+            walk(&next, perfect, plies - 1, solver, seen, out, reuse);
         }
     }
 }
 
 fn main() {
-    let spec = std::env::var("MANCALA_BOOK").unwrap_or_else(|_| "3:4,4:6".into());
+    let spec = std::env::var("MANCALA_BOOK").unwrap_or_else(|_| "3:4,4:8:10".into());
     let mut boards = Vec::new();
     for item in spec.split(',') {
-        let parsed = item.split_once(':').and_then(|(s, p)| {
-            Some((
-                s.trim().parse::<usize>().ok()?,
-                p.trim().parse::<u32>().ok()?,
-            ))
-        });
-        match parsed {
-            Some((seeds, plies)) if (1..=12).contains(&seeds) && plies <= 12 => {
-                boards.push((seeds, plies));
+        let numbers: Option<Vec<u32>> = item.split(':').map(|n| n.trim().parse().ok()).collect();
+        match numbers.as_deref() {
+            Some(&[seeds, plies]) if (1..=12).contains(&seeds) && plies <= 12 => {
+                boards.push((seeds as usize, plies, plies));
+            }
+            Some(&[seeds, plies, north])
+                if (1..=12).contains(&seeds) && plies <= 12 && north <= 12 =>
+            {
+                boards.push((seeds as usize, plies, north));
             }
             _ => {
                 eprintln!(
-                    "MANCALA_BOOK: '{item}' is not SEEDS:PLIES (seeds 1 to 12, plies up to 12)"
+                    "MANCALA_BOOK: '{item}' is not SEEDS:PLIES or SEEDS:PLIES:NORTH_PLIES \
+                     (seeds 1 to 12, plies up to 12)"
                 );
                 std::process::exit(2);
             }
         }
     }
+    // entries of the shipped book are taken as they are (a deeper book
+    // then solves only the new positions)
+    let reuse = std::env::var_os("MANCALA_BOOK_REUSE").is_some();
     let mut lines = Vec::new();
-    for (seeds, plies, capture) in boards
+    for (seeds, south_plies, north_plies, capture) in boards
         .iter()
-        .flat_map(|&(s, p)| [(s, p, Capture::Always), (s, p, Capture::NonEmpty)])
+        .flat_map(|&(s, p, q)| [(s, p, q, Capture::Always), (s, p, q, Capture::NonEmpty)])
     {
         let rules = Rules::new(6, seeds)
             .expect("a 6-pit board")
             .with_capture(capture);
         let mut solver = Solver::new(2 << 30);
-        let mut seen = HashSet::new();
+        let mut seen = HashMap::new();
         for perfect in Side::BOTH {
             // South starts; `perfect` sits on either side
+            let plies = if perfect == Side::South {
+                south_plies
+            } else {
+                north_plies
+            };
             walk(
                 &Board::new(rules),
                 perfect,
@@ -105,6 +135,7 @@ fn main() {
                 &mut solver,
                 &mut seen,
                 &mut lines,
+                reuse,
             );
         }
     }

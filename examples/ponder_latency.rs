@@ -12,6 +12,7 @@
 
 use std::time::{Duration, Instant};
 
+use mancala::players::solver::book;
 use mancala::players::{Limits, PerfectPlayer, TurnFn, random_move};
 use mancala::rng::Rng;
 use mancala::rules::{Board, Capture, Rules, Side};
@@ -58,7 +59,14 @@ fn main() {
                         let pit = perfect.choose(&board, &Limits::none()).expect("a move");
                         let ms = t0.elapsed().as_secs_f64() * 1000.0;
                         if ms > 100.0 {
-                            eprintln!("{capture:?} {seat:?} game {game} ply {}: {ms:.0} ms", ply);
+                            let book = if book::lookup(&board).is_some() {
+                                " (a book move)"
+                            } else {
+                                ""
+                            };
+                            eprintln!(
+                                "{capture:?} {seat:?} game {game} ply {ply}: {ms:.0} ms{book}"
+                            );
                         }
                         times.push(ms);
                         pit

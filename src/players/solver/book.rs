@@ -269,4 +269,24 @@ mod tests {
         }
         assert!(solved >= 2, "a sample of the entries is solved again");
     }
+
+    /// The deepest Kalah(6,4) entries of each capture rule (fewest seeds
+    /// left in the pits) are quick enough to solve again in full.
+    #[test]
+    fn the_deepest_kalah_6_4_entries_agree_with_the_solver() {
+        let book = shipped();
+        for capture in [Capture::Always, Capture::NonEmpty] {
+            let rules = Rules::new(6, 4).unwrap().with_capture(capture);
+            let mut deepest: Vec<_> = book.iter().filter(|&(r, _, _)| *r == rules).collect();
+            deepest.sort_by_key(|&(r, pos, entry)| (pos.in_play(), line(r, pos, *entry)));
+            let mut solver = Solver::new(256 << 20);
+            for &(_, pos, entry) in deepest.iter().take(2) {
+                let board = board_of(&rules, pos);
+                let pit = lookup(&board).expect("the book has it");
+                let solution = solver.solve(&board, &Limits::none()).unwrap();
+                assert_eq!(solution.value, entry.future, "{entry:?}");
+                assert!(solution.best.contains(&pit), "{entry:?}");
+            }
+        }
+    }
 }

@@ -15,8 +15,8 @@ use crate::rules::{Board, Pit, Side};
 const PONDER_REPLY_DEPTH: u32 = 3;
 
 /// How many of its own book moves pondering looks past to reach the first
-/// positions the book does not answer (the 6x4 book is 6 plies deep: at
-/// most 3 moves of `perfect`'s).
+/// positions the book does not answer (the 6x4 book is 8 plies deep: after
+/// its first move, at most 3 more moves of `perfect`'s).
 const PONDER_BOOK_DEPTH: u32 = 3;
 
 /// `perfect`: plays a proven best move.
