@@ -12,22 +12,18 @@
 
 use std::time::{Duration, Instant};
 
+use mancala::commands::arena::MoveTimes;
 use mancala::players::solver::book;
 use mancala::players::{Limits, PerfectPlayer, TurnFn, random_move};
 use mancala::rng::Rng;
 use mancala::rules::{Board, Capture, Rules, Side};
 
-fn summary(times: &mut [f64]) -> String {
-    times.sort_by(f64::total_cmp);
-    let n = times.len();
-    if n == 0 {
-        return "no moves".into();
-    }
-    let mean = times.iter().sum::<f64>() / n as f64;
-    let p95 = times[((n * 95).div_ceil(100)).clamp(1, n) - 1];
+/// The move count, mean, 95th percentile and maximum of `times`.
+fn summary(times: &MoveTimes) -> String {
+    let (mean, p95, max) = times.stats();
     format!(
-        "{n} moves, mean {mean:.1} ms, p95 {p95:.1} ms, max {:.1} ms",
-        times[n - 1]
+        "{} moves, mean {mean:.1} ms, p95 {p95:.1} ms, max {max:.1} ms",
+        times.len()
     )
 }
 
@@ -36,7 +32,7 @@ fn main() {
     let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2);
     let pace = Duration::from_millis(args.next().and_then(|a| a.parse().ok()).unwrap_or(2000));
     let only = args.next();
-    let mut all = Vec::new();
+    let mut all = MoveTimes::default();
     for capture in [Capture::NonEmpty, Capture::Always] {
         let rules = Rules::new(6, 4).expect("Kalah(6,4)").with_capture(capture);
         for seat in Side::BOTH {
@@ -46,7 +42,7 @@ fn main() {
             {
                 continue;
             }
-            let mut times = Vec::new();
+            let mut times = MoveTimes::default();
             for game in 0..games {
                 let mut rng = Rng::new(game * 2 + u64::from(seat == Side::North));
                 let mut perfect = PerfectPlayer::new();
@@ -57,7 +53,8 @@ fn main() {
                     let pit = if board.to_move() == seat {
                         let t0 = Instant::now();
                         let pit = perfect.choose(&board, &Limits::none()).expect("a move");
-                        let ms = t0.elapsed().as_secs_f64() * 1000.0;
+                        let took = t0.elapsed();
+                        let ms = took.as_secs_f64() * 1000.0;
                         if ms > 100.0 {
                             let book = if book::lookup(&board).is_some() {
                                 " (a book move)"
@@ -68,7 +65,8 @@ fn main() {
                                 "{capture:?} {seat:?} game {game} ply {ply}: {ms:.0} ms{book}"
                             );
                         }
-                        times.push(ms);
+                        times.add(took);
+                        all.add(took);
                         pit
                     } else {
                         std::thread::sleep(pace);
@@ -78,9 +76,8 @@ fn main() {
                     ply += 1;
                 }
             }
-            println!("{capture:?} {seat:?}: {}", summary(&mut times.clone()));
-            all.extend(times);
+            println!("{capture:?} {seat:?}: {}", summary(&times));
         }
     }
-    println!("all: {}", summary(&mut all));
+    println!("all: {}", summary(&all));
 }

@@ -15,8 +15,9 @@ use crate::rules::{Board, Pit, Side};
 const PONDER_REPLY_DEPTH: u32 = 3;
 
 /// How many of its own book moves pondering looks past to reach the first
-/// positions the book does not answer (the 6x4 book is 8 plies deep: after
-/// its first move, at most 3 more moves of `perfect`'s).
+/// positions the book does not answer (the 6x4 book is 8 plies deep for
+/// South, 10 for North: after its first move, 3 more moves of South's or 4
+/// of North's, so North's last book level is reached from its second move).
 const PONDER_BOOK_DEPTH: u32 = 3;
 
 /// `perfect`: plays a proven best move.
