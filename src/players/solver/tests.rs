@@ -343,3 +343,34 @@ fn the_progress_counts_positions_while_the_first_probe_runs() {
     assert_eq!(bounds, Some((-72, 72)), "still in the first probe");
     assert!(matches!(outcome, Some(SolveOutcome::Bounds { .. })));
 }
+
+#[test]
+fn a_big_board_the_table_does_not_know_starts_mtdf_near_its_value() {
+    // the values the solver proves for Kalah(6,4) (README, `mancala solve`)
+    for (capture, value) in [(Capture::NonEmpty, 8), (Capture::Always, 10)] {
+        let board = Board::new(Rules::KALAH.with_capture(capture));
+        let total = AtomicU64::new(0);
+        let guess = first_guess(&board, 48, &Limits::none(), &total);
+        assert!((guess - value).abs() <= 2, "{capture:?}: guessed {guess}");
+        let searched = total.load(Ordering::Relaxed);
+        assert!(
+            (1..=GUESS_NODES).contains(&searched),
+            "{searched} positions"
+        );
+    }
+}
+
+#[test]
+fn small_boards_and_small_budgets_start_mtdf_at_the_margin_without_a_search() {
+    let total = AtomicU64::new(0);
+    let mut board = Board::new(Rules::new(6, 3).unwrap());
+    board
+        .play(board.rules().pit(Side::South, 4).unwrap())
+        .unwrap();
+    let margin = board.score().margin(board.to_move());
+    assert_eq!(first_guess(&board, 35, &Limits::none(), &total), margin);
+    let big = Board::new(Rules::KALAH);
+    let budget = Limits::nodes(GUESS_NODES);
+    assert_eq!(first_guess(&big, 48, &budget, &total), 0);
+    assert_eq!(total.load(Ordering::Relaxed), 0);
+}
