@@ -904,8 +904,9 @@ impl Solver {
         limits: &Limits,
     ) -> Result<i32, (i32, i32)> {
         self.prepare(rules);
+        self.splits = 0;
         let in_play = i32::from(pos.in_play());
-        let progress = &*self.progress;
+        let progress = Arc::clone(&self.progress);
         // the threads count into the progress itself, so that a progress
         // line sees positions during a probe (the first may take minutes)
         let total = &progress.nodes;
@@ -959,8 +960,53 @@ impl Solver {
             None => first_guess(board, in_play, limits, total) - base,
         }
         .clamp(-in_play, in_play);
-        let shared = self.threads > 1;
-        let pool = Pool::new(if shared { self.threads } else { 0 }, rules.pits());
+        let result = self.on_threads(rules, limits, |w| {
+            let (mut lower, mut upper) = (-in_play, in_play);
+            let mut guess = guess;
+            loop {
+                if let Some(e) = w.table.probe(key) {
+                    lower = lower.max(i32::from(e.lower));
+                    upper = upper.min(i32::from(e.upper));
+                    guess = guess.clamp(lower, upper);
+                }
+                progress.lower.store(base + lower, Ordering::Relaxed);
+                progress.upper.store(base + upper, Ordering::Relaxed);
+                if lower >= upper {
+                    break Ok(lower);
+                }
+                let beta = if guess == lower { guess + 1 } else { guess };
+                let g = w.search(pos, beta - 1, beta);
+                if w.counter.aborted {
+                    break Err((lower, upper));
+                }
+                if g < beta {
+                    upper = upper.min(g);
+                } else {
+                    lower = lower.max(g);
+                }
+                guess = g;
+            }
+        });
+        self.nodes = self.progress.nodes();
+        result
+    }
+
+    /// Runs `main` on a search thread over the prepared table and database,
+    /// the solver's other threads taking the moves it offers at its split
+    /// points until it returns. Positions count into the progress.
+    fn on_threads<R: Send>(
+        &mut self,
+        rules: CompactRules,
+        limits: &Limits,
+        main: impl for<'t> FnOnce(&mut SearchThread<'t>) -> R + Send,
+    ) -> R {
+        let table = self.table.as_mut().expect("prepared").table();
+        let endgame = self.endgame.as_mut().expect("prepared").database();
+        let total = &self.progress.nodes;
+        let db_seeds = i32::from(endgame.ready());
+        let threads = self.threads;
+        let shared = threads > 1;
+        let pool = Pool::new(if shared { threads } else { 0 }, rules.pits());
         let worker = |id| SearchThread {
             table,
             endgame,
@@ -968,7 +1014,7 @@ impl Solver {
             db_seeds,
             table_min: table_min(db_seeds),
             peek_range: PEEK_RANGE,
-            wide,
+            wide: rules.pits() > 7,
             counter: Counter::new(limits, total),
             pool: shared.then_some(&pool),
             id,
@@ -977,7 +1023,7 @@ impl Solver {
         };
         let result = std::thread::scope(|scope| {
             let mut helpers = Vec::new();
-            for id in 1..self.threads {
+            for id in 1..threads {
                 let pool = &pool;
                 let mut w = worker(id);
                 let spawned = std::thread::Builder::new()
@@ -999,31 +1045,7 @@ impl Solver {
                 .stack_size(STACK_BYTES)
                 .spawn_scoped(scope, || {
                     let mut w = worker(0);
-                    let (mut lower, mut upper) = (-in_play, in_play);
-                    let mut guess = guess;
-                    let outcome = loop {
-                        if let Some(e) = table.probe(key) {
-                            lower = lower.max(i32::from(e.lower));
-                            upper = upper.min(i32::from(e.upper));
-                            guess = guess.clamp(lower, upper);
-                        }
-                        progress.lower.store(base + lower, Ordering::Relaxed);
-                        progress.upper.store(base + upper, Ordering::Relaxed);
-                        if lower >= upper {
-                            break Ok(lower);
-                        }
-                        let beta = if guess == lower { guess + 1 } else { guess };
-                        let g = w.search(pos, beta - 1, beta);
-                        if w.counter.aborted {
-                            break Err((lower, upper));
-                        }
-                        if g < beta {
-                            upper = upper.min(g);
-                        } else {
-                            lower = lower.max(g);
-                        }
-                        guess = g;
-                    };
+                    let outcome = main(&mut w);
                     pool.finished.store(true, Ordering::Release);
                     w.counter.flush();
                     outcome
@@ -1035,8 +1057,7 @@ impl Solver {
             }
             outcome
         });
-        self.nodes = total.load(Ordering::Relaxed);
-        self.splits = pool.offered.load(Ordering::Relaxed);
+        self.splits += pool.offered.load(Ordering::Relaxed);
         result
     }
 
@@ -1111,54 +1132,44 @@ impl Solver {
                 });
             }
         };
-        let table = self.table.as_mut().expect("prepared").table();
-        let endgame = self.endgame.as_mut().expect("prepared").database();
-        // listing the best moves goes on counting where the solve stopped
-        let total = &self.progress.nodes;
         let wide = rules.pits() > 7;
-        let mut w = SearchThread {
-            table,
-            endgame,
-            rules,
-            db_seeds: i32::from(endgame.ready()),
-            table_min: table_min(i32::from(endgame.ready())),
-            peek_range: PEEK_RANGE,
-            wide,
-            counter: Counter::new(limits, total),
-            pool: None,
-            id: 0,
-            depth: 0,
-            split_min: i32::MAX,
-        };
-        // the table's move first: a player plays the first found
-        let first = table.probe(key_of(&pos, wide)).map_or(u8::MAX, |e| e.best);
-        let n = rules.pits();
-        let moves = pos.moves(&rules);
-        let order = (0..n)
-            .rev()
-            .filter(|&i| moves >> i & 1 == 1)
-            .filter(|&i| i as u8 != first);
-        let mut best = Vec::new();
         let side = board.to_move();
-        for i in (first < n as u8)
-            .then_some(usize::from(first))
-            .into_iter()
-            .chain(order)
-        {
-            // does this move reach `future`? (it cannot do better)
-            let value = w.child(&pos, i, future - 1, future);
-            if w.counter.aborted {
-                break;
-            }
-            if value >= future {
-                best.push(board.rules().pit(side, i + 1).expect("a pit of the mover"));
-                if !all {
+        // listing the best moves goes on counting where the solve stopped,
+        // on every thread (a move that is not best needs a proof of its
+        // own: on Kalah(6,5) a third of the solve)
+        let mut best = self.on_threads(rules, limits, |w| {
+            // the table's move first: a player plays the first found
+            let first = w
+                .table
+                .probe(key_of(&pos, wide))
+                .map_or(u8::MAX, |e| e.best);
+            let n = rules.pits();
+            let moves = pos.moves(&rules);
+            let order = (0..n)
+                .rev()
+                .filter(|&i| moves >> i & 1 == 1)
+                .filter(|&i| i as u8 != first);
+            let mut best = Vec::new();
+            for i in (first < n as u8)
+                .then_some(usize::from(first))
+                .into_iter()
+                .chain(order)
+            {
+                // does this move reach `future`? (it cannot do better)
+                let value = w.child(&pos, i, future - 1, future);
+                if w.counter.aborted {
                     break;
                 }
+                if value >= future {
+                    best.push(board.rules().pit(side, i + 1).expect("a pit of the mover"));
+                    if !all {
+                        break;
+                    }
+                }
             }
-        }
-        w.counter.flush();
-        self.nodes = total.load(Ordering::Relaxed);
+            best
+        });
+        self.nodes = self.progress.nodes();
         if best.is_empty() {
             // stopped while listing the moves: the value is known
             return Some(SolveOutcome::Bounds {

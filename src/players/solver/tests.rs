@@ -374,3 +374,23 @@ fn small_boards_and_small_budgets_start_mtdf_at_the_margin_without_a_search() {
     assert_eq!(first_guess(&big, 48, &budget, &total), 0);
     assert_eq!(total.load(Ordering::Relaxed), 0);
 }
+
+#[test]
+fn every_thread_helps_to_list_the_best_moves() {
+    // the value is in the table already, so the solve's only search is
+    // the listing: each move that is not best needs a proof of its own
+    let rules = Rules::new(6, 3).unwrap();
+    let board = Board::new(rules);
+    let mut solver = Solver::new(16 << 20)
+        .with_threads(2)
+        .with_endgame_seeds(4)
+        .with_split_above(0);
+    let value = solver.value(&board, &Limits::none()).unwrap();
+    let solution = solver.solve(&board, &Limits::none()).unwrap();
+    let alone = Solver::new(16 << 20)
+        .with_threads(1)
+        .solve(&board, &Limits::none())
+        .unwrap();
+    assert_eq!((solution.value, &solution.best), (value, &alone.best));
+    assert!(solver.splits > 0, "the listing searched on one thread");
+}
