@@ -10,7 +10,8 @@
 //! each (a fresh solver, cold, as `mancala solve` runs), printing value,
 //! time, positions and memory, on demand:
 //! `MANCALA_BENCH=6x3` (Kalah(6,3), both capture rules), `MANCALA_BENCH=6x4`
-//! and `MANCALA_BENCH=6x5` (Kalah(6,5): many minutes), comma-separated for
+//! and `MANCALA_BENCH=6x5` (Kalah(6,5): about half an hour each, with
+//! 12 GiB of memory), comma-separated for
 //! several. `MANCALA_BENCH_THREADS=1` solves on one thread.
 
 use std::hint::black_box;
@@ -23,6 +24,8 @@ use mancala::rules::{Board, Capture, Rules};
 
 const ENGINE_NODES: u64 = 200_000;
 const SOLVER_NODES: u64 = 2_000_000;
+/// Memory for solving Kalah(6,5): 12 GiB.
+const KALAH_6_5_MEMORY: usize = 12 << 30;
 
 fn engine_nodes_per_second(c: &mut Criterion) {
     let mut group = c.benchmark_group("engine");
@@ -129,14 +132,15 @@ fn small_solves(c: &mut Criterion) {
     group.finish();
 }
 
-/// One measured run of each capture rule with `seeds` per pit.
-fn solve_once(seeds: usize, known: [i32; 2], threads: usize) {
+/// One measured run of each capture rule with `seeds` per pit, with
+/// `memory` bytes for the table and database.
+fn solve_once(seeds: usize, known: [i32; 2], threads: usize, memory: usize) {
     for ((name, capture), value) in [("nonempty", Capture::NonEmpty), ("always", Capture::Always)]
         .into_iter()
         .zip(known)
     {
         let start = Instant::now();
-        let mut solver = Solver::new(DEFAULT_SOLVE_MEMORY).with_threads(threads);
+        let mut solver = Solver::new(memory).with_threads(threads);
         let rules = Rules::new(6, seeds).unwrap().with_capture(capture);
         let v = solver.value(&Board::new(rules), &Limits::none()).unwrap();
         let seconds = start.elapsed().as_secs_f64();
@@ -167,9 +171,11 @@ fn main() {
         .unwrap_or_else(mancala::players::solver::default_threads);
     for item in wanted.split(',') {
         match item.trim() {
-            "6x3" => solve_once(3, [2, 2], threads),
-            "6x4" => solve_once(4, [8, 10], threads),
-            "6x5" => solve_once(5, [10, 12], threads),
+            "6x3" => solve_once(3, [2, 2], threads, DEFAULT_SOLVE_MEMORY),
+            "6x4" => solve_once(4, [8, 10], threads, DEFAULT_SOLVE_MEMORY),
+            // as `mancala solve --pits 6 --seeds 5 --memory 12288`: a
+            // 26-seed database and a 4 GiB table (the README's figures)
+            "6x5" => solve_once(5, [10, 12], threads, KALAH_6_5_MEMORY),
             _ => {}
         }
     }
