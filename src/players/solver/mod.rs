@@ -955,9 +955,19 @@ impl Solver {
             };
         }
         let key = key_of(pos, wide);
-        let guess = match table.probe(key) {
-            Some(e) => i32::from(e.lower),
-            None => first_guess(board, in_play, limits, total) - base,
+        // a bound the table holds (pondering leaves many) is the best guess
+        let (lower, upper) = table.probe(key).map_or((-in_play, in_play), |e| {
+            (
+                i32::from(e.lower).max(-in_play),
+                i32::from(e.upper).min(in_play),
+            )
+        });
+        let guess = if lower > -in_play {
+            lower
+        } else if upper < in_play {
+            upper
+        } else {
+            first_guess(board, in_play, limits, total) - base
         }
         .clamp(-in_play, in_play);
         let result = self.on_threads(rules, limits, |w| {
