@@ -10,8 +10,8 @@
 //! each (a fresh solver, cold, as `mancala solve` runs), printing value,
 //! time, positions and memory, on demand:
 //! `MANCALA_BENCH=6x3` (Kalah(6,3), both capture rules), `MANCALA_BENCH=6x4`
-//! and `MANCALA_BENCH=6x5` (Kalah(6,5): about half an hour each, with
-//! 12 GiB of memory), comma-separated for
+//! and `MANCALA_BENCH=6x5` (Kalah(6,5), with 12 GiB of memory: 10 and 19
+//! minutes on the README's 2-core machine), comma-separated for
 //! several. `MANCALA_BENCH_THREADS=1` solves on one thread.
 
 use std::hint::black_box;

@@ -90,11 +90,13 @@ fn main() {
     let mut boards = Vec::new();
     for item in spec.split(',') {
         let numbers: Option<Vec<u32>> = item.split(':').map(|n| n.trim().parse().ok()).collect();
-        match numbers.as_deref() {
-            Some(&[seeds, plies]) if (1..=12).contains(&seeds) && plies <= 12 => {
-                boards.push((seeds as usize, plies, plies));
-            }
-            Some(&[seeds, plies, north])
+        let parsed = match numbers.as_deref() {
+            Some(&[seeds, plies]) => Some((seeds, plies, plies)),
+            Some(&[seeds, plies, north]) => Some((seeds, plies, north)),
+            _ => None,
+        };
+        match parsed {
+            Some((seeds, plies, north))
                 if (1..=12).contains(&seeds) && plies <= 12 && north <= 12 =>
             {
                 boards.push((seeds as usize, plies, north));
