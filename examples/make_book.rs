@@ -8,9 +8,9 @@
 //! each with a proven best move (see `src/players/solver/book.rs` for the
 //! line format). `MANCALA_BOOK` lists the boards and depths as
 //! `SEEDS:PLIES` or `SEEDS:PLIES:NORTH_PLIES` (deeper where `perfect` is
-//! North, who moves second), comma-separated; the default, `3:4,4:8:10`, is
-//! the shipped book (Kalah(6,3) 4 plies deep, Kalah(6,4) 8 plies deep for
-//! South and 10 for North). A move that earns an extra turn counts as a
+//! North, who moves second), comma-separated; the default, `3:4,4:12`, is
+//! the shipped book (Kalah(6,3) 4 plies deep, Kalah(6,4) 12 plies deep for
+//! either seat). A move that earns an extra turn counts as a
 //! ply. With `MANCALA_BOOK_REUSE` set, the entries of the book compiled
 //! into this program are taken as they are and only the positions it lacks
 //! are solved: a deeper book costs only its new positions.
@@ -86,7 +86,7 @@ fn walk(
 }
 
 fn main() {
-    let spec = std::env::var("MANCALA_BOOK").unwrap_or_else(|_| "3:4,4:8:10".into());
+    let spec = std::env::var("MANCALA_BOOK").unwrap_or_else(|_| "3:4,4:12".into());
     let mut boards = Vec::new();
     for item in spec.split(',') {
         let numbers: Option<Vec<u32>> = item.split(':').map(|n| n.trim().parse().ok()).collect();

@@ -862,6 +862,23 @@ impl Solver {
         Ok(())
     }
 
+    /// Sizes the table and database for `board`'s rules and builds the
+    /// whole database now, unless `limits` stop it first (what is built
+    /// stays). True when the database is complete.
+    ///
+    /// A solve builds the database itself before it searches; this is for
+    /// a player that can build it ahead, on time it would otherwise wait.
+    /// `None` when the board is too big ([`Solver::check`]).
+    pub fn build_endgame(&mut self, board: &Board, limits: &Limits) -> Option<bool> {
+        Compact::from_board(board)?;
+        self.prepare(CompactRules::new(*board.rules()));
+        let endgame = self.endgame.as_mut().expect("prepared").database();
+        let t0 = Instant::now();
+        endgame.build(self.threads, u8::MAX, limits, &self.progress.endgame_ready);
+        self.endgame_time = t0.elapsed();
+        Some(endgame.ready() == endgame.max_seeds())
+    }
+
     /// Live figures of the current or last solve.
     #[must_use]
     pub fn progress(&self) -> Arc<Progress> {
