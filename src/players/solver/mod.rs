@@ -862,21 +862,30 @@ impl Solver {
         Ok(())
     }
 
-    /// Sizes the table and database for `board`'s rules and builds the
-    /// whole database now, unless `limits` stop it first (what is built
-    /// stays). True when the database is complete.
+    /// Gets ready to solve boards of `board`'s rules: sizes the table and
+    /// database, builds the whole database and has the system supply the
+    /// table's memory, unless `limits` stop it first (what is done stays).
+    /// True when all is ready; `None` when the board is too big
+    /// ([`Solver::check`]).
     ///
-    /// A solve builds the database itself before it searches; this is for
-    /// a player that can build it ahead, on time it would otherwise wait.
-    /// `None` when the board is too big ([`Solver::check`]).
-    pub fn build_endgame(&mut self, board: &Board, limits: &Limits) -> Option<bool> {
+    /// A solve does the first two itself before it searches; this is for a
+    /// player that can do them ahead, on time it would otherwise wait.
+    pub fn warm_up(&mut self, board: &Board, limits: &Limits) -> Option<bool> {
         Compact::from_board(board)?;
         self.prepare(CompactRules::new(*board.rules()));
         let endgame = self.endgame.as_mut().expect("prepared").database();
         let t0 = Instant::now();
         endgame.build(self.threads, u8::MAX, limits, &self.progress.endgame_ready);
         self.endgame_time = t0.elapsed();
-        Some(endgame.ready() == endgame.max_seeds())
+        if endgame.ready() < endgame.max_seeds() {
+            return Some(false);
+        }
+        Some(
+            self.table
+                .as_mut()
+                .expect("prepared")
+                .fault_in(&limits.stop),
+        )
     }
 
     /// Live figures of the current or last solve.

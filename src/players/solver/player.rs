@@ -130,17 +130,19 @@ impl PerfectPlayer {
 
 /// Solves what `me` may face after its move left `next`: the positions
 /// where `me` moves next (as `choose` will ask for them), after building
-/// the endgame database and proving the value of `next` (a bound after
+/// the endgame database, bringing in the table's memory and proving the value of `next` (a bound after
 /// every reply). Positions the book answers
 /// need nothing: pondering follows their book move instead, level by level
 /// up to [`PONDER_BOOK_DEPTH`] book moves ahead, so that while the book
 /// still plays, the first positions it does not answer are solved before
 /// the game reaches them.
 fn ponder(solver: &mut Solver, next: &Board, me: Side, limits: &Limits) {
-    // the endgame database first, even while the book answers everything
-    // in reach: else the first position past the book waits for it (3.4 s
-    // measured on 6x4, where the player's database holds 18 seeds)
-    if solver.build_endgame(next, limits) != Some(true) {
+    // the endgame database and the table's memory first, even while the
+    // book answers everything in reach: else the first position past the
+    // book waits for the database (3.4 s measured on 6x4, where the
+    // player's database holds 18 seeds), and the first search on a fresh
+    // table is slow to stop (see `Zeroed::fault_in`)
+    if solver.warm_up(next, limits) != Some(true) {
         return;
     }
     let mut level = vec![*next];

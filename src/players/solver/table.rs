@@ -13,7 +13,7 @@
 //! huge pages where possible (see the `memory` module); a search borrows it
 //! as a [`Table`] for the length of one solve.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use zerocopy::{FromBytes, IntoBytes, KnownLayout};
 
@@ -122,6 +122,12 @@ impl TableMemory {
     /// Bytes allocated.
     pub fn bytes(&self) -> usize {
         self.buckets.len() * BUCKET_BYTES
+    }
+
+    /// Has the system supply the table's memory now, until `stop` is set;
+    /// true when it is all in (see [`Zeroed::fault_in`]).
+    pub fn fault_in(&mut self, stop: &AtomicBool) -> bool {
+        self.buckets.fault_in(stop)
     }
 
     /// The table, shared by the threads of one solve.
