@@ -12,7 +12,8 @@
 //! The memory is a fresh anonymous mapping, advised to use huge pages
 //! before any page of it is touched (the kernel only backs pages with huge
 //! ones when they are first touched), and never written to before the
-//! search: a fresh mapping reads as zeros, so an all-zero value must mean
+//! search (but for [`Zeroed::fault_in`], which writes back each byte it
+//! reads): a fresh mapping reads as zeros, so an all-zero value must mean
 //! "empty". Where mapping fails, it is ordinary zeroed heap memory.
 //!
 //! Without `unsafe`: the mapping is a byte slice, and a byte slice can only
@@ -120,8 +121,8 @@ impl<T: FromBytes + IntoBytes + KnownLayout> Zeroed<T> {
     /// goes on where a stopped one left off. Heap memory is left as it is.
     ///
     /// The system supplies a page at its first write, and here that is
-    /// slow: 0.8 to 3.5 ms for each 2 MiB page (measured on this 2-core
-    /// machine), 0.2 to 0.9 s for a 512 MiB table. A search on a fresh
+    /// slow: 0.8 to 3.5 ms for each 2 MiB page, 0.2 to 0.9 s for a 512 MiB
+    /// mapping (measured on this 2-core machine, one write per 2 MiB). A search on a fresh
     /// table meets a new page at nearly every probe and looks at its stop
     /// flag only every thousand positions, so a player stopped then kept
     /// the person waiting that long.

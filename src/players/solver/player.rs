@@ -130,8 +130,8 @@ impl PerfectPlayer {
 
 /// Solves what `me` may face after its move left `next`: the positions
 /// where `me` moves next (as `choose` will ask for them), after building
-/// the endgame database, bringing in the table's memory and proving the value of `next` (a bound after
-/// every reply). Positions the book answers
+/// the endgame database, bringing in the table's memory and proving the
+/// value of `next` (a bound after every reply). Positions the book answers
 /// need nothing: pondering follows their book move instead, level by level
 /// up to [`PONDER_BOOK_DEPTH`] book moves ahead, so that while the book
 /// still plays, the first positions it does not answer are solved before
