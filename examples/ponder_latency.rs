@@ -1,11 +1,13 @@
 //! Measures how long `perfect` keeps a person waiting on Kalah(6,4).
 //!
-//! `cargo run --release --example ponder_latency -- GAMES PACE_MS [south|north]`
+//! `cargo run --release --example ponder_latency -- GAMES PACE_MS [south|north|both] [computer]`
 //!
 //! Plays GAMES games for each capture rule and each seat: a fresh `perfect`
 //! (thinking on the opponent's time, as against a person) against random
 //! moves made PACE_MS milliseconds after `perfect` answered, as a person
-//! would take to move (only the seat named, if one is). Prints the time of
+//! would take to move (only the seat named, if one is). With `computer`,
+//! `perfect` does not ponder, as against a computer in a live game (the
+//! pace then stands for the moves' animations). Prints the time of
 //! every `perfect` move as mean, 95th percentile and maximum, per rule and
 //! seat and over all. A throwaway
 //! measuring tool: the figures go in notes and the README, not in tests.
@@ -31,7 +33,8 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2);
     let pace = Duration::from_millis(args.next().and_then(|a| a.parse().ok()).unwrap_or(2000));
-    let only = args.next();
+    let only = args.next().filter(|seat| seat != "both");
+    let against_a_person = args.next().as_deref() != Some("computer");
     let mut all = MoveTimes::default();
     for capture in [Capture::NonEmpty, Capture::Always] {
         let rules = Rules::new(6, 4).expect("Kalah(6,4)").with_capture(capture);
@@ -46,7 +49,7 @@ fn main() {
             for game in 0..games {
                 let mut rng = Rng::new(game * 2 + u64::from(seat == Side::North));
                 let mut perfect = PerfectPlayer::new();
-                perfect.think_on_opponents_time(true);
+                perfect.think_on_opponents_time(against_a_person);
                 let mut board = Board::new(rules);
                 let mut ply = 0;
                 while !board.is_over() {

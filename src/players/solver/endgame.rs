@@ -281,6 +281,11 @@ impl EndgameMemory {
         self.values.len()
     }
 
+    /// Whether every level is built.
+    pub fn is_complete(&self) -> bool {
+        self.shape.ready() == self.shape.max_seeds
+    }
+
     /// The database, shared by the threads of one solve.
     pub fn database(&mut self) -> Endgame<'_> {
         Endgame {

@@ -143,6 +143,15 @@ impl<T: FromBytes + IntoBytes + KnownLayout> Zeroed<T> {
         true
     }
 
+    /// Whether [`Zeroed::fault_in`] has brought every page in (heap
+    /// memory: always).
+    pub fn is_faulted_in(&self) -> bool {
+        match &self.memory {
+            Memory::Mapped(mapped) => self.faulted >= mapped.len(),
+            Memory::Heap(_) => true,
+        }
+    }
+
     /// The values, shared (they are atomics) while `self` stays borrowed.
     pub fn view(&mut self) -> &[T] {
         match &mut self.memory {
@@ -219,6 +228,7 @@ mod tests {
         memory.view()[777].store(42, Ordering::Relaxed);
         let stop = AtomicBool::new(true);
         assert!(!memory.fault_in(&stop), "stopped before the first page");
+        assert!(!memory.is_faulted_in());
         stop.store(false, Ordering::Relaxed);
         assert!(memory.fault_in(&stop));
         // resident now, every page (the mapping may share its listing with
@@ -234,7 +244,7 @@ mod tests {
                 .all(|(i, v)| v.load(Ordering::Relaxed) == if i == 777 { 42 } else { 0 })
         );
         // done: a second call has nothing left to do
-        assert!(memory.fault_in(&stop));
+        assert!(memory.is_faulted_in() && memory.fault_in(&stop));
     }
 
     #[test]

@@ -888,6 +888,17 @@ impl Solver {
         )
     }
 
+    /// Whether [`Solver::warm_up`] has nothing left to do for `board`'s
+    /// rules.
+    #[must_use]
+    pub fn is_warm(&self, board: &Board) -> bool {
+        let rules = CompactRules::new(*board.rules());
+        self.endgame
+            .as_ref()
+            .is_some_and(|e| *e.rules() == rules && e.is_complete())
+            && self.table.as_ref().is_some_and(TableMemory::is_faulted_in)
+    }
+
     /// Live figures of the current or last solve.
     #[must_use]
     pub fn progress(&self) -> Arc<Progress> {

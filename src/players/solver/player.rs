@@ -33,7 +33,9 @@ const PONDER_BOOK_DEPTH: u32 = 3;
 /// goes on solving, on a thread of its own, the position it left and every
 /// position it can face next, so that its next answer is mostly found in
 /// the table. Its next turn stops the pondering at once and keeps what it
-/// proved.
+/// proved. Without it, it only gets its solver ready ahead, once (the
+/// database built, the table's memory brought in), on one search thread
+/// and only where the machine has a core to spare for it.
 #[derive(Debug)]
 pub struct PerfectPlayer {
     /// `None` only while a pondering thread holds it.
@@ -96,16 +98,34 @@ impl PerfectPlayer {
         }
     }
 
-    /// Starts pondering on the position after `pit` is played in `board`.
+    /// Starts thinking ahead, on a thread of its own, after `pit` is
+    /// played in `board`: pondering when the opponent is a person; against
+    /// a computer only getting the solver ready (its database and table,
+    /// once), on one search thread and only where the machine has a core
+    /// to spare, so that it does not take the opponent's.
     fn start_pondering(&mut self, board: &Board, pit: Pit) {
-        if !self.pondering {
-            return;
-        }
         let mut next = *board;
         next.play_unchecked(pit);
         if next.is_over() {
             return;
         }
+        if self.pondering {
+            let me = board.to_move();
+            self.spawn(move |solver, limits| ponder(solver, &next, me, limits));
+        } else if super::default_threads() >= 2
+            && self.solver.as_ref().is_some_and(|s| !s.is_warm(&next))
+        {
+            self.spawn(move |solver, limits| {
+                let threads = solver.threads;
+                solver.threads = 1;
+                let _ = solver.warm_up(&next, limits);
+                solver.threads = threads;
+            });
+        }
+    }
+
+    /// Runs `job` on the solver on a thread of its own, until stopped.
+    fn spawn(&mut self, job: impl FnOnce(&mut Solver, &Limits) + Send + 'static) {
         let Some(mut solver) = self.solver.take() else {
             return;
         };
@@ -115,11 +135,10 @@ impl PerfectPlayer {
             nodes: None,
             stop: Arc::clone(&stop),
         };
-        let me = board.to_move();
         let spawned = std::thread::Builder::new()
             .name("perfect-ponder".into())
             .spawn(move || {
-                ponder(&mut solver, &next, me, &limits);
+                job(&mut solver, &limits);
                 solver
             });
         // when no thread can be made the solver went with the closure; the
@@ -402,6 +421,34 @@ mod tests {
             .database();
         assert!(db.max_seeds() >= 10, "{} seeds", db.max_seeds());
         assert_eq!(db.ready(), db.max_seeds(), "every level is built");
+    }
+
+    #[test]
+    fn against_a_computer_it_only_gets_its_solver_ready_on_one_thread() {
+        // Kalah(6,4) after a book move, not pondering: where there is a
+        // core to spare the database is built and the table brought in,
+        // once; nothing is searched and the solver keeps its threads
+        let board = Board::new(Rules::KALAH);
+        let mut p = PerfectPlayer::with_solver(Solver::new(16 << 20).with_threads(2));
+        p.think_on_opponents_time(false);
+        let pit = p.choose(&board, &Limits::none()).unwrap();
+        assert_eq!(book::lookup(&board), Some(pit));
+        let spare = super::super::default_threads() >= 2;
+        assert_eq!(p.ponder.is_some(), spare);
+        p.finish_pondering();
+        let mut after = board;
+        after.play_unchecked(pit);
+        let solver = p.solver.as_ref().expect("handed back");
+        assert_eq!(solver.is_warm(&after), spare);
+        assert_eq!(solver.nodes, 0, "nothing searched");
+        assert_eq!(solver.threads, 2);
+        // ready: its next move starts nothing
+        let mut next = after;
+        if next.to_move() != Side::South {
+            next.play_unchecked(next.legal_moves().next().unwrap());
+        }
+        p.choose(&next, &Limits::none()).unwrap();
+        assert!(p.ponder.is_none());
     }
 
     #[test]

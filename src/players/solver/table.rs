@@ -130,6 +130,11 @@ impl TableMemory {
         self.buckets.fault_in(stop)
     }
 
+    /// Whether [`TableMemory::fault_in`] has brought it all in.
+    pub fn is_faulted_in(&self) -> bool {
+        self.buckets.is_faulted_in()
+    }
+
     /// The table, shared by the threads of one solve.
     pub fn table(&mut self) -> Table<'_> {
         Table {
