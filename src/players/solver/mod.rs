@@ -873,11 +873,12 @@ impl Solver {
     pub fn warm_up(&mut self, board: &Board, limits: &Limits) -> Option<bool> {
         Compact::from_board(board)?;
         self.prepare(CompactRules::new(*board.rules()));
-        let endgame = self.endgame.as_mut().expect("prepared").database();
-        let t0 = Instant::now();
-        endgame.build(self.threads, u8::MAX, limits, &self.progress.endgame_ready);
-        self.endgame_time = t0.elapsed();
-        if endgame.ready() < endgame.max_seeds() {
+        self.build_endgame(u8::MAX, limits);
+        if !self
+            .endgame
+            .as_ref()
+            .is_some_and(EndgameMemory::is_complete)
+        {
             return Some(false);
         }
         Some(
@@ -886,6 +887,18 @@ impl Solver {
                 .expect("prepared")
                 .fault_in(&limits.stop),
         )
+    }
+
+    /// Builds the prepared database up to `upto` seeds until `limits`
+    /// stop it (what is built stays), shown in the progress and timed.
+    fn build_endgame(&mut self, upto: u8, limits: &Limits) {
+        let endgame = self.endgame.as_mut().expect("prepared").database();
+        let t0 = Instant::now();
+        self.progress
+            .endgame_seeds
+            .store(endgame.max_seeds(), Ordering::Relaxed);
+        endgame.build(self.threads, upto, limits, &self.progress.endgame_ready);
+        self.endgame_time = t0.elapsed();
     }
 
     /// Whether [`Solver::warm_up`] has nothing left to do for `board`'s
@@ -958,12 +971,7 @@ impl Solver {
         total.store(0, Ordering::Relaxed);
         progress.lower.store(base - in_play, Ordering::Relaxed);
         progress.upper.store(base + in_play, Ordering::Relaxed);
-        let table = self.table.as_mut().expect("prepared").table();
-        let endgame = self.endgame.as_mut().expect("prepared").database();
         let t0 = Instant::now();
-        progress
-            .endgame_seeds
-            .store(endgame.max_seeds(), Ordering::Relaxed);
         // a search with a budget builds a database in proportion: at most
         // BUILD_PER_NODE positions per position of its node budget, and at
         // most half of its time
@@ -978,8 +986,9 @@ impl Solver {
             nodes: None,
             stop: Arc::clone(&limits.stop),
         };
-        endgame.build(self.threads, upto, &build_limits, &progress.endgame_ready);
-        self.endgame_time = t0.elapsed();
+        self.build_endgame(upto, &build_limits);
+        let table = self.table.as_mut().expect("prepared").table();
+        let endgame = self.endgame.as_mut().expect("prepared").database();
         if limits.stop.load(Ordering::Relaxed) {
             // stopped while building: the first nodes on a fresh table can
             // be slow (its pages are faulted in), so do not start them

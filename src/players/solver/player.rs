@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
-use super::{DEFAULT_PLAYER_MEMORY, Solver, book};
+use super::{DEFAULT_PLAYER_MEMORY, Solver, book, default_threads};
 use crate::players::search::{Engine, Level};
 use crate::players::{Limits, TurnFn};
 use crate::rules::{Board, Pit, Side};
@@ -112,8 +112,7 @@ impl PerfectPlayer {
         if self.pondering {
             let me = board.to_move();
             self.spawn(move |solver, limits| ponder(solver, &next, me, limits));
-        } else if super::default_threads() >= 2
-            && self.solver.as_ref().is_some_and(|s| !s.is_warm(&next))
+        } else if default_threads() >= 2 && self.solver.as_ref().is_some_and(|s| !s.is_warm(&next))
         {
             self.spawn(move |solver, limits| {
                 let threads = solver.threads;
@@ -433,7 +432,7 @@ mod tests {
         p.think_on_opponents_time(false);
         let pit = p.choose(&board, &Limits::none()).unwrap();
         assert_eq!(book::lookup(&board), Some(pit));
-        let spare = super::super::default_threads() >= 2;
+        let spare = default_threads() >= 2;
         assert_eq!(p.ponder.is_some(), spare);
         p.finish_pondering();
         let mut after = board;
