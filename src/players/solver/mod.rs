@@ -871,22 +871,15 @@ impl Solver {
     /// A solve does the first two itself before it searches; this is for a
     /// player that can do them ahead, on time it would otherwise wait.
     pub fn warm_up(&mut self, board: &Board, limits: &Limits) -> Option<bool> {
-        Compact::from_board(board)?;
+        Solver::check(board, self.memory).ok()?;
         self.prepare(CompactRules::new(*board.rules()));
         self.build_endgame(u8::MAX, limits);
-        if !self
-            .endgame
-            .as_ref()
-            .is_some_and(EndgameMemory::is_complete)
+        if let (Some(endgame), Some(table)) = (&self.endgame, &mut self.table)
+            && endgame.is_complete()
         {
-            return Some(false);
+            table.fault_in(&limits.stop);
         }
-        Some(
-            self.table
-                .as_mut()
-                .expect("prepared")
-                .fault_in(&limits.stop),
-        )
+        Some(self.is_warm(board))
     }
 
     /// Builds the prepared database up to `upto` seeds until `limits`

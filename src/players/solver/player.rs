@@ -47,7 +47,8 @@ pub struct PerfectPlayer {
     engine: Option<Engine>,
 }
 
-/// A pondering thread: it hands the solver back when it ends.
+/// A thread thinking ahead (pondering, or getting the solver ready): it
+/// hands the solver back when it ends.
 #[derive(Debug)]
 struct Ponder {
     stop: Arc<AtomicBool>,
@@ -89,7 +90,7 @@ impl PerfectPlayer {
         }
     }
 
-    /// Stops the pondering thread, if any, and takes the solver back.
+    /// Stops the thread thinking ahead, if any, and takes the solver back.
     fn stop_pondering(&mut self) {
         if let Some(ponder) = self.ponder.take() {
             ponder.stop.store(true, Ordering::Relaxed);
@@ -103,7 +104,7 @@ impl PerfectPlayer {
     /// a computer only getting the solver ready (its database and table,
     /// once), on one search thread and only where the machine has a core
     /// to spare, so that it does not take the opponent's.
-    fn start_pondering(&mut self, board: &Board, pit: Pit) {
+    fn think_ahead(&mut self, board: &Board, pit: Pit) {
         let mut next = *board;
         next.play_unchecked(pit);
         if next.is_over() {
@@ -275,7 +276,7 @@ impl TurnFn for PerfectPlayer {
             }
         };
         if !limits.stop.load(Ordering::Relaxed) {
-            self.start_pondering(board, pit);
+            self.think_ahead(board, pit);
         }
         Some(pit)
     }
