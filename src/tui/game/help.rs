@@ -92,6 +92,10 @@ pub fn key_list(rules: &Rules, speed: &str) -> Vec<(String, String)> {
             "p / s or .".into(),
             "pause the computer / step one computer move".into(),
         ),
+        (
+            "m".into(),
+            "a thinking computer moves now: the best it has found so far".into(),
+        ),
         ("y / n".into(), "after a round: play again / stop".into()),
         (
             "q or Esc".into(),
@@ -103,7 +107,7 @@ pub fn key_list(rules: &Rules, speed: &str) -> Vec<(String, String)> {
         ),
         (
             "Shift+letter".into(),
-            "H, U, R, T, Q: the command when that letter is one of your pits".into(),
+            "H, U, R, T, M, Q: the command when that letter is one of your pits".into(),
         ),
     ]
 }

@@ -7,6 +7,10 @@
 //! Other letters run their command if they have one, and Shift+letter always
 //! does; a letter with no command names a pit, and the rules core explains
 //! why it cannot be played.
+//!
+//! `m` (move now) is a letter, not `Enter` or Space: those play the cursor's
+//! pit on a human turn, and a second press after one's own move would
+//! otherwise cut the computer's thinking short.
 
 use crossterm::event::{KeyCode, KeyEvent};
 
@@ -37,6 +41,8 @@ pub enum Action {
     Pause,
     /// Let a paused computer make one move.
     Step,
+    /// The thinking computer answers now with its best move so far.
+    MoveNow,
     /// Ask the engine for a hint.
     Hint,
     /// Take moves back to the last human turn.
@@ -99,6 +105,7 @@ pub fn action_for(key: KeyEvent, now: &Situation) -> Action {
                 'r' => Action::Redo,
                 'p' => Action::Pause,
                 's' => Action::Step,
+                'm' => Action::MoveNow,
                 't' => Action::Theme,
                 'q' => Action::AskQuit,
                 'y' | 'n' if !now.round_over => Action::Nothing,
