@@ -772,7 +772,6 @@ impl App {
             &Situation {
                 rules: *self.rules(),
                 to_move: self.game.board().to_move(),
-                human_to_move: self.human_to_move(),
                 round_over: self.round_over(),
             },
         )

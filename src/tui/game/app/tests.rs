@@ -349,7 +349,7 @@ fn quitting_while_the_computer_thinks_stops_the_search() {
 fn hints_are_asked_for_and_shown() {
     let t0 = Instant::now();
     let mut app = humans(t0);
-    app.handle_event(&ch('h'), t0);
+    app.handle_event(&ch('H'), t0);
     let [Request::Hint { id, board }] = app.take_requests()[..] else {
         panic!()
     };
@@ -372,7 +372,10 @@ fn hints_are_asked_for_and_shown() {
         "Hint: play c: the engine expects you to win by 3."
     );
     assert_eq!(app.selection(), Some(letter('c')));
-    // On North's turn h is one of North's pits; Shift+H asks for the hint.
+    // h is North's pit h on either turn; Shift+H asks for the hint.
+    app.handle_event(&ch('h'), t0);
+    assert!(app.take_requests().is_empty(), "h is a pit, not the hint");
+    assert!(app.game().moves().is_empty(), "South cannot play h");
     app.handle_event(&ch('a'), t0);
     app.handle_event(&ch('H'), t0);
     assert!(matches!(app.take_requests()[..], [Request::Hint { .. }]));
