@@ -10,7 +10,7 @@ use crate::game::{BUSY_NOTICE, BUSY_QUESTION, outcome_message};
 use crate::game::{match_score, match_score_short};
 use crate::rules::{Score, Side};
 use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
-use crate::tui::game::app::{App, Note, Overlay, PAUSED_TEXT, PLAY_AGAIN, Tone};
+use crate::tui::game::app::{App, Note, Overlay, PLAY_AGAIN, Tone, paused_text};
 use crate::tui::game::{help, keys};
 use crate::tui::layout::ScreenLayout;
 use crate::tui::theme::Theme;
@@ -228,7 +228,7 @@ fn prompt(app: &App, width: usize) -> Option<Note> {
     }
     if app.paused() && app.human_to_move().is_none() {
         return Some(Note {
-            text: PAUSED_TEXT.into(),
+            text: paused_text(rules),
             tone: Tone::Plain,
         });
     }
@@ -289,7 +289,8 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     let theme = app.theme();
     let width = usize::from(area.width);
     let room = usize::from(area.height);
-    let prompt = prompt(app, width);
+    // A message that says what the prompt says is not said twice.
+    let prompt = prompt(app, width).filter(|p| app.notes().message() != Some(p));
     let mut lines: Vec<Line> = Vec::new();
     match (app.notes().message(), &prompt) {
         (Some(message), _) => {

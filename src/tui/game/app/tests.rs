@@ -104,6 +104,10 @@ fn play_again_resets_the_board_and_keeps_the_tally() {
         "a fresh board, and North starts round 2"
     );
     assert_eq!(app.human_to_move(), Some(Side::North));
+    // Round 2 opens on a clean log: its heading and nothing of round 1.
+    let log: Vec<&str> = app.notes().log().iter().map(|n| n.text.as_str()).collect();
+    assert_eq!(log, ["Round 2: Michael moves first."]);
+    assert_eq!(message(&app), "");
 }
 
 #[test]

@@ -474,4 +474,5 @@ fn the_paused_header_keeps_the_speed_at_80_columns() {
         header.contains("Computer (medium)"),
         "the score keeps the names where the speed text can be shorter: {header}"
     );
+    assert_eq!(screen.matches("Paused:").count(), 1, "said once:\n{screen}");
 }
