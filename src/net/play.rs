@@ -116,6 +116,14 @@ pub trait Show {
     /// # Errors
     /// When the output fails.
     fn prompt(&mut self, text: &str) -> io::Result<()>;
+    /// What the player is asked now, under `rules`; plain mode prints
+    /// [`Ask::text`].
+    ///
+    /// # Errors
+    /// When the output fails.
+    fn ask(&mut self, ask: &Ask, rules: &Rules) -> io::Result<()> {
+        self.prompt(&ask.text(rules))
+    }
     /// A line the player typed, as read.
     ///
     /// # Errors
@@ -160,49 +168,7 @@ pub trait Show {
     /// # Errors
     /// When the output fails.
     fn show(&mut self, m: &Match, what: &Happening) -> io::Result<()> {
-        let name = |side: Side| m.name(side).to_string();
-        match what {
-            Happening::Moved { played, steps } => {
-                self.moved(m, played, steps)?;
-                for line in describe(m.rules(), played, names(m)) {
-                    self.say(&line.text)?;
-                }
-            }
-            Happening::RoundOver { outcome, record } => {
-                self.say(&outcome_message(*outcome, m.board().score(), names(m)))?;
-                self.tally(m)?;
-                if let Some(path) = record {
-                    self.say(&format!("Round recorded in {}.", path.display()))?;
-                }
-            }
-            Happening::UndoAsked { by } => {
-                self.say(&format!("{} asks to take back the last move.", name(*by)))?;
-            }
-            Happening::UndoDeclined { by } => {
-                self.say(&format!(
-                    "{} does not agree to take back the move.",
-                    name(*by)
-                ))?;
-            }
-            Happening::Undone => {
-                self.say("The last move was taken back.")?;
-                self.board(m)?;
-            }
-            Happening::Again { side, yes } => {
-                let does = if *yes { "wants" } else { "does not want" };
-                self.say(&format!("{} {does} to play again.", name(*side)))?;
-            }
-            Happening::NextRound => self.round_start(m)?,
-            Happening::Finished => {
-                self.say("The match is over. Thanks for playing!")?;
-                self.tally(m)?;
-            }
-            Happening::Left { side } => {
-                self.say(&format!("{} left the match.", name(*side)))?;
-            }
-            Happening::Note(text) => self.say(&format!("Note: {text}"))?,
-        }
-        Ok(())
+        show_happening(self, m, what)
     }
 
     /// The keys.
@@ -218,10 +184,126 @@ pub trait Show {
     }
 }
 
+/// How every front end shows `what` happened in `m` (the match as it is
+/// after it), by [`Show`]'s primitives; a front end that words some
+/// happenings itself hands the rest here.
+///
+/// # Errors
+/// When the output fails.
+pub fn show_happening<S: Show + ?Sized>(
+    show: &mut S,
+    m: &Match,
+    what: &Happening,
+) -> io::Result<()> {
+    let name = |side: Side| m.name(side).to_string();
+    match what {
+        Happening::Moved { played, steps } => {
+            show.moved(m, played, steps)?;
+            for line in describe(m.rules(), played, names(m)) {
+                show.say(&line.text)?;
+            }
+        }
+        Happening::RoundOver { outcome, record } => {
+            show.say(&outcome_message(*outcome, m.board().score(), names(m)))?;
+            show.tally(m)?;
+            if let Some(path) = record {
+                show.say(&format!("Round recorded in {}.", path.display()))?;
+            }
+        }
+        Happening::UndoAsked { by } => {
+            show.say(&format!("{} asks to take back the last move.", name(*by)))?;
+        }
+        Happening::UndoDeclined { by } => {
+            show.say(&format!(
+                "{} does not agree to take back the move.",
+                name(*by)
+            ))?;
+        }
+        Happening::Undone => {
+            show.say("The last move was taken back.")?;
+            show.board(m)?;
+        }
+        Happening::Again { side, yes } => {
+            let does = if *yes { "wants" } else { "does not want" };
+            show.say(&format!("{} {does} to play again.", name(*side)))?;
+        }
+        Happening::NextRound => show.round_start(m)?,
+        Happening::Finished => {
+            show.say("The match is over. Thanks for playing!")?;
+            show.tally(m)?;
+        }
+        Happening::Left { side } => {
+            show.say(&format!("{} left the match.", name(*side)))?;
+        }
+        Happening::Note(text) => show.say(&format!("Note: {text}"))?,
+    }
+    Ok(())
+}
+
 /// South's and North's names.
 #[must_use]
 pub fn names(m: &Match) -> [&str; 2] {
     [m.name(Side::South), m.name(Side::North)]
+}
+
+/// What the network game asks of its player now: the prompt, as data,
+/// so that each front end words or shows it in its own way
+/// ([`Ask::text`] is the line plain mode prints).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ask {
+    /// "Resume the unfinished match? (y/n)" (the host, before listening).
+    Resume,
+    /// The player's turn: `name` chooses one of `side`'s pits.
+    Move {
+        /// The player's name.
+        name: String,
+        /// Their side.
+        side: Side,
+    },
+    /// The other player's turn.
+    Waiting {
+        /// The other player's name.
+        name: String,
+    },
+    /// The other player asks to take back the last move: "Agree? (y/n)".
+    Agree,
+    /// This player asked to take back a move; the other has to answer.
+    WaitingAgree {
+        /// The other player's name.
+        name: String,
+    },
+    /// "Play again? (y/n)".
+    PlayAgain,
+    /// This player answered "Play again?"; the other has not yet.
+    WaitingAgain {
+        /// The other player's name.
+        name: String,
+    },
+}
+
+impl Ask {
+    /// The prompt as plain mode prints it (ends with a space when it asks
+    /// for an answer).
+    #[must_use]
+    pub fn text(&self, rules: &Rules) -> String {
+        match self {
+            Ask::Resume => format!("{RESUME_QUESTION} "),
+            Ask::Move { name, side } => {
+                format!("{name}, choose a pit ({}): ", rules.letter_range(*side))
+            }
+            Ask::Waiting { name } => format!("Waiting for {name}…"),
+            Ask::Agree => "Agree? (y/n) ".to_string(),
+            Ask::WaitingAgree { name } => format!("Waiting for {name} to answer…"),
+            Ask::PlayAgain => "Play again? (y/n) ".to_string(),
+            Ask::WaitingAgain { name } => format!("Waiting for {name}'s answer…"),
+        }
+    }
+
+    /// Whether it asks for a yes or a no.
+    #[must_use]
+    pub fn is_question(&self) -> bool {
+        matches!(self, Ask::Resume | Ask::Agree | Ask::PlayAgain)
+    }
 }
 
 /// A yes or no answer, if `text` is one.
@@ -345,7 +427,7 @@ impl<S: Show> HostGame<S> {
             return Ok(());
         };
         self.show.say(&saved_summary(&saved))?;
-        self.show.prompt(&format!("{RESUME_QUESTION} "))?;
+        self.show.ask(&Ask::Resume, &self.setup.rules)?;
         self.offer = Some((saved, note));
         Ok(())
     }
@@ -369,7 +451,7 @@ impl<S: Show> HostGame<S> {
             }
             None => {
                 self.show.say("Please answer y or n.")?;
-                self.show.prompt(&format!("{RESUME_QUESTION} "))?;
+                self.show.ask(&Ask::Resume, &self.setup.rules)?;
                 Ok(())
             }
         }
@@ -829,25 +911,25 @@ impl<S: Show> HostGame<S> {
         }
         let m = r.game();
         let opponent = m.name(JOINER_SIDE).to_string();
-        let text = if r.undo_request() == Some(JOINER_SIDE) {
-            "Agree? (y/n) ".to_string()
+        let ask = if r.undo_request() == Some(JOINER_SIDE) {
+            Ask::Agree
         } else if r.undo_request() == Some(HOST_SIDE) {
-            format!("Waiting for {opponent} to answer…")
+            Ask::WaitingAgree { name: opponent }
         } else if m.outcome().is_some() {
             match r.again()[HOST_SIDE.index()] {
-                None => "Play again? (y/n) ".to_string(),
-                Some(_) => format!("Waiting for {opponent}'s answer…"),
+                None => Ask::PlayAgain,
+                Some(_) => Ask::WaitingAgain { name: opponent },
             }
         } else if m.board().to_move() == HOST_SIDE {
-            format!(
-                "{}, choose a pit ({}): ",
-                m.name(HOST_SIDE),
-                m.rules().letter_range(HOST_SIDE)
-            )
+            Ask::Move {
+                name: m.name(HOST_SIDE).to_string(),
+                side: HOST_SIDE,
+            }
         } else {
-            format!("Waiting for {opponent}…")
+            Ask::Waiting { name: opponent }
         };
-        self.show.prompt(&text)
+        let rules = *m.rules();
+        self.show.ask(&ask, &rules)
     }
 }
 
@@ -1282,24 +1364,24 @@ impl<S: Show> JoinGame<S> {
         }
         let m = self.m();
         let host = m.name(HOST_SIDE).to_string();
-        let text = if self.asked.is_some() {
-            "Agree? (y/n) ".to_string()
+        let ask = if self.asked.is_some() {
+            Ask::Agree
         } else if self.asking {
-            format!("Waiting for {host} to answer…")
+            Ask::WaitingAgree { name: host }
         } else if m.outcome().is_some() {
             match self.again {
-                None => "Play again? (y/n) ".to_string(),
-                Some(_) => format!("Waiting for {host}'s answer…"),
+                None => Ask::PlayAgain,
+                Some(_) => Ask::WaitingAgain { name: host },
             }
         } else if m.board().to_move() == JOINER_SIDE {
-            format!(
-                "{}, choose a pit ({}): ",
-                m.name(JOINER_SIDE),
-                m.rules().letter_range(JOINER_SIDE)
-            )
+            Ask::Move {
+                name: m.name(JOINER_SIDE).to_string(),
+                side: JOINER_SIDE,
+            }
         } else {
-            format!("Waiting for {host}…")
+            Ask::Waiting { name: host }
         };
-        self.show.prompt(&text)
+        let rules = *m.rules();
+        self.show.ask(&ask, &rules)
     }
 }
