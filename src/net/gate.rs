@@ -54,16 +54,16 @@ pub const OVERALL: Rate = Rate {
 
 /// A token bucket of tries.
 #[derive(Clone, Copy, Debug)]
-struct Bucket {
+struct TryBucket {
     /// Tries left, in thousandths.
     milli: u64,
     /// When `milli` was last brought up to date.
     at: Instant,
 }
 
-impl Bucket {
-    fn full(rate: Rate, now: Instant) -> Bucket {
-        Bucket {
+impl TryBucket {
+    fn full(rate: Rate, now: Instant) -> TryBucket {
+        TryBucket {
             milli: u64::from(rate.burst) * 1000,
             at: now,
         }
@@ -131,8 +131,8 @@ pub struct Tries {
 }
 
 struct TriesState {
-    overall: Bucket,
-    sources: HashMap<IpAddr, Bucket>,
+    overall: TryBucket,
+    sources: HashMap<IpAddr, TryBucket>,
 }
 
 impl TriesState {
@@ -159,7 +159,7 @@ impl Tries {
     pub fn new(per_address: Rate, overall: Rate) -> Tries {
         Tries {
             state: Mutex::new(TriesState {
-                overall: Bucket::full(overall, Instant::now()),
+                overall: TryBucket::full(overall, Instant::now()),
                 sources: HashMap::new(),
             }),
             per_address,
@@ -196,7 +196,7 @@ impl Tries {
         state
             .sources
             .entry(source)
-            .or_insert_with(|| Bucket::full(self.per_address, now))
+            .or_insert_with(|| TryBucket::full(self.per_address, now))
             .spend();
     }
 
