@@ -280,6 +280,23 @@ const MIN_DB_SEEDS: u32 = 10;
 /// build that every new `perfect` player would pay too).
 const DB_SCALE: u32 = 3;
 
+/// A growing solver ([`Solver::growing`]) builds the database up to this
+/// many seeds before its first search whatever the time: 5.2 M positions
+/// on 6 pits (... ms on two threads here).
+const FIRST_DB_SEEDS: u8 = 13;
+
+/// A growing solver builds at most this long more of the database at each
+/// solve (what is built stays, a level only used once complete).
+const ENDGAME_SLICE: Duration = Duration::from_millis(30);
+
+/// The transposition table of a game of `total` seeds holds at most
+/// `2^table_bits(total)` bytes: 8 MiB for Kalah(6,3) (the same positions
+/// searched as with 64 MiB, without clearing 56 MiB more), 512 MiB for
+/// Kalah(6,4), 4 GiB for Kalah(6,5); at least 64 KiB.
+fn table_bits(total: u32) -> u32 {
+    (total / 4 + 17).min(total / 2 + 5).clamp(16, 40)
+}
+
 /// A solve with a node budget builds an endgame database of at most this
 /// many positions per position of its budget.
 const BUILD_PER_NODE: u64 = 4;
@@ -770,6 +787,9 @@ pub struct Solver {
     endgame_cap: Option<u32>,
     /// Time the last call spent building the endgame database.
     endgame_time: Duration,
+    /// For a player ([`Solver::growing`]): each solve builds the database
+    /// up to [`FIRST_DB_SEEDS`] and then at most this long more.
+    endgame_slice: Option<Duration>,
     /// Nodes with at least this many seeds more than the database may
     /// become split points.
     split_above: i32,
@@ -804,6 +824,7 @@ impl Solver {
             progress: Arc::new(Progress::new()),
             endgame_cap: None,
             endgame_time: Duration::ZERO,
+            endgame_slice: None,
             split_above: SPLIT_ABOVE_DB,
             splits: 0,
             nodes: 0,
@@ -815,6 +836,27 @@ impl Solver {
     #[must_use]
     pub fn with_endgame_seeds(mut self, seeds: u32) -> Solver {
         self.endgame_cap = Some(seeds);
+        self
+    }
+
+    /// The same for a player, whose first searches past the book must not
+    /// wait for the whole endgame database (2.4 s on Kalah(6,4), 18 seeds)
+    /// nor for a big table's memory: each solve builds the database up to
+    /// [`FIRST_DB_SEEDS`] seeds (tens of milliseconds) and then for at
+    /// most [`ENDGAME_SLICE`] more, searching with the levels complete so
+    /// far, and the table stays on small pages until [`Solver::warm_up`]
+    /// brings it in (see the `memory` module). [`Solver::warm_up`] still
+    /// builds it all.
+    #[must_use]
+    pub fn growing(mut self) -> Solver {
+        self.endgame_slice = Some(ENDGAME_SLICE);
+        self
+    }
+
+    /// The same growing by `slice` at a time (tests: none at all).
+    #[cfg(test)]
+    fn with_endgame_slice(mut self, slice: Duration) -> Solver {
+        self.endgame_slice = Some(slice);
         self
     }
 
@@ -873,6 +915,7 @@ impl Solver {
     pub fn warm_up(&mut self, board: &Board, limits: &Limits) -> Option<bool> {
         Solver::check(board, self.memory).ok()?;
         self.prepare(CompactRules::new(*board.rules()));
+        self.endgame_time = Duration::ZERO;
         self.build_endgame(u8::MAX, limits);
         if let (Some(endgame), Some(table)) = (&self.endgame, &mut self.table)
             && endgame.is_complete()
@@ -883,7 +926,8 @@ impl Solver {
     }
 
     /// Builds the prepared database up to `upto` seeds until `limits`
-    /// stop it (what is built stays), shown in the progress and timed.
+    /// stop it (what is built stays), shown in the progress; the time it
+    /// took is added to the call's.
     fn build_endgame(&mut self, upto: u8, limits: &Limits) {
         let endgame = self.endgame.as_mut().expect("prepared").database();
         let t0 = Instant::now();
@@ -891,7 +935,7 @@ impl Solver {
             .endgame_seeds
             .store(endgame.max_seeds(), Ordering::Relaxed);
         endgame.build(self.threads, upto, limits, &self.progress.endgame_ready);
-        self.endgame_time = t0.elapsed();
+        self.endgame_time += t0.elapsed();
     }
 
     /// Whether [`Solver::warm_up`] has nothing left to do for `board`'s
@@ -939,9 +983,14 @@ impl Solver {
         self.table = None;
         let db = EndgameMemory::new(rules, k);
         let rest = self.memory.saturating_sub(db.bytes());
-        let table_cap = 1usize << (total / 4 + 17).min(40);
+        let table_cap = 1usize << table_bits(total);
         self.endgame = Some(db);
-        self.table = Some(TableMemory::with_bytes(rest.min(table_cap)));
+        let bytes = rest.min(table_cap);
+        self.table = Some(if self.endgame_slice.is_some() {
+            TableMemory::on_small_pages(bytes)
+        } else {
+            TableMemory::with_bytes(bytes)
+        });
     }
 
     /// Solves the future margin of `pos` by MTD(f), with helper threads.
@@ -968,17 +1017,34 @@ impl Solver {
         // a search with a budget builds a database in proportion: at most
         // BUILD_PER_NODE positions per position of its node budget, and at
         // most half of its time
-        let upto = limits.nodes.map_or(u8::MAX, |n| {
+        let mut upto = limits.nodes.map_or(u8::MAX, |n| {
             let total = rules.rules().total_seeds().min(255) as u32;
             endgame::seeds_for(rules.pits(), total, n.saturating_mul(BUILD_PER_NODE)) as u8
         });
-        let build_limits = Limits {
+        let mut build_limits = Limits {
             deadline: limits
                 .deadline
                 .map(|d| t0 + d.saturating_duration_since(t0) / 2),
             nodes: None,
             stop: Arc::clone(&limits.stop),
         };
+        self.endgame_time = Duration::ZERO;
+        if let Some(slice) = self.endgame_slice {
+            // a player: the first levels whatever the time, then a slice
+            let first = Limits {
+                deadline: None,
+                nodes: None,
+                stop: Arc::clone(&limits.stop),
+            };
+            self.build_endgame(upto.min(FIRST_DB_SEEDS), &first);
+            let ready = self.endgame.as_ref().map_or(0, EndgameMemory::ready);
+            if in_play <= i32::from(ready) {
+                // the database answers: nothing to search, nothing to wait for
+                upto = ready;
+            }
+            let end = Instant::now() + slice;
+            build_limits.deadline = Some(build_limits.deadline.map_or(end, |d| d.min(end)));
+        }
         self.build_endgame(upto, &build_limits);
         let table = self.table.as_mut().expect("prepared").table();
         let endgame = self.endgame.as_mut().expect("prepared").database();

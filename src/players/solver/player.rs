@@ -59,7 +59,7 @@ impl PerfectPlayer {
     /// A perfect player with the default memory.
     #[must_use]
     pub fn new() -> PerfectPlayer {
-        PerfectPlayer::with_solver(Solver::new(DEFAULT_PLAYER_MEMORY))
+        PerfectPlayer::with_solver(Solver::new(DEFAULT_PLAYER_MEMORY).growing())
     }
 
     /// A perfect player around `solver`.
@@ -78,7 +78,8 @@ impl PerfectPlayer {
     pub fn solver_mut(&mut self) -> &mut Solver {
         self.stop_pondering();
         let memory = self.memory;
-        self.solver.get_or_insert_with(|| Solver::new(memory))
+        self.solver
+            .get_or_insert_with(|| Solver::new(memory).growing())
     }
 
     /// Waits until pondering has nothing left to solve (tests: the
