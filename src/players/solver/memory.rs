@@ -16,13 +16,6 @@
 //! reads): a fresh mapping reads as zeros, so an all-zero value must mean
 //! "empty". Where mapping fails, it is ordinary zeroed heap memory.
 //!
-//! A huge page costs its first toucher the clearing of 2 MiB (0.8 to
-//! 3.5 ms here), a small one of 4 KiB: a short search that probes a few
-//! thousand places of a big table pays for all of it on huge pages. So a
-//! table that may see only short searches for a while is mapped on small
-//! pages ([`Zeroed::on_small_pages`]) and advised to use huge ones only
-//! when [`Zeroed::fault_in`] brings the whole of it in.
-//!
 //! Without `unsafe`: the mapping is a byte slice, and a byte slice can only
 //! be viewed as atomics (by `zerocopy`) while it is borrowed mutably, as
 //! the borrow guarantees that nothing else reads the bytes as plain ones.
@@ -41,8 +34,6 @@ pub(crate) struct Zeroed<T> {
     len: usize,
     /// Bytes of the mapping [`Zeroed::fault_in`] has brought in so far.
     faulted: usize,
-    /// Whether the mapping was advised to use huge pages.
-    huge: bool,
 }
 
 /// The stride of [`Zeroed::fault_in`]: the smallest page.
@@ -80,23 +71,11 @@ impl<T: FromBytes + IntoBytes + KnownLayout> Zeroed<T> {
     /// `len` zeroed values in a fresh mapping advised to use huge pages,
     /// or on the heap if mapping fails.
     pub fn new(len: usize) -> Zeroed<T> {
-        Zeroed::with_mapping(len, MmapMut::map_anon, true)
+        Zeroed::with_mapping(len, MmapMut::map_anon)
     }
 
-    /// `len` zeroed values in a fresh mapping on small pages until
-    /// [`Zeroed::fault_in`] (see the module docs), or on the heap if
-    /// mapping fails.
-    pub fn on_small_pages(len: usize) -> Zeroed<T> {
-        Zeroed::with_mapping(len, MmapMut::map_anon, false)
-    }
-
-    /// The same with `map` making the mapping of a number of bytes, advised
-    /// to use huge pages now when `huge`.
-    fn with_mapping(
-        len: usize,
-        map: impl FnOnce(usize) -> std::io::Result<MmapMut>,
-        huge: bool,
-    ) -> Zeroed<T> {
+    /// The same with `map` making the mapping of a number of bytes.
+    fn with_mapping(len: usize, map: impl FnOnce(usize) -> std::io::Result<MmapMut>) -> Zeroed<T> {
         let mapped = len
             .checked_mul(size_of::<T>())
             .and_then(|bytes| map(bytes).ok())
@@ -104,8 +83,11 @@ impl<T: FromBytes + IntoBytes + KnownLayout> Zeroed<T> {
         let Some(mut mapped) = mapped else {
             return Zeroed::on_heap(len);
         };
-        if huge {
-            advise_huge_pages(&mapped);
+        #[cfg(target_os = "linux")]
+        {
+            // only advice: a kernel without transparent huge pages says no,
+            // and the memory works the same on small pages
+            let _ = mapped.advise(memmap2::Advice::HugePage);
         }
         // a mapping starts on a page, which aligns any `T` of ours; checked
         // here once, so that `view` cannot fail later
@@ -116,7 +98,6 @@ impl<T: FromBytes + IntoBytes + KnownLayout> Zeroed<T> {
             memory: Memory::Mapped(mapped),
             len,
             faulted: 0,
-            huge,
         }
     }
 
@@ -132,15 +113,12 @@ impl<T: FromBytes + IntoBytes + KnownLayout> Zeroed<T> {
             memory: Memory::Heap(values),
             len,
             faulted: 0,
-            huge: false,
         }
     }
 
     /// Has the system supply every page of the mapping now, until `stop`
     /// is set (checked at each page); true when all are in. A later call
     /// goes on where a stopped one left off. Heap memory is left as it is.
-    /// A mapping on small pages is advised to use huge ones first: the
-    /// pages not touched yet come in as huge ones.
     ///
     /// The system supplies a page at its first write, and here that is
     /// slow: 0.8 to 3.5 ms for each 2 MiB page, 0.2 to 0.9 s for a 512 MiB
@@ -152,10 +130,6 @@ impl<T: FromBytes + IntoBytes + KnownLayout> Zeroed<T> {
         let Memory::Mapped(mapped) = &mut self.memory else {
             return true;
         };
-        if !self.huge {
-            advise_huge_pages(mapped);
-            self.huge = true;
-        }
         while self.faulted < mapped.len() {
             if stop.load(Ordering::Relaxed) {
                 return false;
@@ -187,18 +161,6 @@ impl<T: FromBytes + IntoBytes + KnownLayout> Zeroed<T> {
             Memory::Heap(values) => values,
         }
     }
-}
-
-/// Advises `mapped` to use huge pages (see the module docs).
-fn advise_huge_pages(mapped: &MmapMut) {
-    #[cfg(target_os = "linux")]
-    {
-        // only advice: a kernel without transparent huge pages says no,
-        // and the memory works the same on small pages
-        let _ = mapped.advise(memmap2::Advice::HugePage);
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = mapped;
 }
 
 #[cfg(test)]
@@ -261,24 +223,6 @@ mod tests {
 
     #[cfg(target_os = "linux")]
     #[test]
-    fn a_mapping_on_small_pages_is_advised_to_use_huge_ones_when_brought_in() {
-        if !std::path::Path::new("/sys/kernel/mm/transparent_hugepage/enabled").exists() {
-            return; // a kernel without transparent huge pages: nothing to advise
-        }
-        let mut memory = Zeroed::<AtomicI8>::on_small_pages(8 << 20);
-        let addr = memory.view().as_ptr() as usize;
-        // a probe before: the page comes in small, nothing advised
-        memory.view()[3 << 20].store(1, Ordering::Relaxed);
-        let flags = vm_flags(addr).expect("the mapping is listed");
-        assert!(!flags.split_whitespace().any(|f| f == "hg"), "{flags}");
-        assert!(memory.fault_in(&AtomicBool::new(false)));
-        let flags = vm_flags(addr).expect("the mapping is listed");
-        assert!(flags.split_whitespace().any(|f| f == "hg"), "{flags}");
-        assert_eq!(memory.view()[3 << 20].load(Ordering::Relaxed), 1);
-    }
-
-    #[cfg(target_os = "linux")]
-    #[test]
     fn fault_in_brings_in_every_page_and_changes_no_value() {
         let mut memory = Zeroed::<AtomicU64>::new(1 << 20); // 8 MiB
         memory.view()[777].store(42, Ordering::Relaxed);
@@ -306,7 +250,7 @@ mod tests {
     #[test]
     fn without_a_mapping_the_memory_is_zeroed_heap_memory() {
         let failing = |_| Err(std::io::Error::other("no mapping today"));
-        let mut memory = Zeroed::<AtomicI8>::with_mapping(1000, failing, true);
+        let mut memory = Zeroed::<AtomicI8>::with_mapping(1000, failing);
         assert!(!memory.is_mapped());
         assert_eq!(memory.len(), 1000);
         let view = memory.view();
@@ -316,6 +260,6 @@ mod tests {
         assert_eq!(memory.view()[999].load(Ordering::Relaxed), -3);
         // a mapping of the wrong size is not used either
         let short = |bytes: usize| MmapMut::map_anon(bytes / 2);
-        assert!(!Zeroed::<AtomicU64>::with_mapping(64, short, true).is_mapped());
+        assert!(!Zeroed::<AtomicU64>::with_mapping(64, short).is_mapped());
     }
 }

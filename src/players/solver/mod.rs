@@ -289,6 +289,14 @@ const FIRST_DB_SEEDS: u8 = 13;
 /// solve (what is built stays, a level only used once complete).
 const ENDGAME_SLICE: Duration = Duration::from_millis(30);
 
+/// A growing solver's table holds at most this many bytes until
+/// [`Solver::warm_up`]: enough for the searches past the book of Kalah(6,4)
+/// (up to 2 M positions in `mancala arena perfect random`), while the
+/// first write to each page of a 512 MiB table (clearing it, and on two
+/// threads a flush of the other's TLB) cost the first searches more time
+/// than their search.
+const GROWING_TABLE_BYTES: usize = 32 << 20;
+
 /// The transposition table of a game of `total` seeds holds at most
 /// `2^table_bits(total)` bytes: 8 MiB for Kalah(6,3) (the same positions
 /// searched as with 64 MiB, without clearing 56 MiB more), 512 MiB for
@@ -790,6 +798,9 @@ pub struct Solver {
     /// For a player ([`Solver::growing`]): each solve builds the database
     /// up to [`FIRST_DB_SEEDS`] and then at most this long more.
     endgame_slice: Option<Duration>,
+    /// Bytes of the table sized to the game and the memory (a growing
+    /// solver's is smaller until [`Solver::warm_up`]).
+    table_bytes: usize,
     /// Nodes with at least this many seeds more than the database may
     /// become split points.
     split_above: i32,
@@ -825,6 +836,7 @@ impl Solver {
             endgame_cap: None,
             endgame_time: Duration::ZERO,
             endgame_slice: None,
+            table_bytes: 0,
             split_above: SPLIT_ABOVE_DB,
             splits: 0,
             nodes: 0,
@@ -844,9 +856,9 @@ impl Solver {
     /// nor for a big table's memory: each solve builds the database up to
     /// [`FIRST_DB_SEEDS`] seeds (tens of milliseconds) and then for at
     /// most [`ENDGAME_SLICE`] more, searching with the levels complete so
-    /// far, and the table stays on small pages until [`Solver::warm_up`]
-    /// brings it in (see the `memory` module). [`Solver::warm_up`] still
-    /// builds it all.
+    /// far (as does [`Solver::grow_endgame`] on a book move), and the
+    /// table holds [`GROWING_TABLE_BYTES`] at most. [`Solver::warm_up`]
+    /// still builds the whole database, then makes the table full size.
     #[must_use]
     pub fn growing(mut self) -> Solver {
         self.endgame_slice = Some(ENDGAME_SLICE);
@@ -917,12 +929,47 @@ impl Solver {
         self.prepare(CompactRules::new(*board.rules()));
         self.endgame_time = Duration::ZERO;
         self.build_endgame(u8::MAX, limits);
-        if let (Some(endgame), Some(table)) = (&self.endgame, &mut self.table)
-            && endgame.is_complete()
+        if self
+            .endgame
+            .as_ref()
+            .is_some_and(EndgameMemory::is_complete)
         {
-            table.fault_in(&limits.stop);
+            if self
+                .table
+                .as_ref()
+                .is_some_and(|t| t.bytes() < self.table_bytes)
+            {
+                // a growing solver's first table: its few entries are
+                // cheaper to find again than to keep
+                self.table = Some(TableMemory::with_bytes(self.table_bytes));
+            }
+            if let Some(table) = &mut self.table {
+                table.fault_in(&limits.stop);
+            }
         }
         Some(self.is_warm(board))
+    }
+
+    /// For a growing solver ([`Solver::growing`]), on a move that needs no
+    /// search (a book move): builds the endgame database of `board`'s
+    /// rules for at most [`ENDGAME_SLICE`] more, or until `stop` is set, so
+    /// that the first search past the book finds more of it built. Does
+    /// nothing for other solvers or boards too big ([`Solver::check`]).
+    pub fn grow_endgame(&mut self, board: &Board, stop: &Arc<AtomicBool>) {
+        let Some(slice) = self.endgame_slice else {
+            return;
+        };
+        if Solver::check(board, self.memory).is_err() {
+            return;
+        }
+        self.prepare(CompactRules::new(*board.rules()));
+        self.endgame_time = Duration::ZERO;
+        let limits = Limits {
+            deadline: Some(Instant::now() + slice),
+            nodes: None,
+            stop: Arc::clone(stop),
+        };
+        self.build_endgame(u8::MAX, &limits);
     }
 
     /// Builds the prepared database up to `upto` seeds until `limits`
@@ -946,7 +993,10 @@ impl Solver {
         self.endgame
             .as_ref()
             .is_some_and(|e| *e.rules() == rules && e.is_complete())
-            && self.table.as_ref().is_some_and(TableMemory::is_faulted_in)
+            && self
+                .table
+                .as_ref()
+                .is_some_and(|t| t.bytes() == self.table_bytes && t.is_faulted_in())
     }
 
     /// Live figures of the current or last solve.
@@ -985,12 +1035,14 @@ impl Solver {
         let rest = self.memory.saturating_sub(db.bytes());
         let table_cap = 1usize << table_bits(total);
         self.endgame = Some(db);
-        let bytes = rest.min(table_cap);
-        self.table = Some(if self.endgame_slice.is_some() {
-            TableMemory::on_small_pages(bytes)
+        // whole buckets, as the table takes them
+        let bytes = (rest.min(table_cap) / table::BUCKET_BYTES).max(1) * table::BUCKET_BYTES;
+        self.table_bytes = bytes;
+        self.table = Some(TableMemory::with_bytes(if self.endgame_slice.is_some() {
+            bytes.min(GROWING_TABLE_BYTES)
         } else {
-            TableMemory::with_bytes(bytes)
-        });
+            bytes
+        }));
     }
 
     /// Solves the future margin of `pos` by MTD(f), with helper threads.

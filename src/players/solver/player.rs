@@ -262,6 +262,7 @@ impl TurnFn for PerfectPlayer {
         }
         let solver = self.solver_mut();
         let pit = if let Some(pit) = book::lookup(board) {
+            solver.grow_endgame(board, &limits.stop);
             pit
         } else {
             let only_stop = Limits {

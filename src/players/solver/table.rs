@@ -119,15 +119,6 @@ impl TableMemory {
         }
     }
 
-    /// The same on small pages until [`TableMemory::fault_in`]: for a
-    /// table that may see only short searches for a while (see the
-    /// `memory` module).
-    pub fn on_small_pages(bytes: usize) -> TableMemory {
-        TableMemory {
-            buckets: Zeroed::on_small_pages((bytes / BUCKET_BYTES).max(1)),
-        }
-    }
-
     /// Bytes allocated.
     pub fn bytes(&self) -> usize {
         self.buckets.len() * BUCKET_BYTES

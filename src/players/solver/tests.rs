@@ -415,9 +415,10 @@ fn the_table_is_sized_to_the_game_not_to_the_memory_allowed() {
 
 #[test]
 fn a_growing_solver_searches_with_the_levels_built_and_finishes_them_when_warming_up() {
-    // Kalah(6,4) in 64 MiB: a 14-seed database. A growing solver given no
-    // time beyond its first levels searches with 13 of them, and finds the
-    // same value and moves as a solver that built all 14 first.
+    // Kalah(6,4) in 64 MiB: a 14-seed database and a 54 MiB table. A
+    // growing solver given no time beyond its first levels searches with
+    // 13 of them and a 32 MiB table, and finds the same value and moves as
+    // a solver that built all 14 first.
     let rules = Rules::KALAH.with_capture(Capture::NonEmpty);
     let counts = [3, 0, 2, 1, 4, 1, 15, 2, 1, 0, 3, 2, 1, 13];
     let board = Board::from_counts(rules, &counts, Side::South).unwrap();
@@ -430,6 +431,12 @@ fn a_growing_solver_searches_with_the_levels_built_and_finishes_them_when_warmin
     let found = growing.solve(&board, &Limits::none()).unwrap();
     assert_eq!((found.value, &found.best), (expected.value, &expected.best));
     assert_eq!(growing.endgame().0, FIRST_DB_SEEDS);
+    let table_bytes = |s: &Solver| s.table.as_ref().unwrap().bytes();
+    assert_eq!(
+        table_bytes(&growing),
+        GROWING_TABLE_BYTES,
+        "a small table first"
+    );
     assert!(!growing.is_warm(&board));
     // positions the first levels answer need no more of it
     let end = Board::from_counts(
@@ -443,6 +450,11 @@ fn a_growing_solver_searches_with_the_levels_built_and_finishes_them_when_warmin
     // warming up builds the rest
     assert_eq!(growing.warm_up(&board, &Limits::none()), Some(true));
     assert_eq!(growing.endgame().0, 14);
+    assert_eq!(
+        table_bytes(&growing),
+        table_bytes(&whole),
+        "then the full one"
+    );
     let again = growing.solve(&board, &Limits::none()).unwrap();
     assert_eq!((again.value, &again.best), (expected.value, &expected.best));
 }
