@@ -13,6 +13,7 @@
 //! number, `u` (ask to take back the last move), `q` (leave; the match
 //! stays saved on the host), `?` (help), and `y`/`n` to questions.
 
+use std::collections::VecDeque;
 use std::io;
 use std::net::{SocketAddr, TcpListener};
 use std::process::ExitCode;
@@ -274,6 +275,12 @@ pub enum Ask {
     },
     /// "Play again? (y/n)".
     PlayAgain,
+    /// The connection to the host was lost; the joiner's program tries to
+    /// connect again by itself.
+    Reconnecting {
+        /// The host's name.
+        name: String,
+    },
     /// This player answered "Play again?"; the other has not yet.
     WaitingAgain {
         /// The other player's name.
@@ -296,7 +303,17 @@ impl Ask {
             Ask::WaitingAgree { name } => format!("Waiting for {name} to answer…"),
             Ask::PlayAgain => "Play again? (y/n) ".to_string(),
             Ask::WaitingAgain { name } => format!("Waiting for {name}'s answer…"),
+            Ask::Reconnecting { name } => {
+                format!("Trying to reconnect to {name}'s match… (q leaves)")
+            }
         }
+    }
+
+    /// Whether this player answers it (a move or a yes or no), rather
+    /// than waiting for the other player.
+    #[must_use]
+    pub fn is_answered_by_this_player(&self) -> bool {
+        self.is_question() || matches!(self, Ask::Move { .. })
     }
 
     /// Whether it asks for a yes or a no.
@@ -304,6 +321,24 @@ impl Ask {
     pub fn is_question(&self) -> bool {
         matches!(self, Ask::Resume | Ask::Agree | Ask::PlayAgain)
     }
+}
+
+/// What taking one input did.
+enum Taken {
+    /// The program ends with this code.
+    Exit(ExitCode),
+    /// It went on; `true` when the match or a question changed.
+    Changed(bool),
+}
+
+/// Whether `line`, typed by `side`'s player, is a command that works at
+/// any moment (quit, help, asking to take a move back, an empty line)
+/// rather than an answer that waits for its question.
+fn is_command(rules: &Rules, side: Side, line: &str) -> bool {
+    matches!(
+        typed(rules, side, line),
+        Typed::Nothing | Typed::Quit | Typed::Help | Typed::Undo
+    )
 }
 
 /// A yes or no answer, if `text` is one.
@@ -370,6 +405,8 @@ pub struct HostGame<S> {
     /// Who may take the joiner's seat.
     seat: SeatKeeper,
     last_sent: Instant,
+    /// Lines typed before the question they answer.
+    typed_ahead: VecDeque<LineInput>,
 }
 
 impl<S: Show> HostGame<S> {
@@ -394,6 +431,7 @@ impl<S: Show> HostGame<S> {
             conn: None,
             seat: SeatKeeper::default(),
             last_sent: Instant::now(),
+            typed_ahead: VecDeque::new(),
         };
         if let Some(warning) = warning {
             host.show.say(&format!("Note: {warning}"))?;
@@ -426,6 +464,7 @@ impl<S: Show> HostGame<S> {
         let Some(saved) = found.saved else {
             return Ok(());
         };
+        self.show.board(&saved)?;
         self.show.say(&saved_summary(&saved))?;
         self.show.ask(&Ask::Resume, &self.setup.rules)?;
         self.offer = Some((saved, note));
@@ -495,30 +534,83 @@ impl<S: Show> HostGame<S> {
     /// When the port cannot be listened on, or the output fails.
     pub fn handle(&mut self, event: HostIn) -> anyhow::Result<Option<ExitCode>> {
         let changed = match event {
-            HostIn::Input(LineInput::Line(line)) if self.offer.is_some() => {
-                self.show.echo(&line)?;
-                self.answer_offer(&line)?;
+            HostIn::Net(event) => self.on_net(event)?,
+            HostIn::Input(input) => {
+                self.typed_ahead.push_back(input);
                 false
             }
-            HostIn::Input(LineInput::End) if self.offer.is_some() => {
+        };
+        if let Some(code) = self.settle(changed)? {
+            return Ok(Some(code));
+        }
+        // What was typed answers the questions as they come, in order:
+        // a line typed ahead waits for the question it answers.
+        while let Some(input) = self.typed_ahead.pop_front() {
+            if !self.ready_for(&input) {
+                self.typed_ahead.push_front(input);
+                break;
+            }
+            let changed = match self.take_input(input)? {
+                Taken::Exit(code) => return Ok(Some(code)),
+                Taken::Changed(changed) => changed,
+            };
+            if let Some(code) = self.settle(changed)? {
+                return Ok(Some(code));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether `input` can be taken now: a command at any time, an answer
+    /// when a question for this player is open.
+    fn ready_for(&self, input: &LineInput) -> bool {
+        let LineInput::Line(line) = input else {
+            return true;
+        };
+        if self.offer.is_some() {
+            return true;
+        }
+        let rules = self
+            .referee
+            .as_ref()
+            .map_or(self.setup.rules, |r| *r.game().rules());
+        is_command(&rules, HOST_SIDE, line)
+            || self
+                .current_ask()
+                .is_some_and(|a| a.is_answered_by_this_player())
+    }
+
+    /// Takes one input: a line or the end of input.
+    fn take_input(&mut self, input: LineInput) -> anyhow::Result<Taken> {
+        Ok(match input {
+            LineInput::Line(line) if self.offer.is_some() => {
+                self.show.echo(&line)?;
+                self.answer_offer(&line)?;
+                Taken::Changed(false)
+            }
+            LineInput::End if self.offer.is_some() => {
                 self.show.say("")?;
                 self.show.say("End of input: nothing was played.")?;
-                return Ok(Some(ExitCode::SUCCESS));
+                Taken::Exit(ExitCode::SUCCESS)
             }
-            HostIn::Net(event) => self.on_net(event)?,
-            HostIn::Input(LineInput::Line(line)) => {
+            LineInput::Line(line) => {
                 self.show.echo(&line)?;
-                if let Some(code) = self.on_line(&line)? {
-                    return Ok(Some(code));
+                match self.on_line(&line)? {
+                    Some(code) => Taken::Exit(code),
+                    None => Taken::Changed(true),
                 }
-                true
             }
-            HostIn::Input(LineInput::End) => {
+            LineInput::End => {
                 self.show.say("")?;
                 self.show.say("End of input.")?;
-                return self.quit().map(Some);
+                Taken::Exit(self.quit()?)
             }
-        };
+        })
+    }
+
+    /// After a change: ends the program once the match is over, else asks
+    /// what comes next.
+    fn settle(&mut self, changed: bool) -> anyhow::Result<Option<ExitCode>> {
         if self.referee.as_ref().is_some_and(Referee::is_finished) {
             resume::clear(&self.setup.name);
             if let Some((_, mut sender)) = self.conn.take() {
@@ -903,11 +995,21 @@ impl<S: Show> HostGame<S> {
 
     /// Says what the host's player may do now.
     fn prompt(&mut self) -> io::Result<()> {
-        let Some(r) = &self.referee else {
+        let Some(ask) = self.current_ask() else {
             return Ok(());
         };
+        let rules = self
+            .referee
+            .as_ref()
+            .map_or(self.setup.rules, |r| *r.game().rules());
+        self.show.ask(&ask, &rules)
+    }
+
+    /// What the host's player is asked now, if anything.
+    fn current_ask(&self) -> Option<Ask> {
+        let r = self.referee.as_ref()?;
         if self.conn.is_none() || r.is_finished() {
-            return Ok(());
+            return None;
         }
         let m = r.game();
         let opponent = m.name(JOINER_SIDE).to_string();
@@ -928,8 +1030,7 @@ impl<S: Show> HostGame<S> {
         } else {
             Ask::Waiting { name: opponent }
         };
-        let rules = *m.rules();
-        self.show.ask(&ask, &rules)
+        Some(ask)
     }
 }
 
@@ -949,6 +1050,10 @@ pub struct JoinGame<S> {
     asking: bool,
     /// This player's answer to "Play again?".
     again: Option<bool>,
+    /// The host's answer to "Play again?".
+    host_again: Option<bool>,
+    /// Lines typed before the question they answer.
+    typed_ahead: VecDeque<LineInput>,
     last_sent: Instant,
     /// The connection is lost: give up at `.0`, try next at `.1`.
     lost: Option<(Instant, Instant)>,
@@ -1014,6 +1119,8 @@ impl<S: Show> JoinGame<S> {
             asked: None,
             asking: false,
             again: None,
+            host_again: None,
+            typed_ahead: VecDeque::new(),
             last_sent: Instant::now(),
             lost: None,
             seat_key: Some(seat_key),
@@ -1074,23 +1181,52 @@ impl<S: Show> JoinGame<S> {
                 self.connection_lost(&e)?;
                 false
             }
-            JoinIn::Input(LineInput::Line(line)) => {
-                self.show.echo(&line)?;
-                if let Some(code) = self.on_line(&line)? {
-                    return Ok(Some(code));
-                }
-                self.lost.is_none()
-            }
-            JoinIn::Input(LineInput::End) => {
-                self.show.say("")?;
-                self.show.say("End of input.")?;
-                return Ok(Some(self.leave()?));
+            JoinIn::Input(input) => {
+                self.typed_ahead.push_back(input);
+                false
             }
         };
         if changed {
             self.prompt()?;
         }
+        // What was typed answers the questions as they come, in order.
+        while let Some(input) = self.typed_ahead.pop_front() {
+            if !self.ready_for(&input) {
+                self.typed_ahead.push_front(input);
+                break;
+            }
+            let changed = match input {
+                LineInput::Line(line) => {
+                    self.show.echo(&line)?;
+                    if let Some(code) = self.on_line(&line)? {
+                        return Ok(Some(code));
+                    }
+                    self.lost.is_none()
+                }
+                LineInput::End => {
+                    self.show.say("")?;
+                    self.show.say("End of input.")?;
+                    return Ok(Some(self.leave()?));
+                }
+            };
+            if changed {
+                self.prompt()?;
+            }
+        }
         Ok(None)
+    }
+
+    /// Whether `input` can be taken now: a command at any time, an answer
+    /// when a question for this player is open.
+    fn ready_for(&self, input: &LineInput) -> bool {
+        let LineInput::Line(line) = input else {
+            return true;
+        };
+        is_command(self.m().rules(), JOINER_SIDE, line)
+            || (self.lost.is_none()
+                && self
+                    .current_ask()
+                    .is_some_and(|a| a.is_answered_by_this_player()))
     }
 
     fn m(&self) -> &Match {
@@ -1170,7 +1306,13 @@ impl<S: Show> JoinGame<S> {
                     self.asked = None;
                 }
                 Happening::Moved { .. } => self.asked = None,
-                Happening::NextRound => self.again = None,
+                Happening::NextRound => {
+                    self.again = None;
+                    self.host_again = None;
+                }
+                Happening::Again { side, yes } if *side == HOST_SIDE => {
+                    self.host_again = Some(*yes);
+                }
                 Happening::Finished => {
                     self.sender.close();
                     return Ok(Some(ExitCode::SUCCESS));
@@ -1192,9 +1334,9 @@ impl<S: Show> JoinGame<S> {
     /// The connection broke: say so and start trying to reconnect.
     fn connection_lost(&mut self, why: &SessionError) -> io::Result<()> {
         let host = self.host_name();
-        self.show.say(&format!(
-            "Connection lost ({why}); trying to reconnect to {host}'s match… (q leaves)"
-        ))?;
+        self.show.say(&format!("Connection lost ({why})."))?;
+        let rules = *self.m().rules();
+        self.show.ask(&Ask::Reconnecting { name: host }, &rules)?;
         self.sender.close();
         let now = Instant::now();
         self.lost = Some((now + self.setup.reconnect_for, now));
@@ -1241,6 +1383,7 @@ impl<S: Show> JoinGame<S> {
                 self.asked = None;
                 self.asking = false;
                 self.again = None;
+                self.host_again = None;
                 self.last_sent = Instant::now();
                 self.welcomed(true)?;
                 if let Some((at, pit)) = self.pending.take()
@@ -1359,8 +1502,19 @@ impl<S: Show> JoinGame<S> {
     }
 
     fn prompt(&mut self) -> io::Result<()> {
-        if self.pending.is_some() {
+        let Some(ask) = self.current_ask() else {
             return Ok(());
+        };
+        let rules = *self.m().rules();
+        self.show.ask(&ask, &rules)
+    }
+
+    /// What the joiner's player is asked now, if anything (nothing while a
+    /// move is on its way, or once the host has said it will not play
+    /// again).
+    fn current_ask(&self) -> Option<Ask> {
+        if self.pending.is_some() || self.host_again == Some(false) {
+            return None;
         }
         let m = self.m();
         let host = m.name(HOST_SIDE).to_string();
@@ -1381,7 +1535,6 @@ impl<S: Show> JoinGame<S> {
         } else {
             Ask::Waiting { name: host }
         };
-        let rules = *m.rules();
-        self.show.ask(&ask, &rules)
+        Some(ask)
     }
 }
