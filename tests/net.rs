@@ -272,6 +272,72 @@ fn replayed_board(record: &Path) -> (String, bool) {
     (drawn.trim_end().to_string(), json["over"] == true)
 }
 
+/// A whole round of Kalah(3,2) as the rules core plays it (each side
+/// takes its first legal pit): each side's moves, as letters, in order.
+fn scripted_round() -> [Vec<String>; 2] {
+    use mancala::rules::{Board, Rules, Side};
+    let rules = Rules::KALAH.with_pits(3).unwrap().with_seeds(2).unwrap();
+    let mut board = Board::new(rules);
+    let mut moves: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    while !board.is_over() {
+        let side: Side = board.to_move();
+        let pit = board.legal_moves().next().unwrap();
+        moves[side.index()].push(rules.letter(pit).unwrap().to_string());
+        board.play(pit).unwrap();
+    }
+    moves
+}
+
+#[test]
+fn lines_typed_ahead_answer_each_question_in_order_every_run() {
+    // Both players type their whole script at once, before the questions
+    // come: every move, then the answer to "Play again?" (Alice says no).
+    let [south, north] = scripted_round();
+    let mut outputs = Vec::new();
+    for run in 0..2 {
+        let scratch = data_dir(&format!("typed-ahead-{run}"));
+        let data = scratch.path();
+        let port = free_port();
+        let (mut host, code) = start_host(data, port, &["--pits", "3", "--seeds", "2"]);
+        for line in &south {
+            host.send(line);
+        }
+        host.send("n");
+        let mut joiner = Player::spawn(data, &join_args(port, &code, &[]));
+        for line in &north {
+            joiner.send(line);
+        }
+        joiner.send("y");
+        assert_eq!(host.wait_exit(), 0, "{}", host.text());
+        assert_eq!(joiner.wait_exit(), 0, "{}", joiner.text());
+        let (host_text, joiner_text) = (host.text(), joiner.text());
+        assert!(
+            host_text.contains("Play again? (y/n) n\n"),
+            "the answer typed right after the last move is taken:\n{host_text}"
+        );
+        assert!(
+            host_text.contains("The match is over. Thanks for playing!"),
+            "{host_text}"
+        );
+        assert!(
+            !host_text.contains("It is Michael's turn")
+                && !joiner_text.contains("It is Alice's turn"),
+            "no line is turned away for coming early:\n{host_text}\n{joiner_text}"
+        );
+        let asked_after_no = joiner_text
+            .split("Alice does not want to play again.")
+            .nth(1)
+            .unwrap_or_else(|| panic!("the joiner hears Alice's no:\n{joiner_text}"));
+        assert!(
+            !asked_after_no.contains("Play again?"),
+            "no question after the host said no:\n{joiner_text}"
+        );
+        assert_eq!(records(data).len(), 1, "the round is recorded");
+        outputs.push(last_board(&host_text));
+    }
+    assert_eq!(outputs[0], outputs[1], "the same game every run");
+}
+
 #[test]
 fn a_whole_match_in_plain_mode_on_both_ends() {
     let scratch = data_dir("match");
