@@ -272,6 +272,12 @@ pub enum Ask {
     },
     /// "Play again? (y/n)".
     PlayAgain,
+    /// The connection to the host was lost; the joiner's program tries to
+    /// connect again by itself.
+    Reconnecting {
+        /// The host's name.
+        name: String,
+    },
     /// This player answered "Play again?"; the other has not yet.
     WaitingAgain {
         /// The other player's name.
@@ -294,6 +300,9 @@ impl Ask {
             Ask::WaitingAgree { name } => format!("Waiting for {name} to answer…"),
             Ask::PlayAgain => "Play again? (y/n) ".to_string(),
             Ask::WaitingAgain { name } => format!("Waiting for {name}'s answer…"),
+            Ask::Reconnecting { name } => {
+                format!("Trying to reconnect to {name}'s match… (q leaves)")
+            }
         }
     }
 
@@ -449,6 +458,7 @@ impl<S: Show> HostGame<S> {
         let Some(saved) = found.saved else {
             return Ok(());
         };
+        self.show.board(&saved)?;
         self.show.say(&saved_summary(&saved))?;
         self.show.ask(&Ask::Resume, &self.setup.rules)?;
         self.offer = Some((saved, note));
@@ -1293,9 +1303,9 @@ impl<S: Show> JoinGame<S> {
     /// The connection broke: say so and start trying to reconnect.
     fn connection_lost(&mut self, why: &SessionError) -> io::Result<()> {
         let host = self.host_name();
-        self.show.say(&format!(
-            "Connection lost ({why}); trying to reconnect to {host}'s match… (q leaves)"
-        ))?;
+        self.show.say(&format!("Connection lost ({why})."))?;
+        let rules = *self.m().rules();
+        self.show.ask(&Ask::Reconnecting { name: host }, &rules)?;
         self.sender.close();
         let now = Instant::now();
         self.lost = Some((now + self.setup.reconnect_for, now));

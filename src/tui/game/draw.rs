@@ -478,6 +478,11 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
         ]);
     } else if app.animation().is_some() {
         keys.push(("any key".into(), "skip animation", Essential));
+    } else if app.remote_resume_question() {
+        keys.extend([
+            ("y".into(), "resume", Essential),
+            ("n".into(), "new match", Essential),
+        ]);
     } else if app.remote_question() {
         keys.extend([
             ("y".into(), "yes", Essential),

@@ -111,7 +111,11 @@ impl App {
     /// Whether nobody can move until the network game asks again (no
     /// friend yet, or an answer on its way): no side is marked to move.
     pub(super) fn waits_for_the_network(&self) -> bool {
-        matches!(self.mode, Mode::Waiting) && self.remote.as_ref().is_some_and(|r| r.ask.is_none())
+        matches!(self.mode, Mode::Waiting)
+            && self
+                .remote
+                .as_ref()
+                .is_some_and(|r| !matches!(r.ask, Some(Ask::Waiting { .. })))
     }
 
     /// What the network game asks now, as the status line says it.
@@ -127,6 +131,16 @@ impl App {
             Ask::Resume => crate::game::RESUME_QUESTION.to_string(),
             other => other.text(self.rules()).trim_end().to_string(),
         })
+    }
+
+    /// Whether the network game asks whether to resume a saved match.
+    #[must_use]
+    pub fn remote_resume_question(&self) -> bool {
+        self.remote_question()
+            && self
+                .remote
+                .as_ref()
+                .is_some_and(|r| matches!(r.ask, Some(Ask::Resume)))
     }
 
     /// Whether the network game waits for a yes or a no from this player
@@ -498,6 +512,25 @@ mod tests {
         app.on_shown(Shown::Board(Box::new(m)), t0);
         assert_eq!(app.game().round(), 2);
         assert!(app.game().moves().is_empty());
+    }
+
+    #[test]
+    fn while_reconnecting_no_move_is_offered_or_sent() {
+        let t0 = Instant::now();
+        let mut app = host(None, t0);
+        app.on_shown(
+            Shown::Ask(Ask::Reconnecting {
+                name: "Alice".into(),
+            }),
+            t0,
+        );
+        assert_eq!(app.human_to_move(), None);
+        assert_eq!(app.to_move(), None, "nobody is marked to move");
+        app.handle_event(&ch('c'), t0);
+        assert!(app.take_lines().is_empty());
+        let screen = crate::tui::game::testing::render(&app, 80, 24);
+        assert!(screen.contains("Trying to reconnect"), "{screen}");
+        assert!(!screen.contains("a-f play"), "{screen}");
     }
 
     #[test]
