@@ -388,9 +388,12 @@ pub struct JoinCmd {
     /// The host's address, as the host's screen shows it: HOST:PORT.
     #[arg(value_name = "ADDRESS")]
     pub address: String,
-    /// The join code the host's screen shows, like 7-guitar-orbit.
+    /// The join code the host's screen shows, like 7-guitar-orbit. Left
+    /// out, it is asked for (read from the terminal, or from the first line
+    /// of standard input), so that it is not in the list of running
+    /// commands.
     #[arg(long, value_name = "CODE")]
-    pub code: String,
+    pub code: Option<String>,
     /// Your name (you play North, the top row).
     #[arg(value_name = "NAME")]
     pub name: String,
