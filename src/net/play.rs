@@ -25,6 +25,7 @@ use super::link::{self, HostEvent, PING_EVERY};
 use super::message::{At, ToHost, ToJoiner};
 use super::referee::{HOST_SIDE, Happening, JOINER_SIDE, Mirror, Out, Referee};
 use super::resume::{self, HostNote};
+use super::seat::{Admission, SeatKeeper};
 use super::session::{Sender, SessionError};
 use crate::game::keeper::saved_summary;
 use crate::game::messages::round_goes_on;
@@ -92,6 +93,8 @@ impl From<HostEvent> for HostIn {
 }
 
 /// Everything the joiner's loop waits for.
+// Each event is moved once, through a channel: its size does not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum JoinIn {
     /// A message on connection number `.0`, or its end.
     Net(u64, Result<ToJoiner, SessionError>),
@@ -399,6 +402,8 @@ pub struct HostGame<S> {
     referee: Option<Referee>,
     resumed: bool,
     conn: Option<(u64, Sender)>,
+    /// Who may take the joiner's seat.
+    seat: SeatKeeper,
     last_sent: Instant,
     /// Lines typed before the question they answer.
     typed_ahead: VecDeque<LineInput>,
@@ -424,6 +429,7 @@ impl<S: Show> HostGame<S> {
             referee: None,
             resumed: false,
             conn: None,
+            seat: SeatKeeper::default(),
             last_sent: Instant::now(),
             typed_ahead: VecDeque::new(),
         };
@@ -729,9 +735,10 @@ impl<S: Show> HostGame<S> {
             HostEvent::Joined {
                 id,
                 name,
+                seat_key,
                 peer,
                 sender,
-            } => self.on_join(id, &name, peer, sender),
+            } => self.on_join(id, &name, seat_key.as_deref(), peer, sender),
             HostEvent::Message { id, message } => {
                 if self.conn.as_ref().is_none_or(|(current, _)| *current != id) {
                     return Ok(false);
@@ -790,6 +797,7 @@ impl<S: Show> HostGame<S> {
         &mut self,
         id: u64,
         name: &str,
+        seat_key: Option<&str>,
         peer: SocketAddr,
         sender: Sender,
     ) -> io::Result<bool> {
@@ -811,7 +819,8 @@ impl<S: Show> HostGame<S> {
             return Ok(false);
         }
         let playing = self.opponent();
-        if self.referee.is_some() && self.conn.is_some() && playing != name {
+        let in_use = self.conn.as_ref().is_some_and(|(_, s)| s.is_open());
+        if self.referee.is_some() && in_use && playing != name {
             let text = format!("{} is already playing with {playing}.", self.setup.name);
             self.refuse(sender, &text);
             self.show.say(&format!(
@@ -819,6 +828,23 @@ impl<S: Show> HostGame<S> {
             ))?;
             return Ok(false);
         }
+        let admission = self.seat.admit(seat_key, in_use);
+        if admission == Admission::Taken {
+            self.refuse(
+                sender,
+                &format!(
+                    "{name} is already playing in this match from another program, which is still connected: only that program can take the seat back. If that was you, leave it (q), or wait {} s for {} to see that it is gone, then join again.",
+                    link::SILENCE.as_secs(),
+                    self.setup.name
+                ),
+            );
+            self.show.say(&format!(
+                "A program at {peer} tried to take {name}'s seat while {name} is connected, without {name}'s seat key; it was turned away."
+            ))?;
+            // Ask again what was asked before the line.
+            return Ok(true);
+        }
+        let newcomer = matches!(admission, Admission::Newcomer(_)) && !self.seat.key().is_empty();
         let first_join = self.referee.is_none();
         if first_join {
             let seed = Rng::from_entropy().next_u64();
@@ -842,10 +868,16 @@ impl<S: Show> HostGame<S> {
                     .say(&format!("{name} at {peer} was turned away: {text}"))?;
                 Ok(false)
             }
-            Ok(messages) => {
+            Ok(mut messages) => {
                 if let Some((_, mut old)) = self.conn.take() {
                     // The same player again: the old connection is dead.
                     old.close();
+                }
+                self.seat.seat(admission);
+                for message in &mut messages {
+                    if let ToJoiner::Welcome { seat_key, .. } = message {
+                        *seat_key = self.seat.key().to_string();
+                    }
                 }
                 self.conn = Some((id, sender));
                 for message in &messages {
@@ -853,6 +885,11 @@ impl<S: Show> HostGame<S> {
                 }
                 let joined = if resumed { "is back" } else { "joined" };
                 self.show.say(&format!("{name} {joined} (from {peer})."))?;
+                if newcomer {
+                    self.show.say(&format!(
+                        "(From a new program: {name}'s seat was free, so it took it; the program that played before can no longer take it back.)"
+                    ))?;
+                }
                 if let Some(r) = &self.referee {
                     let m = r.game().clone();
                     self.show.round_start(&m)?;
@@ -1020,22 +1057,13 @@ pub struct JoinGame<S> {
     last_sent: Instant,
     /// The connection is lost: give up at `.0`, try next at `.1`.
     lost: Option<(Instant, Instant)>,
+    /// The seat key from the host's last welcome, shown when reconnecting.
+    seat_key: Option<String>,
 }
 
 /// The sentence for a failed connection.
 fn connect_failure(setup: &JoinSetup, e: &SessionError) -> String {
-    match e {
-        SessionError::WrongCode => format!(
-            "The host did not accept the code {}: check it with the host (each new match has a new code).",
-            setup.code
-        ),
-        SessionError::Version(_) => e.to_string(),
-        SessionError::Frame(crate::net::frame::FrameError::Io(io)) => format!(
-            "Could not reach a mancala host at {} ({io}). Is the host running, and is the address right?",
-            setup.address
-        ),
-        other => format!("Could not join the match at {}: {other}.", setup.address),
-    }
+    link::join_failure(&setup.address, &setup.code, e)
 }
 
 impl<S: Show> JoinGame<S> {
@@ -1052,7 +1080,7 @@ impl<S: Show> JoinGame<S> {
     ) -> io::Result<Result<JoinGame<S>, (S, ExitCode)>> {
         show.say(&format!("Joining the match at {}…", setup.address))?;
         let (sender, receiver, first) =
-            match link::connect(&setup.addresses, &setup.code, &setup.name) {
+            match link::connect(&setup.addresses, &setup.code, &setup.name, None) {
                 Ok(session) => session,
                 Err(e) => {
                     show.say(&connect_failure(&setup, &e))?;
@@ -1060,8 +1088,10 @@ impl<S: Show> JoinGame<S> {
                 }
             };
         link::spawn_reader(receiver, tx.clone(), move |m| JoinIn::Net(1, m));
-        let state = match first {
-            ToJoiner::Welcome { state, .. } => state,
+        let (state, seat_key) = match first {
+            ToJoiner::Welcome {
+                state, seat_key, ..
+            } => (state, seat_key),
             ToJoiner::Refused { text } | ToJoiner::Error { text } => {
                 show.say(&crate::net::remote_text(&text))?;
                 return Ok(Err((show, ExitCode::FAILURE)));
@@ -1093,6 +1123,7 @@ impl<S: Show> JoinGame<S> {
             typed_ahead: VecDeque::new(),
             last_sent: Instant::now(),
             lost: None,
+            seat_key: Some(seat_key),
         };
         joiner.welcomed(false)?;
         joiner.prompt()?;
@@ -1319,13 +1350,22 @@ impl<S: Show> JoinGame<S> {
             return Ok(None);
         };
         let host = self.host_name();
-        match link::connect(&self.setup.addresses, &self.setup.code, &self.setup.name) {
+        let seat_key = self.seat_key.as_deref();
+        match link::connect(
+            &self.setup.addresses,
+            &self.setup.code,
+            &self.setup.name,
+            seat_key,
+        ) {
             Ok((sender, receiver, first)) => {
                 self.conn += 1;
                 let id = self.conn;
                 link::spawn_reader(receiver, self.tx.clone(), move |m| JoinIn::Net(id, m));
                 self.sender = sender;
-                let ToJoiner::Welcome { state, .. } = first else {
+                let ToJoiner::Welcome {
+                    state, seat_key, ..
+                } = first
+                else {
                     if let ToJoiner::Refused { text } | ToJoiner::Error { text } = first {
                         self.show.say(&crate::net::remote_text(&text))?;
                     }
@@ -1338,6 +1378,7 @@ impl<S: Show> JoinGame<S> {
                         return Ok(Some(ExitCode::FAILURE));
                     }
                 };
+                self.seat_key = Some(seat_key);
                 self.lost = None;
                 self.asked = None;
                 self.asking = false;
@@ -1357,13 +1398,19 @@ impl<S: Show> JoinGame<S> {
                 self.show.say(&connect_failure(&self.setup, &e))?;
                 Ok(Some(ExitCode::FAILURE))
             }
-            Err(_) if Instant::now() < deadline => {
-                self.lost = Some((deadline, Instant::now() + Duration::from_millis(200)));
+            Err(e) if Instant::now() < deadline => {
+                // Told to wait: come back then, not sooner.
+                let pause = match e {
+                    SessionError::TooManyTries(wait) => wait,
+                    _ => Duration::from_millis(200),
+                };
+                self.lost = Some((deadline, Instant::now() + pause));
                 Ok(None)
             }
             Err(e) => {
                 self.show.say(&format!(
-                    "Could not reconnect to {host}'s match ({e}). Run the same command again to go on: the match is saved on {host}'s machine."
+                    "Could not reconnect to {host}'s match. {} Run the same command again to go on: the match is saved on {host}'s machine.",
+                    connect_failure(&self.setup, &e)
                 ))?;
                 Ok(Some(ExitCode::FAILURE))
             }
