@@ -289,7 +289,7 @@ const FIRST_DB_SEEDS: u8 = 13;
 /// A growing solver builds at most this long more of the database at each
 /// move (what is built stays, a level only used once complete): in
 /// `mancala arena perfect random` on Kalah(6,4) the database reaches 15
-/// to 16 seeds by the fourth round, and no move waits for more.
+/// to 16 seeds by the fourth round, no move waiting more than this for it.
 const ENDGAME_SLICE: Duration = Duration::from_millis(30);
 
 /// A growing solver's table holds at most this many bytes until
