@@ -92,7 +92,7 @@ impl PerfectPlayer {
     /// A perfect player with the default memory.
     #[must_use]
     pub fn new() -> PerfectPlayer {
-        PerfectPlayer::with_solver(Solver::new(DEFAULT_PLAYER_MEMORY))
+        PerfectPlayer::with_solver(Solver::new(DEFAULT_PLAYER_MEMORY).growing())
     }
 
     /// A perfect player around `solver`.
@@ -112,7 +112,8 @@ impl PerfectPlayer {
     pub fn solver_mut(&mut self) -> &mut Solver {
         self.stop_pondering();
         let memory = self.memory;
-        self.solver.get_or_insert_with(|| Solver::new(memory))
+        self.solver
+            .get_or_insert_with(|| Solver::new(memory).growing())
     }
 
     /// Waits until pondering has nothing left to solve (tests: the
@@ -188,6 +189,8 @@ impl PerfectPlayer {
             return self.search(board, limits);
         }
         if let Some(pit) = book::lookup(board) {
+            // a slice of the database on the way (see `grow_endgame`)
+            self.solver_mut().grow_endgame(board, &limits.stop);
             return Some((pit, true));
         }
         let share = limits.first_half();

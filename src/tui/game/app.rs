@@ -44,12 +44,22 @@ use crate::tui::layout::ScreenLayout;
 use crate::tui::prefs::{self, Chosen, Prefs};
 use crate::tui::theme::Theme;
 
+mod remote;
+pub use remote::{Remote, Shown};
+
 /// How far the help screen scrolls (it is about this many lines long).
 const HELP_SCROLL_LIMIT: u16 = 40;
 /// The question at the end of a round.
 pub const PLAY_AGAIN: &str = "Play again? (y/n)";
-/// The one wording of the pause.
-pub const PAUSED_TEXT: &str = "Paused: s plays one computer move, p resumes.";
+/// The one wording of the pause, with the keys that work on this board.
+#[must_use]
+pub fn paused_text(rules: &Rules) -> String {
+    format!(
+        "Paused: {} plays one computer move, {} resumes.",
+        keys::command_key(rules, 's'),
+        keys::command_key(rules, 'p')
+    )
+}
 
 /// A dialog over the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,6 +145,10 @@ pub enum Mode {
     /// asks it (so that a resume offer or a pause made before then comes
     /// first).
     Ready,
+    /// A network match waits for the other machine: the other player's
+    /// move or answer, a connection, or the network game's next question
+    /// (see [`remote`]).
+    Waiting,
 }
 
 /// The screen state of a match. See the [module docs](self).
@@ -165,6 +179,8 @@ pub struct App {
     quit: bool,
     requests: Vec<Request>,
     events: Vec<MatchEvent>,
+    /// The network's part, in a match with a friend on another machine.
+    remote: Option<Remote>,
 }
 
 impl App {
@@ -197,6 +213,7 @@ impl App {
             quit: false,
             requests: Vec::new(),
             events: Vec::new(),
+            remote: None,
         };
         app.announce_round();
         if let Some(notice) = perfect_warning(app.game.config(), settings.think) {
@@ -442,6 +459,9 @@ impl App {
     /// The side whose turn it is, once any move being shown is over.
     #[must_use]
     pub fn to_move(&self) -> Option<Side> {
+        if self.waits_for_the_network() {
+            return None;
+        }
         (self.animation().is_none() && !self.game.board().is_over())
             .then(|| self.game.board().to_move())
     }
@@ -461,7 +481,7 @@ impl App {
     }
 
     fn any_computer(&self) -> bool {
-        Side::BOTH.iter().any(|&s| !self.is_human(s))
+        self.remote.is_none() && Side::BOTH.iter().any(|&s| !self.is_human(s))
     }
 
     /// The pit under the cursor: the human mover's choice, or the pit a
@@ -638,6 +658,9 @@ impl App {
             }
             return;
         }
+        if self.remote.is_some() && self.on_waiting_key(key) {
+            return;
+        }
         if matches!(self.mode, Mode::Resume(_)) {
             match key.code {
                 KeyCode::Char('y' | 'Y') => self.answer_resume(true, now),
@@ -761,7 +784,6 @@ impl App {
             &Situation {
                 rules: *self.rules(),
                 to_move: self.game.board().to_move(),
-                human_to_move: self.human_to_move(),
                 round_over: self.round_over(),
             },
         )
@@ -787,6 +809,11 @@ impl App {
             Action::MoveNow => self.move_now(now),
             Action::Undo => self.undo(now),
             Action::Redo => self.redo(now),
+            _ if self.round_over() && self.remote.is_some() => match action {
+                Action::Yes => self.answer_remote(true),
+                Action::No => self.answer_remote(false),
+                _ => self.unknown_answer(),
+            },
             _ if self.round_over() => match action {
                 Action::Yes => self.play_again(now),
                 Action::No => self.quit_now(),
@@ -825,6 +852,11 @@ impl App {
         }
         self.quit = true;
         self.cancel_thinking();
+        if self.remote.is_some() {
+            // The network game tells the other player; the host keeps the match.
+            self.leave_network();
+            return;
+        }
         // Stopping after a finished round ends the match (as "n" to "Play
         // again?" does in plain mode); stopping mid-round keeps it saved.
         if !matches!(self.mode, Mode::Resume(_) | Mode::Busy) && self.game.outcome().is_some() {
@@ -853,6 +885,10 @@ impl App {
             return;
         }
         self.cursor[side.index()] = Some(pit);
+        if self.remote.is_some() {
+            self.send_move(pit);
+            return;
+        }
         self.cancel_thinking();
         // Checked just above, so this cannot be refused.
         let _ = self.apply_move(pit, now);
@@ -911,6 +947,7 @@ impl App {
         if matches!(self.mode, Mode::Sowing(_)) {
             self.notes.release();
             self.next_turn(now);
+            self.show_queued(now);
         }
     }
 
@@ -919,6 +956,10 @@ impl App {
     /// thinking.
     fn next_turn(&mut self, now: Instant) {
         self.cancel_thinking();
+        if self.remote.is_some() {
+            self.next_network_turn();
+            return;
+        }
         let board = *self.game.board();
         if board.is_over() {
             self.mode = Mode::RoundOver;
@@ -1003,7 +1044,7 @@ impl App {
         self.paused = !self.paused;
         self.steps_allowed = 0;
         if self.paused {
-            self.notes.say(Note::plain(PAUSED_TEXT));
+            self.notes.say(Note::plain(paused_text(self.rules())));
             // A search under way is dropped and a chosen move is not
             // played: paused means nothing moves a second later.
             if matches!(
@@ -1071,6 +1112,11 @@ impl App {
 
     /// Undo by turn, the policy every front end shares ([`Match::undo_turn`]).
     fn undo(&mut self, now: Instant) {
+        if self.remote.is_some() {
+            // Both players agree before a move is taken back.
+            self.ask_take_back();
+            return;
+        }
         let mut probe = self.game.clone();
         let undo = probe.undo_turn();
         let notice = undo.message();
@@ -1093,6 +1139,12 @@ impl App {
     /// computer's replies as they were played; the last one is sown on
     /// screen, the ones before it shown at once.
     fn redo(&mut self, now: Instant) {
+        if self.remote.is_some() {
+            self.notes.say(Note::plain(
+                "In a network match a move taken back stays taken back: play it again.",
+            ));
+            return;
+        }
         if self.game.redo_move().is_none() {
             let notice = redo_message(&[]);
             self.notes.say(Note::from(notice));
@@ -1151,6 +1203,8 @@ impl App {
         self.hint = None;
         self.notes.hush();
         self.notes.set_round_note(None);
+        // The new round starts on a clean log under its own heading.
+        self.notes.clear_log();
         self.cursor = [None; 2];
         self.announce_round();
         self.next_turn(now);
