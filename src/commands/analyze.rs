@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::cli::AnalyzeCmd;
 use crate::game::Record;
-use crate::game::analysis::{Analysis, Analyst, Budget};
+use crate::game::analysis::{Analysis, Analyst, PositionBudget};
 
 use super::history::read_record;
 
@@ -24,7 +24,7 @@ pub fn analyse(record: &Record, think: Duration, progress: bool) -> anyhow::Resu
             *record.rules(),
             record.starter,
             &record.moves,
-            &Budget::time(think),
+            &PositionBudget::time(think),
             |done, total| {
                 if progress {
                     let mut err = std::io::stderr().lock();

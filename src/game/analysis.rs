@@ -222,7 +222,7 @@ impl Analysis {
 
 /// How long each position may be thought about, and a flag to stop.
 #[derive(Clone, Debug, Default)]
-pub struct Budget {
+pub struct PositionBudget {
     /// Time per position (`None`: no time limit).
     pub per_position: Option<Duration>,
     /// Positions searched per position (`None`: no limit), for repeatable
@@ -232,13 +232,13 @@ pub struct Budget {
     pub stop: Arc<AtomicBool>,
 }
 
-impl Budget {
+impl PositionBudget {
     /// A budget of `per_position` for each position.
     #[must_use]
-    pub fn time(per_position: Duration) -> Budget {
-        Budget {
+    pub fn time(per_position: Duration) -> PositionBudget {
+        PositionBudget {
             per_position: Some(per_position),
-            ..Budget::default()
+            ..PositionBudget::default()
         }
     }
 
@@ -291,7 +291,7 @@ impl Analyst {
     /// within `budget`: the book's answer, else the solver's (three
     /// quarters of the budget), else the engine's estimate (the rest)
     /// within the bounds the solver proved.
-    pub fn position(&mut self, board: &Board, budget: &Budget) -> PositionValue {
+    pub fn position(&mut self, board: &Board, budget: &PositionBudget) -> PositionValue {
         let margin = board.score().margin(board.to_move());
         if board.is_over() {
             return PositionValue {
@@ -356,7 +356,7 @@ impl Analyst {
         rules: Rules,
         starter: Side,
         moves: &[Pit],
-        budget: &Budget,
+        budget: &PositionBudget,
         mut progress: impl FnMut(usize, usize),
     ) -> Result<Analysis, (usize, MoveError)> {
         let mut boards = Vec::with_capacity(moves.len() + 1);
@@ -476,7 +476,13 @@ mod tests {
             for choices in [&[0usize, 3, 1][..], &[2, 2, 0, 1], &[5, 1]] {
                 let moves = round_of(rules, choices);
                 let analysis = Analyst::new()
-                    .round(rules, Side::South, &moves, &Budget::default(), |_, _| {})
+                    .round(
+                        rules,
+                        Side::South,
+                        &moves,
+                        &PositionBudget::default(),
+                        |_, _| {},
+                    )
                     .unwrap();
                 assert!(analysis.exact());
                 assert_eq!(analysis.moves.len(), moves.len());
@@ -531,7 +537,7 @@ mod tests {
                 rules,
                 Side::North,
                 &moves_for_north(rules, &moves),
-                &Budget::default(),
+                &PositionBudget::default(),
                 |_, _| {},
             )
             .unwrap();
@@ -587,7 +593,7 @@ mod tests {
                 rules,
                 Side::South,
                 &[south_a, south_a],
-                &Budget::default(),
+                &PositionBudget::default(),
                 |_, _| {},
             )
             .unwrap_err();
@@ -598,9 +604,9 @@ mod tests {
     fn a_board_too_big_to_prove_gets_marked_estimates_within_bounds() {
         let rules = Rules::new(6, 6).unwrap();
         let first = rules.pit(Side::South, 3).unwrap();
-        let budget = Budget {
+        let budget = PositionBudget {
             nodes: Some(20_000),
-            ..Budget::default()
+            ..PositionBudget::default()
         };
         let analysis = Analyst::new()
             .round(rules, Side::South, &[first], &budget, |_, _| {})
@@ -623,9 +629,9 @@ mod tests {
         let rules = Rules::KALAH;
         let c = rules.pit(Side::South, 3).unwrap();
         // no search allowed: only the book can answer
-        let budget = Budget {
+        let budget = PositionBudget {
             nodes: Some(1),
-            ..Budget::default()
+            ..PositionBudget::default()
         };
         let analysis = Analyst::new()
             .round(rules, Side::South, &[c], &budget, |_, _| {})

@@ -23,7 +23,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph};
 
 use crate::game::Record;
-use crate::game::analysis::{Analysis, Analyst, Budget};
+use crate::game::analysis::{Analysis, Analyst, PositionBudget};
 use crate::plain::analysis::{best_text, loss_text, value_text};
 use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
 use crate::tui::input::Input;
@@ -99,7 +99,7 @@ impl AnalysisView {
     #[must_use]
     pub fn start(record: Record, think: Duration, chosen: Chosen) -> AnalysisView {
         let (sender, reports) = mpsc::channel();
-        let budget = Budget::time(think);
+        let budget = PositionBudget::time(think);
         let stop = Arc::clone(&budget.stop);
         let (rules, starter, moves) = (*record.rules(), record.starter, record.moves.clone());
         let total = moves.len() + 1;
@@ -521,7 +521,7 @@ mod tests {
                 *record.rules(),
                 record.starter,
                 &record.moves,
-                &Budget::default(),
+                &PositionBudget::default(),
                 |_, _| {},
             )
             .unwrap();
