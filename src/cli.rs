@@ -47,7 +47,7 @@ pub enum Command {
     Replay(ReplayCmd),
     /// Analyse a recorded round: every move's value under perfect play and what it lost.
     Analyze(AnalyzeCmd),
-    /// Show the match history of every pair of names.
+    /// Show the match history of every pair of players, under each set of rules.
     Stats(StatsCmd),
     /// Host a match for a friend on another machine (shows how to join).
     Host(HostCmd),
