@@ -400,6 +400,11 @@ fn labels_use_the_whole_width_and_never_lose_the_score() {
         "{screen}"
     );
     assert!(screen.contains("Bartholomew  North · score 0"), "{screen}");
+    // Two computers of one kind are named after their sides: not twice.
+    let app = named(6, "Computer (hard), South", "Computer (hard), North");
+    let screen = render(&app, 80, 24);
+    assert!(screen.contains("Computer (hard), North  score 0"), "{screen}");
+    assert!(!screen.contains("North  North"), "{screen}");
     // A name too long for the line is cut, visibly, and the score stays.
     let long = "Maximilian Alexander von Hohenzollern-Sigmaringen the Third";
     let app = named(2, long, "B");
