@@ -668,11 +668,13 @@ mod tests {
 
     #[test]
     fn stopping_the_thinking_ahead_ends_the_pondering_thread() {
-        // the Kalah(6,4) opening is in the book; pondering the positions
-        // after it takes many seconds
-        let board = Board::new(Rules::KALAH);
+        // Kalah(6,6), the solver ready: pondering after a capped move goes
+        // on solving a position it cannot prove for a long time
+        let board = Board::new(Rules::new(6, 6).unwrap());
         let mut p = player(true);
-        p.choose(&board, &Limits::none()).unwrap();
+        p.solver_mut().warm_up(&board, &Limits::none());
+        p.choose(&board, &Limits::time(Duration::from_millis(100)))
+            .unwrap();
         let finished =
             |p: &PerfectPlayer| p.ponder.as_ref().is_some_and(|t| t.thread.is_finished());
         std::thread::sleep(Duration::from_millis(200));
