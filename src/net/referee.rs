@@ -12,6 +12,7 @@
 
 use std::path::PathBuf;
 
+use super::RemoteText;
 use super::message::{At, Snapshot, ToHost, ToJoiner, same_board};
 use super::resume::{self, HostNote};
 use crate::game::{Keeper, Match};
@@ -440,9 +441,10 @@ pub struct Mirror {
 }
 
 /// The host's word and this program's board disagree, or the host's
-/// message makes no sense here: the game cannot go on.
+/// message makes no sense here: the game cannot go on. The sentence is
+/// cleaned ([`RemoteText`]): it may quote what the host sent.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Disagreement(pub String);
+pub struct Disagreement(pub RemoteText);
 
 impl Mirror {
     /// The joiner's copy of the match the host sent.
@@ -450,7 +452,10 @@ impl Mirror {
     /// # Errors
     /// When the host's match cannot be rebuilt.
     pub fn new(state: &Snapshot) -> Result<Mirror, Disagreement> {
-        state.to_match().map(|m| Mirror { m }).map_err(Disagreement)
+        state
+            .to_match()
+            .map(|m| Mirror { m })
+            .map_err(|e| Disagreement(RemoteText::new(&e)))
     }
 
     /// The match.
@@ -465,7 +470,7 @@ impl Mirror {
     /// A [`Disagreement`] when the boards differ or the message does not
     /// fit the match; the game ends there.
     pub fn apply(&mut self, message: ToJoiner) -> Result<Vec<Happening>, Disagreement> {
-        let disagree = |what: String| Err(Disagreement(what));
+        let disagree = |what: String| Err(Disagreement(RemoteText::new(&what)));
         match message {
             ToJoiner::Moved {
                 at,
@@ -484,7 +489,8 @@ impl Mirror {
                 }
                 let Some(pit) = self.m.rules().pit_by_letter(pit) else {
                     return disagree(format!(
-                        "the host confirmed a move from pit '{pit}', which this board does not have"
+                        "the host confirmed a move from pit '{}', which this board does not have",
+                        crate::game::names::shown(&pit.to_string())
                     ));
                 };
                 let mut steps = Vec::new();
@@ -539,9 +545,7 @@ impl Mirror {
                 *self = Mirror::new(&state)?;
                 Ok(Vec::new())
             }
-            ToJoiner::Refused { text } | ToJoiner::Error { text } => {
-                disagree(crate::net::remote_text(&text))
-            }
+            ToJoiner::Refused { text } | ToJoiner::Error { text } => disagree(text),
         }
     }
 }
