@@ -13,10 +13,11 @@ use criterion::{Criterion, criterion_group, criterion_main};
 
 use mancala::game::{FirstMover, Keeper, Match, MatchConfig, Seat};
 use mancala::net::code::JoinCode;
+use mancala::net::gate::Tries;
 use mancala::net::link;
 use mancala::net::message::{At, Snapshot, ToHost, ToJoiner};
 use mancala::net::referee::{Mirror, Out, Referee};
-use mancala::net::session::host_handshake;
+use mancala::net::session::{HANDSHAKE_TIMEOUT, host_handshake};
 use mancala::players::PlayerKind;
 use mancala::rules::{NoTrace, Rules};
 
@@ -42,11 +43,14 @@ fn round_trip(c: &mut Criterion) {
     let addr: SocketAddr = listener.local_addr().unwrap();
     thread::spawn(move || {
         let (stream, _) = listener.accept().unwrap();
-        let (mut sender, mut receiver, _) = host_handshake(stream, &code).unwrap();
+        let deadline = std::time::Instant::now() + HANDSHAKE_TIMEOUT;
+        let (mut sender, mut receiver, _) =
+            host_handshake(stream, &code, &Tries::default(), deadline).unwrap();
         sender
             .send(&ToJoiner::Welcome {
                 state: Snapshot::of(&position()),
                 resumed: false,
+                seat_key: String::new(),
             })
             .unwrap();
         loop {
@@ -61,7 +65,8 @@ fn round_trip(c: &mut Criterion) {
             }
         }
     });
-    let (mut sender, mut receiver, welcome) = link::connect(&[addr], &code, "Michael").unwrap();
+    let (mut sender, mut receiver, welcome) =
+        link::connect(&[addr], &code, "Michael", None).unwrap();
     let ToJoiner::Welcome { state, .. } = welcome else {
         panic!("{welcome:?}")
     };

@@ -13,13 +13,19 @@
 //! and `MANCALA_BENCH=6x5` (Kalah(6,5), with 12 GiB of memory: 10 and 19
 //! minutes on the README's 2-core machine), comma-separated for
 //! several. `MANCALA_BENCH_THREADS=1` solves on one thread.
+//! `MANCALA_BENCH=arena` plays `mancala arena perfect random --pits 6
+//! --seeds 4 --rounds 4` for each capture rule (a fresh `perfect`, the
+//! arena's seeds) and prints `perfect`'s time per move: mean, 95th
+//! percentile and maximum (the first moves past the book wait for what
+//! the endgame database has of its levels, and for the table's memory).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, Throughput};
+use mancala::commands::arena::{MoveBudget, play_arena};
 use mancala::players::solver::DEFAULT_SOLVE_MEMORY;
-use mancala::players::{Engine, Limits, Solver};
+use mancala::players::{Engine, Limits, PlayerKind, Solver};
 use mancala::rules::{Board, Capture, Rules};
 
 const ENGINE_NODES: u64 = 200_000;
@@ -157,6 +163,27 @@ fn solve_once(seeds: usize, known: [i32; 2], threads: usize, memory: usize) {
     }
 }
 
+/// One arena of `perfect` against `random` on Kalah(6,4) for each capture
+/// rule, as `mancala arena perfect random --pits 6 --seeds 4 --capture C
+/// --rounds 4` plays it: `perfect`'s time per move.
+fn arena_once() {
+    for (name, capture) in [("nonempty", Capture::NonEmpty), ("always", Capture::Always)] {
+        let rules = Rules::KALAH.with_capture(capture);
+        let kinds = [PlayerKind::Perfect, PlayerKind::Random];
+        let budget = MoveBudget::Think(mancala::commands::arena::DEFAULT_ARENA_THINK_MS);
+        let start = Instant::now();
+        let result = play_arena(rules, kinds, 4, 1, budget, |_| {}).expect("computer players");
+        let times = &result.move_times[0];
+        let (mean, p95, max) = times.stats();
+        println!(
+            "arena/perfect_random_kalah_6_4_{name}: {} moves of perfect, mean {mean:.1} ms, \
+             p95 {p95:.1} ms, max {max:.1} ms, {:.1} s in all (one run)",
+            times.len(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+}
+
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     engine_nodes_per_second(&mut c);
@@ -176,6 +203,7 @@ fn main() {
             // as `mancala solve --pits 6 --seeds 5 --memory 12288`: a
             // 26-seed database and a 4 GiB table (the README's figures)
             "6x5" => solve_once(5, [10, 12], threads, KALAH_6_5_MEMORY),
+            "arena" => arena_once(),
             _ => {}
         }
     }

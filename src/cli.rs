@@ -108,17 +108,31 @@ pub struct PlayArgs {
 
 impl PlayArgs {
     /// The two seats' names: given names, else the computer's level, else
-    /// "South" and "North".
+    /// "South" and "North". One name given for a person against a
+    /// computer is the person's, whichever seat the computer has:
+    /// `--south hard Michael` is "Computer (hard)" against Michael.
     #[must_use]
     pub fn names(&self) -> [String; 2] {
-        let name = |given: &Option<String>, kind: PlayerKind, side: Side| match given {
-            Some(n) if !n.trim().is_empty() => n.trim().to_string(),
-            _ if kind.is_human() => side.to_string(),
-            _ => format!("Computer ({kind})"),
+        let given = |name: &Option<String>| {
+            name.as_deref()
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .map(str::to_string)
         };
+        let mut names = [given(&self.south_name), given(&self.north_name)];
+        let kinds = [self.south, self.north];
+        if names[1].is_none() && !kinds[0].is_human() && kinds[1].is_human() {
+            names.swap(0, 1);
+        }
+        let name = |given: Option<String>, kind: PlayerKind, side: Side| match given {
+            Some(n) => n,
+            None if kind.is_human() => side.to_string(),
+            None => format!("Computer ({kind})"),
+        };
+        let [south, north] = names;
         [
-            name(&self.south_name, self.south, Side::South),
-            name(&self.north_name, self.north, Side::North),
+            name(south, self.south, Side::South),
+            name(north, self.north, Side::North),
         ]
     }
 }
@@ -296,10 +310,10 @@ pub struct ShowArgs {
 /// The sowing animation's speed, for every command that sows on screen.
 #[derive(Debug, Args, Clone, Copy, Default)]
 pub struct SpeedArgs {
-    /// Milliseconds between two seeds of the sowing animation [default:
-    /// 150, or the speed last chosen with + and -].
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(0..=5000))]
-    pub speed: Option<u64>,
+    /// Milliseconds between two seeds of the sowing animation, 0 to 5000,
+    /// or off [default: 150, or the speed last chosen with + and -].
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = parse_speed_value)]
+    pub speed: Option<SeedDelay>,
     /// Show each move at once, without animation.
     #[arg(long)]
     pub no_animation: bool,
@@ -314,8 +328,7 @@ impl SpeedArgs {
         if self.no_animation {
             return Some(None);
         }
-        self.speed
-            .map(|ms| Some(Duration::from_millis(ms)).filter(|d| !d.is_zero()))
+        self.speed.map(|speed| speed.0)
     }
 
     /// The pause between two seeds: the one given, else the default
@@ -325,6 +338,17 @@ impl SpeedArgs {
         self.given()
             .unwrap_or(Some(Duration::from_millis(DEFAULT_SPEED_MS)))
     }
+}
+
+/// A speed given with `--speed`: the pause between two seeds, `None` for
+/// no animation (`0` or `off`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeedDelay(pub Option<Duration>);
+
+/// `--speed` read as the preferences file reads it (see
+/// [`crate::tui::prefs::parse_speed`]), so that both take the same values.
+fn parse_speed_value(text: &str) -> Result<SeedDelay, String> {
+    crate::tui::prefs::parse_speed(text).map(SeedDelay)
 }
 
 /// Options of `mancala stats`.
@@ -364,9 +388,12 @@ pub struct JoinCmd {
     /// The host's address, as the host's screen shows it: HOST:PORT.
     #[arg(value_name = "ADDRESS")]
     pub address: String,
-    /// The join code the host's screen shows, like 7-guitar-orbit.
+    /// The join code the host's screen shows, like 7-guitar-orbit. Left
+    /// out, it is asked for (read from the terminal, or from the first line
+    /// of standard input), so that it is not in the list of running
+    /// commands.
     #[arg(long, value_name = "CODE")]
-    pub code: String,
+    pub code: Option<String>,
     /// Your name (you play North, the top row).
     #[arg(value_name = "NAME")]
     pub name: String,
@@ -595,6 +622,84 @@ fn read_count<T: Count>(text: &str) -> Result<T, CountFault> {
     T::from_u64(value).ok_or(too_large)
 }
 
+/// The message for a command line that names one player with a word
+/// that looks like a mistyped command (`mancala solitare`), instead of
+/// starting a game for a player of that name; `None` when the names are
+/// clearly names: two of them, a word that is not like any command, or
+/// names after `--` (`args` is the whole command line, program first).
+#[must_use]
+pub fn mistyped_command(cli: &Cli, args: &[std::ffi::OsString]) -> Option<String> {
+    use clap::CommandFactory as _;
+    if cli.command.is_some() || cli.play.north_name.is_some() {
+        return None;
+    }
+    let word = cli.play.south_name.as_deref()?;
+    if args.iter().skip(1).any(|arg| arg == "--") {
+        return None;
+    }
+    let command = Cli::command();
+    let meant = command
+        .get_subcommands()
+        .map(clap::Command::get_name)
+        .find(|name| looks_like(word, name))?;
+    let word = crate::game::names::shown(word);
+    Some(format!(
+        "unknown command '{word}'; did you mean {meant}? (to play as a player called '{word}', write: mancala -- {word})"
+    ))
+}
+
+/// Whether `word` looks like `command` mistyped: a word in lower-case
+/// letters (a capital makes it a name) that is one letter added, left out
+/// or swapped with the next away from it, or for a command of six letters
+/// or more, at most two such changes or changed letters away (so
+/// `solitare`, `stast` and `replya` look like commands, and `john` does
+/// not look like `join`, nor `hose` like `host`, nor `Stast` like `stats`).
+fn looks_like(word: &str, command: &str) -> bool {
+    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_lowercase()) || word == command {
+        return false;
+    }
+    let (word, command) = (word.as_bytes(), command.as_bytes());
+    if command.len() >= 6 {
+        return edits(word, command, true) <= 2;
+    }
+    edits(word, command, false) <= 1
+}
+
+/// The fewest single-letter insertions, deletions and swaps of two
+/// neighbours (and with `substitutions`, changed letters) that turn `a`
+/// into `b`: the optimal string alignment distance.
+fn edits(a: &[u8], b: &[u8], substitutions: bool) -> usize {
+    // Too different in length to be a typo: no need to count.
+    if a.len().abs_diff(b.len()) > 2 {
+        return usize::MAX;
+    }
+    let width = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * width];
+    for i in 0..=a.len() {
+        for j in 0..=b.len() {
+            d[i * width + j] = if i == 0 || j == 0 {
+                i + j
+            } else {
+                let changed = if a[i - 1] == b[j - 1] {
+                    d[(i - 1) * width + j - 1]
+                } else if substitutions {
+                    d[(i - 1) * width + j - 1] + 1
+                } else {
+                    usize::MAX
+                };
+                let mut best = changed
+                    .min(d[(i - 1) * width + j] + 1)
+                    .min(d[i * width + j - 1] + 1);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    best = best.min(d[(i - 2) * width + j - 2] + 1);
+                }
+                best
+            };
+        }
+    }
+    d[a.len() * width + b.len()]
+}
+
 /// Clap's error as the one line `mancala` prints (without the pointer to
 /// `--help`), naming what is missing or wrong: the missing arguments that
 /// clap lists on the lines below its first, and for a third name on the
@@ -634,6 +739,42 @@ pub fn error_line(error: &clap::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mistyped_commands_are_told_from_names() {
+        for (word, command) in [
+            ("solitare", "solitaire"),
+            ("soltiaire", "solitaire"),
+            ("stast", "stats"),
+            ("stat", "stats"),
+            ("replya", "replay"),
+            ("postion", "position"),
+            ("arenaa", "arena"),
+            ("hots", "host"),
+            ("jon", "join"),
+            ("sovle", "solve"),
+        ] {
+            assert!(looks_like(word, command), "{word} looks like {command}");
+        }
+        for (word, command) in [
+            ("john", "join"),
+            ("hose", "host"),
+            ("Solitare", "solitaire"),
+            ("alice", "arena"),
+            ("stats", "stats"),
+            ("s", "stats"),
+            ("", "host"),
+        ] {
+            assert!(
+                !looks_like(word, command),
+                "{word} is a name, not {command}"
+            );
+        }
+        assert_eq!(edits(b"ca", b"abc", true), 3);
+        assert_eq!(edits(b"abcd", b"acbd", false), 1);
+        assert_eq!(edits(b"abcd", b"axcd", true), 1);
+        assert!(edits(b"abcd", b"axcd", false) >= 2);
+    }
 
     #[test]
     fn every_fault_of_a_count_list_is_named_with_its_item() {

@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use mancala::net::PROTOCOL_VERSION;
 use mancala::net::frame::{Kind, read_frame, write_frame};
 use mancala::net::message::{Hello, Refusal, ToHost, ToJoiner};
 use mancala::rng::Rng;
@@ -272,6 +273,72 @@ fn replayed_board(record: &Path) -> (String, bool) {
     (drawn.trim_end().to_string(), json["over"] == true)
 }
 
+/// A whole round of Kalah(3,2) as the rules core plays it (each side
+/// takes its first legal pit): each side's moves, as letters, in order.
+fn scripted_round() -> [Vec<String>; 2] {
+    use mancala::rules::{Board, Rules, Side};
+    let rules = Rules::KALAH.with_pits(3).unwrap().with_seeds(2).unwrap();
+    let mut board = Board::new(rules);
+    let mut moves: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    while !board.is_over() {
+        let side: Side = board.to_move();
+        let pit = board.legal_moves().next().unwrap();
+        moves[side.index()].push(rules.letter(pit).unwrap().to_string());
+        board.play(pit).unwrap();
+    }
+    moves
+}
+
+#[test]
+fn lines_typed_ahead_answer_each_question_in_order_every_run() {
+    // Both players type their whole script at once, before the questions
+    // come: every move, then the answer to "Play again?" (Alice says no).
+    let [south, north] = scripted_round();
+    let mut outputs = Vec::new();
+    for run in 0..2 {
+        let scratch = data_dir(&format!("typed-ahead-{run}"));
+        let data = scratch.path();
+        let port = free_port();
+        let (mut host, code) = start_host(data, port, &["--pits", "3", "--seeds", "2"]);
+        for line in &south {
+            host.send(line);
+        }
+        host.send("n");
+        let mut joiner = Player::spawn(data, &join_args(port, &code, &[]));
+        for line in &north {
+            joiner.send(line);
+        }
+        joiner.send("y");
+        assert_eq!(host.wait_exit(), 0, "{}", host.text());
+        assert_eq!(joiner.wait_exit(), 0, "{}", joiner.text());
+        let (host_text, joiner_text) = (host.text(), joiner.text());
+        assert!(
+            host_text.contains("Play again? (y/n) n\n"),
+            "the answer typed right after the last move is taken:\n{host_text}"
+        );
+        assert!(
+            host_text.contains("The match is over. Thanks for playing!"),
+            "{host_text}"
+        );
+        assert!(
+            !host_text.contains("It is Michael's turn")
+                && !joiner_text.contains("It is Alice's turn"),
+            "no line is turned away for coming early:\n{host_text}\n{joiner_text}"
+        );
+        let asked_after_no = joiner_text
+            .split("Alice does not want to play again.")
+            .nth(1)
+            .unwrap_or_else(|| panic!("the joiner hears Alice's no:\n{joiner_text}"));
+        assert!(
+            !asked_after_no.contains("Play again?"),
+            "no question after the host said no:\n{joiner_text}"
+        );
+        assert_eq!(records(data).len(), 1, "the round is recorded");
+        outputs.push(last_board(&host_text));
+    }
+    assert_eq!(outputs[0], outputs[1], "the same game every run");
+}
+
 #[test]
 fn a_whole_match_in_plain_mode_on_both_ends() {
     let scratch = data_dir("match");
@@ -412,7 +479,16 @@ fn raw_connect(port: u16) -> TcpStream {
     let (kind, body) = read_frame(&mut stream).unwrap();
     assert_eq!(kind, Kind::Clear);
     let hello: Hello = serde_json::from_slice(&body).unwrap();
-    assert!(matches!(hello, Hello::Host { version: 1, .. }), "{hello:?}");
+    assert!(
+        matches!(
+            hello,
+            Hello::Host {
+                version: PROTOCOL_VERSION,
+                ..
+            }
+        ),
+        "{hello:?}"
+    );
     stream
 }
 
@@ -462,11 +538,12 @@ fn garbage_oversized_and_out_of_turn_messages_end_only_that_connection() {
     assert_eq!(
         serde_json::from_slice::<Hello>(&body).unwrap(),
         Hello::Refused {
-            reason: Refusal::Version
+            reason: Refusal::Version,
+            retry_in: 0
         }
     );
     host.wait_for("version note", |t| {
-        t.contains("speaks mancala network protocol 9 and this one speaks protocol 1")
+        t.contains("speaks mancala network protocol 9 and this one speaks protocol 2")
     });
 
     // A real session that moves out of turn (Alice starts) is closed with
@@ -477,7 +554,7 @@ fn garbage_oversized_and_out_of_turn_messages_end_only_that_connection() {
         .unwrap()
         .collect();
     let (mut sender, mut receiver, first) =
-        mancala::net::link::connect(&addresses, &code, "Michael").unwrap();
+        mancala::net::link::connect(&addresses, &code, "Michael", None).unwrap();
     let ToJoiner::Welcome { state, .. } = first else {
         panic!("{first:?}")
     };
@@ -503,7 +580,7 @@ fn garbage_oversized_and_out_of_turn_messages_end_only_that_connection() {
 
 #[test]
 fn a_joiner_of_another_version_gets_one_clear_sentence() {
-    // A host that speaks protocol 2, faked on a raw socket.
+    // A host that speaks protocol 3, faked on a raw socket.
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let fake = thread::spawn(move || {
@@ -513,7 +590,7 @@ fn a_joiner_of_another_version_gets_one_clear_sentence() {
             .unwrap();
         let hello = serde_json::to_vec(&Hello::Host {
             game: "mancala".into(),
-            version: 2,
+            version: 3,
             pake: vec![0; 33],
         })
         .unwrap();
@@ -525,14 +602,17 @@ fn a_joiner_of_another_version_gets_one_clear_sentence() {
     let mut joiner = Player::spawn(data, &join_args(port, "7-guitar-orbit", &[]));
     assert_eq!(joiner.wait_exit(), 1);
     assert!(
-        joiner.text().contains("The other program speaks mancala network protocol 2 and this one speaks protocol 1: only programs that speak the same protocol play together"),
+        joiner.text().contains("The other program speaks mancala network protocol 3 and this one speaks protocol 2: only programs that speak the same protocol play together"),
         "{}",
         joiner.text()
     );
     // The joiner told the fake host its own version.
     assert!(matches!(
         fake.join().unwrap(),
-        Ok(Hello::Joiner { version: 1, .. })
+        Ok(Hello::Joiner {
+            version: PROTOCOL_VERSION,
+            ..
+        })
     ));
 }
 
@@ -773,4 +853,282 @@ fn a_hosted_match_does_not_overwrite_a_local_save_of_the_same_names() {
         ),
         "{local}"
     );
+}
+
+/// Waits until `done` holds for `player`'s output, for at most `limit`:
+/// whether it did.
+fn within(player: &Player, limit: Duration, done: impl Fn(&str) -> bool) -> bool {
+    let deadline = Instant::now() + limit;
+    while Instant::now() < deadline {
+        if done(&player.text()) {
+            return true;
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+    done(&player.text())
+}
+
+/// The host's lines about connections it turned away.
+fn turned_lines(host: &str) -> Vec<&str> {
+    host.lines()
+        .filter(|l| {
+            [
+                "A connection from",
+                "A program at",
+                "Someone at",
+                "In the last minute",
+            ]
+            .iter()
+            .any(|start| l.starts_with(start))
+                || l.contains("connections were joining at once")
+        })
+        .collect()
+}
+
+/// A code of the same shape as `code` that is not `code`.
+fn wrong_code(code: &str, n: u8) -> String {
+    let (number, words) = code.split_once('-').unwrap();
+    let number: u8 = number.parse().unwrap();
+    let other = (number + n - 1) % 99 + 1;
+    let other = if other == number {
+        other % 99 + 1
+    } else {
+        other
+    };
+    format!("{other}-{words}")
+}
+
+#[test]
+fn silent_and_dripping_connections_do_not_keep_the_friend_out() {
+    let scratch = data_dir("silent");
+    let data = scratch.path();
+    let port = free_port();
+    let (host, code) = start_host(data, port, &[]);
+    // One connection that sends a byte every second (a frame that never
+    // ends), then more silent ones than the host runs handshakes at once.
+    let mut drip = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    drip.write_all(&[0x0f]).unwrap();
+    let dripping = thread::spawn(move || {
+        for _ in 0..8 {
+            thread::sleep(Duration::from_secs(1));
+            if drip.write_all(b"C").is_err() {
+                return;
+            }
+        }
+    });
+    thread::sleep(Duration::from_millis(100));
+    let silent: Vec<TcpStream> = (0..40)
+        .map(|_| TcpStream::connect(("127.0.0.1", port)).unwrap())
+        .collect();
+    thread::sleep(Duration::from_millis(300));
+    // The friend gets in at once, all of them still open.
+    let started = Instant::now();
+    let joiner = Player::spawn(data, &join_args(port, &code, &[]));
+    assert!(
+        within(&joiner, Duration::from_secs(6), |t| t
+            .contains("Connected: Alice")),
+        "the friend was kept out for {:?}:\n{}\n---- host:\n{}",
+        started.elapsed(),
+        joiner.text(),
+        host.text()
+    );
+    host.wait_for("join", |t| t.contains("Michael joined"));
+    // The host's player read a line or two about them, not forty.
+    let text = host.text();
+    let turned = turned_lines(&text);
+    assert!(turned.len() <= 3, "{turned:#?}");
+    drop(silent);
+    dripping.join().unwrap();
+}
+
+#[test]
+fn wrong_guesses_do_not_hold_the_friend_behind_a_pause() {
+    let scratch = data_dir("guesses");
+    let data = scratch.path();
+    let port = free_port();
+    let (host, code) = start_host(data, port, &[]);
+    // Seven wrong guesses at once, as in the report.
+    let mut guessers: Vec<Player> = (1..=7)
+        .map(|n| Player::spawn(data, &join_args(port, &wrong_code(&code, n), &[])))
+        .collect();
+    let started = Instant::now();
+    for guesser in &guessers {
+        assert!(
+            within(guesser, Duration::from_secs(6), |t| t.contains("code")
+                && t.lines().count() >= 2),
+            "a guesser waited {:?}:\n{}",
+            started.elapsed(),
+            guesser.text()
+        );
+    }
+    let mut refused = 0;
+    for guesser in &mut guessers {
+        assert_eq!(guesser.wait_exit(), 1);
+        let text = guesser.text();
+        assert!(!text.contains("os error"), "{text}");
+        if text.contains("did not accept the code") {
+            refused += 1;
+        } else {
+            assert!(
+                text.contains("too many wrong codes were tried lately. Try again in"),
+                "{text}"
+            );
+        }
+    }
+    // Three tries an address at once: the others were not tried.
+    assert_eq!(refused, 3);
+    // The friend, from the same address, is told at once why and when to
+    // come back: no silent wait, no "os error".
+    let started = Instant::now();
+    let mut friend = Player::spawn(data, &join_args(port, &code, &[]));
+    assert_eq!(friend.wait_exit(), 1);
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    let text = friend.text();
+    assert!(
+        text.contains("is not trying any code from here now: too many wrong codes were tried lately. Try again in"),
+        "{text}"
+    );
+    // The host read one line per kind.
+    thread::sleep(Duration::from_millis(200));
+    let hosted = host.text();
+    let turned = turned_lines(&hosted);
+    assert_eq!(turned.len(), 2, "{turned:#?}");
+    assert!(
+        turned[0].contains("tried to join with a wrong code"),
+        "{turned:#?}"
+    );
+    assert!(turned[1].contains("too many wrong codes"), "{turned:#?}");
+}
+
+#[test]
+fn a_flood_of_another_version_gets_few_host_lines() {
+    let scratch = data_dir("flood");
+    let data = scratch.path();
+    let port = free_port();
+    let (host, _code) = start_host(data, port, &[]);
+    let hello = serde_json::to_vec(&Hello::Joiner {
+        game: "mancala".into(),
+        version: 9,
+        pake: vec![],
+    })
+    .unwrap();
+    let (mut told_version, mut told_wait) = (0, 0);
+    let started = Instant::now();
+    for _ in 0..300 {
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let (_, body) = read_frame(&mut stream).unwrap();
+        match serde_json::from_slice::<Hello>(&body).unwrap() {
+            Hello::Host { .. } => {
+                write_frame(&mut stream, Kind::Clear, &hello).unwrap();
+                let (_, body) = read_frame(&mut stream).unwrap();
+                assert_eq!(
+                    serde_json::from_slice::<Hello>(&body).unwrap(),
+                    Hello::Refused {
+                        reason: Refusal::Version,
+                        retry_in: 0
+                    }
+                );
+                told_version += 1;
+            }
+            Hello::Refused {
+                reason: Refusal::TooManyTries,
+                retry_in,
+            } => {
+                assert!((1..=60).contains(&retry_in), "{retry_in}");
+                told_wait += 1;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let took = started.elapsed();
+    // Like wrong codes: three from one address, then a wait.
+    assert_eq!((told_version, told_wait), (3, 297), "in {took:?}");
+    thread::sleep(Duration::from_millis(300));
+    let text = host.text();
+    let turned = turned_lines(&text);
+    assert_eq!(turned.len(), 2, "{turned:#?}");
+    assert!(turned[0].contains("protocol 9"), "{turned:#?}");
+    assert!(
+        turned[1].contains("turned away without trying its code"),
+        "{turned:#?}"
+    );
+}
+
+#[test]
+fn a_second_join_with_the_code_and_name_cannot_take_a_seat_in_use() {
+    let scratch = data_dir("seat");
+    let data = scratch.path();
+    let port = free_port();
+    let (mut host, code) = start_host(data, port, &["--pits", "3", "--seeds", "2"]);
+    let mut joiner = Player::spawn(data, &join_args(port, &code, &[]));
+    joiner.wait_for("welcome", |t| t.contains("Connected: Alice"));
+    host.wait_for("join", |t| t.contains("Michael joined"));
+    // Someone else with the code and the name.
+    let mut taker = Player::spawn(data, &join_args(port, &code, &[]));
+    assert_eq!(taker.wait_exit(), 1, "{}", taker.text());
+    assert!(
+        taker.text().contains(
+            "Michael is already playing in this match from another program, which is still connected"
+        ),
+        "{}",
+        taker.text()
+    );
+    host.wait_for("the host is told", |t| {
+        t.contains("tried to take Michael's seat while Michael is connected")
+    });
+    // The first joiner still plays.
+    host.wait_for("prompt", |t| t.ends_with("Alice, choose a pit (a-c): "));
+    host.send("a");
+    joiner.wait_for("Alice's move", |t| t.contains("Alice sows a: b c"));
+    assert!(
+        !joiner.text().contains("Connection lost"),
+        "{}",
+        joiner.text()
+    );
+    // Once its program is gone the seat is free: a new `join` takes it,
+    // and the host's player is told.
+    joiner.kill();
+    let back = Player::spawn(data, &join_args(port, &code, &[]));
+    back.wait_for("welcome", |t| t.contains("Connected: Alice"));
+    host.wait_for("newcomer", |t| {
+        t.contains("Michael is back") && t.contains("From a new program")
+    });
+}
+
+#[test]
+fn join_without_code_reads_it_from_standard_input() {
+    let scratch = data_dir("stdin-code");
+    let data = scratch.path();
+    let port = free_port();
+    let (host, code) = start_host(data, port, &[]);
+    let args: Vec<String> = [
+        "join".to_string(),
+        format!("127.0.0.1:{port}"),
+        "Michael".into(),
+    ]
+    .into();
+    let mut joiner = Player::spawn(data, &args);
+    joiner.send(&code);
+    joiner.wait_for("welcome", |t| t.contains("Connected: Alice"));
+    host.wait_for("join", |t| t.contains("Michael joined"));
+    // The rest of the input is the game's.
+    joiner.send("q");
+    assert_eq!(joiner.wait_exit(), 0, "{}", joiner.text());
+    assert!(
+        joiner.text().contains("You left the match"),
+        "{}",
+        joiner.text()
+    );
+    // No line at all: a usage error that says how to give the code.
+    let mut none = Player::spawn(data, &args);
+    none.stdin = None;
+    assert_eq!(none.wait_exit(), 2);
+    assert!(none.text().contains("no join code"), "{}", none.text());
 }

@@ -31,7 +31,10 @@ fn referee(moves: usize) -> Referee {
 fn to_host() -> impl Strategy<Value = ToHost> {
     let at = (0u32..4, 0u32..12).prop_map(|(round, ply)| At { round, ply });
     prop_oneof![
-        ".{0,40}".prop_map(|name| ToHost::Join { name }),
+        ".{0,40}".prop_map(|name| ToHost::Join {
+            name,
+            seat_key: None
+        }),
         (at.clone(), any::<char>()).prop_map(|(at, pit)| ToHost::Move { at, pit }),
         (at.clone(), proptest::char::range('a', 'j'))
             .prop_map(|(at, pit)| ToHost::Move { at, pit }),

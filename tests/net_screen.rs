@@ -23,7 +23,23 @@ fn board(screen: &str) -> Vec<String> {
         .expect("a board");
     lines[first..=last]
         .iter()
-        .map(|l| l.trim_end().to_string())
+        .map(|l| without_cursor(l.trim_end()))
+        .collect()
+}
+
+/// A board line with the pit cursor's double frame drawn as a plain one:
+/// each screen has its own cursor, the seeds are what must agree.
+fn without_cursor(line: &str) -> String {
+    line.chars()
+        .map(|c| match c {
+            '╔' => '╭',
+            '╗' => '╮',
+            '╚' => '╰',
+            '╝' => '╯',
+            '═' | '▸' | '◂' => '─',
+            '║' => '│',
+            other => other,
+        })
         .collect()
 }
 
@@ -73,14 +89,14 @@ fn both_full_screens_side_by_side_show_the_same_match() {
     };
 
     // Both screens show the starting board; Alice moves first.
-    tmux.wait_for_in("game.0", "Alice, choose a pit (a-f):");
+    tmux.wait_for_in("game.0", "Alice, your move: a-f");
     tmux.wait_for_in("game.1", "Waiting for Alice…");
     // c: an extra turn; then f: Michael's turn.
     tmux.keys_to("game.0", &["c"]);
     tmux.wait_for_in("game.1", "Alice gets an extra turn!");
-    tmux.wait_for_in("game.0", "Alice, choose a pit (a-f):");
+    tmux.wait_for_in("game.0", "Alice, your move: a-f");
     tmux.keys_to("game.0", &["f"]);
-    let joiner = tmux.wait_for_in("game.1", "Michael, choose a pit (g-l):");
+    let joiner = tmux.wait_for_in("game.1", "Michael, your move: g-l");
     let host = tmux.wait_for_in("game.0", "Waiting for Michael…");
     assert_eq!(
         board(&host),
@@ -95,7 +111,7 @@ fn both_full_screens_side_by_side_show_the_same_match() {
     // Michael plays k, then leaves: Alice's screen says so.
     tmux.keys_to("game.1", &["k"]);
     tmux.wait_for_in("game.0", "Michael played k.");
-    tmux.wait_for_in("game.0", "Alice, choose a pit (a-f):");
+    tmux.wait_for_in("game.0", "Alice, your move: a-f");
     let joiner = tmux.wait_for_in("game.1", "Waiting for Alice…");
     let host = tmux.pane("game.0");
     assert_eq!(
@@ -103,10 +119,22 @@ fn both_full_screens_side_by_side_show_the_same_match() {
         board(&joiner),
         "the same board after Michael's move"
     );
+    // Leaving asks first, as in a local match; n goes back to the game.
     tmux.keys_to("game.1", &["q"]);
+    tmux.wait_for_in("game.1", "Quit? (y/n)");
+    tmux.keys_to("game.1", &["n"]);
+    tmux.keys_to("game.1", &["q"]);
+    tmux.wait_for_in("game.1", "Quit? (y/n)");
+    assert!(
+        !tmux.pane("game.0").contains("Michael left the match."),
+        "nothing is sent before the answer"
+    );
+    tmux.keys_to("game.1", &["y"]);
     tmux.wait_for_in("game.0", "Michael left the match.");
     tmux.wait_for_in("game.1", "You left the match");
     tmux.keys_to("game.0", &["q"]);
+    tmux.wait_for_in("game.0", "Quit? (y/n)");
+    tmux.keys_to("game.0", &["y"]);
     tmux.wait_for_in("game.0", "The match is saved");
 }
 
@@ -120,7 +148,7 @@ fn the_network_screen_sows_at_the_speed_kept_in_the_preferences() {
     let Some(tmux) = host_and_join(&scratch, "net-speed", "", "--no-animation") else {
         return;
     };
-    tmux.wait_for_in("game.0", "Alice, choose a pit (a-f):");
+    tmux.wait_for_in("game.0", "Alice, your move: a-f");
     tmux.wait_for_in("game.1", "Waiting for Alice…");
     // c sows four seeds and gives an extra turn: the joiner shows it at
     // once; the host is still sowing seconds later (at the default speed
@@ -130,7 +158,7 @@ fn the_network_screen_sows_at_the_speed_kept_in_the_preferences() {
     std::thread::sleep(std::time::Duration::from_secs(3));
     let host = tmux.pane("game.0");
     assert!(
-        !host.contains("Alice, choose a pit (a-f):"),
+        !host.contains("Alice, your move: a-f"),
         "the host's sowing should take 20 s:\n{host}"
     );
     assert_ne!(board(&host), board(&tmux.pane("game.1")), "{host}");

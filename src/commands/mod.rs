@@ -10,6 +10,7 @@ mod position;
 mod solitaire;
 mod solve;
 
+use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -45,12 +46,16 @@ pub fn usage<T>(message: impl Into<String>) -> anyhow::Result<T> {
 /// Parses the command line and runs the command; the whole program.
 #[must_use]
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
-            // --help and --version
-            let _ = e.print();
-            return ExitCode::SUCCESS;
+            // --help and --version: written like any report, so that a
+            // full disk is a failure and a closed pipe is not.
+            return match output::emit(&help_text(&e)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(failure) => failure.exit(),
+            };
         }
         Err(e) => {
             // One line, as promised, naming what is missing or wrong.
@@ -61,6 +66,10 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(message) = crate::cli::mistyped_command(&cli, &args) {
+        console::warn(format_args!("error: {message}"));
+        return ExitCode::from(2);
+    }
     let result = run(cli);
     // A full-screen screen left because of a signal: exit as the signal
     // would have (128 + its number), whatever the screen returned.
@@ -80,6 +89,17 @@ pub fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         }
+    }
+}
+
+/// The text of `--help` or `--version`, coloured as clap colours it when
+/// standard output is a terminal.
+fn help_text(shown: &clap::Error) -> String {
+    let styled = shown.render();
+    if std::io::stdout().is_terminal() {
+        styled.ansi().to_string()
+    } else {
+        styled.to_string()
     }
 }
 

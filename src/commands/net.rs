@@ -2,7 +2,7 @@
 //! the network game (see [`crate::net`]): full screen when both standard
 //! input and output are a terminal, else (or with `--plain`) line by line.
 
-use std::io::IsTerminal;
+use std::io::{BufRead, IsTerminal, Read, Write};
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -50,10 +50,12 @@ pub fn host(cmd: &HostCmd) -> anyhow::Result<ExitCode> {
 /// Bad options: a code that is not a join code, an address that names
 /// nothing.
 pub fn join(cmd: &JoinCmd) -> anyhow::Result<ExitCode> {
-    let code: JoinCode = cmd
-        .code
-        .parse()
-        .map_err(|e: crate::net::code::BadCode| UsageError(format!("--code: {e}")))?;
+    let code: JoinCode = match &cmd.code {
+        Some(code) => code
+            .parse()
+            .map_err(|e: crate::net::code::BadCode| UsageError(format!("--code: {e}")))?,
+        None => ask_code()?,
+    };
     let addresses = crate::net::link::resolve(&cmd.address).map_err(UsageError)?;
     let setup = JoinSetup {
         name: own_name(&cmd.name)?,
@@ -67,5 +69,32 @@ pub fn join(cmd: &JoinCmd) -> anyhow::Result<ExitCode> {
         crate::tui::net::join(setup, cmd.show.speed.given())
     } else {
         crate::plain::net::join(setup)
+    }
+}
+
+/// The longest line read as a join code, in bytes.
+const MAX_CODE_LINE: u64 = 256;
+
+/// Reads the join code: asked for on a terminal, else the first line of
+/// standard input (the rest stays for the game).
+fn ask_code() -> Result<JoinCode, UsageError> {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        eprint!("Join code (as the host shows it, like 7-guitar-orbit): ");
+        let _ = std::io::stderr().flush();
+    }
+    let mut line = String::new();
+    let read = stdin.lock().take(MAX_CODE_LINE).read_line(&mut line);
+    let no_code = || {
+        UsageError(
+            "no join code: give it with --code CODE, or type it when asked (the first line of standard input)".into(),
+        )
+    };
+    match read {
+        Ok(0) | Err(_) => Err(no_code()),
+        Ok(_) if line.trim().is_empty() => Err(no_code()),
+        Ok(_) => line
+            .parse()
+            .map_err(|e: crate::net::code::BadCode| UsageError(e.to_string())),
     }
 }

@@ -1,10 +1,8 @@
 //! `mancala solitaire`: Solitaire Mancala, planned as JSON or played on
 //! the screen.
 
-use std::io::IsTerminal;
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
-
-use serde_json::json;
 
 use crate::cli::{SolitaireCmd, parse_count, parse_counts};
 use crate::rng::Rng;
@@ -62,13 +60,32 @@ pub fn parse_seed_count(text: &str) -> Result<u64, String> {
 /// store first as in `--board`.
 #[must_use]
 pub fn plan_json(board: &SolitaireBoard) -> serde_json::Value {
-    let plan = board.plan();
-    json!({
-        "board": board.counts(),
-        "moves": plan.moves,
-        "won": plan.won(),
-        "final": plan.end.counts(),
-    })
+    let mut text = Vec::new();
+    write_plan(board, &mut text).expect("writing to memory does not fail");
+    serde_json::from_slice(&text).expect("the plan is JSON")
+}
+
+/// Writes the plan's JSON object (as [`plan_json`]) and a line break to
+/// `out`, each move as it is found: the memory it takes is the board's,
+/// however many moves there are (ten million for the largest deal).
+///
+/// # Errors
+/// Any failure to write.
+pub fn write_plan(board: &SolitaireBoard, out: &mut impl Write) -> io::Result<()> {
+    out.write_all(b"{\"board\":")?;
+    serde_json::to_writer(&mut *out, board.counts())?;
+    out.write_all(b",\"moves\":[")?;
+    let mut planned = board.plan_moves();
+    if let Some(first) = planned.next() {
+        write!(out, "{first}")?;
+        for house in planned.by_ref() {
+            write!(out, ",{house}")?;
+        }
+    }
+    let end = planned.end();
+    write!(out, "],\"won\":{},\"final\":", end.is_won())?;
+    serde_json::to_writer(&mut *out, end.counts())?;
+    out.write_all(b"}\n")
 }
 
 /// Runs `mancala solitaire`.
@@ -80,7 +97,10 @@ pub fn run(cmd: &SolitaireCmd) -> anyhow::Result<ExitCode> {
     let mut rng = Rng::from_entropy();
     let board = solitaire_board(cmd, &mut rng)?;
     if cmd.plan {
-        super::output::emit_line(plan_json(&board))?;
+        let mut out = io::BufWriter::new(io::stdout().lock());
+        write_plan(&board, &mut out)
+            .and_then(|()| out.flush())
+            .map_err(super::output::OutputError)?;
         return Ok(ExitCode::SUCCESS);
     }
     if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {

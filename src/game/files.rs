@@ -305,6 +305,32 @@ pub fn append_line(path: &Path, line: &str) -> io::Result<()> {
     file.sync_data()
 }
 
+/// Makes sure the folder `path` is a folder of its own: creates it when
+/// missing (its parent must exist), and refuses a symbolic link or
+/// anything else there, so that nothing is written through a link planted
+/// in the data directory (its target would be written instead).
+///
+/// # Errors
+/// A link or anything but a folder at `path`, or any I/O failure.
+pub fn own_dir(path: &Path) -> io::Result<()> {
+    match fs::create_dir(path) {
+        Ok(()) => return Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    // `symlink_metadata` looks at the name itself, not at a link's target.
+    let file_type = fs::symlink_metadata(path)?.file_type();
+    if file_type.is_dir() {
+        Ok(())
+    } else {
+        Err(io::Error::other(format!(
+            "{} is {}, not a folder; it is left alone",
+            path.display(),
+            describe(file_type)
+        )))
+    }
+}
+
 /// Opens (creating it if needed) the lock file at `path` for
 /// [`File::try_lock`], without following a link or blocking.
 ///
@@ -427,6 +453,31 @@ mod tests {
                 .unwrap()
                 .file_type()
                 .is_symlink()
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_linked_folder_is_not_taken_for_ours() {
+        let dir = tempfile::tempdir().unwrap();
+        let own = dir.path().join("own");
+        own_dir(&own).unwrap();
+        own_dir(&own).unwrap();
+        assert!(own.is_dir());
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&own, &link).unwrap();
+        let err = own_dir(&link).unwrap_err();
+        assert!(
+            err.to_string().contains("is a symbolic link, not a folder"),
+            "{err}"
+        );
+        let file = dir.path().join("file");
+        fs::write(&file, "").unwrap();
+        assert!(
+            own_dir(&file)
+                .unwrap_err()
+                .to_string()
+                .contains("not a folder")
         );
     }
 

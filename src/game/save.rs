@@ -156,6 +156,31 @@ fn identity(config: &MatchConfig) -> String {
     )
 }
 
+/// The most rounds a saved match may have counted: far more than anyone
+/// plays (a round a minute for two years), and far enough below
+/// `u32::MAX` that the round number and the tally never wrap around.
+pub const MAX_ROUNDS: u32 = 1_000_000;
+
+/// What makes a saved match's counts unusable: a round number or a tally
+/// past [`MAX_ROUNDS`] (a save that says round 4294967295 would go on to
+/// round 0).
+fn past_counting(record: &Record) -> Option<String> {
+    if record.round > MAX_ROUNDS {
+        return Some(format!(
+            "its round number {} is past the most a match counts, {MAX_ROUNDS}",
+            record.round
+        ));
+    }
+    let tally = &record.earlier;
+    let counts = [tally.wins[0], tally.wins[1], tally.draws];
+    counts.iter().any(|&n| n > MAX_ROUNDS).then(|| {
+        format!(
+            "its tally of earlier rounds (south {}, north {}, draws {}) is past the most a match counts, {MAX_ROUNDS} each",
+            counts[0], counts[1], counts[2]
+        )
+    })
+}
+
 /// A save that could not be used.
 #[derive(Debug)]
 pub enum SaveError {
@@ -246,17 +271,19 @@ impl SaveStore {
             root: root.into(),
             network: false,
         };
-        fs::create_dir_all(store.root.join("saves"))?;
+        // The data directory itself may be a link (to a synced folder, say):
+        // the player chose it. Its folders are the game's own.
+        fs::create_dir_all(&store.root)?;
+        files::own_dir(&store.root.join("saves"))?;
         // Without `records/` the match is still saved and counted; the
         // round's record fails then, and says so.
-        let _ = fs::create_dir_all(store.root.join("records"));
-        // Temporary files of programs killed while writing.
-        for dir in [
-            store.root.clone(),
-            store.root.join("saves"),
-            store.root.join("records"),
-        ] {
-            files::remove_leftovers(&dir);
+        let records = files::own_dir(&store.root.join("records"));
+        // Temporary files of programs killed while writing; never in a
+        // linked folder's target.
+        files::remove_leftovers(&store.root);
+        files::remove_leftovers(&store.root.join("saves"));
+        if records.is_ok() {
+            files::remove_leftovers(&store.root.join("records"));
         }
         Ok(store)
     }
@@ -274,8 +301,7 @@ impl SaveStore {
             network: true,
             ..self
         };
-        fs::create_dir_all(store.saves_dir())?;
-        files::remove_leftovers(&store.saves_dir());
+        files::remove_leftovers(&store.own_folder("saves")?);
         Ok(store)
     }
 
@@ -284,9 +310,19 @@ impl SaveStore {
         self.of_kind(self.root.join("saves"))
     }
 
-    /// The folder of this store's locks.
-    fn locks_dir(&self) -> PathBuf {
-        self.of_kind(self.root.join("locks"))
+    /// The folder `name` (`saves` or `locks`) of this store, and its
+    /// network folder for network matches, each created if missing and
+    /// refused when it is a symbolic link (see [`files::own_dir`]). Checked
+    /// at every use, so that a link planted while the game runs is met too.
+    fn own_folder(&self, name: &str) -> io::Result<PathBuf> {
+        let dir = self.root.join(name);
+        files::own_dir(&dir)?;
+        if !self.network {
+            return Ok(dir);
+        }
+        let dir = dir.join(NETWORK_FOLDER);
+        files::own_dir(&dir)?;
+        Ok(dir)
     }
 
     fn of_kind(&self, dir: PathBuf) -> PathBuf {
@@ -336,7 +372,7 @@ impl SaveStore {
         let own = self.path_for(config);
         let [s, n] = &config.seats;
         let prefix = format!("{}-vs-{}-", slug(&s.name), slug(&n.name));
-        let mut found: Vec<PathBuf> = fs::read_dir(self.saves_dir())
+        let mut found: Vec<PathBuf> = fs::read_dir(self.own_folder("saves").unwrap_or_default())
             .into_iter()
             .flatten()
             .filter_map(Result::ok)
@@ -361,6 +397,9 @@ impl SaveStore {
     /// it cannot be read at all.
     pub fn load(&self, config: &MatchConfig) -> Result<Option<Match>, SaveError> {
         let path = self.path_for(config);
+        if let Err(error) = self.own_folder("saves") {
+            return Err(SaveError::Io { path, error });
+        }
         // Anything but a readable regular file of a sensible size is set
         // aside: a device, a FIFO, a directory or a link planted there
         // would otherwise be met again at every start.
@@ -373,7 +412,9 @@ impl SaveStore {
         let checked = Record::parse(&text)
             .map_err(|e| e.to_string())
             .and_then(|record| {
-                if identity(&record.config) == identity(config) {
+                if let Some(problem) = past_counting(&record) {
+                    Err(problem)
+                } else if identity(&record.config) == identity(config) {
                     record
                         .to_match(u64::from(record.round))
                         .map_err(|e| e.to_string())
@@ -419,6 +460,7 @@ impl SaveStore {
     /// # Errors
     /// Any I/O failure; the previous save is untouched then.
     pub fn save(&self, m: &Match) -> io::Result<()> {
+        self.own_folder("saves")?;
         write_atomic(&self.path_for(m.config()), &Record::of_match(m).to_text())
     }
 
@@ -427,6 +469,7 @@ impl SaveStore {
     /// # Errors
     /// Any I/O failure other than there being no save.
     pub fn finish(&self, config: &MatchConfig) -> io::Result<()> {
+        self.own_folder("saves")?;
         match fs::remove_file(self.path_for(config)) {
             Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
             _ => Ok(()),
@@ -446,12 +489,10 @@ impl SaveStore {
             slug(&n.name),
             m.round()
         );
-        let record = files::create_new(
-            &self.root.join("records"),
-            &base,
-            "txt",
-            &Record::of_match(m).to_text(),
-        );
+        let records = self.root.join("records");
+        let record = files::own_dir(&records).and_then(|()| {
+            files::create_new(&records, &base, "txt", &Record::of_match(m).to_text())
+        });
         let stats = super::stats::append_round(&self.stats_path(), m, now);
         Archived { record, stats }
     }
@@ -467,8 +508,7 @@ impl SaveStore {
     /// the directory cannot be written).
     pub fn lock(&self, config: &MatchConfig) -> io::Result<Option<MatchLock>> {
         let name = self.path_for(config).with_extension("lock");
-        let dir = self.locks_dir();
-        fs::create_dir_all(&dir)?;
+        let dir = self.own_folder("locks")?;
         let path = dir.join(name.file_name().unwrap_or_default());
         let file = files::open_lock(&path)?;
         match file.try_lock() {
@@ -618,6 +658,77 @@ mod tests {
         store.save(&Match::new(other.clone(), 1)).unwrap();
         assert_eq!(store.other_saves(&ours), vec![store.path_for(&other)]);
         assert!(store.other_saves(&other).is_empty());
+    }
+
+    #[test]
+    fn a_save_past_counting_is_set_aside() {
+        let scratch = temp_root("counting");
+        let store = SaveStore::at(scratch.path()).unwrap();
+        let cfg = config("Michael");
+        let text = Record::of_match(&Match::new(cfg.clone(), 1)).to_text();
+        for (from, to, why) in [
+            ("round: 1", "round: 4294967295", "round number 4294967295"),
+            ("round: 1", "round: 1000001", "round number 1000001"),
+            (
+                "earlier-rounds: south 0,",
+                "earlier-rounds: south 4294967295,",
+                "tally of earlier rounds",
+            ),
+        ] {
+            assert!(text.contains(from), "{text}");
+            fs::write(store.path_for(&cfg), text.replace(from, to)).unwrap();
+            let err = store.load(&cfg).unwrap_err();
+            assert!(matches!(err, SaveError::Corrupt { .. }), "{err}");
+            assert!(err.to_string().contains(why), "{err}");
+            assert!(!store.path_for(&cfg).exists(), "set aside");
+        }
+        fs::write(
+            store.path_for(&cfg),
+            text.replace("round: 1", &format!("round: {MAX_ROUNDS}")),
+        )
+        .unwrap();
+        assert_eq!(store.load(&cfg).unwrap().unwrap().round(), MAX_ROUNDS);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn linked_folders_are_never_written_through() {
+        let scratch = temp_root("linked");
+        let elsewhere = scratch.path().join("elsewhere");
+        let root = scratch.path().join("data");
+        fs::create_dir_all(&root).unwrap();
+        for name in ["saves", "locks", "records"] {
+            fs::create_dir_all(elsewhere.join(name)).unwrap();
+            std::os::unix::fs::symlink(elsewhere.join(name), root.join(name)).unwrap();
+        }
+        let err = SaveStore::at(&root).unwrap_err();
+        assert!(err.to_string().contains("symbolic link"), "{err}");
+        // With `saves` its own, `locks` and `records` are still refused.
+        fs::remove_file(root.join("saves")).unwrap();
+        let store = SaveStore::at(&root).unwrap();
+        let cfg = config("Michael");
+        assert!(store.lock(&cfg).is_err());
+        let mut m = Match::new(cfg.clone(), 1);
+        while m.outcome().is_none() {
+            let pit = m.board().legal_moves().next().unwrap();
+            m.play(pit, &mut NoTrace).unwrap();
+        }
+        let archived = store.archive_round(&m);
+        assert!(archived.record.is_err());
+        assert!(archived.stats.is_ok());
+        // A link planted after the start is met at the next use.
+        fs::remove_dir_all(root.join("saves")).unwrap();
+        std::os::unix::fs::symlink(elsewhere.join("saves"), root.join("saves")).unwrap();
+        assert!(store.save(&m).is_err());
+        assert!(matches!(store.load(&cfg), Err(SaveError::Io { .. })));
+        assert!(store.finish(&cfg).is_err());
+        for name in ["saves", "locks", "records"] {
+            assert_eq!(
+                fs::read_dir(elsewhere.join(name)).unwrap().count(),
+                0,
+                "nothing written in {name}'s target"
+            );
+        }
     }
 
     #[test]

@@ -1,31 +1,35 @@
 //! Sockets and threads: the host's listener and the joiner's connection.
 //!
-//! Blocking std TCP with a thread per reader. Every thread only sends
-//! events into one channel that the front end's loop reads, so the match
-//! itself is only ever touched by that loop. Every socket has timeouts: a
-//! handshake gets [`super::session::HANDSHAKE_TIMEOUT`], a session ends
-//! after [`SILENCE`] without a message (each end sends a ping every
-//! [`PING_EVERY`]).
+//! Blocking std TCP with a thread per handshake and per reader. Every
+//! thread only sends events into one channel that the front end's loop
+//! reads, so the match itself is only ever touched by that loop. Every
+//! socket has timeouts: a whole handshake gets
+//! [`super::session::HANDSHAKE_TIMEOUT`], a session ends after [`SILENCE`]
+//! without a message (each end sends a ping every [`PING_EVERY`]). The
+//! host's door (how many handshakes at once, how many wrong codes) is
+//! [`super::gate`].
 
+use std::io::ErrorKind;
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::de::DeserializeOwned;
 
 use super::code::JoinCode;
+use super::frame::FrameError;
+use super::gate::{Handshakes, Reporter, Tries, Trouble, Turned};
 use super::message::{ToHost, ToJoiner};
-use super::session::{Receiver, Sender, SessionError, host_handshake, join_handshake};
+use super::session::{
+    HANDSHAKE_TIMEOUT, Receiver, Sender, SessionError, host_handshake, join_handshake, refuse_tries,
+};
 
 /// How often an idle end sends a ping.
 pub const PING_EVERY: Duration = Duration::from_secs(5);
 
 /// How long a session may stay silent before it counts as lost.
 pub const SILENCE: Duration = Duration::from_secs(20);
-
-/// The longest pause after wrong codes (it doubles from half a second).
-pub const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
 /// What the host's network threads report.
 pub enum HostEvent {
@@ -37,6 +41,9 @@ pub enum HostEvent {
         id: u64,
         /// The name it gave (untrusted).
         name: String,
+        /// The seat key it showed (untrusted), if any: see
+        /// [`super::seat`].
+        seat_key: Option<String>,
         /// Where it connected from.
         peer: SocketAddr,
         /// The sending half of its session.
@@ -49,7 +56,8 @@ pub enum HostEvent {
         /// The message, or why the connection ended.
         message: Result<ToHost, SessionError>,
     },
-    /// A connection turned away during the handshake, as a sentence.
+    /// Connections turned away during the handshake, as a sentence (at
+    /// most one per kind a minute: see [`super::gate::Reporter`]).
     Turned(String),
 }
 
@@ -76,77 +84,105 @@ pub fn spawn_reader<M, E>(
     });
 }
 
-/// The pause after `failures` wrong codes in a row.
-#[must_use]
-pub fn backoff(failures: u32) -> Duration {
-    if failures == 0 {
-        return Duration::ZERO;
-    }
-    let half_seconds = 1u64 << failures.saturating_sub(1).min(16);
-    Duration::from_millis(500 * half_seconds).min(MAX_BACKOFF)
-}
-
-/// Accepts joiners on `listener` on a new thread, one handshake at a
-/// time, and reports them to `tx`. After each wrong code it waits
-/// [`backoff`] before accepting again.
+/// Accepts joiners on `listener` on a new thread and reports them to
+/// `tx`. Each handshake runs on its own thread, at most
+/// [`super::gate::MAX_HANDSHAKES`] at once, each with a deadline; codes
+/// are tried only while [`Tries`] allows (a connection with none left is
+/// told so at once, before any key exchange). See [`super::gate`].
 pub fn listen<E>(listener: TcpListener, code: JoinCode, tx: mpsc::Sender<E>)
 where
     E: From<HostEvent> + Send + 'static,
 {
+    let lines = tx.clone();
+    let reporter = Reporter::start(move |line| lines.send(HostEvent::Turned(line).into()).is_ok());
     thread::spawn(move || {
-        let mut failures = 0u32;
+        let tries = Arc::new(Tries::default());
+        let handshakes = Arc::new(Handshakes::default());
         let mut next_id = 1u64;
         for stream in listener.incoming() {
             let Ok(stream) = stream else { continue };
-            let peer = stream
-                .peer_addr()
-                .unwrap_or_else(|_| SocketAddr::from(([0, 0, 0, 0], 0)));
-            let event = match host_handshake(stream, &code) {
-                Ok((sender, receiver, ToHost::Join { name })) => {
-                    failures = 0;
-                    let id = next_id;
-                    next_id += 1;
-                    let event = HostEvent::Joined {
-                        id,
-                        name,
-                        peer,
-                        sender,
-                    };
-                    if tx.send(event.into()).is_err() {
-                        return;
-                    }
-                    let reader_tx = tx.clone();
-                    spawn_reader(receiver, reader_tx, move |message| {
-                        HostEvent::Message { id, message }.into()
-                    });
-                    continue;
-                }
-                Ok((mut sender, _, _)) => {
-                    let _ = sender.send(&ToJoiner::Error {
-                        text: "The first message must say who is joining.".into(),
-                    });
-                    HostEvent::Turned(format!(
-                        "A program at {peer} connected without saying who it is; it was turned away."
-                    ))
-                }
-                Err(SessionError::WrongCode) => {
-                    failures += 1;
-                    HostEvent::Turned(format!(
-                        "Someone at {peer} tried to join with a wrong code; still waiting for the right one."
-                    ))
-                }
-                Err(SessionError::Version(theirs)) => HostEvent::Turned(format!(
-                    "A program at {peer} could not join: {}",
-                    super::version_mismatch(theirs)
-                )),
-                Err(e) => HostEvent::Turned(format!("A connection from {peer} was closed: {e}.")),
+            let Ok(peer) = stream.peer_addr() else {
+                continue;
             };
-            if tx.send(event.into()).is_err() {
-                return;
+            let wait = tries.wait(peer.ip(), Instant::now());
+            if !wait.is_zero() {
+                let _ = refuse_tries(&stream, wait);
+                let _ = stream.shutdown(std::net::Shutdown::Write);
+                reporter.report(peer, Turned::TooManyTries(wait));
+                continue;
             }
-            thread::sleep(backoff(failures));
+            let id = next_id;
+            next_id += 1;
+            if let Some(closed) = handshakes.admit(id, peer, &stream) {
+                reporter.report(closed, Turned::MadeRoom);
+            }
+            let (tries, handshakes, reporter, tx) = (
+                Arc::clone(&tries),
+                Arc::clone(&handshakes),
+                reporter.clone(),
+                tx.clone(),
+            );
+            thread::spawn(move || {
+                let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+                let ended = host_handshake(stream, &code, &tries, deadline);
+                if !handshakes.done(id) {
+                    // Closed to make room: reported already.
+                    return;
+                }
+                handshake_ended(ended, id, peer, &reporter, &tx);
+            });
         }
     });
+}
+
+/// Reports how the handshake of connection `id` from `peer` ended.
+fn handshake_ended<E>(
+    ended: Result<(Sender, Receiver, ToHost), SessionError>,
+    id: u64,
+    peer: SocketAddr,
+    reporter: &Reporter,
+    tx: &mpsc::Sender<E>,
+) where
+    E: From<HostEvent> + Send + 'static,
+{
+    let turned = match ended {
+        Ok((sender, receiver, ToHost::Join { name, seat_key })) => {
+            let event = HostEvent::Joined {
+                id,
+                name,
+                seat_key,
+                peer,
+                sender,
+            };
+            if tx.send(event.into()).is_ok() {
+                spawn_reader(receiver, tx.clone(), move |message| {
+                    HostEvent::Message { id, message }.into()
+                });
+            }
+            return;
+        }
+        Ok((mut sender, _, _)) => {
+            let _ = sender.send(&ToJoiner::Error {
+                text: "The first message must say who is joining.".into(),
+            });
+            Turned::Closed(Trouble::Malformed, "it did not say who is joining".into())
+        }
+        Err(SessionError::WrongCode) => Turned::WrongCode,
+        Err(SessionError::Version(theirs)) => Turned::Version(theirs),
+        Err(SessionError::TooManyTries(wait)) => Turned::TooManyTries(wait),
+        Err(e) => {
+            let trouble = match &e {
+                SessionError::NotMancala => Trouble::NotMancala,
+                SessionError::Frame(FrameError::Io(io)) if super::frame::is_timeout(io) => {
+                    Trouble::Silent
+                }
+                SessionError::Frame(FrameError::Io(_) | FrameError::Closed) => Trouble::Broken,
+                _ => Trouble::Malformed,
+            };
+            Turned::Closed(trouble, e.to_string())
+        }
+    };
+    reporter.report(peer, turned);
 }
 
 /// Resolves `address` (`HOST:PORT`, or `HOST` for the default port).
@@ -174,14 +210,17 @@ pub fn resolve(address: &str) -> Result<Vec<SocketAddr>, String> {
 }
 
 /// Connects to the host at `addresses` (each tried, with a timeout) and
-/// joins with `code` as `name`: the session and the host's first answer.
+/// joins with `code` as `name`, showing `seat_key` when this program was
+/// welcomed before: the session and the host's first answer.
 ///
 /// # Errors
-/// The last failure: no host there, a wrong code, another version.
+/// The last failure: no host there, a wrong code, another version, too
+/// many wrong codes lately. [`join_failure`] says it in words.
 pub fn connect(
     addresses: &[SocketAddr],
     code: &JoinCode,
     name: &str,
+    seat_key: Option<&str>,
 ) -> Result<(Sender, Receiver, ToJoiner), SessionError> {
     let mut last = None;
     for address in addresses {
@@ -192,15 +231,61 @@ pub fn connect(
                     code,
                     &ToHost::Join {
                         name: name.to_string(),
+                        seat_key: seat_key.map(str::to_string),
                     },
+                    Instant::now() + HANDSHAKE_TIMEOUT,
                 );
             }
             Err(e) => last = Some(e),
         }
     }
-    Err(SessionError::Frame(super::frame::FrameError::Io(
+    Err(SessionError::Frame(FrameError::Io(
         last.unwrap_or_else(|| std::io::Error::other("no address")),
     )))
+}
+
+/// The sentence for a joiner that could not join the host at `address`
+/// with `code`: what happened, in words, and what to do.
+#[must_use]
+pub fn join_failure(address: &str, code: &JoinCode, e: &SessionError) -> String {
+    let closed = format!(
+        "The host at {address} closed the connection before the join was complete: it may be busy turning away other connections. Try again in a moment."
+    );
+    match e {
+        SessionError::WrongCode => format!(
+            "The host did not accept the code {code}: check it with the host (each new match has a new code)."
+        ),
+        SessionError::Version(_) => e.to_string(),
+        SessionError::TooManyTries(wait) => format!(
+            "The host at {address} is not trying any code from here now: too many wrong codes were tried lately. Try again in {} s.",
+            super::gate::seconds(*wait)
+        ),
+        SessionError::NotMancala => {
+            format!("The program at {address} is not a mancala host: check the address and port.")
+        }
+        SessionError::Frame(FrameError::Closed) => closed,
+        SessionError::Frame(FrameError::Io(io)) => match io.kind() {
+            ErrorKind::ConnectionRefused => format!(
+                "Nothing is listening at {address}: is `mancala host` running there, and are the address and port right?"
+            ),
+            ErrorKind::WouldBlock | ErrorKind::TimedOut => format!(
+                "The host at {address} did not answer in time: check the address, and that no firewall holds the connection back, then try again."
+            ),
+            ErrorKind::ConnectionReset
+            | ErrorKind::ConnectionAborted
+            | ErrorKind::UnexpectedEof
+            | ErrorKind::BrokenPipe => closed,
+            ErrorKind::HostUnreachable
+            | ErrorKind::NetworkUnreachable
+            | ErrorKind::AddrNotAvailable => format!(
+                "{address} cannot be reached from this machine: check the address and the network."
+            ),
+            kind => format!(
+                "Could not reach a mancala host at {address} ({kind}): is the host running, and is the address right?"
+            ),
+        },
+        other => format!("Could not join the match at {address}: {other}."),
+    }
 }
 
 /// The addresses a friend can reach a host listening on `bound` at: the
@@ -232,12 +317,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn backoff_doubles_and_stops_at_the_ceiling() {
-        assert_eq!(backoff(0), Duration::ZERO);
-        assert_eq!(backoff(1), Duration::from_millis(500));
-        assert_eq!(backoff(2), Duration::from_secs(1));
-        assert_eq!(backoff(4), Duration::from_secs(4));
-        assert_eq!(backoff(40), MAX_BACKOFF);
+    fn joiners_read_what_went_wrong_in_words() {
+        let code: JoinCode = "7-guitar-orbit".parse().unwrap();
+        let io = |kind| SessionError::Frame(FrameError::Io(std::io::Error::from(kind)));
+        for (e, words) in [
+            (io(ErrorKind::WouldBlock), "did not answer in time"),
+            (io(ErrorKind::TimedOut), "did not answer in time"),
+            (io(ErrorKind::ConnectionRefused), "Nothing is listening at"),
+            (
+                io(ErrorKind::ConnectionReset),
+                "closed the connection before",
+            ),
+            (
+                SessionError::Frame(FrameError::Closed),
+                "closed the connection before",
+            ),
+            (
+                SessionError::TooManyTries(Duration::from_millis(29_001)),
+                "Try again in 30 s.",
+            ),
+            (
+                SessionError::WrongCode,
+                "did not accept the code 7-guitar-orbit",
+            ),
+        ] {
+            let text = join_failure("192.0.2.1:7531", &code, &e);
+            assert!(text.contains(words), "{e:?}: {text}");
+            assert!(!text.contains("os error"), "{text}");
+        }
     }
 
     #[test]

@@ -46,6 +46,10 @@ pub enum Hello {
     Refused {
         /// Why.
         reason: Refusal,
+        /// When the joiner may try again, in seconds (for
+        /// [`Refusal::TooManyTries`]; 0 otherwise).
+        #[serde(default)]
+        retry_in: u32,
     },
 }
 
@@ -57,6 +61,10 @@ pub enum Refusal {
     WrongCode,
     /// The joiner speaks another protocol than the host.
     Version,
+    /// Too many wrong codes were tried lately (from the joiner's address,
+    /// or in all): the host does not try this joiner's code now. Sent
+    /// instead of the host's greeting.
+    TooManyTries,
 }
 
 /// A place in the match: the round and how many moves of it were played.
@@ -91,6 +99,11 @@ pub enum ToHost {
         /// still refuses an empty one).
         #[serde(deserialize_with = "cleaned::name")]
         name: String,
+        /// The seat key the host gave this joiner's program in an earlier
+        /// welcome of this match ([`ToJoiner::Welcome`]), shown to take
+        /// its seat back; `None` from a program that was not welcomed yet.
+        #[serde(default)]
+        seat_key: Option<String>,
     },
     /// A proposed move at `at`.
     Move {
@@ -133,6 +146,10 @@ pub enum ToJoiner {
         state: Snapshot,
         /// Whether the match was going on before this connection.
         resumed: bool,
+        /// The secret that takes this seat back while a connection holds
+        /// it ([`ToHost::Join`]'s `seat_key`); only this joiner's program
+        /// knows it.
+        seat_key: String,
     },
     /// The joiner is turned away after the handshake.
     Refused {
@@ -422,13 +439,15 @@ mod tests {
         let json = encode(&ToJoiner::Welcome {
             state: snap.clone(),
             resumed: true,
+            seat_key: "k".into(),
         });
         let back: ToJoiner = decode(&json).unwrap();
         assert_eq!(
             back,
             ToJoiner::Welcome {
                 state: snap.clone(),
-                resumed: true
+                resumed: true,
+                seat_key: "k".into(),
             }
         );
         let rebuilt = snap.to_match().unwrap();

@@ -25,31 +25,46 @@
 //! - [`referee`]: the host's match: it validates every proposed move with
 //!   the rules core, saves it through the [`crate::game::Keeper`] *before*
 //!   confirming it, and confirms it with the resulting board.
-//! - [`link`]: sockets and threads: the host's listener (one joiner at a
-//!   time, backing off after wrong codes) and the joiner's connection, each
-//!   feeding one channel of events ([`link::HostEvent`]s and the messages
-//!   read by [`link::spawn_reader`]) that a front end's loop reads.
+//! - [`gate`]: the host's door: handshakes at once (bounded, each with a
+//!   deadline), tries at the code (token buckets per address and in all),
+//!   and one line per kind of turned-away connection a minute.
+//! - [`seat`]: the seat key that only the joiner's program knows, which
+//!   it shows to take its seat back.
+//! - [`link`]: sockets and threads: the host's listener (handshakes side by
+//!   side, through the [`gate`]) and the joiner's connection, each feeding
+//!   one channel of events ([`link::HostEvent`]s and the messages read by
+//!   [`link::spawn_reader`]) that a front end's loop reads.
 //!
 //! # What is protected
 //!
 //! Nobody without the code can join, read the moves or change them in
-//! flight: a guess at the code is one online try, and the host slows down
-//! after each wrong one. Not hidden: that two machines talk, when, and
-//! how much (the frame sizes). A player who has the code is trusted only
-//! to make legal moves in turn: anything else ends their connection.
+//! flight: a guess at the code is one online try, and the host tries at
+//! most one wrong code a minute from one address and two a minute in all
+//! ([`gate::Tries`]). Nobody without the code can keep the friend out for
+//! long either: handshakes run side by side, each with a deadline, and a
+//! full house closes the oldest handshake of the busiest address; one
+//! guessing address spends only its own tries. (Many addresses guessing
+//! together can spend everybody's: then the friend is told when to try
+//! again.) Holding the code and the name is not enough to take the
+//! joiner's seat while its program is connected: that takes the seat key
+//! ([`seat`]). Not hidden: that two machines talk, when, and how much (the
+//! frame sizes). A player who has the code is trusted only to make legal
+//! moves in turn: anything else ends their connection.
 
 pub mod code;
 pub mod frame;
+pub mod gate;
 pub mod link;
 pub mod message;
 pub mod play;
 pub mod referee;
 pub mod resume;
+pub mod seat;
 pub mod session;
 
 /// The protocol this program speaks. Programs talk only when their
 /// protocols are equal: [`session`] checks it first, in the clear.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The port `mancala host` listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = 7531;

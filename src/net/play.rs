@@ -13,6 +13,7 @@
 //! number, `u` (ask to take back the last move), `q` (leave; the match
 //! stays saved on the host), `?` (help), and `y`/`n` to questions.
 
+use std::collections::VecDeque;
 use std::io;
 use std::net::{SocketAddr, TcpListener};
 use std::process::ExitCode;
@@ -24,6 +25,7 @@ use super::link::{self, HostEvent, PING_EVERY};
 use super::message::{At, ToHost, ToJoiner};
 use super::referee::{HOST_SIDE, Happening, JOINER_SIDE, Mirror, Out, Referee};
 use super::resume::{self, HostNote};
+use super::seat::{Admission, SeatKeeper};
 use super::session::{Sender, SessionError};
 use crate::game::keeper::saved_summary;
 use crate::game::messages::round_goes_on;
@@ -91,6 +93,8 @@ impl From<HostEvent> for HostIn {
 }
 
 /// Everything the joiner's loop waits for.
+// Each event is moved once, through a channel: its size does not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum JoinIn {
     /// A message on connection number `.0`, or its end.
     Net(u64, Result<ToJoiner, SessionError>),
@@ -113,6 +117,14 @@ pub trait Show {
     /// # Errors
     /// When the output fails.
     fn prompt(&mut self, text: &str) -> io::Result<()>;
+    /// What the player is asked now, under `rules`; plain mode prints
+    /// [`Ask::text`].
+    ///
+    /// # Errors
+    /// When the output fails.
+    fn ask(&mut self, ask: &Ask, rules: &Rules) -> io::Result<()> {
+        self.prompt(&ask.text(rules))
+    }
     /// A line the player typed, as read.
     ///
     /// # Errors
@@ -157,49 +169,7 @@ pub trait Show {
     /// # Errors
     /// When the output fails.
     fn show(&mut self, m: &Match, what: &Happening) -> io::Result<()> {
-        let name = |side: Side| m.name(side).to_string();
-        match what {
-            Happening::Moved { played, steps } => {
-                self.moved(m, played, steps)?;
-                for line in describe(m.rules(), played, names(m)) {
-                    self.say(&line.text)?;
-                }
-            }
-            Happening::RoundOver { outcome, record } => {
-                self.say(&outcome_message(*outcome, m.board().score(), names(m)))?;
-                self.tally(m)?;
-                if let Some(path) = record {
-                    self.say(&format!("Round recorded in {}.", path.display()))?;
-                }
-            }
-            Happening::UndoAsked { by } => {
-                self.say(&format!("{} asks to take back the last move.", name(*by)))?;
-            }
-            Happening::UndoDeclined { by } => {
-                self.say(&format!(
-                    "{} does not agree to take back the move.",
-                    name(*by)
-                ))?;
-            }
-            Happening::Undone => {
-                self.say("The last move was taken back.")?;
-                self.board(m)?;
-            }
-            Happening::Again { side, yes } => {
-                let does = if *yes { "wants" } else { "does not want" };
-                self.say(&format!("{} {does} to play again.", name(*side)))?;
-            }
-            Happening::NextRound => self.round_start(m)?,
-            Happening::Finished => {
-                self.say("The match is over. Thanks for playing!")?;
-                self.tally(m)?;
-            }
-            Happening::Left { side } => {
-                self.say(&format!("{} left the match.", name(*side)))?;
-            }
-            Happening::Note(text) => self.say(&format!("Note: {text}"))?,
-        }
-        Ok(())
+        show_happening(self, m, what)
     }
 
     /// The keys.
@@ -215,10 +185,160 @@ pub trait Show {
     }
 }
 
+/// How every front end shows `what` happened in `m` (the match as it is
+/// after it), by [`Show`]'s primitives; a front end that words some
+/// happenings itself hands the rest here.
+///
+/// # Errors
+/// When the output fails.
+pub fn show_happening<S: Show + ?Sized>(
+    show: &mut S,
+    m: &Match,
+    what: &Happening,
+) -> io::Result<()> {
+    let name = |side: Side| m.name(side).to_string();
+    match what {
+        Happening::Moved { played, steps } => {
+            show.moved(m, played, steps)?;
+            for line in describe(m.rules(), played, names(m)) {
+                show.say(&line.text)?;
+            }
+        }
+        Happening::RoundOver { outcome, record } => {
+            show.say(&outcome_message(*outcome, m.board().score(), names(m)))?;
+            show.tally(m)?;
+            if let Some(path) = record {
+                show.say(&format!("Round recorded in {}.", path.display()))?;
+            }
+        }
+        Happening::UndoAsked { by } => {
+            show.say(&format!("{} asks to take back the last move.", name(*by)))?;
+        }
+        Happening::UndoDeclined { by } => {
+            show.say(&format!(
+                "{} does not agree to take back the move.",
+                name(*by)
+            ))?;
+        }
+        Happening::Undone => {
+            show.say("The last move was taken back.")?;
+            show.board(m)?;
+        }
+        Happening::Again { side, yes } => {
+            let does = if *yes { "wants" } else { "does not want" };
+            show.say(&format!("{} {does} to play again.", name(*side)))?;
+        }
+        Happening::NextRound => show.round_start(m)?,
+        Happening::Finished => {
+            show.say("The match is over. Thanks for playing!")?;
+            show.tally(m)?;
+        }
+        Happening::Left { side } => {
+            show.say(&format!("{} left the match.", name(*side)))?;
+        }
+        Happening::Note(text) => show.say(&format!("Note: {text}"))?,
+    }
+    Ok(())
+}
+
 /// South's and North's names.
 #[must_use]
 pub fn names(m: &Match) -> [&str; 2] {
     [m.name(Side::South), m.name(Side::North)]
+}
+
+/// What the network game asks of its player now: the prompt, as data,
+/// so that each front end words or shows it in its own way
+/// ([`Ask::text`] is the line plain mode prints).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ask {
+    /// "Resume the unfinished match? (y/n)" (the host, before listening).
+    Resume,
+    /// The player's turn: `name` chooses one of `side`'s pits.
+    Move {
+        /// The player's name.
+        name: String,
+        /// Their side.
+        side: Side,
+    },
+    /// The other player's turn.
+    Waiting {
+        /// The other player's name.
+        name: String,
+    },
+    /// The other player asks to take back the last move: "Agree? (y/n)".
+    Agree,
+    /// This player asked to take back a move; the other has to answer.
+    WaitingAgree {
+        /// The other player's name.
+        name: String,
+    },
+    /// "Play again? (y/n)".
+    PlayAgain,
+    /// The connection to the host was lost; the joiner's program tries to
+    /// connect again by itself.
+    Reconnecting {
+        /// The host's name.
+        name: String,
+    },
+    /// This player answered "Play again?"; the other has not yet.
+    WaitingAgain {
+        /// The other player's name.
+        name: String,
+    },
+}
+
+impl Ask {
+    /// The prompt as plain mode prints it (ends with a space when it asks
+    /// for an answer).
+    #[must_use]
+    pub fn text(&self, rules: &Rules) -> String {
+        match self {
+            Ask::Resume => format!("{RESUME_QUESTION} "),
+            Ask::Move { name, side } => {
+                format!("{name}, choose a pit ({}): ", rules.letter_range(*side))
+            }
+            Ask::Waiting { name } => format!("Waiting for {name}…"),
+            Ask::Agree => "Agree? (y/n) ".to_string(),
+            Ask::WaitingAgree { name } => format!("Waiting for {name} to answer…"),
+            Ask::PlayAgain => "Play again? (y/n) ".to_string(),
+            Ask::WaitingAgain { name } => format!("Waiting for {name}'s answer…"),
+            Ask::Reconnecting { name } => {
+                format!("Trying to reconnect to {name}'s match… (q leaves)")
+            }
+        }
+    }
+
+    /// Whether this player answers it (a move or a yes or no), rather
+    /// than waiting for the other player.
+    #[must_use]
+    pub fn is_answered_by_this_player(&self) -> bool {
+        self.is_question() || matches!(self, Ask::Move { .. })
+    }
+
+    /// Whether it asks for a yes or a no.
+    #[must_use]
+    pub fn is_question(&self) -> bool {
+        matches!(self, Ask::Resume | Ask::Agree | Ask::PlayAgain)
+    }
+}
+
+/// What taking one input did.
+enum Taken {
+    /// The program ends with this code.
+    Exit(ExitCode),
+    /// It went on; `true` when the match or a question changed.
+    Changed(bool),
+}
+
+/// Whether `line`, typed by `side`'s player, is a command that works at
+/// any moment (quit, help, asking to take a move back, an empty line)
+/// rather than an answer that waits for its question.
+fn is_command(rules: &Rules, side: Side, line: &str) -> bool {
+    matches!(
+        typed(rules, side, line),
+        Typed::Nothing | Typed::Quit | Typed::Help | Typed::Undo
+    )
 }
 
 /// A yes or no answer, if `text` is one.
@@ -282,7 +402,11 @@ pub struct HostGame<S> {
     referee: Option<Referee>,
     resumed: bool,
     conn: Option<(u64, Sender)>,
+    /// Who may take the joiner's seat.
+    seat: SeatKeeper,
     last_sent: Instant,
+    /// Lines typed before the question they answer.
+    typed_ahead: VecDeque<LineInput>,
 }
 
 impl<S: Show> HostGame<S> {
@@ -305,7 +429,9 @@ impl<S: Show> HostGame<S> {
             referee: None,
             resumed: false,
             conn: None,
+            seat: SeatKeeper::default(),
             last_sent: Instant::now(),
+            typed_ahead: VecDeque::new(),
         };
         if let Some(warning) = warning {
             host.show.say(&format!("Note: {warning}"))?;
@@ -338,8 +464,9 @@ impl<S: Show> HostGame<S> {
         let Some(saved) = found.saved else {
             return Ok(());
         };
+        self.show.board(&saved)?;
         self.show.say(&saved_summary(&saved))?;
-        self.show.prompt(&format!("{RESUME_QUESTION} "))?;
+        self.show.ask(&Ask::Resume, &self.setup.rules)?;
         self.offer = Some((saved, note));
         Ok(())
     }
@@ -363,7 +490,7 @@ impl<S: Show> HostGame<S> {
             }
             None => {
                 self.show.say("Please answer y or n.")?;
-                self.show.prompt(&format!("{RESUME_QUESTION} "))?;
+                self.show.ask(&Ask::Resume, &self.setup.rules)?;
                 Ok(())
             }
         }
@@ -407,30 +534,83 @@ impl<S: Show> HostGame<S> {
     /// When the port cannot be listened on, or the output fails.
     pub fn handle(&mut self, event: HostIn) -> anyhow::Result<Option<ExitCode>> {
         let changed = match event {
-            HostIn::Input(LineInput::Line(line)) if self.offer.is_some() => {
-                self.show.echo(&line)?;
-                self.answer_offer(&line)?;
+            HostIn::Net(event) => self.on_net(event)?,
+            HostIn::Input(input) => {
+                self.typed_ahead.push_back(input);
                 false
             }
-            HostIn::Input(LineInput::End) if self.offer.is_some() => {
+        };
+        if let Some(code) = self.settle(changed)? {
+            return Ok(Some(code));
+        }
+        // What was typed answers the questions as they come, in order:
+        // a line typed ahead waits for the question it answers.
+        while let Some(input) = self.typed_ahead.pop_front() {
+            if !self.ready_for(&input) {
+                self.typed_ahead.push_front(input);
+                break;
+            }
+            let changed = match self.take_input(input)? {
+                Taken::Exit(code) => return Ok(Some(code)),
+                Taken::Changed(changed) => changed,
+            };
+            if let Some(code) = self.settle(changed)? {
+                return Ok(Some(code));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether `input` can be taken now: a command at any time, an answer
+    /// when a question for this player is open.
+    fn ready_for(&self, input: &LineInput) -> bool {
+        let LineInput::Line(line) = input else {
+            return true;
+        };
+        if self.offer.is_some() {
+            return true;
+        }
+        let rules = self
+            .referee
+            .as_ref()
+            .map_or(self.setup.rules, |r| *r.game().rules());
+        is_command(&rules, HOST_SIDE, line)
+            || self
+                .current_ask()
+                .is_some_and(|a| a.is_answered_by_this_player())
+    }
+
+    /// Takes one input: a line or the end of input.
+    fn take_input(&mut self, input: LineInput) -> anyhow::Result<Taken> {
+        Ok(match input {
+            LineInput::Line(line) if self.offer.is_some() => {
+                self.show.echo(&line)?;
+                self.answer_offer(&line)?;
+                Taken::Changed(false)
+            }
+            LineInput::End if self.offer.is_some() => {
                 self.show.say("")?;
                 self.show.say("End of input: nothing was played.")?;
-                return Ok(Some(ExitCode::SUCCESS));
+                Taken::Exit(ExitCode::SUCCESS)
             }
-            HostIn::Net(event) => self.on_net(event)?,
-            HostIn::Input(LineInput::Line(line)) => {
+            LineInput::Line(line) => {
                 self.show.echo(&line)?;
-                if let Some(code) = self.on_line(&line)? {
-                    return Ok(Some(code));
+                match self.on_line(&line)? {
+                    Some(code) => Taken::Exit(code),
+                    None => Taken::Changed(true),
                 }
-                true
             }
-            HostIn::Input(LineInput::End) => {
+            LineInput::End => {
                 self.show.say("")?;
                 self.show.say("End of input.")?;
-                return self.quit().map(Some);
+                Taken::Exit(self.quit()?)
             }
-        };
+        })
+    }
+
+    /// After a change: ends the program once the match is over, else asks
+    /// what comes next.
+    fn settle(&mut self, changed: bool) -> anyhow::Result<Option<ExitCode>> {
         if self.referee.as_ref().is_some_and(Referee::is_finished) {
             resume::clear(&self.setup.name);
             if let Some((_, mut sender)) = self.conn.take() {
@@ -555,9 +735,10 @@ impl<S: Show> HostGame<S> {
             HostEvent::Joined {
                 id,
                 name,
+                seat_key,
                 peer,
                 sender,
-            } => self.on_join(id, &name, peer, sender),
+            } => self.on_join(id, &name, seat_key.as_deref(), peer, sender),
             HostEvent::Message { id, message } => {
                 if self.conn.as_ref().is_none_or(|(current, _)| *current != id) {
                     return Ok(false);
@@ -616,6 +797,7 @@ impl<S: Show> HostGame<S> {
         &mut self,
         id: u64,
         name: &str,
+        seat_key: Option<&str>,
         peer: SocketAddr,
         sender: Sender,
     ) -> io::Result<bool> {
@@ -637,7 +819,8 @@ impl<S: Show> HostGame<S> {
             return Ok(false);
         }
         let playing = self.opponent();
-        if self.referee.is_some() && self.conn.is_some() && playing != name {
+        let in_use = self.conn.as_ref().is_some_and(|(_, s)| s.is_open());
+        if self.referee.is_some() && in_use && playing != name {
             let text = format!("{} is already playing with {playing}.", self.setup.name);
             self.refuse(sender, &text);
             self.show.say(&format!(
@@ -645,6 +828,23 @@ impl<S: Show> HostGame<S> {
             ))?;
             return Ok(false);
         }
+        let admission = self.seat.admit(seat_key, in_use);
+        if admission == Admission::Taken {
+            self.refuse(
+                sender,
+                &format!(
+                    "{name} is already playing in this match from another program, which is still connected: only that program can take the seat back. If that was you, leave it (q), or wait {} s for {} to see that it is gone, then join again.",
+                    link::SILENCE.as_secs(),
+                    self.setup.name
+                ),
+            );
+            self.show.say(&format!(
+                "A program at {peer} tried to take {name}'s seat while {name} is connected, without {name}'s seat key; it was turned away."
+            ))?;
+            // Ask again what was asked before the line.
+            return Ok(true);
+        }
+        let newcomer = matches!(admission, Admission::Newcomer(_)) && !self.seat.key().is_empty();
         let first_join = self.referee.is_none();
         if first_join {
             let seed = Rng::from_entropy().next_u64();
@@ -668,10 +868,16 @@ impl<S: Show> HostGame<S> {
                     .say(&format!("{name} at {peer} was turned away: {text}"))?;
                 Ok(false)
             }
-            Ok(messages) => {
+            Ok(mut messages) => {
                 if let Some((_, mut old)) = self.conn.take() {
                     // The same player again: the old connection is dead.
                     old.close();
+                }
+                self.seat.seat(admission);
+                for message in &mut messages {
+                    if let ToJoiner::Welcome { seat_key, .. } = message {
+                        *seat_key = self.seat.key().to_string();
+                    }
                 }
                 self.conn = Some((id, sender));
                 for message in &messages {
@@ -679,6 +885,11 @@ impl<S: Show> HostGame<S> {
                 }
                 let joined = if resumed { "is back" } else { "joined" };
                 self.show.say(&format!("{name} {joined} (from {peer})."))?;
+                if newcomer {
+                    self.show.say(&format!(
+                        "(From a new program: {name}'s seat was free, so it took it; the program that played before can no longer take it back.)"
+                    ))?;
+                }
                 if let Some(r) = &self.referee {
                     let m = r.game().clone();
                     self.show.round_start(&m)?;
@@ -784,33 +995,42 @@ impl<S: Show> HostGame<S> {
 
     /// Says what the host's player may do now.
     fn prompt(&mut self) -> io::Result<()> {
-        let Some(r) = &self.referee else {
+        let Some(ask) = self.current_ask() else {
             return Ok(());
         };
+        let rules = self
+            .referee
+            .as_ref()
+            .map_or(self.setup.rules, |r| *r.game().rules());
+        self.show.ask(&ask, &rules)
+    }
+
+    /// What the host's player is asked now, if anything.
+    fn current_ask(&self) -> Option<Ask> {
+        let r = self.referee.as_ref()?;
         if self.conn.is_none() || r.is_finished() {
-            return Ok(());
+            return None;
         }
         let m = r.game();
         let opponent = m.name(JOINER_SIDE).to_string();
-        let text = if r.undo_request() == Some(JOINER_SIDE) {
-            "Agree? (y/n) ".to_string()
+        let ask = if r.undo_request() == Some(JOINER_SIDE) {
+            Ask::Agree
         } else if r.undo_request() == Some(HOST_SIDE) {
-            format!("Waiting for {opponent} to answer…")
+            Ask::WaitingAgree { name: opponent }
         } else if m.outcome().is_some() {
             match r.again()[HOST_SIDE.index()] {
-                None => "Play again? (y/n) ".to_string(),
-                Some(_) => format!("Waiting for {opponent}'s answer…"),
+                None => Ask::PlayAgain,
+                Some(_) => Ask::WaitingAgain { name: opponent },
             }
         } else if m.board().to_move() == HOST_SIDE {
-            format!(
-                "{}, choose a pit ({}): ",
-                m.name(HOST_SIDE),
-                m.rules().letter_range(HOST_SIDE)
-            )
+            Ask::Move {
+                name: m.name(HOST_SIDE).to_string(),
+                side: HOST_SIDE,
+            }
         } else {
-            format!("Waiting for {opponent}…")
+            Ask::Waiting { name: opponent }
         };
-        self.show.prompt(&text)
+        Some(ask)
     }
 }
 
@@ -830,25 +1050,20 @@ pub struct JoinGame<S> {
     asking: bool,
     /// This player's answer to "Play again?".
     again: Option<bool>,
+    /// The host's answer to "Play again?".
+    host_again: Option<bool>,
+    /// Lines typed before the question they answer.
+    typed_ahead: VecDeque<LineInput>,
     last_sent: Instant,
     /// The connection is lost: give up at `.0`, try next at `.1`.
     lost: Option<(Instant, Instant)>,
+    /// The seat key from the host's last welcome, shown when reconnecting.
+    seat_key: Option<String>,
 }
 
 /// The sentence for a failed connection.
 fn connect_failure(setup: &JoinSetup, e: &SessionError) -> String {
-    match e {
-        SessionError::WrongCode => format!(
-            "The host did not accept the code {}: check it with the host (each new match has a new code).",
-            setup.code
-        ),
-        SessionError::Version(_) => e.to_string(),
-        SessionError::Frame(crate::net::frame::FrameError::Io(io)) => format!(
-            "Could not reach a mancala host at {} ({io}). Is the host running, and is the address right?",
-            setup.address
-        ),
-        other => format!("Could not join the match at {}: {other}.", setup.address),
-    }
+    link::join_failure(&setup.address, &setup.code, e)
 }
 
 impl<S: Show> JoinGame<S> {
@@ -865,7 +1080,7 @@ impl<S: Show> JoinGame<S> {
     ) -> io::Result<Result<JoinGame<S>, (S, ExitCode)>> {
         show.say(&format!("Joining the match at {}…", setup.address))?;
         let (sender, receiver, first) =
-            match link::connect(&setup.addresses, &setup.code, &setup.name) {
+            match link::connect(&setup.addresses, &setup.code, &setup.name, None) {
                 Ok(session) => session,
                 Err(e) => {
                     show.say(&connect_failure(&setup, &e))?;
@@ -873,8 +1088,10 @@ impl<S: Show> JoinGame<S> {
                 }
             };
         link::spawn_reader(receiver, tx.clone(), move |m| JoinIn::Net(1, m));
-        let state = match first {
-            ToJoiner::Welcome { state, .. } => state,
+        let (state, seat_key) = match first {
+            ToJoiner::Welcome {
+                state, seat_key, ..
+            } => (state, seat_key),
             ToJoiner::Refused { text } | ToJoiner::Error { text } => {
                 show.say(&crate::net::remote_text(&text))?;
                 return Ok(Err((show, ExitCode::FAILURE)));
@@ -902,8 +1119,11 @@ impl<S: Show> JoinGame<S> {
             asked: None,
             asking: false,
             again: None,
+            host_again: None,
+            typed_ahead: VecDeque::new(),
             last_sent: Instant::now(),
             lost: None,
+            seat_key: Some(seat_key),
         };
         joiner.welcomed(false)?;
         joiner.prompt()?;
@@ -961,23 +1181,52 @@ impl<S: Show> JoinGame<S> {
                 self.connection_lost(&e)?;
                 false
             }
-            JoinIn::Input(LineInput::Line(line)) => {
-                self.show.echo(&line)?;
-                if let Some(code) = self.on_line(&line)? {
-                    return Ok(Some(code));
-                }
-                self.lost.is_none()
-            }
-            JoinIn::Input(LineInput::End) => {
-                self.show.say("")?;
-                self.show.say("End of input.")?;
-                return Ok(Some(self.leave()?));
+            JoinIn::Input(input) => {
+                self.typed_ahead.push_back(input);
+                false
             }
         };
         if changed {
             self.prompt()?;
         }
+        // What was typed answers the questions as they come, in order.
+        while let Some(input) = self.typed_ahead.pop_front() {
+            if !self.ready_for(&input) {
+                self.typed_ahead.push_front(input);
+                break;
+            }
+            let changed = match input {
+                LineInput::Line(line) => {
+                    self.show.echo(&line)?;
+                    if let Some(code) = self.on_line(&line)? {
+                        return Ok(Some(code));
+                    }
+                    self.lost.is_none()
+                }
+                LineInput::End => {
+                    self.show.say("")?;
+                    self.show.say("End of input.")?;
+                    return Ok(Some(self.leave()?));
+                }
+            };
+            if changed {
+                self.prompt()?;
+            }
+        }
         Ok(None)
+    }
+
+    /// Whether `input` can be taken now: a command at any time, an answer
+    /// when a question for this player is open.
+    fn ready_for(&self, input: &LineInput) -> bool {
+        let LineInput::Line(line) = input else {
+            return true;
+        };
+        is_command(self.m().rules(), JOINER_SIDE, line)
+            || (self.lost.is_none()
+                && self
+                    .current_ask()
+                    .is_some_and(|a| a.is_answered_by_this_player()))
     }
 
     fn m(&self) -> &Match {
@@ -1057,7 +1306,13 @@ impl<S: Show> JoinGame<S> {
                     self.asked = None;
                 }
                 Happening::Moved { .. } => self.asked = None,
-                Happening::NextRound => self.again = None,
+                Happening::NextRound => {
+                    self.again = None;
+                    self.host_again = None;
+                }
+                Happening::Again { side, yes } if *side == HOST_SIDE => {
+                    self.host_again = Some(*yes);
+                }
                 Happening::Finished => {
                     self.sender.close();
                     return Ok(Some(ExitCode::SUCCESS));
@@ -1079,9 +1334,9 @@ impl<S: Show> JoinGame<S> {
     /// The connection broke: say so and start trying to reconnect.
     fn connection_lost(&mut self, why: &SessionError) -> io::Result<()> {
         let host = self.host_name();
-        self.show.say(&format!(
-            "Connection lost ({why}); trying to reconnect to {host}'s match… (q leaves)"
-        ))?;
+        self.show.say(&format!("Connection lost ({why})."))?;
+        let rules = *self.m().rules();
+        self.show.ask(&Ask::Reconnecting { name: host }, &rules)?;
         self.sender.close();
         let now = Instant::now();
         self.lost = Some((now + self.setup.reconnect_for, now));
@@ -1095,13 +1350,22 @@ impl<S: Show> JoinGame<S> {
             return Ok(None);
         };
         let host = self.host_name();
-        match link::connect(&self.setup.addresses, &self.setup.code, &self.setup.name) {
+        let seat_key = self.seat_key.as_deref();
+        match link::connect(
+            &self.setup.addresses,
+            &self.setup.code,
+            &self.setup.name,
+            seat_key,
+        ) {
             Ok((sender, receiver, first)) => {
                 self.conn += 1;
                 let id = self.conn;
                 link::spawn_reader(receiver, self.tx.clone(), move |m| JoinIn::Net(id, m));
                 self.sender = sender;
-                let ToJoiner::Welcome { state, .. } = first else {
+                let ToJoiner::Welcome {
+                    state, seat_key, ..
+                } = first
+                else {
                     if let ToJoiner::Refused { text } | ToJoiner::Error { text } = first {
                         self.show.say(&crate::net::remote_text(&text))?;
                     }
@@ -1114,10 +1378,12 @@ impl<S: Show> JoinGame<S> {
                         return Ok(Some(ExitCode::FAILURE));
                     }
                 };
+                self.seat_key = Some(seat_key);
                 self.lost = None;
                 self.asked = None;
                 self.asking = false;
                 self.again = None;
+                self.host_again = None;
                 self.last_sent = Instant::now();
                 self.welcomed(true)?;
                 if let Some((at, pit)) = self.pending.take()
@@ -1132,13 +1398,19 @@ impl<S: Show> JoinGame<S> {
                 self.show.say(&connect_failure(&self.setup, &e))?;
                 Ok(Some(ExitCode::FAILURE))
             }
-            Err(_) if Instant::now() < deadline => {
-                self.lost = Some((deadline, Instant::now() + Duration::from_millis(200)));
+            Err(e) if Instant::now() < deadline => {
+                // Told to wait: come back then, not sooner.
+                let pause = match e {
+                    SessionError::TooManyTries(wait) => wait,
+                    _ => Duration::from_millis(200),
+                };
+                self.lost = Some((deadline, Instant::now() + pause));
                 Ok(None)
             }
             Err(e) => {
                 self.show.say(&format!(
-                    "Could not reconnect to {host}'s match ({e}). Run the same command again to go on: the match is saved on {host}'s machine."
+                    "Could not reconnect to {host}'s match. {} Run the same command again to go on: the match is saved on {host}'s machine.",
+                    connect_failure(&self.setup, &e)
                 ))?;
                 Ok(Some(ExitCode::FAILURE))
             }
@@ -1230,29 +1502,39 @@ impl<S: Show> JoinGame<S> {
     }
 
     fn prompt(&mut self) -> io::Result<()> {
-        if self.pending.is_some() {
+        let Some(ask) = self.current_ask() else {
             return Ok(());
+        };
+        let rules = *self.m().rules();
+        self.show.ask(&ask, &rules)
+    }
+
+    /// What the joiner's player is asked now, if anything (nothing while a
+    /// move is on its way, or once the host has said it will not play
+    /// again).
+    fn current_ask(&self) -> Option<Ask> {
+        if self.pending.is_some() || self.host_again == Some(false) {
+            return None;
         }
         let m = self.m();
         let host = m.name(HOST_SIDE).to_string();
-        let text = if self.asked.is_some() {
-            "Agree? (y/n) ".to_string()
+        let ask = if self.asked.is_some() {
+            Ask::Agree
         } else if self.asking {
-            format!("Waiting for {host} to answer…")
+            Ask::WaitingAgree { name: host }
         } else if m.outcome().is_some() {
             match self.again {
-                None => "Play again? (y/n) ".to_string(),
-                Some(_) => format!("Waiting for {host}'s answer…"),
+                None => Ask::PlayAgain,
+                Some(_) => Ask::WaitingAgain { name: host },
             }
         } else if m.board().to_move() == JOINER_SIDE {
-            format!(
-                "{}, choose a pit ({}): ",
-                m.name(JOINER_SIDE),
-                m.rules().letter_range(JOINER_SIDE)
-            )
+            Ask::Move {
+                name: m.name(JOINER_SIDE).to_string(),
+                side: JOINER_SIDE,
+            }
         } else {
-            format!("Waiting for {host}…")
+            Ask::Waiting { name: host }
         };
-        self.show.prompt(&text)
+        Some(ask)
     }
 }

@@ -179,6 +179,8 @@ impl Referee {
         let mut out = vec![ToJoiner::Welcome {
             state: Snapshot::of(&self.m),
             resumed,
+            // The host's seat keeper fills in the key (see `super::seat`).
+            seat_key: String::new(),
         }];
         if let Some(yes) = self.again[HOST_SIDE.index()] {
             out.push(ToJoiner::Again { yes });
@@ -650,7 +652,13 @@ mod tests {
             "stale"
         );
         assert!(r.remote(ToHost::Again { yes: true }).is_err());
-        assert!(r.remote(ToHost::Join { name: "x".into() }).is_err());
+        assert!(
+            r.remote(ToHost::Join {
+                name: "x".into(),
+                seat_key: None
+            })
+            .is_err()
+        );
         assert_ne!(r.game().board(), &before);
         assert_eq!(r.game().moves().len(), 1, "nothing else played");
     }

@@ -1,5 +1,8 @@
 //! The handshake and the sealed session.
 //!
+//! 0. When too many wrong codes were tried lately (see
+//!    [`super::gate::Tries`]), the host answers [`Refusal::TooManyTries`]
+//!    instead, with the seconds to wait, and closes.
 //! 1. The host greets in the clear: [`Hello::Host`] with its protocol
 //!    version and its SPAKE2 message (password: the join code).
 //! 2. The joiner answers [`Hello::Joiner`] with its version and SPAKE2
@@ -10,16 +13,24 @@
 //!    everything said so far, one ChaCha20-Poly1305 key per direction.
 //! 4. The joiner sends its first sealed message ([`ToHost::Join`]). If it
 //!    does not open, the codes differ: the host answers
-//!    [`Refusal::WrongCode`] in the clear and closes.
+//!    [`Refusal::WrongCode`] in the clear and closes. The host opens it
+//!    only while a try is left ([`super::gate::Tries::attempt`]); a
+//!    wrong code spends one.
+//!
+//! The whole handshake has one deadline ([`HANDSHAKE_TIMEOUT`]): each read
+//! and write waits only for the time left, so a peer that sends a byte
+//! now and then cannot stretch it.
 //!
 //! Each direction numbers its messages from 0; the number is the nonce and
 //! is never sent. A receiver opens message *n* only with nonce *n*, so a
 //! message replayed, dropped, reordered or altered fails to open, and the
 //! connection ends.
 
-use std::io::{BufReader, BufWriter};
-use std::net::TcpStream;
-use std::time::Duration;
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::net::{IpAddr, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use chacha20poly1305::aead::{Aead, KeyInit, Payload};
 use chacha20poly1305::{ChaCha20Poly1305, Key, Nonce};
@@ -31,10 +42,11 @@ use spake2::{Ed25519Group, Identity, Password, Spake2};
 
 use super::code::JoinCode;
 use super::frame::{FrameError, Kind, read_frame, write_frame};
+use super::gate::Tries;
 use super::message::{GAME, Hello, Refusal, ToHost, ToJoiner, decode, encode};
 use super::{PROTOCOL_VERSION, RemoteText};
 
-/// How long a handshake may take before the connection is dropped.
+/// How long a whole handshake may take before the connection is dropped.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Why a session could not start or go on.
@@ -46,6 +58,9 @@ pub enum SessionError {
     WrongCode,
     /// The other program speaks this protocol version.
     Version(u32),
+    /// The host tries no code now (too many wrong ones lately): try again
+    /// after this long.
+    TooManyTries(Duration),
     /// The other end is not a mancala program.
     NotMancala,
     /// A message failed to open: altered, replayed or out of order.
@@ -63,6 +78,11 @@ impl std::fmt::Display for SessionError {
             SessionError::Frame(e) => f.write_str(&super::remote_text(&e.to_string())),
             SessionError::WrongCode => f.write_str("the join code does not match"),
             SessionError::Version(theirs) => f.write_str(&super::version_mismatch(*theirs)),
+            SessionError::TooManyTries(wait) => write!(
+                f,
+                "too many wrong codes were tried lately: try again in {} s",
+                super::gate::seconds(*wait)
+            ),
             SessionError::NotMancala => f.write_str("the other end is not a mancala game"),
             SessionError::Forged => f.write_str(
                 "a message failed its authenticity check (altered, replayed or out of order)",
@@ -130,6 +150,7 @@ impl Direction {
 pub struct Sender {
     stream: BufWriter<TcpStream>,
     keys: Direction,
+    open: Arc<AtomicBool>,
 }
 
 impl Sender {
@@ -146,7 +167,15 @@ impl Sender {
     /// Closes both directions of the connection (the receiving half sees
     /// the end at once).
     pub fn close(&mut self) {
+        self.open.store(false, Ordering::Relaxed);
         let _ = self.stream.get_ref().shutdown(std::net::Shutdown::Both);
+    }
+
+    /// Whether the connection may still be open: `false` once it was
+    /// closed here, or its receiving half met the end or a failure.
+    #[must_use]
+    pub fn is_open(&self) -> bool {
+        self.open.load(Ordering::Relaxed)
     }
 }
 
@@ -154,6 +183,7 @@ impl Sender {
 pub struct Receiver {
     stream: BufReader<TcpStream>,
     keys: Direction,
+    open: Arc<AtomicBool>,
 }
 
 impl Receiver {
@@ -163,6 +193,14 @@ impl Receiver {
     /// The connection's failure or end, a frame in the clear, a message
     /// that fails to open, or one that is not a `T`.
     pub fn recv<T: DeserializeOwned>(&mut self) -> Result<T, SessionError> {
+        let message = self.read();
+        if message.is_err() {
+            self.open.store(false, Ordering::Relaxed);
+        }
+        message
+    }
+
+    fn read<T: DeserializeOwned>(&mut self) -> Result<T, SessionError> {
         let (kind, body) = read_frame(&mut self.stream)?;
         if kind != Kind::Sealed {
             return Err(SessionError::Frame(FrameError::Malformed));
@@ -205,15 +243,64 @@ fn directions(key: &[u8], host_pake: &[u8], joiner_pake: &[u8]) -> (Direction, D
     (direction(b"host to joiner"), direction(b"joiner to host"))
 }
 
-fn send_clear(stream: &mut TcpStream, hello: &Hello) -> Result<(), SessionError> {
+/// A connection during the handshake: every read and write waits only
+/// for the time left before `deadline`.
+struct Timed<'a> {
+    stream: &'a TcpStream,
+    deadline: Instant,
+}
+
+impl Timed<'_> {
+    fn left(&self) -> io::Result<Duration> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the handshake took too long",
+            ));
+        }
+        Ok(left)
+    }
+}
+
+impl Read for Timed<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.stream.set_read_timeout(Some(self.left()?))?;
+        (&mut &*self.stream).read(buf)
+    }
+}
+
+impl Write for Timed<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.stream.set_write_timeout(Some(self.left()?))?;
+        (&mut &*self.stream).write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn send_clear(stream: &mut Timed<'_>, hello: &Hello) -> Result<(), SessionError> {
     write_frame(stream, Kind::Clear, &encode(hello))?;
     Ok(())
 }
 
-fn read_clear(stream: &mut TcpStream) -> Result<Hello, SessionError> {
+fn read_clear(stream: &mut Timed<'_>) -> Result<Hello, SessionError> {
     match read_frame(stream)? {
         (Kind::Clear, body) => decode(&body).map_err(|_| SessionError::NotMancala),
         (Kind::Sealed, _) => Err(SessionError::NotMancala),
+    }
+}
+
+/// The error a refusal in the clear stands for.
+fn refused(reason: Refusal, theirs: u32, retry_in: u32) -> SessionError {
+    match reason {
+        Refusal::WrongCode => SessionError::WrongCode,
+        Refusal::Version => SessionError::Version(theirs),
+        Refusal::TooManyTries => {
+            SessionError::TooManyTries(Duration::from_secs(u64::from(retry_in.max(1))))
+        }
     }
 }
 
@@ -222,47 +309,76 @@ fn split(
     send: Direction,
     recv: Direction,
 ) -> Result<(Sender, Receiver), SessionError> {
-    let reader = stream
-        .try_clone()
-        .map_err(|e| SessionError::Frame(FrameError::Io(e)))?;
+    let io = |e| SessionError::Frame(FrameError::Io(e));
+    // The session has no deadline: its reader decides how long silence
+    // may last.
+    stream.set_read_timeout(None).map_err(io)?;
+    stream.set_write_timeout(None).map_err(io)?;
+    let reader = stream.try_clone().map_err(io)?;
+    let open = Arc::new(AtomicBool::new(true));
     Ok((
         Sender {
             stream: BufWriter::new(stream),
             keys: send,
+            open: Arc::clone(&open),
         },
         Receiver {
             stream: BufReader::new(reader),
             keys: recv,
+            open,
         },
     ))
 }
 
-fn set_timeouts(stream: &TcpStream, timeout: Option<Duration>) -> Result<(), SessionError> {
-    let io = |e| SessionError::Frame(FrameError::Io(e));
-    stream.set_read_timeout(timeout).map_err(io)?;
-    stream.set_write_timeout(timeout).map_err(io)?;
-    stream.set_nodelay(true).map_err(io)
-}
-
-/// The host's side of the handshake on an accepted connection: the
-/// session and the joiner's first message (not yet checked: the caller
-/// decides whether to welcome or refuse).
+/// Tells a joiner that its code is not tried now, and why.
 ///
 /// # Errors
-/// [`SessionError::WrongCode`] and [`SessionError::Version`] after telling
-/// the joiner so; anything else that went wrong.
+/// The connection's failure.
+pub fn refuse_tries(stream: &TcpStream, wait: Duration) -> Result<(), SessionError> {
+    let mut timed = Timed {
+        stream,
+        deadline: Instant::now() + Duration::from_secs(1),
+    };
+    send_clear(
+        &mut timed,
+        &Hello::Refused {
+            reason: Refusal::TooManyTries,
+            retry_in: u32::try_from(super::gate::seconds(wait)).unwrap_or(u32::MAX),
+        },
+    )
+}
+
+/// The host's side of the handshake on an accepted connection, all of it
+/// before `deadline`: the session and the joiner's first message (not yet
+/// checked: the caller decides whether to welcome or refuse). The code is
+/// checked only while `tries` has a try for the joiner's address.
+///
+/// # Errors
+/// [`SessionError::WrongCode`], [`SessionError::Version`] and
+/// [`SessionError::TooManyTries`] after telling the joiner so; anything
+/// else that went wrong.
 pub fn host_handshake(
-    mut stream: TcpStream,
+    stream: TcpStream,
     code: &JoinCode,
+    tries: &Tries,
+    deadline: Instant,
 ) -> Result<(Sender, Receiver, ToHost), SessionError> {
-    set_timeouts(&stream, Some(HANDSHAKE_TIMEOUT))?;
+    let io = |e| SessionError::Frame(FrameError::Io(e));
+    stream.set_nodelay(true).map_err(io)?;
+    let source = stream
+        .peer_addr()
+        .map_or(IpAddr::from([0, 0, 0, 0]), |a| a.ip());
+    let mut timed = Timed {
+        stream: &stream,
+        deadline,
+    };
     let (spake, host_pake) = Spake2::<Ed25519Group>::start_b(
         &Password::new(code.password()),
         &Identity::new(JOINER_ID),
         &Identity::new(HOST_ID),
     );
     send_clear(
-        &mut stream,
+        &mut timed,
         &Hello::Host {
             game: GAME.into(),
             version: PROTOCOL_VERSION,
@@ -273,7 +389,7 @@ pub fn host_handshake(
         game,
         version,
         pake,
-    } = read_clear(&mut stream)?
+    } = read_clear(&mut timed)?
     else {
         return Err(SessionError::NotMancala);
     };
@@ -281,10 +397,12 @@ pub fn host_handshake(
         return Err(SessionError::NotMancala);
     }
     if version != PROTOCOL_VERSION {
+        tries.spend(source, Instant::now());
         let _ = send_clear(
-            &mut stream,
+            &mut timed,
             &Hello::Refused {
                 reason: Refusal::Version,
+                retry_in: 0,
             },
         );
         return Err(SessionError::Version(version));
@@ -292,44 +410,64 @@ pub fn host_handshake(
     let key = spake
         .finish(&pake)
         .map_err(|_| SessionError::Malformed("a key exchange message was malformed".into()))?;
-    let (to_joiner, from_joiner) = directions(&key, &host_pake, &pake);
-    let (sender, mut receiver) = split(stream, to_joiner, from_joiner)?;
-    let first = match receiver.recv::<ToHost>() {
-        Err(SessionError::Forged) => {
-            let _ = send_clear(
-                receiver.stream.get_mut(),
-                &Hello::Refused {
-                    reason: Refusal::WrongCode,
-                },
-            );
-            return Err(SessionError::WrongCode);
+    let (to_joiner, mut from_joiner) = directions(&key, &host_pake, &pake);
+    let (kind, sealed) = read_frame(&mut timed)?;
+    if kind != Kind::Sealed {
+        return Err(SessionError::Frame(FrameError::Malformed));
+    }
+    let mut opened = None;
+    let checked = tries.attempt(source, Instant::now(), || {
+        opened = from_joiner.open(&sealed).ok();
+        opened.is_some()
+    });
+    let (reason, retry_in, error) = match (checked, opened) {
+        (Ok(true), Some(plain)) => {
+            let first = decode::<ToHost>(&plain).map_err(SessionError::Malformed)?;
+            let (sender, receiver) = split(stream, to_joiner, from_joiner)?;
+            return Ok((sender, receiver, first));
         }
-        other => other?,
+        (Err(wait), _) => (
+            Refusal::TooManyTries,
+            u32::try_from(super::gate::seconds(wait)).unwrap_or(u32::MAX),
+            SessionError::TooManyTries(wait),
+        ),
+        _ => (Refusal::WrongCode, 0, SessionError::WrongCode),
     };
-    set_timeouts(receiver.stream.get_ref(), None)?;
-    Ok((sender, receiver, first))
+    let _ = send_clear(&mut timed, &Hello::Refused { reason, retry_in });
+    Err(error)
 }
 
-/// The joiner's side of the handshake on a connection to the host, sending
-/// `join` as the first sealed message: the session and the host's first
-/// answer.
+/// The joiner's side of the handshake on a connection to the host, all of
+/// it before `deadline`, sending `join` as the first sealed message: the
+/// session and the host's first answer.
 ///
 /// # Errors
-/// [`SessionError::WrongCode`] and [`SessionError::Version`] when the host
-/// refuses; anything else that went wrong.
+/// [`SessionError::WrongCode`], [`SessionError::Version`] and
+/// [`SessionError::TooManyTries`] when the host refuses; anything else
+/// that went wrong.
 pub fn join_handshake(
-    mut stream: TcpStream,
+    stream: TcpStream,
     code: &JoinCode,
     join: &ToHost,
+    deadline: Instant,
 ) -> Result<(Sender, Receiver, ToJoiner), SessionError> {
-    set_timeouts(&stream, Some(HANDSHAKE_TIMEOUT))?;
-    let Hello::Host {
-        game,
-        version,
-        pake: host_pake,
-    } = read_clear(&mut stream)?
-    else {
-        return Err(SessionError::NotMancala);
+    stream
+        .set_nodelay(true)
+        .map_err(|e| SessionError::Frame(FrameError::Io(e)))?;
+    let mut timed = Timed {
+        stream: &stream,
+        deadline,
+    };
+    let (game, version, host_pake) = match read_clear(&mut timed)? {
+        Hello::Host {
+            game,
+            version,
+            pake,
+        } => (game, version, pake),
+        Hello::Refused { reason, retry_in } => {
+            return Err(refused(reason, PROTOCOL_VERSION, retry_in));
+        }
+        Hello::Joiner { .. } => return Err(SessionError::NotMancala),
     };
     if game != GAME {
         return Err(SessionError::NotMancala);
@@ -340,7 +478,7 @@ pub fn join_handshake(
         &Identity::new(HOST_ID),
     );
     send_clear(
-        &mut stream,
+        &mut timed,
         &Hello::Joiner {
             game: GAME.into(),
             version: PROTOCOL_VERSION,
@@ -353,28 +491,21 @@ pub fn join_handshake(
     let key = spake
         .finish(&host_pake)
         .map_err(|_| SessionError::Malformed("a key exchange message was malformed".into()))?;
-    let (to_joiner, to_host) = directions(&key, &host_pake, &pake);
-    let (mut sender, mut receiver) = split(stream, to_host, to_joiner)?;
-    sender.send(join)?;
-    let (kind, body) = read_frame(&mut receiver.stream)?;
-    let first = match kind {
-        Kind::Clear => {
+    let (mut from_host, mut to_host) = directions(&key, &host_pake, &pake);
+    write_frame(&mut timed, Kind::Sealed, &to_host.seal(&encode(join)))?;
+    let first = match read_frame(&mut timed)? {
+        (Kind::Clear, body) => {
             return Err(match decode::<Hello>(&body) {
-                Ok(Hello::Refused {
-                    reason: Refusal::WrongCode,
-                }) => SessionError::WrongCode,
-                Ok(Hello::Refused {
-                    reason: Refusal::Version,
-                }) => SessionError::Version(version),
+                Ok(Hello::Refused { reason, retry_in }) => refused(reason, version, retry_in),
                 _ => SessionError::NotMancala,
             });
         }
-        Kind::Sealed => {
-            let plain = receiver.keys.open(&body)?;
+        (Kind::Sealed, body) => {
+            let plain = from_host.open(&body)?;
             decode::<ToJoiner>(&plain).map_err(SessionError::Malformed)?
         }
     };
-    set_timeouts(receiver.stream.get_ref(), None)?;
+    let (sender, receiver) = split(stream, to_host, from_host)?;
     Ok((sender, receiver, first))
 }
 
@@ -385,12 +516,16 @@ mod tests {
 
     type Session<T> = Result<(Sender, Receiver, T), SessionError>;
 
+    fn soon() -> Instant {
+        Instant::now() + HANDSHAKE_TIMEOUT
+    }
+
     fn pair(host_code: JoinCode, joiner_code: JoinCode) -> (Session<ToHost>, Session<ToJoiner>) {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
         let host = std::thread::spawn(move || {
             let (stream, _) = listener.accept().unwrap();
-            host_handshake(stream, &host_code)
+            host_handshake(stream, &host_code, &Tries::default(), soon())
         });
         let stream = TcpStream::connect(addr).unwrap();
         let joiner = std::thread::spawn(move || {
@@ -399,7 +534,9 @@ mod tests {
                 &joiner_code,
                 &ToHost::Join {
                     name: "Michael".into(),
+                    seat_key: None,
                 },
+                soon(),
             )
         });
         let mut host = host.join().unwrap();
@@ -418,7 +555,8 @@ mod tests {
         assert_eq!(
             first,
             ToHost::Join {
-                name: "Michael".into()
+                name: "Michael".into(),
+                seat_key: None,
             }
         );
         let (mut js, mut jr, answer) = joiner.unwrap();
@@ -436,6 +574,88 @@ mod tests {
         let (host, joiner) = pair(code, other);
         assert!(matches!(host, Err(SessionError::WrongCode)));
         assert!(matches!(joiner, Err(SessionError::WrongCode)));
+    }
+
+    #[test]
+    fn a_handshake_that_drips_ends_at_its_deadline() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let mut drip = TcpStream::connect(addr).unwrap();
+        let (stream, _) = listener.accept().unwrap();
+        let dripping = std::thread::spawn(move || {
+            // One byte of a long frame every 50 ms: each read is quick,
+            // the handshake is not.
+            let _ = drip.write_all(&[0x0f]);
+            for _ in 0..40 {
+                std::thread::sleep(Duration::from_millis(50));
+                if drip.write_all(b"C").is_err() {
+                    return;
+                }
+            }
+        });
+        let start = Instant::now();
+        let code = JoinCode::random();
+        let ended = host_handshake(
+            stream,
+            &code,
+            &Tries::default(),
+            start + Duration::from_millis(300),
+        );
+        let took = start.elapsed();
+        assert!(matches!(ended, Err(SessionError::Frame(_))));
+        assert!(took < Duration::from_millis(900), "{took:?}");
+        dripping.join().unwrap();
+    }
+
+    #[test]
+    fn no_try_left_means_the_code_is_not_checked() {
+        let code = JoinCode::random();
+        let tries = std::sync::Arc::new(Tries::new(
+            crate::net::gate::Rate {
+                burst: 1,
+                every: Duration::from_secs(60),
+            },
+            crate::net::gate::OVERALL,
+        ));
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let host_tries = std::sync::Arc::clone(&tries);
+        let host = std::thread::spawn(move || {
+            (0..2)
+                .map(|_| {
+                    let (stream, _) = listener.accept().unwrap();
+                    host_handshake(stream, &code, &host_tries, soon()).map(|_| ())
+                })
+                .collect::<Vec<_>>()
+        });
+        let join = |code: JoinCode| {
+            join_handshake(
+                TcpStream::connect(addr).unwrap(),
+                &code,
+                &ToHost::Join {
+                    name: "Michael".into(),
+                    seat_key: None,
+                },
+                soon(),
+            )
+            .map(|_| ())
+        };
+        let wrong: JoinCode = "7-guitar-orbit".parse().unwrap();
+        let wrong = if wrong == code {
+            "8-guitar-orbit".parse().unwrap()
+        } else {
+            wrong
+        };
+        assert!(matches!(join(wrong), Err(SessionError::WrongCode)));
+        // Even the right code is not tried now, and the joiner is told
+        // when to come back.
+        assert!(matches!(
+            join(code),
+            Err(SessionError::TooManyTries(wait)) if wait == Duration::from_secs(60)
+        ));
+        let ends = host.join().unwrap();
+        assert!(matches!(ends[0], Err(SessionError::WrongCode)));
+        assert!(matches!(ends[1], Err(SessionError::TooManyTries(_))));
     }
 
     #[test]

@@ -133,7 +133,7 @@ impl SolitaireGame {
     }
 
     fn set_board(&mut self, board: SolitaireBoard) {
-        self.start_winnable = board.plan().won();
+        self.start_winnable = board.plan_moves().finish().is_won();
         self.start = board.clone();
         self.board = board;
         self.moves.clear();

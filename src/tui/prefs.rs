@@ -30,8 +30,9 @@ use crate::tui::theme::{Palette, Theme};
 pub const FILE_NAME: &str = "preferences";
 /// The most bytes read from the file: it holds a few short lines.
 const MAX_BYTES: u64 = 4096;
-/// The slowest speed kept (as the `--speed` option allows).
-const MAX_SPEED_MS: u64 = 10_000;
+/// The slowest speed, in milliseconds per seed: the most `--speed` and
+/// the preferences file take.
+pub const MAX_SPEED_MS: u64 = 5000;
 /// Sowing speeds `+` and `-` step through, in milliseconds per seed (0: no animation).
 const SPEEDS_MS: [u64; 11] = [0, 20, 40, 70, 100, 150, 220, 330, 500, 750, 1000];
 
@@ -71,6 +72,36 @@ pub fn next_speed(current: Option<Duration>, faster: bool) -> Result<Option<Dura
         None => Err(format!(
             "Already the slowest: {} ms per seed.",
             SPEEDS_MS[SPEEDS_MS.len() - 1]
+        )),
+    }
+}
+
+/// Reads a sowing speed as `--speed` and the preferences file write it:
+/// milliseconds per seed from 0 to [`MAX_SPEED_MS`], or `off`; `0` and
+/// `off` (any case) are no animation (`None`).
+///
+/// ```
+/// use std::time::Duration;
+/// use mancala::tui::prefs::parse_speed;
+/// assert_eq!(parse_speed(" 120 "), Ok(Some(Duration::from_millis(120))));
+/// assert_eq!(parse_speed("OFF"), Ok(None));
+/// assert!(parse_speed("-5").unwrap_err().contains("0 to 5000"));
+/// ```
+///
+/// # Errors
+/// The sentence saying what a speed is, for anything else (a sign, a
+/// fraction, a word, a number past the slowest speed).
+pub fn parse_speed(text: &str) -> Result<Option<Duration>, String> {
+    let text = text.trim();
+    if text.eq_ignore_ascii_case("off") {
+        return Ok(None);
+    }
+    let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    match text.parse::<u64>() {
+        Ok(0) if digits => Ok(None),
+        Ok(ms) if digits && ms <= MAX_SPEED_MS => Ok(Some(Duration::from_millis(ms))),
+        _ => Err(format!(
+            "a speed is milliseconds per seed, a whole number from 0 to {MAX_SPEED_MS}, or off for no animation"
         )),
     }
 }
@@ -324,14 +355,7 @@ pub fn parse(text: &str) -> Result<Prefs, String> {
             return Err("a line without '='".into());
         };
         match (key.trim(), value.trim()) {
-            ("speed", "off") => prefs.seed_delay = None,
-            ("speed", ms) => match ms.parse::<u64>() {
-                Ok(0) => prefs.seed_delay = None,
-                Ok(ms) if ms <= MAX_SPEED_MS => {
-                    prefs.seed_delay = Some(Duration::from_millis(ms));
-                }
-                _ => return Err("the speed is not a number of milliseconds".into()),
-            },
+            ("speed", speed) => prefs.seed_delay = parse_speed(speed)?,
             ("theme", name) => prefs.palette = name.parse()?,
             // Keys of later versions are left alone.
             _ => {}
@@ -409,6 +433,8 @@ mod tests {
             "speed = 100\ntheme = rainbow\n".to_string(),
             "\u{0}\u{1}garbage".to_string(),
             "speed = 99999999999999999999\n".to_string(),
+            "speed = 5001\n".to_string(),
+            "speed = -5\n".to_string(),
             format!("# {}\nspeed = 100\n", "x".repeat(10_000)),
         ] {
             fs::write(&path, &text).unwrap();

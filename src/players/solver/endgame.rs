@@ -19,7 +19,9 @@
 //! (`side_move`: the rank of a position is a part of the mover's side plus
 //! a part of the opponent's given the mover's seeds), so an entry costs a
 //! few additions and one load per move. A build stopped by the limits
-//! keeps the levels it finished, and a later call resumes it.
+//! keeps the levels it finished and the work items it finished of the
+//! next, and a later call resumes it there, so that a player can build a
+//! big database a slice at a time.
 //!
 //! With relay sowing a move may carry seeds round without touching a store,
 //! so no such order is known: that database stays small and its entries
@@ -214,6 +216,9 @@ struct Shape {
     max_seeds: u8,
     /// Levels (seed counts) complete: every entry up to this is known.
     ready: AtomicU8,
+    /// Work items of the next level done by a build that was stopped: a
+    /// later build goes on from there instead of looking at each again.
+    resume: AtomicUsize,
     eager: bool,
     /// `binomial[n][k]` = C(n, k), flat: row `n` starts at `n * COLS`.
     binomial: Vec<u64>,
@@ -259,6 +264,7 @@ impl EndgameMemory {
                 rules,
                 max_seeds: max_seeds as u8,
                 ready: AtomicU8::new(if eager { 0 } else { max_seeds as u8 }),
+                resume: AtomicUsize::new(0),
                 eager,
                 binomial,
             },
@@ -473,6 +479,21 @@ impl Endgame<'_> {
     /// when `limits` stop it (their node budget is for the search, so not
     /// counted here). Nothing to do for a lazy database.
     pub fn build(&self, threads: usize, upto: u8, limits: &Limits, shown: &AtomicU8) {
+        let stop = || {
+            limits.stop.load(Ordering::Relaxed)
+                || limits.deadline.is_some_and(|d| Instant::now() >= d)
+        };
+        self.build_until(threads, upto, stop, shown);
+    }
+
+    /// The same, stopping once `stop` holds (asked before each work item).
+    fn build_until(
+        &self,
+        threads: usize,
+        upto: u8,
+        stop: impl Fn() -> bool + Sync,
+        shown: &AtomicU8,
+    ) {
         shown.store(self.ready(), Ordering::Relaxed);
         if !self.shape.eager {
             return;
@@ -501,12 +522,12 @@ impl Endgame<'_> {
                 }
             }
             items.sort_unstable();
-            let next = AtomicUsize::new(0);
+            // each item taken is finished before a thread looks at the
+            // limits again, so every item before `next` is done
+            let next = AtomicUsize::new(self.shape.resume.load(Ordering::Relaxed));
             let stopped = std::sync::atomic::AtomicBool::new(false);
             let work = || loop {
-                if limits.stop.load(Ordering::Relaxed)
-                    || limits.deadline.is_some_and(|d| Instant::now() >= d)
-                {
+                if stop() {
                     stopped.store(true, Ordering::Relaxed);
                     return;
                 }
@@ -522,8 +543,11 @@ impl Endgame<'_> {
                 work();
             });
             if stopped.load(Ordering::Relaxed) {
+                let done = next.load(Ordering::Relaxed).min(items.len());
+                self.shape.resume.store(done, Ordering::Relaxed);
                 return;
             }
+            self.shape.resume.store(0, Ordering::Relaxed);
             self.shape.ready.store(level as u8, Ordering::Release);
             shown.store(level as u8, Ordering::Relaxed);
         }
@@ -883,6 +907,42 @@ mod tests {
         }
         memo.insert(*pos, best);
         best
+    }
+
+    #[test]
+    fn a_build_stopped_again_and_again_resumes_where_it_stopped() {
+        // each build may take about 3 work items: without resuming, each
+        // would look at the same first items of a level again and never
+        // get past them
+        let compact = CompactRules::new(Rules::KALAH.with_capture(Capture::NonEmpty));
+        let mut stopped_memory = EndgameMemory::new(compact, 8);
+        let stopped = stopped_memory.database();
+        let place = || {
+            (
+                stopped.ready(),
+                stopped.shape.resume.load(Ordering::Relaxed),
+            )
+        };
+        let mut builds = 0;
+        while stopped.ready() < 8 {
+            let before = place();
+            let asked = AtomicUsize::new(0);
+            let stop = || asked.fetch_add(1, Ordering::Relaxed) >= 3;
+            stopped.build_until(2, u8::MAX, stop, &AtomicU8::new(0));
+            builds += 1;
+            assert!(
+                place() > before,
+                "build {builds} got no further than {before:?}"
+            );
+        }
+        assert!(builds > 20, "stopped {builds} times");
+        // the same entries as a build never stopped
+        let mut whole_memory = EndgameMemory::new(compact, 8);
+        let whole = whole_memory.database();
+        whole.build(1, u8::MAX, &Limits::none(), &AtomicU8::new(0));
+        for (a, b) in stopped.values.iter().zip(whole.values) {
+            assert_eq!(a.load(Ordering::Relaxed), b.load(Ordering::Relaxed));
+        }
     }
 
     #[test]

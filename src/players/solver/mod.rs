@@ -280,6 +280,31 @@ const MIN_DB_SEEDS: u32 = 10;
 /// build that every new `perfect` player would pay too).
 const DB_SCALE: u32 = 3;
 
+/// A growing solver ([`Solver::growing`]) builds the database up to this
+/// many seeds before its first search whatever the time: 5.2 M positions
+/// on 6 pits (... ms on two threads here).
+const FIRST_DB_SEEDS: u8 = 13;
+
+/// A growing solver builds at most this long more of the database at each
+/// solve (what is built stays, a level only used once complete).
+const ENDGAME_SLICE: Duration = Duration::from_millis(30);
+
+/// A growing solver's table holds at most this many bytes until
+/// [`Solver::warm_up`]: enough for the searches past the book of Kalah(6,4)
+/// (up to 2 M positions in `mancala arena perfect random`), while the
+/// first write to each page of a 512 MiB table (clearing it, and on two
+/// threads a flush of the other's TLB) cost the first searches more time
+/// than their search.
+const GROWING_TABLE_BYTES: usize = 32 << 20;
+
+/// The transposition table of a game of `total` seeds holds at most
+/// `2^table_bits(total)` bytes: 8 MiB for Kalah(6,3) (the same positions
+/// searched as with 64 MiB, without clearing 56 MiB more), 512 MiB for
+/// Kalah(6,4), 4 GiB for Kalah(6,5); at least 64 KiB.
+fn table_bits(total: u32) -> u32 {
+    (total / 4 + 17).min(total / 2 + 5).clamp(16, 40)
+}
+
 /// A solve with a node budget builds an endgame database of at most this
 /// many positions per position of its budget.
 const BUILD_PER_NODE: u64 = 4;
@@ -770,6 +795,12 @@ pub struct Solver {
     endgame_cap: Option<u32>,
     /// Time the last call spent building the endgame database.
     endgame_time: Duration,
+    /// For a player ([`Solver::growing`]): each solve builds the database
+    /// up to [`FIRST_DB_SEEDS`] and then at most this long more.
+    endgame_slice: Option<Duration>,
+    /// Bytes of the table sized to the game and the memory (a growing
+    /// solver's is smaller until [`Solver::warm_up`]).
+    table_bytes: usize,
     /// Nodes with at least this many seeds more than the database may
     /// become split points.
     split_above: i32,
@@ -804,6 +835,8 @@ impl Solver {
             progress: Arc::new(Progress::new()),
             endgame_cap: None,
             endgame_time: Duration::ZERO,
+            endgame_slice: None,
+            table_bytes: 0,
             split_above: SPLIT_ABOVE_DB,
             splits: 0,
             nodes: 0,
@@ -815,6 +848,27 @@ impl Solver {
     #[must_use]
     pub fn with_endgame_seeds(mut self, seeds: u32) -> Solver {
         self.endgame_cap = Some(seeds);
+        self
+    }
+
+    /// The same for a player, whose first searches past the book must not
+    /// wait for the whole endgame database (2.4 s on Kalah(6,4), 18 seeds)
+    /// nor for a big table's memory: each solve builds the database up to
+    /// [`FIRST_DB_SEEDS`] seeds (tens of milliseconds) and then for at
+    /// most [`ENDGAME_SLICE`] more, searching with the levels complete so
+    /// far (as does [`Solver::grow_endgame`] on a book move), and the
+    /// table holds [`GROWING_TABLE_BYTES`] at most. [`Solver::warm_up`]
+    /// still builds the whole database, then makes the table full size.
+    #[must_use]
+    pub fn growing(mut self) -> Solver {
+        self.endgame_slice = Some(ENDGAME_SLICE);
+        self
+    }
+
+    /// The same growing by `slice` at a time (tests: none at all).
+    #[cfg(test)]
+    fn with_endgame_slice(mut self, slice: Duration) -> Solver {
+        self.endgame_slice = Some(slice);
         self
     }
 
@@ -873,17 +927,54 @@ impl Solver {
     pub fn warm_up(&mut self, board: &Board, limits: &Limits) -> Option<bool> {
         Solver::check(board, self.memory).ok()?;
         self.prepare(CompactRules::new(*board.rules()));
+        self.endgame_time = Duration::ZERO;
         self.build_endgame(u8::MAX, limits);
-        if let (Some(endgame), Some(table)) = (&self.endgame, &mut self.table)
-            && endgame.is_complete()
+        if self
+            .endgame
+            .as_ref()
+            .is_some_and(EndgameMemory::is_complete)
         {
-            table.fault_in(&limits.stop);
+            if self
+                .table
+                .as_ref()
+                .is_some_and(|t| t.bytes() < self.table_bytes)
+            {
+                // a growing solver's first table: its few entries are
+                // cheaper to find again than to keep
+                self.table = Some(TableMemory::with_bytes(self.table_bytes));
+            }
+            if let Some(table) = &mut self.table {
+                table.fault_in(&limits.stop);
+            }
         }
         Some(self.is_warm(board))
     }
 
+    /// For a growing solver ([`Solver::growing`]), on a move that needs no
+    /// search (a book move): builds the endgame database of `board`'s
+    /// rules for at most [`ENDGAME_SLICE`] more, or until `stop` is set, so
+    /// that the first search past the book finds more of it built. Does
+    /// nothing for other solvers or boards too big ([`Solver::check`]).
+    pub fn grow_endgame(&mut self, board: &Board, stop: &Arc<AtomicBool>) {
+        let Some(slice) = self.endgame_slice else {
+            return;
+        };
+        if Solver::check(board, self.memory).is_err() {
+            return;
+        }
+        self.prepare(CompactRules::new(*board.rules()));
+        self.endgame_time = Duration::ZERO;
+        let limits = Limits {
+            deadline: Some(Instant::now() + slice),
+            nodes: None,
+            stop: Arc::clone(stop),
+        };
+        self.build_endgame(u8::MAX, &limits);
+    }
+
     /// Builds the prepared database up to `upto` seeds until `limits`
-    /// stop it (what is built stays), shown in the progress and timed.
+    /// stop it (what is built stays), shown in the progress; the time it
+    /// took is added to the call's.
     fn build_endgame(&mut self, upto: u8, limits: &Limits) {
         let endgame = self.endgame.as_mut().expect("prepared").database();
         let t0 = Instant::now();
@@ -891,7 +982,7 @@ impl Solver {
             .endgame_seeds
             .store(endgame.max_seeds(), Ordering::Relaxed);
         endgame.build(self.threads, upto, limits, &self.progress.endgame_ready);
-        self.endgame_time = t0.elapsed();
+        self.endgame_time += t0.elapsed();
     }
 
     /// Whether [`Solver::warm_up`] has nothing left to do for `board`'s
@@ -902,7 +993,10 @@ impl Solver {
         self.endgame
             .as_ref()
             .is_some_and(|e| *e.rules() == rules && e.is_complete())
-            && self.table.as_ref().is_some_and(TableMemory::is_faulted_in)
+            && self
+                .table
+                .as_ref()
+                .is_some_and(|t| t.bytes() == self.table_bytes && t.is_faulted_in())
     }
 
     /// Live figures of the current or last solve.
@@ -939,9 +1033,16 @@ impl Solver {
         self.table = None;
         let db = EndgameMemory::new(rules, k);
         let rest = self.memory.saturating_sub(db.bytes());
-        let table_cap = 1usize << (total / 4 + 17).min(40);
+        let table_cap = 1usize << table_bits(total);
         self.endgame = Some(db);
-        self.table = Some(TableMemory::with_bytes(rest.min(table_cap)));
+        // whole buckets, as the table takes them
+        let bytes = (rest.min(table_cap) / table::BUCKET_BYTES).max(1) * table::BUCKET_BYTES;
+        self.table_bytes = bytes;
+        self.table = Some(TableMemory::with_bytes(if self.endgame_slice.is_some() {
+            bytes.min(GROWING_TABLE_BYTES)
+        } else {
+            bytes
+        }));
     }
 
     /// Solves the future margin of `pos` by MTD(f), with helper threads.
@@ -968,17 +1069,34 @@ impl Solver {
         // a search with a budget builds a database in proportion: at most
         // BUILD_PER_NODE positions per position of its node budget, and at
         // most half of its time
-        let upto = limits.nodes.map_or(u8::MAX, |n| {
+        let mut upto = limits.nodes.map_or(u8::MAX, |n| {
             let total = rules.rules().total_seeds().min(255) as u32;
             endgame::seeds_for(rules.pits(), total, n.saturating_mul(BUILD_PER_NODE)) as u8
         });
-        let build_limits = Limits {
+        let mut build_limits = Limits {
             deadline: limits
                 .deadline
                 .map(|d| t0 + d.saturating_duration_since(t0) / 2),
             nodes: None,
             stop: Arc::clone(&limits.stop),
         };
+        self.endgame_time = Duration::ZERO;
+        if let Some(slice) = self.endgame_slice {
+            // a player: the first levels whatever the time, then a slice
+            let first = Limits {
+                deadline: None,
+                nodes: None,
+                stop: Arc::clone(&limits.stop),
+            };
+            self.build_endgame(upto.min(FIRST_DB_SEEDS), &first);
+            let ready = self.endgame.as_ref().map_or(0, EndgameMemory::ready);
+            if in_play <= i32::from(ready) {
+                // the database answers: nothing to search, nothing to wait for
+                upto = ready;
+            }
+            let end = Instant::now() + slice;
+            build_limits.deadline = Some(build_limits.deadline.map_or(end, |d| d.min(end)));
+        }
         self.build_endgame(upto, &build_limits);
         let table = self.table.as_mut().expect("prepared").table();
         let endgame = self.endgame.as_mut().expect("prepared").database();

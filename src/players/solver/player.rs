@@ -59,7 +59,7 @@ impl PerfectPlayer {
     /// A perfect player with the default memory.
     #[must_use]
     pub fn new() -> PerfectPlayer {
-        PerfectPlayer::with_solver(Solver::new(DEFAULT_PLAYER_MEMORY))
+        PerfectPlayer::with_solver(Solver::new(DEFAULT_PLAYER_MEMORY).growing())
     }
 
     /// A perfect player around `solver`.
@@ -78,7 +78,8 @@ impl PerfectPlayer {
     pub fn solver_mut(&mut self) -> &mut Solver {
         self.stop_pondering();
         let memory = self.memory;
-        self.solver.get_or_insert_with(|| Solver::new(memory))
+        self.solver
+            .get_or_insert_with(|| Solver::new(memory).growing())
     }
 
     /// Waits until pondering has nothing left to solve (tests: the
@@ -261,6 +262,7 @@ impl TurnFn for PerfectPlayer {
         }
         let solver = self.solver_mut();
         let pit = if let Some(pit) = book::lookup(board) {
+            solver.grow_endgame(board, &limits.stop);
             pit
         } else {
             let only_stop = Limits {

@@ -394,3 +394,67 @@ fn every_thread_helps_to_list_the_best_moves() {
     assert_eq!((solution.value, &solution.best), (value, &alone.best));
     assert!(solver.splits > 0, "the listing searched on one thread");
 }
+
+#[test]
+fn the_table_is_sized_to_the_game_not_to_the_memory_allowed() {
+    // Kalah(6,3) searches the same positions with 8 MiB as with 64 MiB
+    // (1.87 M): more only costs the clearing of pages never needed
+    let mut solver = Solver::new(DEFAULT_SOLVE_MEMORY);
+    solver.prepare(CompactRules::new(Rules::new(6, 3).unwrap()));
+    let table = solver.table.as_ref().unwrap().bytes();
+    assert_eq!(table, 8 << 20);
+    // the 11-seed database: C(23, 12) positions of a byte
+    assert_eq!(solver.memory_used(), table + 1_352_078);
+    // Kalah(6,4) keeps its 512 MiB, within the memory allowed
+    solver.prepare(CompactRules::new(Rules::KALAH));
+    assert_eq!(solver.table.as_ref().unwrap().bytes(), 512 << 20);
+    let mut small = Solver::new(128 << 20);
+    small.prepare(CompactRules::new(Rules::KALAH));
+    assert!(small.memory_used() <= 128 << 20);
+}
+
+#[test]
+fn a_growing_solver_searches_with_the_levels_built_and_finishes_them_when_warming_up() {
+    // Kalah(6,4) in 64 MiB: a 14-seed database and a 54 MiB table. A
+    // growing solver given no time beyond its first levels searches with
+    // 13 of them and a 32 MiB table, and finds the same value and moves as
+    // a solver that built all 14 first.
+    let rules = Rules::KALAH.with_capture(Capture::NonEmpty);
+    let counts = [3, 0, 2, 1, 4, 1, 15, 2, 1, 0, 3, 2, 1, 13];
+    let board = Board::from_counts(rules, &counts, Side::South).unwrap();
+    let mut whole = Solver::new(64 << 20).with_threads(2);
+    let expected = whole.solve(&board, &Limits::none()).unwrap();
+    assert_eq!(whole.endgame().0, 14);
+    let mut growing = Solver::new(64 << 20)
+        .with_threads(2)
+        .with_endgame_slice(Duration::ZERO);
+    let found = growing.solve(&board, &Limits::none()).unwrap();
+    assert_eq!((found.value, &found.best), (expected.value, &expected.best));
+    assert_eq!(growing.endgame().0, FIRST_DB_SEEDS);
+    let table_bytes = |s: &Solver| s.table.as_ref().unwrap().bytes();
+    assert_eq!(
+        table_bytes(&growing),
+        GROWING_TABLE_BYTES,
+        "a small table first"
+    );
+    assert!(!growing.is_warm(&board));
+    // positions the first levels answer need no more of it
+    let end = Board::from_counts(
+        rules,
+        &[1, 0, 0, 0, 0, 2, 25, 1, 1, 0, 0, 0, 0, 18],
+        Side::North,
+    )
+    .unwrap();
+    assert_eq!(growing.value(&end, &Limits::none()), Some(brute(&end).0));
+    assert_eq!(growing.endgame().0, FIRST_DB_SEEDS);
+    // warming up builds the rest
+    assert_eq!(growing.warm_up(&board, &Limits::none()), Some(true));
+    assert_eq!(growing.endgame().0, 14);
+    assert_eq!(
+        table_bytes(&growing),
+        table_bytes(&whole),
+        "then the full one"
+    );
+    let again = growing.solve(&board, &Limits::none()).unwrap();
+    assert_eq!((again.value, &again.best), (expected.value, &expected.best));
+}

@@ -351,20 +351,69 @@ impl SolitaireBoard {
     /// ```
     #[must_use]
     pub fn plan(&self) -> Plan {
-        let mut end = self.clone();
-        let mut moves = Vec::new();
+        let mut planned = self.plan_moves();
+        let moves = planned.by_ref().collect();
+        Plan {
+            moves,
+            end: planned.end,
+        }
+    }
+
+    /// The moves of [`SolitaireBoard::plan`] one at a time, without
+    /// keeping a list of them: a plan has one move per seed, so for millions
+    /// of seeds the list alone is tens of megabytes. The board itself is
+    /// not changed.
+    ///
+    /// ```
+    /// use mancala::rules::solitaire::SolitaireBoard;
+    /// let board = SolitaireBoard::from_counts(&[0, 1, 1, 3]).unwrap();
+    /// let mut planned = board.plan_moves();
+    /// assert_eq!(planned.by_ref().collect::<Vec<_>>(), [1, 3, 1, 2, 1]);
+    /// assert!(planned.end().is_won());
+    /// ```
+    #[must_use]
+    pub fn plan_moves(&self) -> PlanMoves {
+        PlanMoves { end: self.clone() }
+    }
+}
+
+/// The moves of a plan, found as they are asked for: see
+/// [`SolitaireBoard::plan_moves`].
+#[derive(Clone, Debug)]
+pub struct PlanMoves {
+    /// The board after the moves given so far.
+    end: SolitaireBoard,
+}
+
+impl PlanMoves {
+    /// The board after the moves given so far: once the moves have run
+    /// out, won or with no legal move.
+    #[must_use]
+    pub fn end(&self) -> &SolitaireBoard {
+        &self.end
+    }
+
+    /// The board the whole plan leaves (the remaining moves are played).
+    #[must_use]
+    pub fn finish(mut self) -> SolitaireBoard {
+        self.by_ref().for_each(drop);
+        self.end
+    }
+}
+
+impl Iterator for PlanMoves {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
         // Each move puts one seed into the store: the scan for the next move
         // starts at house 1 and stops at the house played, so it costs no
         // more than the sowing itself.
-        loop {
-            let house = end.choose();
-            if house == 0 {
-                break;
-            }
-            end.apply_unchecked(house);
-            moves.push(house);
+        let house = self.end.choose();
+        if house == 0 {
+            return None;
         }
-        Plan { moves, end }
+        self.end.apply_unchecked(house);
+        Some(house)
     }
 }
 

@@ -38,5 +38,5 @@
 mod board;
 mod deal;
 
-pub use board::{BoardError, Plan, SolitaireBoard, SolitaireError, SolitaireStep};
+pub use board::{BoardError, Plan, PlanMoves, SolitaireBoard, SolitaireError, SolitaireStep};
 pub use deal::deal;

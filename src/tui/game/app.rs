@@ -43,6 +43,9 @@ use crate::tui::layout::ScreenLayout;
 use crate::tui::prefs::{self, Chosen, Prefs};
 use crate::tui::theme::Theme;
 
+mod remote;
+pub use remote::{Remote, Shown};
+
 /// How far the help screen scrolls (it is about this many lines long).
 const HELP_SCROLL_LIMIT: u16 = 40;
 /// The question at the end of a round.
@@ -134,6 +137,10 @@ pub enum Mode {
     /// asks it (so that a resume offer or a pause made before then comes
     /// first).
     Ready,
+    /// A network match waits for the other machine: the other player's
+    /// move or answer, a connection, or the network game's next question
+    /// (see [`remote`]).
+    Waiting,
 }
 
 /// The screen state of a match. See the [module docs](self).
@@ -164,6 +171,8 @@ pub struct App {
     quit: bool,
     requests: Vec<Request>,
     events: Vec<MatchEvent>,
+    /// The network's part, in a match with a friend on another machine.
+    remote: Option<Remote>,
 }
 
 impl App {
@@ -196,6 +205,7 @@ impl App {
             quit: false,
             requests: Vec::new(),
             events: Vec::new(),
+            remote: None,
         };
         app.announce_round();
         let board = app.game.board();
@@ -437,6 +447,9 @@ impl App {
     /// The side whose turn it is, once any move being shown is over.
     #[must_use]
     pub fn to_move(&self) -> Option<Side> {
+        if self.waits_for_the_network() {
+            return None;
+        }
         (self.animation().is_none() && !self.game.board().is_over())
             .then(|| self.game.board().to_move())
     }
@@ -456,7 +469,7 @@ impl App {
     }
 
     fn any_computer(&self) -> bool {
-        Side::BOTH.iter().any(|&s| !self.is_human(s))
+        self.remote.is_none() && Side::BOTH.iter().any(|&s| !self.is_human(s))
     }
 
     /// The pit under the cursor: the human mover's choice, or the pit a
@@ -633,6 +646,9 @@ impl App {
             }
             return;
         }
+        if self.remote.is_some() && self.on_waiting_key(key) {
+            return;
+        }
         if matches!(self.mode, Mode::Resume(_)) {
             match key.code {
                 KeyCode::Char('y' | 'Y') => self.answer_resume(true, now),
@@ -781,6 +797,11 @@ impl App {
             Action::Step => self.step(now),
             Action::Undo => self.undo(now),
             Action::Redo => self.redo(now),
+            _ if self.round_over() && self.remote.is_some() => match action {
+                Action::Yes => self.answer_remote(true),
+                Action::No => self.answer_remote(false),
+                _ => self.unknown_answer(),
+            },
             _ if self.round_over() => match action {
                 Action::Yes => self.play_again(now),
                 Action::No => self.quit_now(),
@@ -819,6 +840,11 @@ impl App {
         }
         self.quit = true;
         self.cancel_thinking();
+        if self.remote.is_some() {
+            // The network game tells the other player; the host keeps the match.
+            self.leave_network();
+            return;
+        }
         // Stopping after a finished round ends the match (as "n" to "Play
         // again?" does in plain mode); stopping mid-round keeps it saved.
         if !matches!(self.mode, Mode::Resume(_) | Mode::Busy) && self.game.outcome().is_some() {
@@ -847,6 +873,10 @@ impl App {
             return;
         }
         self.cursor[side.index()] = Some(pit);
+        if self.remote.is_some() {
+            self.send_move(pit);
+            return;
+        }
         self.cancel_thinking();
         // Checked just above, so this cannot be refused.
         let _ = self.apply_move(pit, now);
@@ -905,6 +935,7 @@ impl App {
         if matches!(self.mode, Mode::Sowing(_)) {
             self.notes.release();
             self.next_turn(now);
+            self.show_queued(now);
         }
     }
 
@@ -913,6 +944,10 @@ impl App {
     /// thinking.
     fn next_turn(&mut self, now: Instant) {
         self.cancel_thinking();
+        if self.remote.is_some() {
+            self.next_network_turn();
+            return;
+        }
         let board = *self.game.board();
         if board.is_over() {
             self.mode = Mode::RoundOver;
@@ -1051,6 +1086,11 @@ impl App {
 
     /// Undo by turn, the policy every front end shares ([`Match::undo_turn`]).
     fn undo(&mut self, now: Instant) {
+        if self.remote.is_some() {
+            // Both players agree before a move is taken back.
+            self.ask_take_back();
+            return;
+        }
         let mut probe = self.game.clone();
         let undo = probe.undo_turn();
         let notice = undo.message();
@@ -1073,6 +1113,12 @@ impl App {
     /// computer's replies as they were played; the last one is sown on
     /// screen, the ones before it shown at once.
     fn redo(&mut self, now: Instant) {
+        if self.remote.is_some() {
+            self.notes.say(Note::plain(
+                "In a network match a move taken back stays taken back: play it again.",
+            ));
+            return;
+        }
         if self.game.redo_move().is_none() {
             let notice = redo_message(&[]);
             self.notes.say(Note::from(notice));

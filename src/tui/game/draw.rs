@@ -214,6 +214,12 @@ fn caption(app: &App, width: u16) -> Line<'static> {
 /// The line that says what to do now, worded to fit `width` columns.
 fn prompt(app: &App, width: usize) -> Option<Note> {
     let rules = app.rules();
+    if let Some(text) = app.remote_prompt() {
+        return Some(Note {
+            text,
+            tone: Tone::Plain,
+        });
+    }
     if let Some(text) = app.thinking_text() {
         return Some(Note {
             text,
@@ -472,6 +478,24 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
         ]);
     } else if app.animation().is_some() {
         keys.push(("any key".into(), "skip animation", Essential));
+    } else if app.remote_resume_question() {
+        keys.extend([
+            ("y".into(), "resume", Essential),
+            ("n".into(), "new match", Essential),
+        ]);
+    } else if app.remote_question() {
+        keys.extend([
+            ("y".into(), "yes", Essential),
+            ("n".into(), "no", Essential),
+        ]);
+    } else if let Some(side) = app.human_to_move()
+        && app.is_networked()
+    {
+        keys.extend([
+            (rules.letter_range(side), "play", Essential),
+            (command_key(app, 'h'), "hint", Useful),
+            (command_key(app, 'u'), "take back", Useful),
+        ]);
     } else if let Some(side) = app.human_to_move() {
         keys.extend([
             (rules.letter_range(side), "play", Essential),
@@ -479,6 +503,10 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
             (command_key(app, 'u'), "undo", Useful),
             (command_key(app, 'r'), "redo", Optional),
         ]);
+    } else if app.is_networked() {
+        if !app.game().moves().is_empty() {
+            keys.push(("u".into(), "take back", Useful));
+        }
     } else {
         keys.push((
             command_key(app, 'p'),

@@ -108,6 +108,29 @@ pub fn key_list(rules: &Rules, speed: &str) -> Vec<(String, String)> {
     ]
 }
 
+/// The keys of a match with a friend on another machine: a move is taken
+/// back only when both agree, nothing is redone, nobody is paused.
+fn network_keys(keys: Vec<(String, String)>) -> Vec<(String, String)> {
+    keys.into_iter()
+        .filter_map(|(keys, what)| match keys.as_str() {
+            "u / r" => Some((
+                "u".to_string(),
+                "ask the other player to agree to take back the last move".to_string(),
+            )),
+            "p / s or ." => None,
+            "y / n" => Some((
+                keys,
+                "after a round: play again / stop (both answer); also the answer to a request to take back a move".to_string(),
+            )),
+            "q or Esc" => Some((
+                keys,
+                "leave (asks first); the host keeps the match saved".to_string(),
+            )),
+            _ => Some((keys, what)),
+        })
+        .collect()
+}
+
 /// How the sowing speed reads on screen.
 #[must_use]
 pub fn speed_text(app: &App) -> String {
@@ -153,7 +176,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     }
     lines.push(Line::default());
     lines.push(Line::styled("Keys", theme.title));
-    for (keys, what) in key_list(rules, &speed_text(app)) {
+    let mut keys = key_list(rules, &speed_text(app));
+    if app.is_networked() {
+        keys = network_keys(keys);
+    }
+    for (keys, what) in keys {
         let keys = format!("  {keys:<14}");
         let key_column = columns(&keys);
         if key_column + 12 > width {

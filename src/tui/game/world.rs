@@ -8,7 +8,7 @@ use std::time::Instant;
 use ratatui::Frame;
 
 use crate::game::{Keeper, Match, MatchConfig};
-use crate::tui::game::app::{App, MatchEvent};
+use crate::tui::game::app::{App, MatchEvent, Shown};
 use crate::tui::game::computer::{Answer, Request, Worker};
 use crate::tui::game::draw::draw;
 use crate::tui::input::Input;
@@ -16,7 +16,7 @@ use crate::tui::prefs::{self, Prefs};
 use crate::tui::screen::{Screen, World};
 
 /// Everything that can happen to the game screen.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum GameMessage {
     /// A key, click, resize or clock tick.
     Input(Input),
@@ -26,6 +26,8 @@ pub enum GameMessage {
     Recorded(String),
     /// Keeping the match failed; the game goes on (the sentence saying so).
     Warning(String),
+    /// What the network game said (a network match only).
+    Net(Shown),
 }
 
 impl From<Input> for GameMessage {
@@ -47,6 +49,9 @@ pub enum Effect {
     Think(Request),
     /// Keep the players' preferences (the sowing speed) for next time.
     SavePrefs(Prefs),
+    /// An answer for the network game, as plain mode would type it (a pit
+    /// letter, `u`, `y`, `n`, `q`; a network match only).
+    Line(String),
 }
 
 impl Screen for App {
@@ -62,6 +67,10 @@ impl Screen for App {
             }
             GameMessage::Recorded(text) => self.round_recorded(text),
             GameMessage::Warning(text) => self.warn(text),
+            GameMessage::Net(shown) => {
+                self.on_shown(shown, now);
+                self.tick(now);
+            }
         }
         let mut effects: Vec<Effect> = self
             .take_match_events()
@@ -74,6 +83,7 @@ impl Screen for App {
             .collect();
         effects.extend(self.take_requests().into_iter().map(Effect::Think));
         effects.extend(self.take_prefs().map(Effect::SavePrefs));
+        effects.extend(self.take_lines().into_iter().map(Effect::Line));
         effects
     }
 
@@ -137,6 +147,8 @@ impl World<App> for GameWorld {
                 }
             }
             Effect::Think(request) => self.worker.submit(request),
+            // A local match has no network game to answer.
+            Effect::Line(_) => {}
             Effect::SavePrefs(prefs) => {
                 if let Some(path) = &self.prefs
                     && let Err(warning) = prefs::save(path, &prefs)

