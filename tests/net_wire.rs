@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use mancala::game::{FirstMover, Match, MatchConfig, Seat};
 use mancala::net::code::JoinCode;
+use mancala::net::gate::Tries;
 use mancala::net::message::{Snapshot, ToHost, ToJoiner};
 use mancala::net::session::{Receiver, Sender, host_handshake};
 use mancala::players::PlayerKind;
@@ -208,7 +209,7 @@ fn the_host_prints_nothing_raw_that_a_joiner_sent() {
     ];
     for (i, message) in hostile.iter().enumerate() {
         let (mut sender, mut receiver, first) =
-            mancala::net::link::connect(&addresses, &code, &name).unwrap();
+            mancala::net::link::connect(&addresses, &code, &name, None).unwrap();
         assert!(
             matches!(first, ToJoiner::Welcome { .. }),
             "connection {i}: {first:?}"
@@ -266,7 +267,7 @@ fn joiner_meets(messages: &[Value], expect: &str) {
     // Nobody answers a try to reconnect: it fails at once.
     drop(listener);
     let (mut sender, _receiver, first): (Sender, Receiver, ToHost) =
-        host_handshake(stream, &code).unwrap();
+        host_handshake(stream, &code, &Tries::default(), Instant::now() + PATIENCE).unwrap();
     assert!(matches!(first, ToHost::Join { .. }), "{first:?}");
     for message in messages {
         sender.send(message).unwrap();
@@ -288,10 +289,12 @@ fn the_joiner_prints_nothing_raw_that_a_host_sent() {
     let mut welcome = serde_json::to_value(ToJoiner::Welcome {
         state: snapshot(),
         resumed: false,
+        seat_key: "0123456789abcdef0123456789abcdef".into(),
     })
     .unwrap();
     let plain_welcome = welcome.clone();
     welcome["state"]["names"] = json!([format!("Alice{HOSTILE}"), format!("Mi{HOSTILE}chael")]);
+    welcome["seat_key"] = json!(HOSTILE);
     let at = json!({"round": 1, "ply": 0});
     // The board after Alice's a.
     let board = json!([0, 3, 3, 0, 2, 2, 2, 0]);

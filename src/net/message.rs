@@ -503,7 +503,7 @@ mod tests {
                 }
                 let join: ToHost =
                     decode(&json(serde_json::json!({"type": "join", "name": text}))).unwrap();
-                let ToHost::Join { name } = join else {
+                let ToHost::Join { name, .. } = join else {
                     panic!("{join:?}")
                 };
                 assert!(clean(&name), "{name:?}");
