@@ -89,9 +89,6 @@ pub struct Referee {
     m: Match,
     keeper: Keeper,
     journal: Option<(String, HostNote)>,
-    /// The closing mark found at the start: a round that may already be
-    /// recorded.
-    was_closing: Option<At>,
     again: [Option<bool>; 2],
     undo: Option<(Side, At)>,
     finished: bool,
@@ -110,29 +107,20 @@ impl Referee {
             m,
             keeper,
             journal: None,
-            was_closing: None,
             again: [None, None],
             undo: None,
             finished: false,
         }
     }
 
-    /// Keeps host `host`'s note (see [`super::resume`]) for this match,
-    /// and honours the closing mark it holds.
+    /// Keeps host `host`'s note (see [`super::resume`]) for this match.
+    /// (A round's end is noted by the [`Keeper`] itself, which completes
+    /// it after a restart: see [`Keeper::close_round`].)
     #[must_use]
     pub fn with_journal(mut self, host: &str, note: HostNote) -> Referee {
-        self.was_closing = note.closing;
+        let _ = resume::store(host, &note);
         self.journal = Some((host.to_string(), note));
-        let _ = self.write_journal(self.was_closing);
         self
-    }
-
-    fn write_journal(&mut self, closing: Option<At>) -> Option<String> {
-        let (host, note) = self.journal.as_mut()?;
-        note.closing = closing;
-        resume::store(host, note)
-            .err()
-            .map(|e| format!("the match's note could not be kept ({e})"))
     }
 
     /// The match.
@@ -206,28 +194,11 @@ impl Referee {
         let mut out = Vec::new();
         let mut record = None;
         if self.m.board().is_over() {
-            let end = At::of(&self.m);
-            let warnings: Vec<String> = if self.was_closing == Some(end)
-                && resume::recorded(&self.m)
-            {
-                // Recorded just before a restart: only the next round's
-                // save is missing.
-                let mut next = self.m.clone();
-                next.next_round();
-                self.keeper.save(&next).into_iter().collect()
-            } else {
-                let mut warnings: Vec<String> = self.write_journal(Some(end)).into_iter().collect();
-                let kept = self.keeper.close_round(&self.m);
-                record = kept.record;
-                warnings.extend(kept.warnings);
-                warnings
-            };
-            self.was_closing = None;
-            let cleared = self.write_journal(None);
+            let kept = self.keeper.close_round(&self.m);
+            record = kept.record;
             out.extend(
-                warnings
+                kept.warnings
                     .into_iter()
-                    .chain(cleared)
                     .map(|w| Out::Show(Happening::Note(w))),
             );
             self.again = [None, None];
