@@ -282,11 +282,14 @@ const DB_SCALE: u32 = 3;
 
 /// A growing solver ([`Solver::growing`]) builds the database up to this
 /// many seeds before its first search whatever the time: 5.2 M positions
-/// on 6 pits (... ms on two threads here).
+/// on 6 pits, 0.28 s of CPU time here (measured on a saturated machine;
+/// the 18 seeds of Kalah(6,4) take 86.5 M and 2.4 s on two idle cores).
 const FIRST_DB_SEEDS: u8 = 13;
 
 /// A growing solver builds at most this long more of the database at each
-/// solve (what is built stays, a level only used once complete).
+/// move (what is built stays, a level only used once complete): in
+/// `mancala arena perfect random` on Kalah(6,4) the database reaches 15
+/// to 16 seeds by the fourth round, no move waiting more than this for it.
 const ENDGAME_SLICE: Duration = Duration::from_millis(30);
 
 /// A growing solver's table holds at most this many bytes until

@@ -50,8 +50,15 @@ pub use remote::{Remote, Shown};
 const HELP_SCROLL_LIMIT: u16 = 40;
 /// The question at the end of a round.
 pub const PLAY_AGAIN: &str = "Play again? (y/n)";
-/// The one wording of the pause.
-pub const PAUSED_TEXT: &str = "Paused: s plays one computer move, p resumes.";
+/// The one wording of the pause, with the keys that work on this board.
+#[must_use]
+pub fn paused_text(rules: &Rules) -> String {
+    format!(
+        "Paused: {} plays one computer move, {} resumes.",
+        keys::command_key(rules, 's'),
+        keys::command_key(rules, 'p')
+    )
+}
 
 /// A dialog over the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -772,7 +779,6 @@ impl App {
             &Situation {
                 rules: *self.rules(),
                 to_move: self.game.board().to_move(),
-                human_to_move: self.human_to_move(),
                 round_over: self.round_over(),
             },
         )
@@ -1032,7 +1038,7 @@ impl App {
         self.paused = !self.paused;
         self.steps_allowed = 0;
         if self.paused {
-            self.notes.say(Note::plain(PAUSED_TEXT));
+            self.notes.say(Note::plain(paused_text(self.rules())));
             // A search under way is dropped and a chosen move is not
             // played: paused means nothing moves a second later.
             if matches!(
@@ -1173,6 +1179,8 @@ impl App {
         self.hint = None;
         self.notes.hush();
         self.notes.set_round_note(None);
+        // The new round starts on a clean log under its own heading.
+        self.notes.clear_log();
         self.cursor = [None; 2];
         self.announce_round();
         self.next_turn(now);

@@ -10,8 +10,8 @@ use crate::game::{BUSY_NOTICE, BUSY_QUESTION, outcome_message};
 use crate::game::{match_score, match_score_short};
 use crate::rules::{Score, Side};
 use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
-use crate::tui::game::app::{App, Note, Overlay, PAUSED_TEXT, PLAY_AGAIN, Tone};
-use crate::tui::game::help;
+use crate::tui::game::app::{App, Note, Overlay, PLAY_AGAIN, Tone, paused_text};
+use crate::tui::game::{help, keys};
 use crate::tui::layout::ScreenLayout;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::board::BoardView;
@@ -228,7 +228,7 @@ fn prompt(app: &App, width: usize) -> Option<Note> {
     }
     if app.paused() && app.human_to_move().is_none() {
         return Some(Note {
-            text: PAUSED_TEXT.into(),
+            text: paused_text(rules),
             tone: Tone::Plain,
         });
     }
@@ -289,7 +289,8 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     let theme = app.theme();
     let width = usize::from(area.width);
     let room = usize::from(area.height);
-    let prompt = prompt(app, width);
+    // A message that says what the prompt says is not said twice.
+    let prompt = prompt(app, width).filter(|p| app.notes().message() != Some(p));
     let mut lines: Vec<Line> = Vec::new();
     match (app.notes().message(), &prompt) {
         (Some(message), _) => {
@@ -432,21 +433,9 @@ fn draw_question(
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
 }
 
-/// The key that runs command `letter` for the player to move: the letter
-/// itself, or Shift+letter when it is one of that player's pits (see
-/// [`keys`](crate::tui::game::keys)).
+/// The key of a command on this board (see [`keys::command_key`]).
 fn command_key(app: &App, letter: char) -> String {
-    let rules = app.rules();
-    let own_pit = app.human_to_move().is_some_and(|side| {
-        rules
-            .pit_by_letter(letter)
-            .is_some_and(|p| rules.owner(p) == side)
-    });
-    if own_pit {
-        letter.to_ascii_uppercase().to_string()
-    } else {
-        letter.to_string()
-    }
+    keys::command_key(app.rules(), letter).to_string()
 }
 
 /// The keys that work now, as many as fit in `width` columns.
@@ -505,7 +494,7 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
         ]);
     } else if app.is_networked() {
         if !app.game().moves().is_empty() {
-            keys.push(("u".into(), "take back", Useful));
+            keys.push((command_key(app, 'u'), "take back", Useful));
         }
     } else {
         keys.push((

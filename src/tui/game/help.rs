@@ -7,6 +7,7 @@ use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 
 use crate::rules::{Capture, Rules, Side, Sowing, Sweep};
 use crate::tui::game::app::App;
+use crate::tui::game::keys::command_key;
 use crate::tui::text::{self, columns};
 use crate::tui::theme::Theme;
 
@@ -50,9 +51,13 @@ pub fn rules_text(rules: &Rules, names: [&str; 2]) -> Vec<String> {
     lines
 }
 
-/// Every key, as (keys, what they do) pairs.
+/// Every key on this board, as (keys, what they do) pairs; a command whose
+/// letter names a pit here shows its capital (see [`command_key`]). A match
+/// with a friend on another machine (`networked`) takes a move back only
+/// when both agree, redoes nothing and pauses nobody.
 #[must_use]
-pub fn key_list(rules: &Rules, speed: &str) -> Vec<(String, String)> {
+pub fn key_list(rules: &Rules, speed: &str, networked: bool) -> Vec<(String, String)> {
+    let key = |letter| command_key(rules, letter);
     let wait = if rules.pits() >= 10 {
         " (1 waits a moment, or Enter, for a second digit)"
     } else {
@@ -63,7 +68,7 @@ pub fn key_list(rules: &Rules, speed: &str) -> Vec<(String, String)> {
         rules.letter_range(Side::South),
         rules.letter_range(Side::North)
     );
-    vec![
+    let mut keys = vec![
         (
             letters,
             format!(
@@ -75,60 +80,79 @@ pub fn key_list(rules: &Rules, speed: &str) -> Vec<(String, String)> {
             "← → Enter".into(),
             "move the cursor and play (Space too), or click a pit".into(),
         ),
-        ("h".into(), "hint for the human to move".into()),
-        (
-            "u / r".into(),
+        (key('h').into(), "hint for the human to move".into()),
+    ];
+    if networked {
+        keys.push((
+            key('u').into(),
+            "ask the other player to agree to take back the last move".into(),
+        ));
+    } else {
+        keys.push((
+            format!("{} / {}", key('u'), key('r')),
             "take back / play again a whole turn (with the replies)".into(),
-        ),
+        ));
+    }
+    keys.extend([
         (
             "+ / -".into(),
             format!("faster / slower sowing (now {speed})"),
         ),
         (
-            "t".into(),
+            key('t').into(),
             "colours or black and white (kept for next time)".into(),
         ),
-        (
-            "p / s or .".into(),
+    ]);
+    if !networked {
+        keys.push((
+            format!("{} / {} or .", key('p'), key('s')),
             "pause the computer / step one computer move".into(),
-        ),
-        ("y / n".into(), "after a round: play again / stop".into()),
+        ));
+    }
+    let quit = if networked {
+        "leave (asks first); the host keeps the match saved"
+    } else {
+        "quit (asks first); Ctrl-C quits at once"
+    };
+    keys.extend([
         (
-            "q or Esc".into(),
-            "quit (asks first); Ctrl-C quits at once".into(),
+            "y / n".into(),
+            if networked {
+                "after a round: play again / stop (both answer); also the answer to a request to take back a move"
+            } else {
+                "after a round: play again / stop"
+            }
+            .into(),
         ),
+        (format!("{} or Esc", key('q')), quit.into()),
         (
             "any key".into(),
             "finishes an animation; ? shows this help".into(),
         ),
-        (
-            "Shift+letter".into(),
-            "H, U, R, T, Q: the command when that letter is one of your pits".into(),
-        ),
-    ]
-}
-
-/// The keys of a match with a friend on another machine: a move is taken
-/// back only when both agree, nothing is redone, nobody is paused.
-fn network_keys(keys: Vec<(String, String)>) -> Vec<(String, String)> {
-    keys.into_iter()
-        .filter_map(|(keys, what)| match keys.as_str() {
-            "u / r" => Some((
-                "u".to_string(),
-                "ask the other player to agree to take back the last move".to_string(),
-            )),
-            "p / s or ." => None,
-            "y / n" => Some((
-                keys,
-                "after a round: play again / stop (both answer); also the answer to a request to take back a move".to_string(),
-            )),
-            "q or Esc" => Some((
-                keys,
-                "leave (asks first); the host keeps the match saved".to_string(),
-            )),
-            _ => Some((keys, what)),
-        })
-        .collect()
+    ]);
+    let taken: Vec<char> = "hurtpsq"
+        .chars()
+        .filter(|&letter| rules.pit_by_letter(letter).is_some())
+        .collect();
+    if !taken.is_empty() {
+        let list = |letters: &mut dyn Iterator<Item = char>| {
+            letters.map(String::from).collect::<Vec<_>>().join(", ")
+        };
+        let verb = if taken.len() == 1 {
+            "names a pit"
+        } else {
+            "name pits"
+        };
+        keys.push((
+            "Capitals".into(),
+            format!(
+                "{} {verb} on this board, so the command is {}; every command answers to its capital too",
+                list(&mut taken.iter().copied()),
+                list(&mut taken.iter().map(char::to_ascii_uppercase)),
+            ),
+        ));
+    }
+    keys
 }
 
 /// How the sowing speed reads on screen.
@@ -176,11 +200,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     }
     lines.push(Line::default());
     lines.push(Line::styled("Keys", theme.title));
-    let mut keys = key_list(rules, &speed_text(app));
-    if app.is_networked() {
-        keys = network_keys(keys);
-    }
-    for (keys, what) in keys {
+    for (keys, what) in key_list(rules, &speed_text(app), app.is_networked()) {
         let keys = format!("  {keys:<14}");
         let key_column = columns(&keys);
         if key_column + 12 > width {

@@ -1,12 +1,13 @@
 //! What a key means on the game screen, decided from the key and the
 //! situation alone.
 //!
-//! Pit letters come first: a letter of one of the human mover's own pits
-//! always plays that pit, even where it is also a command key (`h` is
-//! North's pit on the standard board, `p`..`u` on 10- and 12-pit boards).
-//! Other letters run their command if they have one, and Shift+letter always
-//! does; a letter with no command names a pit, and the rules core explains
-//! why it cannot be played.
+//! One rule on every turn: a lower-case letter that names a pit on this
+//! board always means that pit (the rules core explains why it cannot be
+//! played when it is not the mover's), even where it is also a command key
+//! (`h` is North's pit on the standard board, `h`, `p`..`u` on 10- and
+//! 12-pit boards). That command is then its capital letter ([`command_key`]),
+//! and any command also answers to its capital. A capital letter with no
+//! command still names its pit (Caps Lock).
 
 use crossterm::event::{KeyCode, KeyEvent};
 
@@ -51,6 +52,17 @@ pub enum Action {
     Nothing,
 }
 
+/// The key that runs the command of `letter` on this board: the letter
+/// itself, or its capital where the letter names a pit here.
+#[must_use]
+pub fn command_key(rules: &Rules, letter: char) -> char {
+    if rules.pit_by_letter(letter).is_some() {
+        letter.to_ascii_uppercase()
+    } else {
+        letter
+    }
+}
+
 /// What the meaning of a key depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Situation {
@@ -58,8 +70,6 @@ pub struct Situation {
     pub rules: Rules,
     /// The side to move on the board.
     pub to_move: Side,
-    /// The human whose turn it is, if it is a human's turn.
-    pub human_to_move: Option<Side>,
     /// Whether the end-of-round panel is up.
     pub round_over: bool,
 }
@@ -90,9 +100,6 @@ pub fn action_for(key: KeyEvent, now: &Situation) -> Action {
         }
         KeyCode::Char(c) if c.is_ascii_alphabetic() => {
             let pit = rules.pit_by_letter(c);
-            let own = now
-                .human_to_move
-                .is_some_and(|side| pit.is_some_and(|p| rules.owner(p) == side));
             let command = match c.to_ascii_lowercase() {
                 'h' => Action::Hint,
                 'u' => Action::Undo,
@@ -107,7 +114,8 @@ pub fn action_for(key: KeyEvent, now: &Situation) -> Action {
                 _ => Action::Nothing,
             };
             match pit {
-                Some(p) if own && !c.is_ascii_uppercase() => Action::Choose(p),
+                // The same on every turn: a pit letter is the pit.
+                Some(p) if !c.is_ascii_uppercase() => Action::Choose(p),
                 _ if command != Action::Nothing => command,
                 Some(p) => Action::Choose(p),
                 None => Action::Nothing,
@@ -130,7 +138,6 @@ mod tests {
         Situation {
             rules,
             to_move: side,
-            human_to_move: Some(side),
             round_over: false,
         }
     }
@@ -140,16 +147,51 @@ mod tests {
     }
 
     #[test]
-    fn the_movers_own_letters_beat_commands_and_shift_gets_the_command() {
+    fn a_pit_letter_is_the_pit_on_every_turn_and_its_capital_the_command() {
         let south = turn(Rules::KALAH, Side::South);
         let north = turn(Rules::KALAH, Side::North);
-        assert_eq!(press('h', &south), Action::Hint, "h is North's pit");
-        assert_eq!(press('h', &north), pit('h'));
-        assert_eq!(press('H', &north), Action::Hint);
+        for now in [&south, &north] {
+            assert_eq!(press('h', now), pit('h'), "h is a pit on this board");
+            assert_eq!(press('H', now), Action::Hint);
+            assert_eq!(press('u', now), Action::Undo, "u is no pit here");
+            assert_eq!(press('U', now), Action::Undo);
+        }
         assert_eq!(press('C', &south), pit('c'), "caps lock still plays");
         // The other side's letters name a pit that the core will refuse.
         assert_eq!(press('g', &south), pit('g'));
         assert_eq!(press('z', &south), Action::Nothing);
+    }
+
+    #[test]
+    fn every_command_is_reachable_by_its_shown_key_on_every_board() {
+        let commands = [
+            ('h', Action::Hint),
+            ('u', Action::Undo),
+            ('r', Action::Redo),
+            ('p', Action::Pause),
+            ('s', Action::Step),
+            ('t', Action::Theme),
+            ('q', Action::AskQuit),
+        ];
+        for pits in [6, 10, 12] {
+            let rules = Rules::KALAH.with_pits(pits).unwrap();
+            for side in [Side::South, Side::North] {
+                let now = turn(rules, side);
+                for (letter, action) in commands {
+                    let key = command_key(&rules, letter);
+                    assert_eq!(press(key, &now), action, "{pits} pits: {key}");
+                    assert_eq!(
+                        key.is_ascii_uppercase(),
+                        rules.pit_by_letter(letter).is_some()
+                    );
+                }
+                let esc = action_for(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE), &now);
+                assert_eq!(esc, Action::AskQuit);
+            }
+        }
+        let twelve = Rules::KALAH.with_pits(12).unwrap();
+        assert_eq!(command_key(&twelve, 'q'), 'Q');
+        assert_eq!(command_key(&Rules::KALAH, 'q'), 'q');
     }
 
     #[test]
@@ -169,7 +211,6 @@ mod tests {
     fn yes_and_no_only_answer_the_end_of_round_question() {
         let mut over = turn(Rules::KALAH, Side::South);
         assert_eq!(press('y', &over), Action::Nothing);
-        over.human_to_move = None;
         over.round_over = true;
         assert_eq!(press('y', &over), Action::Yes);
         assert_eq!(press('n', &over), Action::No);

@@ -104,6 +104,10 @@ fn play_again_resets_the_board_and_keeps_the_tally() {
         "a fresh board, and North starts round 2"
     );
     assert_eq!(app.human_to_move(), Some(Side::North));
+    // Round 2 opens on a clean log: its heading and nothing of round 1.
+    let log: Vec<&str> = app.notes().log().iter().map(|n| n.text.as_str()).collect();
+    assert_eq!(log, ["Round 2: Michael moves first."]);
+    assert_eq!(message(&app), "");
 }
 
 #[test]
@@ -349,7 +353,7 @@ fn quitting_while_the_computer_thinks_stops_the_search() {
 fn hints_are_asked_for_and_shown() {
     let t0 = Instant::now();
     let mut app = humans(t0);
-    app.handle_event(&ch('h'), t0);
+    app.handle_event(&ch('H'), t0);
     let [Request::Hint { id, board }] = app.take_requests()[..] else {
         panic!()
     };
@@ -372,7 +376,10 @@ fn hints_are_asked_for_and_shown() {
         "Hint: play c: the engine expects you to win by 3."
     );
     assert_eq!(app.selection(), Some(letter('c')));
-    // On North's turn h is one of North's pits; Shift+H asks for the hint.
+    // h is North's pit h on either turn; Shift+H asks for the hint.
+    app.handle_event(&ch('h'), t0);
+    assert!(app.take_requests().is_empty(), "h is a pit, not the hint");
+    assert!(app.game().moves().is_empty(), "South cannot play h");
     app.handle_event(&ch('a'), t0);
     app.handle_event(&ch('H'), t0);
     assert!(matches!(app.take_requests()[..], [Request::Hint { .. }]));

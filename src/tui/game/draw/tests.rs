@@ -303,32 +303,50 @@ fn key_bar_of(screen: &str) -> &str {
 }
 
 #[test]
-fn the_key_bar_shows_shift_keys_where_the_letters_are_the_movers_pits() {
+fn the_key_bar_shows_the_capital_of_every_command_whose_letter_is_a_pit_here() {
     let t0 = Instant::now();
     let mut app = named(12, "Alice", "Michael");
-    // South's a..l include h: the hint is Shift+H; u, r and q are North's.
-    let bar = key_bar_of(&render(&app, 80, 24)).to_string();
-    assert!(bar.contains("H hint") && bar.contains("u undo"), "{bar}");
-    assert!(bar.contains("q quit"), "{bar}");
-    // a: 4 seeds to b..e, no extra turn: North (m..x) to move, whose pits
-    // include p, q, r, s and u.
-    app.handle_event(&ch('a'), t0);
-    let bar = key_bar_of(&render(&app, 80, 24)).to_string();
-    assert!(bar.starts_with(" m-x play"), "{bar}");
-    for shown in ["h hint", "U undo", "R redo", "Esc quit"] {
-        assert!(bar.contains(shown), "{shown} in {bar}");
+    // 12 pits: a..l and m..x, so h, u, r and q are pits on either turn.
+    for turn in ["South", "North"] {
+        let bar = key_bar_of(&render(&app, 80, 24)).to_string();
+        for shown in ["H hint", "U undo", "R redo", "Esc quit"] {
+            assert!(bar.contains(shown), "{turn}: {shown} in {bar}");
+        }
+        for wrong in [" h hint", " u undo", " q quit"] {
+            assert!(!bar.contains(wrong), "{turn}: {wrong} in {bar}");
+        }
+        // a: 4 seeds to b..e, no extra turn: North (m..x) to move.
+        app.handle_event(&ch('a'), t0);
     }
-    assert!(
-        !bar.contains(" q quit") && !bar.contains(" u undo"),
-        "{bar}"
-    );
-    // And the keys do what the bar says: U undoes, R redoes, Esc asks.
     app.handle_event(&ch('U'), t0);
-    assert!(app.game().moves().is_empty(), "U undid a");
+    app.handle_event(&ch('U'), t0);
+    assert!(app.game().moves().is_empty(), "U undid both");
     app.handle_event(&ch('R'), t0);
     assert_eq!(app.game().moves().len(), 1, "R redid a");
     app.handle_event(&press(KeyCode::Esc), t0);
     assert_eq!(app.dialog(), Some(Overlay::ConfirmQuit));
+    // On the standard board only h is a pit: H hints, u undoes, q quits.
+    let bar = key_bar_of(&render(&named(6, "Alice", "Michael"), 80, 24)).to_string();
+    for shown in ["H hint", "u undo", "r redo", "q quit"] {
+        assert!(bar.contains(shown), "{shown} in {bar}");
+    }
+}
+
+#[test]
+fn the_help_shows_the_keys_that_work_on_this_board() {
+    let t0 = Instant::now();
+    let mut app = named(6, "Alice", "Michael");
+    app.handle_event(&ch('?'), t0);
+    let screen = render(&app, 80, 40);
+    assert!(screen.contains("  H    "), "{screen}");
+    assert!(screen.contains("  u / r "), "{screen}");
+    assert!(!screen.contains("  h    "), "{screen}");
+    let mut app = named(12, "Alice", "Michael");
+    app.handle_event(&ch('?'), t0);
+    let screen = render(&app, 80, 40);
+    for keys in ["  U / R ", "  T  ", "  P / S or . ", "  Q or Esc "] {
+        assert!(screen.contains(keys), "{keys} in\n{screen}");
+    }
 }
 
 /// Every text of the game screen is whole at `width` × `height`: both
@@ -456,4 +474,5 @@ fn the_paused_header_keeps_the_speed_at_80_columns() {
         header.contains("Computer (medium)"),
         "the score keeps the names where the speed text can be shorter: {header}"
     );
+    assert_eq!(screen.matches("Paused:").count(), 1, "said once:\n{screen}");
 }

@@ -1,0 +1,388 @@
+//! The network match for any front end: the host's program around the
+//! [`Referee`], the joiner's around the [`Mirror`], driven by one event at
+//! a time ([`HostGame::handle`], [`JoinGame::handle`]) and a clock
+//! ([`HostGame::tick`], [`JoinGame::tick`]), and shown through the
+//! [`Show`] trait: plain mode prints lines, the full screen animates.
+//!
+//! Both ends say the same things for the same match: each confirmed move
+//! (its sowing), the board, the rules' messages, whose turn it is
+//! (`Waiting for Michael…`), the tally, "Play again? (y/n)" and the other
+//! player's answer, requests to take back a move, and who left.
+//!
+//! Answers are lines (a front end turns keys into them): a pit letter or
+//! number, `u` (ask to take back the last move), `q` (leave; the match
+//! stays saved on the host), `?` (help), and `y`/`n` to questions.
+
+use std::io;
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use super::code::JoinCode;
+use super::link::HostEvent;
+use super::message::ToJoiner;
+use super::referee::Happening;
+use super::session::SessionError;
+use crate::game::messages::round_goes_on;
+use crate::game::{Match, RESUME_QUESTION, describe, match_score_line, outcome_message};
+use crate::rules::{Pit, Played, Rules, Side, Step};
+
+mod host;
+mod joiner;
+
+pub use host::HostGame;
+pub use joiner::JoinGame;
+
+/// What `mancala host` was asked for.
+#[derive(Clone, Debug)]
+pub struct HostSetup {
+    /// The host player's name.
+    pub name: String,
+    /// The match's rules.
+    pub rules: Rules,
+    /// Who starts each round.
+    pub first: crate::game::FirstMover,
+    /// Where to listen.
+    pub bind: SocketAddr,
+    /// Pause between two seeds of the sowing animation; `None` shows each
+    /// move at once (plain mode prints the sowing line when `Some`).
+    pub seed_delay: Option<Duration>,
+}
+
+/// What `mancala join` was asked for.
+#[derive(Clone, Debug)]
+pub struct JoinSetup {
+    /// The joiner's name.
+    pub name: String,
+    /// The host's address as given.
+    pub address: String,
+    /// The host's addresses, resolved.
+    pub addresses: Vec<SocketAddr>,
+    /// The join code.
+    pub code: JoinCode,
+    /// How long to keep trying to reconnect after a lost connection.
+    pub reconnect_for: Duration,
+    /// Pause between two seeds of the sowing animation; `None` shows each
+    /// move at once (plain mode prints the sowing line when `Some`).
+    pub seed_delay: Option<Duration>,
+}
+
+/// One input line, or its end.
+pub enum LineInput {
+    /// A line typed (without its end).
+    Line(String),
+    /// The input ended.
+    End,
+}
+
+/// Everything the host's loop waits for.
+pub enum HostIn {
+    /// From the network threads.
+    Net(HostEvent),
+    /// From the player.
+    Input(LineInput),
+}
+
+impl From<HostEvent> for HostIn {
+    fn from(e: HostEvent) -> HostIn {
+        HostIn::Net(e)
+    }
+}
+
+/// Everything the joiner's loop waits for.
+// Each event is moved once, through a channel: its size does not matter.
+#[allow(clippy::large_enum_variant)]
+pub enum JoinIn {
+    /// A message on connection number `.0`, or its end.
+    Net(u64, Result<ToJoiner, SessionError>),
+    /// From the player.
+    Input(LineInput),
+}
+
+/// How a front end shows the network match. The required methods are the
+/// primitives; the provided ones compose them, so that every front end
+/// says the same things.
+pub trait Show {
+    /// A line of news.
+    ///
+    /// # Errors
+    /// When the output fails.
+    fn say(&mut self, text: &str) -> io::Result<()>;
+    /// What the player may do now (ends with a space when it asks for an
+    /// answer).
+    ///
+    /// # Errors
+    /// When the output fails.
+    fn prompt(&mut self, text: &str) -> io::Result<()>;
+    /// What the player is asked now, under `rules`; plain mode prints
+    /// [`Ask::text`].
+    ///
+    /// # Errors
+    /// When the output fails.
+    fn ask(&mut self, ask: &Ask, rules: &Rules) -> io::Result<()> {
+        self.prompt(&ask.text(rules))
+    }
+    /// A line the player typed, as read.
+    ///
+    /// # Errors
+    /// When the output fails.
+    fn echo(&mut self, line: &str) -> io::Result<()>;
+    /// The match as it stands (after a welcome, an undo, a new round).
+    ///
+    /// # Errors
+    /// When the output fails.
+    fn board(&mut self, m: &Match) -> io::Result<()>;
+    /// A confirmed move: `m` is the match after it.
+    ///
+    /// # Errors
+    /// When the output fails.
+    fn moved(&mut self, m: &Match, played: &Played, steps: &[Step]) -> io::Result<()>;
+
+    /// The match score.
+    ///
+    /// # Errors
+    /// When the output fails.
+    fn tally(&mut self, m: &Match) -> io::Result<()> {
+        self.say(&match_score_line(m.tally(), names(m)))
+    }
+
+    /// The round in play and its board.
+    ///
+    /// # Errors
+    /// When the output fails.
+    fn round_start(&mut self, m: &Match) -> io::Result<()> {
+        self.say("")?;
+        // The same words as every front end (crate::game::messages).
+        let opening = match m.moves().len() {
+            0 => m.round_message(),
+            played => round_goes_on(m.round(), played, m.name(m.starter())),
+        };
+        self.say(&opening.text)?;
+        self.board(m)
+    }
+
+    /// Shows `what` happened in `m` (the match as it is after it).
+    ///
+    /// # Errors
+    /// When the output fails.
+    fn show(&mut self, m: &Match, what: &Happening) -> io::Result<()> {
+        show_happening(self, m, what)
+    }
+
+    /// The keys.
+    ///
+    /// # Errors
+    /// When the output fails.
+    fn help(&mut self, rules: &Rules, side: Side) -> io::Result<()> {
+        self.say(&format!(
+            "Choose a pit by its letter ({}) or its number {} from your left; u asks to take back the last move, q leaves (the match stays saved on the host), ? shows this help.",
+            rules.letter_range(side),
+            rules.number_range()
+        ))
+    }
+}
+
+/// How every front end shows `what` happened in `m` (the match as it is
+/// after it), by [`Show`]'s primitives; a front end that words some
+/// happenings itself hands the rest here.
+///
+/// # Errors
+/// When the output fails.
+pub fn show_happening<S: Show + ?Sized>(
+    show: &mut S,
+    m: &Match,
+    what: &Happening,
+) -> io::Result<()> {
+    let name = |side: Side| m.name(side).to_string();
+    match what {
+        Happening::Moved { played, steps } => {
+            show.moved(m, played, steps)?;
+            for line in describe(m.rules(), played, names(m)) {
+                show.say(&line.text)?;
+            }
+        }
+        Happening::RoundOver { outcome, record } => {
+            show.say(&outcome_message(*outcome, m.board().score(), names(m)))?;
+            show.tally(m)?;
+            if let Some(path) = record {
+                show.say(&format!("Round recorded in {}.", path.display()))?;
+            }
+        }
+        Happening::UndoAsked { by } => {
+            show.say(&format!("{} asks to take back the last move.", name(*by)))?;
+        }
+        Happening::UndoDeclined { by } => {
+            show.say(&format!(
+                "{} does not agree to take back the move.",
+                name(*by)
+            ))?;
+        }
+        Happening::Undone => {
+            show.say("The last move was taken back.")?;
+            show.board(m)?;
+        }
+        Happening::Again { side, yes } => {
+            let does = if *yes { "wants" } else { "does not want" };
+            show.say(&format!("{} {does} to play again.", name(*side)))?;
+        }
+        Happening::NextRound => show.round_start(m)?,
+        Happening::Finished => {
+            show.say("The match is over. Thanks for playing!")?;
+            show.tally(m)?;
+        }
+        Happening::Left { side } => {
+            show.say(&format!("{} left the match.", name(*side)))?;
+        }
+        Happening::Note(text) => show.say(&format!("Note: {text}"))?,
+    }
+    Ok(())
+}
+
+/// South's and North's names.
+#[must_use]
+pub fn names(m: &Match) -> [&str; 2] {
+    [m.name(Side::South), m.name(Side::North)]
+}
+
+/// What the network game asks of its player now: the prompt, as data,
+/// so that each front end words or shows it in its own way
+/// ([`Ask::text`] is the line plain mode prints).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ask {
+    /// "Resume the unfinished match? (y/n)" (the host, before listening).
+    Resume,
+    /// The player's turn: `name` chooses one of `side`'s pits.
+    Move {
+        /// The player's name.
+        name: String,
+        /// Their side.
+        side: Side,
+    },
+    /// The other player's turn.
+    Waiting {
+        /// The other player's name.
+        name: String,
+    },
+    /// The other player asks to take back the last move: "Agree? (y/n)".
+    Agree,
+    /// This player asked to take back a move; the other has to answer.
+    WaitingAgree {
+        /// The other player's name.
+        name: String,
+    },
+    /// "Play again? (y/n)".
+    PlayAgain,
+    /// The connection to the host was lost; the joiner's program tries to
+    /// connect again by itself.
+    Reconnecting {
+        /// The host's name.
+        name: String,
+    },
+    /// This player answered "Play again?"; the other has not yet.
+    WaitingAgain {
+        /// The other player's name.
+        name: String,
+    },
+}
+
+impl Ask {
+    /// The prompt as plain mode prints it (ends with a space when it asks
+    /// for an answer).
+    #[must_use]
+    pub fn text(&self, rules: &Rules) -> String {
+        match self {
+            Ask::Resume => format!("{RESUME_QUESTION} "),
+            Ask::Move { name, side } => {
+                format!("{name}, choose a pit ({}): ", rules.letter_range(*side))
+            }
+            Ask::Waiting { name } => format!("Waiting for {name}…"),
+            Ask::Agree => "Agree? (y/n) ".to_string(),
+            Ask::WaitingAgree { name } => format!("Waiting for {name} to answer…"),
+            Ask::PlayAgain => "Play again? (y/n) ".to_string(),
+            Ask::WaitingAgain { name } => format!("Waiting for {name}'s answer…"),
+            Ask::Reconnecting { name } => {
+                format!("Trying to reconnect to {name}'s match… (q leaves)")
+            }
+        }
+    }
+
+    /// Whether this player answers it (a move or a yes or no), rather
+    /// than waiting for the other player.
+    #[must_use]
+    pub fn is_answered_by_this_player(&self) -> bool {
+        self.is_question() || matches!(self, Ask::Move { .. })
+    }
+
+    /// Whether it asks for a yes or a no.
+    #[must_use]
+    pub fn is_question(&self) -> bool {
+        matches!(self, Ask::Resume | Ask::Agree | Ask::PlayAgain)
+    }
+}
+
+/// What taking one input did.
+enum Taken {
+    /// The program ends with this code.
+    Exit(ExitCode),
+    /// It went on; `true` when the match or a question changed.
+    Changed(bool),
+}
+
+/// Whether `line`, typed by `side`'s player, is a command that works at
+/// any moment (quit, help, asking to take a move back, an empty line)
+/// rather than an answer that waits for its question.
+fn is_command(rules: &Rules, side: Side, line: &str) -> bool {
+    matches!(
+        typed(rules, side, line),
+        Typed::Nothing | Typed::Quit | Typed::Help | Typed::Undo
+    )
+}
+
+/// A yes or no answer, if `text` is one.
+fn yes_no(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "y" | "yes" => Some(true),
+        "n" | "no" => Some(false),
+        _ => None,
+    }
+}
+
+/// What a line typed at a turn means.
+enum Typed {
+    Nothing,
+    Quit,
+    Help,
+    Undo,
+    Pit(Pit),
+    Unknown(String),
+}
+
+/// Reads a line typed by `side`'s player (the mover's own pit letters win
+/// over the command letters on large boards, as in plain mode).
+fn typed(rules: &Rules, side: Side, line: &str) -> Typed {
+    let text = line.trim();
+    let own_pit = rules
+        .parse_pit(text, side)
+        .filter(|&p| !text.starts_with(|c: char| c.is_ascii_digit()) && rules.owner(p) == side);
+    if let Some(pit) = own_pit {
+        return Typed::Pit(pit);
+    }
+    match text.to_ascii_lowercase().as_str() {
+        "" => Typed::Nothing,
+        "q" | "quit" => Typed::Quit,
+        "?" | "help" => Typed::Help,
+        "u" | "undo" => Typed::Undo,
+        _ => match rules.parse_pit(text, side) {
+            Some(pit) => Typed::Pit(pit),
+            None => Typed::Unknown(text.to_string()),
+        },
+    }
+}
+
+fn not_a_pit(rules: &Rules, side: Side, text: &str) -> String {
+    format!(
+        "'{text}' is not a pit: type a letter {} or a number {} (u asks to take back a move, q leaves).",
+        rules.letter_range(side),
+        rules.number_range()
+    )
+}
