@@ -45,7 +45,7 @@ pub enum Command {
     Solitaire(SolitaireCmd),
     /// Replay a recorded round on screen.
     Replay(ReplayCmd),
-    /// Show the match history of every pair of names.
+    /// Show the match history of every pair of players, under each set of rules.
     Stats(StatsCmd),
     /// Host a match for a friend on another machine (shows how to join).
     Host(HostCmd),

@@ -266,3 +266,60 @@ fn the_largest_solitaire_plan_stays_within_a_bound_of_memory() {
         &tail[..60]
     );
 }
+
+#[test]
+fn stats_keep_rules_apart_and_names_together_whatever_their_case() {
+    let scratch = Scratch::new("stats");
+    let data = scratch.data();
+    // Two greedy players, named seat by seat, one round each.
+    let round = |south: &str, north: &str, pits: &str| {
+        let mut args = QUICK_ROUND.to_vec();
+        let at = args.iter().position(|a| *a == "2").unwrap();
+        args[at] = pits;
+        args.extend([south, north]);
+        let run = mancala(&data, &args, "n\n");
+        assert_eq!(run.status.code(), Some(0), "{run:?}");
+    };
+    round("alice", "Bob", "2");
+    round("BOB", "Alice", "2");
+    round("Alice", "bob", "3");
+    let run = mancala(&data, &["stats", "--json"], "");
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let pairs = json["pairs"].as_array().expect("pairs");
+    assert_eq!(pairs.len(), 2, "{json}");
+    // The rules played most first; each name as last written.
+    assert_eq!(pairs[0]["players"], serde_json::json!(["Alice", "bob"]));
+    assert_eq!(pairs[0]["rounds"], 2, "{json}");
+    assert!(
+        pairs[0]["rules"]
+            .as_str()
+            .unwrap()
+            .starts_with("2 pits × 1 seed"),
+        "{json}"
+    );
+    assert_eq!(pairs[1]["rounds"], 1, "{json}");
+    assert!(
+        pairs[1]["rules"]
+            .as_str()
+            .unwrap()
+            .starts_with("3 pits × 1 seed"),
+        "{json}"
+    );
+    let total = |pair: &serde_json::Value| {
+        pair["wins"][0].as_u64().unwrap()
+            + pair["wins"][1].as_u64().unwrap()
+            + pair["draws"].as_u64().unwrap()
+    };
+    assert_eq!(total(&pairs[0]), 2, "{json}");
+    let run = mancala(&data, &["stats"], "");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{run:?}");
+    assert!(lines[0].starts_with("Rules: 2 pits × 1 seed"), "{run:?}");
+    assert!(
+        lines[1].starts_with("  Alice vs bob: 2 rounds; "),
+        "{run:?}"
+    );
+    assert!(lines[2].starts_with("Rules: 3 pits × 1 seed"), "{run:?}");
+    assert!(lines[3].starts_with("  Alice vs bob: 1 round; "), "{run:?}");
+}

@@ -607,7 +607,7 @@ fn stats_print_no_escape_codes_from_the_file() {
     assert_eq!(run.code(), Some(0), "{run:?}");
     assert!(!run.stdout.contains('\u{1b}'), "{run:?}");
     assert!(!run.stdout.contains('\u{7}'), "{run:?}");
-    assert!(run.stdout.contains("Bob [31m vs"), "{run:?}");
+    assert!(run.stdout.contains("Eve vs Bob [31m:"), "{run:?}");
 }
 
 // ---------------------------------------------------------------------

@@ -446,7 +446,7 @@ fn a_wrong_code_is_refused_on_both_sides_and_the_host_keeps_waiting() {
         "{}",
         typo.text()
     );
-    // The right code still gets in (after the host's short back-off).
+    // The right code still gets in, at once: one wrong code leaves tries.
     let joiner = Player::spawn(data, &join_args(port, &code, &[]));
     joiner.wait_for("welcome", |t| t.contains("Connected: Alice"));
     host.wait_for("join", |t| t.contains("Michael joined"));

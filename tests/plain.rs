@@ -168,7 +168,7 @@ fn a_scripted_round_prints_every_board_the_result_and_the_score() {
     assert_eq!(pair["players"], serde_json::json!(["Alice", "Michael"]));
     assert_eq!(pair["rounds"], 1);
     let stats = text(&run(data, &["stats"], "").stdout);
-    assert!(stats.starts_with("Alice vs Michael: 1 round; "), "{stats}");
+    assert!(stats.contains("\n  Alice vs Michael: 1 round; "), "{stats}");
     std::fs::remove_dir_all(data).unwrap();
 }
 

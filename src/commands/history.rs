@@ -55,7 +55,8 @@ pub fn replay(cmd: &ReplayCmd) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// `mancala stats [--json]`: the history of every pair of names.
+/// `mancala stats [--json]`: the history of every pair of players under
+/// each set of rules.
 ///
 /// # Errors
 /// When no data directory is known or the statistics cannot be read.

@@ -1,5 +1,7 @@
-//! The match history of every pair of names: rounds, wins, draws and best
-//! margins.
+//! The match history of every pair of players under each set of rules:
+//! rounds, wins, draws and best margins. Rounds under other rules are
+//! counted apart (and say which rules); a player's name is matched
+//! whatever its case, as for saves.
 //!
 //! Every finished round (from either front end, through
 //! [`SaveStore::archive_round`](super::SaveStore::archive_round) or
@@ -24,7 +26,7 @@ use serde_json::json;
 
 use super::Match;
 use super::files::{self, Follow, ReadError};
-use super::names::clean_name;
+use super::names::{clean_name, escaped, same_name};
 use crate::rules::Side;
 
 /// One finished round, as stored.
@@ -93,11 +95,14 @@ pub fn counts(path: &Path, id: &str) -> Result<bool, ReadError> {
     }))
 }
 
-/// The history of one pair of names (in alphabetical order).
+/// The history of one pair of players under one set of rules.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PairStats {
-    /// The two names, alphabetical.
+    /// The two players, alphabetical (case aside), each as last written.
     pub players: [String; 2],
+    /// The rules they played by, as [`Rules`](crate::rules::Rules)'s
+    /// one-line summary ([`escaped`], as it comes from the file).
+    pub rules: String,
     /// Rounds finished between them.
     pub rounds: u32,
     /// Rounds won by each of `players`.
@@ -108,10 +113,77 @@ pub struct PairStats {
     pub best_margin: [Option<u16>; 2],
 }
 
+impl PairStats {
+    /// Counts one round, its score given in the order of `players`.
+    ///
+    /// Everything a pair's history adds up from a round is added here, so
+    /// that a new figure (such as a mean loss per move) is one more field
+    /// here and one more part in [`PairStats::parts`] and
+    /// [`PairStats::to_json`].
+    fn add(&mut self, score: [u16; 2]) {
+        self.rounds += 1;
+        let winner = match score[0].cmp(&score[1]) {
+            std::cmp::Ordering::Greater => Some(0),
+            std::cmp::Ordering::Less => Some(1),
+            std::cmp::Ordering::Equal => None,
+        };
+        match winner {
+            None => self.draws += 1,
+            Some(w) => {
+                self.wins[w] += 1;
+                let margin = score[w] - score[1 - w];
+                let best = &mut self.best_margin[w];
+                *best = Some(best.map_or(margin, |b| b.max(margin)));
+            }
+        }
+    }
+
+    /// The pair's figures as the parts of its line of text, in order:
+    /// rounds, wins and draws, best margins.
+    #[must_use]
+    pub fn parts(&self) -> Vec<String> {
+        let [a, b] = &self.players;
+        let best: Vec<String> = (0..2)
+            .filter_map(|i| self.best_margin[i].map(|m| format!("{} by {m}", self.players[i])))
+            .collect();
+        vec![
+            plural(self.rounds, "round"),
+            format!(
+                "{a} {}, {b} {}, {}",
+                plural(self.wins[0], "win"),
+                plural(self.wins[1], "win"),
+                plural(self.draws, "draw")
+            ),
+            format!(
+                "best margin: {}",
+                if best.is_empty() {
+                    "none".to_string()
+                } else {
+                    best.join(", ")
+                }
+            ),
+        ]
+    }
+
+    /// The pair as JSON: see [`Stats::to_json`].
+    #[must_use]
+    pub fn to_json(&self) -> serde_json::Value {
+        json!({
+            "players": self.players,
+            "rules": self.rules,
+            "rounds": self.rounds,
+            "wins": self.wins,
+            "draws": self.draws,
+            "best_margin": self.best_margin,
+        })
+    }
+}
+
 /// Everything the statistics file holds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// One entry per pair of names, sorted by names.
+    /// One entry per pair of players and rules: the rules played most
+    /// first, then the players alphabetically (case aside).
     pub pairs: Vec<PairStats>,
     /// Lines that could not be read (damaged) and were left out.
     pub skipped_lines: usize,
@@ -119,6 +191,9 @@ pub struct Stats {
 
 /// The largest statistics file read: some 100,000 rounds.
 pub const MAX_STATS_BYTES: u64 = 16 << 20;
+
+/// The most characters of a rules summary shown: a summary is some 65.
+const MAX_RULES_CHARS: usize = 120;
 
 /// Reads the statistics file (through [`files::read_bytes`]: a regular
 /// file, not a link, at most [`MAX_STATS_BYTES`]); a missing file is an
@@ -134,55 +209,76 @@ pub fn read(path: &Path) -> Result<Stats, ReadError> {
     }
 }
 
-/// Adds up the lines of a statistics file.
+/// Adds up the lines of a statistics file: one history per pair of
+/// players and rules. A player is the same whatever the case of the name
+/// ("alice" and "Alice", as for saves: [`same_name`]), shown as the name
+/// was last written.
 #[must_use]
 pub fn summarize(text: &str) -> Stats {
-    let mut pairs: BTreeMap<(String, String), PairStats> = BTreeMap::new();
+    // (first player's key, second player's key, rules) -> history.
+    let mut pairs: BTreeMap<(String, String, String), PairStats> = BTreeMap::new();
+    // A player's key -> the name as last written (lines are in time order).
+    let mut spelling: BTreeMap<String, String> = BTreeMap::new();
     let mut skipped_lines = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let Ok(mut round) = serde_json::from_str::<RoundResult>(line) else {
+        let Ok(round) = serde_json::from_str::<RoundResult>(line) else {
             skipped_lines += 1;
             continue;
         };
         // Names from the file are shown: cleaned as where names enter.
-        round.south = clean_name(&round.south);
-        round.north = clean_name(&round.north);
-        if round.south.is_empty() || round.north.is_empty() {
+        let south = clean_name(&round.south);
+        let north = clean_name(&round.north);
+        if south.is_empty() || north.is_empty() || same_name(&south, &north) {
             skipped_lines += 1;
             continue;
         }
-        let swap = round.north < round.south;
-        let (names, score) = if swap {
-            ([round.north, round.south], [round.score[1], round.score[0]])
+        let rules = escaped(round.rules.trim(), MAX_RULES_CHARS);
+        let [south_key, north_key] = [&south, &north].map(|n| name_key(n));
+        spelling.insert(south_key.clone(), south);
+        spelling.insert(north_key.clone(), north);
+        let (keys, score) = if north_key < south_key {
+            ([north_key, south_key], [round.score[1], round.score[0]])
         } else {
-            ([round.south, round.north], round.score)
+            ([south_key, north_key], round.score)
         };
-        let entry = pairs
-            .entry((names[0].clone(), names[1].clone()))
+        let [first, second] = keys;
+        pairs
+            .entry((first, second, rules.clone()))
             .or_insert_with(|| PairStats {
-                players: names,
+                rules,
                 ..PairStats::default()
-            });
-        entry.rounds += 1;
-        let winner = match score[0].cmp(&score[1]) {
-            std::cmp::Ordering::Greater => Some(0),
-            std::cmp::Ordering::Less => Some(1),
-            std::cmp::Ordering::Equal => None,
-        };
-        match winner {
-            None => entry.draws += 1,
-            Some(w) => {
-                entry.wins[w] += 1;
-                let margin = score[w] - score[1 - w];
-                let best = &mut entry.best_margin[w];
-                *best = Some(best.map_or(margin, |b| b.max(margin)));
-            }
-        }
+            })
+            .add(score);
     }
+    let mut pairs: Vec<PairStats> = pairs
+        .into_iter()
+        .map(|((first, second, _), mut pair)| {
+            pair.players = [&first, &second].map(|key| spelling[key].clone());
+            pair
+        })
+        .collect();
+    // The rules played most first (then by their text, so that each set
+    // of rules stays together); within them, the map's order: by names.
+    let mut rounds_by_rules: BTreeMap<String, u32> = BTreeMap::new();
+    for pair in &pairs {
+        *rounds_by_rules.entry(pair.rules.clone()).or_default() += pair.rounds;
+    }
+    let rank = |pair: &PairStats| {
+        (
+            std::cmp::Reverse(rounds_by_rules[&pair.rules]),
+            pair.rules.clone(),
+        )
+    };
+    pairs.sort_by_cached_key(rank);
     Stats {
-        pairs: pairs.into_values().collect(),
+        pairs,
         skipped_lines,
     }
+}
+
+/// The key that tells players apart: their name, case aside.
+fn name_key(name: &str) -> String {
+    name.to_lowercase()
 }
 
 fn plural(n: u32, word: &str) -> String {
@@ -194,52 +290,43 @@ fn plural(n: u32, word: &str) -> String {
 }
 
 impl Stats {
-    /// The history as text, one line per pair.
+    /// The history as text: under each set of rules, one line per pair
+    /// of players.
+    ///
+    /// ```text
+    /// Rules: 6 pits × 4 seeds, capture always, single sowing, sweep to owner
+    ///   Alice vs Michael: 4 rounds; Alice 2 wins, Michael 1 win, 1 draw; best margin: Alice by 12, Michael by 4.
+    /// ```
     #[must_use]
     pub fn to_text(&self) -> String {
         if self.pairs.is_empty() {
             return "No finished rounds yet.\n".to_string();
         }
         let mut out = String::new();
-        for p in &self.pairs {
-            let [a, b] = &p.players;
-            let best: Vec<String> = (0..2)
-                .filter_map(|i| p.best_margin[i].map(|m| format!("{} by {m}", p.players[i])))
-                .collect();
-            out.push_str(&format!(
-                "{a} vs {b}: {}; {a} {}, {b} {}, {}; best margin: {}.\n",
-                plural(p.rounds, "round"),
-                plural(p.wins[0], "win"),
-                plural(p.wins[1], "win"),
-                plural(p.draws, "draw"),
-                if best.is_empty() {
-                    "none".to_string()
+        let mut rules: Option<&str> = None;
+        for pair in &self.pairs {
+            if rules != Some(pair.rules.as_str()) {
+                let heading = if pair.rules.is_empty() {
+                    "(not recorded)"
                 } else {
-                    best.join(", ")
-                }
-            ));
+                    pair.rules.as_str()
+                };
+                out.push_str(&format!("Rules: {heading}\n"));
+                rules = Some(&pair.rules);
+            }
+            let [a, b] = &pair.players;
+            out.push_str(&format!("  {a} vs {b}: {}.\n", pair.parts().join("; ")));
         }
         out
     }
 
     /// The history as JSON:
-    /// `{"pairs":[{"players":["Alice","Michael"],"rounds":3,"wins":[2,1],"draws":0,"best_margin":[12,4]}],"skipped_lines":0}`
-    /// (`best_margin` is `null` for a player who has not won).
+    /// `{"pairs":[{"players":["Alice","Michael"],"rules":"6 pits × 4 seeds, ...","rounds":3,"wins":[2,1],"draws":0,"best_margin":[12,4]}],"skipped_lines":0}`
+    /// (`best_margin` is `null` for a player who has not won), pairs in the
+    /// order of [`Stats::pairs`].
     #[must_use]
     pub fn to_json(&self) -> serde_json::Value {
-        let pairs: Vec<_> = self
-            .pairs
-            .iter()
-            .map(|p| {
-                json!({
-                    "players": p.players,
-                    "rounds": p.rounds,
-                    "wins": p.wins,
-                    "draws": p.draws,
-                    "best_margin": p.best_margin,
-                })
-            })
-            .collect();
+        let pairs: Vec<_> = self.pairs.iter().map(PairStats::to_json).collect();
         json!({ "pairs": pairs, "skipped_lines": self.skipped_lines })
     }
 }
@@ -248,16 +335,23 @@ impl Stats {
 mod tests {
     use super::*;
 
-    fn line(south: &str, north: &str, s: u16, n: u16) -> String {
+    const KALAH: &str = "6 pits × 4 seeds, capture always, single sowing, sweep to owner";
+    const SMALL: &str = "4 pits × 3 seeds, capture nonempty, single sowing, sweep to owner";
+
+    fn line_under(rules: &str, south: &str, north: &str, s: u16, n: u16) -> String {
         serde_json::to_string(&RoundResult {
             time: 1,
             south: south.into(),
             north: north.into(),
             score: [s, n],
-            rules: "r".into(),
+            rules: rules.into(),
             id: None,
         })
         .unwrap()
+    }
+
+    fn line(south: &str, north: &str, s: u16, n: u16) -> String {
+        line_under(KALAH, south, north, s, n)
     }
 
     #[test]
@@ -278,6 +372,7 @@ mod tests {
             stats.pairs[0],
             PairStats {
                 players: ["Alice".into(), "Michael".into()],
+                rules: KALAH.into(),
                 rounds: 4,
                 wins: [2, 1],
                 draws: 1,
@@ -287,12 +382,81 @@ mod tests {
         assert_eq!(stats.pairs[1].best_margin, [None, Some(28)]);
         let text = stats.to_text();
         assert!(
-            text.starts_with("Alice vs Michael: 4 rounds; Alice 2 wins, Michael 1 win, 1 draw; best margin: Alice by 12, Michael by 4.\n"),
+            text.starts_with(&format!("Rules: {KALAH}\n  Alice vs Michael: 4 rounds; Alice 2 wins, Michael 1 win, 1 draw; best margin: Alice by 12, Michael by 4.\n  Bob vs Carol: ")),
             "{text}"
         );
         assert_eq!(
             stats.to_json()["pairs"][1]["best_margin"],
             json!([null, 28])
+        );
+    }
+
+    #[test]
+    fn rules_are_kept_apart_and_names_match_whatever_their_case() {
+        let text = [
+            line("alice", "Michael", 30, 18),
+            line_under(SMALL, "Alice", "MICHAEL", 10, 14),
+            line("MICHAEL", "Alice", 20, 28),
+            line_under(SMALL, "bob", "Alice", 12, 12),
+            line("Alice", "alice", 24, 24),
+        ]
+        .join("\n");
+        let stats = summarize(&text);
+        assert_eq!(stats.skipped_lines, 1, "a player against themselves");
+        let summary: Vec<_> = stats
+            .pairs
+            .iter()
+            .map(|p| {
+                (
+                    p.players.clone(),
+                    p.rules.as_str(),
+                    p.rounds,
+                    p.wins,
+                    p.draws,
+                )
+            })
+            .collect();
+        // Each name as last written; the rules played most first.
+        let names = |a: &str, b: &str| [a.to_string(), b.to_string()];
+        assert_eq!(
+            summary,
+            [
+                (names("Alice", "bob"), SMALL, 1, [0, 0], 1),
+                (names("Alice", "MICHAEL"), SMALL, 1, [0, 1], 0),
+                (names("Alice", "MICHAEL"), KALAH, 2, [2, 0], 0),
+            ]
+        );
+        let text = stats.to_text();
+        assert_eq!(
+            text,
+            format!(
+                "Rules: {SMALL}\n  Alice vs bob: 1 round; Alice 0 wins, bob 0 wins, 1 draw; best margin: none.\n  Alice vs MICHAEL: 1 round; Alice 0 wins, MICHAEL 1 win, 0 draws; best margin: MICHAEL by 4.\nRules: {KALAH}\n  Alice vs MICHAEL: 2 rounds; Alice 2 wins, MICHAEL 0 wins, 0 draws; best margin: Alice by 12.\n"
+            )
+        );
+        assert_eq!(stats.to_json()["pairs"][2]["rules"], KALAH);
+    }
+
+    #[test]
+    fn rules_from_the_file_are_escaped_and_cut() {
+        let text = line_under(
+            &format!("\u{1b}]2;x\u{7}{}", "y".repeat(500)),
+            "A",
+            "B",
+            1,
+            0,
+        );
+        let stats = summarize(&text);
+        let rules = &stats.pairs[0].rules;
+        assert!(
+            !rules.chars().any(crate::game::names::is_unsafe_char),
+            "{rules}"
+        );
+        assert!(rules.ends_with('…'), "{rules}");
+        assert!(rules.chars().count() < 2 * MAX_RULES_CHARS, "{rules}");
+        assert!(
+            stats.to_text().starts_with("Rules: \\u{1b}]2;x"),
+            "{}",
+            stats.to_text()
         );
     }
 }

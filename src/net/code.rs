@@ -2,11 +2,12 @@
 //! each match. It is the password of the key exchange (see
 //! [`super::session`]), so it is never sent, not even hashed: a listener
 //! learns nothing from watching a join, and a wrong guess costs the guesser
-//! one try at the host, which backs off after each.
+//! one try at the host, which checks at most a few wrong codes a minute
+//! (see [`super::gate::Tries`]).
 //!
 //! 99 × 256 × 256 codes (about 22.6 bits) are plenty against online
-//! guessing at one try per second or slower, the way magic-wormhole's
-//! codes are.
+//! guessing at two tries a minute: trying half of them takes over three
+//! years.
 
 use std::fmt;
 
