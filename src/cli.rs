@@ -45,6 +45,8 @@ pub enum Command {
     Solitaire(SolitaireCmd),
     /// Replay a recorded round on screen.
     Replay(ReplayCmd),
+    /// Analyse a recorded round: every move's value under perfect play and what it lost.
+    Analyze(AnalyzeCmd),
     /// Show the match history of every pair of players, under each set of rules.
     Stats(StatsCmd),
     /// Host a match for a friend on another machine (shows how to join).
@@ -293,6 +295,23 @@ pub struct ReplayCmd {
     /// How the moves are shown.
     #[command(flatten)]
     pub show: ShowArgs,
+}
+
+/// Options of `mancala analyze`.
+#[derive(Debug, Args)]
+pub struct AnalyzeCmd {
+    /// A game record written by mancala.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Print JSON: {"moves":[{"ply":1,"side":"south","pit":"c","best":["c"],...}]}.
+    #[arg(long, conflicts_with = "plain")]
+    pub json: bool,
+    /// Print the analysis as text instead of full screen (automatic without a terminal).
+    #[arg(long)]
+    pub plain: bool,
+    /// Milliseconds the solver may think per position; past it, values are estimates.
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub think: u64,
 }
 
 /// How moves are shown, for the commands that show someone else's moves

@@ -172,6 +172,7 @@ fn game_ends_when_the_movers_side_is_empty_and_the_rest_is_swept_to_its_owner() 
     let mut b = board([1, 0, 0, 0, 0, 0, 10, 1, 1, 1, 1, 5, 1, 10], Side::South);
     let played = b.play(pit('a')).unwrap();
     assert!(played.game_over && b.is_over());
+    assert_eq!(played.swept, [0, 5], "g, h, i, j and l swept to North");
     assert_eq!(b.counts(), &[0, 0, 0, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 15]);
     assert_eq!(b.score().south, 16);
     assert_eq!(b.score().north, 15);
@@ -217,8 +218,9 @@ fn sweep_none_leaves_the_remaining_seeds_uncounted() {
         [0, 0, 0, 0, 0, 1, 20, 1, 1, 1, 1, 1, 1, 20],
         Side::South,
     );
-    b.play(pit('f')).unwrap();
+    let played = b.play(pit('f')).unwrap();
     assert!(b.is_over());
+    assert_eq!(played.swept, [0, 0], "nothing swept");
     assert_eq!(b.counts(), &[0, 0, 0, 0, 0, 0, 21, 1, 1, 1, 1, 1, 1, 20]);
     assert_eq!((b.score().south, b.score().north), (21, 20));
     assert_eq!(b.outcome(), Some(Outcome::Win(Side::South)));

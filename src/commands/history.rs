@@ -1,6 +1,7 @@
 //! `mancala replay` and `mancala stats`: looking back at games played.
 
 use std::io::IsTerminal;
+use std::path::Path;
 use std::process::ExitCode;
 
 use crate::cli::{ReplayCmd, StatsCmd};
@@ -10,16 +11,16 @@ use crate::game::{Record, SaveStore, data_dir, stats};
 
 use super::UsageError;
 
-/// Reads and checks the record at `cmd.file`.
+/// Reads and checks the record at `file`.
 ///
 /// # Errors
 /// A [`UsageError`] naming the file: unreadable, or not a valid record
 /// (with the line at fault).
-pub fn read_record(cmd: &ReplayCmd) -> anyhow::Result<Record> {
+pub fn read_record(file: &Path) -> anyhow::Result<Record> {
     // The path is the user's, but it may hold anything: shown escaped.
-    let path = shown(&cmd.file.to_string_lossy());
+    let path = shown(&file.to_string_lossy());
     let limit = crate::game::record::MAX_RECORD_BYTES as u64;
-    let text = match files::read_text(&cmd.file, limit, Follow::Allowed) {
+    let text = match files::read_text(file, limit, Follow::Allowed) {
         Ok(text) => text,
         Err(ReadError::Io(e)) => return super::usage(format!("cannot read {path}: {e}")),
         Err(ReadError::NotFound) => {
@@ -37,7 +38,7 @@ pub fn read_record(cmd: &ReplayCmd) -> anyhow::Result<Record> {
 /// # Errors
 /// A [`UsageError`] for a missing or corrupt record; output failures.
 pub fn replay(cmd: &ReplayCmd) -> anyhow::Result<ExitCode> {
-    let record = read_record(cmd)?;
+    let record = read_record(&cmd.file)?;
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if terminal && !cmd.show.plain {
         crate::tui::replay::run(&record, cmd.show.speed.given())?;

@@ -1,6 +1,7 @@
 //! What each command does: the glue between the command line and the
 //! front ends, players and headless reports.
 
+mod analyze;
 pub mod arena;
 mod history;
 mod net;
@@ -125,6 +126,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Solitaire(cmd)) => solitaire::run(&cmd),
         Some(Command::Replay(cmd)) => history::replay(&cmd),
+        Some(Command::Analyze(cmd)) => analyze::run(&cmd),
         Some(Command::Stats(cmd)) => history::stats(&cmd),
         Some(Command::Completions(cmd)) => {
             output::emit(&completions(cmd.shell))?;

@@ -157,7 +157,26 @@ pub fn describe(rules: &Rules, played: &Played, names: [&str; 2]) -> Vec<Notice>
         ));
     }
     if played.game_over {
-        said.push(Notice::new(EventKind::RoundOver, "The round is over."));
+        // The sweep as the rules core reports it (RULES.md §3.5).
+        let sweeps: Vec<String> = Side::BOTH
+            .into_iter()
+            .filter(|side| played.swept[side.index()] > 0)
+            .map(|side| {
+                let seeds = played.swept[side.index()];
+                let owner = names[side.index()];
+                let go = if seeds == 1 { "goes" } else { "go" };
+                format!(
+                    "{} left on {owner}'s side {go} to {owner}",
+                    plural(seeds, "seed")
+                )
+            })
+            .collect();
+        let text = if sweeps.is_empty() {
+            "The round is over.".to_string()
+        } else {
+            format!("The round is over: {}.", sweeps.join("; "))
+        };
+        said.push(Notice::new(EventKind::RoundOver, text));
     }
     said
 }
@@ -286,6 +305,31 @@ pub fn gave_no_move(name: &str, letter: char) -> Notice {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_end_of_round_sweep_is_said() {
+        let rules = Rules::KALAH;
+        let names = ["Alice", "Michael"];
+        let f = rules.pit_by_letter('f').unwrap();
+        let play = |rules: Rules, counts: &[u16]| {
+            let mut board = crate::rules::Board::from_counts(rules, counts, Side::South).unwrap();
+            let played = board.play(f).unwrap();
+            describe(&rules, &played, names)
+        };
+        let said = play(rules, &[0, 0, 0, 0, 0, 1, 20, 1, 1, 0, 1, 1, 0, 20]);
+        assert_eq!(
+            said.last().unwrap().text,
+            "The round is over: 4 seeds left on Michael's side go to Michael."
+        );
+        let said = play(rules, &[0, 0, 0, 0, 0, 1, 20, 0, 0, 0, 0, 1, 0, 20]);
+        assert_eq!(
+            said.last().unwrap().text,
+            "The round is over: 1 seed left on Michael's side goes to Michael."
+        );
+        let none = rules.with_sweep(crate::rules::Sweep::None);
+        let said = play(none, &[0, 0, 0, 0, 0, 1, 20, 1, 1, 0, 1, 1, 0, 20]);
+        assert_eq!(said.last().unwrap().text, "The round is over.");
+    }
 
     #[test]
     fn plurals_follow_the_count() {

@@ -4,6 +4,7 @@
 //! and follow the same policies ([`Match::undo_turn`], [`Match::redo_turn`],
 //! [`computer_move`], [`seat_seed`]) and words ([`messages`]).
 
+pub mod analysis;
 pub mod console;
 pub mod dirs;
 pub mod files;

@@ -44,6 +44,7 @@
 //! input there) ends the match and clears its save. The full-screen game
 //! keeps matches by the same rules: both use [`crate::game::keeper`].
 
+pub mod analysis;
 pub mod board;
 pub mod net;
 pub mod replay;

@@ -88,6 +88,10 @@ pub struct Played {
     pub extra_turn_voided: bool,
     /// The move ended the game.
     pub game_over: bool,
+    /// Seeds the end-of-game sweep (RULES.md §3.5, `sweep owner`) moved from
+    /// each side's pits to its own store, by [`Side::index`]; zeros when
+    /// the game goes on or the sweep rule is `none`.
+    pub swept: [u16; 2],
 }
 
 /// Legal moves as a set of pits, iterated from the mover's left.
@@ -517,9 +521,10 @@ impl Board {
         // through a capture or a relay lift.
         self.over = self.side_is_empty(me)
             || ((capture.is_some() || relays > 0) && self.side_is_empty(me.opponent()));
+        let mut swept = [0; 2];
         if self.over {
             if self.rules.sweep() == Sweep::Owner {
-                self.sweep(tracer);
+                swept = self.sweep(tracer);
             }
             tracer.step(Step::GameOver);
         } else if landed_in_store {
@@ -537,11 +542,14 @@ impl Board {
             extra_turn: landed_in_store && !self.over,
             extra_turn_voided: landed_in_store && self.over,
             game_over: self.over,
+            swept,
         }
     }
 
+    /// Empties every pit into its owner's store; the seeds each side got.
     #[cold]
-    fn sweep<T: Tracer>(&mut self, tracer: &mut T) {
+    fn sweep<T: Tracer>(&mut self, tracer: &mut T) -> [u16; 2] {
+        let mut swept = [0; 2];
         for side in Side::BOTH {
             let store = self.rules.store(side);
             for pit in self.rules.pits_of(side) {
@@ -549,6 +557,7 @@ impl Board {
                 if seeds > 0 {
                     self.cells[pit.index()] = 0;
                     self.cells[store.index()] += seeds;
+                    swept[side.index()] += seeds;
                     tracer.step(Step::Sweep {
                         side,
                         pit,
@@ -558,6 +567,7 @@ impl Board {
                 }
             }
         }
+        swept
     }
 }
 

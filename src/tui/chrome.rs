@@ -86,8 +86,12 @@ pub fn draw_too_small(
 ) {
     let sentences = [
         format!(
-            "{what} needs {}×{}; the window is {}×{}.",
-            need.0, need.1, area.width, area.height
+            "{what} needs {}×{}; the window is {}×{}: {}.",
+            need.0,
+            need.1,
+            area.width,
+            area.height,
+            shortfall(need, (area.width, area.height))
         ),
         "Enlarge it to go on (q quits).".to_string(),
     ];
@@ -107,9 +111,40 @@ pub fn draw_too_small(
     frame.render_widget(Paragraph::new(lines).centered(), text_area);
 }
 
+/// Which side of the window is short, and by how much: "20 columns
+/// short", "4 rows short", "20 columns and 4 rows short".
+#[must_use]
+pub fn shortfall(need: (u16, u16), have: (u16, u16)) -> String {
+    let count = |n: u16, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let columns = need.0.saturating_sub(have.0);
+    let rows = need.1.saturating_sub(have.1);
+    match (columns, rows) {
+        (0, 0) => "nothing short".to_string(),
+        (c, 0) => format!("{} short", count(c, "column", "columns")),
+        (0, r) => format!("{} short", count(r, "row", "rows")),
+        (c, r) => format!(
+            "{} and {} short",
+            count(c, "column", "columns"),
+            count(r, "row", "rows")
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_short_side_is_named_with_the_count() {
+        assert_eq!(shortfall((80, 24), (60, 24)), "20 columns short");
+        assert_eq!(shortfall((80, 24), (80, 20)), "4 rows short");
+        assert_eq!(shortfall((80, 24), (79, 23)), "1 column and 1 row short");
+        assert_eq!(
+            shortfall((80, 24), (100, 20)),
+            "4 rows short",
+            "wider is fine"
+        );
+    }
 
     #[test]
     fn the_least_important_keys_go_first() {

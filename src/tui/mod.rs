@@ -14,9 +14,11 @@
 //! - [`game`]: the two-player game (its own folder: model, keys, drawing,
 //!   effects, computer turns);
 //! - [`replay`]: a recorded round, stepped with the arrows;
+//! - [`analysis`]: a recorded round's moves valued under perfect play;
 //! - [`net`]: the network game (the other player as a turn source);
 //! - solitaire lives in [`crate::solitaire`] and runs on the same loop.
 
+pub mod analysis;
 pub mod animation;
 pub mod chrome;
 pub mod digits;

@@ -211,6 +211,12 @@ impl Chosen {
         Ok(next)
     }
 
+    /// Whether `t` can change the theme (not while `NO_COLOR` is set).
+    #[must_use]
+    pub fn can_switch_theme(&self) -> bool {
+        !self.colour_forbidden
+    }
+
     /// `t`: colours or black and white (`NO_COLOR` keeps a run black and
     /// white); the sentence to show.
     pub fn switch_theme(&mut self) -> String {

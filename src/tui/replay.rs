@@ -15,6 +15,7 @@ use ratatui::widgets::Paragraph;
 
 use crate::game::{Record, Stepper, describe, outcome_message};
 use crate::rules::{Score, Side};
+use crate::tui::analysis::{AnalysisView, DEFAULT_THINK};
 use crate::tui::animation::{self, Animation};
 use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
 use crate::tui::input::Input;
@@ -41,6 +42,8 @@ pub enum ReplayKey {
     Slower,
     /// Colours or black and white (`t`), kept for next time.
     Theme,
+    /// The analysis of the round (`a`).
+    Analyse,
     /// Leave the replay.
     Quit,
 }
@@ -60,6 +63,7 @@ pub fn action(key: KeyEvent) -> Option<ReplayKey> {
         KeyCode::Char('+' | '=') => ReplayKey::Faster,
         KeyCode::Char('-' | '_') => ReplayKey::Slower,
         KeyCode::Char('t' | 'T') => ReplayKey::Theme,
+        KeyCode::Char('a' | 'A') => ReplayKey::Analyse,
         _ => return None,
     })
 }
@@ -73,6 +77,11 @@ pub struct ReplayView {
     chosen: Chosen,
     /// What the last speed or theme key did.
     note: Option<String>,
+    /// The analysis of the round, once asked for (kept when the viewer
+    /// goes back to the replay, so that `a` again shows it at once).
+    analysis: Option<AnalysisView>,
+    /// Whether the analysis is on screen.
+    analysing: bool,
     quit: bool,
 }
 
@@ -90,6 +99,8 @@ impl ReplayView {
             animation: None,
             chosen: Chosen::unkept(seed_delay, Theme::monochrome()),
             note: None,
+            analysis: None,
+            analysing: false,
             quit: false,
         })
     }
@@ -133,11 +144,20 @@ impl ReplayView {
                 self.note = Some(self.chosen.switch_theme());
                 return true;
             }
+            ReplayKey::Analyse => {
+                let (record, chosen) = (&self.record, self.chosen);
+                let view = self.analysis.get_or_insert_with(|| {
+                    AnalysisView::start(record.clone(), DEFAULT_THINK, chosen)
+                });
+                view.reopen();
+                self.analysing = true;
+                return true;
+            }
             _ => {}
         }
         self.animation = None;
         match action {
-            ReplayKey::Faster | ReplayKey::Slower | ReplayKey::Theme => {}
+            ReplayKey::Faster | ReplayKey::Slower | ReplayKey::Theme | ReplayKey::Analyse => {}
             ReplayKey::Quit => return false,
             ReplayKey::Forward => {
                 let before = self.stepper.board().counts().to_vec();
@@ -273,6 +293,7 @@ impl ReplayView {
         keys.add("Home", "start", Weight::Useful);
         keys.add("End", "end", Weight::Useful);
         keys.add("+/-", "speed", Weight::Optional);
+        keys.add("a", "analysis", Weight::Useful);
         keys.add("t", "colours", Weight::Optional);
         keys.add("q", "quit", Weight::Essential);
         frame.render_widget(keys.line(layout.keys().width, theme), layout.keys());
@@ -284,6 +305,19 @@ impl Screen for ReplayView {
     type Effect = Prefs;
 
     fn update(&mut self, input: Input, now: Instant) -> Vec<Prefs> {
+        if self.analysing
+            && let Some(analysis) = &mut self.analysis
+        {
+            analysis.handle(&input);
+            let kept = analysis.chosen().take_changed();
+            if analysis.is_done() {
+                // back to the replay, with the theme chosen there
+                self.analysing = false;
+                self.chosen = *analysis.chosen();
+            }
+            self.quit = matches!(input, Input::Interrupt);
+            return kept.into_iter().collect();
+        }
         match input {
             Input::Key(key) => {
                 if let Some(action) = action(key) {
@@ -300,11 +334,17 @@ impl Screen for ReplayView {
     }
 
     fn view(&self, frame: &mut Frame) {
-        self.draw(frame, self.chosen.theme());
+        match &self.analysis {
+            Some(analysis) if self.analysing => analysis.draw(frame, analysis.theme()),
+            _ => self.draw(frame, self.chosen.theme()),
+        }
     }
 
     fn next_wake(&self) -> Option<Instant> {
-        ReplayView::next_wake(self)
+        match &self.analysis {
+            Some(analysis) if self.analysing => analysis.next_wake(),
+            _ => ReplayView::next_wake(self),
+        }
     }
 
     fn done(&self) -> bool {
@@ -417,6 +457,45 @@ mod tests {
         let text = screen(&view);
         assert!(text.contains("Michael gets an extra turn!"), "{text}");
         assert!(text.contains("the round was not finished"), "{text}");
+    }
+
+    #[test]
+    fn a_opens_the_analysis_of_the_round_and_q_comes_back() {
+        let t0 = Instant::now();
+        let mut view = ReplayView::new(record(), None).unwrap();
+        let press = |view: &mut ReplayView, code| {
+            Screen::update(view, Input::Key(key(code, KeyEventKind::Press)), t0)
+        };
+        press(&mut view, KeyCode::Char('a'));
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        let text = |view: &ReplayView, terminal: &mut Terminal<TestBackend>| {
+            terminal.draw(|f| Screen::view(view, f)).unwrap();
+            let buffer = terminal.backend().buffer();
+            buffer
+                .content()
+                .iter()
+                .map(|c| c.symbol())
+                .collect::<String>()
+        };
+        assert!(text(&view, &mut terminal).contains("Analysis of round 1"));
+        // the analysis thread finishes (three moves of Kalah: the book's)
+        let start = Instant::now();
+        while !text(&view, &mut terminal).contains("before")
+            && start.elapsed() < Duration::from_secs(30)
+        {
+            std::thread::sleep(Duration::from_millis(10));
+            Screen::update(&mut view, Input::Tick, t0);
+        }
+        let shown = text(&view, &mut terminal);
+        assert!(shown.contains("value for Alice (South)"), "{shown}");
+        press(&mut view, KeyCode::Char('q'));
+        assert!(
+            !Screen::done(&view),
+            "q leaves the analysis, not the replay"
+        );
+        assert!(text(&view, &mut terminal).contains("Replay of round 1"));
+        press(&mut view, KeyCode::Char('q'));
+        assert!(Screen::done(&view));
     }
 
     #[test]

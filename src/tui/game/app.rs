@@ -364,6 +364,12 @@ impl App {
         self.chosen.theme()
     }
 
+    /// Whether `t` can change the theme (`NO_COLOR` keeps it black and white).
+    #[must_use]
+    pub fn can_switch_theme(&self) -> bool {
+        self.chosen.can_switch_theme()
+    }
+
     /// What the screen is doing.
     #[must_use]
     pub fn mode(&self) -> &Mode {

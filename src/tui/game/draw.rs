@@ -515,7 +515,10 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
     if app.resume_summary().is_none() {
         // The question about a saved match takes no other keys.
         keys.push(("+/-".into(), "speed", Optional));
-        keys.push((command_key(app, 't'), "colours", Optional));
+        // With NO_COLOR set the bar offers no switch that cannot work.
+        if app.can_switch_theme() {
+            keys.push((command_key(app, 't'), "colours", Optional));
+        }
     }
     keys.extend([
         ("?".into(), "help", Essential),

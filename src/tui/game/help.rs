@@ -165,20 +165,22 @@ pub fn speed_text(app: &App) -> String {
 }
 
 /// The speed for the header, longest first, with the pause in front when
-/// the computers are paused ("PAUSED · 150 ms per seed", "PAUSED · 150ms").
+/// the computers are paused ("PAUSED · 150 ms per seed", "… 150 ms/seed",
+/// "… 150 ms"): every form says what the figure is.
 #[must_use]
 pub fn speed_texts(delay: Option<std::time::Duration>, paused: bool) -> Vec<String> {
-    let (long, short) = match delay {
-        Some(d) => (
+    let texts = match delay {
+        Some(d) => vec![
             format!("{} ms per seed", d.as_millis()),
-            format!("{}ms", d.as_millis()),
-        ),
-        None => ("no animation".to_string(), "no anim.".to_string()),
+            format!("{} ms/seed", d.as_millis()),
+            format!("{} ms", d.as_millis()),
+        ],
+        None => vec!["no animation".to_string(), "no anim.".to_string()],
     };
     if paused {
-        vec![format!("PAUSED · {long}"), format!("PAUSED · {short}")]
+        texts.iter().map(|t| format!("PAUSED · {t}")).collect()
     } else {
-        vec![long, short]
+        texts
     }
 }
 

@@ -406,8 +406,9 @@ impl BoardView<'_> {
         } else {
             theme.title.patch(theme.side(side))
         };
-        // A seat without a name is already called by its side.
-        let side_too = name != side.to_string();
+        // A seat without a name is already called by its side, and so is
+        // one the game named after it ("Computer (hard), North").
+        let side_too = !name.ends_with(&side.to_string());
         let mut wordings: Vec<(String, String)> = Vec::new();
         let who = |name: &str| match doing {
             Some(doing) => format!("▶ {name} {doing} "),

@@ -1019,6 +1019,8 @@ fn with_no_color_set_t_says_why_colours_stay_off() {
         Prefs::default(),
         true,
     ));
+    let screen = crate::tui::game::testing::render(&app, 100, 30);
+    assert!(!screen.contains("colours"), "no switch offered:\n{screen}");
     app.handle_event(&ch('t'), t0);
     assert!(app.theme().monochrome);
     assert_eq!(app.take_prefs(), None, "nothing changed, nothing saved");

@@ -400,6 +400,14 @@ fn labels_use_the_whole_width_and_never_lose_the_score() {
         "{screen}"
     );
     assert!(screen.contains("Bartholomew  North · score 0"), "{screen}");
+    // Two computers of one kind are named after their sides: not twice.
+    let app = named(6, "Computer (hard), South", "Computer (hard), North");
+    let screen = render(&app, 80, 24);
+    assert!(
+        screen.contains("Computer (hard), North  score 0"),
+        "{screen}"
+    );
+    assert!(!screen.contains("North  North"), "{screen}");
     // A name too long for the line is cut, visibly, and the score stays.
     let long = "Maximilian Alexander von Hohenzollern-Sigmaringen the Third";
     let app = named(2, long, "B");
@@ -475,4 +483,18 @@ fn the_paused_header_keeps_the_speed_at_80_columns() {
         "the score keeps the names where the speed text can be shorter: {header}"
     );
     assert_eq!(screen.matches("Paused:").count(), 1, "said once:\n{screen}");
+}
+
+#[test]
+fn a_narrow_header_still_says_what_the_speed_figure_is() {
+    let mut config = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human);
+    config.seats[0].name = "Alice".into();
+    config.seats[1].name = "Michael".into();
+    let app = app_for(config, Some(Duration::from_millis(150)), Instant::now());
+    let screen = render(&app, 60, 20);
+    let header = screen.lines().find(|l| l.contains("Round 1")).unwrap();
+    assert!(header.contains("Alice 0 – 0 Michael"), "{header}");
+    assert!(header.trim_end().ends_with(" 150 ms/seed"), "{header}");
+    let bottom = screen.lines().rev().find(|l| !l.trim().is_empty()).unwrap();
+    assert!(bottom.contains("? help"), "{bottom}");
 }

@@ -1,0 +1,646 @@
+//! The analysis of a recorded round: for every move, what it was worth
+//! under perfect play and what it cost.
+//!
+//! # Values
+//! The *value* of a position for a side is that side's final score minus
+//! its opponent's when both play perfectly from there (the solver's value,
+//! [`crate::players::solver`]). For each move:
+//! - `before` is the value of the position the move was played in, for the
+//!   side that played it (the mover);
+//! - `after` is the value of the position the move led to, for the same
+//!   mover: after a move that earned an extra turn the mover is to move
+//!   again and its value is taken as it is; otherwise the opponent is to
+//!   move and its value is negated; a move that ended the round is worth
+//!   the final margin;
+//! - `loss` is `before - after`: the seeds of final margin the move gave
+//!   away, 0 for a perfect move (never negative when both are proven).
+//!
+//! # Proven or estimated
+//! Each position is valued by the exact solver within a budget per
+//! position; the opening book answers the standard boards' first plies at
+//! once. Where neither proves the value in time (big boards such as
+//! Kalah(6,6)), the value is the `hard` engine's estimate, kept within the
+//! bounds the solver did prove, and marked as not exact ([`Valuation`]).
+//! The best pits are then the book's or the engine's choice, and
+//! [`MoveAnalysis::all_best`] is false.
+//!
+//! Nothing here reads or writes anything: it is given the rules, the
+//! starter and the moves, and returns figures.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::players::solver::{DEFAULT_PLAYER_MEMORY, SolveOutcome, book};
+use crate::players::{Engine, Level, Limits, Solver};
+use crate::rules::{Board, MoveError, Pit, Rules, Side};
+
+/// A value and how sure it is: proven to lie in `lower..=upper`, with
+/// `value` the best estimate in that range (exact when the range is one
+/// value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Valuation {
+    /// The value, or the estimate of it.
+    pub value: i32,
+    /// Proven lower bound.
+    pub lower: i32,
+    /// Proven upper bound.
+    pub upper: i32,
+}
+
+impl Valuation {
+    /// A proven value.
+    #[must_use]
+    pub const fn exact(value: i32) -> Valuation {
+        Valuation {
+            value,
+            lower: value,
+            upper: value,
+        }
+    }
+
+    /// Whether the value is proven.
+    #[must_use]
+    pub const fn is_exact(&self) -> bool {
+        self.lower == self.upper
+    }
+
+    /// The same value for the other side.
+    #[must_use]
+    pub const fn negated(self) -> Valuation {
+        Valuation {
+            value: -self.value,
+            lower: -self.upper,
+            upper: -self.lower,
+        }
+    }
+
+    /// The same for `side`, when `self` is for `of`.
+    #[must_use]
+    pub fn for_side(self, of: Side, side: Side) -> Valuation {
+        if of == side { self } else { self.negated() }
+    }
+}
+
+/// A position's value for its side to move and its best pits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionValue {
+    /// The value for the side to move.
+    pub value: Valuation,
+    /// Best pits found, in pit order (empty when the round is over).
+    pub best: Vec<Pit>,
+    /// Whether `best` lists every best pit (false when it is only the
+    /// book's or the engine's choice).
+    pub all_best: bool,
+}
+
+/// One move of the round, analysed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveAnalysis {
+    /// The move's number in the round, from 1.
+    pub ply: usize,
+    /// Who played it.
+    pub side: Side,
+    /// The pit played.
+    pub pit: Pit,
+    /// The best pits in the position it was played in.
+    pub best: Vec<Pit>,
+    /// Whether `best` lists every best pit.
+    pub all_best: bool,
+    /// The value before the move, for the mover.
+    pub before: Valuation,
+    /// The value after the move, for the same mover.
+    pub after: Valuation,
+    /// The move earned another turn.
+    pub extra_turn: bool,
+}
+
+impl MoveAnalysis {
+    /// Seeds of final margin the move gave away (`before - after`, at
+    /// least 0; an estimate unless [`MoveAnalysis::exact`]).
+    #[must_use]
+    pub fn loss(&self) -> i32 {
+        (self.before.value - self.after.value).max(0)
+    }
+
+    /// Whether both values are proven.
+    #[must_use]
+    pub fn exact(&self) -> bool {
+        self.before.is_exact() && self.after.is_exact()
+    }
+}
+
+/// A whole round analysed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// The rules of the round.
+    pub rules: Rules,
+    /// Every move in playing order.
+    pub moves: Vec<MoveAnalysis>,
+    /// The value of every position, from the start to after the last move,
+    /// for South (so that one line shows the round).
+    pub south_values: Vec<Valuation>,
+}
+
+/// How the moves that lost most are chosen: at most this many, each of
+/// them losing something.
+pub const TURNING_POINTS: usize = 3;
+
+impl Analysis {
+    /// Whether every value is proven.
+    #[must_use]
+    pub fn exact(&self) -> bool {
+        self.south_values.iter().all(Valuation::is_exact)
+    }
+
+    /// The round's turning points: the indices (into `moves`) of the
+    /// moves that lost most, at most [`TURNING_POINTS`], biggest loss
+    /// first (earlier first on ties); moves that lost nothing are not
+    /// turning points.
+    #[must_use]
+    pub fn turning_points(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.moves.len())
+            .filter(|&i| self.moves[i].loss() > 0)
+            .collect();
+        order.sort_by_key(|&i| (-self.moves[i].loss(), i));
+        order.truncate(TURNING_POINTS);
+        order
+    }
+
+    /// Each side's mean loss per move (South's first; `None` for a side
+    /// that made no move).
+    #[must_use]
+    pub fn mean_loss(&self) -> [Option<f64>; 2] {
+        [Side::South, Side::North].map(|side| {
+            let losses: Vec<i32> = self
+                .moves
+                .iter()
+                .filter(|m| m.side == side)
+                .map(MoveAnalysis::loss)
+                .collect();
+            (!losses.is_empty())
+                .then(|| f64::from(losses.iter().sum::<i32>()) / losses.len() as f64)
+        })
+    }
+
+    /// The analysis as JSON: `{"moves":[{"ply":1,"side":"south","pit":"c",
+    /// "best":["c"],"value_before":8,"value_after":8,"loss":0,
+    /// "exact":true,"all_best":true}, ...]}` in playing order. A move whose
+    /// values are not both proven has `"exact":false`, the estimates as
+    /// its values and the proven ranges as `"bounds_before":[LO,HI]` and
+    /// `"bounds_after":[LO,HI]`.
+    #[must_use]
+    pub fn to_json(&self) -> serde_json::Value {
+        let letter = |pit: Pit| self.rules.letter(pit).unwrap_or('?').to_string();
+        let moves: Vec<serde_json::Value> = self
+            .moves
+            .iter()
+            .map(|m| {
+                let mut entry = json!({
+                    "ply": m.ply,
+                    "side": m.side.to_string().to_ascii_lowercase(),
+                    "pit": letter(m.pit),
+                    "best": m.best.iter().map(|&p| letter(p)).collect::<Vec<_>>(),
+                    "value_before": m.before.value,
+                    "value_after": m.after.value,
+                    "loss": m.loss(),
+                    "exact": m.exact(),
+                    "all_best": m.all_best,
+                });
+                if !m.exact() {
+                    entry["bounds_before"] = json!([m.before.lower, m.before.upper]);
+                    entry["bounds_after"] = json!([m.after.lower, m.after.upper]);
+                }
+                entry
+            })
+            .collect();
+        json!({ "moves": moves })
+    }
+}
+
+/// How long each position may be thought about, and a flag to stop.
+#[derive(Clone, Debug, Default)]
+pub struct PositionBudget {
+    /// Time per position (`None`: no time limit).
+    pub per_position: Option<Duration>,
+    /// Positions searched per position (`None`: no limit), for repeatable
+    /// results.
+    pub nodes: Option<u64>,
+    /// Set from outside to stop at once (what is left is estimated).
+    pub stop: Arc<AtomicBool>,
+}
+
+impl PositionBudget {
+    /// A budget of `per_position` for each position.
+    #[must_use]
+    pub fn time(per_position: Duration) -> PositionBudget {
+        PositionBudget {
+            per_position: Some(per_position),
+            ..PositionBudget::default()
+        }
+    }
+
+    /// The limits of the share `part / whole` of one position's budget,
+    /// starting now.
+    fn limits(&self, part: u32, whole: u32) -> Limits {
+        Limits {
+            deadline: self.per_position.map(|t| Instant::now() + t * part / whole),
+            nodes: self
+                .nodes
+                .map(|n| (n * u64::from(part) / u64::from(whole)).max(1)),
+            stop: Arc::clone(&self.stop),
+        }
+    }
+}
+
+/// Analyses positions, keeping its solver's table and the engine's from
+/// one position to the next (positions of one round share most of their
+/// trees).
+#[derive(Debug)]
+pub struct Analyst {
+    solver: Solver,
+    engine: Engine,
+}
+
+impl Default for Analyst {
+    fn default() -> Self {
+        Analyst::new()
+    }
+}
+
+impl Analyst {
+    /// An analyst with a player's solver memory; tables are allocated on
+    /// first use.
+    #[must_use]
+    pub fn new() -> Analyst {
+        Analyst::with_solver(Solver::new(DEFAULT_PLAYER_MEMORY))
+    }
+
+    /// An analyst with this solver (for its memory and threads).
+    #[must_use]
+    pub fn with_solver(solver: Solver) -> Analyst {
+        Analyst {
+            solver,
+            engine: Engine::new(Level::HARD.table_bits),
+        }
+    }
+
+    /// The value of `board` for its side to move and its best pits,
+    /// within `budget`: the book's answer, else the solver's (three
+    /// quarters of the budget), else the engine's estimate (the rest)
+    /// within the bounds the solver proved.
+    pub fn position(&mut self, board: &Board, budget: &PositionBudget) -> PositionValue {
+        let margin = board.score().margin(board.to_move());
+        if board.is_over() {
+            return PositionValue {
+                value: Valuation::exact(margin),
+                best: Vec::new(),
+                all_best: true,
+            };
+        }
+        if let Some(entry) = book::shipped().get(board)
+            && let Some(pit) = board
+                .rules()
+                .pit(board.to_move(), usize::from(entry.number) + 1)
+        {
+            return PositionValue {
+                value: Valuation::exact(margin + entry.future),
+                best: vec![pit],
+                all_best: false,
+            };
+        }
+        let in_play = i32::from(board.seeds_in_pits(Side::South))
+            + i32::from(board.seeds_in_pits(Side::North));
+        let (lower, upper) = match self.solver.solve_bounded(board, &budget.limits(3, 4), true) {
+            Some(SolveOutcome::Solved(solution)) => {
+                return PositionValue {
+                    value: Valuation::exact(solution.value),
+                    best: solution.best,
+                    all_best: true,
+                };
+            }
+            Some(SolveOutcome::Bounds { lower, upper, .. }) => (lower, upper),
+            None => (margin - in_play, margin + in_play),
+        };
+        let estimate = self.engine.search(
+            board,
+            &budget.limits(1, 4),
+            Level::HARD.max_depth,
+            Some(Level::HARD.fallback_nodes),
+        );
+        let (value, best) = match estimate {
+            Some(result) => (result.value.clamp(lower, upper), vec![result.best]),
+            None => (lower, Vec::new()),
+        };
+        PositionValue {
+            value: Valuation {
+                value,
+                lower,
+                upper,
+            },
+            best,
+            all_best: false,
+        }
+    }
+
+    /// Analyses the round of `rules` started by `starter` with `moves`,
+    /// within `budget` per position; `progress` is told after each
+    /// position how many of how many are done.
+    ///
+    /// # Errors
+    /// The index of the first move the rules refuse, and why.
+    pub fn round(
+        &mut self,
+        rules: Rules,
+        starter: Side,
+        moves: &[Pit],
+        budget: &PositionBudget,
+        mut progress: impl FnMut(usize, usize),
+    ) -> Result<Analysis, (usize, MoveError)> {
+        let mut boards = Vec::with_capacity(moves.len() + 1);
+        let mut board = Board::starting(rules, starter);
+        boards.push(board);
+        for (i, &pit) in moves.iter().enumerate() {
+            board.play(pit).map_err(|e| (i, e))?;
+            boards.push(board);
+        }
+        let mut values = Vec::with_capacity(boards.len());
+        for (i, board) in boards.iter().enumerate() {
+            values.push(self.position(board, budget));
+            progress(i + 1, boards.len());
+        }
+        let south_values = boards
+            .iter()
+            .zip(&values)
+            .map(|(b, v)| v.value.for_side(b.to_move(), Side::South))
+            .collect();
+        let mut analysed = Vec::with_capacity(moves.len());
+        for (i, &pit) in moves.iter().enumerate() {
+            let (from, to) = (&boards[i], &boards[i + 1]);
+            let side = from.to_move();
+            let before = values[i].value;
+            let after = values[i + 1].value.for_side(to.to_move(), side);
+            let mut best = values[i].best.clone();
+            // a proven move that keeps the proven value is a best move too
+            if before.is_exact()
+                && after.is_exact()
+                && after.value == before.value
+                && !best.contains(&pit)
+            {
+                best.push(pit);
+                best.sort();
+            }
+            analysed.push(MoveAnalysis {
+                ply: i + 1,
+                side,
+                pit,
+                best,
+                all_best: values[i].all_best,
+                before,
+                after,
+                extra_turn: !to.is_over() && to.to_move() == side,
+            });
+        }
+        Ok(Analysis {
+            rules,
+            moves: analysed,
+            south_values,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Capture;
+    use std::collections::HashMap;
+
+    /// The value of `board` for its side to move by plain minimax over the
+    /// whole game tree (no pruning; positions already valued are looked up,
+    /// so that Kalah(4,3) takes a moment): the test's own referee.
+    fn minimax(board: &Board, seen: &mut HashMap<u64, i32>) -> i32 {
+        if board.is_over() {
+            return board.score().margin(board.to_move());
+        }
+        // 10 places of at most 24 seeds: 5 bits each, and the side to move
+        let key = board
+            .counts()
+            .iter()
+            .fold(u64::from(board.to_move() == Side::North), |k, &c| {
+                k << 5 | u64::from(c)
+            });
+        if let Some(&v) = seen.get(&key) {
+            return v;
+        }
+        let value = board
+            .legal_moves()
+            .map(|pit| {
+                let mut next = *board;
+                next.play_unchecked(pit);
+                let v = minimax(&next, seen);
+                if next.to_move() == board.to_move() {
+                    v
+                } else {
+                    -v
+                }
+            })
+            .max()
+            .expect("a legal move");
+        seen.insert(key, value);
+        value
+    }
+
+    /// A round of Kalah(4,3) of varied moves: the pits taken in turn from
+    /// a fixed sequence, whichever are legal.
+    fn round_of(rules: Rules, choices: &[usize]) -> Vec<Pit> {
+        let mut board = Board::new(rules);
+        let mut moves = Vec::new();
+        let mut i = 0;
+        while !board.is_over() {
+            let legal: Vec<Pit> = board.legal_moves().collect();
+            let pit = legal[choices[i % choices.len()] % legal.len()];
+            board.play(pit).unwrap();
+            moves.push(pit);
+            i += 1;
+        }
+        moves
+    }
+
+    #[test]
+    fn every_figure_matches_brute_force_minimax_on_kalah_4_3() {
+        for capture in [Capture::Always, Capture::NonEmpty] {
+            let rules = Rules::new(4, 3).unwrap().with_capture(capture);
+            let seen = &mut HashMap::new();
+            for choices in [&[0usize, 3, 1][..], &[2, 2, 0, 1], &[5, 1]] {
+                let moves = round_of(rules, choices);
+                let analysis = Analyst::new()
+                    .round(
+                        rules,
+                        Side::South,
+                        &moves,
+                        &PositionBudget::default(),
+                        |_, _| {},
+                    )
+                    .unwrap();
+                assert!(analysis.exact());
+                assert_eq!(analysis.moves.len(), moves.len());
+                let mut board = Board::new(rules);
+                for (m, &pit) in analysis.moves.iter().zip(&moves) {
+                    let mover = board.to_move();
+                    assert_eq!((m.side, m.pit), (mover, pit));
+                    assert_eq!(
+                        m.before,
+                        Valuation::exact(minimax(&board, seen)),
+                        "ply {}",
+                        m.ply
+                    );
+                    let mut best: Vec<Pit> = board
+                        .legal_moves()
+                        .filter(|&p| {
+                            let mut next = board;
+                            next.play_unchecked(p);
+                            let v = minimax(&next, seen);
+                            let v = if next.to_move() == mover { v } else { -v };
+                            v == m.before.value
+                        })
+                        .collect();
+                    best.sort();
+                    assert_eq!(m.best, best, "ply {}", m.ply);
+                    assert!(m.all_best);
+                    let played = board.play(pit).unwrap();
+                    let after = minimax(&board, seen);
+                    let after = if board.to_move() == mover {
+                        after
+                    } else {
+                        -after
+                    };
+                    assert_eq!(m.after, Valuation::exact(after), "ply {}", m.ply);
+                    assert_eq!(m.loss(), m.before.value - after);
+                    assert!(m.loss() >= 0);
+                    assert_eq!(m.extra_turn, played.extra_turn);
+                }
+                assert!(board.is_over());
+                let end = *analysis.south_values.last().unwrap();
+                assert_eq!(end, Valuation::exact(board.score().margin(Side::South)));
+            }
+        }
+    }
+
+    #[test]
+    fn turning_points_are_the_biggest_losses_and_mean_loss_is_per_side() {
+        let rules = Rules::new(4, 3).unwrap();
+        let moves = round_of(rules, &[0, 3, 1]);
+        let analysis = Analyst::new()
+            .round(
+                rules,
+                Side::North,
+                &moves_for_north(rules, &moves),
+                &PositionBudget::default(),
+                |_, _| {},
+            )
+            .unwrap();
+        let turning = analysis.turning_points();
+        assert!(turning.len() <= TURNING_POINTS);
+        let losses: Vec<i32> = analysis.moves.iter().map(MoveAnalysis::loss).collect();
+        for pair in turning.windows(2) {
+            assert!(losses[pair[0]] >= losses[pair[1]]);
+        }
+        for (i, &loss) in losses.iter().enumerate() {
+            if !turning.contains(&i) && turning.len() == TURNING_POINTS {
+                assert!(loss <= losses[turning[TURNING_POINTS - 1]]);
+            }
+        }
+        assert!(turning.iter().all(|&i| losses[i] > 0));
+        for (k, side) in [Side::South, Side::North].into_iter().enumerate() {
+            let mine: Vec<i32> = analysis
+                .moves
+                .iter()
+                .filter(|m| m.side == side)
+                .map(MoveAnalysis::loss)
+                .collect();
+            let mean = f64::from(mine.iter().sum::<i32>()) / mine.len() as f64;
+            assert_eq!(analysis.mean_loss()[k], Some(mean));
+        }
+    }
+
+    /// `moves` replayed as far as they stay legal with North starting.
+    fn moves_for_north(rules: Rules, moves: &[Pit]) -> Vec<Pit> {
+        let mut board = Board::starting(rules, Side::North);
+        let mut out = Vec::new();
+        for &pit in moves {
+            let pit = rules
+                .pit(board.to_move(), rules.number(pit).unwrap_or(1))
+                .unwrap();
+            if board.play(pit).is_err() {
+                break;
+            }
+            out.push(pit);
+            if board.is_over() {
+                break;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_move_the_rules_refuse_is_named_by_its_index() {
+        let rules = Rules::new(4, 3).unwrap();
+        let south_a = rules.pit(Side::South, 1).unwrap();
+        let err = Analyst::new()
+            .round(
+                rules,
+                Side::South,
+                &[south_a, south_a],
+                &PositionBudget::default(),
+                |_, _| {},
+            )
+            .unwrap_err();
+        assert_eq!(err.0, 1);
+    }
+
+    #[test]
+    fn a_board_too_big_to_prove_gets_marked_estimates_within_bounds() {
+        let rules = Rules::new(6, 6).unwrap();
+        let first = rules.pit(Side::South, 3).unwrap();
+        let budget = PositionBudget {
+            nodes: Some(20_000),
+            ..PositionBudget::default()
+        };
+        let analysis = Analyst::new()
+            .round(rules, Side::South, &[first], &budget, |_, _| {})
+            .unwrap();
+        let m = &analysis.moves[0];
+        assert!(!m.exact());
+        assert!(!m.all_best);
+        assert_eq!(m.best.len(), 1);
+        for v in [m.before, m.after] {
+            assert!(v.lower <= v.value && v.value <= v.upper, "{v:?}");
+            assert!(v.lower < v.upper);
+        }
+        let json = analysis.to_json();
+        assert_eq!(json["moves"][0]["exact"], false);
+        assert_eq!(json["moves"][0]["bounds_before"][0], m.before.lower);
+    }
+
+    #[test]
+    fn the_opening_book_values_kalahs_first_moves_at_once() {
+        let rules = Rules::KALAH;
+        let c = rules.pit(Side::South, 3).unwrap();
+        // no search allowed: only the book can answer
+        let budget = PositionBudget {
+            nodes: Some(1),
+            ..PositionBudget::default()
+        };
+        let analysis = Analyst::new()
+            .round(rules, Side::South, &[c], &budget, |_, _| {})
+            .unwrap();
+        let m = &analysis.moves[0];
+        assert!(m.exact(), "{m:?}");
+        assert_eq!(m.before, m.after);
+        assert_eq!(m.loss(), 0);
+        assert!(m.best.contains(&c));
+        assert!(m.extra_turn);
+    }
+}

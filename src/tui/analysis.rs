@@ -1,0 +1,607 @@
+//! The analysis of a recorded round full screen, on the [screen
+//! loop](crate::tui::screen): the table of moves (value before, best pits,
+//! value after, loss), the turning points marked `▼` (and drawn in the
+//! error style, which in black and white is bold), and a chart of the
+//! value over the round. Opened by `mancala analyze FILE` and by `a` in the
+//! replay.
+//!
+//! The analysis itself ([`crate::game::analysis`]) runs on a thread of its
+//! own: the screen shows its progress and stays responsive; leaving the
+//! screen stops it.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyCode, KeyEventKind};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Modifier;
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph};
+
+use crate::game::Record;
+use crate::game::analysis::{Analysis, Analyst, PositionBudget};
+use crate::plain::analysis::{best_text, loss_text, value_text};
+use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
+use crate::tui::input::Input;
+use crate::tui::prefs::{Chosen, Kept, Prefs, PrefsWorld};
+use crate::tui::screen::Screen;
+use crate::tui::theme::Theme;
+
+/// The least window the screen is drawn in.
+const MIN_WIDTH: u16 = 60;
+const MIN_HEIGHT: u16 = 20;
+/// Lines of the chart.
+const CHART_HEIGHT: u16 = 8;
+/// Time per position of an analysis opened from another screen (the
+/// replay); `mancala analyze --think MS` sets it on the command line.
+pub const DEFAULT_THINK: Duration = Duration::from_secs(1);
+/// How often the screen looks for the analysis's progress.
+const POLL: Duration = Duration::from_millis(100);
+
+/// What the analysis thread reports.
+enum Report {
+    Progress(usize, usize),
+    Done(Result<Analysis, String>),
+}
+
+/// The analysis under way on its thread.
+struct Job {
+    reports: Receiver<Report>,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Drop for Job {
+    fn drop(&mut self) {
+        // leaving the screen stops the thread at its next look at the flag
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The analysis screen: the record, the analysis (once done) and the move
+/// the cursor is on.
+pub struct AnalysisView {
+    record: Record,
+    analysis: Option<Analysis>,
+    progress: (usize, usize),
+    problem: Option<String>,
+    job: Option<Job>,
+    /// The move under the cursor (an index into the moves).
+    selected: usize,
+    chosen: Chosen,
+    note: Option<String>,
+    quit: bool,
+}
+
+impl AnalysisView {
+    /// The screen of `analysis` of `record`, already done.
+    #[must_use]
+    pub fn ready(record: Record, analysis: Analysis, theme: Theme) -> AnalysisView {
+        let total = analysis.south_values.len();
+        AnalysisView {
+            record,
+            analysis: Some(analysis),
+            progress: (total, total),
+            problem: None,
+            job: None,
+            selected: 0,
+            chosen: Chosen::unkept(None, theme),
+            note: None,
+            quit: false,
+        }
+    }
+
+    /// The screen of `record`, analysed on a thread within `think` per
+    /// position.
+    #[must_use]
+    pub fn start(record: Record, think: Duration, chosen: Chosen) -> AnalysisView {
+        let (sender, reports) = mpsc::channel();
+        let budget = PositionBudget::time(think);
+        let stop = Arc::clone(&budget.stop);
+        let (rules, starter, moves) = (*record.rules(), record.starter, record.moves.clone());
+        let total = moves.len() + 1;
+        let spawned = std::thread::Builder::new()
+            .name("mancala-analysis".into())
+            .spawn(move || {
+                let progress = sender.clone();
+                let result = Analyst::new()
+                    .round(rules, starter, &moves, &budget, |done, total| {
+                        let _ = progress.send(Report::Progress(done, total));
+                    })
+                    .map_err(|(i, e)| format!("move {} of the record: {e}", i + 1));
+                let _ = sender.send(Report::Done(result));
+            });
+        let (job, problem) = match spawned {
+            Ok(_) => (Some(Job { reports, stop }), None),
+            Err(e) => (None, Some(format!("The analysis could not start: {e}"))),
+        };
+        AnalysisView {
+            record,
+            analysis: None,
+            progress: (0, total),
+            problem,
+            job,
+            selected: 0,
+            chosen,
+            note: None,
+            quit: false,
+        }
+    }
+
+    /// The analysis, once done.
+    #[must_use]
+    pub fn analysis(&self) -> Option<&Analysis> {
+        self.analysis.as_ref()
+    }
+
+    /// Whether the viewer left the screen.
+    #[must_use]
+    pub fn is_done(&self) -> bool {
+        self.quit
+    }
+
+    /// Opens the screen again (after the viewer left it).
+    pub fn reopen(&mut self) {
+        self.quit = false;
+    }
+
+    /// The speed and theme chosen, to hand back to the screen that opened
+    /// this one.
+    #[must_use]
+    pub fn chosen(&mut self) -> &mut Chosen {
+        &mut self.chosen
+    }
+
+    /// The styles to draw with.
+    #[must_use]
+    pub fn theme(&self) -> &Theme {
+        self.chosen.theme()
+    }
+
+    /// Takes the thread's reports in, without waiting.
+    pub fn poll(&mut self) {
+        let Some(job) = &self.job else {
+            return;
+        };
+        loop {
+            match job.reports.try_recv() {
+                Ok(Report::Progress(done, total)) => self.progress = (done, total),
+                Ok(Report::Done(Ok(analysis))) => {
+                    self.analysis = Some(analysis);
+                    self.job = None;
+                    return;
+                }
+                Ok(Report::Done(Err(problem))) => {
+                    self.problem = Some(problem);
+                    self.job = None;
+                    return;
+                }
+                Err(TryRecvError::Empty) => return,
+                Err(TryRecvError::Disconnected) => {
+                    self.problem = Some("The analysis stopped unfinished.".to_string());
+                    self.job = None;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Reacts to a key or a tick.
+    pub fn handle(&mut self, input: &Input) {
+        let moves = self.analysis.as_ref().map_or(0, |a| a.moves.len());
+        let last = moves.saturating_sub(1);
+        match input {
+            Input::Key(key) if key.kind == KeyEventKind::Press => {
+                self.note = None;
+                match key.code {
+                    KeyCode::Char('q') | KeyCode::Esc => self.quit = true,
+                    KeyCode::Down | KeyCode::Right | KeyCode::Char('j') => {
+                        self.selected = (self.selected + 1).min(last);
+                    }
+                    KeyCode::Up | KeyCode::Left | KeyCode::Char('k') => {
+                        self.selected = self.selected.saturating_sub(1);
+                    }
+                    KeyCode::PageDown => self.selected = (self.selected + 10).min(last),
+                    KeyCode::PageUp => self.selected = self.selected.saturating_sub(10),
+                    KeyCode::Home => self.selected = 0,
+                    KeyCode::End => self.selected = last,
+                    KeyCode::Char('n') => {
+                        // the next turning point after the cursor, round the end
+                        if let Some(a) = &self.analysis {
+                            let mut points = a.turning_points();
+                            points.sort_unstable();
+                            let next = points.iter().find(|&&i| i > self.selected);
+                            if let Some(&i) = next.or(points.first()) {
+                                self.selected = i;
+                            }
+                        }
+                    }
+                    KeyCode::Char('t' | 'T') => self.note = Some(self.chosen.switch_theme()),
+                    _ => {}
+                }
+            }
+            Input::Scroll(step) => {
+                self.selected = if *step < 0 {
+                    self.selected.saturating_sub(1)
+                } else {
+                    (self.selected + 1).min(last)
+                };
+            }
+            Input::Interrupt => self.quit = true,
+            Input::Tick => self.poll(),
+            _ => {}
+        }
+    }
+
+    /// When the screen should look at the thread again.
+    #[must_use]
+    pub fn next_wake(&self) -> Option<Instant> {
+        self.job.as_ref().map(|_| Instant::now() + POLL)
+    }
+
+    /// Draws the screen.
+    pub fn draw(&self, frame: &mut Frame, theme: &Theme) {
+        let area = frame.area();
+        if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+            draw_too_small(
+                frame,
+                area,
+                (MIN_WIDTH, MIN_HEIGHT),
+                "The analysis",
+                None,
+                theme,
+            );
+            return;
+        }
+        let names = self.record.names();
+        let [title, explain, table, turning, chart, keys] = Layout::vertical([
+            Constraint::Length(1),
+            Constraint::Length(1),
+            Constraint::Min(4),
+            Constraint::Length(1),
+            Constraint::Length(CHART_HEIGHT),
+            Constraint::Length(1),
+        ])
+        .areas(area);
+        frame.render_widget(
+            Line::styled(
+                format!(
+                    "Analysis of round {}: {} against {}",
+                    self.record.round, names[0], names[1]
+                ),
+                theme.title,
+            ),
+            title,
+        );
+        frame.render_widget(
+            Line::styled(
+                "Values: final store difference for the mover, perfect play; ≈ estimated.",
+                theme.dim,
+            ),
+            explain,
+        );
+        let mut bar = KeyBar::new();
+        match &self.analysis {
+            None => {
+                let (done, total) = self.progress;
+                let text = self
+                    .problem
+                    .clone()
+                    .unwrap_or_else(|| format!("Analysing the round: position {done} of {total}…"));
+                let style = if self.problem.is_some() {
+                    theme.error
+                } else {
+                    theme.text
+                };
+                frame.render_widget(Paragraph::new(Line::styled(text, style)), table);
+            }
+            Some(analysis) => {
+                self.draw_table(frame, table, analysis, theme);
+                self.draw_turning(frame, turning, analysis, theme);
+                self.draw_chart(frame, chart, analysis, theme);
+                bar.add("↑↓", "move", Weight::Essential);
+                bar.add("n", "next turning point", Weight::Useful);
+                bar.add("t", "colours", Weight::Optional);
+            }
+        }
+        if let Some(note) = &self.note {
+            frame.render_widget(Line::styled(note.clone(), theme.text), turning);
+        }
+        bar.add("q", "back", Weight::Essential);
+        frame.render_widget(bar.line(keys.width, theme), keys);
+    }
+
+    fn draw_table(&self, frame: &mut Frame, area: Rect, analysis: &Analysis, theme: &Theme) {
+        let names = self.record.names();
+        let rules = self.record.rules();
+        let width = names
+            .iter()
+            .map(|n| n.chars().count())
+            .max()
+            .unwrap_or(6)
+            .clamp(6, 16);
+        let turning = analysis.turning_points();
+        let rows = usize::from(area.height.saturating_sub(1));
+        // the window of rows keeps the cursor in sight
+        let first = self
+            .selected
+            .saturating_sub(rows.saturating_sub(1) / 2)
+            .min(analysis.moves.len().saturating_sub(rows));
+        let mut lines = vec![Line::styled(
+            format!(
+                "  {:>4} {:<width$} {:<3} {:<9} {:>6} {:>6} {:>4}",
+                "move", "player", "pit", "best", "before", "after", "loss"
+            ),
+            theme.title,
+        )];
+        for (i, m) in analysis.moves.iter().enumerate().skip(first).take(rows) {
+            let name: String = names[m.side.index()].chars().take(width).collect();
+            let pit = format!(
+                "{}{}",
+                rules.letter(m.pit).unwrap_or('?'),
+                if m.extra_turn { "+" } else { "" }
+            );
+            let is_turning = turning.contains(&i);
+            let cursor = if i == self.selected { "▶" } else { " " };
+            let mark = if is_turning { "▼" } else { " " };
+            let text = format!(
+                "{:>4} {:<width$} {:<3} {:<9} {:>6} {:>6} {:>4}",
+                m.ply,
+                name,
+                pit,
+                best_text(rules, m),
+                value_text(m.before),
+                value_text(m.after),
+                loss_text(m),
+            );
+            let mut style = if is_turning { theme.error } else { theme.text };
+            if i == self.selected {
+                style = style.add_modifier(Modifier::REVERSED);
+            }
+            lines.push(Line::from(vec![
+                Span::styled(format!("{cursor}{mark}"), style),
+                Span::styled(text, style),
+            ]));
+        }
+        frame.render_widget(Paragraph::new(lines), area);
+    }
+
+    fn draw_turning(&self, frame: &mut Frame, area: Rect, analysis: &Analysis, theme: &Theme) {
+        let points = analysis.turning_points();
+        let text = if points.is_empty() {
+            "No turning point: no move lost anything.".to_string()
+        } else {
+            let items: Vec<String> = points
+                .iter()
+                .map(|&i| {
+                    let m = &analysis.moves[i];
+                    format!("move {} lost {}", m.ply, loss_text(m))
+                })
+                .collect();
+            format!("▼ Turning points: {}", items.join(", "))
+        };
+        frame.render_widget(Line::styled(text, theme.title), area);
+    }
+
+    fn draw_chart(&self, frame: &mut Frame, area: Rect, analysis: &Analysis, theme: &Theme) {
+        let names = self.record.names();
+        let points: Vec<(f64, f64)> = analysis
+            .south_values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (i as f64, f64::from(v.value)))
+            .collect();
+        let last = points.len().saturating_sub(1).max(1) as f64;
+        let hi = analysis
+            .south_values
+            .iter()
+            .map(|v| v.value)
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        let lo = analysis
+            .south_values
+            .iter()
+            .map(|v| v.value)
+            .min()
+            .unwrap_or(0)
+            .min(-1);
+        let zero = [(0.0, 0.0), (last, 0.0)];
+        let cursor = [(
+            (self.selected + 1) as f64,
+            points.get(self.selected + 1).map_or(0.0, |p| p.1),
+        )];
+        let datasets = vec![
+            Dataset::default()
+                .marker(Marker::Dot)
+                .graph_type(GraphType::Line)
+                .style(theme.dim)
+                .data(&zero),
+            Dataset::default()
+                .marker(Marker::Braille)
+                .graph_type(GraphType::Line)
+                .style(theme.south)
+                .data(&points),
+            Dataset::default()
+                .marker(Marker::Block)
+                .graph_type(GraphType::Scatter)
+                .style(theme.selected)
+                .data(&cursor),
+        ];
+        let chart = Chart::new(datasets)
+            .x_axis(
+                Axis::default()
+                    .style(theme.dim)
+                    .bounds([0.0, last])
+                    .title(format!("value for {} (South)", names[0]))
+                    .labels(["0".to_string(), format!("move {}", points.len() - 1)]),
+            )
+            .y_axis(
+                Axis::default()
+                    .style(theme.dim)
+                    .bounds([f64::from(lo), f64::from(hi)])
+                    .labels([format!("{lo:+}"), "0".to_string(), format!("{hi:+}")]),
+            );
+        frame.render_widget(chart, area);
+    }
+}
+
+impl Screen for AnalysisView {
+    type Message = Input;
+    type Effect = Prefs;
+
+    fn update(&mut self, input: Input, _now: Instant) -> Vec<Prefs> {
+        self.handle(&input);
+        self.chosen.take_changed().into_iter().collect()
+    }
+
+    fn view(&self, frame: &mut Frame) {
+        self.draw(frame, self.chosen.theme());
+    }
+
+    fn next_wake(&self) -> Option<Instant> {
+        AnalysisView::next_wake(self)
+    }
+
+    fn done(&self) -> bool {
+        self.quit
+    }
+}
+
+/// Analyses `record` full screen, within `think` per position, until the
+/// viewer quits.
+///
+/// # Errors
+/// When the terminal fails.
+pub fn run(record: &Record, think: Duration) -> anyhow::Result<()> {
+    let kept = Kept::load();
+    let chosen = Chosen::for_run(None, kept.prefs);
+    let mut view = AnalysisView::start(record.clone(), think, chosen);
+    view.note.clone_from(&kept.problem);
+    PrefsWorld::run(&mut view, kept)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::{KeyEvent, KeyModifiers};
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    /// A whole round of Kalah(4,3) with mistakes in it: the pits taken in
+    /// turn from a fixed pattern, whichever are legal.
+    fn record() -> Record {
+        let rules = crate::rules::Rules::new(4, 3).unwrap();
+        let mut board = crate::rules::Board::new(rules);
+        let mut letters = Vec::new();
+        for choice in [0usize, 3, 1].into_iter().cycle() {
+            if board.is_over() {
+                break;
+            }
+            let legal: Vec<_> = board.legal_moves().collect();
+            let pit = legal[choice % legal.len()];
+            board.play(pit).unwrap();
+            letters.push(rules.letter(pit).unwrap().to_string());
+        }
+        Record::parse(&format!(
+            "mancala record 1\npits: 4\nseeds: 3\ncapture: always\nsowing: single\nsweep: owner\nsouth: Alice\nnorth: Michael\nstarter: south\nmoves: {}\n",
+            letters.join(",")
+        ))
+        .unwrap()
+    }
+
+    fn analysed() -> AnalysisView {
+        let record = record();
+        let analysis = Analyst::new()
+            .round(
+                *record.rules(),
+                record.starter,
+                &record.moves,
+                &PositionBudget::default(),
+                |_, _| {},
+            )
+            .unwrap();
+        AnalysisView::ready(record, analysis, Theme::monochrome())
+    }
+
+    fn screen(view: &AnalysisView, width: u16, height: u16) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+        terminal
+            .draw(|f| view.draw(f, &Theme::monochrome()))
+            .unwrap();
+        let buffer = terminal.backend().buffer();
+        (0..buffer.area.height)
+            .map(|y| {
+                (0..buffer.area.width)
+                    .map(|x| buffer[(x, y)].symbol())
+                    .collect::<String>()
+                    .trim_end()
+                    .to_string()
+                    + "\n"
+            })
+            .collect()
+    }
+
+    fn press(view: &mut AnalysisView, code: KeyCode) {
+        view.handle(&Input::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+
+    #[test]
+    fn the_screen_shows_the_moves_the_turning_points_and_the_chart() {
+        let view = analysed();
+        insta::assert_snapshot!(screen(&view, 80, 26));
+    }
+
+    #[test]
+    fn turning_points_are_marked_by_a_sign_not_only_a_style() {
+        let mut view = analysed();
+        let points = view.analysis().unwrap().turning_points();
+        assert!(!points.is_empty(), "the record has mistakes");
+        // from the last move, `n` goes round to the first turning point
+        press(&mut view, KeyCode::End);
+        press(&mut view, KeyCode::Char('n'));
+        let mut sorted = points.clone();
+        sorted.sort_unstable();
+        assert_eq!(view.selected, sorted[0]);
+        let text = screen(&view, 80, 26);
+        let ply = view.analysis().unwrap().moves[sorted[0]].ply;
+        let row = text
+            .lines()
+            .find(|l| l.starts_with("▶▼"))
+            .unwrap_or_else(|| panic!("a cursor row marked ▼:\n{text}"));
+        assert_eq!(
+            row.trim_start_matches(['▶', '▼']).split_whitespace().next(),
+            Some(ply.to_string().as_str()),
+            "{row}"
+        );
+        press(&mut view, KeyCode::Char('q'));
+        assert!(view.is_done());
+    }
+
+    #[test]
+    fn the_thread_reports_progress_then_the_analysis() {
+        let record = record();
+        let chosen = Chosen::unkept(None, Theme::monochrome());
+        let mut view = AnalysisView::start(record.clone(), Duration::from_secs(5), chosen);
+        assert!(screen(&view, 80, 26).contains("Analysing the round"));
+        let t0 = Instant::now();
+        while view.analysis().is_none() && t0.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(5));
+            view.handle(&Input::Tick);
+        }
+        assert!(view.next_wake().is_none(), "nothing more to wait for");
+        let expected = analysed();
+        assert_eq!(view.analysis(), expected.analysis());
+    }
+
+    #[test]
+    fn a_small_window_says_what_it_needs() {
+        let view = analysed();
+        let text = screen(&view, 40, 10);
+        assert!(text.contains("The analysis needs 60×20"), "{text}");
+    }
+}

@@ -1,0 +1,187 @@
+//! `mancala analyze` through the real binary: the JSON shape and its
+//! figures against `mancala solve`, the text report with its chart, and a
+//! file that is not a record refused in one line.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn mancala(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run mancala")
+}
+
+/// A whole round of Kalah(4,3) (capture nonempty), South first.
+const MOVES: &str = "a,h,b,g,c,e,a,h,d,f,a,g,b,h,c";
+
+fn write_record(dir: &Path, moves: &str) -> String {
+    let path = dir.join("round.txt");
+    std::fs::write(
+        &path,
+        format!(
+            "mancala record 1\npits: 4\nseeds: 3\ncapture: nonempty\nsowing: single\nsweep: owner\nsouth: Alice\nnorth: Michael\nstarter: south\nmoves: {moves}\n"
+        ),
+    )
+    .unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// The moves of a legal round: `MOVES` as far as `mancala position`
+/// accepts them (the record is checked on reading, so it must be legal).
+fn legal_prefix() -> String {
+    let all: Vec<&str> = MOVES.split(',').collect();
+    let mut legal = Vec::new();
+    for m in all {
+        let mut tried = legal.clone();
+        tried.push(m);
+        let out = mancala(&[
+            "position",
+            "--pits",
+            "4",
+            "--seeds",
+            "3",
+            "--capture",
+            "nonempty",
+            "--moves",
+            &tried.join(","),
+        ]);
+        if !out.status.success() {
+            break;
+        }
+        legal = tried;
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        if v["over"] == true {
+            break;
+        }
+    }
+    legal.join(",")
+}
+
+fn solve(moves: &[&str]) -> Value {
+    let out = mancala(&[
+        "solve",
+        "--pits",
+        "4",
+        "--seeds",
+        "3",
+        "--capture",
+        "nonempty",
+        "--threads",
+        "1",
+        "--moves",
+        &moves.join(","),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn json_lists_every_move_with_the_solvers_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let moves = legal_prefix();
+    assert!(moves.split(',').count() >= 6, "{moves}");
+    let file = write_record(dir.path(), &moves);
+    // time enough that a loaded machine still proves every value
+    let out = mancala(&["analyze", &file, "--json", "--think", "60000"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "one line: {text}");
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let list = v["moves"].as_array().unwrap();
+    let letters: Vec<&str> = moves.split(',').collect();
+    assert_eq!(list.len(), letters.len());
+    for (i, m) in list.iter().enumerate() {
+        let keys: Vec<&str> = m.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            [
+                "ply",
+                "side",
+                "pit",
+                "best",
+                "value_before",
+                "value_after",
+                "loss",
+                "exact",
+                "all_best"
+            ]
+        );
+        assert_eq!(m["ply"], i + 1);
+        assert_eq!(m["pit"], letters[i]);
+        let side = m["side"].as_str().unwrap();
+        let pit = letters[i].chars().next().unwrap();
+        assert_eq!(side, if pit <= 'd' { "south" } else { "north" });
+        assert_eq!(m["exact"], true);
+        let before = m["value_before"].as_i64().unwrap();
+        let after = m["value_after"].as_i64().unwrap();
+        assert_eq!(m["loss"].as_i64().unwrap(), before - after);
+        assert!(before >= after);
+        // the value before and the best pits are the solver's for that position
+        let solved = solve(&letters[..i]);
+        assert_eq!(solved["value"].as_i64().unwrap(), before, "move {}", i + 1);
+        assert_eq!(solved["best"], m["best"], "move {}", i + 1);
+    }
+}
+
+#[test]
+fn a_file_that_is_not_a_record_is_one_line_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.txt");
+    std::fs::write(&path, "shopping list\neggs\n").unwrap();
+    for args in [
+        vec!["analyze", path.to_str().unwrap()],
+        vec!["analyze", path.to_str().unwrap(), "--json"],
+        vec!["analyze", "/nonexistent/record.txt", "--plain"],
+    ] {
+        let out = mancala(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains("record") || err.contains("cannot read"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn plain_prints_the_table_the_turning_points_and_a_chart() {
+    let dir = tempfile::tempdir().unwrap();
+    let moves = legal_prefix();
+    let file = write_record(dir.path(), &moves);
+    // through a pipe, plain is the default; --plain asks for it anyway
+    for args in [vec!["analyze", &file], vec!["analyze", &file, "--plain"]] {
+        let out = mancala(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("Analysis of round 1: Alice (South"), "{text}");
+        assert!(text.contains("move  player"), "{text}");
+        assert!(
+            text.contains("Value for Alice (South) over the round"),
+            "{text}"
+        );
+        // the chart: value rows with a point each, an axis, and words
+        let rows: Vec<&str> = text.lines().filter(|l| l.contains(" |")).collect();
+        assert!(rows.len() >= 2, "{text}");
+        assert!(rows.iter().any(|r| r.contains('*')), "{text}");
+        assert!(text.contains("For Alice (South): "), "{text}");
+        assert!(!text.contains('\x1b'), "no escape codes");
+    }
+}
