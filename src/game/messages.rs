@@ -8,6 +8,7 @@
 //! plural.
 
 use std::fmt;
+use std::time::Duration;
 
 use super::Tally;
 pub use crate::rules::plural;
@@ -299,6 +300,41 @@ pub fn gave_no_move(name: &str, letter: char) -> Notice {
     Notice::new(
         EventKind::Problem,
         format!("{name} gave no legal move; playing its first legal pit, {letter}."),
+    )
+}
+
+/// A computer's move that is not proven best, with the time it took:
+/// "Michael's move is not proven: best found in 1.0 s."
+///
+/// ```
+/// use std::time::Duration;
+/// use mancala::game::unproven;
+/// let said = unproven("Michael", Duration::from_millis(1004));
+/// assert_eq!(said, "Michael's move is not proven: best found in 1.0 s.");
+/// ```
+#[must_use]
+pub fn unproven(name: &str, thought: Duration) -> Notice {
+    Notice::new(
+        EventKind::News,
+        format!(
+            "{name}'s move is not proven: best found in {:.1} s.",
+            thought.as_secs_f64()
+        ),
+    )
+}
+
+/// Said once as a match starts with `perfect` on a board where it is not
+/// expected to prove its moves in time (see
+/// [`crate::players::solver::proves_in_time`]).
+#[must_use]
+pub fn may_not_prove(name: &str, think: Duration) -> Notice {
+    Notice::new(
+        EventKind::News,
+        format!(
+            "{name} (perfect) may not prove every move on a board this big within {:.1} s: \
+             then the best move found is played, marked not proven.",
+            think.as_secs_f64()
+        ),
     )
 }
 

@@ -20,10 +20,14 @@ pub mod stats;
 pub use keeper::{BUSY_NOTICE, BUSY_QUESTION, Keeper, RESUME_QUESTION};
 pub use messages::{
     EventKind, Notice, Tone, describe, gave_no_move, match_score, match_score_line,
-    match_score_short, outcome_event, outcome_message, played, plural, round_goes_on, round_starts,
+    match_score_short, may_not_prove, outcome_event, outcome_message, played, plural,
+    round_goes_on, round_starts, unproven,
 };
 pub use options::{DEFAULT_SPEED_MS, MOVE_PAUSE, PlayOptions};
-pub use policy::{ComputerMove, Redone, Undo, computer_move, redo_message, seat_player, seat_seed};
+pub use policy::{
+    ComputerMove, Redone, Undo, computer_move, perfect_warning, redo_message, seat_player,
+    seat_seed,
+};
 pub use record::{Record, RecordError, Stepper};
 pub use save::{SaveError, SaveStore, data_dir};
 

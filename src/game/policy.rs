@@ -3,9 +3,11 @@
 //! gives no legal move does, and how each seat's random player is seeded.
 
 use std::fmt;
+use std::time::Duration;
 
-use super::Match;
-use super::messages::{EventKind, Notice, plural};
+use super::messages::{EventKind, Notice, may_not_prove, plural};
+use super::{Match, MatchConfig};
+use crate::players::solver::proves_in_time;
 use crate::players::{PlayerKind, TurnFn, computer};
 use crate::rules::{Board, Pit, Played, Side, Step};
 
@@ -198,6 +200,23 @@ pub fn seat_player(kinds: [PlayerKind; 2], seed: u64, side: Side) -> Option<Box<
     Some(player)
 }
 
+/// What to say once as `config`'s match starts when a `perfect` seat is
+/// not expected to prove its moves within `think` on its board
+/// ([`proves_in_time`]); `None` when there is nothing to say.
+#[must_use]
+pub fn perfect_warning(config: &MatchConfig, think: Duration) -> Option<Notice> {
+    if proves_in_time(&config.rules) {
+        return None;
+    }
+    let names: Vec<&str> = config
+        .seats
+        .iter()
+        .filter(|seat| seat.kind == PlayerKind::Perfect)
+        .map(|seat| seat.name.as_str())
+        .collect();
+    (!names.is_empty()).then(|| may_not_prove(&names.join(" and "), think))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,5 +295,22 @@ mod tests {
     fn seats_get_different_seeds() {
         assert_ne!(seat_seed(7, Side::South), seat_seed(7, Side::North));
         assert_eq!(seat_seed(7, Side::South), seat_seed(7, Side::South));
+    }
+
+    #[test]
+    fn perfect_on_a_board_it_will_not_prove_in_time_is_said_once_at_the_start() {
+        let think = std::time::Duration::from_millis(1000);
+        let mut config = against(PlayerKind::Perfect).config().clone();
+        // Kalah(6,4): the book answers its opening
+        assert_eq!(perfect_warning(&config, think), None);
+        config.rules = crate::rules::Rules::new(6, 6).unwrap();
+        let said = perfect_warning(&config, think).expect("said");
+        assert!(
+            said.text.starts_with("Michael (perfect) may not prove"),
+            "{said}"
+        );
+        assert!(said.text.contains("within 1.0 s"), "{said}");
+        config.seats[1].kind = PlayerKind::Hard;
+        assert_eq!(perfect_warning(&config, think), None, "no perfect seat");
     }
 }

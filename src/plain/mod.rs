@@ -55,12 +55,13 @@ use std::process::ExitCode;
 use crate::game::console;
 use crate::game::keeper::busy_answer;
 use crate::game::keeper::saved_summary;
-use crate::game::messages::{gave_no_move, plays, round_goes_on};
+use crate::game::messages::{gave_no_move, plays, round_goes_on, unproven};
 use crate::game::{
     BUSY_NOTICE, BUSY_QUESTION, Keeper, Match, MatchConfig, PlayOptions, RESUME_QUESTION, Redone,
-    Undo, computer_move, describe, match_score_line, outcome_message, redo_message, seat_player,
+    Undo, computer_move, describe, match_score_line, outcome_message, perfect_warning,
+    redo_message, seat_player,
 };
-use crate::players::{Limits, TurnFn};
+use crate::players::{Limits, MoveProof, TurnFn};
 use crate::rng::Rng;
 use crate::rules::{Board, MoveError, Played, Side, Step};
 
@@ -314,6 +315,9 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             s.name, s.kind, n.name, n.kind
         )?;
         writeln!(self.out, "Rules: {}.", config.rules)?;
+        if let Some(warning) = perfect_warning(&config, self.options.think) {
+            writeln!(self.out, "{warning}")?;
+        }
         self.print_help(&config)?;
         let mut m = match self.resume_or_new(&config, seed)? {
             Resume::Play(m) => *m,
@@ -414,6 +418,9 @@ impl<R: BufRead, W: Write> Plain<R, W> {
                 } else {
                     writeln!(self.out, "{}", plays(m.name(side), letter))?;
                 }
+                if let Some(MoveProof::Unproven { thought }) = player.last_proof() {
+                    writeln!(self.out, "{}", unproven(m.name(side), thought))?;
+                }
                 self.play(m, choice.pit)?;
                 continue;
             }
@@ -479,6 +486,7 @@ impl<R: BufRead, W: Write> Plain<R, W> {
     /// Undo by turn ([`Match::undo_turn`]): back to the human's previous
     /// turn, or a message saying why not.
     fn undo(&mut self, m: &mut Match) -> io::Result<()> {
+        self.stop_thinking_ahead();
         let undo = m.undo_turn();
         writeln!(self.out, "{}", undo.message())?;
         if let Undo::Undone(_) = undo {
@@ -491,6 +499,7 @@ impl<R: BufRead, W: Write> Plain<R, W> {
     /// Redo by turn ([`Match::redo_turn`]): the move taken back and the
     /// computer's moves after it, as they were played.
     fn redo(&mut self, m: &mut Match) -> io::Result<()> {
+        self.stop_thinking_ahead();
         let redone = m.redo_turn();
         for Redone {
             played,
@@ -506,6 +515,14 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             self.save(m);
         }
         Ok(())
+    }
+
+    /// The computers stop thinking ahead: the line of play they were
+    /// thinking about is being changed (undo, redo).
+    fn stop_thinking_ahead(&mut self) {
+        for player in self.computers.iter_mut().flatten() {
+            player.stop_thinking_ahead();
+        }
     }
 
     /// Plays a checked pit, saves, and shows what happened.

@@ -68,6 +68,39 @@ impl Limits {
     pub fn should_stop(&self) -> bool {
         self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
+
+    /// Whether the stop flag is set (quitting, undo, or "move now").
+    #[must_use]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The first half of these limits: half the time left and half the
+    /// positions, the same stop flag (no limit stays no limit).
+    #[must_use]
+    pub fn first_half(&self) -> Limits {
+        let now = Instant::now();
+        Limits {
+            deadline: self
+                .deadline
+                .map(|d| now + d.saturating_duration_since(now) / 2),
+            nodes: self.nodes.map(|n| n / 2),
+            stop: Arc::clone(&self.stop),
+        }
+    }
+}
+
+/// Whether a computer's last move is proven best, for the front ends to
+/// say so when it is not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveProof {
+    /// A proven best move (the opening book or the exact solver).
+    Proven,
+    /// The best move a search found in `thought`, not proven.
+    Unproven {
+        /// How long the player thought.
+        thought: Duration,
+    },
 }
 
 /// A player: given a position, choose a pit for the side to move.
@@ -87,6 +120,17 @@ pub trait TurnFn: Send {
     /// it ignore it.
     fn think_on_opponents_time(&mut self, allowed: bool) {
         let _ = allowed;
+    }
+
+    /// Stops any thinking ahead at once: the position it was about is
+    /// gone (a move taken back or replayed, a new round). Thinking ahead
+    /// starts again after the player's next move.
+    fn stop_thinking_ahead(&mut self) {}
+
+    /// Whether the move the last [`TurnFn::choose`] returned is proven
+    /// best; `None` from players that never prove their moves.
+    fn last_proof(&self) -> Option<MoveProof> {
+        None
     }
 }
 
@@ -173,8 +217,9 @@ impl FromStr for PlayerKind {
 /// Builds the computer player for `kind` (`None` for [`PlayerKind::Human`],
 /// whose moves come from the front end). `seed` makes random choices
 /// repeatable. The think time or node budget comes with each call to
-/// [`TurnFn::choose`] in its [`Limits`]; `perfect` ignores both (it always
-/// plays a proven best move) but stops at once on the stop flag.
+/// [`TurnFn::choose`] in its [`Limits`]; `perfect` keeps to them too: it
+/// plays a proven best move when it finds one within them, else the best
+/// move its search found ([`TurnFn::last_proof`] tells which).
 #[must_use]
 pub fn computer(kind: PlayerKind, seed: u64) -> Option<Box<dyn TurnFn>> {
     match kind {
@@ -243,15 +288,7 @@ impl Advisor {
                 exact: true,
             });
         }
-        let now = Instant::now();
-        let solver_limits = Limits {
-            deadline: limits
-                .deadline
-                .map(|d| now + d.saturating_duration_since(now) / 2),
-            nodes: limits.nodes.map(|n| n / 2),
-            stop: Arc::clone(&limits.stop),
-        };
-        if let Some((pit, value)) = self.solver.best_move(board, &solver_limits) {
+        if let Some((pit, value)) = self.solver.best_move(board, &limits.first_half()) {
             return Some(Hint {
                 pit,
                 value,

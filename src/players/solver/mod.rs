@@ -40,7 +40,7 @@ mod player;
 mod split;
 mod table;
 
-pub use self::player::PerfectPlayer;
+pub use self::player::{PROVEN_IN_TIME_SEEDS, PerfectPlayer, proves_in_time};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, AtomicU64, Ordering};

@@ -4,11 +4,12 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use super::{DEFAULT_PLAYER_MEMORY, Solver, book, default_threads};
 use crate::players::search::{Engine, Level};
-use crate::players::{Limits, TurnFn};
-use crate::rules::{Board, Pit, Side};
+use crate::players::{Limits, MoveProof, TurnFn};
+use crate::rules::{Board, Pit, Rules, Side};
 
 /// How many of the opponent's moves in a row (extra turns) pondering
 /// follows to find the positions where `perfect` moves next.
@@ -20,14 +21,44 @@ const PONDER_REPLY_DEPTH: u32 = 3;
 /// are reached from its third move on).
 const PONDER_BOOK_DEPTH: u32 = 3;
 
-/// `perfect`: plays a proven best move.
+/// Positions the engine still searches when the stop flag cut the solver
+/// short ("move now"): a few milliseconds (measured: see the notes), for
+/// a searched move rather than the first legal one.
+const STOPPED_SEARCH_NODES: u64 = 20_000;
+
+/// How often a turn looks whether the solver got ready on its thread.
+const READY_POLL: Duration = Duration::from_millis(1);
+
+/// The most seeds a board may hold for `perfect` to be expected to prove
+/// its moves from the first one within the default think time (1 s, half
+/// of it for the solver). Measured on this 2-core machine with `mancala
+/// solve --memory 512 --think 500` from the opening: every board of at
+/// most 32 seeds was solved (Kalah(4,4) in 0.07 s, Kalah(8,2) in 0.43 s,
+/// Kalah(12,1) in 0.38 s), and Kalah(4,5), Kalah(5,4) (40 seeds) and
+/// every bigger board measured from 6 pits up were not.
+pub const PROVEN_IN_TIME_SEEDS: u32 = 32;
+
+/// Whether `perfect` is expected to prove its moves on `rules` within the
+/// default think time: boards of at most [`PROVEN_IN_TIME_SEEDS`] seeds,
+/// and the boards whose openings the book answers (Kalah(6,3), Kalah(6,4):
+/// past the book their positions were proven in 614 ms at most, see the
+/// README).
+#[must_use]
+pub fn proves_in_time(rules: &Rules) -> bool {
+    rules.total_seeds() <= PROVEN_IN_TIME_SEEDS as usize
+        || book::shipped().get(&Board::new(*rules)).is_some()
+}
+
+/// `perfect`: plays a proven best move when it finds one in time.
 ///
-/// It ignores the think time and node budget (perfect play may take long
-/// in the opening of big boards) but stops at once when the stop flag is
-/// set, answering with the table's move or the first legal one. It looks
-/// up the opening book first, and keeps its solver (table and database)
-/// across moves and rounds. Boards too big for the solver are played by
-/// the `hard` engine within the limits.
+/// It looks up the opening book first, then gives the solver the first
+/// half of the think time and node budget; when that proves nothing (the
+/// opening of big boards), it plays the `hard` engine's move searched with
+/// the rest, and [`TurnFn::last_proof`] says the move is not proven. With
+/// no limits (only the stop flag) the solver runs until it proves. The
+/// stop flag ends the thinking at once with the best move found so far.
+/// It keeps its solver (table and database) across moves and rounds.
+/// Boards too big for the solver are played by the engine alone.
 ///
 /// With [`TurnFn::think_on_opponents_time`] it ponders: after each move it
 /// goes on solving, on a thread of its own, the position it left and every
@@ -45,6 +76,8 @@ pub struct PerfectPlayer {
     pondering: bool,
     ponder: Option<Ponder>,
     engine: Option<Engine>,
+    /// Whether the last move chosen was proven.
+    last_proof: Option<MoveProof>,
 }
 
 /// A thread thinking ahead (pondering, or getting the solver ready): it
@@ -71,6 +104,7 @@ impl PerfectPlayer {
             pondering: false,
             ponder: None,
             engine: None,
+            last_proof: None,
         }
     }
 
@@ -145,6 +179,76 @@ impl PerfectPlayer {
         // when no thread can be made the solver went with the closure; the
         // next turn makes a new one
         self.ponder = spawned.ok().map(|thread| Ponder { stop, thread });
+    }
+
+    /// A move for `board` within `limits`, and whether it is proven: the
+    /// book's, else the solver's with the first half of the limits, else
+    /// the `hard` engine's with the rest.
+    fn find(&mut self, board: &Board, limits: &Limits) -> Option<(Pit, bool)> {
+        if Solver::check(board, self.memory).is_err() {
+            return self.search(board, limits);
+        }
+        if let Some(pit) = book::lookup(board) {
+            // a slice of the database on the way (see `grow_endgame`)
+            self.solver_mut().grow_endgame(board, &limits.stop);
+            return Some((pit, true));
+        }
+        let share = limits.first_half();
+        if self.get_ready(board, &share)
+            && let Some((pit, _)) = self.solver_mut().best_move(board, &share)
+        {
+            return Some((pit, true));
+        }
+        self.search(board, limits)
+    }
+
+    /// Whether the solver is ready for `board` (its database built, its
+    /// table brought in) before `share`'s deadline, so that its search
+    /// stops on time: a fresh table meets a new page at nearly every
+    /// position, and a solve on it overran a 100 ms deadline by up to
+    /// 2.7 s on Kalah(6,6) (a ready one by 10 ms). Getting ready runs on
+    /// the thread that thinks ahead and goes on there when `share` ends
+    /// first (the next turn takes the solver back). Without a deadline
+    /// (a node budget, or none) there is no clock to keep: always ready.
+    fn get_ready(&mut self, board: &Board, share: &Limits) -> bool {
+        if share.deadline.is_none() || self.solver_mut().is_warm(board) {
+            return true;
+        }
+        let next = *board;
+        self.spawn(move |solver, limits| {
+            let _ = solver.warm_up(&next, limits);
+        });
+        loop {
+            match &self.ponder {
+                None => return false,
+                Some(ponder) if ponder.thread.is_finished() => {
+                    self.stop_pondering();
+                    return self.solver.as_ref().is_some_and(|s| s.is_warm(board));
+                }
+                Some(_) if share.should_stop() => return false,
+                Some(_) => std::thread::sleep(READY_POLL),
+            }
+        }
+    }
+
+    /// The `hard` engine's move within `limits` (proven when its search saw
+    /// the end of every line). Stopped by the flag ("move now", undo), it
+    /// still looks [`STOPPED_SEARCH_NODES`] positions deep, so that the
+    /// answer is a searched move, not the first legal one.
+    fn search(&mut self, board: &Board, limits: &Limits) -> Option<(Pit, bool)> {
+        let engine = self
+            .engine
+            .get_or_insert_with(|| Engine::new(Level::HARD.table_bits));
+        let short = Limits::nodes(STOPPED_SEARCH_NODES);
+        let limits = if limits.stopped() { &short } else { limits };
+        engine
+            .search(
+                board,
+                limits,
+                Level::HARD.max_depth,
+                Some(Level::HARD.fallback_nodes),
+            )
+            .map(|r| (r.best, r.exact))
     }
 }
 
@@ -246,38 +350,17 @@ impl Drop for PerfectPlayer {
 
 impl TurnFn for PerfectPlayer {
     fn choose(&mut self, board: &Board, limits: &Limits) -> Option<Pit> {
+        let started = Instant::now();
         self.stop_pondering();
-        if Solver::check(board, self.memory).is_err() {
-            let engine = self
-                .engine
-                .get_or_insert_with(|| Engine::new(Level::HARD.table_bits));
-            return engine
-                .search(
-                    board,
-                    limits,
-                    Level::HARD.max_depth,
-                    Some(Level::HARD.fallback_nodes),
-                )
-                .map(|r| r.best);
-        }
-        let solver = self.solver_mut();
-        let pit = if let Some(pit) = book::lookup(board) {
-            solver.grow_endgame(board, &limits.stop);
-            pit
+        let (pit, proven) = self.find(board, limits)?;
+        self.last_proof = Some(if proven {
+            MoveProof::Proven
         } else {
-            let only_stop = Limits {
-                deadline: None,
-                nodes: None,
-                stop: Arc::clone(&limits.stop),
-            };
-            match solver.best_move(board, &only_stop) {
-                Some((pit, _)) => pit,
-                None => solver
-                    .table_move(board)
-                    .or_else(|| board.legal_moves().next())?,
+            MoveProof::Unproven {
+                thought: started.elapsed(),
             }
-        };
-        if !limits.stop.load(Ordering::Relaxed) {
+        });
+        if !limits.stopped() {
             self.think_ahead(board, pit);
         }
         Some(pit)
@@ -289,12 +372,23 @@ impl TurnFn for PerfectPlayer {
             self.stop_pondering();
         }
     }
+
+    fn stop_thinking_ahead(&mut self) {
+        // only the flag: the caller (the screen's thread) does not wait for
+        // the thread to end; the next turn takes the solver back
+        if let Some(ponder) = &self.ponder {
+            ponder.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn last_proof(&self) -> Option<MoveProof> {
+        self.last_proof
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rules;
 
     fn player(ponders: bool) -> PerfectPlayer {
         let mut p = PerfectPlayer::with_solver(Solver::new(16 << 20).with_threads(1));
@@ -472,5 +566,139 @@ mod tests {
         p.choose(&board, &Limits::none()).unwrap();
         assert!(p.ponder.is_some());
         drop(p);
+    }
+
+    /// A game from `rules`' start, `perfect` (South) against random
+    /// replies, giving each of `perfect`'s positions and answers to `check`.
+    fn play_against_random(
+        p: &mut PerfectPlayer,
+        rules: Rules,
+        moves: usize,
+        limits: impl Fn() -> Limits,
+        mut check: impl FnMut(&Board, Pit, Option<MoveProof>),
+    ) {
+        let mut random = crate::players::RandomPlayer::new(3);
+        let mut board = Board::new(rules);
+        let mut asked = 0;
+        while !board.is_over() && asked < moves {
+            let pit = if board.to_move() == Side::South {
+                asked += 1;
+                let pit = p.choose(&board, &limits()).expect("a move");
+                check(&board, pit, p.last_proof());
+                pit
+            } else {
+                random.choose(&board, &Limits::none()).expect("a move")
+            };
+            board.play_unchecked(pit);
+        }
+    }
+
+    #[test]
+    fn capped_on_a_board_it_cannot_prove_it_keeps_to_the_think_time() {
+        // Kalah(6,6): before, the first move was still unproven after a
+        // minute; now each move comes within the 200 ms think, unproven
+        let mut p = PerfectPlayer::new();
+        let think = Duration::from_millis(200);
+        let mut slowest = Duration::ZERO;
+        play_against_random(
+            &mut p,
+            Rules::new(6, 6).unwrap(),
+            4,
+            || Limits::time(think),
+            |board, pit, proof| {
+                assert!(board.legal_moves().contains(pit));
+                let Some(MoveProof::Unproven { thought }) = proof else {
+                    panic!("{proof:?}");
+                };
+                slowest = slowest.max(thought);
+            },
+        );
+        // the bound leaves room for a loaded machine
+        assert!(slowest < think * 4, "{slowest:?}");
+    }
+
+    #[test]
+    fn with_time_it_plays_exactly_the_proven_best_moves() {
+        let mut reference = Solver::new(64 << 20);
+        for (rules, moves) in [
+            (Rules::new(4, 3).unwrap(), 12),
+            (Rules::new(6, 3).unwrap(), 5),
+        ] {
+            let mut p = PerfectPlayer::with_solver(Solver::new(64 << 20));
+            play_against_random(
+                &mut p,
+                rules,
+                moves,
+                || Limits::time(Duration::from_secs(30)),
+                |board, pit, proof| {
+                    assert_eq!(proof, Some(MoveProof::Proven));
+                    let best = reference
+                        .solve(board, &Limits::none())
+                        .expect("solved")
+                        .best;
+                    assert!(best.contains(&pit), "{rules:?}: {pit:?} not in {best:?}");
+                },
+            );
+        }
+    }
+
+    #[test]
+    fn stopped_by_the_flag_it_answers_at_once_with_a_searched_move() {
+        // no deadline: only the flag ends the thinking ("move now")
+        let board = Board::new(Rules::new(6, 6).unwrap());
+        let mut p = PerfectPlayer::new();
+        let limits = Limits::none();
+        let stop = Arc::clone(&limits.stop);
+        let pressed = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            stop.store(true, Ordering::Relaxed);
+            Instant::now()
+        });
+        let pit = p.choose(&board, &limits).expect("a move");
+        let answered = Instant::now();
+        let pressed = pressed.join().unwrap();
+        assert!(board.legal_moves().contains(pit));
+        assert!(matches!(p.last_proof(), Some(MoveProof::Unproven { .. })));
+        let late = answered.saturating_duration_since(pressed);
+        assert!(
+            late < Duration::from_secs(1),
+            "answered {late:?} after the flag"
+        );
+    }
+
+    #[test]
+    fn stopping_the_thinking_ahead_ends_the_pondering_thread() {
+        // the Kalah(6,4) opening is in the book; pondering the positions
+        // after it takes many seconds
+        let board = Board::new(Rules::KALAH);
+        let mut p = player(true);
+        p.choose(&board, &Limits::none()).unwrap();
+        let finished =
+            |p: &PerfectPlayer| p.ponder.as_ref().is_some_and(|t| t.thread.is_finished());
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(!finished(&p), "still pondering");
+        p.stop_thinking_ahead();
+        let until = Instant::now() + Duration::from_secs(2);
+        while !finished(&p) && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(finished(&p), "the pondering thread ended");
+    }
+
+    #[test]
+    fn small_boards_and_book_boards_are_expected_to_be_proven_in_time() {
+        for (pits, seeds, proven) in [
+            (4, 4, true),
+            (8, 2, true),
+            (6, 3, true),
+            (6, 4, true),
+            (4, 5, false),
+            (5, 4, false),
+            (6, 5, false),
+            (6, 6, false),
+        ] {
+            let rules = Rules::new(pits, seeds).unwrap();
+            assert_eq!(proves_in_time(&rules), proven, "{rules:?}");
+        }
     }
 }

@@ -28,9 +28,10 @@ use ratatui::layout::{Position, Rect};
 use crate::game::keeper::saved_summary;
 use crate::game::{
     FirstMover, Match, PlayOptions, Undo, computer_move, describe, gave_no_move, match_score,
-    outcome_message, played as game_played, plural, redo_message, round_goes_on, round_starts,
+    outcome_message, perfect_warning, played as game_played, plural, redo_message, round_goes_on,
+    round_starts, unproven,
 };
-use crate::players::{Hint, PlayerKind};
+use crate::players::Hint;
 use crate::rules::{MoveError, Pit, Played, Rules, Side, Step};
 use crate::tui::animation::Animation;
 use crate::tui::digits::{DIGIT_WAIT, DigitEntry, Entered};
@@ -215,6 +216,10 @@ impl App {
             remote: None,
         };
         app.announce_round();
+        if let Some(notice) = perfect_warning(app.game.config(), settings.think) {
+            app.notes.say(Note::from(notice.clone()));
+            app.notes.log_lines([Note::from(notice)]);
+        }
         let board = app.game.board();
         if board.is_over() || app.is_human(board.to_move()) {
             app.next_turn(now);
@@ -807,6 +812,7 @@ impl App {
             }
             Action::Pause => self.toggle_pause(now),
             Action::Step => self.step(now),
+            Action::MoveNow => self.move_now(now),
             Action::Undo => self.undo(now),
             Action::Redo => self.redo(now),
             _ if self.round_over() && self.remote.is_some() => match action {
@@ -1073,6 +1079,20 @@ impl App {
         }
     }
 
+    /// `m`: the computer thinking (a move or a hint) answers now with the
+    /// best it has found; a move it has chosen is played at once.
+    fn move_now(&mut self, now: Instant) {
+        match &mut self.mode {
+            Mode::Thinking(t) | Mode::Turn { hint: Some(t) } => {
+                self.requests.push(Request::Hurry { id: t.id });
+            }
+            Mode::Chosen { at, .. } => *at = now,
+            _ => self.notes.say(Note::plain(
+                "Nobody is thinking: m makes a thinking computer move now.",
+            )),
+        }
+    }
+
     fn ask_hint(&mut self, now: Instant) {
         let Mode::Turn { hint } = self.mode else {
             self.notes
@@ -1175,6 +1195,10 @@ impl App {
             self.notes.release();
         }
         self.cancel_thinking();
+        // and any thinking ahead on the line of play being changed
+        if !self.requests.contains(&Request::StopAll) {
+            self.requests.push(Request::StopAll);
+        }
         self.mode = Mode::Turn { hint: None };
     }
 
@@ -1250,6 +1274,12 @@ impl App {
                     pit,
                     at: now + self.move_pause,
                 };
+            }
+            (Answer::Unproven { id, thought }, Mode::Thinking(thinking)) if id == thinking.id => {
+                if let Purpose::Move(side) = thinking.purpose {
+                    let notice = unproven(self.game.name(side), thought);
+                    self.notes.log_lines([Note::from(notice)]);
+                }
             }
             (Answer::Hint { id, hint }, Mode::Turn { hint: Some(asked) }) if id == asked.id => {
                 self.mode = Mode::Turn { hint: None };
@@ -1333,15 +1363,9 @@ impl App {
         Some(match thinking.purpose {
             Purpose::Hint => format!("{frame} Looking for the best move for you…"),
             Purpose::Move(side) => {
-                let seat = self.game.seat(side);
-                let slow = if seat.kind == PlayerKind::Perfect {
-                    " (perfect play may take a while)"
-                } else {
-                    ""
-                };
                 format!(
-                    "{frame} {} is thinking…{slow} {:.1} s",
-                    seat.name,
+                    "{frame} {} is thinking… {:.1} s",
+                    self.game.name(side),
                     elapsed.as_secs_f32()
                 )
             }

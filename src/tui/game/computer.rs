@@ -14,7 +14,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::game::{MatchConfig, seat_player};
-use crate::players::{Advisor, Hint, Limits, TurnFn};
+use crate::players::{Advisor, Hint, Limits, MoveProof, TurnFn};
 use crate::rules::{Board, Pit, Side};
 
 /// Something the screen asks the computer to think about.
@@ -36,8 +36,14 @@ pub enum Request {
         /// The position.
         board: Board,
     },
-    /// Stop every search under way; their answers no longer matter.
+    /// Stop every search under way; their answers no longer matter. The
+    /// players also stop thinking ahead (the position is gone: undo, redo).
     StopAll,
+    /// Answer request `id` now with the best found so far ("move now").
+    Hurry {
+        /// The request to hurry.
+        id: u64,
+    },
 }
 
 /// What the computer came back with.
@@ -49,6 +55,14 @@ pub enum Answer {
         id: u64,
         /// The pit chosen.
         pit: Option<Pit>,
+    },
+    /// The move of [`Request::Move`] `id`, about to come, is not proven
+    /// best (sent before its [`Answer::Move`], by players that prove moves).
+    Unproven {
+        /// The request's id.
+        id: u64,
+        /// How long the player thought.
+        thought: Duration,
     },
     /// The advice for a [`Request::Hint`].
     Hint {
@@ -80,8 +94,8 @@ pub struct Worker {
     think: Duration,
     sender: Sender<Reply>,
     receiver: Receiver<Reply>,
-    /// Stop flags of the searches under way.
-    running: Vec<Arc<AtomicBool>>,
+    /// Stop flags of the searches under way, by request id.
+    running: Vec<(u64, Arc<AtomicBool>)>,
     /// Threads out, whose replies have not come back yet.
     out: usize,
     /// A move request for a turn function that is still out on a stopped search.
@@ -119,9 +133,9 @@ impl Worker {
         }
     }
 
-    fn limits(&mut self) -> Limits {
+    fn limits(&mut self, id: u64) -> Limits {
         let stop = Arc::new(AtomicBool::new(false));
-        self.running.push(Arc::clone(&stop));
+        self.running.push((id, Arc::clone(&stop)));
         Limits {
             deadline: Some(Instant::now() + self.think),
             nodes: None,
@@ -134,7 +148,7 @@ impl Worker {
         match request {
             Request::Move { id, side, board } => self.start_move(id, side, board),
             Request::Hint { id, board } => {
-                let limits = self.limits();
+                let limits = self.limits(id);
                 let sender = self.sender.clone();
                 let advisor = Arc::clone(&self.advisor);
                 self.out += 1;
@@ -151,6 +165,7 @@ impl Worker {
                 }
             }
             Request::StopAll => self.stop_all(),
+            Request::Hurry { id } => self.hurry(id),
         }
     }
 
@@ -161,7 +176,7 @@ impl Worker {
             self.waiting = Some((id, side, board));
             return;
         };
-        let limits = self.limits();
+        let limits = self.limits(id);
         let sender = self.sender.clone();
         self.out += 1;
         let spawned = thread::Builder::new()
@@ -184,12 +199,24 @@ impl Worker {
         }
     }
 
-    /// Sets the stop flag of every search under way (quitting, undo, a new round).
+    /// Sets the stop flag of every search under way (quitting, undo, a new
+    /// round), and stops the players at home thinking ahead.
     pub fn stop_all(&mut self) {
-        for flag in self.running.drain(..) {
+        for (_, flag) in self.running.drain(..) {
             flag.store(true, Ordering::Relaxed);
         }
         self.waiting = None;
+        for player in self.players.iter_mut().flatten() {
+            player.stop_thinking_ahead();
+        }
+    }
+
+    /// Sets the stop flag of request `id`'s search, if it is under way: its
+    /// answer comes at once with the best found so far, and still counts.
+    pub fn hurry(&mut self, id: u64) {
+        for (_, flag) in self.running.iter().filter(|(running, _)| *running == id) {
+            flag.store(true, Ordering::Relaxed);
+        }
     }
 
     /// Whether a search is under way (the event loop then checks back often).
@@ -210,6 +237,9 @@ impl Worker {
                     pit,
                     player,
                 } => {
+                    if let Some(MoveProof::Unproven { thought }) = player.last_proof() {
+                        answers.push(Answer::Unproven { id, thought });
+                    }
                     self.players[side.index()] = Some(player);
                     answers.push(Answer::Move { id, pit });
                     if let Some((id, s, board)) = self.waiting
@@ -333,5 +363,50 @@ mod tests {
             panic!("{answers:?}");
         };
         assert!(board.legal_moves().contains(hint.pit));
+    }
+
+    #[test]
+    fn hurrying_a_thinking_computer_brings_its_best_move_at_once() {
+        // perfect on Kalah(6,6) with a minute to think: it could not prove
+        // its move in that time; hurried, it answers with its best so far
+        let config = MatchConfig {
+            rules: Rules::new(6, 6).unwrap(),
+            seats: [
+                Seat::new("A", PlayerKind::Human),
+                Seat::new("B", PlayerKind::Perfect),
+            ],
+            first: FirstMover::North,
+        };
+        let mut worker = Worker::new(&config, Duration::from_secs(60), 7);
+        let board = Board::starting(config.rules, Side::North);
+        worker.submit(Request::Move {
+            id: 5,
+            side: Side::North,
+            board,
+        });
+        thread::sleep(Duration::from_millis(300));
+        assert!(worker.poll().is_empty() && worker.busy(), "still thinking");
+        worker.submit(Request::Hurry { id: 4 });
+        thread::sleep(Duration::from_millis(300));
+        assert!(worker.poll().is_empty(), "another id hurries nothing");
+        let hurried = Instant::now();
+        worker.submit(Request::Hurry { id: 5 });
+        let answers = wait_for(&mut worker);
+        assert!(
+            hurried.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            hurried.elapsed()
+        );
+        let [
+            Answer::Unproven { id: 5, .. },
+            Answer::Move {
+                id: 5,
+                pit: Some(pit),
+            },
+        ] = answers[..]
+        else {
+            panic!("{answers:?}");
+        };
+        assert!(board.legal_moves().contains(pit));
     }
 }

@@ -504,6 +504,8 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
         ));
         if app.paused() {
             keys.push((command_key(app, 's'), "step", Useful));
+        } else if app.thinking_text().is_some() {
+            keys.push((command_key(app, 'm'), "move now", Useful));
         }
     }
     // q is a pit letter on big boards; Esc always asks to quit.

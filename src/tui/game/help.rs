@@ -108,6 +108,10 @@ pub fn key_list(rules: &Rules, speed: &str, networked: bool) -> Vec<(String, Str
             format!("{} / {} or .", key('p'), key('s')),
             "pause the computer / step one computer move".into(),
         ));
+        keys.push((
+            key('m').into(),
+            "a thinking computer moves now: the best it has found so far".into(),
+        ));
     }
     let quit = if networked {
         "leave (asks first); the host keeps the match saved"
@@ -130,7 +134,7 @@ pub fn key_list(rules: &Rules, speed: &str, networked: bool) -> Vec<(String, Str
             "finishes an animation; ? shows this help".into(),
         ),
     ]);
-    let taken: Vec<char> = "hurtpsq"
+    let taken: Vec<char> = "hurtpsmq"
         .chars()
         .filter(|&letter| rules.pit_by_letter(letter).is_some())
         .collect();

@@ -8,6 +8,10 @@
 //! 12-pit boards). That command is then its capital letter ([`command_key`]),
 //! and any command also answers to its capital. A capital letter with no
 //! command still names its pit (Caps Lock).
+//!
+//! `m` (move now) is a letter, not `Enter` or Space: those play the cursor's
+//! pit on a human turn, and a second press after one's own move would
+//! otherwise cut the computer's thinking short.
 
 use crossterm::event::{KeyCode, KeyEvent};
 
@@ -38,6 +42,8 @@ pub enum Action {
     Pause,
     /// Let a paused computer make one move.
     Step,
+    /// The thinking computer answers now with its best move so far.
+    MoveNow,
     /// Ask the engine for a hint.
     Hint,
     /// Take moves back to the last human turn.
@@ -106,6 +112,7 @@ pub fn action_for(key: KeyEvent, now: &Situation) -> Action {
                 'r' => Action::Redo,
                 'p' => Action::Pause,
                 's' => Action::Step,
+                'm' => Action::MoveNow,
                 't' => Action::Theme,
                 'q' => Action::AskQuit,
                 'y' | 'n' if !now.round_over => Action::Nothing,

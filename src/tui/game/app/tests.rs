@@ -8,7 +8,9 @@ use super::*;
 use crate::players::PlayerKind;
 use crate::rules::{Board, Rules};
 use crate::tui::game::computer::{Answer, Request};
-use crate::tui::game::testing::{against, answer_move, app_for, ch, click, config, humans, press};
+use crate::tui::game::testing::{
+    against, answer_move, app_for, ch, click, config, humans, press, render,
+};
 
 fn letter(c: char) -> Pit {
     Rules::KALAH.pit_by_letter(c).unwrap()
@@ -1120,4 +1122,61 @@ fn questions_show_and_are_answered_on_the_too_small_screen() {
     app.handle_event(&ch('y'), t0);
     assert!(!app.round_over(), "y played again");
     assert_eq!(app.game().round(), round + 1);
+}
+
+#[test]
+fn m_makes_the_thinking_computer_move_now_and_an_unproven_move_is_said() {
+    let t0 = Instant::now();
+    let mut app = against(PlayerKind::Perfect, None, t0);
+    app.handle_event(&ch('a'), t0);
+    let [Request::Move { id, .. }] = app.take_requests()[..] else {
+        panic!("the computer thinks");
+    };
+    assert!(
+        render(&app, 80, 24).contains("m move now"),
+        "in the key bar"
+    );
+    app.handle_event(&ch('m'), t0);
+    assert_eq!(app.take_requests(), [Request::Hurry { id }]);
+    // it answers with its best so far, not proven, and that is said
+    let thought = Duration::from_millis(300);
+    app.on_answer(Answer::Unproven { id, thought }, t0);
+    app.on_answer(
+        Answer::Move {
+            id,
+            pit: Some(letter('j')),
+        },
+        t0,
+    );
+    let log: Vec<String> = app.notes().log().iter().map(|n| n.text.clone()).collect();
+    assert!(
+        log.iter()
+            .any(|l| l == "Michael's move is not proven: best found in 0.3 s."),
+        "{log:?}"
+    );
+    // m again while the chosen move waits on screen: played at once
+    app.handle_event(&ch('m'), t0);
+    assert_eq!(app.game().moves(), &[letter('a'), letter('j')]);
+    // nobody thinks now: m says so and changes nothing
+    app.handle_event(&ch('m'), t0);
+    assert!(
+        message(&app).contains("Nobody is thinking"),
+        "{}",
+        message(&app)
+    );
+    assert!(app.take_requests().is_empty());
+}
+
+#[test]
+fn undo_stops_the_computers_thinking_ahead() {
+    let t0 = Instant::now();
+    let mut app = against(PlayerKind::Perfect, None, t0);
+    app.handle_event(&ch('a'), t0);
+    answer_move(&mut app, 'j', t0);
+    app.tick(t0 + Duration::from_secs(1));
+    assert_eq!(app.human_to_move(), Some(Side::South));
+    // the computer may be pondering at home: undo stops it too
+    app.handle_event(&ch('u'), t0 + Duration::from_secs(1));
+    assert_eq!(app.game().moves(), &[] as &[Pit]);
+    assert_eq!(app.take_requests(), [Request::StopAll]);
 }
