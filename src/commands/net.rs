@@ -30,8 +30,18 @@ fn full_screen(plain: bool) -> bool {
 /// Bad options, or a port that cannot be listened on.
 pub fn host(cmd: &HostCmd) -> anyhow::Result<ExitCode> {
     let rules = cmd.rules.rules().map_err(UsageError)?;
+    let name = own_name(&cmd.name)?;
+    // One `mancala host NAME` per data directory: a second one would share
+    // (and overwrite) the first one's match. Held until the host ends.
+    let _hold = match crate::game::keeper::hold_host(&name) {
+        Ok(hold) => hold,
+        Err(notice) => {
+            crate::game::console::warn(format_args!("mancala: {notice}"));
+            return Ok(ExitCode::FAILURE);
+        }
+    };
     let setup = HostSetup {
-        name: own_name(&cmd.name)?,
+        name,
         rules,
         first: cmd.first,
         bind: SocketAddr::new(cmd.bind, cmd.port),

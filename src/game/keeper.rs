@@ -26,7 +26,7 @@
 
 use std::path::PathBuf;
 
-use super::save::{MatchLock, SaveError, SaveStore};
+use super::save::{Archived, MatchLock, SaveError, SaveStore};
 use super::{Match, MatchConfig};
 
 /// The question asked when a saved match of the same players exists.
@@ -34,6 +34,16 @@ pub const RESUME_QUESTION: &str = "Resume the unfinished match? (y/n)";
 
 /// What is said when the match is open in another window ([`Found::busy`]).
 pub const BUSY_NOTICE: &str = "This match is open in another window: it is saved there.";
+
+/// What `mancala host NAME` says, before anything else, when another
+/// `mancala host NAME` runs on the same data directory: it then ends
+/// without touching that one's match (see [`hold_host`]).
+#[must_use]
+pub fn host_busy_notice(name: &str) -> String {
+    format!(
+        "{name} is already hosting a match in another window, from this data directory: that match is saved there and goes on there. Nothing was changed; host again once that one has ended, or host under another name."
+    )
+}
 
 /// The question asked after [`BUSY_NOTICE`]: `p` plays on here without
 /// saving (rounds are still recorded and counted), `q` quits.
@@ -80,7 +90,8 @@ pub struct RoundKept {
 #[derive(Debug)]
 pub struct Keeper {
     store: Option<SaveStore>,
-    /// The match's lock, once [`Keeper::look`] has taken it.
+    /// The match's lock, once [`Keeper::look`] (or the first save) has
+    /// taken it.
     lock: Option<MatchLock>,
     /// Whether this copy saves (and clears) the match: not when another
     /// copy holds its lock.
@@ -182,6 +193,13 @@ impl Keeper {
                 }
             }
         }
+        let unfinished_end = self.finish_closing(config);
+        let Some(store) = &self.store else {
+            return Found {
+                problem: unfinished_end,
+                ..Found::default()
+            };
+        };
         let notes = store
             .other_saves(config)
             .into_iter()
@@ -194,6 +212,7 @@ impl Keeper {
             .collect();
         let mut found = Found {
             notes,
+            problem: unfinished_end,
             ..Found::default()
         };
         match store.load(config) {
@@ -205,24 +224,52 @@ impl Keeper {
             }) => {
                 // The new name holds the old one: one path says it all,
                 // short enough for a status line.
-                found.problem = Some(format!(
-                    "the saved match cannot be used ({reason}); it was set aside as {} and a new match starts",
-                    to.display()
-                ));
+                add_problem(
+                    &mut found.problem,
+                    format!(
+                        "the saved match cannot be used ({reason}); it was set aside as {} and a new match starts",
+                        to.display()
+                    ),
+                );
             }
             Err(problem) => {
                 if matches!(problem, SaveError::Corrupt { moved_to: None, .. }) {
                     self.store = None;
                 }
-                found.problem = Some(problem.to_string());
+                add_problem(&mut found.problem, problem.to_string());
             }
         }
         found
     }
 
+    /// Takes the lock of `config`'s match if this keeper has not yet (a
+    /// match begun without [`Keeper::look`], as a new network match is):
+    /// `None` when it holds it now (or keeps nothing), else why it stops
+    /// saving: another copy of the game has the match, so its save is
+    /// left alone.
+    fn claim(&mut self, config: &MatchConfig) -> Option<String> {
+        if self.lock.is_some() || !self.saving {
+            return None;
+        }
+        let store = self.store.as_ref()?;
+        let problem = match store.lock(config) {
+            Ok(Some(lock)) => {
+                self.lock = Some(lock);
+                return None;
+            }
+            Ok(None) => format!("{BUSY_NOTICE} This copy goes on without saving."),
+            Err(e) => format!("this match will not be saved: its lock cannot be taken ({e})"),
+        };
+        self.saving = false;
+        Some(problem)
+    }
+
     /// Saves the match as it stands. On failure the warning is returned
     /// and nothing more is saved.
     pub fn save(&mut self, m: &Match) -> Option<String> {
+        if let Some(problem) = self.claim(m.config()) {
+            return Some(problem);
+        }
         if !self.saving {
             return None;
         }
@@ -239,31 +286,92 @@ impl Keeper {
     /// Keeps the round `finished` just ended: its record and statistics
     /// line, then the save of the next round, exactly as
     /// [`Match::next_round`] will make it.
+    ///
+    /// The copy that saves the match first notes the round's end
+    /// ([`SaveStore::begin_closing`]) under a new round id, which its
+    /// record and statistics line carry too, and forgets the note only
+    /// when all three are kept: a program stopped anywhere in between
+    /// (killed, or a write that failed) leaves the note, and the next
+    /// [`Keeper::look`] (or round end) completes exactly what is missing,
+    /// so the round is recorded and counted once.
     pub fn close_round(&mut self, finished: &Match) -> RoundKept {
         let mut kept = RoundKept::default();
-        let Some(store) = &self.store else {
+        let config = finished.config();
+        kept.warnings.extend(self.claim(config));
+        // A note left by an earlier round's end is completed first: there
+        // is one note per match.
+        kept.warnings.extend(self.finish_closing(config));
+        let Some(store) = self.store.clone() else {
             return kept;
         };
-        let archived = store.archive_round(finished);
-        match archived.record {
-            Ok(path) => kept.record = Some(path),
-            Err(e) => kept.warnings.push(format!(
-                "could not record the round in {}: {e}",
-                store.root().join("records").display()
-            )),
-        }
-        if let Err(e) = archived.stats {
-            kept.warnings
-                .push(format!("could not count the round: {e}"));
-        }
+        let id = super::save::new_round_id();
+        let noted = self.saving
+            && match store.begin_closing(finished, &id) {
+                Ok(()) => true,
+                Err(e) => {
+                    kept.warnings.push(format!(
+                        "could not note the end of the round ({e}); it is kept all the same"
+                    ));
+                    false
+                }
+            };
+        let archived = store.archive_round_as(finished, &id, false);
+        let whole = take_archived(&store, archived, &mut kept);
         let mut next = finished.clone();
         next.next_round();
         kept.warnings.extend(self.save(&next));
+        if noted && whole && self.store.is_some() {
+            kept.warnings.extend(
+                store
+                    .end_closing(config)
+                    .err()
+                    .map(|e| format!("could not clear the note of the round's end: {e}")),
+            );
+        }
         kept
+    }
+
+    /// Completes the end of a round that a stopped program left noted
+    /// ([`SaveStore::closing`]): writes its record and statistics line if
+    /// they are missing, and moves the save on to the next round if it is
+    /// not there yet. What could not be done, as a sentence.
+    fn finish_closing(&mut self, config: &MatchConfig) -> Option<String> {
+        if !self.saving {
+            return None;
+        }
+        let store = self.store.clone()?;
+        let (id, finished) = match store.closing(config) {
+            Ok(None) => return None,
+            Ok(Some(found)) => found,
+            Err(problem) => {
+                return Some(format!(
+                    "the note of a round's end could not be used: {problem}"
+                ));
+            }
+        };
+        let mut kept = RoundKept::default();
+        let archived = store.archive_round_as(&finished, &id, true);
+        let whole = take_archived(&store, archived, &mut kept);
+        if store.save_is_behind(config, finished.round()) {
+            let mut next = finished.clone();
+            next.next_round();
+            kept.warnings.extend(self.save(&next));
+        }
+        if whole
+            && self.store.is_some()
+            && let Err(e) = store.end_closing(config)
+        {
+            kept.warnings
+                .push(format!("could not clear the note of the round's end: {e}"));
+        }
+        (!kept.warnings.is_empty()).then(|| kept.warnings.join("; "))
     }
 
     /// Clears the save of `config`'s match: the players are done with it.
     pub fn finish(&mut self, config: &MatchConfig) -> Option<String> {
+        if let Some(problem) = self.claim(config) {
+            return Some(problem);
+        }
         if !self.saving {
             return None;
         }
@@ -273,6 +381,64 @@ impl Keeper {
             .err()
             .map(|e| format!("could not clear the saved match: {e}"))
     }
+}
+
+/// The hold of one `mancala host NAME` on what it keeps in the data
+/// directory (its network match, and the note that finds that match
+/// again): see [`hold_host`]. Released when dropped, or when the program
+/// ends in any way.
+#[derive(Debug)]
+pub struct HostHold {
+    _lock: Option<MatchLock>,
+}
+
+/// Takes host `name`'s lock ([`SaveStore::lock_host`], in
+/// `locks/network/`) for as long as the [`HostHold`] lives, so that two
+/// `mancala host NAME` on one data directory never share one match (the
+/// second would overwrite the first's save and note). When the lock
+/// cannot be taken at all (no data directory, a lock file that is not a
+/// file), the hold is empty: the match's own lock, taken at its first save
+/// ([`Keeper::save`]), still keeps it from another program's match.
+///
+/// # Errors
+/// [`host_busy_notice`] when another program holds the lock.
+pub fn hold_host(name: &str) -> Result<HostHold, String> {
+    let store = SaveStore::open().and_then(SaveStore::for_network);
+    match store.map(|store| store.lock_host(name)) {
+        Ok(Ok(None)) => Err(host_busy_notice(name)),
+        Ok(Ok(Some(lock))) => Ok(HostHold { _lock: Some(lock) }),
+        Ok(Err(_)) | Err(_) => Ok(HostHold { _lock: None }),
+    }
+}
+
+/// Adds the sentence `more` to `problem`.
+fn add_problem(problem: &mut Option<String>, more: String) {
+    *problem = Some(match problem.take() {
+        Some(first) => format!("{first}; {more}"),
+        None => more,
+    });
+}
+
+/// Adds what became of a round's record and statistics line to `kept`:
+/// whether both were kept.
+fn take_archived(store: &SaveStore, archived: Archived, kept: &mut RoundKept) -> bool {
+    let mut whole = true;
+    match archived.record {
+        Ok(path) => kept.record = Some(path),
+        Err(e) => {
+            whole = false;
+            kept.warnings.push(format!(
+                "could not record the round in {}: {e}",
+                store.root().join("records").display()
+            ));
+        }
+    }
+    if let Err(e) = archived.stats {
+        whole = false;
+        kept.warnings
+            .push(format!("could not count the round: {e}"));
+    }
+    whole
 }
 
 /// One line describing a saved match, said before [`RESUME_QUESTION`]:
@@ -398,5 +564,138 @@ mod tests {
             saved_summary(&m),
             "There is an unfinished match of Alice and Michael: round 1, 1 move played."
         );
+    }
+
+    /// A finished round of `config()` (Kalah, Alice against Michael) and
+    /// the match one move before its end.
+    fn last_move() -> (Match, Match) {
+        let mut m = Match::new(config(), 7);
+        loop {
+            let pit = m.board().legal_moves().next().unwrap();
+            let before = m.clone();
+            m.play(pit, &mut NoTrace).unwrap();
+            if m.board().is_over() {
+                return (before, m);
+            }
+        }
+    }
+
+    fn stats_lines(store: &SaveStore) -> usize {
+        fs::read_to_string(store.stats_path())
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    }
+
+    fn records(store: &SaveStore) -> usize {
+        fs::read_dir(store.root().join("records")).unwrap().count()
+    }
+
+    /// A program stopped at each point of a round's end (after the note,
+    /// the record, the statistics line, the next round's save): the next
+    /// one records and counts the round exactly once, and moves the save
+    /// on to the next round; starting again changes nothing more.
+    #[test]
+    fn a_round_ended_by_a_stopped_program_counts_once_whenever_it_stopped() {
+        for stopped_after in 0..4 {
+            let scratch = root(&format!("stopped-{stopped_after}"));
+            let store = SaveStore::at(scratch.path()).unwrap();
+            let (before, finished) = last_move();
+            store.save(&before).unwrap();
+            // What close_round does, cut short.
+            let id = super::super::save::new_round_id();
+            store.begin_closing(&finished, &id).unwrap();
+            if stopped_after >= 1 {
+                let archived = store.archive_round_as(&finished, &id, false);
+                archived.record.unwrap();
+                archived.stats.unwrap();
+                if stopped_after == 1 {
+                    // The record without its statistics line.
+                    fs::remove_file(store.stats_path()).unwrap();
+                }
+            }
+            if stopped_after >= 3 {
+                let mut next = finished.clone();
+                next.next_round();
+                store.save(&next).unwrap();
+            }
+            for start in 0..2 {
+                let mut keeper = Keeper::new(Some(store.clone()));
+                let found = keeper.look(&config());
+                assert_eq!(found.problem, None, "stopped after {stopped_after}");
+                let saved = found.saved.expect("the match is saved");
+                assert_eq!(
+                    (saved.round(), saved.moves().len(), saved.tally()),
+                    (2, 0, finished.tally()),
+                    "stopped after {stopped_after}, start {start}"
+                );
+                assert_eq!(records(&store), 1, "stopped after {stopped_after}");
+                assert_eq!(stats_lines(&store), 1, "stopped after {stopped_after}");
+                assert!(!store.closing_path(&config()).exists());
+            }
+            let stats = crate::game::stats::read(&store.stats_path()).unwrap();
+            assert_eq!(stats.pairs[0].rounds, 1);
+        }
+    }
+
+    /// A statistics file that cannot be written keeps the note: the next
+    /// start counts the round, and a match the players stopped stays
+    /// stopped.
+    #[test]
+    fn a_round_not_counted_is_counted_at_the_next_start() {
+        let scratch = root("uncounted");
+        let store = SaveStore::at(scratch.path()).unwrap();
+        fs::create_dir(store.stats_path()).unwrap();
+        let (before, finished) = last_move();
+        let mut keeper = Keeper::new(Some(store.clone()));
+        assert!(keeper.look(&config()).saved.is_none());
+        assert!(keeper.save(&before).is_none());
+        let kept = keeper.close_round(&finished);
+        assert!(kept.record.is_some());
+        assert!(
+            kept.warnings.iter().any(|w| w.contains("could not count")),
+            "{:?}",
+            kept.warnings
+        );
+        assert!(keeper.finish(&config()).is_none());
+        drop(keeper);
+        fs::remove_dir(store.stats_path()).unwrap();
+        for _ in 0..2 {
+            let mut keeper = Keeper::new(Some(store.clone()));
+            let found = keeper.look(&config());
+            assert!(found.saved.is_none(), "the stopped match stays stopped");
+            assert_eq!((records(&store), stats_lines(&store)), (1, 1));
+        }
+    }
+
+    /// Two keepers of one match that never looked (a new network match):
+    /// the first save takes the lock, the second keeper saves nothing.
+    #[test]
+    fn the_first_save_takes_the_match_lock() {
+        let scratch = root("claim");
+        let store = SaveStore::at(scratch.path())
+            .unwrap()
+            .for_network()
+            .unwrap();
+        let (before, _) = last_move();
+        let mut first = Keeper::new(Some(store.clone()));
+        let mut second = Keeper::new(Some(store.clone()));
+        assert!(first.save(&before).is_none());
+        let fresh = Match::new(config(), 1);
+        let warning = second.save(&fresh).expect("told it is open elsewhere");
+        assert!(warning.starts_with(BUSY_NOTICE), "{warning}");
+        assert!(!second.is_saving());
+        assert!(second.finish(&config()).is_none());
+        assert_eq!(
+            store.load(&config()).unwrap().unwrap().moves(),
+            before.moves(),
+            "the first one's save is untouched"
+        );
+        // One host of a name per data directory.
+        let hold = store.lock_host("Alice").unwrap();
+        assert!(hold.is_some());
+        assert!(store.lock_host("Alice").unwrap().is_none());
+        assert!(store.lock_host("Bob").unwrap().is_some());
+        drop(hold);
+        assert!(store.lock_host("Alice").unwrap().is_some());
     }
 }

@@ -476,25 +476,180 @@ impl SaveStore {
         }
     }
 
-    /// Keeps a finished round: writes its record to `records/` under a
-    /// name nothing else has, and adds it to the statistics. Each is tried
-    /// whatever became of the other.
+    /// Keeps a finished round under a new id: see
+    /// [`SaveStore::archive_round_as`].
     pub fn archive_round(&self, m: &Match) -> Archived {
+        self.archive_round_as(m, &new_round_id(), false)
+    }
+
+    /// Keeps the finished round `m` as round `id`: writes its record to
+    /// `records/` under a name nothing else has (the id in a comment line,
+    /// [`ROUND_ID_LINE`]), and adds it to the statistics with the same id.
+    /// Each is tried whatever became of the other. `again` (the round's
+    /// end is being completed after a restart, see [`SaveStore::closing`])
+    /// first looks for each: a record or statistics line with this id is
+    /// not written twice, so a round counts once however often this runs.
+    pub fn archive_round_as(&self, m: &Match, id: &str, again: bool) -> Archived {
         let now = unix_seconds();
-        let [s, n] = &m.config().seats;
-        let base = format!(
-            "{}-{}-vs-{}-r{}",
-            timestamp(now),
-            slug(&s.name),
-            slug(&n.name),
-            m.round()
-        );
-        let records = self.root.join("records");
-        let record = files::own_dir(&records).and_then(|()| {
-            files::create_new(&records, &base, "txt", &Record::of_match(m).to_text())
+        let found = if again { self.record_of(m, id) } else { None };
+        let record = match found {
+            Some(path) => Ok(path),
+            None => {
+                let [s, n] = &m.config().seats;
+                let base = format!(
+                    "{}-{}-vs-{}-r{}",
+                    timestamp(now),
+                    slug(&s.name),
+                    slug(&n.name),
+                    m.round()
+                );
+                let text = format!("{}{ROUND_ID_LINE}{id}\n", Record::of_match(m).to_text());
+                let records = self.root.join("records");
+                files::own_dir(&records)
+                    .and_then(|()| files::create_new(&records, &base, "txt", &text))
+            }
+        };
+        let path = self.stats_path();
+        let counted = if again {
+            super::stats::counts(&path, id).map_err(|e| {
+                io::Error::other(format!(
+                    "cannot read the statistics {}: {e}",
+                    path.display()
+                ))
+            })
+        } else {
+            Ok(false)
+        };
+        let stats = counted.and_then(|counted| {
+            if counted {
+                Ok(())
+            } else {
+                super::stats::append_round(&path, m, now, Some(id))
+            }
         });
-        let stats = super::stats::append_round(&self.stats_path(), m, now);
         Archived { record, stats }
+    }
+
+    /// The record of round `id` (of `m`'s round number), if one was written.
+    fn record_of(&self, m: &Match, id: &str) -> Option<PathBuf> {
+        let marker = format!("{ROUND_ID_LINE}{id}");
+        let round = format!("-r{}", m.round());
+        let records = self.root.join("records");
+        files::own_dir(&records).ok()?;
+        fs::read_dir(records)
+            .ok()?
+            .filter_map(Result::ok)
+            .map(|entry| entry.path())
+            .filter(|path| {
+                path.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                    !n.starts_with('.') && n.ends_with(".txt") && n.contains(&round)
+                })
+            })
+            .find(|path| {
+                files::read_text(path, MAX_RECORD_BYTES as u64, Follow::Never)
+                    .is_ok_and(|text| text.lines().any(|line| line == marker))
+            })
+    }
+
+    /// Where the end of a round of `config`'s match is noted while it is
+    /// kept (`saves/…-HASH.closing`): see [`SaveStore::begin_closing`].
+    #[must_use]
+    pub fn closing_path(&self, config: &MatchConfig) -> PathBuf {
+        self.path_for(config).with_extension("closing")
+    }
+
+    /// Notes, before anything of it is kept, that the round `finished` is
+    /// being kept as round `id`: its id and its record. Until
+    /// [`SaveStore::end_closing`], a program that stops (killed, a disk
+    /// that fails) leaves the note, and the next one completes the round's
+    /// end from it ([`SaveStore::closing`], then
+    /// [`SaveStore::archive_round_as`] with `again`).
+    ///
+    /// # Errors
+    /// Any I/O failure.
+    pub fn begin_closing(&self, finished: &Match, id: &str) -> io::Result<()> {
+        self.own_folder("saves")?;
+        write_atomic(
+            &self.closing_path(finished.config()),
+            &format!("{CLOSING_ID}{id}\n{}", Record::of_match(finished).to_text()),
+        )
+    }
+
+    /// The round of `config`'s match whose end was being kept when a
+    /// program stopped: its id and the finished round, if a note is there
+    /// ([`SaveStore::begin_closing`]).
+    ///
+    /// # Errors
+    /// A note that cannot be used, as words: it has been set aside
+    /// (`NAME.corrupt-SECONDS`), or removed when even that failed.
+    pub fn closing(&self, config: &MatchConfig) -> Result<Option<(String, Match)>, String> {
+        let path = self.closing_path(config);
+        self.own_folder("saves").map_err(|e| e.to_string())?;
+        let text = match files::read_text(&path, MAX_RECORD_BYTES as u64 + 64, Follow::Never) {
+            Ok(text) => text,
+            Err(ReadError::NotFound) => return Ok(None),
+            Err(problem) => return Err(self.set_aside(path, problem.to_string()).to_string()),
+        };
+        let parsed = text
+            .split_once('\n')
+            .and_then(|(first, rest)| {
+                let id = first.strip_prefix(CLOSING_ID)?;
+                let valid = id.len() == 16 && id.bytes().all(|b| b.is_ascii_hexdigit());
+                valid.then(|| (id.to_string(), rest))
+            })
+            .ok_or_else(|| "it has no round id".to_string())
+            .and_then(|(id, rest)| {
+                let record = Record::parse(rest).map_err(|e| e.to_string())?;
+                if identity(&record.config) != identity(config) {
+                    return Err("it belongs to another match".to_string());
+                }
+                let m = record
+                    .to_match(u64::from(record.round))
+                    .map_err(|e| e.to_string())?;
+                if m.outcome().is_none() {
+                    return Err("its round is not finished".to_string());
+                }
+                Ok((id, m))
+            });
+        parsed
+            .map(Some)
+            .map_err(|reason| self.set_aside(path, reason).to_string())
+    }
+
+    /// Forgets the note of a round's end (it is kept: record, statistics
+    /// and the save of the next round).
+    ///
+    /// # Errors
+    /// Any I/O failure other than there being no note.
+    pub fn end_closing(&self, config: &MatchConfig) -> io::Result<()> {
+        self.own_folder("saves")?;
+        match fs::remove_file(self.closing_path(config)) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    /// The round the save of `config`'s match is at: `None` when there is
+    /// no save, `Some(None)` when it cannot be read as a record.
+    fn saved_round(&self, config: &MatchConfig) -> Option<Option<u32>> {
+        match files::read_text(
+            &self.path_for(config),
+            MAX_RECORD_BYTES as u64,
+            Follow::Never,
+        ) {
+            Err(ReadError::NotFound) => None,
+            Ok(text) => Some(Record::parse(&text).ok().map(|r| r.round)),
+            Err(_) => Some(None),
+        }
+    }
+
+    /// Whether the save of `config`'s match is at round `round` or
+    /// before: the round's end being completed moves it on. No save (the
+    /// players stopped the match) stays none, and a save that cannot be
+    /// read is left for [`SaveStore::load`] to set aside.
+    #[must_use]
+    pub fn save_is_behind(&self, config: &MatchConfig, round: u32) -> bool {
+        matches!(self.saved_round(config), Some(Some(saved)) if saved <= round)
     }
 
     /// Takes the lock of the match with these settings, so that a second
@@ -508,15 +663,45 @@ impl SaveStore {
     /// the directory cannot be written).
     pub fn lock(&self, config: &MatchConfig) -> io::Result<Option<MatchLock>> {
         let name = self.path_for(config).with_extension("lock");
+        self.lock_file(&name.file_name().unwrap_or_default().to_string_lossy())
+    }
+
+    /// Takes the lock of everything host `name` keeps in this store (its
+    /// network match and the note that finds it again,
+    /// `locks/network/host-NAME-HASH.lock`): one `mancala host NAME` at a
+    /// time per data directory. `Ok(None)` when another program holds it;
+    /// otherwise as [`SaveStore::lock`].
+    ///
+    /// # Errors
+    /// As [`SaveStore::lock`].
+    pub fn lock_host(&self, name: &str) -> io::Result<Option<MatchLock>> {
+        let name = clean_name(name);
+        self.lock_file(&format!("host-{}-{:016x}.lock", slug(&name), fnv1a(&name)))
+    }
+
+    /// Takes the lock file `file_name` in this store's folder of locks.
+    fn lock_file(&self, file_name: &str) -> io::Result<Option<MatchLock>> {
         let dir = self.own_folder("locks")?;
-        let path = dir.join(name.file_name().unwrap_or_default());
-        let file = files::open_lock(&path)?;
+        let file = files::open_lock(&dir.join(file_name))?;
         match file.try_lock() {
             Ok(()) => Ok(Some(MatchLock { _file: file })),
             Err(fs::TryLockError::WouldBlock) => Ok(None),
             Err(fs::TryLockError::Error(e)) => Err(e),
         }
     }
+}
+
+/// The comment line that carries a round's id in its record: `# Round id: `
+/// and 16 hex digits.
+pub const ROUND_ID_LINE: &str = "# Round id: ";
+
+/// The first line of a round's closing note, before its id.
+const CLOSING_ID: &str = "closing round id: ";
+
+/// A new round id: 16 hex digits from the system's entropy.
+#[must_use]
+pub fn new_round_id() -> String {
+    format!("{:016x}", crate::rng::Rng::from_entropy().next_u64())
 }
 
 /// What became of a finished round: see [`SaveStore::archive_round`].

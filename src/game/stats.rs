@@ -42,13 +42,20 @@ pub struct RoundResult {
     pub score: [u16; 2],
     /// The rules, as [`Rules`](crate::rules::Rules)'s one-line summary.
     pub rules: String,
+    /// The round's id, the same as in its record
+    /// ([`SaveStore::archive_round_as`](super::SaveStore::archive_round_as)):
+    /// a round counted before a restart is not counted again. Absent in
+    /// lines of earlier versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
 }
 
-/// Appends the finished round of `m` to the statistics file at `path`.
+/// Appends the finished round of `m` to the statistics file at `path`,
+/// with its id when it has one.
 ///
 /// # Errors
 /// Any I/O failure. A round that is not finished is not counted (`Ok`).
-pub fn append_round(path: &Path, m: &Match, time: u64) -> io::Result<()> {
+pub fn append_round(path: &Path, m: &Match, time: u64, id: Option<&str>) -> io::Result<()> {
     if m.outcome().is_none() {
         return Ok(());
     }
@@ -59,6 +66,7 @@ pub fn append_round(path: &Path, m: &Match, time: u64) -> io::Result<()> {
         north: clean_name(m.name(Side::North)),
         score: [score.south, score.north],
         rules: m.rules().to_string(),
+        id: id.map(str::to_string),
     };
     let mut line = serde_json::to_string(&entry).map_err(io::Error::other)?;
     line.push('\n');
@@ -68,6 +76,23 @@ pub fn append_round(path: &Path, m: &Match, time: u64) -> io::Result<()> {
             format!("cannot add to the statistics {}: {e}", path.display()),
         )
     })
+}
+
+/// Whether the statistics file at `path` counts the round `id` already.
+///
+/// # Errors
+/// When the file exists but cannot be read (then nobody knows).
+pub fn counts(path: &Path, id: &str) -> Result<bool, ReadError> {
+    let bytes = match files::read_bytes(path, MAX_STATS_BYTES, Follow::Never) {
+        Ok(bytes) => bytes,
+        Err(ReadError::NotFound) => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    Ok(text.lines().any(|line| {
+        line.contains(id)
+            && serde_json::from_str::<RoundResult>(line).is_ok_and(|r| r.id.as_deref() == Some(id))
+    }))
 }
 
 /// The history of one pair of players under one set of rules.
@@ -320,6 +345,7 @@ mod tests {
             north: north.into(),
             score: [s, n],
             rules: rules.into(),
+            id: None,
         })
         .unwrap()
     }

@@ -7,6 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::RemoteText;
 use crate::game::{FirstMover, Match, MatchConfig, Record, Seat, Tally};
 use crate::players::PlayerKind;
 use crate::rules::{Board, Pit, Rules, Side};
@@ -94,7 +95,9 @@ impl At {
 pub enum ToHost {
     /// The first sealed message: who is joining.
     Join {
-        /// The joiner's name (untrusted: the host cleans it).
+        /// The joiner's name, cleaned as any name on decoding (the host
+        /// still refuses an empty one).
+        #[serde(deserialize_with = "cleaned::name")]
         name: String,
         /// The seat key the host gave this joiner's program in an earlier
         /// welcome of this match ([`ToJoiner::Welcome`]), shown to take
@@ -106,7 +109,8 @@ pub enum ToHost {
     Move {
         /// Where it is played.
         at: At,
-        /// The pit's letter.
+        /// The pit's letter (only an ASCII letter decodes).
+        #[serde(with = "pit_letter")]
         pit: char,
     },
     /// A request to take back the last move, made at `at`.
@@ -150,14 +154,16 @@ pub enum ToJoiner {
     /// The joiner is turned away after the handshake.
     Refused {
         /// The sentence to show (made by the host from its own words;
-        /// the joiner cleans it before printing).
+        /// cleaned on decoding, see [`cleaned::text`]).
+        #[serde(deserialize_with = "cleaned::text")]
         text: String,
     },
     /// A move the host has saved: final.
     Moved {
         /// Where it was played.
         at: At,
-        /// The pit's letter.
+        /// The pit's letter (only an ASCII letter decodes).
+        #[serde(with = "pit_letter")]
         pit: char,
         /// Every count after the move, in the board's layout.
         board: Vec<u16>,
@@ -200,7 +206,8 @@ pub enum ToJoiner {
     Leave,
     /// The joiner's program broke the protocol; the connection ends.
     Error {
-        /// What went wrong.
+        /// What went wrong (cleaned on decoding).
+        #[serde(deserialize_with = "cleaned::text")]
         text: String,
     },
 }
@@ -221,7 +228,8 @@ pub struct Snapshot {
     pub sweep: String,
     /// Who starts each round.
     pub first: String,
-    /// South's and North's names.
+    /// South's and North's names (cleaned on decoding).
+    #[serde(deserialize_with = "cleaned::names")]
     pub names: [String; 2],
     /// The round in play.
     pub round: u32,
@@ -324,20 +332,68 @@ mod side_text {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Side, D::Error> {
         let text = String::deserialize(d)?;
-        text.parse().map_err(serde::de::Error::custom)
+        // The refusal never repeats the text: it came from the network.
+        text.parse()
+            .map_err(|_| serde::de::Error::custom("a side must be \"south\" or \"north\""))
     }
 }
+
+/// A pit's letter: one ASCII letter, or the message does not decode (and
+/// the refusal does not repeat what was sent).
+mod pit_letter {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(letter: &char, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_char(*letter)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<char, D::Error> {
+        let text = String::deserialize(d)?;
+        let mut chars = text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_alphabetic() => Ok(c),
+            _ => Err(serde::de::Error::custom("a pit must be one letter")),
+        }
+    }
+}
+
+/// Text from the network, cleaned as it is decoded, so that no later
+/// printing can forget it: sentences through [`super::super::remote_text`],
+/// names through [`crate::game::names::clean_name`].
+mod cleaned {
+    use serde::{Deserialize, Deserializer};
+
+    pub fn text<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+        Ok(crate::net::remote_text(&String::deserialize(d)?))
+    }
+
+    pub fn name<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+        Ok(crate::game::names::clean_name(&String::deserialize(d)?))
+    }
+
+    pub fn names<'de, D: Deserializer<'de>>(d: D) -> Result<[String; 2], D::Error> {
+        let [south, north] = <[String; 2]>::deserialize(d)?;
+        Ok([
+            crate::game::names::clean_name(&south),
+            crate::game::names::clean_name(&north),
+        ])
+    }
+}
+
+/// The longest description of a message that could not be read, in
+/// characters (the decoder's own words, which may quote what was sent).
+const MAX_DECODE_ERROR: usize = 120;
 
 /// Reads a message of type `T` from a frame's body.
 ///
 /// # Errors
 /// A short description of what is wrong, for the message that ends the
-/// connection.
-pub fn decode<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, String> {
+/// connection: already cleaned ([`RemoteText`]), because the decoder's
+/// words quote what was sent (an unknown field's name, say).
+pub fn decode<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, RemoteText> {
     serde_json::from_slice(body).map_err(|e| {
-        let mut text = e.to_string();
-        text.truncate(120);
-        format!("a message could not be read ({text})")
+        let said = crate::game::names::escaped(&e.to_string(), MAX_DECODE_ERROR);
+        RemoteText::new(&format!("a message could not be read ({said})"))
     })
 }
 
@@ -413,5 +469,81 @@ mod tests {
         assert!(decode::<ToHost>(b"{\"type\":\"again\",\"yes\":true,\"x\":1}").is_err());
         assert!(decode::<ToHost>(&[0xff, 0, 1]).is_err());
         assert_eq!(decode::<ToHost>(b"{\"type\":\"ping\"}"), Ok(ToHost::Ping));
+    }
+
+    /// Strings a hostile program might send: escape sequences (CSI, OSC
+    /// with a bell, the one-byte C1 CSI), a bidirectional override, and
+    /// multibyte text long enough to be cut.
+    const HOSTILE: [&str; 4] = [
+        "\u{1b}[2J\u{1b}]0;owned\u{7}",
+        "x\u{9b}31m\u{202e}",
+        "é",
+        "\u{1b}",
+    ];
+
+    fn clean(text: &str) -> bool {
+        !text.chars().any(crate::game::names::is_unsafe_char)
+    }
+
+    #[test]
+    fn decoding_cleans_every_string_and_never_repeats_one_raw() {
+        for hostile in HOSTILE {
+            let long = hostile.repeat(150);
+            for text in [hostile, long.as_str()] {
+                let json = |value: serde_json::Value| serde_json::to_vec(&value).unwrap();
+                // Sentences and names are cleaned as they are decoded.
+                for kind in ["refused", "error"] {
+                    let message: ToJoiner =
+                        decode(&json(serde_json::json!({"type": kind, "text": text}))).unwrap();
+                    let (ToJoiner::Refused { text: got } | ToJoiner::Error { text: got }) = message
+                    else {
+                        panic!("{message:?}")
+                    };
+                    assert!(clean(&got) && got.len() < 4096, "{got:?}");
+                }
+                let join: ToHost =
+                    decode(&json(serde_json::json!({"type": "join", "name": text}))).unwrap();
+                let ToHost::Join { name, .. } = join else {
+                    panic!("{join:?}")
+                };
+                assert!(clean(&name), "{name:?}");
+                let mut snapshot = serde_json::to_value(Snapshot::of(&a_match())).unwrap();
+                snapshot["names"] = serde_json::json!([text, text]);
+                let snapshot: Snapshot = serde_json::from_value(snapshot).unwrap();
+                assert!(snapshot.names.iter().all(|n| clean(n)), "{snapshot:?}");
+                // Anything else that does not decode is refused in words
+                // that quote nothing raw, whatever its length (a cut in the
+                // middle of a character once panicked here).
+                let at = serde_json::json!({"round": 1, "ply": 0});
+                let refused = [
+                    json(serde_json::json!({"type": "move", "at": at, "pit": text})),
+                    json(serde_json::json!({"type": "again", "yes": true, text: 1})),
+                    json(serde_json::json!({"type": text})),
+                    json(serde_json::json!({"type": "moved", "at": at, "pit": "a",
+                        "board": [0], "to_move": text})),
+                    json(serde_json::json!({"type": "next-round", "round": 2, "starter": text})),
+                ];
+                for body in refused {
+                    for error in [
+                        decode::<ToHost>(&body).map(|_| ()).err(),
+                        decode::<ToJoiner>(&body).map(|_| ()).err(),
+                    ] {
+                        let error = error.unwrap_or_else(|| {
+                            panic!("{} decoded", String::from_utf8_lossy(&body))
+                        });
+                        assert!(clean(error.as_str()), "{error:?}");
+                    }
+                }
+            }
+        }
+        // A pit is one ASCII letter.
+        let moved = |pit: &str| {
+            decode::<ToHost>(
+                format!(r#"{{"type":"move","at":{{"round":1,"ply":0}},"pit":"{pit}"}}"#).as_bytes(),
+            )
+        };
+        assert!(moved("d").is_ok());
+        assert!(moved("\\u001b").is_err());
+        assert!(moved("7").is_err());
     }
 }

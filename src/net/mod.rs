@@ -99,6 +99,47 @@ pub fn remote_text(text: &str) -> String {
     crate::game::names::escaped(text, MAX_REMOTE_TEXT)
 }
 
+/// Text made from what the other program sent (a decoder's complaint, an
+/// error), cleaned by [`remote_text`] when it is made: the only way to
+/// make one is [`RemoteText::new`], so whatever prints it later cannot
+/// forget to clean it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RemoteText(String);
+
+impl RemoteText {
+    /// `text`, cleaned.
+    #[must_use]
+    pub fn new(text: &str) -> RemoteText {
+        RemoteText(remote_text(text))
+    }
+
+    /// The cleaned text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for RemoteText {
+    fn from(text: &str) -> RemoteText {
+        RemoteText::new(text)
+    }
+}
+
+impl std::ops::Deref for RemoteText {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for RemoteText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

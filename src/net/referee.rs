@@ -12,6 +12,7 @@
 
 use std::path::PathBuf;
 
+use super::RemoteText;
 use super::message::{At, Snapshot, ToHost, ToJoiner, same_board};
 use super::resume::{self, HostNote};
 use crate::game::{Keeper, Match};
@@ -88,9 +89,6 @@ pub struct Referee {
     m: Match,
     keeper: Keeper,
     journal: Option<(String, HostNote)>,
-    /// The closing mark found at the start: a round that may already be
-    /// recorded.
-    was_closing: Option<At>,
     again: [Option<bool>; 2],
     undo: Option<(Side, At)>,
     finished: bool,
@@ -109,29 +107,20 @@ impl Referee {
             m,
             keeper,
             journal: None,
-            was_closing: None,
             again: [None, None],
             undo: None,
             finished: false,
         }
     }
 
-    /// Keeps host `host`'s note (see [`super::resume`]) for this match,
-    /// and honours the closing mark it holds.
+    /// Keeps host `host`'s note (see [`super::resume`]) for this match.
+    /// (A round's end is noted by the [`Keeper`] itself, which completes
+    /// it after a restart: see [`Keeper::close_round`].)
     #[must_use]
     pub fn with_journal(mut self, host: &str, note: HostNote) -> Referee {
-        self.was_closing = note.closing;
+        let _ = resume::store(host, &note);
         self.journal = Some((host.to_string(), note));
-        let _ = self.write_journal(self.was_closing);
         self
-    }
-
-    fn write_journal(&mut self, closing: Option<At>) -> Option<String> {
-        let (host, note) = self.journal.as_mut()?;
-        note.closing = closing;
-        resume::store(host, note)
-            .err()
-            .map(|e| format!("the match's note could not be kept ({e})"))
     }
 
     /// The match.
@@ -205,28 +194,11 @@ impl Referee {
         let mut out = Vec::new();
         let mut record = None;
         if self.m.board().is_over() {
-            let end = At::of(&self.m);
-            let warnings: Vec<String> = if self.was_closing == Some(end)
-                && resume::recorded(&self.m)
-            {
-                // Recorded just before a restart: only the next round's
-                // save is missing.
-                let mut next = self.m.clone();
-                next.next_round();
-                self.keeper.save(&next).into_iter().collect()
-            } else {
-                let mut warnings: Vec<String> = self.write_journal(Some(end)).into_iter().collect();
-                let kept = self.keeper.close_round(&self.m);
-                record = kept.record;
-                warnings.extend(kept.warnings);
-                warnings
-            };
-            self.was_closing = None;
-            let cleared = self.write_journal(None);
+            let kept = self.keeper.close_round(&self.m);
+            record = kept.record;
             out.extend(
-                warnings
+                kept.warnings
                     .into_iter()
-                    .chain(cleared)
                     .map(|w| Out::Show(Happening::Note(w))),
             );
             self.again = [None, None];
@@ -442,9 +414,10 @@ pub struct Mirror {
 }
 
 /// The host's word and this program's board disagree, or the host's
-/// message makes no sense here: the game cannot go on.
+/// message makes no sense here: the game cannot go on. The sentence is
+/// cleaned ([`RemoteText`]): it may quote what the host sent.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Disagreement(pub String);
+pub struct Disagreement(pub RemoteText);
 
 impl Mirror {
     /// The joiner's copy of the match the host sent.
@@ -452,7 +425,10 @@ impl Mirror {
     /// # Errors
     /// When the host's match cannot be rebuilt.
     pub fn new(state: &Snapshot) -> Result<Mirror, Disagreement> {
-        state.to_match().map(|m| Mirror { m }).map_err(Disagreement)
+        state
+            .to_match()
+            .map(|m| Mirror { m })
+            .map_err(|e| Disagreement(RemoteText::new(&e)))
     }
 
     /// The match.
@@ -467,7 +443,7 @@ impl Mirror {
     /// A [`Disagreement`] when the boards differ or the message does not
     /// fit the match; the game ends there.
     pub fn apply(&mut self, message: ToJoiner) -> Result<Vec<Happening>, Disagreement> {
-        let disagree = |what: String| Err(Disagreement(what));
+        let disagree = |what: String| Err(Disagreement(RemoteText::new(&what)));
         match message {
             ToJoiner::Moved {
                 at,
@@ -486,7 +462,8 @@ impl Mirror {
                 }
                 let Some(pit) = self.m.rules().pit_by_letter(pit) else {
                     return disagree(format!(
-                        "the host confirmed a move from pit '{pit}', which this board does not have"
+                        "the host confirmed a move from pit '{}', which this board does not have",
+                        crate::game::names::shown(&pit.to_string())
                     ));
                 };
                 let mut steps = Vec::new();
@@ -541,9 +518,7 @@ impl Mirror {
                 *self = Mirror::new(&state)?;
                 Ok(Vec::new())
             }
-            ToJoiner::Refused { text } | ToJoiner::Error { text } => {
-                disagree(crate::net::remote_text(&text))
-            }
+            ToJoiner::Refused { text } | ToJoiner::Error { text } => disagree(text),
         }
     }
 }

@@ -40,11 +40,11 @@ use serde::de::DeserializeOwned;
 use sha2::{Digest, Sha256};
 use spake2::{Ed25519Group, Identity, Password, Spake2};
 
-use super::PROTOCOL_VERSION;
 use super::code::JoinCode;
 use super::frame::{FrameError, Kind, read_frame, write_frame};
 use super::gate::Tries;
 use super::message::{GAME, Hello, Refusal, ToHost, ToJoiner, decode, encode};
+use super::{PROTOCOL_VERSION, RemoteText};
 
 /// How long a whole handshake may take before the connection is dropped.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -65,14 +65,17 @@ pub enum SessionError {
     NotMancala,
     /// A message failed to open: altered, replayed or out of order.
     Forged,
-    /// A message opened but is not one this end understands here.
-    Malformed(String),
+    /// A message opened but is not one this end understands here (the
+    /// description is cleaned: it may quote what was sent).
+    Malformed(RemoteText),
 }
 
 impl std::fmt::Display for SessionError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SessionError::Frame(e) => e.fmt(f),
+            // The system's words about a connection, cleaned all the same:
+            // nothing said about the other end reaches a terminal raw.
+            SessionError::Frame(e) => f.write_str(&super::remote_text(&e.to_string())),
             SessionError::WrongCode => f.write_str("the join code does not match"),
             SessionError::Version(theirs) => f.write_str(&super::version_mismatch(*theirs)),
             SessionError::TooManyTries(wait) => write!(
@@ -84,7 +87,7 @@ impl std::fmt::Display for SessionError {
             SessionError::Forged => f.write_str(
                 "a message failed its authenticity check (altered, replayed or out of order)",
             ),
-            SessionError::Malformed(what) => f.write_str(what),
+            SessionError::Malformed(what) => f.write_str(what.as_str()),
         }
     }
 }

@@ -32,7 +32,7 @@ const GAP: u16 = 1;
 /// Columns of a scroll arrow and its gap.
 const ARROW: u16 = 2;
 /// Seed marks.
-const SEED: &str = "●";
+const SEED: &str = "•";
 
 /// Where everything is on the screen, shared by drawing and mouse clicks.
 #[derive(Clone, Debug, PartialEq, Eq)]

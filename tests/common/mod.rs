@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod oracle;
+pub mod program;
 pub mod scratch;
 pub mod tmux;
 

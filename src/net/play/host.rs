@@ -488,7 +488,6 @@ impl<S: Show> HostGame<S> {
             let note = HostNote {
                 opponent: name.clone(),
                 code: self.code,
-                closing: None,
             };
             self.referee = Some(Referee::new(m, keeper).with_journal(&self.setup.name, note));
         }

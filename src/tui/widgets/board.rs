@@ -198,27 +198,22 @@ pub struct BoardView<'a> {
     theme: &'a Theme,
 }
 
-/// Seed marks for `count` seeds in boxes `width` wide and `rows` high:
-/// spaced out while they fit, packed when there are more, and when even
-/// that is too few the box is filled and its last mark is a `+` (the count
-/// beside says how many). So a big store never looks empty next to a
-/// smaller full one.
+/// Seed marks for `count` seeds in boxes `width` wide and `rows` high, in
+/// one style at every count (packed `•`, as in solitaire), so that 24 and
+/// 25 seeds look alike but for one mark; when the box is full its last
+/// mark is a `+` (the count beside says how many). So a big store never
+/// looks empty next to a smaller full one.
 fn seed_rows(count: u16, width: u16, rows: u16) -> Option<Vec<String>> {
     if count == 0 || width == 0 || rows == 0 {
         return None;
     }
-    let spaced_per_row = if width >= 5 { width.div_ceil(2) } else { 0 };
-    let (per_row, sep) = if count <= spaced_per_row * rows {
-        (spaced_per_row, " ")
-    } else {
-        (width, "")
-    };
+    let per_row = width;
     let overflow = count > per_row * rows;
     let mut left = count.min(per_row * rows);
     let mut lines = Vec::new();
     while left > 0 {
         let here = left.min(per_row);
-        lines.push(vec!["•"; usize::from(here)].join(sep));
+        lines.push("•".repeat(usize::from(here)));
         left -= here;
     }
     if overflow && let Some(last) = lines.last_mut() {
@@ -602,11 +597,14 @@ mod tests {
 
     #[test]
     fn seed_marks_spread_then_pack_then_fill_with_a_plus() {
-        assert_eq!(seed_rows(3, 7, 2), Some(vec!["• • •".to_string()]));
-        assert_eq!(seed_rows(5, 7, 2).unwrap().len(), 2);
+        // One style at every count: 3, 9, 24 and 25 seeds all packed.
+        assert_eq!(seed_rows(3, 7, 2), Some(vec!["•••".to_string()]));
+        assert_eq!(seed_rows(5, 7, 2).unwrap().len(), 1);
+        let style = |n| seed_rows(n, 6, 8).unwrap()[0].clone();
+        assert_eq!(style(24), style(25));
+        assert_eq!(style(24), "••••••");
         assert_eq!(seed_rows(0, 7, 2), None);
         assert_eq!(seed_rows(3, 3, 1), Some(vec!["•••".to_string()]));
-        // Nine seeds in a pit with room for eight spaced marks: packed.
         assert_eq!(
             seed_rows(9, 7, 2),
             Some(vec!["•••••••".to_string(), "••".to_string()])

@@ -1,0 +1,133 @@
+//! A real `mancala` program run by a test, its standard output and error
+//! collected as bytes as they come, killed when dropped.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How long a test waits for what it expects.
+pub const PATIENCE: Duration = Duration::from_secs(20);
+
+const BIN: &str = env!("CARGO_BIN_EXE_mancala");
+
+/// A running program with its standard output and error collected as
+/// bytes.
+pub struct Program {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    out: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Program {
+    /// Starts `mancala ARGS` with `data` as its data directory.
+    pub fn spawn(data: &Path, args: &[&str]) -> Program {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .env("MANCALA_DATA_DIR", data)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = Arc::new(Mutex::new(Vec::new()));
+        for mut stream in [
+            Box::new(child.stdout.take().unwrap()) as Box<dyn Read + Send>,
+            Box::new(child.stderr.take().unwrap()),
+        ] {
+            let out = Arc::clone(&out);
+            thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = stream.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    out.lock().unwrap().extend_from_slice(&buf[..n]);
+                }
+            });
+        }
+        Program {
+            stdin: child.stdin.take(),
+            child,
+            out,
+        }
+    }
+
+    /// Types `line` (and a line break) into the program; a program that
+    /// has ended reads nothing, which is fine here.
+    pub fn send(&mut self, line: &str) {
+        if let Some(stdin) = &mut self.stdin {
+            let _ = writeln!(stdin, "{line}");
+            let _ = stdin.flush();
+        }
+    }
+
+    /// Everything it printed so far.
+    pub fn bytes(&self) -> Vec<u8> {
+        self.out.lock().unwrap().clone()
+    }
+
+    /// Everything it printed so far, as text.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.bytes()).into_owned()
+    }
+
+    /// Waits until `done` holds for the output; fails after [`PATIENCE`].
+    pub fn wait_for(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let text = self.text();
+            if done(&text) {
+                return text;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no {what} within {PATIENCE:?}; output so far:\n{text}"
+            );
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Waits for the program to end (all its output in); its exit code.
+    pub fn wait_exit(&mut self) -> i32 {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                // The readers finish once the pipes are drained.
+                thread::sleep(Duration::from_millis(50));
+                return status.code().unwrap_or(-1);
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the program did not end; output:\n{}",
+                self.text()
+            );
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Fails when the output holds a control character other than the
+    /// line break: a raw byte below 0x20 or 0x7f, or a C1 control.
+    pub fn assert_clean(&self, who: &str) {
+        let bytes = self.bytes();
+        let raw = bytes
+            .iter()
+            .position(|&b| (b < 0x20 && b != b'\n') || b == 0x7f || b == 0x9b);
+        let text = String::from_utf8_lossy(&bytes);
+        let c1 = text.chars().find(|c| c.is_control() && *c != '\n');
+        assert!(
+            raw.is_none() && c1.is_none(),
+            "{who} printed a control character ({raw:?}, {c1:?}):\n{}",
+            text.escape_debug()
+        );
+    }
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
