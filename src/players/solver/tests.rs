@@ -381,18 +381,29 @@ fn every_thread_helps_to_list_the_best_moves() {
     // the listing: each move that is not best needs a proof of its own
     let rules = Rules::new(6, 3).unwrap();
     let board = Board::new(rules);
-    let mut solver = Solver::new(16 << 20)
-        .with_threads(2)
-        .with_endgame_seeds(4)
-        .with_split_above(0);
-    let value = solver.value(&board, &Limits::none()).unwrap();
-    let solution = solver.solve(&board, &Limits::none()).unwrap();
     let alone = Solver::new(16 << 20)
         .with_threads(1)
         .solve(&board, &Limits::none())
         .unwrap();
-    assert_eq!((solution.value, &solution.best), (value, &alone.best));
-    assert!(solver.splits > 0, "the listing searched on one thread");
+    // Whether the second thread gets work depends on the scheduler: on a
+    // machine busy with other programs it may not run before the first
+    // thread has done everything. Splitting has to happen in one of a few
+    // tries; every try must list the same best moves.
+    let mut splits = 0;
+    for _ in 0..5 {
+        let mut solver = Solver::new(16 << 20)
+            .with_threads(2)
+            .with_endgame_seeds(4)
+            .with_split_above(0);
+        let value = solver.value(&board, &Limits::none()).unwrap();
+        let solution = solver.solve(&board, &Limits::none()).unwrap();
+        assert_eq!((solution.value, &solution.best), (value, &alone.best));
+        splits = solver.splits;
+        if splits > 0 {
+            break;
+        }
+    }
+    assert!(splits > 0, "the listing searched on one thread in 5 tries");
 }
 
 #[test]
