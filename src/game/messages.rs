@@ -328,10 +328,16 @@ pub fn unproven(name: &str, thought: Duration) -> Notice {
 /// [`crate::players::solver::proves_in_time`]).
 #[must_use]
 pub fn may_not_prove(name: &str, think: Duration) -> Notice {
+    // A computer seat's own name says its kind already: "Computer (perfect)".
+    let who = if name.contains("(perfect)") {
+        name.to_string()
+    } else {
+        format!("{name} (perfect)")
+    };
     Notice::new(
         EventKind::News,
         format!(
-            "{name} (perfect) may not prove every move on a board this big within {:.1} s: \
+            "{who} may not prove every move on a board this big within {:.1} s: \
              then the best move found is played, marked not proven.",
             think.as_secs_f64()
         ),

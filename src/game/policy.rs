@@ -310,6 +310,12 @@ mod tests {
             "{said}"
         );
         assert!(said.text.contains("within 1.0 s"), "{said}");
+        config.seats[1].name = "Computer (perfect)".into();
+        let said = perfect_warning(&config, think).expect("said");
+        assert!(
+            said.text.starts_with("Computer (perfect) may not prove"),
+            "the kind is said once: {said}"
+        );
         config.seats[1].kind = PlayerKind::Hard;
         assert_eq!(perfect_warning(&config, think), None, "no perfect seat");
     }
