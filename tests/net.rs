@@ -5,8 +5,9 @@
 
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
+use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -18,122 +19,45 @@ use mancala::rng::Rng;
 
 mod common;
 
+use common::program::{PATIENCE, Program};
 use common::scratch::Scratch;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mancala");
-const PATIENCE: Duration = Duration::from_secs(20);
 
 fn data_dir(tag: &str) -> Scratch {
     Scratch::new(&format!("net-{tag}"))
 }
 
-/// A running mancala program with its output collected as it comes.
+/// A running mancala program, and how many of its prompts of each kind
+/// were answered.
 struct Player {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    out: Arc<Mutex<String>>,
-    /// The threads that collect the output (done once the program ends).
-    readers: Vec<thread::JoinHandle<()>>,
-    /// How many prompts of each kind were answered.
+    program: Program,
     answered: usize,
     again_answered: usize,
 }
 
 impl Player {
     fn spawn(data: &Path, args: &[String]) -> Player {
-        let mut child = Command::new(BIN)
-            .args(args)
-            .env("MANCALA_DATA_DIR", data)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let out = Arc::new(Mutex::new(String::new()));
-        let mut readers = Vec::new();
-        for mut stream in [
-            Box::new(child.stdout.take().unwrap()) as Box<dyn Read + Send>,
-            Box::new(child.stderr.take().unwrap()),
-        ] {
-            let out = Arc::clone(&out);
-            readers.push(thread::spawn(move || {
-                let mut buf = [0u8; 4096];
-                while let Ok(n) = stream.read(&mut buf) {
-                    if n == 0 {
-                        break;
-                    }
-                    out.lock()
-                        .unwrap()
-                        .push_str(&String::from_utf8_lossy(&buf[..n]));
-                }
-            }));
-        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         Player {
-            stdin: child.stdin.take(),
-            child,
-            out,
-            readers,
+            program: Program::spawn(data, &args),
             answered: 0,
             again_answered: 0,
         }
     }
+}
 
-    fn text(&self) -> String {
-        self.out.lock().unwrap().clone()
-    }
+impl Deref for Player {
+    type Target = Program;
 
-    fn send(&mut self, line: &str) {
-        if let Some(stdin) = &mut self.stdin {
-            // A program that just died has no reader: that is fine here.
-            let _ = writeln!(stdin, "{line}");
-            let _ = stdin.flush();
-        }
-    }
-
-    /// Waits until `done` holds for the output, or fails with it.
-    fn wait_for(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            let text = self.text();
-            if done(&text) {
-                return text;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "no {what} within {PATIENCE:?}; output so far:\n{text}"
-            );
-            thread::sleep(Duration::from_millis(10));
-        }
-    }
-
-    fn wait_exit(&mut self) -> i32 {
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                // All its output is in once the pipes are drained.
-                for reader in self.readers.drain(..) {
-                    let _ = reader.join();
-                }
-                return status.code().unwrap_or(-1);
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the program did not end; output:\n{}",
-                self.text()
-            );
-            thread::sleep(Duration::from_millis(10));
-        }
-    }
-
-    fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    fn deref(&self) -> &Program {
+        &self.program
     }
 }
 
-impl Drop for Player {
-    fn drop(&mut self) {
-        self.kill();
+impl DerefMut for Player {
+    fn deref_mut(&mut self) -> &mut Program {
+        &mut self.program
     }
 }
 
@@ -1128,7 +1052,7 @@ fn join_without_code_reads_it_from_standard_input() {
     );
     // No line at all: a usage error that says how to give the code.
     let mut none = Player::spawn(data, &args);
-    none.stdin = None;
+    none.close_input();
     assert_eq!(none.wait_exit(), 2);
     assert!(none.text().contains("no join code"), "{}", none.text());
 }

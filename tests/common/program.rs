@@ -19,6 +19,8 @@ pub struct Program {
     child: Child,
     stdin: Option<ChildStdin>,
     out: Arc<Mutex<Vec<u8>>>,
+    /// The threads that collect the output (done once the program ends).
+    readers: Vec<thread::JoinHandle<()>>,
 }
 
 impl Program {
@@ -33,12 +35,13 @@ impl Program {
             .spawn()
             .unwrap();
         let out = Arc::new(Mutex::new(Vec::new()));
+        let mut readers = Vec::new();
         for mut stream in [
             Box::new(child.stdout.take().unwrap()) as Box<dyn Read + Send>,
             Box::new(child.stderr.take().unwrap()),
         ] {
             let out = Arc::clone(&out);
-            thread::spawn(move || {
+            readers.push(thread::spawn(move || {
                 let mut buf = [0u8; 4096];
                 while let Ok(n) = stream.read(&mut buf) {
                     if n == 0 {
@@ -46,12 +49,13 @@ impl Program {
                     }
                     out.lock().unwrap().extend_from_slice(&buf[..n]);
                 }
-            });
+            }));
         }
         Program {
             stdin: child.stdin.take(),
             child,
             out,
+            readers,
         }
     }
 
@@ -95,8 +99,10 @@ impl Program {
         let deadline = Instant::now() + PATIENCE;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
-                // The readers finish once the pipes are drained.
-                thread::sleep(Duration::from_millis(50));
+                // All its output is in once the pipes are drained.
+                for reader in self.readers.drain(..) {
+                    let _ = reader.join();
+                }
                 return status.code().unwrap_or(-1);
             }
             assert!(
@@ -125,9 +131,21 @@ impl Program {
     }
 }
 
-impl Drop for Program {
-    fn drop(&mut self) {
+impl Program {
+    /// Ends the program at once.
+    pub fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+
+    /// Closes its standard input: it reads the end of input.
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        self.kill();
     }
 }
