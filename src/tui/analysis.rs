@@ -489,8 +489,6 @@ pub fn run(record: &Record, think: Duration) -> anyhow::Result<()> {
 mod tests {
     use super::*;
     use crossterm::event::{KeyEvent, KeyModifiers};
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
 
     /// A whole round of Kalah(4,3) with mistakes in it: the pits taken in
     /// turn from a fixed pattern, whichever are legal.
@@ -529,21 +527,9 @@ mod tests {
     }
 
     fn screen(view: &AnalysisView, width: u16, height: u16) -> String {
-        let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-        terminal
-            .draw(|f| view.draw(f, &Theme::monochrome()))
-            .unwrap();
-        let buffer = terminal.backend().buffer();
-        (0..buffer.area.height)
-            .map(|y| {
-                (0..buffer.area.width)
-                    .map(|x| buffer[(x, y)].symbol())
-                    .collect::<String>()
-                    .trim_end()
-                    .to_string()
-                    + "\n"
-            })
-            .collect()
+        crate::tui::game::testing::render_with(width, height, |f| {
+            view.draw(f, &Theme::monochrome());
+        })
     }
 
     fn press(view: &mut AnalysisView, code: KeyCode) {

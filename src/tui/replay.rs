@@ -390,19 +390,7 @@ mod tests {
     }
 
     fn screen(view: &ReplayView) -> String {
-        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
-        terminal
-            .draw(|f| view.draw(f, &Theme::monochrome()))
-            .unwrap();
-        let buffer = terminal.backend().buffer();
-        (0..buffer.area.height)
-            .map(|y| {
-                (0..buffer.area.width)
-                    .map(|x| buffer[(x, y)].symbol())
-                    .collect::<String>()
-                    + "\n"
-            })
-            .collect()
+        crate::tui::game::testing::render_with(80, 24, |f| view.draw(f, &Theme::monochrome()))
     }
 
     #[test]

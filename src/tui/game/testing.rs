@@ -99,8 +99,14 @@ pub fn click(column: u16, row: u16) -> Event {
 
 /// The screen as text, one line per row, trailing blanks trimmed.
 pub fn render(app: &App, width: u16, height: u16) -> String {
+    render_with(width, height, |frame| draw(frame, app))
+}
+
+/// What `draw` puts on a `width`×`height` screen, as text, one line per
+/// row, trailing blanks trimmed (for any screen's tests).
+pub fn render_with(width: u16, height: u16, draw: impl FnOnce(&mut ratatui::Frame)) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
-    terminal.draw(|frame| draw(frame, app)).expect("draw");
+    terminal.draw(draw).expect("draw");
     let buffer = terminal.backend().buffer();
     let mut text = String::new();
     for y in 0..height {
