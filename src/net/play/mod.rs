@@ -67,13 +67,7 @@ pub struct JoinSetup {
     pub seed_delay: Option<Duration>,
 }
 
-/// One input line, or its end.
-pub enum LineInput {
-    /// A line typed (without its end).
-    Line(String),
-    /// The input ended.
-    End,
-}
+pub use crate::game::console::LineInput;
 
 /// Everything the host's loop waits for.
 pub enum HostIn {
