@@ -1056,3 +1056,36 @@ fn join_without_code_reads_it_from_standard_input() {
     assert_eq!(none.wait_exit(), 2);
     assert!(none.text().contains("no join code"), "{}", none.text());
 }
+
+#[test]
+fn when_the_friend_leaves_or_is_cut_off_the_host_is_told_once_what_it_waits_for() {
+    let scratch = data_dir("away");
+    let data = scratch.path();
+    let port = free_port();
+    let (mut host, code) = start_host(data, port, &[]);
+    let away = "Waiting for Michael to come back (the match is saved; q quits)…";
+    let mut joiner = Player::spawn(data, &join_args(port, &code, &[]));
+    joiner.wait_for("welcome", |t| t.contains("Connected: Alice"));
+    host.wait_for("join", |t| t.contains("Michael joined"));
+    joiner.send("q");
+    assert_eq!(joiner.wait_exit(), 0, "{}", joiner.text());
+    let text = host.wait_for("away", |t| t.contains(away));
+    let after = text.split("Michael left the match.").nth(1).unwrap_or("");
+    assert_eq!(after.matches(away).count(), 1, "{text}");
+    assert!(!after.contains("choose a pit"), "no move is asked: {text}");
+    // Back, then cut off: the reason, and the same one line.
+    let mut back = Player::spawn(data, &join_args(port, &code, &[]));
+    back.wait_for("welcome", |t| t.contains("Connected: Alice"));
+    host.wait_for("back", |t| t.contains("Michael is back"));
+    back.kill();
+    let text = host.wait_for("cut off", |t| {
+        t.split("Michael is back")
+            .nth(1)
+            .is_some_and(|a| a.contains(away))
+    });
+    let after = text.split("Michael is back").nth(1).unwrap_or("");
+    assert!(after.contains("Connection lost"), "{text}");
+    assert_eq!(after.matches(away).count(), 1, "{text}");
+    host.send("q");
+    assert_eq!(host.wait_exit(), 0, "{}", host.text());
+}

@@ -25,3 +25,13 @@ pub fn say(text: impl Display) {
     let mut out = io::stdout().lock();
     let _ = writeln!(out, "{text}").and_then(|()| out.flush());
 }
+
+/// What the person at the terminal typed, one line at a time: every line
+/// front end (a local match, a network match) reads its input as these.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineInput {
+    /// A line typed (without its end).
+    Line(String),
+    /// The input ended.
+    End,
+}

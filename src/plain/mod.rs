@@ -46,15 +46,16 @@
 
 pub mod analysis;
 pub mod board;
+pub mod lines;
 pub mod net;
 pub mod replay;
 
-use std::io::{self, BufRead, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::mpsc;
 
-use crate::game::console;
-use crate::game::keeper::busy_answer;
-use crate::game::keeper::saved_summary;
+use crate::game::console::{self, LineInput};
+use crate::game::keeper::{Found, busy_answer, saved_summary};
 use crate::game::messages::{gave_no_move, plays, round_goes_on, unproven};
 use crate::game::{
     BUSY_NOTICE, BUSY_QUESTION, Keeper, Match, MatchConfig, PlayOptions, RESUME_QUESTION, Redone,
@@ -65,16 +66,16 @@ use crate::players::{Limits, MoveProof, TurnFn};
 use crate::rng::Rng;
 use crate::rules::{Board, MoveError, Played, Side, Step};
 
-/// The longest answer line read, in bytes.
-const MAX_LINE: u64 = 1024;
+use lines::LineGame;
 
 /// The seed of every random choice when the input is a script.
 pub const SCRIPT_SEED: u64 = 0x006d_616e_6361_6c61;
 
-/// Plays a match line by line on standard input and output.
+/// Plays a match line by line on standard input and output, through the
+/// one plain loop ([`lines::drive`]).
 ///
 /// # Errors
-/// When standard input or output fails.
+/// When standard output fails.
 pub fn run(mut config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCode> {
     // Names are printed on every turn: no control characters (escape
     // codes) in them.
@@ -91,20 +92,40 @@ pub fn run(mut config: MatchConfig, options: &PlayOptions) -> anyhow::Result<Exi
     if let Some(warning) = warning {
         console::warn(format_args!("mancala: {warning}"));
     }
-    let mut game = Plain {
-        input: io::stdin().lock(),
-        out: io::stdout().lock(),
-        echo: scripted,
-        options: *options,
-        keeper,
-        computers: [None, None],
-    };
-    match game.play_match(config, seed) {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+    let (tx, rx) = mpsc::channel();
+    lines::spawn_input(tx, |line| line);
+    let mut game = LocalGame::new(io::stdout().lock(), scripted, *options, keeper);
+    let played = game.start(config, seed).and_then(|ended| match ended {
+        Some(code) => Ok(code),
+        None => lines::drive(&mut game, &rx),
+    });
+    match played {
+        Ok(code) => Ok(code),
         // The reader went away (`| head`): nothing left to tell.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(e.into()),
+        Err(e) if is_broken_pipe(&e) => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(e),
     }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<io::Error>()
+        .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+}
+
+/// The question the local game waits on; each typed line answers it.
+enum Asking {
+    /// [`BUSY_QUESTION`]: the match is open in another window.
+    Busy(Box<Found>),
+    /// [`RESUME_QUESTION`] about the saved match, and the new match to
+    /// play instead.
+    Resume {
+        saved: Box<Match>,
+        fresh: Box<Match>,
+    },
+    /// The human to move in the match chooses a pit.
+    Move,
+    /// "Play again? (y/n)" after a finished round.
+    PlayAgain,
 }
 
 /// An answer to a yes/no question.
@@ -116,191 +137,48 @@ enum YesNo {
     Quit,
 }
 
-/// What to do after the resume question.
-enum Resume {
-    Play(Box<Match>),
-    Quit,
-    EndOfInput,
-    /// The match is open in another window, and the players quit.
-    LeftToOther,
+fn yes_no(line: &str) -> Option<YesNo> {
+    match line.trim().to_ascii_lowercase().as_str() {
+        "y" | "yes" => Some(YesNo::Yes),
+        "n" | "no" => Some(YesNo::No),
+        "q" | "quit" => Some(YesNo::Quit),
+        _ => None,
+    }
 }
 
-/// The plain-text game over any input and output.
-struct Plain<R, W> {
-    input: R,
+/// The local match, line by line: a [`LineGame`] that the one plain loop
+/// drives. Computers move as soon as it is their turn (plain mode reads no
+/// input while they think); a human's turn, and each question, waits for
+/// the next line.
+struct LocalGame<W> {
     out: W,
+    /// Whether each line read is printed after its prompt (input from a
+    /// script, so that a transcript reads like a game).
     echo: bool,
     options: PlayOptions,
     keeper: Keeper,
     computers: [Option<Box<dyn TurnFn>>; 2],
+    /// The match, once it is chosen (new or resumed).
+    game: Option<Match>,
+    asking: Asking,
 }
 
-impl<R: BufRead, W: Write> Plain<R, W> {
-    /// Reads one line (without its end); `None` at end of input. Bytes that
-    /// are not UTF-8 are replaced rather than refused.
-    /// A longer line is cut to this many bytes (the rest is skipped), so
-    /// that endless input without a newline cannot exhaust memory.
-    fn read_line(&mut self) -> io::Result<Option<String>> {
-        self.out.flush()?;
-        let mut bytes = Vec::new();
-        if (&mut self.input)
-            .take(MAX_LINE)
-            .read_until(b'\n', &mut bytes)?
-            == 0
-        {
-            if self.echo {
-                writeln!(self.out)?;
-            }
-            return Ok(None);
-        }
-        if bytes.last() != Some(&b'\n') && bytes.len() as u64 == MAX_LINE {
-            self.skip_rest_of_line()?;
-        }
-        // Control characters (escape sequences included) are never
-        // printed back.
-        let line: String = String::from_utf8_lossy(&bytes)
-            .trim_end_matches(['\n', '\r'])
-            .chars()
-            .map(|c| if c.is_control() { '\u{fffd}' } else { c })
-            .collect();
-        if self.echo {
-            writeln!(self.out, "{line}")?;
-        }
-        Ok(Some(line))
-    }
-
-    fn skip_rest_of_line(&mut self) -> io::Result<()> {
-        loop {
-            let buf = self.input.fill_buf()?;
-            if buf.is_empty() {
-                return Ok(());
-            }
-            if let Some(i) = buf.iter().position(|&b| b == b'\n') {
-                self.input.consume(i + 1);
-                return Ok(());
-            }
-            let len = buf.len();
-            self.input.consume(len);
+impl<W: Write> LocalGame<W> {
+    fn new(out: W, echo: bool, options: PlayOptions, keeper: Keeper) -> LocalGame<W> {
+        LocalGame {
+            out,
+            echo,
+            options,
+            keeper,
+            computers: [None, None],
+            game: None,
+            asking: Asking::Move,
         }
     }
 
-    /// Asks a yes/no question until answered: `q` stops (the match stays
-    /// saved), as at the move prompt; `None` at end of input.
-    fn ask_yes_no(&mut self, question: &str) -> io::Result<Option<YesNo>> {
-        loop {
-            write!(self.out, "{question} ")?;
-            let Some(line) = self.read_line()? else {
-                return Ok(None);
-            };
-            match line.trim().to_ascii_lowercase().as_str() {
-                "y" | "yes" => return Ok(Some(YesNo::Yes)),
-                "n" | "no" => return Ok(Some(YesNo::No)),
-                "q" | "quit" => return Ok(Some(YesNo::Quit)),
-                _ => writeln!(self.out, "Please answer y or n (q stops here).")?,
-            }
-        }
-    }
-
-    fn save(&mut self, m: &Match) {
-        if let Some(warning) = self.keeper.save(m) {
-            console::warn(format_args!("mancala: {warning}"));
-        }
-    }
-
-    /// Clears the match's save: the players are done with it.
-    /// Stops playing: at the player's request (`q`), which keeps the match
-    /// saved to resume later, or at the end of input. A script's end of input
-    /// (input not a terminal) ends the match for good: a saved match would
-    /// make the next run of the same script answer the resume question with
-    /// its first move, and scripted games must replay the same way each time.
-    fn stop(&mut self, m: &Match, end_of_input: bool) -> io::Result<bool> {
-        if end_of_input && self.echo {
-            self.finish(m);
-            writeln!(self.out, "End of input: the match ends here.")?;
-        } else {
-            let why = if end_of_input {
-                "End of input"
-            } else {
-                "Stopped"
-            };
-            if self.keeper.is_saving() {
-                writeln!(
-                    self.out,
-                    "{why}. The match is saved: start mancala with the same names to resume it."
-                )?;
-            } else {
-                writeln!(self.out, "{why}. This match was not saved here.")?;
-            }
-        }
-        self.print_standing(m)?;
-        Ok(false)
-    }
-
-    fn finish(&mut self, m: &Match) {
-        if let Some(warning) = self.keeper.finish(m.config()) {
-            console::warn(format_args!("mancala: {warning}"));
-        }
-    }
-
-    fn names(m: &Match) -> [&str; 2] {
-        [m.name(Side::South), m.name(Side::North)]
-    }
-
-    fn print_board(&mut self, m: &Match) -> io::Result<()> {
-        writeln!(self.out)?;
-        write!(self.out, "{}", board::render(m.board(), Self::names(m)))
-    }
-
-    fn print_tally(&mut self, m: &Match) -> io::Result<()> {
-        writeln!(self.out, "{}", match_score_line(m.tally(), m.names()))
-    }
-
-    /// Asks [`BUSY_QUESTION`] until answered: whether to play on unsaved
-    /// (`false` for quit or the end of input).
-    fn ask_play_unsaved(&mut self) -> io::Result<bool> {
-        loop {
-            write!(self.out, "{BUSY_QUESTION} ")?;
-            let Some(line) = self.read_line()? else {
-                return Ok(false);
-            };
-            match busy_answer(&line) {
-                Some(play) => return Ok(play),
-                None => writeln!(self.out, "Please answer p or q.")?,
-            }
-        }
-    }
-
-    /// The saved match to go on with, if any and if the players want it,
-    /// else a new one; when the match is open in another window, a new one
-    /// played unsaved, if the players want that.
-    fn resume_or_new(&mut self, config: &MatchConfig, seed: u64) -> io::Result<Resume> {
-        let found = self.keeper.look(config);
-        if found.busy {
-            writeln!(self.out, "{BUSY_NOTICE}")?;
-            if !self.ask_play_unsaved()? {
-                return Ok(Resume::LeftToOther);
-            }
-            writeln!(self.out, "Playing unsaved: rounds are still recorded.")?;
-        }
-        for note in &found.notes {
-            writeln!(self.out, "Note: {note}")?;
-        }
-        if let Some(problem) = &found.problem {
-            console::warn(format_args!("mancala: {problem}"));
-        }
-        let Some(saved) = found.saved else {
-            return Ok(Resume::Play(Box::new(Match::new(config.clone(), seed))));
-        };
-        writeln!(self.out, "{}", saved_summary(&saved))?;
-        Ok(match self.ask_yes_no(RESUME_QUESTION)? {
-            Some(YesNo::Yes) => Resume::Play(Box::new(saved)),
-            Some(YesNo::No) => Resume::Play(Box::new(Match::new(config.clone(), seed))),
-            Some(YesNo::Quit) => Resume::Quit,
-            None => Resume::EndOfInput,
-        })
-    }
-
-    fn play_match(&mut self, config: MatchConfig, seed: u64) -> io::Result<()> {
+    /// Says who plays what, and asks the first question (or plays until a
+    /// human's turn); `Some` when the program ends already.
+    fn start(&mut self, config: MatchConfig, seed: u64) -> anyhow::Result<Option<ExitCode>> {
         let kinds = config.kinds();
         for side in Side::BOTH {
             // A player set beforehand (a test's) stays.
@@ -319,58 +197,321 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             writeln!(self.out, "{warning}")?;
         }
         self.print_help(&config)?;
-        let mut m = match self.resume_or_new(&config, seed)? {
-            Resume::Play(m) => *m,
-            Resume::Quit => {
-                writeln!(
-                    self.out,
-                    "Stopped. The match stays saved: start mancala with the same names to resume it."
-                )?;
-                return Ok(());
+        let fresh = Box::new(Match::new(config.clone(), seed));
+        let found = self.keeper.look(&config);
+        if found.busy {
+            writeln!(self.out, "{BUSY_NOTICE}")?;
+            self.asking = Asking::Busy(Box::new(found));
+            self.game = Some(*fresh);
+            self.prompt()?;
+            return Ok(None);
+        }
+        self.offer(found, fresh)
+    }
+
+    /// Offers the saved match `found`, if any, else plays `fresh`.
+    fn offer(&mut self, found: Found, fresh: Box<Match>) -> anyhow::Result<Option<ExitCode>> {
+        for note in &found.notes {
+            writeln!(self.out, "Note: {note}")?;
+        }
+        if let Some(problem) = &found.problem {
+            console::warn(format_args!("mancala: {problem}"));
+        }
+        match found.saved {
+            Some(saved) => {
+                writeln!(self.out, "{}", saved_summary(&saved))?;
+                self.asking = Asking::Resume {
+                    saved: Box::new(saved),
+                    fresh,
+                };
+                self.prompt()?;
+                Ok(None)
             }
-            Resume::EndOfInput => {
-                writeln!(self.out, "End of input: nothing was played.")?;
-                return Ok(());
-            }
-            Resume::LeftToOther => {
-                writeln!(
-                    self.out,
-                    "Nothing was played here: the match goes on in the other window."
-                )?;
-                return Ok(());
-            }
+            None => self.begin(*fresh),
+        }
+    }
+
+    /// Plays `m` from its current round.
+    fn begin(&mut self, m: Match) -> anyhow::Result<Option<ExitCode>> {
+        self.game = Some(m);
+        self.open_round()?;
+        self.play_on()
+    }
+
+    /// The round's opening line and board.
+    fn open_round(&mut self) -> io::Result<()> {
+        let Some(m) = &self.game else {
+            return Ok(());
         };
+        let opening = match m.moves().len() {
+            0 => m.round_message(),
+            played => round_goes_on(m.round(), played, m.name(m.starter())),
+        };
+        let board = board::render(m.board(), m.names());
+        writeln!(self.out)?;
+        writeln!(self.out, "{opening}")?;
+        writeln!(self.out)?;
+        write!(self.out, "{board}")
+    }
+
+    /// Plays the computers' moves until a human's turn or the round's end,
+    /// and asks the question that comes then.
+    fn play_on(&mut self) -> anyhow::Result<Option<ExitCode>> {
         loop {
-            writeln!(self.out)?;
-            let opening = match m.moves().len() {
-                0 => m.round_message(),
-                played => round_goes_on(m.round(), played, m.name(m.starter())),
+            let Some(m) = self.game.as_mut() else {
+                return Ok(Some(ExitCode::SUCCESS));
             };
-            writeln!(self.out, "{opening}")?;
-            self.print_board(&m)?;
-            if !self.play_round(&mut m)? {
-                return Ok(());
+            if m.board().is_over() {
+                break;
             }
-            // The finished round is recorded, and from here on the save
-            // holds the next round (see `Keeper::close_round`).
-            self.end_round(&m)?;
-            m.next_round();
-            match self.ask_yes_no("Play again? (y/n)")? {
-                Some(YesNo::Yes) => {}
-                Some(YesNo::Quit) => {
-                    self.stop(&m, false)?;
-                    return Ok(());
-                }
-                answer => {
-                    self.finish(&m);
-                    if answer.is_none() {
-                        writeln!(self.out)?;
-                    }
-                    writeln!(self.out, "Thanks for playing!")?;
-                    return self.print_tally(&m);
+            let side = m.board().to_move();
+            let Some(player) = &mut self.computers[side.index()] else {
+                self.asking = Asking::Move;
+                self.prompt()?;
+                return Ok(None);
+            };
+            let limits = Limits::time(self.options.think);
+            let chosen = player.choose(m.board(), &limits);
+            let proof = player.last_proof();
+            let Some(choice) = computer_move(m.board(), chosen) else {
+                break;
+            };
+            let letter = m.rules().letter(choice.pit).unwrap_or('?');
+            if choice.fallback {
+                writeln!(self.out, "{}", gave_no_move(m.name(side), letter))?;
+            } else {
+                writeln!(self.out, "{}", plays(m.name(side), letter))?;
+            }
+            if let Some(MoveProof::Unproven { thought }) = proof {
+                writeln!(self.out, "{}", unproven(m.name(side), thought))?;
+            }
+            self.play(choice.pit)?;
+        }
+        self.end_round()?;
+        self.asking = Asking::PlayAgain;
+        self.prompt()?;
+        Ok(None)
+    }
+
+    /// Asks the question waited on.
+    fn prompt(&mut self) -> io::Result<()> {
+        match &self.asking {
+            Asking::Busy(_) => write!(self.out, "{BUSY_QUESTION} ")?,
+            Asking::Resume { .. } => write!(self.out, "{RESUME_QUESTION} ")?,
+            Asking::PlayAgain => write!(self.out, "Play again? (y/n) ")?,
+            Asking::Move => {
+                if let Some(m) = &self.game {
+                    let side = m.board().to_move();
+                    write!(
+                        self.out,
+                        "{}, choose a pit ({}): ",
+                        m.name(side),
+                        m.rules().letter_range(side)
+                    )?;
                 }
             }
         }
+        self.out.flush()
+    }
+
+    /// The answer to the question waited on.
+    fn on_line(&mut self, line: &str) -> anyhow::Result<Option<ExitCode>> {
+        if self.echo {
+            writeln!(self.out, "{line}")?;
+        }
+        match std::mem::replace(&mut self.asking, Asking::Move) {
+            Asking::Busy(found) => match busy_answer(line) {
+                Some(true) => {
+                    writeln!(self.out, "Playing unsaved: rounds are still recorded.")?;
+                    let fresh = Box::new(self.game.take().expect("the new match"));
+                    self.offer(*found, fresh)
+                }
+                Some(false) => self.left_to_other(),
+                None => {
+                    writeln!(self.out, "Please answer p or q.")?;
+                    self.ask_again(Asking::Busy(found))
+                }
+            },
+            Asking::Resume { saved, fresh } => match yes_no(line) {
+                Some(YesNo::Yes) => self.begin(*saved),
+                Some(YesNo::No) => self.begin(*fresh),
+                Some(YesNo::Quit) => {
+                    writeln!(
+                        self.out,
+                        "Stopped. The match stays saved: start mancala with the same names to resume it."
+                    )?;
+                    Ok(Some(ExitCode::SUCCESS))
+                }
+                None => {
+                    writeln!(self.out, "Please answer y or n (q stops here).")?;
+                    self.ask_again(Asking::Resume { saved, fresh })
+                }
+            },
+            Asking::PlayAgain => match yes_no(line) {
+                Some(YesNo::Yes) => {
+                    self.open_round()?;
+                    self.play_on()
+                }
+                Some(YesNo::Quit) => self.stop(false),
+                Some(YesNo::No) => self.thanks(false),
+                None => {
+                    writeln!(self.out, "Please answer y or n (q stops here).")?;
+                    self.ask_again(Asking::PlayAgain)
+                }
+            },
+            Asking::Move => self.on_move_line(line),
+        }
+    }
+
+    fn ask_again(&mut self, asking: Asking) -> anyhow::Result<Option<ExitCode>> {
+        self.asking = asking;
+        self.prompt()?;
+        Ok(None)
+    }
+
+    /// The end of input: whatever was asked, the program ends.
+    fn on_end(&mut self) -> anyhow::Result<Option<ExitCode>> {
+        if self.echo {
+            writeln!(self.out)?;
+        }
+        match std::mem::replace(&mut self.asking, Asking::Move) {
+            Asking::Busy(_) => self.left_to_other(),
+            Asking::Resume { .. } => {
+                writeln!(self.out, "End of input: nothing was played.")?;
+                Ok(Some(ExitCode::SUCCESS))
+            }
+            Asking::PlayAgain => self.thanks(true),
+            Asking::Move => self.stop(true),
+        }
+    }
+
+    fn left_to_other(&mut self) -> anyhow::Result<Option<ExitCode>> {
+        writeln!(
+            self.out,
+            "Nothing was played here: the match goes on in the other window."
+        )?;
+        Ok(Some(ExitCode::SUCCESS))
+    }
+
+    /// "n" to "Play again?" (or the end of input there): the match is over.
+    fn thanks(&mut self, end_of_input: bool) -> anyhow::Result<Option<ExitCode>> {
+        self.finish();
+        if end_of_input {
+            writeln!(self.out)?;
+        }
+        writeln!(self.out, "Thanks for playing!")?;
+        self.print_tally()?;
+        Ok(Some(ExitCode::SUCCESS))
+    }
+
+    /// A line typed at a human's turn: a pit, or a command.
+    fn on_move_line(&mut self, line: &str) -> anyhow::Result<Option<ExitCode>> {
+        let Some(m) = &self.game else {
+            return Ok(Some(ExitCode::SUCCESS));
+        };
+        let side = m.board().to_move();
+        let rules = *m.rules();
+        let text = line.trim();
+        // On 10- and 12-pit boards q, r and u are pit letters too: the
+        // mover's own pit wins, as in the full-screen game; the words
+        // quit, redo and undo always work.
+        let own_pit = rules
+            .parse_pit(text, side)
+            .filter(|&p| !text.starts_with(|c: char| c.is_ascii_digit()) && rules.owner(p) == side);
+        let command = if own_pit.is_some() { "" } else { text };
+        match command.to_ascii_lowercase().as_str() {
+            "" if text.is_empty() => return self.play_on(),
+            "q" | "quit" => return self.stop(false),
+            "?" | "help" => {
+                let config = m.config().clone();
+                self.print_help(&config)?;
+                return self.play_on();
+            }
+            "u" | "undo" => {
+                self.undo()?;
+                return self.play_on();
+            }
+            "r" | "redo" => {
+                self.redo()?;
+                return self.play_on();
+            }
+            _ => {}
+        }
+        let Some(pit) = rules.parse_pit(text, side) else {
+            let single = text.chars().count() == 1 || text.parse::<u64>().is_ok();
+            if single {
+                writeln!(self.out, "{}", MoveError::NoSuchPit)?;
+            } else {
+                writeln!(self.out, "'{text}' is not a pit.")?;
+            }
+            writeln!(
+                self.out,
+                "Type a letter {} or a number {} (u undoes, r redoes, q quits).",
+                rules.letter_range(side),
+                rules.number_range()
+            )?;
+            return self.play_on();
+        };
+        if let Err(e) = m.board().check(pit) {
+            writeln!(self.out, "{e}")?;
+            return self.play_on();
+        }
+        self.play(pit)?;
+        self.play_on()
+    }
+
+    fn save(&mut self) {
+        let Some(m) = &self.game else {
+            return;
+        };
+        if let Some(warning) = self.keeper.save(m) {
+            console::warn(format_args!("mancala: {warning}"));
+        }
+    }
+
+    /// Stops playing: at the player's request (`q`), which keeps the match
+    /// saved to resume later, or at the end of input. A script's end of input
+    /// (input not a terminal) ends the match for good: a saved match would
+    /// make the next run of the same script answer the resume question with
+    /// its first move, and scripted games must replay the same way each time.
+    fn stop(&mut self, end_of_input: bool) -> anyhow::Result<Option<ExitCode>> {
+        if end_of_input && self.echo {
+            self.finish();
+            writeln!(self.out, "End of input: the match ends here.")?;
+        } else {
+            let why = if end_of_input {
+                "End of input"
+            } else {
+                "Stopped"
+            };
+            if self.keeper.is_saving() {
+                writeln!(
+                    self.out,
+                    "{why}. The match is saved: start mancala with the same names to resume it."
+                )?;
+            } else {
+                writeln!(self.out, "{why}. This match was not saved here.")?;
+            }
+        }
+        self.print_standing()?;
+        Ok(Some(ExitCode::SUCCESS))
+    }
+
+    /// Clears the match's save: the players are done with it.
+    fn finish(&mut self) {
+        let Some(m) = &self.game else {
+            return;
+        };
+        if let Some(warning) = self.keeper.finish(m.config()) {
+            console::warn(format_args!("mancala: {warning}"));
+        }
+    }
+
+    fn print_tally(&mut self) -> io::Result<()> {
+        let Some(m) = &self.game else {
+            return Ok(());
+        };
+        writeln!(self.out, "{}", match_score_line(m.tally(), m.names()))
     }
 
     fn print_help(&mut self, config: &MatchConfig) -> io::Result<()> {
@@ -381,16 +522,21 @@ impl<R: BufRead, W: Write> Plain<R, W> {
         )
     }
 
-    /// Announces the end of a round, and keeps its record and statistics.
-    fn end_round(&mut self, m: &Match) -> io::Result<()> {
+    /// Announces the end of a round, keeps its record and statistics, and
+    /// moves the match on to the next round (the save holds it from here
+    /// on: see `Keeper::close_round`).
+    fn end_round(&mut self) -> io::Result<()> {
+        let Some(m) = &mut self.game else {
+            return Ok(());
+        };
         if let Some(outcome) = m.outcome() {
             writeln!(
                 self.out,
                 "{}",
-                outcome_message(outcome, m.board().score(), Self::names(m))
+                outcome_message(outcome, m.board().score(), m.names())
             )?;
         }
-        self.print_tally(m)?;
+        writeln!(self.out, "{}", match_score_line(m.tally(), m.names()))?;
         let kept = self.keeper.close_round(m);
         if let Some(path) = kept.record {
             writeln!(self.out, "Round recorded in {}.", path.display())?;
@@ -398,109 +544,37 @@ impl<R: BufRead, W: Write> Plain<R, W> {
         for warning in kept.warnings {
             console::warn(format_args!("mancala: {warning}"));
         }
+        m.next_round();
         Ok(())
-    }
-
-    /// Plays the round to its end: `Ok(false)` when the players stopped
-    /// (end of input or `q`).
-    fn play_round(&mut self, m: &mut Match) -> io::Result<bool> {
-        while !m.board().is_over() {
-            let side = m.board().to_move();
-            if let Some(player) = &mut self.computers[side.index()] {
-                let limits = Limits::time(self.options.think);
-                let chosen = player.choose(m.board(), &limits);
-                let Some(choice) = computer_move(m.board(), chosen) else {
-                    break;
-                };
-                let letter = m.rules().letter(choice.pit).unwrap_or('?');
-                if choice.fallback {
-                    writeln!(self.out, "{}", gave_no_move(m.name(side), letter))?;
-                } else {
-                    writeln!(self.out, "{}", plays(m.name(side), letter))?;
-                }
-                if let Some(MoveProof::Unproven { thought }) = player.last_proof() {
-                    writeln!(self.out, "{}", unproven(m.name(side), thought))?;
-                }
-                self.play(m, choice.pit)?;
-                continue;
-            }
-            let prompt = format!(
-                "{}, choose a pit ({}):",
-                m.name(side),
-                m.rules().letter_range(side)
-            );
-            write!(self.out, "{prompt} ")?;
-            let Some(line) = self.read_line()? else {
-                return self.stop(m, true);
-            };
-            let text = line.trim();
-            // On 10- and 12-pit boards q, r and u are pit letters too: the
-            // mover's own pit wins, as in the full-screen game; the words
-            // quit, redo and undo always work.
-            let own_pit = m.rules().parse_pit(text, side).filter(|&p| {
-                !text.starts_with(|c: char| c.is_ascii_digit()) && m.rules().owner(p) == side
-            });
-            let command = if own_pit.is_some() { "" } else { text };
-            match command.to_ascii_lowercase().as_str() {
-                "" if text.is_empty() => continue,
-                "q" | "quit" => return self.stop(m, false),
-                "?" | "help" => {
-                    let config = m.config().clone();
-                    self.print_help(&config)?;
-                    continue;
-                }
-                "u" | "undo" => {
-                    self.undo(m)?;
-                    continue;
-                }
-                "r" | "redo" => {
-                    self.redo(m)?;
-                    continue;
-                }
-                _ => {}
-            }
-            let Some(pit) = m.rules().parse_pit(text, side) else {
-                let single = text.chars().count() == 1 || text.parse::<u64>().is_ok();
-                if single {
-                    writeln!(self.out, "{}", MoveError::NoSuchPit)?;
-                } else {
-                    writeln!(self.out, "'{text}' is not a pit.")?;
-                }
-                writeln!(
-                    self.out,
-                    "Type a letter {} or a number {} (u undoes, r redoes, q quits).",
-                    m.rules().letter_range(side),
-                    m.rules().number_range()
-                )?;
-                continue;
-            };
-            if let Err(e) = m.board().check(pit) {
-                writeln!(self.out, "{e}")?;
-                continue;
-            }
-            self.play(m, pit)?;
-        }
-        Ok(true)
     }
 
     /// Undo by turn ([`Match::undo_turn`]): back to the human's previous
     /// turn, or a message saying why not.
-    fn undo(&mut self, m: &mut Match) -> io::Result<()> {
+    fn undo(&mut self) -> io::Result<()> {
         self.stop_thinking_ahead();
+        let Some(m) = &mut self.game else {
+            return Ok(());
+        };
         let undo = m.undo_turn();
         writeln!(self.out, "{}", undo.message())?;
         if let Undo::Undone(_) = undo {
-            self.save(m);
-            self.print_board(m)?;
+            let board = board::render(m.board(), m.names());
+            self.save();
+            writeln!(self.out)?;
+            write!(self.out, "{board}")?;
         }
         Ok(())
     }
 
     /// Redo by turn ([`Match::redo_turn`]): the move taken back and the
     /// computer's moves after it, as they were played.
-    fn redo(&mut self, m: &mut Match) -> io::Result<()> {
+    fn redo(&mut self) -> io::Result<()> {
         self.stop_thinking_ahead();
+        let Some(m) = &mut self.game else {
+            return Ok(());
+        };
         let redone = m.redo_turn();
+        let m = m.clone();
         for Redone {
             played,
             steps,
@@ -508,11 +582,11 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             ..
         } in &redone
         {
-            self.report_move(m, after, played, steps)?;
+            self.report_move(&m, after, played, steps)?;
         }
         writeln!(self.out, "{}", redo_message(&redone))?;
         if !redone.is_empty() {
-            self.save(m);
+            self.save();
         }
         Ok(())
     }
@@ -526,15 +600,19 @@ impl<R: BufRead, W: Write> Plain<R, W> {
     }
 
     /// Plays a checked pit, saves, and shows what happened.
-    fn play(&mut self, m: &mut Match, pit: crate::rules::Pit) -> io::Result<()> {
+    fn play(&mut self, pit: crate::rules::Pit) -> io::Result<()> {
+        let Some(m) = &mut self.game else {
+            return Ok(());
+        };
         let mut steps: Vec<Step> = Vec::new();
         let played = match m.play(pit, &mut steps) {
             Ok(played) => played,
             Err(e) => return writeln!(self.out, "{e}"),
         };
-        self.save(m);
         let after = *m.board();
-        self.report_move(m, &after, &played, &steps)
+        let m = m.clone();
+        self.save();
+        self.report_move(&m, &after, &played, &steps)
     }
 
     /// Shows a move: its sowing line, the board it led to, what it did.
@@ -551,23 +629,39 @@ impl<R: BufRead, W: Write> Plain<R, W> {
             writeln!(self.out, "{} {line}", m.name(played.mover))?;
         }
         writeln!(self.out)?;
-        write!(self.out, "{}", board::render(after, Self::names(m)))?;
-        for line in describe(m.rules(), played, Self::names(m)) {
+        write!(self.out, "{}", board::render(after, m.names()))?;
+        for line in describe(m.rules(), played, m.names()) {
             writeln!(self.out, "{line}")?;
         }
         Ok(())
     }
 
     /// The round's seeds so far and the match score.
-    fn print_standing(&mut self, m: &Match) -> io::Result<()> {
+    fn print_standing(&mut self) -> io::Result<()> {
+        let Some(m) = &self.game else {
+            return Ok(());
+        };
         let score = m.board().score();
-        let [s, n] = Self::names(m);
+        let [s, n] = m.names();
         writeln!(
             self.out,
             "This round so far: {s} {}, {n} {}.",
             score.south, score.north
         )?;
-        self.print_tally(m)
+        self.print_tally()
+    }
+}
+
+impl<W: Write> LineGame for LocalGame<W> {
+    type Event = LineInput;
+
+    fn handle(&mut self, event: LineInput) -> anyhow::Result<Option<ExitCode>> {
+        let ended = match event {
+            LineInput::Line(line) => self.on_line(&line),
+            LineInput::End => self.on_end(),
+        }?;
+        self.out.flush()?;
+        Ok(ended)
     }
 }
 
@@ -598,17 +692,9 @@ mod tests {
             ],
             first: FirstMover::North,
         };
-        let mut out = Vec::new();
-        let mut game = Plain {
-            input: "".as_bytes(),
-            out: &mut out,
-            echo: true,
-            options: PlayOptions::default(),
-            keeper: Keeper::new(None),
-            computers: [None, Some(Box::new(GivesUp))],
-        };
-        game.play_match(config, 1).unwrap();
-        let out = String::from_utf8(out).unwrap();
+        let mut game = LocalGame::new(Vec::new(), true, PlayOptions::default(), Keeper::new(None));
+        game.computers = [None, Some(Box::new(GivesUp))];
+        let out = play_script(game, config, "");
         let board = crate::rules::Board::starting(Rules::KALAH, Side::North);
         let policy = crate::game::computer_move(&board, None).unwrap();
         assert!(policy.fallback);
@@ -634,21 +720,27 @@ mod tests {
             ],
             first: FirstMover::Alternate,
         };
-        let mut out = Vec::new();
-        let mut game = Plain {
-            input: input.as_bytes(),
-            out: &mut out,
-            echo: true,
-            options: PlayOptions {
-                seed_delay: animate.then_some(Duration::ZERO),
-                think: Duration::from_millis(10),
-                ..PlayOptions::default()
-            },
-            keeper: Keeper::new(None),
-            computers: [None, None],
+        let options = PlayOptions {
+            seed_delay: animate.then_some(Duration::ZERO),
+            think: Duration::from_millis(10),
+            ..PlayOptions::default()
         };
-        game.play_match(config, 1).unwrap();
-        String::from_utf8(out).unwrap()
+        let game = LocalGame::new(Vec::new(), true, options, Keeper::new(None));
+        play_script(game, config, input)
+    }
+
+    /// Plays `config` on the lines of `input` as the one plain loop would
+    /// hand them over, and returns what was printed.
+    fn play_script(mut game: LocalGame<Vec<u8>>, config: MatchConfig, input: &str) -> String {
+        let mut ended = game.start(config, 1).unwrap();
+        for event in lines::lines_of(input.as_bytes()) {
+            if ended.is_some() {
+                break;
+            }
+            ended = game.handle(event).unwrap();
+        }
+        assert!(ended.is_some(), "the end of input ends the game");
+        String::from_utf8(game.out).unwrap()
     }
 
     #[test]

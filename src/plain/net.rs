@@ -4,53 +4,17 @@
 //! What is said is [`crate::net::play`]'s; this prints it, reads standard
 //! input on a thread, and waits for the next event.
 
-use std::io::{self, BufRead, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::mpsc;
+use std::time::Duration;
 
 use crate::game::Match;
-use crate::net::play::{
-    HostGame, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, LineInput, Show, names,
-};
+use crate::net::play::{HostGame, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, Show, names};
 use crate::rules::{Played, Step};
 
 use super::board;
-
-/// The longest input line read, in bytes.
-const MAX_LINE: u64 = 1024;
-
-/// Reads standard input on a thread: one event per line (cut at
-/// [`MAX_LINE`] bytes, control characters replaced), then its end.
-fn spawn_input<E: Send + 'static>(tx: mpsc::Sender<E>, wrap: fn(LineInput) -> E) {
-    std::thread::spawn(move || {
-        let stdin = io::stdin();
-        let mut input = stdin.lock();
-        loop {
-            let mut bytes = Vec::new();
-            let read = (&mut input).take(MAX_LINE).read_until(b'\n', &mut bytes);
-            match read {
-                Ok(0) | Err(_) => {
-                    let _ = tx.send(wrap(LineInput::End));
-                    return;
-                }
-                Ok(_) => {}
-            }
-            if bytes.last() != Some(&b'\n') && bytes.len() as u64 == MAX_LINE {
-                // Skip the rest of an endless line.
-                let mut rest = Vec::new();
-                let _ = input.read_until(b'\n', &mut rest);
-            }
-            let line: String = String::from_utf8_lossy(&bytes)
-                .trim_end_matches(['\n', '\r'])
-                .chars()
-                .map(|c| if c.is_control() { '\u{fffd}' } else { c })
-                .collect();
-            if tx.send(wrap(LineInput::Line(line))).is_err() {
-                return;
-            }
-        }
-    });
-}
+use super::lines::{LineGame, drive, spawn_input};
 
 /// Lines on standard output.
 struct Lines<W> {
@@ -108,7 +72,40 @@ fn lines(animate: bool) -> Lines<io::StdoutLock<'static>> {
     }
 }
 
-/// Runs `mancala host` line by line.
+impl<S: Show> LineGame for HostGame<S> {
+    type Event = HostIn;
+
+    fn handle(&mut self, event: HostIn) -> anyhow::Result<Option<ExitCode>> {
+        HostGame::handle(self, event)
+    }
+
+    fn wait(&self) -> Duration {
+        HostGame::wait(self)
+    }
+
+    fn tick(&mut self) -> anyhow::Result<Option<ExitCode>> {
+        HostGame::tick(self)?;
+        Ok(None)
+    }
+}
+
+impl<S: Show> LineGame for JoinGame<S> {
+    type Event = JoinIn;
+
+    fn handle(&mut self, event: JoinIn) -> anyhow::Result<Option<ExitCode>> {
+        Ok(JoinGame::handle(self, event)?)
+    }
+
+    fn wait(&self) -> Duration {
+        JoinGame::wait(self)
+    }
+
+    fn tick(&mut self) -> anyhow::Result<Option<ExitCode>> {
+        Ok(JoinGame::tick(self)?)
+    }
+}
+
+/// Runs `mancala host` line by line, in the one plain loop.
 ///
 /// # Errors
 /// When the port cannot be listened on, or standard output fails.
@@ -117,20 +114,10 @@ pub fn host(setup: HostSetup) -> anyhow::Result<ExitCode> {
     spawn_input(tx.clone(), HostIn::Input);
     let animate = setup.seed_delay.is_some();
     let mut game = HostGame::new(setup, lines(animate), tx)?;
-    loop {
-        match rx.recv_timeout(game.wait()) {
-            Ok(event) => {
-                if let Some(code) = game.handle(event)? {
-                    return Ok(code);
-                }
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => game.tick()?,
-            Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(ExitCode::SUCCESS),
-        }
-    }
+    drive(&mut game, &rx)
 }
 
-/// Runs `mancala join` line by line.
+/// Runs `mancala join` line by line, in the one plain loop.
 ///
 /// # Errors
 /// When standard output fails.
@@ -142,14 +129,5 @@ pub fn join(setup: JoinSetup) -> anyhow::Result<ExitCode> {
         Ok(game) => game,
         Err((_, code)) => return Ok(code),
     };
-    loop {
-        let ended = match rx.recv_timeout(game.wait()) {
-            Ok(event) => game.handle(event)?,
-            Err(mpsc::RecvTimeoutError::Timeout) => game.tick()?,
-            Err(mpsc::RecvTimeoutError::Disconnected) => Some(ExitCode::SUCCESS),
-        };
-        if let Some(code) = ended {
-            return Ok(code);
-        }
-    }
+    drive(&mut game, &rx)
 }

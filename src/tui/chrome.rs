@@ -1,11 +1,12 @@
 //! What every full-screen view has around its own picture: one key bar
 //! (the keys that work now, the least important dropped first when it does
-//! not fit) and one too-small screen.
+//! not fit), one help screen ([`HelpText`], listing every key) and one
+//! too-small screen.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 
 use crate::tui::text;
 use crate::tui::theme::Theme;
@@ -70,6 +71,87 @@ impl KeyBar {
         }
         Line::from(spans)
     }
+}
+
+/// What a help screen says: a heading, a few sentences (each under a
+/// bullet) and every key with what it does. Drawn by [`draw_help`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HelpText {
+    /// The title in the frame (" Mancala — help ").
+    pub title: String,
+    /// The first line, in the title's style ("Rules: …").
+    pub heading: String,
+    /// Sentences, each wrapped under its bullet.
+    pub sentences: Vec<String>,
+    /// (keys, what they do) pairs, in two columns where they fit.
+    pub keys: Vec<(String, String)>,
+}
+
+impl HelpText {
+    /// The help as lines of at most `width` columns. Wrapped here rather
+    /// than by the paragraph so that continuation lines hang under the
+    /// words, not under the bullet or the keys.
+    #[must_use]
+    pub fn lines(&self, width: usize, theme: &Theme) -> Vec<Line<'static>> {
+        let mut lines: Vec<Line> = text::wrap(&self.heading, width, 7)
+            .into_iter()
+            .map(|line| Line::styled(line, theme.title))
+            .collect();
+        for sentence in &self.sentences {
+            for line in text::wrap(&format!("• {sentence}"), width, 2) {
+                lines.push(Line::styled(line, theme.text));
+            }
+        }
+        lines.push(Line::default());
+        lines.push(Line::styled("Keys", theme.title));
+        for (keys, what) in &self.keys {
+            let keys = format!("  {keys:<14}");
+            let key_column = text::columns(&keys);
+            if key_column + 12 > width {
+                // Too narrow for two columns: the words go under the keys.
+                lines.push(Line::styled(keys, theme.key));
+                for part in text::wrap(what, width.saturating_sub(4), 0) {
+                    lines.push(Line::styled(format!("    {part}"), theme.text));
+                }
+                continue;
+            }
+            let indent = " ".repeat(key_column);
+            for (i, part) in text::wrap(what, width - key_column, 0)
+                .into_iter()
+                .enumerate()
+            {
+                let lead = if i == 0 { keys.clone() } else { indent.clone() };
+                lines.push(Line::from(vec![
+                    Span::styled(lead, theme.key),
+                    Span::styled(part, theme.text),
+                ]));
+            }
+        }
+        lines
+    }
+}
+
+/// Draws `help` over the whole of `area`, scrolled down `scroll` lines
+/// (at most until its last line shows), framed with how to scroll and
+/// close it.
+pub fn draw_help(frame: &mut Frame, area: Rect, help: &HelpText, scroll: u16, theme: &Theme) {
+    let lines = help.lines(usize::from(area.width.saturating_sub(2)), theme);
+    let hidden = u16::try_from(lines.len())
+        .unwrap_or(u16::MAX)
+        .saturating_sub(area.height.saturating_sub(2));
+    let block = Block::bordered()
+        .border_type(BorderType::Rounded)
+        .title(Line::styled(help.title.clone(), theme.title))
+        .title_bottom(
+            Line::styled(" ↑↓ scroll · any other key closes ", theme.dim).right_aligned(),
+        );
+    frame.render_widget(Clear, area);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .scroll((scroll.min(hidden), 0))
+            .block(block),
+        area,
+    );
 }
 
 /// The screen shown instead of a view that does not fit: what is needed,

@@ -158,7 +158,12 @@ impl<S: Show> HostGame<S> {
     /// When the output fails.
     pub fn tick(&mut self) -> io::Result<()> {
         if self.wait().is_zero() {
+            let connected = self.conn.is_some();
             self.send(&ToJoiner::Ping)?;
+            if connected && self.conn.is_none() {
+                // Lost on the ping: say what is waited for now.
+                self.prompt()?;
+            }
         }
         Ok(())
     }
@@ -323,10 +328,7 @@ impl<S: Show> HostGame<S> {
     fn lost(&mut self, why: &str) -> io::Result<()> {
         if let Some((_, mut sender)) = self.conn.take() {
             sender.close();
-            let name = self.opponent();
-            self.show.say(&format!(
-                "Connection lost, waiting for {name} to come back (the match is saved). ({why})"
-            ))?;
+            self.show.say(&format!("Connection lost ({why})."))?;
         }
         Ok(())
     }
@@ -339,14 +341,11 @@ impl<S: Show> HostGame<S> {
                     if let Some(r) = &self.referee {
                         self.show.show(r.game(), &what)?;
                     }
-                    if what == (Happening::Left { side: JOINER_SIDE }) {
-                        let name = self.opponent();
-                        if let Some((_, mut sender)) = self.conn.take() {
-                            sender.close();
-                        }
-                        self.show.say(&format!(
-                            "Waiting for {name} to come back (the match is saved); q quits."
-                        ))?;
+                    if what == (Happening::Left { side: JOINER_SIDE })
+                        && let Some((_, mut sender)) = self.conn.take()
+                    {
+                        // What is waited for now is asked next (Ask::Away).
+                        sender.close();
                     }
                 }
             }
@@ -422,9 +421,8 @@ impl<S: Show> HostGame<S> {
             });
             sender.close();
         }
-        let name = self.opponent();
         self.show.say(&format!(
-            "{text}. The connection was closed and the match is unchanged. Waiting for {name} to come back (the match is saved)."
+            "{text}. The connection was closed and the match is unchanged."
         ))
     }
 
@@ -642,12 +640,14 @@ impl<S: Show> HostGame<S> {
     /// What the host's player is asked now, if anything.
     fn current_ask(&self) -> Option<Ask> {
         let r = self.referee.as_ref()?;
-        if self.conn.is_none() || r.is_finished() {
+        if r.is_finished() {
             return None;
         }
         let m = r.game();
         let opponent = m.name(JOINER_SIDE).to_string();
-        let ask = if r.undo_request() == Some(JOINER_SIDE) {
+        let ask = if self.conn.is_none() {
+            Ask::Away { name: opponent }
+        } else if r.undo_request() == Some(JOINER_SIDE) {
             Ask::Agree
         } else if r.undo_request() == Some(HOST_SIDE) {
             Ask::WaitingAgree { name: opponent }

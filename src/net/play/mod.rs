@@ -67,13 +67,7 @@ pub struct JoinSetup {
     pub seed_delay: Option<Duration>,
 }
 
-/// One input line, or its end.
-pub enum LineInput {
-    /// A line typed (without its end).
-    Line(String),
-    /// The input ended.
-    End,
-}
+pub use crate::game::console::LineInput;
 
 /// Everything the host's loop waits for.
 pub enum HostIn {
@@ -278,6 +272,12 @@ pub enum Ask {
         /// The host's name.
         name: String,
     },
+    /// The other player left or lost the connection: the host waits for
+    /// them to come back (the match is saved).
+    Away {
+        /// The other player's name.
+        name: String,
+    },
     /// This player answered "Play again?"; the other has not yet.
     WaitingAgain {
         /// The other player's name.
@@ -300,6 +300,9 @@ impl Ask {
             Ask::WaitingAgree { name } => format!("Waiting for {name} to answer…"),
             Ask::PlayAgain => "Play again? (y/n) ".to_string(),
             Ask::WaitingAgain { name } => format!("Waiting for {name}'s answer…"),
+            Ask::Away { name } => {
+                format!("Waiting for {name} to come back (the match is saved; q quits)…")
+            }
             Ask::Reconnecting { name } => {
                 format!("Trying to reconnect to {name}'s match… (q leaves)")
             }

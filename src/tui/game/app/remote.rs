@@ -133,6 +133,30 @@ impl App {
         })
     }
 
+    /// Whether the other player is away: they left or lost the connection
+    /// (the host waits), or the joiner is reconnecting. Nothing can be
+    /// asked of them then.
+    #[must_use]
+    pub fn other_away(&self) -> bool {
+        matches!(self.mode, Mode::Waiting)
+            && self
+                .remote
+                .as_ref()
+                .is_some_and(|r| matches!(r.ask, Some(Ask::Away { .. } | Ask::Reconnecting { .. })))
+    }
+
+    /// Whether `u` can ask the other player to take back the last move
+    /// now: there is a move in this round to take back, and the other
+    /// player is there to agree.
+    #[must_use]
+    pub fn can_ask_take_back(&self) -> bool {
+        self.remote.is_some()
+            && !self.game.moves().is_empty()
+            && self.game.outcome().is_none()
+            && !self.other_away()
+            && !self.remote_question()
+    }
+
     /// Whether the network game asks whether to resume a saved match.
     #[must_use]
     pub fn remote_resume_question(&self) -> bool {
@@ -308,17 +332,27 @@ impl App {
             KeyCode::Char('n' | 'N') if question => self.answer_remote(false),
             KeyCode::Char('q') | KeyCode::Esc => self.dialog = Some(Overlay::ConfirmQuit),
             KeyCode::Char('?' | '+' | '-' | 't') => return false,
-            KeyCode::Char('u') if !question => self.ask_take_back(),
+            KeyCode::Char('u') if self.can_ask_take_back() => self.ask_take_back(),
             _ if question => self.notes.say(Note::plain(format!(
                 "{} is not an answer: y agrees, n refuses.",
                 key_name(key)
             ))),
             _ => {
-                let text = self
-                    .remote_prompt()
-                    .unwrap_or_else(|| "Waiting for the other player…".to_string());
-                self.notes
-                    .say(Note::new(format!("{}: {text}", key_name(key)), Tone::Plain));
+                let ask = self.remote.as_ref().and_then(|r| r.ask.clone());
+                let text = match ask {
+                    // The local screen's words for a key pressed out of turn.
+                    Some(Ask::Waiting { name }) => format!("Please wait: it is {name}'s turn."),
+                    Some(Ask::Away { name } | Ask::Reconnecting { name }) => {
+                        format!("Nothing can be played until {name} is back.")
+                    }
+                    _ => format!(
+                        "{} does nothing now: {}",
+                        key_name(key),
+                        self.remote_prompt()
+                            .unwrap_or_else(|| "Waiting for the other player…".to_string())
+                    ),
+                };
+                self.notes.say(Note::new(text, Tone::Plain));
             }
         }
         true
@@ -380,6 +414,36 @@ mod tests {
             after: Box::new(m.clone()),
             played,
             steps,
+        }
+    }
+
+    #[test]
+    fn a_key_out_of_turn_says_whose_turn_it_is_as_on_the_local_screen() {
+        let t0 = Instant::now();
+        let mut app = App::networked(
+            a_match(),
+            Side::North,
+            PlayOptions::default(),
+            Theme::monochrome(),
+            (80, 24),
+            t0,
+        );
+        app.on_shown(Shown::Board(Box::new(a_match())), t0);
+        app.on_shown(
+            Shown::Ask(Ask::Waiting {
+                name: "Alice".into(),
+            }),
+            t0,
+        );
+        for key in ['x', 'b', 'h', '3'] {
+            app.handle_event(&ch(key), t0);
+            let said = app.notes().message().map(|n| n.text.clone());
+            assert_eq!(
+                said.as_deref(),
+                Some("Please wait: it is Alice's turn."),
+                "after {key}"
+            );
+            assert!(app.take_lines().is_empty(), "nothing is sent for {key}");
         }
     }
 
@@ -508,10 +572,59 @@ mod tests {
         assert!(!app.round_over(), "the answer is given once");
         app.handle_event(&ch('n'), t0);
         assert!(app.take_lines().is_empty());
+        app.on_shown(
+            Shown::Ask(Ask::WaitingAgain {
+                name: "Michael".into(),
+            }),
+            t0,
+        );
+        let screen = crate::tui::game::testing::render(&app, 80, 24);
+        assert!(!screen.contains("take back"), "the round is over: {screen}");
+        app.handle_event(&ch('u'), t0);
+        assert!(app.take_lines().is_empty(), "a finished round stays");
         m.next_round();
         app.on_shown(Shown::Board(Box::new(m)), t0);
         assert_eq!(app.game().round(), 2);
         assert!(app.game().moves().is_empty());
+    }
+
+    #[test]
+    fn while_the_friend_is_away_the_host_is_offered_no_move_nor_take_back() {
+        let t0 = Instant::now();
+        let mut app = host(None, t0);
+        let mut m = a_match();
+        app.on_shown(confirmed(&mut m, 'a'), t0);
+        app.on_shown(
+            Shown::Ask(Ask::Away {
+                name: "Michael".into(),
+            }),
+            t0,
+        );
+        assert!(app.other_away());
+        assert_eq!(app.human_to_move(), None);
+        for key in ['c', 'u', '3'] {
+            app.handle_event(&ch(key), t0);
+            assert!(app.take_lines().is_empty(), "nothing is sent for {key}");
+        }
+        let screen = crate::tui::game::testing::render(&app, 80, 24);
+        assert!(
+            screen.contains("Waiting for Michael to come back"),
+            "{screen}"
+        );
+        assert!(!screen.contains("take back"), "{screen}");
+        assert!(!screen.contains("a-f play"), "{screen}");
+        assert!(
+            screen.contains("Nothing can be played until Michael is back."),
+            "{screen}"
+        );
+        app.on_shown(
+            Shown::Ask(Ask::Waiting {
+                name: "Michael".into(),
+            }),
+            t0,
+        );
+        let screen = crate::tui::game::testing::render(&app, 80, 24);
+        assert!(screen.contains("u take back"), "back: {screen}");
     }
 
     #[test]

@@ -7,7 +7,9 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use super::*;
 use crate::players::PlayerKind;
 use crate::rules::{Board, Rules};
+use crate::tui::digits::DIGIT_WAIT;
 use crate::tui::game::computer::{Answer, Request};
+use crate::tui::game::keys::Action;
 use crate::tui::game::testing::{
     against, answer_move, app_for, ch, click, config, humans, press, render,
 };

@@ -1,23 +1,29 @@
 //! `mancala replay` full screen, on the [screen loop](crate::tui::screen): the recorded round one position at a
-//! time, stepped with the arrow keys, drawn with the game's own board
-//! widget ([`BoardView`]) and sowing animation ([`Animation`]).
+//! time, stepped with the arrow keys or played by itself (`p`), drawn
+//! with the game's own board widget ([`BoardView`]) and sowing animation
+//! ([`Animation`]); `?` shows every key ([`keys::help_text`]).
 //!
 //! The stepping is the shared [`Stepper`]; [`ReplayView`] adds only what
-//! the screen needs (the move being animated), so it is tested without a
-//! terminal.
+//! the screen needs (the move being animated, whether it plays by
+//! itself), so it is tested without a terminal. Playing by itself needs
+//! no thread: [`Screen::next_wake`] tells the loop when the next move is
+//! due, and the tick at that time plays it.
+
+mod keys;
 
 use std::time::{Duration, Instant};
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
+use crossterm::event::KeyCode;
 use ratatui::Frame;
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
-use crate::game::{Record, Stepper, describe, outcome_message};
+pub use self::keys::{ReplayKey, action, help_text};
+use crate::game::{MOVE_PAUSE, Record, Stepper, describe, outcome_message};
 use crate::rules::{Score, Side};
 use crate::tui::analysis::{AnalysisView, DEFAULT_THINK};
 use crate::tui::animation::{self, Animation};
-use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
+use crate::tui::chrome::{KeyBar, Weight, draw_help, draw_too_small};
 use crate::tui::input::Input;
 use crate::tui::layout::ScreenLayout;
 use crate::tui::prefs::{self, Chosen, Kept, Prefs, PrefsWorld};
@@ -25,63 +31,31 @@ use crate::tui::screen::Screen;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::board::BoardView;
 
-/// What a key asks of the replay.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReplayKey {
-    /// One move forward (animated).
-    Forward,
-    /// One move back.
-    Back,
-    /// To the start of the round.
-    Start,
-    /// To the end of the round.
-    End,
-    /// Sow faster (`+`), kept for next time.
-    Faster,
-    /// Sow slower (`-`), kept for next time.
-    Slower,
-    /// Colours or black and white (`t`), kept for next time.
-    Theme,
-    /// The analysis of the round (`a`).
-    Analyse,
-    /// Leave the replay.
-    Quit,
-}
-
-/// The action of a key press (releases and repeats of other kinds do nothing).
-#[must_use]
-pub fn action(key: KeyEvent) -> Option<ReplayKey> {
-    if key.kind != KeyEventKind::Press {
-        return None;
-    }
-    Some(match key.code {
-        KeyCode::Right | KeyCode::Char(' ') | KeyCode::Enter => ReplayKey::Forward,
-        KeyCode::Left | KeyCode::Backspace => ReplayKey::Back,
-        KeyCode::Home => ReplayKey::Start,
-        KeyCode::End => ReplayKey::End,
-        KeyCode::Char('q') | KeyCode::Esc => ReplayKey::Quit,
-        KeyCode::Char('+' | '=') => ReplayKey::Faster,
-        KeyCode::Char('-' | '_') => ReplayKey::Slower,
-        KeyCode::Char('t' | 'T') => ReplayKey::Theme,
-        KeyCode::Char('a' | 'A') => ReplayKey::Analyse,
-        _ => return None,
-    })
-}
+/// How far the help screen scrolls at most (it is some 30 lines long on
+/// a narrow terminal; drawing stops at its last line anyway).
+const HELP_SCROLL_LIMIT: u16 = 60;
 
 /// A replay on screen: the position reached and the move being sown.
 pub struct ReplayView {
     record: Record,
     stepper: Stepper,
     animation: Option<Animation>,
+    /// The moves play by themselves (`p`).
+    playing: bool,
+    /// While playing, when the next move is due (`None` while a move is
+    /// being sown: the pause starts when it ends).
+    next_move_at: Option<Instant>,
     /// The speed and theme, and the keys that change them.
     chosen: Chosen,
-    /// What the last speed or theme key did.
+    /// What the last key did, if it says anything.
     note: Option<String>,
     /// The analysis of the round, once asked for (kept when the viewer
     /// goes back to the replay, so that `a` again shows it at once).
     analysis: Option<AnalysisView>,
     /// Whether the analysis is on screen.
     analysing: bool,
+    /// The help screen's scroll, while it is open.
+    help: Option<u16>,
     quit: bool,
 }
 
@@ -97,10 +71,13 @@ impl ReplayView {
             record,
             stepper,
             animation: None,
+            playing: false,
+            next_move_at: None,
             chosen: Chosen::unkept(seed_delay, Theme::monochrome()),
             note: None,
             analysis: None,
             analysing: false,
+            help: None,
             quit: false,
         })
     }
@@ -111,6 +88,24 @@ impl ReplayView {
         self.animation.is_some()
     }
 
+    /// Whether the moves are playing by themselves.
+    #[must_use]
+    pub fn playing(&self) -> bool {
+        self.playing
+    }
+
+    /// How many moves of the record have been played on the board.
+    #[must_use]
+    pub fn position(&self) -> usize {
+        self.stepper.index()
+    }
+
+    /// Whether the help screen is open.
+    #[must_use]
+    pub fn help_open(&self) -> bool {
+        self.help.is_some()
+    }
+
     /// The counts the board shows now.
     #[must_use]
     pub fn counts(&self) -> &[u16] {
@@ -119,8 +114,9 @@ impl ReplayView {
             .map_or_else(|| self.stepper.board().counts(), Animation::counts)
     }
 
-    /// Acts on a key's action; `false` when the viewer quits. A key pressed
-    /// during an animation first finishes it.
+    /// Acts on a key's action; `false` when the viewer quits. A key that
+    /// moves through the round first finishes the sowing on screen, and
+    /// stops the moves playing by themselves.
     pub fn handle(&mut self, action: ReplayKey, now: Instant) -> bool {
         self.note = None;
         match action {
@@ -145,6 +141,7 @@ impl ReplayView {
                 return true;
             }
             ReplayKey::Analyse => {
+                self.stop_playing();
                 let (record, chosen) = (&self.record, self.chosen);
                 let view = self.analysis.get_or_insert_with(|| {
                     AnalysisView::start(record.clone(), DEFAULT_THINK, chosen)
@@ -153,44 +150,121 @@ impl ReplayView {
                 self.analysing = true;
                 return true;
             }
+            ReplayKey::Help => {
+                // The board stands still behind the help.
+                self.stop_playing();
+                self.help = Some(0);
+                return true;
+            }
+            ReplayKey::Play => {
+                if self.playing {
+                    self.stop_playing();
+                    self.note = Some("Stopped; p plays on.".to_string());
+                } else {
+                    if self.stepper.index() == self.stepper.len() {
+                        self.animation = None;
+                        self.stepper.seek(0);
+                    }
+                    self.playing = true;
+                    // The first move at once, unless one is being sown.
+                    self.next_move_at = self.animation.is_none().then_some(now);
+                    self.note = Some("Playing the moves; p stops.".to_string());
+                    self.tick(now);
+                }
+                return true;
+            }
             _ => {}
         }
         self.animation = None;
+        self.stop_playing();
         match action {
-            ReplayKey::Faster | ReplayKey::Slower | ReplayKey::Theme | ReplayKey::Analyse => {}
             ReplayKey::Quit => return false,
-            ReplayKey::Forward => {
-                let before = self.stepper.board().counts().to_vec();
-                let steps = self.stepper.next_steps();
-                if self.stepper.forward()
-                    && let Some(delay) = self.chosen.seed_delay()
-                {
-                    self.animation = Some(Animation::new(&before, steps, delay, now));
-                }
-            }
+            ReplayKey::Forward => self.step_forward(now),
             ReplayKey::Back => {
                 self.stepper.back();
             }
             ReplayKey::Start => self.stepper.seek(0),
             ReplayKey::End => self.stepper.seek(self.stepper.len()),
+            ReplayKey::Faster
+            | ReplayKey::Slower
+            | ReplayKey::Theme
+            | ReplayKey::Analyse
+            | ReplayKey::Help
+            | ReplayKey::Play => {}
         }
         true
     }
 
-    /// Moves the animation on to `now`; drops it once it is over.
+    fn stop_playing(&mut self) {
+        self.playing = false;
+        self.next_move_at = None;
+    }
+
+    /// Plays the next move of the record, sown seed by seed at the speed
+    /// chosen.
+    fn step_forward(&mut self, now: Instant) {
+        let before = self.stepper.board().counts().to_vec();
+        let steps = self.stepper.next_steps();
+        if self.stepper.forward()
+            && let Some(delay) = self.chosen.seed_delay()
+        {
+            self.animation = Some(Animation::new(&before, steps, delay, now));
+        }
+    }
+
+    /// Moves the animation on to `now`, and drops it once it is over;
+    /// while the moves play by themselves, plays the next one when it is
+    /// due ([`MOVE_PAUSE`] after the last one was sown), and stops at the
+    /// end of the round.
     pub fn tick(&mut self, now: Instant) {
         if let Some(animation) = &mut self.animation {
             animation.advance(now);
-            if animation.is_done(now) {
-                self.animation = None;
+            if !animation.is_done(now) {
+                return;
+            }
+            self.animation = None;
+        }
+        if !self.playing {
+            return;
+        }
+        if self.stepper.index() == self.stepper.len() {
+            self.stop_playing();
+            self.note = Some("The end of the round; p plays it again.".to_string());
+            return;
+        }
+        let due = *self.next_move_at.get_or_insert(now + MOVE_PAUSE);
+        if now >= due {
+            self.next_move_at = None;
+            self.step_forward(now);
+            if self.animation.is_none() {
+                // No animation: the pause alone sets the pace.
+                self.next_move_at = Some(now + MOVE_PAUSE);
             }
         }
     }
 
-    /// When the picture changes next without a key.
+    /// When the picture changes next without a key: the next frame of the
+    /// sowing, else the next move while the moves play by themselves.
     #[must_use]
     pub fn next_wake(&self) -> Option<Instant> {
-        self.animation.as_ref().and_then(Animation::next_frame_at)
+        match &self.animation {
+            Some(animation) => animation.next_frame_at(),
+            None if self.playing => Some(self.next_move_at.unwrap_or_else(Instant::now)),
+            None => None,
+        }
+    }
+
+    /// A key while the help is open: the arrows scroll it, any other key
+    /// closes it.
+    fn help_key(&mut self, code: KeyCode) {
+        let Some(scroll) = &mut self.help else {
+            return;
+        };
+        match code {
+            KeyCode::Up | KeyCode::PageUp => *scroll = scroll.saturating_sub(1),
+            KeyCode::Down | KeyCode::PageDown => *scroll = (*scroll + 1).min(HELP_SCROLL_LIMIT),
+            _ => self.help = None,
+        }
     }
 
     fn caption(&self) -> Line<'static> {
@@ -207,6 +281,12 @@ impl ReplayView {
     /// Draws the replay.
     pub fn draw(&self, frame: &mut Frame, theme: &Theme) {
         let area = frame.area();
+        if let Some(scroll) = self.help {
+            // The help covers the whole screen, whatever its size.
+            let help = help_text(&self.record, self.chosen.seed_delay());
+            draw_help(frame, area, &help, scroll, theme);
+            return;
+        }
         let rules = self.record.rules();
         let layout = match ScreenLayout::new(area, rules) {
             Ok(layout) => layout,
@@ -234,12 +314,13 @@ impl ReplayView {
             board.score()
         };
         let header = format!(
-            "Replay of round {}: {} against {} · move {} of {}",
+            "Replay of round {}: {} against {} · move {} of {}{}",
             self.record.round,
             names[0],
             names[1],
             self.stepper.index(),
-            self.stepper.len()
+            self.stepper.len(),
+            if self.playing { " · playing" } else { "" }
         );
         frame.render_widget(Line::styled(header, theme.title), layout.header());
         frame.render_widget(Line::styled(rules.to_string(), theme.dim), layout.rules());
@@ -290,10 +371,16 @@ impl ReplayView {
         let mut keys = KeyBar::new();
         keys.add("←", "back", Weight::Essential);
         keys.add("→", "forward", Weight::Essential);
+        keys.add(
+            "p",
+            if self.playing { "stop" } else { "play" },
+            Weight::Essential,
+        );
         keys.add("Home", "start", Weight::Useful);
         keys.add("End", "end", Weight::Useful);
         keys.add("+/-", "speed", Weight::Optional);
         keys.add("a", "analysis", Weight::Useful);
+        keys.add("?", "help", Weight::Essential);
         keys.add("t", "colours", Weight::Optional);
         keys.add("q", "quit", Weight::Essential);
         frame.render_widget(keys.line(layout.keys().width, theme), layout.keys());
@@ -319,6 +406,7 @@ impl Screen for ReplayView {
             return kept.into_iter().collect();
         }
         match input {
+            Input::Key(key) if self.help.is_some() => self.help_key(key.code),
             Input::Key(key) => {
                 if let Some(action) = action(key) {
                     self.quit = !self.handle(action, now);
@@ -369,149 +457,4 @@ pub fn run(record: &Record, given: Option<Option<Duration>>) -> anyhow::Result<(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tui::theme::Palette;
-    use crossterm::event::KeyModifiers;
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
-
-    fn key(code: KeyCode, kind: KeyEventKind) -> KeyEvent {
-        let mut k = KeyEvent::new(code, KeyModifiers::NONE);
-        k.kind = kind;
-        k
-    }
-
-    fn record() -> Record {
-        Record::parse(
-            "mancala record 1\npits: 6\nseeds: 4\ncapture: always\nsowing: single\nsweep: owner\nsouth: Alice\nnorth: Michael\nstarter: south\nmoves: c,f,h\n",
-        )
-        .unwrap()
-    }
-
-    fn screen(view: &ReplayView) -> String {
-        crate::tui::game::testing::render_with(80, 24, |f| view.draw(f, &Theme::monochrome()))
-    }
-
-    #[test]
-    fn arrows_step_and_only_presses_count() {
-        assert_eq!(
-            action(key(KeyCode::Right, KeyEventKind::Press)),
-            Some(ReplayKey::Forward)
-        );
-        assert_eq!(
-            action(key(KeyCode::Left, KeyEventKind::Press)),
-            Some(ReplayKey::Back)
-        );
-        assert_eq!(action(key(KeyCode::Right, KeyEventKind::Release)), None);
-        assert_eq!(
-            action(key(KeyCode::Char('q'), KeyEventKind::Press)),
-            Some(ReplayKey::Quit)
-        );
-    }
-
-    #[test]
-    fn stepping_walks_the_records_positions_and_animates_forward() {
-        let record = record();
-        let boards = record.stepper().unwrap().boards().to_vec();
-        let mut view = ReplayView::new(record, Some(Duration::from_millis(100))).unwrap();
-        let t0 = Instant::now();
-        assert!(view.handle(ReplayKey::Forward, t0));
-        assert!(view.animating());
-        assert_ne!(view.counts(), boards[1].counts(), "mid-sowing");
-        view.tick(t0 + Duration::from_secs(10));
-        assert!(!view.animating());
-        assert_eq!(view.counts(), boards[1].counts());
-        view.handle(ReplayKey::End, t0);
-        assert_eq!(view.counts(), boards[3].counts());
-        view.handle(ReplayKey::Back, t0);
-        assert_eq!(view.counts(), boards[2].counts());
-        view.handle(ReplayKey::Start, t0);
-        assert_eq!(view.counts(), boards[0].counts());
-        assert!(!view.handle(ReplayKey::Quit, t0));
-    }
-
-    #[test]
-    fn the_screen_shows_the_board_the_move_and_its_message() {
-        let mut view = ReplayView::new(record(), None).unwrap();
-        view.handle(ReplayKey::Forward, Instant::now());
-        let text = screen(&view);
-        assert!(text.contains("move 1 of 3"), "{text}");
-        assert!(text.contains("Alice played c."), "{text}");
-        assert!(text.contains("Alice gets an extra turn!"), "{text}");
-        assert!(text.contains("▶ Alice to move"), "{text}");
-        assert!(text.contains("→ forward"), "{text}");
-        view.handle(ReplayKey::End, Instant::now());
-        let text = screen(&view);
-        assert!(text.contains("Michael gets an extra turn!"), "{text}");
-        assert!(text.contains("the round was not finished"), "{text}");
-    }
-
-    #[test]
-    fn a_opens_the_analysis_of_the_round_and_q_comes_back() {
-        let t0 = Instant::now();
-        let mut view = ReplayView::new(record(), None).unwrap();
-        let press = |view: &mut ReplayView, code| {
-            Screen::update(view, Input::Key(key(code, KeyEventKind::Press)), t0)
-        };
-        press(&mut view, KeyCode::Char('a'));
-        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
-        let text = |view: &ReplayView, terminal: &mut Terminal<TestBackend>| {
-            terminal.draw(|f| Screen::view(view, f)).unwrap();
-            let buffer = terminal.backend().buffer();
-            buffer
-                .content()
-                .iter()
-                .map(|c| c.symbol())
-                .collect::<String>()
-        };
-        assert!(text(&view, &mut terminal).contains("Analysis of round 1"));
-        // the analysis thread finishes (three moves of Kalah: the book's)
-        let start = Instant::now();
-        while !text(&view, &mut terminal).contains("before")
-            && start.elapsed() < Duration::from_secs(30)
-        {
-            std::thread::sleep(Duration::from_millis(10));
-            Screen::update(&mut view, Input::Tick, t0);
-        }
-        let shown = text(&view, &mut terminal);
-        assert!(shown.contains("value for Alice (South)"), "{shown}");
-        press(&mut view, KeyCode::Char('q'));
-        assert!(
-            !Screen::done(&view),
-            "q leaves the analysis, not the replay"
-        );
-        assert!(text(&view, &mut terminal).contains("Replay of round 1"));
-        press(&mut view, KeyCode::Char('q'));
-        assert!(Screen::done(&view));
-    }
-
-    #[test]
-    fn plus_minus_and_t_change_the_speed_and_theme_and_keep_them() {
-        let t0 = Instant::now();
-        let mut view = ReplayView::new(record(), Some(Duration::from_millis(150))).unwrap();
-        assert_eq!(
-            action(key(KeyCode::Char('+'), KeyEventKind::Press)),
-            Some(ReplayKey::Faster)
-        );
-        view.handle(ReplayKey::Forward, t0);
-        assert!(view.handle(ReplayKey::Slower, t0));
-        assert!(view.animating(), "the sowing goes on, slower");
-        assert_eq!(
-            view.animation.as_ref().unwrap().delay(),
-            Duration::from_millis(220)
-        );
-        assert!(screen(&view).contains("Sowing speed: 220 ms per seed."));
-        view.handle(ReplayKey::Theme, t0);
-        let kept = Screen::update(&mut view, Input::Tick, t0);
-        assert_eq!(
-            kept,
-            [Prefs {
-                seed_delay: Some(Duration::from_millis(220)),
-                palette: Palette::Colour,
-            }],
-            "kept for next time"
-        );
-        assert!(Screen::update(&mut view, Input::Tick, t0).is_empty());
-    }
-}
+mod tests;

@@ -1,0 +1,115 @@
+//! What a key means in the replay, and the help screen that lists them.
+//!
+//! No key of the replay chooses a pit, so its letters never clash with the
+//! board's: each command answers to its letter and to its capital.
+
+use std::time::Duration;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
+
+use crate::game::Record;
+use crate::tui::chrome::HelpText;
+use crate::tui::game::help::rules_text;
+
+/// What a key asks of the replay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayKey {
+    /// One move forward (animated).
+    Forward,
+    /// One move back.
+    Back,
+    /// To the start of the round.
+    Start,
+    /// To the end of the round.
+    End,
+    /// Play the moves one after another by themselves, or stop (`p`).
+    Play,
+    /// Sow faster (`+`), kept for next time.
+    Faster,
+    /// Sow slower (`-`), kept for next time.
+    Slower,
+    /// Colours or black and white (`t`), kept for next time.
+    Theme,
+    /// The analysis of the round (`a`).
+    Analyse,
+    /// The help screen (`?`).
+    Help,
+    /// Leave the replay.
+    Quit,
+}
+
+/// The action of a key press (releases and repeats of other kinds do nothing).
+#[must_use]
+pub fn action(key: KeyEvent) -> Option<ReplayKey> {
+    if key.kind != KeyEventKind::Press {
+        return None;
+    }
+    Some(match key.code {
+        KeyCode::Right | KeyCode::Char(' ') | KeyCode::Enter => ReplayKey::Forward,
+        KeyCode::Left | KeyCode::Backspace => ReplayKey::Back,
+        KeyCode::Home => ReplayKey::Start,
+        KeyCode::End => ReplayKey::End,
+        KeyCode::Char('q' | 'Q') | KeyCode::Esc => ReplayKey::Quit,
+        KeyCode::Char('p' | 'P') => ReplayKey::Play,
+        KeyCode::Char('+' | '=') => ReplayKey::Faster,
+        KeyCode::Char('-' | '_') => ReplayKey::Slower,
+        KeyCode::Char('t' | 'T') => ReplayKey::Theme,
+        KeyCode::Char('a' | 'A') => ReplayKey::Analyse,
+        KeyCode::Char('?') | KeyCode::F(1) => ReplayKey::Help,
+        _ => return None,
+    })
+}
+
+/// The help screen of the replay of `record`, the sowing speed being
+/// `seed_delay` (`None`: no animation): the round's rules, then every key.
+#[must_use]
+pub fn help_text(record: &Record, seed_delay: Option<Duration>) -> HelpText {
+    let speed = match seed_delay {
+        Some(delay) => format!("{} ms per seed", delay.as_millis()),
+        None => "no animation".to_string(),
+    };
+    let keys = [
+        (
+            "→ Space Enter",
+            "one move forward, sown seed by seed".to_string(),
+        ),
+        ("← Backspace", "one move back".to_string()),
+        ("Home / End", "the start / the end of the round".to_string()),
+        (
+            "p",
+            format!(
+                "play the moves by themselves, one after another, or stop; from the end, starts again (a pause of {} ms between moves)",
+                super::MOVE_PAUSE.as_millis()
+            ),
+        ),
+        (
+            "+ / -",
+            format!("faster / slower sowing, kept for next time (now {speed})"),
+        ),
+        (
+            "a",
+            "the analysis of the round: every move under perfect play (q comes back)".to_string(),
+        ),
+        (
+            "t",
+            "colours or black and white (kept for next time)".to_string(),
+        ),
+        (
+            "q or Esc",
+            "leave the replay; Ctrl-C leaves at once".to_string(),
+        ),
+        (
+            "?",
+            "this help (↑↓ scroll it, any other key closes it)".to_string(),
+        ),
+    ];
+    HelpText {
+        title: " Mancala replay — help ".to_string(),
+        heading: format!("Rules: {}", record.rules()),
+        sentences: rules_text(record.rules(), record.names()),
+        keys: keys
+            .into_iter()
+            .map(|(keys, what)| (keys.to_string(), what))
+            .collect(),
+    }
+}
