@@ -85,7 +85,7 @@ pub fn key_list(rules: &Rules, speed: &str, networked: bool) -> Vec<(String, Str
     if networked {
         keys.push((
             key('u').into(),
-            "ask the other player to agree to take back the last move".into(),
+            "ask the other player to agree to take back your last move (and their reply)".into(),
         ));
     } else {
         keys.push((
