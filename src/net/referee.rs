@@ -658,6 +658,14 @@ mod tests {
         let mut r = referee();
         let a = r.game().rules().pit_by_letter('a').unwrap();
         r.local_move(a).unwrap();
+        // The joiner has no move of his own to take back yet.
+        let at = At::of(r.game());
+        let out = r.remote(ToHost::Undo { at }).unwrap();
+        assert_eq!(out[0], Out::Send(ToJoiner::UndoDeclined), "{out:?}");
+        assert!(r.undo_request().is_none());
+        // Michael d (ends in f): he asks for it back on Alice's turn.
+        r.remote(ToHost::Move { at, pit: 'd' }).unwrap();
+        assert_eq!(r.game().board().to_move(), HOST_SIDE);
         let at = At::of(r.game());
         let out = r.remote(ToHost::Undo { at }).unwrap();
         assert_eq!(
@@ -668,13 +676,14 @@ mod tests {
             sent(&r.local_undo_answer(false)),
             vec![ToJoiner::UndoDeclined]
         );
-        assert_eq!(r.game().moves().len(), 1);
+        assert_eq!(r.game().moves().len(), 2);
         r.remote(ToHost::Undo { at }).unwrap();
         let out = r.local_undo_answer(true);
         assert!(out.contains(&Out::Show(Happening::Undone { moves: 1 })));
-        assert!(r.game().moves().is_empty());
-        // The host asks; the joiner's "yes" for another place is void.
-        r.local_move(a).unwrap();
+        assert_eq!(r.game().moves().len(), 1, "back to Michael's turn");
+        assert_eq!(r.game().board().to_move(), JOINER_SIDE);
+        // Alice asks for her a (Michael's turn): one move back. The
+        // joiner's "yes" for another place is void.
         r.local_undo().unwrap();
         r.remote(ToHost::UndoAnswer {
             at: At { round: 1, ply: 0 },
