@@ -536,4 +536,6 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
 }
 
 #[cfg(test)]
+mod big_screen_tests;
+#[cfg(test)]
 mod tests;
