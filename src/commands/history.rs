@@ -77,7 +77,7 @@ pub fn stats(cmd: &StatsCmd) -> anyhow::Result<ExitCode> {
         let reviews = reviews.as_mut()?;
         let done = reviews.counts();
         let number = done.analysed + done.cached + done.left_out + 1;
-        let loss = reviews.review(round, |position, of| {
+        reviews.review(round, |position, of| {
             if progress {
                 let mut err = std::io::stderr().lock();
                 let _ = write!(
@@ -86,8 +86,7 @@ pub fn stats(cmd: &StatsCmd) -> anyhow::Result<ExitCode> {
                 );
                 let _ = err.flush();
             }
-        });
-        loss
+        })
     };
     let history = stats::read_reviewed(
         &path,

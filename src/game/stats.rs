@@ -183,9 +183,7 @@ impl LossTally {
     /// analysed move).
     #[must_use]
     pub fn mean(&self) -> [Option<f64>; 2] {
-        [0, 1].map(|i| {
-            (self.moves[i] > 0).then(|| self.lost[i] as f64 / self.moves[i] as f64)
-        })
+        [0, 1].map(|i| (self.moves[i] > 0).then(|| self.lost[i] as f64 / self.moves[i] as f64))
     }
 
     fn add(&mut self, round: Option<RoundLoss>) {
@@ -207,7 +205,11 @@ impl LossTally {
         if self.analysed_rounds == 0 {
             return format!(
                 "mean loss per move: not known (no record of {} found)",
-                if rounds == 1 { "the round" } else { "any round" }
+                if rounds == 1 {
+                    "the round"
+                } else {
+                    "any round"
+                }
             );
         }
         let means = self.mean();
@@ -703,7 +705,8 @@ mod tests {
         let mut nothing = |_: &RoundResult| None;
         let none = summarize_reviewed(&line("Alice", "Michael", 1, 0), Some(&mut nothing));
         assert!(
-            none.to_text().contains("mean loss per move: not known (no record of the round found)"),
+            none.to_text()
+                .contains("mean loss per move: not known (no record of the round found)"),
             "{}",
             none.to_text()
         );
