@@ -97,11 +97,13 @@ impl ScreenLayout {
             return Err(need);
         }
         let mut extra = area.height - need.height;
-        // Taller pits first (room for seed marks), then the rules line and
-        // breathing space, then a longer log; whatever is left is margin.
-        let grow = (extra / 2).min((BoardGeometry::max_height() - BoardGeometry::min_height()) / 2);
+        // Taller pits first (room for seed marks), up to the classic board;
+        // then the rules line and breathing space, then a longer log. What
+        // is left goes to a bigger board where the width allows it, and
+        // the rest to the log: the key bar stays on the last line.
+        let classic_grow = (BoardGeometry::classic_height() - BoardGeometry::min_height()) / 2;
+        let grow = (extra / 2).min(classic_grow);
         extra -= 2 * grow;
-        let board_height = BoardGeometry::min_height() + 2 * grow;
         let mut take = |n: u16| {
             let t = extra.min(n);
             extra -= t;
@@ -110,12 +112,20 @@ impl ScreenLayout {
         let rules_height = take(1);
         let gap_top = take(1);
         let gap_bottom = take(1);
-        let bottom_height = MIN_BOTTOM + take(MAX_BOTTOM - MIN_BOTTOM);
-        let margin = extra / 2;
+        let mut bottom_height = MIN_BOTTOM + take(MAX_BOTTOM - MIN_BOTTOM);
+        let classic_height = BoardGeometry::min_height() + 2 * grow;
+        let board_height = if extra < 2 {
+            classic_height
+        } else {
+            let room = Rect::new(area.x, area.y, area.width, classic_height + extra);
+            BoardGeometry::new(room, rules)
+                .map_or(classic_height, |g| BoardGeometry::height(g.pit_height()))
+        };
+        bottom_height += extra - (board_height - classic_height);
 
         let x = area.x + 1;
         let width = area.width - 2;
-        let mut y = area.y + margin;
+        let mut y = area.y;
         let mut row = |height: u16| {
             let r = Rect::new(x, y, width, height);
             y += height;
@@ -169,11 +179,95 @@ mod tests {
     fn on_a_wide_screen_the_text_lines_up_with_the_centred_board() {
         let layout = ScreenLayout::new(Rect::new(0, 0, 120, 40), &Rules::KALAH).unwrap();
         let board = layout.geometry.outer();
-        assert!(board.x > 10, "the board is centred: {board:?}");
+        let right_margin = 120 - board.right();
+        assert!(
+            board.x.abs_diff(right_margin) <= 1 && board.x > 0,
+            "the board is centred: {board:?}"
+        );
         for part in [layout.header, layout.rules, layout.bottom, layout.keys] {
-            assert_eq!(part.width, TEXT_WIDTH);
+            assert_eq!(part.width, board.width, "as wide as the board");
             assert_eq!(part.x, board.x, "lined up with the board: {part:?}");
         }
+    }
+
+    /// The sizes a player's terminal is likely to have, and a huge one.
+    const SIZES: [(u16, u16); 6] = [
+        (80, 24),
+        (100, 30),
+        (120, 40),
+        (160, 50),
+        (200, 60),
+        (300, 100),
+    ];
+
+    #[test]
+    fn a_board_narrower_than_the_text_keeps_the_classic_text_width() {
+        let rules = Rules::KALAH.with_pits(1).unwrap();
+        let layout = ScreenLayout::new(Rect::new(0, 0, 120, 40), &rules).unwrap();
+        assert!(layout.geometry.outer().width < TEXT_WIDTH);
+        for part in [layout.header, layout.rules, layout.bottom, layout.keys] {
+            assert_eq!(part.width, TEXT_WIDTH);
+        }
+    }
+
+    #[test]
+    fn the_key_bar_is_on_the_last_line_and_the_log_takes_the_lines_left() {
+        for pits in [1, 6, 12] {
+            let rules = Rules::KALAH.with_pits(pits).unwrap();
+            let need = ScreenLayout::minimum(&rules);
+            for height in need.height..=100 {
+                for width in [need.width, 80, 100, 120, 160, 200, 300] {
+                    let area = Rect::new(2, 1, width.max(need.width), height);
+                    let layout = ScreenLayout::new(area, &rules).unwrap();
+                    let at = format!("{pits} pits, {}×{height}", area.width);
+                    assert_eq!(layout.header.y, area.y, "header on top: {at}");
+                    assert_eq!(layout.keys.y, area.bottom() - 1, "keys last: {at}");
+                    assert_eq!(layout.bottom.bottom(), layout.keys.y, "{at}");
+                    assert!(layout.rules.bottom() <= layout.board.y, "{at}");
+                    assert!(layout.board.bottom() <= layout.bottom.y, "{at}");
+                    assert_eq!(
+                        layout.board.height,
+                        BoardGeometry::height(layout.geometry.pit_height()),
+                        "the board's row holds its pits and nothing else: {at}"
+                    );
+                    let outer = layout.geometry.outer();
+                    assert_eq!(area.intersection(outer), outer, "{at}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_board_grows_with_the_screen_up_to_a_limit() {
+        let pit = |pits: usize, (width, height): (u16, u16)| {
+            let rules = Rules::KALAH.with_pits(pits).unwrap();
+            let layout = ScreenLayout::new(Rect::new(0, 0, width, height), &rules).unwrap();
+            let a = layout.geometry.cell(rules.pit_by_letter('a').unwrap());
+            (a.width, a.height, layout.bottom.height)
+        };
+        let grown: Vec<_> = SIZES.iter().map(|&size| pit(6, size)).collect();
+        assert_eq!(
+            grown,
+            [
+                (9, 5, 6),
+                (11, 6, 10),
+                (13, 7, 18),
+                (15, 8, 26),
+                (15, 8, 36),
+                (15, 8, 76)
+            ],
+            "(pit width, pit height, log lines) at {SIZES:?}"
+        );
+        assert_eq!(pit(1, (120, 40)), (15, 8, 16));
+        // Twelve bigger pits need more than 120 columns: the classic board.
+        assert_eq!(pit(12, (120, 40)), (7, 5, 22));
+        assert_eq!(pit(12, (200, 60)), (13, 7, 38));
+        // The first step up (as the README says): 93×28 on 6 pits.
+        assert_eq!(pit(6, (93, 28)), (11, 6, 8));
+        assert_eq!(pit(6, (92, 28)), (9, 5, 10));
+        assert_eq!(pit(6, (93, 27)), (9, 5, 9));
+        // A wide but low screen keeps the classic board and its shape.
+        assert_eq!(pit(6, (300, 24)), (9, 5, 6));
     }
 
     #[test]

@@ -493,7 +493,7 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
             (command_key(app, 'r'), "redo", Optional),
         ]);
     } else if app.is_networked() {
-        if !app.game().moves().is_empty() && !app.other_away() {
+        if app.can_ask_take_back() {
             keys.push((command_key(app, 'u'), "take back", Useful));
         }
     } else {
@@ -533,5 +533,7 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
     bar.line(width, app.theme())
 }
 
+#[cfg(test)]
+mod big_screen_tests;
 #[cfg(test)]
 mod tests;

@@ -21,12 +21,30 @@ use crate::tui::theme::Theme;
 const MIN_PIT_WIDTH: u16 = 5;
 /// Lowest pit box: borders and the count.
 const MIN_PIT_HEIGHT: u16 = 3;
-/// Tallest pit box: borders, the count and two rows of seed marks.
-const MAX_PIT_HEIGHT: u16 = 5;
+/// Tallest pit box of the classic board (the one an 80×24 terminal
+/// shows): borders, the count and two rows of seed marks.
+const CLASSIC_PIT_HEIGHT: u16 = 5;
+/// Bigger pits for big terminals, largest first, as (width, height): both
+/// grow together so that a pit keeps its shape, with a row of seed marks
+/// more at each step. The largest is the limit: a 6-pit board is then 125
+/// columns wide, and any more room is margin (or log lines).
+const BIG_PITS: [(u16, u16); 3] = [(15, 8), (13, 7), (11, 6)];
 
 /// A store's width next to pits `pit_width` wide.
 const fn store_width_for(pit_width: u16) -> u16 {
-    if pit_width >= 7 { 8 } else { MIN_PIT_WIDTH + 1 }
+    if pit_width >= 11 {
+        pit_width - 1
+    } else if pit_width >= 7 {
+        8
+    } else {
+        MIN_PIT_WIDTH + 1
+    }
+}
+
+/// The width of a board of `pits` pits per side, `pit_width` wide with
+/// `gap` columns between boxes.
+const fn board_width(pits: u16, pit_width: u16, gap: u16) -> u16 {
+    2 * store_width_for(pit_width) + pits * pit_width + (pits + 1) * gap
 }
 
 /// Where every part of the board goes inside an area.
@@ -88,10 +106,11 @@ impl BoardGeometry {
         BoardGeometry::height(MIN_PIT_HEIGHT)
     }
 
-    /// The tallest a board gets.
+    /// The height of the classic board, the tallest an 80×24 terminal
+    /// shows; bigger boards need [`BIG_PITS`]' width too.
     #[must_use]
-    pub const fn max_height() -> u16 {
-        BoardGeometry::height(MAX_PIT_HEIGHT)
+    pub const fn classic_height() -> u16 {
+        BoardGeometry::height(CLASSIC_PIT_HEIGHT)
     }
 
     /// Lays out `rules`' board, centred in `area`, as large as fits; `None`
@@ -100,24 +119,34 @@ impl BoardGeometry {
     #[must_use]
     pub fn new(area: Rect, rules: &Rules) -> Option<BoardGeometry> {
         let n = rules.pits() as u16;
-        let pit_height = (area.height.saturating_sub(3) / 2).min(MAX_PIT_HEIGHT);
-        if pit_height < MIN_PIT_HEIGHT {
+        let room = area.height.saturating_sub(3) / 2;
+        if room < MIN_PIT_HEIGHT {
             return None;
         }
-        // Odd widths keep counts and seed marks centred. Wide pits with a
-        // gap between boxes while there is room, then touching, then narrow.
-        let (pit_width, gap) = [
-            (9, 1),
-            (7, 1),
-            (9, 0),
-            (7, 0),
-            (MIN_PIT_WIDTH, 1),
-            (MIN_PIT_WIDTH, 0),
-        ]
-        .into_iter()
-        .find(|&(w, gap)| 2 * store_width_for(w) + n * w + (n + 1) * gap <= area.width)?;
+        // Odd widths keep counts and seed marks centred. Big pits when both
+        // their width and their height fit; else the classic board: wide
+        // pits with a gap between boxes while there is room, then touching,
+        // then narrow.
+        let big = BIG_PITS
+            .into_iter()
+            .find(|&(w, h)| h <= room && board_width(n, w, 1) <= area.width)
+            .map(|(w, h)| (w, 1, h));
+        let classic = || {
+            [
+                (9, 1),
+                (7, 1),
+                (9, 0),
+                (7, 0),
+                (MIN_PIT_WIDTH, 1),
+                (MIN_PIT_WIDTH, 0),
+            ]
+            .into_iter()
+            .find(|&(w, gap)| board_width(n, w, gap) <= area.width)
+            .map(|(w, gap)| (w, gap, room.min(CLASSIC_PIT_HEIGHT)))
+        };
+        let (pit_width, gap, pit_height) = big.or_else(classic)?;
         let store_width = store_width_for(pit_width);
-        let total = 2 * store_width + n * pit_width + (n + 1) * gap;
+        let total = board_width(n, pit_width, gap);
         let x0 = area.x + (area.width - total) / 2;
         let y0 = area.y + (area.height - BoardGeometry::height(pit_height)) / 2;
         let column_x = |column: u16| x0 + store_width + gap + column * (pit_width + gap);
@@ -562,20 +591,66 @@ mod tests {
 
     #[test]
     fn clicks_map_back_to_the_pit_under_them() {
-        let rules = Rules::KALAH.with_pits(10).unwrap();
-        let g = BoardGeometry::new(Rect::new(3, 2, 80, 20), &rules).unwrap();
-        for place in 0..rules.cells() {
-            let pit = Pit::new(place as u8);
-            let r = g.cell(pit);
-            assert_eq!(g.hit(Position::new(r.x + r.width / 2, r.y + 1)), Some(pit));
-            assert_eq!(g.hit(Position::new(r.x, r.y)), Some(pit), "corner");
+        // Board rows as the screen layout gives them, from a low 80-column
+        // screen to a huge one.
+        let areas = [
+            Rect::new(3, 2, 80, 20),
+            Rect::new(0, 4, 100, 15),
+            Rect::new(0, 4, 120, 17),
+            Rect::new(0, 4, 160, 19),
+            Rect::new(0, 4, 200, 19),
+            Rect::new(7, 4, 300, 40),
+        ];
+        for pits in [1, 6, 10, 12] {
+            let rules = Rules::KALAH.with_pits(pits).unwrap();
+            for area in areas {
+                let g = BoardGeometry::new(area, &rules).unwrap();
+                for place in 0..rules.cells() {
+                    let pit = Pit::new(place as u8);
+                    let r = g.cell(pit);
+                    assert_eq!(area.intersection(r), r, "{pits} pits in {area:?}");
+                    // Every cell of the box, borders included, is this pit
+                    // (so no two boxes overlap).
+                    for position in r.positions() {
+                        assert_eq!(g.hit(position), Some(pit), "{pits} pits in {area:?}");
+                    }
+                }
+                assert_eq!(g.hit(Position::new(area.x, area.y)), None);
+                assert_eq!(
+                    g.hit(g.caption.as_position()),
+                    None,
+                    "the caption is not a pit"
+                );
+            }
         }
-        assert_eq!(g.hit(Position::new(0, 0)), None);
-        assert_eq!(
-            g.hit(g.caption.as_position()),
-            None,
-            "the caption is not a pit"
+    }
+
+    #[test]
+    fn bigger_pits_show_more_seed_marks() {
+        let rules = Rules::KALAH;
+        let a = rules.pit_by_letter('a').unwrap();
+        let mut counts = vec![0; rules.cells()];
+        counts[a.index()] = 30;
+        let theme = Theme::monochrome();
+        let view = BoardView::new(
+            &rules,
+            &counts,
+            ["Alice", "Michael"],
+            Score::default(),
+            &theme,
         );
+        // (seed marks, + marks) drawn in pit a on a board row `width` ×
+        // `height`, as an 80×24 and a 120×40 screen give it.
+        let marks = |width, height| {
+            let area = Rect::new(0, 0, width, height);
+            let mut buf = Buffer::empty(area);
+            (&view).render(area, &mut buf);
+            let cell = BoardGeometry::new(area, &rules).unwrap().cell(a);
+            let symbols: String = cell.positions().map(|p| buf[p].symbol()).collect();
+            (symbols.matches('•').count(), symbols.matches('+').count())
+        };
+        assert_eq!(marks(80, 13), (13, 1), "two rows of 7, full");
+        assert_eq!(marks(120, 17), (30, 0), "four rows of 11: all 30 show");
     }
 
     #[test]

@@ -145,6 +145,18 @@ impl App {
                 .is_some_and(|r| matches!(r.ask, Some(Ask::Away { .. } | Ask::Reconnecting { .. })))
     }
 
+    /// Whether `u` can ask the other player to take back the last move
+    /// now: there is a move in this round to take back, and the other
+    /// player is there to agree.
+    #[must_use]
+    pub fn can_ask_take_back(&self) -> bool {
+        self.remote.is_some()
+            && !self.game.moves().is_empty()
+            && self.game.outcome().is_none()
+            && !self.other_away()
+            && !self.remote_question()
+    }
+
     /// Whether the network game asks whether to resume a saved match.
     #[must_use]
     pub fn remote_resume_question(&self) -> bool {
@@ -320,7 +332,7 @@ impl App {
             KeyCode::Char('n' | 'N') if question => self.answer_remote(false),
             KeyCode::Char('q') | KeyCode::Esc => self.dialog = Some(Overlay::ConfirmQuit),
             KeyCode::Char('?' | '+' | '-' | 't') => return false,
-            KeyCode::Char('u') if !question && !self.other_away() => self.ask_take_back(),
+            KeyCode::Char('u') if self.can_ask_take_back() => self.ask_take_back(),
             _ if question => self.notes.say(Note::plain(format!(
                 "{} is not an answer: y agrees, n refuses.",
                 key_name(key)
@@ -560,6 +572,16 @@ mod tests {
         assert!(!app.round_over(), "the answer is given once");
         app.handle_event(&ch('n'), t0);
         assert!(app.take_lines().is_empty());
+        app.on_shown(
+            Shown::Ask(Ask::WaitingAgain {
+                name: "Michael".into(),
+            }),
+            t0,
+        );
+        let screen = crate::tui::game::testing::render(&app, 80, 24);
+        assert!(!screen.contains("take back"), "the round is over: {screen}");
+        app.handle_event(&ch('u'), t0);
+        assert!(app.take_lines().is_empty(), "a finished round stays");
         m.next_round();
         app.on_shown(Shown::Board(Box::new(m)), t0);
         assert_eq!(app.game().round(), 2);
