@@ -24,8 +24,9 @@
 //! - Young brothers wait (the `split` module): with two threads or
 //!   more, a node high in the tree whose first move did not cut off shares
 //!   its other moves with the idle threads.
-//! - Enhanced transposition cutoffs near the root: before searching, each
-//!   move's known bound may cut off at once.
+//! - Enhanced transposition cutoffs: before searching, each move's known
+//!   bound may cut off at once, or spare its search; all moves are played
+//!   first, so that their lookups overlap.
 //! - An endgame database ([`endgame`]) of every position with few seeds
 //!   left, computed lazily and shared.
 //! - Move ordering: the table's move, then extra turns (nearest the store
@@ -50,7 +51,7 @@ use self::endgame::{Endgame, EndgameMemory};
 use self::split::{Pool, Split};
 use self::table::{Entry, Table, TableMemory};
 use super::{Engine, Limits};
-use crate::rules::{Board, Compact, CompactRules, Next, Pit, Sowing};
+use crate::rules::{Board, Compact, CompactRules, MAX_PITS, Next, Pit, Sowing};
 
 /// The answer of the solver for a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -286,11 +287,11 @@ const DB_SCALE: u32 = 3;
 /// the 18 seeds of Kalah(6,4) take 86.5 M and 2.4 s on two idle cores).
 const FIRST_DB_SEEDS: u8 = 13;
 
-/// A growing solver builds at most this long more of the database at each
-/// move (what is built stays, a level only used once complete): in
-/// `mancala arena perfect random` on Kalah(6,4) the database reaches 15
-/// to 16 seeds by the fourth round, no move waiting more than this for it.
-const ENDGAME_SLICE: Duration = Duration::from_millis(30);
+/// A growing solver's [`Solver::grow`] works at most this long (what is
+/// built stays, a level only used once complete): a player grows its
+/// database on moves that leave it time (a book move, a search that ended
+/// early), never before a search.
+const ENDGAME_SLICE: Duration = Duration::from_millis(50);
 
 /// A growing solver's table holds at most this many bytes until
 /// [`Solver::warm_up`]: enough for the searches past the book of Kalah(6,4)
@@ -340,13 +341,6 @@ fn table_min(db_seeds: i32) -> i32 {
 /// seeds in the database, two threads: 37.6 s with 6, 38.4 s with 3,
 /// 42.2 s with 10; both threads busy in all three).
 const SPLIT_ABOVE_DB: i32 = 6;
-
-/// Enhanced transposition cutoffs are tried only where this many seeds or
-/// more are in play: below, their table lookups cost more than they save
-/// (measured on Kalah(6,4), one thread: from 20 seeds 67 s of search,
-/// from 24 51.7 s, from 30 48.7 s, never 46.9 s; kept near the root,
-/// where a cutoff saves most, for bigger boards).
-const ETC_MIN_SEEDS: i32 = 30;
 
 /// From this many seeds in play, a position the table knows nothing of
 /// gets MTD(f)'s first guess from a short heuristic search (the
@@ -407,10 +401,17 @@ impl<'a> SearchThread<'a> {
     #[inline]
     fn child(&mut self, pos: &Compact, i: usize, alpha: i32, beta: i32) -> i32 {
         let (child, gain, next) = pos.play(&self.rules, i);
+        self.after(&child, gain, next, alpha, beta)
+    }
+
+    /// The mover's value of a move that gained `gain` and led to `child`
+    /// (`next` moving there), searched with the window `alpha..beta`.
+    #[inline]
+    fn after(&mut self, child: &Compact, gain: i32, next: Next, alpha: i32, beta: i32) -> i32 {
         match next {
             Next::Over => gain,
-            Next::Again => gain + self.search(&child, alpha - gain, beta - gain),
-            Next::Opponent => gain - self.search(&child, gain - beta, gain - alpha),
+            Next::Again => gain + self.search(child, alpha - gain, beta - gain),
+            Next::Opponent => gain - self.search(child, gain - beta, gain - alpha),
         }
     }
 
@@ -494,23 +495,35 @@ impl<'a> SearchThread<'a> {
         }
         let rules = self.rules;
         let n = rules.pits();
-        let mut moves = pos.moves(&rules);
+        // every move played once, first: their lookups below are then
+        // independent loads the processor overlaps (the table and the
+        // database are far bigger than the caches), and each child found
+        // in the table is in the cache when it is searched
+        let mut kids = [(*pos, 0i32, Next::Over, 0u8); MAX_PITS];
+        let mut len = 0;
+        let mut bits = pos.moves(&rules);
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let (child, gain, next) = pos.play(&rules, i);
+            kids[len] = (child, gain, next, i as u8);
+            len += 1;
+        }
+        let kids = &kids[..len];
+        // moves still to search, as bits over `kids`
+        let mut open = (1u32 << len) - 1;
         let mut best = -in_play - 1;
         let mut best_move = u8::MAX;
         if in_play <= self.db_seeds + self.peek_range {
             // moves whose outcome is known at once (the game ends, or the
             // database holds the position after them) are valued first:
             // one may cut off, and the others search a narrower window
-            let mut bits = moves;
-            while bits != 0 {
-                let i = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let (child, gain, next) = pos.play(&rules, i);
+            for (k, (child, gain, next, i)) in kids.iter().enumerate() {
                 let value = match next {
-                    Next::Over => gain,
+                    Next::Over => *gain,
                     _ if i32::from(child.in_play()) <= self.db_seeds => {
-                        let rest = self.endgame.value(&child, &mut self.counter);
-                        if next == Next::Again {
+                        let rest = self.endgame.value(child, &mut self.counter);
+                        if *next == Next::Again {
                             gain + rest
                         } else {
                             gain - rest
@@ -518,10 +531,10 @@ impl<'a> SearchThread<'a> {
                     }
                     _ => continue,
                 };
-                moves &= !(1 << i);
+                open &= !(1 << k);
                 if value > best {
                     best = value;
-                    best_move = i as u8;
+                    best_move = *i;
                 }
             }
             if self.counter.aborted {
@@ -531,7 +544,7 @@ impl<'a> SearchThread<'a> {
                 self.store(key, (best, upper), best_move, 0);
                 return best;
             }
-            if moves == 0 {
+            if open == 0 {
                 if best <= alpha {
                     self.store(key, (lower, best), u8::MAX, 0);
                 } else {
@@ -542,45 +555,55 @@ impl<'a> SearchThread<'a> {
         }
         let alpha_in = alpha;
         alpha = alpha.max(best);
-        if in_play >= ETC_MIN_SEEDS {
-            // enhanced transposition cutoffs: a move whose known bound
-            // already reaches beta ends the search here
-            let mut bits = moves;
-            while bits != 0 {
-                let i = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let (child, gain, next) = pos.play(&rules, i);
-                let bound = match next {
-                    Next::Over => gain,
-                    Next::Again | Next::Opponent => {
-                        if i32::from(child.in_play()) <= self.db_seeds {
-                            continue;
-                        }
-                        let Some(e) = self.table.probe(key_of(&child, self.wide)) else {
-                            continue;
-                        };
-                        if next == Next::Again {
-                            gain + i32::from(e.lower)
-                        } else {
-                            gain - i32::from(e.upper)
-                        }
+        // enhanced transposition cutoffs (wherever the table is used:
+        // the children's lookups overlap, and each child found is in
+        // the cache when it is searched; measured on Kalah(6,4),
+        // capture always, one thread: 54.6 M positions and 24.1 s of
+        // CPU where from 30 seeds on only 66.1 M and 26.3 s, Kalah(6,3)
+        // 1.64 M positions where 1.88 M): a move whose known bound
+        // already reaches beta ends the search here, and one known
+        // not to exceed alpha needs no search (its bound is its value
+        // for a node that fails low)
+        let mut bits = open;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let (child, gain, next, i) = &kids[k];
+            let (low, high) = match next {
+                Next::Over => (*gain, *gain),
+                Next::Again | Next::Opponent => {
+                    if i32::from(child.in_play()) <= self.db_seeds {
+                        continue;
                     }
-                };
-                if bound >= beta {
-                    self.store(key, (bound, upper), i as u8, 0);
-                    return bound;
+                    let Some(e) = self.table.probe(key_of(child, self.wide)) else {
+                        continue;
+                    };
+                    if *next == Next::Again {
+                        (gain + i32::from(e.lower), gain + i32::from(e.upper))
+                    } else {
+                        (gain - i32::from(e.upper), gain - i32::from(e.lower))
+                    }
                 }
+            };
+            if low >= beta {
+                self.store(key, (low, upper), *i, 0);
+                return low;
+            }
+            if high <= alpha {
+                open &= !(1 << k);
+                best = best.max(high);
             }
         }
         // order: the table's move, extra turns (nearest the store first),
         // captures by size, then pits nearer the store
-        let mut order = [(0i32, 0u8); 16];
+        let mut order = [(0i32, 0u8); MAX_PITS];
         let mut len = 0;
         let capture = rules.rules().capture();
-        let mut bits = moves;
+        let mut bits = open;
         while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
+            let k = bits.trailing_zeros() as usize;
             bits &= bits - 1;
+            let i = usize::from(kids[k].3);
             let seeds = usize::from(pos.mine(i));
             let score = if i as u8 == first {
                 1 << 20
@@ -608,34 +631,35 @@ impl<'a> SearchThread<'a> {
                 order[j] = order[j - 1];
                 j -= 1;
             }
-            order[j] = (score, i as u8);
+            order[j] = (score, k as u8);
             len += 1;
         }
         let nodes_before = self.counter.nodes;
-        for (k, &(_, i)) in order[..len].iter().enumerate() {
-            let value = self.child(pos, usize::from(i), alpha, beta);
+        for (step, &(_, k)) in order[..len].iter().enumerate() {
+            let (child, gain, next, i) = &kids[usize::from(k)];
+            let value = self.after(child, *gain, *next, alpha, beta);
             if self.counter.aborted {
                 return 0;
             }
             if value > best {
                 best = value;
-                best_move = i;
+                best_move = *i;
                 if best >= beta {
                     break;
                 }
                 alpha = alpha.max(best);
             }
             if let Some(pool) = self.pool
-                && k == 0
+                && step == 0
                 && len > 2
                 && in_play >= self.split_min
                 && let Some(split) = pool.slot(self.id, self.depth)
             {
                 // the first move did not cut off: the others are shared
                 // with the idle threads
-                let mut rest = [0u8; 16];
-                for (r, &(_, m)) in rest.iter_mut().zip(&order[1..len]) {
-                    *r = m;
+                let mut rest = [0u8; MAX_PITS];
+                for (r, &(_, k)) in rest.iter_mut().zip(&order[1..len]) {
+                    *r = kids[usize::from(k)].3;
                 }
                 let window = (alpha, beta);
                 match self.split(
@@ -804,6 +828,10 @@ pub struct Solver {
     /// Bytes of the table sized to the game and the memory (a growing
     /// solver's is smaller until [`Solver::warm_up`]).
     table_bytes: usize,
+    /// A growing solver's full-size table while warm-up brings its memory
+    /// in: it replaces the small one only once all in, so that no search
+    /// meets its fresh pages.
+    pending_table: Option<TableMemory>,
     /// Nodes with at least this many seeds more than the database may
     /// become split points.
     split_above: i32,
@@ -840,6 +868,7 @@ impl Solver {
             endgame_time: Duration::ZERO,
             endgame_slice: None,
             table_bytes: 0,
+            pending_table: None,
             split_above: SPLIT_ABOVE_DB,
             splits: 0,
             nodes: 0,
@@ -856,19 +885,20 @@ impl Solver {
 
     /// The same for a player, whose first searches past the book must not
     /// wait for the whole endgame database (2.4 s on Kalah(6,4), 18 seeds)
-    /// nor for a big table's memory: each solve builds the database up to
-    /// [`FIRST_DB_SEEDS`] seeds (tens of milliseconds) and then for at
-    /// most [`ENDGAME_SLICE`] more, searching with the levels complete so
-    /// far (as does [`Solver::grow_endgame`] on a book move), and the
-    /// table holds [`GROWING_TABLE_BYTES`] at most. [`Solver::warm_up`]
-    /// still builds the whole database, then makes the table full size.
+    /// nor for a big table's memory: a solve builds the database up to
+    /// [`FIRST_DB_SEEDS`] seeds at most (0.28 s of CPU on 6 pits; within
+    /// the limits, as any solve's), searching with the levels complete so
+    /// far, and the table holds
+    /// [`GROWING_TABLE_BYTES`] at most. The rest is built in slices by
+    /// [`Solver::grow`] (on the time a move leaves) or at once by
+    /// [`Solver::warm_up`], which then brings in the full-size table.
     #[must_use]
     pub fn growing(mut self) -> Solver {
         self.endgame_slice = Some(ENDGAME_SLICE);
         self
     }
 
-    /// The same growing by `slice` at a time (tests: none at all).
+    /// The same growing by `slice` at a time (tests).
     #[cfg(test)]
     fn with_endgame_slice(mut self, slice: Duration) -> Solver {
         self.endgame_slice = Some(slice);
@@ -926,53 +956,82 @@ impl Solver {
     /// ([`Solver::check`]).
     ///
     /// A solve does the first two itself before it searches; this is for a
-    /// player that can do them ahead, on time it would otherwise wait.
+    /// player that can do them ahead, on time it would otherwise wait. A
+    /// growing solver ([`Solver::growing`]) first makes what its searches
+    /// need ready ([`Solver::is_ready_to_search`]), then builds the rest,
+    /// then brings in a full-size table beside its small one and swaps
+    /// them once it is all in.
     pub fn warm_up(&mut self, board: &Board, limits: &Limits) -> Option<bool> {
         Solver::check(board, self.memory).ok()?;
         self.prepare(CompactRules::new(*board.rules()));
         self.endgame_time = Duration::ZERO;
+        let stop = || limits.should_stop();
+        if self.endgame_slice.is_some() {
+            self.build_endgame(FIRST_DB_SEEDS, limits);
+            if let Some(table) = &mut self.table {
+                table.fault_in(stop);
+            }
+        }
         self.build_endgame(u8::MAX, limits);
-        if self
+        if !self
             .endgame
             .as_ref()
             .is_some_and(EndgameMemory::is_complete)
         {
-            if self
-                .table
-                .as_ref()
-                .is_some_and(|t| t.bytes() < self.table_bytes)
-            {
-                // a growing solver's first table: its few entries are
-                // cheaper to find again than to keep
-                self.table = Some(TableMemory::with_bytes(self.table_bytes));
+            return Some(false);
+        }
+        if self
+            .table
+            .as_ref()
+            .is_some_and(|t| t.bytes() < self.table_bytes)
+        {
+            // a growing solver's first table: its few entries are cheaper
+            // to find again than to keep
+            let bytes = self.table_bytes;
+            let full = self
+                .pending_table
+                .get_or_insert_with(|| TableMemory::with_bytes(bytes));
+            if full.fault_in(stop) {
+                self.table = self.pending_table.take();
             }
-            if let Some(table) = &mut self.table {
-                table.fault_in(&limits.stop);
-            }
+        } else if let Some(table) = &mut self.table {
+            table.fault_in(stop);
         }
         Some(self.is_warm(board))
     }
 
-    /// For a growing solver ([`Solver::growing`]), on a move that needs no
-    /// search (a book move): builds the endgame database of `board`'s
-    /// rules for at most [`ENDGAME_SLICE`] more, or until `stop` is set, so
-    /// that the first search past the book finds more of it built. Does
-    /// nothing for other solvers or boards too big ([`Solver::check`]).
-    pub fn grow_endgame(&mut self, board: &Board, stop: &Arc<AtomicBool>) {
+    /// For a growing solver ([`Solver::growing`]), on time a move leaves
+    /// (a book move, a search that ended early): goes on warming up
+    /// ([`Solver::warm_up`]) for `board`'s rules until `limits` stop it,
+    /// at most [`ENDGAME_SLICE`], so that the searches to come find more of
+    /// the database built. Does nothing for other solvers or boards too
+    /// big ([`Solver::check`]).
+    pub fn grow(&mut self, board: &Board, limits: &Limits) {
         let Some(slice) = self.endgame_slice else {
             return;
         };
-        if Solver::check(board, self.memory).is_err() {
-            return;
-        }
-        self.prepare(CompactRules::new(*board.rules()));
-        self.endgame_time = Duration::ZERO;
-        let limits = Limits {
-            deadline: Some(Instant::now() + slice),
+        let end = Instant::now() + slice;
+        let slice = Limits {
+            deadline: Some(limits.deadline.map_or(end, |d| d.min(end))),
             nodes: None,
-            stop: Arc::clone(stop),
+            stop: Arc::clone(&limits.stop),
         };
-        self.build_endgame(u8::MAX, &limits);
+        let _ = self.warm_up(board, &slice);
+    }
+
+    /// Whether a search of `board` can start at once and stop on time:
+    /// the solver is warm ([`Solver::is_warm`]), or it is growing and has
+    /// the first levels of the database built and its small table's
+    /// memory in (it searches with those, see [`Solver::growing`]).
+    #[must_use]
+    pub fn is_ready_to_search(&self, board: &Board) -> bool {
+        if self.endgame_slice.is_none() {
+            return self.is_warm(board);
+        }
+        let rules = CompactRules::new(*board.rules());
+        self.endgame.as_ref().is_some_and(|e| {
+            *e.rules() == rules && (e.ready() >= FIRST_DB_SEEDS || e.is_complete())
+        }) && self.table.as_ref().is_some_and(TableMemory::is_faulted_in)
     }
 
     /// Builds the prepared database up to `upto` seeds until `limits`
@@ -1034,6 +1093,7 @@ impl Solver {
         };
         self.endgame = None;
         self.table = None;
+        self.pending_table = None;
         let db = EndgameMemory::new(rules, k);
         let rest = self.memory.saturating_sub(db.bytes());
         let table_cap = 1usize << table_bits(total);
@@ -1076,7 +1136,7 @@ impl Solver {
             let total = rules.rules().total_seeds().min(255) as u32;
             endgame::seeds_for(rules.pits(), total, n.saturating_mul(BUILD_PER_NODE)) as u8
         });
-        let mut build_limits = Limits {
+        let build_limits = Limits {
             deadline: limits
                 .deadline
                 .map(|d| t0 + d.saturating_duration_since(t0) / 2),
@@ -1084,21 +1144,11 @@ impl Solver {
             stop: Arc::clone(&limits.stop),
         };
         self.endgame_time = Duration::ZERO;
-        if let Some(slice) = self.endgame_slice {
-            // a player: the first levels whatever the time, then a slice
-            let first = Limits {
-                deadline: None,
-                nodes: None,
-                stop: Arc::clone(&limits.stop),
-            };
-            self.build_endgame(upto.min(FIRST_DB_SEEDS), &first);
+        if self.endgame_slice.is_some() {
+            // growing: at most the first levels before a search, the rest
+            // on time a move leaves (see `grow`)
             let ready = self.endgame.as_ref().map_or(0, EndgameMemory::ready);
-            if in_play <= i32::from(ready) {
-                // the database answers: nothing to search, nothing to wait for
-                upto = ready;
-            }
-            let end = Instant::now() + slice;
-            build_limits.deadline = Some(build_limits.deadline.map_or(end, |d| d.min(end)));
+            upto = upto.min(ready.max(FIRST_DB_SEEDS));
         }
         self.build_endgame(upto, &build_limits);
         let table = self.table.as_mut().expect("prepared").table();
