@@ -184,7 +184,7 @@ pub struct App {
     /// The network's part, in a match with a friend on another machine.
     remote: Option<Remote>,
     /// The analysis of the round just played, once asked for (`A`).
-    review: Option<review::Review>,
+    review: Option<review::RoundAnalysis>,
 }
 
 impl App {

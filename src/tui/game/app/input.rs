@@ -41,7 +41,7 @@ impl App {
         if let Input::Resize(columns, lines) = input {
             self.resize(columns, lines);
         }
-        if self.analysis_input(&input, now) {
+        if self.analysis_input(&input) {
             if matches!(input, Input::Interrupt) {
                 self.quit_now();
             }

@@ -13,7 +13,7 @@ use crate::tui::input::Input;
 
 /// The analysis of the finished round, kept while the round's end is on
 /// screen so that opening it again does not start it again.
-pub struct Review {
+pub struct RoundAnalysis {
     /// The analysis screen.
     view: AnalysisView,
     /// Whether it is on screen.
@@ -43,7 +43,7 @@ impl App {
         }
         let chosen = self.chosen;
         let game = &self.game;
-        let review = self.review.get_or_insert_with(|| Review {
+        let review = self.review.get_or_insert_with(|| RoundAnalysis {
             view: AnalysisView::start(Record::of_match(game), DEFAULT_THINK, chosen),
             open: false,
         });
@@ -54,7 +54,7 @@ impl App {
     /// An input while the analysis is on screen: it goes there; leaving it
     /// comes back to the end of the round with the theme chosen there, and
     /// Ctrl-C leaves the game too. `false` when the analysis is not open.
-    pub(super) fn analysis_input(&mut self, input: &Input, _now: Instant) -> bool {
+    pub(super) fn analysis_input(&mut self, input: &Input) -> bool {
         let Some(review) = self.review.as_mut().filter(|r| r.open) else {
             return false;
         };
