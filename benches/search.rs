@@ -18,6 +18,10 @@
 //! arena's seeds) and prints `perfect`'s time per move: mean, 95th
 //! percentile and maximum (the first moves past the book wait for what
 //! the endgame database has of its levels, and for the table's memory).
+//! `MANCALA_BENCH=hint` asks a fresh `Advisor` (as a new match holds) for
+//! its first hint on positions of Kalah(6,4) past the opening book (at
+//! most 30 seeds in the pits), with a 1 s budget, and prints the time of
+//! each.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -25,8 +29,10 @@ use std::time::{Duration, Instant};
 use criterion::{BatchSize, Criterion, Throughput};
 use mancala::commands::arena::{MoveBudget, play_arena};
 use mancala::players::solver::DEFAULT_SOLVE_MEMORY;
-use mancala::players::{Engine, Limits, PlayerKind, Solver};
-use mancala::rules::{Board, Capture, Rules};
+use mancala::players::solver::book;
+use mancala::players::{Advisor, Engine, Limits, PlayerKind, Solver};
+use mancala::rng::Rng;
+use mancala::rules::{Board, Capture, Rules, Side};
 
 const ENGINE_NODES: u64 = 200_000;
 const SOLVER_NODES: u64 = 2_000_000;
@@ -184,6 +190,51 @@ fn arena_once() {
     }
 }
 
+/// Seeds in the pits of the positions of [`first_hints`]: at most this many
+/// (a position of Kalah(6,4) with more is seldom proven in a hint's time).
+const HINT_SEEDS: u16 = 30;
+
+/// Seeds in the pits of `board`.
+fn in_pits(board: &Board) -> u16 {
+    board.seeds_in_pits(Side::South) + board.seeds_in_pits(Side::North)
+}
+
+/// A fresh [`Advisor`]'s first hint on positions of Kalah(6,4) reached by
+/// random moves past the opening book, with at most [`HINT_SEEDS`] in the
+/// pits, within 1 s each: its time, and whether it is exact.
+fn first_hints() {
+    for (name, capture) in [("nonempty", Capture::NonEmpty), ("always", Capture::Always)] {
+        let mut rng = Rng::new(7);
+        let mut times = Vec::new();
+        let mut exact = 0;
+        for _ in 0..6 {
+            let mut board = Board::new(Rules::KALAH.with_capture(capture));
+            while !board.is_over()
+                && (book::shipped().get(&board).is_some() || in_pits(&board) > HINT_SEEDS)
+            {
+                let moves: Vec<_> = board.legal_moves().collect();
+                board.play_unchecked(moves[rng.below(moves.len())]);
+            }
+            if board.is_over() {
+                continue;
+            }
+            let start = Instant::now();
+            let hint = Advisor::new().hint(&board, &Limits::time(Duration::from_secs(1)));
+            times.push(start.elapsed().as_secs_f64() * 1e3);
+            exact += usize::from(hint.expect("a hint").exact);
+        }
+        let mean = times.iter().sum::<f64>() / times.len() as f64;
+        let max = times.iter().copied().fold(0.0, f64::max);
+        let each: Vec<String> = times.iter().map(|t| format!("{t:.0}")).collect();
+        println!(
+            "hint/first_kalah_6_4_{name}: {} positions, {exact} exact, mean {mean:.1} ms, \
+             max {max:.1} ms, each [{}] ms (one run)",
+            times.len(),
+            each.join(" ")
+        );
+    }
+}
+
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     engine_nodes_per_second(&mut c);
@@ -204,6 +255,7 @@ fn main() {
             // 26-seed database and a 4 GiB table (the README's figures)
             "6x5" => solve_once(5, [10, 12], threads, KALAH_6_5_MEMORY),
             "arena" => arena_once(),
+            "hint" => first_hints(),
             _ => {}
         }
     }

@@ -260,11 +260,14 @@ impl Default for Advisor {
 }
 
 impl Advisor {
-    /// An advisor; its tables are allocated on the first hint.
+    /// An advisor; its tables are allocated on the first hint. Its solver
+    /// grows its endgame database ([`Solver::growing`]), so that a first
+    /// hint waits neither for the whole database nor for a big table's
+    /// memory.
     #[must_use]
     pub fn new() -> Advisor {
         Advisor {
-            solver: Solver::new(solver::DEFAULT_PLAYER_MEMORY),
+            solver: Solver::new(solver::DEFAULT_PLAYER_MEMORY).growing(),
             engine: Engine::new(Level::HARD.table_bits),
         }
     }
@@ -273,9 +276,10 @@ impl Advisor {
     /// the game is over.
     ///
     /// The opening book answers first; then the exact solver tries with
-    /// half of the budget (all of it when the limits set none); when it
-    /// does not finish, the `hard` engine's estimate is given instead with
-    /// the rest (`exact` tells which).
+    /// half of the budget (all of it when the limits set none), and what
+    /// is left of that half grows its database; when it does not finish,
+    /// the `hard` engine's estimate is given instead with the rest
+    /// (`exact` tells which).
     pub fn hint(&mut self, board: &Board, limits: &Limits) -> Option<Hint> {
         board.legal_moves().next()?;
         if let Some(entry) = solver::book::shipped().get(board) {
@@ -288,7 +292,9 @@ impl Advisor {
                 exact: true,
             });
         }
-        if let Some((pit, value)) = self.solver.best_move(board, &limits.first_half()) {
+        let share = limits.first_half();
+        if let Some((pit, value)) = self.solver.best_move(board, &share) {
+            self.solver.grow(board, &share);
             return Some(Hint {
                 pit,
                 value,
@@ -319,7 +325,7 @@ pub fn hint(board: &Board, limits: &Limits) -> Option<Hint> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Capture, Rules};
+    use crate::rules::{Capture, Rules, Side};
 
     #[test]
     fn hint_is_exact_when_the_solver_finishes_and_legal_when_it_does_not() {
@@ -363,6 +369,24 @@ mod tests {
             advisor.solver.nodes
         );
         assert_eq!(advisor.solver.memory_used(), memory, "no new table");
+    }
+
+    #[test]
+    fn a_fresh_advisor_hints_with_the_first_levels_of_its_database() {
+        // Kalah(6,4) past the book: a fresh advisor's first exact hint does
+        // not wait for the whole 18-seed database (seconds to build)
+        let counts = [3, 0, 2, 1, 4, 1, 15, 2, 1, 0, 3, 2, 1, 13];
+        let board = Board::from_counts(Rules::KALAH, &counts, Side::South).unwrap();
+        let mut advisor = Advisor::new();
+        let h = advisor.hint(&board, &Limits::none()).unwrap();
+        assert!(h.exact);
+        let solved = Solver::new(64 << 20)
+            .solve(&board, &Limits::none())
+            .unwrap();
+        assert_eq!(h.value, solved.value);
+        assert!(solved.best.contains(&h.pit));
+        let (seeds, _) = advisor.solver.endgame();
+        assert!(seeds < 18, "{seeds} seeds built");
     }
 
     #[test]

@@ -287,6 +287,12 @@ impl EndgameMemory {
         self.values.len()
     }
 
+    /// Work items of the next level a stopped build finished (tests).
+    #[cfg(test)]
+    pub fn resumed_at(&self) -> usize {
+        self.shape.resume.load(Ordering::Relaxed)
+    }
+
     /// Whether every level is built.
     pub fn is_complete(&self) -> bool {
         self.shape.ready() == self.shape.max_seeds

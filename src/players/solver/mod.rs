@@ -287,11 +287,11 @@ const DB_SCALE: u32 = 3;
 /// the 18 seeds of Kalah(6,4) take 86.5 M and 2.4 s on two idle cores).
 const FIRST_DB_SEEDS: u8 = 13;
 
-/// A growing solver builds at most this long more of the database at each
-/// move (what is built stays, a level only used once complete): in
-/// `mancala arena perfect random` on Kalah(6,4) the database reaches 15
-/// to 16 seeds by the fourth round, no move waiting more than this for it.
-const ENDGAME_SLICE: Duration = Duration::from_millis(30);
+/// A growing solver's [`Solver::grow`] works at most this long (what is
+/// built stays, a level only used once complete): a player grows its
+/// database on moves that leave it time (a book move, a search that ended
+/// early), never before a search.
+const ENDGAME_SLICE: Duration = Duration::from_millis(50);
 
 /// A growing solver's table holds at most this many bytes until
 /// [`Solver::warm_up`]: enough for the searches past the book of Kalah(6,4)
@@ -828,6 +828,10 @@ pub struct Solver {
     /// Bytes of the table sized to the game and the memory (a growing
     /// solver's is smaller until [`Solver::warm_up`]).
     table_bytes: usize,
+    /// A growing solver's full-size table while warm-up brings its memory
+    /// in: it replaces the small one only once all in, so that no search
+    /// meets its fresh pages.
+    pending_table: Option<TableMemory>,
     /// Nodes with at least this many seeds more than the database may
     /// become split points.
     split_above: i32,
@@ -864,6 +868,7 @@ impl Solver {
             endgame_time: Duration::ZERO,
             endgame_slice: None,
             table_bytes: 0,
+            pending_table: None,
             split_above: SPLIT_ABOVE_DB,
             splits: 0,
             nodes: 0,
@@ -880,19 +885,20 @@ impl Solver {
 
     /// The same for a player, whose first searches past the book must not
     /// wait for the whole endgame database (2.4 s on Kalah(6,4), 18 seeds)
-    /// nor for a big table's memory: each solve builds the database up to
-    /// [`FIRST_DB_SEEDS`] seeds (tens of milliseconds) and then for at
-    /// most [`ENDGAME_SLICE`] more, searching with the levels complete so
-    /// far (as does [`Solver::grow_endgame`] on a book move), and the
-    /// table holds [`GROWING_TABLE_BYTES`] at most. [`Solver::warm_up`]
-    /// still builds the whole database, then makes the table full size.
+    /// nor for a big table's memory: a solve builds the database up to
+    /// [`FIRST_DB_SEEDS`] seeds at most (0.28 s of CPU on 6 pits; within
+    /// the limits, as any solve's), searching with the levels complete so
+    /// far, and the table holds
+    /// [`GROWING_TABLE_BYTES`] at most. The rest is built in slices by
+    /// [`Solver::grow`] (on the time a move leaves) or at once by
+    /// [`Solver::warm_up`], which then brings in the full-size table.
     #[must_use]
     pub fn growing(mut self) -> Solver {
         self.endgame_slice = Some(ENDGAME_SLICE);
         self
     }
 
-    /// The same growing by `slice` at a time (tests: none at all).
+    /// The same growing by `slice` at a time (tests).
     #[cfg(test)]
     fn with_endgame_slice(mut self, slice: Duration) -> Solver {
         self.endgame_slice = Some(slice);
@@ -950,53 +956,82 @@ impl Solver {
     /// ([`Solver::check`]).
     ///
     /// A solve does the first two itself before it searches; this is for a
-    /// player that can do them ahead, on time it would otherwise wait.
+    /// player that can do them ahead, on time it would otherwise wait. A
+    /// growing solver ([`Solver::growing`]) first makes what its searches
+    /// need ready ([`Solver::is_ready_to_search`]), then builds the rest,
+    /// then brings in a full-size table beside its small one and swaps
+    /// them once it is all in.
     pub fn warm_up(&mut self, board: &Board, limits: &Limits) -> Option<bool> {
         Solver::check(board, self.memory).ok()?;
         self.prepare(CompactRules::new(*board.rules()));
         self.endgame_time = Duration::ZERO;
+        let stop = || limits.should_stop();
+        if self.endgame_slice.is_some() {
+            self.build_endgame(FIRST_DB_SEEDS, limits);
+            if let Some(table) = &mut self.table {
+                table.fault_in(stop);
+            }
+        }
         self.build_endgame(u8::MAX, limits);
-        if self
+        if !self
             .endgame
             .as_ref()
             .is_some_and(EndgameMemory::is_complete)
         {
-            if self
-                .table
-                .as_ref()
-                .is_some_and(|t| t.bytes() < self.table_bytes)
-            {
-                // a growing solver's first table: its few entries are
-                // cheaper to find again than to keep
-                self.table = Some(TableMemory::with_bytes(self.table_bytes));
+            return Some(false);
+        }
+        if self
+            .table
+            .as_ref()
+            .is_some_and(|t| t.bytes() < self.table_bytes)
+        {
+            // a growing solver's first table: its few entries are cheaper
+            // to find again than to keep
+            let bytes = self.table_bytes;
+            let full = self
+                .pending_table
+                .get_or_insert_with(|| TableMemory::with_bytes(bytes));
+            if full.fault_in(stop) {
+                self.table = self.pending_table.take();
             }
-            if let Some(table) = &mut self.table {
-                table.fault_in(&limits.stop);
-            }
+        } else if let Some(table) = &mut self.table {
+            table.fault_in(stop);
         }
         Some(self.is_warm(board))
     }
 
-    /// For a growing solver ([`Solver::growing`]), on a move that needs no
-    /// search (a book move): builds the endgame database of `board`'s
-    /// rules for at most [`ENDGAME_SLICE`] more, or until `stop` is set, so
-    /// that the first search past the book finds more of it built. Does
-    /// nothing for other solvers or boards too big ([`Solver::check`]).
-    pub fn grow_endgame(&mut self, board: &Board, stop: &Arc<AtomicBool>) {
+    /// For a growing solver ([`Solver::growing`]), on time a move leaves
+    /// (a book move, a search that ended early): goes on warming up
+    /// ([`Solver::warm_up`]) for `board`'s rules until `limits` stop it,
+    /// at most [`ENDGAME_SLICE`], so that the searches to come find more of
+    /// the database built. Does nothing for other solvers or boards too
+    /// big ([`Solver::check`]).
+    pub fn grow(&mut self, board: &Board, limits: &Limits) {
         let Some(slice) = self.endgame_slice else {
             return;
         };
-        if Solver::check(board, self.memory).is_err() {
-            return;
-        }
-        self.prepare(CompactRules::new(*board.rules()));
-        self.endgame_time = Duration::ZERO;
-        let limits = Limits {
-            deadline: Some(Instant::now() + slice),
+        let end = Instant::now() + slice;
+        let slice = Limits {
+            deadline: Some(limits.deadline.map_or(end, |d| d.min(end))),
             nodes: None,
-            stop: Arc::clone(stop),
+            stop: Arc::clone(&limits.stop),
         };
-        self.build_endgame(u8::MAX, &limits);
+        let _ = self.warm_up(board, &slice);
+    }
+
+    /// Whether a search of `board` can start at once and stop on time:
+    /// the solver is warm ([`Solver::is_warm`]), or it is growing and has
+    /// the first levels of the database built and its small table's
+    /// memory in (it searches with those, see [`Solver::growing`]).
+    #[must_use]
+    pub fn is_ready_to_search(&self, board: &Board) -> bool {
+        if self.endgame_slice.is_none() {
+            return self.is_warm(board);
+        }
+        let rules = CompactRules::new(*board.rules());
+        self.endgame.as_ref().is_some_and(|e| {
+            *e.rules() == rules && (e.ready() >= FIRST_DB_SEEDS || e.is_complete())
+        }) && self.table.as_ref().is_some_and(TableMemory::is_faulted_in)
     }
 
     /// Builds the prepared database up to `upto` seeds until `limits`
@@ -1058,6 +1093,7 @@ impl Solver {
         };
         self.endgame = None;
         self.table = None;
+        self.pending_table = None;
         let db = EndgameMemory::new(rules, k);
         let rest = self.memory.saturating_sub(db.bytes());
         let table_cap = 1usize << table_bits(total);
@@ -1100,7 +1136,7 @@ impl Solver {
             let total = rules.rules().total_seeds().min(255) as u32;
             endgame::seeds_for(rules.pits(), total, n.saturating_mul(BUILD_PER_NODE)) as u8
         });
-        let mut build_limits = Limits {
+        let build_limits = Limits {
             deadline: limits
                 .deadline
                 .map(|d| t0 + d.saturating_duration_since(t0) / 2),
@@ -1108,21 +1144,11 @@ impl Solver {
             stop: Arc::clone(&limits.stop),
         };
         self.endgame_time = Duration::ZERO;
-        if let Some(slice) = self.endgame_slice {
-            // a player: the first levels whatever the time, then a slice
-            let first = Limits {
-                deadline: None,
-                nodes: None,
-                stop: Arc::clone(&limits.stop),
-            };
-            self.build_endgame(upto.min(FIRST_DB_SEEDS), &first);
+        if self.endgame_slice.is_some() {
+            // growing: at most the first levels before a search, the rest
+            // on time a move leaves (see `grow`)
             let ready = self.endgame.as_ref().map_or(0, EndgameMemory::ready);
-            if in_play <= i32::from(ready) {
-                // the database answers: nothing to search, nothing to wait for
-                upto = ready;
-            }
-            let end = Instant::now() + slice;
-            build_limits.deadline = Some(build_limits.deadline.map_or(end, |d| d.min(end)));
+            upto = upto.min(ready.max(FIRST_DB_SEEDS));
         }
         self.build_endgame(upto, &build_limits);
         let table = self.table.as_mut().expect("prepared").table();

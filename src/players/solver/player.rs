@@ -188,30 +188,35 @@ impl PerfectPlayer {
         if Solver::check(board, self.memory).is_err() {
             return self.search(board, limits);
         }
+        let share = limits.first_half();
         if let Some(pit) = book::lookup(board) {
-            // a slice of the database on the way (see `grow_endgame`)
-            self.solver_mut().grow_endgame(board, &limits.stop);
+            // the solver's time grows the database instead (see `grow`)
+            self.solver_mut().grow(board, &share);
             return Some((pit, true));
         }
-        let share = limits.first_half();
         if self.get_ready(board, &share)
             && let Some((pit, _)) = self.solver_mut().best_move(board, &share)
         {
+            // what is left of the solver's time grows the database, after
+            // the search, so that the search never waits for it
+            self.solver_mut().grow(board, &share);
             return Some((pit, true));
         }
         self.search(board, limits)
     }
 
-    /// Whether the solver is ready for `board` (its database built, its
-    /// table brought in) before `share`'s deadline, so that its search
-    /// stops on time: a fresh table meets a new page at nearly every
-    /// position, and a solve on it overran a 100 ms deadline by up to
-    /// 2.7 s on Kalah(6,6) (a ready one by 10 ms). Getting ready runs on
-    /// the thread that thinks ahead and goes on there when `share` ends
-    /// first (the next turn takes the solver back). Without a deadline
-    /// (a node budget, or none) there is no clock to keep: always ready.
+    /// Whether the solver is ready for `board` (see
+    /// [`Solver::is_ready_to_search`]: its database built, for a growing
+    /// solver its first levels, and its table brought in) before
+    /// `share`'s deadline, so that its search stops on time: a fresh table
+    /// meets a new page at nearly every position, and a solve on it
+    /// overran a 100 ms deadline by up to 2.7 s on Kalah(6,6) (a ready one
+    /// by 10 ms). Getting ready runs on the thread that thinks ahead and
+    /// goes on there when `share` ends first (the next turn takes the
+    /// solver back). Without a deadline (a node budget, or none) there is
+    /// no clock to keep: always ready.
     fn get_ready(&mut self, board: &Board, share: &Limits) -> bool {
-        if share.deadline.is_none() || self.solver_mut().is_warm(board) {
+        if share.deadline.is_none() || self.solver_mut().is_ready_to_search(board) {
             return true;
         }
         let next = *board;
@@ -223,7 +228,10 @@ impl PerfectPlayer {
                 None => return false,
                 Some(ponder) if ponder.thread.is_finished() => {
                     self.stop_pondering();
-                    return self.solver.as_ref().is_some_and(|s| s.is_warm(board));
+                    return self
+                        .solver
+                        .as_ref()
+                        .is_some_and(|s| s.is_ready_to_search(board));
                 }
                 Some(_) if share.should_stop() => return false,
                 Some(_) => std::thread::sleep(READY_POLL),
@@ -545,6 +553,32 @@ mod tests {
         }
         p.choose(&next, &Limits::none()).unwrap();
         assert!(p.ponder.is_none());
+    }
+
+    #[test]
+    fn with_its_first_levels_a_player_searches_at_once_without_waiting_for_the_rest() {
+        // Kalah(6,4), past the book: the default player's 18-seed database
+        // takes seconds to build. Once its first levels are built and its
+        // small table is in, a timed turn searches at once: nothing is
+        // built or brought in on another thread first
+        let counts = [3, 0, 2, 1, 4, 1, 15, 2, 1, 0, 3, 2, 1, 13];
+        let board = Board::from_counts(Rules::KALAH, &counts, Side::South).unwrap();
+        let mut p = PerfectPlayer::new();
+        p.think_on_opponents_time(false);
+        let mut slices = 0;
+        while !p.solver_mut().is_ready_to_search(&board) {
+            p.solver_mut().grow(&board, &Limits::none());
+            slices += 1;
+            assert!(slices < 10_000, "ready in time");
+        }
+        let complete = |p: &PerfectPlayer| {
+            let solver = p.solver.as_ref().expect("held");
+            solver.endgame.as_ref().is_some_and(|e| e.is_complete())
+        };
+        assert!(!complete(&p));
+        assert!(p.get_ready(&board, &Limits::time(Duration::from_secs(60))));
+        assert!(p.ponder.is_none(), "nothing started on another thread");
+        assert!(!complete(&p), "the turn did not wait for the database");
     }
 
     #[test]

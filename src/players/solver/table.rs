@@ -13,7 +13,7 @@
 //! huge pages where possible (see the `memory` module); a search borrows it
 //! as a [`Table`] for the length of one solve.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use zerocopy::{FromBytes, IntoBytes, KnownLayout};
 
@@ -124,9 +124,9 @@ impl TableMemory {
         self.buckets.len() * BUCKET_BYTES
     }
 
-    /// Has the system supply the table's memory now, until `stop` is set;
+    /// Has the system supply the table's memory now, until `stop` holds;
     /// true when it is all in (see [`Zeroed::fault_in`]).
-    pub fn fault_in(&mut self, stop: &AtomicBool) -> bool {
+    pub fn fault_in(&mut self, stop: impl Fn() -> bool) -> bool {
         self.buckets.fault_in(stop)
     }
 

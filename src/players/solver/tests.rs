@@ -444,11 +444,11 @@ fn the_table_is_sized_to_the_game_not_to_the_memory_allowed() {
 }
 
 #[test]
-fn a_growing_solver_searches_with_the_levels_built_and_finishes_them_when_warming_up() {
+fn a_growing_solver_searches_with_the_levels_built_and_grows_the_rest_on_other_time() {
     // Kalah(6,4) in 64 MiB: a 14-seed database and a 54 MiB table. A
-    // growing solver given no time beyond its first levels searches with
-    // 13 of them and a 32 MiB table, and finds the same value and moves as
-    // a solver that built all 14 first.
+    // growing solver searches with its first 13 levels and a 32 MiB table,
+    // building no more before a search however long it may grow, and finds
+    // the same value and moves as a solver that built all 14 first.
     let rules = Rules::KALAH.with_capture(Capture::NonEmpty);
     let counts = [3, 0, 2, 1, 4, 1, 15, 2, 1, 0, 3, 2, 1, 13];
     let board = Board::from_counts(rules, &counts, Side::South).unwrap();
@@ -457,10 +457,10 @@ fn a_growing_solver_searches_with_the_levels_built_and_finishes_them_when_warmin
     assert_eq!(whole.endgame().0, 14);
     let mut growing = Solver::new(64 << 20)
         .with_threads(2)
-        .with_endgame_slice(Duration::ZERO);
+        .with_endgame_slice(Duration::from_secs(60));
     let found = growing.solve(&board, &Limits::none()).unwrap();
     assert_eq!((found.value, &found.best), (expected.value, &expected.best));
-    assert_eq!(growing.endgame().0, FIRST_DB_SEEDS);
+    assert_eq!(growing.endgame().0, FIRST_DB_SEEDS, "nothing built first");
     let table_bytes = |s: &Solver| s.table.as_ref().unwrap().bytes();
     assert_eq!(
         table_bytes(&growing),
@@ -477,14 +477,59 @@ fn a_growing_solver_searches_with_the_levels_built_and_finishes_them_when_warmin
     .unwrap();
     assert_eq!(growing.value(&end, &Limits::none()), Some(brute(&end).0));
     assert_eq!(growing.endgame().0, FIRST_DB_SEEDS);
-    // warming up builds the rest
-    assert_eq!(growing.warm_up(&board, &Limits::none()), Some(true));
-    assert_eq!(growing.endgame().0, 14);
+    // once the database is complete, growing brings in the full-size table
+    // beside the small one: searches keep the small one until it is all in
+    growing.table.as_mut().unwrap().fault_in(|| false);
+    growing.build_endgame(u8::MAX, &Limits::none());
+    growing.grow(&board, &Limits::time(Duration::ZERO));
     assert_eq!(
         table_bytes(&growing),
-        table_bytes(&whole),
-        "then the full one"
+        GROWING_TABLE_BYTES,
+        "still the small one"
     );
+    assert!(growing.pending_table.is_some());
+    assert!(growing.is_ready_to_search(&board) && !growing.is_warm(&board));
     let again = growing.solve(&board, &Limits::none()).unwrap();
     assert_eq!((again.value, &again.best), (expected.value, &expected.best));
+    // warming up finishes it: then the full one
+    assert_eq!(growing.warm_up(&board, &Limits::none()), Some(true));
+    assert_eq!(growing.endgame().0, 14);
+    assert_eq!(table_bytes(&growing), table_bytes(&whole), "the full one");
+    assert!(growing.pending_table.is_none());
+    let again = growing.solve(&board, &Limits::none()).unwrap();
+    assert_eq!((again.value, &again.best), (expected.value, &expected.best));
+}
+
+#[test]
+fn growing_builds_the_first_levels_and_brings_in_the_small_table_before_the_rest() {
+    // Kalah(6,4) in 64 MiB (14 seeds): slices of growing make the solver
+    // ready to search (13 levels, the small table in) before the database
+    // is complete, and each slice gets further
+    let board = Board::new(Rules::KALAH);
+    let mut growing = Solver::new(64 << 20)
+        .with_threads(2)
+        .with_endgame_slice(Duration::from_millis(5));
+    assert!(!growing.is_ready_to_search(&board));
+    let place = |s: &Solver| {
+        let e = s.endgame.as_ref().unwrap();
+        (e.ready(), e.resumed_at())
+    };
+    let mut slices = 0;
+    let mut last = (0, 0);
+    while !growing.is_ready_to_search(&board) {
+        growing.grow(&board, &Limits::none());
+        slices += 1;
+        assert!(slices < 10_000, "ready in time");
+        let now = place(&growing);
+        assert!(now >= last, "{now:?} after {last:?}");
+        last = now;
+    }
+    assert_eq!(growing.endgame().0, FIRST_DB_SEEDS);
+    assert!(growing.table.as_ref().unwrap().is_faulted_in());
+    assert!(!growing.is_warm(&board));
+    // a search now starts at once: it builds nothing
+    let past_book = [3, 0, 2, 1, 4, 1, 15, 2, 1, 0, 3, 2, 1, 13];
+    let past_book = Board::from_counts(*board.rules(), &past_book, Side::South).unwrap();
+    growing.solve(&past_book, &Limits::nodes(1000));
+    assert_eq!(place(&growing), last);
 }

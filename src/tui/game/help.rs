@@ -54,9 +54,16 @@ pub fn rules_text(rules: &Rules, names: [&str; 2]) -> Vec<String> {
 /// Every key on this board, as (keys, what they do) pairs; a command whose
 /// letter names a pit here shows its capital (see [`command_key`]). A match
 /// with a friend on another machine (`networked`) takes a move back only
-/// when both agree, redoes nothing and pauses nobody.
+/// when both agree, redoes nothing and pauses nobody. Without
+/// `theme_switch` (`NO_COLOR` is set) there is no colours key, as in the
+/// key bar.
 #[must_use]
-pub fn key_list(rules: &Rules, speed: &str, networked: bool) -> Vec<(String, String)> {
+pub fn key_list(
+    rules: &Rules,
+    speed: &str,
+    networked: bool,
+    theme_switch: bool,
+) -> Vec<(String, String)> {
     let key = |letter| command_key(rules, letter);
     let wait = if rules.pits() >= 10 {
         " (1 waits a moment, or Enter, for a second digit)"
@@ -93,16 +100,16 @@ pub fn key_list(rules: &Rules, speed: &str, networked: bool) -> Vec<(String, Str
             "take back / play again a whole turn (with the replies)".into(),
         ));
     }
-    keys.extend([
-        (
-            "+ / -".into(),
-            format!("faster / slower sowing (now {speed})"),
-        ),
-        (
+    keys.push((
+        "+ / -".into(),
+        format!("faster / slower sowing (now {speed})"),
+    ));
+    if theme_switch {
+        keys.push((
             key('t').into(),
             "colours or black and white (kept for next time)".into(),
-        ),
-    ]);
+        ));
+    }
     if !networked {
         keys.push((
             format!("{} / {} or .", key('p'), key('s')),
@@ -136,6 +143,7 @@ pub fn key_list(rules: &Rules, speed: &str, networked: bool) -> Vec<(String, Str
     ]);
     let taken: Vec<char> = "hurtpsmq"
         .chars()
+        .filter(|&letter| theme_switch || letter != 't')
         .filter(|&letter| rules.pit_by_letter(letter).is_some())
         .collect();
     if !taken.is_empty() {
@@ -206,7 +214,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     }
     lines.push(Line::default());
     lines.push(Line::styled("Keys", theme.title));
-    for (keys, what) in key_list(rules, &speed_text(app), app.is_networked()) {
+    for (keys, what) in key_list(
+        rules,
+        &speed_text(app),
+        app.is_networked(),
+        app.can_switch_theme(),
+    ) {
         let keys = format!("  {keys:<14}");
         let key_column = columns(&keys);
         if key_column + 12 > width {

@@ -356,6 +356,35 @@ fn the_help_shows_the_keys_that_work_on_this_board() {
     }
 }
 
+#[test]
+fn with_no_color_set_the_help_offers_no_colours_key_as_the_key_bar() {
+    use crate::tui::prefs::{Chosen, Prefs};
+    let t0 = Instant::now();
+    for pits in [6, 12] {
+        let mut app = named(pits, "Alice", "Michael");
+        app.keep_prefs(Chosen::new(
+            None,
+            crate::tui::theme::Theme::monochrome(),
+            Prefs::default(),
+            true,
+        ));
+        assert!(!key_bar_of(&render(&app, 100, 30)).contains("colours"));
+        app.handle_event(&ch('?'), t0);
+        let screen = render(&app, 100, 50);
+        assert!(screen.contains("faster / slower sowing"), "{screen}");
+        assert!(!screen.contains("colours"), "{pits} pits:\n{screen}");
+        // On 12 pits t is a pit: the capitals line does not name T either.
+        assert!(!screen.contains(", T"), "{pits} pits:\n{screen}");
+    }
+    // Without NO_COLOR both offer it.
+    let mut app = named(12, "Alice", "Michael");
+    assert!(key_bar_of(&render(&app, 100, 30)).contains("T colours"));
+    app.handle_event(&ch('?'), t0);
+    let screen = render(&app, 100, 50);
+    assert!(screen.contains("colours or black and white"), "{screen}");
+    assert!(screen.contains(", T"), "{screen}");
+}
+
 /// Every text of the game screen is whole at `width` × `height`: both
 /// labels with their scores, the prompt, the key bar's essentials.
 fn assert_nothing_cut(screen: &str, app: &crate::tui::App) {
