@@ -285,11 +285,15 @@ fn a_whole_match_in_plain_mode_on_both_ends() {
     host.wait_for("waiting", |t| t.contains("Waiting for Michael…"));
     host.send("u");
     joiner.wait_for("undo request", |t| {
-        t.contains("Alice asks to take back the last move.\nAgree? (y/n) ")
+        t.contains("Alice asks to take back their last move.\nAgree? (y/n) ")
     });
     joiner.send("y");
-    host.wait_for("undone", |t| t.contains("The last move was taken back."));
-    joiner.wait_for("undone", |t| t.contains("The last move was taken back."));
+    host.wait_for("undone", |t| {
+        t.contains("Took back 1 move: Alice plays again.")
+    });
+    joiner.wait_for("undone", |t| {
+        t.contains("Took back 1 move: Alice plays again.")
+    });
 
     // Then the round is played out with random pits (wrong ones are
     // refused and asked again), and a second round, then both stop.
@@ -467,7 +471,9 @@ fn garbage_oversized_and_out_of_turn_messages_end_only_that_connection() {
         }
     );
     host.wait_for("version note", |t| {
-        t.contains("speaks mancala network protocol 9 and this one speaks protocol 2")
+        t.contains(&format!(
+            "speaks mancala network protocol 9 and this one speaks protocol {PROTOCOL_VERSION}"
+        ))
     });
 
     // A real session that moves out of turn (Alice starts) is closed with
@@ -504,7 +510,7 @@ fn garbage_oversized_and_out_of_turn_messages_end_only_that_connection() {
 
 #[test]
 fn a_joiner_of_another_version_gets_one_clear_sentence() {
-    // A host that speaks protocol 3, faked on a raw socket.
+    // A host that speaks the next protocol, faked on a raw socket.
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let fake = thread::spawn(move || {
@@ -514,7 +520,7 @@ fn a_joiner_of_another_version_gets_one_clear_sentence() {
             .unwrap();
         let hello = serde_json::to_vec(&Hello::Host {
             game: "mancala".into(),
-            version: 3,
+            version: PROTOCOL_VERSION + 1,
             pake: vec![0; 33],
         })
         .unwrap();
@@ -526,7 +532,10 @@ fn a_joiner_of_another_version_gets_one_clear_sentence() {
     let mut joiner = Player::spawn(data, &join_args(port, "7-guitar-orbit", &[]));
     assert_eq!(joiner.wait_exit(), 1);
     assert!(
-        joiner.text().contains("The other program speaks mancala network protocol 3 and this one speaks protocol 2: only programs that speak the same protocol play together"),
+        joiner.text().contains(&format!(
+            "The other program speaks mancala network protocol {} and this one speaks protocol {PROTOCOL_VERSION}: only programs that speak the same protocol play together",
+            PROTOCOL_VERSION + 1
+        )),
         "{}",
         joiner.text()
     );
@@ -1086,6 +1095,65 @@ fn when_the_friend_leaves_or_is_cut_off_the_host_is_told_once_what_it_waits_for(
     let after = text.split("Michael is back").nth(1).unwrap_or("");
     assert!(after.contains("Connection lost"), "{text}");
     assert_eq!(after.matches(away).count(), 1, "{text}");
+    host.send("q");
+    assert_eq!(host.wait_exit(), 0, "{}", host.text());
+}
+
+#[test]
+fn taking_back_goes_back_to_the_askers_turn_with_the_reply_to_it() {
+    let scratch = data_dir("take-back");
+    let data = scratch.path();
+    let port = free_port();
+    let (mut host, code) = start_host(data, port, &["--pits", "3", "--seeds", "2"]);
+    let mut joiner = Player::spawn(data, &join_args(port, &code, &[]));
+    joiner.wait_for("welcome", |t| t.contains("Waiting for Alice…"));
+    host.wait_for("prompt", |t| t.ends_with("Alice, choose a pit (a-c): "));
+    // Alice a (a: 0, b: 3, c: 3), Michael d (ends in f), Alice b (ends in d).
+    host.send("a");
+    joiner.wait_for("Michael's turn", |t| {
+        t.ends_with("Michael, choose a pit (d-f): ")
+    });
+    joiner.send("d");
+    host.wait_for("Alice's turn", |t| {
+        t.matches("Alice, choose a pit (a-c): ").count() == 2
+    });
+    host.send("b");
+    joiner.wait_for("Michael's turn again", |t| {
+        t.matches("Michael, choose a pit (d-f): ").count() == 2
+    });
+    // Michael asks on his turn: his move d and Alice's reply b go back.
+    joiner.send("u");
+    host.wait_for("request", |t| {
+        t.contains("Michael asks to take back their last move.\nAgree? (y/n) ")
+    });
+    host.send("y");
+    let said = "Took back 2 moves: Michael plays again.";
+    host.wait_for("undone", |t| t.contains(said));
+    let joiner_text = joiner.wait_for("undone", |t| {
+        t.split(said)
+            .nth(1)
+            .is_some_and(|rest| rest.contains("Michael, choose a pit (d-f): "))
+    });
+    // The board is the one Michael moved on (after Alice's a).
+    let board_after = |text: &str, mark: &str| -> Option<String> {
+        let rest = text.split(mark).nth(1)?;
+        let lines: Vec<&str> = rest
+            .lines()
+            .skip_while(|l| !l.starts_with('╔'))
+            .take(5)
+            .collect();
+        Some(lines.join("\n"))
+    };
+    let after_a = board_after(&joiner_text, "Alice sows a");
+    assert!(
+        after_a
+            .as_ref()
+            .is_some_and(|b| b.contains("║ 0 ║ 3 ║ 3 ║")),
+        "{joiner_text}"
+    );
+    assert_eq!(after_a, board_after(&joiner_text, said), "{joiner_text}");
+    joiner.send("q");
+    assert_eq!(joiner.wait_exit(), 0, "{}", joiner.text());
     host.send("q");
     assert_eq!(host.wait_exit(), 0, "{}", host.text());
 }

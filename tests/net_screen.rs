@@ -103,12 +103,10 @@ fn both_full_screens_side_by_side_show_the_same_match() {
         board(&joiner),
         "the same board on both screens"
     );
-    // Michael asks to take back; Alice says no.
+    // Michael has no move of his own to take back yet: said on his screen.
     tmux.keys_to("game.1", &["u"]);
-    tmux.wait_for_in("game.0", "Michael asks to take back the last move.");
-    tmux.keys_to("game.0", &["n"]);
-    tmux.wait_for_in("game.1", "Alice does not agree to take back the move.");
-    // Michael plays k, then leaves: Alice's screen says so.
+    tmux.wait_for_in("game.1", "There is no earlier turn of yours in this round");
+    // Michael plays k, asks to take it back; Alice says no.
     tmux.keys_to("game.1", &["k"]);
     tmux.wait_for_in("game.0", "Michael played k.");
     tmux.wait_for_in("game.0", "Alice, your move: a-f");
@@ -119,6 +117,11 @@ fn both_full_screens_side_by_side_show_the_same_match() {
         board(&joiner),
         "the same board after Michael's move"
     );
+    tmux.keys_to("game.1", &["u"]);
+    tmux.wait_for_in("game.0", "Michael asks to take back their last move.");
+    tmux.keys_to("game.0", &["n"]);
+    tmux.wait_for_in("game.1", "Alice does not agree to take back the move.");
+    // Then Michael leaves: Alice's screen says so.
     // Leaving asks first, as in a local match; n goes back to the game.
     tmux.keys_to("game.1", &["q"]);
     tmux.wait_for_in("game.1", "Quit? (y/n)");

@@ -116,6 +116,34 @@ impl Match {
         Undo::Undone(undone)
     }
 
+    /// Undo for one player, as a network match takes a move back: takes
+    /// back moves until it is `side`'s turn again, at least one, so that
+    /// `side` plays their last move again (their own move, and the
+    /// opponent's reply if there was one). Refused, with the match
+    /// unchanged, when the round is over, when no move was made, or when
+    /// `side` has made no move in this round.
+    pub fn undo_for(&mut self, side: Side) -> Undo {
+        if self.outcome().is_some() {
+            return Undo::RoundOver(self.round);
+        }
+        if self.moves.is_empty() {
+            return Undo::NothingToUndo;
+        }
+        let mut probe = self.clone();
+        let mut undone = 0;
+        while probe.undo() {
+            undone += 1;
+            if probe.board().to_move() == side {
+                break;
+            }
+        }
+        if probe.board().to_move() != side {
+            return Undo::NoEarlierTurn;
+        }
+        *self = probe;
+        Undo::Undone(undone)
+    }
+
     /// Redo by turn: replays the last move taken back and then, from the
     /// same redo list, the moves after it until a human is to move again
     /// or the round ends. A computer's moves are replayed as they were
@@ -239,6 +267,40 @@ mod tests {
 
     fn pit(letter: char) -> Pit {
         Rules::KALAH.pit_by_letter(letter).unwrap()
+    }
+
+    #[test]
+    fn undo_for_a_player_goes_back_to_that_players_turn() {
+        let mut m = against(PlayerKind::Human);
+        assert_eq!(m.undo_for(Side::South), Undo::NothingToUndo);
+        // Alice c (extra turn), Alice f, Michael h.
+        for letter in ['c', 'f', 'h'] {
+            m.play(pit(letter), &mut NoTrace).unwrap();
+        }
+        let after_f = {
+            let mut probe = m.clone();
+            probe.undo();
+            *probe.board()
+        };
+        // Michael asks after his own move: that one move.
+        let mut michael = m.clone();
+        assert_eq!(michael.undo_for(Side::North), Undo::Undone(1));
+        assert_eq!(michael.board(), &after_f);
+        // Alice asks: back to her turn before her f (Michael's h too).
+        let mut alice = m.clone();
+        assert_eq!(alice.undo_for(Side::South), Undo::Undone(2));
+        assert_eq!(alice.moves(), &[pit('c')]);
+        assert_eq!(alice.board().to_move(), Side::South);
+        // Michael's first move taken back, he has none left in the round.
+        assert_eq!(michael.undo_for(Side::North), Undo::NoEarlierTurn);
+        assert_eq!(michael.board(), &after_f, "a refusal changes nothing");
+        // A finished round stays.
+        let mut over = against(PlayerKind::Human);
+        while !over.board().is_over() {
+            let next = over.board().legal_moves().next().unwrap();
+            over.play(next, &mut NoTrace).unwrap();
+        }
+        assert_eq!(over.undo_for(Side::South), Undo::RoundOver(1));
     }
 
     #[test]

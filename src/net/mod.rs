@@ -64,7 +64,8 @@ pub mod session;
 
 /// The protocol this program speaks. Programs talk only when their
 /// protocols are equal: [`session`] checks it first, in the clear.
-pub const PROTOCOL_VERSION: u32 = 2;
+/// (3: a take-back goes back to the asker's turn, one move or more.)
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The port `mancala host` listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = 7531;

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use super::RemoteText;
 use super::message::{At, Snapshot, ToHost, ToJoiner, same_board};
 use super::resume::{self, HostNote};
-use crate::game::{Keeper, Match};
+use crate::game::{Keeper, Match, Undo};
 use crate::rules::{MoveError, NoTrace, Outcome, Pit, Played, Side, Step};
 
 /// Something that happened in the match, for the front ends to show.
@@ -45,8 +45,12 @@ pub enum Happening {
         /// Who said no.
         by: Side,
     },
-    /// The last move was taken back.
-    Undone,
+    /// The asker's last move (and the reply to it) was taken back: this
+    /// many moves; the asker is to move.
+    Undone {
+        /// How many moves were taken back.
+        moves: usize,
+    },
     /// `side` answered "Play again?".
     Again {
         /// Who answered.
@@ -240,13 +244,14 @@ impl Referee {
     /// # Errors
     /// Why it cannot be asked now.
     pub fn local_undo(&mut self) -> Result<Vec<Out>, String> {
-        self.check_undo()?;
+        self.check_undo(HOST_SIDE)?;
         let at = At::of(&self.m);
         self.undo = Some((HOST_SIDE, at));
         Ok(vec![Out::Send(ToJoiner::UndoAsked { at })])
     }
 
-    fn check_undo(&self) -> Result<(), String> {
+    /// Whether `by` may ask to take back their last move now.
+    fn check_undo(&self, by: Side) -> Result<(), String> {
         if self.m.board().is_over() || self.finished {
             return Err("The round is over: its moves are recorded.".into());
         }
@@ -256,19 +261,29 @@ impl Referee {
         if self.undo.is_some() {
             return Err("A request to take back a move is already waiting for an answer.".into());
         }
-        Ok(())
+        match self.m.clone().undo_for(by) {
+            Undo::Undone(_) => Ok(()),
+            refused => Err(refused.message().text),
+        }
     }
 
+    /// Takes back the asker's last move (and the reply to it): back to the
+    /// asker's turn, as [`Match::undo_for`] does.
     fn take_back(&mut self) -> Vec<Out> {
-        self.undo = None;
-        self.m.undo();
+        let moves = match self.undo.take() {
+            Some((by, _)) => match self.m.undo_for(by) {
+                Undo::Undone(moves) => moves,
+                _ => 0,
+            },
+            None => 0,
+        };
         let mut out = Vec::new();
         self.save(&mut out);
         out.push(Out::Send(ToJoiner::Undone {
             at: At::of(&self.m),
             board: self.m.board().counts().to_vec(),
         }));
-        out.push(Out::Show(Happening::Undone));
+        out.push(Out::Show(Happening::Undone { moves }));
         out
     }
 
@@ -371,7 +386,7 @@ impl Referee {
                     // Asked before the last move arrived: void, not a fault.
                     return Ok(vec![Out::Send(ToJoiner::UndoDeclined)]);
                 }
-                if let Err(why) = self.check_undo() {
+                if let Err(why) = self.check_undo(JOINER_SIDE) {
                     return Ok(vec![
                         Out::Send(ToJoiner::UndoDeclined),
                         Out::Show(Happening::Note(why)),
@@ -490,13 +505,17 @@ impl Mirror {
                 Ok(out)
             }
             ToJoiner::Undone { at, board } => {
-                self.m.undo();
+                // Back to the asker's turn: one move or more.
+                let mut moves = 0;
+                while At::of(&self.m).ply > at.ply && self.m.undo() {
+                    moves += 1;
+                }
                 if At::of(&self.m) != at || !same_board(self.m.board(), &board, None) {
                     return disagree(
                         "after taking back a move the host's board and this one differ".to_string(),
                     );
                 }
-                Ok(vec![Happening::Undone])
+                Ok(vec![Happening::Undone { moves }])
             }
             ToJoiner::UndoAsked { .. } => Ok(vec![Happening::UndoAsked { by: HOST_SIDE }]),
             ToJoiner::UndoDeclined => Ok(vec![Happening::UndoDeclined { by: HOST_SIDE }]),
@@ -639,6 +658,14 @@ mod tests {
         let mut r = referee();
         let a = r.game().rules().pit_by_letter('a').unwrap();
         r.local_move(a).unwrap();
+        // The joiner has no move of his own to take back yet.
+        let at = At::of(r.game());
+        let out = r.remote(ToHost::Undo { at }).unwrap();
+        assert_eq!(out[0], Out::Send(ToJoiner::UndoDeclined), "{out:?}");
+        assert!(r.undo_request().is_none());
+        // Michael d (ends in f): he asks for it back on Alice's turn.
+        r.remote(ToHost::Move { at, pit: 'd' }).unwrap();
+        assert_eq!(r.game().board().to_move(), HOST_SIDE);
         let at = At::of(r.game());
         let out = r.remote(ToHost::Undo { at }).unwrap();
         assert_eq!(
@@ -649,13 +676,14 @@ mod tests {
             sent(&r.local_undo_answer(false)),
             vec![ToJoiner::UndoDeclined]
         );
-        assert_eq!(r.game().moves().len(), 1);
+        assert_eq!(r.game().moves().len(), 2);
         r.remote(ToHost::Undo { at }).unwrap();
         let out = r.local_undo_answer(true);
-        assert!(out.contains(&Out::Show(Happening::Undone)));
-        assert!(r.game().moves().is_empty());
-        // The host asks; the joiner's "yes" for another place is void.
-        r.local_move(a).unwrap();
+        assert!(out.contains(&Out::Show(Happening::Undone { moves: 1 })));
+        assert_eq!(r.game().moves().len(), 1, "back to Michael's turn");
+        assert_eq!(r.game().board().to_move(), JOINER_SIDE);
+        // Alice asks for her a (Michael's turn): one move back. The
+        // joiner's "yes" for another place is void.
         r.local_undo().unwrap();
         r.remote(ToHost::UndoAnswer {
             at: At { round: 1, ply: 0 },

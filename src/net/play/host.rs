@@ -594,7 +594,7 @@ impl<S: Show> HostGame<S> {
                 Ok(out) => {
                     self.apply(out)?;
                     self.show.say(&format!(
-                        "You asked {opponent} to agree to take back the last move."
+                        "You asked {opponent} to agree to take back your last move."
                     ))?;
                 }
                 Err(why) => self.show.say(&why)?,

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::game::{Match, outcome_message};
+use crate::game::{Match, Undo, outcome_message};
 use crate::net::link::{self, PING_EVERY};
 use crate::net::message::{At, ToHost, ToJoiner};
 use crate::net::referee::{HOST_SIDE, Happening, JOINER_SIDE, Mirror};
@@ -284,7 +284,7 @@ impl<S: Show> JoinGame<S> {
             self.show.show(&m, what)?;
             match what {
                 Happening::UndoAsked { .. } => self.asked = Some(At::of(&m)),
-                Happening::UndoDeclined { .. } | Happening::Undone => {
+                Happening::UndoDeclined { .. } | Happening::Undone { .. } => {
                     self.asking = false;
                     self.asked = None;
                 }
@@ -439,8 +439,10 @@ impl<S: Show> JoinGame<S> {
                 if round_over {
                     self.show
                         .say("The round is over: its moves are recorded.")?;
-                } else if self.m().moves().is_empty() {
-                    self.show.say("There is no move to take back.")?;
+                } else if let refused @ (Undo::NothingToUndo | Undo::NoEarlierTurn) =
+                    self.m().clone().undo_for(JOINER_SIDE)
+                {
+                    self.show.say(&refused.message().text)?;
                 } else if self.asking || self.asked.is_some() || self.pending.is_some() {
                     self.show
                         .say("A request is already waiting for an answer.")?;
@@ -449,14 +451,14 @@ impl<S: Show> JoinGame<S> {
                     let at = At::of(self.m());
                     self.send(&ToHost::Undo { at });
                     self.show.say(&format!(
-                        "You asked {host} to agree to take back the last move."
+                        "You asked {host} to agree to take back your last move."
                     ))?;
                 }
             }
             Typed::Pit(pit) => {
                 if self.asked.is_some() {
                     self.show
-                        .say("First answer: take back the last move? (y/n)")?;
+                        .say("First answer: take back their last move? (y/n)")?;
                 } else if round_over {
                     self.show.say("The round is over: answer y or n.")?;
                 } else if self.m().board().to_move() != JOINER_SIDE {

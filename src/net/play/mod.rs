@@ -10,7 +10,7 @@
 //! player's answer, requests to take back a move, and who left.
 //!
 //! Answers are lines (a front end turns keys into them): a pit letter or
-//! number, `u` (ask to take back the last move), `q` (leave; the match
+//! number, `u` (ask to take back your last move), `q` (leave; the match
 //! stays saved on the host), `?` (help), and `y`/`n` to questions.
 
 use std::io;
@@ -169,7 +169,7 @@ pub trait Show {
     /// When the output fails.
     fn help(&mut self, rules: &Rules, side: Side) -> io::Result<()> {
         self.say(&format!(
-            "Choose a pit by its letter ({}) or its number {} from your left; u asks to take back the last move, q leaves (the match stays saved on the host), ? shows this help.",
+            "Choose a pit by its letter ({}) or its number {} from your left; u asks to take back your last move, q leaves (the match stays saved on the host), ? shows this help.",
             rules.letter_range(side),
             rules.number_range()
         ))
@@ -203,7 +203,7 @@ pub fn show_happening<S: Show + ?Sized>(
             }
         }
         Happening::UndoAsked { by } => {
-            show.say(&format!("{} asks to take back the last move.", name(*by)))?;
+            show.say(&format!("{} asks to take back their last move.", name(*by)))?;
         }
         Happening::UndoDeclined { by } => {
             show.say(&format!(
@@ -211,8 +211,12 @@ pub fn show_happening<S: Show + ?Sized>(
                 name(*by)
             ))?;
         }
-        Happening::Undone => {
-            show.say("The last move was taken back.")?;
+        Happening::Undone { moves } => {
+            let mover = name(m.board().to_move());
+            show.say(&format!(
+                "Took back {}: {mover} plays again.",
+                crate::rules::plural(*moves, "move")
+            ))?;
             show.board(m)?;
         }
         Happening::Again { side, yes } => {
@@ -257,7 +261,7 @@ pub enum Ask {
         /// The other player's name.
         name: String,
     },
-    /// The other player asks to take back the last move: "Agree? (y/n)".
+    /// The other player asks to take back their last move: "Agree? (y/n)".
     Agree,
     /// This player asked to take back a move; the other has to answer.
     WaitingAgree {

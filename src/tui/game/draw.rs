@@ -483,8 +483,10 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
         keys.extend([
             (rules.letter_range(side), "play", Essential),
             (command_key(app, 'h'), "hint", Useful),
-            (command_key(app, 'u'), "take back", Useful),
         ]);
+        if app.can_ask_take_back() {
+            keys.push((command_key(app, 'u'), "take back", Useful));
+        }
     } else if let Some(side) = app.human_to_move() {
         keys.extend([
             (rules.letter_range(side), "play", Essential),

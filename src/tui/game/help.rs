@@ -92,7 +92,7 @@ pub fn key_list(
     if networked {
         keys.push((
             key('u').into(),
-            "ask the other player to agree to take back the last move".into(),
+            "ask the other player to agree to take back your last move (and their reply)".into(),
         ));
     } else {
         keys.push((

@@ -127,7 +127,7 @@ impl App {
         }
         let ask = remote.ask.as_ref()?;
         Some(match ask {
-            Ask::Agree => "Take back the last move? y agrees, n refuses.".to_string(),
+            Ask::Agree => "Take back their last move? y agrees, n refuses.".to_string(),
             Ask::Resume => crate::game::RESUME_QUESTION.to_string(),
             other => other.text(self.rules()).trim_end().to_string(),
         })
@@ -145,16 +145,20 @@ impl App {
                 .is_some_and(|r| matches!(r.ask, Some(Ask::Away { .. } | Ask::Reconnecting { .. })))
     }
 
-    /// Whether `u` can ask the other player to take back the last move
-    /// now: there is a move in this round to take back, and the other
-    /// player is there to agree.
+    /// Whether `u` can ask the other player to take back this player's
+    /// last move now: the round goes on, this player has a move in it to
+    /// take back, and the other player is there to agree.
     #[must_use]
     pub fn can_ask_take_back(&self) -> bool {
-        self.remote.is_some()
-            && !self.game.moves().is_empty()
-            && self.game.outcome().is_none()
-            && !self.other_away()
+        let Some(remote) = &self.remote else {
+            return false;
+        };
+        !self.other_away()
             && !self.remote_question()
+            && matches!(
+                self.game.clone().undo_for(remote.me),
+                crate::game::Undo::Undone(_)
+            )
     }
 
     /// Whether the network game asks whether to resume a saved match.
@@ -651,12 +655,19 @@ mod tests {
         let t0 = Instant::now();
         let mut app = host(None, t0);
         let bar = crate::tui::game::testing::render(&app, 80, 24);
-        assert!(bar.contains("u take back"), "{bar}");
+        assert!(bar.contains("a-f play"), "{bar}");
+        assert!(!bar.contains("take back"), "no move of Alice's yet: {bar}");
         assert!(!bar.contains("redo"), "{bar}");
+        // Alice c (an extra turn): her move can be taken back.
+        let mut m = a_match();
+        app.on_shown(confirmed(&mut m, 'c'), t0);
+        app.on_shown(Shown::Ask(alice_to_move()), t0);
+        let bar = crate::tui::game::testing::render(&app, 80, 24);
+        assert!(bar.contains("u take back"), "{bar}");
         app.on_shown(Shown::Ask(Ask::Agree), t0);
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(screen.contains("y yes"), "{screen}");
-        assert!(screen.contains("Take back the last move?"), "{screen}");
+        assert!(screen.contains("Take back their last move?"), "{screen}");
         app.handle_event(&press(KeyCode::Esc), t0);
         assert_eq!(app.dialog(), Some(Overlay::ConfirmQuit));
     }
