@@ -376,6 +376,14 @@ pub struct StatsCmd {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Also each player's mean loss per move, from the analysis of their
+    /// recorded rounds (each record analysed once, then kept).
+    #[arg(long)]
+    pub analysis: bool,
+    /// With --analysis: milliseconds the solver may think per position;
+    /// past it, losses are estimates.
+    #[arg(long, value_name = "MS", requires = "analysis", allow_negative_numbers = true, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub think: u64,
 }
 
 /// Options of `mancala host`.

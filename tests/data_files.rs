@@ -323,3 +323,98 @@ fn stats_keep_rules_apart_and_names_together_whatever_their_case() {
     assert!(lines[2].starts_with("Rules: 3 pits × 1 seed"), "{run:?}");
     assert!(lines[3].starts_with("  Alice vs bob: 1 round; "), "{run:?}");
 }
+
+/// Each side's (seeds lost, moves) in `mancala analyze --json FILE`.
+fn analysed_losses(data: &Path, file: &Path) -> [(u64, u64); 2] {
+    let run = mancala(data, &["analyze", "--json", file.to_str().unwrap()], "");
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let mut sums = [(0, 0); 2];
+    for m in json["moves"].as_array().unwrap() {
+        let side = usize::from(m["side"] == "north");
+        sums[side].0 += m["loss"].as_u64().unwrap();
+        sums[side].1 += 1;
+    }
+    sums
+}
+
+#[test]
+fn stats_with_the_analysis_give_each_players_mean_loss_analysed_once() {
+    let scratch = Scratch::new("stats-analysis");
+    let data = scratch.data();
+    for _ in 0..2 {
+        let mut args = QUICK_ROUND.to_vec();
+        let at = args.iter().position(|a| *a == "2").unwrap();
+        args[at] = "3";
+        let seeds = args.iter().position(|a| *a == "1").unwrap();
+        args[seeds] = "2";
+        args[3] = "random";
+        args.extend(["Alice", "Bob"]);
+        let run = mancala(&data, &args, "n\n");
+        assert_eq!(run.status.code(), Some(0), "{run:?}");
+    }
+    // What `mancala analyze` says of each record, added up per side.
+    let records = files_under(&data.join("records"));
+    assert_eq!(records.len(), 2, "{records:?}");
+    let mut lost = [0u64; 2];
+    let mut moves = [0u64; 2];
+    for record in &records {
+        for (side, (l, m)) in analysed_losses(&data, record).into_iter().enumerate() {
+            lost[side] += l;
+            moves[side] += m;
+        }
+    }
+    let stats = |args: &[&str]| {
+        let run = mancala(&data, args, "");
+        assert_eq!(run.status.code(), Some(0), "{run:?}");
+        run
+    };
+    let first = stats(&["stats", "--analysis", "--json"]);
+    assert!(
+        first.stderr.contains("analysed 2 recorded rounds"),
+        "{first:?}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&first.stdout).expect("JSON");
+    let pair = &json["pairs"][0];
+    assert_eq!(
+        pair["players"],
+        serde_json::json!(["Alice", "Bob"]),
+        "{json}"
+    );
+    assert_eq!(pair["analysed_rounds"], 2, "{json}");
+    assert_eq!(pair["rounds_left_out"], 0, "{json}");
+    assert_eq!(pair["estimated_moves"], serde_json::json!([0, 0]), "{json}");
+    assert_eq!(pair["analysed_moves"], serde_json::json!(moves), "{json}");
+    assert_eq!(pair["seeds_lost"], serde_json::json!(lost), "{json}");
+    let mean = |i: usize| lost[i] as f64 / moves[i] as f64;
+    assert_eq!(pair["mean_loss"], serde_json::json!([mean(0), mean(1)]));
+    let cache = data.join("analysis-cache.jsonl");
+    assert_eq!(fs::read_to_string(&cache).unwrap().lines().count(), 2);
+
+    // Analysed once: the next run answers from the cache, the same.
+    let again = stats(&["stats", "--analysis", "--json"]);
+    assert_eq!(again.stdout, first.stdout);
+    assert!(!again.stderr.contains("analysed"), "{again:?}");
+    // A corrupt cache is analysed again, to the same figures.
+    fs::write(&cache, "\u{0}garbage{\"record\":\n").unwrap();
+    let recomputed = stats(&["stats", "--analysis", "--json"]);
+    assert_eq!(recomputed.stdout, first.stdout);
+    assert!(recomputed.stderr.contains("analysed 2 recorded rounds"));
+
+    // A round whose record is gone is left out, and the text says so.
+    fs::remove_file(&records[0]).unwrap();
+    let text = stats(&["stats", "--analysis"]);
+    assert!(
+        text.stdout
+            .contains("(1 of 2 rounds analysed, 1 without a record left out; all "),
+        "{text:?}"
+    );
+    assert!(
+        text.stdout.contains("mean loss per move: Alice "),
+        "{text:?}"
+    );
+    // Without --analysis, nothing of it; --think alone is refused.
+    assert!(!stats(&["stats"]).stdout.contains("mean loss"));
+    let refused = mancala(&data, &["stats", "--think", "5"], "");
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+}

@@ -1,12 +1,14 @@
 //! `mancala replay` and `mancala stats`: looking back at games played.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write as _};
 use std::path::Path;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use crate::cli::{ReplayCmd, StatsCmd};
 use crate::game::files::{self, Follow, ReadError};
 use crate::game::names::shown;
+use crate::game::reviews::{self, Reviews};
 use crate::game::{Record, SaveStore, data_dir, stats};
 
 use super::UsageError;
@@ -56,8 +58,9 @@ pub fn replay(cmd: &ReplayCmd) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// `mancala stats [--json]`: the history of every pair of players under
-/// each set of rules.
+/// `mancala stats [--json] [--analysis]`: the history of every pair of
+/// players under each set of rules; with `--analysis`, each player's mean
+/// loss per move over their recorded rounds ([`Reviews`]).
 ///
 /// # Errors
 /// When no data directory is known or the statistics cannot be read.
@@ -66,8 +69,47 @@ pub fn stats(cmd: &StatsCmd) -> anyhow::Result<ExitCode> {
         return super::usage("no data directory: set MANCALA_DATA_DIR or HOME");
     };
     let path = SaveStore::stats_path_in(&root);
-    let history = stats::read(&path)
-        .map_err(|e| anyhow::anyhow!("cannot read the statistics {}: {e}", path.display()))?;
+    let mut reviews = cmd
+        .analysis
+        .then(|| Reviews::open(&root, Duration::from_millis(cmd.think)));
+    let progress = std::io::stderr().is_terminal();
+    let mut review = |round: &stats::RoundResult| {
+        let reviews = reviews.as_mut()?;
+        let done = reviews.counts();
+        let number = done.analysed + done.cached + done.left_out + 1;
+        reviews.review(round, |position, of| {
+            if progress {
+                let mut err = std::io::stderr().lock();
+                let _ = write!(
+                    err,
+                    "\rAnalysing round {number}: position {position} of {of}\x1b[K"
+                );
+                let _ = err.flush();
+            }
+        })
+    };
+    let history = stats::read_reviewed(
+        &path,
+        cmd.analysis
+            .then_some(&mut review as &mut dyn FnMut(&stats::RoundResult) -> _),
+    )
+    .map_err(|e| anyhow::anyhow!("cannot read the statistics {}: {e}", path.display()))?;
+    if let Some(reviews) = &reviews {
+        if progress {
+            eprint!("\r\x1b[K");
+        }
+        let counts = reviews.counts();
+        if counts.analysed > 0 {
+            crate::game::console::warn(format_args!(
+                "mancala: analysed {}, kept in {} for next time",
+                crate::game::plural(counts.analysed, "recorded round"),
+                root.join(reviews::CACHE_FILE).display()
+            ));
+        }
+        if let Some(problem) = reviews.cache_problem() {
+            crate::game::console::warn(format_args!("mancala: {problem}"));
+        }
+    }
     if history.skipped_lines > 0 {
         crate::game::console::warn(format_args!(
             "mancala: {} in {} left out",

@@ -14,6 +14,7 @@ pub mod names;
 mod options;
 mod policy;
 pub mod record;
+pub mod reviews;
 pub mod save;
 pub mod stats;
 

@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::Match;
+use super::analysis::Analysis;
 use super::files::{self, Follow, ReadError};
 use super::names::{clean_name, escaped, same_name};
 use crate::rules::Side;
@@ -111,17 +112,148 @@ pub struct PairStats {
     pub draws: u32,
     /// The biggest winning margin of each of `players`, if they won at all.
     pub best_margin: [Option<u16>; 2],
+    /// How well each of `players` played, from the analysis of their
+    /// recorded rounds (`None`: not asked for).
+    pub loss: Option<LossTally>,
+}
+
+/// What the analysis of one round says of each side's moves, South's
+/// first: the seeds of final margin they gave away ([`MoveAnalysis::loss`]).
+///
+/// [`MoveAnalysis::loss`]: super::analysis::MoveAnalysis::loss
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundLoss {
+    /// Seeds lost in all by each side's moves.
+    pub lost: [u32; 2],
+    /// Moves each side made.
+    pub moves: [u32; 2],
+    /// Of those, the moves whose loss is an estimate, not proven.
+    pub estimated: [u32; 2],
+}
+
+impl RoundLoss {
+    /// Each side's losses in `analysis`.
+    #[must_use]
+    pub fn of(analysis: &Analysis) -> RoundLoss {
+        let mut loss = RoundLoss::default();
+        for m in &analysis.moves {
+            let i = m.side.index();
+            loss.lost[i] = loss.lost[i].saturating_add(m.loss().unsigned_abs());
+            loss.moves[i] = loss.moves[i].saturating_add(1);
+            if !m.exact() {
+                loss.estimated[i] = loss.estimated[i].saturating_add(1);
+            }
+        }
+        loss
+    }
+
+    /// The same with North's figures first.
+    #[must_use]
+    const fn swapped(self) -> RoundLoss {
+        let [a, b] = self.lost;
+        let [c, d] = self.moves;
+        let [e, f] = self.estimated;
+        RoundLoss {
+            lost: [b, a],
+            moves: [d, c],
+            estimated: [f, e],
+        }
+    }
+}
+
+/// Each player's losses over the analysed rounds of a pair, in the order
+/// of [`PairStats::players`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LossTally {
+    /// Rounds analysed.
+    pub analysed_rounds: u32,
+    /// Rounds left out: no record of them was found, or it could not be
+    /// read.
+    pub left_out: u32,
+    /// Seeds lost in all by each player's moves.
+    pub lost: [u64; 2],
+    /// Moves each player made in the analysed rounds.
+    pub moves: [u64; 2],
+    /// Of those, the moves whose loss is an estimate, not proven.
+    pub estimated: [u64; 2],
+}
+
+impl LossTally {
+    /// Each player's mean loss per move (`None` for a player with no
+    /// analysed move).
+    #[must_use]
+    pub fn mean(&self) -> [Option<f64>; 2] {
+        [0, 1].map(|i| (self.moves[i] > 0).then(|| self.lost[i] as f64 / self.moves[i] as f64))
+    }
+
+    fn add(&mut self, round: Option<RoundLoss>) {
+        let Some(round) = round else {
+            self.left_out += 1;
+            return;
+        };
+        self.analysed_rounds += 1;
+        for i in 0..2 {
+            self.lost[i] += u64::from(round.lost[i]);
+            self.moves[i] += u64::from(round.moves[i]);
+            self.estimated[i] += u64::from(round.estimated[i]);
+        }
+    }
+
+    /// The tally as words, for a pair of `players`.
+    fn text(&self, players: &[String; 2]) -> String {
+        let rounds = self.analysed_rounds + self.left_out;
+        if self.analysed_rounds == 0 {
+            return format!(
+                "mean loss per move: not known (no record of {} found)",
+                if rounds == 1 {
+                    "the round"
+                } else {
+                    "any round"
+                }
+            );
+        }
+        let means = self.mean();
+        let each: Vec<String> = (0..2)
+            .map(|i| match means[i] {
+                Some(mean) => format!("{} {mean:.2}", players[i]),
+                None => format!("{} no move", players[i]),
+            })
+            .collect();
+        let analysed = if self.left_out == 0 {
+            format!("{} analysed", plural(self.analysed_rounds, "round"))
+        } else {
+            format!(
+                "{} of {rounds} rounds analysed, {} without a record left out",
+                self.analysed_rounds, self.left_out
+            )
+        };
+        let moves = self.moves[0] + self.moves[1];
+        let estimated = self.estimated[0] + self.estimated[1];
+        let proof = if estimated == 0 {
+            format!("all {moves} moves proven")
+        } else {
+            format!("{estimated} of {moves} moves estimated, not proven")
+        };
+        format!(
+            "mean loss per move: {} ({analysed}; {proof})",
+            each.join(", ")
+        )
+    }
 }
 
 impl PairStats {
-    /// Counts one round, its score given in the order of `players`.
+    /// Counts one round, its score (and its analysis, if it was asked
+    /// for) given in the order of `players`.
     ///
     /// Everything a pair's history adds up from a round is added here, so
     /// that a new figure (such as a mean loss per move) is one more field
     /// here and one more part in [`PairStats::parts`] and
     /// [`PairStats::to_json`].
-    fn add(&mut self, score: [u16; 2]) {
+    fn add(&mut self, score: [u16; 2], review: Review) {
         self.rounds += 1;
+        if let Review::Done(round) = review {
+            self.loss.get_or_insert_with(LossTally::default).add(round);
+        }
         let winner = match score[0].cmp(&score[1]) {
             std::cmp::Ordering::Greater => Some(0),
             std::cmp::Ordering::Less => Some(1),
@@ -139,14 +271,15 @@ impl PairStats {
     }
 
     /// The pair's figures as the parts of its line of text, in order:
-    /// rounds, wins and draws, best margins.
+    /// rounds, wins and draws, best margins, and with the analysis each
+    /// player's mean loss per move.
     #[must_use]
     pub fn parts(&self) -> Vec<String> {
         let [a, b] = &self.players;
         let best: Vec<String> = (0..2)
             .filter_map(|i| self.best_margin[i].map(|m| format!("{} by {m}", self.players[i])))
             .collect();
-        vec![
+        let mut parts = vec![
             plural(self.rounds, "round"),
             format!(
                 "{a} {}, {b} {}, {}",
@@ -162,22 +295,48 @@ impl PairStats {
                     best.join(", ")
                 }
             ),
-        ]
+        ];
+        if let Some(loss) = &self.loss {
+            parts.push(loss.text(&self.players));
+        }
+        parts
     }
 
     /// The pair as JSON: see [`Stats::to_json`].
     #[must_use]
     pub fn to_json(&self) -> serde_json::Value {
-        json!({
+        let mut pair = json!({
             "players": self.players,
             "rules": self.rules,
             "rounds": self.rounds,
             "wins": self.wins,
             "draws": self.draws,
             "best_margin": self.best_margin,
-        })
+        });
+        if let Some(loss) = &self.loss {
+            pair["mean_loss"] = json!(loss.mean());
+            pair["seeds_lost"] = json!(loss.lost);
+            pair["analysed_moves"] = json!(loss.moves);
+            pair["estimated_moves"] = json!(loss.estimated);
+            pair["analysed_rounds"] = json!(loss.analysed_rounds);
+            pair["rounds_left_out"] = json!(loss.left_out);
+        }
+        pair
     }
 }
+
+/// The analysis of one round for [`PairStats::add`], when asked for.
+#[derive(Clone, Copy, Debug)]
+enum Review {
+    /// No analysis was asked for.
+    NotAsked,
+    /// Its analysis, in the pair's order (`None`: left out).
+    Done(Option<RoundLoss>),
+}
+
+/// What the analysis of a round says of each side (South's first), or
+/// `None` when the round cannot be analysed (no record of it).
+pub type Reviewer<'a> = &'a mut dyn FnMut(&RoundResult) -> Option<RoundLoss>;
 
 /// Everything the statistics file holds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -202,8 +361,17 @@ const MAX_RULES_CHARS: usize = 120;
 /// # Errors
 /// When the file exists but cannot be read.
 pub fn read(path: &Path) -> Result<Stats, ReadError> {
+    read_reviewed(path, None)
+}
+
+/// [`read`], each round also analysed by `review` (see
+/// [`summarize_reviewed`]).
+///
+/// # Errors
+/// When the file exists but cannot be read.
+pub fn read_reviewed(path: &Path, review: Option<Reviewer>) -> Result<Stats, ReadError> {
     match files::read_bytes(path, MAX_STATS_BYTES, Follow::Never) {
-        Ok(bytes) => Ok(summarize(&String::from_utf8_lossy(&bytes))),
+        Ok(bytes) => Ok(summarize_reviewed(&String::from_utf8_lossy(&bytes), review)),
         Err(ReadError::NotFound) => Ok(Stats::default()),
         Err(e) => Err(e),
     }
@@ -215,6 +383,13 @@ pub fn read(path: &Path) -> Result<Stats, ReadError> {
 /// was last written.
 #[must_use]
 pub fn summarize(text: &str) -> Stats {
+    summarize_reviewed(text, None)
+}
+
+/// [`summarize`], with each round counted also analysed by `review`:
+/// each pair then has its [`LossTally`].
+#[must_use]
+pub fn summarize_reviewed(text: &str, mut review: Option<Reviewer>) -> Stats {
     // (first player's key, second player's key, rules) -> history.
     let mut pairs: BTreeMap<(String, String, String), PairStats> = BTreeMap::new();
     // A player's key -> the name as last written (lines are in time order).
@@ -236,10 +411,17 @@ pub fn summarize(text: &str) -> Stats {
         let [south_key, north_key] = [&south, &north].map(|n| name_key(n));
         spelling.insert(south_key.clone(), south);
         spelling.insert(north_key.clone(), north);
-        let (keys, score) = if north_key < south_key {
+        let swap = north_key < south_key;
+        let (keys, score) = if swap {
             ([north_key, south_key], [round.score[1], round.score[0]])
         } else {
             ([south_key, north_key], round.score)
+        };
+        let review = match review.as_mut() {
+            None => Review::NotAsked,
+            Some(review) => {
+                Review::Done(review(&round).map(|loss| if swap { loss.swapped() } else { loss }))
+            }
         };
         let [first, second] = keys;
         pairs
@@ -248,7 +430,7 @@ pub fn summarize(text: &str) -> Stats {
                 rules,
                 ..PairStats::default()
             })
-            .add(score);
+            .add(score, review);
     }
     let mut pairs: Vec<PairStats> = pairs
         .into_iter()
@@ -377,6 +559,7 @@ mod tests {
                 wins: [2, 1],
                 draws: 1,
                 best_margin: [Some(12), Some(4)],
+                loss: None,
             }
         );
         assert_eq!(stats.pairs[1].best_margin, [None, Some(28)]);
@@ -457,6 +640,75 @@ mod tests {
             stats.to_text().starts_with("Rules: \\u{1b}]2;x"),
             "{}",
             stats.to_text()
+        );
+    }
+
+    #[test]
+    fn with_the_analysis_each_player_has_a_mean_loss_whoever_sat_south() {
+        let with_id = |south: &str, north: &str, id: &str| {
+            let mut round: RoundResult = serde_json::from_str(&line(south, north, 20, 28)).unwrap();
+            round.id = Some(id.to_string());
+            serde_json::to_string(&round).unwrap()
+        };
+        let text = [
+            with_id("Michael", "Alice", "r1"),
+            with_id("Alice", "Michael", "r2"),
+            with_id("Alice", "Michael", "none"),
+            line("Alice", "Michael", 24, 24),
+        ]
+        .join("\n");
+        // South's figures first, as the analysis of a record gives them.
+        let mut review = |round: &RoundResult| match round.id.as_deref() {
+            Some("r1") => Some(RoundLoss {
+                lost: [10, 2],
+                moves: [5, 4],
+                estimated: [1, 0],
+            }),
+            Some("r2") => Some(RoundLoss {
+                lost: [1, 3],
+                moves: [5, 6],
+                estimated: [0, 0],
+            }),
+            _ => None,
+        };
+        let stats = summarize_reviewed(&text, Some(&mut review));
+        let pair = &stats.pairs[0];
+        assert_eq!(pair.players, ["Alice".to_string(), "Michael".to_string()]);
+        assert_eq!(
+            pair.loss,
+            Some(LossTally {
+                analysed_rounds: 2,
+                left_out: 2,
+                // Alice: 2 (as North in r1) + 1, over 4 + 5 moves
+                lost: [3, 13],
+                moves: [9, 11],
+                estimated: [0, 1],
+            })
+        );
+        let text = stats.to_text();
+        assert!(
+            text.contains("; mean loss per move: Alice 0.33, Michael 1.18 (2 of 4 rounds analysed, 2 without a record left out; 1 of 20 moves estimated, not proven).\n"),
+            "{text}"
+        );
+        let json = stats.to_json();
+        let pair = &json["pairs"][0];
+        assert_eq!(pair["mean_loss"][0], json!(3.0 / 9.0));
+        assert_eq!(pair["estimated_moves"], json!([0, 1]));
+        assert_eq!(pair["rounds_left_out"], 2);
+        assert_eq!(pair["analysed_rounds"], 2);
+        // Without the analysis, none of it.
+        let plain = summarize(&[line("Alice", "Michael", 1, 0)].join("\n"));
+        assert_eq!(plain.pairs[0].loss, None);
+        assert!(!plain.to_text().contains("mean loss"));
+        assert!(plain.to_json()["pairs"][0].get("mean_loss").is_none());
+        // No record at all: said so.
+        let mut nothing = |_: &RoundResult| None;
+        let none = summarize_reviewed(&line("Alice", "Michael", 1, 0), Some(&mut nothing));
+        assert!(
+            none.to_text()
+                .contains("mean loss per move: not known (no record of the round found)"),
+            "{}",
+            none.to_text()
         );
     }
 }

@@ -46,6 +46,7 @@ use crate::tui::theme::Theme;
 mod clock;
 mod input;
 mod remote;
+mod review;
 mod turns;
 use input::key_name;
 pub use remote::{Remote, Shown};
@@ -182,6 +183,8 @@ pub struct App {
     events: Vec<MatchEvent>,
     /// The network's part, in a match with a friend on another machine.
     remote: Option<Remote>,
+    /// The analysis of the round just played, once asked for (`A`).
+    review: Option<review::Review>,
 }
 
 impl App {
@@ -215,6 +218,7 @@ impl App {
             requests: Vec::new(),
             events: Vec::new(),
             remote: None,
+            review: None,
         };
         app.announce_round();
         if let Some(notice) = perfect_warning(app.game.config(), settings.think) {

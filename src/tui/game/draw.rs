@@ -19,6 +19,10 @@ use crate::tui::{animation, text};
 
 /// Draws the screen for `app`.
 pub fn draw(frame: &mut Frame, app: &App) {
+    if let Some(analysis) = app.analysis_on_screen() {
+        analysis.draw(frame, analysis.theme());
+        return;
+    }
     let area = frame.area();
     match ScreenLayout::new(area, app.rules()) {
         Ok(layout) => draw_game(frame, app, &layout),
@@ -360,7 +364,20 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
             ],
             usize::from(area.width),
         )),
-        Line::styled(PLAY_AGAIN, theme.mover),
+        Line::from(vec![
+            Span::styled(PLAY_AGAIN, theme.mover),
+            Span::styled(
+                if app.can_analyse() {
+                    format!(
+                        "   {} looks at this round's analysis",
+                        command_key(app, 'a')
+                    )
+                } else {
+                    String::new()
+                },
+                theme.dim,
+            ),
+        ]),
     ];
     // Below the question: a refusal, and where the round was recorded
     // (wrapped: it is a path). The heading goes first when that leaves
@@ -465,6 +482,9 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
             ("y".into(), "play again", Essential),
             ("n".into(), "stop", Essential),
         ]);
+        if app.can_analyse() {
+            keys.push((command_key(app, 'a'), "analysis", Useful));
+        }
     } else if app.animation().is_some() {
         keys.push(("any key".into(), "skip animation", Essential));
     } else if app.remote_resume_question() {

@@ -135,6 +135,14 @@ pub fn key_list(
             }
             .into(),
         ),
+    ]);
+    if !networked {
+        keys.push((
+            key('a').into(),
+            "after a round: its analysis, every move under perfect play (q comes back)".into(),
+        ));
+    }
+    keys.extend([
         (format!("{} or Esc", key('q')), quit.into()),
         (
             "any key".into(),

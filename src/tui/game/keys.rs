@@ -54,6 +54,8 @@ pub enum Action {
     Yes,
     /// No (stop).
     No,
+    /// Look at the analysis of the round just played (at its end).
+    Analyse,
     /// Nothing.
     Nothing,
 }
@@ -118,6 +120,7 @@ pub fn action_for(key: KeyEvent, now: &Situation) -> Action {
                 'y' | 'n' if !now.round_over => Action::Nothing,
                 'y' => Action::Yes,
                 'n' => Action::No,
+                'a' if now.round_over => Action::Analyse,
                 _ => Action::Nothing,
             };
             match pit {
@@ -222,5 +225,19 @@ mod tests {
         assert_eq!(press('y', &over), Action::Yes);
         assert_eq!(press('n', &over), Action::No);
         assert_eq!(press('q', &over), Action::AskQuit);
+    }
+
+    #[test]
+    fn capital_a_asks_for_the_analysis_only_at_the_end_of_a_round() {
+        for pits in [1, 6, 12] {
+            let rules = Rules::KALAH.with_pits(pits).unwrap();
+            let a = Action::Choose(rules.pit_by_letter('a').unwrap());
+            let mut now = turn(rules, Side::South);
+            assert_eq!(command_key(&rules, 'a'), 'A', "a is a pit on every board");
+            assert_eq!(press('A', &now), a, "mid-round A is caps lock's a");
+            now.round_over = true;
+            assert_eq!(press('A', &now), Action::Analyse);
+            assert_eq!(press('a', &now), a, "a is still the pit");
+        }
     }
 }

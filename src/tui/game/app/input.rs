@@ -38,6 +38,15 @@ impl App {
     /// Reacts to one input at time `now`.
     pub fn on_input(&mut self, input: Input, now: Instant) {
         self.now = now;
+        if let Input::Resize(columns, lines) = input {
+            self.resize(columns, lines);
+        }
+        if self.analysis_input(&input, now) {
+            if matches!(input, Input::Interrupt) {
+                self.quit_now();
+            }
+            return;
+        }
         match input {
             Input::Key(key) => self.on_key(key, now),
             Input::Interrupt => self.quit_now(),
@@ -189,7 +198,9 @@ impl App {
             // Modifier keys alone and keys the terminal cannot name say nothing.
             return;
         }
-        let what = if self.round_over() {
+        let what = if self.can_analyse() {
+            "y plays again, n stops, A shows its analysis".to_string()
+        } else if self.round_over() {
             "y plays again, n stops".to_string()
         } else if let Some(side) = self.human_to_move() {
             format!(
@@ -267,6 +278,7 @@ impl App {
             _ if self.round_over() => match action {
                 Action::Yes => self.play_again(now),
                 Action::No => self.quit_now(),
+                Action::Analyse => self.open_analysis(),
                 _ => self.unknown_answer(),
             },
             Action::Choose(pit) => self.choose(pit, now),
@@ -278,7 +290,7 @@ impl App {
                 }
             }
             Action::Hint => self.ask_hint(now),
-            Action::Yes | Action::No | Action::Nothing => {}
+            Action::Yes | Action::No | Action::Analyse | Action::Nothing => {}
         }
     }
 
@@ -291,9 +303,11 @@ impl App {
     }
 
     fn unknown_answer(&mut self) {
-        self.notes.say(Note::plain(
-            "The round is over: y plays again, n stops, q quits.",
-        ));
+        self.notes.say(Note::plain(if self.can_analyse() {
+            "The round is over: y plays again, n stops, A shows its analysis, q quits."
+        } else {
+            "The round is over: y plays again, n stops, q quits."
+        }));
     }
 
     fn quit_now(&mut self) {

@@ -261,6 +261,7 @@ impl App {
 
     pub(super) fn play_again(&mut self, now: Instant) {
         self.settle();
+        self.forget_analysis();
         self.game.next_round();
         self.events.push(MatchEvent::Changed);
         self.hint = None;

@@ -1,0 +1,202 @@
+//! A look at the round just played, from its end: `A` at "Play again?"
+//! opens the analysis screen ([`AnalysisView`], the one `mancala analyze`
+//! and the replay's `a` show) of the round, analysed on a thread of its
+//! own so that the screen stays responsive and shows the progress; `q`
+//! comes back to the question.
+
+use std::time::Instant;
+
+use super::App;
+use crate::game::Record;
+use crate::tui::analysis::{AnalysisView, DEFAULT_THINK};
+use crate::tui::input::Input;
+
+/// The analysis of the finished round, kept while the round's end is on
+/// screen so that opening it again does not start it again.
+pub struct Review {
+    /// The analysis screen.
+    view: AnalysisView,
+    /// Whether it is on screen.
+    open: bool,
+}
+
+impl App {
+    /// Whether the end of this round offers its analysis (`A`): a local
+    /// match whose round is over. (A network match's end is answered by
+    /// both players at once.)
+    #[must_use]
+    pub fn can_analyse(&self) -> bool {
+        self.round_over() && self.remote.is_none()
+    }
+
+    /// The analysis screen, while it is open.
+    #[must_use]
+    pub fn analysis_on_screen(&self) -> Option<&AnalysisView> {
+        self.review.as_ref().filter(|r| r.open).map(|r| &r.view)
+    }
+
+    /// `A` at the end of a round: the analysis of the round, started on
+    /// its thread the first time.
+    pub(super) fn open_analysis(&mut self) {
+        if !self.can_analyse() {
+            return;
+        }
+        let chosen = self.chosen;
+        let game = &self.game;
+        let review = self.review.get_or_insert_with(|| Review {
+            view: AnalysisView::start(Record::of_match(game), DEFAULT_THINK, chosen),
+            open: false,
+        });
+        review.view.reopen();
+        review.open = true;
+    }
+
+    /// An input while the analysis is on screen: it goes there; leaving it
+    /// comes back to the end of the round with the theme chosen there, and
+    /// Ctrl-C leaves the game too. `false` when the analysis is not open.
+    pub(super) fn analysis_input(&mut self, input: &Input, _now: Instant) -> bool {
+        let Some(review) = self.review.as_mut().filter(|r| r.open) else {
+            return false;
+        };
+        review.view.handle(input);
+        if review.view.is_done() {
+            review.open = false;
+            // Keeps what `t` chose there (and that it is to be saved).
+            self.chosen = *review.view.chosen();
+        }
+        true
+    }
+
+    /// When the analysis screen wants to look at its thread again.
+    pub(super) fn analysis_wake(&self) -> Option<Instant> {
+        self.analysis_on_screen().and_then(AnalysisView::next_wake)
+    }
+
+    /// A new round: the last one's analysis is dropped (which stops its
+    /// thread if it is still at work).
+    pub(super) fn forget_analysis(&mut self) {
+        self.review = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+
+    use crate::players::PlayerKind;
+    use crate::rules::Rules;
+    use crate::tui::App;
+    use crate::tui::game::testing::{app_for, ch, config, humans, press, render};
+
+    /// Two humans on a board so small that its analysis is done at once
+    /// (2 pits, 1 seed each), played to the end of round 1.
+    fn tiny_round_over(t0: Instant) -> App {
+        let rules = Rules::KALAH.with_pits(2).unwrap().with_seeds(1).unwrap();
+        let mut app = app_for(
+            config(rules, PlayerKind::Human, PlayerKind::Human),
+            None,
+            t0,
+        );
+        while !app.round_over() {
+            app.handle_event(&press(KeyCode::Enter), t0);
+        }
+        app
+    }
+
+    /// Ticks until the analysis on screen is done (its table's heading
+    /// shows), for at most 30 s.
+    fn wait_for_the_analysis(app: &mut App, t0: Instant) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = render(app, 80, 24);
+            if screen.contains("before") || start.elapsed() > Duration::from_secs(30) {
+                return screen;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+            app.on_input(crate::tui::input::Input::Tick, t0);
+        }
+    }
+
+    #[test]
+    fn capital_a_at_the_end_of_a_round_shows_its_analysis_and_q_comes_back_to_play_again() {
+        let t0 = Instant::now();
+        let mut app = tiny_round_over(t0);
+        let screen = render(&app, 80, 24);
+        assert!(
+            screen.contains("A looks at this round's analysis"),
+            "{screen}"
+        );
+        assert!(screen.contains("A analysis"), "key bar:\n{screen}");
+        app.handle_event(&ch('a'), t0);
+        assert!(
+            app.analysis_on_screen().is_none(),
+            "a is a pit, not the analysis"
+        );
+        app.handle_event(&ch('A'), t0);
+        assert!(app.analysis_on_screen().is_some());
+        let screen = render(&app, 80, 24);
+        assert!(
+            screen.contains("Analysis of round 1: Alice against Michael"),
+            "{screen}"
+        );
+        let screen = wait_for_the_analysis(&mut app, t0);
+        assert!(screen.contains("value for Alice (South)"), "{screen}");
+        // Keys go to the analysis while it is up: y answers nothing there.
+        app.handle_event(&ch('y'), t0);
+        assert!(app.round_over() && app.game().round() == 1);
+        app.handle_event(&ch('q'), t0);
+        assert!(app.analysis_on_screen().is_none(), "q leaves the analysis");
+        assert!(!app.wants_quit(), "and not the game");
+        let screen = render(&app, 80, 24);
+        assert!(screen.contains("Play again? (y/n)"), "{screen}");
+        // Opened again, it is the same analysis, already done.
+        app.handle_event(&ch('A'), t0);
+        assert!(render(&app, 80, 24).contains("value for Alice (South)"));
+        app.handle_event(&press(KeyCode::Esc), t0);
+        app.handle_event(&ch('y'), t0);
+        assert_eq!(app.game().round(), 2, "y plays again");
+        assert!(app.analysis_on_screen().is_none());
+        assert!(!app.can_analyse(), "mid-round there is nothing to look at");
+    }
+
+    #[test]
+    fn a_long_round_is_analysed_off_the_event_loop_with_its_progress_shown() {
+        let t0 = Instant::now();
+        let mut app = humans(t0);
+        while !app.round_over() {
+            app.handle_event(&press(KeyCode::Enter), t0);
+        }
+        app.handle_event(&ch('A'), t0);
+        // The key came back at once, with the analysis still at work (a
+        // whole 6-pit round takes seconds): its progress is on screen.
+        let screen = render(&app, 80, 24);
+        assert!(screen.contains("Analysing the round: position"), "{screen}");
+        assert!(
+            app.next_wake().is_some(),
+            "the screen looks at the thread again"
+        );
+        // Ctrl-C there leaves the game at once; dropping the app stops the
+        // thread.
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        app.handle_event(&Event::Key(ctrl_c), t0);
+        assert!(app.wants_quit());
+    }
+
+    #[test]
+    fn the_help_and_the_answer_to_a_wrong_key_name_the_analysis() {
+        let t0 = Instant::now();
+        let mut app = tiny_round_over(t0);
+        app.handle_event(&ch('z'), t0);
+        let said = app
+            .notes()
+            .message()
+            .map(|n| n.text.clone())
+            .unwrap_or_default();
+        assert!(said.contains("A shows its analysis"), "{said}");
+        app.handle_event(&ch('?'), t0);
+        let screen = render(&app, 100, 50);
+        assert!(screen.contains("after a round: its analysis"), "{screen}");
+    }
+}
