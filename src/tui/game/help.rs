@@ -2,14 +2,11 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 
 use crate::rules::{Capture, Rules, Side, Sowing, Sweep};
+use crate::tui::chrome::{HelpText, draw_help};
 use crate::tui::game::app::App;
 use crate::tui::game::keys::command_key;
-use crate::tui::text::{self, columns};
-use crate::tui::theme::Theme;
 
 /// The rules in force, in a few sentences.
 #[must_use]
@@ -204,63 +201,20 @@ pub fn speed_texts(delay: Option<std::time::Duration>, paused: bool) -> Vec<Stri
     }
 }
 
-/// Draws the help screen over the whole of `area`.
+/// Draws the help screen over the whole of `area` (the one help layout
+/// every screen shares: [`draw_help`]).
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let theme: &Theme = app.theme();
     let rules = app.rules();
-    // Wrapped here rather than by the paragraph so that continuation
-    // lines hang under the words, not under the bullet or the keys.
-    let width = usize::from(area.width.saturating_sub(2));
-    let mut lines: Vec<Line> = text::wrap(&format!("Rules: {rules}"), width, 7)
-        .into_iter()
-        .map(|line| Line::styled(line, theme.title))
-        .collect();
-    for sentence in rules_text(rules, app.names()) {
-        for line in text::wrap(&format!("• {sentence}"), width, 2) {
-            lines.push(Line::styled(line, theme.text));
-        }
-    }
-    lines.push(Line::default());
-    lines.push(Line::styled("Keys", theme.title));
-    for (keys, what) in key_list(
-        rules,
-        &speed_text(app),
-        app.is_networked(),
-        app.can_switch_theme(),
-    ) {
-        let keys = format!("  {keys:<14}");
-        let key_column = columns(&keys);
-        if key_column + 12 > width {
-            // Too narrow for two columns: the words go under the keys.
-            lines.push(Line::styled(keys, theme.key));
-            for part in text::wrap(&what, width.saturating_sub(4), 0) {
-                lines.push(Line::styled(format!("    {part}"), theme.text));
-            }
-            continue;
-        }
-        let indent = " ".repeat(key_column);
-        for (i, part) in text::wrap(&what, width - key_column, 0)
-            .into_iter()
-            .enumerate()
-        {
-            let lead = if i == 0 { keys.clone() } else { indent.clone() };
-            lines.push(Line::from(vec![
-                Span::styled(lead, theme.key),
-                Span::styled(part, theme.text),
-            ]));
-        }
-    }
-    let block = Block::bordered()
-        .border_type(BorderType::Rounded)
-        .title(Line::styled(" Mancala — help ", theme.title))
-        .title_bottom(
-            Line::styled(" ↑↓ scroll · any other key closes ", theme.dim).right_aligned(),
-        );
-    frame.render_widget(Clear, area);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .scroll((app.help_scroll(), 0))
-            .block(block),
-        area,
-    );
+    let help = HelpText {
+        title: " Mancala — help ".into(),
+        heading: format!("Rules: {rules}"),
+        sentences: rules_text(rules, app.names()),
+        keys: key_list(
+            rules,
+            &speed_text(app),
+            app.is_networked(),
+            app.can_switch_theme(),
+        ),
+    };
+    draw_help(frame, area, &help, app.help_scroll(), app.theme());
 }
