@@ -304,7 +304,9 @@ impl AnalysisView {
                 self.draw_chart(frame, chart, analysis, theme);
                 bar.add("↑↓", "move", Weight::Essential);
                 bar.add("n", "next turning point", Weight::Useful);
-                bar.add("t", "colours", Weight::Optional);
+                if self.chosen.can_switch_theme() {
+                    bar.add("t", "colours", Weight::Optional);
+                }
             }
         }
         if let Some(note) = &self.note {
@@ -582,6 +584,19 @@ mod tests {
         assert!(view.next_wake().is_none(), "nothing more to wait for");
         let expected = analysed();
         assert_eq!(view.analysis(), expected.analysis());
+    }
+
+    #[test]
+    fn with_no_color_set_the_key_bar_offers_no_colours_key() {
+        let mut view = analysed();
+        assert!(screen(&view, 80, 26).contains("t colours"));
+        let kept = crate::tui::prefs::Prefs {
+            seed_delay: None,
+            palette: Theme::monochrome().palette(),
+        };
+        view.chosen = Chosen::new(None, Theme::monochrome(), kept, true);
+        let text = screen(&view, 80, 26);
+        assert!(!text.contains("colours"), "{text}");
     }
 
     #[test]
