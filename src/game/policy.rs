@@ -123,25 +123,38 @@ impl Match {
     /// unchanged, when the round is over, when no move was made, or when
     /// `side` has made no move in this round.
     pub fn undo_for(&mut self, side: Side) -> Undo {
-        if self.outcome().is_some() {
-            return Undo::RoundOver(self.round);
+        if let Some(refused) = self.undo_for_refused(side) {
+            return refused;
         }
-        if self.moves.is_empty() {
-            return Undo::NothingToUndo;
-        }
-        let mut probe = self.clone();
         let mut undone = 0;
-        while probe.undo() {
+        while self.undo() {
             undone += 1;
-            if probe.board().to_move() == side {
+            if self.board().to_move() == side {
                 break;
             }
         }
-        if probe.board().to_move() != side {
-            return Undo::NoEarlierTurn;
-        }
-        *self = probe;
         Undo::Undone(undone)
+    }
+
+    /// Why [`Match::undo_for`] would refuse `side` now, or `None` when it
+    /// would take moves back. Asks without changing or copying the match
+    /// (the screen asks it on every frame): `side` has a move in this
+    /// round exactly when it was to move before one of the round's moves.
+    #[must_use]
+    pub fn undo_for_refused(&self, side: Side) -> Option<Undo> {
+        if self.outcome().is_some() {
+            return Some(Undo::RoundOver(self.round));
+        }
+        if self.moves.is_empty() {
+            return Some(Undo::NothingToUndo);
+        }
+        let mut board = Board::starting(self.config.rules, self.starter);
+        let moved = self.moves.iter().any(|&pit| {
+            let theirs = board.to_move() == side;
+            board.play_unchecked(pit);
+            theirs
+        });
+        (!moved).then_some(Undo::NoEarlierTurn)
     }
 
     /// Redo by turn: replays the last move taken back and then, from the
@@ -292,6 +305,11 @@ mod tests {
         assert_eq!(alice.moves(), &[pit('c')]);
         assert_eq!(alice.board().to_move(), Side::South);
         // Michael's first move taken back, he has none left in the round.
+        assert_eq!(
+            michael.undo_for_refused(Side::North),
+            Some(Undo::NoEarlierTurn)
+        );
+        assert_eq!(alice.undo_for_refused(Side::South), None);
         assert_eq!(michael.undo_for(Side::North), Undo::NoEarlierTurn);
         assert_eq!(michael.board(), &after_f, "a refusal changes nothing");
         // A finished round stays.

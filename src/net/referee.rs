@@ -261,9 +261,9 @@ impl Referee {
         if self.undo.is_some() {
             return Err("A request to take back a move is already waiting for an answer.".into());
         }
-        match self.m.clone().undo_for(by) {
-            Undo::Undone(_) => Ok(()),
-            refused => Err(refused.message().text),
+        match self.m.undo_for_refused(by) {
+            None => Ok(()),
+            Some(refused) => Err(refused.message().text),
         }
     }
 

@@ -121,7 +121,8 @@ fn skip_rest_of_line(input: &mut impl BufRead) {
 }
 
 /// Every line of `input` as the events a game reads, then its end (for
-/// tests and scripts that hold their input in memory).
+/// tests that hold their input in memory).
+#[cfg(test)]
 pub fn lines_of(mut input: impl BufRead) -> Vec<LineInput> {
     let mut lines = Vec::new();
     while let Some(line) = read_line(&mut input) {

@@ -94,8 +94,15 @@ pub fn run(mut config: MatchConfig, options: &PlayOptions) -> anyhow::Result<Exi
     }
     let (tx, rx) = mpsc::channel();
     lines::spawn_input(tx, |line| line);
-    let mut game = LocalGame::new(io::stdout().lock(), scripted, *options, keeper);
-    let played = game.start(config, seed).and_then(|ended| match ended {
+    let mut game = LocalGame::new(
+        io::stdout().lock(),
+        scripted,
+        *options,
+        keeper,
+        config,
+        seed,
+    );
+    let played = game.start().and_then(|ended| match ended {
         Some(code) => Ok(code),
         None => lines::drive(&mut game, &rx),
     });
@@ -116,12 +123,9 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 enum Asking {
     /// [`BUSY_QUESTION`]: the match is open in another window.
     Busy(Box<Found>),
-    /// [`RESUME_QUESTION`] about the saved match, and the new match to
-    /// play instead.
-    Resume {
-        saved: Box<Match>,
-        fresh: Box<Match>,
-    },
+    /// [`RESUME_QUESTION`] about the saved match (the new one is the
+    /// game's until it is answered).
+    Resume(Box<Match>),
     /// The human to move in the match chooses a pit.
     Move,
     /// "Play again? (y/n)" after a finished round.
@@ -158,34 +162,37 @@ struct LocalGame<W> {
     options: PlayOptions,
     keeper: Keeper,
     computers: [Option<Box<dyn TurnFn>>; 2],
-    /// The match, once it is chosen (new or resumed).
-    game: Option<Match>,
+    /// The match: a new one until a saved one is resumed.
+    game: Match,
     asking: Asking,
 }
 
 impl<W: Write> LocalGame<W> {
-    fn new(out: W, echo: bool, options: PlayOptions, keeper: Keeper) -> LocalGame<W> {
+    /// A new match of `config` (`seed` makes its random parts repeatable).
+    fn new(
+        out: W,
+        echo: bool,
+        options: PlayOptions,
+        keeper: Keeper,
+        config: MatchConfig,
+        seed: u64,
+    ) -> LocalGame<W> {
+        let kinds = config.kinds();
         LocalGame {
             out,
             echo,
             options,
             keeper,
-            computers: [None, None],
-            game: None,
+            computers: Side::BOTH.map(|side| seat_player(kinds, seed, side)),
+            game: Match::new(config, seed),
             asking: Asking::Move,
         }
     }
 
     /// Says who plays what, and asks the first question (or plays until a
     /// human's turn); `Some` when the program ends already.
-    fn start(&mut self, config: MatchConfig, seed: u64) -> anyhow::Result<Option<ExitCode>> {
-        let kinds = config.kinds();
-        for side in Side::BOTH {
-            // A player set beforehand (a test's) stays.
-            if self.computers[side.index()].is_none() {
-                self.computers[side.index()] = seat_player(kinds, seed, side);
-            }
-        }
+    fn start(&mut self) -> anyhow::Result<Option<ExitCode>> {
+        let config = self.game.config().clone();
         let [s, n] = [&config.seats[0], &config.seats[1]];
         writeln!(
             self.out,
@@ -197,20 +204,16 @@ impl<W: Write> LocalGame<W> {
             writeln!(self.out, "{warning}")?;
         }
         self.print_help(&config)?;
-        let fresh = Box::new(Match::new(config.clone(), seed));
         let found = self.keeper.look(&config);
         if found.busy {
             writeln!(self.out, "{BUSY_NOTICE}")?;
-            self.asking = Asking::Busy(Box::new(found));
-            self.game = Some(*fresh);
-            self.prompt()?;
-            return Ok(None);
+            return self.ask_again(Asking::Busy(Box::new(found)));
         }
-        self.offer(found, fresh)
+        self.offer(found)
     }
 
-    /// Offers the saved match `found`, if any, else plays `fresh`.
-    fn offer(&mut self, found: Found, fresh: Box<Match>) -> anyhow::Result<Option<ExitCode>> {
+    /// Offers the saved match `found`, if any, else plays the new one.
+    fn offer(&mut self, found: Found) -> anyhow::Result<Option<ExitCode>> {
         for note in &found.notes {
             writeln!(self.out, "Note: {note}")?;
         }
@@ -220,29 +223,21 @@ impl<W: Write> LocalGame<W> {
         match found.saved {
             Some(saved) => {
                 writeln!(self.out, "{}", saved_summary(&saved))?;
-                self.asking = Asking::Resume {
-                    saved: Box::new(saved),
-                    fresh,
-                };
-                self.prompt()?;
-                Ok(None)
+                self.ask_again(Asking::Resume(Box::new(saved)))
             }
-            None => self.begin(*fresh),
+            None => self.begin(),
         }
     }
 
-    /// Plays `m` from its current round.
-    fn begin(&mut self, m: Match) -> anyhow::Result<Option<ExitCode>> {
-        self.game = Some(m);
+    /// Plays the match from its current round.
+    fn begin(&mut self) -> anyhow::Result<Option<ExitCode>> {
         self.open_round()?;
         self.play_on()
     }
 
     /// The round's opening line and board.
     fn open_round(&mut self) -> io::Result<()> {
-        let Some(m) = &self.game else {
-            return Ok(());
-        };
+        let m = &self.game;
         let opening = match m.moves().len() {
             0 => m.round_message(),
             played => round_goes_on(m.round(), played, m.name(m.starter())),
@@ -258,9 +253,7 @@ impl<W: Write> LocalGame<W> {
     /// and asks the question that comes then.
     fn play_on(&mut self) -> anyhow::Result<Option<ExitCode>> {
         loop {
-            let Some(m) = self.game.as_mut() else {
-                return Ok(Some(ExitCode::SUCCESS));
-            };
+            let m = &self.game;
             if m.board().is_over() {
                 break;
             }
@@ -288,27 +281,24 @@ impl<W: Write> LocalGame<W> {
             self.play(choice.pit)?;
         }
         self.end_round()?;
-        self.asking = Asking::PlayAgain;
-        self.prompt()?;
-        Ok(None)
+        self.ask_again(Asking::PlayAgain)
     }
 
     /// Asks the question waited on.
     fn prompt(&mut self) -> io::Result<()> {
         match &self.asking {
             Asking::Busy(_) => write!(self.out, "{BUSY_QUESTION} ")?,
-            Asking::Resume { .. } => write!(self.out, "{RESUME_QUESTION} ")?,
+            Asking::Resume(_) => write!(self.out, "{RESUME_QUESTION} ")?,
             Asking::PlayAgain => write!(self.out, "Play again? (y/n) ")?,
             Asking::Move => {
-                if let Some(m) = &self.game {
-                    let side = m.board().to_move();
-                    write!(
-                        self.out,
-                        "{}, choose a pit ({}): ",
-                        m.name(side),
-                        m.rules().letter_range(side)
-                    )?;
-                }
+                let m = &self.game;
+                let side = m.board().to_move();
+                write!(
+                    self.out,
+                    "{}, choose a pit ({}): ",
+                    m.name(side),
+                    m.rules().letter_range(side)
+                )?;
             }
         }
         self.out.flush()
@@ -323,8 +313,7 @@ impl<W: Write> LocalGame<W> {
             Asking::Busy(found) => match busy_answer(line) {
                 Some(true) => {
                     writeln!(self.out, "Playing unsaved: rounds are still recorded.")?;
-                    let fresh = Box::new(self.game.take().expect("the new match"));
-                    self.offer(*found, fresh)
+                    self.offer(*found)
                 }
                 Some(false) => self.left_to_other(),
                 None => {
@@ -332,9 +321,12 @@ impl<W: Write> LocalGame<W> {
                     self.ask_again(Asking::Busy(found))
                 }
             },
-            Asking::Resume { saved, fresh } => match yes_no(line) {
-                Some(YesNo::Yes) => self.begin(*saved),
-                Some(YesNo::No) => self.begin(*fresh),
+            Asking::Resume(saved) => match yes_no(line) {
+                Some(YesNo::Yes) => {
+                    self.game = *saved;
+                    self.begin()
+                }
+                Some(YesNo::No) => self.begin(),
                 Some(YesNo::Quit) => {
                     writeln!(
                         self.out,
@@ -344,7 +336,7 @@ impl<W: Write> LocalGame<W> {
                 }
                 None => {
                     writeln!(self.out, "Please answer y or n (q stops here).")?;
-                    self.ask_again(Asking::Resume { saved, fresh })
+                    self.ask_again(Asking::Resume(saved))
                 }
             },
             Asking::PlayAgain => match yes_no(line) {
@@ -376,7 +368,7 @@ impl<W: Write> LocalGame<W> {
         }
         match std::mem::replace(&mut self.asking, Asking::Move) {
             Asking::Busy(_) => self.left_to_other(),
-            Asking::Resume { .. } => {
+            Asking::Resume(_) => {
                 writeln!(self.out, "End of input: nothing was played.")?;
                 Ok(Some(ExitCode::SUCCESS))
             }
@@ -406,9 +398,7 @@ impl<W: Write> LocalGame<W> {
 
     /// A line typed at a human's turn: a pit, or a command.
     fn on_move_line(&mut self, line: &str) -> anyhow::Result<Option<ExitCode>> {
-        let Some(m) = &self.game else {
-            return Ok(Some(ExitCode::SUCCESS));
-        };
+        let m = &self.game;
         let side = m.board().to_move();
         let rules = *m.rules();
         let text = line.trim();
@@ -461,12 +451,7 @@ impl<W: Write> LocalGame<W> {
     }
 
     fn save(&mut self) {
-        let Some(m) = &self.game else {
-            return;
-        };
-        if let Some(warning) = self.keeper.save(m) {
-            console::warn(format_args!("mancala: {warning}"));
-        }
+        save(&mut self.keeper, &self.game);
     }
 
     /// Stops playing: at the player's request (`q`), which keeps the match
@@ -499,18 +484,14 @@ impl<W: Write> LocalGame<W> {
 
     /// Clears the match's save: the players are done with it.
     fn finish(&mut self) {
-        let Some(m) = &self.game else {
-            return;
-        };
+        let m = &self.game;
         if let Some(warning) = self.keeper.finish(m.config()) {
             console::warn(format_args!("mancala: {warning}"));
         }
     }
 
     fn print_tally(&mut self) -> io::Result<()> {
-        let Some(m) = &self.game else {
-            return Ok(());
-        };
+        let m = &self.game;
         writeln!(self.out, "{}", match_score_line(m.tally(), m.names()))
     }
 
@@ -526,9 +507,7 @@ impl<W: Write> LocalGame<W> {
     /// moves the match on to the next round (the save holds it from here
     /// on: see `Keeper::close_round`).
     fn end_round(&mut self) -> io::Result<()> {
-        let Some(m) = &mut self.game else {
-            return Ok(());
-        };
+        let m = &mut self.game;
         if let Some(outcome) = m.outcome() {
             writeln!(
                 self.out,
@@ -552,9 +531,7 @@ impl<W: Write> LocalGame<W> {
     /// turn, or a message saying why not.
     fn undo(&mut self) -> io::Result<()> {
         self.stop_thinking_ahead();
-        let Some(m) = &mut self.game else {
-            return Ok(());
-        };
+        let m = &mut self.game;
         let undo = m.undo_turn();
         writeln!(self.out, "{}", undo.message())?;
         if let Undo::Undone(_) = undo {
@@ -570,11 +547,9 @@ impl<W: Write> LocalGame<W> {
     /// computer's moves after it, as they were played.
     fn redo(&mut self) -> io::Result<()> {
         self.stop_thinking_ahead();
-        let Some(m) = &mut self.game else {
-            return Ok(());
-        };
+        let m = &mut self.game;
         let redone = m.redo_turn();
-        let m = m.clone();
+        let animate = self.options.seed_delay.is_some();
         for Redone {
             played,
             steps,
@@ -582,7 +557,7 @@ impl<W: Write> LocalGame<W> {
             ..
         } in &redone
         {
-            self.report_move(&m, after, played, steps)?;
+            report_move(&mut self.out, animate, m, after, played, steps)?;
         }
         writeln!(self.out, "{}", redo_message(&redone))?;
         if !redone.is_empty() {
@@ -601,46 +576,20 @@ impl<W: Write> LocalGame<W> {
 
     /// Plays a checked pit, saves, and shows what happened.
     fn play(&mut self, pit: crate::rules::Pit) -> io::Result<()> {
-        let Some(m) = &mut self.game else {
-            return Ok(());
-        };
+        let m = &mut self.game;
         let mut steps: Vec<Step> = Vec::new();
         let played = match m.play(pit, &mut steps) {
             Ok(played) => played,
             Err(e) => return writeln!(self.out, "{e}"),
         };
-        let after = *m.board();
-        let m = m.clone();
-        self.save();
-        self.report_move(&m, &after, &played, &steps)
-    }
-
-    /// Shows a move: its sowing line, the board it led to, what it did.
-    fn report_move(
-        &mut self,
-        m: &Match,
-        after: &Board,
-        played: &Played,
-        steps: &[Step],
-    ) -> io::Result<()> {
-        if self.options.seed_delay.is_some()
-            && let Some(line) = board::sowing_line(m.rules(), steps)
-        {
-            writeln!(self.out, "{} {line}", m.name(played.mover))?;
-        }
-        writeln!(self.out)?;
-        write!(self.out, "{}", board::render(after, m.names()))?;
-        for line in describe(m.rules(), played, m.names()) {
-            writeln!(self.out, "{line}")?;
-        }
-        Ok(())
+        save(&mut self.keeper, m);
+        let animate = self.options.seed_delay.is_some();
+        report_move(&mut self.out, animate, m, m.board(), &played, &steps)
     }
 
     /// The round's seeds so far and the match score.
     fn print_standing(&mut self) -> io::Result<()> {
-        let Some(m) = &self.game else {
-            return Ok(());
-        };
+        let m = &self.game;
         let score = m.board().score();
         let [s, n] = m.names();
         writeln!(
@@ -650,6 +599,34 @@ impl<W: Write> LocalGame<W> {
         )?;
         self.print_tally()
     }
+}
+
+/// Saves `m`; a problem is a warning, and the game goes on.
+fn save(keeper: &mut Keeper, m: &Match) {
+    if let Some(warning) = keeper.save(m) {
+        console::warn(format_args!("mancala: {warning}"));
+    }
+}
+
+/// Shows a move of `m` on `out`: its sowing line (when `animate`), the
+/// board it led to, what it did.
+fn report_move(
+    out: &mut impl Write,
+    animate: bool,
+    m: &Match,
+    after: &Board,
+    played: &Played,
+    steps: &[Step],
+) -> io::Result<()> {
+    if animate && let Some(line) = board::sowing_line(m.rules(), steps) {
+        writeln!(out, "{} {line}", m.name(played.mover))?;
+    }
+    writeln!(out)?;
+    write!(out, "{}", board::render(after, m.names()))?;
+    for line in describe(m.rules(), played, m.names()) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
 }
 
 impl<W: Write> LineGame for LocalGame<W> {
@@ -692,9 +669,10 @@ mod tests {
             ],
             first: FirstMover::North,
         };
-        let mut game = LocalGame::new(Vec::new(), true, PlayOptions::default(), Keeper::new(None));
+        let options = PlayOptions::default();
+        let mut game = LocalGame::new(Vec::new(), true, options, Keeper::new(None), config, 1);
         game.computers = [None, Some(Box::new(GivesUp))];
-        let out = play_script(game, config, "");
+        let out = play_script(game, "");
         let board = crate::rules::Board::starting(Rules::KALAH, Side::North);
         let policy = crate::game::computer_move(&board, None).unwrap();
         assert!(policy.fallback);
@@ -725,14 +703,14 @@ mod tests {
             think: Duration::from_millis(10),
             ..PlayOptions::default()
         };
-        let game = LocalGame::new(Vec::new(), true, options, Keeper::new(None));
-        play_script(game, config, input)
+        let game = LocalGame::new(Vec::new(), true, options, Keeper::new(None), config, 1);
+        play_script(game, input)
     }
 
-    /// Plays `config` on the lines of `input` as the one plain loop would
+    /// Plays `game` on the lines of `input` as the one plain loop would
     /// hand them over, and returns what was printed.
-    fn play_script(mut game: LocalGame<Vec<u8>>, config: MatchConfig, input: &str) -> String {
-        let mut ended = game.start(config, 1).unwrap();
+    fn play_script(mut game: LocalGame<Vec<u8>>, input: &str) -> String {
+        let mut ended = game.start().unwrap();
         for event in lines::lines_of(input.as_bytes()) {
             if ended.is_some() {
                 break;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::game::{Match, Undo, outcome_message};
+use crate::game::{Match, outcome_message};
 use crate::net::link::{self, PING_EVERY};
 use crate::net::message::{At, ToHost, ToJoiner};
 use crate::net::referee::{HOST_SIDE, Happening, JOINER_SIDE, Mirror};
@@ -439,9 +439,7 @@ impl<S: Show> JoinGame<S> {
                 if round_over {
                     self.show
                         .say("The round is over: its moves are recorded.")?;
-                } else if let refused @ (Undo::NothingToUndo | Undo::NoEarlierTurn) =
-                    self.m().clone().undo_for(JOINER_SIDE)
-                {
+                } else if let Some(refused) = self.m().undo_for_refused(JOINER_SIDE) {
                     self.show.say(&refused.message().text)?;
                 } else if self.asking || self.asked.is_some() || self.pending.is_some() {
                     self.show

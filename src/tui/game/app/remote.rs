@@ -155,10 +155,7 @@ impl App {
         };
         !self.other_away()
             && !self.remote_question()
-            && matches!(
-                self.game.clone().undo_for(remote.me),
-                crate::game::Undo::Undone(_)
-            )
+            && self.game.undo_for_refused(remote.me).is_none()
     }
 
     /// Whether the network game asks whether to resume a saved match.
