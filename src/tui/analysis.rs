@@ -20,7 +20,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph};
+use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph};
 
 use crate::game::Record;
 use crate::game::analysis::{Analysis, Analyst, PositionBudget};
@@ -433,12 +433,18 @@ impl AnalysisView {
                 .style(theme.selected)
                 .data(&cursor),
         ];
+        // The caption goes above the plot: as the axis's title it was
+        // drawn over the line's last points.
+        let caption = Line::styled(
+            format!("value for {} (South), move by move", names[0]),
+            theme.dim,
+        );
         let chart = Chart::new(datasets)
+            .block(Block::new().title(caption))
             .x_axis(
                 Axis::default()
                     .style(theme.dim)
                     .bounds([0.0, last])
-                    .title(format!("value for {} (South)", names[0]))
                     .labels(["0".to_string(), format!("move {}", points.len() - 1)]),
             )
             .y_axis(
@@ -597,6 +603,21 @@ mod tests {
         view.chosen = Chosen::new(None, Theme::monochrome(), kept, true);
         let text = screen(&view, 80, 26);
         assert!(!text.contains("colours"), "{text}");
+    }
+
+    #[test]
+    fn the_charts_caption_has_a_line_of_its_own() {
+        let text = screen(&analysed(), 80, 26);
+        let caption = text
+            .lines()
+            .find(|l| l.contains("value for Alice (South)"))
+            .unwrap_or_else(|| panic!("a caption:\n{text}"));
+        assert!(
+            !caption
+                .chars()
+                .any(|c| ('\u{2800}'..='\u{28ff}').contains(&c) || c == '█'),
+            "nothing is plotted on the caption's line: {caption}"
+        );
     }
 
     #[test]
