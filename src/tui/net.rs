@@ -18,7 +18,7 @@ use crate::net::play::{
 };
 use crate::net::referee::{HOST_SIDE, Happening, JOINER_SIDE};
 use crate::players::PlayerKind;
-use crate::rules::{Played, Rules, Step};
+use crate::rules::{Played, Rules, Side, Step};
 use crate::tui::game::app::{App, Shown};
 use crate::tui::game::computer::Worker;
 use crate::tui::game::world::{Effect, GameMessage};
@@ -232,14 +232,20 @@ impl<E: NetEngine> World<App> for NetWorld<E> {
 }
 
 /// The match shown until the network game sends one: the host's rules and
-/// names, nobody's move.
-fn placeholder(rules: Rules, first: FirstMover, south: &str, north: &str) -> Match {
+/// names, nobody's move; `me` plays at this keyboard, the other seat is
+/// the friend over the network.
+fn placeholder(rules: Rules, first: FirstMover, names: [&str; 2], me: Side) -> Match {
+    let seat = |side: Side| {
+        let kind = if side == me {
+            PlayerKind::Human
+        } else {
+            PlayerKind::Network
+        };
+        Seat::new(names[side.index()], kind)
+    };
     let config = MatchConfig {
         rules,
-        seats: [
-            Seat::new(south, PlayerKind::Human),
-            Seat::new(north, PlayerKind::Human),
-        ],
+        seats: [seat(Side::South), seat(Side::North)],
         first,
     };
     Match::new(config, 0)
@@ -304,7 +310,12 @@ fn settings(given: Option<Option<Duration>>) -> (Chosen, Option<PathBuf>, PlayOp
 pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result<ExitCode> {
     let (tx, rx) = mpsc::channel();
     let (chosen, kept_at, options) = settings(given);
-    let shown = placeholder(setup.rules, setup.first, &setup.name, "your friend");
+    let shown = placeholder(
+        setup.rules,
+        setup.first,
+        [&setup.name, "your friend"],
+        HOST_SIDE,
+    );
     let game = HostGame::new(setup, Feed::default(), tx)?;
     let app = App::networked(
         shown,
@@ -338,7 +349,12 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
             return Ok(code);
         }
     };
-    let shown = placeholder(Rules::KALAH, FirstMover::South, "the host", &name);
+    let shown = placeholder(
+        Rules::KALAH,
+        FirstMover::South,
+        ["the host", &name],
+        JOINER_SIDE,
+    );
     let app = App::networked(
         shown,
         JOINER_SIDE,

@@ -269,7 +269,7 @@ impl<S: Show> HostGame<S> {
             rules: self.setup.rules,
             seats: [
                 Seat::new(self.setup.name.clone(), PlayerKind::Human),
-                Seat::new(opponent, PlayerKind::Human),
+                Seat::new(opponent, PlayerKind::Network),
             ],
             first: self.setup.first,
         }
