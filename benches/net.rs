@@ -1,6 +1,7 @@
 //! Latency of the network game on loopback: one confirmed move's round
 //! trip through the real session (SPAKE2-keyed ChaCha20-Poly1305, frames,
-//! JSON), the host's referee (rules check) and the joiner's mirror (board
+//! JSON), the host's referee (rules check, then the confirmation once the
+//! host's match has played it) and the joiner's mirror (board
 //! check). Each iteration: the joiner proposes a move, the host validates
 //! and confirms it with the resulting board, the joiner plays it back and
 //! compares boards. Both ends then start again from the same position.
@@ -11,7 +12,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use mancala::game::{FirstMover, Keeper, Match, MatchConfig, Seat};
+use mancala::game::{FirstMover, Match, MatchConfig, Seat};
 use mancala::net::code::JoinCode;
 use mancala::net::gate::Tries;
 use mancala::net::link;
@@ -57,10 +58,18 @@ fn round_trip(c: &mut Criterion) {
             let Ok(message) = receiver.recv::<ToHost>() else {
                 return;
             };
-            let mut referee = Referee::new(position(), Keeper::new(None));
+            // The referee checks the move; the host's match plays it
+            // (as its front end does) and the referee confirms it.
+            let mut m = position();
+            let mut referee = Referee::new(m.clone());
             for out in referee.remote(message).unwrap() {
-                if let Out::Send(reply) = out {
-                    sender.send(&reply).unwrap();
+                if let Out::Play(pit) = out {
+                    m.play(pit, &mut NoTrace).unwrap();
+                    for told in referee.kept(&m) {
+                        if let Out::Send(reply) = told {
+                            sender.send(&reply).unwrap();
+                        }
+                    }
                 }
             }
         }

@@ -86,10 +86,10 @@ pub struct PlayArgs {
     #[arg(value_name = "NORTH_NAME")]
     pub north_name: Option<String>,
     /// Who plays South: human, random, greedy, tree:N, easy, medium, hard or perfect.
-    #[arg(long, value_name = "KIND", default_value = "human", hide_possible_values = true, value_parser = Choices::<PlayerKind>::new(PLAYER_KINDS))]
+    #[arg(long, value_name = "KIND", default_value = "human", hide_possible_values = true, value_parser = Choices::players())]
     pub south: PlayerKind,
     /// Who plays North: human, random, greedy, tree:N, easy, medium, hard or perfect.
-    #[arg(long, value_name = "KIND", default_value = "human", hide_possible_values = true, value_parser = Choices::<PlayerKind>::new(PLAYER_KINDS))]
+    #[arg(long, value_name = "KIND", default_value = "human", hide_possible_values = true, value_parser = Choices::players())]
     pub north: PlayerKind,
     /// Who starts each round: south, north, alternate or random.
     #[arg(long, value_name = "WHO", default_value = "alternate", hide_possible_values = true, value_parser = Choices::<FirstMover>::new(FIRST_MOVERS))]
@@ -229,10 +229,10 @@ pub struct SolveCmd {
 #[derive(Debug, Args)]
 pub struct ArenaCmd {
     /// Player A.
-    #[arg(value_name = "KIND_A", hide_possible_values = true, value_parser = Choices::<PlayerKind>::new(PLAYER_KINDS))]
+    #[arg(value_name = "KIND_A", hide_possible_values = true, value_parser = Choices::players())]
     pub a: PlayerKind,
     /// Player B.
-    #[arg(value_name = "KIND_B", hide_possible_values = true, value_parser = Choices::<PlayerKind>::new(PLAYER_KINDS))]
+    #[arg(value_name = "KIND_B", hide_possible_values = true, value_parser = Choices::players())]
     pub b: PlayerKind,
     /// Rounds to play; A and B take turns to start.
     #[arg(long, value_name = "N", allow_negative_numbers = true, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -446,6 +446,8 @@ const FIRST_MOVERS: &[&str] = &["south", "north", "alternate", "random"];
 #[derive(Clone, Copy, Debug)]
 pub struct Choices<T> {
     names: &'static [&'static str],
+    /// Refuses some values that parse (why, in words).
+    accept: fn(&T) -> Result<(), String>,
     value: PhantomData<fn() -> T>,
 }
 
@@ -455,6 +457,29 @@ impl<T> Choices<T> {
     pub const fn new(names: &'static [&'static str]) -> Choices<T> {
         Choices {
             names,
+            accept: |_| Ok(()),
+            value: PhantomData,
+        }
+    }
+}
+
+impl Choices<PlayerKind> {
+    /// The kinds of player a seat can be given: a friend on another
+    /// machine ([`PlayerKind::Network`]) takes a seat through `mancala
+    /// host` and `mancala join`, never through a seat option.
+    #[must_use]
+    pub const fn players() -> Choices<PlayerKind> {
+        Choices {
+            names: PLAYER_KINDS,
+            accept: |kind| {
+                if kind.is_choosable() {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "'{kind}' is not a player to choose: a friend on another machine plays through `mancala host NAME` and `mancala join`"
+                    ))
+                }
+            },
             value: PhantomData,
         }
     }
@@ -474,7 +499,12 @@ where
         value: &std::ffi::OsStr,
     ) -> Result<T, clap::Error> {
         // clap's own reading of a `FromStr` value: the same one-line error.
-        let parse = |text: &str| text.parse::<T>();
+        let accept = self.accept;
+        let parse = move |text: &str| -> Result<T, String> {
+            let value = text.parse::<T>().map_err(|e| e.into().to_string())?;
+            accept(&value)?;
+            Ok(value)
+        };
         parse.parse_ref(cmd, arg, value)
     }
 

@@ -164,3 +164,26 @@ fn help_and_version_on_a_full_disk_fail() {
         assert!(run.stdout.contains("mancala"), "{args:?}: {run:?}");
     }
 }
+
+/// `network` is the friend's seat in a network match, which `mancala host`
+/// and `mancala join` give: no seat option or arena player takes it (it
+/// started a game against "Computer (network)", a seat nothing played).
+#[test]
+fn network_is_no_player_to_choose() {
+    let scratch = Scratch::new("network-seat");
+    for args in [
+        &["Alice", "--north", "network", "--plain"][..],
+        &["--south", "Network", "--plain"][..],
+        &["arena", "network", "random", "--rounds", "1"][..],
+    ] {
+        let run = mancala(&scratch.data(), args);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {run:?}");
+        assert!(
+            run.stderr
+                .contains("'network' is not a player to choose: a friend on another machine plays through `mancala host NAME` and `mancala join`")
+                || run.stderr.contains("'Network' is not a player to choose"),
+            "{args:?}: {run:?}"
+        );
+        assert!(run.stdout.is_empty(), "no game started: {run:?}");
+    }
+}

@@ -2,10 +2,10 @@
 //! they never panic, and a message the host refuses never changes its
 //! match.
 
-use mancala::game::{FirstMover, Keeper, Match, MatchConfig, Seat};
+use mancala::game::{FirstMover, Match, MatchConfig, Seat};
 use mancala::net::frame::read_frame;
 use mancala::net::message::{At, Hello, Snapshot, ToHost, ToJoiner, decode};
-use mancala::net::referee::{Mirror, Referee};
+use mancala::net::referee::{Mirror, Out, Referee};
 use mancala::players::PlayerKind;
 use mancala::rules::{NoTrace, Rules};
 use proptest::prelude::*;
@@ -25,7 +25,25 @@ fn referee(moves: usize) -> Referee {
             m.play(pit, &mut NoTrace).unwrap();
         }
     }
-    Referee::new(m, Keeper::new(None))
+    Referee::new(m)
+}
+
+/// Does to `m` what the referee hands the front end, as a host front end
+/// does, and tells the referee it was kept.
+fn carry_out(r: &mut Referee, m: &mut Match, out: Vec<Out>) {
+    for item in out {
+        match item {
+            Out::Play(pit) => {
+                m.play(pit, &mut NoTrace).expect("the referee checked it");
+            }
+            Out::TakeBack(side) => {
+                m.undo_for(side);
+            }
+            Out::NextRound => m.next_round(),
+            Out::Send(_) | Out::Show(_) | Out::Finish => continue,
+        }
+        r.kept(m);
+    }
 }
 
 fn to_host() -> impl Strategy<Value = ToHost> {
@@ -77,12 +95,18 @@ proptest! {
         messages in proptest::collection::vec(to_host(), 1..8),
     ) {
         let mut r = referee(played);
+        let mut m = r.game().clone();
         for message in messages {
-            let before = (*r.game().board(), r.game().moves().to_vec(), *r.game().tally());
-            if r.remote(message.clone()).is_err() {
-                let after = (*r.game().board(), r.game().moves().to_vec(), *r.game().tally());
-                prop_assert_eq!(before, after, "{:?}", message);
+            let before = (*m.board(), m.moves().to_vec(), *m.tally());
+            match r.remote(message.clone()) {
+                Err(_) => {
+                    let after = (*r.game().board(), r.game().moves().to_vec(), *r.game().tally());
+                    prop_assert_eq!(&before, &after, "{:?}", message);
+                }
+                Ok(out) => carry_out(&mut r, &mut m, out),
             }
+            // The referee's match is the front end's, as kept.
+            prop_assert_eq!(r.game().board(), m.board());
         }
     }
 

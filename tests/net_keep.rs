@@ -178,3 +178,45 @@ fn a_second_host_of_one_name_on_one_data_directory_is_turned_away() {
     let third = host(data, &free_port());
     code_of(&third);
 }
+
+/// The record of a hosted round says what each seat was: the host's
+/// player at the keyboard, the friend over the network (it said `human`
+/// for both, as if both had played at one keyboard).
+#[test]
+fn a_hosted_round_records_the_friend_as_playing_over_the_network() {
+    let scratch = Scratch::new("keep-network-seat");
+    let data = scratch.path();
+    let port = free_port();
+    let mut alice = host(data, &port);
+    let code = code_of(&alice);
+    let address = format!("127.0.0.1:{port}");
+    let michael = Program::spawn(
+        data,
+        &["join", address.as_str(), "--code", code.as_str(), "Michael"],
+    );
+    alice.wait_for("Alice's turn", |t| t.contains("Alice, choose a pit"));
+    alice.send("a");
+    alice.wait_for("the round's end", |t| t.contains("Play again?"));
+    michael.wait_for("the round's end", |t| t.contains("Play again?"));
+    drop(alice);
+    drop(michael);
+    let dir = data.join("records");
+    let record = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
+        .expect("a record");
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert!(text.contains("south-player: human"), "{text}");
+    assert!(text.contains("north-player: network"), "{text}");
+    // and the record reads back with its seats, as `mancala replay` reads it.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["replay", "--plain", "--no-animation"])
+        .arg(&record)
+        .env("MANCALA_DATA_DIR", data)
+        .output()
+        .unwrap();
+    let listing = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(listing.contains("Michael"), "{listing}");
+}

@@ -237,7 +237,7 @@ pub const fn seat_seed(seed: u64, side: Side) -> u64 {
 #[must_use]
 pub fn seat_player(kinds: [PlayerKind; 2], seed: u64, side: Side) -> Option<Box<dyn TurnFn>> {
     let mut player = computer(kinds[side.index()], seat_seed(seed, side))?;
-    player.think_on_opponents_time(kinds[side.opponent().index()] == PlayerKind::Human);
+    player.think_on_opponents_time(kinds[side.opponent().index()].is_person());
     Some(player)
 }
 

@@ -271,7 +271,9 @@ impl Snapshot {
     }
 
     /// Rebuilds the match, checking everything: the rules, the names
-    /// (cleaned as any name from the network) and every move.
+    /// (cleaned as any name from the network) and every move. The seats
+    /// are as the joiner sees them: the host's is
+    /// [`PlayerKind::Network`], the joiner's [`PlayerKind::Human`].
     ///
     /// # Errors
     /// A sentence saying what is wrong.
@@ -287,7 +289,8 @@ impl Snapshot {
         let config = MatchConfig {
             rules,
             seats: [
-                Seat::new(name(&self.names[0])?, PlayerKind::Human),
+                // As the joiner sees it: the host is the friend over the network.
+                Seat::new(name(&self.names[0])?, PlayerKind::Network),
                 Seat::new(name(&self.names[1])?, PlayerKind::Human),
             ],
             first,

@@ -1,21 +1,27 @@
-//! The host's match: the referee. The joiner's program only proposes; this
-//! decides, with the rules core, and keeps the match through the
-//! [`Keeper`] (saved after every change, recorded at each round's end)
-//! *before* telling the joiner, so that what the joiner has seen confirmed
-//! is always on the host's disk.
+//! The host's referee: the joiner's program only proposes; this decides,
+//! with the rules core. The match itself is the host's front end's, played
+//! by its own match loop with the friend as a [`PlayerKind::Network`] seat
+//! and kept by its own [`Keeper`](crate::game::Keeper): the referee checks
+//! each message of the joiner against the match as last kept, hands the
+//! front end what to play or take back ([`Out::Play`], [`Out::TakeBack`],
+//! [`Out::NextRound`], [`Out::Finish`]), and tells the joiner of a change
+//! only once the front end has kept it ([`Referee::kept`]), so that what the
+//! joiner has seen confirmed is always on the host's disk.
 //!
 //! The joiner's side is [`Mirror`]: it plays the host's confirmed moves on
 //! its own copy of the match and checks that its board is the host's.
 //!
 //! Both report what happened as [`Happening`]s, for a front end to show
 //! the same way on both screens.
+//!
+//! [`PlayerKind::Network`]: crate::players::PlayerKind::Network
 
 use std::path::PathBuf;
 
 use super::RemoteText;
 use super::message::{At, Snapshot, ToHost, ToJoiner, same_board};
 use super::resume::{self, HostNote};
-use crate::game::{Keeper, Match, Undo};
+use crate::game::Match;
 use crate::rules::{MoveError, NoTrace, Outcome, Pit, Played, Side, Step};
 
 /// Something that happened in the match, for the front ends to show.
@@ -71,8 +77,7 @@ pub enum Happening {
     Note(String),
 }
 
-/// What the referee wants done: a message for the joiner, or a
-/// [`Happening`] to show on the host's screen.
+/// What the referee wants done, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Out {
     /// Send this to the joiner (dropped when none is connected: a joiner
@@ -80,6 +85,18 @@ pub enum Out {
     Send(ToJoiner),
     /// Show this to the host's player.
     Show(Happening),
+    /// The joiner's move, checked: the front end plays it as the network
+    /// seat's turn, keeps the match, then calls [`Referee::kept`].
+    Play(Pit),
+    /// Both agreed: take back this side's last move and the reply to it
+    /// ([`Match::undo_for`]), keep the match, then call [`Referee::kept`].
+    TakeBack(Side),
+    /// Both want to play again: start the next round
+    /// ([`Match::next_round`]), keep it, then call [`Referee::kept`].
+    NextRound,
+    /// Someone does not want to play again: the match is over, and its
+    /// save can go (before the joiner is told, which comes next).
+    Finish,
 }
 
 /// A message from the joiner that breaks the protocol: the connection
@@ -90,11 +107,14 @@ pub struct Violation(pub String);
 /// The host's side of a network match. See the [module docs](self).
 #[derive(Debug)]
 pub struct Referee {
+    /// The match as the front end last kept it.
     m: Match,
-    keeper: Keeper,
     journal: Option<(String, HostNote)>,
     again: [Option<bool>; 2],
     undo: Option<(Side, At)>,
+    /// The joiner's move handed to the front end ([`Out::Play`]) and not
+    /// kept yet: where it was made.
+    playing: Option<At>,
     finished: bool,
 }
 
@@ -104,22 +124,23 @@ pub const HOST_SIDE: Side = Side::South;
 pub const JOINER_SIDE: Side = Side::North;
 
 impl Referee {
-    /// The referee of `m`, kept by `keeper`.
+    /// The referee of `m` (as the front end keeps it).
     #[must_use]
-    pub fn new(m: Match, keeper: Keeper) -> Referee {
+    pub fn new(m: Match) -> Referee {
         Referee {
             m,
-            keeper,
             journal: None,
             again: [None, None],
             undo: None,
+            playing: None,
             finished: false,
         }
     }
 
     /// Keeps host `host`'s note (see [`super::resume`]) for this match.
-    /// (A round's end is noted by the [`Keeper`] itself, which completes
-    /// it after a restart: see [`Keeper::close_round`].)
+    /// (A round's end is noted by the front end's
+    /// [`Keeper`](crate::game::Keeper) itself, which completes it after a
+    /// restart.)
     #[must_use]
     pub fn with_journal(mut self, host: &str, note: HostNote) -> Referee {
         let _ = resume::store(host, &note);
@@ -127,7 +148,7 @@ impl Referee {
         self
     }
 
-    /// The match.
+    /// The match as last kept.
     #[must_use]
     pub fn game(&self) -> &Match {
         &self.m
@@ -182,61 +203,67 @@ impl Referee {
         Ok(out)
     }
 
-    fn save(&mut self, out: &mut Vec<Out>) {
-        if let Some(warning) = self.keeper.save(&self.m) {
-            out.push(Out::Show(Happening::Note(warning)));
-        }
-    }
-
-    /// Plays `pit` for `side` after checking it with the rules, keeps the
-    /// match, and says what to send and show.
-    fn play(&mut self, pit: Pit) -> Result<Vec<Out>, MoveError> {
-        let at = At::of(&self.m);
-        let mut steps = Vec::new();
-        let played = self.m.play(pit, &mut steps)?;
-        self.undo = None;
+    /// The front end kept `m` after a change (a move, a take-back, a new
+    /// round): what to tell the joiner about it, now that it is final.
+    pub fn kept(&mut self, m: &Match) -> Vec<Out> {
         let mut out = Vec::new();
-        let mut record = None;
-        if self.m.board().is_over() {
-            let kept = self.keeper.close_round(&self.m);
-            record = kept.record;
-            out.extend(
-                kept.warnings
-                    .into_iter()
-                    .map(|w| Out::Show(Happening::Note(w))),
-            );
+        if m.round() != self.m.round() {
+            // A new round (both agreed): it starts empty.
             self.again = [None, None];
-        } else {
-            self.save(&mut out);
+            self.m = Match::clone(m);
+            while self.m.undo() {}
+            out.push(Out::Send(ToJoiner::NextRound {
+                round: m.round(),
+                starter: m.starter(),
+            }));
         }
-        // Saved: now it is final, and the joiner may hear of it.
-        out.push(Out::Send(ToJoiner::Moved {
-            at,
-            pit: self.m.rules().letter(pit).unwrap_or('?'),
-            board: self.m.board().counts().to_vec(),
-            to_move: self.m.board().to_move(),
-        }));
-        out.push(Out::Show(Happening::Moved { played, steps }));
-        if let Some(outcome) = self.m.outcome() {
-            out.push(Out::Show(Happening::RoundOver { outcome, record }));
+        let (old, new) = (self.m.moves(), m.moves());
+        if new.len() < old.len() && old.starts_with(new) {
+            self.m = Match::clone(m);
+            out.push(Out::Send(ToJoiner::Undone {
+                at: At::of(m),
+                board: m.board().counts().to_vec(),
+            }));
+        } else if new.len() > old.len() && new.starts_with(old) {
+            // Each new move, as made (one, unless moves were made at once).
+            for &pit in &new[old.len()..] {
+                let at = At::of(&self.m);
+                if self.m.play(pit, &mut NoTrace).is_err() {
+                    break;
+                }
+                out.push(Out::Send(ToJoiner::Moved {
+                    at,
+                    pit: self.m.rules().letter(pit).unwrap_or('?'),
+                    board: self.m.board().counts().to_vec(),
+                    to_move: self.m.board().to_move(),
+                }));
+            }
+            // A move ends any request to take one back, and a round's end
+            // asks both "Play again?" afresh.
+            self.undo = None;
+            if self.m.board().is_over() {
+                self.again = [None, None];
+            }
         }
-        Ok(out)
+        self.m = Match::clone(m);
+        self.playing = None;
+        out
     }
 
-    /// The host's player plays `pit`.
+    /// Whether the host's player may play `pit` now (the front end plays
+    /// it, keeps it and calls [`Referee::kept`]).
     ///
     /// # Errors
     /// The rules' refusal; [`MoveError::GameOver`] when the match is
-    /// over, [`MoveError::NotYours`] when it is not the host's turn
-    /// (nothing changes).
-    pub fn local_move(&mut self, pit: Pit) -> Result<Vec<Out>, MoveError> {
+    /// over, [`MoveError::NotYours`] when it is not the host's turn.
+    pub fn local_move(&self, pit: Pit) -> Result<(), MoveError> {
         if self.m.board().is_over() || self.finished {
             return Err(MoveError::GameOver);
         }
         if self.m.board().to_move() != HOST_SIDE {
             return Err(MoveError::NotYours);
         }
-        self.play(pit)
+        self.m.board().check(pit)
     }
 
     /// The host's player asks to take back the last move.
@@ -255,6 +282,12 @@ impl Referee {
         if self.m.board().is_over() || self.finished {
             return Err("The round is over: its moves are recorded.".into());
         }
+        if self.playing.is_some() {
+            return Err(format!(
+                "{} has just moved: the move is on its way.",
+                self.m.name(JOINER_SIDE)
+            ));
+        }
         if !self.m.can_undo() {
             return Err("There is no move to take back.".into());
         }
@@ -267,24 +300,12 @@ impl Referee {
         }
     }
 
-    /// Takes back the asker's last move (and the reply to it): back to the
-    /// asker's turn, as [`Match::undo_for`] does.
+    /// Both agreed: the front end takes the asker's move back.
     fn take_back(&mut self) -> Vec<Out> {
-        let moves = match self.undo.take() {
-            Some((by, _)) => match self.m.undo_for(by) {
-                Undo::Undone(moves) => moves,
-                _ => 0,
-            },
-            None => 0,
-        };
-        let mut out = Vec::new();
-        self.save(&mut out);
-        out.push(Out::Send(ToJoiner::Undone {
-            at: At::of(&self.m),
-            board: self.m.board().counts().to_vec(),
-        }));
-        out.push(Out::Show(Happening::Undone { moves }));
-        out
+        match self.undo.take() {
+            Some((by, _)) => vec![Out::TakeBack(by)],
+            None => Vec::new(),
+        }
     }
 
     /// The host's player answers the joiner's request to take back a move;
@@ -315,21 +336,13 @@ impl Referee {
         match self.again {
             [Some(false), _] | [_, Some(false)] => {
                 self.finished = true;
-                if let Some(warning) = self.keeper.finish(self.m.config()) {
-                    out.push(Out::Show(Happening::Note(warning)));
-                }
+                out.push(Out::Finish);
                 out.push(Out::Send(ToJoiner::Finished));
                 out.push(Out::Show(Happening::Finished));
             }
             [Some(true), Some(true)] => {
-                // The keeper saved this next round when the last one closed.
-                self.m.next_round();
                 self.again = [None, None];
-                out.push(Out::Send(ToJoiner::NextRound {
-                    round: self.m.round(),
-                    starter: self.m.starter(),
-                }));
-                out.push(Out::Show(Happening::NextRound));
+                out.push(Out::NextRound);
             }
             _ => {}
         }
@@ -358,8 +371,15 @@ impl Referee {
             ToHost::Ping => Ok(Vec::new()),
             ToHost::Join { .. } => violation("joined twice on one connection"),
             ToHost::Move { at, pit } => {
+                if self.playing == Some(at) {
+                    // A move for the place whose move is being played (sent
+                    // again by a joiner who came back before its
+                    // confirmation reached it): the first one stands.
+                    return Ok(Vec::new());
+                }
                 if self.m.board().is_over()
                     || self.finished
+                    || self.playing.is_some()
                     || self.m.board().to_move() != JOINER_SIDE
                 {
                     return violation("sent a move out of turn");
@@ -378,8 +398,11 @@ impl Referee {
                 else {
                     return violation("sent a move from a pit that is not theirs");
                 };
-                self.play(pit)
-                    .or_else(|e| violation(&format!("sent a move the rules refuse ({e})")))
+                if let Err(e) = self.m.board().check(pit) {
+                    return violation(&format!("sent a move the rules refuse ({e})"));
+                }
+                self.playing = Some(at);
+                Ok(vec![Out::Play(pit)])
             }
             ToHost::Undo { at } => {
                 if at != At::of(&self.m) {
@@ -554,48 +577,102 @@ pub fn check_move(m: &Match, pit: Pit) -> Result<(), MoveError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{FirstMover, MatchConfig, Seat};
+    use crate::game::{FirstMover, MatchConfig, Seat, Undo};
     use crate::players::PlayerKind;
     use crate::rules::Rules;
 
-    fn referee() -> Referee {
-        let config = MatchConfig {
-            rules: Rules::new(3, 2).unwrap(),
-            seats: [
-                Seat::new("Alice", PlayerKind::Human),
-                Seat::new("Michael", PlayerKind::Human),
-            ],
-            first: FirstMover::Alternate,
-        };
-        Referee::new(Match::new(config, 1), Keeper::new(None))
+    /// The referee with the host's front end around it: the match, played
+    /// and kept as the referee hands it over.
+    struct Host {
+        r: Referee,
+        m: Match,
+    }
+
+    impl Host {
+        fn new() -> Host {
+            let config = MatchConfig {
+                rules: Rules::new(3, 2).unwrap(),
+                seats: [
+                    Seat::new("Alice", PlayerKind::Human),
+                    Seat::new("Michael", PlayerKind::Network),
+                ],
+                first: FirstMover::Alternate,
+            };
+            let m = Match::new(config, 1);
+            Host {
+                r: Referee::new(m.clone()),
+                m,
+            }
+        }
+
+        /// Carries out `out` as a front end does; what it sent and showed.
+        fn carry_out(&mut self, out: Vec<Out>) -> Vec<Out> {
+            let mut said = Vec::new();
+            for item in out {
+                match item {
+                    Out::Play(pit) => {
+                        self.m.play(pit, &mut NoTrace).expect("checked");
+                        said.extend(self.r.kept(&self.m));
+                    }
+                    Out::TakeBack(side) => {
+                        if let Undo::Undone(moves) = self.m.undo_for(side) {
+                            said.push(Out::Show(Happening::Undone { moves }));
+                        }
+                        said.extend(self.r.kept(&self.m));
+                    }
+                    Out::NextRound => {
+                        self.m.next_round();
+                        said.extend(self.r.kept(&self.m));
+                        said.push(Out::Show(Happening::NextRound));
+                    }
+                    other => said.push(other),
+                }
+            }
+            said
+        }
+
+        /// The host's player plays `pit`.
+        fn local_move(&mut self, pit: Pit) -> Result<Vec<Out>, MoveError> {
+            self.r.local_move(pit)?;
+            Ok(self.carry_out(vec![Out::Play(pit)]))
+        }
+
+        fn remote(&mut self, message: ToHost) -> Result<Vec<Out>, Violation> {
+            let out = self.r.remote(message)?;
+            Ok(self.carry_out(out))
+        }
+
+        fn game(&self) -> &Match {
+            &self.m
+        }
     }
 
     fn sent(out: &[Out]) -> Vec<ToJoiner> {
         out.iter()
             .filter_map(|o| match o {
                 Out::Send(m) => Some(m.clone()),
-                Out::Show(_) => None,
+                _ => None,
             })
             .collect()
     }
 
     #[test]
     fn a_round_played_through_the_referee_mirrors_exactly() {
-        let mut r = referee();
-        let welcome = r.welcome("Michael", false).unwrap();
+        let mut h = Host::new();
+        let welcome = h.r.welcome("Michael", false).unwrap();
         let ToJoiner::Welcome { state, .. } = &welcome[0] else {
             panic!("{welcome:?}")
         };
         let mut mirror = Mirror::new(state).unwrap();
-        while r.game().outcome().is_none() {
-            let side = r.game().board().to_move();
-            let pit = r.game().board().legal_moves().next().unwrap();
+        while h.game().outcome().is_none() {
+            let side = h.game().board().to_move();
+            let pit = h.game().board().legal_moves().next().unwrap();
             let out = if side == HOST_SIDE {
-                r.local_move(pit).unwrap()
+                h.local_move(pit).unwrap()
             } else {
-                let letter = r.game().rules().letter(pit).unwrap();
-                r.remote(ToHost::Move {
-                    at: At::of(r.game()),
+                let letter = h.game().rules().letter(pit).unwrap();
+                h.remote(ToHost::Move {
+                    at: At::of(h.game()),
                     pit: letter,
                 })
                 .unwrap()
@@ -603,118 +680,183 @@ mod tests {
             for message in sent(&out) {
                 mirror.apply(message).unwrap();
             }
-            assert_eq!(mirror.game().board(), r.game().board());
+            assert_eq!(mirror.game().board(), h.game().board());
+            assert_eq!(h.r.game().board(), h.game().board());
         }
-        let out = r.local_again(true);
+        let out = h.r.local_again(true);
+        let out = h.carry_out(out);
         for message in sent(&out) {
             mirror.apply(message).unwrap();
         }
-        let out = r.remote(ToHost::Again { yes: true }).unwrap();
+        let out = h.remote(ToHost::Again { yes: true }).unwrap();
         assert!(out.contains(&Out::Show(Happening::NextRound)));
         for message in sent(&out) {
             mirror.apply(message).unwrap();
         }
-        assert_eq!(mirror.game().board(), r.game().board());
+        assert_eq!(mirror.game().board(), h.game().board());
         assert_eq!(mirror.game().round(), 2);
-        assert_eq!(mirror.game().tally(), r.game().tally());
+        assert_eq!(mirror.game().tally(), h.game().tally());
     }
 
     #[test]
     fn out_of_turn_and_illegal_moves_end_the_connection_and_change_nothing() {
-        let mut r = referee();
-        let before = *r.game().board();
-        let at = At::of(r.game());
+        let mut h = Host::new();
+        let before = *h.game().board();
+        let at = At::of(h.game());
         // South (the host) moves first.
-        assert!(r.remote(ToHost::Move { at, pit: 'd' }).is_err());
-        let a = r.game().rules().pit_by_letter('a').unwrap();
-        r.local_move(a).unwrap();
-        let at = At::of(r.game());
+        assert!(h.remote(ToHost::Move { at, pit: 'd' }).is_err());
+        let a = h.game().rules().pit_by_letter('a').unwrap();
+        h.local_move(a).unwrap();
+        let at = At::of(h.game());
         assert!(
-            r.remote(ToHost::Move { at, pit: 'a' }).is_err(),
+            h.remote(ToHost::Move { at, pit: 'a' }).is_err(),
             "not theirs"
         );
         assert!(
-            r.remote(ToHost::Move {
+            h.remote(ToHost::Move {
                 at: At { round: 1, ply: 0 },
                 pit: 'd'
             })
             .is_err(),
             "stale"
         );
-        assert!(r.remote(ToHost::Again { yes: true }).is_err());
+        assert!(h.remote(ToHost::Again { yes: true }).is_err());
         assert!(
-            r.remote(ToHost::Join {
+            h.remote(ToHost::Join {
                 name: "x".into(),
                 seat_key: None
             })
             .is_err()
         );
-        assert_ne!(r.game().board(), &before);
-        assert_eq!(r.game().moves().len(), 1, "nothing else played");
+        assert_ne!(h.game().board(), &before);
+        assert_eq!(h.game().moves().len(), 1, "nothing else played");
+    }
+
+    /// The joiner's move is handed to the front end to play as the network
+    /// seat's turn; until the front end has kept it, a move for the same
+    /// place is ignored (the first stands), one for another place is out
+    /// of turn, and nobody can ask for a move back: the joiner is told of
+    /// it only once it is kept.
+    #[test]
+    fn a_joiners_move_is_told_only_once_the_front_end_has_kept_it() {
+        let mut h = Host::new();
+        let a = h.game().rules().pit_by_letter('a').unwrap();
+        h.local_move(a).unwrap();
+        let at = At::of(h.game());
+        let out = h.r.remote(ToHost::Move { at, pit: 'd' }).unwrap();
+        let d = h.game().rules().pit_by_letter('d').unwrap();
+        assert_eq!(out, vec![Out::Play(d)], "nothing sent before it is kept");
+        assert_eq!(h.r.remote(ToHost::Move { at, pit: 'd' }), Ok(Vec::new()));
+        assert_eq!(h.r.remote(ToHost::Move { at, pit: 'e' }), Ok(Vec::new()));
+        let later = At {
+            ply: at.ply + 1,
+            ..at
+        };
+        assert!(
+            h.r.remote(ToHost::Move {
+                at: later,
+                pit: 'e'
+            })
+            .is_err()
+        );
+        assert!(h.r.local_undo().unwrap_err().contains("on its way"));
+        let told = h.carry_out(out);
+        assert!(
+            matches!(sent(&told)[..], [ToJoiner::Moved { at: told_at, pit: 'd', .. }] if told_at == at),
+            "{told:?}"
+        );
+        assert_eq!(h.r.game().moves().len(), 2);
     }
 
     #[test]
     fn undo_needs_the_others_yes() {
-        let mut r = referee();
-        let a = r.game().rules().pit_by_letter('a').unwrap();
-        r.local_move(a).unwrap();
+        let mut h = Host::new();
+        let a = h.game().rules().pit_by_letter('a').unwrap();
+        h.local_move(a).unwrap();
         // The joiner has no move of his own to take back yet.
-        let at = At::of(r.game());
-        let out = r.remote(ToHost::Undo { at }).unwrap();
+        let at = At::of(h.game());
+        let out = h.remote(ToHost::Undo { at }).unwrap();
         assert_eq!(out[0], Out::Send(ToJoiner::UndoDeclined), "{out:?}");
-        assert!(r.undo_request().is_none());
+        assert!(h.r.undo_request().is_none());
         // Michael d (ends in f): he asks for it back on Alice's turn.
-        r.remote(ToHost::Move { at, pit: 'd' }).unwrap();
-        assert_eq!(r.game().board().to_move(), HOST_SIDE);
-        let at = At::of(r.game());
-        let out = r.remote(ToHost::Undo { at }).unwrap();
+        h.remote(ToHost::Move { at, pit: 'd' }).unwrap();
+        assert_eq!(h.game().board().to_move(), HOST_SIDE);
+        let at = At::of(h.game());
+        let out = h.remote(ToHost::Undo { at }).unwrap();
         assert_eq!(
             out,
             vec![Out::Show(Happening::UndoAsked { by: JOINER_SIDE })]
         );
         assert_eq!(
-            sent(&r.local_undo_answer(false)),
+            sent(&h.r.local_undo_answer(false)),
             vec![ToJoiner::UndoDeclined]
         );
-        assert_eq!(r.game().moves().len(), 2);
-        r.remote(ToHost::Undo { at }).unwrap();
-        let out = r.local_undo_answer(true);
+        assert_eq!(h.game().moves().len(), 2);
+        h.remote(ToHost::Undo { at }).unwrap();
+        let out = h.r.local_undo_answer(true);
+        assert_eq!(out, vec![Out::TakeBack(JOINER_SIDE)]);
+        let out = h.carry_out(out);
         assert!(out.contains(&Out::Show(Happening::Undone { moves: 1 })));
-        assert_eq!(r.game().moves().len(), 1, "back to Michael's turn");
-        assert_eq!(r.game().board().to_move(), JOINER_SIDE);
+        assert!(
+            matches!(sent(&out)[..], [ToJoiner::Undone { .. }]),
+            "{out:?}"
+        );
+        assert_eq!(h.game().moves().len(), 1, "back to Michael's turn");
+        assert_eq!(h.game().board().to_move(), JOINER_SIDE);
         // Alice asks for her a (Michael's turn): one move back. The
         // joiner's "yes" for another place is void.
-        r.local_undo().unwrap();
-        r.remote(ToHost::UndoAnswer {
+        h.r.local_undo().unwrap();
+        h.remote(ToHost::UndoAnswer {
             at: At { round: 1, ply: 0 },
             yes: true,
         })
         .unwrap();
-        assert_eq!(r.game().moves().len(), 1);
-        r.remote(ToHost::UndoAnswer {
-            at: At::of(r.game()),
-            yes: true,
-        })
-        .unwrap();
-        assert!(r.game().moves().is_empty());
+        assert_eq!(h.game().moves().len(), 1);
+        let at = At::of(h.game());
+        h.remote(ToHost::UndoAnswer { at, yes: true }).unwrap();
+        assert!(h.game().moves().is_empty());
+        assert!(h.r.game().moves().is_empty());
+    }
+
+    #[test]
+    fn a_no_to_playing_again_finishes_before_the_joiner_is_told() {
+        let mut h = Host::new();
+        while h.game().outcome().is_none() {
+            let pit = h.game().board().legal_moves().next().unwrap();
+            if h.game().board().to_move() == HOST_SIDE {
+                h.local_move(pit).unwrap();
+            } else {
+                let letter = h.game().rules().letter(pit).unwrap();
+                let at = At::of(h.game());
+                h.remote(ToHost::Move { at, pit: letter }).unwrap();
+            }
+        }
+        let out = h.r.remote(ToHost::Again { yes: false }).unwrap();
+        let finish = out.iter().position(|o| *o == Out::Finish).unwrap();
+        let told = out
+            .iter()
+            .position(|o| *o == Out::Send(ToJoiner::Finished))
+            .unwrap();
+        assert!(finish < told, "{out:?}");
+        assert!(h.r.is_finished());
     }
 
     #[test]
     fn a_joiner_of_another_name_is_turned_away() {
-        let mut r = referee();
-        let why = r.welcome("Bob", false).unwrap_err();
+        let mut h = Host::new();
+        let why = h.r.welcome("Bob", false).unwrap_err();
         assert!(why.contains("join as Michael"), "{why}");
     }
 
     #[test]
     fn a_mirror_refuses_a_board_that_differs() {
-        let r = referee();
-        let mut mirror = Mirror::new(&Snapshot::of(r.game())).unwrap();
-        let mut board = r.game().board().counts().to_vec();
+        let h = Host::new();
+        let mut mirror = Mirror::new(&Snapshot::of(h.game())).unwrap();
+        let mut board = h.game().board().counts().to_vec();
         board[0] += 1;
         let error = mirror
             .apply(ToJoiner::Moved {
-                at: At::of(r.game()),
+                at: At::of(h.game()),
                 pit: 'a',
                 board,
                 to_move: Side::North,

@@ -134,11 +134,16 @@ pub trait TurnFn: Send {
     }
 }
 
-/// The kinds of player a seat can be given on the command line.
+/// The kinds of player a seat can have: the ones given on the command line
+/// ([`PlayerKind::CHOOSABLE`]), and a friend on another machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PlayerKind {
     /// A person at the keyboard.
     Human,
+    /// A friend on another machine, in a network match: a person, whose
+    /// moves come over the connection (never chosen on the command line:
+    /// `mancala host` and `mancala join` give a network match its seats).
+    Network,
     /// Uniformly random legal moves (the classic game tree's level 0).
     Random,
     /// The best store difference after its own move, extra turns included.
@@ -156,10 +161,23 @@ pub enum PlayerKind {
 }
 
 impl PlayerKind {
-    /// Whether the seat is played by a person.
+    /// Whether the seat is played by a person at this keyboard.
     #[must_use]
     pub const fn is_human(self) -> bool {
         matches!(self, PlayerKind::Human)
+    }
+
+    /// Whether the seat is played by a person, here or on another machine.
+    #[must_use]
+    pub const fn is_person(self) -> bool {
+        matches!(self, PlayerKind::Human | PlayerKind::Network)
+    }
+
+    /// Whether the kind can be given to a seat on the command line (every
+    /// kind but [`PlayerKind::Network`]).
+    #[must_use]
+    pub const fn is_choosable(self) -> bool {
+        !matches!(self, PlayerKind::Network)
     }
 }
 
@@ -167,6 +185,7 @@ impl fmt::Display for PlayerKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayerKind::Human => f.write_str("human"),
+            PlayerKind::Network => f.write_str("network"),
             PlayerKind::Random => f.write_str("random"),
             PlayerKind::Greedy => f.write_str("greedy"),
             PlayerKind::Tree(depth) => write!(f, "tree:{depth}"),
@@ -189,6 +208,7 @@ impl FromStr for PlayerKind {
         let lower = s.trim().to_ascii_lowercase();
         Ok(match lower.as_str() {
             "human" => PlayerKind::Human,
+            "network" => PlayerKind::Network,
             "random" => PlayerKind::Random,
             "greedy" => PlayerKind::Greedy,
             "easy" => PlayerKind::Easy,
@@ -214,8 +234,8 @@ impl FromStr for PlayerKind {
     }
 }
 
-/// Builds the computer player for `kind` (`None` for [`PlayerKind::Human`],
-/// whose moves come from the front end). `seed` makes random choices
+/// Builds the computer player for `kind` (`None` for [`PlayerKind::Human`]
+/// and [`PlayerKind::Network`], whose moves come from the front end). `seed` makes random choices
 /// repeatable. The think time or node budget comes with each call to
 /// [`TurnFn::choose`] in its [`Limits`]; `perfect` keeps to them too: it
 /// plays a proven best move when it finds one within them, else the best
@@ -223,7 +243,7 @@ impl FromStr for PlayerKind {
 #[must_use]
 pub fn computer(kind: PlayerKind, seed: u64) -> Option<Box<dyn TurnFn>> {
     match kind {
-        PlayerKind::Human => None,
+        PlayerKind::Human | PlayerKind::Network => None,
         PlayerKind::Random => Some(Box::new(RandomPlayer::new(seed))),
         PlayerKind::Greedy => Some(Box::new(Greedy)),
         PlayerKind::Tree(depth) => Some(Box::new(TreePlayer::new(depth))),
@@ -401,5 +421,19 @@ mod tests {
             assert!(board.legal_moves().contains(pit), "{kind}");
         }
         assert!(computer(PlayerKind::Human, 1).is_none());
+    }
+
+    /// A friend over the network is a person with no computer behind the
+    /// seat, written and read back as `network` (records and saves), and
+    /// never a kind to choose on the command line.
+    #[test]
+    fn the_network_seat_is_a_person_no_computer_plays() {
+        let kind: PlayerKind = "network".parse().unwrap();
+        assert_eq!(kind, PlayerKind::Network);
+        assert_eq!(kind.to_string(), "network");
+        assert!(kind.is_person() && !kind.is_human() && !kind.is_choosable());
+        assert!(computer(kind, 1).is_none());
+        assert!(PlayerKind::Human.is_person() && PlayerKind::Human.is_choosable());
+        assert!(!PlayerKind::Perfect.is_person());
     }
 }

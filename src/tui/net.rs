@@ -1,10 +1,14 @@
 //! A match with a friend on another machine, full screen: the one game
-//! screen ([`App`], see [`crate::tui::game::app::remote`]) shows what the
-//! network game ([`crate::net::play`]) says, the same words as plain mode,
-//! each confirmed move sown seed by seed; the player's keys become the
-//! answers plain mode reads (a pit letter, `u`, `y`, `n`, `q`). The
-//! network threads answer through [`NetWorld`], which the screen loop
-//! polls; hints are worked out on this machine as in a local match.
+//! screen ([`App`], see [`crate::tui::game::app::remote`]).
+//!
+//! On the host the screen plays the match as a local one, with the friend
+//! at a network seat: [`HostWorld`] is the local game's world (its keeper
+//! keeps the match, its worker gives hints) and the friend's seat
+//! ([`FriendSeat`]), which answers the friend's turns with the moves that
+//! came over the connection. On the joiner, [`JoinWorld`] carries the
+//! keys the network game reads (a pit letter, `u`, `y`, `n`, `q`) and
+//! brings back what it says, each confirmed move sown seed by seed. Both
+//! say the same words as plain mode; the screen loop polls both.
 
 use std::io;
 use std::path::PathBuf;
@@ -12,16 +16,18 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::game::{FirstMover, Match, MatchConfig, PlayOptions, Seat, console};
+use crate::game::{FirstMover, Keeper, Match, MatchConfig, PlayOptions, Seat, console};
 use crate::net::play::{
-    Ask, HostGame, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, LineInput as Typed, Show,
+    Ask, ForMatch, FriendSeat, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, LineInput as Typed,
+    Show,
 };
 use crate::net::referee::{HOST_SIDE, Happening, JOINER_SIDE};
+use crate::net::resume::HostNote;
 use crate::players::PlayerKind;
-use crate::rules::{Played, Rules, Step};
+use crate::rules::{Pit, Played, Rules, Side, Step};
 use crate::tui::game::app::{App, Shown};
-use crate::tui::game::computer::Worker;
-use crate::tui::game::world::{Effect, GameMessage};
+use crate::tui::game::computer::{Answer, Request, Worker};
+use crate::tui::game::world::{Effect, GameMessage, GameWorld};
 use crate::tui::prefs::{self, Chosen};
 use crate::tui::screen::{self, World};
 
@@ -98,55 +104,216 @@ impl Show for Feed {
     }
 }
 
-/// One end of the network game, as the screen's world drives it.
-pub trait NetEngine {
-    /// Hands a typed line to the game; `Some` ends it.
-    ///
-    /// # Errors
-    /// What ends the program with an error.
-    fn typed(&mut self, line: String) -> anyhow::Result<Option<ExitCode>>;
-    /// Handles what arrived from the network; `Some` ends the game.
-    ///
-    /// # Errors
-    /// What ends the program with an error.
-    fn poll(&mut self) -> anyhow::Result<Option<ExitCode>>;
-    /// What was said since the last call.
-    fn drain(&mut self) -> Vec<Shown>;
-}
-
-/// The host's end.
-pub struct HostEngine {
-    game: HostGame<Feed>,
+/// The host's world: the friend's seat (connection, referee, agreement),
+/// and the local game's world, whose keeper keeps the match and whose
+/// worker gives hints. The friend's turn is asked of it like a computer's
+/// ([`Request::Move`] for the network seat) and answered with the move
+/// that came over the connection.
+pub struct HostWorld {
+    seat: FriendSeat<Feed>,
     rx: mpsc::Receiver<HostIn>,
+    game: GameWorld,
+    /// The saved match offered for resuming, with its note.
+    offer: Option<(Match, HostNote)>,
+    /// The screen's request for the friend's move, waiting for it.
+    asked: Option<u64>,
+    /// The friend's move, checked, that came before the screen asked for
+    /// it (while the host's move was still being sown).
+    arrived: Option<Pit>,
+    ended: bool,
 }
 
-impl NetEngine for HostEngine {
-    fn typed(&mut self, line: String) -> anyhow::Result<Option<ExitCode>> {
-        self.game.handle(HostIn::Input(Typed::Line(line)))
-    }
-
-    fn poll(&mut self) -> anyhow::Result<Option<ExitCode>> {
-        while let Ok(event) = self.rx.try_recv() {
-            if let Some(code) = self.game.handle(event)? {
-                return Ok(Some(code));
+impl HostWorld {
+    /// Hands the screen what was said and what to do to its match; ends
+    /// the game once the match is over or `result` says so.
+    fn settle(&mut self, result: anyhow::Result<bool>, answers: &mut Vec<GameMessage>) {
+        let changed = match result {
+            Ok(changed) => changed,
+            Err(e) => {
+                self.drain(answers);
+                self.end(Some(format!("mancala: {e:#}")), 1, answers);
+                return;
+            }
+        };
+        for action in self.seat.take_actions() {
+            match action {
+                ForMatch::Start(m) => {
+                    self.drain(answers);
+                    answers.push(GameMessage::Net(Shown::Start(m)));
+                }
+                ForMatch::Play(pit) => match self.asked.take() {
+                    Some(id) => {
+                        answers.push(GameMessage::Computer(Answer::Move { id, pit: Some(pit) }))
+                    }
+                    None => self.arrived = Some(pit),
+                },
+                ForMatch::TakeBack(side) => {
+                    self.drain(answers);
+                    answers.push(GameMessage::Net(Shown::TakeBack(side)));
+                }
+                ForMatch::NextRound => {
+                    self.drain(answers);
+                    answers.push(GameMessage::Net(Shown::NextRound));
+                }
+                ForMatch::Finished => {}
             }
         }
-        self.game.tick()?;
-        Ok(None)
+        if self.seat.is_finished() {
+            self.seat.end();
+            self.drain(answers);
+            self.end(None, 0, answers);
+            return;
+        }
+        if changed && let Err(e) = self.seat.prompt() {
+            self.end(Some(format!("mancala: {e}")), 1, answers);
+            return;
+        }
+        self.drain(answers);
     }
 
-    fn drain(&mut self) -> Vec<Shown> {
-        std::mem::take(&mut self.game.show_mut().shown)
+    /// What the seat said since the last call.
+    fn drain(&mut self, answers: &mut Vec<GameMessage>) {
+        let shown = std::mem::take(&mut self.seat.show_mut().shown);
+        answers.extend(shown.into_iter().map(GameMessage::Net));
+    }
+
+    fn end(&mut self, why: Option<String>, code: u8, answers: &mut Vec<GameMessage>) {
+        self.ended = true;
+        if let Some(text) = why {
+            answers.push(GameMessage::Net(Shown::Say(text)));
+        }
+        answers.push(GameMessage::Net(Shown::Ended(code)));
+    }
+
+    /// A line the screen typed: the answer to the resume question, `u`,
+    /// `y`/`n` to the question open, or `q`.
+    fn typed(&mut self, line: &str) -> anyhow::Result<bool> {
+        let yes = match line {
+            "y" => Some(true),
+            "n" => Some(false),
+            _ => None,
+        };
+        if let Some((saved, note)) = self.offer.take() {
+            match yes {
+                Some(true) => self.seat.resume(saved, note),
+                Some(false) => {}
+                None if line == "q" => {
+                    self.ended = true;
+                    return Ok(false);
+                }
+                None => {
+                    self.offer = Some((saved, note));
+                    return Ok(false);
+                }
+            }
+            self.seat.listen()?;
+            // A resumed match waits for the friend (Ask::Away).
+            return Ok(true);
+        }
+        let referee = self.seat.referee();
+        let agree = referee.is_some_and(|r| r.undo_request() == Some(JOINER_SIDE));
+        let again = referee.is_some_and(|r| {
+            r.game().outcome().is_some() && r.again()[HOST_SIDE.index()].is_none()
+        });
+        match (line, yes) {
+            ("q", _) => {
+                self.seat.leave()?;
+                self.ended = true;
+            }
+            ("u", _) => self.seat.ask_take_back()?,
+            (_, Some(yes)) if agree => self.seat.answer_take_back(yes)?,
+            (_, Some(yes)) if again => self.seat.answer_again(yes, &mut self.game.keeper)?,
+            _ => {}
+        }
+        Ok(true)
     }
 }
 
-/// The joiner's end.
+impl World<App> for HostWorld {
+    fn perform(&mut self, effect: Effect, answers: &mut Vec<GameMessage>) {
+        match effect {
+            Effect::Think(Request::Move { id, side, .. }) if side == JOINER_SIDE => {
+                match self.arrived.take() {
+                    Some(pit) => {
+                        answers.push(GameMessage::Computer(Answer::Move { id, pit: Some(pit) }))
+                    }
+                    None => self.asked = Some(id),
+                }
+            }
+            // Only a computer is hurried.
+            Effect::Think(Request::Hurry { id }) if self.asked == Some(id) => {}
+            Effect::Think(request) => {
+                if request == Request::StopAll {
+                    // The screen no longer waits for that turn (the friend
+                    // is away, a take-back is asked); a move that came
+                    // stays, for when it asks again.
+                    self.asked = None;
+                }
+                self.game.perform(Effect::Think(request), answers);
+            }
+            // Kept by the local game's keeper, then told to the friend.
+            Effect::Save(m) | Effect::CloseRound(m) if self.ended => {
+                self.game.perform(Effect::Save(m), answers);
+            }
+            Effect::Save(m) => {
+                self.game.perform(Effect::Save(m.clone()), answers);
+                let result = self.seat.kept(&m).map(|()| false);
+                self.settle(result.map_err(Into::into), answers);
+            }
+            Effect::CloseRound(m) => {
+                self.game.perform(Effect::CloseRound(m.clone()), answers);
+                let result = self.seat.kept(&m).map(|()| false);
+                self.settle(result.map_err(Into::into), answers);
+            }
+            // The match's end is kept when both have answered.
+            Effect::EndMatch(_) => {}
+            Effect::SavePrefs(prefs) => self.game.perform(Effect::SavePrefs(prefs), answers),
+            Effect::Line(line) if !self.ended => {
+                let result = self.typed(&line);
+                if self.ended {
+                    self.drain(answers);
+                    answers.push(GameMessage::Net(Shown::Ended(0)));
+                } else {
+                    self.settle(result, answers);
+                }
+            }
+            Effect::Line(_) => {}
+        }
+    }
+
+    fn poll(&mut self, answers: &mut Vec<GameMessage>) {
+        while !self.ended
+            && let Ok(event) = self.rx.try_recv()
+        {
+            let result = match event {
+                HostIn::Net(event) => self.seat.on_net(event, &mut self.game.keeper),
+                HostIn::Input(_) => Ok(false),
+            };
+            self.settle(result.map_err(Into::into), answers);
+        }
+        if !self.ended {
+            let result = self.seat.tick().map(|()| false);
+            self.settle(result.map_err(Into::into), answers);
+        }
+        self.game.poll(answers);
+    }
+
+    fn busy(&self) -> bool {
+        !self.ended || self.game.busy()
+    }
+
+    fn shut_down(&mut self) {
+        self.game.shut_down();
+    }
+}
+
+/// The joiner's end of the network game, as the screen's world drives it.
 pub struct JoinEngine {
     game: JoinGame<Feed>,
     rx: mpsc::Receiver<JoinIn>,
 }
 
-impl NetEngine for JoinEngine {
+impl JoinEngine {
     fn typed(&mut self, line: String) -> anyhow::Result<Option<ExitCode>> {
         Ok(self.game.handle(JoinIn::Input(Typed::Line(line)))?)
     }
@@ -165,16 +332,16 @@ impl NetEngine for JoinEngine {
     }
 }
 
-/// Carries the screen's answers to the network game and brings back what
-/// it says; works out hints on this machine.
-pub struct NetWorld<E> {
-    engine: E,
+/// The joiner's world: carries the screen's answers to the network game
+/// and brings back what it says; works out hints on this machine.
+pub struct JoinWorld {
+    engine: JoinEngine,
     ended: bool,
     hints: Worker,
     prefs: Option<PathBuf>,
 }
 
-impl<E: NetEngine> NetWorld<E> {
+impl JoinWorld {
     fn settle(&mut self, result: anyhow::Result<Option<ExitCode>>, answers: &mut Vec<GameMessage>) {
         let mut shown = self.engine.drain();
         match result {
@@ -194,7 +361,7 @@ impl<E: NetEngine> NetWorld<E> {
     }
 }
 
-impl<E: NetEngine> World<App> for NetWorld<E> {
+impl World<App> for JoinWorld {
     fn perform(&mut self, effect: Effect, answers: &mut Vec<GameMessage>) {
         match effect {
             Effect::Line(line) if !self.ended => {
@@ -209,7 +376,7 @@ impl<E: NetEngine> World<App> for NetWorld<E> {
                     answers.push(GameMessage::Warning(warning));
                 }
             }
-            // The host's referee keeps the match; the screen keeps nothing.
+            // The host keeps the match; the joiner's screen keeps nothing.
             Effect::Line(_) | Effect::Save(_) | Effect::CloseRound(_) | Effect::EndMatch(_) => {}
         }
     }
@@ -232,44 +399,41 @@ impl<E: NetEngine> World<App> for NetWorld<E> {
 }
 
 /// The match shown until the network game sends one: the host's rules and
-/// names, nobody's move.
-fn placeholder(rules: Rules, first: FirstMover, south: &str, north: &str) -> Match {
+/// names, nobody's move; `me` plays at this keyboard, the other seat is
+/// the friend over the network.
+fn placeholder(rules: Rules, first: FirstMover, names: [&str; 2], me: Side) -> Match {
+    let seat = |side: Side| {
+        let kind = if side == me {
+            PlayerKind::Human
+        } else {
+            PlayerKind::Network
+        };
+        Seat::new(names[side.index()], kind)
+    };
     let config = MatchConfig {
         rules,
-        seats: [
-            Seat::new(south, PlayerKind::Human),
-            Seat::new(north, PlayerKind::Human),
-        ],
+        seats: [seat(Side::South), seat(Side::North)],
         first,
     };
     Match::new(config, 0)
 }
 
 /// Runs the screen until the game ends, then prints the last news on the
-/// normal screen.
-fn run_screen<E: NetEngine>(
+/// normal screen; `first` is what was said before the screen started.
+fn run_screen<W: World<App>>(
     mut app: App,
-    engine: E,
+    world: &mut W,
+    first: Vec<GameMessage>,
     chosen: Chosen,
-    kept_at: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
     app.keep_prefs(chosen);
-    let hints = Worker::new(app.game().config(), HINT_THINK, 0);
-    let mut world = NetWorld {
-        engine,
-        ended: false,
-        hints,
-        prefs: kept_at,
-    };
-    let mut first = Vec::new();
-    world.settle(Ok(None), &mut first);
     let now = Instant::now();
     for message in first {
         if let GameMessage::Net(shown) = message {
             app.on_shown(shown, now);
         }
     }
-    screen::run(&mut app, &mut world)?;
+    screen::run(&mut app, world)?;
     if let Some(status) = crate::tui::terminal::signal_exit_status() {
         return Ok(ExitCode::from(status));
     }
@@ -304,8 +468,21 @@ fn settings(given: Option<Option<Duration>>) -> (Chosen, Option<PathBuf>, PlayOp
 pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result<ExitCode> {
     let (tx, rx) = mpsc::channel();
     let (chosen, kept_at, options) = settings(given);
-    let shown = placeholder(setup.rules, setup.first, &setup.name, "your friend");
-    let game = HostGame::new(setup, Feed::default(), tx)?;
+    let shown = placeholder(
+        setup.rules,
+        setup.first,
+        [&setup.name, "your friend"],
+        HOST_SIDE,
+    );
+    let (mut keeper, warning) = Keeper::open_network();
+    let mut seat = FriendSeat::new(setup, Feed::default(), tx);
+    if let Some(warning) = warning {
+        seat.show_mut().say(&format!("Note: {warning}"))?;
+    }
+    let offer = seat.look_for_saved(&mut keeper)?;
+    if offer.is_none() {
+        seat.listen()?;
+    }
     let app = App::networked(
         shown,
         HOST_SIDE,
@@ -314,7 +491,22 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
         (80, 24),
         Instant::now(),
     );
-    run_screen(app, HostEngine { game, rx }, chosen, kept_at)
+    let mut world = HostWorld {
+        seat,
+        rx,
+        game: GameWorld {
+            worker: Worker::new(app.game().config(), HINT_THINK, 0),
+            keeper,
+            prefs: kept_at,
+        },
+        offer,
+        asked: None,
+        arrived: None,
+        ended: false,
+    };
+    let mut first = Vec::new();
+    world.drain(&mut first);
+    run_screen(app, &mut world, first, chosen)
 }
 
 /// Runs `mancala join` full screen, sowing at the speed `given` on the
@@ -338,7 +530,12 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
             return Ok(code);
         }
     };
-    let shown = placeholder(Rules::KALAH, FirstMover::South, "the host", &name);
+    let shown = placeholder(
+        Rules::KALAH,
+        FirstMover::South,
+        ["the host", &name],
+        JOINER_SIDE,
+    );
     let app = App::networked(
         shown,
         JOINER_SIDE,
@@ -347,5 +544,14 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
         (80, 24),
         Instant::now(),
     );
-    run_screen(app, JoinEngine { game, rx }, chosen, kept_at)
+    let hints = Worker::new(app.game().config(), HINT_THINK, 0);
+    let mut world = JoinWorld {
+        engine: JoinEngine { game, rx },
+        ended: false,
+        hints,
+        prefs: kept_at,
+    };
+    let mut first = Vec::new();
+    world.settle(Ok(None), &mut first);
+    run_screen(app, &mut world, first, chosen)
 }

@@ -1,5 +1,6 @@
-//! The network match for any front end: the host's program around the
-//! [`Referee`], the joiner's around the [`Mirror`], driven by one event at
+//! The network match for any front end: the host's match with the friend
+//! at the [`FriendSeat`] (around the [`Referee`]), the joiner's around the
+//! [`Mirror`], driven by one event at
 //! a time ([`HostGame::handle`], [`JoinGame::handle`]) and a clock
 //! ([`HostGame::tick`], [`JoinGame::tick`]), and shown through the
 //! [`Show`] trait: plain mode prints lines, the full screen animates.
@@ -27,9 +28,11 @@ use crate::game::messages::round_goes_on;
 use crate::game::{Match, RESUME_QUESTION, describe, match_score_line, outcome_message};
 use crate::rules::{Pit, Played, Rules, Side, Step};
 
+mod friend;
 mod host;
 mod joiner;
 
+pub use friend::{ForMatch, FriendSeat};
 pub use host::HostGame;
 pub use joiner::JoinGame;
 

@@ -102,6 +102,18 @@ impl App {
     /// `m`: the computer thinking (a move or a hint) answers now with the
     /// best it has found; a move it has chosen is played at once.
     pub(super) fn move_now(&mut self, now: Instant) {
+        if let Mode::Thinking(Thinking {
+            purpose: Purpose::Move(side),
+            ..
+        }) = self.mode
+            && self.game.seat(side).kind.is_person()
+        {
+            let name = self.game.name(side).to_string();
+            self.notes.say(Note::plain(format!(
+                "{name} plays over the network: m makes only a thinking computer move now."
+            )));
+            return;
+        }
         match &mut self.mode {
             Mode::Thinking(t) | Mode::Turn { hint: Some(t) } => {
                 self.requests.push(Request::Hurry { id: t.id });
@@ -181,9 +193,16 @@ impl App {
                     self.notes.say(Note::from(notice));
                 }
                 self.cursor[side.index()] = Some(pit);
+                // A computer's choice shows for a moment before it is
+                // played; a friend's move over the network is played at once.
+                let pause = if self.game.seat(side).kind.is_person() {
+                    std::time::Duration::ZERO
+                } else {
+                    self.move_pause
+                };
                 self.mode = Mode::Chosen {
                     pit,
-                    at: now + self.move_pause,
+                    at: now + pause,
                 };
             }
             (Answer::Unproven { id, thought }, Mode::Thinking(thinking)) if id == thinking.id => {
@@ -273,6 +292,10 @@ impl App {
         let frame = SPINNER[(elapsed.as_millis() / 100) as usize % SPINNER.len()];
         Some(match thinking.purpose {
             Purpose::Hint => format!("{frame} Looking for the best move for you…"),
+            // A friend over the network: the words of the network game.
+            Purpose::Move(side) if self.game.seat(side).kind.is_person() => {
+                format!("Waiting for {}…", self.game.name(side))
+            }
             Purpose::Move(side) => {
                 format!(
                     "{frame} {} is thinking… {:.1} s",

@@ -1,14 +1,21 @@
 //! The game screen for a match with a friend on another machine.
 //!
-//! The match is decided by the network game ([`crate::net::play`]): the
-//! host's referee checks and keeps every move, the joiner's mirror checks
-//! every board the host confirms. The screen is the same [`App`] as for a
-//! local match (board, cursor, key bar, ★ notes, header, `+ - t ?`, the
-//! quit question); it only shows what the network game says ([`Shown`]),
-//! each confirmed move sown seed by seed, and turns the player's keys into
-//! the answers the network game reads ([`App::take_lines`]). What only the
-//! network has (waiting for the friend, asking to take a move back, both
-//! answering "Play again?") comes in as the network game's [`Ask`].
+//! On the host, the screen holds the match ([`App::host_match`]) and plays
+//! it as a local one: the friend's seat is a [`PlayerKind::Network`] seat,
+//! whose turn is asked of the world like a computer's ([`Request::Move`])
+//! and answered with the move that came over the connection, checked by
+//! the referee; every change is kept by the world's keeper before the
+//! friend hears of it. On the joiner, the match is the host's: the screen
+//! shows what the network game says ([`Shown`]), each confirmed move sown
+//! seed by seed. Both are the same [`App`] as a local match (board, cursor,
+//! key bar, ★ notes, header, `+ - t ?`, the quit question), and turn the
+//! keys that only the network has into the answers the network game reads
+//! ([`App::take_lines`]). What only the network has (waiting for the
+//! friend, asking to take a move back, both answering "Play again?") comes
+//! in as the network game's [`Ask`].
+//!
+//! [`PlayerKind::Network`]: crate::players::PlayerKind::Network
+//! [`Request::Move`]: crate::tui::game::computer::Request::Move
 
 use std::collections::VecDeque;
 use std::time::Instant;
@@ -45,6 +52,14 @@ pub enum Shown {
     Recorded(String),
     /// The network game ended with this exit code.
     Ended(u8),
+    /// The host's match from now on (the friend joined, or the saved one
+    /// was resumed): this screen holds it and plays it.
+    Start(Box<Match>),
+    /// Both agreed: take back this side's last move and the reply to it
+    /// (on the host, whose screen holds the match).
+    TakeBack(Side),
+    /// Both want to play again: the next round (on the host).
+    NextRound,
 }
 
 /// The network's part of the screen's state.
@@ -61,6 +76,9 @@ pub struct Remote {
     lines: Vec<String>,
     /// The exit code, once the network game has ended.
     ended: Option<u8>,
+    /// Whether this screen holds the match and plays it (the host's, once
+    /// there is a match), rather than showing the host's.
+    holds_match: bool,
 }
 
 impl App {
@@ -83,6 +101,7 @@ impl App {
             queue: VecDeque::new(),
             lines: Vec::new(),
             ended: None,
+            holds_match: false,
         });
         app.mode = Mode::Waiting;
         app
@@ -92,6 +111,61 @@ impl App {
     #[must_use]
     pub fn is_networked(&self) -> bool {
         self.remote.is_some()
+    }
+
+    /// Whether this screen shows the host's match as the host confirms it
+    /// (the joiner's screen, and the host's before there is a match).
+    pub(super) fn mirrors_the_host(&self) -> bool {
+        self.remote.as_ref().is_some_and(|r| !r.holds_match)
+    }
+
+    /// Whether, on the screen that holds a network match, the network game
+    /// waits for something only it has (an answer about taking a move
+    /// back, the friend's answer to "Play again?", the friend coming back):
+    /// nothing is played meanwhile.
+    pub(super) fn held_by_the_network(&self) -> bool {
+        self.remote.as_ref().is_some_and(|r| {
+            r.holds_match
+                && matches!(
+                    r.ask,
+                    Some(
+                        Ask::Agree
+                            | Ask::WaitingAgree { .. }
+                            | Ask::WaitingAgain { .. }
+                            | Ask::Away { .. }
+                            | Ask::Resume
+                    )
+                )
+        })
+    }
+
+    /// The host's screen takes `m` as its match and plays it from here:
+    /// the friend's seat is the network's.
+    pub fn host_match(&mut self, m: Match, now: Instant) {
+        self.settle();
+        self.cursor = [None; 2];
+        self.notes.set_round_note(None);
+        self.game = m;
+        self.hint = None;
+        if let Some(remote) = self.remote.as_mut() {
+            remote.holds_match = true;
+        }
+        self.next_turn(now);
+    }
+
+    /// Both agreed to take back `side`'s last move (and the reply to it).
+    fn take_back_for(&mut self, side: Side, now: Instant) {
+        self.settle();
+        if let crate::game::Undo::Undone(moves) = self.game.undo_for(side) {
+            self.events.push(super::MatchEvent::Changed);
+            self.hint = None;
+            let mover = self.game.name(self.game.board().to_move()).to_string();
+            self.notes.log_lines([Note::plain(format!(
+                "Took back {}: {mover} plays again.",
+                crate::rules::plural(moves, "move")
+            ))]);
+        }
+        self.next_turn(now);
     }
 
     /// The answers typed for the network game since the last call, in order.
@@ -155,6 +229,7 @@ impl App {
         };
         !self.other_away()
             && !self.remote_question()
+            && !matches!(remote.ask, Some(Ask::WaitingAgree { .. }))
             && self.game.undo_for_refused(remote.me).is_none()
     }
 
@@ -215,8 +290,20 @@ impl App {
                 if let Some(remote) = self.remote.as_mut() {
                     remote.ask = Some(ask);
                 }
-                self.next_turn(now);
+                // On the host, what the local flow asks itself (a move,
+                // the friend's move, "Play again?") is left as it is.
+                if self.mirrors_the_host()
+                    || self.held_by_the_network()
+                    || matches!(self.mode, Mode::Waiting)
+                {
+                    self.next_turn(now);
+                }
             }
+            Shown::Start(m) => self.host_match(*m, now),
+            Shown::TakeBack(side) => self.take_back_for(side, now),
+            Shown::NextRound => self.play_again(now),
+            // The host's screen holds the match: the board is its own.
+            Shown::Board(_) | Shown::Moved { .. } if !self.mirrors_the_host() => {}
             Shown::Board(m) => {
                 self.settle();
                 if self.game.round() != m.round() || self.game.rules() != m.rules() {
@@ -263,8 +350,9 @@ impl App {
         }
     }
 
-    /// What comes next in a network match: the player's turn or answer as
-    /// the network game asks it, else waiting for the other machine.
+    /// What comes next on a screen that mirrors the host's match: the
+    /// player's turn or answer as the network game asks it, else waiting
+    /// for the other machine.
     pub(super) fn next_network_turn(&mut self) {
         let Some(remote) = &self.remote else {
             return;
@@ -370,6 +458,8 @@ mod tests {
     use crate::game::{MatchConfig, PlayOptions};
     use crate::players::PlayerKind;
     use crate::rules::{NoTrace, Rules};
+    use crate::tui::game::app::MatchEvent;
+    use crate::tui::game::computer::{Answer, Request};
     use crate::tui::game::testing::{ch, config, press};
     use crate::tui::theme::Theme;
 
@@ -378,8 +468,10 @@ mod tests {
         Match::new(config, 1)
     }
 
-    /// The host's screen (South) showing a fresh match, Alice to move.
-    fn host(delay: Option<Duration>, t0: Instant) -> App {
+    /// A screen that mirrors the host's match (the joiner's kind of
+    /// screen), here South's so that its player moves first: a fresh
+    /// match, Alice to move.
+    fn mirror(delay: Option<Duration>, t0: Instant) -> App {
         let options = PlayOptions {
             seed_delay: delay,
             ..PlayOptions::default()
@@ -449,9 +541,9 @@ mod tests {
     }
 
     #[test]
-    fn a_pit_key_is_an_answer_for_the_host_and_only_its_word_moves_the_board() {
+    fn a_pit_key_on_a_mirroring_screen_is_an_answer_and_only_the_hosts_word_moves_the_board() {
         let t0 = Instant::now();
-        let mut app = host(None, t0);
+        let mut app = mirror(None, t0);
         assert_eq!(app.human_to_move(), Some(Side::South));
         app.handle_event(&ch('c'), t0);
         assert_eq!(app.take_lines(), ["c"]);
@@ -481,7 +573,7 @@ mod tests {
     #[test]
     fn an_illegal_pit_is_refused_here_and_never_sent() {
         let t0 = Instant::now();
-        let mut app = host(None, t0);
+        let mut app = mirror(None, t0);
         app.handle_event(&ch('h'), t0);
         app.handle_event(&ch('9'), t0);
         assert!(app.take_lines().is_empty());
@@ -491,7 +583,7 @@ mod tests {
     #[test]
     fn quitting_asks_first_and_then_leaves_through_the_network_game() {
         let t0 = Instant::now();
-        let mut app = host(None, t0);
+        let mut app = mirror(None, t0);
         app.handle_event(&ch('q'), t0);
         assert_eq!(app.dialog(), Some(Overlay::ConfirmQuit));
         app.handle_event(&ch('n'), t0);
@@ -510,7 +602,7 @@ mod tests {
     #[test]
     fn a_request_to_take_back_is_answered_with_y_or_n_only() {
         let t0 = Instant::now();
-        let mut app = host(None, t0);
+        let mut app = mirror(None, t0);
         app.on_shown(Shown::Ask(Ask::Agree), t0);
         assert!(app.remote_question());
         app.handle_event(&ch('c'), t0);
@@ -532,7 +624,7 @@ mod tests {
     #[test]
     fn u_asks_to_take_back_r_redoes_nothing_and_p_pauses_nobody() {
         let t0 = Instant::now();
-        let mut app = host(None, t0);
+        let mut app = mirror(None, t0);
         app.handle_event(&ch('u'), t0);
         assert_eq!(app.take_lines(), ["u"]);
         app.handle_event(&ch('r'), t0);
@@ -545,7 +637,7 @@ mod tests {
     fn what_arrives_while_a_move_is_sown_waits_for_its_end() {
         let t0 = Instant::now();
         let delay = Duration::from_millis(100);
-        let mut app = host(Some(delay), t0);
+        let mut app = mirror(Some(delay), t0);
         let mut m = a_match();
         app.on_shown(confirmed(&mut m, 'c'), t0);
         app.on_shown(Shown::Ask(alice_to_move()), t0);
@@ -559,7 +651,7 @@ mod tests {
     #[test]
     fn play_again_is_answered_once_and_the_next_round_comes_from_the_host() {
         let t0 = Instant::now();
-        let mut app = host(None, t0);
+        let mut app = mirror(None, t0);
         let mut m = a_match();
         while !m.board().is_over() {
             let pit = m.board().legal_moves().next().unwrap();
@@ -589,12 +681,102 @@ mod tests {
         assert!(app.game().moves().is_empty());
     }
 
+    /// The host's screen holding a fresh match against Michael, a friend
+    /// at a network seat: Alice to move.
+    fn hosting(delay: Option<Duration>, t0: Instant) -> App {
+        let options = PlayOptions {
+            seed_delay: delay,
+            ..PlayOptions::default()
+        };
+        let config: MatchConfig = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Network);
+        let mut app = App::networked(
+            Match::new(config.clone(), 1),
+            Side::South,
+            options,
+            Theme::monochrome(),
+            (80, 24),
+            t0,
+        );
+        app.on_shown(Shown::Start(Box::new(Match::new(config, 1))), t0);
+        app.on_shown(Shown::Ask(alice_to_move()), t0);
+        app
+    }
+
+    /// The id of the screen's request for `side`'s move, if it made one.
+    fn move_request(app: &mut App, side: Side) -> Option<u64> {
+        app.take_requests().into_iter().find_map(|r| match r {
+            Request::Move { id, side: s, .. } if s == side => Some(id),
+            _ => None,
+        })
+    }
+
+    /// On the host the screen plays its own match: the host's pit is played
+    /// at once and kept (no line goes to the network game), and the
+    /// friend's turn is asked of the world like a computer's, shown as
+    /// waiting for Michael, never paused or hurried; the move that comes
+    /// back is played at once.
+    #[test]
+    fn the_hosts_screen_plays_its_match_and_asks_the_world_for_the_friends_move() {
+        let t0 = Instant::now();
+        let mut app = hosting(None, t0);
+        assert_eq!(app.human_to_move(), Some(Side::South));
+        app.handle_event(&ch('a'), t0);
+        assert!(app.take_lines().is_empty(), "a move is no line");
+        assert_eq!(app.game().moves().len(), 1);
+        assert_eq!(app.take_match_events(), vec![MatchEvent::Changed]);
+        let id = move_request(&mut app, Side::North).expect("Michael's turn is asked");
+        assert_eq!(app.thinking_text().as_deref(), Some("Waiting for Michael…"));
+        app.handle_event(&ch('m'), t0);
+        assert!(app.take_requests().is_empty(), "a person is not hurried");
+        app.handle_event(&ch('p'), t0);
+        assert!(!app.paused(), "nobody to pause");
+        let h = app.rules().pit_by_letter('h').unwrap();
+        app.on_answer(Answer::Move { id, pit: Some(h) }, t0);
+        app.tick(t0);
+        assert_eq!(app.game().moves().len(), 2, "played at once");
+        assert_eq!(app.human_to_move(), Some(Side::South));
+        assert_eq!(app.take_match_events(), vec![MatchEvent::Changed]);
+    }
+
+    /// A take-back both agreed to, and a new round both wanted, come from
+    /// the world; the screen does them on its match, and they are kept.
+    #[test]
+    fn on_the_host_an_agreed_take_back_and_a_new_round_are_played_and_kept() {
+        let t0 = Instant::now();
+        let mut app = hosting(None, t0);
+        app.handle_event(&ch('a'), t0);
+        let id = move_request(&mut app, Side::North).unwrap();
+        let h = app.rules().pit_by_letter('h').unwrap();
+        app.on_answer(Answer::Move { id, pit: Some(h) }, t0);
+        app.tick(t0);
+        app.take_match_events();
+        app.handle_event(&ch('u'), t0);
+        assert_eq!(app.take_lines(), vec!["u".to_string()]);
+        app.on_shown(
+            Shown::Ask(Ask::WaitingAgree {
+                name: "Michael".into(),
+            }),
+            t0,
+        );
+        assert_eq!(app.human_to_move(), None, "nothing is played meanwhile");
+        let screen = crate::tui::game::testing::render(&app, 80, 24);
+        assert!(!screen.contains("u take back"), "asked already: {screen}");
+        app.on_shown(Shown::TakeBack(Side::South), t0);
+        assert!(app.game().moves().is_empty(), "Alice's a and the reply");
+        assert_eq!(app.take_match_events(), vec![MatchEvent::Changed]);
+        app.on_shown(Shown::Ask(alice_to_move()), t0);
+        assert_eq!(app.human_to_move(), Some(Side::South));
+        app.on_shown(Shown::NextRound, t0);
+        assert_eq!(app.game().round(), 2);
+        assert_eq!(app.take_match_events(), vec![MatchEvent::Changed]);
+    }
+
     #[test]
     fn while_the_friend_is_away_the_host_is_offered_no_move_nor_take_back() {
         let t0 = Instant::now();
-        let mut app = host(None, t0);
-        let mut m = a_match();
-        app.on_shown(confirmed(&mut m, 'a'), t0);
+        let mut app = hosting(None, t0);
+        app.handle_event(&ch('a'), t0);
+        let id = move_request(&mut app, Side::North).unwrap();
         app.on_shown(
             Shown::Ask(Ask::Away {
                 name: "Michael".into(),
@@ -603,10 +785,21 @@ mod tests {
         );
         assert!(app.other_away());
         assert_eq!(app.human_to_move(), None);
+        assert!(
+            app.take_requests().contains(&Request::StopAll),
+            "the request for Michael's move is withdrawn"
+        );
         for key in ['c', 'u', '3'] {
             app.handle_event(&ch(key), t0);
             assert!(app.take_lines().is_empty(), "nothing is sent for {key}");
         }
+        let h = app.rules().pit_by_letter('h').unwrap();
+        app.on_answer(Answer::Move { id, pit: Some(h) }, t0);
+        assert_eq!(
+            app.game().moves().len(),
+            1,
+            "a withdrawn request plays nothing"
+        );
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(
             screen.contains("Waiting for Michael to come back"),
@@ -624,6 +817,7 @@ mod tests {
             }),
             t0,
         );
+        assert!(move_request(&mut app, Side::North).is_some(), "asked again");
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(screen.contains("u take back"), "back: {screen}");
     }
@@ -631,7 +825,7 @@ mod tests {
     #[test]
     fn while_reconnecting_no_move_is_offered_or_sent() {
         let t0 = Instant::now();
-        let mut app = host(None, t0);
+        let mut app = mirror(None, t0);
         app.on_shown(
             Shown::Ask(Ask::Reconnecting {
                 name: "Alice".into(),
@@ -650,7 +844,7 @@ mod tests {
     #[test]
     fn the_key_bar_offers_what_the_network_allows() {
         let t0 = Instant::now();
-        let mut app = host(None, t0);
+        let mut app = mirror(None, t0);
         let bar = crate::tui::game::testing::render(&app, 80, 24);
         assert!(bar.contains("a-f play"), "{bar}");
         assert!(!bar.contains("take back"), "no move of Alice's yet: {bar}");

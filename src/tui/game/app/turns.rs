@@ -72,7 +72,7 @@ impl App {
             return;
         }
         self.cursor[side.index()] = Some(pit);
-        if self.remote.is_some() {
+        if self.mirrors_the_host() {
             self.send_move(pit);
             return;
         }
@@ -143,8 +143,12 @@ impl App {
     /// thinking.
     pub(super) fn next_turn(&mut self, now: Instant) {
         self.cancel_thinking();
-        if self.remote.is_some() {
+        if self.mirrors_the_host() {
             self.next_network_turn();
+            return;
+        }
+        if self.held_by_the_network() {
+            self.mode = Mode::Waiting;
             return;
         }
         let board = *self.game.board();
@@ -157,7 +161,9 @@ impl App {
             self.mode = Mode::Turn { hint: None };
             return;
         }
-        if self.paused {
+        // A friend over the network is asked like a computer, but never
+        // paused.
+        if self.paused && !self.game.seat(side).kind.is_person() {
             if self.steps_allowed == 0 {
                 self.mode = Mode::Paused;
                 return;

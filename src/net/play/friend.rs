@@ -1,0 +1,632 @@
+//! The friend's seat on the host: listening, who may take the seat, the
+//! [`Referee`], and what only a network match has (waiting for the friend,
+//! take-back requests, both answering "Play again?"). Both host front ends
+//! use it: plain mode's [`super::HostGame`] and the full screen's world.
+//!
+//! The match is the front end's: it plays the friend's moves as the
+//! [`PlayerKind::Network`] seat's turns and keeps the match with its own
+//! [`Keeper`]. What the front end must do to the match comes out of
+//! [`FriendSeat::take_actions`] ([`ForMatch`]); once it has kept a change it
+//! calls [`FriendSeat::kept`], and only then is the joiner told.
+
+use std::io;
+use std::net::{SocketAddr, TcpListener};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::game::keeper::saved_summary;
+use crate::game::{Keeper, Match, MatchConfig, Seat, outcome_message};
+use crate::net::code::JoinCode;
+use crate::net::frame::FrameError;
+use crate::net::link::{self, HostEvent, PING_EVERY};
+use crate::net::message::{ToHost, ToJoiner};
+use crate::net::referee::{HOST_SIDE, Happening, JOINER_SIDE, Out, Referee};
+use crate::net::resume::{self, HostNote};
+use crate::net::seat::{Admission, SeatKeeper};
+use crate::net::session::{Sender, SessionError};
+use crate::players::PlayerKind;
+use crate::rng::Rng;
+use crate::rules::{Pit, Side};
+
+use super::{Ask, HostIn, HostSetup, Show, names};
+
+/// What the front end does to its match for the network game.
+#[derive(Clone, Debug)]
+pub enum ForMatch {
+    /// The friend joined for the first time, or the saved match was
+    /// resumed: this is the match from now on.
+    Start(Box<Match>),
+    /// The friend's move, checked by the referee: play it as the network
+    /// seat's turn.
+    Play(Pit),
+    /// Both agreed: take back this side's last move and the reply to it
+    /// ([`Match::undo_for`]).
+    TakeBack(Side),
+    /// Both want to play again: the next round ([`Match::next_round`]).
+    NextRound,
+    /// The match is over (its end is kept already): stop.
+    Finished,
+}
+
+/// The friend's seat on the host. See the [module docs](self).
+pub struct FriendSeat<S> {
+    show: S,
+    setup: HostSetup,
+    tx: mpsc::Sender<HostIn>,
+    code: JoinCode,
+    referee: Option<Referee>,
+    resumed: bool,
+    conn: Option<(u64, Sender)>,
+    /// Who may take the joiner's seat.
+    seat: SeatKeeper,
+    last_sent: Instant,
+    /// What the front end is to do to its match, in order.
+    actions: Vec<ForMatch>,
+}
+
+impl<S: Show> FriendSeat<S> {
+    /// The seat for `setup`'s match, before listening; network events will
+    /// be sent to `tx`.
+    pub fn new(setup: HostSetup, show: S, tx: mpsc::Sender<HostIn>) -> FriendSeat<S> {
+        FriendSeat {
+            show,
+            code: JoinCode::random(),
+            setup,
+            tx,
+            referee: None,
+            resumed: false,
+            conn: None,
+            seat: SeatKeeper::default(),
+            last_sent: Instant::now(),
+            actions: Vec::new(),
+        }
+    }
+
+    /// The front end's view.
+    pub fn show_mut(&mut self) -> &mut S {
+        &mut self.show
+    }
+
+    /// The match as the front end last kept it (`None` before anyone joined).
+    #[must_use]
+    pub fn game(&self) -> Option<&Match> {
+        self.referee.as_ref().map(Referee::game)
+    }
+
+    /// The referee, once the match exists.
+    #[must_use]
+    pub fn referee(&self) -> Option<&Referee> {
+        self.referee.as_ref()
+    }
+
+    /// Whether the match is over for good.
+    #[must_use]
+    pub fn is_finished(&self) -> bool {
+        self.referee.as_ref().is_some_and(Referee::is_finished)
+    }
+
+    /// Whether the friend is connected.
+    #[must_use]
+    pub fn is_connected(&self) -> bool {
+        self.conn.is_some()
+    }
+
+    /// What the front end is to do to its match since the last call.
+    pub fn take_actions(&mut self) -> Vec<ForMatch> {
+        std::mem::take(&mut self.actions)
+    }
+
+    /// The host's match config against `opponent` (the friend's seat is
+    /// the network's).
+    #[must_use]
+    pub fn config(&self, opponent: &str) -> MatchConfig {
+        MatchConfig {
+            rules: self.setup.rules,
+            seats: [
+                Seat::new(self.setup.name.clone(), PlayerKind::Human),
+                Seat::new(opponent, PlayerKind::Network),
+            ],
+            first: self.setup.first,
+        }
+    }
+
+    /// The host's unfinished network match, if its note and save are
+    /// found: shown with its summary, and the resume question asked.
+    ///
+    /// # Errors
+    /// When the output fails.
+    pub fn look_for_saved(&mut self, keeper: &mut Keeper) -> io::Result<Option<(Match, HostNote)>> {
+        let Some(note) = resume::load(&self.setup.name) else {
+            return Ok(None);
+        };
+        let config = self.config(&note.opponent);
+        let found = keeper.look(&config);
+        if let Some(problem) = found.problem {
+            self.show.say(&format!("Note: {problem}"))?;
+        }
+        let Some(saved) = found.saved else {
+            return Ok(None);
+        };
+        self.show.board(&saved)?;
+        self.show.say(&saved_summary(&saved))?;
+        self.show.ask(&Ask::Resume, &self.setup.rules)?;
+        Ok(Some((saved, note)))
+    }
+
+    /// Resumes `saved` (answered yes to the resume question): it is the
+    /// match from now on, and the friend joins it with the same code.
+    pub fn resume(&mut self, saved: Match, note: HostNote) {
+        self.code = note.code;
+        self.resumed = true;
+        self.actions.push(ForMatch::Start(Box::new(saved.clone())));
+        self.referee = Some(Referee::new(saved).with_journal(&self.setup.name, note));
+    }
+
+    /// Listens, says how to join, and accepts joiners from now on.
+    ///
+    /// # Errors
+    /// When the port cannot be listened on, or the output fails.
+    pub fn listen(&mut self) -> anyhow::Result<()> {
+        let listener = TcpListener::bind(self.setup.bind).map_err(|e| {
+            anyhow::anyhow!(
+                "could not listen on {} ({e}): is another mancala host running there? Choose another --port",
+                self.setup.bind
+            )
+        })?;
+        let bound = listener.local_addr()?;
+        self.announce(bound)?;
+        link::listen(listener, self.code, self.tx.clone());
+        Ok(())
+    }
+
+    /// How long the caller may wait for the next event before calling
+    /// [`FriendSeat::tick`].
+    #[must_use]
+    pub fn wait(&self) -> Duration {
+        PING_EVERY.saturating_sub(self.last_sent.elapsed())
+    }
+
+    /// Time passed: keeps the connection alive.
+    ///
+    /// # Errors
+    /// When the output fails.
+    pub fn tick(&mut self) -> io::Result<()> {
+        if self.wait().is_zero() {
+            let connected = self.conn.is_some();
+            self.send(&ToJoiner::Ping)?;
+            if connected && self.conn.is_none() {
+                // Lost on the ping: say what is waited for now.
+                self.prompt()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The front end kept `m` after a change: the joiner hears of it now.
+    ///
+    /// # Errors
+    /// When the output fails.
+    pub fn kept(&mut self, m: &Match) -> io::Result<()> {
+        let Some(referee) = self.referee.as_mut() else {
+            return Ok(());
+        };
+        let out = referee.kept(m);
+        self.apply(out, None)
+    }
+
+    /// The host's player asks to take back their last move.
+    ///
+    /// # Errors
+    /// When the output fails.
+    pub fn ask_take_back(&mut self) -> io::Result<()> {
+        let opponent = self.opponent();
+        let Some(referee) = self.referee.as_mut() else {
+            return Ok(());
+        };
+        if self.conn.is_none() {
+            return self.show.say(&format!(
+                "{opponent} is not connected: waiting for {opponent} to come back (q quits)."
+            ));
+        }
+        match referee.local_undo() {
+            Ok(out) => {
+                self.apply(out, None)?;
+                self.show.say(&format!(
+                    "You asked {opponent} to agree to take back your last move."
+                ))
+            }
+            Err(why) => self.show.say(&why),
+        }
+    }
+
+    /// The host's player answers the friend's request to take back a move.
+    ///
+    /// # Errors
+    /// When the output fails.
+    pub fn answer_take_back(&mut self, yes: bool) -> io::Result<()> {
+        let Some(referee) = self.referee.as_mut() else {
+            return Ok(());
+        };
+        let out = referee.local_undo_answer(yes);
+        self.apply(out, None)?;
+        if !yes {
+            self.show.say("You said no: the move stays.")?;
+        }
+        Ok(())
+    }
+
+    /// The host's player answers "Play again?"; a no ends the match, whose
+    /// end `keeper` keeps before the friend is told.
+    ///
+    /// # Errors
+    /// When the output fails.
+    pub fn answer_again(&mut self, yes: bool, keeper: &mut Keeper) -> io::Result<()> {
+        let Some(referee) = self.referee.as_mut() else {
+            return Ok(());
+        };
+        let out = referee.local_again(yes);
+        self.apply(out, Some(keeper))
+    }
+
+    /// Handles what came from the network; `true` when what the host's
+    /// player is asked may have changed. A "no" to playing again ends the
+    /// match, whose end `keeper` keeps before the friend is told.
+    ///
+    /// # Errors
+    /// When the output fails.
+    pub fn on_net(&mut self, event: HostEvent, keeper: &mut Keeper) -> io::Result<bool> {
+        match event {
+            HostEvent::Turned(text) => {
+                self.show.say(&text)?;
+                Ok(false)
+            }
+            HostEvent::Joined {
+                id,
+                name,
+                seat_key,
+                peer,
+                sender,
+            } => self.on_join(id, &name, seat_key.as_deref(), peer, sender),
+            HostEvent::Message { id, message } => {
+                if self.conn.as_ref().is_none_or(|(current, _)| *current != id) {
+                    return Ok(false);
+                }
+                let name = self.opponent();
+                let message = match message {
+                    Ok(message) => message,
+                    Err(SessionError::Frame(e))
+                        if !matches!(e, FrameError::TooLarge(_) | FrameError::Malformed) =>
+                    {
+                        self.lost(&e.to_string())?;
+                        return Ok(true);
+                    }
+                    Err(e) => {
+                        self.violation(&format!("{name}'s program sent what cannot be used: {e}"))?;
+                        return Ok(true);
+                    }
+                };
+                if message == ToHost::Ping {
+                    return Ok(false);
+                }
+                let Some(referee) = self.referee.as_mut() else {
+                    return Ok(false);
+                };
+                match referee.remote(message) {
+                    Ok(out) => self.apply(out, Some(keeper))?,
+                    Err(violation) => {
+                        self.violation(&format!("{name}'s program {}", violation.0))?;
+                    }
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    /// The host's player stops: the friend is told, the match stays saved.
+    ///
+    /// # Errors
+    /// When the output fails.
+    pub fn leave(&mut self) -> io::Result<()> {
+        if let Some(r) = &self.referee {
+            let out = r.local_leave();
+            let m = r.game().clone();
+            self.apply(out, None)?;
+            self.show.say(&format!(
+                "Stopped. The match is saved: run `mancala host {}` with the same rules to resume it.",
+                self.setup.name
+            ))?;
+            self.show.tally(&m)?;
+        }
+        self.close();
+        Ok(())
+    }
+
+    /// Ends the connection, if any (the match is over or the host left).
+    pub fn close(&mut self) {
+        if let Some((_, mut sender)) = self.conn.take() {
+            sender.close();
+        }
+    }
+
+    /// The match is over for good: its resume note goes, and the friend's
+    /// connection ends.
+    pub fn end(&mut self) {
+        resume::clear(&self.setup.name);
+        self.close();
+    }
+
+    /// The friend's name (or "your friend" before anyone joined).
+    #[must_use]
+    pub fn opponent(&self) -> String {
+        self.referee.as_ref().map_or_else(
+            || "your friend".to_string(),
+            |r| r.game().name(JOINER_SIDE).to_string(),
+        )
+    }
+
+    /// The host's rules (the match's, once there is one).
+    #[must_use]
+    pub fn rules(&self) -> crate::rules::Rules {
+        self.referee
+            .as_ref()
+            .map_or(self.setup.rules, |r| *r.game().rules())
+    }
+
+    /// Says how the friend joins.
+    fn announce(&mut self, bound: SocketAddr) -> io::Result<()> {
+        let name = self.setup.name.clone();
+        self.show.say(&format!(
+            "{name} hosts a match of Mancala. Rules: {}.",
+            self.setup.rules
+        ))?;
+        let who = match &self.referee {
+            Some(r) => r.game().name(JOINER_SIDE).to_string(),
+            None => "NAME".to_string(),
+        };
+        self.show.say(&format!(
+            "Your friend joins with this code: {}. On another machine, type:",
+            self.code
+        ))?;
+        for address in link::reachable_addresses(bound) {
+            self.show.say(&format!(
+                "  mancala join {address} --code {} {who}",
+                self.code
+            ))?;
+        }
+        if self.referee.is_none() {
+            self.show
+                .say("(NAME is your friend's name.) Over the internet, see the README's network section.")?;
+        }
+        self.show.say(&format!(
+            "Listening on {bound}. Waiting for {} to join… (q quits)",
+            self.opponent()
+        ))
+    }
+
+    /// Sends `message` to the joiner, if one is connected; a failure counts
+    /// as a lost connection (its reader reports it too).
+    fn send(&mut self, message: &ToJoiner) -> io::Result<()> {
+        self.last_sent = Instant::now();
+        if let Some((_, sender)) = &mut self.conn
+            && sender.send(message).is_err()
+        {
+            self.lost("the connection failed")?;
+        }
+        Ok(())
+    }
+
+    fn lost(&mut self, why: &str) -> io::Result<()> {
+        if let Some((_, mut sender)) = self.conn.take() {
+            sender.close();
+            self.show.say(&format!("Connection lost ({why})."))?;
+        }
+        Ok(())
+    }
+
+    /// Carries out the referee's `out`, in order: messages to send, news to
+    /// show, and what the front end does to its match. The match's end is
+    /// kept by `keeper` before the friend hears of it.
+    fn apply(&mut self, out: Vec<Out>, mut keeper: Option<&mut Keeper>) -> io::Result<()> {
+        for item in out {
+            match item {
+                Out::Send(message) => self.send(&message)?,
+                Out::Show(what) => {
+                    if let Some(r) = &self.referee {
+                        let m = r.game().clone();
+                        self.show.show(&m, &what)?;
+                    }
+                    if what == (Happening::Left { side: JOINER_SIDE }) {
+                        // What is waited for now is asked next (Ask::Away).
+                        self.close();
+                    }
+                }
+                Out::Play(pit) => self.actions.push(ForMatch::Play(pit)),
+                Out::TakeBack(side) => self.actions.push(ForMatch::TakeBack(side)),
+                Out::NextRound => self.actions.push(ForMatch::NextRound),
+                Out::Finish => {
+                    if let (Some(keeper), Some(r)) = (keeper.as_deref_mut(), &self.referee)
+                        && let Some(warning) = keeper.finish(r.game().config())
+                    {
+                        let m = r.game().clone();
+                        self.show.show(&m, &Happening::Note(warning))?;
+                    }
+                    self.actions.push(ForMatch::Finished);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn refuse(&mut self, mut sender: Sender, text: &str) {
+        let _ = sender.send(&ToJoiner::Refused {
+            text: text.to_string(),
+        });
+        sender.close();
+    }
+
+    /// Ends the joiner's connection over a broken message; the match is
+    /// unchanged.
+    fn violation(&mut self, text: &str) -> io::Result<()> {
+        if let Some((_, mut sender)) = self.conn.take() {
+            let _ = sender.send(&ToJoiner::Error {
+                text: format!("The host closed the connection: {text}. The match is unchanged."),
+            });
+            sender.close();
+        }
+        self.show.say(&format!(
+            "{text}. The connection was closed and the match is unchanged."
+        ))
+    }
+
+    fn on_join(
+        &mut self,
+        id: u64,
+        name: &str,
+        seat_key: Option<&str>,
+        peer: SocketAddr,
+        sender: Sender,
+    ) -> io::Result<bool> {
+        let Some(name) = crate::net::clean_remote_name(name) else {
+            self.refuse(sender, "Give a name to join with.");
+            self.show.say(&format!(
+                "A player at {peer} gave no name and was turned away."
+            ))?;
+            return Ok(false);
+        };
+        if crate::game::names::same_name(&name, &self.setup.name) {
+            self.refuse(
+                sender,
+                &format!("{name} is the host's name: join with your own name."),
+            );
+            self.show.say(&format!(
+                "A player at {peer} tried to join as {name} (your name) and was turned away."
+            ))?;
+            return Ok(false);
+        }
+        let playing = self.opponent();
+        let in_use = self.conn.as_ref().is_some_and(|(_, s)| s.is_open());
+        if self.referee.is_some() && in_use && playing != name {
+            let text = format!("{} is already playing with {playing}.", self.setup.name);
+            self.refuse(sender, &text);
+            self.show.say(&format!(
+                "{name} at {peer} tried to join and was turned away: you are playing with {playing}."
+            ))?;
+            return Ok(false);
+        }
+        let admission = self.seat.admit(seat_key, in_use);
+        if admission == Admission::Taken {
+            self.refuse(
+                sender,
+                &format!(
+                    "{name} is already playing in this match from another program, which is still connected: only that program can take the seat back. If that was you, leave it (q), or wait {} s for {} to see that it is gone, then join again.",
+                    link::SILENCE.as_secs(),
+                    self.setup.name
+                ),
+            );
+            self.show.say(&format!(
+                "A program at {peer} tried to take {name}'s seat while {name} is connected, without {name}'s seat key; it was turned away."
+            ))?;
+            // Ask again what was asked before the line.
+            return Ok(true);
+        }
+        let newcomer = matches!(admission, Admission::Newcomer(_)) && !self.seat.key().is_empty();
+        let first_join = self.referee.is_none();
+        if first_join {
+            let seed = Rng::from_entropy().next_u64();
+            let m = Match::new(self.config(&name), seed);
+            let note = HostNote {
+                opponent: name.clone(),
+                code: self.code,
+            };
+            self.actions.push(ForMatch::Start(Box::new(m.clone())));
+            self.referee = Some(Referee::new(m).with_journal(&self.setup.name, note));
+        }
+        let Some(referee) = self.referee.as_mut() else {
+            return Ok(false);
+        };
+        let resumed = self.resumed || !first_join;
+        match referee.welcome(&name, resumed) {
+            Err(text) => {
+                self.refuse(sender, &text);
+                self.show
+                    .say(&format!("{name} at {peer} was turned away: {text}"))?;
+                Ok(false)
+            }
+            Ok(mut messages) => {
+                if let Some((_, mut old)) = self.conn.take() {
+                    // The same player again: the old connection is dead.
+                    old.close();
+                }
+                self.seat.seat(admission);
+                for message in &mut messages {
+                    if let ToJoiner::Welcome { seat_key, .. } = message {
+                        *seat_key = self.seat.key().to_string();
+                    }
+                }
+                self.conn = Some((id, sender));
+                for message in &messages {
+                    self.send(message)?;
+                }
+                let joined = if resumed { "is back" } else { "joined" };
+                self.show.say(&format!("{name} {joined} (from {peer})."))?;
+                if newcomer {
+                    self.show.say(&format!(
+                        "(From a new program: {name}'s seat was free, so it took it; the program that played before can no longer take it back.)"
+                    ))?;
+                }
+                if let Some(r) = &self.referee {
+                    let m = r.game().clone();
+                    self.show.round_start(&m)?;
+                    if let Some(outcome) = m.outcome() {
+                        self.show
+                            .say(&outcome_message(outcome, m.board().score(), names(&m)))?;
+                    }
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    /// Says what the host's player may do now.
+    ///
+    /// # Errors
+    /// When the output fails.
+    pub fn prompt(&mut self) -> io::Result<()> {
+        let Some(ask) = self.current_ask() else {
+            return Ok(());
+        };
+        let rules = self.rules();
+        self.show.ask(&ask, &rules)
+    }
+
+    /// What the host's player is asked now, if anything.
+    #[must_use]
+    pub fn current_ask(&self) -> Option<Ask> {
+        let r = self.referee.as_ref()?;
+        if r.is_finished() {
+            return None;
+        }
+        let m = r.game();
+        let opponent = m.name(JOINER_SIDE).to_string();
+        let ask = if self.conn.is_none() {
+            Ask::Away { name: opponent }
+        } else if r.undo_request() == Some(JOINER_SIDE) {
+            Ask::Agree
+        } else if r.undo_request() == Some(HOST_SIDE) {
+            Ask::WaitingAgree { name: opponent }
+        } else if m.outcome().is_some() {
+            match r.again()[HOST_SIDE.index()] {
+                None => Ask::PlayAgain,
+                Some(_) => Ask::WaitingAgain { name: opponent },
+            }
+        } else if m.board().to_move() == HOST_SIDE {
+            Ask::Move {
+                name: m.name(HOST_SIDE).to_string(),
+                side: HOST_SIDE,
+            }
+        } else {
+            Ask::Waiting { name: opponent }
+        };
+        Some(ask)
+    }
+}
