@@ -10,6 +10,7 @@
 //! brings back what it says, each confirmed move sown seed by seed. Both
 //! say the same words as plain mode; the screen loop polls both.
 
+use std::collections::VecDeque;
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -34,28 +35,65 @@ use crate::tui::screen::{self, World};
 /// How long a hint may think.
 const HINT_THINK: Duration = Duration::from_secs(1);
 
+/// What the network game said, for the world to hand to the screen.
+#[derive(Debug)]
+enum News {
+    /// For the screen as it is.
+    Show(Shown),
+    /// A move of the other player's, confirmed: the answer to the screen's
+    /// request for that seat's turn.
+    Other(Pit),
+}
+
 /// The [`Show`] of the full screen: it collects what is said for the
 /// world to hand to the screen.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Feed {
-    shown: Vec<Shown>,
-    last: Option<Vec<u16>>,
+    news: Vec<News>,
+    /// The side this screen's player plays.
+    me: Side,
+}
+
+impl Feed {
+    /// The feed of the screen of `me`'s player.
+    #[must_use]
+    pub fn new(me: Side) -> Feed {
+        Feed {
+            news: Vec::new(),
+            me,
+        }
+    }
+
+    fn push(&mut self, shown: Shown) {
+        self.news.push(News::Show(shown));
+    }
+
+    /// What was said, for the screen only (everything but moves).
+    fn said(&mut self) -> Vec<Shown> {
+        std::mem::take(&mut self.news)
+            .into_iter()
+            .filter_map(|news| match news {
+                News::Show(shown) => Some(shown),
+                News::Other(_) => None,
+            })
+            .collect()
+    }
 }
 
 impl Show for Feed {
     fn say(&mut self, text: &str) -> io::Result<()> {
-        self.shown.push(Shown::Say(text.to_string()));
+        self.push(Shown::Say(text.to_string()));
         Ok(())
     }
 
     fn prompt(&mut self, text: &str) -> io::Result<()> {
         // Every prompt of the network game comes as an `Ask` (see `ask`).
-        self.shown.push(Shown::Say(text.trim_end().to_string()));
+        self.push(Shown::Say(text.trim_end().to_string()));
         Ok(())
     }
 
     fn ask(&mut self, ask: &Ask, _: &Rules) -> io::Result<()> {
-        self.shown.push(Shown::Ask(ask.clone()));
+        self.push(Shown::Ask(ask.clone()));
         Ok(())
     }
 
@@ -64,22 +102,17 @@ impl Show for Feed {
     }
 
     fn board(&mut self, m: &Match) -> io::Result<()> {
-        self.last = Some(m.board().counts().to_vec());
-        self.shown.push(Shown::Board(Box::new(m.clone())));
+        self.push(Shown::Board(Box::new(m.clone())));
         Ok(())
     }
 
-    fn moved(&mut self, m: &Match, played: &Played, steps: &[Step]) -> io::Result<()> {
-        let after = m.board().counts().to_vec();
-        let before = self.last.replace(after).unwrap_or_else(|| {
-            // Never seen a board: the move is shown from where it ended.
-            m.board().counts().to_vec()
-        });
-        self.shown.push(Shown::Moved {
-            before,
-            after: Box::new(m.clone()),
-            played: *played,
-            steps: steps.to_vec(),
+    /// The screen plays each confirmed move on its own match: this
+    /// player's as confirmed, the other's as the answer to its turn.
+    fn moved(&mut self, _: &Match, played: &Played, _: &[Step]) -> io::Result<()> {
+        self.news.push(if played.mover == self.me {
+            News::Show(Shown::Played(played.pit))
+        } else {
+            News::Other(played.pit)
         });
         Ok(())
     }
@@ -91,7 +124,7 @@ impl Show for Feed {
             Happening::Moved { played, steps } => self.moved(m, played, steps),
             Happening::RoundOver { record, .. } => {
                 if let Some(path) = record {
-                    self.shown.push(Shown::Recorded(format!(
+                    self.push(Shown::Recorded(format!(
                         "Round recorded in {}.",
                         path.display()
                     )));
@@ -173,8 +206,9 @@ impl HostWorld {
 
     /// What the seat said since the last call.
     fn drain(&mut self, answers: &mut Vec<GameMessage>) {
-        let shown = std::mem::take(&mut self.seat.show_mut().shown);
-        answers.extend(shown.into_iter().map(GameMessage::Net));
+        // The friend's moves come as the referee's `ForMatch::Play`.
+        let said = self.seat.show_mut().said();
+        answers.extend(said.into_iter().map(GameMessage::Net));
     }
 
     fn end(&mut self, why: Option<String>, code: u8, answers: &mut Vec<GameMessage>) {
@@ -327,37 +361,58 @@ impl JoinEngine {
         Ok(self.game.tick()?)
     }
 
-    fn drain(&mut self) -> Vec<Shown> {
-        std::mem::take(&mut self.game.show_mut().shown)
+    fn drain(&mut self) -> Vec<News> {
+        std::mem::take(&mut self.game.show_mut().news)
     }
 }
 
 /// The joiner's world: carries the screen's answers to the network game
-/// and brings back what it says; works out hints on this machine.
+/// and brings back what it says; answers the host's turns with the host's
+/// confirmed moves; works out hints on this machine.
 pub struct JoinWorld {
     engine: JoinEngine,
     ended: bool,
     hints: Worker,
     prefs: Option<PathBuf>,
+    /// The screen's request for the host's move, waiting for it.
+    asked: Option<u64>,
+    /// The host's confirmed moves that came before the screen asked for
+    /// them (while a move was still being sown), in order.
+    arrived: VecDeque<Pit>,
 }
 
 impl JoinWorld {
     fn settle(&mut self, result: anyhow::Result<Option<ExitCode>>, answers: &mut Vec<GameMessage>) {
-        let mut shown = self.engine.drain();
+        for news in self.engine.drain() {
+            match news {
+                News::Other(pit) => match self.asked.take() {
+                    Some(id) => {
+                        answers.push(GameMessage::Computer(Answer::Move { id, pit: Some(pit) }))
+                    }
+                    None => self.arrived.push_back(pit),
+                },
+                News::Show(shown) => {
+                    if matches!(shown, Shown::Board(_)) {
+                        // The host's match as it stands holds those moves.
+                        self.arrived.clear();
+                    }
+                    answers.push(GameMessage::Net(shown));
+                }
+            }
+        }
         match result {
             Ok(None) => {}
             Ok(Some(code)) => {
                 self.ended = true;
                 let code = if code == ExitCode::SUCCESS { 0 } else { 1 };
-                shown.push(Shown::Ended(code));
+                answers.push(GameMessage::Net(Shown::Ended(code)));
             }
             Err(e) => {
                 self.ended = true;
-                shown.push(Shown::Say(format!("mancala: {e:#}")));
-                shown.push(Shown::Ended(1));
+                answers.push(GameMessage::Net(Shown::Say(format!("mancala: {e:#}"))));
+                answers.push(GameMessage::Net(Shown::Ended(1)));
             }
         }
-        answers.extend(shown.into_iter().map(GameMessage::Net));
     }
 }
 
@@ -368,7 +423,22 @@ impl World<App> for JoinWorld {
                 let result = self.engine.typed(line);
                 self.settle(result, answers);
             }
-            Effect::Think(request) => self.hints.submit(request),
+            Effect::Think(Request::Move { id, side, .. }) if side == HOST_SIDE => {
+                match self.arrived.pop_front() {
+                    Some(pit) => {
+                        answers.push(GameMessage::Computer(Answer::Move { id, pit: Some(pit) }))
+                    }
+                    None => self.asked = Some(id),
+                }
+            }
+            // Only a computer is hurried.
+            Effect::Think(Request::Hurry { id }) if self.asked == Some(id) => {}
+            Effect::Think(request) => {
+                if request == Request::StopAll {
+                    self.asked = None;
+                }
+                self.hints.submit(request);
+            }
             Effect::SavePrefs(kept) => {
                 if let Some(path) = &self.prefs
                     && let Err(warning) = prefs::save(path, &kept)
@@ -475,7 +545,7 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
         HOST_SIDE,
     );
     let (mut keeper, warning) = Keeper::open_network();
-    let mut seat = FriendSeat::new(setup, Feed::default(), tx);
+    let mut seat = FriendSeat::new(setup, Feed::new(HOST_SIDE), tx);
     if let Some(warning) = warning {
         seat.show_mut().say(&format!("Note: {warning}"))?;
     }
@@ -518,11 +588,11 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
     let (tx, rx) = mpsc::channel();
     let (chosen, kept_at, options) = settings(given);
     let name = setup.name.clone();
-    let game = match JoinGame::connect(setup, Feed::default(), tx)? {
+    let game = match JoinGame::connect(setup, Feed::new(JOINER_SIDE), tx)? {
         Ok(game) => game,
-        Err((feed, code)) => {
+        Err((mut feed, code)) => {
             // Not connected: say why on the normal screen.
-            for shown in feed.shown {
+            for shown in feed.said() {
                 if let Shown::Say(text) = shown {
                     console::say(text);
                 }
@@ -550,6 +620,8 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
         ended: false,
         hints,
         prefs: kept_at,
+        asked: None,
+        arrived: VecDeque::new(),
     };
     let mut first = Vec::new();
     world.settle(Ok(None), &mut first);
