@@ -137,6 +137,54 @@ impl Show for Feed {
     }
 }
 
+/// The other player's turns, as the screen asks for them ([`Request::Move`]
+/// for the network seat) and as their moves come over the connection: the
+/// turn function of the network seat, shared by both ends' worlds.
+#[derive(Debug, Default)]
+struct NetworkTurns {
+    /// The screen's request for the other player's move, waiting for it.
+    asked: Option<u64>,
+    /// The other player's moves that came before the screen asked for
+    /// them (while a move was still being sown), in order.
+    arrived: VecDeque<Pit>,
+}
+
+impl NetworkTurns {
+    /// The screen asks for the other's move (request `id`): answered at
+    /// once with a move that came already.
+    fn ask(&mut self, id: u64, answers: &mut Vec<GameMessage>) {
+        match self.arrived.pop_front() {
+            Some(pit) => answers.push(GameMessage::Computer(Answer::Move { id, pit: Some(pit) })),
+            None => self.asked = Some(id),
+        }
+    }
+
+    /// The other player's move came: the answer to the screen's request,
+    /// or kept for it.
+    fn came(&mut self, pit: Pit, answers: &mut Vec<GameMessage>) {
+        match self.asked.take() {
+            Some(id) => answers.push(GameMessage::Computer(Answer::Move { id, pit: Some(pit) })),
+            None => self.arrived.push_back(pit),
+        }
+    }
+
+    /// A request for the computer that is not about the other's turn, to
+    /// pass on: a person is not hurried, and once the screen stops every
+    /// search it no longer waits for that turn (the other player is away,
+    /// a take-back is asked; a move that came stays, for when it asks
+    /// again).
+    fn pass_on(&mut self, request: Request) -> Option<Request> {
+        match request {
+            Request::Hurry { id } if self.asked == Some(id) => None,
+            Request::StopAll => {
+                self.asked = None;
+                Some(request)
+            }
+            other => Some(other),
+        }
+    }
+}
+
 /// The host's world: the friend's seat (connection, referee, agreement),
 /// and the local game's world, whose keeper keeps the match and whose
 /// worker gives hints. The friend's turn is asked of it like a computer's
@@ -148,11 +196,8 @@ pub struct HostWorld {
     game: GameWorld,
     /// The saved match offered for resuming, with its note.
     offer: Option<(Match, HostNote)>,
-    /// The screen's request for the friend's move, waiting for it.
-    asked: Option<u64>,
-    /// The friend's move, checked, that came before the screen asked for
-    /// it (while the host's move was still being sown).
-    arrived: Option<Pit>,
+    /// The friend's turns (each move checked by the referee).
+    friend: NetworkTurns,
     ended: bool,
 }
 
@@ -174,12 +219,7 @@ impl HostWorld {
                     self.drain(answers);
                     answers.push(GameMessage::Net(Shown::Start(m)));
                 }
-                ForMatch::Play(pit) => match self.asked.take() {
-                    Some(id) => {
-                        answers.push(GameMessage::Computer(Answer::Move { id, pit: Some(pit) }))
-                    }
-                    None => self.arrived = Some(pit),
-                },
+                ForMatch::Play(pit) => self.friend.came(pit, answers),
                 ForMatch::TakeBack(side) => {
                     self.drain(answers);
                     answers.push(GameMessage::Net(Shown::TakeBack(side)));
@@ -267,23 +307,12 @@ impl World<App> for HostWorld {
     fn perform(&mut self, effect: Effect, answers: &mut Vec<GameMessage>) {
         match effect {
             Effect::Think(Request::Move { id, side, .. }) if side == JOINER_SIDE => {
-                match self.arrived.take() {
-                    Some(pit) => {
-                        answers.push(GameMessage::Computer(Answer::Move { id, pit: Some(pit) }))
-                    }
-                    None => self.asked = Some(id),
-                }
+                self.friend.ask(id, answers);
             }
-            // Only a computer is hurried.
-            Effect::Think(Request::Hurry { id }) if self.asked == Some(id) => {}
             Effect::Think(request) => {
-                if request == Request::StopAll {
-                    // The screen no longer waits for that turn (the friend
-                    // is away, a take-back is asked); a move that came
-                    // stays, for when it asks again.
-                    self.asked = None;
+                if let Some(request) = self.friend.pass_on(request) {
+                    self.game.perform(Effect::Think(request), answers);
                 }
-                self.game.perform(Effect::Think(request), answers);
             }
             // Kept by the local game's keeper, then told to the friend.
             Effect::Save(m) | Effect::CloseRound(m) if self.ended => {
@@ -374,27 +403,19 @@ pub struct JoinWorld {
     ended: bool,
     hints: Worker,
     prefs: Option<PathBuf>,
-    /// The screen's request for the host's move, waiting for it.
-    asked: Option<u64>,
-    /// The host's confirmed moves that came before the screen asked for
-    /// them (while a move was still being sown), in order.
-    arrived: VecDeque<Pit>,
+    /// The host's turns (each move confirmed by the host).
+    host: NetworkTurns,
 }
 
 impl JoinWorld {
     fn settle(&mut self, result: anyhow::Result<Option<ExitCode>>, answers: &mut Vec<GameMessage>) {
         for news in self.engine.drain() {
             match news {
-                News::Other(pit) => match self.asked.take() {
-                    Some(id) => {
-                        answers.push(GameMessage::Computer(Answer::Move { id, pit: Some(pit) }))
-                    }
-                    None => self.arrived.push_back(pit),
-                },
+                News::Other(pit) => self.host.came(pit, answers),
                 News::Show(shown) => {
                     if matches!(shown, Shown::Board(_)) {
                         // The host's match as it stands holds those moves.
-                        self.arrived.clear();
+                        self.host.arrived.clear();
                     }
                     answers.push(GameMessage::Net(shown));
                 }
@@ -424,20 +445,12 @@ impl World<App> for JoinWorld {
                 self.settle(result, answers);
             }
             Effect::Think(Request::Move { id, side, .. }) if side == HOST_SIDE => {
-                match self.arrived.pop_front() {
-                    Some(pit) => {
-                        answers.push(GameMessage::Computer(Answer::Move { id, pit: Some(pit) }))
-                    }
-                    None => self.asked = Some(id),
-                }
+                self.host.ask(id, answers);
             }
-            // Only a computer is hurried.
-            Effect::Think(Request::Hurry { id }) if self.asked == Some(id) => {}
             Effect::Think(request) => {
-                if request == Request::StopAll {
-                    self.asked = None;
+                if let Some(request) = self.host.pass_on(request) {
+                    self.hints.submit(request);
                 }
-                self.hints.submit(request);
             }
             Effect::SavePrefs(kept) => {
                 if let Some(path) = &self.prefs
@@ -570,8 +583,7 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
             prefs: kept_at,
         },
         offer,
-        asked: None,
-        arrived: None,
+        friend: NetworkTurns::default(),
         ended: false,
     };
     let mut first = Vec::new();
@@ -620,10 +632,62 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
         ended: false,
         hints,
         prefs: kept_at,
-        asked: None,
-        arrived: VecDeque::new(),
+        host: NetworkTurns::default(),
     };
     let mut first = Vec::new();
     world.settle(Ok(None), &mut first);
     run_screen(app, &mut world, first, chosen)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answered(answers: &[GameMessage]) -> Vec<(u64, Option<Pit>)> {
+        answers
+            .iter()
+            .filter_map(|a| match a {
+                GameMessage::Computer(Answer::Move { id, pit }) => Some((*id, *pit)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The network seat's turns: a move answers the request waiting for
+    /// it, or waits (in order) for the next request; nobody hurries a
+    /// person; once the screen stops its searches the request is gone, and
+    /// a move that came later waits for the screen to ask again.
+    #[test]
+    fn the_network_seats_moves_answer_the_screens_requests_in_order() {
+        let rules = Rules::KALAH;
+        let [g, h] = ['g', 'h'].map(|c| rules.pit_by_letter(c).unwrap());
+        let mut turns = NetworkTurns::default();
+        let mut answers = Vec::new();
+        turns.ask(1, &mut answers);
+        assert!(answers.is_empty(), "nothing came yet");
+        assert_eq!(turns.pass_on(Request::Hurry { id: 1 }), None);
+        turns.came(g, &mut answers);
+        assert_eq!(answered(&answers), [(1, Some(g))]);
+        // Two moves in a row (an extra turn) before the screen asks.
+        answers.clear();
+        turns.came(h, &mut answers);
+        turns.came(g, &mut answers);
+        assert!(answers.is_empty());
+        turns.ask(2, &mut answers);
+        turns.ask(3, &mut answers);
+        assert_eq!(answered(&answers), [(2, Some(h)), (3, Some(g))]);
+        // A request the screen withdrew gets no move.
+        answers.clear();
+        turns.ask(4, &mut answers);
+        assert_eq!(turns.pass_on(Request::StopAll), Some(Request::StopAll));
+        turns.came(h, &mut answers);
+        assert!(answers.is_empty(), "kept for the next request");
+        assert_eq!(
+            turns.pass_on(Request::Hurry { id: 9 }),
+            Some(Request::Hurry { id: 9 }),
+            "a computer's hint is hurried as asked"
+        );
+        turns.ask(5, &mut answers);
+        assert_eq!(answered(&answers), [(5, Some(h))]);
+    }
 }
