@@ -10,6 +10,7 @@
 //! brings back what it says, each confirmed move sown seed by seed. Both
 //! say the same words as plain mode; the screen loop polls both.
 
+use std::collections::VecDeque;
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -34,28 +35,65 @@ use crate::tui::screen::{self, World};
 /// How long a hint may think.
 const HINT_THINK: Duration = Duration::from_secs(1);
 
+/// What the network game said, for the world to hand to the screen.
+#[derive(Debug)]
+enum News {
+    /// For the screen as it is.
+    Show(Shown),
+    /// A move of the other player's, confirmed: the answer to the screen's
+    /// request for that seat's turn.
+    Other(Pit),
+}
+
 /// The [`Show`] of the full screen: it collects what is said for the
 /// world to hand to the screen.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Feed {
-    shown: Vec<Shown>,
-    last: Option<Vec<u16>>,
+    news: Vec<News>,
+    /// The side this screen's player plays.
+    me: Side,
+}
+
+impl Feed {
+    /// The feed of the screen of `me`'s player.
+    #[must_use]
+    pub fn new(me: Side) -> Feed {
+        Feed {
+            news: Vec::new(),
+            me,
+        }
+    }
+
+    fn push(&mut self, shown: Shown) {
+        self.news.push(News::Show(shown));
+    }
+
+    /// What was said, for the screen only (everything but moves).
+    fn said(&mut self) -> Vec<Shown> {
+        std::mem::take(&mut self.news)
+            .into_iter()
+            .filter_map(|news| match news {
+                News::Show(shown) => Some(shown),
+                News::Other(_) => None,
+            })
+            .collect()
+    }
 }
 
 impl Show for Feed {
     fn say(&mut self, text: &str) -> io::Result<()> {
-        self.shown.push(Shown::Say(text.to_string()));
+        self.push(Shown::Say(text.to_string()));
         Ok(())
     }
 
     fn prompt(&mut self, text: &str) -> io::Result<()> {
         // Every prompt of the network game comes as an `Ask` (see `ask`).
-        self.shown.push(Shown::Say(text.trim_end().to_string()));
+        self.push(Shown::Say(text.trim_end().to_string()));
         Ok(())
     }
 
     fn ask(&mut self, ask: &Ask, _: &Rules) -> io::Result<()> {
-        self.shown.push(Shown::Ask(ask.clone()));
+        self.push(Shown::Ask(ask.clone()));
         Ok(())
     }
 
@@ -64,22 +102,17 @@ impl Show for Feed {
     }
 
     fn board(&mut self, m: &Match) -> io::Result<()> {
-        self.last = Some(m.board().counts().to_vec());
-        self.shown.push(Shown::Board(Box::new(m.clone())));
+        self.push(Shown::Board(Box::new(m.clone())));
         Ok(())
     }
 
-    fn moved(&mut self, m: &Match, played: &Played, steps: &[Step]) -> io::Result<()> {
-        let after = m.board().counts().to_vec();
-        let before = self.last.replace(after).unwrap_or_else(|| {
-            // Never seen a board: the move is shown from where it ended.
-            m.board().counts().to_vec()
-        });
-        self.shown.push(Shown::Moved {
-            before,
-            after: Box::new(m.clone()),
-            played: *played,
-            steps: steps.to_vec(),
+    /// The screen plays each confirmed move on its own match: this
+    /// player's as confirmed, the other's as the answer to its turn.
+    fn moved(&mut self, _: &Match, played: &Played, _: &[Step]) -> io::Result<()> {
+        self.news.push(if played.mover == self.me {
+            News::Show(Shown::Played(played.pit))
+        } else {
+            News::Other(played.pit)
         });
         Ok(())
     }
@@ -91,7 +124,7 @@ impl Show for Feed {
             Happening::Moved { played, steps } => self.moved(m, played, steps),
             Happening::RoundOver { record, .. } => {
                 if let Some(path) = record {
-                    self.shown.push(Shown::Recorded(format!(
+                    self.push(Shown::Recorded(format!(
                         "Round recorded in {}.",
                         path.display()
                     )));
@@ -100,6 +133,54 @@ impl Show for Feed {
             }
             Happening::NextRound => self.board(m),
             other => crate::net::play::show_happening(self, m, other),
+        }
+    }
+}
+
+/// The other player's turns, as the screen asks for them ([`Request::Move`]
+/// for the network seat) and as their moves come over the connection: the
+/// turn function of the network seat, shared by both ends' worlds.
+#[derive(Debug, Default)]
+struct NetworkTurns {
+    /// The screen's request for the other player's move, waiting for it.
+    asked: Option<u64>,
+    /// The other player's moves that came before the screen asked for
+    /// them (while a move was still being sown), in order.
+    arrived: VecDeque<Pit>,
+}
+
+impl NetworkTurns {
+    /// The screen asks for the other's move (request `id`): answered at
+    /// once with a move that came already.
+    fn ask(&mut self, id: u64, answers: &mut Vec<GameMessage>) {
+        match self.arrived.pop_front() {
+            Some(pit) => answers.push(GameMessage::Computer(Answer::Move { id, pit: Some(pit) })),
+            None => self.asked = Some(id),
+        }
+    }
+
+    /// The other player's move came: the answer to the screen's request,
+    /// or kept for it.
+    fn came(&mut self, pit: Pit, answers: &mut Vec<GameMessage>) {
+        match self.asked.take() {
+            Some(id) => answers.push(GameMessage::Computer(Answer::Move { id, pit: Some(pit) })),
+            None => self.arrived.push_back(pit),
+        }
+    }
+
+    /// A request for the computer that is not about the other's turn, to
+    /// pass on: a person is not hurried, and once the screen stops every
+    /// search it no longer waits for that turn (the other player is away,
+    /// a take-back is asked; a move that came stays, for when it asks
+    /// again).
+    fn pass_on(&mut self, request: Request) -> Option<Request> {
+        match request {
+            Request::Hurry { id } if self.asked == Some(id) => None,
+            Request::StopAll => {
+                self.asked = None;
+                Some(request)
+            }
+            other => Some(other),
         }
     }
 }
@@ -115,11 +196,8 @@ pub struct HostWorld {
     game: GameWorld,
     /// The saved match offered for resuming, with its note.
     offer: Option<(Match, HostNote)>,
-    /// The screen's request for the friend's move, waiting for it.
-    asked: Option<u64>,
-    /// The friend's move, checked, that came before the screen asked for
-    /// it (while the host's move was still being sown).
-    arrived: Option<Pit>,
+    /// The friend's turns (each move checked by the referee).
+    friend: NetworkTurns,
     ended: bool,
 }
 
@@ -141,12 +219,7 @@ impl HostWorld {
                     self.drain(answers);
                     answers.push(GameMessage::Net(Shown::Start(m)));
                 }
-                ForMatch::Play(pit) => match self.asked.take() {
-                    Some(id) => {
-                        answers.push(GameMessage::Computer(Answer::Move { id, pit: Some(pit) }))
-                    }
-                    None => self.arrived = Some(pit),
-                },
+                ForMatch::Play(pit) => self.friend.came(pit, answers),
                 ForMatch::TakeBack(side) => {
                     self.drain(answers);
                     answers.push(GameMessage::Net(Shown::TakeBack(side)));
@@ -173,8 +246,9 @@ impl HostWorld {
 
     /// What the seat said since the last call.
     fn drain(&mut self, answers: &mut Vec<GameMessage>) {
-        let shown = std::mem::take(&mut self.seat.show_mut().shown);
-        answers.extend(shown.into_iter().map(GameMessage::Net));
+        // The friend's moves come as the referee's `ForMatch::Play`.
+        let said = self.seat.show_mut().said();
+        answers.extend(said.into_iter().map(GameMessage::Net));
     }
 
     fn end(&mut self, why: Option<String>, code: u8, answers: &mut Vec<GameMessage>) {
@@ -233,23 +307,12 @@ impl World<App> for HostWorld {
     fn perform(&mut self, effect: Effect, answers: &mut Vec<GameMessage>) {
         match effect {
             Effect::Think(Request::Move { id, side, .. }) if side == JOINER_SIDE => {
-                match self.arrived.take() {
-                    Some(pit) => {
-                        answers.push(GameMessage::Computer(Answer::Move { id, pit: Some(pit) }))
-                    }
-                    None => self.asked = Some(id),
-                }
+                self.friend.ask(id, answers);
             }
-            // Only a computer is hurried.
-            Effect::Think(Request::Hurry { id }) if self.asked == Some(id) => {}
             Effect::Think(request) => {
-                if request == Request::StopAll {
-                    // The screen no longer waits for that turn (the friend
-                    // is away, a take-back is asked); a move that came
-                    // stays, for when it asks again.
-                    self.asked = None;
+                if let Some(request) = self.friend.pass_on(request) {
+                    self.game.perform(Effect::Think(request), answers);
                 }
-                self.game.perform(Effect::Think(request), answers);
             }
             // Kept by the local game's keeper, then told to the friend.
             Effect::Save(m) | Effect::CloseRound(m) if self.ended => {
@@ -327,37 +390,50 @@ impl JoinEngine {
         Ok(self.game.tick()?)
     }
 
-    fn drain(&mut self) -> Vec<Shown> {
-        std::mem::take(&mut self.game.show_mut().shown)
+    fn drain(&mut self) -> Vec<News> {
+        std::mem::take(&mut self.game.show_mut().news)
     }
 }
 
 /// The joiner's world: carries the screen's answers to the network game
-/// and brings back what it says; works out hints on this machine.
+/// and brings back what it says; answers the host's turns with the host's
+/// confirmed moves; works out hints on this machine.
 pub struct JoinWorld {
     engine: JoinEngine,
     ended: bool,
     hints: Worker,
     prefs: Option<PathBuf>,
+    /// The host's turns (each move confirmed by the host).
+    host: NetworkTurns,
 }
 
 impl JoinWorld {
     fn settle(&mut self, result: anyhow::Result<Option<ExitCode>>, answers: &mut Vec<GameMessage>) {
-        let mut shown = self.engine.drain();
+        for news in self.engine.drain() {
+            match news {
+                News::Other(pit) => self.host.came(pit, answers),
+                News::Show(shown) => {
+                    if matches!(shown, Shown::Board(_)) {
+                        // The host's match as it stands holds those moves.
+                        self.host.arrived.clear();
+                    }
+                    answers.push(GameMessage::Net(shown));
+                }
+            }
+        }
         match result {
             Ok(None) => {}
             Ok(Some(code)) => {
                 self.ended = true;
                 let code = if code == ExitCode::SUCCESS { 0 } else { 1 };
-                shown.push(Shown::Ended(code));
+                answers.push(GameMessage::Net(Shown::Ended(code)));
             }
             Err(e) => {
                 self.ended = true;
-                shown.push(Shown::Say(format!("mancala: {e:#}")));
-                shown.push(Shown::Ended(1));
+                answers.push(GameMessage::Net(Shown::Say(format!("mancala: {e:#}"))));
+                answers.push(GameMessage::Net(Shown::Ended(1)));
             }
         }
-        answers.extend(shown.into_iter().map(GameMessage::Net));
     }
 }
 
@@ -368,7 +444,14 @@ impl World<App> for JoinWorld {
                 let result = self.engine.typed(line);
                 self.settle(result, answers);
             }
-            Effect::Think(request) => self.hints.submit(request),
+            Effect::Think(Request::Move { id, side, .. }) if side == HOST_SIDE => {
+                self.host.ask(id, answers);
+            }
+            Effect::Think(request) => {
+                if let Some(request) = self.host.pass_on(request) {
+                    self.hints.submit(request);
+                }
+            }
             Effect::SavePrefs(kept) => {
                 if let Some(path) = &self.prefs
                     && let Err(warning) = prefs::save(path, &kept)
@@ -475,7 +558,7 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
         HOST_SIDE,
     );
     let (mut keeper, warning) = Keeper::open_network();
-    let mut seat = FriendSeat::new(setup, Feed::default(), tx);
+    let mut seat = FriendSeat::new(setup, Feed::new(HOST_SIDE), tx);
     if let Some(warning) = warning {
         seat.show_mut().say(&format!("Note: {warning}"))?;
     }
@@ -500,8 +583,7 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
             prefs: kept_at,
         },
         offer,
-        asked: None,
-        arrived: None,
+        friend: NetworkTurns::default(),
         ended: false,
     };
     let mut first = Vec::new();
@@ -518,11 +600,11 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
     let (tx, rx) = mpsc::channel();
     let (chosen, kept_at, options) = settings(given);
     let name = setup.name.clone();
-    let game = match JoinGame::connect(setup, Feed::default(), tx)? {
+    let game = match JoinGame::connect(setup, Feed::new(JOINER_SIDE), tx)? {
         Ok(game) => game,
-        Err((feed, code)) => {
+        Err((mut feed, code)) => {
             // Not connected: say why on the normal screen.
-            for shown in feed.shown {
+            for shown in feed.said() {
                 if let Shown::Say(text) = shown {
                     console::say(text);
                 }
@@ -550,8 +632,62 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
         ended: false,
         hints,
         prefs: kept_at,
+        host: NetworkTurns::default(),
     };
     let mut first = Vec::new();
     world.settle(Ok(None), &mut first);
     run_screen(app, &mut world, first, chosen)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answered(answers: &[GameMessage]) -> Vec<(u64, Option<Pit>)> {
+        answers
+            .iter()
+            .filter_map(|a| match a {
+                GameMessage::Computer(Answer::Move { id, pit }) => Some((*id, *pit)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The network seat's turns: a move answers the request waiting for
+    /// it, or waits (in order) for the next request; nobody hurries a
+    /// person; once the screen stops its searches the request is gone, and
+    /// a move that came later waits for the screen to ask again.
+    #[test]
+    fn the_network_seats_moves_answer_the_screens_requests_in_order() {
+        let rules = Rules::KALAH;
+        let [g, h] = ['g', 'h'].map(|c| rules.pit_by_letter(c).unwrap());
+        let mut turns = NetworkTurns::default();
+        let mut answers = Vec::new();
+        turns.ask(1, &mut answers);
+        assert!(answers.is_empty(), "nothing came yet");
+        assert_eq!(turns.pass_on(Request::Hurry { id: 1 }), None);
+        turns.came(g, &mut answers);
+        assert_eq!(answered(&answers), [(1, Some(g))]);
+        // Two moves in a row (an extra turn) before the screen asks.
+        answers.clear();
+        turns.came(h, &mut answers);
+        turns.came(g, &mut answers);
+        assert!(answers.is_empty());
+        turns.ask(2, &mut answers);
+        turns.ask(3, &mut answers);
+        assert_eq!(answered(&answers), [(2, Some(h)), (3, Some(g))]);
+        // A request the screen withdrew gets no move.
+        answers.clear();
+        turns.ask(4, &mut answers);
+        assert_eq!(turns.pass_on(Request::StopAll), Some(Request::StopAll));
+        turns.came(h, &mut answers);
+        assert!(answers.is_empty(), "kept for the next request");
+        assert_eq!(
+            turns.pass_on(Request::Hurry { id: 9 }),
+            Some(Request::Hurry { id: 9 }),
+            "a computer's hint is hurried as asked"
+        );
+        turns.ask(5, &mut answers);
+        assert_eq!(answered(&answers), [(5, Some(h))]);
+    }
 }

@@ -1,18 +1,21 @@
 //! The game screen for a match with a friend on another machine.
 //!
-//! On the host, the screen holds the match ([`App::host_match`]) and plays
-//! it as a local one: the friend's seat is a [`PlayerKind::Network`] seat,
-//! whose turn is asked of the world like a computer's ([`Request::Move`])
-//! and answered with the move that came over the connection, checked by
-//! the referee; every change is kept by the world's keeper before the
-//! friend hears of it. On the joiner, the match is the host's: the screen
-//! shows what the network game says ([`Shown`]), each confirmed move sown
-//! seed by seed. Both are the same [`App`] as a local match (board, cursor,
-//! key bar, ★ notes, header, `+ - t ?`, the quit question), and turn the
-//! keys that only the network has into the answers the network game reads
-//! ([`App::take_lines`]). What only the network has (waiting for the
-//! friend, asking to take a move back, both answering "Play again?") comes
-//! in as the network game's [`Ask`].
+//! Both ends play the match as a local one, with the other player at a
+//! [`PlayerKind::Network`] seat: its turn is asked of the world like a
+//! computer's ([`Request::Move`]) and answered with the move that came over
+//! the connection. On the host the screen holds the match
+//! ([`App::host_match`]): the friend's moves were checked by the referee,
+//! the host's own are played at once, and the world's keeper keeps every
+//! change before the friend hears of it. On the joiner the host decides: a
+//! move of the joiner's own is sent and played once the host confirms it
+//! ([`Shown::Played`]), and a take-back, a new round or a welcome brings the
+//! host's match ([`Shown::Board`]). Both are the same [`App`] as a local
+//! match (board, cursor, key bar, ★ notes, header, `+ - t ?`, the quit
+//! question), and turn the keys that only the network has into the
+//! answers the network game reads ([`App::take_lines`]). What only the
+//! network has (waiting for the friend, asking to take a move back, both
+//! answering "Play again?", a lost connection) comes in as the network
+//! game's [`Ask`], and holds the game while it is open.
 //!
 //! [`PlayerKind::Network`]: crate::players::PlayerKind::Network
 //! [`Request::Move`]: crate::tui::game::computer::Request::Move
@@ -25,8 +28,8 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::{App, Mode, Note, Overlay, Tone, key_name};
 use crate::game::Match;
 use crate::net::play::Ask;
-use crate::rules::{Pit, Played, Side, Step};
-use crate::tui::animation::Animation;
+use crate::net::referee::HOST_SIDE;
+use crate::rules::{Pit, Side};
 
 /// What the network game says, in order, for the screen to show.
 #[derive(Clone, Debug)]
@@ -35,19 +38,12 @@ pub enum Shown {
     Say(String),
     /// What the player is asked now.
     Ask(Ask),
-    /// The match as it stands (after a welcome, a take-back, a new round).
+    /// The host's match as it stands (after a welcome, a take-back, a new
+    /// round): the joiner's screen takes it; the host's shows it until
+    /// there is a match of its own ([`Shown::Start`]).
     Board(Box<Match>),
-    /// A confirmed move.
-    Moved {
-        /// Every count before it.
-        before: Vec<u16>,
-        /// The match after it.
-        after: Box<Match>,
-        /// What it did.
-        played: Played,
-        /// Each seed, for the animation.
-        steps: Vec<Step>,
-    },
+    /// The host confirmed this player's move (on the joiner): play it.
+    Played(Pit),
     /// Where the host recorded the round that just ended.
     Recorded(String),
     /// The network game ended with this exit code.
@@ -76,9 +72,15 @@ pub struct Remote {
     lines: Vec<String>,
     /// The exit code, once the network game has ended.
     ended: Option<u8>,
-    /// Whether this screen holds the match and plays it (the host's, once
-    /// there is a match), rather than showing the host's.
-    holds_match: bool,
+    /// Whether this screen is the host's, which holds the match and plays
+    /// its player's moves at once; the joiner's sends them and plays them
+    /// once confirmed.
+    hosting: bool,
+    /// Whether the match is in play here: the host's once it has a match,
+    /// the joiner's once the host sent it.
+    started: bool,
+    /// A move of this player's sent to the host and not yet confirmed.
+    sent: Option<Pit>,
 }
 
 impl App {
@@ -101,7 +103,9 @@ impl App {
             queue: VecDeque::new(),
             lines: Vec::new(),
             ended: None,
-            holds_match: false,
+            hosting: me == HOST_SIDE,
+            started: false,
+            sent: None,
         });
         app.mode = Mode::Waiting;
         app
@@ -113,26 +117,28 @@ impl App {
         self.remote.is_some()
     }
 
-    /// Whether this screen shows the host's match as the host confirms it
-    /// (the joiner's screen, and the host's before there is a match).
-    pub(super) fn mirrors_the_host(&self) -> bool {
-        self.remote.as_ref().is_some_and(|r| !r.holds_match)
+    /// Whether this player's moves wait for the host's word (the joiner's).
+    pub(super) fn moves_wait_for_the_host(&self) -> bool {
+        self.remote.as_ref().is_some_and(|r| !r.hosting)
     }
 
-    /// Whether, on the screen that holds a network match, the network game
-    /// waits for something only it has (an answer about taking a move
-    /// back, the friend's answer to "Play again?", the friend coming back):
-    /// nothing is played meanwhile.
+    /// Whether the network game holds the match: no match in play yet, a
+    /// move on its way to the host, or something only the network has
+    /// waiting for an answer (taking a move back, the other's answer to
+    /// "Play again?", the other player or the connection coming back, the
+    /// resume question). Nothing is played meanwhile.
     pub(super) fn held_by_the_network(&self) -> bool {
         self.remote.as_ref().is_some_and(|r| {
-            r.holds_match
-                && matches!(
+            !r.started
+                || r.sent.is_some()
+                || matches!(
                     r.ask,
                     Some(
                         Ask::Agree
                             | Ask::WaitingAgree { .. }
                             | Ask::WaitingAgain { .. }
                             | Ask::Away { .. }
+                            | Ask::Reconnecting { .. }
                             | Ask::Resume
                     )
                 )
@@ -148,7 +154,7 @@ impl App {
         self.game = m;
         self.hint = None;
         if let Some(remote) = self.remote.as_mut() {
-            remote.holds_match = true;
+            remote.started = true;
         }
         self.next_turn(now);
     }
@@ -290,20 +296,27 @@ impl App {
                 if let Some(remote) = self.remote.as_mut() {
                     remote.ask = Some(ask);
                 }
-                // On the host, what the local flow asks itself (a move,
-                // the friend's move, "Play again?") is left as it is.
-                if self.mirrors_the_host()
-                    || self.held_by_the_network()
-                    || matches!(self.mode, Mode::Waiting)
-                {
+                // What the local flow asks itself (a move, the other's
+                // move, "Play again?") is left as it is.
+                if self.held_by_the_network() || matches!(self.mode, Mode::Waiting) {
                     self.next_turn(now);
                 }
             }
             Shown::Start(m) => self.host_match(*m, now),
             Shown::TakeBack(side) => self.take_back_for(side, now),
             Shown::NextRound => self.play_again(now),
-            // The host's screen holds the match: the board is its own.
-            Shown::Board(_) | Shown::Moved { .. } if !self.mirrors_the_host() => {}
+            Shown::Played(pit) => {
+                if let Some(remote) = self.remote.as_mut() {
+                    remote.sent = None;
+                }
+                self.cancel_thinking();
+                if let Err(e) = self.apply_move(pit, now) {
+                    self.refuse(e);
+                    self.next_turn(now);
+                }
+            }
+            // The host's screen holds its match once it has one.
+            Shown::Board(_) if self.remote.as_ref().is_some_and(|r| r.hosting && r.started) => {}
             Shown::Board(m) => {
                 self.settle();
                 if self.game.round() != m.round() || self.game.rules() != m.rules() {
@@ -312,31 +325,12 @@ impl App {
                 }
                 self.game = *m;
                 self.hint = None;
-                self.next_turn(now);
-            }
-            Shown::Moved {
-                before,
-                after,
-                played,
-                steps,
-            } => {
-                self.settle();
-                self.game = *after;
-                self.hint = None;
-                self.notes.hush();
-                self.cursor[played.mover.index()] = Some(played.pit);
-                let notes = self.move_notes(&played);
-                match self.chosen.seed_delay() {
-                    Some(delay) => {
-                        self.notes.hold(notes);
-                        self.mode =
-                            Mode::Sowing(Box::new(Animation::new(&before, steps, delay, now)));
-                    }
-                    None => {
-                        self.notes.log_lines(notes);
-                        self.next_turn(now);
-                    }
+                if let Some(remote) = self.remote.as_mut() {
+                    // The joiner plays the host's match from its welcome on.
+                    remote.started |= !remote.hosting;
+                    remote.sent = None;
                 }
+                self.next_turn(now);
             }
             Shown::Recorded(text) => self.round_recorded(text),
             Shown::Ended(code) => {
@@ -350,25 +344,6 @@ impl App {
         }
     }
 
-    /// What comes next on a screen that mirrors the host's match: the
-    /// player's turn or answer as the network game asks it, else waiting
-    /// for the other machine.
-    pub(super) fn next_network_turn(&mut self) {
-        let Some(remote) = &self.remote else {
-            return;
-        };
-        let board = self.game.board();
-        self.mode = match remote.ask {
-            Some(Ask::Move { side, .. })
-                if side == remote.me && !board.is_over() && board.to_move() == side =>
-            {
-                Mode::Turn { hint: None }
-            }
-            Some(Ask::PlayAgain) if board.is_over() => Mode::RoundOver,
-            _ => Mode::Waiting,
-        };
-    }
-
     /// Hands `line` to the network game; what it asks next comes back.
     fn send_line(&mut self, line: impl Into<String>) {
         if let Some(remote) = self.remote.as_mut() {
@@ -376,11 +351,14 @@ impl App {
         }
     }
 
-    /// The player chose `pit` (already checked with the rules): the host
-    /// decides it; the board waits for its word.
+    /// The joiner chose `pit` (already checked with the rules): the host
+    /// decides it; the board waits for its word ([`Shown::Played`]).
     pub(super) fn send_move(&mut self, pit: Pit) {
         let letter = self.rules().letter(pit).unwrap_or('?');
         self.send_line(letter.to_string());
+        if let Some(remote) = self.remote.as_mut() {
+            remote.sent = Some(pit);
+        }
         self.answered();
     }
 
@@ -463,30 +441,46 @@ mod tests {
     use crate::tui::game::testing::{ch, config, press};
     use crate::tui::theme::Theme;
 
+    /// Alice (the host, over the network) against Michael, as the
+    /// joiner's screen sees it.
     fn a_match() -> Match {
-        let config: MatchConfig = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human);
+        let config: MatchConfig = config(Rules::KALAH, PlayerKind::Network, PlayerKind::Human);
         Match::new(config, 1)
     }
 
-    /// A screen that mirrors the host's match (the joiner's kind of
-    /// screen), here South's so that its player moves first: a fresh
-    /// match, Alice to move.
-    fn mirror(delay: Option<Duration>, t0: Instant) -> App {
+    /// The joiner's screen (North) with the host's match `m`.
+    fn joiner_with(m: &Match, delay: Option<Duration>, t0: Instant) -> App {
         let options = PlayOptions {
             seed_delay: delay,
             ..PlayOptions::default()
         };
         let mut app = App::networked(
             a_match(),
-            Side::South,
+            Side::North,
             options,
             Theme::monochrome(),
             (80, 24),
             t0,
         );
-        app.on_shown(Shown::Board(Box::new(a_match())), t0);
-        app.on_shown(Shown::Ask(alice_to_move()), t0);
+        app.on_shown(Shown::Board(Box::new(m.clone())), t0);
         app
+    }
+
+    /// The joiner's screen after Alice's a: Michael to move.
+    fn joiner(delay: Option<Duration>, t0: Instant) -> App {
+        let mut m = a_match();
+        m.play(m.rules().pit_by_letter('a').unwrap(), &mut NoTrace)
+            .unwrap();
+        let mut app = joiner_with(&m, delay, t0);
+        app.on_shown(Shown::Ask(michael_to_move()), t0);
+        app
+    }
+
+    fn michael_to_move() -> Ask {
+        Ask::Move {
+            name: "Michael".into(),
+            side: Side::North,
+        }
     }
 
     fn alice_to_move() -> Ask {
@@ -496,39 +490,21 @@ mod tests {
         }
     }
 
-    /// What the network game says after `pit` is confirmed on `m`.
-    fn confirmed(m: &mut Match, letter: char) -> Shown {
-        let before = m.board().counts().to_vec();
-        let mut steps = Vec::new();
-        let pit = m.rules().pit_by_letter(letter).unwrap();
-        let played = m.play(pit, &mut steps).unwrap();
-        Shown::Moved {
-            before,
-            after: Box::new(m.clone()),
-            played,
-            steps,
-        }
+    fn pit(app: &App, letter: char) -> Pit {
+        app.rules().pit_by_letter(letter).unwrap()
     }
 
     #[test]
     fn a_key_out_of_turn_says_whose_turn_it_is_as_on_the_local_screen() {
         let t0 = Instant::now();
-        let mut app = App::networked(
-            a_match(),
-            Side::North,
-            PlayOptions::default(),
-            Theme::monochrome(),
-            (80, 24),
-            t0,
-        );
-        app.on_shown(Shown::Board(Box::new(a_match())), t0);
+        let mut app = joiner_with(&a_match(), None, t0);
         app.on_shown(
             Shown::Ask(Ask::Waiting {
                 name: "Alice".into(),
             }),
             t0,
         );
-        for key in ['x', 'b', 'h', '3'] {
+        for key in ['g', 'i', '3'] {
             app.handle_event(&ch(key), t0);
             let said = app.notes().message().map(|n| n.text.clone());
             assert_eq!(
@@ -540,50 +516,68 @@ mod tests {
         }
     }
 
+    /// On the joiner the host decides: the joiner's move is sent, nothing
+    /// else can be sent meanwhile, and it is played when the host confirms
+    /// it, with the local screen's ★ notes; the host's moves answer the
+    /// screen's request for the host's turn, as a computer's would.
     #[test]
-    fn a_pit_key_on_a_mirroring_screen_is_an_answer_and_only_the_hosts_word_moves_the_board() {
+    fn the_joiners_move_is_sent_and_played_once_the_host_confirms_it() {
         let t0 = Instant::now();
-        let mut app = mirror(None, t0);
-        assert_eq!(app.human_to_move(), Some(Side::South));
-        app.handle_event(&ch('c'), t0);
-        assert_eq!(app.take_lines(), ["c"]);
-        assert!(
-            app.game().moves().is_empty(),
+        let mut app = joiner_with(&a_match(), None, t0);
+        let id = move_request(&mut app, Side::South).expect("Alice's turn is asked");
+        assert_eq!(app.thinking_text().as_deref(), Some("Waiting for Alice…"));
+        app.on_answer(
+            Answer::Move {
+                id,
+                pit: Some(pit(&app, 'a')),
+            },
+            t0,
+        );
+        app.tick(t0);
+        assert_eq!(app.game().moves().len(), 1);
+        app.on_shown(Shown::Ask(michael_to_move()), t0);
+        assert_eq!(app.human_to_move(), Some(Side::North));
+        app.handle_event(&ch('i'), t0);
+        assert_eq!(app.take_lines(), ["i"]);
+        assert_eq!(
+            app.game().moves().len(),
+            1,
             "nothing played before the host's word"
         );
         assert!(matches!(app.mode(), Mode::Waiting));
-        app.handle_event(&ch('d'), t0);
+        app.handle_event(&ch('j'), t0);
         assert!(
             app.take_lines().is_empty(),
             "one move is on its way already"
         );
-        let mut m = a_match();
-        app.on_shown(confirmed(&mut m, 'c'), t0);
-        assert_eq!(app.game().moves().len(), 1);
+        app.on_shown(Shown::Played(pit(&app, 'i')), t0);
+        assert_eq!(app.game().moves().len(), 2);
         let log: Vec<&str> = app.notes().log().iter().map(|n| n.text.as_str()).collect();
-        assert!(log.contains(&"Alice gets an extra turn!"), "{log:?}");
+        assert!(log.contains(&"Michael gets an extra turn!"), "{log:?}");
         let extra = app.notes().log().iter().find(|n| n.text.contains("extra"));
         assert_eq!(
             extra.map(|n| n.tone),
             Some(Tone::Good),
             "★ notes, as in a local match"
         );
+        assert_eq!(app.human_to_move(), Some(Side::North), "the extra turn");
+        assert!(app.take_match_events().contains(&MatchEvent::Changed));
     }
 
     #[test]
     fn an_illegal_pit_is_refused_here_and_never_sent() {
         let t0 = Instant::now();
-        let mut app = mirror(None, t0);
-        app.handle_event(&ch('h'), t0);
+        let mut app = joiner(None, t0);
+        app.handle_event(&ch('a'), t0);
         app.handle_event(&ch('9'), t0);
         assert!(app.take_lines().is_empty());
-        assert_eq!(app.human_to_move(), Some(Side::South));
+        assert_eq!(app.human_to_move(), Some(Side::North));
     }
 
     #[test]
     fn quitting_asks_first_and_then_leaves_through_the_network_game() {
         let t0 = Instant::now();
-        let mut app = mirror(None, t0);
+        let mut app = joiner(None, t0);
         app.handle_event(&ch('q'), t0);
         assert_eq!(app.dialog(), Some(Overlay::ConfirmQuit));
         app.handle_event(&ch('n'), t0);
@@ -602,13 +596,14 @@ mod tests {
     #[test]
     fn a_request_to_take_back_is_answered_with_y_or_n_only() {
         let t0 = Instant::now();
-        let mut app = mirror(None, t0);
+        let mut app = joiner(None, t0);
         app.on_shown(Shown::Ask(Ask::Agree), t0);
         assert!(app.remote_question());
-        app.handle_event(&ch('c'), t0);
+        assert_eq!(app.human_to_move(), None, "no move meanwhile");
+        app.handle_event(&ch('i'), t0);
         assert!(
             app.take_lines().is_empty(),
-            "c is no answer to the question"
+            "i is no answer to the question"
         );
         assert!(
             app.notes()
@@ -624,7 +619,7 @@ mod tests {
     #[test]
     fn u_asks_to_take_back_r_redoes_nothing_and_p_pauses_nobody() {
         let t0 = Instant::now();
-        let mut app = mirror(None, t0);
+        let mut app = joiner(None, t0);
         app.handle_event(&ch('u'), t0);
         assert_eq!(app.take_lines(), ["u"]);
         app.handle_event(&ch('r'), t0);
@@ -637,27 +632,27 @@ mod tests {
     fn what_arrives_while_a_move_is_sown_waits_for_its_end() {
         let t0 = Instant::now();
         let delay = Duration::from_millis(100);
-        let mut app = mirror(Some(delay), t0);
-        let mut m = a_match();
-        app.on_shown(confirmed(&mut m, 'c'), t0);
-        app.on_shown(Shown::Ask(alice_to_move()), t0);
+        let mut app = joiner(Some(delay), t0);
+        app.handle_event(&ch('i'), t0);
+        app.take_lines();
+        app.on_shown(Shown::Played(pit(&app, 'i')), t0);
+        app.on_shown(Shown::Ask(michael_to_move()), t0);
         assert!(app.animation().is_some());
         assert_eq!(app.human_to_move(), None, "not while the move is sown");
         app.tick(t0 + delay * 10);
         assert!(app.animation().is_none());
-        assert_eq!(app.human_to_move(), Some(Side::South));
+        assert_eq!(app.human_to_move(), Some(Side::North));
     }
 
     #[test]
     fn play_again_is_answered_once_and_the_next_round_comes_from_the_host() {
         let t0 = Instant::now();
-        let mut app = mirror(None, t0);
         let mut m = a_match();
         while !m.board().is_over() {
             let pit = m.board().legal_moves().next().unwrap();
             m.play(pit, &mut NoTrace).unwrap();
         }
-        app.on_shown(Shown::Board(Box::new(m.clone())), t0);
+        let mut app = joiner_with(&m, None, t0);
         app.on_shown(Shown::Ask(Ask::PlayAgain), t0);
         assert!(app.round_over());
         app.handle_event(&ch('y'), t0);
@@ -667,7 +662,7 @@ mod tests {
         assert!(app.take_lines().is_empty());
         app.on_shown(
             Shown::Ask(Ask::WaitingAgain {
-                name: "Michael".into(),
+                name: "Alice".into(),
             }),
             t0,
         );
@@ -825,7 +820,7 @@ mod tests {
     #[test]
     fn while_reconnecting_no_move_is_offered_or_sent() {
         let t0 = Instant::now();
-        let mut app = mirror(None, t0);
+        let mut app = joiner(None, t0);
         app.on_shown(
             Shown::Ask(Ask::Reconnecting {
                 name: "Alice".into(),
@@ -838,21 +833,19 @@ mod tests {
         assert!(app.take_lines().is_empty());
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(screen.contains("Trying to reconnect"), "{screen}");
-        assert!(!screen.contains("a-f play"), "{screen}");
+        assert!(!screen.contains("g-l play"), "{screen}");
     }
 
     #[test]
     fn the_key_bar_offers_what_the_network_allows() {
         let t0 = Instant::now();
-        let mut app = mirror(None, t0);
+        let mut app = hosting(None, t0);
         let bar = crate::tui::game::testing::render(&app, 80, 24);
         assert!(bar.contains("a-f play"), "{bar}");
         assert!(!bar.contains("take back"), "no move of Alice's yet: {bar}");
         assert!(!bar.contains("redo"), "{bar}");
         // Alice c (an extra turn): her move can be taken back.
-        let mut m = a_match();
-        app.on_shown(confirmed(&mut m, 'c'), t0);
-        app.on_shown(Shown::Ask(alice_to_move()), t0);
+        app.handle_event(&ch('c'), t0);
         let bar = crate::tui::game::testing::render(&app, 80, 24);
         assert!(bar.contains("u take back"), "{bar}");
         app.on_shown(Shown::Ask(Ask::Agree), t0);

@@ -72,7 +72,7 @@ impl App {
             return;
         }
         self.cursor[side.index()] = Some(pit);
-        if self.mirrors_the_host() {
+        if self.moves_wait_for_the_host() {
             self.send_move(pit);
             return;
         }
@@ -143,10 +143,6 @@ impl App {
     /// thinking.
     pub(super) fn next_turn(&mut self, now: Instant) {
         self.cancel_thinking();
-        if self.mirrors_the_host() {
-            self.next_network_turn();
-            return;
-        }
         if self.held_by_the_network() {
             self.mode = Mode::Waiting;
             return;
