@@ -321,9 +321,15 @@ const SMALL_TABLE_BYTES: usize = 1 << 20;
 /// A solve whose search passes this many positions with the small table
 /// goes on with the whole table (a fresh one: the small one's entries
 /// cannot be moved, as an entry keeps only part of its key), so a big
-/// problem loses at most this many positions' work (about 0.5 s of one
-/// core on Kalah(6,4)).
+/// problem loses at most this many positions' work (about half a second
+/// of one core; Kalah(6,3) searches 2.0 M positions in the small table,
+/// Kalah(5,4) 3.8 M).
 const SMALL_TABLE_NODES: u64 = 1 << 22;
+
+/// Games of this many seeds or more start in the whole table: none is
+/// solved within [`SMALL_TABLE_NODES`] (Kalah(6,4) searches 55 M
+/// positions), so the small table would only cost them its positions.
+const SMALL_TABLE_MAX_SEEDS: u32 = 48;
 
 /// A solve with a node budget builds an endgame database of at most this
 /// many positions per position of its budget.
@@ -1154,7 +1160,9 @@ impl Solver {
         let bytes = (rest.min(table_cap) / table::BUCKET_BYTES).max(1) * table::BUCKET_BYTES;
         self.table_bytes = bytes;
         // a growing solver's table is small already
-        self.small_view = self.endgame_slice.is_none() && bytes > SMALL_TABLE_BYTES;
+        self.small_view = self.endgame_slice.is_none()
+            && bytes > SMALL_TABLE_BYTES
+            && total < SMALL_TABLE_MAX_SEEDS;
         self.table = Some(TableMemory::with_bytes(if self.endgame_slice.is_some() {
             bytes.min(GROWING_TABLE_BYTES)
         } else {

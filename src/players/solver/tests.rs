@@ -466,6 +466,10 @@ fn a_small_problem_is_searched_in_a_small_table_and_a_big_one_in_the_whole() {
         "{outcome:?}"
     );
     assert!(budget.small_view);
+    // Kalah(6,4) (55 M positions) starts in the whole table
+    let mut kalah = Solver::new(DEFAULT_SOLVE_MEMORY);
+    kalah.prepare(CompactRules::new(Rules::KALAH));
+    assert!(!kalah.small_view);
 }
 
 #[test]
