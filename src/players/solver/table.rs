@@ -151,7 +151,24 @@ pub(crate) struct Table<'a> {
     buckets: &'a [Bucket],
 }
 
-impl Table<'_> {
+impl<'a> Table<'a> {
+    /// The table of its first `buckets` buckets only (all if fewer): a
+    /// smaller table in the same memory.
+    pub fn prefix(self, buckets: usize) -> Table<'a> {
+        Table {
+            buckets: &self.buckets[..buckets.min(self.buckets.len())],
+        }
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&self) {
+        for bucket in self.buckets {
+            for word in &bucket.0 {
+                word.store(0, Ordering::Relaxed);
+            }
+        }
+    }
+
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
         // multiply-shift on the key's high bits (the tag takes its low ones)

@@ -305,7 +305,10 @@ fn one_thread_counts_the_same_nodes_every_time() {
 /// moves), for each capture rule.
 fn kalah_6_3_positions(capture: Capture) -> u64 {
     let board = Board::new(Rules::new(6, 3).unwrap().with_capture(capture));
-    let mut solver = Solver::new(DEFAULT_SOLVE_MEMORY).with_threads(1);
+    // the whole table (8 MiB) from the start, as these counts were taken
+    let mut solver = Solver::new(DEFAULT_SOLVE_MEMORY)
+        .with_threads(1)
+        .with_small_table_nodes(0);
     let s = solver.solve(&board, &Limits::none()).unwrap();
     assert_eq!((s.value, s.best.len()), (2, 1), "capture {capture:?}");
     s.nodes
@@ -423,6 +426,46 @@ fn every_thread_helps_to_list_the_best_moves() {
         }
     }
     assert!(splits > 0, "the listing searched on one thread in 5 tries");
+}
+
+#[test]
+fn a_small_problem_is_searched_in_a_small_table_and_a_big_one_in_the_whole() {
+    let board = Board::new(Rules::new(6, 3).unwrap());
+    let solved = |solver: &mut Solver| {
+        let s = solver.solve(&board, &Limits::none()).unwrap();
+        let e = board.rules().pit(Side::South, 5).unwrap();
+        assert_eq!((s.value, s.best), (2, vec![e]));
+        s.nodes
+    };
+    // Kalah(6,3) is solved within the first 1 MiB of its 8 MiB table
+    let mut small = Solver::new(DEFAULT_SOLVE_MEMORY).with_threads(1);
+    let nodes = solved(&mut small);
+    assert!(small.small_view, "{nodes} positions left the small table");
+    assert_eq!(small.table.as_ref().unwrap().bytes(), 8 << 20);
+    // past its budget of positions it goes on in the whole table, from
+    // the bounds proven
+    let mut big = Solver::new(DEFAULT_SOLVE_MEMORY)
+        .with_threads(1)
+        .with_small_table_nodes(100_000);
+    let nodes = solved(&mut big);
+    assert!(!big.small_view);
+    assert!(nodes > 100_000);
+    let pos = Compact::from_board(&board).unwrap();
+    let whole = Solver::table_view(&mut big.table, false);
+    assert_eq!(whole.probe(key_of(&pos, false)).map(|e| e.lower), Some(2));
+    // a budget of the caller's below the small table's is a stop, not a
+    // reason to leave the small table
+    let mut budget = Solver::new(DEFAULT_SOLVE_MEMORY).with_threads(1);
+    let limits = Limits {
+        nodes: Some(50_000),
+        ..Limits::none()
+    };
+    let outcome = budget.solve_bounded(&board, &limits, true).unwrap();
+    assert!(
+        matches!(outcome, SolveOutcome::Bounds { .. }),
+        "{outcome:?}"
+    );
+    assert!(budget.small_view);
 }
 
 #[test]
