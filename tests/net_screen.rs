@@ -166,3 +166,50 @@ fn the_network_screen_sows_at_the_speed_kept_in_the_preferences() {
     );
     assert_ne!(board(&host), board(&tmux.pane("game.1")), "{host}");
 }
+
+/// Two rounds to their end on both full screens, 1 pit × 1 seed (the first
+/// move ends a round): each round is recorded once, by the host's game
+/// keeper, with the friend's seat as the network's; both answer "Play
+/// again?" before the next round starts on both screens; a "no" ends the
+/// match on both, and the host's save goes.
+#[test]
+fn whole_rounds_end_on_both_screens_and_the_host_keeps_them() {
+    let scratch = Scratch::new("net-rounds");
+    let rules = "--pits 1 --seeds 1 --first alternate --no-animation";
+    let Some(tmux) = host_and_join(&scratch, "net-rounds", rules, "--no-animation") else {
+        return;
+    };
+    tmux.wait_for_in("game.0", "Alice, your move: a");
+    tmux.wait_for_in("game.1", "Waiting for Alice…");
+    tmux.keys_to("game.0", &["a"]);
+    tmux.wait_for_in("game.0", "Round recorded in");
+    tmux.wait_for_in("game.1", "Play again? (y/n)");
+    tmux.keys_to("game.0", &["y"]);
+    tmux.wait_for_in("game.0", "Waiting for Michael's answer");
+    tmux.wait_for_in("game.1", "Alice wants to play again.");
+    tmux.keys_to("game.1", &["y"]);
+    // Round 2: Michael starts; his only move ends it.
+    tmux.wait_for_in("game.1", "Michael, your move: b");
+    tmux.wait_for_in("game.0", "Waiting for Michael…");
+    tmux.keys_to("game.1", &["b"]);
+    tmux.wait_for_in("game.0", "Round recorded in");
+    tmux.wait_for_in("game.1", "Play again? (y/n)");
+    tmux.keys_to("game.1", &["n"]);
+    tmux.wait_for_in("game.0", "The match is over. Thanks for playing!");
+    tmux.wait_for_in("game.1", "The match is over. Thanks for playing!");
+
+    let records: Vec<String> = std::fs::read_dir(scratch.data().join("records"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2, "one record a round: {records:?}");
+    for record in &records {
+        assert!(record.contains("south-player: human"), "{record}");
+        assert!(record.contains("north-player: network"), "{record}");
+    }
+    let stats = std::fs::read_to_string(scratch.data().join("stats.jsonl")).unwrap();
+    assert_eq!(stats.lines().count(), 2, "{stats}");
+    let saves = scratch.data().join("saves/network");
+    let left = std::fs::read_dir(&saves).map_or(0, |d| d.count());
+    assert_eq!(left, 0, "the match is over: no save of it stays");
+}

@@ -62,6 +62,24 @@ pub struct FriendSeat<S> {
     last_sent: Instant,
     /// What the front end is to do to its match, in order.
     actions: Vec<ForMatch>,
+    /// A join without the seat's key while the seat's connection still
+    /// looked open: it is let in if that connection ends within
+    /// [`REJOIN_GRACE`] (a program restarted at once after a crash reaches
+    /// the host before the old connection's end does), else turned away.
+    contender: Option<Contender>,
+}
+
+/// How long a join waits for the seat's old connection to end, when it
+/// came while that connection still looked open.
+pub const REJOIN_GRACE: Duration = Duration::from_secs(2);
+
+/// A join waiting for the seat (see [`FriendSeat::contender`]).
+struct Contender {
+    id: u64,
+    name: String,
+    peer: SocketAddr,
+    sender: Sender,
+    until: Instant,
 }
 
 impl<S: Show> FriendSeat<S> {
@@ -79,6 +97,7 @@ impl<S: Show> FriendSeat<S> {
             seat: SeatKeeper::default(),
             last_sent: Instant::now(),
             actions: Vec::new(),
+            contender: None,
         }
     }
 
@@ -183,7 +202,11 @@ impl<S: Show> FriendSeat<S> {
     /// [`FriendSeat::tick`].
     #[must_use]
     pub fn wait(&self) -> Duration {
-        PING_EVERY.saturating_sub(self.last_sent.elapsed())
+        let ping = PING_EVERY.saturating_sub(self.last_sent.elapsed());
+        match &self.contender {
+            Some(c) => ping.min(c.until.saturating_duration_since(Instant::now())),
+            None => ping,
+        }
     }
 
     /// Time passed: keeps the connection alive.
@@ -191,7 +214,11 @@ impl<S: Show> FriendSeat<S> {
     /// # Errors
     /// When the output fails.
     pub fn tick(&mut self) -> io::Result<()> {
-        if self.wait().is_zero() {
+        if self.contender.is_some() && self.settle_contender()? {
+            // Say again what is asked now, under the news.
+            self.prompt()?;
+        }
+        if PING_EVERY <= self.last_sent.elapsed() {
             let connected = self.conn.is_some();
             self.send(&ToJoiner::Ping)?;
             if connected && self.conn.is_none() {
@@ -275,6 +302,33 @@ impl<S: Show> FriendSeat<S> {
     /// # Errors
     /// When the output fails.
     pub fn on_net(&mut self, event: HostEvent, keeper: &mut Keeper) -> io::Result<bool> {
+        let changed = self.on_event(event, keeper)?;
+        if self.contender.is_some() {
+            return Ok(self.settle_contender()? || changed);
+        }
+        Ok(changed)
+    }
+
+    /// Lets the join waiting for the seat in once the seat's connection
+    /// has ended, or turns it away once its grace is over; `true` when
+    /// either happened (what the host's player is asked may change).
+    fn settle_contender(&mut self) -> io::Result<bool> {
+        let held = self.conn.as_ref().is_some_and(|(_, s)| s.is_open());
+        let Some(c) = self.contender.take() else {
+            return Ok(false);
+        };
+        if !held {
+            return self.on_join(c.id, &c.name, None, c.peer, c.sender);
+        }
+        if Instant::now() < c.until {
+            self.contender = Some(c);
+            return Ok(false);
+        }
+        self.turn_away_contender(c.sender, &c.name, c.peer)?;
+        Ok(true)
+    }
+
+    fn on_event(&mut self, event: HostEvent, keeper: &mut Keeper) -> io::Result<bool> {
         match event {
             HostEvent::Turned(text) => {
                 self.show.say(&text)?;
@@ -457,6 +511,26 @@ impl<S: Show> FriendSeat<S> {
         Ok(())
     }
 
+    /// Turns away a join without the seat's key while the seat is held.
+    fn turn_away_contender(
+        &mut self,
+        sender: Sender,
+        name: &str,
+        peer: SocketAddr,
+    ) -> io::Result<()> {
+        self.refuse(
+            sender,
+            &format!(
+                "{name} is already playing in this match from another program, which is still connected: only that program can take the seat back. If that was you, leave it (q), or wait {} s for {} to see that it is gone, then join again.",
+                link::SILENCE.as_secs(),
+                self.setup.name
+            ),
+        );
+        self.show.say(&format!(
+            "A program at {peer} tried to take {name}'s seat while {name} is connected, without {name}'s seat key; it was turned away."
+        ))
+    }
+
     fn refuse(&mut self, mut sender: Sender, text: &str) {
         let _ = sender.send(&ToJoiner::Refused {
             text: text.to_string(),
@@ -515,17 +589,21 @@ impl<S: Show> FriendSeat<S> {
         }
         let admission = self.seat.admit(seat_key, in_use);
         if admission == Admission::Taken {
-            self.refuse(
-                sender,
-                &format!(
-                    "{name} is already playing in this match from another program, which is still connected: only that program can take the seat back. If that was you, leave it (q), or wait {} s for {} to see that it is gone, then join again.",
-                    link::SILENCE.as_secs(),
-                    self.setup.name
-                ),
-            );
-            self.show.say(&format!(
-                "A program at {peer} tried to take {name}'s seat while {name} is connected, without {name}'s seat key; it was turned away."
-            ))?;
+            if self.contender.is_none() {
+                // Perhaps the same player's program, restarted before the
+                // old connection's end reached this host: wait a moment
+                // for it, and make a dead connection show itself.
+                self.contender = Some(Contender {
+                    id,
+                    name,
+                    peer,
+                    sender,
+                    until: Instant::now() + REJOIN_GRACE,
+                });
+                self.send(&ToJoiner::Ping)?;
+                return Ok(false);
+            }
+            self.turn_away_contender(sender, &name, peer)?;
             // Ask again what was asked before the line.
             return Ok(true);
         }

@@ -379,15 +379,43 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
             ),
         ]),
     ];
-    // Below the question: a refusal, and where the round was recorded
-    // (wrapped: it is a path). The heading goes first when that leaves
-    // them no room.
-    for note in [app.notes().message(), app.round_note()]
+    // Below the question: the newest news that fits (the round's last
+    // moves, the other player's answer in a network match), oldest first
+    // and dimmed but the newest; then a refusal, and where the round was
+    // recorded (wrapped: it is a path). What the panel says already is not
+    // said twice, and a line is left for the heading.
+    let notes: Vec<&Note> = [app.notes().message(), app.round_note()]
         .into_iter()
         .flatten()
-    {
-        lines.extend(note_lines(note, theme, area.width));
+        .collect();
+    let mut below: Vec<Line> = Vec::new();
+    for note in &notes {
+        below.extend(note_lines(note, theme, area.width));
     }
+    let result = outcome_message(outcome, game.board().score(), names);
+    let room = usize::from(area.height).saturating_sub(1);
+    let mut news: Vec<Line> = Vec::new();
+    let fresh = app
+        .notes()
+        .log()
+        .iter()
+        .rev()
+        .filter(|n| n.text != result && !notes.iter().any(|s| s.text == n.text));
+    for (age, note) in fresh.enumerate() {
+        let mut note_lines = note_lines(note, theme, area.width);
+        if lines.len() + news.len() + note_lines.len() + below.len() > room {
+            break;
+        }
+        if age > 0 {
+            note_lines = note_lines
+                .into_iter()
+                .map(|l| l.patch_style(theme.dim))
+                .collect();
+        }
+        news.extend(note_lines.into_iter().rev());
+    }
+    lines.extend(news.into_iter().rev());
+    lines.extend(below);
     if lines.len() < usize::from(area.height) {
         lines.insert(
             0,
