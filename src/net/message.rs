@@ -154,7 +154,7 @@ pub enum ToJoiner {
     /// The joiner is turned away after the handshake.
     Refused {
         /// The sentence to show (made by the host from its own words;
-        /// cleaned on decoding, see [`cleaned::text`]).
+        /// cleaned on decoding, see `cleaned::text`).
         #[serde(deserialize_with = "cleaned::text")]
         text: String,
     },

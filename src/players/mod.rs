@@ -135,7 +135,7 @@ pub trait TurnFn: Send {
 }
 
 /// The kinds of player a seat can have: the ones given on the command line
-/// ([`PlayerKind::CHOOSABLE`]), and a friend on another machine.
+/// ([`PlayerKind::is_choosable`]), and a friend on another machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PlayerKind {
     /// A person at the keyboard.

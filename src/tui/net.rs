@@ -1,5 +1,5 @@
 //! A match with a friend on another machine, full screen: the one game
-//! screen ([`App`], see [`crate::tui::game::app::remote`]).
+//! screen ([`App`], see `tui/game/app/remote.rs`).
 //!
 //! On the host the screen plays the match as a local one, with the friend
 //! at a network seat: [`HostWorld`] is the local game's world (its keeper

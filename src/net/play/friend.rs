@@ -48,7 +48,7 @@ pub enum ForMatch {
     Finished,
 }
 
-/// The friend's seat on the host. See the [module docs](self).
+/// The friend's seat on the host (see this module's docs).
 pub struct FriendSeat<S> {
     show: S,
     setup: HostSetup,
@@ -73,7 +73,7 @@ pub struct FriendSeat<S> {
 /// came while that connection still looked open.
 pub const REJOIN_GRACE: Duration = Duration::from_secs(2);
 
-/// A join waiting for the seat (see [`FriendSeat::contender`]).
+/// A join waiting for the seat: see `FriendSeat`'s `contender`.
 struct Contender {
     id: u64,
     name: String,

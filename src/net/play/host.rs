@@ -19,7 +19,7 @@ use super::{
     HostIn, HostSetup, LineInput, Show, Taken, Typed, is_command, not_a_pit, typed, yes_no,
 };
 
-/// The host's program. See the [module docs](self).
+/// The host's program (see this module's docs).
 pub struct HostGame<S> {
     seat: FriendSeat<S>,
     keeper: Keeper,

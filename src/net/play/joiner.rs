@@ -17,7 +17,7 @@ use super::{
     Ask, JoinIn, JoinSetup, LineInput, Show, Typed, is_command, names, not_a_pit, typed, yes_no,
 };
 
-/// The joiner's program. See the [module docs](self).
+/// The joiner's program. (see this module's docs).
 pub struct JoinGame<S> {
     show: S,
     setup: JoinSetup,

@@ -13,6 +13,9 @@
 //! Answers are lines (a front end turns keys into them): a pit letter or
 //! number, `u` (ask to take back your last move), `q` (leave; the match
 //! stays saved on the host), `?` (help), and `y`/`n` to questions.
+//!
+//! [`Referee`]: crate::net::referee::Referee
+//! [`Mirror`]: crate::net::referee::Mirror
 
 use std::io;
 use std::net::SocketAddr;

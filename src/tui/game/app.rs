@@ -149,7 +149,7 @@ pub enum Mode {
     Ready,
     /// A network match waits for the other machine: the other player's
     /// move or answer, a connection, or the network game's next question
-    /// (see [`remote`]).
+    /// (see `app/remote.rs`).
     Waiting,
 }
 

@@ -107,7 +107,7 @@ impl BoardGeometry {
     }
 
     /// The height of the classic board, the tallest an 80×24 terminal
-    /// shows; bigger boards need [`BIG_PITS`]' width too.
+    /// shows; bigger boards need `BIG_PITS`' width too.
     #[must_use]
     pub const fn classic_height() -> u16 {
         BoardGeometry::height(CLASSIC_PIT_HEIGHT)
