@@ -318,12 +318,26 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         (Some(message), Some(last)) if message == last => history.len() - 1,
         _ => history.len(),
     };
-    // The newest log lines that fit, oldest first; older ones dimmed so the
-    // newest stands out.
-    let mut log: Vec<Line> = Vec::new();
-    for (age, note) in history.iter().take(log_len).rev().enumerate() {
-        let mut note_lines = note_lines(note, theme, area.width);
-        if lines.len() + log.len() + note_lines.len() > room {
+    let newest = history.iter().take(log_len).rev();
+    let log = newest_first(newest, app, area.width, room.saturating_sub(lines.len()));
+    lines.extend(log);
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The notes `newest` (newest first) that fit in `room` lines `width`
+/// columns wide, in reading order (oldest first); all but the newest
+/// dimmed, so that it stands out.
+fn newest_first<'a>(
+    newest: impl Iterator<Item = &'a Note>,
+    app: &App,
+    width: u16,
+    room: usize,
+) -> Vec<Line<'static>> {
+    let theme = app.theme();
+    let mut kept: Vec<Line> = Vec::new();
+    for (age, note) in newest.enumerate() {
+        let mut note_lines = note_lines(note, theme, width);
+        if kept.len() + note_lines.len() > room {
             break;
         }
         if age > 0 {
@@ -332,12 +346,10 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
                 .map(|l| l.patch_style(theme.dim))
                 .collect();
         }
-        for line in note_lines.into_iter().rev() {
-            log.push(line);
-        }
+        kept.extend(note_lines.into_iter().rev());
     }
-    lines.extend(log.into_iter().rev());
-    frame.render_widget(Paragraph::new(lines), area);
+    kept.reverse();
+    kept
 }
 
 fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
@@ -394,27 +406,14 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
     }
     let result = outcome_message(outcome, game.board().score(), names);
     let room = usize::from(area.height).saturating_sub(1);
-    let mut news: Vec<Line> = Vec::new();
     let fresh = app
         .notes()
         .log()
         .iter()
         .rev()
         .filter(|n| n.text != result && !notes.iter().any(|s| s.text == n.text));
-    for (age, note) in fresh.enumerate() {
-        let mut note_lines = note_lines(note, theme, area.width);
-        if lines.len() + news.len() + note_lines.len() + below.len() > room {
-            break;
-        }
-        if age > 0 {
-            note_lines = note_lines
-                .into_iter()
-                .map(|l| l.patch_style(theme.dim))
-                .collect();
-        }
-        news.extend(note_lines.into_iter().rev());
-    }
-    lines.extend(news.into_iter().rev());
+    let free = room.saturating_sub(lines.len() + below.len());
+    lines.extend(newest_first(fresh, app, area.width, free));
     lines.extend(below);
     if lines.len() < usize::from(area.height) {
         lines.insert(
