@@ -51,6 +51,22 @@ fn code_of(host: &Program) -> String {
         .to_string()
 }
 
+/// Alice hosts on a free port, Michael joins, and Alice's only move ends
+/// the round: both programs, still running.
+fn one_round(data: &Path) -> (Program, Program) {
+    let port = free_port();
+    let mut alice = host(data, &port);
+    let code = code_of(&alice);
+    let address = format!("127.0.0.1:{port}");
+    let michael = Program::spawn(
+        data,
+        &["join", address.as_str(), "--code", code.as_str(), "Michael"],
+    );
+    alice.wait_for("Alice's turn", |t| t.contains("Alice, choose a pit"));
+    alice.send("a");
+    (alice, michael)
+}
+
 /// What `mancala stats --json` says of Alice and Michael: their rounds.
 fn rounds(data: &Path) -> u64 {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
@@ -94,16 +110,7 @@ fn a_hosted_round_not_counted_when_it_ended_is_counted_once_after_a_restart() {
     // The statistics cannot be written while a folder has their name.
     let stats = data.join("stats.jsonl");
     std::fs::create_dir_all(&stats).unwrap();
-    let port = free_port();
-    let mut alice = host(data, &port);
-    let code = code_of(&alice);
-    let address = format!("127.0.0.1:{port}");
-    let michael = Program::spawn(
-        data,
-        &["join", address.as_str(), "--code", code.as_str(), "Michael"],
-    );
-    alice.wait_for("Alice's turn", |t| t.contains("Alice, choose a pit"));
-    alice.send("a");
+    let (alice, michael) = one_round(data);
     let text = alice.wait_for("the round's end", |t| t.contains("Play again?"));
     assert!(text.contains("could not count the round"), "{text}");
     michael.wait_for("the round's end", |t| t.contains("Play again?"));
@@ -186,16 +193,7 @@ fn a_second_host_of_one_name_on_one_data_directory_is_turned_away() {
 fn a_hosted_round_records_the_friend_as_playing_over_the_network() {
     let scratch = Scratch::new("keep-network-seat");
     let data = scratch.path();
-    let port = free_port();
-    let mut alice = host(data, &port);
-    let code = code_of(&alice);
-    let address = format!("127.0.0.1:{port}");
-    let michael = Program::spawn(
-        data,
-        &["join", address.as_str(), "--code", code.as_str(), "Michael"],
-    );
-    alice.wait_for("Alice's turn", |t| t.contains("Alice, choose a pit"));
-    alice.send("a");
+    let (alice, michael) = one_round(data);
     alice.wait_for("the round's end", |t| t.contains("Play again?"));
     michael.wait_for("the round's end", |t| t.contains("Play again?"));
     drop(alice);
