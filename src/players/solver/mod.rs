@@ -845,7 +845,7 @@ pub struct Solver {
     /// Time the last call spent building the endgame database.
     endgame_time: Duration,
     /// For a player ([`Solver::growing`]): each solve builds the database
-    /// up to [`FIRST_DB_SEEDS`] and then at most this long more.
+    /// up to `FIRST_DB_SEEDS` and then at most this long more.
     endgame_slice: Option<Duration>,
     /// Bytes of the table sized to the game and the memory (a growing
     /// solver's is smaller until [`Solver::warm_up`]).
@@ -915,10 +915,10 @@ impl Solver {
     /// The same for a player, whose first searches past the book must not
     /// wait for the whole endgame database (2.4 s on Kalah(6,4), 18 seeds)
     /// nor for a big table's memory: a solve builds the database up to
-    /// [`FIRST_DB_SEEDS`] seeds at most (0.28 s of CPU on 6 pits; within
+    /// `FIRST_DB_SEEDS` seeds at most (0.28 s of CPU on 6 pits; within
     /// the limits, as any solve's), searching with the levels complete so
     /// far, and the table holds
-    /// [`GROWING_TABLE_BYTES`] at most. The rest is built in slices by
+    /// `GROWING_TABLE_BYTES` at most. The rest is built in slices by
     /// [`Solver::grow`] (on the time a move leaves) or at once by
     /// [`Solver::warm_up`], which then brings in the full-size table.
     #[must_use]
@@ -1061,7 +1061,7 @@ impl Solver {
     /// For a growing solver ([`Solver::growing`]), on time a move leaves
     /// (a book move, a search that ended early): goes on warming up
     /// ([`Solver::warm_up`]) for `board`'s rules until `limits` stop it,
-    /// at most [`ENDGAME_SLICE`], so that the searches to come find more of
+    /// at most `ENDGAME_SLICE`, so that the searches to come find more of
     /// the database built. Does nothing for other solvers or boards too
     /// big ([`Solver::check`]).
     pub fn grow(&mut self, board: &Board, limits: &Limits) {
