@@ -293,6 +293,18 @@ pub fn round_goes_on(round: u32, moves: usize, starter: &str) -> Notice {
     )
 }
 
+/// After both players of a network match agreed: `moves` moves were
+/// taken back, and `mover` plays again (the asker's turn).
+///
+/// ```
+/// use mancala::game::messages::taken_back;
+/// assert_eq!(taken_back(2, "Michael"), "Took back 2 moves: Michael plays again.");
+/// ```
+#[must_use]
+pub fn taken_back(moves: usize, mover: &str) -> String {
+    format!("Took back {}: {mover} plays again.", plural(moves, "move"))
+}
+
 /// A computer seat gave no legal move; its first legal pit is played instead
 /// (see [`computer_move`](super::computer_move)).
 #[must_use]

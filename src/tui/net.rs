@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::game::{FirstMover, Keeper, Match, MatchConfig, PlayOptions, Seat, console};
+use crate::game::{FirstMover, Match, MatchConfig, PlayOptions, Seat, console};
 use crate::net::play::{
     Ask, ForMatch, FriendSeat, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, LineInput as Typed,
     Show,
@@ -267,36 +267,28 @@ impl HostWorld {
             "n" => Some(false),
             _ => None,
         };
-        if let Some((saved, note)) = self.offer.take() {
+        if self.offer.is_some() {
             match yes {
-                Some(true) => self.seat.resume(saved, note),
-                Some(false) => {}
-                None if line == "q" => {
-                    self.ended = true;
-                    return Ok(false);
+                Some(yes) => {
+                    let offer = self.offer.take().filter(|_| yes);
+                    self.seat.start(offer)?;
+                    // A resumed match waits for the friend (Ask::Away).
+                    return Ok(true);
                 }
-                None => {
-                    self.offer = Some((saved, note));
-                    return Ok(false);
-                }
+                None if line == "q" => self.ended = true,
+                None => {}
             }
-            self.seat.listen()?;
-            // A resumed match waits for the friend (Ask::Away).
-            return Ok(true);
+            return Ok(false);
         }
-        let referee = self.seat.referee();
-        let agree = referee.is_some_and(|r| r.undo_request() == Some(JOINER_SIDE));
-        let again = referee.is_some_and(|r| {
-            r.game().outcome().is_some() && r.again()[HOST_SIDE.index()].is_none()
-        });
         match (line, yes) {
             ("q", _) => {
                 self.seat.leave()?;
                 self.ended = true;
             }
             ("u", _) => self.seat.ask_take_back()?,
-            (_, Some(yes)) if agree => self.seat.answer_take_back(yes)?,
-            (_, Some(yes)) if again => self.seat.answer_again(yes, &mut self.game.keeper)?,
+            (_, Some(yes)) => {
+                self.seat.answer(yes, &mut self.game.keeper)?;
+            }
             _ => {}
         }
         Ok(true)
@@ -315,18 +307,13 @@ impl World<App> for HostWorld {
                 }
             }
             // Kept by the local game's keeper, then told to the friend.
-            Effect::Save(m) | Effect::CloseRound(m) if self.ended => {
-                self.game.perform(Effect::Save(m), answers);
-            }
-            Effect::Save(m) => {
-                self.game.perform(Effect::Save(m.clone()), answers);
-                let result = self.seat.kept(&m).map(|()| false);
-                self.settle(result.map_err(Into::into), answers);
-            }
-            Effect::CloseRound(m) => {
-                self.game.perform(Effect::CloseRound(m.clone()), answers);
-                let result = self.seat.kept(&m).map(|()| false);
-                self.settle(result.map_err(Into::into), answers);
+            Effect::Save(ref m) | Effect::CloseRound(ref m) => {
+                let kept = Match::clone(m);
+                self.game.perform(effect, answers);
+                if !self.ended {
+                    let result = self.seat.kept(&kept).map(|()| false);
+                    self.settle(result.map_err(Into::into), answers);
+                }
             }
             // The match's end is kept when both have answered.
             Effect::EndMatch(_) => {}
@@ -557,15 +544,7 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
         [&setup.name, "your friend"],
         HOST_SIDE,
     );
-    let (mut keeper, warning) = Keeper::open_network();
-    let mut seat = FriendSeat::new(setup, Feed::new(HOST_SIDE), tx);
-    if let Some(warning) = warning {
-        seat.show_mut().say(&format!("Note: {warning}"))?;
-    }
-    let offer = seat.look_for_saved(&mut keeper)?;
-    if offer.is_none() {
-        seat.listen()?;
-    }
+    let (seat, keeper, offer) = FriendSeat::open(setup, Feed::new(HOST_SIDE), tx)?;
     let app = App::networked(
         shown,
         HOST_SIDE,

@@ -48,6 +48,9 @@ pub enum ForMatch {
     Finished,
 }
 
+/// The host's unfinished match offered for resuming, with its note.
+pub type Offer = (Match, HostNote);
+
 /// The friend's seat on the host (see this module's docs).
 pub struct FriendSeat<S> {
     show: S,
@@ -101,15 +104,45 @@ impl<S: Show> FriendSeat<S> {
         }
     }
 
+    /// The host's network match as every front end opens it: its keeper,
+    /// kept apart from local matches, and the seat for `setup`, with the
+    /// unfinished match found for it if there is one (its resume question
+    /// asked), else listening already.
+    ///
+    /// # Errors
+    /// When the port cannot be listened on, or the output fails.
+    pub fn open(
+        setup: HostSetup,
+        show: S,
+        tx: mpsc::Sender<HostIn>,
+    ) -> anyhow::Result<(FriendSeat<S>, Keeper, Option<Offer>)> {
+        let (mut keeper, warning) = Keeper::open_network();
+        let mut seat = FriendSeat::new(setup, show, tx);
+        if let Some(warning) = warning {
+            seat.show.say(&format!("Note: {warning}"))?;
+        }
+        let offer = seat.look_for_saved(&mut keeper)?;
+        if offer.is_none() {
+            seat.listen()?;
+        }
+        Ok((seat, keeper, offer))
+    }
+
+    /// The answer to the resume question: the saved match (`Some`) or a
+    /// new one; listening starts either way.
+    ///
+    /// # Errors
+    /// When the port cannot be listened on, or the output fails.
+    pub fn start(&mut self, resumed: Option<Offer>) -> anyhow::Result<()> {
+        if let Some((saved, note)) = resumed {
+            self.resume(saved, note);
+        }
+        self.listen()
+    }
+
     /// The front end's view.
     pub fn show_mut(&mut self) -> &mut S {
         &mut self.show
-    }
-
-    /// The match as the front end last kept it (`None` before anyone joined).
-    #[must_use]
-    pub fn game(&self) -> Option<&Match> {
-        self.referee.as_ref().map(Referee::game)
     }
 
     /// The referee, once the match exists.
@@ -154,7 +187,7 @@ impl<S: Show> FriendSeat<S> {
     ///
     /// # Errors
     /// When the output fails.
-    pub fn look_for_saved(&mut self, keeper: &mut Keeper) -> io::Result<Option<(Match, HostNote)>> {
+    fn look_for_saved(&mut self, keeper: &mut Keeper) -> io::Result<Option<Offer>> {
         let Some(note) = resume::load(&self.setup.name) else {
             return Ok(None);
         };
@@ -174,7 +207,7 @@ impl<S: Show> FriendSeat<S> {
 
     /// Resumes `saved` (answered yes to the resume question): it is the
     /// match from now on, and the friend joins it with the same code.
-    pub fn resume(&mut self, saved: Match, note: HostNote) {
+    fn resume(&mut self, saved: Match, note: HostNote) {
         self.code = note.code;
         self.resumed = true;
         self.actions.push(ForMatch::Start(Box::new(saved.clone())));
@@ -182,10 +215,7 @@ impl<S: Show> FriendSeat<S> {
     }
 
     /// Listens, says how to join, and accepts joiners from now on.
-    ///
-    /// # Errors
-    /// When the port cannot be listened on, or the output fails.
-    pub fn listen(&mut self) -> anyhow::Result<()> {
+    fn listen(&mut self) -> anyhow::Result<()> {
         let listener = TcpListener::bind(self.setup.bind).map_err(|e| {
             anyhow::anyhow!(
                 "could not listen on {} ({e}): is another mancala host running there? Choose another --port",
@@ -266,11 +296,28 @@ impl<S: Show> FriendSeat<S> {
         }
     }
 
-    /// The host's player answers the friend's request to take back a move.
+    /// The host's player's yes or no to the question open now: the
+    /// friend's request to take back a move, else "Play again?" after a
+    /// round; `false` when neither is open (the answer is no answer).
     ///
     /// # Errors
     /// When the output fails.
-    pub fn answer_take_back(&mut self, yes: bool) -> io::Result<()> {
+    pub fn answer(&mut self, yes: bool, keeper: &mut Keeper) -> io::Result<bool> {
+        let Some(r) = &self.referee else {
+            return Ok(false);
+        };
+        if r.undo_request() == Some(JOINER_SIDE) {
+            self.answer_take_back(yes)?;
+        } else if r.game().outcome().is_some() && r.again()[HOST_SIDE.index()].is_none() {
+            self.answer_again(yes, keeper)?;
+        } else {
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// The host's player answers the friend's request to take back a move.
+    fn answer_take_back(&mut self, yes: bool) -> io::Result<()> {
         let Some(referee) = self.referee.as_mut() else {
             return Ok(());
         };
@@ -284,10 +331,7 @@ impl<S: Show> FriendSeat<S> {
 
     /// The host's player answers "Play again?"; a no ends the match, whose
     /// end `keeper` keeps before the friend is told.
-    ///
-    /// # Errors
-    /// When the output fails.
-    pub fn answer_again(&mut self, yes: bool, keeper: &mut Keeper) -> io::Result<()> {
+    fn answer_again(&mut self, yes: bool, keeper: &mut Keeper) -> io::Result<()> {
         let Some(referee) = self.referee.as_mut() else {
             return Ok(());
         };
@@ -684,27 +728,17 @@ impl<S: Show> FriendSeat<S> {
         if r.is_finished() {
             return None;
         }
-        let m = r.game();
-        let opponent = m.name(JOINER_SIDE).to_string();
-        let ask = if self.conn.is_none() {
-            Ask::Away { name: opponent }
-        } else if r.undo_request() == Some(JOINER_SIDE) {
-            Ask::Agree
-        } else if r.undo_request() == Some(HOST_SIDE) {
-            Ask::WaitingAgree { name: opponent }
-        } else if m.outcome().is_some() {
-            match r.again()[HOST_SIDE.index()] {
-                None => Ask::PlayAgain,
-                Some(_) => Ask::WaitingAgain { name: opponent },
-            }
-        } else if m.board().to_move() == HOST_SIDE {
-            Ask::Move {
-                name: m.name(HOST_SIDE).to_string(),
-                side: HOST_SIDE,
-            }
-        } else {
-            Ask::Waiting { name: opponent }
-        };
-        Some(ask)
+        if self.conn.is_none() {
+            return Some(Ask::Away {
+                name: r.game().name(JOINER_SIDE).to_string(),
+            });
+        }
+        Some(Ask::now(
+            r.game(),
+            HOST_SIDE,
+            r.undo_request() == Some(JOINER_SIDE),
+            r.undo_request() == Some(HOST_SIDE),
+            r.again()[HOST_SIDE.index()].is_some(),
+        ))
     }
 }

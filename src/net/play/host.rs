@@ -40,15 +40,7 @@ impl<S: Show> HostGame<S> {
     /// # Errors
     /// When the port cannot be listened on, or the output fails.
     pub fn new(setup: HostSetup, show: S, tx: mpsc::Sender<HostIn>) -> anyhow::Result<HostGame<S>> {
-        let (mut keeper, warning) = Keeper::open_network();
-        let mut seat = FriendSeat::new(setup, show, tx);
-        if let Some(warning) = warning {
-            seat.show_mut().say(&format!("Note: {warning}"))?;
-        }
-        let offer = seat.look_for_saved(&mut keeper)?;
-        if offer.is_none() {
-            seat.listen()?;
-        }
+        let (seat, keeper, offer) = FriendSeat::open(setup, show, tx)?;
         Ok(HostGame {
             seat,
             keeper,
@@ -66,16 +58,11 @@ impl<S: Show> HostGame<S> {
     /// The answer to the resume question.
     fn answer_offer(&mut self, line: &str) -> anyhow::Result<()> {
         match yes_no(line) {
-            Some(true) => {
-                if let Some((saved, note)) = self.offer.take() {
-                    self.seat.resume(saved, note);
-                    self.carry_out()?;
-                }
-                self.seat.listen()
-            }
-            Some(false) => {
-                self.offer = None;
-                self.seat.listen()
+            Some(yes) => {
+                let offer = self.offer.take().filter(|_| yes);
+                self.seat.start(offer)?;
+                self.carry_out()?;
+                Ok(())
             }
             None => {
                 self.seat.show_mut().say("Please answer y or n.")?;
@@ -297,69 +284,49 @@ impl<S: Show> HostGame<S> {
         let opponent = referee.game().name(JOINER_SIDE).to_string();
         let round_over = referee.game().outcome().is_some();
         let undo_request = referee.undo_request();
-        let answered_again = referee.again()[HOST_SIDE.index()].is_some();
         let to_move = referee.game().board().to_move();
-        let checked = |pit| referee.local_move(pit);
         // Questions first: an answer to them is y or n.
-        if undo_request == Some(JOINER_SIDE) {
-            if let Some(yes) = yes_no(line) {
-                self.seat.answer_take_back(yes)?;
-                self.carry_out()?;
-                return Ok(None);
-            }
-        } else if round_over
-            && !answered_again
-            && let Some(yes) = yes_no(line)
+        if let Some(yes) = yes_no(line)
+            && self.seat.answer(yes, &mut self.keeper)?
         {
-            self.seat.answer_again(yes, &mut self.keeper)?;
             self.carry_out()?;
             return Ok(None);
         }
-        let typed_now = typed(&rules, HOST_SIDE, line);
-        let move_check = match &typed_now {
-            Typed::Pit(pit) => Some(checked(*pit)),
-            _ => None,
-        };
-        let show = |game: &mut Self, text: &str| game.seat.show_mut().say(text);
-        match typed_now {
-            Typed::Nothing => {}
+        let said = match typed(&rules, HOST_SIDE, line) {
+            Typed::Nothing => return Ok(None),
             Typed::Quit => {
                 self.seat.leave()?;
                 return Ok(Some(ExitCode::SUCCESS));
             }
-            Typed::Help => self.seat.show_mut().help(&rules, HOST_SIDE)?,
-            _ if !self.seat.is_connected() => show(
-                self,
-                &format!(
-                    "{opponent} is not connected: waiting for {opponent} to come back (q quits)."
-                ),
-            )?,
-            Typed::Undo => self.seat.ask_take_back()?,
-            Typed::Pit(pit) => {
-                if undo_request.is_some() {
-                    show(
-                        self,
-                        "First the request to take back a move must be answered.",
-                    )?;
-                } else if round_over {
-                    show(self, "The round is over: answer y or n.")?;
-                } else if to_move != HOST_SIDE {
-                    show(self, &format!("It is {opponent}'s turn."))?;
-                } else {
-                    match move_check {
-                        Some(Err(e)) => show(self, &e.to_string())?,
-                        _ => self.play(pit)?,
-                    }
-                }
+            Typed::Help => {
+                self.seat.show_mut().help(&rules, HOST_SIDE)?;
+                return Ok(None);
             }
-            Typed::Unknown(text) => {
-                if round_over || undo_request == Some(JOINER_SIDE) {
-                    show(self, "Please answer y or n.")?;
-                } else {
-                    show(self, &not_a_pit(&rules, HOST_SIDE, &text))?;
-                }
+            _ if !self.seat.is_connected() => format!(
+                "{opponent} is not connected: waiting for {opponent} to come back (q quits)."
+            ),
+            Typed::Undo => {
+                self.seat.ask_take_back()?;
+                return Ok(None);
             }
-        }
+            Typed::Pit(_) if undo_request.is_some() => {
+                "First the request to take back a move must be answered.".to_string()
+            }
+            Typed::Pit(_) if round_over => "The round is over: answer y or n.".to_string(),
+            Typed::Pit(_) if to_move != HOST_SIDE => format!("It is {opponent}'s turn."),
+            Typed::Pit(pit) => match self.seat.referee().map(|r| r.local_move(pit)) {
+                Some(Err(e)) => e.to_string(),
+                _ => {
+                    self.play(pit)?;
+                    return Ok(None);
+                }
+            },
+            Typed::Unknown(_) if round_over || undo_request == Some(JOINER_SIDE) => {
+                "Please answer y or n.".to_string()
+            }
+            Typed::Unknown(text) => not_a_pit(&rules, HOST_SIDE, &text),
+        };
+        self.seat.show_mut().say(&said)?;
         Ok(None)
     }
 }

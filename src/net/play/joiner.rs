@@ -499,25 +499,12 @@ impl<S: Show> JoinGame<S> {
         if self.pending.is_some() || self.host_again == Some(false) {
             return None;
         }
-        let m = self.m();
-        let host = m.name(HOST_SIDE).to_string();
-        let ask = if self.asked.is_some() {
-            Ask::Agree
-        } else if self.asking {
-            Ask::WaitingAgree { name: host }
-        } else if m.outcome().is_some() {
-            match self.again {
-                None => Ask::PlayAgain,
-                Some(_) => Ask::WaitingAgain { name: host },
-            }
-        } else if m.board().to_move() == JOINER_SIDE {
-            Ask::Move {
-                name: m.name(JOINER_SIDE).to_string(),
-                side: JOINER_SIDE,
-            }
-        } else {
-            Ask::Waiting { name: host }
-        };
-        Some(ask)
+        Some(Ask::now(
+            self.m(),
+            JOINER_SIDE,
+            self.asked.is_some(),
+            self.asking,
+            self.again.is_some(),
+        ))
     }
 }

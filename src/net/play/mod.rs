@@ -219,10 +219,7 @@ pub fn show_happening<S: Show + ?Sized>(
         }
         Happening::Undone { moves } => {
             let mover = name(m.board().to_move());
-            show.say(&format!(
-                "Took back {}: {mover} plays again.",
-                crate::rules::plural(*moves, "move")
-            ))?;
+            show.say(&crate::game::messages::taken_back(*moves, &mover))?;
             show.board(m)?;
         }
         Happening::Again { side, yes } => {
@@ -296,6 +293,40 @@ pub enum Ask {
 }
 
 impl Ask {
+    /// What `me`'s player is asked in `m` while both are connected, in
+    /// this order: to agree to the other's request to take back a move
+    /// (`other_asked_back`), to wait for the answer to their own
+    /// (`asked_back`), "Play again?" after a round (or to wait for the
+    /// other's answer once `answered_again`), to move, or to wait.
+    #[must_use]
+    pub fn now(
+        m: &Match,
+        me: Side,
+        other_asked_back: bool,
+        asked_back: bool,
+        answered_again: bool,
+    ) -> Ask {
+        let other = m.name(me.opponent()).to_string();
+        if other_asked_back {
+            Ask::Agree
+        } else if asked_back {
+            Ask::WaitingAgree { name: other }
+        } else if m.outcome().is_some() {
+            if answered_again {
+                Ask::WaitingAgain { name: other }
+            } else {
+                Ask::PlayAgain
+            }
+        } else if m.board().to_move() == me {
+            Ask::Move {
+                name: m.name(me).to_string(),
+                side: me,
+            }
+        } else {
+            Ask::Waiting { name: other }
+        }
+    }
+
     /// The prompt as plain mode prints it (ends with a space when it asks
     /// for an answer).
     #[must_use]

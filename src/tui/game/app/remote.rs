@@ -166,10 +166,10 @@ impl App {
             self.events.push(super::MatchEvent::Changed);
             self.hint = None;
             let mover = self.game.name(self.game.board().to_move()).to_string();
-            self.notes.log_lines([Note::plain(format!(
-                "Took back {}: {mover} plays again.",
-                crate::rules::plural(moves, "move")
-            ))]);
+            self.notes
+                .log_lines([Note::plain(crate::game::messages::taken_back(
+                    moves, &mover,
+                ))]);
         }
         self.next_turn(now);
     }
