@@ -343,13 +343,22 @@ fn stats_with_the_analysis_give_each_players_mean_loss_analysed_once() {
     let scratch = Scratch::new("stats-analysis");
     let data = scratch.data();
     for _ in 0..2 {
-        let mut args = QUICK_ROUND.to_vec();
-        let at = args.iter().position(|a| *a == "2").unwrap();
-        args[at] = "3";
-        let seeds = args.iter().position(|a| *a == "1").unwrap();
-        args[seeds] = "2";
-        args[3] = "random";
-        args.extend(["Alice", "Bob"]);
+        let args = [
+            "--south",
+            "greedy",
+            "--north",
+            "random",
+            "--pits",
+            "3",
+            "--seeds",
+            "2",
+            "--think",
+            "10",
+            "--no-animation",
+            "--plain",
+            "Alice",
+            "Bob",
+        ];
         let run = mancala(&data, &args, "n\n");
         assert_eq!(run.status.code(), Some(0), "{run:?}");
     }

@@ -73,25 +73,27 @@ pub fn stats(cmd: &StatsCmd) -> anyhow::Result<ExitCode> {
         .analysis
         .then(|| Reviews::open(&root, Duration::from_millis(cmd.think)));
     let progress = std::io::stderr().is_terminal();
-    let mut review = |round: &stats::RoundResult| {
-        let reviews = reviews.as_mut()?;
-        let done = reviews.counts();
-        let number = done.analysed + done.cached + done.left_out + 1;
-        reviews.review(round, |position, of| {
-            if progress {
-                let mut err = std::io::stderr().lock();
-                let _ = write!(
-                    err,
-                    "\rAnalysing round {number}: position {position} of {of}\x1b[K"
-                );
-                let _ = err.flush();
-            }
-        })
-    };
+    let mut review = reviews.as_mut().map(|reviews| {
+        move |round: &stats::RoundResult| {
+            let done = reviews.counts();
+            let number = done.analysed + done.cached + done.left_out + 1;
+            reviews.review(round, |position, of| {
+                if progress {
+                    let mut err = std::io::stderr().lock();
+                    let _ = write!(
+                        err,
+                        "\rAnalysing round {number}: position {position} of {of}\x1b[K"
+                    );
+                    let _ = err.flush();
+                }
+            })
+        }
+    });
     let history = stats::read_reviewed(
         &path,
-        cmd.analysis
-            .then_some(&mut review as &mut dyn FnMut(&stats::RoundResult) -> _),
+        review
+            .as_mut()
+            .map(|r| r as &mut dyn FnMut(&stats::RoundResult) -> _),
     )
     .map_err(|e| anyhow::anyhow!("cannot read the statistics {}: {e}", path.display()))?;
     if let Some(reviews) = &reviews {

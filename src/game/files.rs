@@ -153,6 +153,21 @@ fn open_regular(path: &Path, follow: Follow) -> Result<File, ReadError> {
     Ok(file)
 }
 
+/// `bytes` in lower-case hexadecimal, two digits a byte (names made from
+/// hashes, keys).
+///
+/// ```
+/// assert_eq!(mancala::game::files::hex(&[0, 0xab, 7]), "00ab07");
+/// ```
+#[must_use]
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes.iter().fold(String::new(), |mut out, b| {
+        let _ = write!(out, "{b:02x}");
+        out
+    })
+}
+
 /// Reads at most `limit` bytes of the regular file at `path`.
 ///
 /// # Errors

@@ -360,10 +360,16 @@ impl Match {
     /// back (against a computer, back to the human's previous turn).
     /// Returns how many moves were taken back.
     pub fn undo_to_human(&mut self) -> usize {
+        self.undo_until(|m| m.seat(m.board.to_move()).kind.is_human())
+    }
+
+    /// Takes back moves, at least one, until `reached` holds of the match
+    /// (or no move is left). Returns how many moves were taken back.
+    fn undo_until(&mut self, reached: impl Fn(&Match) -> bool) -> usize {
         let mut undone = 0;
         while self.undo() {
             undone += 1;
-            if self.seat(self.board.to_move()).kind.is_human() {
+            if reached(self) {
                 break;
             }
         }

@@ -126,14 +126,7 @@ impl Match {
         if let Some(refused) = self.undo_for_refused(side) {
             return refused;
         }
-        let mut undone = 0;
-        while self.undo() {
-            undone += 1;
-            if self.board().to_move() == side {
-                break;
-            }
-        }
-        Undo::Undone(undone)
+        Undo::Undone(self.undo_until(|m| m.board().to_move() == side))
     }
 
     /// Why [`Match::undo_for`] would refuse `side` now, or `None` when it

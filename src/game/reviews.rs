@@ -5,8 +5,8 @@
 //! per side ([`RoundLoss`]).
 //!
 //! # The cache
-//! Analysing a record takes seconds (a Kalah(6,4) round took 10–20 s at
-//! 1 s per position), so each is analysed once: the result is kept in
+//! Analysing a record takes seconds (up to the think time for each of its
+//! positions), so each is analysed once: the result is kept in
 //! `analysis-cache.jsonl` in the data directory, one line per record,
 //! keyed by the SHA-256 of the record file's bytes (an edited record is a
 //! new record):
@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::analysis::{Analyst, PositionBudget};
-use super::files::{self, Follow, ReadError};
+use super::files::{self, Follow, ReadError, hex};
 use super::record::{MAX_RECORD_BYTES, Record};
 use super::save::ROUND_ID_LINE;
 use super::stats::{RoundLoss, RoundResult};
@@ -291,15 +291,6 @@ fn index_records(dir: &Path) -> HashMap<String, PathBuf> {
         }
     }
     records
-}
-
-/// `bytes` in lower-case hexadecimal.
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    bytes.iter().fold(String::new(), |mut out, b| {
-        let _ = write!(out, "{b:02x}");
-        out
-    })
 }
 
 #[cfg(test)]

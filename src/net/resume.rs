@@ -29,7 +29,7 @@ pub struct HostNote {
 /// makes a plain file name.
 fn path(name: &str) -> Option<PathBuf> {
     let hash = Sha256::digest(name.as_bytes());
-    let hex: String = hash[..8].iter().map(|b| format!("{b:02x}")).collect();
+    let hex = crate::game::files::hex(&hash[..8]);
     Some(data_dir()?.join("net").join(format!("host-{hex}.txt")))
 }
 

@@ -31,8 +31,8 @@ use crate::tui::screen::Screen;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::board::BoardView;
 
-/// How far the help screen scrolls at most (it is some 30 lines long on
-/// a narrow terminal; drawing stops at its last line anyway).
+/// How far the help screen scrolls at most (more than its lines on any
+/// terminal it fits; drawing stops at its last line anyway).
 const HELP_SCROLL_LIMIT: u16 = 60;
 
 /// A replay on screen: the position reached and the move being sown.
