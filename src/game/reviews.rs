@@ -24,7 +24,6 @@
 //! [`MAX_CACHE_BYTES`] (a larger one is started afresh).
 
 use std::collections::HashMap;
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -34,7 +33,7 @@ use sha2::{Digest, Sha256};
 use super::analysis::{Analyst, PositionBudget};
 use super::files::{self, Follow, ReadError, hex};
 use super::record::{MAX_RECORD_BYTES, Record};
-use super::save::ROUND_ID_LINE;
+use super::save::{record_files, round_id};
 use super::stats::{RoundLoss, RoundResult};
 
 /// The cache's file name in the data directory.
@@ -262,31 +261,11 @@ fn load_cache(path: &Path) -> (HashMap<String, CacheLine>, bool, Option<String>)
 /// ones skipped).
 fn index_records(dir: &Path) -> HashMap<String, PathBuf> {
     let mut records = HashMap::new();
-    // The folder itself must be the game's own, not a link to elsewhere.
-    if fs::symlink_metadata(dir).map_or(true, |meta| !meta.is_dir()) {
-        return records;
-    }
-    let Ok(entries) = fs::read_dir(dir) else {
-        return records;
-    };
-    for entry in entries.filter_map(Result::ok).take(MAX_RECORD_FILES) {
-        let path = entry.path();
-        let usable = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| !n.starts_with('.') && n.ends_with(".txt"));
-        if !usable {
-            continue;
-        }
+    for path in record_files(dir, MAX_RECORD_FILES) {
         let Ok(text) = files::read_text(&path, MAX_RECORD_BYTES as u64, Follow::Never) else {
             continue;
         };
-        if let Some(id) = text
-            .lines()
-            .find_map(|line| line.strip_prefix(ROUND_ID_LINE))
-            .map(str::trim)
-            .filter(|id| !id.is_empty())
-        {
+        if let Some(id) = round_id(&text) {
             records.entry(id.to_string()).or_insert(path);
         }
     }
@@ -297,9 +276,11 @@ fn index_records(dir: &Path) -> HashMap<String, PathBuf> {
 mod tests {
     use super::*;
     use crate::game::analysis::Analyst;
+    use crate::game::save::ROUND_ID_LINE;
     use crate::game::{FirstMover, MatchConfig, Seat, Tally};
     use crate::players::PlayerKind;
     use crate::rules::{Board, Rules, Side};
+    use std::fs;
 
     const THINK: Duration = Duration::from_secs(60);
 

@@ -532,22 +532,17 @@ impl SaveStore {
 
     /// The record of round `id` (of `m`'s round number), if one was written.
     fn record_of(&self, m: &Match, id: &str) -> Option<PathBuf> {
-        let marker = format!("{ROUND_ID_LINE}{id}");
         let round = format!("-r{}", m.round());
-        let records = self.root.join("records");
-        files::own_dir(&records).ok()?;
-        fs::read_dir(records)
-            .ok()?
-            .filter_map(Result::ok)
-            .map(|entry| entry.path())
+        record_files(&self.root.join("records"), usize::MAX)
+            .into_iter()
             .filter(|path| {
-                path.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
-                    !n.starts_with('.') && n.ends_with(".txt") && n.contains(&round)
-                })
+                path.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.contains(&round))
             })
             .find(|path| {
                 files::read_text(path, MAX_RECORD_BYTES as u64, Follow::Never)
-                    .is_ok_and(|text| text.lines().any(|line| line == marker))
+                    .is_ok_and(|text| round_id(&text) == Some(id))
             })
     }
 
@@ -694,6 +689,38 @@ impl SaveStore {
 /// The comment line that carries a round's id in its record: `# Round id: `
 /// and 16 hex digits.
 pub const ROUND_ID_LINE: &str = "# Round id: ";
+
+/// The round id a record's text carries on its [`ROUND_ID_LINE`], if any.
+#[must_use]
+pub fn round_id(text: &str) -> Option<&str> {
+    text.lines()
+        .find_map(|line| line.strip_prefix(ROUND_ID_LINE))
+        .map(str::trim)
+        .filter(|id| !id.is_empty())
+}
+
+/// The record files in `dir` (`records/`): regular `.txt` files not
+/// starting with a dot, at most `limit` of them looked at; none when `dir`
+/// is not a real folder (a link to elsewhere is not followed).
+#[must_use]
+pub fn record_files(dir: &Path, limit: usize) -> Vec<PathBuf> {
+    if fs::symlink_metadata(dir).map_or(true, |meta| !meta.is_dir()) {
+        return Vec::new();
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .take(limit)
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| !n.starts_with('.') && n.ends_with(".txt"))
+        })
+        .collect()
+}
 
 /// The first line of a round's closing note, before its id.
 const CLOSING_ID: &str = "closing round id: ";

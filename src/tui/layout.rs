@@ -12,7 +12,8 @@ const MIN_TEXT_WIDTH: u16 = 40;
 const TEXT_WIDTH: u16 = 78;
 /// Lines for the status line and the log (or the end-of-round panel).
 const MIN_BOTTOM: u16 = 4;
-/// Most lines the bottom panel grows to; the rest is margin.
+/// Lines the bottom panel takes before the board grows; what the board
+/// leaves goes to it too.
 const MAX_BOTTOM: u16 = 8;
 
 /// The game screen's parts.
