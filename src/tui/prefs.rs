@@ -23,6 +23,7 @@ use crate::game::DEFAULT_SPEED_MS;
 use crate::game::dirs::config_dir;
 use crate::game::files::{self, Follow, ReadError};
 use crate::game::save::write_atomic;
+use crate::tui::chrome::{KeyBar, Weight};
 use crate::tui::screen::{Screen, World};
 use crate::tui::theme::{Palette, Theme};
 
@@ -106,11 +107,21 @@ pub fn parse_speed(text: &str) -> Result<Option<Duration>, String> {
     }
 }
 
+/// How a sowing speed reads on every screen: "150 ms per seed", or "no
+/// animation".
+#[must_use]
+pub fn speed_name(delay: Option<Duration>) -> String {
+    match delay {
+        Some(d) => format!("{} ms per seed", d.as_millis()),
+        None => "no animation".to_string(),
+    }
+}
+
 /// What the screens say when the speed changed.
 #[must_use]
 pub fn speed_message(delay: Option<Duration>) -> String {
     match delay {
-        Some(d) => format!("Sowing speed: {} ms per seed.", d.as_millis()),
+        Some(_) => format!("Sowing speed: {}.", speed_name(delay)),
         None => "Animation off.".to_string(),
     }
 }
@@ -215,6 +226,37 @@ impl Chosen {
     #[must_use]
     pub fn can_switch_theme(&self) -> bool {
         !self.colour_forbidden
+    }
+
+    /// Puts the keys that change the speed and the theme in a screen's key
+    /// bar: `+/-` always, `theme_key` (`t`, or `T` where `t` names a pit)
+    /// only where it can work, not while `NO_COLOR` is set. Every screen's
+    /// bar takes them from here, so that the rule is one.
+    pub fn add_keys(&self, bar: &mut KeyBar, theme_key: &str) {
+        bar.add("+/-", "speed", Weight::Optional);
+        if self.can_switch_theme() {
+            bar.add(theme_key, "colours", Weight::Optional);
+        }
+    }
+
+    /// The same keys as [`Chosen::add_keys`] for a help screen, as (keys,
+    /// what they do) pairs, with the speed now.
+    #[must_use]
+    pub fn help_keys(&self, theme_key: &str) -> Vec<(String, String)> {
+        let mut keys = vec![(
+            "+ / -".to_string(),
+            format!(
+                "faster / slower sowing, kept for next time (now {})",
+                speed_name(self.seed_delay)
+            ),
+        )];
+        if self.can_switch_theme() {
+            keys.push((
+                theme_key.to_string(),
+                "colours or black and white, kept for next time".to_string(),
+            ));
+        }
+        keys
     }
 
     /// `t`: colours or black and white (`NO_COLOR` keeps a run black and

@@ -563,22 +563,16 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
     } else {
         "Esc"
     };
-    if app.resume_summary().is_none() {
-        // The question about a saved match takes no other keys.
-        keys.push(("+/-".into(), "speed", Optional));
-        // With NO_COLOR set the bar offers no switch that cannot work.
-        if app.can_switch_theme() {
-            keys.push((command_key(app, 't'), "colours", Optional));
-        }
-    }
-    keys.extend([
-        ("?".into(), "help", Essential),
-        (quit.into(), "quit", Essential),
-    ]);
     let mut bar = KeyBar::new();
     for (key, what, weight) in keys {
         bar.add(key, what, weight);
     }
+    if app.resume_summary().is_none() {
+        // The question about a saved match takes no other keys.
+        app.prefs().add_keys(&mut bar, &command_key(app, 't'));
+    }
+    bar.add("?", "help", Essential);
+    bar.add(quit, "quit", Essential);
     bar.line(width, app.theme())
 }
 

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use crossterm::event::KeyCode;
 use ratatui::Frame;
+use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
@@ -23,17 +24,13 @@ use crate::game::{MOVE_PAUSE, Record, Stepper, describe, outcome_message};
 use crate::rules::{Score, Side};
 use crate::tui::analysis::{AnalysisView, DEFAULT_THINK};
 use crate::tui::animation::{self, Animation};
-use crate::tui::chrome::{KeyBar, Weight, draw_help, draw_too_small};
+use crate::tui::chrome::{HelpScroll, KeyBar, Weight, draw_help, draw_too_small};
 use crate::tui::input::Input;
 use crate::tui::layout::ScreenLayout;
 use crate::tui::prefs::{self, Chosen, Kept, Prefs, PrefsWorld};
 use crate::tui::screen::Screen;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::board::BoardView;
-
-/// How far the help screen scrolls at most (more than its lines on any
-/// terminal it fits; drawing stops at its last line anyway).
-const HELP_SCROLL_LIMIT: u16 = 60;
 
 /// A replay on screen: the position reached and the move being sown.
 pub struct ReplayView {
@@ -55,7 +52,9 @@ pub struct ReplayView {
     /// Whether the analysis is on screen.
     analysing: bool,
     /// The help screen's scroll, while it is open.
-    help: Option<u16>,
+    help: Option<HelpScroll>,
+    /// The terminal's size (how far the help scrolls).
+    size: Rect,
     quit: bool,
 }
 
@@ -78,6 +77,7 @@ impl ReplayView {
             analysis: None,
             analysing: false,
             help: None,
+            size: Rect::default(),
             quit: false,
         })
     }
@@ -153,7 +153,7 @@ impl ReplayView {
             ReplayKey::Help => {
                 // The board stands still behind the help.
                 self.stop_playing();
-                self.help = Some(0);
+                self.help = Some(HelpScroll::default());
                 return true;
             }
             ReplayKey::Play => {
@@ -257,13 +257,11 @@ impl ReplayView {
     /// A key while the help is open: the arrows scroll it, any other key
     /// closes it.
     fn help_key(&mut self, code: KeyCode) {
-        let Some(scroll) = &mut self.help else {
-            return;
-        };
-        match code {
-            KeyCode::Up | KeyCode::PageUp => *scroll = scroll.saturating_sub(1),
-            KeyCode::Down | KeyCode::PageDown => *scroll = (*scroll + 1).min(HELP_SCROLL_LIMIT),
-            _ => self.help = None,
+        let help = help_text(&self.record, &self.chosen);
+        if let Some(scroll) = &mut self.help
+            && !scroll.key(code, &help, self.size)
+        {
+            self.help = None;
         }
     }
 
@@ -283,7 +281,7 @@ impl ReplayView {
         let area = frame.area();
         if let Some(scroll) = self.help {
             // The help covers the whole screen, whatever its size.
-            let help = help_text(&self.record, self.chosen.seed_delay());
+            let help = help_text(&self.record, &self.chosen);
             draw_help(frame, area, &help, scroll, theme);
             return;
         }
@@ -368,6 +366,13 @@ impl ReplayView {
             lines.push(Line::styled(note.clone(), theme.text));
         }
         frame.render_widget(Paragraph::new(lines), layout.bottom());
+        let keys = self.key_bar();
+        frame.render_widget(keys.line(layout.keys().width, theme), layout.keys());
+    }
+
+    /// The keys of the replay, the most important kept where they do not
+    /// all fit.
+    fn key_bar(&self) -> KeyBar {
         let mut keys = KeyBar::new();
         keys.add("←", "back", Weight::Essential);
         keys.add("→", "forward", Weight::Essential);
@@ -378,12 +383,11 @@ impl ReplayView {
         );
         keys.add("Home", "start", Weight::Useful);
         keys.add("End", "end", Weight::Useful);
-        keys.add("+/-", "speed", Weight::Optional);
+        self.chosen.add_keys(&mut keys, "t");
         keys.add("a", "analysis", Weight::Useful);
         keys.add("?", "help", Weight::Essential);
-        keys.add("t", "colours", Weight::Optional);
         keys.add("q", "quit", Weight::Essential);
-        frame.render_widget(keys.line(layout.keys().width, theme), layout.keys());
+        keys
     }
 }
 
@@ -392,6 +396,9 @@ impl Screen for ReplayView {
     type Effect = Prefs;
 
     fn update(&mut self, input: Input, now: Instant) -> Vec<Prefs> {
+        if let Input::Resize(columns, lines) = input {
+            self.size = Rect::new(0, 0, columns, lines);
+        }
         if self.analysing
             && let Some(analysis) = &mut self.analysis
         {
@@ -413,8 +420,8 @@ impl Screen for ReplayView {
                 }
             }
             Input::Interrupt => self.quit = true,
-            // Chords, clicks and the wheel do nothing here; sizes are read
-            // when drawing.
+            // Chords, clicks and the wheel do nothing here; the size is
+            // taken above.
             Input::Chord(_) | Input::Click(_) | Input::Scroll(_) | Input::Resize(..) => {}
             Input::Tick => self.tick(now),
         }
