@@ -33,6 +33,7 @@ use crate::game::keeper::saved_summary;
 use crate::game::{Match, PlayOptions, match_score, perfect_warning, plural};
 use crate::players::Hint;
 use crate::rules::{Pit, Rules, Side};
+use crate::tui::analysis::HostedAnalysis;
 use crate::tui::animation::Animation;
 use crate::tui::chrome::HelpScroll;
 use crate::tui::digits::DigitEntry;
@@ -185,7 +186,7 @@ pub struct App {
     /// The network's part, in a match with a friend on another machine.
     remote: Option<Remote>,
     /// The analysis of the round just played, once asked for (`A`).
-    review: Option<review::RoundAnalysis>,
+    review: HostedAnalysis,
 }
 
 impl App {
@@ -219,7 +220,7 @@ impl App {
             requests: Vec::new(),
             events: Vec::new(),
             remote: None,
-            review: None,
+            review: HostedAnalysis::default(),
         };
         app.announce_round();
         if let Some(notice) = perfect_warning(app.game.config(), settings.think) {

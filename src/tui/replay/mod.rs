@@ -22,7 +22,7 @@ use ratatui::widgets::Paragraph;
 pub use self::keys::{ReplayKey, action, help_text};
 use crate::game::{MOVE_PAUSE, Record, Stepper, describe, outcome_message};
 use crate::rules::{Score, Side};
-use crate::tui::analysis::{AnalysisView, DEFAULT_THINK};
+use crate::tui::analysis::HostedAnalysis;
 use crate::tui::animation::{self, Animation};
 use crate::tui::chrome::{HelpScroll, KeyBar, Weight, draw_help, draw_too_small};
 use crate::tui::input::Input;
@@ -46,11 +46,8 @@ pub struct ReplayView {
     chosen: Chosen,
     /// What the last key did, if it says anything.
     note: Option<String>,
-    /// The analysis of the round, once asked for (kept when the viewer
-    /// goes back to the replay, so that `a` again shows it at once).
-    analysis: Option<AnalysisView>,
-    /// Whether the analysis is on screen.
-    analysing: bool,
+    /// The analysis of the round, once asked for (`a`).
+    analysis: HostedAnalysis,
     /// The help screen's scroll, while it is open.
     help: Option<HelpScroll>,
     /// The terminal's size (how far the help scrolls).
@@ -74,8 +71,7 @@ impl ReplayView {
             next_move_at: None,
             chosen: Chosen::unkept(seed_delay, Theme::monochrome()),
             note: None,
-            analysis: None,
-            analysing: false,
+            analysis: HostedAnalysis::default(),
             help: None,
             size: Rect::default(),
             quit: false,
@@ -134,27 +130,19 @@ impl ReplayView {
                     }
                     Err(end) => end,
                 });
-                return true;
             }
             ReplayKey::Theme => {
                 self.note = Some(self.chosen.switch_theme());
-                return true;
             }
             ReplayKey::Analyse => {
                 self.stop_playing();
-                let (record, chosen) = (&self.record, self.chosen);
-                let view = self.analysis.get_or_insert_with(|| {
-                    AnalysisView::start(record.clone(), DEFAULT_THINK, chosen)
-                });
-                view.reopen();
-                self.analysing = true;
-                return true;
+                let record = &self.record;
+                self.analysis.open(|| record.clone(), self.chosen);
             }
             ReplayKey::Help => {
                 // The board stands still behind the help.
                 self.stop_playing();
                 self.help = Some(HelpScroll::default());
-                return true;
             }
             ReplayKey::Play => {
                 if self.playing {
@@ -171,28 +159,33 @@ impl ReplayView {
                     self.note = Some("Playing the moves; p stops.".to_string());
                     self.tick(now);
                 }
-                return true;
             }
-            _ => {}
-        }
-        self.animation = None;
-        self.stop_playing();
-        match action {
             ReplayKey::Quit => return false,
-            ReplayKey::Forward => self.step_forward(now),
+            ReplayKey::Forward => {
+                self.settle();
+                self.step_forward(now);
+            }
             ReplayKey::Back => {
+                self.settle();
                 self.stepper.back();
             }
-            ReplayKey::Start => self.stepper.seek(0),
-            ReplayKey::End => self.stepper.seek(self.stepper.len()),
-            ReplayKey::Faster
-            | ReplayKey::Slower
-            | ReplayKey::Theme
-            | ReplayKey::Analyse
-            | ReplayKey::Help
-            | ReplayKey::Play => {}
+            ReplayKey::Start => {
+                self.settle();
+                self.stepper.seek(0);
+            }
+            ReplayKey::End => {
+                self.settle();
+                self.stepper.seek(self.stepper.len());
+            }
         }
         true
+    }
+
+    /// Before a key moves through the round: the sowing on screen is
+    /// finished and the moves stop playing by themselves.
+    fn settle(&mut self) {
+        self.animation = None;
+        self.stop_playing();
     }
 
     fn stop_playing(&mut self) {
@@ -399,18 +392,9 @@ impl Screen for ReplayView {
         if let Input::Resize(columns, lines) = input {
             self.size = Rect::new(0, 0, columns, lines);
         }
-        if self.analysing
-            && let Some(analysis) = &mut self.analysis
-        {
-            analysis.handle(&input);
-            let kept = analysis.chosen().take_changed();
-            if analysis.is_done() {
-                // back to the replay, with the theme chosen there
-                self.analysing = false;
-                self.chosen = *analysis.chosen();
-            }
+        if self.analysis.input(&input, &mut self.chosen) {
             self.quit = matches!(input, Input::Interrupt);
-            return kept.into_iter().collect();
+            return self.chosen.take_changed().into_iter().collect();
         }
         match input {
             Input::Key(key) if self.help.is_some() => self.help_key(key.code),
@@ -429,16 +413,16 @@ impl Screen for ReplayView {
     }
 
     fn view(&self, frame: &mut Frame) {
-        match &self.analysis {
-            Some(analysis) if self.analysing => analysis.draw(frame, analysis.theme()),
-            _ => self.draw(frame, self.chosen.theme()),
+        match self.analysis.on_screen() {
+            Some(analysis) => analysis.draw(frame, analysis.theme()),
+            None => self.draw(frame, self.chosen.theme()),
         }
     }
 
     fn next_wake(&self) -> Option<Instant> {
-        match &self.analysis {
-            Some(analysis) if self.analysing => analysis.next_wake(),
-            _ => ReplayView::next_wake(self),
+        match self.analysis.on_screen() {
+            Some(analysis) => analysis.next_wake(),
+            None => ReplayView::next_wake(self),
         }
     }
 

@@ -305,3 +305,21 @@ fn the_speed_sets_the_pace_and_a_step_key_or_p_stops_the_playing() {
     assert!(!view.playing(), "p again stops it");
     assert!(screen(&view).contains("Stopped; p plays on."));
 }
+
+/// The analysis kept from a first look takes the theme chosen in the
+/// replay since, when opened again.
+#[test]
+fn the_analysis_opened_again_shows_the_theme_chosen_meanwhile() {
+    let t0 = Instant::now();
+    let mut view = ReplayView::new(record(), None).unwrap();
+    press(&mut view, KeyCode::Char('a'), t0);
+    assert!(view.analysis.on_screen().is_some());
+    press(&mut view, KeyCode::Char('q'), t0);
+    assert!(view.analysis.on_screen().is_none(), "q comes back");
+    press(&mut view, KeyCode::Char('t'), t0);
+    let theme = *view.chosen.theme();
+    assert!(!theme.monochrome, "t brought the colours");
+    press(&mut view, KeyCode::Char('a'), t0);
+    let analysis = view.analysis.on_screen().expect("on screen again");
+    assert_eq!(analysis.theme(), &theme);
+}
