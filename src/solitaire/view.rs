@@ -901,4 +901,37 @@ mod tests {
             assert_eq!(help.contains("colours or black"), !forbidden, "{help}");
         }
     }
+
+    /// The speed keys read the same in every screen's help (the game's,
+    /// the replay's and this one), from the one wording of a speed.
+    #[test]
+    fn every_help_words_the_speed_keys_alike() {
+        let now = Instant::now();
+        let delay = Some(Duration::from_millis(150));
+        let speed_line = |help: HelpText| {
+            help.keys
+                .into_iter()
+                .find(|(keys, _)| keys == "+ / -")
+                .expect("a speed line")
+        };
+        let game = crate::tui::game::testing::app_for(
+            crate::tui::game::testing::config(
+                crate::rules::Rules::KALAH,
+                crate::players::PlayerKind::Human,
+                crate::players::PlayerKind::Human,
+            ),
+            delay,
+            now,
+        );
+        let record = crate::game::Record::of_match(game.game());
+        let replay_prefs = crate::tui::prefs::Chosen::unkept(delay, Theme::monochrome());
+        let solitaire = app(deal(23), Some(150));
+        let line = speed_line(help_text(&solitaire));
+        assert_eq!(line, speed_line(crate::tui::game::help::text(&game)));
+        assert_eq!(
+            line,
+            speed_line(crate::tui::replay::help_text(&record, &replay_prefs))
+        );
+        assert!(line.1.contains("150 ms per seed"), "{line:?}");
+    }
 }

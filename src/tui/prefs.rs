@@ -69,10 +69,10 @@ pub fn next_speed(current: Option<Duration>, faster: bool) -> Result<Option<Dura
     };
     match next {
         Some(&ms) => Ok((ms > 0).then(|| Duration::from_millis(ms))),
-        None if faster => Err("Already the fastest: no animation.".into()),
+        None if faster => Err(format!("Already the fastest: {}.", speed_name(None))),
         None => Err(format!(
-            "Already the slowest: {} ms per seed.",
-            SPEEDS_MS[SPEEDS_MS.len() - 1]
+            "Already the slowest: {}.",
+            speed_name(Some(Duration::from_millis(SPEEDS_MS[SPEEDS_MS.len() - 1])))
         )),
     }
 }
@@ -107,14 +107,29 @@ pub fn parse_speed(text: &str) -> Result<Option<Duration>, String> {
     }
 }
 
-/// How a sowing speed reads on every screen: "150 ms per seed", or "no
-/// animation".
+/// How a sowing speed reads on every screen, longest first, for where
+/// room is short: "150 ms per seed", "150 ms/seed", "150 ms"; "no
+/// animation", "no anim.". Every wording of a speed comes from here.
+#[must_use]
+pub fn speed_names(delay: Option<Duration>) -> Vec<String> {
+    match delay {
+        Some(d) => {
+            let ms = d.as_millis();
+            vec![
+                format!("{ms} ms per seed"),
+                format!("{ms} ms/seed"),
+                format!("{ms} ms"),
+            ]
+        }
+        None => vec!["no animation".to_string(), "no anim.".to_string()],
+    }
+}
+
+/// How a sowing speed reads in full: "150 ms per seed", or "no
+/// animation" (the first of [`speed_names`]).
 #[must_use]
 pub fn speed_name(delay: Option<Duration>) -> String {
-    match delay {
-        Some(d) => format!("{} ms per seed", d.as_millis()),
-        None => "no animation".to_string(),
-    }
+    speed_names(delay).swap_remove(0)
 }
 
 /// What the screens say when the speed changed.

@@ -7,7 +7,7 @@ use crate::rules::{Capture, Rules, Side, Sowing, Sweep};
 use crate::tui::chrome::{HelpText, draw_help};
 use crate::tui::game::app::App;
 use crate::tui::game::keys::command_key;
-use crate::tui::prefs::{Chosen, speed_name};
+use crate::tui::prefs::{Chosen, speed_names};
 
 /// The rules in force, in a few sentences.
 #[must_use]
@@ -165,14 +165,7 @@ pub fn key_list(rules: &Rules, chosen: &Chosen, networked: bool) -> Vec<(String,
 /// "… 150 ms"): every form says what the figure is.
 #[must_use]
 pub fn speed_texts(delay: Option<std::time::Duration>, paused: bool) -> Vec<String> {
-    let texts = match delay {
-        Some(d) => vec![
-            speed_name(delay),
-            format!("{} ms/seed", d.as_millis()),
-            format!("{} ms", d.as_millis()),
-        ],
-        None => vec![speed_name(delay), "no anim.".to_string()],
-    };
+    let texts = speed_names(delay);
     if paused {
         texts.iter().map(|t| format!("PAUSED · {t}")).collect()
     } else {
