@@ -273,6 +273,9 @@ pub struct BoardView<'a> {
     caption: Line<'a>,
     /// The styles.
     theme: &'a Theme,
+    /// Where everything goes, when the screen's layout already knows (else
+    /// laid out in the area drawn in).
+    geometry: Option<&'a BoardGeometry>,
 }
 
 /// Seed marks for `count` seeds in boxes `width` wide and `rows` high, in
@@ -323,7 +326,17 @@ impl<'a> BoardView<'a> {
             highlight: [None; 3],
             caption: Line::default(),
             theme,
+            geometry: None,
         }
+    }
+
+    /// Draws the board where `geometry` says (the screen's layout, which
+    /// laid it out in the area it is drawn in), so that a frame lays the
+    /// board out once.
+    #[must_use]
+    pub fn laid_out(mut self, geometry: &'a BoardGeometry) -> BoardView<'a> {
+        self.geometry = Some(geometry);
+        self
     }
 
     /// Whose turn it is (`None` once the round is over or mid-animation).
@@ -573,7 +586,11 @@ fn store_captions(names: [&str; 2], width: usize) -> [String; 2] {
 
 impl Widget for &BoardView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let Some(geometry) = BoardGeometry::new(area, self.rules) else {
+        let Some(geometry) = self
+            .geometry
+            .copied()
+            .or_else(|| BoardGeometry::new(area, self.rules))
+        else {
             return;
         };
         for side in Side::BOTH {
