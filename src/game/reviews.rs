@@ -12,7 +12,8 @@
 //! new record):
 //!
 //! ```text
-//! {"record":"9f86d0…","think_ms":1000,"lost":[3,12],"moves":[15,14],"estimated":[0,2]}
+//! {"record":"9f86d0…","think_ms":1000,"lost":[3,12],"moves":[15,14],"estimated":[0,2],
+//!  "file":{"id":"5e1f…","name":"20260101-120000-Alice-vs-Bob-r1.txt","len":412,"modified_ns":…}}
 //! ```
 //!
 //! A line is used when its record is the one read, its move counts match
@@ -22,6 +23,15 @@
 //! is done, so that a run cut short keeps what it did. The file is read
 //! like every file of the data directory: never through a link, at most
 //! [`MAX_CACHE_BYTES`] (a larger one is started afresh).
+//!
+//! `file` says which file of `records/` the line was made from (its name,
+//! length and time of change) and that file's round id: a file listed
+//! with the same name, length and time is taken to hold the same bytes,
+//! and is not read again (the statistics' rounds find their record by id,
+//! which is inside the file). Only the files the cache does not know are
+//! read. Lines without `file` (as earlier versions wrote them) are still
+//! used, once their record has been read and hashed; the line then
+//! written with `file` spares the next run that read.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -52,28 +62,93 @@ struct CacheLine {
     record: String,
     /// The time each position was given, in milliseconds.
     think_ms: u64,
-    lost: [u32; 2],
-    moves: [u32; 2],
-    estimated: [u32; 2],
+    /// The figures, as [`RoundLoss`] writes them (`lost`, `moves`,
+    /// `estimated` at the top level of the line).
+    #[serde(flatten)]
+    loss: RoundLoss,
+    /// The file it was made from, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    file: Option<FileStamp>,
 }
 
 impl CacheLine {
-    fn loss(&self) -> RoundLoss {
-        RoundLoss {
-            lost: self.lost,
-            moves: self.moves,
-            estimated: self.estimated,
-        }
+    /// Whether the figures hold together and are good enough for
+    /// `think_ms` per position.
+    fn sound(&self, think_ms: u64) -> bool {
+        let RoundLoss {
+            moves, estimated, ..
+        } = self.loss;
+        let sane = (0..2).all(|i| estimated[i] <= moves[i]);
+        let good_enough = estimated == [0, 0] || self.think_ms >= think_ms;
+        sane && good_enough
     }
 
     /// Whether this line answers for a record of `moves` moves analysed
     /// with `think_ms` per position.
     fn serves(&self, moves: usize, think_ms: u64) -> bool {
-        let sane = (0..2).all(|i| self.estimated[i] <= self.moves[i]);
-        let counted = u64::from(self.moves[0]) + u64::from(self.moves[1]) == moves as u64;
-        let good_enough = self.estimated == [0, 0] || self.think_ms >= think_ms;
-        sane && counted && good_enough
+        let [south, north] = self.loss.moves;
+        self.sound(think_ms) && u64::from(south) + u64::from(north) == moves as u64
     }
+
+    /// Which of two lines for one record to keep: the one proven, else
+    /// thought about longer, else the one that knows its file.
+    fn rank(&self) -> (bool, u64, bool) {
+        (
+            self.loss.estimated == [0, 0],
+            self.think_ms,
+            self.file.is_some(),
+        )
+    }
+}
+
+/// A file of `records/` as listed, and the round id inside it. See the
+/// [module docs](self).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+struct FileStamp {
+    /// The round id in the file.
+    id: String,
+    /// The file's name in `records/`.
+    name: String,
+    /// Its length in bytes.
+    len: u64,
+    /// When it was last changed, in nanoseconds since 1970.
+    modified_ns: u64,
+}
+
+impl FileStamp {
+    /// The stamp of the regular file at `path` (not a link), without
+    /// reading it; `id` is to be found inside. `None` when its time cannot
+    /// be had.
+    fn of(path: &Path) -> Option<FileStamp> {
+        let meta = std::fs::symlink_metadata(path).ok()?;
+        let since = meta
+            .modified()
+            .ok()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?;
+        Some(FileStamp {
+            id: String::new(),
+            name: path.file_name()?.to_str()?.to_string(),
+            len: meta.len(),
+            modified_ns: u64::try_from(since.as_nanos()).unwrap_or(u64::MAX),
+        })
+    }
+
+    /// The stamp without its id: what a listed file is looked up by.
+    fn key(&self) -> (String, u64, u64) {
+        (self.name.clone(), self.len, self.modified_ns)
+    }
+}
+
+/// A record file found for a round id.
+#[derive(Clone, Debug)]
+struct RecordFile {
+    path: PathBuf,
+    /// Its stamp (with the id), when its time could be had.
+    stamp: Option<FileStamp>,
+    /// The hash of its bytes, when the cache knew the file: it was not
+    /// read.
+    known_hash: Option<String>,
 }
 
 /// What became of the rounds looked at.
@@ -92,9 +167,11 @@ pub struct ReviewCounts {
 /// See the [module docs](self).
 pub struct Reviews {
     /// Round id -> its record file.
-    records: HashMap<String, PathBuf>,
+    records: HashMap<String, RecordFile>,
     /// Record hash -> its cached line.
     cache: HashMap<String, CacheLine>,
+    /// Record files read (to find their id, or to analyse them).
+    files_read: usize,
     cache_path: PathBuf,
     /// The cache is to be written afresh before the next line (it could
     /// not be read as lines: too large, or not text).
@@ -112,10 +189,12 @@ impl Reviews {
     #[must_use]
     pub fn open(root: &Path, think: Duration) -> Reviews {
         let cache_path = root.join(CACHE_FILE);
-        let (cache, start_afresh, cache_problem) = load_cache(&cache_path);
+        let (cache, known, start_afresh, cache_problem) = load_cache(&cache_path);
+        let (records, files_read) = index_records(&root.join("records"), &known);
         Reviews {
-            records: index_records(&root.join("records")),
+            records,
             cache,
+            files_read,
             cache_path,
             start_afresh,
             cache_problem,
@@ -129,6 +208,13 @@ impl Reviews {
     #[must_use]
     pub fn counts(&self) -> ReviewCounts {
         self.counts
+    }
+
+    /// How many record files were read so far (to find their round id, or
+    /// to analyse them): the files the cache knows are not.
+    #[must_use]
+    pub fn files_read(&self) -> usize {
+        self.files_read
     }
 
     /// Why the cache could not be kept, if it could not.
@@ -156,16 +242,34 @@ impl Reviews {
         round: &RoundResult,
         progress: impl FnMut(usize, usize),
     ) -> Option<RoundLoss> {
-        let path = self.records.get(round.id.as_deref()?)?;
-        let bytes = files::read_bytes(path, MAX_RECORD_BYTES as u64, Follow::Never).ok()?;
+        let file = self.records.get(round.id.as_deref()?)?.clone();
+        let think_ms = u64::try_from(self.think.as_millis()).unwrap_or(u64::MAX);
+        // A file the cache knows is not read again.
+        if let Some(line) = file.known_hash.and_then(|hash| self.cache.get(&hash))
+            && line.sound(think_ms)
+        {
+            self.counts.cached += 1;
+            return Some(line.loss);
+        }
+        self.files_read += 1;
+        let bytes = files::read_bytes(&file.path, MAX_RECORD_BYTES as u64, Follow::Never).ok()?;
         let record = Record::parse(std::str::from_utf8(&bytes).ok()?).ok()?;
         let hash = hex(&Sha256::digest(&bytes));
-        let think_ms = u64::try_from(self.think.as_millis()).unwrap_or(u64::MAX);
         if let Some(line) = self.cache.get(&hash)
             && line.serves(record.moves.len(), think_ms)
         {
             self.counts.cached += 1;
-            return Some(line.loss());
+            let line = CacheLine {
+                file: file.stamp,
+                ..line.clone()
+            };
+            let loss = line.loss;
+            // Known by its file from now on (a line from before files
+            // were kept, or a file copied or touched).
+            if line.file.is_some() {
+                self.keep(line);
+            }
+            return Some(loss);
         }
         let analysis = self
             .analyst
@@ -180,25 +284,24 @@ impl Reviews {
             .ok()?;
         let loss = RoundLoss::of(&analysis);
         self.counts.analysed += 1;
-        let line = CacheLine {
-            record: hash.clone(),
+        self.keep(CacheLine {
+            record: hash,
             think_ms,
-            lost: loss.lost,
-            moves: loss.moves,
-            estimated: loss.estimated,
-        };
-        self.keep(&line);
-        self.cache.insert(hash, line);
+            loss,
+            file: file.stamp,
+        });
         Some(loss)
     }
 
-    /// Adds `line` to the cache file (best effort: a cache that cannot be
-    /// written only costs time, and says so once).
-    fn keep(&mut self, line: &CacheLine) {
+    /// Adds `line` to the cache, and to its file (best effort: a cache
+    /// that cannot be written only costs time, and says so once).
+    fn keep(&mut self, line: CacheLine) {
+        let text = serde_json::to_string(&line);
+        self.cache.insert(line.record.clone(), line);
         if self.cache_problem.is_some() {
             return;
         }
-        let Ok(mut text) = serde_json::to_string(line) else {
+        let Ok(mut text) = text else {
             return;
         };
         text.push('\n');
@@ -217,17 +320,22 @@ impl Reviews {
     }
 }
 
-/// The cache's lines by record hash; whether to start the file afresh;
-/// why it cannot be used at all, if so.
-fn load_cache(path: &Path) -> (HashMap<String, CacheLine>, bool, Option<String>) {
+/// The files of `records/` the cache knows: (name, length, time) -> (the
+/// round id inside, the hash of the bytes).
+type Known = HashMap<(String, u64, u64), (String, String)>;
+
+/// The cache's lines by record hash and the files it knows; whether to
+/// start the file afresh; why it cannot be used at all, if so.
+fn load_cache(path: &Path) -> (HashMap<String, CacheLine>, Known, bool, Option<String>) {
     let bytes = match files::read_bytes(path, MAX_CACHE_BYTES, Follow::Never) {
         Ok(bytes) => bytes,
-        Err(ReadError::NotFound) => return (HashMap::new(), false, None),
+        Err(ReadError::NotFound) => return (HashMap::new(), HashMap::new(), false, None),
         Err(ReadError::TooLarge { .. } | ReadError::NotText) => {
-            return (HashMap::new(), true, None);
+            return (HashMap::new(), HashMap::new(), true, None);
         }
         Err(e) => {
             return (
+                HashMap::new(),
                 HashMap::new(),
                 false,
                 Some(format!(
@@ -237,39 +345,81 @@ fn load_cache(path: &Path) -> (HashMap<String, CacheLine>, bool, Option<String>)
             );
         }
     };
+    let (cache, known) = parse_cache(&String::from_utf8_lossy(&bytes));
+    (cache, known, false, None)
+}
+
+/// The lines of a cache file's `text` that can be used, by record hash,
+/// and the files they were made from.
+fn parse_cache(text: &str) -> (HashMap<String, CacheLine>, Known) {
     let mut cache: HashMap<String, CacheLine> = HashMap::new();
-    for line in String::from_utf8_lossy(&bytes).lines() {
+    let mut known = HashMap::new();
+    for line in text.lines() {
         let Ok(line) = serde_json::from_str::<CacheLine>(line) else {
             continue;
         };
         if line.record.len() != 64 || !line.record.bytes().all(|b| b.is_ascii_hexdigit()) {
             continue;
         }
+        if let Some(stamp) = &line.file {
+            // Only ever compared with the names listed in `records/`.
+            if stamp.id.len() > MAX_ID_BYTES || stamp.name.len() > MAX_NAME_BYTES {
+                continue;
+            }
+            known.insert(stamp.key(), (stamp.id.clone(), line.record.clone()));
+        }
         // Of two lines for one record, the one proven or thought longer.
-        let better = cache.get(&line.record).is_none_or(|kept| {
-            (line.estimated == [0, 0], line.think_ms) > (kept.estimated == [0, 0], kept.think_ms)
-        });
+        let better = cache
+            .get(&line.record)
+            .is_none_or(|kept| line.rank() > kept.rank());
         if better {
             cache.insert(line.record.clone(), line);
         }
     }
-    (cache, false, None)
+    (cache, known)
 }
+
+/// The longest round id and file name taken from the cache.
+const MAX_ID_BYTES: usize = 64;
+const MAX_NAME_BYTES: usize = 255;
 
 /// Round id -> record file, for the records in `dir` (regular `.txt`
 /// files, not links, at most [`MAX_RECORD_FILES`] looked at; unreadable
-/// ones skipped).
-fn index_records(dir: &Path) -> HashMap<String, PathBuf> {
+/// ones skipped), and how many were read: a file `known` to the cache
+/// (same name, length and time) is not read, its id is the cache's.
+fn index_records(dir: &Path, known: &Known) -> (HashMap<String, RecordFile>, usize) {
     let mut records = HashMap::new();
+    let mut read = 0;
     for path in record_files(dir, MAX_RECORD_FILES) {
-        let Ok(text) = files::read_text(&path, MAX_RECORD_BYTES as u64, Follow::Never) else {
-            continue;
+        let stamp = FileStamp::of(&path);
+        let (id, known_hash) = match stamp.as_ref().and_then(|s| known.get(&s.key())) {
+            Some((id, hash)) => (id.clone(), Some(hash.clone())),
+            None => {
+                read += 1;
+                let Ok(text) = files::read_text(&path, MAX_RECORD_BYTES as u64, Follow::Never)
+                else {
+                    continue;
+                };
+                let Some(id) = round_id(&text) else {
+                    continue;
+                };
+                (id.to_string(), None)
+            }
         };
-        if let Some(id) = round_id(&text) {
-            records.entry(id.to_string()).or_insert(path);
-        }
+        // An id too long for the cache to take back is not kept there.
+        let stamp = stamp
+            .filter(|_| id.len() <= MAX_ID_BYTES)
+            .map(|stamp| FileStamp {
+                id: id.clone(),
+                ..stamp
+            });
+        records.entry(id).or_insert(RecordFile {
+            path,
+            stamp,
+            known_hash,
+        });
     }
-    records
+    (records, read)
 }
 
 #[cfg(test)]
@@ -398,9 +548,12 @@ mod tests {
             serde_json::to_string(&CacheLine {
                 record: hash.clone(),
                 think_ms,
-                lost: [99, 99],
-                moves,
-                estimated,
+                loss: RoundLoss {
+                    lost: [99, 99],
+                    moves,
+                    estimated,
+                },
+                file: None,
             })
             .unwrap()
         };
@@ -428,6 +581,80 @@ mod tests {
         let cache = fs::read_to_string(root.path().join(CACHE_FILE)).unwrap();
         assert_eq!(cache.lines().count(), 1, "afresh");
         assert!(reviews.cache_problem().is_none());
+    }
+
+    /// A cache line as versions before `file` wrote it (the format of
+    /// `RoundLoss`'s fields at the top level) still answers; the run then
+    /// writes one that knows its file, and the next run reads no record.
+    #[test]
+    fn a_cache_written_before_still_serves_and_learns_its_file() {
+        let (root, records) = data_with(&["aaa"]);
+        let bytes = fs::read(root.path().join("records/r0.txt")).unwrap();
+        let hash = hex(&Sha256::digest(&bytes));
+        let loss = expected(&records[0]);
+        let old = format!(
+            "{{\"record\":\"{hash}\",\"think_ms\":60000,\"lost\":[{},{}],\"moves\":[{},{}],\"estimated\":[{},{}]}}\n",
+            loss.lost[0],
+            loss.lost[1],
+            loss.moves[0],
+            loss.moves[1],
+            loss.estimated[0],
+            loss.estimated[1]
+        );
+        fs::write(root.path().join(CACHE_FILE), &old).unwrap();
+        let mut reviews = Reviews::open(root.path(), THINK);
+        let served = reviews
+            .review(&round(Some("aaa")), |_, _| panic!("analysed again"))
+            .unwrap();
+        assert_eq!(served, loss);
+        assert_eq!(reviews.counts().cached, 1);
+        let cache = fs::read_to_string(root.path().join(CACHE_FILE)).unwrap();
+        assert!(cache.starts_with(&old), "the old line stays: {cache}");
+        assert!(
+            cache
+                .lines()
+                .nth(1)
+                .unwrap()
+                .contains("\"file\":{\"id\":\"aaa\""),
+            "{cache}"
+        );
+        let mut again = Reviews::open(root.path(), THINK);
+        assert_eq!(again.review(&round(Some("aaa")), |_, _| {}), Some(loss));
+        assert_eq!((again.files_read(), again.counts().cached), (0, 1));
+    }
+
+    /// With every round in the cache, no record file is read: not to find
+    /// its id, not to hash it. A file changed behind the cache's back but
+    /// listed the same (name, length, time) is taken as known, which shows
+    /// it is not read; one with another time is read again.
+    #[test]
+    fn with_a_warm_cache_no_record_is_read() {
+        let (root, records) = data_with(&["aaa", "bbb"]);
+        let mut reviews = Reviews::open(root.path(), THINK);
+        for id in ["aaa", "bbb"] {
+            assert!(reviews.review(&round(Some(id)), |_, _| {}).is_some());
+        }
+        assert_eq!(reviews.files_read(), 4, "cold: each found, then analysed");
+        let path = root.path().join("records/r0.txt");
+        let time = fs::metadata(&path).unwrap().modified().unwrap();
+        let len = fs::metadata(&path).unwrap().len();
+        fs::write(&path, "x".repeat(usize::try_from(len).unwrap())).unwrap();
+        let file = fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(time).unwrap();
+        drop(file);
+        let mut warm = Reviews::open(root.path(), THINK);
+        let first = warm.review(&round(Some("aaa")), |_, _| {});
+        assert_eq!(first, Some(expected(&records[0])), "from the cache, unread");
+        assert!(warm.review(&round(Some("bbb")), |_, _| {}).is_some());
+        assert_eq!(warm.files_read(), 0);
+        assert_eq!(warm.counts().cached, 2);
+        // Another time: read again, and this one is no record any more.
+        let file = fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(time + Duration::from_secs(1)).unwrap();
+        drop(file);
+        let mut touched = Reviews::open(root.path(), THINK);
+        assert_eq!(touched.review(&round(Some("aaa")), |_, _| {}), None);
+        assert_eq!(touched.files_read(), 1, "the changed file only");
     }
 
     #[test]

@@ -13,6 +13,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 use ratatui::layout::{Position, Rect};
 
 use crate::rng::Rng;
+use crate::tui::chrome::HelpScroll;
 use crate::tui::digits::{DigitEntry, Entered};
 use crate::tui::input::{Input, chord_message};
 use crate::tui::prefs::{self, Chosen, Prefs};
@@ -80,8 +81,8 @@ pub enum SolitaireMode {
     Sowing(HouseAnimation),
     /// A question waiting for `y`.
     Asking(Question),
-    /// The help over the board.
-    Help,
+    /// The help over the board, scrolled this far.
+    Help(HelpScroll),
 }
 
 /// The game on the screen: the board, its history, and what is shown.
@@ -104,6 +105,8 @@ pub struct SolitaireGame {
     deals: u32,
     rng: Rng,
     trace: Vec<SolitaireStep>,
+    /// The whole screen, as last given (how far the help scrolls).
+    area: Rect,
 }
 
 impl SolitaireGame {
@@ -127,6 +130,7 @@ impl SolitaireGame {
             deals: 0,
             rng,
             trace: Vec::new(),
+            area: Rect::default(),
         };
         app.set_board(board);
         app
@@ -256,7 +260,22 @@ impl SolitaireGame {
     /// Whether the help is open.
     #[must_use]
     pub fn help_open(&self) -> bool {
-        matches!(self.mode, SolitaireMode::Help)
+        self.help_scroll().is_some()
+    }
+
+    /// How far the help is scrolled, while it is open.
+    #[must_use]
+    pub fn help_scroll(&self) -> Option<HelpScroll> {
+        match self.mode {
+            SolitaireMode::Help(scroll) => Some(scroll),
+            _ => None,
+        }
+    }
+
+    /// The speed and theme, and which keys change them.
+    #[must_use]
+    pub fn prefs(&self) -> &Chosen {
+        &self.chosen
     }
 
     /// Whether the player asked to quit.
@@ -322,7 +341,7 @@ impl SolitaireGame {
         }
         match Input::from_key(key) {
             Input::Key(key) => self.on_plain_key(key, now),
-            other => self.on_input(other, Rect::default(), now),
+            other => self.on_input(other, self.area, now),
         }
     }
 
@@ -350,8 +369,12 @@ impl SolitaireGame {
                 }
                 return;
             }
-            SolitaireMode::Help => {
-                if matches!(key.code, KeyCode::Char('q' | 'Q')) {
+            SolitaireMode::Help(mut scroll) => {
+                // The arrows scroll it; any other key closes it, and q
+                // goes on to ask about quitting.
+                if scroll.key(key.code, &view::help_text(self), self.area) {
+                    self.mode = SolitaireMode::Help(scroll);
+                } else if matches!(key.code, KeyCode::Char('q' | 'Q')) {
                     self.ask_quit();
                 }
                 return;
@@ -384,7 +407,9 @@ impl SolitaireGame {
             KeyCode::Char('s' | 'S') => self.ask_start_over(),
             KeyCode::Char('h' | 'H') => self.show_hint(),
             KeyCode::Char('n' | 'N') => self.ask_new_board(),
-            KeyCode::Char('?') | KeyCode::F(1) => self.mode = SolitaireMode::Help,
+            KeyCode::Char('?') | KeyCode::F(1) => {
+                self.mode = SolitaireMode::Help(HelpScroll::default());
+            }
             _ => {}
         }
     }
@@ -606,6 +631,7 @@ impl SolitaireGame {
     /// wheel and the clock. `area` is the whole screen, to find where the
     /// houses are drawn.
     pub fn on_input(&mut self, input: Input, area: Rect, now: Instant) {
+        self.area = area;
         match input {
             Input::Key(key) => self.on_plain_key(key, now),
             Input::Interrupt => self.quit = true,
@@ -633,7 +659,8 @@ impl SolitaireGame {
                 self.mode = sowing;
                 return self.finish_animation();
             }
-            SolitaireMode::Help => return,
+            // A click closes the help, as a key does.
+            SolitaireMode::Help(_) => return,
             SolitaireMode::Asking(_) => {
                 self.message = Some("Kept the board as it is.".into());
                 return;

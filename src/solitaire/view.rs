@@ -16,7 +16,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget, Wrap};
 
 use crate::rules::plural;
-use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
+use crate::tui::chrome::{HelpText, KeyBar, Weight, draw_help, draw_too_small};
 use crate::tui::theme::Theme;
 
 use super::app::{Question, SolitaireGame};
@@ -265,8 +265,8 @@ pub fn draw(frame: &mut Frame, app: &SolitaireGame, theme: Theme) {
         ..layout.keys
     };
     Widget::render(Paragraph::new(key_bar(app, keys.width, theme)), keys, buf);
-    if app.help_open() {
-        draw_help(frame, area, theme);
+    if let Some(scroll) = app.help_scroll() {
+        draw_help(frame, area, &help_text(app), scroll, &theme);
     }
 }
 
@@ -312,23 +312,29 @@ fn key_bar(app: &SolitaireGame, width: u16, theme: Theme) -> Line<'static> {
         0 | 1 => "1".to_string(),
         n => format!("1-{n}"),
     };
-    let keys: Vec<(&str, &str, Weight)> = if app.question().is_some() {
-        vec![("y", "yes", Essential), ("any other key", "no", Essential)]
+    let mut bar = KeyBar::new();
+    let mut add = |keys: &[(&str, &str, Weight)]| {
+        for &(key, what, weight) in keys {
+            bar.add(key, what, weight);
+        }
+    };
+    if app.question().is_some() {
+        add(&[("y", "yes", Essential), ("any other key", "no", Essential)]);
     } else if app.animation().is_some() {
-        vec![
+        add(&[
             ("any key", "skip animation", Essential),
             ("q", "quit", Essential),
-        ]
+        ]);
     } else if board.choose() == 0 {
-        vec![
+        add(&[
             ("u", "undo", Essential),
             ("s", "start over", Essential),
             ("n", "new board", Essential),
             ("?", "help", Essential),
             ("q", "quit", Essential),
-        ]
+        ]);
     } else {
-        vec![
+        add(&[
             (numbers.as_str(), "play", Essential),
             ("←/→", "select", Useful),
             ("h", "hint", Useful),
@@ -336,15 +342,10 @@ fn key_bar(app: &SolitaireGame, width: u16, theme: Theme) -> Line<'static> {
             ("r", "redo", Optional),
             ("s", "restart", Optional),
             ("n", "new", Useful),
-            ("+/-", "speed", Optional),
-            ("t", "colours", Optional),
-            ("?", "help", Essential),
-            ("q", "quit", Essential),
-        ]
-    };
-    let mut bar = KeyBar::new();
-    for (key, what, weight) in keys {
-        bar.add(key, what, weight);
+        ]);
+        app.prefs().add_keys(&mut bar, "t");
+        bar.add("?", "help", Essential);
+        bar.add("q", "quit", Essential);
     }
     bar.line(width, &theme)
 }
@@ -473,45 +474,49 @@ fn draw_banner(
     Widget::render(body, rect, buf);
 }
 
-const HELP: &[&str] = &[
-    "Bring every seed into the store at the right end.",
-    "Houses are numbered from the store: house 1 is next",
-    "to it. House n can be played only when it holds",
-    "exactly n seeds: they are sown one per house towards",
-    "the store, and the last lands in the store.",
-    "Tip: play the playable house closest to the store.",
-    "",
-    "1-9, or digits + Enter   play that house",
-    "←/→  select a house   Tab/↑↓  next playable house",
-    "Enter or Space   play the selected house",
-    "mouse   click a house to play it; wheel or ◀ ▶ scroll",
-    "u undo   r redo   s start over   h hint   n new board",
-    "+/- faster/slower   t colours (both kept next time)",
-    "? help   q or Esc quit   any key skips animation",
-    "▲ playable   ▼ selected   ★ hint",
-];
-
-fn draw_help(frame: &mut Frame, area: Rect, theme: Theme) {
-    let width = 58.min(area.width);
-    let height = (HELP.len() as u16 + 2).min(area.height);
-    let rect = Rect::new(
-        area.x + (area.width - width) / 2,
-        area.y + (area.height - height) / 2,
-        width,
-        height,
-    );
-    let lines: Vec<Line> = HELP.iter().map(|l| Line::raw(format!(" {l}"))).collect();
-    frame.render_widget(Clear, rect);
-    frame.render_widget(
-        Paragraph::new(lines).block(
-            Block::bordered()
-                .border_type(BorderType::Rounded)
-                .border_style(theme.title)
-                .title_top(Line::styled(" Help: Solitaire Mancala ", theme.title))
-                .title_bottom(Line::styled(" any key closes ", theme.dim).right_aligned()),
+/// The help screen: the rules, then every key (the speed and theme keys
+/// as `app`'s [`Chosen::help_keys`](crate::tui::prefs::Chosen::help_keys)
+/// give them).
+#[must_use]
+pub fn help_text(app: &SolitaireGame) -> HelpText {
+    let pairs = [
+        (
+            "1-9",
+            "play that house; a number a longer one could start waits for more digits or Enter",
         ),
-        rect,
-    );
+        ("←/→", "select a house"),
+        ("Tab / ↑↓", "the next playable house"),
+        ("Enter Space", "play the selected house"),
+        ("mouse", "click a house to play it; the wheel or ◀ ▶ scroll"),
+        ("u / r", "undo / redo"),
+        ("s", "start this board over"),
+        ("h", "hint"),
+        ("n", "a new board"),
+    ];
+    let mut keys: Vec<(String, String)> = pairs
+        .into_iter()
+        .map(|(keys, what)| (keys.to_string(), what.to_string()))
+        .collect();
+    keys.extend(app.prefs().help_keys("t"));
+    keys.extend([
+        (
+            "?".to_string(),
+            "this help (↑↓ scroll it, any other key closes it)".to_string(),
+        ),
+        ("q or Esc".to_string(), "quit (asks first)".to_string()),
+        ("any key".to_string(), "skips an animation".to_string()),
+    ]);
+    HelpText {
+        title: " Solitaire Mancala — help ".to_string(),
+        heading: "Rules: bring every seed into the store at the right end.".to_string(),
+        sentences: vec![
+            "Houses are numbered from the store: house 1 is next to it.".to_string(),
+            "House n can be played only when it holds exactly n seeds: they are sown one per house towards the store, and the last lands in the store.".to_string(),
+            "Tip: play the playable house closest to the store.".to_string(),
+            "On the board: ▲ playable, ▼ selected, ★ hint.".to_string(),
+        ],
+        keys,
+    }
 }
 
 #[cfg(test)]
@@ -826,5 +831,107 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The help is the one every screen shares: on a small screen the
+    /// arrows scroll it down to its last line and no further (one ↑ then
+    /// goes back a line at once).
+    #[test]
+    fn the_help_scrolls_to_its_last_line_and_no_further() {
+        let now = Instant::now();
+        let area = Rect::new(0, 0, MIN_WIDTH, MIN_HEIGHT);
+        let mut a = app(deal(23), None);
+        a.on_input(
+            crate::tui::input::Input::Resize(area.width, area.height),
+            area,
+            now,
+        );
+        keys(&mut a, "?", now);
+        let text = |a: &SolitaireGame| {
+            render(a, area.width, area.height, Theme::monochrome())
+                .backend()
+                .to_string()
+        };
+        let top = text(&a);
+        assert!(top.contains("Rules: bring every seed"), "{top}");
+        let down = KeyEvent::new(KeyCode::Down, KeyModifiers::NONE);
+        for _ in 0..200 {
+            a.on_key(down, now);
+        }
+        let bottom = text(&a);
+        let last_row = |screen: &str| {
+            screen
+                .lines()
+                .nth(usize::from(area.height) - 2)
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert!(last_row(&bottom).contains("skips an animation"), "{bottom}");
+        a.on_key(KeyEvent::new(KeyCode::Up, KeyModifiers::NONE), now);
+        assert!(a.help_open());
+        let back = text(&a);
+        assert!(!last_row(&back).contains("skips an animation"), "{back}");
+    }
+
+    /// With `NO_COLOR` set, neither the key bar nor the help offers `t`;
+    /// without it, both do.
+    #[test]
+    fn with_no_color_set_no_colours_key_is_offered() {
+        let now = Instant::now();
+        for forbidden in [false, true] {
+            let mut a = app(deal(23), None);
+            let kept = crate::tui::prefs::Prefs {
+                seed_delay: None,
+                palette: crate::tui::theme::Palette::Mono,
+            };
+            a.keep_prefs(crate::tui::prefs::Chosen::new(
+                None,
+                Theme::monochrome(),
+                kept,
+                forbidden,
+            ));
+            let bar = render(&a, 130, 24, Theme::monochrome())
+                .backend()
+                .to_string();
+            keys(&mut a, "?", now);
+            let help = render(&a, 100, 40, Theme::monochrome())
+                .backend()
+                .to_string();
+            assert_eq!(bar.contains("t colours"), !forbidden, "{bar}");
+            assert_eq!(help.contains("colours or black"), !forbidden, "{help}");
+        }
+    }
+
+    /// The speed keys read the same in every screen's help (the game's,
+    /// the replay's and this one), from the one wording of a speed.
+    #[test]
+    fn every_help_words_the_speed_keys_alike() {
+        let now = Instant::now();
+        let delay = Some(Duration::from_millis(150));
+        let speed_line = |help: HelpText| {
+            help.keys
+                .into_iter()
+                .find(|(keys, _)| keys == "+ / -")
+                .expect("a speed line")
+        };
+        let game = crate::tui::game::testing::app_for(
+            crate::tui::game::testing::config(
+                crate::rules::Rules::KALAH,
+                crate::players::PlayerKind::Human,
+                crate::players::PlayerKind::Human,
+            ),
+            delay,
+            now,
+        );
+        let record = crate::game::Record::of_match(game.game());
+        let replay_prefs = crate::tui::prefs::Chosen::unkept(delay, Theme::monochrome());
+        let solitaire = app(deal(23), Some(150));
+        let line = speed_line(help_text(&solitaire));
+        assert_eq!(line, speed_line(crate::tui::game::help::text(&game)));
+        assert_eq!(
+            line,
+            speed_line(crate::tui::replay::help_text(&record, &replay_prefs))
+        );
+        assert!(line.1.contains("150 ms per seed"), "{line:?}");
     }
 }

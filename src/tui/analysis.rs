@@ -479,6 +479,57 @@ impl Screen for AnalysisView {
     }
 }
 
+/// The analysis of a round hosted by another screen (the game at a
+/// round's end, the replay), the same way on both: started on its thread
+/// the first time it is opened, kept when the viewer goes back so that
+/// opening it again shows it at once. It is on screen exactly while its
+/// view is not done: that is not stored twice.
+#[derive(Default)]
+pub struct HostedAnalysis {
+    view: Option<AnalysisView>,
+}
+
+impl HostedAnalysis {
+    /// Puts the analysis on screen with the host's `chosen` speed and
+    /// theme: the analysis of `record` (only asked for the first time),
+    /// within [`DEFAULT_THINK`] per position.
+    pub fn open(&mut self, record: impl FnOnce() -> Record, chosen: Chosen) {
+        match &mut self.view {
+            Some(view) => {
+                view.reopen();
+                *view.chosen() = chosen;
+            }
+            None => self.view = Some(AnalysisView::start(record(), DEFAULT_THINK, chosen)),
+        }
+    }
+
+    /// The analysis screen, while it is on screen.
+    #[must_use]
+    pub fn on_screen(&self) -> Option<&AnalysisView> {
+        self.view.as_ref().filter(|view| !view.is_done())
+    }
+
+    /// `input` while the analysis is on screen goes there (`false`: it is
+    /// not on screen). What `t` chooses there becomes the host's `chosen`
+    /// at once (to be kept, and shown on the way back).
+    pub fn input(&mut self, input: &Input, chosen: &mut Chosen) -> bool {
+        let Some(view) = self.view.as_mut().filter(|view| !view.is_done()) else {
+            return false;
+        };
+        view.handle(input);
+        *chosen = *view.chosen();
+        // Handed on: the host keeps it, once.
+        view.chosen().take_changed();
+        true
+    }
+
+    /// When the analysis on screen looks at its thread again.
+    #[must_use]
+    pub fn next_wake(&self) -> Option<Instant> {
+        self.on_screen().and_then(AnalysisView::next_wake)
+    }
+}
+
 /// Analyses `record` full screen, within `think` per position, until the
 /// viewer quits.
 ///

@@ -3,6 +3,7 @@
 //! not fit), one help screen ([`HelpText`], listing every key) and one
 //! too-small screen.
 
+use crossterm::event::KeyCode;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::text::{Line, Span};
@@ -131,14 +132,63 @@ impl HelpText {
     }
 }
 
-/// Draws `help` over the whole of `area`, scrolled down `scroll` lines
-/// (at most until its last line shows), framed with how to scroll and
-/// close it.
-pub fn draw_help(frame: &mut Frame, area: Rect, help: &HelpText, scroll: u16, theme: &Theme) {
-    let lines = help.lines(usize::from(area.width.saturating_sub(2)), theme);
-    let hidden = u16::try_from(lines.len())
+/// An open help screen, the same on every screen: how far it is
+/// scrolled. The arrows scroll it, at most until its last line shows (a
+/// limit taken from the help's own length on the screen's size); any
+/// other key closes it. Drawn by [`draw_help`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HelpScroll {
+    offset: u16,
+}
+
+impl HelpScroll {
+    /// Lines scrolled down.
+    #[must_use]
+    pub fn offset(self) -> u16 {
+        self.offset
+    }
+
+    /// `code` pressed while `help` is open on a screen of `area`: `true`
+    /// when it scrolled (or would, at either end), `false` when it closes
+    /// the help.
+    pub fn key(&mut self, code: KeyCode, help: &HelpText, area: Rect) -> bool {
+        match code {
+            KeyCode::Up | KeyCode::PageUp => self.offset = self.offset.saturating_sub(1),
+            KeyCode::Down | KeyCode::PageDown => {
+                self.offset = (self.offset + 1).min(help_overflow(help, area));
+            }
+            _ => return false,
+        }
+        true
+    }
+}
+
+/// How many lines of `help` drawn over `area` do not fit in its frame:
+/// how far it scrolls.
+#[must_use]
+pub fn help_overflow(help: &HelpText, area: Rect) -> u16 {
+    let width = usize::from(area.width.saturating_sub(2));
+    if width == 0 {
+        return 0;
+    }
+    // Only the count matters here, not the styles.
+    let lines = help.lines(width, &Theme::monochrome()).len();
+    u16::try_from(lines)
         .unwrap_or(u16::MAX)
-        .saturating_sub(area.height.saturating_sub(2));
+        .saturating_sub(area.height.saturating_sub(2))
+}
+
+/// Draws `help` over the whole of `area`, scrolled as `scroll` says (at
+/// most until its last line shows), framed with how to scroll and close
+/// it.
+pub fn draw_help(
+    frame: &mut Frame,
+    area: Rect,
+    help: &HelpText,
+    scroll: HelpScroll,
+    theme: &Theme,
+) {
+    let lines = help.lines(usize::from(area.width.saturating_sub(2)), theme);
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
         .title(Line::styled(help.title.clone(), theme.title))
@@ -148,7 +198,7 @@ pub fn draw_help(frame: &mut Frame, area: Rect, help: &HelpText, scroll: u16, th
     frame.render_widget(Clear, area);
     frame.render_widget(
         Paragraph::new(lines)
-            .scroll((scroll.min(hidden), 0))
+            .scroll((scroll.offset.min(help_overflow(help, area)), 0))
             .block(block),
         area,
     );

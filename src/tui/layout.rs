@@ -4,7 +4,7 @@
 use ratatui::layout::Rect;
 
 use crate::rules::Rules;
-use crate::tui::widgets::board::BoardGeometry;
+use crate::tui::widgets::board::{BoardGeometry, BoardSize};
 
 /// Narrowest screen the text around the board needs.
 const MIN_TEXT_WIDTH: u16 = 40;
@@ -115,14 +115,11 @@ impl ScreenLayout {
         let gap_bottom = take(1);
         let mut bottom_height = MIN_BOTTOM + take(MAX_BOTTOM - MIN_BOTTOM);
         let classic_height = BoardGeometry::min_height() + 2 * grow;
-        let board_height = if extra < 2 {
-            classic_height
-        } else {
-            let room = Rect::new(area.x, area.y, area.width, classic_height + extra);
-            BoardGeometry::new(room, rules)
-                .map_or(classic_height, |g| BoardGeometry::height(g.pit_height()))
-        };
-        bottom_height += extra - (board_height - classic_height);
+        // The board's size, found once: in all the lines it may take.
+        let room = Rect::new(area.x, area.y, area.width, classic_height + extra);
+        let size = BoardSize::fitting(room, rules).ok_or(need)?;
+        let board_height = size.height();
+        bottom_height += classic_height + extra - board_height;
 
         let x = area.x + 1;
         let width = area.width - 2;
@@ -141,7 +138,7 @@ impl ScreenLayout {
         row(gap_bottom);
         let bottom = row(bottom_height);
         let keys = row(1);
-        let geometry = BoardGeometry::new(board, rules).ok_or(need)?;
+        let geometry = BoardGeometry::place(board, rules, size);
         // The text lines line up with the board: from its left edge, as
         // wide as it or as a classic 80-column terminal's text, whichever is
         // more (moved left if that runs off the screen).
@@ -233,6 +230,11 @@ mod tests {
                     );
                     let outer = layout.geometry.outer();
                     assert_eq!(area.intersection(outer), outer, "{at}");
+                    assert_eq!(
+                        Some(layout.geometry),
+                        BoardGeometry::new(layout.board, &rules),
+                        "laid out once, as the board's own row lays it out: {at}"
+                    );
                 }
             }
         }

@@ -23,6 +23,7 @@ use crate::game::DEFAULT_SPEED_MS;
 use crate::game::dirs::config_dir;
 use crate::game::files::{self, Follow, ReadError};
 use crate::game::save::write_atomic;
+use crate::tui::chrome::{KeyBar, Weight};
 use crate::tui::screen::{Screen, World};
 use crate::tui::theme::{Palette, Theme};
 
@@ -68,10 +69,10 @@ pub fn next_speed(current: Option<Duration>, faster: bool) -> Result<Option<Dura
     };
     match next {
         Some(&ms) => Ok((ms > 0).then(|| Duration::from_millis(ms))),
-        None if faster => Err("Already the fastest: no animation.".into()),
+        None if faster => Err(format!("Already the fastest: {}.", speed_name(None))),
         None => Err(format!(
-            "Already the slowest: {} ms per seed.",
-            SPEEDS_MS[SPEEDS_MS.len() - 1]
+            "Already the slowest: {}.",
+            speed_name(Some(Duration::from_millis(SPEEDS_MS[SPEEDS_MS.len() - 1])))
         )),
     }
 }
@@ -106,11 +107,36 @@ pub fn parse_speed(text: &str) -> Result<Option<Duration>, String> {
     }
 }
 
+/// How a sowing speed reads on every screen, longest first, for where
+/// room is short: "150 ms per seed", "150 ms/seed", "150 ms"; "no
+/// animation", "no anim.". Every wording of a speed comes from here.
+#[must_use]
+pub fn speed_names(delay: Option<Duration>) -> Vec<String> {
+    match delay {
+        Some(d) => {
+            let ms = d.as_millis();
+            vec![
+                format!("{ms} ms per seed"),
+                format!("{ms} ms/seed"),
+                format!("{ms} ms"),
+            ]
+        }
+        None => vec!["no animation".to_string(), "no anim.".to_string()],
+    }
+}
+
+/// How a sowing speed reads in full: "150 ms per seed", or "no
+/// animation" (the first of [`speed_names`]).
+#[must_use]
+pub fn speed_name(delay: Option<Duration>) -> String {
+    speed_names(delay).swap_remove(0)
+}
+
 /// What the screens say when the speed changed.
 #[must_use]
 pub fn speed_message(delay: Option<Duration>) -> String {
     match delay {
-        Some(d) => format!("Sowing speed: {} ms per seed.", d.as_millis()),
+        Some(_) => format!("Sowing speed: {}.", speed_name(delay)),
         None => "Animation off.".to_string(),
     }
 }
@@ -215,6 +241,37 @@ impl Chosen {
     #[must_use]
     pub fn can_switch_theme(&self) -> bool {
         !self.colour_forbidden
+    }
+
+    /// Puts the keys that change the speed and the theme in a screen's key
+    /// bar: `+/-` always, `theme_key` (`t`, or `T` where `t` names a pit)
+    /// only where it can work, not while `NO_COLOR` is set. Every screen's
+    /// bar takes them from here, so that the rule is one.
+    pub fn add_keys(&self, bar: &mut KeyBar, theme_key: &str) {
+        bar.add("+/-", "speed", Weight::Optional);
+        if self.can_switch_theme() {
+            bar.add(theme_key, "colours", Weight::Optional);
+        }
+    }
+
+    /// The same keys as [`Chosen::add_keys`] for a help screen, as (keys,
+    /// what they do) pairs, with the speed now.
+    #[must_use]
+    pub fn help_keys(&self, theme_key: &str) -> Vec<(String, String)> {
+        let mut keys = vec![(
+            "+ / -".to_string(),
+            format!(
+                "faster / slower sowing, kept for next time (now {})",
+                speed_name(self.seed_delay)
+            ),
+        )];
+        if self.can_switch_theme() {
+            keys.push((
+                theme_key.to_string(),
+                "colours or black and white, kept for next time".to_string(),
+            ));
+        }
+        keys
     }
 
     /// `t`: colours or black and white (`NO_COLOR` keeps a run black and

@@ -33,7 +33,9 @@ use crate::game::keeper::saved_summary;
 use crate::game::{Match, PlayOptions, match_score, perfect_warning, plural};
 use crate::players::Hint;
 use crate::rules::{Pit, Rules, Side};
+use crate::tui::analysis::HostedAnalysis;
 use crate::tui::animation::Animation;
+use crate::tui::chrome::HelpScroll;
 use crate::tui::digits::DigitEntry;
 use crate::tui::game::computer::Request;
 use crate::tui::game::keys;
@@ -158,8 +160,8 @@ pub struct App {
     game: Match,
     mode: Mode,
     dialog: Option<Overlay>,
-    /// Lines the help screen is scrolled down by (on a small terminal).
-    help_scroll: u16,
+    /// How far the help screen is scrolled (on a small terminal).
+    help_scroll: HelpScroll,
     notes: Notes,
     /// The speed and theme, and the keys that change them.
     chosen: Chosen,
@@ -184,7 +186,7 @@ pub struct App {
     /// The network's part, in a match with a friend on another machine.
     remote: Option<Remote>,
     /// The analysis of the round just played, once asked for (`A`).
-    review: Option<review::RoundAnalysis>,
+    review: HostedAnalysis,
 }
 
 impl App {
@@ -201,7 +203,7 @@ impl App {
             game,
             mode: Mode::Turn { hint: None },
             dialog: None,
-            help_scroll: 0,
+            help_scroll: HelpScroll::default(),
             notes: Notes::default(),
             chosen: Chosen::unkept(settings.seed_delay, theme),
             move_pause: settings.move_pause,
@@ -218,7 +220,7 @@ impl App {
             requests: Vec::new(),
             events: Vec::new(),
             remote: None,
-            review: None,
+            review: HostedAnalysis::default(),
         };
         app.announce_round();
         if let Some(notice) = perfect_warning(app.game.config(), settings.think) {
@@ -336,10 +338,10 @@ impl App {
         self.chosen.theme()
     }
 
-    /// Whether `t` can change the theme (`NO_COLOR` keeps it black and white).
+    /// The speed and theme, and which keys change them.
     #[must_use]
-    pub fn can_switch_theme(&self) -> bool {
-        self.chosen.can_switch_theme()
+    pub fn prefs(&self) -> &Chosen {
+        &self.chosen
     }
 
     /// What the screen is doing.
@@ -356,7 +358,7 @@ impl App {
 
     /// How far the help screen is scrolled.
     #[must_use]
-    pub fn help_scroll(&self) -> u16 {
+    pub fn help_scroll(&self) -> HelpScroll {
         self.help_scroll
     }
 

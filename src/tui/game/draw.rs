@@ -131,7 +131,8 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         .to_move(app.to_move())
         .sowing(app.animation())
         .selected(app.selection())
-        .caption(caption(app, layout.geometry().caption().width));
+        .caption(caption(app, layout.geometry().caption().width))
+        .laid_out(layout.geometry());
     frame.render_widget(&view, layout.board());
 
     if app.busy_question() {
@@ -563,22 +564,16 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
     } else {
         "Esc"
     };
-    if app.resume_summary().is_none() {
-        // The question about a saved match takes no other keys.
-        keys.push(("+/-".into(), "speed", Optional));
-        // With NO_COLOR set the bar offers no switch that cannot work.
-        if app.can_switch_theme() {
-            keys.push((command_key(app, 't'), "colours", Optional));
-        }
-    }
-    keys.extend([
-        ("?".into(), "help", Essential),
-        (quit.into(), "quit", Essential),
-    ]);
     let mut bar = KeyBar::new();
     for (key, what, weight) in keys {
         bar.add(key, what, weight);
     }
+    if app.resume_summary().is_none() {
+        // The question about a saved match takes no other keys.
+        app.prefs().add_keys(&mut bar, &command_key(app, 't'));
+    }
+    bar.add("?", "help", Essential);
+    bar.add(quit, "quit", Essential);
     bar.line(width, app.theme())
 }
 

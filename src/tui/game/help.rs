@@ -7,6 +7,7 @@ use crate::rules::{Capture, Rules, Side, Sowing, Sweep};
 use crate::tui::chrome::{HelpText, draw_help};
 use crate::tui::game::app::App;
 use crate::tui::game::keys::command_key;
+use crate::tui::prefs::{Chosen, speed_names};
 
 /// The rules in force, in a few sentences.
 #[must_use]
@@ -51,16 +52,12 @@ pub fn rules_text(rules: &Rules, names: [&str; 2]) -> Vec<String> {
 /// Every key on this board, as (keys, what they do) pairs; a command whose
 /// letter names a pit here shows its capital (see [`command_key`]). A match
 /// with a friend on another machine (`networked`) takes a move back only
-/// when both agree, redoes nothing and pauses nobody. Without
-/// `theme_switch` (`NO_COLOR` is set) there is no colours key, as in the
-/// key bar.
+/// when both agree, redoes nothing and pauses nobody. The speed and theme
+/// keys are `chosen`'s ([`Chosen::help_keys`]: no colours key while
+/// `NO_COLOR` is set, as in the key bar).
 #[must_use]
-pub fn key_list(
-    rules: &Rules,
-    speed: &str,
-    networked: bool,
-    theme_switch: bool,
-) -> Vec<(String, String)> {
+pub fn key_list(rules: &Rules, chosen: &Chosen, networked: bool) -> Vec<(String, String)> {
+    let theme_switch = chosen.can_switch_theme();
     let key = |letter| command_key(rules, letter);
     let wait = if rules.pits() >= 10 {
         " (1 waits a moment, or Enter, for a second digit)"
@@ -97,16 +94,7 @@ pub fn key_list(
             "take back / play again a whole turn (with the replies)".into(),
         ));
     }
-    keys.push((
-        "+ / -".into(),
-        format!("faster / slower sowing (now {speed})"),
-    ));
-    if theme_switch {
-        keys.push((
-            key('t').into(),
-            "colours or black and white (kept for next time)".into(),
-        ));
-    }
+    keys.extend(chosen.help_keys(&key('t').to_string()));
     if !networked {
         keys.push((
             format!("{} / {} or .", key('p'), key('s')),
@@ -172,28 +160,12 @@ pub fn key_list(
     keys
 }
 
-/// How the sowing speed reads on screen.
-#[must_use]
-pub fn speed_text(app: &App) -> String {
-    match app.seed_delay() {
-        Some(d) => format!("{} ms per seed", d.as_millis()),
-        None => "no animation".to_string(),
-    }
-}
-
 /// The speed for the header, longest first, with the pause in front when
 /// the computers are paused ("PAUSED · 150 ms per seed", "… 150 ms/seed",
 /// "… 150 ms"): every form says what the figure is.
 #[must_use]
 pub fn speed_texts(delay: Option<std::time::Duration>, paused: bool) -> Vec<String> {
-    let texts = match delay {
-        Some(d) => vec![
-            format!("{} ms per seed", d.as_millis()),
-            format!("{} ms/seed", d.as_millis()),
-            format!("{} ms", d.as_millis()),
-        ],
-        None => vec!["no animation".to_string(), "no anim.".to_string()],
-    };
+    let texts = speed_names(delay);
     if paused {
         texts.iter().map(|t| format!("PAUSED · {t}")).collect()
     } else {
@@ -201,20 +173,20 @@ pub fn speed_texts(delay: Option<std::time::Duration>, paused: bool) -> Vec<Stri
     }
 }
 
-/// Draws the help screen over the whole of `area` (the one help layout
-/// every screen shares: [`draw_help`]).
-pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+/// The help screen of `app`: the rules in force and every key.
+#[must_use]
+pub fn text(app: &App) -> HelpText {
     let rules = app.rules();
-    let help = HelpText {
+    HelpText {
         title: " Mancala — help ".into(),
         heading: format!("Rules: {rules}"),
         sentences: rules_text(rules, app.names()),
-        keys: key_list(
-            rules,
-            &speed_text(app),
-            app.is_networked(),
-            app.can_switch_theme(),
-        ),
-    };
-    draw_help(frame, area, &help, app.help_scroll(), app.theme());
+        keys: key_list(rules, app.prefs(), app.is_networked()),
+    }
+}
+
+/// Draws the help screen over the whole of `area` (the one help layout
+/// every screen shares: [`draw_help`]).
+pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    draw_help(frame, area, &text(app), app.help_scroll(), app.theme());
 }

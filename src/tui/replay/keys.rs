@@ -3,13 +3,12 @@
 //! No key of the replay chooses a pit, so its letters never clash with the
 //! board's: each command answers to its letter and to its capital.
 
-use std::time::Duration;
-
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 
 use crate::game::Record;
 use crate::tui::chrome::HelpText;
 use crate::tui::game::help::rules_text;
+use crate::tui::prefs::Chosen;
 
 /// What a key asks of the replay.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,56 +59,47 @@ pub fn action(key: KeyEvent) -> Option<ReplayKey> {
     })
 }
 
-/// The help screen of the replay of `record`, the sowing speed being
-/// `seed_delay` (`None`: no animation): the round's rules, then every key.
+/// The help screen of the replay of `record`, with `chosen`'s speed and
+/// theme keys: the round's rules, then every key.
 #[must_use]
-pub fn help_text(record: &Record, seed_delay: Option<Duration>) -> HelpText {
-    let speed = match seed_delay {
-        Some(delay) => format!("{} ms per seed", delay.as_millis()),
-        None => "no animation".to_string(),
-    };
-    let keys = [
+pub fn help_text(record: &Record, chosen: &Chosen) -> HelpText {
+    let mut keys = vec![
         (
-            "→ Space Enter",
+            "→ Space Enter".to_string(),
             "one move forward, sown seed by seed".to_string(),
         ),
-        ("← Backspace", "one move back".to_string()),
-        ("Home / End", "the start / the end of the round".to_string()),
+        ("← Backspace".to_string(), "one move back".to_string()),
         (
-            "p",
+            "Home / End".to_string(),
+            "the start / the end of the round".to_string(),
+        ),
+        (
+            "p".to_string(),
             format!(
                 "play the moves by themselves, one after another, or stop; from the end, starts again (a pause of {} ms between moves)",
                 super::MOVE_PAUSE.as_millis()
             ),
         ),
+    ];
+    keys.extend(chosen.help_keys("t"));
+    keys.extend([
         (
-            "+ / -",
-            format!("faster / slower sowing, kept for next time (now {speed})"),
-        ),
-        (
-            "a",
+            "a".to_string(),
             "the analysis of the round: every move under perfect play (q comes back)".to_string(),
         ),
         (
-            "t",
-            "colours or black and white (kept for next time)".to_string(),
-        ),
-        (
-            "q or Esc",
+            "q or Esc".to_string(),
             "leave the replay; Ctrl-C leaves at once".to_string(),
         ),
         (
-            "?",
+            "?".to_string(),
             "this help (↑↓ scroll it, any other key closes it)".to_string(),
         ),
-    ];
+    ]);
     HelpText {
         title: " Mancala replay — help ".to_string(),
         heading: format!("Rules: {}", record.rules()),
         sentences: rules_text(record.rules(), record.names()),
-        keys: keys
-            .into_iter()
-            .map(|(keys, what)| (keys.to_string(), what))
-            .collect(),
+        keys,
     }
 }

@@ -15,25 +15,22 @@ use std::time::{Duration, Instant};
 
 use crossterm::event::KeyCode;
 use ratatui::Frame;
+use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
 pub use self::keys::{ReplayKey, action, help_text};
 use crate::game::{MOVE_PAUSE, Record, Stepper, describe, outcome_message};
 use crate::rules::{Score, Side};
-use crate::tui::analysis::{AnalysisView, DEFAULT_THINK};
+use crate::tui::analysis::HostedAnalysis;
 use crate::tui::animation::{self, Animation};
-use crate::tui::chrome::{KeyBar, Weight, draw_help, draw_too_small};
+use crate::tui::chrome::{HelpScroll, KeyBar, Weight, draw_help, draw_too_small};
 use crate::tui::input::Input;
 use crate::tui::layout::ScreenLayout;
 use crate::tui::prefs::{self, Chosen, Kept, Prefs, PrefsWorld};
 use crate::tui::screen::Screen;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::board::BoardView;
-
-/// How far the help screen scrolls at most (more than its lines on any
-/// terminal it fits; drawing stops at its last line anyway).
-const HELP_SCROLL_LIMIT: u16 = 60;
 
 /// A replay on screen: the position reached and the move being sown.
 pub struct ReplayView {
@@ -49,13 +46,12 @@ pub struct ReplayView {
     chosen: Chosen,
     /// What the last key did, if it says anything.
     note: Option<String>,
-    /// The analysis of the round, once asked for (kept when the viewer
-    /// goes back to the replay, so that `a` again shows it at once).
-    analysis: Option<AnalysisView>,
-    /// Whether the analysis is on screen.
-    analysing: bool,
+    /// The analysis of the round, once asked for (`a`).
+    analysis: HostedAnalysis,
     /// The help screen's scroll, while it is open.
-    help: Option<u16>,
+    help: Option<HelpScroll>,
+    /// The terminal's size (how far the help scrolls).
+    size: Rect,
     quit: bool,
 }
 
@@ -75,9 +71,9 @@ impl ReplayView {
             next_move_at: None,
             chosen: Chosen::unkept(seed_delay, Theme::monochrome()),
             note: None,
-            analysis: None,
-            analysing: false,
+            analysis: HostedAnalysis::default(),
             help: None,
+            size: Rect::default(),
             quit: false,
         })
     }
@@ -134,27 +130,19 @@ impl ReplayView {
                     }
                     Err(end) => end,
                 });
-                return true;
             }
             ReplayKey::Theme => {
                 self.note = Some(self.chosen.switch_theme());
-                return true;
             }
             ReplayKey::Analyse => {
                 self.stop_playing();
-                let (record, chosen) = (&self.record, self.chosen);
-                let view = self.analysis.get_or_insert_with(|| {
-                    AnalysisView::start(record.clone(), DEFAULT_THINK, chosen)
-                });
-                view.reopen();
-                self.analysing = true;
-                return true;
+                let record = &self.record;
+                self.analysis.open(|| record.clone(), self.chosen);
             }
             ReplayKey::Help => {
                 // The board stands still behind the help.
                 self.stop_playing();
-                self.help = Some(0);
-                return true;
+                self.help = Some(HelpScroll::default());
             }
             ReplayKey::Play => {
                 if self.playing {
@@ -171,28 +159,33 @@ impl ReplayView {
                     self.note = Some("Playing the moves; p stops.".to_string());
                     self.tick(now);
                 }
-                return true;
             }
-            _ => {}
-        }
-        self.animation = None;
-        self.stop_playing();
-        match action {
             ReplayKey::Quit => return false,
-            ReplayKey::Forward => self.step_forward(now),
+            ReplayKey::Forward => {
+                self.settle();
+                self.step_forward(now);
+            }
             ReplayKey::Back => {
+                self.settle();
                 self.stepper.back();
             }
-            ReplayKey::Start => self.stepper.seek(0),
-            ReplayKey::End => self.stepper.seek(self.stepper.len()),
-            ReplayKey::Faster
-            | ReplayKey::Slower
-            | ReplayKey::Theme
-            | ReplayKey::Analyse
-            | ReplayKey::Help
-            | ReplayKey::Play => {}
+            ReplayKey::Start => {
+                self.settle();
+                self.stepper.seek(0);
+            }
+            ReplayKey::End => {
+                self.settle();
+                self.stepper.seek(self.stepper.len());
+            }
         }
         true
+    }
+
+    /// Before a key moves through the round: the sowing on screen is
+    /// finished and the moves stop playing by themselves.
+    fn settle(&mut self) {
+        self.animation = None;
+        self.stop_playing();
     }
 
     fn stop_playing(&mut self) {
@@ -257,13 +250,11 @@ impl ReplayView {
     /// A key while the help is open: the arrows scroll it, any other key
     /// closes it.
     fn help_key(&mut self, code: KeyCode) {
-        let Some(scroll) = &mut self.help else {
-            return;
-        };
-        match code {
-            KeyCode::Up | KeyCode::PageUp => *scroll = scroll.saturating_sub(1),
-            KeyCode::Down | KeyCode::PageDown => *scroll = (*scroll + 1).min(HELP_SCROLL_LIMIT),
-            _ => self.help = None,
+        let help = help_text(&self.record, &self.chosen);
+        if let Some(scroll) = &mut self.help
+            && !scroll.key(code, &help, self.size)
+        {
+            self.help = None;
         }
     }
 
@@ -283,7 +274,7 @@ impl ReplayView {
         let area = frame.area();
         if let Some(scroll) = self.help {
             // The help covers the whole screen, whatever its size.
-            let help = help_text(&self.record, self.chosen.seed_delay());
+            let help = help_text(&self.record, &self.chosen);
             draw_help(frame, area, &help, scroll, theme);
             return;
         }
@@ -327,7 +318,8 @@ impl ReplayView {
         let view = BoardView::new(rules, counts, names, scores, theme)
             .to_move((self.animation.is_none() && !board.is_over()).then(|| board.to_move()))
             .sowing(self.animation.as_ref())
-            .caption(self.caption());
+            .caption(self.caption())
+            .laid_out(layout.geometry());
         frame.render_widget(&view, layout.board());
 
         let mut lines = Vec::new();
@@ -368,6 +360,13 @@ impl ReplayView {
             lines.push(Line::styled(note.clone(), theme.text));
         }
         frame.render_widget(Paragraph::new(lines), layout.bottom());
+        let keys = self.key_bar();
+        frame.render_widget(keys.line(layout.keys().width, theme), layout.keys());
+    }
+
+    /// The keys of the replay, the most important kept where they do not
+    /// all fit.
+    fn key_bar(&self) -> KeyBar {
         let mut keys = KeyBar::new();
         keys.add("←", "back", Weight::Essential);
         keys.add("→", "forward", Weight::Essential);
@@ -378,12 +377,11 @@ impl ReplayView {
         );
         keys.add("Home", "start", Weight::Useful);
         keys.add("End", "end", Weight::Useful);
-        keys.add("+/-", "speed", Weight::Optional);
+        self.chosen.add_keys(&mut keys, "t");
         keys.add("a", "analysis", Weight::Useful);
         keys.add("?", "help", Weight::Essential);
-        keys.add("t", "colours", Weight::Optional);
         keys.add("q", "quit", Weight::Essential);
-        frame.render_widget(keys.line(layout.keys().width, theme), layout.keys());
+        keys
     }
 }
 
@@ -392,18 +390,12 @@ impl Screen for ReplayView {
     type Effect = Prefs;
 
     fn update(&mut self, input: Input, now: Instant) -> Vec<Prefs> {
-        if self.analysing
-            && let Some(analysis) = &mut self.analysis
-        {
-            analysis.handle(&input);
-            let kept = analysis.chosen().take_changed();
-            if analysis.is_done() {
-                // back to the replay, with the theme chosen there
-                self.analysing = false;
-                self.chosen = *analysis.chosen();
-            }
+        if let Input::Resize(columns, lines) = input {
+            self.size = Rect::new(0, 0, columns, lines);
+        }
+        if self.analysis.input(&input, &mut self.chosen) {
             self.quit = matches!(input, Input::Interrupt);
-            return kept.into_iter().collect();
+            return self.chosen.take_changed().into_iter().collect();
         }
         match input {
             Input::Key(key) if self.help.is_some() => self.help_key(key.code),
@@ -413,8 +405,8 @@ impl Screen for ReplayView {
                 }
             }
             Input::Interrupt => self.quit = true,
-            // Chords, clicks and the wheel do nothing here; sizes are read
-            // when drawing.
+            // Chords, clicks and the wheel do nothing here; the size is
+            // taken above.
             Input::Chord(_) | Input::Click(_) | Input::Scroll(_) | Input::Resize(..) => {}
             Input::Tick => self.tick(now),
         }
@@ -422,16 +414,16 @@ impl Screen for ReplayView {
     }
 
     fn view(&self, frame: &mut Frame) {
-        match &self.analysis {
-            Some(analysis) if self.analysing => analysis.draw(frame, analysis.theme()),
-            _ => self.draw(frame, self.chosen.theme()),
+        match self.analysis.on_screen() {
+            Some(analysis) => analysis.draw(frame, analysis.theme()),
+            None => self.draw(frame, self.chosen.theme()),
         }
     }
 
     fn next_wake(&self) -> Option<Instant> {
-        match &self.analysis {
-            Some(analysis) if self.analysing => analysis.next_wake(),
-            _ => ReplayView::next_wake(self),
+        match self.analysis.on_screen() {
+            Some(analysis) => analysis.next_wake(),
+            None => ReplayView::next_wake(self),
         }
     }
 

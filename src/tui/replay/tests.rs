@@ -176,6 +176,7 @@ fn question_mark_shows_the_help_arrows_scroll_it_and_any_other_key_closes_it() {
 fn the_help_fits_a_small_screen_and_scrolls_to_its_last_line() {
     let t0 = Instant::now();
     let mut view = ReplayView::new(record(), None).unwrap();
+    Screen::update(&mut view, Input::Resize(40, 12), t0);
     press(&mut view, KeyCode::Char('?'), t0);
     let small = |view: &ReplayView| {
         crate::tui::game::testing::render_with(40, 12, |f| view.draw(f, &Theme::monochrome()))
@@ -183,7 +184,7 @@ fn the_help_fits_a_small_screen_and_scrolls_to_its_last_line() {
     let top = small(&view);
     assert!(top.contains("Rules: 6 pits"), "{top}");
     assert!(!top.contains("this help"), "{top}");
-    for _ in 0..HELP_SCROLL_LIMIT {
+    for _ in 0..200 {
         press(&mut view, KeyCode::Down, t0);
     }
     let bottom = small(&view);
@@ -193,6 +194,31 @@ fn the_help_fits_a_small_screen_and_scrolls_to_its_last_line() {
         bottom.lines().nth(10).unwrap().contains("closes it)"),
         "no further than the last line: {bottom}"
     );
+    press(&mut view, KeyCode::Up, t0);
+    let back = small(&view);
+    assert!(
+        !back.lines().nth(10).unwrap().contains("closes it)"),
+        "the scrolling stopped at the last line: one ↑ goes back a line:\n{back}"
+    );
+}
+
+#[test]
+fn with_no_color_set_neither_the_key_bar_nor_the_help_offers_colours() {
+    let t0 = Instant::now();
+    for forbidden in [false, true] {
+        let mut view = ReplayView::new(record(), None).unwrap();
+        let kept = prefs::Prefs {
+            seed_delay: None,
+            palette: Palette::Mono,
+        };
+        view.chosen = Chosen::new(None, Theme::monochrome(), kept, forbidden);
+        // The whole bar: the screen's keeps to the board's width.
+        let bar = view.key_bar().line(200, &Theme::monochrome()).to_string();
+        press(&mut view, KeyCode::Char('?'), t0);
+        let help = screen(&view);
+        assert_eq!(bar.contains("t colours"), !forbidden, "{bar}");
+        assert_eq!(help.contains("colours or black"), !forbidden, "{help}");
+    }
 }
 
 /// Ticks `view` at every time it asks to be woken, from `t0`, until it
@@ -278,4 +304,22 @@ fn the_speed_sets_the_pace_and_a_step_key_or_p_stops_the_playing() {
     view.handle(ReplayKey::Play, t0);
     assert!(!view.playing(), "p again stops it");
     assert!(screen(&view).contains("Stopped; p plays on."));
+}
+
+/// The analysis kept from a first look takes the theme chosen in the
+/// replay since, when opened again.
+#[test]
+fn the_analysis_opened_again_shows_the_theme_chosen_meanwhile() {
+    let t0 = Instant::now();
+    let mut view = ReplayView::new(record(), None).unwrap();
+    press(&mut view, KeyCode::Char('a'), t0);
+    assert!(view.analysis.on_screen().is_some());
+    press(&mut view, KeyCode::Char('q'), t0);
+    assert!(view.analysis.on_screen().is_none(), "q comes back");
+    press(&mut view, KeyCode::Char('t'), t0);
+    let theme = *view.chosen.theme();
+    assert!(!theme.monochrome, "t brought the colours");
+    press(&mut view, KeyCode::Char('a'), t0);
+    let analysis = view.analysis.on_screen().expect("on screen again");
+    assert_eq!(analysis.theme(), &theme);
 }

@@ -69,6 +69,63 @@ pub struct BoardGeometry {
     outer: Rect,
 }
 
+/// How large a board's boxes are: what [`BoardGeometry`] lays out, found
+/// once for an area ([`BoardSize::fitting`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardSize {
+    pit_width: u16,
+    /// Columns between two boxes (0 or 1).
+    gap: u16,
+    pit_height: u16,
+}
+
+impl BoardSize {
+    /// The largest boxes `rules`' board can have in `area`; `None` when
+    /// `area` is smaller than [`BoardGeometry::min_width`] ×
+    /// [`BoardGeometry::min_height`].
+    #[must_use]
+    pub fn fitting(area: Rect, rules: &Rules) -> Option<BoardSize> {
+        let n = rules.pits() as u16;
+        let room = area.height.saturating_sub(3) / 2;
+        if room < MIN_PIT_HEIGHT {
+            return None;
+        }
+        // Odd widths keep counts and seed marks centred. Big pits when both
+        // their width and their height fit; else the classic board: wide
+        // pits with a gap between boxes while there is room, then touching,
+        // then narrow.
+        let big = BIG_PITS
+            .into_iter()
+            .find(|&(w, h)| h <= room && board_width(n, w, 1) <= area.width)
+            .map(|(w, h)| (w, 1, h));
+        let classic = || {
+            [
+                (9, 1),
+                (7, 1),
+                (9, 0),
+                (7, 0),
+                (MIN_PIT_WIDTH, 1),
+                (MIN_PIT_WIDTH, 0),
+            ]
+            .into_iter()
+            .find(|&(w, gap)| board_width(n, w, gap) <= area.width)
+            .map(|(w, gap)| (w, gap, room.min(CLASSIC_PIT_HEIGHT)))
+        };
+        let (pit_width, gap, pit_height) = big.or_else(classic)?;
+        Some(BoardSize {
+            pit_width,
+            gap,
+            pit_height,
+        })
+    }
+
+    /// The board's height at this size.
+    #[must_use]
+    pub fn height(self) -> u16 {
+        BoardGeometry::height(self.pit_height)
+    }
+}
+
 impl BoardGeometry {
     /// The line between the two rows (what the hand is doing).
     #[must_use]
@@ -118,37 +175,28 @@ impl BoardGeometry {
     /// [`min_height`](Self::min_height).
     #[must_use]
     pub fn new(area: Rect, rules: &Rules) -> Option<BoardGeometry> {
+        BoardSize::fitting(area, rules).map(|size| BoardGeometry::place(area, rules, size))
+    }
+
+    /// Lays out `rules`' board at `size`, centred in `area` (which holds it:
+    /// `size` is what [`BoardSize::fitting`] found for an area at least as
+    /// wide and as tall).
+    #[must_use]
+    pub fn place(area: Rect, rules: &Rules, size: BoardSize) -> BoardGeometry {
         let n = rules.pits() as u16;
-        let room = area.height.saturating_sub(3) / 2;
-        if room < MIN_PIT_HEIGHT {
-            return None;
-        }
-        // Odd widths keep counts and seed marks centred. Big pits when both
-        // their width and their height fit; else the classic board: wide
-        // pits with a gap between boxes while there is room, then touching,
-        // then narrow.
-        let big = BIG_PITS
-            .into_iter()
-            .find(|&(w, h)| h <= room && board_width(n, w, 1) <= area.width)
-            .map(|(w, h)| (w, 1, h));
-        let classic = || {
-            [
-                (9, 1),
-                (7, 1),
-                (9, 0),
-                (7, 0),
-                (MIN_PIT_WIDTH, 1),
-                (MIN_PIT_WIDTH, 0),
-            ]
-            .into_iter()
-            .find(|&(w, gap)| board_width(n, w, gap) <= area.width)
-            .map(|(w, gap)| (w, gap, room.min(CLASSIC_PIT_HEIGHT)))
-        };
-        let (pit_width, gap, pit_height) = big.or_else(classic)?;
+        let BoardSize {
+            pit_width,
+            gap,
+            pit_height,
+        } = size;
         let store_width = store_width_for(pit_width);
         let total = board_width(n, pit_width, gap);
-        let x0 = area.x + (area.width - total) / 2;
-        let y0 = area.y + (area.height - BoardGeometry::height(pit_height)) / 2;
+        let x0 = area.x + area.width.saturating_sub(total) / 2;
+        let y0 = area.y
+            + area
+                .height
+                .saturating_sub(BoardGeometry::height(pit_height))
+                / 2;
         let column_x = |column: u16| x0 + store_width + gap + column * (pit_width + gap);
         let north_y = y0 + 1;
         let caption_y = north_y + pit_height;
@@ -172,7 +220,7 @@ impl BoardGeometry {
 
         let inner_x = x0 + store_width;
         let inner_width = total - 2 * store_width;
-        Some(BoardGeometry {
+        BoardGeometry {
             cells,
             cell_count: rules.cells(),
             north_label: Rect::new(area.x, y0, area.width, 1),
@@ -181,7 +229,7 @@ impl BoardGeometry {
             south_label: Rect::new(area.x, south_y + pit_height, area.width, 1),
             pit_height,
             outer: Rect::new(x0, north_y, total, store_height),
-        })
+        }
     }
 
     /// The box of a pit or store.
@@ -225,6 +273,9 @@ pub struct BoardView<'a> {
     caption: Line<'a>,
     /// The styles.
     theme: &'a Theme,
+    /// Where everything goes, when the screen's layout already knows (else
+    /// laid out in the area drawn in).
+    geometry: Option<&'a BoardGeometry>,
 }
 
 /// Seed marks for `count` seeds in boxes `width` wide and `rows` high, in
@@ -275,7 +326,17 @@ impl<'a> BoardView<'a> {
             highlight: [None; 3],
             caption: Line::default(),
             theme,
+            geometry: None,
         }
+    }
+
+    /// Draws the board where `geometry` says (the screen's layout, which
+    /// laid it out in the area it is drawn in), so that a frame lays the
+    /// board out once.
+    #[must_use]
+    pub fn laid_out(mut self, geometry: &'a BoardGeometry) -> BoardView<'a> {
+        self.geometry = Some(geometry);
+        self
     }
 
     /// Whose turn it is (`None` once the round is over or mid-animation).
@@ -525,7 +586,11 @@ fn store_captions(names: [&str; 2], width: usize) -> [String; 2] {
 
 impl Widget for &BoardView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let Some(geometry) = BoardGeometry::new(area, self.rules) else {
+        let Some(geometry) = self
+            .geometry
+            .copied()
+            .or_else(|| BoardGeometry::new(area, self.rules))
+        else {
             return;
         };
         for side in Side::BOTH {

@@ -13,13 +13,12 @@ use ratatui::layout::{Position, Rect};
 
 use super::{App, MatchEvent, Mode, Note, Overlay, Tone};
 use crate::rules::{MoveError, Side};
+use crate::tui::chrome::HelpScroll;
 use crate::tui::digits::{DIGIT_WAIT, Entered};
 use crate::tui::game::keys::{self, Action, Situation};
 use crate::tui::input::{Input, chord_message};
 use crate::tui::layout::ScreenLayout;
 
-/// How far the help screen scrolls (it is about this many lines long).
-const HELP_SCROLL_LIMIT: u16 = 40;
 impl App {
     /// The terminal changed size.
     pub fn resize(&mut self, columns: u16, lines: u16) {
@@ -66,14 +65,9 @@ impl App {
             Some(Overlay::Help) => {
                 // The arrows scroll a help screen taller than the terminal;
                 // any other key closes it.
-                match key.code {
-                    KeyCode::Up | KeyCode::PageUp => {
-                        self.help_scroll = self.help_scroll.saturating_sub(1);
-                    }
-                    KeyCode::Down | KeyCode::PageDown => {
-                        self.help_scroll = (self.help_scroll + 1).min(HELP_SCROLL_LIMIT);
-                    }
-                    _ => self.dialog = None,
+                let help = crate::tui::game::help::text(self);
+                if !self.help_scroll.key(key.code, &help, self.size) {
+                    self.dialog = None;
                 }
                 return;
             }
@@ -251,7 +245,7 @@ impl App {
     }
 
     fn open_help(&mut self) {
-        self.help_scroll = 0;
+        self.help_scroll = HelpScroll::default();
         self.dialog = Some(Overlay::Help);
     }
 

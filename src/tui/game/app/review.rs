@@ -8,17 +8,8 @@ use std::time::Instant;
 
 use super::App;
 use crate::game::Record;
-use crate::tui::analysis::{AnalysisView, DEFAULT_THINK};
+use crate::tui::analysis::{AnalysisView, HostedAnalysis};
 use crate::tui::input::Input;
-
-/// The analysis of the finished round, kept while the round's end is on
-/// screen so that opening it again does not start it again.
-pub struct RoundAnalysis {
-    /// The analysis screen.
-    view: AnalysisView,
-    /// Whether it is on screen.
-    open: bool,
-}
 
 impl App {
     /// Whether the end of this round offers its analysis (`A`): a local
@@ -32,50 +23,34 @@ impl App {
     /// The analysis screen, while it is open.
     #[must_use]
     pub fn analysis_on_screen(&self) -> Option<&AnalysisView> {
-        self.review.as_ref().filter(|r| r.open).map(|r| &r.view)
+        self.review.on_screen()
     }
 
     /// `A` at the end of a round: the analysis of the round, started on
     /// its thread the first time.
     pub(super) fn open_analysis(&mut self) {
-        if !self.can_analyse() {
-            return;
+        if self.can_analyse() {
+            let game = &self.game;
+            self.review.open(|| Record::of_match(game), self.chosen);
         }
-        let chosen = self.chosen;
-        let game = &self.game;
-        let review = self.review.get_or_insert_with(|| RoundAnalysis {
-            view: AnalysisView::start(Record::of_match(game), DEFAULT_THINK, chosen),
-            open: false,
-        });
-        review.view.reopen();
-        review.open = true;
     }
 
     /// An input while the analysis is on screen: it goes there; leaving it
     /// comes back to the end of the round with the theme chosen there, and
     /// Ctrl-C leaves the game too. `false` when the analysis is not open.
     pub(super) fn analysis_input(&mut self, input: &Input) -> bool {
-        let Some(review) = self.review.as_mut().filter(|r| r.open) else {
-            return false;
-        };
-        review.view.handle(input);
-        if review.view.is_done() {
-            review.open = false;
-            // Keeps what `t` chose there (and that it is to be saved).
-            self.chosen = *review.view.chosen();
-        }
-        true
+        self.review.input(input, &mut self.chosen)
     }
 
     /// When the analysis screen wants to look at its thread again.
     pub(super) fn analysis_wake(&self) -> Option<Instant> {
-        self.analysis_on_screen().and_then(AnalysisView::next_wake)
+        self.review.next_wake()
     }
 
     /// A new round: the last one's analysis is dropped (which stops its
     /// thread if it is still at work).
     pub(super) fn forget_analysis(&mut self) {
-        self.review = None;
+        self.review = HostedAnalysis::default();
     }
 }
 

@@ -717,15 +717,36 @@ fn an_unknown_key_says_so_and_changes_nothing_else() {
 fn the_arrows_scroll_the_help_screen_and_other_keys_close_it() {
     let t0 = Instant::now();
     let mut app = humans(t0);
+    app.resize(46, 15);
     app.handle_event(&ch('?'), t0);
     app.handle_event(&press(KeyCode::Down), t0);
     app.handle_event(&press(KeyCode::Down), t0);
     app.handle_event(&press(KeyCode::Up), t0);
-    assert_eq!((app.dialog(), app.help_scroll()), (Some(Overlay::Help), 1));
+    assert_eq!(
+        (app.dialog(), app.help_scroll().offset()),
+        (Some(Overlay::Help), 1)
+    );
     let small = crate::tui::game::testing::render(&app, 46, 15);
     assert!(
         !small.contains("Rules:"),
         "scrolled past the first line:\n{small}"
+    );
+    // Down as often as anyone would: it stops at the last line, so one Up
+    // at once goes back a line.
+    for _ in 0..200 {
+        app.handle_event(&press(KeyCode::Down), t0);
+    }
+    let bottom = crate::tui::game::testing::render(&app, 46, 15);
+    let last_row = |screen: &str| screen.lines().nth(13).unwrap_or_default().to_string();
+    assert!(
+        last_row(&bottom).contains("capital too"),
+        "the last line at the bottom:\n{bottom}"
+    );
+    app.handle_event(&press(KeyCode::Up), t0);
+    let back = crate::tui::game::testing::render(&app, 46, 15);
+    assert!(
+        !last_row(&back).contains("capital too"),
+        "one Up goes back a line:\n{back}"
     );
     app.handle_event(&ch('a'), t0);
     assert_eq!(app.dialog(), None);
@@ -734,7 +755,7 @@ fn the_arrows_scroll_the_help_screen_and_other_keys_close_it() {
         "the key that closes help plays nothing"
     );
     app.handle_event(&ch('?'), t0);
-    assert_eq!(app.help_scroll(), 0, "help opens at the top");
+    assert_eq!(app.help_scroll().offset(), 0, "help opens at the top");
 }
 
 /// Alice against Michael after `letters`, in round 2 (North started it),
