@@ -347,10 +347,11 @@ impl SolitaireGame {
 
     /// A key pressed alone or with Shift.
     fn on_plain_key(&mut self, key: KeyEvent, now: Instant) {
-        // The speed and the theme, whatever the screen is doing (a
-        // question waits for its answer first).
+        // The speed and the theme, whatever the screen is doing; but a
+        // question waits for its answer first, and the help takes any key
+        // but the arrows as closing it (as in the game).
         match key.code {
-            _ if matches!(self.mode, SolitaireMode::Asking(_)) => {}
+            _ if matches!(self.mode, SolitaireMode::Asking(_) | SolitaireMode::Help(_)) => {}
             KeyCode::Char('+' | '=') => return self.change_speed(true),
             KeyCode::Char('-' | '_') => return self.change_speed(false),
             KeyCode::Char('t' | 'T') => {
@@ -724,6 +725,31 @@ mod tests {
         a.on_key(press(KeyCode::Char('3')), now);
         assert_eq!(a.moves(), [3]);
         assert_eq!(a.board().counts(), [1, 2, 2, 0, 0, 0, 0]);
+    }
+
+    /// With the help open, `+`, `-` and `t` close it and change nothing
+    /// behind it (as in the game); `q` closes it and asks about quitting.
+    #[test]
+    fn the_help_closes_on_the_speed_and_theme_keys_without_acting() {
+        let now = Instant::now();
+        let mut a = app(&[0, 1, 1, 3], Some(40));
+        let (delay, theme) = (a.seed_delay(), *a.theme());
+        for key in ['+', '-', 't'] {
+            a.on_key(press(KeyCode::Char('?')), now);
+            assert!(a.help_open());
+            a.on_key(press(KeyCode::Char(key)), now);
+            assert!(!a.help_open(), "{key} closes the help");
+            assert_eq!((a.seed_delay(), *a.theme()), (delay, theme), "{key}");
+            assert_eq!(a.message(), None, "{key}");
+        }
+        a.on_key(press(KeyCode::Char('?')), now);
+        a.on_key(press(KeyCode::Char('q')), now);
+        assert!(!a.help_open());
+        assert_eq!(a.question(), Some(Question::Quit));
+        // Outside the help, they act.
+        a.on_key(press(KeyCode::Char('n')), now);
+        a.on_key(press(KeyCode::Char('+')), now);
+        assert_ne!(a.seed_delay(), delay);
     }
 
     #[test]
