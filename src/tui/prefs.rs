@@ -249,6 +249,12 @@ impl Chosen {
     /// bar takes them from here, so that the rule is one.
     pub fn add_keys(&self, bar: &mut KeyBar, theme_key: &str) {
         bar.add("+/-", "speed", Weight::Optional);
+        self.add_theme_key(bar, theme_key);
+    }
+
+    /// Only the theme key of [`Chosen::add_keys`], for a screen that sows
+    /// nothing (the analysis).
+    pub fn add_theme_key(&self, bar: &mut KeyBar, theme_key: &str) {
         if self.can_switch_theme() {
             bar.add(theme_key, "colours", Weight::Optional);
         }
@@ -265,13 +271,20 @@ impl Chosen {
                 speed_name(self.seed_delay)
             ),
         )];
-        if self.can_switch_theme() {
-            keys.push((
+        keys.extend(self.help_theme_key(theme_key));
+        keys
+    }
+
+    /// Only the theme key of [`Chosen::help_keys`] (none while
+    /// `NO_COLOR` is set), for a screen that sows nothing (the analysis).
+    #[must_use]
+    pub fn help_theme_key(&self, theme_key: &str) -> Option<(String, String)> {
+        self.can_switch_theme().then(|| {
+            (
                 theme_key.to_string(),
                 "colours or black and white, kept for next time".to_string(),
-            ));
-        }
-        keys
+            )
+        })
     }
 
     /// `t`: colours or black and white (`NO_COLOR` keeps a run black and
