@@ -109,19 +109,20 @@ pub fn parse_speed(text: &str) -> Result<Option<Duration>, String> {
 
 /// How a sowing speed reads on every screen, longest first, for where
 /// room is short: "150 ms per seed", "150 ms/seed", "150 ms"; "no
-/// animation", "no anim.". Every wording of a speed comes from here.
+/// animation", "no anim.". Every wording of a speed comes from here (the
+/// full one from [`speed_name`]).
 #[must_use]
 pub fn speed_names(delay: Option<Duration>) -> Vec<String> {
     match delay {
         Some(d) => {
             let ms = d.as_millis();
             vec![
-                format!("{ms} ms per seed"),
+                speed_name(delay),
                 format!("{ms} ms/seed"),
                 format!("{ms} ms"),
             ]
         }
-        None => vec!["no animation".to_string(), "no anim.".to_string()],
+        None => vec![speed_name(delay), "no anim.".to_string()],
     }
 }
 
@@ -129,7 +130,10 @@ pub fn speed_names(delay: Option<Duration>) -> Vec<String> {
 /// animation" (the first of [`speed_names`]).
 #[must_use]
 pub fn speed_name(delay: Option<Duration>) -> String {
-    speed_names(delay).swap_remove(0)
+    match delay {
+        Some(d) => format!("{} ms per seed", d.as_millis()),
+        None => "no animation".to_string(),
+    }
 }
 
 /// What the screens say when the speed changed.
