@@ -324,6 +324,16 @@ fn transposition_cutoffs_wherever_the_table_is_used_spare_positions() {
 }
 
 #[test]
+fn moves_that_gain_seeds_are_searched_first() {
+    // a move sowing into the store gains a seed as a capture of an empty
+    // pit does: ranked with captures by the seeds gained, Kalah(6,3)
+    // capture always searches 0.67 M positions; ranked below every
+    // capture, with the moves gaining nothing, 1.30 M
+    let always = kalah_6_3_positions(Capture::Always);
+    assert!(always < 1_000_000, "{always} positions");
+}
+
+#[test]
 fn a_solve_stopped_before_its_search_starts_searches_nothing() {
     // a pondering player stopped while its database is built answers at
     // once: no search starts on the fresh table

@@ -131,7 +131,8 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         .to_move(app.to_move())
         .sowing(app.animation())
         .selected(app.selection())
-        .caption(caption(app, layout.geometry().caption().width));
+        .caption(caption(app, layout.geometry().caption().width))
+        .laid_out(layout.geometry());
     frame.render_widget(&view, layout.board());
 
     if app.busy_question() {

@@ -318,7 +318,8 @@ impl ReplayView {
         let view = BoardView::new(rules, counts, names, scores, theme)
             .to_move((self.animation.is_none() && !board.is_over()).then(|| board.to_move()))
             .sowing(self.animation.as_ref())
-            .caption(self.caption());
+            .caption(self.caption())
+            .laid_out(layout.geometry());
         frame.render_widget(&view, layout.board());
 
         let mut lines = Vec::new();

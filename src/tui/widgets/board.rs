@@ -139,6 +139,15 @@ impl BoardGeometry {
         self.outer
     }
 
+    /// Everything the board draws on: the outline, the caption and both
+    /// name lines.
+    fn bounds(&self) -> Rect {
+        self.outer
+            .union(self.caption)
+            .union(self.north_label)
+            .union(self.south_label)
+    }
+
     /// Height of a pit box.
     #[must_use]
     pub fn pit_height(&self) -> u16 {
@@ -273,6 +282,9 @@ pub struct BoardView<'a> {
     caption: Line<'a>,
     /// The styles.
     theme: &'a Theme,
+    /// Where everything goes, when the screen's layout already knows (else
+    /// laid out in the area drawn in).
+    geometry: Option<&'a BoardGeometry>,
 }
 
 /// Seed marks for `count` seeds in boxes `width` wide and `rows` high, in
@@ -323,7 +335,17 @@ impl<'a> BoardView<'a> {
             highlight: [None; 3],
             caption: Line::default(),
             theme,
+            geometry: None,
         }
+    }
+
+    /// Draws the board where `geometry` says (the screen's layout, which
+    /// laid it out in the area it is drawn in), so that a frame lays the
+    /// board out once.
+    #[must_use]
+    pub fn laid_out(mut self, geometry: &'a BoardGeometry) -> BoardView<'a> {
+        self.geometry = Some(geometry);
+        self
     }
 
     /// Whose turn it is (`None` once the round is over or mid-animation).
@@ -573,7 +595,16 @@ fn store_captions(names: [&str; 2], width: usize) -> [String; 2] {
 
 impl Widget for &BoardView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let Some(geometry) = BoardGeometry::new(area, self.rules) else {
+        debug_assert!(
+            self.geometry
+                .is_none_or(|geometry| area.union(geometry.bounds()) == area),
+            "the board was laid out outside the area it is drawn in"
+        );
+        let Some(geometry) = self
+            .geometry
+            .copied()
+            .or_else(|| BoardGeometry::new(area, self.rules))
+        else {
             return;
         };
         for side in Side::BOTH {
