@@ -206,6 +206,77 @@ pub fn read_text(path: &Path, limit: u64, follow: Follow) -> Result<String, Read
     String::from_utf8(read_bytes(path, limit, follow)?).map_err(|_| ReadError::NotText)
 }
 
+/// Calls `each` with every line (without its line break) of the regular
+/// file at `path`, read a piece at a time: a file of more than `limit`
+/// bytes is refused before any line, and a line longer than `max_line`
+/// bytes, or not UTF-8, is skipped without being kept in memory, so that
+/// one corrupt line costs neither memory nor the lines after it.
+///
+/// ```
+/// use mancala::game::files::{read_lines, Follow};
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("a.jsonl");
+/// std::fs::write(&path, format!("one\n{}\nthree", "x".repeat(100))).unwrap();
+/// let mut lines = Vec::new();
+/// read_lines(&path, 1000, 10, Follow::Never, |l| lines.push(l.to_string())).unwrap();
+/// assert_eq!(lines, ["one", "three"]);
+/// ```
+///
+/// # Errors
+/// As [`read_bytes`] (a file growing past `limit` while read is
+/// [`ReadError::TooLarge`] too).
+pub fn read_lines(
+    path: &Path,
+    limit: u64,
+    max_line: usize,
+    follow: Follow,
+    mut each: impl FnMut(&str),
+) -> Result<(), ReadError> {
+    use io::BufRead as _;
+    let file = open_regular(path, follow)?;
+    if file.metadata().map_err(ReadError::Io)?.len() > limit {
+        return Err(ReadError::TooLarge { limit });
+    }
+    let mut reader = io::BufReader::new(file.take(limit.saturating_add(1)));
+    let mut line = Vec::new();
+    let mut too_long = false;
+    let mut total = 0u64;
+    loop {
+        let buf = reader.fill_buf().map_err(ReadError::Io)?;
+        if buf.is_empty() {
+            break;
+        }
+        let end = buf.iter().position(|&b| b == b'\n');
+        let piece = &buf[..end.unwrap_or(buf.len())];
+        if too_long || line.len() + piece.len() > max_line {
+            too_long = true;
+            line.clear();
+        } else {
+            line.extend_from_slice(piece);
+        }
+        let used = end.map_or(buf.len(), |at| at + 1);
+        reader.consume(used);
+        total += used as u64;
+        if total > limit {
+            return Err(ReadError::TooLarge { limit });
+        }
+        if end.is_some() {
+            if !too_long && let Ok(text) = std::str::from_utf8(&line) {
+                each(text);
+            }
+            line.clear();
+            too_long = false;
+        }
+    }
+    if !too_long
+        && !line.is_empty()
+        && let Ok(text) = std::str::from_utf8(&line)
+    {
+        each(text);
+    }
+    Ok(())
+}
+
 /// A temporary file next to `target`, created exclusively under an
 /// unpredictable name that starts with `.NAME.` and ends with `.tmp`.
 fn temp_next_to(target: &Path) -> io::Result<tempfile::NamedTempFile> {

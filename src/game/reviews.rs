@@ -22,14 +22,20 @@
 //! cannot be read, is recomputed. New lines are appended as each record
 //! is done, so that a run cut short keeps what it did. The file is read
 //! like every file of the data directory: never through a link, at most
-//! [`MAX_CACHE_BYTES`] (a larger one is started afresh).
+//! [`MAX_CACHE_BYTES`] (a larger one is started afresh), a line at a time,
+//! skipping any line longer than [`MAX_CACHE_LINE`] unread.
 //!
 //! `file` says which file of `records/` the line was made from (its name,
 //! length and time of change) and that file's round id: a file listed
 //! with the same name, length and time is taken to hold the same bytes,
 //! and is not read again (the statistics' rounds find their record by id,
 //! which is inside the file). Only the files the cache does not know are
-//! read. Lines without `file` (as earlier versions wrote them) are still
+//! read. A known file is answered by the line that carries its stamp
+//! (written once its moves were checked against the record), never by
+//! another line for the same bytes. Only regular files are stamped: a
+//! link, a folder or a FIFO named like a record is no record. A stamp too
+//! long to be one of `records/` is dropped, the figures kept. Lines
+//! without `file` (as earlier versions wrote them) are still
 //! used, once their record has been read and hashed; the line then
 //! written with `file` spares the next run that read.
 
@@ -62,22 +68,51 @@ struct CacheLine {
     record: String,
     /// The time each position was given, in milliseconds.
     think_ms: u64,
-    /// The figures, as [`RoundLoss`] writes them (`lost`, `moves`,
-    /// `estimated` at the top level of the line).
-    #[serde(flatten)]
-    loss: RoundLoss,
+    /// [`RoundLoss::lost`]. The figures are plain fields, not a
+    /// flattened [`RoundLoss`]: flattening makes the parser keep every
+    /// unknown field of a line in memory.
+    lost: [u32; 2],
+    /// [`RoundLoss::moves`].
+    moves: [u32; 2],
+    /// [`RoundLoss::estimated`].
+    estimated: [u32; 2],
     /// The file it was made from, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     file: Option<FileStamp>,
 }
 
+impl From<&CacheLine> for RoundLoss {
+    fn from(line: &CacheLine) -> RoundLoss {
+        RoundLoss {
+            lost: line.lost,
+            moves: line.moves,
+            estimated: line.estimated,
+        }
+    }
+}
+
 impl CacheLine {
+    /// The line for `loss` of the record hashed `record`.
+    fn new(record: String, think_ms: u64, loss: RoundLoss, file: Option<FileStamp>) -> CacheLine {
+        let RoundLoss {
+            lost,
+            moves,
+            estimated,
+        } = loss;
+        CacheLine {
+            record,
+            think_ms,
+            lost,
+            moves,
+            estimated,
+            file,
+        }
+    }
+
     /// Whether the figures hold together and are good enough for
     /// `think_ms` per position.
     fn sound(&self, think_ms: u64) -> bool {
-        let RoundLoss {
-            moves, estimated, ..
-        } = self.loss;
+        let (moves, estimated) = (self.moves, self.estimated);
         let sane = (0..2).all(|i| estimated[i] <= moves[i]);
         let good_enough = estimated == [0, 0] || self.think_ms >= think_ms;
         sane && good_enough
@@ -86,18 +121,14 @@ impl CacheLine {
     /// Whether this line answers for a record of `moves` moves analysed
     /// with `think_ms` per position.
     fn serves(&self, moves: usize, think_ms: u64) -> bool {
-        let [south, north] = self.loss.moves;
+        let [south, north] = self.moves;
         self.sound(think_ms) && u64::from(south) + u64::from(north) == moves as u64
     }
 
     /// Which of two lines for one record to keep: the one proven, else
     /// thought about longer, else the one that knows its file.
     fn rank(&self) -> (bool, u64, bool) {
-        (
-            self.loss.estimated == [0, 0],
-            self.think_ms,
-            self.file.is_some(),
-        )
+        (self.estimated == [0, 0], self.think_ms, self.file.is_some())
     }
 }
 
@@ -116,11 +147,14 @@ struct FileStamp {
 }
 
 impl FileStamp {
-    /// The stamp of the regular file at `path` (not a link), without
-    /// reading it; `id` is to be found inside. `None` when its time cannot
-    /// be had.
+    /// The stamp of the regular file at `path` (not a link, a folder, a
+    /// FIFO, ...), without reading it; `id` is to be found inside. `None`
+    /// when it is not a regular file or its time cannot be had.
     fn of(path: &Path) -> Option<FileStamp> {
         let meta = std::fs::symlink_metadata(path).ok()?;
+        if !meta.is_file() {
+            return None;
+        }
         let since = meta
             .modified()
             .ok()?
@@ -146,9 +180,9 @@ struct RecordFile {
     path: PathBuf,
     /// Its stamp (with the id), when its time could be had.
     stamp: Option<FileStamp>,
-    /// The hash of its bytes, when the cache knew the file: it was not
-    /// read.
-    known_hash: Option<String>,
+    /// The cache's line made from this very file (same stamp), when the
+    /// cache knew the file: it was not read.
+    known: Option<CacheLine>,
 }
 
 /// What became of the rounds looked at.
@@ -170,7 +204,9 @@ pub struct Reviews {
     records: HashMap<String, RecordFile>,
     /// Record hash -> its cached line.
     cache: HashMap<String, CacheLine>,
-    /// Record files read (to find their id, or to analyse them).
+    /// Record files read (to find their id, or to analyse them): what the
+    /// tests check a warm cache by.
+    #[cfg_attr(not(test), allow(dead_code))]
     files_read: usize,
     cache_path: PathBuf,
     /// The cache is to be written afresh before the next line (it could
@@ -211,9 +247,9 @@ impl Reviews {
     }
 
     /// How many record files were read so far (to find their round id, or
-    /// to analyse them): the files the cache knows are not.
-    #[must_use]
-    pub fn files_read(&self) -> usize {
+    /// to analyse them): the files the cache knows are not. For the tests.
+    #[cfg(test)]
+    fn files_read(&self) -> usize {
         self.files_read
     }
 
@@ -244,12 +280,14 @@ impl Reviews {
     ) -> Option<RoundLoss> {
         let file = self.records.get(round.id.as_deref()?)?.clone();
         let think_ms = u64::try_from(self.think.as_millis()).unwrap_or(u64::MAX);
-        // A file the cache knows is not read again.
-        if let Some(line) = file.known_hash.and_then(|hash| self.cache.get(&hash))
+        // A file the cache knows is not read again: it is answered by the
+        // line made from it (whose moves were checked against the record
+        // when it was written), not by another line for the same hash.
+        if let Some(line) = &file.known
             && line.sound(think_ms)
         {
             self.counts.cached += 1;
-            return Some(line.loss);
+            return Some(RoundLoss::from(line));
         }
         self.files_read += 1;
         let bytes = files::read_bytes(&file.path, MAX_RECORD_BYTES as u64, Follow::Never).ok()?;
@@ -263,7 +301,7 @@ impl Reviews {
                 file: file.stamp,
                 ..line.clone()
             };
-            let loss = line.loss;
+            let loss = RoundLoss::from(&line);
             // Known by its file from now on (a line from before files
             // were kept, or a file copied or touched).
             if line.file.is_some() {
@@ -284,12 +322,7 @@ impl Reviews {
             .ok()?;
         let loss = RoundLoss::of(&analysis);
         self.counts.analysed += 1;
-        self.keep(CacheLine {
-            record: hash,
-            think_ms,
-            loss,
-            file: file.stamp,
-        });
+        self.keep(CacheLine::new(hash, think_ms, loss, file.stamp));
         Some(loss)
     }
 
@@ -320,63 +353,75 @@ impl Reviews {
     }
 }
 
-/// The files of `records/` the cache knows: (name, length, time) -> (the
-/// round id inside, the hash of the bytes).
-type Known = HashMap<(String, u64, u64), (String, String)>;
+/// The files of `records/` the cache knows: (name, length, time) -> the
+/// line made from that file (its stamp holds the round id inside).
+type Known = HashMap<(String, u64, u64), CacheLine>;
+
+/// The longest cache line read: a real one is under 400 bytes. A longer
+/// one is skipped unread, so that a corrupt line cannot take memory.
+pub const MAX_CACHE_LINE: usize = 4096;
 
 /// The cache's lines by record hash and the files it knows; whether to
 /// start the file afresh; why it cannot be used at all, if so.
 fn load_cache(path: &Path) -> (HashMap<String, CacheLine>, Known, bool, Option<String>) {
-    let bytes = match files::read_bytes(path, MAX_CACHE_BYTES, Follow::Never) {
-        Ok(bytes) => bytes,
-        Err(ReadError::NotFound) => return (HashMap::new(), HashMap::new(), false, None),
+    let mut cache = HashMap::new();
+    let mut known = HashMap::new();
+    let read = files::read_lines(
+        path,
+        MAX_CACHE_BYTES,
+        MAX_CACHE_LINE,
+        Follow::Never,
+        |line| {
+            take_line(line, &mut cache, &mut known);
+        },
+    );
+    match read {
+        Ok(()) => (cache, known, false, None),
+        Err(ReadError::NotFound) => (HashMap::new(), HashMap::new(), false, None),
         Err(ReadError::TooLarge { .. } | ReadError::NotText) => {
-            return (HashMap::new(), HashMap::new(), true, None);
+            (HashMap::new(), HashMap::new(), true, None)
         }
-        Err(e) => {
-            return (
-                HashMap::new(),
-                HashMap::new(),
-                false,
-                Some(format!(
-                    "cannot use the analyses kept in {}: {e}",
-                    path.display()
-                )),
-            );
-        }
-    };
-    let (cache, known) = parse_cache(&String::from_utf8_lossy(&bytes));
-    (cache, known, false, None)
+        Err(e) => (
+            HashMap::new(),
+            HashMap::new(),
+            false,
+            Some(format!(
+                "cannot use the analyses kept in {}: {e}",
+                path.display()
+            )),
+        ),
+    }
 }
 
-/// The lines of a cache file's `text` that can be used, by record hash,
-/// and the files they were made from.
-fn parse_cache(text: &str) -> (HashMap<String, CacheLine>, Known) {
-    let mut cache: HashMap<String, CacheLine> = HashMap::new();
-    let mut known = HashMap::new();
-    for line in text.lines() {
-        let Ok(line) = serde_json::from_str::<CacheLine>(line) else {
-            continue;
-        };
-        if line.record.len() != 64 || !line.record.bytes().all(|b| b.is_ascii_hexdigit()) {
-            continue;
-        }
-        if let Some(stamp) = &line.file {
-            // Only ever compared with the names listed in `records/`.
-            if stamp.id.len() > MAX_ID_BYTES || stamp.name.len() > MAX_NAME_BYTES {
-                continue;
-            }
-            known.insert(stamp.key(), (stamp.id.clone(), line.record.clone()));
-        }
-        // Of two lines for one record, the one proven or thought longer.
-        let better = cache
-            .get(&line.record)
-            .is_none_or(|kept| line.rank() > kept.rank());
-        if better {
-            cache.insert(line.record.clone(), line);
-        }
+/// Takes one line of the cache file into `cache` (by record hash) and, if
+/// it says which file it was made from, `known`; a line that cannot be
+/// used is left out.
+fn take_line(text: &str, cache: &mut HashMap<String, CacheLine>, known: &mut Known) {
+    let Ok(mut line) = serde_json::from_str::<CacheLine>(text) else {
+        return;
+    };
+    if line.record.len() != 64 || !line.record.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return;
     }
-    (cache, known)
+    // Only ever compared with the names listed in `records/`; a stamp too
+    // long for that is dropped, the figures are still good.
+    if line
+        .file
+        .as_ref()
+        .is_some_and(|stamp| stamp.id.len() > MAX_ID_BYTES || stamp.name.len() > MAX_NAME_BYTES)
+    {
+        line.file = None;
+    }
+    if let Some(stamp) = &line.file {
+        known.insert(stamp.key(), line.clone());
+    }
+    // Of two lines for one record, the one proven or thought longer.
+    let better = cache
+        .get(&line.record)
+        .is_none_or(|kept| line.rank() > kept.rank());
+    if better {
+        cache.insert(line.record.clone(), line);
+    }
 }
 
 /// The longest round id and file name taken from the cache.
@@ -392,8 +437,9 @@ fn index_records(dir: &Path, known: &Known) -> (HashMap<String, RecordFile>, usi
     let mut read = 0;
     for path in record_files(dir, MAX_RECORD_FILES) {
         let stamp = FileStamp::of(&path);
-        let (id, known_hash) = match stamp.as_ref().and_then(|s| known.get(&s.key())) {
-            Some((id, hash)) => (id.clone(), Some(hash.clone())),
+        let line = stamp.as_ref().and_then(|s| known.get(&s.key()));
+        let (id, line) = match line.and_then(|line| Some((&line.file.as_ref()?.id, line))) {
+            Some((id, line)) => (id.clone(), Some(line.clone())),
             None => {
                 read += 1;
                 let Ok(text) = files::read_text(&path, MAX_RECORD_BYTES as u64, Follow::Never)
@@ -416,7 +462,7 @@ fn index_records(dir: &Path, known: &Known) -> (HashMap<String, RecordFile>, usi
         records.entry(id).or_insert(RecordFile {
             path,
             stamp,
-            known_hash,
+            known: line,
         });
     }
     (records, read)
@@ -545,16 +591,16 @@ mod tests {
         let bytes = fs::read(root.path().join("records/r0.txt")).unwrap();
         let hash = hex(&Sha256::digest(&bytes));
         let lie = |moves: [u32; 2], estimated: [u32; 2], think_ms: u64| {
-            serde_json::to_string(&CacheLine {
-                record: hash.clone(),
+            serde_json::to_string(&CacheLine::new(
+                hash.clone(),
                 think_ms,
-                loss: RoundLoss {
+                RoundLoss {
                     lost: [99, 99],
                     moves,
                     estimated,
                 },
-                file: None,
-            })
+                None,
+            ))
             .unwrap()
         };
         let n = u32::try_from(records[0].moves.len()).unwrap();
@@ -671,6 +717,134 @@ mod tests {
         assert_eq!(reviews.counts().analysed, 1);
         assert_eq!(second, expected(&other));
         assert_ne!(first, second);
+    }
+
+    /// The hash of record file `i` of `root`, as the cache keys it.
+    fn hash_of(root: &Path, i: usize) -> String {
+        hex(&Sha256::digest(
+            fs::read(root.join(format!("records/r{i}.txt"))).unwrap(),
+        ))
+    }
+
+    /// A cache line of `loss` for the record hashed `hash`, made from the
+    /// file `stamp`, if any.
+    fn line_of(hash: &str, loss: RoundLoss, stamp: Option<FileStamp>) -> String {
+        let mut line =
+            serde_json::to_string(&CacheLine::new(hash.to_string(), 60_000, loss, stamp)).unwrap();
+        line.push('\n');
+        line
+    }
+
+    /// A line far longer than any real one (a corrupt file) is skipped
+    /// without being kept, and the lines around it still answer.
+    #[test]
+    fn a_huge_cache_line_is_skipped_and_the_rest_still_serves() {
+        let (root, records) = data_with(&["aaa", "bbb"]);
+        // A line that would rank first (thought longest) if it were read.
+        let lie = RoundLoss {
+            lost: [99, 99],
+            ..expected(&records[0])
+        };
+        let mut huge = line_of(&hash_of(root.path(), 0), lie, None);
+        huge.replace_range(..1, &format!("{{\"junk\":\"{}\",", "x".repeat(1 << 20)));
+        let huge = huge.replace("\"think_ms\":60000", &format!("\"think_ms\":{}", u64::MAX));
+        let cache = [
+            line_of(&hash_of(root.path(), 0), expected(&records[0]), None),
+            huge,
+            line_of(&hash_of(root.path(), 1), expected(&records[1]), None),
+        ]
+        .concat();
+        fs::write(root.path().join(CACHE_FILE), cache).unwrap();
+        let (lines, _, afresh, problem) = load_cache(&root.path().join(CACHE_FILE));
+        assert_eq!((lines.len(), afresh, problem), (2, false, None));
+        let mut reviews = Reviews::open(root.path(), THINK);
+        for (i, id) in ["aaa", "bbb"].into_iter().enumerate() {
+            let served = reviews.review(&round(Some(id)), |_, _| panic!("analysed again"));
+            assert_eq!(served, Some(expected(&records[i])));
+        }
+        assert_eq!(reviews.counts().cached, 2);
+    }
+
+    /// A file the cache knows is answered by the line made from it, not
+    /// by another line for the same bytes that ranks higher (proven,
+    /// thought longer) but does not fit the record.
+    #[test]
+    fn a_known_file_is_answered_by_its_own_line() {
+        let (root, records) = data_with(&["aaa"]);
+        let mut reviews = Reviews::open(root.path(), THINK);
+        let loss = reviews.review(&round(Some("aaa")), |_, _| {}).unwrap();
+        let n = u32::try_from(records[0].moves.len()).unwrap();
+        let planted = CacheLine::new(
+            hash_of(root.path(), 0),
+            u64::MAX,
+            RoundLoss {
+                lost: [99, 99],
+                moves: [n, 1],
+                estimated: [0, 0],
+            },
+            None,
+        );
+        let planted = format!("{}\n", serde_json::to_string(&planted).unwrap());
+        files::append_line(&root.path().join(CACHE_FILE), &planted).unwrap();
+        let mut again = Reviews::open(root.path(), THINK);
+        assert_eq!(again.review(&round(Some("aaa")), |_, _| {}), Some(loss));
+        assert_eq!((again.files_read(), again.counts().cached), (0, 1));
+    }
+
+    /// A stamp too long to be taken back (a round id of 65 bytes) is
+    /// dropped, not the figures: the record is read and hashed, and the
+    /// line answers.
+    #[test]
+    fn a_line_with_a_stamp_too_long_keeps_its_figures() {
+        let (root, records) = data_with(&["aaa"]);
+        let mut stamp = FileStamp::of(&root.path().join("records/r0.txt")).unwrap();
+        stamp.id = "a".repeat(MAX_ID_BYTES + 1);
+        let line = line_of(&hash_of(root.path(), 0), expected(&records[0]), Some(stamp));
+        fs::write(root.path().join(CACHE_FILE), line).unwrap();
+        let mut reviews = Reviews::open(root.path(), THINK);
+        let served = reviews.review(&round(Some("aaa")), |_, _| panic!("analysed again"));
+        assert_eq!(served, Some(expected(&records[0])));
+        assert_eq!(reviews.counts().cached, 1);
+    }
+
+    /// A link or a folder named like a record is no record, even when a
+    /// planted cache line carries its stamp.
+    #[cfg(unix)]
+    #[test]
+    fn only_regular_files_are_records() {
+        let (root, records) = data_with(&["aaa"]);
+        let elsewhere = tempfile::tempdir().unwrap();
+        let (_, text) = record_text("linked", 1);
+        let target = elsewhere.path().join("linked.txt");
+        fs::write(&target, text).unwrap();
+        let link = root.path().join("records/link.txt");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let folder = root.path().join("records/folder.txt");
+        fs::create_dir(&folder).unwrap();
+        let planted = |path: &Path, id: &str| {
+            let meta = fs::symlink_metadata(path).unwrap();
+            let since = meta
+                .modified()
+                .unwrap()
+                .duration_since(std::time::UNIX_EPOCH);
+            let stamp = FileStamp {
+                id: id.to_string(),
+                name: path.file_name().unwrap().to_str().unwrap().to_string(),
+                len: meta.len(),
+                modified_ns: u64::try_from(since.unwrap().as_nanos()).unwrap(),
+            };
+            line_of(&"0".repeat(64), expected(&records[0]), Some(stamp))
+        };
+        let cache = [planted(&link, "linked"), planted(&folder, "folder")].concat();
+        fs::write(root.path().join(CACHE_FILE), cache).unwrap();
+        assert_eq!(FileStamp::of(&link), None);
+        assert_eq!(FileStamp::of(&folder), None);
+        let listed = record_files(&root.path().join("records"), usize::MAX);
+        assert_eq!(listed, [root.path().join("records/r0.txt")]);
+        let mut reviews = Reviews::open(root.path(), THINK);
+        assert_eq!(reviews.review(&round(Some("linked")), |_, _| {}), None);
+        assert_eq!(reviews.review(&round(Some("folder")), |_, _| {}), None);
+        assert!(reviews.review(&round(Some("aaa")), |_, _| {}).is_some());
     }
 
     #[cfg(unix)]

@@ -713,6 +713,9 @@ pub fn record_files(dir: &Path, limit: usize) -> Vec<PathBuf> {
     entries
         .filter_map(Result::ok)
         .take(limit)
+        // Not followed: a link, a folder or a FIFO named like a record is
+        // no record.
+        .filter(|entry| entry.file_type().is_ok_and(|t| t.is_file()))
         .map(|entry| entry.path())
         .filter(|path| {
             path.file_name()

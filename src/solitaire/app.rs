@@ -105,8 +105,9 @@ pub struct SolitaireGame {
     deals: u32,
     rng: Rng,
     trace: Vec<SolitaireStep>,
-    /// The whole screen, as last given (how far the help scrolls).
-    area: Rect,
+    /// The whole screen, once the screen loop told it (where clicks
+    /// land, how far the help scrolls, whether the board fits).
+    size: Option<Rect>,
 }
 
 impl SolitaireGame {
@@ -130,7 +131,7 @@ impl SolitaireGame {
             deals: 0,
             rng,
             trace: Vec::new(),
-            area: Rect::default(),
+            size: None,
         };
         app.set_board(board);
         app
@@ -341,16 +342,32 @@ impl SolitaireGame {
         }
         match Input::from_key(key) {
             Input::Key(key) => self.on_plain_key(key, now),
-            other => self.on_input(other, self.area, now),
+            other => self.on_input(other, now),
         }
+    }
+
+    /// Whether the screen is too small for the board (it then shows what
+    /// it needs, and any question waiting).
+    fn too_small(&self) -> bool {
+        self.size
+            .is_some_and(|area| view::layout(area, self).is_none())
     }
 
     /// A key pressed alone or with Shift.
     fn on_plain_key(&mut self, key: KeyEvent, now: Instant) {
-        // The speed and the theme, whatever the screen is doing (a
-        // question waits for its answer first).
+        // As in the game, the too-small screen takes q (to ask about
+        // quitting) and the answer to the question it shows, nothing else.
+        if self.too_small() && !matches!(self.mode, SolitaireMode::Asking(_)) {
+            if matches!(key.code, KeyCode::Char('q' | 'Q') | KeyCode::Esc) {
+                self.ask_quit();
+            }
+            return;
+        }
+        // The speed and the theme, whatever the screen is doing; but a
+        // question waits for its answer first, and the help takes any key
+        // but the arrows as closing it (as in the game).
         match key.code {
-            _ if matches!(self.mode, SolitaireMode::Asking(_)) => {}
+            _ if matches!(self.mode, SolitaireMode::Asking(_) | SolitaireMode::Help(_)) => {}
             KeyCode::Char('+' | '=') => return self.change_speed(true),
             KeyCode::Char('-' | '_') => return self.change_speed(false),
             KeyCode::Char('t' | 'T') => {
@@ -372,7 +389,8 @@ impl SolitaireGame {
             SolitaireMode::Help(mut scroll) => {
                 // The arrows scroll it; any other key closes it, and q
                 // goes on to ask about quitting.
-                if scroll.key(key.code, &view::help_text(self), self.area) {
+                let area = self.size.unwrap_or_default();
+                if scroll.key(key.code, &view::help_text(self), area) {
                     self.mode = SolitaireMode::Help(scroll);
                 } else if matches!(key.code, KeyCode::Char('q' | 'Q')) {
                     self.ask_quit();
@@ -628,31 +646,30 @@ impl SolitaireGame {
 
     /// Reacts to one input from the [screen loop](crate::tui::screen):
     /// keys, Ctrl-C, chords (which only say they do nothing), clicks, the
-    /// wheel and the clock. `area` is the whole screen, to find where the
-    /// houses are drawn.
-    pub fn on_input(&mut self, input: Input, area: Rect, now: Instant) {
-        self.area = area;
+    /// wheel, the screen's size and the clock.
+    pub fn on_input(&mut self, input: Input, now: Instant) {
         match input {
             Input::Key(key) => self.on_plain_key(key, now),
             Input::Interrupt => self.quit = true,
             Input::Chord(key) => self.message = Some(chord_message(key)),
-            Input::Click(position) => self.on_click(position, area, now),
+            Input::Click(position) => self.on_click(position, now),
             Input::Scroll(direction) => self.on_scroll(direction),
-            Input::Resize(..) | Input::Tick => {}
+            Input::Resize(columns, lines) => self.size = Some(Rect::new(0, 0, columns, lines)),
+            Input::Tick => {}
         }
         self.tick(now);
     }
 
     /// The wheel moves the cursor (up: away from the store).
     fn on_scroll(&mut self, direction: i8) {
-        if matches!(self.mode, SolitaireMode::Play) {
+        if matches!(self.mode, SolitaireMode::Play) && !self.too_small() {
             self.move_cursor(if direction < 0 { 1 } else { -1 });
         }
     }
 
     /// A left click on a house plays it, a click on a scroll arrow shows
     /// the houses past it.
-    fn on_click(&mut self, click: Position, area: Rect, now: Instant) {
+    fn on_click(&mut self, click: Position, now: Instant) {
         match std::mem::replace(&mut self.mode, SolitaireMode::Play) {
             SolitaireMode::Play => {}
             sowing @ SolitaireMode::Sowing(_) => {
@@ -666,7 +683,7 @@ impl SolitaireGame {
                 return;
             }
         }
-        let Some(layout) = view::layout(area, self) else {
+        let Some(layout) = self.size.and_then(|area| view::layout(area, self)) else {
             return;
         };
         match layout.hit(click.x, click.y) {
@@ -724,6 +741,62 @@ mod tests {
         a.on_key(press(KeyCode::Char('3')), now);
         assert_eq!(a.moves(), [3]);
         assert_eq!(a.board().counts(), [1, 2, 2, 0, 0, 0, 0]);
+    }
+
+    /// With the help open, `+`, `-` and `t` close it and change nothing
+    /// behind it (as in the game); `q` closes it and asks about quitting.
+    #[test]
+    fn the_help_closes_on_the_speed_and_theme_keys_without_acting() {
+        let now = Instant::now();
+        let mut a = app(&[0, 1, 1, 3], Some(40));
+        let (delay, theme) = (a.seed_delay(), *a.theme());
+        for key in ['+', '-', 't'] {
+            a.on_key(press(KeyCode::Char('?')), now);
+            assert!(a.help_open());
+            a.on_key(press(KeyCode::Char(key)), now);
+            assert!(!a.help_open(), "{key} closes the help");
+            assert_eq!((a.seed_delay(), *a.theme()), (delay, theme), "{key}");
+            assert_eq!(a.message(), None, "{key}");
+        }
+        a.on_key(press(KeyCode::Char('?')), now);
+        a.on_key(press(KeyCode::Char('q')), now);
+        assert!(!a.help_open());
+        assert_eq!(a.question(), Some(Question::Quit));
+        // Outside the help, they act.
+        a.on_key(press(KeyCode::Char('n')), now);
+        a.on_key(press(KeyCode::Char('+')), now);
+        assert_ne!(a.seed_delay(), delay);
+    }
+
+    /// The too-small screen takes only q and the answer to its question,
+    /// as the game's does; once the window grows, keys play again.
+    #[test]
+    fn the_too_small_screen_ignores_all_but_quitting() {
+        let now = Instant::now();
+        let mut a = app(&[0, 1, 1, 3], None);
+        a.on_input(Input::Resize(view::MIN_WIDTH - 1, view::MIN_HEIGHT), now);
+        let cursor = a.cursor();
+        for code in [
+            KeyCode::Char('3'),
+            KeyCode::Enter,
+            KeyCode::Left,
+            KeyCode::Char('?'),
+            KeyCode::Char('+'),
+            KeyCode::Char('h'),
+        ] {
+            a.on_key(press(code), now);
+        }
+        a.on_input(Input::Scroll(1), now);
+        assert!(a.moves().is_empty());
+        assert_eq!((a.cursor(), a.hint(), a.help_open()), (cursor, None, false));
+        assert_eq!(a.seed_delay(), None);
+        a.on_key(press(KeyCode::Char('q')), now);
+        assert_eq!(a.question(), Some(Question::Quit));
+        a.on_key(press(KeyCode::Char('n')), now);
+        assert_eq!((a.question(), a.should_quit()), (None, false));
+        a.on_input(Input::Resize(view::MIN_WIDTH, view::MIN_HEIGHT), now);
+        a.on_key(press(KeyCode::Char('3')), now);
+        assert_eq!(a.moves(), [3]);
     }
 
     #[test]
@@ -1071,9 +1144,10 @@ mod tests {
         assert!(rect3.x < rect1.x, "house 3 is left of house 1");
         assert!(rect1.x < layout.store().x, "the store is at the right end");
         let click = |rect: Rect| Input::Click(Position::new(rect.x + 1, rect.y + 1));
-        a.on_input(click(rect3), area, now);
+        a.on_input(Input::Resize(area.width, area.height), now);
+        a.on_input(click(rect3), now);
         assert_eq!(a.moves(), [3]);
-        a.on_input(click(layout.store()), area, now);
+        a.on_input(click(layout.store()), now);
         assert_eq!(a.message(), Some("The store cannot be played."));
     }
 

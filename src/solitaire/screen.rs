@@ -5,7 +5,6 @@
 use std::time::{Duration, Instant};
 
 use ratatui::Frame;
-use ratatui::layout::Rect;
 
 use crate::rng::Rng;
 use crate::rules::solitaire::SolitaireBoard;
@@ -16,11 +15,9 @@ use crate::tui::screen::Screen;
 use super::app::SolitaireGame;
 use super::view;
 
-/// The solitaire game with what drawing it needs: the screen's size (for
-/// clicks).
+/// The solitaire game on the screen loop.
 pub struct SolitaireScreen {
     app: SolitaireGame,
-    area: Rect,
 }
 
 impl Screen for SolitaireScreen {
@@ -28,10 +25,7 @@ impl Screen for SolitaireScreen {
     type Effect = Prefs;
 
     fn update(&mut self, input: Input, now: Instant) -> Vec<Prefs> {
-        if let Input::Resize(columns, lines) = input {
-            self.area = Rect::new(0, 0, columns, lines);
-        }
-        self.app.on_input(input, self.area, now);
+        self.app.on_input(input, now);
         self.app.take_prefs().into_iter().collect()
     }
 
@@ -61,10 +55,7 @@ pub fn run(board: SolitaireBoard, given: Option<Option<Duration>>, rng: Rng) -> 
     let mut app = SolitaireGame::new(board, chosen.seed_delay(), rng);
     app.keep_prefs(chosen);
     app.tell(kept.problem.clone());
-    let mut screen = SolitaireScreen {
-        app,
-        area: Rect::default(),
-    };
+    let mut screen = SolitaireScreen { app };
     PrefsWorld::run(&mut screen, kept)?;
     Ok(())
 }

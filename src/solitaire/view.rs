@@ -843,7 +843,6 @@ mod tests {
         let mut a = app(deal(23), None);
         a.on_input(
             crate::tui::input::Input::Resize(area.width, area.height),
-            area,
             now,
         );
         keys(&mut a, "?", now);

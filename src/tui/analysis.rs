@@ -9,6 +9,7 @@
 //! own: the screen shows its progress and stays responsive; leaving the
 //! screen stops it.
 
+use std::cell::Cell;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
@@ -25,7 +26,7 @@ use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph};
 use crate::game::Record;
 use crate::game::analysis::{Analysis, Analyst, PositionBudget};
 use crate::plain::analysis::{best_text, loss_text, value_text};
-use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
+use crate::tui::chrome::{HelpScroll, HelpText, KeyBar, Weight, draw_help, draw_too_small};
 use crate::tui::input::Input;
 use crate::tui::prefs::{Chosen, Kept, Prefs, PrefsWorld};
 use crate::tui::screen::Screen;
@@ -74,6 +75,10 @@ pub struct AnalysisView {
     chosen: Chosen,
     note: Option<String>,
     quit: bool,
+    /// The help, while it is open.
+    help: Option<HelpScroll>,
+    /// The screen as last drawn (how far the help scrolls).
+    drawn: Cell<Rect>,
 }
 
 impl AnalysisView {
@@ -91,6 +96,8 @@ impl AnalysisView {
             chosen: Chosen::unkept(None, theme),
             note: None,
             quit: false,
+            help: None,
+            drawn: Cell::default(),
         }
     }
 
@@ -128,6 +135,8 @@ impl AnalysisView {
             chosen,
             note: None,
             quit: false,
+            help: None,
+            drawn: Cell::default(),
         }
     }
 
@@ -146,6 +155,35 @@ impl AnalysisView {
     /// Opens the screen again (after the viewer left it).
     pub fn reopen(&mut self) {
         self.quit = false;
+        self.help = None;
+    }
+
+    /// What `?` shows: every key of the screen.
+    fn help_text(&self) -> HelpText {
+        let mut keys = vec![
+            (
+                "↑↓ ←→ j k".to_string(),
+                "the move before / after".to_string(),
+            ),
+            ("PgUp PgDn".to_string(), "ten moves back / on".to_string()),
+            ("Home End".to_string(), "the first / last move".to_string()),
+            ("n".to_string(), "the next turning point".to_string()),
+        ];
+        keys.extend(self.chosen.help_theme_key("t"));
+        keys.push(("?".to_string(), "this help".to_string()));
+        keys.push(("q Esc".to_string(), "back".to_string()));
+        HelpText {
+            title: " Analysis — help ".to_string(),
+            heading: "Values: final store difference for the mover, perfect play.".to_string(),
+            sentences: vec![
+                "Each move shows the value before it, the best pits, the value after it and \
+                 the seeds it lost; ≈ marks a value estimated within the time given, not proven."
+                    .to_string(),
+                "The turning points are the moves that lost most; n goes from one to the next."
+                    .to_string(),
+            ],
+            keys,
+        }
     }
 
     /// The speed and theme chosen, to hand back to the screen that opened
@@ -196,6 +234,12 @@ impl AnalysisView {
         match input {
             Input::Key(key) if key.kind == KeyEventKind::Press => {
                 self.note = None;
+                if let Some(mut scroll) = self.help {
+                    // The arrows scroll it; any other key closes it.
+                    let open = scroll.key(key.code, &self.help_text(), self.drawn.get());
+                    self.help = open.then_some(scroll);
+                    return;
+                }
                 match key.code {
                     KeyCode::Char('q') | KeyCode::Esc => self.quit = true,
                     KeyCode::Down | KeyCode::Right | KeyCode::Char('j') => {
@@ -220,6 +264,7 @@ impl AnalysisView {
                         }
                     }
                     KeyCode::Char('t' | 'T') => self.note = Some(self.chosen.switch_theme()),
+                    KeyCode::Char('?') | KeyCode::F(1) => self.help = Some(HelpScroll::default()),
                     _ => {}
                 }
             }
@@ -245,6 +290,11 @@ impl AnalysisView {
     /// Draws the screen.
     pub fn draw(&self, frame: &mut Frame, theme: &Theme) {
         let area = frame.area();
+        self.drawn.set(area);
+        if let Some(scroll) = self.help {
+            draw_help(frame, area, &self.help_text(), scroll, theme);
+            return;
+        }
         if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
             draw_too_small(
                 frame,
@@ -304,14 +354,13 @@ impl AnalysisView {
                 self.draw_chart(frame, chart, analysis, theme);
                 bar.add("↑↓", "move", Weight::Essential);
                 bar.add("n", "next turning point", Weight::Useful);
-                if self.chosen.can_switch_theme() {
-                    bar.add("t", "colours", Weight::Optional);
-                }
+                self.chosen.add_theme_key(&mut bar, "t");
             }
         }
         if let Some(note) = &self.note {
             frame.render_widget(Line::styled(note.clone(), theme.text), turning);
         }
+        bar.add("?", "help", Weight::Useful);
         bar.add("q", "back", Weight::Essential);
         frame.render_widget(bar.line(keys.width, theme), keys);
     }
@@ -654,6 +703,49 @@ mod tests {
         view.chosen = Chosen::new(None, Theme::monochrome(), kept, true);
         let text = screen(&view, 80, 26);
         assert!(!text.contains("colours"), "{text}");
+    }
+
+    /// `?` opens the shared help page (it names `t` only without
+    /// `NO_COLOR`); the arrows scroll it to its last line on a small
+    /// screen; any other key closes it without acting behind it.
+    #[test]
+    fn question_mark_shows_the_help_and_any_other_key_closes_it() {
+        let mut view = analysed();
+        assert!(screen(&view, 80, 26).contains("? help"));
+        press(&mut view, KeyCode::Char('?'));
+        let help = screen(&view, 80, 26);
+        assert!(help.contains("Analysis — help"), "{help}");
+        assert!(help.contains("next turning point"), "{help}");
+        assert!(help.contains("colours or black and white"), "{help}");
+        // A small screen: scrolled down to its last line.
+        let small = screen(&view, 60, 12);
+        assert!(!small.contains("q Esc"), "{small}");
+        for _ in 0..50 {
+            press(&mut view, KeyCode::Down);
+        }
+        let bottom = screen(&view, 60, 12);
+        assert!(
+            bottom.lines().nth(10).unwrap().contains("q Esc"),
+            "{bottom}"
+        );
+        assert_eq!(
+            view.selected, 0,
+            "the arrows scroll the help, not the moves"
+        );
+        press(&mut view, KeyCode::Char('q'));
+        assert!(!view.is_done(), "q closes the help only");
+        assert!(screen(&view, 80, 26).contains("Analysis of round"));
+        press(&mut view, KeyCode::Char('?'));
+        press(&mut view, KeyCode::Char('n'));
+        assert_eq!(view.selected, 0, "n closed the help, moved nothing");
+        let kept = crate::tui::prefs::Prefs {
+            seed_delay: None,
+            palette: Theme::monochrome().palette(),
+        };
+        view.chosen = Chosen::new(None, Theme::monochrome(), kept, true);
+        press(&mut view, KeyCode::Char('?'));
+        let help = screen(&view, 80, 26);
+        assert!(!help.contains("colours"), "{help}");
     }
 
     #[test]

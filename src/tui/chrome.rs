@@ -152,13 +152,16 @@ impl HelpScroll {
     /// when it scrolled (or would, at either end), `false` when it closes
     /// the help.
     pub fn key(&mut self, code: KeyCode, help: &HelpText, area: Rect) -> bool {
-        match code {
-            KeyCode::Up | KeyCode::PageUp => self.offset = self.offset.saturating_sub(1),
-            KeyCode::Down | KeyCode::PageDown => {
-                self.offset = (self.offset + 1).min(help_overflow(help, area));
-            }
+        let step: fn(u16) -> u16 = match code {
+            KeyCode::Up | KeyCode::PageUp => |offset| offset.saturating_sub(1),
+            KeyCode::Down | KeyCode::PageDown => |offset| offset.saturating_add(1),
             _ => return false,
-        }
+        };
+        // Clamped first: the offset kept may be past the end now that the
+        // window grew or the help got shorter, and Up must move the view
+        // at once, not first work off what no longer shows.
+        let limit = help_overflow(help, area);
+        self.offset = step(self.offset.min(limit)).min(limit);
         true
     }
 }
@@ -172,7 +175,11 @@ pub fn help_overflow(help: &HelpText, area: Rect) -> u16 {
         return 0;
     }
     // Only the count matters here, not the styles.
-    let lines = help.lines(width, &Theme::monochrome()).len();
+    overflow(help.lines(width, &Theme::monochrome()).len(), area)
+}
+
+/// How many of `lines` lines do not fit in a frame over `area`.
+fn overflow(lines: usize, area: Rect) -> u16 {
     u16::try_from(lines)
         .unwrap_or(u16::MAX)
         .saturating_sub(area.height.saturating_sub(2))
@@ -189,6 +196,8 @@ pub fn draw_help(
     theme: &Theme,
 ) {
     let lines = help.lines(usize::from(area.width.saturating_sub(2)), theme);
+    // From the lines drawn, not wrapped again (as help_overflow would).
+    let limit = overflow(lines.len(), area);
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
         .title(Line::styled(help.title.clone(), theme.title))
@@ -198,7 +207,7 @@ pub fn draw_help(
     frame.render_widget(Clear, area);
     frame.render_widget(
         Paragraph::new(lines)
-            .scroll((scroll.offset.min(help_overflow(help, area)), 0))
+            .scroll((scroll.offset.min(limit), 0))
             .block(block),
         area,
     );
@@ -265,6 +274,32 @@ pub fn shortfall(need: (u16, u16), have: (u16, u16)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A help of 40 one-line keys, scrolled to its end on a small window:
+    /// once the window grows, one Up moves the view by one line.
+    #[test]
+    fn after_the_window_grows_one_up_moves_the_help_one_line() {
+        let help = HelpText {
+            title: " help ".into(),
+            heading: "Rules".into(),
+            sentences: Vec::new(),
+            keys: (0..40).map(|i| (format!("k{i}"), "does".into())).collect(),
+        };
+        let small = Rect::new(0, 0, 60, 12);
+        let big = Rect::new(0, 0, 60, 30);
+        let mut scroll = HelpScroll::default();
+        for _ in 0..100 {
+            assert!(scroll.key(KeyCode::Down, &help, small));
+        }
+        assert_eq!(scroll.offset(), help_overflow(&help, small), "at the end");
+        let big_end = help_overflow(&help, big);
+        assert!(0 < big_end && big_end < scroll.offset(), "{big_end}");
+        assert!(scroll.key(KeyCode::Up, &help, big));
+        assert_eq!(scroll.offset(), big_end - 1, "one line up from the end");
+        assert!(scroll.key(KeyCode::Down, &help, big));
+        assert_eq!(scroll.offset(), big_end);
+        assert!(!scroll.key(KeyCode::Char('x'), &help, big), "closes");
+    }
 
     #[test]
     fn the_short_side_is_named_with_the_count() {

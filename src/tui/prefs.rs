@@ -109,19 +109,20 @@ pub fn parse_speed(text: &str) -> Result<Option<Duration>, String> {
 
 /// How a sowing speed reads on every screen, longest first, for where
 /// room is short: "150 ms per seed", "150 ms/seed", "150 ms"; "no
-/// animation", "no anim.". Every wording of a speed comes from here.
+/// animation", "no anim.". Every wording of a speed comes from here (the
+/// full one from [`speed_name`]).
 #[must_use]
 pub fn speed_names(delay: Option<Duration>) -> Vec<String> {
     match delay {
         Some(d) => {
             let ms = d.as_millis();
             vec![
-                format!("{ms} ms per seed"),
+                speed_name(delay),
                 format!("{ms} ms/seed"),
                 format!("{ms} ms"),
             ]
         }
-        None => vec!["no animation".to_string(), "no anim.".to_string()],
+        None => vec![speed_name(delay), "no anim.".to_string()],
     }
 }
 
@@ -129,7 +130,10 @@ pub fn speed_names(delay: Option<Duration>) -> Vec<String> {
 /// animation" (the first of [`speed_names`]).
 #[must_use]
 pub fn speed_name(delay: Option<Duration>) -> String {
-    speed_names(delay).swap_remove(0)
+    match delay {
+        Some(d) => format!("{} ms per seed", d.as_millis()),
+        None => "no animation".to_string(),
+    }
 }
 
 /// What the screens say when the speed changed.
@@ -249,6 +253,12 @@ impl Chosen {
     /// bar takes them from here, so that the rule is one.
     pub fn add_keys(&self, bar: &mut KeyBar, theme_key: &str) {
         bar.add("+/-", "speed", Weight::Optional);
+        self.add_theme_key(bar, theme_key);
+    }
+
+    /// Only the theme key of [`Chosen::add_keys`], for a screen that sows
+    /// nothing (the analysis).
+    pub fn add_theme_key(&self, bar: &mut KeyBar, theme_key: &str) {
         if self.can_switch_theme() {
             bar.add(theme_key, "colours", Weight::Optional);
         }
@@ -265,13 +275,20 @@ impl Chosen {
                 speed_name(self.seed_delay)
             ),
         )];
-        if self.can_switch_theme() {
-            keys.push((
+        keys.extend(self.help_theme_key(theme_key));
+        keys
+    }
+
+    /// Only the theme key of [`Chosen::help_keys`] (none while
+    /// `NO_COLOR` is set), for a screen that sows nothing (the analysis).
+    #[must_use]
+    pub fn help_theme_key(&self, theme_key: &str) -> Option<(String, String)> {
+        self.can_switch_theme().then(|| {
+            (
                 theme_key.to_string(),
                 "colours or black and white, kept for next time".to_string(),
-            ));
-        }
-        keys
+            )
+        })
     }
 
     /// `t`: colours or black and white (`NO_COLOR` keeps a run black and

@@ -139,6 +139,15 @@ impl BoardGeometry {
         self.outer
     }
 
+    /// Everything the board draws on: the outline, the caption and both
+    /// name lines.
+    fn bounds(&self) -> Rect {
+        self.outer
+            .union(self.caption)
+            .union(self.north_label)
+            .union(self.south_label)
+    }
+
     /// Height of a pit box.
     #[must_use]
     pub fn pit_height(&self) -> u16 {
@@ -586,6 +595,11 @@ fn store_captions(names: [&str; 2], width: usize) -> [String; 2] {
 
 impl Widget for &BoardView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
+        debug_assert!(
+            self.geometry
+                .is_none_or(|geometry| area.union(geometry.bounds()) == area),
+            "the board was laid out outside the area it is drawn in"
+        );
         let Some(geometry) = self
             .geometry
             .copied()

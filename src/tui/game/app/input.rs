@@ -54,8 +54,8 @@ impl App {
                 self.notes.say(Note::plain(chord_message(key)));
             }
             Input::Click(position) => self.on_click(position, now),
-            Input::Scroll(_) | Input::Tick => {}
-            Input::Resize(columns, lines) => self.resize(columns, lines),
+            // A resize was taken in above, before the analysis could.
+            Input::Scroll(_) | Input::Tick | Input::Resize(..) => {}
         }
         self.tick(now);
     }
