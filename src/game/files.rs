@@ -523,7 +523,10 @@ mod tests {
         let long = "a".repeat(20_000);
         let text = format!("{long}\nshort\n{long}b\n");
         assert_eq!(lines_of(text.as_bytes(), 20_000), [&*long, "short"]);
-        assert_eq!(lines_of(text.as_bytes(), 20_001), [&*long, "short", &format!("{long}b")]);
+        assert_eq!(
+            lines_of(text.as_bytes(), 20_001),
+            [&*long, "short", &format!("{long}b")]
+        );
         let exact = "x".repeat(10);
         let over = "y".repeat(11);
         let text = format!("{exact}\n{over}\nafter\n");
