@@ -409,6 +409,25 @@ fn stats_with_the_analysis_give_each_players_mean_loss_analysed_once() {
     let recomputed = stats(&["stats", "--analysis", "--json"]);
     assert_eq!(recomputed.stdout, first.stdout);
     assert!(recomputed.stderr.contains("analysed 2 recorded rounds"));
+    assert!(recomputed.stderr.contains("kept in"), "{recomputed:?}");
+    // A cache that cannot be used (a FIFO): the rounds are analysed, and
+    // nothing claims they were kept.
+    fs::remove_file(&cache).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(&cache).status();
+    if made.is_ok_and(|s| s.success()) {
+        let unkept = stats(&["stats", "--analysis", "--json"]);
+        assert_eq!(unkept.stdout, first.stdout);
+        assert!(
+            unkept.stderr.contains("analysed 2 recorded rounds"),
+            "{unkept:?}"
+        );
+        assert!(
+            unkept.stderr.contains("cannot use the analyses kept in"),
+            "{unkept:?}"
+        );
+        assert!(!unkept.stderr.contains("for next time"), "{unkept:?}");
+        fs::remove_file(&cache).unwrap();
+    }
 
     // A round whose record is gone is left out, and the text says so.
     fs::remove_file(&records[0]).unwrap();

@@ -100,16 +100,22 @@ pub fn stats(cmd: &StatsCmd) -> anyhow::Result<ExitCode> {
         if progress {
             eprint!("\r\x1b[K");
         }
-        let counts = reviews.counts();
-        if counts.analysed > 0 {
-            crate::game::console::warn(format_args!(
-                "mancala: analysed {}, kept in {} for next time",
-                crate::game::plural(counts.analysed, "recorded round"),
-                root.join(reviews::CACHE_FILE).display()
-            ));
-        }
-        if let Some(problem) = reviews.cache_problem() {
-            crate::game::console::warn(format_args!("mancala: {problem}"));
+        let analysed = crate::game::plural(reviews.counts().analysed, "recorded round");
+        match reviews.cache_problem() {
+            // Not kept: say so, never that they were.
+            Some(problem) => {
+                if reviews.counts().analysed > 0 {
+                    crate::game::console::warn(format_args!("mancala: analysed {analysed}"));
+                }
+                crate::game::console::warn(format_args!("mancala: {problem}"));
+            }
+            None if reviews.counts().analysed > 0 => {
+                crate::game::console::warn(format_args!(
+                    "mancala: analysed {analysed}, kept in {} for next time",
+                    root.join(reviews::CACHE_FILE).display()
+                ));
+            }
+            None => {}
         }
     }
     if history.skipped_lines > 0 {
