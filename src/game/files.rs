@@ -206,11 +206,12 @@ pub fn read_text(path: &Path, limit: u64, follow: Follow) -> Result<String, Read
     String::from_utf8(read_bytes(path, limit, follow)?).map_err(|_| ReadError::NotText)
 }
 
-/// Calls `each` with every line (without its line break) of the regular
-/// file at `path`, read a piece at a time: a file of more than `limit`
-/// bytes is refused before any line, and a line longer than `max_line`
-/// bytes, or not UTF-8, is skipped without being kept in memory, so that
-/// one corrupt line costs neither memory nor the lines after it.
+/// Calls `each` with every line (without its line break, `\n` or
+/// `\r\n`) of the regular file at `path`, read a piece at a time: a file
+/// of more than `limit` bytes is refused before any line, and a line
+/// longer than `max_line` bytes (before its break), or not UTF-8, is
+/// read through without being kept in memory and left out, so that one
+/// corrupt line costs neither memory nor the lines after it.
 ///
 /// ```
 /// use mancala::game::files::{read_lines, Follow};
@@ -261,7 +262,8 @@ pub fn read_lines(
             return Err(ReadError::TooLarge { limit });
         }
         if end.is_some() {
-            if !too_long && let Ok(text) = std::str::from_utf8(&line) {
+            let text = line.strip_suffix(b"\r").unwrap_or(&line);
+            if !too_long && let Ok(text) = std::str::from_utf8(text) {
                 each(text);
             }
             line.clear();
@@ -270,7 +272,7 @@ pub fn read_lines(
     }
     if !too_long
         && !line.is_empty()
-        && let Ok(text) = std::str::from_utf8(&line)
+        && let Ok(text) = std::str::from_utf8(line.strip_suffix(b"\r").unwrap_or(&line))
     {
         each(text);
     }
@@ -497,6 +499,49 @@ pub(crate) fn scratch(tag: &str) -> tempfile::TempDir {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every line as `read_lines` gives it, of a file holding `bytes`,
+    /// with lines of at most `max_line` bytes.
+    fn lines_of(bytes: &[u8], max_line: usize) -> Vec<String> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lines");
+        std::fs::write(&path, bytes).unwrap();
+        let mut lines = Vec::new();
+        read_lines(&path, 1 << 20, max_line, Follow::Never, |l| {
+            lines.push(l.to_string());
+        })
+        .unwrap();
+        lines
+    }
+
+    /// Lines longer than the reader's buffer (8 KiB) come whole; a line
+    /// of exactly `max_line` bytes is kept and one a byte longer left out,
+    /// as is one not UTF-8, and neither costs the lines after it; `\r\n`
+    /// ends a line as `\n` does; the last line needs no line break.
+    #[test]
+    fn read_lines_keeps_every_good_line_and_only_those() {
+        let long = "a".repeat(20_000);
+        let text = format!("{long}\nshort\n{long}b\n");
+        assert_eq!(lines_of(text.as_bytes(), 20_000), [&*long, "short"]);
+        assert_eq!(
+            lines_of(text.as_bytes(), 20_001),
+            [&*long, "short", &format!("{long}b")]
+        );
+        let exact = "x".repeat(10);
+        let over = "y".repeat(11);
+        let text = format!("{exact}\n{over}\nafter\n");
+        assert_eq!(lines_of(text.as_bytes(), 10), [&*exact, "after"]);
+        assert_eq!(
+            lines_of(b"good\n\xff\xfe bad\nnext\n", 100),
+            ["good", "next"],
+            "a line not UTF-8 is left out"
+        );
+        assert_eq!(lines_of(b"one\r\ntwo\r\n", 100), ["one", "two"]);
+        assert_eq!(lines_of(b"one\r\ntwo\r", 100), ["one", "two"]);
+        assert_eq!(lines_of(b"one\nlast", 100), ["one", "last"]);
+        assert_eq!(lines_of(b"one\n\nthree", 100), ["one", "", "three"]);
+        assert_eq!(lines_of(b"", 100), Vec::<String>::new());
+    }
 
     #[test]
     fn a_fifo_a_device_and_a_directory_are_refused_without_blocking() {

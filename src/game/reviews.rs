@@ -22,8 +22,8 @@
 //! cannot be read, is recomputed. New lines are appended as each record
 //! is done, so that a run cut short keeps what it did. The file is read
 //! like every file of the data directory: never through a link, at most
-//! [`MAX_CACHE_BYTES`] (a larger one is started afresh), a line at a time,
-//! skipping any line longer than [`MAX_CACHE_LINE`] unread.
+//! [`MAX_CACHE_BYTES`] (a larger one is started afresh), a line at a time:
+//! a line longer than [`MAX_CACHE_LINE`] is read through but not kept.
 //!
 //! `file` says which file of `records/` the line was made from (its name,
 //! length and time of change) and that file's round id: a file listed
@@ -32,7 +32,8 @@
 //! which is inside the file). Only the files the cache does not know are
 //! read. A known file is answered by the line that carries its stamp
 //! (written once its moves were checked against the record), never by
-//! another line for the same bytes. Only regular files are stamped: a
+//! another line for the same bytes; of two lines with one stamp, as of two
+//! for one record, the one proven or thought longer (the first of equals). Only regular files are stamped: a
 //! link, a folder or a FIFO named like a record is no record. A stamp too
 //! long to be one of `records/` is dropped, the figures kept. Lines
 //! without `file` (as earlier versions wrote them) are still
@@ -206,11 +207,10 @@ pub struct Reviews {
     cache: HashMap<String, CacheLine>,
     /// Record files read (to find their id, or to analyse them): what the
     /// tests check a warm cache by.
-    #[cfg_attr(not(test), allow(dead_code))]
-    files_read: usize,
+    files_read: ReadCount,
     cache_path: PathBuf,
-    /// The cache is to be written afresh before the next line (it could
-    /// not be read as lines: too large, or not text).
+    /// The cache is to be written afresh before the next line (it was too
+    /// large to read).
     start_afresh: bool,
     /// The cache cannot be written (a link, a folder, …): why.
     cache_problem: Option<String>,
@@ -226,7 +226,8 @@ impl Reviews {
     pub fn open(root: &Path, think: Duration) -> Reviews {
         let cache_path = root.join(CACHE_FILE);
         let (cache, known, start_afresh, cache_problem) = load_cache(&cache_path);
-        let (records, files_read) = index_records(&root.join("records"), &known);
+        let mut files_read = ReadCount::default();
+        let records = index_records(&root.join("records"), &known, &mut files_read);
         Reviews {
             records,
             cache,
@@ -250,7 +251,7 @@ impl Reviews {
     /// to analyse them): the files the cache knows are not. For the tests.
     #[cfg(test)]
     fn files_read(&self) -> usize {
-        self.files_read
+        self.files_read.0
     }
 
     /// Why the cache could not be kept, if it could not.
@@ -289,7 +290,7 @@ impl Reviews {
             self.counts.cached += 1;
             return Some(RoundLoss::from(line));
         }
-        self.files_read += 1;
+        self.files_read.add();
         let bytes = files::read_bytes(&file.path, MAX_RECORD_BYTES as u64, Follow::Never).ok()?;
         let record = Record::parse(std::str::from_utf8(&bytes).ok()?).ok()?;
         let hash = hex(&Sha256::digest(&bytes));
@@ -354,11 +355,27 @@ impl Reviews {
 }
 
 /// The files of `records/` the cache knows: (name, length, time) -> the
-/// line made from that file (its stamp holds the round id inside).
-type Known = HashMap<(String, u64, u64), CacheLine>;
+/// round id inside that file and the line made from it.
+type Known = HashMap<(String, u64, u64), (String, CacheLine)>;
 
-/// The longest cache line read: a real one is under 400 bytes. A longer
-/// one is skipped unread, so that a corrupt line cannot take memory.
+/// How many record files were read: counted for the tests only (nothing
+/// at all outside them).
+#[derive(Debug, Default)]
+struct ReadCount(#[cfg(test)] usize);
+
+impl ReadCount {
+    /// One more file read.
+    fn add(&mut self) {
+        #[cfg(test)]
+        {
+            self.0 += 1;
+        }
+    }
+}
+
+/// The longest cache line kept: a real one is under 400 bytes. A longer
+/// one is read through but not kept, so that a corrupt line cannot take
+/// memory.
 pub const MAX_CACHE_LINE: usize = 4096;
 
 /// The cache's lines by record hash and the files it knows; whether to
@@ -378,9 +395,7 @@ fn load_cache(path: &Path) -> (HashMap<String, CacheLine>, Known, bool, Option<S
     match read {
         Ok(()) => (cache, known, false, None),
         Err(ReadError::NotFound) => (HashMap::new(), HashMap::new(), false, None),
-        Err(ReadError::TooLarge { .. } | ReadError::NotText) => {
-            (HashMap::new(), HashMap::new(), true, None)
-        }
+        Err(ReadError::TooLarge { .. }) => (HashMap::new(), HashMap::new(), true, None),
         Err(e) => (
             HashMap::new(),
             HashMap::new(),
@@ -412,10 +427,15 @@ fn take_line(text: &str, cache: &mut HashMap<String, CacheLine>, known: &mut Kno
     {
         line.file = None;
     }
-    if let Some(stamp) = &line.file {
-        known.insert(stamp.key(), line.clone());
+    // Of two lines for one file, as of two for one record, the one proven
+    // or thought longer (the first of equals).
+    if let Some(stamp) = &line.file
+        && known
+            .get(&stamp.key())
+            .is_none_or(|(_, kept)| line.rank() > kept.rank())
+    {
+        known.insert(stamp.key(), (stamp.id.clone(), line.clone()));
     }
-    // Of two lines for one record, the one proven or thought longer.
     let better = cache
         .get(&line.record)
         .is_none_or(|kept| line.rank() > kept.rank());
@@ -430,18 +450,16 @@ const MAX_NAME_BYTES: usize = 255;
 
 /// Round id -> record file, for the records in `dir` (regular `.txt`
 /// files, not links, at most [`MAX_RECORD_FILES`] looked at; unreadable
-/// ones skipped), and how many were read: a file `known` to the cache
+/// ones skipped), counting in `read` the files read: a file `known` to the cache
 /// (same name, length and time) is not read, its id is the cache's.
-fn index_records(dir: &Path, known: &Known) -> (HashMap<String, RecordFile>, usize) {
+fn index_records(dir: &Path, known: &Known, read: &mut ReadCount) -> HashMap<String, RecordFile> {
     let mut records = HashMap::new();
-    let mut read = 0;
     for path in record_files(dir, MAX_RECORD_FILES) {
         let stamp = FileStamp::of(&path);
-        let line = stamp.as_ref().and_then(|s| known.get(&s.key()));
-        let (id, line) = match line.and_then(|line| Some((&line.file.as_ref()?.id, line))) {
+        let (id, line) = match stamp.as_ref().and_then(|s| known.get(&s.key())) {
             Some((id, line)) => (id.clone(), Some(line.clone())),
             None => {
-                read += 1;
+                read.add();
                 let Ok(text) = files::read_text(&path, MAX_RECORD_BYTES as u64, Follow::Never)
                 else {
                     continue;
@@ -465,7 +483,7 @@ fn index_records(dir: &Path, known: &Known) -> (HashMap<String, RecordFile>, usi
             known: line,
         });
     }
-    (records, read)
+    records
 }
 
 #[cfg(test)]
@@ -701,6 +719,38 @@ mod tests {
         let mut touched = Reviews::open(root.path(), THINK);
         assert_eq!(touched.review(&round(Some("aaa")), |_, _| {}), None);
         assert_eq!(touched.files_read(), 1, "the changed file only");
+    }
+
+    /// Of two lines with one file's stamp, the known file is answered by
+    /// the better ranked (here proven), as the record's hash is, not by
+    /// whichever comes last in the file.
+    #[test]
+    fn a_known_file_is_answered_by_its_best_ranked_line() {
+        let (root, records) = data_with(&["aaa"]);
+        let mut reviews = Reviews::open(root.path(), THINK);
+        assert_eq!(
+            reviews.review(&round(Some("aaa")), |_, _| {}),
+            Some(expected(&records[0]))
+        );
+        let path = root.path().join(CACHE_FILE);
+        let cache = fs::read_to_string(&path).unwrap();
+        let mut worse: serde_json::Value = serde_json::from_str(cache.trim()).unwrap();
+        assert_eq!(
+            worse["estimated"],
+            serde_json::json!([0, 0]),
+            "proven: {cache}"
+        );
+        worse["estimated"] = serde_json::json!([1, 1]);
+        worse["lost"] = serde_json::json!([99, 99]);
+        worse["think_ms"] = serde_json::json!(1_000_000);
+        fs::write(&path, format!("{cache}{worse}\n")).unwrap();
+        let mut warm = Reviews::open(root.path(), THINK);
+        assert_eq!(
+            warm.review(&round(Some("aaa")), |_, _| {}),
+            Some(expected(&records[0])),
+            "the proven line, not the last"
+        );
+        assert_eq!((warm.files_read(), warm.counts().cached), (0, 1));
     }
 
     #[test]

@@ -355,9 +355,13 @@ impl SolitaireGame {
 
     /// A key pressed alone or with Shift.
     fn on_plain_key(&mut self, key: KeyEvent, now: Instant) {
-        // As in the game, the too-small screen takes q (to ask about
-        // quitting) and the answer to the question it shows, nothing else.
-        if self.too_small() && !matches!(self.mode, SolitaireMode::Asking(_)) {
+        // As in the game, an open help keeps its keys (it is drawn over the
+        // too-small screen too); else the too-small screen takes q (to ask
+        // about quitting) and the answer to the question it shows, nothing
+        // else.
+        if self.too_small()
+            && !matches!(self.mode, SolitaireMode::Asking(_) | SolitaireMode::Help(_))
+        {
             if matches!(key.code, KeyCode::Char('q' | 'Q') | KeyCode::Esc) {
                 self.ask_quit();
             }
@@ -660,9 +664,17 @@ impl SolitaireGame {
         self.tick(now);
     }
 
-    /// The wheel moves the cursor (up: away from the store).
+    /// The wheel scrolls an open help, else moves the cursor (up: away
+    /// from the store).
     fn on_scroll(&mut self, direction: i8) {
-        if matches!(self.mode, SolitaireMode::Play) && !self.too_small() {
+        if let SolitaireMode::Help(mut scroll) = self.mode {
+            scroll.wheel(
+                direction,
+                &view::help_text(self),
+                self.size.unwrap_or_default(),
+            );
+            self.mode = SolitaireMode::Help(scroll);
+        } else if matches!(self.mode, SolitaireMode::Play) && !self.too_small() {
             self.move_cursor(if direction < 0 { 1 } else { -1 });
         }
     }
@@ -768,12 +780,57 @@ mod tests {
         assert_ne!(a.seed_delay(), delay);
     }
 
+    /// A help open when the window shrinks stays open over the too-small
+    /// screen and keeps its keys, as in the game: the arrows and the wheel
+    /// scroll it, another key closes it, and only then does the too-small
+    /// screen take q.
+    #[test]
+    fn an_open_help_keeps_its_keys_on_the_too_small_screen() {
+        let now = Instant::now();
+        let mut a = app(&[0, 1, 1, 3], Some(40));
+        a.on_input(Input::Resize(view::MIN_WIDTH, view::MIN_HEIGHT), now);
+        a.on_key(press(KeyCode::Char('?')), now);
+        a.on_input(Input::Resize(view::MIN_WIDTH - 1, 8), now);
+        assert!(a.too_small());
+        a.on_key(press(KeyCode::Down), now);
+        assert_eq!(a.help_scroll().map(HelpScroll::offset), Some(1));
+        a.on_input(Input::Scroll(1), now);
+        assert_eq!(a.help_scroll().map(HelpScroll::offset), Some(2));
+        a.on_input(Input::Scroll(-1), now);
+        assert_eq!(a.help_scroll().map(HelpScroll::offset), Some(1));
+        let mut terminal =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(view::MIN_WIDTH - 1, 8))
+                .unwrap();
+        terminal
+            .draw(|f| view::draw(f, &a, Theme::monochrome()))
+            .unwrap();
+        let text = terminal.backend().to_string();
+        assert!(
+            text.contains("Solitaire Mancala — help"),
+            "drawn over it:\n{text}"
+        );
+        a.on_key(press(KeyCode::Char('q')), now);
+        assert!(!a.help_open(), "q closes the help");
+        assert_eq!(
+            a.question(),
+            Some(Question::Quit),
+            "and asks, as in the help"
+        );
+        terminal
+            .draw(|f| view::draw(f, &a, Theme::monochrome()))
+            .unwrap();
+        let text = terminal.backend().to_string();
+        assert!(text.contains("Terminal too small"), "{text}");
+    }
+
     /// The too-small screen takes only q and the answer to its question,
     /// as the game's does; once the window grows, keys play again.
     #[test]
     fn the_too_small_screen_ignores_all_but_quitting() {
         let now = Instant::now();
-        let mut a = app(&[0, 1, 1, 3], None);
+        // A middle speed, so that both + and - would change it.
+        let mut a = app(&[0, 1, 1, 3], Some(40));
+        let delay = a.seed_delay();
         a.on_input(Input::Resize(view::MIN_WIDTH - 1, view::MIN_HEIGHT), now);
         let cursor = a.cursor();
         for code in [
@@ -782,6 +839,7 @@ mod tests {
             KeyCode::Left,
             KeyCode::Char('?'),
             KeyCode::Char('+'),
+            KeyCode::Char('-'),
             KeyCode::Char('h'),
         ] {
             a.on_key(press(code), now);
@@ -789,7 +847,7 @@ mod tests {
         a.on_input(Input::Scroll(1), now);
         assert!(a.moves().is_empty());
         assert_eq!((a.cursor(), a.hint(), a.help_open()), (cursor, None, false));
-        assert_eq!(a.seed_delay(), None);
+        assert_eq!((a.seed_delay(), a.message()), (delay, None));
         a.on_key(press(KeyCode::Char('q')), now);
         assert_eq!(a.question(), Some(Question::Quit));
         a.on_key(press(KeyCode::Char('n')), now);

@@ -136,6 +136,10 @@ pub fn draw(frame: &mut Frame, app: &SolitaireGame, theme: Theme) {
             question.as_deref(),
             &theme,
         );
+        // As in the game, a help already open stays over it.
+        if let Some(scroll) = app.help_scroll() {
+            draw_help(frame, area, &help_text(app), scroll, &theme);
+        }
         return;
     };
     let board = app.board();

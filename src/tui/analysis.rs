@@ -181,6 +181,11 @@ impl AnalysisView {
                     .to_string(),
                 "The turning points are the moves that lost most; n goes from one to the next."
                     .to_string(),
+                "▶ marks the move chosen; ▼ marks a turning point.".to_string(),
+                "A + after the pit played: that move earned another turn.".to_string(),
+                "… after the best pit: the opening book's or the engine's one choice; others \
+                 may be as good."
+                    .to_string(),
             ],
             keys,
         }
@@ -269,6 +274,12 @@ impl AnalysisView {
                 }
             }
             Input::Scroll(step) => {
+                if let Some(mut scroll) = self.help {
+                    // The wheel scrolls the help, never the moves behind it.
+                    scroll.wheel(*step, &self.help_text(), self.drawn.get());
+                    self.help = Some(scroll);
+                    return;
+                }
                 self.selected = if *step < 0 {
                     self.selected.saturating_sub(1)
                 } else {
@@ -746,6 +757,46 @@ mod tests {
         press(&mut view, KeyCode::Char('?'));
         let help = screen(&view, 80, 26);
         assert!(!help.contains("colours"), "{help}");
+    }
+
+    /// The mouse wheel over an open help scrolls the help (to its last
+    /// line on a small screen), never the moves behind it.
+    #[test]
+    fn the_wheel_scrolls_an_open_help_not_the_moves() {
+        let mut view = analysed();
+        press(&mut view, KeyCode::Char('?'));
+        let top = screen(&view, 60, 12);
+        assert!(!top.contains("q Esc"), "{top}");
+        for _ in 0..50 {
+            view.handle(&Input::Scroll(1));
+        }
+        assert_eq!(view.selected, 0, "the wheel moved no move behind the help");
+        let bottom = screen(&view, 60, 12);
+        assert!(bottom.contains("q Esc"), "scrolled to the end:\n{bottom}");
+        for _ in 0..50 {
+            view.handle(&Input::Scroll(-1));
+        }
+        assert_eq!(screen(&view, 60, 12), top, "scrolled back to the top");
+        press(&mut view, KeyCode::Esc);
+        view.handle(&Input::Scroll(1));
+        assert_eq!(view.selected, 1, "with the help closed the wheel moves on");
+    }
+
+    /// The help explains every mark the table draws: the cursor, the
+    /// turning points, the extra turn and the best pits left unlisted.
+    #[test]
+    fn the_help_explains_the_tables_marks() {
+        let mut view = analysed();
+        press(&mut view, KeyCode::Char('?'));
+        let help = screen(&view, 100, 40);
+        for mark in [
+            "▶ marks the move chosen",
+            "▼ marks a turning point",
+            "A + after",
+            "… after",
+        ] {
+            assert!(help.contains(mark), "{mark}:\n{help}");
+        }
     }
 
     #[test]

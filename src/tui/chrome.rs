@@ -152,25 +152,46 @@ impl HelpScroll {
     /// when it scrolled (or would, at either end), `false` when it closes
     /// the help.
     pub fn key(&mut self, code: KeyCode, help: &HelpText, area: Rect) -> bool {
-        let step: fn(u16) -> u16 = match code {
-            KeyCode::Up | KeyCode::PageUp => |offset| offset.saturating_sub(1),
-            KeyCode::Down | KeyCode::PageDown => |offset| offset.saturating_add(1),
+        let down = match code {
+            KeyCode::Up | KeyCode::PageUp => false,
+            KeyCode::Down | KeyCode::PageDown => true,
             _ => return false,
         };
+        self.step(down, help, area);
+        true
+    }
+
+    /// The mouse wheel turned while `help` is open (`step` below 0: up):
+    /// it scrolls the help as the arrows do, never what is behind it.
+    pub fn wheel(&mut self, step: i8, help: &HelpText, area: Rect) {
+        self.step(step > 0, help, area);
+    }
+
+    /// One line down (or up), within the help's length on `area`.
+    fn step(&mut self, down: bool, help: &HelpText, area: Rect) {
         // Clamped first: the offset kept may be past the end now that the
         // window grew or the help got shorter, and Up must move the view
         // at once, not first work off what no longer shows.
         let limit = help_overflow(help, area);
-        self.offset = step(self.offset.min(limit)).min(limit);
-        true
+        let offset = self.offset.min(limit);
+        self.offset = if down {
+            offset.saturating_add(1).min(limit)
+        } else {
+            offset.saturating_sub(1)
+        };
     }
+}
+
+/// The width of the help's text inside its frame over `area`.
+fn help_width(area: Rect) -> usize {
+    usize::from(area.width.saturating_sub(2))
 }
 
 /// How many lines of `help` drawn over `area` do not fit in its frame:
 /// how far it scrolls.
 #[must_use]
 pub fn help_overflow(help: &HelpText, area: Rect) -> u16 {
-    let width = usize::from(area.width.saturating_sub(2));
+    let width = help_width(area);
     if width == 0 {
         return 0;
     }
@@ -195,7 +216,7 @@ pub fn draw_help(
     scroll: HelpScroll,
     theme: &Theme,
 ) {
-    let lines = help.lines(usize::from(area.width.saturating_sub(2)), theme);
+    let lines = help.lines(help_width(area), theme);
     // From the lines drawn, not wrapped again (as help_overflow would).
     let limit = overflow(lines.len(), area);
     let block = Block::bordered()

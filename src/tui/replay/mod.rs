@@ -405,8 +405,14 @@ impl Screen for ReplayView {
                 }
             }
             Input::Interrupt => self.quit = true,
-            // Chords, clicks and the wheel do nothing here; the size is
-            // taken above.
+            Input::Scroll(step) if self.help.is_some() => {
+                let help = help_text(&self.record, &self.chosen);
+                if let Some(scroll) = &mut self.help {
+                    scroll.wheel(step, &help, self.size);
+                }
+            }
+            // Chords, clicks and the wheel (but over the help) do nothing
+            // here; the size is taken above.
             Input::Chord(_) | Input::Click(_) | Input::Scroll(_) | Input::Resize(..) => {}
             Input::Tick => self.tick(now),
         }

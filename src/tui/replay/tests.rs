@@ -200,6 +200,17 @@ fn the_help_fits_a_small_screen_and_scrolls_to_its_last_line() {
         !back.lines().nth(10).unwrap().contains("closes it)"),
         "the scrolling stopped at the last line: one ↑ goes back a line:\n{back}"
     );
+    // The wheel scrolls it as the arrows do, and moves nothing behind it.
+    for _ in 0..200 {
+        Screen::update(&mut view, Input::Scroll(-1), t0);
+    }
+    assert_eq!(small(&view), top, "the wheel scrolled it back up");
+    for _ in 0..200 {
+        Screen::update(&mut view, Input::Scroll(1), t0);
+    }
+    assert_eq!(small(&view), bottom, "and down to its last line");
+    assert!(view.help_open());
+    assert_eq!(view.position(), 0, "the round did not move behind it");
 }
 
 #[test]

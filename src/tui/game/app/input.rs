@@ -54,6 +54,11 @@ impl App {
                 self.notes.say(Note::plain(chord_message(key)));
             }
             Input::Click(position) => self.on_click(position, now),
+            // The wheel scrolls an open help; it does nothing else here.
+            Input::Scroll(step) if self.dialog == Some(Overlay::Help) => {
+                let help = crate::tui::game::help::text(self);
+                self.help_scroll.wheel(step, &help, self.size);
+            }
             // A resize was taken in above, before the analysis could.
             Input::Scroll(_) | Input::Tick | Input::Resize(..) => {}
         }

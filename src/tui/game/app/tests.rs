@@ -748,6 +748,16 @@ fn the_arrows_scroll_the_help_screen_and_other_keys_close_it() {
         !last_row(&back).contains("capital too"),
         "one Up goes back a line:\n{back}"
     );
+    // The wheel scrolls it as the arrows do (and never closes it).
+    for _ in 0..200 {
+        app.on_input(crate::tui::input::Input::Scroll(-1), t0);
+    }
+    assert_eq!(
+        (app.dialog(), app.help_scroll().offset()),
+        (Some(Overlay::Help), 0)
+    );
+    app.on_input(crate::tui::input::Input::Scroll(1), t0);
+    assert_eq!(app.help_scroll().offset(), 1, "the wheel scrolls down");
     app.handle_event(&ch('a'), t0);
     assert_eq!(app.dialog(), None);
     assert!(
