@@ -658,11 +658,8 @@ impl<'a> SearchThread<'a> {
             len += 1;
         }
         let nodes_before = self.counter.nodes;
-        let mut cut_step = usize::MAX;
-        let mut wasted = 0u64;
         for (step, &(_, k)) in order[..len].iter().enumerate() {
             let (child, gain, next, i) = &kids[usize::from(k)];
-            let before_this = self.counter.nodes;
             let value = self.after(child, *gain, *next, alpha, beta);
             if self.counter.aborted {
                 return 0;
@@ -671,8 +668,6 @@ impl<'a> SearchThread<'a> {
                 best = value;
                 best_move = *i;
                 if best >= beta {
-                    cut_step = step;
-                    wasted = before_this - nodes_before;
                     break;
                 }
                 alpha = alpha.max(best);
@@ -708,9 +703,6 @@ impl<'a> SearchThread<'a> {
             }
         }
         let work = (64 - (self.counter.nodes - nodes_before).leading_zeros()) as u8;
-        if len > 0 {
-            stats::record(in_play as usize, first != u8::MAX, cut_step, len, wasted);
-        }
         let (lo, hi) = if best >= beta {
             (best, upper)
         } else if best <= alpha_in {
@@ -1522,7 +1514,6 @@ impl Solver {
             });
         }
         best.sort();
-        stats::dump();
         Some(SolveOutcome::Solved(Solution {
             value: base + future,
             best,
@@ -1533,47 +1524,3 @@ impl Solver {
 
 #[cfg(test)]
 mod tests;
-
-#[allow(missing_docs, clippy::all)]
-pub mod stats {
-    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-    // [seeds][has table move][0: fail-high nodes, 1: first cut, 2: fail-low nodes, 3: nodes in fail-high subtrees, 4: nodes under non-first cut]
-    static S: [[[AtomicU64; 5]; 2]; 80] =
-        [const { [const { [const { AtomicU64::new(0) }; 5] }; 2] }; 80];
-    pub fn record(seeds: usize, tm: bool, cut: usize, _len: usize, work: u64) {
-        let r = &S[seeds.min(79)][usize::from(tm)];
-        if cut == usize::MAX {
-            r[2].fetch_add(1, Relaxed);
-        } else {
-            r[0].fetch_add(1, Relaxed);
-            r[3].fetch_add(work, Relaxed);
-            if cut == 0 {
-                r[1].fetch_add(1, Relaxed);
-            } else {
-                r[4].fetch_add(work, Relaxed);
-            }
-        }
-    }
-    pub fn dump() {
-        if std::env::var_os("SOL4_STATS").is_none() {
-            return;
-        }
-        for (s, row) in S.iter().enumerate() {
-            for (t, r) in row.iter().enumerate() {
-                let v: Vec<u64> = r.iter().map(|a| a.load(Relaxed)).collect();
-                if v[0] + v[2] == 0 {
-                    continue;
-                }
-                eprintln!(
-                    "seeds {s:2} tm {t} failhigh {:9} firstcut {:5.1}% faillow {:9} work_fh {:11} work_latecut {:11} ({:4.1}%)",
-                    v[0],
-                    100.0 * v[1] as f64 / v[0].max(1) as f64,
-                    v[2],
-                    v[3],
-                    v[4],
-                    100.0 * v[4] as f64 / v[3].max(1) as f64
-                );
-            }
-        }
-    }
-}
