@@ -640,10 +640,12 @@ impl<'a> SearchThread<'a> {
         while bits != 0 {
             let k = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let (_, gain, _, i) = kids[k];
+            let (_, gain, next, i) = kids[k];
+            // an extra turn is known from the move played above (a move
+            // ending the round was valued there already, or scores by gain)
             let score = if i == first {
                 1 << 20
-            } else if pos.reaches_store(&rules, usize::from(i)) {
+            } else if next == Next::Again {
                 (1 << 16) + i32::from(i)
             } else {
                 GAIN_WEIGHT * gain + i32::from(i)
