@@ -411,7 +411,7 @@ fn small_boards_and_small_budgets_start_mtdf_at_the_margin_without_a_search() {
 }
 
 #[test]
-fn every_thread_helps_to_list_the_best_moves() {
+fn the_listing_of_the_best_moves_is_offered_to_every_thread() {
     let rules = Rules::new(6, 3).unwrap();
     let board = Board::new(rules);
     let alone = Solver::new(16 << 20)
@@ -435,7 +435,10 @@ fn every_thread_helps_to_list_the_best_moves() {
     table.store(key, root);
     let solution = solver.solve(&board, &Limits::none()).unwrap();
     assert_eq!((solution.value, &solution.best), (value, &alone.best));
-    assert!(solver.splits > 0, "the listing searched on one thread");
+    assert!(
+        solver.splits > 0,
+        "the listing offered no move to the other thread"
+    );
 }
 
 #[test]
