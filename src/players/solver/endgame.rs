@@ -63,6 +63,9 @@ pub(crate) const MAX_DB_SEEDS: u32 = 100;
 const ROWS: usize = MAX_DB_SEEDS as usize + 2 * MAX_PITS + 1;
 /// Columns: `k <= 2 * pits`.
 const COLS: usize = 2 * MAX_PITS + 1;
+/// A build loads the children of the entry this many ahead of the one it
+/// computes (see [`Endgame::prefetch_children`]).
+const BUILD_AHEAD: usize = 2;
 /// Sides in a run of a build's work item (see `build_pair`). Entries that
 /// differ only in the mover's side lie next to each other, so a run
 /// moving against one opponent's side fills whole cache lines.
@@ -375,6 +378,14 @@ impl Endgame<'_> {
             above = c;
         }
         pits[0] = prefix_above as u8;
+    }
+
+    /// Starts loading the entry of `pos` (in play, at most `max_seeds` in
+    /// the pits) into the cache, for a lookup soon after (see the
+    /// `prefetch` module).
+    #[inline]
+    pub fn prefetch(&self, pos: &Compact) {
+        super::prefetch::prefetch(&self.values[self.rank(pos)]);
     }
 
     /// The future margin of `pos` (in play, at most `max_seeds` in the
@@ -708,10 +719,33 @@ impl Endgame<'_> {
         let others = RunOfSides::new(self, b, theirs, mine);
         for j in 0..others.count {
             for k in 0..movers.count {
+                self.prefetch_children(&others, j, &movers, k + BUILD_AHEAD);
                 self.build_one(&others, j, &movers, k);
             }
             for k in 0..movers.count {
+                self.prefetch_children(&movers, k + BUILD_AHEAD, &others, j);
                 self.build_one(&movers, k, &others, j);
+            }
+        }
+    }
+
+    /// Starts loading the children (but captures) of side `k` of `movers`
+    /// moving against side `j` of `others`, if there is such a side, for
+    /// its `build_one` a little later: each child lies in another part of
+    /// the database, a cache miss (see the `prefetch` module).
+    #[inline]
+    fn prefetch_children(&self, movers: &RunOfSides, k: usize, others: &RunOfSides, j: usize) {
+        if k >= movers.count || j >= others.count {
+            return;
+        }
+        for m in &movers.moves[k][..movers.lens[k]] {
+            let index = match m.kind {
+                SideOutcome::Again => others.again[j] + m.key,
+                SideOutcome::Opponent => others.spilled[j][usize::from(m.spill)] + m.key,
+                _ => continue,
+            };
+            if let Some(entry) = self.values.get(index as usize) {
+                super::prefetch::prefetch(entry);
             }
         }
     }

@@ -42,6 +42,7 @@ pub mod book;
 pub mod endgame;
 mod memory;
 mod player;
+mod prefetch;
 mod split;
 mod table;
 
@@ -313,6 +314,16 @@ fn table_bits(total: u32) -> u32 {
     (total / 4 + 17).min(total / 2 + 5).clamp(16, 40)
 }
 
+/// The bytes the endgame database may take of `memory`, the table
+/// taking the rest: three eighths. Kalah(6,5) in 8 GiB then has a 26-seed
+/// database (2.7 GB) beside its 4 GiB table, where a quarter left it 25
+/// seeds (measured, capture nonempty, in the same hour: 6 min 4 s with
+/// 26 seeds, 6 min 22 s with 25; 7.0 GB in all with 26). Smaller games are
+/// sized by the game, not by this.
+fn database_budget(memory: usize) -> u64 {
+    memory as u64 / 8 * 3
+}
+
 /// A solve first searches with the table's first this many bytes only
 /// (about a core's second-level cache): a small problem's entries then
 /// stay in the cache (measured on Kalah(6,3), capture nonempty, one thread,
@@ -379,6 +390,60 @@ const SPLIT_ABOVE_DB: i32 = 6;
 /// the value 2 probes and 59 M; on two threads this guess, 8, took 3
 /// probes and 72 M positions where 0 took 7 and 82 M).
 const GUESS_MIN_SEEDS: i32 = 48;
+
+/// From this many seeds in play, MTD(f) first proves bounds from the
+/// outside in ([`Bracket`]): on a game this big a single probe near the
+/// value takes hours here (Kalah(6,6), 72 seeds, proved no bound in an
+/// hour), and a probe far from it proves a bound soon, so that a solve
+/// stopped by its limits reports bounds worth having (measured on
+/// Kalah(6,5), capture nonempty, `--think 150000`: -6..24 bracketed,
+/// nothing straight from the guess). Kalah(6,5) (60) and smaller go
+/// straight to the guess, the way their solve times were measured.
+const BRACKET_MIN_SEEDS: i32 = 64;
+
+/// The first distance from the guess of the bounds [`Bracket`] proves.
+const BRACKET_FIRST_STEP: i32 = 16;
+
+/// The schedule of MTD(f)'s first probes on a huge game: a lower bound
+/// `step` below the guess, then an upper bound `step` above it, for
+/// steps halving down to 1; then MTD(f) goes on from the guess.
+#[derive(Clone, Copy, Debug)]
+struct Bracket {
+    /// The distance from the guess (0: the schedule is over).
+    step: i32,
+    /// Whether the next probe is of the lower bound.
+    low: bool,
+}
+
+impl Bracket {
+    /// The schedule of a game of `in_play` seeds, bracketing from
+    /// `from_seeds` seeds in play on.
+    fn new(in_play: i32, from_seeds: i32) -> Bracket {
+        Bracket {
+            step: if in_play >= from_seeds {
+                BRACKET_FIRST_STEP
+            } else {
+                0
+            },
+            low: true,
+        }
+    }
+
+    /// The beta of the next probe (a null window `beta - 1..beta`): a value
+    /// of at least `beta` proves the lower bound, less the upper one.
+    fn next(&mut self, guess: i32) -> i32 {
+        let beta = if self.low {
+            guess - self.step
+        } else {
+            guess + self.step + 1
+        };
+        if !self.low {
+            self.step /= 2;
+        }
+        self.low = !self.low;
+        beta
+    }
+}
 
 /// Positions the heuristic search for the first guess may visit (about
 /// 0.22 s here; on Kalah(6,4) it guesses 8 for both rules (values 8 and
@@ -448,28 +513,35 @@ impl<'a> SearchThread<'a> {
     /// table lookups would cost more than searching them again.
     fn plain(&mut self, pos: &Compact, mut alpha: i32, beta: i32) -> i32 {
         let rules = self.rules;
-        let n = rules.pits();
+        // every move played first, and the database entries of the
+        // children it holds loaded together (see `search`)
+        let mut kids = [(*pos, 0i32, Next::Over); MAX_PITS];
+        let mut extra = [0u8; MAX_PITS];
+        let mut rest = [0u8; MAX_PITS];
+        let (mut extras, mut rests) = (0, 0);
         let moves = pos.moves(&rules);
-        let mut order = [0u8; 16];
-        let mut len = 0;
         // extra turns first (nearest the store first), then the rest
-        let mut extra = 0u32;
-        for i in (0..n).rev() {
-            if moves >> i & 1 == 1 && pos.reaches_store(&rules, i) {
-                extra |= 1 << i;
-                order[len] = i as u8;
-                len += 1;
+        for i in (0..rules.pits()).rev() {
+            if moves >> i & 1 == 0 {
+                continue;
             }
-        }
-        for i in (0..n).rev() {
-            if (moves & !extra) >> i & 1 == 1 {
-                order[len] = i as u8;
-                len += 1;
+            let (child, gain, next) = pos.play(&rules, i);
+            if next != Next::Over && i32::from(child.in_play()) <= self.db_seeds {
+                self.endgame.prefetch(&child);
+            }
+            kids[i] = (child, gain, next);
+            if next == Next::Again {
+                extra[extras] = i as u8;
+                extras += 1;
+            } else {
+                rest[rests] = i as u8;
+                rests += 1;
             }
         }
         let mut best = -i32::from(pos.in_play()) - 1;
-        for &i in &order[..len] {
-            let value = self.child(pos, usize::from(i), alpha, beta);
+        for &i in extra[..extras].iter().chain(&rest[..rests]) {
+            let (child, gain, next) = &kids[usize::from(i)];
+            let value = self.after(child, *gain, *next, alpha, beta);
             if self.counter.aborted {
                 return 0;
             }
@@ -528,12 +600,22 @@ impl<'a> SearchThread<'a> {
         // database are far bigger than the caches), and each child found
         // in the table is in the cache when it is searched
         let mut kids = [(*pos, 0i32, Next::Over, 0u8); MAX_PITS];
+        let mut keys = [0u64; MAX_PITS];
         let mut len = 0;
         let mut bits = pos.moves(&rules);
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let (child, gain, next) = pos.play(&rules, i);
+            if next != Next::Over {
+                let seeds = i32::from(child.in_play());
+                if seeds >= self.table_min {
+                    keys[len] = key_of(&child, self.wide);
+                    self.table.prefetch(keys[len]);
+                } else if seeds <= self.db_seeds {
+                    self.endgame.prefetch(&child);
+                }
+            }
             kids[len] = (child, gain, next, i as u8);
             len += 1;
         }
@@ -605,7 +687,7 @@ impl<'a> SearchThread<'a> {
                     if i32::from(child.in_play()) < self.table_min {
                         continue;
                     }
-                    let Some(e) = self.table.probe(key_of(child, self.wide)) else {
+                    let Some(e) = self.table.probe(keys[k]) else {
                         continue;
                     };
                     if *next == Next::Again {
@@ -650,6 +732,7 @@ impl<'a> SearchThread<'a> {
             } else {
                 GAIN_WEIGHT * gain + i32::from(i)
             };
+
             // insertion by score, highest first
             let mut j = len;
             while j > 0 && order[j - 1].0 < score {
@@ -865,6 +948,9 @@ pub struct Solver {
     small_view: bool,
     /// See [`SMALL_TABLE_NODES`].
     small_table_nodes: u64,
+    /// MTD(f) first brackets the value on games of this many seeds or
+    /// more (see [`BRACKET_MIN_SEEDS`]).
+    bracket_min: i32,
     /// Positions searched by the last call.
     pub nodes: u64,
     /// Split points the last call's threads offered each other.
@@ -902,6 +988,7 @@ impl Solver {
             split_above: SPLIT_ABOVE_DB,
             small_view: false,
             small_table_nodes: SMALL_TABLE_NODES,
+            bracket_min: BRACKET_MIN_SEEDS,
             splits: 0,
             nodes: 0,
         }
@@ -952,6 +1039,14 @@ impl Solver {
     #[cfg(test)]
     fn with_split_above(mut self, seeds: i32) -> Solver {
         self.split_above = seeds;
+        self
+    }
+
+    /// The same bracketing the value first on games of `seeds` seeds or
+    /// more (tests: small boards bracket too).
+    #[cfg(test)]
+    fn with_bracket_from(mut self, seeds: i32) -> Solver {
+        self.bracket_min = seeds;
         self
     }
 
@@ -1142,8 +1237,7 @@ impl Solver {
         }
         let total = rules.rules().total_seeds().min(255) as u32;
         let pits = rules.pits();
-        // a quarter of the memory at most for the database, sized to the game
-        let by_memory = endgame::seeds_for(pits, total, self.memory as u64 / 4);
+        let by_memory = endgame::seeds_for(pits, total, database_budget(self.memory));
         let by_game = endgame::seeds_for(pits, total, 1u64 << (total / 2 + DB_SCALE).min(40));
         let k = by_memory.min(by_game.max(MIN_DB_SEEDS));
         let k = self.endgame_cap.map_or(k, |cap| cap.min(by_memory));
@@ -1301,6 +1395,7 @@ impl Solver {
     ) -> Result<i32, (i32, i32, i32)> {
         let key = key_of(pos, wide_keys(rules.pits()));
         let progress = Arc::clone(&self.progress);
+        let mut bracket = Bracket::new(i32::from(pos.in_play()), self.bracket_min);
         self.on_threads(rules, limits, |w| {
             let (mut lower, mut upper) = (lower, upper);
             let mut guess = guess;
@@ -1308,14 +1403,25 @@ impl Solver {
                 if let Some(e) = w.table.probe(key) {
                     lower = lower.max(i32::from(e.lower));
                     upper = upper.min(i32::from(e.upper));
-                    guess = guess.clamp(lower, upper);
                 }
+                guess = guess.clamp(lower, upper);
                 progress.lower.store(base + lower, Ordering::Relaxed);
                 progress.upper.store(base + upper, Ordering::Relaxed);
                 if lower >= upper {
                     break Ok(lower);
                 }
-                let beta = if guess == lower { guess + 1 } else { guess };
+                let bracketing = bracket.step > 0;
+                let beta = if bracketing {
+                    match bracket.next(guess) {
+                        // proven already: the next bound of the schedule
+                        b if b <= lower || b > upper => continue,
+                        b => b,
+                    }
+                } else if guess == lower {
+                    guess + 1
+                } else {
+                    guess
+                };
                 let g = w.search(pos, beta - 1, beta);
                 if w.counter.aborted {
                     break Err((lower, upper, guess));
@@ -1325,7 +1431,9 @@ impl Solver {
                 } else {
                     lower = lower.max(g);
                 }
-                guess = g;
+                if !bracketing {
+                    guess = g;
+                }
             }
         })
     }

@@ -176,6 +176,13 @@ impl<'a> Table<'a> {
         &self.buckets[index as usize]
     }
 
+    /// Starts loading `key`'s bucket into the cache, for a probe soon
+    /// after (see the `prefetch` module).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        super::prefetch::prefetch(self.bucket(key));
+    }
+
     /// What is known about `key`.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {

@@ -505,16 +505,16 @@ fn the_table_is_sized_to_the_game_not_to_the_memory_allowed() {
 
 #[test]
 fn a_growing_solver_searches_with_the_levels_built_and_grows_the_rest_on_other_time() {
-    // Kalah(6,4) in 64 MiB: a 14-seed database and a 54 MiB table. A
+    // Kalah(6,4) in 64 MiB: a 15-seed database and a 47 MiB table. A
     // growing solver searches with its first 13 levels and a 32 MiB table,
     // building no more before a search however long it may grow, and finds
-    // the same value and moves as a solver that built all 14 first.
+    // the same value and moves as a solver that built all 15 first.
     let rules = Rules::KALAH.with_capture(Capture::NonEmpty);
     let counts = [3, 0, 2, 1, 4, 1, 15, 2, 1, 0, 3, 2, 1, 13];
     let board = Board::from_counts(rules, &counts, Side::South).unwrap();
     let mut whole = Solver::new(64 << 20).with_threads(2);
     let expected = whole.solve(&board, &Limits::none()).unwrap();
-    assert_eq!(whole.endgame().0, 14);
+    assert_eq!(whole.endgame().0, 15);
     let mut growing = Solver::new(64 << 20)
         .with_threads(2)
         .with_endgame_slice(Duration::from_secs(60));
@@ -553,7 +553,7 @@ fn a_growing_solver_searches_with_the_levels_built_and_grows_the_rest_on_other_t
     assert_eq!((again.value, &again.best), (expected.value, &expected.best));
     // warming up finishes it: then the full one
     assert_eq!(growing.warm_up(&board, &Limits::none()), Some(true));
-    assert_eq!(growing.endgame().0, 14);
+    assert_eq!(growing.endgame().0, 15);
     assert_eq!(table_bytes(&growing), table_bytes(&whole), "the full one");
     assert!(growing.pending_table.is_none());
     let again = growing.solve(&board, &Limits::none()).unwrap();
@@ -562,7 +562,7 @@ fn a_growing_solver_searches_with_the_levels_built_and_grows_the_rest_on_other_t
 
 #[test]
 fn growing_builds_the_first_levels_and_brings_in_the_small_table_before_the_rest() {
-    // Kalah(6,4) in 64 MiB (14 seeds): slices of growing make the solver
+    // Kalah(6,4) in 64 MiB (15 seeds): slices of growing make the solver
     // ready to search (13 levels, the small table in) before the database
     // is complete, and no slice goes back
     let board = Board::new(Rules::KALAH);
@@ -593,4 +593,65 @@ fn growing_builds_the_first_levels_and_brings_in_the_small_table_before_the_rest
     let past_book = Board::from_counts(*board.rules(), &past_book, Side::South).unwrap();
     growing.solve(&past_book, &Limits::time(Duration::from_millis(300)));
     assert_eq!(place(&growing), last);
+}
+
+#[test]
+fn kalah_6_5_in_8_gib_has_a_26_seed_database_beside_its_whole_table() {
+    let memory = 8usize << 30;
+    assert_eq!(endgame::seeds_for(6, 60, database_budget(memory)), 26);
+    // C(38, 12) positions of a byte, and the 4 GiB table: 7.0 GB
+    assert!(2_707_475_148 + (1u64 << table_bits(60)) <= memory as u64);
+    // Kalah(6,4)'s is sized to its game, not to the memory
+    let mut solver = Solver::new(DEFAULT_SOLVE_MEMORY);
+    solver.prepare(CompactRules::new(Rules::KALAH));
+    assert_eq!(solver.endgame.as_ref().unwrap().ready(), 0);
+    assert_eq!(solver.endgame.as_ref().unwrap().bytes(), 86_493_225);
+}
+
+#[test]
+fn the_bracket_proves_bounds_from_the_outside_in() {
+    let mut bracket = Bracket::new(72, BRACKET_MIN_SEEDS);
+    let betas: Vec<i32> =
+        std::iter::from_fn(|| (bracket.step > 0).then(|| bracket.next(2))).collect();
+    // a lower bound below the guess, then an upper one above it, closer each time
+    assert_eq!(betas, [-14, 19, -6, 11, -2, 7, 0, 5, 1, 4]);
+    assert_eq!(
+        Bracket::new(60, BRACKET_MIN_SEEDS).step,
+        0,
+        "Kalah(6,5) goes straight to its guess"
+    );
+}
+
+#[test]
+fn a_bracketed_solve_finds_the_same_answer_and_proves_a_bound_sooner() {
+    for capture in [Capture::NonEmpty, Capture::Always] {
+        let board = Board::new(Rules::new(6, 3).unwrap().with_capture(capture));
+        let plain = Solver::new(64 << 20)
+            .with_threads(1)
+            .solve(&board, &Limits::none());
+        let bracketed = Solver::new(64 << 20)
+            .with_threads(1)
+            .with_bracket_from(0)
+            .solve(&board, &Limits::none());
+        let (plain, bracketed) = (plain.unwrap(), bracketed.unwrap());
+        assert_eq!(
+            (plain.value, &plain.best),
+            (bracketed.value, &bracketed.best)
+        );
+    }
+    // stopped after 300,000 positions, Kalah(6,4) has proven nothing
+    // straight from its guess (0: the budget is too small for a heuristic
+    // one), and 16 below it when bracketed
+    let board = Board::new(Rules::KALAH.with_capture(Capture::NonEmpty));
+    let bounds = |from| {
+        let mut solver = Solver::new(256 << 20)
+            .with_threads(1)
+            .with_bracket_from(from);
+        match solver.solve_bounded(&board, &Limits::nodes(300_000), true) {
+            Some(SolveOutcome::Bounds { lower, upper, .. }) => (lower, upper),
+            other => panic!("stopped: {other:?}"),
+        }
+    };
+    assert_eq!(bounds(BRACKET_MIN_SEEDS), (-48, 48));
+    assert_eq!(bounds(0), (-16, 48));
 }
