@@ -249,7 +249,8 @@ pub fn read_lines(
         }
         let end = buf.iter().position(|&b| b == b'\n');
         let piece = &buf[..end.unwrap_or(buf.len())];
-        if too_long || line.len() + piece.len() > max_line {
+        // one byte more than `max_line` for the `\r` of a `\r\n` break
+        if too_long || line.len() + piece.len() > max_line.saturating_add(1) {
             too_long = true;
             line.clear();
         } else {
@@ -263,16 +264,21 @@ pub fn read_lines(
         }
         if end.is_some() {
             let text = line.strip_suffix(b"\r").unwrap_or(&line);
-            if !too_long && let Ok(text) = std::str::from_utf8(text) {
+            if !too_long
+                && text.len() <= max_line
+                && let Ok(text) = std::str::from_utf8(text)
+            {
                 each(text);
             }
             line.clear();
             too_long = false;
         }
     }
+    let text = line.strip_suffix(b"\r").unwrap_or(&line);
     if !too_long
         && !line.is_empty()
-        && let Ok(text) = std::str::from_utf8(line.strip_suffix(b"\r").unwrap_or(&line))
+        && text.len() <= max_line
+        && let Ok(text) = std::str::from_utf8(text)
     {
         each(text);
     }
@@ -531,6 +537,11 @@ mod tests {
         let over = "y".repeat(11);
         let text = format!("{exact}\n{over}\nafter\n");
         assert_eq!(lines_of(text.as_bytes(), 10), [&*exact, "after"]);
+        // the `\r` of a `\r\n` break is not part of the line's length
+        let text = format!("{exact}\r\n{over}\r\nafter\r\n{exact}\r");
+        assert_eq!(lines_of(text.as_bytes(), 10), [&*exact, "after", &*exact]);
+        let text = format!("{over}\n{over}");
+        assert_eq!(lines_of(text.as_bytes(), 10), Vec::<String>::new());
         assert_eq!(
             lines_of(b"good\n\xff\xfe bad\nnext\n", 100),
             ["good", "next"],
