@@ -1223,10 +1223,13 @@ impl Solver {
         Arc::clone(&self.progress)
     }
 
-    /// Bytes the table and database take now.
+    /// Bytes the table and database take now (with a growing solver's
+    /// full-size table while it comes in beside the small one: for that
+    /// while, the small one's 32 MiB more than the memory allowed).
     #[must_use]
     pub fn memory_used(&self) -> usize {
         self.table.as_ref().map_or(0, TableMemory::bytes)
+            + self.pending_table.as_ref().map_or(0, TableMemory::bytes)
             + self.endgame.as_ref().map_or(0, EndgameMemory::bytes)
     }
 

@@ -548,6 +548,11 @@ fn a_growing_solver_searches_with_the_levels_built_and_grows_the_rest_on_other_t
         "still the small one"
     );
     assert!(growing.pending_table.is_some());
+    assert_eq!(
+        growing.memory_used(),
+        GROWING_TABLE_BYTES + whole.memory_used(),
+        "both tables count while the full one comes in"
+    );
     assert!(growing.is_ready_to_search(&board) && !growing.is_warm(&board));
     let again = growing.solve(&board, &Limits::none()).unwrap();
     assert_eq!((again.value, &again.best), (expected.value, &expected.best));
