@@ -219,12 +219,16 @@ pub fn draw_help(
     let lines = help.lines(help_width(area), theme);
     // From the lines drawn, not wrapped again (as help_overflow would).
     let limit = overflow(lines.len(), area);
+    // the arrows only offered where there is something to scroll
+    let keys = if limit > 0 {
+        " ↑↓ scroll · any other key closes "
+    } else {
+        " any key closes "
+    };
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
         .title(Line::styled(help.title.clone(), theme.title))
-        .title_bottom(
-            Line::styled(" ↑↓ scroll · any other key closes ", theme.dim).right_aligned(),
-        );
+        .title_bottom(Line::styled(keys, theme.dim).right_aligned());
     frame.render_widget(Clear, area);
     frame.render_widget(
         Paragraph::new(lines)
@@ -320,6 +324,45 @@ mod tests {
         assert!(scroll.key(KeyCode::Down, &help, big));
         assert_eq!(scroll.offset(), big_end);
         assert!(!scroll.key(KeyCode::Char('x'), &help, big), "closes");
+    }
+
+    /// The frame offers the arrows only when the help does not fit.
+    #[test]
+    fn the_arrows_are_offered_only_when_the_help_scrolls() {
+        let help = HelpText {
+            title: " help ".into(),
+            heading: "Rules".into(),
+            sentences: Vec::new(),
+            keys: (0..20).map(|i| (format!("k{i}"), "does".into())).collect(),
+        };
+        let footer = |height| {
+            let mut terminal =
+                ratatui::Terminal::new(ratatui::backend::TestBackend::new(60, height)).unwrap();
+            terminal
+                .draw(|frame| {
+                    let area = frame.area();
+                    draw_help(
+                        frame,
+                        area,
+                        &help,
+                        HelpScroll::default(),
+                        &Theme::monochrome(),
+                    );
+                })
+                .unwrap();
+            let buffer = terminal.backend().buffer();
+            (0..60)
+                .map(|x| buffer[(x, height - 1)].symbol().to_string())
+                .collect::<String>()
+        };
+        let short = footer(10);
+        assert!(
+            short.contains("↑↓ scroll · any other key closes"),
+            "{short}"
+        );
+        let tall = footer(40);
+        assert!(tall.contains(" any key closes "), "{tall}");
+        assert!(!tall.contains('↑'), "{tall}");
     }
 
     #[test]

@@ -164,6 +164,10 @@ fn question_mark_shows_the_help_arrows_scroll_it_and_any_other_key_closes_it() {
     assert!(!shown.contains("Replay of round 1"), "{shown}");
     press(&mut view, KeyCode::Down, t0);
     assert_eq!(screen(&view), shown, "it fits: nothing to scroll");
+    assert!(
+        shown.contains("any key closes ╯") && !shown.contains("↑↓ scroll ·"),
+        "nor arrows offered: {shown}"
+    );
     assert!(view.help_open());
     press(&mut view, KeyCode::Char('q'), t0);
     assert!(!view.help_open(), "q closes the help");
