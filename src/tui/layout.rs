@@ -230,6 +230,13 @@ mod tests {
                     );
                     let outer = layout.geometry.outer();
                     assert_eq!(area.intersection(outer), outer, "{at}");
+                    // what the board widget's debug assertion checks, here
+                    // where the release build the tests run in checks it too
+                    assert_eq!(
+                        layout.board.union(layout.geometry.bounds()),
+                        layout.board,
+                        "the board is drawn where it was laid out: {at}"
+                    );
                     assert_eq!(
                         Some(layout.geometry),
                         BoardGeometry::new(layout.board, &rules),

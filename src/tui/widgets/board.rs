@@ -141,7 +141,7 @@ impl BoardGeometry {
 
     /// Everything the board draws on: the outline, the caption and both
     /// name lines.
-    fn bounds(&self) -> Rect {
+    pub(crate) fn bounds(&self) -> Rect {
         self.outer
             .union(self.caption)
             .union(self.north_label)
