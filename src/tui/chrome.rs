@@ -300,16 +300,23 @@ pub fn shortfall(need: (u16, u16), have: (u16, u16)) -> String {
 mod tests {
     use super::*;
 
+    /// A help of `keys` one-line keys.
+    fn help_of(keys: usize) -> HelpText {
+        HelpText {
+            title: " help ".into(),
+            heading: "Rules".into(),
+            sentences: Vec::new(),
+            keys: (0..keys)
+                .map(|i| (format!("k{i}"), "does".into()))
+                .collect(),
+        }
+    }
+
     /// A help of 40 one-line keys, scrolled to its end on a small window:
     /// once the window grows, one Up moves the view by one line.
     #[test]
     fn after_the_window_grows_one_up_moves_the_help_one_line() {
-        let help = HelpText {
-            title: " help ".into(),
-            heading: "Rules".into(),
-            sentences: Vec::new(),
-            keys: (0..40).map(|i| (format!("k{i}"), "does".into())).collect(),
-        };
+        let help = help_of(40);
         let small = Rect::new(0, 0, 60, 12);
         let big = Rect::new(0, 0, 60, 30);
         let mut scroll = HelpScroll::default();
@@ -329,12 +336,7 @@ mod tests {
     /// The frame offers the arrows only when the help does not fit.
     #[test]
     fn the_arrows_are_offered_only_when_the_help_scrolls() {
-        let help = HelpText {
-            title: " help ".into(),
-            heading: "Rules".into(),
-            sentences: Vec::new(),
-            keys: (0..20).map(|i| (format!("k{i}"), "does".into())).collect(),
-        };
+        let help = help_of(20);
         let footer = |height| {
             let mut terminal =
                 ratatui::Terminal::new(ratatui::backend::TestBackend::new(60, height)).unwrap();
