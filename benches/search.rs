@@ -10,8 +10,8 @@
 //! each (a fresh solver, cold, as `mancala solve` runs), printing value,
 //! time, positions and memory, on demand:
 //! `MANCALA_BENCH=6x3` (Kalah(6,3), both capture rules), `MANCALA_BENCH=6x4`
-//! and `MANCALA_BENCH=6x5` (Kalah(6,5), with 12 GiB of memory: 10 and 19
-//! minutes on the README's 2-core machine), comma-separated for
+//! and `MANCALA_BENCH=6x5` (Kalah(6,5), with 8 GiB of memory: about 4 and
+//! 6.5 minutes on the README's 2-core machine), comma-separated for
 //! several. `MANCALA_BENCH_THREADS=1` solves on one thread.
 //! `MANCALA_BENCH=arena` plays `mancala arena perfect random --pits 6
 //! --seeds 4 --rounds 4` for each capture rule (a fresh `perfect`, the
@@ -36,8 +36,8 @@ use mancala::rules::{Board, Capture, Rules, Side};
 
 const ENGINE_NODES: u64 = 200_000;
 const SOLVER_NODES: u64 = 2_000_000;
-/// Memory for solving Kalah(6,5): 12 GiB.
-const KALAH_6_5_MEMORY: usize = 12 << 30;
+/// Memory for solving Kalah(6,5): 8 GiB.
+const KALAH_6_5_MEMORY: usize = 8 << 30;
 
 fn engine_nodes_per_second(c: &mut Criterion) {
     let mut group = c.benchmark_group("engine");
@@ -251,7 +251,7 @@ fn main() {
         match item.trim() {
             "6x3" => solve_once(3, [2, 2], threads, DEFAULT_SOLVE_MEMORY),
             "6x4" => solve_once(4, [8, 10], threads, DEFAULT_SOLVE_MEMORY),
-            // as `mancala solve --pits 6 --seeds 5 --memory 12288`: a
+            // as `mancala solve --pits 6 --seeds 5 --memory 8192`: a
             // 26-seed database and a 4 GiB table (the README's figures)
             "6x5" => solve_once(5, [10, 12], threads, KALAH_6_5_MEMORY),
             "arena" => arena_once(),
