@@ -249,6 +249,9 @@ fn wide_keys(pits: usize) -> bool {
     pits > 7
 }
 
+/// A key not worked out yet: [`key_of`] never gives 0.
+const UNKEYED: u64 = 0;
+
 /// A 64-bit hash of a compact position, never 0 (`wide`: see [`wide_keys`]).
 #[inline]
 fn key_of(pos: &Compact, wide: bool) -> u64 {
@@ -495,17 +498,26 @@ impl<'a> SearchThread<'a> {
     #[inline]
     fn child(&mut self, pos: &Compact, i: usize, alpha: i32, beta: i32) -> i32 {
         let (child, gain, next) = pos.play(&self.rules, i);
-        self.after(&child, gain, next, alpha, beta)
+        self.after(&child, gain, next, UNKEYED, alpha, beta)
     }
 
     /// The mover's value of a move that gained `gain` and led to `child`
-    /// (`next` moving there), searched with the window `alpha..beta`.
+    /// (`next` moving there; `key`: its table key, or [`UNKEYED`]),
+    /// searched with the window `alpha..beta`.
     #[inline]
-    fn after(&mut self, child: &Compact, gain: i32, next: Next, alpha: i32, beta: i32) -> i32 {
+    fn after(
+        &mut self,
+        child: &Compact,
+        gain: i32,
+        next: Next,
+        key: u64,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         match next {
             Next::Over => gain,
-            Next::Again => gain + self.search(child, alpha - gain, beta - gain),
-            Next::Opponent => gain - self.search(child, gain - beta, gain - alpha),
+            Next::Again => gain + self.search(child, key, alpha - gain, beta - gain),
+            Next::Opponent => gain - self.search(child, key, gain - beta, gain - alpha),
         }
     }
 
@@ -541,7 +553,7 @@ impl<'a> SearchThread<'a> {
         let mut best = -i32::from(pos.in_play()) - 1;
         for &i in extra[..extras].iter().chain(&rest[..rests]) {
             let (child, gain, next) = &kids[usize::from(i)];
-            let value = self.after(child, *gain, *next, alpha, beta);
+            let value = self.after(child, *gain, *next, UNKEYED, alpha, beta);
             if self.counter.aborted {
                 return 0;
             }
@@ -556,8 +568,9 @@ impl<'a> SearchThread<'a> {
         best
     }
 
-    /// Fail-soft alpha-beta on the future margin of `pos` (in play).
-    fn search(&mut self, pos: &Compact, mut alpha: i32, mut beta: i32) -> i32 {
+    /// Fail-soft alpha-beta on the future margin of `pos` (in play), whose
+    /// table key is `key` if the caller worked it out (else [`UNKEYED`]).
+    fn search(&mut self, pos: &Compact, key: u64, mut alpha: i32, mut beta: i32) -> i32 {
         if self.counter.tick() {
             return 0;
         }
@@ -574,7 +587,13 @@ impl<'a> SearchThread<'a> {
         if in_play < self.table_min {
             return self.plain(pos, alpha, beta);
         }
-        let key = key_of(pos, self.wide);
+        // the parent worked the key out for its prefetch
+        debug_assert!(key == UNKEYED || key == key_of(pos, self.wide));
+        let key = if key == UNKEYED {
+            key_of(pos, self.wide)
+        } else {
+            key
+        };
         let mut lower = -in_play;
         let mut upper = in_play;
         let mut first = u8::MAX;
@@ -600,7 +619,7 @@ impl<'a> SearchThread<'a> {
         // database are far bigger than the caches), and each child found
         // in the table is in the cache when it is searched
         let mut kids = [(*pos, 0i32, Next::Over, 0u8); MAX_PITS];
-        let mut keys = [0u64; MAX_PITS];
+        let mut keys = [UNKEYED; MAX_PITS];
         let mut len = 0;
         let mut bits = pos.moves(&rules);
         while bits != 0 {
@@ -745,7 +764,7 @@ impl<'a> SearchThread<'a> {
         let nodes_before = self.counter.nodes;
         for (step, &(_, k)) in order[..len].iter().enumerate() {
             let (child, gain, next, i) = &kids[usize::from(k)];
-            let value = self.after(child, *gain, *next, alpha, beta);
+            let value = self.after(child, *gain, *next, keys[usize::from(k)], alpha, beta);
             if self.counter.aborted {
                 return 0;
             }
@@ -1425,7 +1444,7 @@ impl Solver {
                 } else {
                     guess
                 };
-                let g = w.search(pos, beta - 1, beta);
+                let g = w.search(pos, key, beta - 1, beta);
                 if w.counter.aborted {
                     break Err((lower, upper, guess));
                 }
