@@ -134,21 +134,36 @@ struct RunOfSides {
 }
 
 impl RunOfSides {
-    fn new(db: &Endgame, first: u64, seeds: usize, other: usize) -> RunOfSides {
-        let n = db.shape.rules.pits();
-        let end = db.side_first(seeds + 1).min(first + SIDES_PER_CHUNK);
-        let mut run = RunOfSides {
-            pits_per_side: n,
-            seeds,
-            count: (end - first) as usize,
-            first,
+    /// An empty run, to be filled by [`RunOfSides::fill`] (a build thread
+    /// keeps two and refills them for each work item: a run is some 30 KB,
+    /// and making a fresh one per item copied it, a tenth of the
+    /// instructions of a small build).
+    fn empty() -> Box<RunOfSides> {
+        Box::new(RunOfSides {
+            pits_per_side: 0,
+            seeds: 0,
+            count: 0,
+            first: 0,
             pits: [[0; MAX_PITS]; SIDES_PER_CHUNK as usize],
             moves: [[SideMove::default(); MAX_PITS]; SIDES_PER_CHUNK as usize],
             lens: [0; SIDES_PER_CHUNK as usize],
             own: [0; SIDES_PER_CHUNK as usize],
             again: [0; SIDES_PER_CHUNK as usize],
             spilled: [[0; MAX_PITS + 1]; SIDES_PER_CHUNK as usize],
-        };
+        })
+    }
+
+    /// The run of up to `SIDES_PER_CHUNK` sides of `seeds` seeds from rank
+    /// `first`, against sides of `other` seeds.
+    fn fill(&mut self, db: &Endgame, first: u64, seeds: usize, other: usize) {
+        let n = db.shape.rules.pits();
+        let end = db.side_first(seeds + 1).min(first + SIDES_PER_CHUNK);
+        let run = self;
+        run.pits_per_side = n;
+        run.seeds = seeds;
+        run.count = (end - first) as usize;
+        run.first = first;
+        run.lens[..run.count].fill(0);
         db.unrank(first, &mut run.pits[0][..n]);
         // seeds the other side may sow into this one: no more than fit
         let spill = n.min(usize::from(db.shape.max_seeds) - seeds);
@@ -174,7 +189,6 @@ impl RunOfSides {
                 run.spilled[k][s] = db.mover_rank(&grown[..n]);
             }
         }
-        run
     }
 }
 
@@ -543,15 +557,19 @@ impl Endgame<'_> {
             // limits again, so every item before `next` is done
             let next = AtomicUsize::new(self.shape.resume.load(Ordering::Relaxed));
             let stopped = std::sync::atomic::AtomicBool::new(false);
-            let work = || loop {
-                if stop() {
-                    stopped.store(true, Ordering::Relaxed);
-                    return;
+            let work = || {
+                let mut runs = (RunOfSides::empty(), RunOfSides::empty());
+                loop {
+                    if stop() {
+                        stopped.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    let Some(&(_, mine, a, b)) = items.get(next.fetch_add(1, Ordering::Relaxed))
+                    else {
+                        return;
+                    };
+                    self.build_pair(level, usize::from(mine), a, b, &mut runs);
                 }
-                let Some(&(_, mine, a, b)) = items.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                    return;
-                };
-                self.build_pair(level, usize::from(mine), a, b);
             };
             std::thread::scope(|scope| {
                 for _ in 1..threads {
@@ -713,10 +731,18 @@ impl Endgame<'_> {
     /// turn, B's b moving against all of A, then all of A moving against
     /// b. Should another thread still be on an earlier item, the child is
     /// computed on the spot.
-    fn build_pair(&self, level: usize, mine: usize, a: u64, b: u64) {
+    fn build_pair(
+        &self,
+        level: usize,
+        mine: usize,
+        a: u64,
+        b: u64,
+        (movers, others): &mut (Box<RunOfSides>, Box<RunOfSides>),
+    ) {
         let theirs = level - mine;
-        let movers = RunOfSides::new(self, a, mine, theirs);
-        let others = RunOfSides::new(self, b, theirs, mine);
+        movers.fill(self, a, mine, theirs);
+        others.fill(self, b, theirs, mine);
+        let (movers, others) = (&**movers, &**others);
         for j in 0..others.count {
             for k in 0..movers.count {
                 self.prefetch_children(&others, j, &movers, k + BUILD_AHEAD);
