@@ -745,12 +745,12 @@ impl Endgame<'_> {
         let (movers, others) = (&**movers, &**others);
         for j in 0..others.count {
             for k in 0..movers.count {
-                self.prefetch_children(&others, j, &movers, k + BUILD_AHEAD);
-                self.build_one(&others, j, &movers, k);
+                self.prefetch_children(others, j, movers, k + BUILD_AHEAD);
+                self.build_one(others, j, movers, k);
             }
             for k in 0..movers.count {
-                self.prefetch_children(&movers, k + BUILD_AHEAD, &others, j);
-                self.build_one(&movers, k, &others, j);
+                self.prefetch_children(movers, k + BUILD_AHEAD, others, j);
+                self.build_one(movers, k, others, j);
             }
         }
     }
