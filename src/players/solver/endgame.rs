@@ -136,8 +136,8 @@ struct RunOfSides {
 impl RunOfSides {
     /// An empty run, to be filled by [`RunOfSides::fill`] (a build thread
     /// keeps two and refills them for each work item: a run is some 30 KB,
-    /// and making a fresh one per item copied it, a tenth of the
-    /// instructions of a small build).
+    /// and making a fresh one per item copied it: 8% of the
+    /// instructions of Kalah(6,3)'s build).
     fn empty() -> Box<RunOfSides> {
         Box::new(RunOfSides {
             pits_per_side: 0,
