@@ -118,20 +118,37 @@ pub struct PlayArgs {
 }
 
 impl PlayArgs {
-    /// The two seats' names: given names, else the computer's level, else
-    /// "South" and "North". One name given for a person against a
-    /// computer is the person's, whichever seat the computer has:
-    /// `--south hard Michael` is "Computer (hard)" against Michael.
-    #[must_use]
-    pub fn names(&self) -> [String; 2] {
+    /// The names given on the command line, trimmed; blank ones are none.
+    fn given_names(&self) -> [Option<String>; 2] {
         let given = |name: &Option<String>| {
             name.as_deref()
                 .map(str::trim)
                 .filter(|n| !n.is_empty())
                 .map(str::to_string)
         };
-        let mut names = [given(&self.south_name), given(&self.north_name)];
-        let kinds = [self.south, self.north];
+        [given(&self.south_name), given(&self.north_name)]
+    }
+
+    /// South's and North's kinds of player. One name and no computer
+    /// (`mancala Alice`) is a person against the computer: nobody else
+    /// was named to play.
+    #[must_use]
+    pub fn kinds(&self) -> [PlayerKind; 2] {
+        let names = self.given_names();
+        if matches!(names, [Some(_), None]) && self.south.is_human() && self.north.is_human() {
+            return [self.south, PlayerKind::Medium];
+        }
+        [self.south, self.north]
+    }
+
+    /// The two seats' names: given names, else the computer's level, else
+    /// "South" and "North". One name given for a person against a
+    /// computer is the person's, whichever seat the computer has:
+    /// `--south hard Michael` is "Computer (hard)" against Michael.
+    #[must_use]
+    pub fn names(&self) -> [String; 2] {
+        let mut names = self.given_names();
+        let kinds = self.kinds();
         if names[1].is_none() && !kinds[0].is_human() && kinds[1].is_human() {
             names.swap(0, 1);
         }
@@ -142,8 +159,8 @@ impl PlayArgs {
         };
         let [south, north] = names;
         [
-            name(south, self.south, Side::South),
-            name(north, self.north, Side::North),
+            name(south, kinds[0], Side::South),
+            name(north, kinds[1], Side::North),
         ]
     }
 }
