@@ -127,7 +127,8 @@ pub fn load(name: &str, settings: Settings) -> Vec<HostNote> {
             let file = entry.file_name();
             let file = file.to_str()?;
             let old = file == legacy;
-            if !old && !(file.starts_with(&prefix) && file.ends_with(&suffix)) {
+            let current = file.starts_with(&prefix) && file.ends_with(&suffix);
+            if !old && !current {
                 return None;
             }
             let when = entry
