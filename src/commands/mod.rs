@@ -61,14 +61,14 @@ pub fn main() -> ExitCode {
         Err(e) => {
             // One line, as promised, naming what is missing or wrong.
             console::warn(format_args!(
-                "{} (see mancala --help)",
-                crate::cli::error_line(&e)
+                "{}",
+                crate::cli::usage_line(&crate::cli::error_line(&e), &args)
             ));
             return ExitCode::from(2);
         }
     };
     if let Some(message) = crate::cli::mistyped_command(&cli, &args) {
-        console::warn(format_args!("error: {message}"));
+        console::warn(format_args!("{}", crate::cli::usage_line(&message, &args)));
         return ExitCode::from(2);
     }
     let result = run(cli);
