@@ -18,9 +18,10 @@ use super::UsageError;
 pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
     let rules = args.rules.rules().map_err(UsageError)?;
     let [south, north] = seat_names(args)?;
+    let [south_kind, north_kind] = args.kinds();
     let config = MatchConfig {
         rules,
-        seats: [Seat::new(south, args.south), Seat::new(north, args.north)],
+        seats: [Seat::new(south, south_kind), Seat::new(north, north_kind)],
         first: args.first,
     };
     let options = PlayOptions {

@@ -142,13 +142,15 @@ pub fn describe(rules: &Rules, played: &Played, names: [&str; 2]) -> Vec<Notice>
     }
     if let Some(c) = played.capture {
         let letter = |p| rules.letter(p).unwrap_or('?');
-        // The classic wording: the opponent's pit first, then the player's own.
+        // The classic wording (the opponent's pit first, then the player's
+        // own), with what the capture was worth.
         said.push(Notice::new(
             EventKind::Capture,
             format!(
-                "{name} captured the contents of pits {} and {}",
+                "{name} captured the contents of pits {} and {} ({})",
                 letter(c.opposite),
-                letter(c.pit)
+                letter(c.pit),
+                plural(c.seeds, "seed")
             ),
         ));
     }
@@ -401,6 +403,21 @@ mod tests {
         let none = rules.with_sweep(crate::rules::Sweep::None);
         let said = play(none, &[0, 0, 0, 0, 0, 1, 20, 1, 1, 0, 1, 1, 0, 20]);
         assert_eq!(said.last().unwrap().text, "The round is over.");
+    }
+
+    #[test]
+    fn a_capture_says_its_pits_and_what_it_was_worth() {
+        let rules = Rules::KALAH;
+        let counts = [1, 0, 0, 0, 1, 0, 0, 5, 1, 1, 1, 1, 1, 0];
+        let mut board = crate::rules::Board::from_counts(rules, &counts, Side::South).unwrap();
+        let played = board.play(rules.pit_by_letter('e').unwrap()).unwrap();
+        let said = describe(&rules, &played, ["Alice", "Michael"]);
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert_eq!(said[0].kind, EventKind::Capture);
+        assert_eq!(
+            said[0].text,
+            "Alice captured the contents of pits g and f (6 seeds)"
+        );
     }
 
     #[test]

@@ -143,7 +143,7 @@ impl Referee {
     /// restart.)
     #[must_use]
     pub fn with_journal(mut self, host: &str, note: HostNote) -> Referee {
-        let _ = resume::store(host, &note);
+        let _ = resume::store(host, resume::Settings::of(&self.m), &note);
         self.journal = Some((host.to_string(), note));
         self
     }
