@@ -76,12 +76,7 @@ fn other_version(from: [u8; 4], port: u16) -> Hello {
     let mut stream = connect_from(from, port);
     let (_, body) = read_frame(&mut stream).unwrap();
     if let Hello::Host { .. } = serde_json::from_slice(&body).unwrap() {
-        let hello = serde_json::to_vec(&Hello::Joiner {
-            game: "mancala".into(),
-            version: 9,
-            pake: vec![],
-        })
-        .unwrap();
+        let hello = common::wire::other_version_hello();
         write_frame(&mut stream, Kind::Clear, &hello).unwrap();
         let (_, body) = read_frame(&mut stream).unwrap();
         serde_json::from_slice(&body).unwrap()
