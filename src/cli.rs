@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::game::{DEFAULT_SPEED_MS, FirstMover};
 use crate::players::PlayerKind;
-use crate::rules::{Capture, MAX_PITS, MAX_SEEDS, Rules, Side, Sowing, Sweep, Variant};
+use crate::rules::{Capture, Game, MAX_PITS, MAX_SEEDS, Rules, Side, Sowing, Sweep, Variant};
 
 /// Mancala (Kalah) in the terminal.
 ///
@@ -217,10 +217,14 @@ impl RuleArgs {
 /// A position given on the command line: rules, counts, side to move, moves.
 #[derive(Debug, Args, Clone)]
 pub struct PositionCmd {
+    /// The game: kalah (default) or oware (Abapa).
+    #[arg(long, value_name = "GAME", default_value = "kalah", hide_possible_values = true, value_parser = Choices::<Game>::new(&["kalah", "oware"]))]
+    pub game: Game,
     /// The rules.
     #[command(flatten)]
     pub rules: RuleArgs,
-    /// Counts of all 2N+2 places: South's pits, South's store, North's pits, North's store.
+    /// Counts of all 2N+2 places: South's pits, South's store, North's pits,
+    /// North's store (Oware: the twelve houses a-l).
     #[arg(long, value_name = "C0,C1,...", allow_hyphen_values = true)]
     pub board: Option<String>,
     /// Who moves first from this position: south or north.
@@ -229,6 +233,13 @@ pub struct PositionCmd {
     /// Moves to play first, as pit letters in playing order: a,h,c,...
     #[arg(long, value_name = "a,h,c,...", allow_hyphen_values = true)]
     pub moves: Option<String>,
+    /// Oware: the seeds each side has captured, South's then North's.
+    #[arg(long, value_name = "S,N", allow_hyphen_values = true)]
+    pub score: Option<String>,
+    /// Diagnostic (Oware): one line for the start and after every move,
+    /// with the legal moves, for checking the rules against another program.
+    #[arg(long, hide = true)]
+    pub each: bool,
 }
 
 /// Options of `mancala solve`.

@@ -18,11 +18,11 @@ use clap::Parser;
 
 use crate::cli::{Cli, Command, CompletionShell, PositionCmd};
 use crate::game::console;
-use crate::rules::Board;
+use crate::rules::{Board, Game};
 
 pub use history::read_record;
 pub use play::settings;
-pub use position::position_json;
+pub use position::{oware_from, oware_json, position_json};
 pub use solitaire::{MAX_DEAL_SEEDS, parse_seed_count, plan_json, solitaire_board};
 pub use solve::solve_json;
 
@@ -110,6 +110,18 @@ fn help_text(shown: &clap::Error) -> String {
 /// A [`UsageError`] for bad input, anything else for a failure.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
+        Some(Command::Position(cmd)) if cmd.game == Game::Oware => {
+            let round = position::oware_from(&cmd, &mut |board| {
+                if cmd.each {
+                    output::emit_line(position::oware_json_with_moves(board))?;
+                }
+                Ok(())
+            })?;
+            if !cmd.each {
+                output::emit_line(oware_json(round.board()))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Position(cmd)) => {
             let board = board_from(&cmd)?;
             output::emit_line(position_json(&board))?;
@@ -160,6 +172,12 @@ pub fn completions(shell: CompletionShell) -> String {
 /// A [`UsageError`] naming the bad item: a count, a letter, or a move the
 /// rules refuse (with its position in the list and the reason).
 pub fn board_from(cmd: &PositionCmd) -> anyhow::Result<Board> {
+    if cmd.game != Game::Kalah {
+        return usage(format!("this command does not play {} yet", cmd.game));
+    }
+    if cmd.score.is_some() {
+        return usage("--score is an Oware option (--game oware): Kalah's stores are in --board");
+    }
     let rules = cmd.rules.rules().map_err(UsageError)?;
     let mut board = match &cmd.board {
         Some(text) => {
