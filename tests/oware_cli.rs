@@ -56,7 +56,10 @@ fn a_set_up_position_captures_and_ends_with_the_sweep() {
         "f",
     ]);
     assert_eq!(v["score"], json!({"south": 28, "north": 20}));
-    assert_eq!((&v["over"], &v["winner"], &v["end"]), (&json!(true), &json!("south"), &json!("goal")));
+    assert_eq!(
+        (&v["over"], &v["winner"], &v["end"]),
+        (&json!(true), &json!("south"), &json!("goal"))
+    );
     // RULES.md §7.5's second example, North to move.
     let v = oware(&[
         "--board",
@@ -68,7 +71,10 @@ fn a_set_up_position_captures_and_ends_with_the_sweep() {
         "--moves",
         "l",
     ]);
-    assert_eq!((&v["winner"], &v["end"]), (&json!("draw"), &json!("no_feed")));
+    assert_eq!(
+        (&v["winner"], &v["end"]),
+        (&json!("draw"), &json!("no_feed"))
+    );
 }
 
 #[test]
@@ -88,13 +94,26 @@ fn a_repeated_position_ends_the_round() {
 #[test]
 fn illegal_moves_and_bad_positions_are_refused_with_the_reason() {
     refused(
-        &["--board", "1,0,0,0,0,1,0,0,0,0,0,0", "--score", "23,23", "--moves", "a"],
+        &[
+            "--board",
+            "1,0,0,0,0,1,0,0,0,0,0,0",
+            "--score",
+            "23,23",
+            "--moves",
+            "a",
+        ],
         "move 1 ('a', South to move): Sorry, you must give North seeds.",
     );
-    refused(&["--moves", "a,b"], "move 2 ('b', North to move): Sorry, you don't control that pit.");
+    refused(
+        &["--moves", "a,b"],
+        "move 2 ('b', North to move): Sorry, you don't control that pit.",
+    );
     refused(&["--moves", "a,g,a"], "Sorry, that pit is empty.");
     refused(&["--board", "4,4,4"], "12");
-    refused(&["--board", "4,4,4,4,4,4,4,4,4,4,4,4", "--score", "1"], "--score needs 2 counts");
+    refused(
+        &["--board", "4,4,4,4,4,4,4,4,4,4,4,4", "--score", "1"],
+        "--score needs 2 counts",
+    );
     refused(&["--score", "1,2"], "--score needs --board");
     refused(&["--pits", "4"], "--pits is a Kalah option");
 }
