@@ -455,12 +455,7 @@ fn garbage_oversized_and_out_of_turn_messages_end_only_that_connection() {
 
     // Another protocol version is told which versions talk together.
     let mut other = raw_connect(port);
-    let hello = serde_json::to_vec(&Hello::Joiner {
-        game: "mancala".into(),
-        version: 9,
-        pake: vec![],
-    })
-    .unwrap();
+    let hello = common::wire::other_version_hello();
     write_frame(&mut other, Kind::Clear, &hello).unwrap();
     let (_, body) = read_frame(&mut other).unwrap();
     assert_eq!(
@@ -950,12 +945,7 @@ fn a_flood_of_another_version_gets_few_host_lines() {
     let data = scratch.path();
     let port = free_port();
     let (host, _code) = start_host(data, port, &[]);
-    let hello = serde_json::to_vec(&Hello::Joiner {
-        game: "mancala".into(),
-        version: 9,
-        pake: vec![],
-    })
-    .unwrap();
+    let hello = common::wire::other_version_hello();
     let (mut told_version, mut told_wait) = (0, 0);
     let started = Instant::now();
     for _ in 0..300 {

@@ -76,12 +76,7 @@ fn other_version(from: [u8; 4], port: u16) -> Hello {
     let mut stream = connect_from(from, port);
     let (_, body) = read_frame(&mut stream).unwrap();
     if let Hello::Host { .. } = serde_json::from_slice(&body).unwrap() {
-        let hello = serde_json::to_vec(&Hello::Joiner {
-            game: "mancala".into(),
-            version: 9,
-            pake: vec![],
-        })
-        .unwrap();
+        let hello = common::wire::other_version_hello();
         write_frame(&mut stream, Kind::Clear, &hello).unwrap();
         let (_, body) = read_frame(&mut stream).unwrap();
         serde_json::from_slice(&body).unwrap()
@@ -332,6 +327,10 @@ fn a_link_planted_at_the_net_folder_is_not_followed() {
     let mut joiner = Program::spawn(&data, &["join", &address, "--code", &code, "Michael"]);
     joiner.wait_for("welcome", |t| t.contains("Connected: Alice"));
     host.wait_for("the join", |t| t.contains("Michael joined"));
+    // The host's player is told, in words.
+    host.wait_for("the failed note", |t| {
+        t.contains("could not be kept") && t.contains("not a folder")
+    });
     thread::sleep(Duration::from_millis(300));
     let written: Vec<_> = std::fs::read_dir(&elsewhere).unwrap().collect();
     assert!(written.is_empty(), "written through the link: {written:?}");

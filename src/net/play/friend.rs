@@ -136,6 +136,7 @@ impl<S: Show> FriendSeat<S> {
     pub fn start(&mut self, resumed: Option<Offer>) -> anyhow::Result<()> {
         if let Some((saved, note)) = resumed {
             self.resume(saved, note);
+            self.say_journal_problem()?;
         }
         self.listen()
     }
@@ -228,6 +229,19 @@ impl<S: Show> FriendSeat<S> {
         self.resumed = true;
         self.actions.push(ForMatch::Start(Box::new(saved.clone())));
         self.referee = Some(Referee::new(saved).with_journal(&self.setup.name, note));
+    }
+
+    /// Tells the host's player when the match's resume note could not be
+    /// kept (a failed write is said, never dropped).
+    fn say_journal_problem(&mut self) -> io::Result<()> {
+        match self
+            .referee
+            .as_mut()
+            .and_then(Referee::take_journal_problem)
+        {
+            Some(problem) => self.show.say(&format!("Note: {problem}.")),
+            None => Ok(()),
+        }
     }
 
     /// Listens, says how to join, and accepts joiners from now on.
@@ -691,6 +705,7 @@ impl<S: Show> FriendSeat<S> {
             };
             self.actions.push(ForMatch::Start(Box::new(m.clone())));
             self.referee = Some(Referee::new(m).with_journal(&self.setup.name, note));
+            self.say_journal_problem()?;
         }
         let Some(referee) = self.referee.as_mut() else {
             return Ok(false);
