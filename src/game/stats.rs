@@ -49,6 +49,12 @@ pub struct RoundResult {
     /// lines of earlier versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    /// Who played South and North (`human`, `level:4`, ...), written when a
+    /// computer played: the person's rating counts the rounds against a
+    /// level ([`super::rating`]). Absent in lines of earlier versions and
+    /// between two people.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kinds: Option<[String; 2]>,
 }
 
 /// Appends the finished round of `m` to the statistics file at `path`,
@@ -68,6 +74,8 @@ pub fn append_round(path: &Path, m: &Match, time: u64, id: Option<&str>) -> io::
         score: [score.south, score.north],
         rules: m.rules().to_string(),
         id: id.map(str::to_string),
+        kinds: (!m.config().kinds().iter().all(|k| k.is_person()))
+            .then(|| m.config().kinds().map(|k| k.to_string())),
     };
     let mut line = serde_json::to_string(&entry).map_err(io::Error::other)?;
     line.push('\n');
@@ -339,13 +347,15 @@ enum Review {
 pub type Reviewer<'a> = &'a mut dyn FnMut(&RoundResult) -> Option<RoundLoss>;
 
 /// Everything the statistics file holds.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Stats {
     /// One entry per pair of players and rules: the rules played most
     /// first, then the players alphabetically (case aside).
     pub pairs: Vec<PairStats>,
     /// Lines that could not be read (damaged) and were left out.
     pub skipped_lines: usize,
+    /// Each person's rating against the computer's levels.
+    pub ratings: Vec<(String, super::rating::Rating)>,
 }
 
 /// The largest statistics file read: some 100,000 rounds.
@@ -395,11 +405,16 @@ pub fn summarize_reviewed(text: &str, mut review: Option<Reviewer>) -> Stats {
     // A player's key -> the name as last written (lines are in time order).
     let mut spelling: BTreeMap<String, String> = BTreeMap::new();
     let mut skipped_lines = 0;
+    // the rounds a computer played, for the ratings
+    let mut rated: Vec<RoundResult> = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let Ok(round) = serde_json::from_str::<RoundResult>(line) else {
             skipped_lines += 1;
             continue;
         };
+        if round.kinds.is_some() {
+            rated.push(round.clone());
+        }
         // Names from the file are shown: cleaned as where names enter.
         let south = clean_name(&round.south);
         let north = clean_name(&round.north);
@@ -455,6 +470,7 @@ pub fn summarize_reviewed(text: &str, mut review: Option<Reviewer>) -> Stats {
     Stats {
         pairs,
         skipped_lines,
+        ratings: super::rating::ratings(&rated),
     }
 }
 
@@ -484,6 +500,7 @@ impl Stats {
         if self.pairs.is_empty() {
             return "No finished rounds yet.\n".to_string();
         }
+        let ratings = super::rating::to_text(&self.ratings);
         let mut out = String::new();
         let mut rules: Option<&str> = None;
         for pair in &self.pairs {
@@ -499,6 +516,7 @@ impl Stats {
             let [a, b] = &pair.players;
             out.push_str(&format!("  {a} vs {b}: {}.\n", pair.parts().join("; ")));
         }
+        out.push_str(&ratings);
         out
     }
 
@@ -509,7 +527,11 @@ impl Stats {
     #[must_use]
     pub fn to_json(&self) -> serde_json::Value {
         let pairs: Vec<_> = self.pairs.iter().map(PairStats::to_json).collect();
-        json!({ "pairs": pairs, "skipped_lines": self.skipped_lines })
+        json!({
+            "pairs": pairs,
+            "skipped_lines": self.skipped_lines,
+            "ratings": super::rating::to_json(&self.ratings),
+        })
     }
 }
 
@@ -528,6 +550,7 @@ mod tests {
             score: [s, n],
             rules: rules.into(),
             id: None,
+            kinds: None,
         })
         .unwrap()
     }
