@@ -64,7 +64,8 @@ fn options() -> Options {
 struct Losses {
     moves: u64,
     total: u64,
-    /// 0, 1, 2–3, 4–7, 8 or more.
+    /// 0, 1–2, 3–6, 7–12, 13 or more (Kalah's margins, and so its
+    /// losses, are even when the seeds are).
     bins: [u64; 5],
 }
 
@@ -75,9 +76,9 @@ impl Losses {
         self.total += loss;
         let bin = match loss {
             0 => 0,
-            1 => 1,
-            2..=3 => 2,
-            4..=7 => 3,
+            1..=2 => 1,
+            3..=6 => 2,
+            7..=12 => 3,
             _ => 4,
         };
         self.bins[bin] += 1;
@@ -282,7 +283,7 @@ fn main() {
         "\nMove losses under perfect play (seeds), first {} rounds of each pair (moves whose positions the book or the solver valued within 0.2 s):\n",
         o.analysed
     );
-    println!("| level | moves | mean loss | 0 | 1 | 2–3 | 4–7 | 8+ |");
+    println!("| level | moves | mean loss | 0 | 1–2 | 3–6 | 7–12 | 13+ |");
     println!("|---|---|---|---|---|---|---|---|");
     for (i, l) in losses.iter().enumerate() {
         let pct = |x: u64| 100.0 * x as f64 / l.moves.max(1) as f64;

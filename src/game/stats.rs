@@ -734,4 +734,42 @@ mod tests {
             none.to_text()
         );
     }
+
+    /// A finished round against a level is written with who played, and
+    /// the person's rating comes from it; old lines (no `kinds`) still
+    /// read and rate nobody.
+    #[test]
+    fn a_round_against_a_level_rates_the_person() {
+        use crate::game::{FirstMover, MatchConfig, Seat};
+        use crate::players::PlayerKind;
+        use crate::rules::{NoTrace, Rules};
+        let mut m = Match::new(
+            MatchConfig {
+                rules: Rules::KALAH,
+                seats: [
+                    Seat::new("Alice", PlayerKind::Human),
+                    Seat::new("Computer (level 3)", PlayerKind::Level(3)),
+                ],
+                first: FirstMover::South,
+            },
+            1,
+        );
+        while m.outcome().is_none() {
+            let pit = m.board().legal_moves().next().unwrap();
+            m.play(pit, &mut NoTrace).unwrap();
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("stats.jsonl");
+        append_round(&path, &m, 5, None).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(r#""kinds":["human","level:3"]"#), "{text}");
+        let stats = read(&path).unwrap();
+        assert_eq!(stats.ratings.len(), 1);
+        assert_eq!(stats.ratings[0].0, "Alice");
+        assert_eq!(stats.ratings[0].1.rounds, 1);
+        assert!(stats.to_text().contains("Alice: "), "{}", stats.to_text());
+        assert_eq!(stats.to_json()["ratings"][0]["name"], "Alice");
+        let old = summarize(&line("Alice", "Michael", 30, 18));
+        assert!(old.ratings.is_empty() && old.skipped_lines == 0);
+    }
 }

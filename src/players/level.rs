@@ -48,26 +48,32 @@ const STYLES: [Style; MAX_LEVEL as usize - 1] = [
     Style {
         depth: 2,
         nodes: 10_000,
-        temperature: 6.0,
+        temperature: 7.5,
         cap: 30,
     },
     Style {
         depth: 2,
         nodes: 10_000,
-        temperature: 4.0,
+        temperature: 4.3,
         cap: 16,
     },
     Style {
         depth: 3,
         nodes: 20_000,
-        temperature: 3.0,
+        temperature: 2.8,
         cap: 10,
     },
     Style {
         depth: 4,
         nodes: 50_000,
-        temperature: 2.0,
+        temperature: 2.3,
         cap: 6,
+    },
+    Style {
+        depth: 5,
+        nodes: 80_000,
+        temperature: 1.7,
+        cap: 5,
     },
     Style {
         depth: 6,
@@ -78,14 +84,8 @@ const STYLES: [Style; MAX_LEVEL as usize - 1] = [
     Style {
         depth: 8,
         nodes: 200_000,
-        temperature: 1.0,
-        cap: 3,
-    },
-    Style {
-        depth: 10,
-        nodes: 400_000,
-        temperature: 0.7,
-        cap: 2,
+        temperature: 1.2,
+        cap: 4,
     },
     Style {
         depth: 12,
