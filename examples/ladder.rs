@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use mancala::players::ladder::{Ladder, Pairing, Rung, fit};
 use mancala::players::solver::book;
-use mancala::players::{Limits, LevelPlayer, MAX_LEVEL, Solver, TurnFn};
+use mancala::players::{LevelPlayer, Limits, MAX_LEVEL, Solver, TurnFn};
 use mancala::rules::{Board, Capture, Rules, Side};
 
 struct Options {
@@ -130,16 +130,28 @@ fn run_rule(rules: Rules, o: &Options, log: &Mutex<()>) -> Measured {
             }
             let mut score = 0.0;
             for round in 0..o.rounds {
-                let starter = if round % 2 == 0 { Side::South } else { Side::North };
+                let starter = if round % 2 == 0 {
+                    Side::South
+                } else {
+                    Side::North
+                };
                 let mut board = Board::starting(rules, starter);
                 let analyse = round < o.analysed;
-                let mut value = if analyse { exact(&mut solver, &board) } else { None };
+                let mut value = if analyse {
+                    exact(&mut solver, &board)
+                } else {
+                    None
+                };
                 while !board.is_over() {
                     let mover = board.to_move();
                     let index = if mover == Side::South { a } else { b };
                     let level = index as u8 + 1;
                     let (low, high) = players.split_at_mut(b);
-                    let player: &mut LevelPlayer = if index == a { &mut low[a] } else { &mut high[0] };
+                    let player: &mut LevelPlayer = if index == a {
+                        &mut low[a]
+                    } else {
+                        &mut high[0]
+                    };
                     let pit = player
                         .choose(&board, &limits_for(level))
                         .expect("a level answers");
@@ -189,8 +201,14 @@ fn main() {
     let o = options();
     let n = usize::from(MAX_LEVEL);
     let rule_set = [
-        ("Kalah(6,4), capture always", Rules::KALAH.with_capture(Capture::Always)),
-        ("Kalah(6,4), capture nonempty", Rules::KALAH.with_capture(Capture::NonEmpty)),
+        (
+            "Kalah(6,4), capture always",
+            Rules::KALAH.with_capture(Capture::Always),
+        ),
+        (
+            "Kalah(6,4), capture nonempty",
+            Rules::KALAH.with_capture(Capture::NonEmpty),
+        ),
     ];
     let log = Mutex::new(());
     let stop = Arc::new(AtomicBool::new(false));
@@ -205,7 +223,10 @@ fn main() {
                     .expect("a thread")
             })
             .collect();
-        handles.into_iter().map(|h| h.join().expect("no panic")).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("no panic"))
+            .collect()
     });
     drop(stop);
     let pairings: Vec<Pairing> = measured.iter().flat_map(|m| m.pairings.clone()).collect();
@@ -264,14 +285,19 @@ fn main() {
     let ladder = Ladder {
         command: command.clone(),
         rounds_per_pair: o.rounds,
-        boards: rule_set.iter().map(|(name, _)| (*name).to_string()).collect(),
+        boards: rule_set
+            .iter()
+            .map(|(name, _)| (*name).to_string())
+            .collect(),
         anchor: o.anchor,
         levels,
     };
     let json = serde_json::to_string_pretty(&ladder).expect("serialisable");
     std::fs::write(&o.out, json + "\n").expect("the table written");
     println!("`{command}`\n");
-    println!("| level | rating | 95% | gap to the level below | 95% | score vs the level below | rounds |");
+    println!(
+        "| level | rating | 95% | gap to the level below | 95% | score vs the level below | rounds |"
+    );
     println!("|---|---|---|---|---|---|---|");
     for r in &ladder.levels {
         println!(

@@ -220,7 +220,13 @@ pub struct PositionCmd {
     #[arg(long, conflicts_with = "board")]
     pub fair: bool,
     /// With --fair: which fair position to deal (the same seed, the same position).
-    #[arg(long, value_name = "K", requires = "fair", allow_negative_numbers = true, default_value_t = 1)]
+    #[arg(
+        long,
+        value_name = "K",
+        requires = "fair",
+        allow_negative_numbers = true,
+        default_value_t = 1
+    )]
     pub seed: u64,
     /// Moves to play first, as pit letters in playing order: a,h,c,...
     #[arg(long, value_name = "a,h,c,...", allow_hyphen_values = true)]
@@ -465,8 +471,23 @@ pub struct JoinCmd {
 /// The player kinds offered for completion (`tree:N` takes any depth, so
 /// it is not offered; it is still accepted).
 const PLAYER_KINDS: &[&str] = &[
-    "human", "random", "greedy", "easy", "medium", "hard", "perfect", "level:1", "level:2",
-    "level:3", "level:4", "level:5", "level:6", "level:7", "level:8", "level:9", "level:10",
+    "human",
+    "random",
+    "greedy",
+    "easy",
+    "medium",
+    "hard",
+    "perfect",
+    "level:1",
+    "level:2",
+    "level:3",
+    "level:4",
+    "level:5",
+    "level:6",
+    "level:7",
+    "level:8",
+    "level:9",
+    "level:10",
     "level:auto",
 ];
 /// Who starts each round.

@@ -310,7 +310,9 @@ fn levels_lists_every_level_with_a_rising_rating() {
 /// same seed, with the usual seeds, South to move.
 #[test]
 fn position_fair_deals_a_repeatable_start() {
-    let args = ["position", "--fair", "--pits", "3", "--seeds", "2", "--seed", "4"];
+    let args = [
+        "position", "--fair", "--pits", "3", "--seeds", "2", "--seed", "4",
+    ];
     let first = json(&mancala(&args));
     assert_eq!(first, json(&mancala(&args)));
     assert_eq!(first["to_move"], "south");
@@ -325,7 +327,13 @@ fn position_fair_deals_a_repeatable_start() {
     // the solver agrees it is a draw
     let counts: Vec<String> = board.iter().map(u64::to_string).collect();
     let solved = json(&mancala(&[
-        "solve", "--pits", "3", "--seeds", "2", "--board", &counts.join(","),
+        "solve",
+        "--pits",
+        "3",
+        "--seeds",
+        "2",
+        "--board",
+        &counts.join(","),
     ]));
     assert_eq!(solved["value"], 0, "{solved}");
 }

@@ -145,9 +145,7 @@ pub fn ratings<'a>(rounds: impl IntoIterator<Item = &'a RoundResult>) -> Vec<(St
         if !rated_rules(&round.rules) {
             continue;
         }
-        let kinds = kinds
-            .each_ref()
-            .map(|k| k.parse::<PlayerKind>().ok());
+        let kinds = kinds.each_ref().map(|k| k.parse::<PlayerKind>().ok());
         let names = [&round.south, &round.north].map(|n| clean_name(n));
         let margin = i32::from(round.score[0]) - i32::from(round.score[1]);
         for (me, them, sign) in [(0, 1, 1), (1, 0, -1)] {
@@ -177,7 +175,10 @@ pub fn ratings<'a>(rounds: impl IntoIterator<Item = &'a RoundResult>) -> Vec<(St
 
 /// The rating of `name` (case aside), if they played a rated level.
 #[must_use]
-pub fn rating_of<'a>(rounds: impl IntoIterator<Item = &'a RoundResult>, name: &str) -> Option<Rating> {
+pub fn rating_of<'a>(
+    rounds: impl IntoIterator<Item = &'a RoundResult>,
+    name: &str,
+) -> Option<Rating> {
     let key = clean_name(name).to_lowercase();
     ratings(rounds)
         .into_iter()

@@ -107,7 +107,8 @@ pub fn deal(rules: Rules, seed: u64, budget: Duration) -> Result<Board, NoFairSt
         if now >= end {
             return Err(NoFairStart::TooBig);
         }
-        let board = Board::from_counts(rules, &counts, Side::South).map_err(|_| NoFairStart::TooBig)?;
+        let board =
+            Board::from_counts(rules, &counts, Side::South).map_err(|_| NoFairStart::TooBig)?;
         if board.is_over() {
             continue;
         }

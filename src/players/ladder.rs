@@ -77,7 +77,11 @@ pub fn nearest_level(rating: f64) -> u8 {
     table()
         .levels
         .iter()
-        .min_by(|a, b| (a.rating - rating).abs().total_cmp(&(b.rating - rating).abs()))
+        .min_by(|a, b| {
+            (a.rating - rating)
+                .abs()
+                .total_cmp(&(b.rating - rating).abs())
+        })
         .map_or(MAX_LEVEL / 2, |r| r.level)
 }
 
@@ -208,11 +212,12 @@ fn solve(m: &[Vec<f64>], b: &[f64]) -> Vec<f64> {
         if a[col][col].abs() < 1e-300 {
             continue;
         }
-        for row in 0..n {
-            if row != col {
-                let f = a[row][col] / a[col][col];
-                for k in col..=n {
-                    a[row][k] -= f * a[col][k];
+        let pivot_row = a[col].clone();
+        for (r, row) in a.iter_mut().enumerate() {
+            if r != col {
+                let f = row[col] / pivot_row[col];
+                for (x, p) in row.iter_mut().zip(&pivot_row).skip(col) {
+                    *x -= f * p;
                 }
             }
         }
@@ -285,7 +290,11 @@ mod tests {
             score_a: 0.0,
         }];
         let f = fit(2, &pairings, 1.0);
-        assert!(f.ratings[1] > 300.0 && f.ratings[1] < 2000.0, "{:?}", f.ratings);
+        assert!(
+            f.ratings[1] > 300.0 && f.ratings[1] < 2000.0,
+            "{:?}",
+            f.ratings
+        );
     }
 
     /// The shipped table has every level, in order, each above the one

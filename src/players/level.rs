@@ -134,7 +134,7 @@ impl LevelPlayer {
                 style,
                 rng: Rng::new(seed),
             },
-            None => Inner::Perfect(Box::new(PerfectPlayer::new())),
+            None => Inner::Perfect(Box::default()),
         };
         LevelPlayer { level, inner }
     }
@@ -234,10 +234,7 @@ mod tests {
                         continue;
                     }
                     let pit = player.choose(&board, &Limits::nodes(20_000)).unwrap();
-                    assert!(
-                        board.legal_moves().contains(pit),
-                        "level {level} {board:?}"
-                    );
+                    assert!(board.legal_moves().contains(pit), "level {level} {board:?}");
                 }
             }
         }
@@ -327,7 +324,9 @@ mod tests {
         // (level 9 searches deeper than the judge, which may disagree
         // with it by a seed or two: it is only compared with the weak end)
         assert!(
-            mean_loss[0] > mean_loss[1] && mean_loss[1] > mean_loss[2] && mean_loss[1] > mean_loss[3],
+            mean_loss[0] > mean_loss[1]
+                && mean_loss[1] > mean_loss[2]
+                && mean_loss[1] > mean_loss[3],
             "{mean_loss:?}"
         );
     }

@@ -25,10 +25,10 @@ use std::time::{Duration, Instant};
 use crate::rules::{Board, Pit};
 
 pub use greedy::Greedy;
+pub use level::{LevelPlayer, MAX_LEVEL};
 pub use random::{RandomPlayer, random_move, random_position};
 pub use search::{Engine, Level, SearchPlayer, SearchResult};
 pub use solver::{PerfectPlayer, Solution, Solver};
-pub use level::{LevelPlayer, MAX_LEVEL};
 pub use tree::TreePlayer;
 
 /// How long and how far a turn function may think, and a flag to stop it.
@@ -437,8 +437,16 @@ mod tests {
     fn every_computer_kind_plays_a_legal_move() {
         let board = Board::new(Rules::new(4, 3).unwrap());
         for kind in [
-            "random", "greedy", "tree:3", "easy", "medium", "hard", "perfect", "level:1",
-            "level:10", "level:auto",
+            "random",
+            "greedy",
+            "tree:3",
+            "easy",
+            "medium",
+            "hard",
+            "perfect",
+            "level:1",
+            "level:10",
+            "level:auto",
         ] {
             let kind: PlayerKind = kind.parse().unwrap();
             let mut player = computer(kind, 1).unwrap();
