@@ -81,7 +81,7 @@ fn a_mistyped_command_is_named_and_names_stay_possible() {
     let run = mancala(&scratch.data(), &["--plain", "--", "solitare"]);
     assert_eq!(run.status.code(), Some(0), "{run:?}");
     assert!(
-        first_line(&run).starts_with("Mancala: solitare (South, human) against Computer (medium)"),
+        first_line(&run).starts_with("Mancala: solitare (South, human) against Computer (level "),
         "{run:?}"
     );
     let run = mancala(&scratch.data(), &["solitare", "Bob", "--plain"]);
@@ -117,7 +117,7 @@ fn one_name_against_a_computer_is_the_persons() {
     let run = mancala(&scratch.data(), &["Alice", "--plain"]);
     assert_eq!(
         first_line(&run),
-        "Mancala: Alice (South, human) against Computer (medium) (North, medium).",
+        "Mancala: Alice (South, human) against Computer (level 4, ~1271) (North, level:4).",
         "{run:?}"
     );
     // Two names are given seat by seat, whoever plays.
