@@ -115,9 +115,10 @@ fn one_name_against_a_computer_is_the_persons() {
     // One name and no computer named: nobody else was named to play, so
     // the person plays the computer (not a person called "North").
     let run = mancala(&scratch.data(), &["Alice", "--plain"]);
-    assert_eq!(
-        first_line(&run),
-        "Mancala: Alice (South, human) against Computer (level 4, ~1271) (North, level:4).",
+    let line = first_line(&run);
+    assert!(
+        line.starts_with("Mancala: Alice (South, human) against Computer (level ")
+            && line.contains("(North, level:"),
         "{run:?}"
     );
     // Two names are given seat by seat, whoever plays.
