@@ -50,6 +50,8 @@ pub enum Command {
     Solve(SolveCmd),
     /// Play rounds between two computer players and report the results.
     Arena(ArenaCmd),
+    /// The computer's levels and their measured ratings (level:1 to level:10).
+    Levels(LevelsCmd),
     /// Solitaire Mancala (Tchoukaillon): bring every seed into the store.
     Solitaire(SolitaireCmd),
     /// Replay a recorded round on screen.
@@ -94,10 +96,10 @@ pub struct PlayArgs {
     /// North's name (top row).
     #[arg(value_name = "NORTH_NAME")]
     pub north_name: Option<String>,
-    /// Who plays South: human, random, greedy, tree:N, easy, medium, hard or perfect.
+    /// Who plays South: human, random, greedy, tree:N, easy, medium, hard, perfect, level:N (1 to 10, 10 is perfect; ratings: mancala levels) or level:auto (nearest your rating).
     #[arg(long, value_name = "KIND", default_value = "human", hide_possible_values = true, value_parser = Choices::players())]
     pub south: PlayerKind,
-    /// Who plays North: human, random, greedy, tree:N, easy, medium, hard or perfect.
+    /// Who plays North: human, random, greedy, tree:N, easy, medium, hard, perfect, level:N (1 to 10, 10 is perfect; ratings: mancala levels) or level:auto (nearest your rating).
     #[arg(long, value_name = "KIND", default_value = "human", hide_possible_values = true, value_parser = Choices::players())]
     pub north: PlayerKind,
     /// Who starts each round: south, north, alternate or random.
@@ -130,13 +132,14 @@ impl PlayArgs {
     }
 
     /// South's and North's kinds of player. One name and no computer
-    /// (`mancala Alice`) is a person against the computer: nobody else
-    /// was named to play.
+    /// (`mancala Alice`) is a person against the computer at the level
+    /// nearest the person's rating (`level:auto`): nobody else was named
+    /// to play.
     #[must_use]
     pub fn kinds(&self) -> [PlayerKind; 2] {
         let names = self.given_names();
         if matches!(names, [Some(_), None]) && self.south.is_human() && self.north.is_human() {
-            return [self.south, PlayerKind::Medium];
+            return [self.south, PlayerKind::AutoLevel];
         }
         [self.south, self.north]
     }
@@ -147,15 +150,28 @@ impl PlayArgs {
     /// `--south hard Michael` is "Computer (hard)" against Michael.
     #[must_use]
     pub fn names(&self) -> [String; 2] {
+        self.names_for(self.kinds())
+    }
+
+    /// [`PlayArgs::names`] with the seats played by `kinds` (`level:auto`
+    /// resolved to its level): a level is named with its measured rating,
+    /// "Computer (level 4, ~1350)".
+    #[must_use]
+    pub fn names_for(&self, kinds: [PlayerKind; 2]) -> [String; 2] {
         let mut names = self.given_names();
-        let kinds = self.kinds();
         if names[1].is_none() && !kinds[0].is_human() && kinds[1].is_human() {
             names.swap(0, 1);
         }
         let name = |given: Option<String>, kind: PlayerKind, side: Side| match given {
             Some(n) => n,
             None if kind.is_human() => side.to_string(),
-            None => format!("Computer ({kind})"),
+            None => match kind {
+                PlayerKind::Level(n) => match crate::players::ladder::rating(n) {
+                    Some(rating) => format!("Computer (level {n}, ~{rating})"),
+                    None => format!("Computer (level {n})"),
+                },
+                _ => format!("Computer ({kind})"),
+            },
         };
         let [south, north] = names;
         [
@@ -230,6 +246,19 @@ pub struct PositionCmd {
     /// Who moves first from this position: south or north.
     #[arg(long, value_name = "SIDE", default_value = "south", hide_possible_values = true, value_parser = Choices::<Side>::new(&["south", "north"]))]
     pub to_move: Side,
+    /// Start from a fair position instead: one or two seeds moved from the
+    /// usual start, proven a draw under perfect play (dealt by --seed).
+    #[arg(long, conflicts_with = "board")]
+    pub fair: bool,
+    /// With --fair: which fair position to deal (the same seed, the same position).
+    #[arg(
+        long,
+        value_name = "K",
+        requires = "fair",
+        allow_negative_numbers = true,
+        default_value_t = 1
+    )]
+    pub seed: u64,
     /// Moves to play first, as pit letters in playing order: a,h,c,...
     #[arg(long, value_name = "a,h,c,...", allow_hyphen_values = true)]
     pub moves: Option<String>,
@@ -294,6 +323,14 @@ pub struct ArenaCmd {
     /// The rules.
     #[command(flatten)]
     pub rules: RuleArgs,
+}
+
+/// Options of `mancala levels`.
+#[derive(Debug, Args)]
+pub struct LevelsCmd {
+    /// Print JSON: a list of objects with level, rating and its interval.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Options of `mancala solitaire`.
@@ -472,7 +509,24 @@ pub struct JoinCmd {
 /// The player kinds offered for completion (`tree:N` takes any depth, so
 /// it is not offered; it is still accepted).
 const PLAYER_KINDS: &[&str] = &[
-    "human", "random", "greedy", "easy", "medium", "hard", "perfect",
+    "human",
+    "random",
+    "greedy",
+    "easy",
+    "medium",
+    "hard",
+    "perfect",
+    "level:1",
+    "level:2",
+    "level:3",
+    "level:4",
+    "level:5",
+    "level:6",
+    "level:7",
+    "level:8",
+    "level:9",
+    "level:10",
+    "level:auto",
 ];
 /// Who starts each round.
 const FIRST_MOVERS: &[&str] = &["south", "north", "alternate", "random"];

@@ -4,6 +4,7 @@
 mod analyze;
 pub mod arena;
 mod history;
+mod levels;
 mod net;
 pub mod output;
 mod play;
@@ -136,6 +137,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             arena::run(&cmd)?;
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::Levels(cmd)) => {
+            levels::run(&cmd)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Solitaire(cmd)) => solitaire::run(&cmd),
         Some(Command::Replay(cmd)) => history::replay(&cmd),
         Some(Command::Analyze(cmd)) => analyze::run(&cmd),
@@ -165,6 +170,9 @@ pub fn completions(shell: CompletionShell) -> String {
     String::from_utf8_lossy(&script).into_owned()
 }
 
+/// How long `--fair` may look for a fair start.
+const FAIR_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// The position a [`PositionCmd`] describes: its rules, its board (or the
 /// start), its side to move, and its moves played in order.
 ///
@@ -180,6 +188,8 @@ pub fn board_from(cmd: &PositionCmd) -> anyhow::Result<Board> {
     }
     let rules = cmd.rules.rules().map_err(UsageError)?;
     let mut board = match &cmd.board {
+        None if cmd.fair => crate::players::fair::deal(rules, cmd.seed, FAIR_BUDGET)
+            .map_err(|e| UsageError(e.to_string()))?,
         Some(text) => {
             let counts = crate::cli::parse_counts::<u16>(text, "--board")
                 .map_err(|e| UsageError(e.to_string()))?;
