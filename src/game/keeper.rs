@@ -51,17 +51,6 @@ pub fn host_busy_notice(name: &str) -> String {
 /// saving (rounds are still recorded and counted), `q` quits.
 pub const BUSY_QUESTION: &str = "Play it here unsaved, or quit? (p/q)";
 
-/// An answer to [`BUSY_QUESTION`]: `Some(true)` plays on unsaved (`p`),
-/// `Some(false)` quits (`q`), `None` is no answer (ask again).
-#[must_use]
-pub fn busy_answer(line: &str) -> Option<bool> {
-    match line.trim().to_ascii_lowercase().as_str() {
-        "p" | "play" => Some(true),
-        "q" | "quit" => Some(false),
-        _ => None,
-    }
-}
-
 /// What [`Keeper::look`] found for a match's settings.
 #[derive(Debug, Default)]
 pub struct Found {
@@ -595,11 +584,7 @@ mod tests {
         fs::remove_dir(store.root().join("records")).unwrap();
         fs::write(store.root().join("records"), "").unwrap();
         fs::create_dir(store.stats_path()).unwrap();
-        let (before, finished) = last_move();
-        let mut keeper = Keeper::new(Some(store.clone()));
-        assert!(keeper.look(&config()).saved.is_none());
-        assert!(keeper.save(&before).is_none());
-        let kept = keeper.close_round(&finished);
+        let (mut keeper, finished, kept) = end_a_round(&store);
         assert!(kept.record.is_none());
         assert_eq!(kept.warnings.len(), 2, "{:?}", kept.warnings);
         let mut next = finished.clone();
@@ -659,6 +644,17 @@ mod tests {
                 return (before, m);
             }
         }
+    }
+
+    /// A new keeper of `store` that saves the last move but one of a round
+    /// and closes the round: the keeper, the round, what became of it.
+    fn end_a_round(store: &SaveStore) -> (Keeper, Match, RoundKept) {
+        let (before, finished) = last_move();
+        let mut keeper = Keeper::new(Some(store.clone()));
+        assert!(keeper.look(&config()).saved.is_none());
+        assert!(keeper.save(&before).is_none());
+        let kept = keeper.close_round(&finished);
+        (keeper, finished, kept)
     }
 
     fn stats_lines(store: &SaveStore) -> usize {
@@ -726,11 +722,7 @@ mod tests {
         let scratch = root("uncounted");
         let store = SaveStore::at(scratch.path()).unwrap();
         fs::create_dir(store.stats_path()).unwrap();
-        let (before, finished) = last_move();
-        let mut keeper = Keeper::new(Some(store.clone()));
-        assert!(keeper.look(&config()).saved.is_none());
-        assert!(keeper.save(&before).is_none());
-        let kept = keeper.close_round(&finished);
+        let (mut keeper, _, kept) = end_a_round(&store);
         assert!(kept.record.is_some());
         assert!(
             kept.warnings.iter().any(|w| w.contains("could not count")),
