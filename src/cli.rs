@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::game::{DEFAULT_SPEED_MS, FirstMover};
 use crate::players::PlayerKind;
-use crate::rules::{Capture, MAX_PITS, MAX_SEEDS, Rules, Side, Sowing, Sweep, Variant};
+use crate::rules::{Capture, Game, MAX_PITS, MAX_SEEDS, Rules, Side, Sowing, Sweep, Variant};
 
 /// Mancala (Kalah) in the terminal.
 ///
@@ -21,7 +21,8 @@ use crate::rules::{Capture, MAX_PITS, MAX_SEEDS, Rules, Side, Sowing, Sweep, Var
     name = "mancala",
     version,
     about,
-    args_conflicts_with_subcommands = true
+    args_conflicts_with_subcommands = true,
+    after_help = ENVIRONMENT
 )]
 pub struct Cli {
     /// A headless or alternative command; without one, a match is played.
@@ -31,6 +32,14 @@ pub struct Cli {
     #[command(flatten)]
     pub play: PlayArgs,
 }
+
+/// The environment variables `mancala --help` names.
+const ENVIRONMENT: &str = "Environment:
+  MANCALA_DATA_DIR    where saves, records and statistics are kept
+                      (default: $XDG_DATA_HOME/mancala, else ~/.local/share/mancala)
+  MANCALA_CONFIG_DIR  where preferences are kept
+                      (default: the system's configuration folder, ~/.config/mancala on Linux)
+  NO_COLOR            when set, no colours are used";
 
 /// Headless and alternative commands.
 #[derive(Debug, Subcommand)]
@@ -81,7 +90,7 @@ pub enum CompletionShell {
 /// Options of a match between two seats.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// South's name (bottom row; moves first in round 1).
+    /// South's name (bottom row; moves first in round 1 unless --first says otherwise).
     #[arg(value_name = "SOUTH_NAME")]
     pub south_name: Option<String>,
     /// North's name (top row).
@@ -111,13 +120,36 @@ pub struct PlayArgs {
 }
 
 impl PlayArgs {
+    /// The names given on the command line, trimmed; blank ones are none.
+    fn given_names(&self) -> [Option<String>; 2] {
+        let given = |name: &Option<String>| {
+            name.as_deref()
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .map(str::to_string)
+        };
+        [given(&self.south_name), given(&self.north_name)]
+    }
+
+    /// South's and North's kinds of player. One name and no computer
+    /// (`mancala Alice`) is a person against the computer: nobody else
+    /// was named to play.
+    #[must_use]
+    pub fn kinds(&self) -> [PlayerKind; 2] {
+        let names = self.given_names();
+        if matches!(names, [Some(_), None]) && self.south.is_human() && self.north.is_human() {
+            return [self.south, PlayerKind::Medium];
+        }
+        [self.south, self.north]
+    }
+
     /// The two seats' names: given names, else the computer's level, else
     /// "South" and "North". One name given for a person against a
     /// computer is the person's, whichever seat the computer has:
     /// `--south hard Michael` is "Computer (hard)" against Michael.
     #[must_use]
     pub fn names(&self) -> [String; 2] {
-        self.names_for([self.south, self.north])
+        self.names_for(self.kinds())
     }
 
     /// [`PlayArgs::names`] with the seats played by `kinds` (`level:auto`
@@ -125,13 +157,7 @@ impl PlayArgs {
     /// "Computer (level 4, ~1350)".
     #[must_use]
     pub fn names_for(&self, kinds: [PlayerKind; 2]) -> [String; 2] {
-        let given = |name: &Option<String>| {
-            name.as_deref()
-                .map(str::trim)
-                .filter(|n| !n.is_empty())
-                .map(str::to_string)
-        };
-        let mut names = [given(&self.south_name), given(&self.north_name)];
+        let mut names = self.given_names();
         if names[1].is_none() && !kinds[0].is_human() && kinds[1].is_human() {
             names.swap(0, 1);
         }
@@ -206,10 +232,14 @@ impl RuleArgs {
 /// A position given on the command line: rules, counts, side to move, moves.
 #[derive(Debug, Args, Clone)]
 pub struct PositionCmd {
+    /// The game: kalah (default) or oware (Abapa).
+    #[arg(long, value_name = "GAME", default_value = "kalah", hide_possible_values = true, value_parser = Choices::<Game>::new(&["kalah", "oware"]))]
+    pub game: Game,
     /// The rules.
     #[command(flatten)]
     pub rules: RuleArgs,
-    /// Counts of all 2N+2 places: South's pits, South's store, North's pits, North's store.
+    /// Counts of all 2N+2 places: South's pits, South's store, North's pits,
+    /// North's store (Oware: the twelve houses a-l).
     #[arg(long, value_name = "C0,C1,...", allow_hyphen_values = true)]
     pub board: Option<String>,
     /// Who moves first from this position: south or north.
@@ -231,6 +261,13 @@ pub struct PositionCmd {
     /// Moves to play first, as pit letters in playing order: a,h,c,...
     #[arg(long, value_name = "a,h,c,...", allow_hyphen_values = true)]
     pub moves: Option<String>,
+    /// Oware: the seeds each side has captured, South's then North's.
+    #[arg(long, value_name = "S,N", allow_hyphen_values = true)]
+    pub score: Option<String>,
+    /// Diagnostic (Oware): one line for the start and after every move,
+    /// with the legal moves, for checking the rules against another program.
+    #[arg(long, hide = true)]
+    pub each: bool,
 }
 
 /// Options of `mancala solve`.
@@ -747,6 +784,11 @@ pub fn mistyped_command(cli: &Cli, args: &[std::ffi::OsString]) -> Option<String
     if args.iter().skip(1).any(|arg| arg == "--") {
         return None;
     }
+    if matches!(word, "version" | "help") {
+        return Some(format!(
+            "unknown command '{word}'; did you mean mancala --{word}? (to play as a player called '{word}', write: mancala -- {word})"
+        ));
+    }
     let command = Cli::command();
     let meant = command
         .get_subcommands()
@@ -810,6 +852,57 @@ fn edits(a: &[u8], b: &[u8], substitutions: bool) -> usize {
     d[a.len() * width + b.len()]
 }
 
+/// The subcommand named on the command line `args` (program first), if
+/// any: the first argument that is one.
+fn subcommand_of(args: &[std::ffi::OsString]) -> Option<String> {
+    use clap::CommandFactory as _;
+    let command = Cli::command();
+    args.iter().skip(1).find_map(|arg| {
+        let arg = arg.to_str()?;
+        command
+            .get_subcommands()
+            .find(|c| c.get_name() == arg)
+            .map(|c| c.get_name().to_string())
+    })
+}
+
+/// Clap's error, or a mistyped command's `message`, in the one style of
+/// every error of `mancala`: `mancala: WHAT (see mancala SUBCOMMAND
+/// --help)`, naming the help of the subcommand on the command line
+/// `args` (program first).
+#[must_use]
+pub fn usage_line(message: &str, args: &[std::ffi::OsString]) -> String {
+    let message = message.strip_prefix("error: ").unwrap_or(message);
+    let help = match subcommand_of(args) {
+        Some(sub) => format!("mancala {sub} --help"),
+        None => "mancala --help".to_string(),
+    };
+    format!("mancala: {message} (see {help})")
+}
+
+/// What a number's parser said (Rust's words), as a player reads it.
+fn number_words(line: &str, value: Option<&str>) -> String {
+    let negative = value.is_some_and(|v| v.trim_start().starts_with('-'));
+    let replaced = [
+        (
+            "invalid digit found in string",
+            if negative {
+                "a number of 0 or more is wanted, not a negative one"
+            } else {
+                "it is not a whole number"
+            },
+        ),
+        ("cannot parse integer from empty string", "it is empty"),
+        ("number too large to fit in target type", "it is too large"),
+        ("number too small to fit in target type", "it is too small"),
+    ];
+    let mut line = line.to_string();
+    for (rust, words) in replaced {
+        line = line.replace(rust, words);
+    }
+    line
+}
+
 /// Clap's error as the one line `mancala` prints (without the pointer to
 /// `--help`), naming what is missing or wrong: the missing arguments that
 /// clap lists on the lines below its first, and for a third name on the
@@ -818,7 +911,15 @@ fn edits(a: &[u8], b: &[u8], substitutions: bool) -> usize {
 pub fn error_line(error: &clap::Error) -> String {
     let rendered = error.render().to_string();
     let mut lines = rendered.lines().filter(|l| !l.trim().is_empty());
-    let first = lines.next().unwrap_or("error: bad arguments").trim_end();
+    let value = match error.get(clap::error::ContextKind::InvalidValue) {
+        Some(clap::error::ContextValue::String(v)) => Some(v.as_str()),
+        _ => None,
+    };
+    let first = number_words(
+        lines.next().unwrap_or("error: bad arguments").trim_end(),
+        value,
+    );
+    let first = first.as_str();
     if error.kind() == clap::error::ErrorKind::ArgumentConflict
         && let Some(rest) = first.strip_prefix("error: the subcommand '")
         && let Some((word, _)) = rest.split_once('\'')

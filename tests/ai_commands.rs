@@ -153,6 +153,46 @@ fn a_stopped_solve_reports_the_bounds_proven_so_far() {
 }
 
 #[test]
+fn a_node_budget_is_kept_on_every_thread() {
+    // the threads share the budget: together they search it, never more
+    for _ in 0..5 {
+        let report = json(&mancala(&[
+            "solve",
+            "--moves",
+            "c,f",
+            "--nodes",
+            "1000",
+            "--threads",
+            "2",
+        ]));
+        let nodes = report["nodes"].as_u64().unwrap();
+        assert!(nodes <= 1000, "{report}");
+    }
+}
+
+#[test]
+fn a_position_with_few_seeds_is_solved_with_a_database_of_its_seeds() {
+    // 2 seeds in play on a Kalah(6,4) board: no 18-seed database first
+    let report = json(&mancala(&[
+        "solve",
+        "--board",
+        "0,0,0,0,0,1,10,0,0,0,0,0,1,0",
+    ]));
+    assert_eq!(report["value"], 10, "{report}");
+    assert_eq!(report["best"], serde_json::json!(["f"]), "{report}");
+    assert!(report["endgame_seeds"].as_u64().unwrap() <= 2, "{report}");
+    assert!(report["memory_mb"].as_f64().unwrap() <= 1.0, "{report}");
+}
+
+#[test]
+fn a_short_budget_sets_up_only_the_table_it_can_fill() {
+    let report = json(&mancala(&["solve", "--moves", "c,f", "--think", "100"]));
+    assert_eq!(report["value"], serde_json::Value::Null, "{report}");
+    // the whole game's table is 512 MiB; 100 ms fill a small part of it
+    assert!(report["memory_mb"].as_f64().unwrap() <= 160.0, "{report}");
+}
+
+#[test]
 fn one_solver_thread_repeats_its_node_count() {
     let args = ["solve", "--pits", "5", "--seeds", "3", "--threads", "1"];
     let first = json(&mancala(&args));

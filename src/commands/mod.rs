@@ -19,11 +19,11 @@ use clap::Parser;
 
 use crate::cli::{Cli, Command, CompletionShell, PositionCmd};
 use crate::game::console;
-use crate::rules::Board;
+use crate::rules::{Board, Game};
 
 pub use history::read_record;
 pub use play::settings;
-pub use position::position_json;
+pub use position::{oware_from, oware_json, position_json};
 pub use solitaire::{MAX_DEAL_SEEDS, parse_seed_count, plan_json, solitaire_board};
 pub use solve::solve_json;
 
@@ -62,14 +62,14 @@ pub fn main() -> ExitCode {
         Err(e) => {
             // One line, as promised, naming what is missing or wrong.
             console::warn(format_args!(
-                "{} (see mancala --help)",
-                crate::cli::error_line(&e)
+                "{}",
+                crate::cli::usage_line(&crate::cli::error_line(&e), &args)
             ));
             return ExitCode::from(2);
         }
     };
     if let Some(message) = crate::cli::mistyped_command(&cli, &args) {
-        console::warn(format_args!("error: {message}"));
+        console::warn(format_args!("{}", crate::cli::usage_line(&message, &args)));
         return ExitCode::from(2);
     }
     let result = run(cli);
@@ -111,6 +111,18 @@ fn help_text(shown: &clap::Error) -> String {
 /// A [`UsageError`] for bad input, anything else for a failure.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
+        Some(Command::Position(cmd)) if cmd.game == Game::Oware => {
+            let round = position::oware_from(&cmd, &mut |board| {
+                if cmd.each {
+                    output::emit_line(position::oware_json_with_moves(board))?;
+                }
+                Ok(())
+            })?;
+            if !cmd.each {
+                output::emit_line(oware_json(round.board()))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Position(cmd)) => {
             let board = board_from(&cmd)?;
             output::emit_line(position_json(&board))?;
@@ -168,6 +180,12 @@ const FAIR_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
 /// A [`UsageError`] naming the bad item: a count, a letter, or a move the
 /// rules refuse (with its position in the list and the reason).
 pub fn board_from(cmd: &PositionCmd) -> anyhow::Result<Board> {
+    if cmd.game != Game::Kalah {
+        return usage(format!("this command does not play {} yet", cmd.game));
+    }
+    if cmd.score.is_some() {
+        return usage("--score is an Oware option (--game oware): Kalah's stores are in --board");
+    }
     let rules = cmd.rules.rules().map_err(UsageError)?;
     let mut board = match &cmd.board {
         None if cmd.fair => crate::players::fair::deal(rules, cmd.seed, FAIR_BUDGET)

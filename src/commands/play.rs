@@ -41,7 +41,7 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
 /// directory, see [`crate::game::rating`]), or a new player's level when
 /// the person has no rating yet or is not named.
 fn resolve_auto_levels(args: &PlayArgs) -> [PlayerKind; 2] {
-    let kinds = [args.south, args.north];
+    let kinds = args.kinds();
     if !kinds.contains(&PlayerKind::AutoLevel) {
         return kinds;
     }

@@ -2,7 +2,9 @@
 //! randomness. Everything else in the crate plays through it. It depends
 //! on nothing else in the crate.
 //!
-//! [`solitaire`] holds the rules of the one-player game, Tchoukaillon.
+//! [`solitaire`] holds the rules of the one-player game, Tchoukaillon;
+//! [`oware`] those of the second two-player family, Oware (Abapa), and
+//! [`Game`], the family a round is played in.
 //!
 //! ```
 //! use mancala::rules::{Board, Outcome, Rules};
@@ -20,6 +22,7 @@ mod board;
 mod compact;
 mod config;
 mod error;
+pub mod oware;
 mod pit;
 mod side;
 pub mod solitaire;
@@ -32,6 +35,7 @@ pub use config::{
     Capture, MAX_CELLS, MAX_PITS, MAX_SEEDS, Rules, RulesError, Sowing, Sweep, Variant,
 };
 pub use error::{MoveError, PositionError};
+pub use oware::Game;
 pub use pit::Pit;
 pub use side::{ParseSideError, Side};
 pub use trace::{NoTrace, Step, Tracer};
