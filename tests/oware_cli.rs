@@ -56,7 +56,10 @@ fn a_set_up_position_captures_and_ends_with_the_sweep() {
         "f",
     ]);
     assert_eq!(v["score"], json!({"south": 28, "north": 20}));
-    assert_eq!((&v["over"], &v["winner"], &v["end"]), (&json!(true), &json!("south"), &json!("goal")));
+    assert_eq!(
+        (&v["over"], &v["winner"], &v["end"]),
+        (&json!(true), &json!("south"), &json!("goal"))
+    );
     // RULES.md §7.5's second example, North to move.
     let v = oware(&[
         "--board",
@@ -68,7 +71,10 @@ fn a_set_up_position_captures_and_ends_with_the_sweep() {
         "--moves",
         "l",
     ]);
-    assert_eq!((&v["winner"], &v["end"]), (&json!("draw"), &json!("no_feed")));
+    assert_eq!(
+        (&v["winner"], &v["end"]),
+        (&json!("draw"), &json!("no_feed"))
+    );
 }
 
 #[test]
@@ -88,20 +94,67 @@ fn a_repeated_position_ends_the_round() {
 #[test]
 fn illegal_moves_and_bad_positions_are_refused_with_the_reason() {
     refused(
-        &["--board", "1,0,0,0,0,1,0,0,0,0,0,0", "--score", "23,23", "--moves", "a"],
+        &[
+            "--board",
+            "1,0,0,0,0,1,0,0,0,0,0,0",
+            "--score",
+            "23,23",
+            "--moves",
+            "a",
+        ],
         "move 1 ('a', South to move): Sorry, you must give North seeds.",
     );
-    refused(&["--moves", "a,b"], "move 2 ('b', North to move): Sorry, you don't control that pit.");
+    refused(
+        &["--moves", "a,b"],
+        "move 2 ('b', North to move): Sorry, you don't control that pit.",
+    );
     refused(&["--moves", "a,g,a"], "Sorry, that pit is empty.");
     refused(&["--board", "4,4,4"], "12");
-    refused(&["--board", "4,4,4,4,4,4,4,4,4,4,4,4", "--score", "1"], "--score needs 2 counts");
+    refused(
+        &["--board", "4,4,4,4,4,4,4,4,4,4,4,4", "--score", "1"],
+        "--score needs 2 counts",
+    );
     refused(&["--score", "1,2"], "--score needs --board");
     refused(&["--pits", "4"], "--pits is a Kalah option");
 }
 
 #[test]
+fn solve_finds_the_winning_capture_and_estimates_the_start() {
+    // RULES.md §7.7's position: f captures 5 and ends the round, 28 to 20
+    // from 22 to 15 captured.
+    let out = mancala(&[
+        "solve",
+        "--game",
+        "oware",
+        "--board",
+        "0,0,0,0,1,2,1,2,5,0,0,0",
+        "--score",
+        "22,15",
+        "--think",
+        "500",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["best"], json!(["f"]));
+    let bound = v["bounds"]
+        .as_array()
+        .map_or(11, |b| b[1].as_i64().unwrap());
+    assert!(v["value"].as_i64().unwrap().abs() <= bound, "{v}");
+    let out = mancala(&["solve", "--game", "oware", "--think", "200"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["exact"], false);
+    assert_eq!(v["bounds"], json!([-48, 48]));
+    assert_eq!(v["best"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
 fn commands_that_do_not_play_oware_yet_say_so() {
-    let out = mancala(&["solve", "--game", "oware", "--think", "10"]);
+    let out = mancala(&[
+        "arena", "random", "random", "--rounds", "1", "--game", "oware",
+    ]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("Oware"));
 }

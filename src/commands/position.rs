@@ -95,7 +95,9 @@ pub fn oware_from(
         (cmd.rules.sweep.is_some(), "--sweep"),
     ];
     if let Some((_, option)) = kalah_only.iter().find(|(given, _)| *given) {
-        return usage(format!("{option} is a Kalah option; Oware has 6 houses of 4 seeds"));
+        return usage(format!(
+            "{option} is a Kalah option; Oware has 6 houses of 4 seeds"
+        ));
     }
     let captured = match &cmd.score {
         Some(text) => match crate::cli::parse_counts::<u16>(text, "--score")

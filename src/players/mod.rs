@@ -7,6 +7,7 @@
 //! and both go through the same [`crate::game`] policies.
 
 mod greedy;
+pub mod oware;
 mod random;
 pub mod search;
 pub mod solver;

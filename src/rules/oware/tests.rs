@@ -79,8 +79,16 @@ fn the_last_seed_making_two_or_three_captures_backwards_along_the_opponents_row(
     assert_eq!(
         takes,
         [
-            Step::Take { pit: pit('h'), seeds: 3, store },
-            Step::Take { pit: pit('g'), seeds: 2, store },
+            Step::Take {
+                pit: pit('h'),
+                seeds: 3,
+                store
+            },
+            Step::Take {
+                pit: pit('g'),
+                seeds: 2,
+                store
+            },
         ]
     );
     // A house of 4 before it stops the chain; one of 1 too.
@@ -113,7 +121,13 @@ fn a_grand_slam_captures_nothing_in_abapa_and_the_options_change_that() {
     assert_eq!((played.captured, played.grand_slam), (5, false));
     // North is bare and cannot move: South takes its own 1.
     assert_eq!(played.end, Some(End::NoFeed));
-    assert_eq!(b.score(), Score { south: 16, north: 15 });
+    assert_eq!(
+        b.score(),
+        Score {
+            south: 16,
+            north: 15
+        }
+    );
 
     let illegal = OwareRules {
         grand_slam: GrandSlam::Illegal,
@@ -149,14 +163,26 @@ fn when_no_move_feeds_the_round_ends_and_each_takes_their_side() {
     assert!(played.grand_slam);
     assert_eq!(played.end, Some(End::NoFeed));
     assert_eq!(played.swept, [2, 0]);
-    assert_eq!(b.score(), Score { south: 24, north: 24 });
+    assert_eq!(
+        b.score(),
+        Score {
+            south: 24,
+            north: 24
+        }
+    );
     assert_eq!(trace.last(), Some(&Step::GameOver));
     assert!(b.is_over() && b.legal_moves().is_empty());
     assert_eq!(b.check(pit('a')), Err(MoveError::GameOver));
     // A position set up that way is over from the start.
     let b = board([1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], (22, 24), Side::South);
     assert_eq!(b.end(), Some(End::NoFeed));
-    assert_eq!(b.score(), Score { south: 24, north: 24 });
+    assert_eq!(
+        b.score(),
+        Score {
+            south: 24,
+            north: 24
+        }
+    );
 }
 
 #[test]
@@ -166,7 +192,13 @@ fn capturing_more_than_half_ends_the_round_and_sweeps_the_rest() {
     let played = b.play(pit('f')).unwrap();
     assert_eq!(played.end, Some(End::Goal));
     assert_eq!(played.swept, [1, 5]);
-    assert_eq!(b.score(), Score { south: 28, north: 20 });
+    assert_eq!(
+        b.score(),
+        Score {
+            south: 28,
+            north: 20
+        }
+    );
     assert_eq!(b.outcome(), Some(crate::rules::Outcome::Win(Side::South)));
 }
 
@@ -198,8 +230,14 @@ fn the_tracer_sees_every_seed_and_replaying_it_gives_the_position_after() {
 
 #[test]
 fn bad_positions_and_moves_are_refused_with_the_reason() {
-    assert!(OwareBoard::from_houses(OwareRules::ABAPA, &[4; 11], Score::default(), Side::South).is_err());
-    assert!(OwareBoard::from_houses(OwareRules::ABAPA, &[30; 12], Score::default(), Side::South).is_err());
+    assert!(
+        OwareBoard::from_houses(OwareRules::ABAPA, &[4; 11], Score::default(), Side::South)
+            .is_err()
+    );
+    assert!(
+        OwareBoard::from_houses(OwareRules::ABAPA, &[30; 12], Score::default(), Side::South)
+            .is_err()
+    );
     let b = OwareBoard::new();
     assert_eq!(b.check(Pit::new(6)), Err(MoveError::Store));
     assert_eq!(b.check(Pit::new(14)), Err(MoveError::NoSuchPit));
