@@ -4,6 +4,7 @@
 mod analyze;
 pub mod arena;
 mod history;
+mod levels;
 mod net;
 pub mod output;
 mod play;
@@ -61,14 +62,14 @@ pub fn main() -> ExitCode {
         Err(e) => {
             // One line, as promised, naming what is missing or wrong.
             console::warn(format_args!(
-                "{} (see mancala --help)",
-                crate::cli::error_line(&e)
+                "{}",
+                crate::cli::usage_line(&crate::cli::error_line(&e), &args)
             ));
             return ExitCode::from(2);
         }
     };
     if let Some(message) = crate::cli::mistyped_command(&cli, &args) {
-        console::warn(format_args!("error: {message}"));
+        console::warn(format_args!("{}", crate::cli::usage_line(&message, &args)));
         return ExitCode::from(2);
     }
     let result = run(cli);
@@ -141,6 +142,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             arena::run(&cmd)?;
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::Levels(cmd)) => {
+            levels::run(&cmd)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Solitaire(cmd)) => solitaire::run(&cmd),
         Some(Command::Replay(cmd)) => history::replay(&cmd),
         Some(Command::Analyze(cmd)) => analyze::run(&cmd),
@@ -170,6 +175,9 @@ pub fn completions(shell: CompletionShell) -> String {
     String::from_utf8_lossy(&script).into_owned()
 }
 
+/// How long `--fair` may look for a fair start.
+const FAIR_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// The position a [`PositionCmd`] describes: its rules, its board (or the
 /// start), its side to move, and its moves played in order.
 ///
@@ -185,6 +193,8 @@ pub fn board_from(cmd: &PositionCmd) -> anyhow::Result<Board> {
     }
     let rules = cmd.rules.rules().map_err(UsageError)?;
     let mut board = match &cmd.board {
+        None if cmd.fair => crate::players::fair::deal(rules, cmd.seed, FAIR_BUDGET)
+            .map_err(|e| UsageError(e.to_string()))?,
         Some(text) => {
             let counts = crate::cli::parse_counts::<u16>(text, "--board")
                 .map_err(|e| UsageError(e.to_string()))?;

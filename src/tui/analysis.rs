@@ -457,20 +457,16 @@ impl AnalysisView {
             .map(|(i, v)| (i as f64, f64::from(v.value)))
             .collect();
         let last = points.len().saturating_sub(1).max(1) as f64;
-        let hi = analysis
+        // ratatui spaces the labels evenly: with bounds symmetric about
+        // 0, the middle one, "0", sits on the zero line
+        let reach = analysis
             .south_values
             .iter()
-            .map(|v| v.value)
+            .map(|v| v.value.abs())
             .max()
             .unwrap_or(0)
             .max(1);
-        let lo = analysis
-            .south_values
-            .iter()
-            .map(|v| v.value)
-            .min()
-            .unwrap_or(0)
-            .min(-1);
+        let (lo, hi) = (-reach, reach);
         let zero = [(0.0, 0.0), (last, 0.0)];
         let cursor = [(
             (self.selected + 1) as f64,
@@ -812,6 +808,28 @@ mod tests {
                 .any(|c| ('\u{2800}'..='\u{28ff}').contains(&c) || c == '█'),
             "nothing is plotted on the caption's line: {caption}"
         );
+    }
+
+    #[test]
+    fn the_zero_label_sits_on_the_zero_line() {
+        let mut view = analysed();
+        // a lopsided round: +10 at best, -22 at worst
+        let values = &mut view.analysis.as_mut().unwrap().south_values;
+        let n = values.len();
+        for (i, v) in values.iter_mut().enumerate() {
+            let value = if i < n / 3 { 10 } else { -22 };
+            *v = crate::game::analysis::Valuation::exact(value);
+        }
+        let text = screen(&view, 80, 26);
+        let zero = text
+            .lines()
+            .find(|l| {
+                l.trim_start()
+                    .strip_prefix('0')
+                    .is_some_and(|rest| rest.trim_start().starts_with('│'))
+            })
+            .unwrap_or_else(|| panic!("a row labelled 0:\n{text}"));
+        assert!(zero.contains('•'), "the zero line on the 0 row:\n{text}");
     }
 
     #[test]

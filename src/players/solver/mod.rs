@@ -216,6 +216,12 @@ impl<'a> Counter<'a> {
     /// Counts one position; true when the search must stop.
     #[inline]
     pub fn tick(&mut self) -> bool {
+        if self.limit != u64::MAX && !self.take_one() {
+            // over the node budget: this position is not searched
+            self.limited = true;
+            self.aborted = true;
+            return true;
+        }
         self.nodes += 1;
         if self.nodes & (CHECK_EVERY - 1) == 0 {
             self.flush();
@@ -228,11 +234,30 @@ impl<'a> Counter<'a> {
                 self.aborted = true;
             }
         }
-        if self.seen_total + (self.nodes - self.flushed) >= self.limit {
-            self.limited = true;
-        }
         self.aborted |= self.limited;
         self.aborted
+    }
+
+    /// With a node budget: takes one position from the shared count while
+    /// the budget lasts, so that the threads together search exactly the
+    /// budget, never more (only solves with a budget pay for the shared
+    /// write). The position then counts as flushed.
+    fn take_one(&mut self) -> bool {
+        let limit = self.limit;
+        let taken = self
+            .total
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |t| {
+                (t < limit).then_some(t + 1)
+            });
+        match taken {
+            Ok(before) => {
+                self.seen_total = before + 1;
+                // counted already: the next flush adds nothing for it
+                self.flushed += 1;
+                true
+            }
+            Err(_) => false,
+        }
     }
 
     fn flush(&mut self) {
@@ -315,6 +340,39 @@ const GROWING_TABLE_BYTES: usize = 32 << 20;
 /// Kalah(6,4), 4 GiB for Kalah(6,5); at least 64 KiB.
 fn table_bits(total: u32) -> u32 {
     (total / 4 + 17).min(total / 2 + 5).clamp(16, 40)
+}
+
+/// Positions a search thread searches a second at most, for sizing a
+/// table to a time budget: a roomy bound (measured here: `mancala solve
+/// --pits 6 --seeds 3 --threads 1` searches 1.2 M a second on the shared
+/// machine, Kalah(6,4) on two idle cores about 5 M a second each).
+const NODES_PER_SECOND: u64 = 16_000_000;
+
+/// Bytes of table a searched position may need: a bucket of 64 bytes holds
+/// 8 entries.
+const TABLE_BYTES_PER_NODE: u64 = 8;
+
+/// The most table a solve within `limits` on `threads` threads can fill:
+/// what its node budget, or its time at [`NODES_PER_SECOND`], can store
+/// (as a power of two, at least 64 KiB); unlimited without a budget.
+fn table_cap(limits: &Limits, threads: usize) -> usize {
+    let by_nodes = limits.nodes;
+    let by_time = limits.deadline.map(|d| {
+        let left = d.saturating_duration_since(Instant::now());
+        let per_thread = (left.as_secs_f64() * NODES_PER_SECOND as f64) as u64;
+        per_thread.saturating_mul(threads as u64)
+    });
+    let nodes = match (by_nodes, by_time) {
+        (Some(a), Some(b)) => a.min(b),
+        (Some(n), None) | (None, Some(n)) => n,
+        (None, None) => return usize::MAX,
+    };
+    let bytes = nodes
+        .saturating_mul(TABLE_BYTES_PER_NODE)
+        .max(1 << 16)
+        .checked_next_power_of_two()
+        .unwrap_or(u64::MAX);
+    usize::try_from(bytes).unwrap_or(usize::MAX)
 }
 
 /// The bytes the endgame database may take of `memory`, the table
@@ -955,6 +1013,8 @@ pub struct Solver {
     /// Bytes of the table sized to the game and the memory (a growing
     /// solver's is smaller until [`Solver::warm_up`]).
     table_bytes: usize,
+    /// The most seeds in play the table and database are sized for.
+    sized_for: u32,
     /// A growing solver's full-size table while warm-up brings its memory
     /// in: it replaces the small one only once all in, so that no search
     /// meets its fresh pages.
@@ -1003,6 +1063,7 @@ impl Solver {
             endgame_time: Duration::ZERO,
             endgame_slice: None,
             table_bytes: 0,
+            sized_for: 0,
             pending_table: None,
             split_above: SPLIT_ABOVE_DB,
             small_view: false,
@@ -1252,41 +1313,60 @@ impl Solver {
             + self.endgame.as_ref().map_or(0, EndgameMemory::bytes)
     }
 
-    /// Sizes (or keeps) the table and database for `rules`.
+    /// Sizes (or keeps) the table and database for `rules`' whole game.
     fn prepare(&mut self, rules: CompactRules) {
-        if self.endgame.as_ref().is_some_and(|e| *e.rules() == rules) {
+        let total = rules.rules().total_seeds().min(255) as u32;
+        self.prepare_for(rules, total, usize::MAX);
+    }
+
+    /// Sizes (or keeps) the table and database for positions of `rules`
+    /// with at most `seeds` seeds in play, the table at most `table_cap`
+    /// bytes (what a budget can fill, see [`table_cap`]): a position of 2
+    /// seeds needs no database of 18, nor a 100 ms solve a table of
+    /// 512 MiB, whose pages each cost a fault as the search first writes
+    /// to them. What is kept stays while it is big enough; a bigger need
+    /// sizes anew (a bigger table, or both when more seeds are in play).
+    fn prepare_for(&mut self, rules: CompactRules, seeds: u32, table_cap: usize) {
+        let seeds = seeds.clamp(1, 255);
+        let same = self.endgame.as_ref().is_some_and(|e| *e.rules() == rules);
+        if !same || self.sized_for < seeds {
+            let pits = rules.pits();
+            let by_memory = endgame::seeds_for(pits, seeds, database_budget(self.memory));
+            let by_game = endgame::seeds_for(pits, seeds, 1u64 << (seeds / 2 + DB_SCALE).min(40));
+            let k = by_memory.min(by_game.max(MIN_DB_SEEDS));
+            let k = self.endgame_cap.map_or(k, |cap| cap.min(by_memory));
+            let k = if rules.rules().sowing() == Sowing::Single {
+                k
+            } else {
+                k.min(LAZY_DB_SEEDS)
+            };
+            self.endgame = None;
+            self.table = None;
+            self.pending_table = None;
+            let db = EndgameMemory::new(rules, k);
+            let rest = self.memory.saturating_sub(db.bytes());
+            self.endgame = Some(db);
+            // whole buckets, as the table takes them
+            self.table_bytes = (rest.min(1usize << table_bits(seeds)) / table::BUCKET_BYTES).max(1)
+                * table::BUCKET_BYTES;
+            self.sized_for = seeds;
+        }
+        if self.endgame_slice.is_some() {
+            // a growing solver's table is small already (see `growing`)
+            if self.table.is_none() {
+                self.small_view = false;
+                self.table = Some(TableMemory::with_bytes(
+                    self.table_bytes.min(GROWING_TABLE_BYTES),
+                ));
+            }
             return;
         }
-        let total = rules.rules().total_seeds().min(255) as u32;
-        let pits = rules.pits();
-        let by_memory = endgame::seeds_for(pits, total, database_budget(self.memory));
-        let by_game = endgame::seeds_for(pits, total, 1u64 << (total / 2 + DB_SCALE).min(40));
-        let k = by_memory.min(by_game.max(MIN_DB_SEEDS));
-        let k = self.endgame_cap.map_or(k, |cap| cap.min(by_memory));
-        let k = if rules.rules().sowing() == Sowing::Single {
-            k
-        } else {
-            k.min(LAZY_DB_SEEDS)
-        };
-        self.endgame = None;
-        self.table = None;
-        self.pending_table = None;
-        let db = EndgameMemory::new(rules, k);
-        let rest = self.memory.saturating_sub(db.bytes());
-        let table_cap = 1usize << table_bits(total);
-        self.endgame = Some(db);
-        // whole buckets, as the table takes them
-        let bytes = (rest.min(table_cap) / table::BUCKET_BYTES).max(1) * table::BUCKET_BYTES;
-        self.table_bytes = bytes;
-        // a growing solver's table is small already
-        self.small_view = self.endgame_slice.is_none()
-            && bytes > SMALL_TABLE_BYTES
-            && total < SMALL_TABLE_MAX_SEEDS;
-        self.table = Some(TableMemory::with_bytes(if self.endgame_slice.is_some() {
-            bytes.min(GROWING_TABLE_BYTES)
-        } else {
-            bytes
-        }));
+        let want =
+            (self.table_bytes.min(table_cap) / table::BUCKET_BYTES).max(1) * table::BUCKET_BYTES;
+        if self.table.as_ref().is_none_or(|t| t.bytes() < want) {
+            self.small_view = want > SMALL_TABLE_BYTES && seeds < SMALL_TABLE_MAX_SEEDS;
+            self.table = Some(TableMemory::with_bytes(want));
+        }
     }
 
     /// Solves the future margin of `pos` by MTD(f), with helper threads.
@@ -1299,9 +1379,15 @@ impl Solver {
         base: i32,
         limits: &Limits,
     ) -> Result<i32, (i32, i32)> {
-        self.prepare(rules);
-        self.splits = 0;
         let in_play = i32::from(pos.in_play());
+        if self.endgame_slice.is_some() {
+            // a player's solver serves the whole game
+            self.prepare(rules);
+        } else {
+            let cap = table_cap(limits, self.threads);
+            self.prepare_for(rules, in_play.unsigned_abs(), cap);
+        }
+        self.splits = 0;
         let progress = Arc::clone(&self.progress);
         // the threads count into the progress itself, so that a progress
         // line sees positions during a probe (the first may take minutes)
@@ -1324,6 +1410,8 @@ impl Solver {
             nodes: None,
             stop: Arc::clone(&limits.stop),
         };
+        // no level above the seeds in play is ever looked at
+        upto = upto.min(u8::try_from(in_play).unwrap_or(u8::MAX));
         self.endgame_time = Duration::ZERO;
         if self.endgame_slice.is_some() {
             // growing: at most the first levels before a search, the rest
