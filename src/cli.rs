@@ -35,8 +35,8 @@ pub struct Cli {
 /// Headless and alternative commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Print a position as JSON, after playing a list of moves.
-    Position(PositionCmd),
+    /// Print a position as JSON (or one line), after playing a list of moves.
+    Position(ShowPositionCmd),
     /// Solve a position: its value under perfect play and every best move, as JSON.
     Solve(SolveCmd),
     /// Play rounds between two computer players and report the results.
@@ -203,6 +203,27 @@ pub struct PositionCmd {
     /// Moves to play first, as pit letters in playing order: a,h,c,...
     #[arg(long, value_name = "a,h,c,...", allow_hyphen_values = true)]
     pub moves: Option<String>,
+    /// Start from this position, in the one-line notation (RULES.md §7):
+    /// "kalah 6x4 S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south". Its rules are the
+    /// position's own.
+    #[arg(
+        long,
+        value_name = "POSITION",
+        allow_hyphen_values = true,
+        conflicts_with = "board"
+    )]
+    pub from: Option<String>,
+}
+
+/// Options of `mancala position`.
+#[derive(Debug, Args)]
+pub struct ShowPositionCmd {
+    /// The position.
+    #[command(flatten)]
+    pub position: PositionCmd,
+    /// How to print it: json (default) or line (the one-line notation, RULES.md §7).
+    #[arg(long, value_name = "FORMAT", default_value = "json", hide_possible_values = true, value_parser = ["json", "line"])]
+    pub format: String,
 }
 
 /// Options of `mancala solve`.

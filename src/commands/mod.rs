@@ -18,7 +18,7 @@ use clap::Parser;
 
 use crate::cli::{Cli, Command, CompletionShell, PositionCmd};
 use crate::game::console;
-use crate::rules::Board;
+use crate::rules::{Board, Position};
 
 pub use history::read_record;
 pub use play::settings;
@@ -111,8 +111,12 @@ fn help_text(shown: &clap::Error) -> String {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Position(cmd)) => {
-            let board = board_from(&cmd)?;
-            output::emit_line(position_json(&board))?;
+            let board = board_from(&cmd.position)?;
+            if cmd.format == "line" {
+                output::emit_line(Position::new(board))?;
+            } else {
+                output::emit_line(position_json(&board))?;
+            }
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Solve(cmd)) => {
@@ -160,8 +164,21 @@ pub fn completions(shell: CompletionShell) -> String {
 /// A [`UsageError`] naming the bad item: a count, a letter, or a move the
 /// rules refuse (with its position in the list and the reason).
 pub fn board_from(cmd: &PositionCmd) -> anyhow::Result<Board> {
-    let rules = cmd.rules.rules().map_err(UsageError)?;
+    let from = match &cmd.from {
+        Some(text) => Some(
+            *text
+                .parse::<Position>()
+                .map_err(|e| UsageError(format!("--from: {e}")))?
+                .board(),
+        ),
+        None => None,
+    };
+    let rules = match &from {
+        Some(board) => *board.rules(),
+        None => cmd.rules.rules().map_err(UsageError)?,
+    };
     let mut board = match &cmd.board {
+        _ if from.is_some() => from.expect("read above"),
         Some(text) => {
             let counts = crate::cli::parse_counts::<u16>(text, "--board")
                 .map_err(|e| UsageError(e.to_string()))?;

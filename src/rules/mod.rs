@@ -20,6 +20,7 @@ mod board;
 mod compact;
 mod config;
 mod error;
+mod notation;
 mod pit;
 mod side;
 pub mod solitaire;
@@ -32,6 +33,7 @@ pub use config::{
     Capture, MAX_CELLS, MAX_PITS, MAX_SEEDS, Rules, RulesError, Sowing, Sweep, Variant,
 };
 pub use error::{MoveError, PositionError};
+pub use notation::{ParsePositionError, Position};
 pub use pit::Pit;
 pub use side::{ParseSideError, Side};
 pub use trace::{NoTrace, Step, Tracer};
