@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::game::{DEFAULT_SPEED_MS, FirstMover};
 use crate::players::PlayerKind;
-use crate::rules::{Capture, MAX_PITS, MAX_SEEDS, Rules, Side, Sowing, Sweep, Variant};
+use crate::rules::{Capture, Game, MAX_PITS, MAX_SEEDS, Rules, Side, Sowing, Sweep, Variant};
 
 /// Mancala (Kalah) in the terminal.
 ///
@@ -21,7 +21,8 @@ use crate::rules::{Capture, MAX_PITS, MAX_SEEDS, Rules, Side, Sowing, Sweep, Var
     name = "mancala",
     version,
     about,
-    args_conflicts_with_subcommands = true
+    args_conflicts_with_subcommands = true,
+    after_help = ENVIRONMENT
 )]
 pub struct Cli {
     /// A headless or alternative command; without one, a match is played.
@@ -32,6 +33,14 @@ pub struct Cli {
     pub play: PlayArgs,
 }
 
+/// The environment variables `mancala --help` names.
+const ENVIRONMENT: &str = "Environment:
+  MANCALA_DATA_DIR    where saves, records and statistics are kept
+                      (default: $XDG_DATA_HOME/mancala, else ~/.local/share/mancala)
+  MANCALA_CONFIG_DIR  where preferences are kept
+                      (default: the system's configuration folder, ~/.config/mancala on Linux)
+  NO_COLOR            when set, no colours are used";
+
 /// Headless and alternative commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -41,6 +50,8 @@ pub enum Command {
     Solve(SolveCmd),
     /// Play rounds between two computer players and report the results.
     Arena(ArenaCmd),
+    /// The computer's levels and their measured ratings (level:1 to level:10).
+    Levels(LevelsCmd),
     /// Solitaire Mancala (Tchoukaillon): bring every seed into the store.
     Solitaire(SolitaireCmd),
     /// Replay a recorded round on screen.
@@ -79,16 +90,16 @@ pub enum CompletionShell {
 /// Options of a match between two seats.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// South's name (bottom row; moves first in round 1).
+    /// South's name (bottom row; moves first in round 1 unless --first says otherwise).
     #[arg(value_name = "SOUTH_NAME")]
     pub south_name: Option<String>,
     /// North's name (top row).
     #[arg(value_name = "NORTH_NAME")]
     pub north_name: Option<String>,
-    /// Who plays South: human, random, greedy, tree:N, easy, medium, hard or perfect.
+    /// Who plays South: human, random, greedy, tree:N, easy, medium, hard, perfect, level:N (1 to 10, 10 is perfect; ratings: mancala levels) or level:auto (nearest your rating).
     #[arg(long, value_name = "KIND", default_value = "human", hide_possible_values = true, value_parser = Choices::players())]
     pub south: PlayerKind,
-    /// Who plays North: human, random, greedy, tree:N, easy, medium, hard or perfect.
+    /// Who plays North: human, random, greedy, tree:N, easy, medium, hard, perfect, level:N (1 to 10, 10 is perfect; ratings: mancala levels) or level:auto (nearest your rating).
     #[arg(long, value_name = "KIND", default_value = "human", hide_possible_values = true, value_parser = Choices::players())]
     pub north: PlayerKind,
     /// Who starts each round: south, north, alternate or random.
@@ -109,32 +120,63 @@ pub struct PlayArgs {
 }
 
 impl PlayArgs {
-    /// The two seats' names: given names, else the computer's level, else
-    /// "South" and "North". One name given for a person against a
-    /// computer is the person's, whichever seat the computer has:
-    /// `--south hard Michael` is "Computer (hard)" against Michael.
-    #[must_use]
-    pub fn names(&self) -> [String; 2] {
+    /// The names given on the command line, trimmed; blank ones are none.
+    fn given_names(&self) -> [Option<String>; 2] {
         let given = |name: &Option<String>| {
             name.as_deref()
                 .map(str::trim)
                 .filter(|n| !n.is_empty())
                 .map(str::to_string)
         };
-        let mut names = [given(&self.south_name), given(&self.north_name)];
-        let kinds = [self.south, self.north];
+        [given(&self.south_name), given(&self.north_name)]
+    }
+
+    /// South's and North's kinds of player. One name and no computer
+    /// (`mancala Alice`) is a person against the computer at the level
+    /// nearest the person's rating (`level:auto`): nobody else was named
+    /// to play.
+    #[must_use]
+    pub fn kinds(&self) -> [PlayerKind; 2] {
+        let names = self.given_names();
+        if matches!(names, [Some(_), None]) && self.south.is_human() && self.north.is_human() {
+            return [self.south, PlayerKind::AutoLevel];
+        }
+        [self.south, self.north]
+    }
+
+    /// The two seats' names: given names, else the computer's level, else
+    /// "South" and "North". One name given for a person against a
+    /// computer is the person's, whichever seat the computer has:
+    /// `--south hard Michael` is "Computer (hard)" against Michael.
+    #[must_use]
+    pub fn names(&self) -> [String; 2] {
+        self.names_for(self.kinds())
+    }
+
+    /// [`PlayArgs::names`] with the seats played by `kinds` (`level:auto`
+    /// resolved to its level): a level is named with its measured rating,
+    /// "Computer (level 4, ~1350)".
+    #[must_use]
+    pub fn names_for(&self, kinds: [PlayerKind; 2]) -> [String; 2] {
+        let mut names = self.given_names();
         if names[1].is_none() && !kinds[0].is_human() && kinds[1].is_human() {
             names.swap(0, 1);
         }
         let name = |given: Option<String>, kind: PlayerKind, side: Side| match given {
             Some(n) => n,
             None if kind.is_human() => side.to_string(),
-            None => format!("Computer ({kind})"),
+            None => match kind {
+                PlayerKind::Level(n) => match crate::players::ladder::rating(n) {
+                    Some(rating) => format!("Computer (level {n}, ~{rating})"),
+                    None => format!("Computer (level {n})"),
+                },
+                _ => format!("Computer ({kind})"),
+            },
         };
         let [south, north] = names;
         [
-            name(south, self.south, Side::South),
-            name(north, self.north, Side::North),
+            name(south, kinds[0], Side::South),
+            name(north, kinds[1], Side::North),
         ]
     }
 }
@@ -191,19 +233,43 @@ impl RuleArgs {
 /// A position given on the command line: rules, counts, side to move, moves.
 #[derive(Debug, Args, Clone)]
 pub struct PositionCmd {
+    /// The game: kalah (default) or oware (Abapa).
+    #[arg(long, value_name = "GAME", default_value = "kalah", hide_possible_values = true, value_parser = Choices::<Game>::new(&["kalah", "oware"]))]
+    pub game: Game,
     /// The rules.
     #[command(flatten)]
     pub rules: RuleArgs,
-    /// Counts of all 2N+2 places: South's pits, South's store, North's pits, North's store.
+    /// Counts of all 2N+2 places: South's pits, South's store, North's pits,
+    /// North's store (Oware: the twelve houses a-l).
     #[arg(long, value_name = "C0,C1,...", allow_hyphen_values = true)]
     pub board: Option<String>,
     /// Who moves first from this position: south or north.
     #[arg(long, value_name = "SIDE", default_value = "south", hide_possible_values = true, value_parser = Choices::<Side>::new(&["south", "north"]))]
     pub to_move: Side,
+    /// Start from a fair position instead: one or two seeds moved from the
+    /// usual start, proven a draw under perfect play (dealt by --seed).
+    #[arg(long, conflicts_with = "board")]
+    pub fair: bool,
+    /// With --fair: which fair position to deal (the same seed, the same position).
+    #[arg(
+        long,
+        value_name = "K",
+        requires = "fair",
+        allow_negative_numbers = true,
+        default_value_t = 1
+    )]
+    pub seed: u64,
     /// Moves to play first, as pit letters in playing order: a,h,c,...
     #[arg(long, value_name = "a,h,c,...", allow_hyphen_values = true)]
     pub moves: Option<String>,
-    /// Start from this position, in the one-line notation (RULES.md §7):
+    /// Oware: the seeds each side has captured, South's then North's.
+    #[arg(long, value_name = "S,N", allow_hyphen_values = true)]
+    pub score: Option<String>,
+    /// Diagnostic (Oware): one line for the start and after every move,
+    /// with the legal moves, for checking the rules against another program.
+    #[arg(long, hide = true)]
+    pub each: bool,
+    /// Start from this position, in the one-line notation (RULES.md §8):
     /// "kalah 6x4 S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south". Its rules are the
     /// position's own.
     #[arg(
@@ -221,7 +287,7 @@ pub struct ShowPositionCmd {
     /// The position.
     #[command(flatten)]
     pub position: PositionCmd,
-    /// How to print it: json (default) or line (the one-line notation, RULES.md §7).
+    /// How to print it: json (default) or line (the one-line notation, RULES.md §8).
     #[arg(long, value_name = "FORMAT", default_value = "json", hide_possible_values = true, value_parser = ["json", "line"])]
     pub format: String,
 }
@@ -278,6 +344,14 @@ pub struct ArenaCmd {
     /// The rules.
     #[command(flatten)]
     pub rules: RuleArgs,
+}
+
+/// Options of `mancala levels`.
+#[derive(Debug, Args)]
+pub struct LevelsCmd {
+    /// Print JSON: a list of objects with level, rating and its interval.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Options of `mancala solitaire`.
@@ -456,7 +530,24 @@ pub struct JoinCmd {
 /// The player kinds offered for completion (`tree:N` takes any depth, so
 /// it is not offered; it is still accepted).
 const PLAYER_KINDS: &[&str] = &[
-    "human", "random", "greedy", "easy", "medium", "hard", "perfect",
+    "human",
+    "random",
+    "greedy",
+    "easy",
+    "medium",
+    "hard",
+    "perfect",
+    "level:1",
+    "level:2",
+    "level:3",
+    "level:4",
+    "level:5",
+    "level:6",
+    "level:7",
+    "level:8",
+    "level:9",
+    "level:10",
+    "level:auto",
 ];
 /// Who starts each round.
 const FIRST_MOVERS: &[&str] = &["south", "north", "alternate", "random"];
@@ -715,6 +806,11 @@ pub fn mistyped_command(cli: &Cli, args: &[std::ffi::OsString]) -> Option<String
     if args.iter().skip(1).any(|arg| arg == "--") {
         return None;
     }
+    if matches!(word, "version" | "help") {
+        return Some(format!(
+            "unknown command '{word}'; did you mean mancala --{word}? (to play as a player called '{word}', write: mancala -- {word})"
+        ));
+    }
     let command = Cli::command();
     let meant = command
         .get_subcommands()
@@ -778,6 +874,57 @@ fn edits(a: &[u8], b: &[u8], substitutions: bool) -> usize {
     d[a.len() * width + b.len()]
 }
 
+/// The subcommand named on the command line `args` (program first), if
+/// any: the first argument that is one.
+fn subcommand_of(args: &[std::ffi::OsString]) -> Option<String> {
+    use clap::CommandFactory as _;
+    let command = Cli::command();
+    args.iter().skip(1).find_map(|arg| {
+        let arg = arg.to_str()?;
+        command
+            .get_subcommands()
+            .find(|c| c.get_name() == arg)
+            .map(|c| c.get_name().to_string())
+    })
+}
+
+/// Clap's error, or a mistyped command's `message`, in the one style of
+/// every error of `mancala`: `mancala: WHAT (see mancala SUBCOMMAND
+/// --help)`, naming the help of the subcommand on the command line
+/// `args` (program first).
+#[must_use]
+pub fn usage_line(message: &str, args: &[std::ffi::OsString]) -> String {
+    let message = message.strip_prefix("error: ").unwrap_or(message);
+    let help = match subcommand_of(args) {
+        Some(sub) => format!("mancala {sub} --help"),
+        None => "mancala --help".to_string(),
+    };
+    format!("mancala: {message} (see {help})")
+}
+
+/// What a number's parser said (Rust's words), as a player reads it.
+fn number_words(line: &str, value: Option<&str>) -> String {
+    let negative = value.is_some_and(|v| v.trim_start().starts_with('-'));
+    let replaced = [
+        (
+            "invalid digit found in string",
+            if negative {
+                "a number of 0 or more is wanted, not a negative one"
+            } else {
+                "it is not a whole number"
+            },
+        ),
+        ("cannot parse integer from empty string", "it is empty"),
+        ("number too large to fit in target type", "it is too large"),
+        ("number too small to fit in target type", "it is too small"),
+    ];
+    let mut line = line.to_string();
+    for (rust, words) in replaced {
+        line = line.replace(rust, words);
+    }
+    line
+}
+
 /// Clap's error as the one line `mancala` prints (without the pointer to
 /// `--help`), naming what is missing or wrong: the missing arguments that
 /// clap lists on the lines below its first, and for a third name on the
@@ -786,7 +933,15 @@ fn edits(a: &[u8], b: &[u8], substitutions: bool) -> usize {
 pub fn error_line(error: &clap::Error) -> String {
     let rendered = error.render().to_string();
     let mut lines = rendered.lines().filter(|l| !l.trim().is_empty());
-    let first = lines.next().unwrap_or("error: bad arguments").trim_end();
+    let value = match error.get(clap::error::ContextKind::InvalidValue) {
+        Some(clap::error::ContextValue::String(v)) => Some(v.as_str()),
+        _ => None,
+    };
+    let first = number_words(
+        lines.next().unwrap_or("error: bad arguments").trim_end(),
+        value,
+    );
+    let first = first.as_str();
     if error.kind() == clap::error::ErrorKind::ArgumentConflict
         && let Some(rest) = first.strip_prefix("error: the subcommand '")
         && let Some((word, _)) = rest.split_once('\'')

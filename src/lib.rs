@@ -26,5 +26,6 @@ pub mod plain;
 pub mod players;
 pub mod rng;
 pub mod rules;
+pub mod session;
 pub mod solitaire;
 pub mod tui;

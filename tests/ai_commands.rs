@@ -290,3 +290,90 @@ fn perfect_never_loses_a_round_it_starts() {
     assert_eq!(result.a.wins_starting, 3, "{result:?}");
     assert_eq!(result.a.losses_starting, 0, "{result:?}");
 }
+
+/// Issue 35 point 5: a deep tree out of time plays the best move of the
+/// deepest tree it finished, never its first legal pit: `tree:12` beats
+/// `random` on 12×20 (it lost both rounds, playing `a`, `a`, `a`).
+#[test]
+fn a_deep_tree_out_of_time_still_beats_random_on_a_big_board() {
+    let report = json(&mancala(&[
+        "arena", "tree:12", "random", "--pits", "12", "--seeds", "20", "--rounds", "2", "--think",
+        "100", "--json",
+    ]));
+    assert_eq!(report["a"]["wins"], 2, "{report}");
+    assert!(report["mean_margin"].as_f64().unwrap() > 0.0, "{report}");
+}
+
+/// A level never loses to a lower one on average, on small and odd
+/// boards (1×1 up): the mean margin of the higher level is never below 0.
+#[test]
+fn a_level_never_loses_to_a_lower_one_on_average() {
+    for (pits, seeds) in [(1, 1), (2, 3), (3, 5), (5, 2), (7, 3)] {
+        let rules = Rules::new(pits, seeds).unwrap();
+        for (high, low) in [(3, 1), (6, 3), (10, 6)] {
+            let result = play_arena(
+                rules,
+                [PlayerKind::Level(high), PlayerKind::Level(low)],
+                8,
+                5,
+                MoveBudget::Nodes(200_000),
+                |_| {},
+            )
+            .unwrap();
+            assert!(
+                result.mean_margin() >= 0.0,
+                "level {high} against {low} on {pits}×{seeds}: {}",
+                result.summary()
+            );
+        }
+    }
+}
+
+/// `mancala levels --json` lists every level with its measured rating,
+/// rising; the top is perfect play.
+#[test]
+fn levels_lists_every_level_with_a_rising_rating() {
+    let list = json(&mancala(&["levels", "--json"]));
+    let list = list.as_array().unwrap();
+    assert_eq!(list.len(), 10);
+    let ratings: Vec<i64> = list.iter().map(|l| l["rating"].as_i64().unwrap()).collect();
+    assert!(ratings.windows(2).all(|w| w[0] < w[1]), "{ratings:?}");
+    assert_eq!(list[0]["level"], 1);
+    assert!(list[9]["plays"].as_str().unwrap().contains("perfect"));
+    let text = mancala(&["levels"]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("--example ladder"));
+    assert_usage_error(&["arena", "level:auto", "random"], "level:auto");
+    assert_usage_error(&["arena", "level:11", "random"], "level");
+}
+
+/// `mancala position --fair --seed K` deals the same position for the
+/// same seed, with the usual seeds, South to move.
+#[test]
+fn position_fair_deals_a_repeatable_start() {
+    let args = [
+        "position", "--fair", "--pits", "3", "--seeds", "2", "--seed", "4",
+    ];
+    let first = json(&mancala(&args));
+    assert_eq!(first, json(&mancala(&args)));
+    assert_eq!(first["to_move"], "south");
+    let board: Vec<u64> = first["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .collect();
+    assert_eq!(board.iter().sum::<u64>(), 12);
+    assert_ne!(board, vec![2, 2, 2, 0, 2, 2, 2, 0]);
+    // the solver agrees it is a draw
+    let counts: Vec<String> = board.iter().map(u64::to_string).collect();
+    let solved = json(&mancala(&[
+        "solve",
+        "--pits",
+        "3",
+        "--seeds",
+        "2",
+        "--board",
+        &counts.join(","),
+    ]));
+    assert_eq!(solved["value"], 0, "{solved}");
+}

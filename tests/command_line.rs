@@ -81,7 +81,7 @@ fn a_mistyped_command_is_named_and_names_stay_possible() {
     let run = mancala(&scratch.data(), &["--plain", "--", "solitare"]);
     assert_eq!(run.status.code(), Some(0), "{run:?}");
     assert!(
-        first_line(&run).starts_with("Mancala: solitare (South, human) against North"),
+        first_line(&run).starts_with("Mancala: solitare (South, human) against Computer (level "),
         "{run:?}"
     );
     let run = mancala(&scratch.data(), &["solitare", "Bob", "--plain"]);
@@ -110,6 +110,15 @@ fn one_name_against_a_computer_is_the_persons() {
     assert_eq!(
         first_line(&run),
         "Mancala: Alice (South, human) against Computer (easy) (North, easy).",
+        "{run:?}"
+    );
+    // One name and no computer named: nobody else was named to play, so
+    // the person plays the computer (not a person called "North").
+    let run = mancala(&scratch.data(), &["Alice", "--plain"]);
+    let line = first_line(&run);
+    assert!(
+        line.starts_with("Mancala: Alice (South, human) against Computer (level ")
+            && line.contains("(North, level:"),
         "{run:?}"
     );
     // Two names are given seat by seat, whoever plays.
@@ -186,4 +195,62 @@ fn network_is_no_player_to_choose() {
         );
         assert!(run.stdout.is_empty(), "no game started: {run:?}");
     }
+}
+
+/// Issue 33, hole 9, and issue 32's command-line items: every error in
+/// one style (`mancala: …`, the subcommand's own help named), words
+/// instead of Rust's or the system's, the advice that fits the cause;
+/// `mancala version` starts no game; `--help` names the environment.
+#[test]
+fn errors_have_one_style_with_the_subcommands_help_and_words() {
+    let scratch = Scratch::new("styles");
+    let data = scratch.data();
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &["position", "--pits", "13"],
+            &["(see mancala position --help)"],
+        ),
+        (
+            &["--think", "-5", "Alice", "--plain"],
+            &["'-5'", "not a negative one", "(see mancala --help)"],
+        ),
+        (
+            &["analyze", "--think", "x1", "r.txt"],
+            &["not a whole number", "(see mancala analyze --help)"],
+        ),
+        (&["stat"], &["did you mean stats?", "(see mancala --help)"]),
+        (&["version"], &["mancala --version", "mancala -- version"]),
+        (
+            &["join", "127.0.0.1:99999", "--code", "7-guitar-orbit", "Bob"],
+            &["no port 99999", "from 1 to 65535"],
+        ),
+    ];
+    for (args, wanted) in cases {
+        let run = mancala(&data, args);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {run:?}");
+        assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {run:?}");
+        assert!(run.stderr.starts_with("mancala: "), "{args:?}: {run:?}");
+        for want in *wanted {
+            assert!(run.stderr.contains(want), "{args:?}: {run:?}");
+        }
+        for raw in ["error:", "invalid digit", "os error", "failed to lookup"] {
+            assert!(!run.stderr.contains(raw), "{args:?}: {run:?}");
+        }
+        assert!(run.stdout.is_empty(), "no game started: {args:?}: {run:?}");
+    }
+    let help = mancala(&data, &["--help"]);
+    for want in ["MANCALA_DATA_DIR", "MANCALA_CONFIG_DIR"] {
+        assert!(help.stdout.contains(want), "{help:?}");
+    }
+    assert!(
+        !help.stdout.contains("moves first in round 1)"),
+        "not so with --first north: {help:?}"
+    );
+    // A data directory that is a file: said in words, with the way out.
+    let file = scratch.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let run = mancala(&file, &["Alice", "Bob", "--plain"]);
+    let said = format!("{}{}", run.stdout, run.stderr);
+    assert!(said.contains("is a file, not a folder"), "{run:?}");
+    assert!(!said.contains("os error"), "{run:?}");
 }

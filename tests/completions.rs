@@ -70,7 +70,7 @@ fn a_bad_option_value_names_the_option_and_the_accepted_values() {
         (
             &["--north", "x"][..],
             "--north",
-            "tree:N, easy, medium, hard or perfect",
+            "tree:N, easy, medium, hard, perfect or level:N",
         ),
         (&["--variant", "x"][..], "--variant", "kalah, avalanche"),
     ] {

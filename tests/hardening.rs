@@ -768,14 +768,26 @@ fn temporary_files_left_by_killed_runs_are_removed_at_start() {
     let leftovers = [
         data.path()
             .join("saves")
-            .join(".alice-vs-michael-0.txt.tmp-12345"),
-        data.path().join("records").join(".r1.txt.AbC123.tmp"),
+            .join(".mancala-alice-vs-michael-0.txt.Xy12ab.tmp"),
+        data.path()
+            .join("records")
+            .join(".mancala-r1.txt.AbC123.tmp"),
     ];
-    for path in &leftovers {
+    // Another program's temporary files in a shared data directory, as
+    // old: not ours, left alone (issue 33, hole 6).
+    let others = [
+        data.path().join(".notes.txt.tmp"),
+        data.path().join(".backup.db.tmp-4242"),
+        data.path().join("saves").join(".sync.txt.Q1w2E3.tmp"),
+    ];
+    for path in leftovers.iter().chain(&others) {
         let file = std::fs::File::create(path).unwrap();
         file.set_modified(old).unwrap();
     }
-    let fresh = data.path().join("saves").join(".in-use.txt.XyZ789.tmp");
+    let fresh = data
+        .path()
+        .join("saves")
+        .join(".mancala-in-use.txt.XyZ789.tmp");
     std::fs::write(&fresh, "being written").unwrap();
     let run = mancala(data.path(), &["--plain", "Alice", "Michael"], "n\nq\n");
     assert_eq!(run.code(), Some(0), "{run:?}");
@@ -783,6 +795,9 @@ fn temporary_files_left_by_killed_runs_are_removed_at_start() {
         assert!(!path.exists(), "{} is left", path.display());
     }
     assert!(fresh.exists(), "a fresh temporary file may be in use");
+    for path in &others {
+        assert!(path.exists(), "{} was removed", path.display());
+    }
 }
 
 // ---------------------------------------------------------------------
@@ -833,10 +848,61 @@ fn an_unusable_records_directory_still_counts_the_round_and_says_so() {
 // ---------------------------------------------------------------------
 // Item 13: identical names.
 
+/// Issue 33, hole 4: a name of invisible characters only is refused as
+/// empty, whatever their category.
+#[test]
+fn a_name_of_invisible_characters_only_is_refused() {
+    let data = temp_dir();
+    for name in [
+        "\u{3164}\u{2800}",
+        "\u{AD}\u{200D}\u{E0001}\u{E0041}",
+        "\u{115F}\u{FFA0}",
+    ] {
+        let run = mancala(data.path(), &["--plain", name, "Bob"], "");
+        assert_eq!(run.code(), Some(2), "{name:?}: {run:?}");
+        assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
+    }
+}
+
+/// Issue 33, hole 3: forty letters under 1,500 combining marks each
+/// (120 KB of name) make a match that is saved and resumed after thirty
+/// and more moves, not set aside as over the read limit.
+#[test]
+fn names_bounded_in_bytes_keep_every_save_readable() {
+    let data = temp_dir();
+    let heavy = format!("a{}", "\u{301}".repeat(1500)).repeat(40);
+    assert!(heavy.len() > 100_000);
+    // Houses by number from the mover's left, over and over: a move when
+    // the house is full, else a short refusal.
+    let moves = "1\n2\n3\n4\n5\n6\n".repeat(10);
+    let args = ["--plain", "--seeds", "8", &heavy, "Bob"];
+    let first = mancala(data.path(), &args, &format!("{moves}q\n"));
+    assert_eq!(first.code(), Some(0), "{first:?}");
+    let played = first.stdout.matches(" sows ").count();
+    assert!(played >= 30, "{played} moves: {first:?}");
+    let save = save_file(data.path());
+    let size = std::fs::metadata(&save).unwrap().len();
+    assert!(size < 100_000, "{size} bytes");
+    let second = mancala(data.path(), &args, "y\nq\n");
+    assert!(
+        second.stdout.contains("Resume the unfinished match?"),
+        "{second:?}"
+    );
+    assert!(!second.stderr.contains("set aside"), "{second:?}");
+}
+
 #[test]
 fn identical_names_are_refused() {
     let data = temp_dir();
-    for (a, b) in [("Alice", "Alice"), ("alice", "ALICE "), ("Bob", "Bob\t")] {
+    for (a, b) in [
+        ("Alice", "Alice"),
+        ("alice", "ALICE "),
+        ("Bob", "Bob\t"),
+        // Issue 33, hole 4: invisible characters are no difference.
+        ("Alice", "Alice\u{AD}"),
+        ("Alice", "Al\u{200B}ice\u{E0041}"),
+        ("Bob", "\u{2066}Bob\u{180E}"),
+    ] {
         let run = mancala(data.path(), &["--plain", a, b], "");
         assert_eq!(run.code(), Some(2), "{a} {b}: {run:?}");
         assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
@@ -976,4 +1042,63 @@ fn a_fifo_as_the_preferences_file_does_not_stop_the_game() {
     assert!(tmux.screen().contains("FIFO"), "{}", tmux.screen());
     tmux.run(&["send-keys", "-t", "game", "q", "y"]);
     assert_eq!(wait_for_line(&status), "0");
+}
+
+// ---------------------------------------------------------------------
+// Issue 33, hole 5: Ctrl-Z (SIGTSTP) restores the terminal, and `fg`
+// (SIGCONT) brings the full screen back in raw mode, redrawn.
+
+#[test]
+fn a_stop_restores_the_terminal_and_fg_brings_the_game_back() {
+    let dir = temp_dir();
+    let pid_file = dir.path().join("pid");
+    let data = dir.path().join("data");
+    // An interactive shell with job control, in which the game runs as a
+    // foreground job, as a player starts it.
+    let Some(tmux) = Tmux::start("tstp", 90, 30, "bash --norc --noprofile -i") else {
+        return;
+    };
+    tmux.wait_until("the shell", |t| !t.screen().trim().is_empty());
+    let start = format!(
+        "sh -c 'echo $$ > {}; exec env MANCALA_DATA_DIR={} MANCALA_CONFIG_DIR={}/config {} Alice Michael'",
+        pid_file.display(),
+        data.display(),
+        data.display(),
+        binary()
+    );
+    tmux.keys(&[&start, "Enter"]);
+    tmux.wait_until("the alternate screen", |t| t.flag("#{alternate_on}"));
+    tmux.wait_until("mouse capture", |t| t.flag("#{mouse_any_flag}"));
+    tmux.wait_for("Michael");
+    sleep(Duration::from_millis(300));
+    let pid = wait_for_line(&pid_file);
+    // Each stop is followed by one key without Enter, which only a game
+    // in raw mode acts on.
+    for (stop, key, answer) in [
+        ("kill", "g", "Sorry, you don't control that pit."),
+        ("key", "q", "Quit? (y/n)"),
+    ] {
+        if stop == "kill" {
+            let sent = Command::new("kill").args(["-TSTP", &pid]).status().unwrap();
+            assert!(sent.success());
+        } else {
+            tmux.keys(&["C-z"]);
+        }
+        tmux.wait_until("the main screen after a stop", |t| {
+            !t.flag("#{alternate_on}")
+        });
+        assert!(
+            !tmux.flag("#{mouse_any_flag}"),
+            "mouse reporting left on ({stop})"
+        );
+        tmux.wait_for("Stopped");
+        tmux.keys(&["fg", "Enter"]);
+        tmux.wait_until("the alternate screen again", |t| t.flag("#{alternate_on}"));
+        tmux.wait_until("mouse capture again", |t| t.flag("#{mouse_any_flag}"));
+        let screen = tmux.wait_for("Michael");
+        assert!(!screen.contains("Stopped"), "redrawn ({stop}):\n{screen}");
+        tmux.keys(&[key]);
+        tmux.wait_for(answer);
+    }
+    let _ = Command::new("kill").args(["-TERM", &pid]).status();
 }

@@ -41,3 +41,15 @@ fn perft_agrees_with_the_naive_oracle() {
         assert_eq!(oracle.perft(depth), expected, "oracle, depth {depth}");
     }
 }
+
+/// perft(1..=8) of Oware (Abapa) from the start, counted independently by
+/// OpenSpiel's `oware` (`python3 scripts/oware_openspiel.py --perft 8`).
+const OWARE_PERFT: [u64; 8] = [6, 36, 190, 1014, 5219, 27332, 139_157, 711_414];
+
+#[test]
+fn perft_of_the_oware_start_agrees_with_openspiel() {
+    let board = mancala::rules::oware::OwareBoard::new();
+    for (depth, &expected) in (1..).zip(OWARE_PERFT.iter()) {
+        assert_eq!(board.perft(depth), expected, "depth {depth}");
+    }
+}

@@ -750,8 +750,9 @@ fn the_board_and_score_lines_are_exactly_as_documented() {
 
 #[test]
 fn on_a_twelve_pit_board_north_plays_its_pits_q_r_and_u_by_letter() {
-    // q, r and u are North's pits m..x here: the mover's own pit wins over
-    // the one-letter commands, as in the full-screen game.
+    // q, r and u are North's pits m..x here: a letter that names a pit is
+    // that pit, whoever types it; the words quit, redo and undo (and the
+    // capitals Q, R, U) are the commands.
     let scratch = data_dir("twelve");
     let data = scratch.path();
     let out = run(
@@ -772,13 +773,78 @@ fn on_a_twelve_pit_board_north_plays_its_pits_q_r_and_u_by_letter() {
         3,
         "{stdout}"
     );
-    // South's turn: q is not South's pit, so it still quits.
-    let out = run(
-        data,
-        &["--plain", "--no-animation", "--pits", "12", "A", "B"],
-        "q\n",
+    assert!(
+        stdout.contains("U undoes, R redoes, H gives a hint, Q quits, ? shows this help. The words undo, redo, hint, quit and help work on every board"),
+        "the help says how commands are spelled here: {stdout}"
     );
-    assert!(text(&out.stdout).contains("Stopped. The match is saved"));
+    // South's turn: q names North's pit, so it is refused as a pit (it
+    // used to quit); `quit` and `Q` quit.
+    for quit in ["quit", "Q"] {
+        let out = run(
+            data,
+            &["--plain", "--no-animation", "--pits", "12", "A", "B"],
+            &format!("q\n{quit}\n"),
+        );
+        let stdout = text(&out.stdout);
+        assert!(
+            stdout.contains("(a-l): q\nSorry, you don't control that pit.\n"),
+            "{stdout}"
+        );
+        assert!(stdout.contains("Stopped. The match is saved"), "{stdout}");
+        std::fs::remove_dir_all(data.join("saves")).unwrap();
+    }
+}
+
+/// Redo shows each move it replays as a move: "Alice plays a." before
+/// its board, as a computer's move is shown (it used to print the boards
+/// alone).
+#[test]
+fn redo_says_who_plays_each_move_it_replays() {
+    let scratch = data_dir("redo-plays");
+    let out = run(
+        scratch.path(),
+        &["--plain", "--no-animation", "--north", "greedy", "Alice"],
+        "a\nundo\nredo\n",
+    );
+    let stdout = text(&out.stdout);
+    let (before, redone) = stdout.split_once("redo\n").unwrap();
+    let computer: Vec<&str> = before
+        .lines()
+        .filter(|l| l.starts_with("Computer (greedy) plays "))
+        .collect();
+    assert!(!computer.is_empty(), "{stdout}");
+    let plays: Vec<&str> = redone.lines().filter(|l| l.contains(" plays ")).collect();
+    let mut expected = vec!["Alice plays a."];
+    expected.extend(&computer);
+    assert_eq!(plays, expected, "{stdout}");
+    // Each "plays" line comes just before its board.
+    assert_eq!(
+        redone.matches(" plays ").count(),
+        redone.matches(".\n\nNorth: ").count(),
+        "{stdout}"
+    );
+}
+
+/// `hint` (or `H`, as h is a pit here) asks the engine, in plain mode as
+/// on the full screen; a hint plays nothing.
+#[test]
+fn a_hint_is_given_in_plain_mode() {
+    let scratch = data_dir("hint");
+    let out = run(
+        scratch.path(),
+        &[
+            "--plain",
+            "--no-animation",
+            "--think",
+            "50",
+            "Alice",
+            "Michael",
+        ],
+        "hint\nH\n",
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.matches("Hint: play ").count(), 2, "{stdout}");
+    assert_eq!(boxes(&stdout).len(), 1, "nothing played: {stdout}");
 }
 
 #[test]

@@ -65,7 +65,7 @@ proptest! {
         }
     }
 
-    /// The one-line notation (RULES.md §7) reads back what it writes, for
+    /// The one-line notation (RULES.md §8) reads back what it writes, for
     /// any rules and any position, played on or not.
     #[test]
     fn a_position_printed_and_read_back_is_the_same(board in any_position(), choices in proptest::collection::vec(any::<u8>(), 0..20)) {

@@ -312,6 +312,11 @@ pub fn run(cmd: &ArenaCmd) -> anyhow::Result<()> {
                 "'{kind}' is not a computer player (the arena has no keyboard)"
             ));
         }
+        if kind == PlayerKind::AutoLevel {
+            return usage(
+                "level:auto picks the level nearest a person's rating: the arena has no person (give level:N)",
+            );
+        }
     }
     let budget = match (cmd.nodes, cmd.think) {
         (Some(n), _) => MoveBudget::Nodes(n),

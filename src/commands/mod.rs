@@ -4,6 +4,7 @@
 mod analyze;
 pub mod arena;
 mod history;
+mod levels;
 mod net;
 pub mod output;
 mod play;
@@ -18,11 +19,11 @@ use clap::Parser;
 
 use crate::cli::{Cli, Command, CompletionShell, PositionCmd};
 use crate::game::console;
-use crate::rules::{Board, Position};
+use crate::rules::{Board, Game, Position};
 
 pub use history::read_record;
 pub use play::settings;
-pub use position::position_json;
+pub use position::{oware_from, oware_json, position_json};
 pub use solitaire::{MAX_DEAL_SEEDS, parse_seed_count, plan_json, solitaire_board};
 pub use solve::solve_json;
 
@@ -61,14 +62,14 @@ pub fn main() -> ExitCode {
         Err(e) => {
             // One line, as promised, naming what is missing or wrong.
             console::warn(format_args!(
-                "{} (see mancala --help)",
-                crate::cli::error_line(&e)
+                "{}",
+                crate::cli::usage_line(&crate::cli::error_line(&e), &args)
             ));
             return ExitCode::from(2);
         }
     };
     if let Some(message) = crate::cli::mistyped_command(&cli, &args) {
-        console::warn(format_args!("error: {message}"));
+        console::warn(format_args!("{}", crate::cli::usage_line(&message, &args)));
         return ExitCode::from(2);
     }
     let result = run(cli);
@@ -110,6 +111,19 @@ fn help_text(shown: &clap::Error) -> String {
 /// A [`UsageError`] for bad input, anything else for a failure.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
+        Some(Command::Position(cmd)) if cmd.position.game == Game::Oware => {
+            let cmd = &cmd.position;
+            let round = position::oware_from(cmd, &mut |board| {
+                if cmd.each {
+                    output::emit_line(position::oware_json_with_moves(board))?;
+                }
+                Ok(())
+            })?;
+            if !cmd.each {
+                output::emit_line(oware_json(round.board()))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Position(cmd)) => {
             let board = board_from(&cmd.position)?;
             if cmd.format == "line" {
@@ -126,6 +140,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Arena(cmd)) => {
             arena::run(&cmd)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Levels(cmd)) => {
+            levels::run(&cmd)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Solitaire(cmd)) => solitaire::run(&cmd),
@@ -157,6 +175,9 @@ pub fn completions(shell: CompletionShell) -> String {
     String::from_utf8_lossy(&script).into_owned()
 }
 
+/// How long `--fair` may look for a fair start.
+const FAIR_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// The position a [`PositionCmd`] describes: its rules, its board (or the
 /// start), its side to move, and its moves played in order.
 ///
@@ -164,6 +185,12 @@ pub fn completions(shell: CompletionShell) -> String {
 /// A [`UsageError`] naming the bad item: a count, a letter, or a move the
 /// rules refuse (with its position in the list and the reason).
 pub fn board_from(cmd: &PositionCmd) -> anyhow::Result<Board> {
+    if cmd.game != Game::Kalah {
+        return usage(format!("this command does not play {} yet", cmd.game));
+    }
+    if cmd.score.is_some() {
+        return usage("--score is an Oware option (--game oware): Kalah's stores are in --board");
+    }
     let from = match &cmd.from {
         Some(text) => Some(
             *text
@@ -179,6 +206,8 @@ pub fn board_from(cmd: &PositionCmd) -> anyhow::Result<Board> {
     };
     let mut board = match &cmd.board {
         _ if from.is_some() => from.expect("read above"),
+        None if cmd.fair => crate::players::fair::deal(rules, cmd.seed, FAIR_BUDGET)
+            .map_err(|e| UsageError(e.to_string()))?,
         Some(text) => {
             let counts = crate::cli::parse_counts::<u16>(text, "--board")
                 .map_err(|e| UsageError(e.to_string()))?;

@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use crate::cli::PlayArgs;
 use crate::game::names::{checked_name, same_name};
-use crate::game::{MOVE_PAUSE, MatchConfig, PlayOptions, Seat};
+use crate::game::rating::Rating;
+use crate::game::{MOVE_PAUSE, MatchConfig, PlayOptions, SaveStore, Seat};
+use crate::players::PlayerKind;
 use crate::rules::Side;
 
 use super::UsageError;
@@ -17,10 +19,11 @@ use super::UsageError;
 /// A [`UsageError`] when the rules are not playable.
 pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
     let rules = args.rules.rules().map_err(UsageError)?;
-    let [south, north] = seat_names(args)?;
+    let kinds = resolve_auto_levels(args);
+    let [south, north] = seat_names(args, kinds)?;
     let config = MatchConfig {
         rules,
-        seats: [Seat::new(south, args.south), Seat::new(north, args.north)],
+        seats: [Seat::new(south, kinds[0]), Seat::new(north, kinds[1])],
         first: args.first,
     };
     let options = PlayOptions {
@@ -33,14 +36,44 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
     Ok((config, options))
 }
 
+/// The seats' kinds with `level:auto` resolved: the level nearest the
+/// rating of the person in the other seat (from the statistics in the data
+/// directory, see [`crate::game::rating`]), or a new player's level when
+/// the person has no rating yet or is not named.
+fn resolve_auto_levels(args: &PlayArgs) -> [PlayerKind; 2] {
+    let kinds = args.kinds();
+    if !kinds.contains(&PlayerKind::AutoLevel) {
+        return kinds;
+    }
+    let names = args.names_for(kinds);
+    let rounds = crate::game::data_dir()
+        .map(|root| SaveStore::stats_path_in(&root))
+        .and_then(|path| crate::game::stats::read(&path).ok())
+        .map(|stats| stats.ratings)
+        .unwrap_or_default();
+    let mut resolved = kinds;
+    for side in Side::BOTH {
+        if kinds[side.index()] != PlayerKind::AutoLevel {
+            continue;
+        }
+        let person = &names[side.opponent().index()];
+        let rating = rounds
+            .iter()
+            .find(|(name, _)| crate::game::names::same_name(name, person))
+            .map_or_else(Rating::new, |(_, r)| *r);
+        resolved[side.index()] = PlayerKind::Level(rating.level());
+    }
+    resolved
+}
+
 /// The two seats' names, cleaned where they enter the game (see
 /// [`crate::game::names`]), for both front ends.
 ///
 /// # Errors
 /// A [`UsageError`] for a name with nothing left once cleaned, or for two
 /// names that are the same.
-fn seat_names(args: &PlayArgs) -> anyhow::Result<[String; 2]> {
-    let [south, north] = args.names();
+fn seat_names(args: &PlayArgs, kinds: [PlayerKind; 2]) -> anyhow::Result<[String; 2]> {
+    let [south, north] = args.names_for(kinds);
     let south = checked_name(&south).map_err(|e| UsageError(e.to_string()))?;
     let north = checked_name(&north).map_err(|e| UsageError(e.to_string()))?;
     if !same_name(&south, &north) {

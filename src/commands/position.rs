@@ -2,7 +2,10 @@
 
 use serde_json::json;
 
-use crate::rules::{Board, Outcome, Side};
+use super::{UsageError, usage};
+use crate::cli::PositionCmd;
+use crate::rules::oware::{End, OwareBoard, OwareRound, OwareRules};
+use crate::rules::{Board, Game, Outcome, Rules, Score, Side};
 
 /// The JSON object `mancala position` prints:
 /// `{"pits":6,"seeds":4,"board":[...],"to_move":"south","over":false,"score":{"south":0,"north":0},"winner":null}`.
@@ -25,4 +28,120 @@ pub fn position_json(board: &Board) -> serde_json::Value {
         "score": { Side::South.as_str(): score.south, Side::North.as_str(): score.north },
         "winner": winner,
     })
+}
+
+/// The JSON object `mancala position --game oware` prints:
+/// `{"game":"oware","board":[a..l],"score":{"south":N,"north":N},"to_move":"south","over":false,"winner":null,"end":null}`.
+///
+/// `score` counts captured seeds and, once the round is over, the seeds
+/// each side took from its own houses (so that they add up to every
+/// seed); `end` says why the round ended: `"goal"`, `"no_feed"` or
+/// `"repetition"` (RULES.md §7.6).
+#[must_use]
+pub fn oware_json(board: &OwareBoard) -> serde_json::Value {
+    let score = board.score();
+    let winner = board.outcome().map(|o| match o {
+        Outcome::Win(side) => side.as_str(),
+        Outcome::Draw => "draw",
+    });
+    let end = board.end().map(|end| match end {
+        End::Goal => "goal",
+        End::NoFeed => "no_feed",
+        End::Repetition => "repetition",
+    });
+    json!({
+        "game": Game::Oware.as_str(),
+        "board": board.houses(),
+        "score": { Side::South.as_str(): score.south, Side::North.as_str(): score.north },
+        "to_move": board.to_move().as_str(),
+        "over": board.is_over(),
+        "winner": winner,
+        "end": end,
+    })
+}
+
+/// [`oware_json`] with the legal moves as letters (`"legal":"abf"`): the
+/// lines of the hidden `--each` option.
+#[must_use]
+pub fn oware_json_with_moves(board: &OwareBoard) -> serde_json::Value {
+    let mut value = oware_json(board);
+    let legal: String = board
+        .legal_moves()
+        .filter_map(|pit| Rules::KALAH.letter(pit))
+        .collect();
+    value["legal"] = legal.into();
+    value
+}
+
+/// The Oware round a [`PositionCmd`] describes: its houses (or the start),
+/// captured seeds, side to move, and its moves played in order, with the
+/// positions since the last capture (for repetition). `each` sees the
+/// start and the position after every move.
+///
+/// # Errors
+/// A [`UsageError`] naming the bad item: a count, a Kalah-only option, a
+/// letter, or a move the rules refuse (with its place in the list and the
+/// reason).
+pub fn oware_from(
+    cmd: &PositionCmd,
+    each: &mut dyn FnMut(&OwareBoard) -> anyhow::Result<()>,
+) -> anyhow::Result<OwareRound> {
+    let kalah_only = [
+        (cmd.rules.variant.is_some(), "--variant"),
+        (cmd.rules.pits.is_some(), "--pits"),
+        (cmd.rules.seeds.is_some(), "--seeds"),
+        (cmd.rules.capture.is_some(), "--capture"),
+        (cmd.rules.sowing.is_some(), "--sowing"),
+        (cmd.rules.sweep.is_some(), "--sweep"),
+    ];
+    if let Some((_, option)) = kalah_only.iter().find(|(given, _)| *given) {
+        return usage(format!(
+            "{option} is a Kalah option; Oware has 6 houses of 4 seeds"
+        ));
+    }
+    let captured = match &cmd.score {
+        Some(text) => match crate::cli::parse_counts::<u16>(text, "--score")
+            .map_err(|e| UsageError(e.to_string()))?[..]
+        {
+            [south, north] => Score { south, north },
+            ref other => {
+                return usage(format!(
+                    "--score needs 2 counts (South's, North's captured seeds), not {}",
+                    other.len()
+                ));
+            }
+        },
+        None => Score::default(),
+    };
+    let board = match &cmd.board {
+        Some(text) => {
+            let houses = crate::cli::parse_counts::<u16>(text, "--board")
+                .map_err(|e| UsageError(e.to_string()))?;
+            OwareBoard::from_houses(OwareRules::ABAPA, &houses, captured, cmd.to_move)
+                .map_err(|e| UsageError(format!("--board: {e}")))?
+        }
+        None if cmd.score.is_some() => {
+            return usage("--score needs --board: the start has nothing captured");
+        }
+        None => OwareBoard::starting(OwareRules::ABAPA, cmd.to_move),
+    };
+    let mut round = OwareRound::new(board);
+    each(round.board())?;
+    if let Some(text) = &cmd.moves {
+        let letters = Rules::KALAH;
+        let moves = letters.parse_moves(text).map_err(UsageError)?;
+        for (i, pit) in moves.into_iter().enumerate() {
+            let mover = round.board().to_move();
+            round.play(pit).map_err(|e| {
+                UsageError(format!(
+                    "move {} ('{}', {mover} to move): {}",
+                    i + 1,
+                    letters.letter(pit).unwrap_or('?'),
+                    e.naming(&mover.opponent().to_string())
+                ))
+            })?;
+            each(round.board())?;
+        }
+    }
+    Ok(round)
 }

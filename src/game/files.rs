@@ -21,7 +21,9 @@
 //!   without blocking, and only a regular file is written.
 //! - Leftovers ([`remove_leftovers`]): temporary files of programs killed
 //!   mid-write are removed at the next start, once they are old enough not
-//!   to belong to a program still writing.
+//!   to belong to a program still writing. Only names the game makes
+//!   itself (they start with [`TEMP_PREFIX`]) are touched: a data
+//!   directory shared with other programs keeps their files.
 
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
@@ -286,17 +288,23 @@ pub fn read_lines(
 }
 
 /// A temporary file next to `target`, created exclusively under an
-/// unpredictable name that starts with `.NAME.` and ends with `.tmp`.
+/// unpredictable name that starts with [`TEMP_PREFIX`] and `NAME.`, and
+/// ends with `.tmp`.
 fn temp_next_to(target: &Path) -> io::Result<tempfile::NamedTempFile> {
     let dir = target.parent().unwrap_or(Path::new("."));
     let name = target
         .file_name()
         .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
     tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
+        .prefix(&format!("{TEMP_PREFIX}{name}."))
         .suffix(TEMP_SUFFIX)
         .tempfile_in(dir)
 }
+
+/// How the temporary files of [`write_atomic`] and [`create_new`] start:
+/// a prefix of the game's own, so that [`remove_leftovers`] never takes
+/// another program's file for one of them.
+pub const TEMP_PREFIX: &str = ".mancala-";
 
 /// How the temporary files of [`write_atomic`] and [`create_new`] end.
 const TEMP_SUFFIX: &str = ".tmp";
@@ -399,6 +407,51 @@ pub fn append_line(path: &Path, line: &str) -> io::Result<()> {
     file.sync_data()
 }
 
+/// `error` in words, without the system's error number: what a player
+/// can act on ("the disk is full"), else the system's sentence.
+#[must_use]
+pub fn words(error: &io::Error) -> String {
+    use io::ErrorKind as K;
+    let said = match error.kind() {
+        K::NotFound => "there is no such file or folder",
+        K::PermissionDenied => "permission denied",
+        K::AlreadyExists => "something else is already there",
+        K::StorageFull => "the disk is full",
+        K::ReadOnlyFilesystem => "the disk is read-only",
+        K::NotADirectory => "a part of the path is a file, not a folder",
+        K::IsADirectory => "it is a folder, not a file",
+        K::QuotaExceeded => "the disk quota is used up",
+        _ => {
+            let text = error.to_string();
+            return match text.rfind(" (os error ") {
+                Some(at) => text[..at].to_string(),
+                None => text,
+            };
+        }
+    };
+    said.to_string()
+}
+
+/// Makes sure the data directory `root` is there: created with its
+/// parents when missing. The data directory itself may be a link (to a
+/// synced folder, say): the player chose it.
+///
+/// # Errors
+/// When it cannot be made, in words: a file in its place is named as
+/// such, with the way out.
+pub fn data_root(root: &Path) -> io::Result<()> {
+    fs::create_dir_all(root).map_err(|e| {
+        if fs::metadata(root).is_ok_and(|m| !m.is_dir()) {
+            io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                "the data directory is a file, not a folder: move the file, or point MANCALA_DATA_DIR at a folder",
+            )
+        } else {
+            io::Error::new(e.kind(), format!("the data directory cannot be made: {}", words(&e)))
+        }
+    })
+}
+
 /// Makes sure the folder `path` is a folder of its own: creates it when
 /// missing (its parent must exist), and refuses a symbolic link or
 /// anything else there, so that nothing is written through a link planted
@@ -455,14 +508,12 @@ pub fn open_lock(path: &Path) -> io::Result<File> {
 /// for a leftover: far longer than any write takes.
 pub const LEFTOVER_AGE: Duration = Duration::from_secs(60);
 
-/// Whether `name` is one of our temporary files: `.NAME.RANDOM.tmp` now,
-/// `.NAME.tmp-PID` from earlier versions.
+/// Whether `name` is one of our temporary files: `.mancala-NAME.RANDOM.tmp`
+/// (see [`temp_next_to`]); nothing else, whatever it looks like.
 fn is_temp_name(name: &str) -> bool {
-    name.starts_with('.')
-        && (name.ends_with(TEMP_SUFFIX)
-            || name
-                .rsplit_once(".tmp-")
-                .is_some_and(|(_, pid)| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())))
+    name.len() > TEMP_PREFIX.len() + TEMP_SUFFIX.len()
+        && name.starts_with(TEMP_PREFIX)
+        && name.ends_with(TEMP_SUFFIX)
 }
 
 /// Removes the temporary files in `dir` left by programs killed while
@@ -624,6 +675,22 @@ mod tests {
     }
 
     #[test]
+    fn errors_are_said_in_words_without_numbers() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("file");
+        fs::write(&file, "").unwrap();
+        let err = data_root(&file).unwrap_err().to_string();
+        assert!(err.contains("is a file, not a folder"), "{err}");
+        let err = data_root(&file.join("below")).unwrap_err().to_string();
+        assert!(!err.contains("os error"), "{err}");
+        assert_eq!(
+            words(&io::Error::from_raw_os_error(libc::ENOSPC)),
+            "the disk is full"
+        );
+        assert!(!words(&io::Error::from_raw_os_error(libc::EIO)).contains("os error"));
+    }
+
+    #[test]
     fn new_names_are_never_taken_twice() {
         let dir = tempfile::tempdir().unwrap();
         let a = create_new(dir.path(), "r", "txt", "one").unwrap();
@@ -649,12 +716,18 @@ mod tests {
 
     #[test]
     fn only_old_temporary_files_are_leftovers() {
-        assert!(is_temp_name(".a.txt.x1Y2z3.tmp"));
-        assert!(is_temp_name(".a.txt.tmp-1234"));
+        assert!(is_temp_name(".mancala-a.txt.x1Y2z3.tmp"));
+        // Other programs' temporary files, and earlier versions' names.
+        assert!(!is_temp_name(".a.txt.x1Y2z3.tmp"));
+        assert!(!is_temp_name(".a.txt.tmp-1234"));
         assert!(!is_temp_name("a.txt"));
-        assert!(!is_temp_name(".a.txt.tmp-"));
+        assert!(!is_temp_name(".mancala-.tmp"));
         let dir = tempfile::tempdir().unwrap();
-        let fresh = dir.path().join(".s.txt.abc.tmp");
+        let made = temp_next_to(&dir.path().join("s.txt")).unwrap();
+        let made_name = made.path().file_name().unwrap().to_str().unwrap();
+        assert!(is_temp_name(made_name), "{made_name}");
+        drop(made);
+        let fresh = dir.path().join(".mancala-s.txt.abc.tmp");
         fs::write(&fresh, "x").unwrap();
         assert_eq!(remove_leftovers(dir.path()), 0, "a fresh one may be in use");
         assert!(fresh.exists());

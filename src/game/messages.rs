@@ -11,6 +11,7 @@ use std::fmt;
 use std::time::Duration;
 
 use super::Tally;
+use crate::players::Hint;
 pub use crate::rules::plural;
 use crate::rules::{Outcome, Played, Rules, Score, Side};
 
@@ -141,13 +142,15 @@ pub fn describe(rules: &Rules, played: &Played, names: [&str; 2]) -> Vec<Notice>
     }
     if let Some(c) = played.capture {
         let letter = |p| rules.letter(p).unwrap_or('?');
-        // The classic wording: the opponent's pit first, then the player's own.
+        // The classic wording (the opponent's pit first, then the player's
+        // own), with what the capture was worth.
         said.push(Notice::new(
             EventKind::Capture,
             format!(
-                "{name} captured the contents of pits {} and {}",
+                "{name} captured the contents of pits {} and {} ({})",
                 letter(c.opposite),
-                letter(c.pit)
+                letter(c.pit),
+                plural(c.seeds, "seed")
             ),
         ));
     }
@@ -356,6 +359,23 @@ pub fn may_not_prove(name: &str, think: Duration) -> Notice {
     )
 }
 
+/// What a hint says: the pit, and how the round ends if both sides play
+/// on as the engine sees it ("you win by 9"), and whether that is certain.
+#[must_use]
+pub fn hint_text(rules: &Rules, hint: &Hint) -> String {
+    let letter = rules.letter(hint.pit).unwrap_or('?');
+    let result = match hint.value {
+        v if v > 0 => format!("win by {v}"),
+        v if v < 0 => format!("lose by {}", -v),
+        _ => "draw".to_string(),
+    };
+    if hint.exact {
+        format!("Hint: play {letter}: with perfect play you {result}.")
+    } else {
+        format!("Hint: play {letter}: the engine expects you to {result}.")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -383,6 +403,21 @@ mod tests {
         let none = rules.with_sweep(crate::rules::Sweep::None);
         let said = play(none, &[0, 0, 0, 0, 0, 1, 20, 1, 1, 0, 1, 1, 0, 20]);
         assert_eq!(said.last().unwrap().text, "The round is over.");
+    }
+
+    #[test]
+    fn a_capture_says_its_pits_and_what_it_was_worth() {
+        let rules = Rules::KALAH;
+        let counts = [1, 0, 0, 0, 1, 0, 0, 5, 1, 1, 1, 1, 1, 0];
+        let mut board = crate::rules::Board::from_counts(rules, &counts, Side::South).unwrap();
+        let played = board.play(rules.pit_by_letter('e').unwrap()).unwrap();
+        let said = describe(&rules, &played, ["Alice", "Michael"]);
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert_eq!(said[0].kind, EventKind::Capture);
+        assert_eq!(
+            said[0].text,
+            "Alice captured the contents of pits g and f (6 seeds)"
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod messages;
 pub mod names;
 mod options;
 mod policy;
+pub mod rating;
 pub mod record;
 pub mod reviews;
 pub mod save;

@@ -2,14 +2,24 @@
 //!
 //! A name reaches a terminal, a file name, a record line and the
 //! statistics, so it is cleaned once, where it enters the game (the command
-//! line for both front ends, a record or save being read, a statistics
-//! line): [`clean_name`] turns control and formatting characters (escape
-//! codes, tabs, line breaks, bidirectional overrides) into spaces, squeezes
-//! runs of spaces, trims, and keeps at most [`MAX_NAME_GRAPHEMES`]
-//! characters as a reader counts them (graphemes: `é` or a family emoji is
-//! one). [`checked_name`] also refuses a name with nothing left.
+//! line for both front ends, a joiner's name over the network, a record or
+//! save being read, a statistics line): [`clean_name`] takes out every
+//! character that is not seen, or makes it a space where it stands between
+//! words (by Unicode category: controls
+//! `Cc`, formatting characters `Cf` such as the soft hyphen, zero-width
+//! and bidirectional controls and tag characters, line and paragraph
+//! separators `Zl`/`Zp`, and the default-ignorable and blank-looking
+//! fillers such as U+3164 HANGUL FILLER and U+2800 BRAILLE PATTERN BLANK:
+//! [`is_invisible`]), keeping the zero-width joiner and the emoji
+//! variation selectors only inside an emoji sequence; squeezes runs of
+//! spaces, trims, and keeps at most [`MAX_NAME_GRAPHEMES`] characters as a
+//! reader counts them (graphemes: `é` or a family emoji is one), at most
+//! [`MAX_GRAPHEME_CHARS`] code points in each (a letter under a pile of
+//! combining marks keeps a few) and at most [`MAX_NAME_BYTES`] bytes in
+//! all, so that every file that holds names stays far below the game's
+//! read limits. [`checked_name`] also refuses a name with nothing left.
 //!
-//! [`shown`] is for echoing untrusted text in a message: control
+//! [`shown`] is for echoing untrusted text in a message: invisible
 //! characters escaped, and cut short.
 
 use std::fmt;
@@ -19,28 +29,149 @@ use unicode_segmentation::UnicodeSegmentation as _;
 /// The most characters (graphemes) a name keeps.
 pub const MAX_NAME_GRAPHEMES: usize = 40;
 
-/// Whether `c` must never reach a terminal or a one-line field: control
-/// characters, and the invisible formatting characters that reorder or
-/// hide text (bidirectional controls, zero-width spaces, byte-order mark,
-/// line and paragraph separators). The zero-width joiner stays: emoji need it.
+/// The most bytes a name keeps (forty characters of four bytes, as emoji
+/// or CJK take): a save or record holds the names once per move at most,
+/// far below its 1 MiB read limit.
+pub const MAX_NAME_BYTES: usize = 160;
+
+/// The most code points one grapheme of a name keeps: enough for a family
+/// emoji with skin tones (11), and a few combining marks on a letter.
+pub const MAX_GRAPHEME_CHARS: usize = 12;
+
+/// The characters that are not seen, as inclusive ranges in order:
+/// general categories `Cf`, `Zl` and `Zp` (Unicode 14, generated from its
+/// `UnicodeData.txt`; with the Egyptian format controls of Unicode 15),
+/// the `Default_Ignorable_Code_Point`s, and the fillers that draw as a
+/// blank (`Cc` is [`char::is_control`]).
+const INVISIBLE: &[(u32, u32)] = &[
+    (0x00AD, 0x00AD),   // soft hyphen
+    (0x034F, 0x034F),   // combining grapheme joiner
+    (0x0600, 0x0605),   // Arabic number signs
+    (0x061C, 0x061C),   // Arabic letter mark
+    (0x06DD, 0x06DD),   // Arabic end of ayah
+    (0x070F, 0x070F),   // Syriac abbreviation mark
+    (0x0890, 0x0891),   // Arabic pound and piastre marks above
+    (0x08E2, 0x08E2),   // Arabic disputed end of ayah
+    (0x115F, 0x1160),   // Hangul choseong and jungseong fillers
+    (0x17B4, 0x17B5),   // Khmer inherent vowels
+    (0x180B, 0x180F),   // Mongolian variation selectors and vowel separator
+    (0x200B, 0x200F),   // zero-width space, joiners, direction marks
+    (0x2028, 0x202E),   // line and paragraph separators, embeddings
+    (0x2060, 0x206F),   // word joiner, invisible operators, isolates
+    (0x2800, 0x2800),   // braille pattern blank
+    (0x3164, 0x3164),   // Hangul filler
+    (0xFE00, 0xFE0F),   // variation selectors
+    (0xFEFF, 0xFEFF),   // byte-order mark
+    (0xFFA0, 0xFFA0),   // halfwidth Hangul filler
+    (0xFFF0, 0xFFFB),   // unassigned specials, interlinear annotation
+    (0x110BD, 0x110BD), // Kaithi number sign
+    (0x110CD, 0x110CD), // Kaithi number sign above
+    (0x13430, 0x1343F), // Egyptian hieroglyph format controls
+    (0x1BCA0, 0x1BCA3), // shorthand format controls
+    (0x1D173, 0x1D17A), // musical symbol format controls
+    (0xE0000, 0xE0FFF), // tags and variation selectors supplement
+];
+
+/// Whether `c` is not seen: see [`INVISIBLE`] (control characters too).
+#[must_use]
+pub fn is_invisible(c: char) -> bool {
+    let c = c as u32;
+    INVISIBLE
+        .binary_search_by(|&(lo, hi)| {
+            if hi < c {
+                std::cmp::Ordering::Less
+            } else if lo > c {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
+}
+
+/// Whether `c` must never reach a terminal or a one-line field raw:
+/// control characters and every invisible character ([`is_invisible`]).
 #[must_use]
 pub fn is_unsafe_char(c: char) -> bool {
+    c.is_control() || is_invisible(c)
+}
+
+/// Whether `c` is a pictograph that a zero-width joiner or an emoji
+/// variation selector may follow (the `Extended_Pictographic` blocks,
+/// roughly: enough for names, never a letter).
+fn is_pictograph(c: char) -> bool {
+    matches!(c as u32,
+        0x00A9 | 0x00AE | 0x203C | 0x2049 | 0x2122 | 0x2139
+        | 0x2194..=0x21AA | 0x231A..=0x23FF | 0x24C2 | 0x25AA..=0x27BF
+        | 0x2934..=0x2935 | 0x2B05..=0x2B55 | 0x3030 | 0x303D | 0x3297 | 0x3299
+        | 0x1F000..=0x1FAFF)
+}
+
+/// Whether the unseen `c` stands between words: a control character, a
+/// line or paragraph separator, or a filler that draws as a blank.
+fn looks_blank(c: char) -> bool {
     c.is_control()
         || matches!(
             c,
-            '\u{200B}'
-                | '\u{200C}'
-                | '\u{200E}'
-                | '\u{200F}'
-                | '\u{061C}'
-                | '\u{2028}'
+            '\u{2028}'
                 | '\u{2029}'
-                | '\u{202A}'..='\u{202E}'
-                | '\u{2060}'..='\u{2064}'
-                | '\u{2066}'..='\u{2069}'
-                | '\u{FEFF}'
-                | '\u{FFF9}'..='\u{FFFB}'
+                | '\u{115F}'
+                | '\u{1160}'
+                | '\u{2800}'
+                | '\u{3164}'
+                | '\u{FFA0}'
         )
+}
+
+/// `raw` without its invisible characters (those that stand between words
+/// become a space: [`looks_blank`]), except a zero-width joiner between
+/// two pictographs and an emoji variation selector after one (the family
+/// emoji and the red heart need them).
+fn visible(raw: &str) -> String {
+    let chars: Vec<char> = raw.chars().collect();
+    let mut out = String::with_capacity(raw.len());
+    // The last character kept that is not a variation selector.
+    let mut last: Option<char> = None;
+    for (i, &c) in chars.iter().enumerate() {
+        let after_pictograph = last.is_some_and(is_pictograph);
+        let keep = if c == '\u{200D}' {
+            after_pictograph && chars.get(i + 1).is_some_and(|&n| is_pictograph(n))
+        } else if c == '\u{FE0F}' || c == '\u{FE0E}' {
+            after_pictograph && !out.ends_with(['\u{FE0F}', '\u{FE0E}'])
+        } else {
+            !is_unsafe_char(c)
+        };
+        if keep {
+            out.push(c);
+            if c != '\u{FE0F}' && c != '\u{FE0E}' {
+                last = Some(c);
+            }
+        } else if looks_blank(c) {
+            out.push(' ');
+            last = None;
+        }
+    }
+    out
+}
+
+/// One pass of [`clean_name`].
+fn clean_once(raw: &str) -> String {
+    let spaced = visible(raw);
+    let squeezed = spaced.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out = String::new();
+    for grapheme in squeezed.graphemes(true).take(MAX_NAME_GRAPHEMES) {
+        let mut kept: String = grapheme.chars().take(MAX_GRAPHEME_CHARS).collect();
+        if kept.len() < grapheme.len() {
+            // A joiner or selector left at the cut joins nothing now.
+            let trimmed = kept.trim_end_matches(['\u{200D}', '\u{FE0F}', '\u{FE0E}']);
+            kept.truncate(trimmed.len());
+        }
+        if out.len() + kept.len() > MAX_NAME_BYTES {
+            break;
+        }
+        out.push_str(&kept);
+    }
+    out.trim_end().to_string()
 }
 
 /// A name made safe (see the [module docs](self)); empty when nothing is
@@ -51,20 +182,22 @@ pub fn is_unsafe_char(c: char) -> bool {
 /// assert_eq!(clean_name(" Bob\n\tthe\u{1b}]2;x\u{7} builder "), "Bob the ]2;x builder");
 /// assert_eq!(clean_name(&"👍".repeat(100)).chars().count(), 40);
 /// assert_eq!(clean_name("\u{1b}\u{7}"), "");
+/// assert_eq!(clean_name("Ali\u{AD}ce\u{200D}"), "Alice");
+/// assert_eq!(clean_name("\u{3164}\u{2800}\u{E0041}"), "");
 /// ```
 #[must_use]
 pub fn clean_name(raw: &str) -> String {
-    let spaced: String = raw
-        .chars()
-        .map(|c| if is_unsafe_char(c) { ' ' } else { c })
-        .collect();
-    let squeezed = spaced.split_whitespace().collect::<Vec<_>>().join(" ");
-    squeezed
-        .graphemes(true)
-        .take(MAX_NAME_GRAPHEMES)
-        .collect::<String>()
-        .trim_end()
-        .to_string()
+    let mut name = clean_once(raw);
+    // One pass is enough for any name met so far; a second makes sure
+    // that cleaning a clean name never changes it, whatever a cut did.
+    for _ in 0..3 {
+        let again = clean_once(&name);
+        if again == name {
+            break;
+        }
+        name = again;
+    }
+    name
 }
 
 /// A name that is nothing once cleaned.
@@ -150,14 +283,85 @@ mod tests {
         assert_eq!(clean_name("  Alice  "), "Alice");
         assert_eq!(clean_name("a\tb"), "a b");
         assert_eq!(clean_name("\u{202E}evil"), "evil");
-        let family = "👨‍👩‍👧";
-        let long = family.repeat(50);
-        let cut = clean_name(&long);
+        let cut = clean_name(&"é".repeat(50));
         assert_eq!(cut.graphemes(true).count(), MAX_NAME_GRAPHEMES);
-        assert!(cut.starts_with(family));
+        // Families of 18 bytes each: as many as the bytes allow, whole.
+        let family = "👨‍👩‍👧";
+        let cut = clean_name(&family.repeat(50));
+        assert_eq!(cut, family.repeat(MAX_NAME_BYTES / family.len()));
         assert_eq!(clean_name(&cut), cut, "cleaning twice changes nothing");
         assert!(checked_name("\u{1b}\u{7}\t").is_err());
         assert_eq!(checked_name(" Zoë ").unwrap(), "Zoë");
+    }
+
+    /// Issue 33, holes 3 and 4: the invisible characters of the report are
+    /// taken out, a name of nothing else is empty, and piles of combining
+    /// marks are bounded in bytes.
+    #[test]
+    fn invisible_characters_go_and_bytes_are_bounded() {
+        for c in [
+            '\u{AD}',
+            '\u{200D}',
+            '\u{180E}',
+            '\u{3164}',
+            '\u{2800}',
+            '\u{E0001}',
+            '\u{E0041}',
+            '\u{115F}',
+            '\u{1160}',
+            '\u{FFA0}',
+            '\u{2066}',
+            '\u{FEFF}',
+            '\u{200B}',
+            '\u{2028}',
+            '\u{13438}',
+            '\u{1D173}',
+        ] {
+            assert_eq!(
+                clean_name(&format!("Alice{c}")),
+                "Alice",
+                "{:04X}",
+                c as u32
+            );
+            assert_eq!(clean_name(&c.to_string()), "", "{:04X}", c as u32);
+            assert!(is_unsafe_char(c), "{:04X}", c as u32);
+        }
+        assert!(checked_name("\u{3164}\u{2800}\u{AD}").is_err());
+        // Emoji keep what they need.
+        for emoji in ["👨‍👩‍👧", "❤️", "👍🏽", "🏳️‍🌈", "👩🏽‍❤️‍💋‍👨🏻"]
+        {
+            assert_eq!(clean_name(emoji), emoji);
+        }
+        // Letters keep theirs; a pile of marks is cut.
+        assert_eq!(clean_name("Zoë Nguyễn"), "Zoë Nguyễn");
+        let zalgo = format!("a{}", "\u{301}".repeat(1500)).repeat(40);
+        let cut = clean_name(&zalgo);
+        assert!(cut.len() <= MAX_NAME_BYTES, "{}", cut.len());
+        assert!(cut.starts_with(&format!("a{}", "\u{301}".repeat(MAX_GRAPHEME_CHARS - 1))));
+        assert_eq!(clean_name(&cut), cut);
+        assert_eq!(clean_name(&"語".repeat(100)).chars().count(), 40);
+    }
+
+    proptest::proptest! {
+        /// Any input: bounded bytes and graphemes, nothing unseen out but
+        /// the joiner and selectors of an emoji, no blank at either end,
+        /// cleaning twice changes nothing, and a name is refused exactly
+        /// when nothing is left.
+        #[test]
+        fn the_cleaner_bounds_shows_and_settles(raw in "(\\PC|\\p{Cf}|\\p{Cc}|\\p{Mn}{1,40}|[\u{3164}\u{2800}\u{FE0F}\u{200D}\u{1F468}\u{E0041} ]){0,300}") {
+            let name = clean_name(&raw);
+            proptest::prop_assert!(name.len() <= MAX_NAME_BYTES);
+            proptest::prop_assert!(name.graphemes(true).count() <= MAX_NAME_GRAPHEMES);
+            for c in name.chars() {
+                proptest::prop_assert!(
+                    !is_unsafe_char(c) || matches!(c, '\u{200D}' | '\u{FE0F}' | '\u{FE0E}'),
+                    "{:04X} in {:?}", c as u32, name
+                );
+            }
+            proptest::prop_assert_eq!(name.trim(), name.as_str());
+            proptest::prop_assert_eq!(clean_name(&name), name.clone());
+            proptest::prop_assert_eq!(checked_name(&raw).is_err(), name.is_empty());
+        }
     }
 
     #[test]

@@ -37,7 +37,7 @@
 //! | `capture`, `sowing`, `sweep` | rule options, as on the command line | yes |
 //! | `first` | the match's starter setting: south, north, alternate, random | no (alternate) |
 //! | `south`, `north` | the players' names | yes |
-//! | `south-player`, `north-player` | who played: human, random, greedy, tree:N, easy, medium, hard, perfect, or network (the friend on another machine, in the host's record of a network match) | no (human) |
+//! | `south-player`, `north-player` | who played: human, random, greedy, tree:N, easy, medium, hard, perfect, level:N, or network (the friend on another machine, in the host's record of a network match) | no (human) |
 //! | `round` | the round's number in its match, from 1 | no (1) |
 //! | `starter` | the side that moved first in this round | yes |
 //! | `earlier-rounds` | the match tally before this round | no (all 0) |

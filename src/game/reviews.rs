@@ -536,6 +536,7 @@ mod tests {
             score: [0, 0],
             rules: String::new(),
             id: id.map(str::to_string),
+            kinds: None,
         }
     }
 

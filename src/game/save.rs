@@ -273,7 +273,7 @@ impl SaveStore {
         };
         // The data directory itself may be a link (to a synced folder, say):
         // the player chose it. Its folders are the game's own.
-        fs::create_dir_all(&store.root)?;
+        files::data_root(&store.root)?;
         files::own_dir(&store.root.join("saves"))?;
         // Without `records/` the match is still saved and counted; the
         // round's record fails then, and says so.

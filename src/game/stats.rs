@@ -49,6 +49,12 @@ pub struct RoundResult {
     /// lines of earlier versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    /// Who played South and North (`human`, `level:4`, ...), written when a
+    /// computer played: the person's rating counts the rounds against a
+    /// level ([`super::rating`]). Absent in lines of earlier versions and
+    /// between two people.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kinds: Option<[String; 2]>,
 }
 
 /// Appends the finished round of `m` to the statistics file at `path`,
@@ -68,6 +74,8 @@ pub fn append_round(path: &Path, m: &Match, time: u64, id: Option<&str>) -> io::
         score: [score.south, score.north],
         rules: m.rules().to_string(),
         id: id.map(str::to_string),
+        kinds: (!m.config().kinds().iter().all(|k| k.is_person()))
+            .then(|| m.config().kinds().map(|k| k.to_string())),
     };
     let mut line = serde_json::to_string(&entry).map_err(io::Error::other)?;
     line.push('\n');
@@ -339,13 +347,15 @@ enum Review {
 pub type Reviewer<'a> = &'a mut dyn FnMut(&RoundResult) -> Option<RoundLoss>;
 
 /// Everything the statistics file holds.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Stats {
     /// One entry per pair of players and rules: the rules played most
     /// first, then the players alphabetically (case aside).
     pub pairs: Vec<PairStats>,
     /// Lines that could not be read (damaged) and were left out.
     pub skipped_lines: usize,
+    /// Each person's rating against the computer's levels.
+    pub ratings: Vec<(String, super::rating::Rating)>,
 }
 
 /// The largest statistics file read: some 100,000 rounds.
@@ -395,11 +405,16 @@ pub fn summarize_reviewed(text: &str, mut review: Option<Reviewer>) -> Stats {
     // A player's key -> the name as last written (lines are in time order).
     let mut spelling: BTreeMap<String, String> = BTreeMap::new();
     let mut skipped_lines = 0;
+    // the rounds a computer played, for the ratings
+    let mut rated: Vec<RoundResult> = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let Ok(round) = serde_json::from_str::<RoundResult>(line) else {
             skipped_lines += 1;
             continue;
         };
+        if round.kinds.is_some() {
+            rated.push(round.clone());
+        }
         // Names from the file are shown: cleaned as where names enter.
         let south = clean_name(&round.south);
         let north = clean_name(&round.north);
@@ -455,6 +470,7 @@ pub fn summarize_reviewed(text: &str, mut review: Option<Reviewer>) -> Stats {
     Stats {
         pairs,
         skipped_lines,
+        ratings: super::rating::ratings(&rated),
     }
 }
 
@@ -484,6 +500,7 @@ impl Stats {
         if self.pairs.is_empty() {
             return "No finished rounds yet.\n".to_string();
         }
+        let ratings = super::rating::to_text(&self.ratings);
         let mut out = String::new();
         let mut rules: Option<&str> = None;
         for pair in &self.pairs {
@@ -499,6 +516,7 @@ impl Stats {
             let [a, b] = &pair.players;
             out.push_str(&format!("  {a} vs {b}: {}.\n", pair.parts().join("; ")));
         }
+        out.push_str(&ratings);
         out
     }
 
@@ -509,7 +527,11 @@ impl Stats {
     #[must_use]
     pub fn to_json(&self) -> serde_json::Value {
         let pairs: Vec<_> = self.pairs.iter().map(PairStats::to_json).collect();
-        json!({ "pairs": pairs, "skipped_lines": self.skipped_lines })
+        json!({
+            "pairs": pairs,
+            "skipped_lines": self.skipped_lines,
+            "ratings": super::rating::to_json(&self.ratings),
+        })
     }
 }
 
@@ -528,6 +550,7 @@ mod tests {
             score: [s, n],
             rules: rules.into(),
             id: None,
+            kinds: None,
         })
         .unwrap()
     }
@@ -710,5 +733,43 @@ mod tests {
             "{}",
             none.to_text()
         );
+    }
+
+    /// A finished round against a level is written with who played, and
+    /// the person's rating comes from it; old lines (no `kinds`) still
+    /// read and rate nobody.
+    #[test]
+    fn a_round_against_a_level_rates_the_person() {
+        use crate::game::{FirstMover, MatchConfig, Seat};
+        use crate::players::PlayerKind;
+        use crate::rules::{NoTrace, Rules};
+        let mut m = Match::new(
+            MatchConfig {
+                rules: Rules::KALAH,
+                seats: [
+                    Seat::new("Alice", PlayerKind::Human),
+                    Seat::new("Computer (level 3)", PlayerKind::Level(3)),
+                ],
+                first: FirstMover::South,
+            },
+            1,
+        );
+        while m.outcome().is_none() {
+            let pit = m.board().legal_moves().next().unwrap();
+            m.play(pit, &mut NoTrace).unwrap();
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("stats.jsonl");
+        append_round(&path, &m, 5, None).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(r#""kinds":["human","level:3"]"#), "{text}");
+        let stats = read(&path).unwrap();
+        assert_eq!(stats.ratings.len(), 1);
+        assert_eq!(stats.ratings[0].0, "Alice");
+        assert_eq!(stats.ratings[0].1.rounds, 1);
+        assert!(stats.to_text().contains("Alice: "), "{}", stats.to_text());
+        assert_eq!(stats.to_json()["ratings"][0]["name"], "Alice");
+        let old = summarize(&line("Alice", "Michael", 30, 18));
+        assert!(old.ratings.is_empty() && old.skipped_lines == 0);
     }
 }

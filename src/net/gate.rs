@@ -8,11 +8,18 @@
 //!   connection closes the oldest handshake of the address that holds the
 //!   most: connections that sit silent or drip a byte at a time cannot
 //!   keep a friend out, who needs a slot for a fraction of a second.
-//! - [`Tries`]: wrong codes (and connections of another protocol version)
-//!   spend tries from two token buckets, one for the address they come
-//!   from ([`PER_ADDRESS`]) and one for everybody ([`OVERALL`]). A code is
-//!   only checked while both hold a try; a right code spends none. So one
-//!   guessing machine uses up its own tries, not the friend's.
+//! - [`Tries`]: only a wrong code spends a try, and a code is known to be
+//!   wrong only at the end of a whole key exchange, so every try costs the
+//!   guesser one (a hello of another protocol version spends nothing).
+//!   Tries come from token buckets: one for the address they come from
+//!   ([`PER_ADDRESS`]), one for everybody ([`OVERALL`]), and a reserve
+//!   ([`RESERVE`]) open only to an address that has never tried a wrong
+//!   code while this host runs. A code is only checked while the
+//!   address's bucket and the overall bucket (or, for such an address,
+//!   the reserve) hold a try; a right code spends none. So strangers who
+//!   spend everybody's tries still leave the friend, who has never tried
+//!   a wrong code, the reserve: to empty it they need a new address for
+//!   each try.
 //! - [`Reporter`]: the host's player reads one line per kind of
 //!   turned-away connection per [`REPORT_EVERY`], and a count of the rest.
 
@@ -44,12 +51,20 @@ pub const PER_ADDRESS: Rate = Rate {
     every: Duration::from_secs(60),
 };
 
-/// The tries of everybody together: 6 at once, then two a minute. With
-/// 99 × 256 × 256 = 6,488,064 codes, guessing half of them at that pace
-/// takes over three years.
+/// The tries of everybody together: 6 at once, then two a minute.
 pub const OVERALL: Rate = Rate {
     burst: 6,
     every: Duration::from_secs(30),
+};
+
+/// The tries kept for addresses that have never tried a wrong code, used
+/// when [`OVERALL`] is empty: 3 at once, then one a minute. With the
+/// overall bucket that makes at most three wrong codes a minute; with
+/// 99 × 256 × 256 = 6,488,064 codes, guessing half of them at that pace
+/// takes over two years.
+pub const RESERVE: Rate = Rate {
+    burst: 3,
+    every: Duration::from_secs(60),
 };
 
 /// A token bucket of tries.
@@ -120,7 +135,9 @@ pub fn source(ip: IpAddr) -> IpAddr {
 }
 
 /// The most addresses whose spent tries are remembered; beyond it, new
-/// addresses count against [`OVERALL`] only.
+/// addresses count against [`OVERALL`] only. As many addresses that have
+/// tried a wrong code are remembered for the reserve ([`RESERVE`]); past
+/// that, the oldest is forgotten.
 const MAX_SOURCES: usize = 4096;
 
 /// The tries at the join code: see the [module docs](self).
@@ -128,18 +145,24 @@ pub struct Tries {
     state: Mutex<TriesState>,
     per_address: Rate,
     overall: Rate,
+    reserve: Rate,
 }
 
 struct TriesState {
     overall: TryBucket,
+    reserve: TryBucket,
     sources: HashMap<IpAddr, TryBucket>,
+    /// The addresses that have tried a wrong code (not open to the
+    /// reserve), oldest first.
+    failed: std::collections::VecDeque<IpAddr>,
 }
 
 impl TriesState {
     /// Brings the buckets for `source` up to date (a source never seen
     /// has a full bucket, so none is stored for it).
-    fn refill(&mut self, per_address: Rate, overall: Rate, now: Instant) {
+    fn refill(&mut self, per_address: Rate, overall: Rate, reserve: Rate, now: Instant) {
         self.overall.refill(overall, now);
+        self.reserve.refill(reserve, now);
         for bucket in self.sources.values_mut() {
             bucket.refill(per_address, now);
         }
@@ -149,21 +172,25 @@ impl TriesState {
 
 impl Default for Tries {
     fn default() -> Tries {
-        Tries::new(PER_ADDRESS, OVERALL)
+        Tries::new(PER_ADDRESS, OVERALL, RESERVE)
     }
 }
 
 impl Tries {
     /// Full buckets of the given sizes.
     #[must_use]
-    pub fn new(per_address: Rate, overall: Rate) -> Tries {
+    pub fn new(per_address: Rate, overall: Rate, reserve: Rate) -> Tries {
+        let now = Instant::now();
         Tries {
             state: Mutex::new(TriesState {
-                overall: TryBucket::full(overall, Instant::now()),
+                overall: TryBucket::full(overall, now),
+                reserve: TryBucket::full(reserve, now),
                 sources: HashMap::new(),
+                failed: std::collections::VecDeque::new(),
             }),
             per_address,
             overall,
+            reserve,
         }
     }
 
@@ -180,16 +207,34 @@ impl Tries {
     }
 
     fn wait_locked(&self, state: &mut TriesState, source: IpAddr, now: Instant) -> Duration {
-        state.refill(self.per_address, self.overall, now);
+        state.refill(self.per_address, self.overall, self.reserve, now);
         let own = state
             .sources
             .get(&source)
             .map_or(Duration::ZERO, |b| b.wait(self.per_address));
-        own.max(state.overall.wait(self.overall))
+        let overall = state.overall.wait(self.overall);
+        let shared = if state.failed.contains(&source) {
+            overall
+        } else {
+            overall.min(state.reserve.wait(self.reserve))
+        };
+        own.max(shared)
     }
 
+    /// Spends a try of `source`'s (which may try now): from the overall
+    /// bucket while it holds one, else from the reserve.
     fn spend_locked(&self, state: &mut TriesState, source: IpAddr, now: Instant) {
-        state.overall.spend();
+        if state.overall.wait(self.overall).is_zero() {
+            state.overall.spend();
+        } else {
+            state.reserve.spend();
+        }
+        if !state.failed.contains(&source) {
+            if state.failed.len() >= MAX_SOURCES {
+                state.failed.pop_front();
+            }
+            state.failed.push_back(source);
+        }
         if state.sources.len() >= MAX_SOURCES && !state.sources.contains_key(&source) {
             return;
         }
@@ -224,16 +269,6 @@ impl Tries {
             self.spend_locked(&mut state, source, now);
         }
         Ok(right)
-    }
-
-    /// Spends a try of `ip`'s without checking a code (a connection of
-    /// another protocol version), if one is left.
-    pub fn spend(&self, ip: IpAddr, now: Instant) {
-        let mut state = self.lock();
-        let source = source(ip);
-        if self.wait_locked(&mut state, source, now).is_zero() {
-            self.spend_locked(&mut state, source, now);
-        }
     }
 }
 
@@ -487,6 +522,10 @@ mod tests {
         burst: 3,
         every: Duration::from_secs(30),
     };
+    const NONE: Rate = Rate {
+        burst: 0,
+        every: Duration::from_secs(3600),
+    };
 
     fn ip(text: &str) -> IpAddr {
         text.parse().unwrap()
@@ -494,7 +533,7 @@ mod tests {
 
     #[test]
     fn wrong_codes_spend_tries_right_ones_do_not() {
-        let tries = Tries::new(ONE, ALL);
+        let tries = Tries::new(ONE, ALL, NONE);
         let now = Instant::now();
         let a = ip("192.0.2.1");
         for _ in 0..5 {
@@ -550,14 +589,59 @@ mod tests {
         );
     }
 
+    /// Three addresses spending every try as it comes back (the overall
+    /// bucket empty all the time) leave the reserve to an address that
+    /// has never tried a wrong code; once that address has, it waits like
+    /// the others.
+    #[test]
+    fn strangers_who_spend_everybodys_tries_leave_the_friend_the_reserve() {
+        let tries = Tries::default();
+        let start = Instant::now();
+        let strangers = [ip("127.0.0.2"), ip("127.0.0.3"), ip("127.0.0.4")];
+        let friend = ip("127.0.0.1");
+        let mut wrong = 0;
+        for second in 0..600 {
+            let now = start + Duration::from_secs(second);
+            for s in strangers {
+                if tries.attempt(s, now, || false).is_ok() {
+                    wrong += 1;
+                }
+            }
+            if second % 60 == 59 {
+                assert!(tries.wait(friend, now).is_zero(), "{second}");
+            }
+        }
+        // 3 × 3 at once, then one a minute each, of which the overall
+        // bucket (6, then two a minute) allows: never more than it holds.
+        assert!(wrong <= OVERALL.burst + 20, "{wrong}");
+        // The last second the strangers spent all there was.
+        let now = start + Duration::from_secs(599);
+        assert_eq!(tries.attempt(friend, now, || true), Ok(true));
+        // The friend's own wrong code comes from the reserve, and then it
+        // is a stranger too.
+        assert_eq!(tries.attempt(friend, now, || false), Ok(false));
+        assert!(!tries.wait(friend, now).is_zero());
+        // New addresses each take one try of the reserve, no more.
+        let fresh = |n: u8| IpAddr::from([192, 0, 2, n]);
+        assert_eq!(tries.attempt(fresh(1), now, || false), Ok(false));
+        assert_eq!(tries.attempt(fresh(2), now, || false), Ok(false));
+        assert!(tries.attempt(fresh(3), now, || false).is_err());
+    }
+
     #[test]
     fn sources_group_ipv6_networks_and_mapped_ipv4() {
         assert_eq!(source(ip("::ffff:192.0.2.1")), ip("192.0.2.1"));
         assert_eq!(source(ip("2001:db8:1:2:3:4:5:6")), ip("2001:db8:1:2::"));
-        let tries = Tries::new(ONE, ALL);
+        let tries = Tries::new(ONE, ALL, NONE);
         let now = Instant::now();
-        tries.spend(ip("2001:db8:1:2::1"), now);
-        tries.spend(ip("2001:db8:1:2::99"), now);
+        assert_eq!(
+            tries.attempt(ip("2001:db8:1:2::1"), now, || false),
+            Ok(false)
+        );
+        assert_eq!(
+            tries.attempt(ip("2001:db8:1:2::99"), now, || false),
+            Ok(false)
+        );
         assert!(!tries.wait(ip("2001:db8:1:2::5"), now).is_zero());
         assert!(tries.wait(ip("2001:db8:1:3::5"), now).is_zero());
     }

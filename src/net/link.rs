@@ -188,25 +188,61 @@ fn handshake_ended<E>(
 /// Resolves `address` (`HOST:PORT`, or `HOST` for the default port).
 ///
 /// # Errors
-/// A sentence when it names no address.
+/// A sentence when it names no address: a port out of range, a name
+/// that is not known, in words.
 pub fn resolve(address: &str) -> Result<Vec<SocketAddr>, String> {
-    let with_port = if address.parse::<SocketAddr>().is_ok()
-        || address
-            .rsplit_once(':')
-            .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
-    {
+    let example = "give it as HOST:PORT, like 192.168.1.20:7531";
+    let with_port = if address.parse::<SocketAddr>().is_ok() {
         address.to_string()
+    } else if let Some((host, port)) = address.rsplit_once(':')
+        && !host.is_empty()
+        && !host.contains(':')
+        && !port.is_empty()
+        && port.bytes().all(|b| b.is_ascii_digit())
+    {
+        match port.parse::<u16>() {
+            Ok(p) if p > 0 => address.to_string(),
+            _ => {
+                return Err(format!(
+                    "'{address}' has no port {port}: a port is a number from 1 to 65535 ({example})"
+                ));
+            }
+        }
     } else {
         format!("{address}:{}", super::DEFAULT_PORT)
     };
     let found: Vec<SocketAddr> = with_port
         .to_socket_addrs()
-        .map_err(|e| format!("'{address}' is not an address to join ({e}); give it as HOST:PORT, like 192.168.1.20:7531"))?
+        .map_err(|_| {
+            format!("'{address}' is not an address this machine can find: check its spelling ({example})")
+        })?
         .collect();
     if found.is_empty() {
-        return Err(format!("'{address}' names no address to join"));
+        return Err(format!("'{address}' names no address to join ({example})"));
     }
     Ok(found)
+}
+
+/// The sentence for a host that cannot listen on `bind`: the cause in
+/// words, and the advice that fits it.
+#[must_use]
+pub fn bind_failure(bind: SocketAddr, e: &std::io::Error) -> String {
+    let (ip, port) = (bind.ip(), bind.port());
+    match e.kind() {
+        ErrorKind::AddrInUse => format!(
+            "could not listen on port {port}: it is in use (is another mancala host running?). Choose another --port"
+        ),
+        ErrorKind::AddrNotAvailable => format!(
+            "could not listen on {ip}: it is not an address of this machine. Give one of its own addresses to --bind, or leave --bind out to listen on all of them"
+        ),
+        ErrorKind::PermissionDenied => format!(
+            "could not listen on port {port}: this user may not use it (ports below 1024 are the system's). Choose a --port from 1024 to 65535"
+        ),
+        _ => format!(
+            "could not listen on {bind}: {}",
+            crate::game::files::words(e)
+        ),
+    }
 }
 
 /// Connects to the host at `addresses` (each tried, with a timeout) and
@@ -345,6 +381,48 @@ mod tests {
             assert!(text.contains(words), "{e:?}: {text}");
             assert!(!text.contains("os error"), "{text}");
         }
+    }
+
+    #[test]
+    fn a_host_that_cannot_listen_is_told_the_cause_in_words() {
+        let bind: SocketAddr = "10.255.255.1:7531".parse().unwrap();
+        let cases = [
+            (
+                ErrorKind::AddrNotAvailable,
+                "not an address of this machine",
+                "--port",
+            ),
+            (ErrorKind::AddrInUse, "Choose another --port", "--bind"),
+            (
+                ErrorKind::PermissionDenied,
+                "Choose a --port from 1024",
+                "--bind",
+            ),
+        ];
+        for (kind, says, not) in cases {
+            let text = bind_failure(bind, &std::io::Error::from(kind));
+            assert!(text.contains(says), "{kind:?}: {text}");
+            assert!(!text.contains(not), "{kind:?}: {text}");
+            assert!(!text.contains("os error"), "{kind:?}: {text}");
+        }
+        // The real refusal of an address this machine does not have
+        // (binding sends nothing).
+        if let Err(e) = TcpListener::bind("192.0.2.1:0") {
+            let text = bind_failure("192.0.2.1:7531".parse().unwrap(), &e);
+            assert!(text.contains("not an address of this machine"), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_port_out_of_range_is_said_so() {
+        let text = resolve("127.0.0.1:99999").unwrap_err();
+        assert!(text.contains("no port 99999"), "{text}");
+        assert!(text.contains("from 1 to 65535"), "{text}");
+        let text = resolve("no-such-host.invalid").unwrap_err();
+        assert!(
+            !text.contains("os error") && !text.contains("failed to lookup"),
+            "{text}"
+        );
     }
 
     #[test]

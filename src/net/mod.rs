@@ -38,14 +38,18 @@
 //! # What is protected
 //!
 //! Nobody without the code can join, read the moves or change them in
-//! flight: a guess at the code is one online try, and the host tries at
-//! most one wrong code a minute from one address and two a minute in all
-//! ([`gate::Tries`]). Nobody without the code can keep the friend out for
-//! long either: handshakes run side by side, each with a deadline, and a
-//! full house closes the oldest handshake of the busiest address; one
-//! guessing address spends only its own tries. (Many addresses guessing
-//! together can spend everybody's: then the friend is told when to try
-//! again.) Holding the code and the name is not enough to take the
+//! flight: a guess at the code is one online try that costs a whole key
+//! exchange, and the host tries at most one wrong code a minute from one
+//! address, and in all two a minute plus a reserve of one a minute for
+//! addresses that have never tried a wrong code ([`gate::Tries`]). Nobody
+//! without the code can keep the friend out for long either: handshakes
+//! run side by side, each with a deadline, and a full house closes the
+//! oldest handshake of the busiest address; one guessing address spends
+//! only its own tries, and strangers at several addresses who spend
+//! everybody's leave the friend the reserve. (An attacker with a new
+//! address for every try can spend that too: then the friend is told when
+//! to try again, a wait the joiner clamps to [`session::MAX_RETRY_IN`]
+//! and its `--reconnect` time.) Holding the code and the name is not enough to take the
 //! joiner's seat while its program is connected: that takes the seat key
 //! ([`seat`]). Not hidden: that two machines talk, when, and how much (the
 //! frame sizes). A player who has the code is trusted only to make legal

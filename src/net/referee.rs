@@ -110,6 +110,8 @@ pub struct Referee {
     /// The match as the front end last kept it.
     m: Match,
     journal: Option<(String, HostNote)>,
+    /// Why the journal could not be kept, until it is said.
+    journal_problem: Option<String>,
     again: [Option<bool>; 2],
     undo: Option<(Side, At)>,
     /// The joiner's move handed to the front end ([`Out::Play`]) and not
@@ -130,6 +132,7 @@ impl Referee {
         Referee {
             m,
             journal: None,
+            journal_problem: None,
             again: [None, None],
             undo: None,
             playing: None,
@@ -143,9 +146,19 @@ impl Referee {
     /// restart.)
     #[must_use]
     pub fn with_journal(mut self, host: &str, note: HostNote) -> Referee {
-        let _ = resume::store(host, &note);
+        if let Err(e) = resume::store(host, resume::Settings::of(&self.m), &note) {
+            self.journal_problem = Some(format!(
+                "the note that offers this match again after a restart could not be kept ({}); the match itself is saved as usual",
+                crate::game::files::words(&e)
+            ));
+        }
         self.journal = Some((host.to_string(), note));
         self
+    }
+
+    /// Why the note of [`Referee::with_journal`] could not be kept, once.
+    pub fn take_journal_problem(&mut self) -> Option<String> {
+        self.journal_problem.take()
     }
 
     /// The match as last kept.

@@ -8,7 +8,7 @@
 //! 2. The joiner answers [`Hello::Joiner`] with its version and SPAKE2
 //!    message. Different versions: the host answers
 //!    [`Refusal::Version`] and both tell their player which protocols
-//!    they speak ([`super::version_mismatch`]).
+//!    they speak ([`super::version_mismatch`]); no try is spent.
 //! 3. Both finish SPAKE2 and derive, with HKDF-SHA256 salted by a hash of
 //!    everything said so far, one ChaCha20-Poly1305 key per direction.
 //! 4. The joiner sends its first sealed message ([`ToHost::Join`]). If it
@@ -293,14 +293,20 @@ fn read_clear(stream: &mut Timed<'_>) -> Result<Hello, SessionError> {
     }
 }
 
+/// The longest wait a host's refusal is taken at: a refusal in the clear
+/// is unauthenticated, so its `retry_in` is clamped to 1 s ..= this. (This
+/// program's host never asks for more than a try's refill,
+/// [`super::gate::RESERVE`]'s and [`super::gate::PER_ADDRESS`]'s minute.)
+pub const MAX_RETRY_IN: Duration = Duration::from_secs(120);
+
 /// The error a refusal in the clear stands for.
 fn refused(reason: Refusal, theirs: u32, retry_in: u32) -> SessionError {
     match reason {
         Refusal::WrongCode => SessionError::WrongCode,
         Refusal::Version => SessionError::Version(theirs),
-        Refusal::TooManyTries => {
-            SessionError::TooManyTries(Duration::from_secs(u64::from(retry_in.max(1))))
-        }
+        Refusal::TooManyTries => SessionError::TooManyTries(
+            Duration::from_secs(u64::from(retry_in.max(1))).min(MAX_RETRY_IN),
+        ),
     }
 }
 
@@ -397,7 +403,8 @@ pub fn host_handshake(
         return Err(SessionError::NotMancala);
     }
     if version != PROTOCOL_VERSION {
-        tries.spend(source, Instant::now());
+        // Not a guess at the code: no try is spent (a stranger could
+        // otherwise spend everybody's tries at no cost of its own).
         let _ = send_clear(
             &mut timed,
             &Hello::Refused {
@@ -616,6 +623,7 @@ mod tests {
                 every: Duration::from_secs(60),
             },
             crate::net::gate::OVERALL,
+            crate::net::gate::RESERVE,
         ));
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
@@ -656,6 +664,16 @@ mod tests {
         let ends = host.join().unwrap();
         assert!(matches!(ends[0], Err(SessionError::WrongCode)));
         assert!(matches!(ends[1], Err(SessionError::TooManyTries(_))));
+    }
+
+    #[test]
+    fn a_refusals_wait_is_clamped() {
+        for (asked, taken) in [(0, 1), (30, 30), (u32::MAX, MAX_RETRY_IN.as_secs())] {
+            let SessionError::TooManyTries(wait) = refused(Refusal::TooManyTries, 0, asked) else {
+                panic!("{asked}");
+            };
+            assert_eq!(wait, Duration::from_secs(taken), "{asked}");
+        }
     }
 
     #[test]

@@ -13,10 +13,12 @@
 //!   pauses between seeds, so scripted games run at full speed;
 //! - the prompt `Alice, choose a pit (a-f):`. An answer is a pit letter, or
 //!   a number 1..n counted from the mover's left (as on the full screen);
-//!   `u` takes back a move (against a computer, back to the human's previous
-//!   turn), `r` redoes it, `q` quits, `?` shows this help. A wrong answer
-//!   gets the rules' message ("Sorry, that pit is empty.") and the question
-//!   again.
+//!   `undo` takes back a move (against a computer, back to the human's
+//!   previous turn), `redo` redoes it, `hint` asks the engine, `quit`
+//!   quits, `help` shows this help; their letters work where they name no
+//!   pit (see [`crate::session::commands`]: one answer for every front
+//!   end). A wrong answer gets the rules' message ("Sorry, that pit is
+//!   empty.") and the question again.
 //!
 //! When the input is not a terminal, each answer read is echoed after its
 //! prompt, so that a transcript reads like a game.
@@ -41,8 +43,9 @@
 //! running the same script again plays the same game instead of meeting the
 //! resume question. Each finished round is written as a record and counted
 //! in the statistics. Answering `n` to "Play again? (y/n)" (or ending the
-//! input there) ends the match and clears its save. The full-screen game
-//! keeps matches by the same rules: both use [`crate::game::keeper`].
+//! input there) ends the match and clears its save. All of this is the
+//! [`Session`]'s: this front end turns lines into its commands and its
+//! events into lines.
 
 pub mod analysis;
 pub mod board;
@@ -55,16 +58,16 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 
 use crate::game::console::{self, LineInput};
-use crate::game::keeper::{Found, busy_answer, saved_summary};
-use crate::game::messages::{gave_no_move, plays, round_goes_on, unproven};
+use crate::game::messages::{gave_no_move, hint_text, plays, unproven};
 use crate::game::{
-    BUSY_NOTICE, BUSY_QUESTION, Keeper, Match, MatchConfig, PlayOptions, RESUME_QUESTION, Redone,
-    Undo, computer_move, describe, match_score_line, outcome_message, perfect_warning,
-    redo_message, seat_player,
+    BUSY_QUESTION, Keeper, Match, MatchConfig, PlayOptions, RESUME_QUESTION, describe,
+    match_score_line,
 };
-use crate::players::{Limits, MoveProof, TurnFn};
 use crate::rng::Rng;
-use crate::rules::{Board, MoveError, Played, Side, Step};
+use crate::session::commands::{keys_said, turn_offers, words_said};
+use crate::session::{
+    Asking, Ending, Moved, MovedBy, Session, SessionCommand, SessionEvent, Unparsed,
+};
 
 use lines::LineGame;
 
@@ -119,52 +122,22 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
         .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
 }
 
-/// The question the local game waits on; each typed line answers it.
-enum Asking {
-    /// [`BUSY_QUESTION`]: the match is open in another window.
-    Busy(Box<Found>),
-    /// [`RESUME_QUESTION`] about the saved match (the new one is the
-    /// game's until it is answered).
-    Resume(Box<Match>),
-    /// The human to move in the match chooses a pit.
-    Move,
-    /// "Play again? (y/n)" after a finished round.
-    PlayAgain,
-}
-
-/// An answer to a yes/no question.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum YesNo {
-    Yes,
-    No,
-    /// `q`: stop here, keeping the match saved.
-    Quit,
-}
-
-fn yes_no(line: &str) -> Option<YesNo> {
-    match line.trim().to_ascii_lowercase().as_str() {
-        "y" | "yes" => Some(YesNo::Yes),
-        "n" | "no" => Some(YesNo::No),
-        "q" | "quit" => Some(YesNo::Quit),
-        _ => None,
-    }
-}
-
 /// The local match, line by line: a [`LineGame`] that the one plain loop
-/// drives. Computers move as soon as it is their turn (plain mode reads no
-/// input while they think); a human's turn, and each question, waits for
-/// the next line.
+/// drives. It turns each line into a [`SessionCommand`] and each
+/// [`SessionEvent`] into lines; the [`Session`] decides everything else.
+/// Computers move as soon as it is their turn (plain mode reads no input
+/// while they think); a human's turn, and each question, waits for the
+/// next line.
 struct LocalGame<W> {
     out: W,
     /// Whether each line read is printed after its prompt (input from a
     /// script, so that a transcript reads like a game).
     echo: bool,
-    options: PlayOptions,
-    keeper: Keeper,
-    computers: [Option<Box<dyn TurnFn>>; 2],
-    /// The match: a new one until a saved one is resumed.
-    game: Match,
-    asking: Asking,
+    /// Whether each move's sowing line is printed.
+    animate: bool,
+    session: Session,
+    /// Whether the last line was the end of input (it words the ending).
+    at_end: bool,
 }
 
 impl<W: Write> LocalGame<W> {
@@ -177,22 +150,19 @@ impl<W: Write> LocalGame<W> {
         config: MatchConfig,
         seed: u64,
     ) -> LocalGame<W> {
-        let kinds = config.kinds();
         LocalGame {
             out,
             echo,
-            options,
-            keeper,
-            computers: Side::BOTH.map(|side| seat_player(kinds, seed, side)),
-            game: Match::new(config, seed),
-            asking: Asking::Move,
+            animate: options.seed_delay.is_some(),
+            session: Session::new(config, seed, options.think, keeper),
+            at_end: false,
         }
     }
 
-    /// Says who plays what, and asks the first question (or plays until a
-    /// human's turn); `Some` when the program ends already.
+    /// Says who plays what, and starts the session; `Some` when the
+    /// program ends already.
     fn start(&mut self) -> anyhow::Result<Option<ExitCode>> {
-        let config = self.game.config().clone();
+        let config = self.session.game().config().clone();
         let [s, n] = [&config.seats[0], &config.seats[1]];
         writeln!(
             self.out,
@@ -200,396 +170,210 @@ impl<W: Write> LocalGame<W> {
             s.name, s.kind, n.name, n.kind
         )?;
         writeln!(self.out, "Rules: {}.", config.rules)?;
-        if let Some(warning) = perfect_warning(&config, self.options.think) {
+        if let Some(warning) = self.session.greeting() {
             writeln!(self.out, "{warning}")?;
         }
-        self.print_help(&config)?;
-        let found = self.keeper.look(&config);
-        if found.busy {
-            writeln!(self.out, "{BUSY_NOTICE}")?;
-            return self.ask_again(Asking::Busy(Box::new(found)));
-        }
-        self.offer(found)
+        self.print_help()?;
+        let events = self.session.start();
+        self.show(events)
     }
 
-    /// Offers the saved match `found`, if any, else plays the new one.
-    fn offer(&mut self, found: Found) -> anyhow::Result<Option<ExitCode>> {
-        for note in &found.notes {
-            writeln!(self.out, "Note: {note}")?;
-        }
-        if let Some(problem) = &found.problem {
-            console::warn(format_args!("mancala: {problem}"));
-        }
-        match found.saved {
-            Some(saved) => {
-                writeln!(self.out, "{}", saved_summary(&saved))?;
-                self.ask_again(Asking::Resume(Box::new(saved)))
+    /// Prints what the session said; `Some` when it ended.
+    fn show(&mut self, events: Vec<SessionEvent>) -> anyhow::Result<Option<ExitCode>> {
+        for event in events {
+            if let Some(code) = self.show_one(event)? {
+                return Ok(Some(code));
             }
-            None => self.begin(),
         }
+        Ok(None)
     }
 
-    /// Plays the match from its current round.
-    fn begin(&mut self) -> anyhow::Result<Option<ExitCode>> {
-        self.open_round()?;
-        self.play_on()
-    }
-
-    /// The round's opening line and board.
-    fn open_round(&mut self) -> io::Result<()> {
-        let m = &self.game;
-        let opening = match m.moves().len() {
-            0 => m.round_message(),
-            played => round_goes_on(m.round(), played, m.name(m.starter())),
-        };
-        let board = board::render(m.board(), m.names());
-        writeln!(self.out)?;
-        writeln!(self.out, "{opening}")?;
-        writeln!(self.out)?;
-        write!(self.out, "{board}")
-    }
-
-    /// Plays the computers' moves until a human's turn or the round's end,
-    /// and asks the question that comes then.
-    fn play_on(&mut self) -> anyhow::Result<Option<ExitCode>> {
-        loop {
-            let m = &self.game;
-            if m.board().is_over() {
-                break;
+    fn show_one(&mut self, event: SessionEvent) -> anyhow::Result<Option<ExitCode>> {
+        let m = self.session.game();
+        match event {
+            SessionEvent::Notice(notice) => writeln!(self.out, "{notice}")?,
+            SessionEvent::Note(note) => writeln!(self.out, "Note: {note}")?,
+            SessionEvent::KeepFailed(problem) => console::warn(format_args!("mancala: {problem}")),
+            SessionEvent::RoundOpened(opening, now) => {
+                let board = board::render(&now, m.names());
+                write!(self.out, "\n{opening}\n\n{board}")?;
             }
-            let side = m.board().to_move();
-            let Some(player) = &mut self.computers[side.index()] else {
-                self.asking = Asking::Move;
-                self.prompt()?;
-                return Ok(None);
-            };
-            let limits = Limits::time(self.options.think);
-            let chosen = player.choose(m.board(), &limits);
-            let proof = player.last_proof();
-            let Some(choice) = computer_move(m.board(), chosen) else {
-                break;
-            };
-            let letter = m.rules().letter(choice.pit).unwrap_or('?');
-            if choice.fallback {
-                writeln!(self.out, "{}", gave_no_move(m.name(side), letter))?;
-            } else {
-                writeln!(self.out, "{}", plays(m.name(side), letter))?;
+            SessionEvent::Moved(moved) => report_move(&mut self.out, self.animate, m, &moved)?,
+            SessionEvent::TookBack(said, now) => {
+                let board = board::render(&now, m.names());
+                write!(self.out, "{said}\n\n{board}")?;
             }
-            if let Some(MoveProof::Unproven { thought }) = proof {
-                writeln!(self.out, "{}", unproven(m.name(side), thought))?;
+            SessionEvent::Hinted(hint) => writeln!(self.out, "{}", hint_text(m.rules(), &hint))?,
+            SessionEvent::Refused(e) => writeln!(self.out, "{e}")?,
+            SessionEvent::RoundOver(result, tally) => {
+                writeln!(self.out, "{result}")?;
+                writeln!(self.out, "{}", match_score_line(&tally, m.names()))?;
             }
-            self.play(choice.pit)?;
+            SessionEvent::Recorded(path) => {
+                writeln!(self.out, "Round recorded in {}.", path.display())?;
+            }
+            SessionEvent::Asked(_) => self.prompt()?,
+            SessionEvent::Ended(ending) => {
+                self.ended(ending)?;
+                return Ok(Some(ExitCode::SUCCESS));
+            }
         }
-        self.end_round()?;
-        self.ask_again(Asking::PlayAgain)
+        Ok(None)
     }
 
     /// Asks the question waited on.
     fn prompt(&mut self) -> io::Result<()> {
-        match &self.asking {
-            Asking::Busy(_) => write!(self.out, "{BUSY_QUESTION} ")?,
-            Asking::Resume(_) => write!(self.out, "{RESUME_QUESTION} ")?,
+        let m = self.session.game();
+        match self.session.asking() {
+            Asking::Busy => write!(self.out, "{BUSY_QUESTION} ")?,
+            Asking::Resume => write!(self.out, "{RESUME_QUESTION} ")?,
             Asking::PlayAgain => write!(self.out, "Play again? (y/n) ")?,
-            Asking::Move => {
-                let m = &self.game;
-                let side = m.board().to_move();
-                write!(
-                    self.out,
-                    "{}, choose a pit ({}): ",
-                    m.name(side),
-                    m.rules().letter_range(side)
-                )?;
-            }
+            Asking::Move(side) => write!(
+                self.out,
+                "{}, choose a pit ({}): ",
+                m.name(side),
+                m.rules().letter_range(side)
+            )?,
+            Asking::Over => {}
         }
         self.out.flush()
     }
 
-    /// The answer to the question waited on.
+    /// A line typed: the command it spells, or why it is none.
     fn on_line(&mut self, line: &str) -> anyhow::Result<Option<ExitCode>> {
         if self.echo {
             writeln!(self.out, "{line}")?;
         }
-        match std::mem::replace(&mut self.asking, Asking::Move) {
-            Asking::Busy(found) => match busy_answer(line) {
-                Some(true) => {
-                    writeln!(self.out, "Playing unsaved: rounds are still recorded.")?;
-                    self.offer(*found)
-                }
-                Some(false) => self.left_to_other(),
-                None => {
-                    writeln!(self.out, "Please answer p or q.")?;
-                    self.ask_again(Asking::Busy(found))
-                }
-            },
-            Asking::Resume(saved) => match yes_no(line) {
-                Some(YesNo::Yes) => {
-                    self.game = *saved;
-                    self.begin()
-                }
-                Some(YesNo::No) => self.begin(),
-                Some(YesNo::Quit) => {
-                    writeln!(
-                        self.out,
-                        "Stopped. The match stays saved: start mancala with the same names to resume it."
-                    )?;
-                    Ok(Some(ExitCode::SUCCESS))
-                }
-                None => {
-                    writeln!(self.out, "Please answer y or n (q stops here).")?;
-                    self.ask_again(Asking::Resume(saved))
-                }
-            },
-            Asking::PlayAgain => match yes_no(line) {
-                Some(YesNo::Yes) => {
-                    self.open_round()?;
-                    self.play_on()
-                }
-                Some(YesNo::Quit) => self.stop(false),
-                Some(YesNo::No) => self.thanks(false),
-                None => {
-                    writeln!(self.out, "Please answer y or n (q stops here).")?;
-                    self.ask_again(Asking::PlayAgain)
-                }
-            },
-            Asking::Move => self.on_move_line(line),
+        let command = match self.session.parse(line) {
+            Ok(SessionCommand::Help) => {
+                self.print_help()?;
+                return self.prompt().map(|()| None).map_err(Into::into);
+            }
+            Ok(command) => command,
+            Err(unparsed) => {
+                self.explain(&unparsed)?;
+                self.prompt()?;
+                return Ok(None);
+            }
+        };
+        let events = self.session.handle(command);
+        self.show(events)
+    }
+
+    /// Why a line was no answer, and how to answer.
+    fn explain(&mut self, unparsed: &Unparsed) -> io::Result<()> {
+        let m = self.session.game();
+        let rules = *m.rules();
+        match self.session.asking() {
+            Asking::Busy => writeln!(self.out, "Please answer p or q."),
+            Asking::Resume | Asking::PlayAgain => {
+                writeln!(self.out, "Please answer y or n (q stops here).")
+            }
+            Asking::Move(side) => {
+                let Some(message) = unparsed.message() else {
+                    return Ok(());
+                };
+                let keys = keys_said(
+                    &self.session.open_commands(),
+                    &[SessionCommand::Hint, SessionCommand::Help],
+                );
+                writeln!(self.out, "{message}")?;
+                writeln!(
+                    self.out,
+                    "Type a letter {} or a number {} ({keys}).",
+                    rules.letter_range(side),
+                    rules.number_range()
+                )
+            }
+            Asking::Over => Ok(()),
         }
     }
 
-    fn ask_again(&mut self, asking: Asking) -> anyhow::Result<Option<ExitCode>> {
-        self.asking = asking;
-        self.prompt()?;
-        Ok(None)
-    }
-
-    /// The end of input: whatever was asked, the program ends.
+    /// The end of input: whatever was asked, the program ends. A script's
+    /// end of input (input not a terminal) ends the match for good: a
+    /// saved match would make the next run of the same script answer the
+    /// resume question with its first move, and scripted games must replay
+    /// the same way each time.
     fn on_end(&mut self) -> anyhow::Result<Option<ExitCode>> {
         if self.echo {
             writeln!(self.out)?;
         }
-        match std::mem::replace(&mut self.asking, Asking::Move) {
-            Asking::Busy(_) => self.left_to_other(),
-            Asking::Resume(_) => {
-                writeln!(self.out, "End of input: nothing was played.")?;
-                Ok(Some(ExitCode::SUCCESS))
-            }
-            Asking::PlayAgain => self.thanks(true),
-            Asking::Move => self.stop(true),
-        }
-    }
-
-    fn left_to_other(&mut self) -> anyhow::Result<Option<ExitCode>> {
-        writeln!(
-            self.out,
-            "Nothing was played here: the match goes on in the other window."
-        )?;
-        Ok(Some(ExitCode::SUCCESS))
-    }
-
-    /// "n" to "Play again?" (or the end of input there): the match is over.
-    fn thanks(&mut self, end_of_input: bool) -> anyhow::Result<Option<ExitCode>> {
-        self.finish();
-        if end_of_input {
-            writeln!(self.out)?;
-        }
-        writeln!(self.out, "Thanks for playing!")?;
-        self.print_tally()?;
-        Ok(Some(ExitCode::SUCCESS))
-    }
-
-    /// A line typed at a human's turn: a pit, or a command.
-    fn on_move_line(&mut self, line: &str) -> anyhow::Result<Option<ExitCode>> {
-        let m = &self.game;
-        let side = m.board().to_move();
-        let rules = *m.rules();
-        let text = line.trim();
-        // On 10- and 12-pit boards q, r and u are pit letters too: the
-        // mover's own pit wins, as in the full-screen game; the words
-        // quit, redo and undo always work.
-        let own_pit = rules
-            .parse_pit(text, side)
-            .filter(|&p| !text.starts_with(|c: char| c.is_ascii_digit()) && rules.owner(p) == side);
-        let command = if own_pit.is_some() { "" } else { text };
-        match command.to_ascii_lowercase().as_str() {
-            "" if text.is_empty() => return self.play_on(),
-            "q" | "quit" => return self.stop(false),
-            "?" | "help" => {
-                let config = m.config().clone();
-                self.print_help(&config)?;
-                return self.play_on();
-            }
-            "u" | "undo" => {
-                self.undo()?;
-                return self.play_on();
-            }
-            "r" | "redo" => {
-                self.redo()?;
-                return self.play_on();
-            }
-            _ => {}
-        }
-        let Some(pit) = rules.parse_pit(text, side) else {
-            let single = text.chars().count() == 1 || text.parse::<u64>().is_ok();
-            if single {
-                writeln!(self.out, "{}", MoveError::NoSuchPit)?;
-            } else {
-                writeln!(self.out, "'{text}' is not a pit.")?;
-            }
-            writeln!(
-                self.out,
-                "Type a letter {} or a number {} (u undoes, r redoes, q quits).",
-                rules.letter_range(side),
-                rules.number_range()
-            )?;
-            return self.play_on();
+        self.at_end = true;
+        let command = match self.session.asking() {
+            Asking::Move(_) if !self.echo => SessionCommand::Quit,
+            Asking::Busy => SessionCommand::Quit,
+            _ => SessionCommand::Finish,
         };
-        if let Err(e) = m.board().check(pit) {
-            writeln!(self.out, "{e}")?;
-            return self.play_on();
-        }
-        self.play(pit)?;
-        self.play_on()
-    }
-
-    fn save(&mut self) {
-        save(&mut self.keeper, &self.game);
-    }
-
-    /// Stops playing: at the player's request (`q`), which keeps the match
-    /// saved to resume later, or at the end of input. A script's end of input
-    /// (input not a terminal) ends the match for good: a saved match would
-    /// make the next run of the same script answer the resume question with
-    /// its first move, and scripted games must replay the same way each time.
-    fn stop(&mut self, end_of_input: bool) -> anyhow::Result<Option<ExitCode>> {
-        if end_of_input && self.echo {
-            self.finish();
-            writeln!(self.out, "End of input: the match ends here.")?;
-        } else {
-            let why = if end_of_input {
-                "End of input"
-            } else {
-                "Stopped"
-            };
-            if self.keeper.is_saving() {
-                writeln!(
-                    self.out,
-                    "{why}. The match is saved: start mancala with the same names to resume it."
-                )?;
-            } else {
-                writeln!(self.out, "{why}. This match was not saved here.")?;
-            }
-        }
-        self.print_standing()?;
+        let events = self.session.handle(command);
+        self.show(events)?;
         Ok(Some(ExitCode::SUCCESS))
     }
 
-    /// Clears the match's save: the players are done with it.
-    fn finish(&mut self) {
-        let m = &self.game;
-        if let Some(warning) = self.keeper.finish(m.config()) {
-            console::warn(format_args!("mancala: {warning}"));
+    /// Words how the session ended.
+    fn ended(&mut self, ending: Ending) -> io::Result<()> {
+        let why = if self.at_end {
+            "End of input"
+        } else {
+            "Stopped"
+        };
+        match ending {
+            Ending::LeftToOther => writeln!(
+                self.out,
+                "Nothing was played here: the match goes on in the other window."
+            ),
+            Ending::Untouched if self.at_end => {
+                writeln!(self.out, "End of input: nothing was played.")
+            }
+            Ending::Untouched => writeln!(
+                self.out,
+                "Stopped. The match stays saved: start mancala with the same names to resume it."
+            ),
+            Ending::Finished { after_round: true } => {
+                if self.at_end {
+                    writeln!(self.out)?;
+                }
+                writeln!(self.out, "Thanks for playing!")?;
+                self.print_tally()
+            }
+            Ending::Finished { after_round: false } => {
+                writeln!(self.out, "End of input: the match ends here.")?;
+                self.print_standing()
+            }
+            Ending::Stopped { saved } => {
+                if saved {
+                    writeln!(
+                        self.out,
+                        "{why}. The match is saved: start mancala with the same names to resume it."
+                    )?;
+                } else {
+                    writeln!(self.out, "{why}. This match was not saved here.")?;
+                }
+                self.print_standing()
+            }
         }
     }
 
     fn print_tally(&mut self) -> io::Result<()> {
-        let m = &self.game;
+        let m = self.session.game();
         writeln!(self.out, "{}", match_score_line(m.tally(), m.names()))
     }
 
-    fn print_help(&mut self, config: &MatchConfig) -> io::Result<()> {
+    /// The pits and commands, from the session's open commands.
+    fn print_help(&mut self) -> io::Result<()> {
+        let rules = *self.session.game().rules();
+        let offers = turn_offers(&rules);
         writeln!(
             self.out,
-            "Choose a pit by its letter or by its number {} from your left; u undoes, r redoes, q quits, ? shows this help.",
-            config.rules.number_range()
+            "Choose a pit by its letter or by its number {} from your left; {}. The words {} work on every board; a letter that names a pit is that pit.",
+            rules.number_range(),
+            keys_said(&offers, &[]),
+            words_said(&offers),
         )
-    }
-
-    /// Announces the end of a round, keeps its record and statistics, and
-    /// moves the match on to the next round (the save holds it from here
-    /// on: see `Keeper::close_round`).
-    fn end_round(&mut self) -> io::Result<()> {
-        let m = &mut self.game;
-        if let Some(outcome) = m.outcome() {
-            writeln!(
-                self.out,
-                "{}",
-                outcome_message(outcome, m.board().score(), m.names())
-            )?;
-        }
-        writeln!(self.out, "{}", match_score_line(m.tally(), m.names()))?;
-        let kept = self.keeper.close_round(m);
-        if let Some(path) = kept.record {
-            writeln!(self.out, "Round recorded in {}.", path.display())?;
-        }
-        for warning in kept.warnings {
-            console::warn(format_args!("mancala: {warning}"));
-        }
-        m.next_round();
-        Ok(())
-    }
-
-    /// Undo by turn ([`Match::undo_turn`]): back to the human's previous
-    /// turn, or a message saying why not.
-    fn undo(&mut self) -> io::Result<()> {
-        self.stop_thinking_ahead();
-        let m = &mut self.game;
-        let undo = m.undo_turn();
-        writeln!(self.out, "{}", undo.message())?;
-        if let Undo::Undone(_) = undo {
-            let board = board::render(m.board(), m.names());
-            self.save();
-            writeln!(self.out)?;
-            write!(self.out, "{board}")?;
-        }
-        Ok(())
-    }
-
-    /// Redo by turn ([`Match::redo_turn`]): the move taken back and the
-    /// computer's moves after it, as they were played.
-    fn redo(&mut self) -> io::Result<()> {
-        self.stop_thinking_ahead();
-        let m = &mut self.game;
-        let redone = m.redo_turn();
-        let animate = self.options.seed_delay.is_some();
-        for Redone {
-            played,
-            steps,
-            after,
-            ..
-        } in &redone
-        {
-            report_move(&mut self.out, animate, m, after, played, steps)?;
-        }
-        writeln!(self.out, "{}", redo_message(&redone))?;
-        if !redone.is_empty() {
-            self.save();
-        }
-        Ok(())
-    }
-
-    /// The computers stop thinking ahead: the line of play they were
-    /// thinking about is being changed (undo, redo).
-    fn stop_thinking_ahead(&mut self) {
-        for player in self.computers.iter_mut().flatten() {
-            player.stop_thinking_ahead();
-        }
-    }
-
-    /// Plays a checked pit, saves, and shows what happened.
-    fn play(&mut self, pit: crate::rules::Pit) -> io::Result<()> {
-        let m = &mut self.game;
-        let mut steps: Vec<Step> = Vec::new();
-        let played = match m.play(pit, &mut steps) {
-            Ok(played) => played,
-            Err(e) => return writeln!(self.out, "{e}"),
-        };
-        save(&mut self.keeper, m);
-        let animate = self.options.seed_delay.is_some();
-        report_move(&mut self.out, animate, m, m.board(), &played, &steps)
     }
 
     /// The round's seeds so far and the match score.
     fn print_standing(&mut self) -> io::Result<()> {
-        let m = &self.game;
+        let m = self.session.game();
         let score = m.board().score();
         let [s, n] = m.names();
         writeln!(
@@ -601,25 +385,38 @@ impl<W: Write> LocalGame<W> {
     }
 }
 
-/// Saves `m`; a problem is a warning, and the game goes on.
-fn save(keeper: &mut Keeper, m: &Match) {
-    if let Some(warning) = keeper.save(m) {
-        console::warn(format_args!("mancala: {warning}"));
+/// Shows a move of `m` on `out`: who played it when they did not type it
+/// here, its sowing line (when `animate`), the board it led to, what it
+/// did.
+fn report_move(out: &mut impl Write, animate: bool, m: &Match, moved: &Moved) -> io::Result<()> {
+    let Moved {
+        by,
+        played,
+        steps,
+        after,
+        ..
+    } = moved;
+    let name = m.name(played.mover);
+    let letter = m.rules().letter(played.pit).unwrap_or('?');
+    match *by {
+        MovedBy::Person => {}
+        MovedBy::Redone => writeln!(out, "{}", plays(name, letter))?,
+        MovedBy::Computer {
+            fallback,
+            unproven: thought,
+        } => {
+            if fallback {
+                writeln!(out, "{}", gave_no_move(name, letter))?;
+            } else {
+                writeln!(out, "{}", plays(name, letter))?;
+            }
+            if let Some(thought) = thought {
+                writeln!(out, "{}", unproven(name, thought))?;
+            }
+        }
     }
-}
-
-/// Shows a move of `m` on `out`: its sowing line (when `animate`), the
-/// board it led to, what it did.
-fn report_move(
-    out: &mut impl Write,
-    animate: bool,
-    m: &Match,
-    after: &Board,
-    played: &Played,
-    steps: &[Step],
-) -> io::Result<()> {
     if animate && let Some(line) = board::sowing_line(m.rules(), steps) {
-        writeln!(out, "{} {line}", m.name(played.mover))?;
+        writeln!(out, "{name} {line}")?;
     }
     writeln!(out)?;
     write!(out, "{}", board::render(after, m.names()))?;
@@ -647,7 +444,9 @@ mod tests {
     use super::*;
     use crate::game::{FirstMover, Seat};
     use crate::players::PlayerKind;
-    use crate::rules::Rules;
+    use crate::players::{Limits, TurnFn};
+    use crate::rules::{Rules, Side};
+    use crate::session::SeatKind;
     use std::time::Duration;
 
     /// A computer player that never finds a move.
@@ -671,7 +470,8 @@ mod tests {
         };
         let options = PlayOptions::default();
         let mut game = LocalGame::new(Vec::new(), true, options, Keeper::new(None), config, 1);
-        game.computers = [None, Some(Box::new(GivesUp))];
+        game.session
+            .set_seat(Side::North, SeatKind::Computer(Box::new(GivesUp)));
         let out = play_script(game, "");
         let board = crate::rules::Board::starting(Rules::KALAH, Side::North);
         let policy = crate::game::computer_move(&board, None).unwrap();

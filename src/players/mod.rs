@@ -6,7 +6,10 @@
 //! moves come from the front end's input instead (a key or a typed line),
 //! and both go through the same [`crate::game`] policies.
 
+pub mod fair;
 mod greedy;
+pub mod ladder;
+pub mod level;
 mod random;
 pub mod search;
 pub mod solver;
@@ -22,6 +25,7 @@ use std::time::{Duration, Instant};
 use crate::rules::{Board, Pit};
 
 pub use greedy::Greedy;
+pub use level::{LevelPlayer, MAX_LEVEL};
 pub use random::{RandomPlayer, random_move, random_position};
 pub use search::{Engine, Level, SearchPlayer, SearchResult};
 pub use solver::{PerfectPlayer, Solution, Solver};
@@ -158,6 +162,13 @@ pub enum PlayerKind {
     Hard,
     /// Exact play.
     Perfect,
+    /// A level of the rated ladder, 1 to [`MAX_LEVEL`] (the top is
+    /// `perfect`): see [`level`].
+    Level(u8),
+    /// The level nearest the person's rating (`level:auto`): resolved to a
+    /// [`PlayerKind::Level`] before a match starts, and played as the
+    /// middle of the ladder where no person's rating is known.
+    AutoLevel,
 }
 
 impl PlayerKind {
@@ -193,6 +204,8 @@ impl fmt::Display for PlayerKind {
             PlayerKind::Medium => f.write_str("medium"),
             PlayerKind::Hard => f.write_str("hard"),
             PlayerKind::Perfect => f.write_str("perfect"),
+            PlayerKind::Level(n) => write!(f, "level:{n}"),
+            PlayerKind::AutoLevel => f.write_str("level:auto"),
         }
     }
 }
@@ -215,10 +228,19 @@ impl FromStr for PlayerKind {
             "medium" => PlayerKind::Medium,
             "hard" => PlayerKind::Hard,
             "perfect" => PlayerKind::Perfect,
+            "level:auto" => PlayerKind::AutoLevel,
+            _ if lower.starts_with("level:") => match lower["level:".len()..].parse::<u8>() {
+                Ok(n) if (1..=MAX_LEVEL).contains(&n) => PlayerKind::Level(n),
+                _ => {
+                    return Err(format!(
+                        "'{s}': the level must be a whole number from 1 to {MAX_LEVEL}, or auto"
+                    ));
+                }
+            },
             _ => {
                 let depth = lower.strip_prefix("tree:").ok_or_else(|| {
                     format!(
-                        "'{s}' is not a player (expected human, random, greedy, tree:N, easy, medium, hard or perfect)"
+                        "'{s}' is not a player (expected human, random, greedy, tree:N, easy, medium, hard, perfect or level:N)"
                     )
                 })?;
                 match depth.parse::<u8>() {
@@ -251,6 +273,8 @@ pub fn computer(kind: PlayerKind, seed: u64) -> Option<Box<dyn TurnFn>> {
         PlayerKind::Medium => Some(Box::new(SearchPlayer::new(Level::MEDIUM, seed))),
         PlayerKind::Hard => Some(Box::new(SearchPlayer::new(Level::HARD, seed))),
         PlayerKind::Perfect => Some(Box::new(PerfectPlayer::new())),
+        PlayerKind::Level(n) => Some(Box::new(LevelPlayer::new(n, seed))),
+        PlayerKind::AutoLevel => Some(Box::new(LevelPlayer::new(MAX_LEVEL / 2, seed))),
     }
 }
 
@@ -413,7 +437,16 @@ mod tests {
     fn every_computer_kind_plays_a_legal_move() {
         let board = Board::new(Rules::new(4, 3).unwrap());
         for kind in [
-            "random", "greedy", "tree:3", "easy", "medium", "hard", "perfect",
+            "random",
+            "greedy",
+            "tree:3",
+            "easy",
+            "medium",
+            "hard",
+            "perfect",
+            "level:1",
+            "level:10",
+            "level:auto",
         ] {
             let kind: PlayerKind = kind.parse().unwrap();
             let mut player = computer(kind, 1).unwrap();

@@ -227,6 +227,37 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
+/// Every legal move's value from one search (see [`Engine::move_values`]),
+/// in pit order, in a fixed array (no allocation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValues {
+    items: [(Pit, i32); MAX_PITS],
+    len: usize,
+    /// Plies of the deepest finished iteration (0: one-ply store gains).
+    pub depth: u32,
+    /// Whether the values are the game's true values (no line met the
+    /// horizon).
+    pub exact: bool,
+}
+
+impl MoveValues {
+    /// Each move and its estimated final margin for the mover.
+    #[must_use]
+    pub fn as_slice(&self) -> &[(Pit, i32)] {
+        &self.items[..self.len]
+    }
+
+    /// The best value (`i32::MIN` when there is no move).
+    #[must_use]
+    pub fn best(&self) -> i32 {
+        self.as_slice()
+            .iter()
+            .map(|&(_, v)| v)
+            .max()
+            .unwrap_or(i32::MIN)
+    }
+}
+
 /// Iterative-deepening alpha-beta with a transposition table.
 #[derive(Debug)]
 pub struct Engine {
@@ -315,27 +346,75 @@ impl Engine {
         Some(result)
     }
 
-    /// Future margins of every move at a fixed depth, with full windows so
-    /// that each value is exact at that depth (for the players that pick
-    /// among near-best moves). In pit order.
-    pub(crate) fn root_values(
+    /// Every move's estimated final margin for the mover, by iterative
+    /// deepening up to `max_depth` plies within `limits` (`fallback_nodes`
+    /// when they set no budget): the values of the deepest iteration
+    /// finished, never of an unfinished one. Values within `within` seeds
+    /// of the best are exact at that depth; a move worse than that is only
+    /// known to be worse (its value is an upper bound below the line). With
+    /// no iteration finished, the values are the one-ply store gains.
+    /// `None` only when there is no legal move.
+    pub fn move_values(
         &mut self,
         board: &Board,
-        depth: u32,
-        out: &mut Vec<(Pit, i32)>,
-    ) -> u64 {
-        out.clear();
+        limits: &Limits,
+        max_depth: u32,
+        fallback_nodes: Option<u64>,
+        within: i32,
+    ) -> Option<MoveValues> {
+        board.legal_moves().next()?;
         if self.rules != Some(*board.rules()) {
             self.table.clear();
             self.rules = Some(*board.rules());
         }
-        let mut budget = Budget::new(&Limits::none(), None);
-        let children = Children::new(board);
-        for child in children.as_slice() {
-            let value = self.child_value(child, depth.saturating_sub(1), -INF, INF, &mut budget);
-            out.push((child.pit, value));
+        let base = board.score().margin(board.to_move());
+        let mut budget = Budget::new(limits, fallback_nodes);
+        let mut children = Children::new(board);
+        let mut values = MoveValues {
+            items: [(Pit::new(0), 0); MAX_PITS],
+            len: children.as_slice().len(),
+            depth: 0,
+            exact: false,
+        };
+        for (slot, child) in values.items.iter_mut().zip(children.as_slice()) {
+            *slot = (child.pit, base + child.gain);
         }
-        budget.nodes
+        let mut scratch = values.items;
+        for depth in 1..=max_depth.clamp(1, u32::from(DEPTH_EXACT) - 1) {
+            let horizon_before = self.horizon;
+            // the best of the last iteration first: its value sets the line
+            for child in children.as_mut_slice() {
+                child.order = values
+                    .as_slice()
+                    .iter()
+                    .find(|(p, _)| *p == child.pit)
+                    .map_or(0, |&(_, v)| v);
+            }
+            children.sort();
+            let mut best = -INF;
+            for (slot, child) in scratch.iter_mut().zip(children.as_slice()) {
+                let floor = best.saturating_sub(within.max(0)).saturating_sub(1);
+                let value = self.child_value(child, depth - 1, floor.max(-INF), INF, &mut budget);
+                if budget.aborted {
+                    break;
+                }
+                best = best.max(value);
+                *slot = (child.pit, base + value);
+            }
+            if budget.aborted {
+                break;
+            }
+            // back in pit order, as the moves were listed
+            let done = &mut scratch[..values.len];
+            done.sort_unstable_by_key(|&(p, _)| p.index());
+            values.items[..values.len].copy_from_slice(done);
+            values.depth = depth;
+            if self.horizon == horizon_before {
+                values.exact = true;
+                break;
+            }
+        }
+        Some(values)
     }
 
     /// The mover's value of `child` searched `depth` more plies.
@@ -471,9 +550,9 @@ pub struct Level {
     /// The deepest iteration, in plies.
     pub max_depth: u32,
     /// Plays any move whose value is within this many seeds of the best
-    /// (chosen at random, from a fixed-depth search of `max_depth` plies
-    /// that ignores the limits: it is small); 0 plays the best move of the
-    /// iterative deepening within the limits.
+    /// (chosen at random, from the deepest iteration up to `max_depth`
+    /// plies finished within the limits, see [`Engine::move_values`]); 0
+    /// plays the best move of the iterative deepening within the limits.
     pub slack: i32,
     /// Positions per move when the limits set no budget (a turn function
     /// given no limits still answers).
@@ -513,7 +592,6 @@ pub struct SearchPlayer {
     engine: Engine,
     level: Level,
     rng: Rng,
-    values: Vec<(Pit, i32)>,
 }
 
 impl SearchPlayer {
@@ -524,7 +602,6 @@ impl SearchPlayer {
             engine: Engine::new(level.table_bits),
             level,
             rng: Rng::new(seed),
-            values: Vec::with_capacity(MAX_PITS),
         }
     }
 
@@ -542,22 +619,23 @@ impl SearchPlayer {
 impl TurnFn for SearchPlayer {
     fn choose(&mut self, board: &Board, limits: &Limits) -> Option<Pit> {
         if self.level.slack > 0 {
-            let mut values = std::mem::take(&mut self.values);
-            self.engine
-                .root_values(board, self.level.max_depth, &mut values);
-            let best = values.iter().map(|&(_, v)| v).max()?;
-            let near: usize = values
+            let values = self.engine.move_values(
+                board,
+                limits,
+                self.level.max_depth,
+                Some(self.level.fallback_nodes),
+                self.level.slack,
+            )?;
+            let best = values.best();
+            let near = |&&(_, v): &&(Pit, i32)| v >= best - self.level.slack;
+            let count = values.as_slice().iter().filter(near).count();
+            let pick = self.rng.below(count);
+            return values
+                .as_slice()
                 .iter()
-                .filter(|&&(_, v)| v >= best - self.level.slack)
-                .count();
-            let pick = self.rng.below(near);
-            let pit = values
-                .iter()
-                .filter(|&&(_, v)| v >= best - self.level.slack)
+                .filter(near)
                 .nth(pick)
                 .map(|&(p, _)| p);
-            self.values = values;
-            return pit;
         }
         self.analyse(board, limits).map(|r| r.best)
     }

@@ -30,25 +30,37 @@ impl TreePlayer {
     }
 
     /// The chosen pit and its store difference `depth` plies ahead, from
-    /// the mover's side; `None` when there is no move. When the limits stop
-    /// the search early it answers with the best pit found so far.
+    /// the mover's side; `None` when there is no move.
+    ///
+    /// It deepens one ply at a time (1, 2, ... `depth`) and answers with
+    /// the choice of the deepest tree it finished within the limits, so a
+    /// deep tree that runs out of time still plays its best shallower
+    /// choice, never a first-legal-pit fallback. The one-ply tree needs no
+    /// budget (it only plays each move once), so there is always a choice.
     #[must_use]
     pub fn best(&self, board: &Board, limits: &Limits) -> Option<(Pit, i32)> {
         let mut budget = Budget::new(limits, None);
         let base = board.score().margin(board.to_move());
-        let mut best: Option<(Pit, i32)> = None;
-        for child in Children::new(board).as_slice() {
-            let alpha = best.map_or(-INF, |(_, v)| v);
-            let value = child_value(child, u32::from(self.depth), alpha, INF, &mut budget);
+        let children = Children::new(board);
+        let mut finished: Option<(Pit, i32)> = None;
+        for depth in 1..=u32::from(self.depth) {
+            let mut best: Option<(Pit, i32)> = None;
+            for child in children.as_slice() {
+                let alpha = best.map_or(-INF, |(_, v)| v);
+                let value = child_value(child, depth, alpha, INF, &mut budget);
+                if budget.aborted {
+                    break;
+                }
+                if best.is_none_or(|(_, v)| value > v) {
+                    best = Some((child.pit, value));
+                }
+            }
             if budget.aborted {
                 break;
             }
-            if best.is_none_or(|(_, v)| value > v) {
-                best = Some((child.pit, value));
-            }
+            finished = best;
         }
-        best.or_else(|| board.legal_moves().next().map(|p| (p, 0)))
-            .map(|(p, v)| (p, base + v))
+        finished.map(|(p, v)| (p, base + v))
     }
 }
 
@@ -168,6 +180,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A deep tree out of budget plays the choice of the deepest tree it
+    /// finished, not its first legal pit (issue 35 point 5: `tree:12` on
+    /// 12×20 played `a`, `a`, `a`).
+    #[test]
+    fn a_deep_tree_out_of_budget_plays_its_deepest_finished_choice() {
+        let rules = Rules::new(12, 20).unwrap();
+        let board = Board::new(rules);
+        let cut = TreePlayer::new(12)
+            .best(&board, &Limits::nodes(20_000))
+            .unwrap();
+        let shallower: Vec<(Pit, i32)> = (1..=4)
+            .map(|d| TreePlayer::new(d).best(&board, &Limits::none()).unwrap())
+            .collect();
+        // (the old fallback, the first pit valued 0, is none of them)
+        assert!(shallower.contains(&cut), "{cut:?} not in {shallower:?}");
     }
 
     #[test]

@@ -106,6 +106,12 @@ pub struct Played {
 pub struct Moves(u32);
 
 impl Moves {
+    /// The set of the pits whose bits are set (for the other families).
+    #[inline]
+    pub(super) const fn from_bits(bits: u32) -> Moves {
+        Moves(bits)
+    }
+
     /// Whether there is no legal move.
     #[must_use]
     pub const fn is_empty(self) -> bool {

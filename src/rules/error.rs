@@ -27,6 +27,33 @@ pub enum MoveError {
     NotYours,
     /// The pit holds no seeds.
     Empty,
+    /// Oware: the opponent has no seeds and this move gives them none
+    /// while another would (RULES.md §7.5).
+    MustFeed,
+    /// Oware with grand slams forbidden: the move would capture every seed
+    /// the opponent has (RULES.md §7.4).
+    GrandSlam,
+}
+
+impl MoveError {
+    /// The message with the opponent named where it speaks of them:
+    /// "Sorry, you must give Michael seeds."
+    ///
+    /// ```
+    /// use mancala::rules::MoveError;
+    /// assert_eq!(MoveError::MustFeed.naming("Michael"), "Sorry, you must give Michael seeds.");
+    /// assert_eq!(MoveError::Empty.naming("Michael"), "Sorry, that pit is empty.");
+    /// ```
+    #[must_use]
+    pub fn naming(&self, opponent: &str) -> String {
+        match self {
+            MoveError::MustFeed => format!("Sorry, you must give {opponent} seeds."),
+            MoveError::GrandSlam => {
+                format!("Sorry, that would capture all of {opponent}'s seeds (a grand slam).")
+            }
+            _ => self.to_string(),
+        }
+    }
 }
 
 impl fmt::Display for MoveError {
@@ -37,6 +64,10 @@ impl fmt::Display for MoveError {
             MoveError::Store => "Sorry, you can't select the store.",
             MoveError::NotYours => "Sorry, you don't control that pit.",
             MoveError::Empty => "Sorry, that pit is empty.",
+            MoveError::MustFeed => "Sorry, you must give your opponent seeds.",
+            MoveError::GrandSlam => {
+                "Sorry, that would capture all of your opponent's seeds (a grand slam)."
+            }
         })
     }
 }

@@ -2,7 +2,9 @@
 //! randomness. Everything else in the crate plays through it. It depends
 //! on nothing else in the crate.
 //!
-//! [`solitaire`] holds the rules of the one-player game, Tchoukaillon.
+//! [`solitaire`] holds the rules of the one-player game, Tchoukaillon;
+//! [`oware`] those of the second two-player family, Oware (Abapa), and
+//! [`Game`], the family a round is played in.
 //!
 //! ```
 //! use mancala::rules::{Board, Outcome, Rules};
@@ -21,6 +23,7 @@ mod compact;
 mod config;
 mod error;
 mod notation;
+pub mod oware;
 mod pit;
 mod side;
 pub mod solitaire;
@@ -34,6 +37,7 @@ pub use config::{
 };
 pub use error::{MoveError, PositionError};
 pub use notation::{ParsePositionError, Position};
+pub use oware::Game;
 pub use pit::Pit;
 pub use side::{ParseSideError, Side};
 pub use trace::{NoTrace, Step, Tracer};

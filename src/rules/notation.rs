@@ -1,4 +1,4 @@
-//! The one-line position notation (RULES.md §7): a position a person can
+//! The one-line position notation (RULES.md §8): a position a person can
 //! read, type, paste into a message and play on from.
 //!
 //! ```text

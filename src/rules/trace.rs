@@ -40,6 +40,16 @@ pub enum Step {
         /// The store that receives them.
         store: Pit,
     },
+    /// Oware: one of the opponent's houses that the move brought to 2 or 3
+    /// seeds is captured (RULES.md §7.3).
+    Take {
+        /// The house emptied.
+        pit: Pit,
+        /// Seeds taken.
+        seeds: u16,
+        /// Where the mover's captured seeds are kept.
+        store: Pit,
+    },
     /// The last seed landed in the mover's own store: the mover plays again.
     ExtraTurn,
     /// End of game: `side`'s pit `pit` is emptied into `store` (owner sweep).
@@ -88,7 +98,8 @@ impl Step {
             }
             Step::Sweep {
                 pit, seeds, store, ..
-            } => {
+            }
+            | Step::Take { pit, seeds, store } => {
                 counts[pit.index()] = 0;
                 counts[store.index()] += seeds;
             }

@@ -57,7 +57,11 @@ impl AnimationStep for Step {
 
     fn hold(&self) -> u32 {
         match self {
-            Step::Capture { .. } | Step::Relay { .. } | Step::Sweep { .. } | Step::Lift { .. } => 2,
+            Step::Capture { .. }
+            | Step::Take { .. }
+            | Step::Relay { .. }
+            | Step::Sweep { .. }
+            | Step::Lift { .. } => 2,
             Step::Sow { .. } => 1,
             Step::ExtraTurn | Step::GameOver => 0,
         }
@@ -136,6 +140,9 @@ pub fn caption(animation: &Animation, names: [&str; 2], rules: &Rules) -> String
             letter(opposite),
             letter(pit)
         ),
+        Some(Step::Take { pit, seeds, .. }) => {
+            format!("{name} captures {seeds} from {}", letter(pit))
+        }
         Some(Step::Sweep {
             side, pit, seeds, ..
         }) => format!(
@@ -327,7 +334,9 @@ impl Animation<Step> {
                 store,
                 ..
             }) => [Some(pit), Some(opposite), Some(store)],
-            Some(Step::Sweep { pit, store, .. }) => [Some(pit), Some(store), None],
+            Some(Step::Sweep { pit, store, .. } | Step::Take { pit, store, .. }) => {
+                [Some(pit), Some(store), None]
+            }
             Some(Step::ExtraTurn | Step::GameOver) | None => [None; 3],
         }
     }

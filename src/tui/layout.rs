@@ -15,6 +15,8 @@ const MIN_BOTTOM: u16 = 4;
 /// Lines the bottom panel takes before the board grows; what the board
 /// leaves goes to it too.
 const MAX_BOTTOM: u16 = 8;
+/// The most lines the status line and the log take; more room is margin.
+const MAX_LOG: u16 = 12;
 
 /// The game screen's parts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,10 +122,16 @@ impl ScreenLayout {
         let size = BoardSize::fitting(room, rules).ok_or(need)?;
         let board_height = size.height();
         bottom_height += classic_height + extra - board_height;
+        // On a tall screen whose width stops the board growing, the lines
+        // past a long log are split above and below, so the game sits in
+        // the middle instead of on top of a mostly empty log.
+        let surplus = bottom_height.saturating_sub(MAX_LOG);
+        bottom_height -= surplus;
+        let margin_top = surplus / 2;
 
         let x = area.x + 1;
         let width = area.width - 2;
-        let mut y = area.y;
+        let mut y = area.y + margin_top;
         let mut row = |height: u16| {
             let r = Rect::new(x, y, width, height);
             y += height;
@@ -137,7 +145,8 @@ impl ScreenLayout {
         let board = Rect::new(area.x, board_row.y, area.width, board_height);
         row(gap_bottom);
         let bottom = row(bottom_height);
-        let keys = row(1);
+        // The key bar stays on the last line.
+        let keys = Rect::new(x, area.bottom() - 1, width, 1);
         let geometry = BoardGeometry::place(board, rules, size);
         // The text lines line up with the board: from its left edge, as
         // wide as it or as a classic 80-column terminal's text, whichever is
@@ -218,9 +227,15 @@ mod tests {
                     let area = Rect::new(2, 1, width.max(need.width), height);
                     let layout = ScreenLayout::new(area, &rules).unwrap();
                     let at = format!("{pits} pits, {}×{height}", area.width);
-                    assert_eq!(layout.header.y, area.y, "header on top: {at}");
                     assert_eq!(layout.keys.y, area.bottom() - 1, "keys last: {at}");
-                    assert_eq!(layout.bottom.bottom(), layout.keys.y, "{at}");
+                    assert!(layout.bottom.height <= MAX_LOG, "{at}");
+                    let above = layout.header.y - area.y;
+                    let below = layout.keys.y - layout.bottom.bottom();
+                    assert!(
+                        above.abs_diff(below) <= 1
+                            && (above == 0 || layout.bottom.height == MAX_LOG),
+                        "a margin only past a full log, as much above as below: {at}"
+                    );
                     assert!(layout.rules.bottom() <= layout.board.y, "{at}");
                     assert!(layout.board.bottom() <= layout.bottom.y, "{at}");
                     assert_eq!(
@@ -261,17 +276,17 @@ mod tests {
             [
                 (9, 5, 6),
                 (11, 6, 10),
-                (13, 7, 18),
-                (15, 8, 26),
-                (15, 8, 36),
-                (15, 8, 76)
+                (13, 7, 12),
+                (15, 8, 12),
+                (15, 8, 12),
+                (15, 8, 12)
             ],
             "(pit width, pit height, log lines) at {SIZES:?}"
         );
-        assert_eq!(pit(1, (120, 40)), (15, 8, 16));
+        assert_eq!(pit(1, (120, 40)), (15, 8, 12));
         // Twelve bigger pits need more than 120 columns: the classic board.
-        assert_eq!(pit(12, (120, 40)), (7, 5, 22));
-        assert_eq!(pit(12, (200, 60)), (13, 7, 38));
+        assert_eq!(pit(12, (120, 40)), (7, 5, 12));
+        assert_eq!(pit(12, (200, 60)), (13, 7, 12));
         // The first step up (as the README says): 93×28 on 6 pits.
         assert_eq!(pit(6, (93, 28)), (11, 6, 8));
         assert_eq!(pit(6, (92, 28)), (9, 5, 10));

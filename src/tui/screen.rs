@@ -38,7 +38,7 @@ use crossterm::event;
 use ratatui::{DefaultTerminal, Frame};
 
 use crate::tui::input::Input;
-use crate::tui::terminal::{FullScreen, SIGNAL_TICK, terminated};
+use crate::tui::terminal::{FullScreen, SIGNAL_TICK, resumed, suspend, terminated};
 
 /// How long to wait for input when nothing else is due (the loop still
 /// wakes every [`SIGNAL_TICK`] to notice a termination signal).
@@ -147,6 +147,16 @@ pub fn run<S: Screen, W: World<S>>(screen: &mut S, world: &mut W) -> io::Result<
     result
 }
 
+/// Whether `event` is Ctrl-Z pressed: in raw mode the terminal sends it
+/// as a key instead of stopping the program.
+fn is_suspend_key(event: &event::Event) -> bool {
+    use event::{KeyCode, KeyEventKind, KeyModifiers};
+    matches!(event, event::Event::Key(key)
+        if key.kind == KeyEventKind::Press
+            && key.modifiers.contains(KeyModifiers::CONTROL)
+            && matches!(key.code, KeyCode::Char('z' | 'Z')))
+}
+
 /// The loop itself, on any terminal: draw, wait for input or the next
 /// frame, react.
 fn run_on<S: Screen, W: World<S>>(
@@ -158,6 +168,11 @@ fn run_on<S: Screen, W: World<S>>(
         catch_up(screen, world, Instant::now());
         if screen.done() || terminated() {
             return Ok(());
+        }
+        if resumed() {
+            // Back from a stop: the terminal shows whatever the shell
+            // left there; draw every cell again.
+            terminal.clear()?;
         }
         terminal.draw(|frame| screen.view(frame))?;
         let mut timeout = screen
@@ -171,7 +186,10 @@ fn run_on<S: Screen, W: World<S>>(
         if event::poll(timeout)? {
             // Take every event already waiting before drawing again.
             loop {
-                if let Some(input) = Input::from_event(&event::read()?) {
+                let event = event::read()?;
+                if is_suspend_key(&event) {
+                    suspend();
+                } else if let Some(input) = Input::from_event(&event) {
                     dispatch(screen, world, input.into(), Instant::now());
                 }
                 if !event::poll(Duration::ZERO)? {

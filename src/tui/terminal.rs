@@ -10,14 +10,21 @@
 //! so. The signal only records itself; the loop leaves through its normal
 //! path, [`FullScreen`]'s drop restores the terminal, and `main` exits with
 //! [`signal_exit_status`] (128 + the signal's number).
+//!
+//! Stopping (Ctrl-Z, or SIGTSTP from elsewhere) is not an end: the
+//! terminal is restored (mouse capture off, raw mode off, main screen)
+//! before the process stops, and when it is continued (SIGCONT: `fg`,
+//! `kill -CONT`) raw mode, the alternate screen and mouse capture come
+//! back and the screen loop redraws everything ([`resumed`]).
 
 use std::io::{self, stdout};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::time::Duration;
 
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use crossterm::execute;
+use crossterm::terminal::EnterAlternateScreen;
 use ratatui::DefaultTerminal;
 
 /// The full-screen terminal; dropping it restores the terminal.
@@ -35,11 +42,13 @@ impl FullScreen {
     pub fn enter() -> io::Result<FullScreen> {
         hook_panics();
         watch_signals();
+        watch_stops();
         let terminal = ratatui::try_init()?;
         if let Err(e) = execute!(stdout(), EnableMouseCapture) {
             restore();
             return Err(e);
         }
+        ACTIVE.store(true, Ordering::SeqCst);
         Ok(FullScreen { terminal })
     }
 
@@ -51,8 +60,61 @@ impl FullScreen {
 
 impl Drop for FullScreen {
     fn drop(&mut self) {
+        ACTIVE.store(false, Ordering::SeqCst);
         restore();
     }
+}
+
+/// Whether full-screen mode is on now (a [`FullScreen`] is held).
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// Whether the process was continued after a stop since the screen loop
+/// last drew.
+static RESUMED: AtomicBool = AtomicBool::new(false);
+
+/// Asks to be told of SIGTSTP and SIGCONT (once per process), on a small
+/// thread: see the [module docs](self). If they cannot be watched, they
+/// keep their default actions.
+fn watch_stops() {
+    use signal_hook::consts::{SIGCONT, SIGTSTP};
+    static ONCE: OnceLock<()> = OnceLock::new();
+    ONCE.get_or_init(|| {
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTSTP, SIGCONT]) else {
+            return;
+        };
+        let _ = std::thread::Builder::new()
+            .name("stops".into())
+            .spawn(move || {
+                for signal in signals.forever() {
+                    if signal == SIGTSTP {
+                        if ACTIVE.load(Ordering::SeqCst) {
+                            restore();
+                        }
+                        // Stops the process here (SIGTSTP's default action);
+                        // it comes back with SIGCONT, taken next.
+                        let _ = signal_hook::low_level::emulate_default_handler(SIGTSTP);
+                    } else if ACTIVE.load(Ordering::SeqCst) {
+                        let _ = crossterm::terminal::enable_raw_mode();
+                        let _ = execute!(stdout(), EnterAlternateScreen, EnableMouseCapture);
+                        RESUMED.store(true, Ordering::SeqCst);
+                    }
+                }
+            });
+    });
+}
+
+/// Stops the process as Ctrl-Z does outside raw mode (the key arrives as
+/// a key in raw mode): the terminal is restored first, and set up again
+/// when the process is continued.
+pub fn suspend() {
+    let _ = signal_hook::low_level::raise(signal_hook::consts::SIGTSTP);
+}
+
+/// Whether the process was continued after a stop since the last call:
+/// the terminal was set up again, and everything must be drawn anew.
+#[must_use]
+pub fn resumed() -> bool {
+    RESUMED.swap(false, Ordering::SeqCst)
 }
 
 /// Chains a terminal-restoring panic hook in front of the current one, once:

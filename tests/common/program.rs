@@ -11,8 +11,6 @@ use std::time::{Duration, Instant};
 /// How long a test waits for what it expects.
 pub const PATIENCE: Duration = Duration::from_secs(20);
 
-const BIN: &str = env!("CARGO_BIN_EXE_mancala");
-
 /// A running program with its standard output and error collected as
 /// bytes.
 pub struct Program {
@@ -26,7 +24,7 @@ pub struct Program {
 impl Program {
     /// Starts `mancala ARGS` with `data` as its data directory.
     pub fn spawn(data: &Path, args: &[&str]) -> Program {
-        let mut child = Command::new(BIN)
+        let mut child = Command::new(super::tmux::binary())
             .args(args)
             .env("MANCALA_DATA_DIR", data)
             .stdin(Stdio::piped())

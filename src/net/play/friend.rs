@@ -136,6 +136,7 @@ impl<S: Show> FriendSeat<S> {
     pub fn start(&mut self, resumed: Option<Offer>) -> anyhow::Result<()> {
         if let Some((saved, note)) = resumed {
             self.resume(saved, note);
+            self.say_journal_problem()?;
         }
         self.listen()
     }
@@ -188,9 +189,25 @@ impl<S: Show> FriendSeat<S> {
     /// # Errors
     /// When the output fails.
     fn look_for_saved(&mut self, keeper: &mut Keeper) -> io::Result<Option<Offer>> {
-        let Some(note) = resume::load(&self.setup.name) else {
+        let settings = resume::Settings {
+            rules: self.setup.rules,
+            first: self.setup.first,
+        };
+        // The most recent unfinished match under these settings is
+        // offered; the others are named, so that none is forgotten.
+        let notes = resume::load(&self.setup.name, settings);
+        let Some(note) = notes.first().cloned() else {
             return Ok(None);
         };
+        if notes.len() > 1 {
+            let others: Vec<&str> = notes[1..].iter().map(|n| n.opponent.as_str()).collect();
+            self.show.say(&format!(
+                "Unfinished network matches of {} under these rules: against {} (the most recent, offered now) and against {}. Each stays saved until it is finished.",
+                self.setup.name,
+                note.opponent,
+                others.join(", ")
+            ))?;
+        }
         let config = self.config(&note.opponent);
         let found = keeper.look(&config);
         if let Some(problem) = found.problem {
@@ -214,14 +231,23 @@ impl<S: Show> FriendSeat<S> {
         self.referee = Some(Referee::new(saved).with_journal(&self.setup.name, note));
     }
 
+    /// Tells the host's player when the match's resume note could not be
+    /// kept (a failed write is said, never dropped).
+    fn say_journal_problem(&mut self) -> io::Result<()> {
+        match self
+            .referee
+            .as_mut()
+            .and_then(Referee::take_journal_problem)
+        {
+            Some(problem) => self.show.say(&format!("Note: {problem}.")),
+            None => Ok(()),
+        }
+    }
+
     /// Listens, says how to join, and accepts joiners from now on.
     fn listen(&mut self) -> anyhow::Result<()> {
-        let listener = TcpListener::bind(self.setup.bind).map_err(|e| {
-            anyhow::anyhow!(
-                "could not listen on {} ({e}): is another mancala host running there? Choose another --port",
-                self.setup.bind
-            )
-        })?;
+        let listener = TcpListener::bind(self.setup.bind)
+            .map_err(|e| anyhow::anyhow!(link::bind_failure(self.setup.bind, &e)))?;
         let bound = listener.local_addr()?;
         self.announce(bound)?;
         link::listen(listener, self.code, self.tx.clone());
@@ -398,6 +424,16 @@ impl<S: Show> FriendSeat<S> {
                         self.lost(&e.to_string())?;
                         return Ok(true);
                     }
+                    // A message that fails to open was altered, replayed or
+                    // reordered on the way, not sent so by the joiner's
+                    // program: the connection is as good as cut (its count
+                    // is off), and the joiner reconnects as after a cut.
+                    // Nothing is sent on it, so that no answer of the host
+                    // ends the joiner's program.
+                    Err(e @ SessionError::Forged) => {
+                        self.lost(&e.to_string())?;
+                        return Ok(true);
+                    }
                     Err(e) => {
                         self.violation(&format!("{name}'s program sent what cannot be used: {e}"))?;
                         return Ok(true);
@@ -449,7 +485,14 @@ impl<S: Show> FriendSeat<S> {
     /// The match is over for good: its resume note goes, and the friend's
     /// connection ends.
     pub fn end(&mut self) {
-        resume::clear(&self.setup.name);
+        if let Some(r) = &self.referee {
+            let m = r.game();
+            resume::clear(
+                &self.setup.name,
+                m.name(JOINER_SIDE),
+                resume::Settings::of(m),
+            );
+        }
         self.close();
     }
 
@@ -662,6 +705,7 @@ impl<S: Show> FriendSeat<S> {
             };
             self.actions.push(ForMatch::Start(Box::new(m.clone())));
             self.referee = Some(Referee::new(m).with_journal(&self.setup.name, note));
+            self.say_journal_problem()?;
         }
         let Some(referee) = self.referee.as_mut() else {
             return Ok(false);

@@ -382,12 +382,14 @@ impl<S: Show> JoinGame<S> {
                 Ok(Some(ExitCode::FAILURE))
             }
             Err(e) if Instant::now() < deadline => {
-                // Told to wait: come back then, not sooner.
+                // Told to wait: come back then, not sooner, but never past
+                // the `--reconnect` deadline (the wait is the peer's word,
+                // clamped already: `session::MAX_RETRY_IN`).
                 let pause = match e {
                     SessionError::TooManyTries(wait) => wait,
                     _ => Duration::from_millis(200),
                 };
-                self.lost = Some((deadline, Instant::now() + pause));
+                self.lost = Some((deadline, (Instant::now() + pause).min(deadline)));
                 Ok(None)
             }
             Err(e) => {

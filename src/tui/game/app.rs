@@ -515,22 +515,5 @@ impl App {
     }
 }
 
-/// What a hint says: the pit, and how the round ends if both sides play
-/// on as the engine sees it ("you win by 9"), and whether that is certain.
-#[must_use]
-pub fn hint_text(rules: &Rules, hint: &Hint) -> String {
-    let letter = rules.letter(hint.pit).unwrap_or('?');
-    let result = match hint.value {
-        v if v > 0 => format!("win by {v}"),
-        v if v < 0 => format!("lose by {}", -v),
-        _ => "draw".to_string(),
-    };
-    if hint.exact {
-        format!("Hint: play {letter}: with perfect play you {result}.")
-    } else {
-        format!("Hint: play {letter}: the engine expects you to {result}.")
-    }
-}
-
 #[cfg(test)]
 mod tests;

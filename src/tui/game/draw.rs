@@ -397,16 +397,34 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
     // and dimmed but the newest; then a refusal, and where the round was
     // recorded (wrapped: it is a path). What the panel says already is not
     // said twice, and a line is left for the heading.
-    let notes: Vec<&Note> = [app.notes().message(), app.round_note()]
+    // Where the round was recorded comes first when room is short: the
+    // status message repeats what the key bar offers.
+    let room = usize::from(area.height).saturating_sub(1);
+    let mut notes: Vec<&Note> = Vec::new();
+    let mut below: Vec<Line> = Vec::new();
+    for note in [app.round_note(), app.notes().message()]
         .into_iter()
         .flatten()
-        .collect();
-    let mut below: Vec<Line> = Vec::new();
-    for note in &notes {
-        below.extend(note_lines(note, theme, area.width));
+    {
+        let mut said = note_lines(note, theme, area.width);
+        // The heading gives way to them.
+        let free = (room + 1).saturating_sub(lines.len() + below.len());
+        if notes.is_empty() && said.len() > free.max(1) {
+            // A path that does not fit keeps its end: the record's name.
+            said.drain(..said.len() - free.max(1));
+            said[0].spans.insert(0, Span::styled("… ", theme.dim));
+        }
+        if notes.is_empty() || said.len() <= free {
+            // The message stays above the record's name.
+            if notes.is_empty() {
+                below.extend(said);
+            } else {
+                below.splice(0..0, said);
+            }
+            notes.push(note);
+        }
     }
     let result = outcome_message(outcome, game.board().score(), names);
-    let room = usize::from(area.height).saturating_sub(1);
     let fresh = app
         .notes()
         .log()

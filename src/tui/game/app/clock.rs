@@ -7,7 +7,8 @@
 
 use std::time::{Duration, Instant};
 
-use super::{App, Mode, Note, Purpose, Thinking, Tone, hint_text, paused_text};
+use super::{App, Mode, Note, Purpose, Thinking, Tone, paused_text};
+use crate::game::messages::hint_text;
 use crate::game::{computer_move, gave_no_move, unproven};
 use crate::tui::game::computer::{Answer, Request};
 use crate::tui::prefs;

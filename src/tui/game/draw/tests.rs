@@ -99,6 +99,22 @@ fn the_round_recorded_line_is_whole_at_80_by_24() {
 }
 
 #[test]
+fn a_low_screen_keeps_the_records_name_at_the_end_of_a_round() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    while !app.round_over() {
+        app.handle_event(&press(KeyCode::Enter), t0);
+    }
+    let name = "alice-vs-michael-2026-11-23-03-31-12-round-1.txt";
+    app.round_recorded(format!(
+        "Round recorded in /home/alice/.local/share/mancala/records/{name}."
+    ));
+    let screen = render(&app, 60, 20);
+    assert!(screen.contains(name), "{screen}");
+    assert!(screen.contains("Play again? (y/n)"), "{screen}");
+}
+
+#[test]
 fn board_mid_animation() {
     let t0 = Instant::now();
     let mut app = against(PlayerKind::Human, Some(Duration::from_millis(100)), t0);

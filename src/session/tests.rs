@@ -1,0 +1,246 @@
+//! The session without any front end: commands in, events out.
+
+use std::time::Duration;
+
+use super::*;
+use crate::game::{FirstMover, SaveStore, Seat};
+use crate::players::PlayerKind;
+use crate::rules::{NoTrace, Rules};
+
+fn config(rules: Rules, north: PlayerKind) -> MatchConfig {
+    MatchConfig {
+        rules,
+        seats: [
+            Seat::new("Alice", PlayerKind::Human),
+            Seat::new("Michael", north),
+        ],
+        first: FirstMover::South,
+    }
+}
+
+fn session(rules: Rules, north: PlayerKind, keeper: Keeper) -> Session {
+    Session::new(config(rules, north), 1, Duration::from_millis(10), keeper)
+}
+
+fn pit(letter: char) -> Pit {
+    Rules::KALAH.pit_by_letter(letter).unwrap()
+}
+
+/// The moves among `events`: who made them and the pit.
+fn moves(events: &[SessionEvent]) -> Vec<(MovedBy, char)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            SessionEvent::Moved(m) => Some((m.by, Rules::KALAH.letter(m.played.pit).unwrap())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_turn_is_asked_and_a_move_is_reported_with_its_trace() {
+    let mut s = session(Rules::KALAH, PlayerKind::Human, Keeper::new(None));
+    let events = s.start();
+    assert!(
+        matches!(events[0], SessionEvent::RoundOpened(..)),
+        "{events:?}"
+    );
+    assert_eq!(
+        events.last(),
+        Some(&SessionEvent::Asked(Asking::Move(Side::South)))
+    );
+    let events = s.handle(SessionCommand::Play(pit('c')));
+    let SessionEvent::Moved(moved) = &events[0] else {
+        panic!("{events:?}");
+    };
+    let mut expected = Vec::new();
+    let mut board = Board::new(Rules::KALAH);
+    board.play_traced(pit('c'), &mut expected).unwrap();
+    assert_eq!(
+        (moved.by, &moved.steps, moved.after),
+        (MovedBy::Person, &expected, board)
+    );
+    // c ends in the store: Alice again.
+    assert_eq!(
+        events.last(),
+        Some(&SessionEvent::Asked(Asking::Move(Side::South)))
+    );
+    let events = s.handle(SessionCommand::Play(pit('c')));
+    assert_eq!(
+        events,
+        vec![
+            SessionEvent::Refused(MoveError::Empty),
+            SessionEvent::Asked(Asking::Move(Side::South))
+        ]
+    );
+}
+
+#[test]
+fn a_computer_answers_at_once_and_undo_and_redo_go_by_turn() {
+    let mut s = session(Rules::KALAH, PlayerKind::Greedy, Keeper::new(None));
+    s.start();
+    let events = s.handle(SessionCommand::Play(pit('a')));
+    let played = moves(&events);
+    assert_eq!(played[0], (MovedBy::Person, 'a'));
+    assert!(
+        played[1..].iter().all(|(by, _)| matches!(
+            by,
+            MovedBy::Computer {
+                fallback: false,
+                ..
+            }
+        )),
+        "{played:?}"
+    );
+    let after = *s.game().board();
+    let events = s.handle(SessionCommand::Undo);
+    assert!(
+        matches!(&events[0], SessionEvent::TookBack(_, board) if *board == Board::new(Rules::KALAH))
+    );
+    let events = s.handle(SessionCommand::Redo);
+    let redone = moves(&events);
+    assert_eq!(redone.len(), played.len(), "{events:?}");
+    assert!(redone.iter().all(|(by, _)| *by == MovedBy::Redone));
+    assert_eq!(*s.game().board(), after);
+    let events = s.handle(SessionCommand::Redo);
+    assert!(
+        matches!(&events[0], SessionEvent::Notice(n) if n.text == "There is no move to redo."),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn a_finished_round_asks_to_play_again_and_no_ends_the_match() {
+    let mut s = session(
+        Rules::KALAH.with_pits(2).unwrap(),
+        PlayerKind::Random,
+        Keeper::new(None),
+    );
+    s.start();
+    while let Asking::Move(side) = s.asking() {
+        let pit = s.game().board().legal_moves().next().unwrap();
+        assert_eq!(side, Side::South);
+        s.handle(SessionCommand::Play(pit));
+    }
+    assert_eq!(s.asking(), Asking::PlayAgain);
+    assert_eq!(s.game().tally().rounds(), 1);
+    assert_eq!(
+        s.game().round(),
+        2,
+        "the match has moved on to the next round"
+    );
+    assert_eq!(
+        s.handle(SessionCommand::Answer(false)),
+        vec![SessionEvent::Ended(Ending::Finished { after_round: true })]
+    );
+    assert_eq!(s.asking(), Asking::Over);
+    assert_eq!(
+        s.handle(SessionCommand::Undo),
+        Vec::new(),
+        "nothing after the end"
+    );
+}
+
+#[test]
+fn quitting_mid_round_says_whether_the_match_is_saved() {
+    let mut s = session(Rules::KALAH, PlayerKind::Human, Keeper::new(None));
+    s.start();
+    assert_eq!(
+        s.handle(SessionCommand::Quit),
+        vec![SessionEvent::Ended(Ending::Stopped { saved: false })]
+    );
+}
+
+#[test]
+fn a_saved_match_is_offered_and_resumed() {
+    let scratch = crate::game::files::scratch("session-resume");
+    let store = SaveStore::at(scratch.path()).unwrap();
+    let mut saved = Match::new(config(Rules::KALAH, PlayerKind::Human), 1);
+    saved.play(pit('a'), &mut NoTrace).unwrap();
+    store.save(&saved).unwrap();
+    let mut s = session(
+        Rules::KALAH,
+        PlayerKind::Human,
+        Keeper::new(Some(store.clone())),
+    );
+    let events = s.start();
+    assert_eq!(events.last(), Some(&SessionEvent::Asked(Asking::Resume)));
+    assert_eq!(s.offered().map(Match::moves), Some(saved.moves()));
+    let events = s.handle(SessionCommand::Answer(true));
+    assert!(
+        matches!(&events[0], SessionEvent::RoundOpened(said, board)
+            if said.text.starts_with("Round 1 goes on after 1 move") && board == saved.board()),
+        "{events:?}"
+    );
+    assert_eq!(s.game().moves(), saved.moves());
+    // The next move is saved.
+    s.handle(SessionCommand::Play(pit('h')));
+    assert_eq!(
+        store
+            .load(s.game().config())
+            .unwrap()
+            .unwrap()
+            .moves()
+            .len(),
+        2
+    );
+}
+
+#[test]
+fn a_pit_letter_is_the_pit_and_every_command_has_a_word() {
+    let twelve = Rules::KALAH.with_pits(12).unwrap();
+    for rules in [Rules::KALAH, twelve] {
+        let mut s = session(rules, PlayerKind::Human, Keeper::new(None));
+        s.start();
+        for (typed, expected) in [
+            ("quit", SessionCommand::Quit),
+            ("QUIT", SessionCommand::Quit),
+            ("undo", SessionCommand::Undo),
+            ("redo", SessionCommand::Redo),
+            ("hint", SessionCommand::Hint),
+            ("help", SessionCommand::Help),
+            ("?", SessionCommand::Help),
+            ("Q", SessionCommand::Quit),
+            ("U", SessionCommand::Undo),
+            ("H", SessionCommand::Hint),
+            (
+                "2",
+                SessionCommand::Play(rules.pit(Side::South, 2).unwrap()),
+            ),
+        ] {
+            assert_eq!(s.parse(typed), Ok(expected), "{typed} on {rules}");
+        }
+        for letter in ['h', 'q', 'r', 'u'] {
+            let parsed = s.parse(&letter.to_string());
+            match rules.pit_by_letter(letter) {
+                Some(p) => assert_eq!(parsed, Ok(SessionCommand::Play(p)), "{letter}"),
+                None => assert!(
+                    matches!(parsed, Ok(c) if !matches!(c, SessionCommand::Play(_))),
+                    "{letter} on {rules}: {parsed:?}"
+                ),
+            }
+        }
+        assert_eq!(s.parse(""), Err(Unparsed::Empty));
+        assert_eq!(s.parse("banana"), Err(Unparsed::NotAPit("banana".into())));
+        // No command word is a pit letter on any board.
+        assert!(s.open_commands().iter().all(|o| o.word.len() > 1));
+    }
+    // At a question no pit is open: n is "no" even where it names a pit.
+    let mut s = session(twelve, PlayerKind::Human, Keeper::new(None));
+    s.pending = Pending::PlayAgain;
+    assert_eq!(s.parse("n"), Ok(SessionCommand::Answer(false)));
+    assert_eq!(s.parse("Yes"), Ok(SessionCommand::Answer(true)));
+    assert_eq!(s.parse("c"), Err(Unparsed::NoAnswer));
+}
+
+#[test]
+fn a_hint_names_a_legal_pit_for_the_person_to_move() {
+    let mut s = session(Rules::KALAH, PlayerKind::Human, Keeper::new(None));
+    s.start();
+    let events = s.handle(SessionCommand::Hint);
+    let SessionEvent::Hinted(hint) = events[0] else {
+        panic!("{events:?}");
+    };
+    assert!(s.game().board().check(hint.pit).is_ok());
+    assert_eq!(s.game().moves(), &[][..], "a hint plays nothing");
+}
