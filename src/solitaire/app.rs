@@ -384,11 +384,16 @@ impl SolitaireGame {
             SolitaireMode::Play => {}
             sowing @ SolitaireMode::Sowing(_) => {
                 self.mode = sowing;
-                match key.code {
-                    KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.ask_quit(),
-                    _ => self.finish_animation(),
+                if matches!(key.code, KeyCode::Char('q' | 'Q') | KeyCode::Esc) {
+                    return self.ask_quit();
                 }
-                return;
+                self.finish_animation();
+                // A house number also plays once the move on show is done:
+                // a player who types ahead loses nothing.
+                let digit = matches!(key.code, KeyCode::Char(c) if c.is_ascii_digit());
+                if !digit || !matches!(self.mode, SolitaireMode::Play) {
+                    return;
+                }
             }
             SolitaireMode::Help(mut scroll) => {
                 // The arrows scroll it; any other key closes it, and q
@@ -990,6 +995,12 @@ mod tests {
         assert!(a.animation().is_none(), "any key finishes the animation");
         assert_eq!(a.shown_counts(), [1, 2, 2, 0]);
         assert_eq!(a.moves(), [3], "and the key does nothing else");
+        // A house number typed during the sowing finishes it and is played.
+        let mut c = app(&[0, 1, 1, 3], Some(100));
+        c.on_key(press(KeyCode::Char('3')), t0);
+        assert!(c.animation().is_some());
+        c.on_key(press(KeyCode::Char('2')), t0 + ms);
+        assert_eq!(c.moves(), [3, 2], "the typed house is not lost");
 
         let mut b = app(&[0, 1, 1, 3], Some(100));
         b.on_key(press(KeyCode::Char('3')), t0);

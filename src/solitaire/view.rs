@@ -572,9 +572,8 @@ mod tests {
     fn mid_animation_two_seeds_sown_six_in_hand() {
         let t0 = Instant::now();
         let mut a = app(deal(23), Some(100));
+        // "8" finishes house 1's animation and plays house 8.
         keys(&mut a, "18", t0);
-        // "8" finished house 1's animation; play house 8 now.
-        keys(&mut a, "8", t0);
         a.tick(t0 + Duration::from_millis(250));
         assert_eq!(a.animation().unwrap().in_hand(), 6);
         insta::assert_snapshot!(render(&a, 80, 24, Theme::colour()).backend());

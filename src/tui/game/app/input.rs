@@ -147,10 +147,16 @@ impl App {
                     | Action::Pause
             ) {
                 self.act(action, now);
-            } else {
-                self.finish_sowing(now);
+                return;
             }
-            return;
+            self.finish_sowing(now);
+            // A pit key also plays its pit once the move on show is done:
+            // a player who types ahead loses nothing.
+            let pit_key = matches!(action, Action::Choose(_))
+                || matches!(key.code, KeyCode::Char(c) if c.is_ascii_digit());
+            if !pit_key || matches!(self.mode, Mode::Sowing(_)) {
+                return;
+            }
         }
         if let Some(side) = self.human_to_move() {
             let pits = self.rules().pits();

@@ -187,8 +187,8 @@ fn any_key_finishes_an_animation_at_once() {
     assert!(app.animation().is_some());
     assert_ne!(app.shown_counts(), app.game().board().counts());
     assert!(app.next_wake().is_some());
-    // The key that cuts the animation short does not also play a pit.
-    app.handle_event(&ch('h'), t0 + Duration::from_millis(10));
+    // A key that names no pit only cuts the animation short.
+    app.handle_event(&ch('x'), t0 + Duration::from_millis(10));
     assert!(app.animation().is_none());
     assert_eq!(app.shown_counts(), app.game().board().counts());
     assert_eq!(app.game().moves().len(), 1);
@@ -197,6 +197,25 @@ fn any_key_finishes_an_animation_at_once() {
             .log()
             .iter()
             .any(|n| n.text == "Alice played d.")
+    );
+}
+
+#[test]
+fn a_pit_key_during_an_animation_finishes_it_and_is_played() {
+    let t0 = Instant::now();
+    let mut app = against(PlayerKind::Human, Some(Duration::from_millis(150)), t0);
+    app.handle_event(&ch('d'), t0);
+    assert!(app.animation().is_some());
+    // Michael types his pit while Alice's seeds are still being sown: the
+    // key is not lost.
+    app.handle_event(&ch('h'), t0 + Duration::from_millis(10));
+    assert_eq!(app.game().moves().len(), 2, "h was played too");
+    app.tick(t0 + Duration::from_secs(10));
+    assert!(
+        app.notes()
+            .log()
+            .iter()
+            .any(|n| n.text == "Michael played h.")
     );
 }
 
