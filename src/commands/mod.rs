@@ -133,6 +133,11 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::Solve(cmd)) if cmd.position.game == Game::Oware => {
+            let round = position::oware_from(&cmd.position, &mut |_| Ok(()))?;
+            output::emit_line(solve::oware_solve_json(round.board(), &cmd)?)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Solve(cmd)) => {
             let board = board_from(&cmd.position)?;
             output::emit_line(solve_json(&board, &solve::options(&cmd))?)?;

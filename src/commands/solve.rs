@@ -10,8 +10,10 @@ use serde_json::json;
 use super::UsageError;
 use crate::cli::SolveCmd;
 use crate::players::Limits;
+use crate::players::oware::{OwareEndgame, OwareSearch};
 use crate::players::solver::{DEFAULT_SOLVE_MEMORY, SolveOutcome, Solver, default_threads};
 use crate::rules::Board;
+use crate::rules::oware::OwareBoard;
 
 /// How to solve: memory, threads and limits.
 #[derive(Clone, Debug)]
@@ -158,4 +160,57 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
             "endgame_seconds": endgame_seconds,
         }),
     })
+}
+
+/// The JSON report of `mancala solve --game oware`:
+/// `{"game":"oware","value":V,"best":["f"],"exact":true,"depth":D,"nodes":N,"seconds":S,"endgame_seeds":K}`.
+///
+/// `V` is what the mover captures from here on, the final sweep included,
+/// minus what the opponent does: exact when `exact` (every line the
+/// search rests on ends, or reaches the endgame database of positions
+/// with at most `K` seeds on the board), else the search's estimate after
+/// `--think` milliseconds (2000 by default), with `bounds` that always
+/// hold (the seeds on the board).
+///
+/// # Errors
+/// A [`UsageError`] when the round is over.
+pub fn oware_solve_json(board: &OwareBoard, cmd: &SolveCmd) -> anyhow::Result<serde_json::Value> {
+    const ENDGAME_SEEDS: usize = 6;
+    if board.is_over() {
+        return Err(UsageError("the round is over: there is nothing to solve".to_string()).into());
+    }
+    let start = Instant::now();
+    let endgame = Arc::new(OwareEndgame::build(ENDGAME_SEEDS));
+    let mut search = OwareSearch::new(22, endgame);
+    let limits = Limits {
+        deadline: Some(start + Duration::from_millis(cmd.think.unwrap_or(2000))),
+        nodes: cmd.nodes,
+        ..Limits::default()
+    };
+    let result = search.search(board, 64, &limits);
+    let me = board.to_move();
+    let captured = board.captured();
+    let so_far = i32::from(captured.of(me)) - i32::from(captured.of(me.opponent()));
+    let on_board = i32::from(board.seeds_in_houses(me) + board.seeds_in_houses(me.opponent()));
+    let letters = crate::rules::Rules::KALAH;
+    let best: Vec<String> = result
+        .best
+        .and_then(|pit| letters.letter(pit))
+        .map(|c| c.to_string())
+        .into_iter()
+        .collect();
+    let mut value = json!({
+        "game": "oware",
+        "value": result.value - so_far,
+        "best": best,
+        "exact": result.proven,
+        "depth": result.depth,
+        "nodes": result.nodes,
+        "seconds": (start.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
+        "endgame_seeds": ENDGAME_SEEDS,
+    });
+    if !result.proven {
+        value["bounds"] = json!([-on_board, on_board]);
+    }
+    Ok(value)
 }

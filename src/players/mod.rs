@@ -10,6 +10,7 @@ pub mod fair;
 mod greedy;
 pub mod ladder;
 pub mod level;
+pub mod oware;
 mod random;
 pub mod search;
 pub mod solver;

@@ -201,6 +201,27 @@ impl OwareBoard {
         Ok(board)
     }
 
+    /// A position with nothing captured where the round is **played out**:
+    /// it ends only when the mover cannot feed (RULES.md §7.5) or on a
+    /// repetition, never at 25. What the side to move can then win from
+    /// the seeds on the board decides the real round too (more than half
+    /// of all seeds is for ever more than half), and it does not depend on
+    /// the seeds already captured: what endgame databases store.
+    ///
+    /// # Errors
+    /// As [`OwareBoard::from_houses`].
+    pub fn played_out(
+        rules: OwareRules,
+        houses: &[u16],
+        to_move: Side,
+    ) -> Result<OwareBoard, PositionError> {
+        let mut board = OwareBoard::from_houses(rules, houses, Score::default(), to_move)?;
+        // No capture can reach half of this.
+        board.total = u16::MAX / 4;
+        board.end = board.legal_moves().is_empty().then_some(End::NoFeed);
+        Ok(board)
+    }
+
     /// The rules in force.
     #[must_use]
     pub const fn rules(&self) -> OwareRules {

@@ -1,0 +1,427 @@
+//! Oware's endgame database: the exact value of every position with at most
+//! `N` seeds on the board, by retrograde analysis, one byte a position
+//! (RULES.md §7.9).
+//!
+//! A position is the twelve houses with the mover's row first (a position
+//! with North to move is turned round), indexed by its rank among the
+//! ways to share its `n` seeds between twelve houses (the combinatorial
+//! number system: `C(n + 11, 11)` positions with `n` seeds). Values are
+//! those of the round played out ([`OwareBoard::played_out`]): what the
+//! mover captures from here on, the final sweep included, minus what the
+//! opponent does.
+//!
+//! Captures leave fewer seeds, so the database is built one seed count at
+//! a time, each from the ones below. Within one count, moves that capture
+//! nothing can go round in circles, and a circle ends the round by
+//! repetition, each side taking the seeds on its side of the position that
+//! repeated. Whether a position ends the round that way depends on the
+//! history, so each position gets two bounds that hold whatever the
+//! history. Each position gets two bounds by value iteration (least fixed
+//! points, sweeps until nothing changes): what the mover can force by a
+//! line that surely ends (a capture or the end of the round) whatever the
+//! opponent does, and the most the opponent cannot stop it from getting
+//! the same way. Where they meet, both players' best lines end without a
+//! repetition and the value is the round's from this position on (with
+//! no position before it since the last capture that play returns to:
+//! a forced line never does). Where they do not, the value depends on
+//! repetition and the position is marked [`REPETITION`] rather than
+//! guessed. Of the positions with `n` seeds, most are marked for small
+//! `n` (docs/PERFORMANCE.md gives the counts).
+
+use crate::rules::oware::{HOUSES, OwareBoard, OwareRules};
+use crate::rules::{Pit, Side};
+
+/// The byte of a position whose value depends on which position repeats.
+pub const REPETITION: u8 = 0xFF;
+/// Stored bytes are the value plus this (values are `-48..=48`).
+const OFFSET: i16 = 64;
+/// The largest seed count the index tables cover.
+pub const MAX_DB_SEEDS: usize = 48;
+
+/// Below every value.
+const LOW: i16 = -1000;
+/// Above every value.
+const HIGH: i16 = 1000;
+/// A lower bound not proven yet.
+const UNKNOWN_LOW: i8 = -127;
+/// An upper bound not proven yet.
+const UNKNOWN_HIGH: i8 = 127;
+
+/// `C(a, b)` for `a < MAX_DB_SEEDS + 12`, `b ≤ 12`.
+struct Binomials([[u64; 13]; MAX_DB_SEEDS + 13]);
+
+impl Binomials {
+    const fn new() -> Binomials {
+        let mut t = [[0u64; 13]; MAX_DB_SEEDS + 13];
+        let mut a = 0;
+        while a < MAX_DB_SEEDS + 13 {
+            t[a][0] = 1;
+            let mut b = 1;
+            while b < 13 {
+                t[a][b] = if a == 0 {
+                    0
+                } else {
+                    t[a - 1][b - 1] + t[a - 1][b]
+                };
+                b += 1;
+            }
+            a += 1;
+        }
+        Binomials(t)
+    }
+
+    #[inline]
+    fn c(&self, a: usize, b: usize) -> u64 {
+        self.0[a][b]
+    }
+}
+
+static BINOMIALS: Binomials = Binomials::new();
+
+/// Positions with exactly `n` seeds on the board.
+#[must_use]
+pub fn positions(n: usize) -> u64 {
+    BINOMIALS.c(n + 11, 11)
+}
+
+/// The rank of `houses` (mover's row first) among the positions with the
+/// same number of seeds.
+#[must_use]
+pub fn rank(houses: &[u16; 2 * HOUSES]) -> u64 {
+    let mut left: usize = houses.iter().map(|&c| usize::from(c)).sum();
+    let mut index = 0;
+    for (i, &c) in houses[..2 * HOUSES - 1].iter().enumerate() {
+        let parts = 2 * HOUSES - i;
+        let c = usize::from(c);
+        index +=
+            BINOMIALS.c(left + parts - 1, parts - 1) - BINOMIALS.c(left - c + parts - 1, parts - 1);
+        left -= c;
+    }
+    index
+}
+
+/// The houses of rank `index` among the positions with `n` seeds.
+#[must_use]
+pub fn unrank(mut index: u64, n: usize) -> [u16; 2 * HOUSES] {
+    let mut houses = [0u16; 2 * HOUSES];
+    let mut left = n;
+    for (i, house) in houses[..2 * HOUSES - 1].iter_mut().enumerate() {
+        let parts = 2 * HOUSES - i;
+        let mut v = 0;
+        loop {
+            let with_v = BINOMIALS.c(left - v + parts - 2, parts - 2);
+            if index < with_v {
+                break;
+            }
+            index -= with_v;
+            v += 1;
+        }
+        *house = v as u16;
+        left -= v;
+    }
+    houses[2 * HOUSES - 1] = left as u16;
+    houses
+}
+
+/// `board`'s houses with the mover's row first.
+#[must_use]
+pub fn mover_first(board: &OwareBoard) -> [u16; 2 * HOUSES] {
+    let mut houses = board.houses();
+    if board.to_move() == Side::North {
+        houses.rotate_left(HOUSES);
+    }
+    houses
+}
+
+/// The database: one table of bytes per seed count `0..=max_seeds`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OwareEndgame {
+    tables: Vec<Vec<u8>>,
+}
+
+/// Figures of one seed count's build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelReport {
+    /// Seeds on the board.
+    pub seeds: usize,
+    /// Positions (bytes).
+    pub positions: u64,
+    /// Positions whose value depends on repetition.
+    pub repetition: u64,
+    /// Value-iteration sweeps until nothing changed.
+    pub sweeps: u32,
+}
+
+/// Bounds of a position while the database is built.
+#[derive(Clone, Copy)]
+struct Bounds {
+    lo: i8,
+    hi: i8,
+}
+
+fn to_i8(v: i16) -> i8 {
+    v.clamp(i16::from(UNKNOWN_LOW), i16::from(UNKNOWN_HIGH)) as i8
+}
+
+/// A builder keeping both bounds of every count below, so that a capture
+/// into a repetition-dependent position is bounded, not guessed.
+#[derive(Default)]
+pub struct Builder {
+    levels: Vec<Vec<Bounds>>,
+}
+
+impl Builder {
+    /// A builder with nothing built.
+    #[must_use]
+    pub fn new() -> Builder {
+        Builder::default()
+    }
+
+    /// Seed counts built so far (`0..built()`).
+    #[must_use]
+    pub fn built(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// The bounds of a move's value from `board` (the mover's), from the
+    /// levels built and the current bounds of this level (`current`, for
+    /// the moves that capture nothing).
+    fn move_bounds(
+        &self,
+        board: &OwareBoard,
+        pit: Pit,
+        n: usize,
+        current: &[Bounds],
+    ) -> (i16, i16) {
+        let mut child = *board;
+        let played = child.play_unchecked(pit);
+        let c = played.captured as i16;
+        if played.end.is_some() {
+            let me = played.mover.index();
+            let v = c + played.swept[me] as i16 - played.swept[1 - me] as i16;
+            return (v, v);
+        }
+        let houses = mover_first(&child);
+        let m = n - usize::from(played.captured);
+        let b = if m < n {
+            self.levels[m][rank(&houses) as usize]
+        } else {
+            current[rank(&houses) as usize]
+        };
+        let lo = if b.hi == UNKNOWN_HIGH {
+            LOW
+        } else {
+            c - i16::from(b.hi)
+        };
+        let hi = if b.lo == UNKNOWN_LOW {
+            HIGH
+        } else {
+            c - i16::from(b.lo)
+        };
+        (lo, hi)
+    }
+
+    /// Builds the next seed count; what it took.
+    ///
+    /// # Panics
+    /// Past [`MAX_DB_SEEDS`].
+    pub fn build_next(&mut self) -> LevelReport {
+        let n = self.levels.len();
+        assert!(n <= MAX_DB_SEEDS, "{n} seeds is past the index tables");
+        let count = positions(n) as usize;
+        // Least fixed points: nothing is known at first; a bound is set
+        // once a line that ends (a capture, the end of the round) forces it.
+        let mut level = vec![
+            Bounds {
+                lo: UNKNOWN_LOW,
+                hi: UNKNOWN_HIGH,
+            };
+            count
+        ];
+        let mut sweeps = 0;
+        loop {
+            sweeps += 1;
+            let mut changed = false;
+            for index in 0..count {
+                let houses = unrank(index as u64, n);
+                let board = OwareBoard::played_out(OwareRules::ABAPA, &houses, Side::South)
+                    .expect("a database position is a position");
+                let (lo, hi) = if board.is_over() {
+                    let s = board.score();
+                    let v = s.south as i16 - s.north as i16;
+                    (v, v)
+                } else {
+                    let mut best = (LOW, LOW);
+                    for pit in board.legal_moves() {
+                        let (lo, hi) = self.move_bounds(&board, pit, n, &level);
+                        best = (best.0.max(lo), best.1.max(hi));
+                    }
+                    best
+                };
+                let b = Bounds {
+                    lo: to_i8(lo),
+                    hi: to_i8(hi),
+                };
+                let old = level[index];
+                if old.lo != b.lo || old.hi != b.hi {
+                    changed = true;
+                    level[index] = b;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        debug_assert!(level.iter().all(|b| b.lo <= b.hi));
+        let repetition = level.iter().filter(|b| b.lo != b.hi).count() as u64;
+        self.levels.push(level);
+        LevelReport {
+            seeds: n,
+            positions: count as u64,
+            repetition,
+            sweeps,
+        }
+    }
+
+    /// The database of every count built, one byte a position.
+    #[must_use]
+    pub fn database(&self) -> OwareEndgame {
+        OwareEndgame {
+            tables: self
+                .levels
+                .iter()
+                .map(|level| {
+                    level
+                        .iter()
+                        .map(|b| {
+                            if b.lo == b.hi {
+                                (i16::from(b.lo) + OFFSET) as u8
+                            } else {
+                                REPETITION
+                            }
+                        })
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+}
+
+/// What the database says of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Probe {
+    /// More seeds on the board than the database holds.
+    Outside,
+    /// The value for the mover, the round played out.
+    Value(i16),
+    /// The value depends on which position repeats.
+    Repetition,
+}
+
+/// Why a database file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EndgameFileError(pub String);
+
+impl std::fmt::Display for EndgameFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "not an Oware endgame database: {}", self.0)
+    }
+}
+
+impl std::error::Error for EndgameFileError {}
+
+/// The first bytes of a database file.
+const MAGIC: &[u8; 8] = b"OWAREDB1";
+
+impl OwareEndgame {
+    /// Builds every count up to `max_seeds` (for tests and small databases).
+    #[must_use]
+    pub fn build(max_seeds: usize) -> OwareEndgame {
+        let mut builder = Builder::new();
+        while builder.built() <= max_seeds {
+            builder.build_next();
+        }
+        builder.database()
+    }
+
+    /// The most seeds on the board the database covers (`None` when empty).
+    #[must_use]
+    pub fn max_seeds(&self) -> Option<usize> {
+        self.tables.len().checked_sub(1)
+    }
+
+    /// The value of `board` for its mover, the round played out.
+    #[must_use]
+    pub fn probe(&self, board: &OwareBoard) -> Probe {
+        let houses = mover_first(board);
+        let n: usize = houses.iter().map(|&c| usize::from(c)).sum();
+        let Some(table) = self.tables.get(n) else {
+            return Probe::Outside;
+        };
+        match table[rank(&houses) as usize] {
+            REPETITION => Probe::Repetition,
+            byte => Probe::Value(i16::from(byte) - OFFSET),
+        }
+    }
+
+    /// The file's bytes: a magic, the largest count, the tables, and a
+    /// checksum of everything before it.
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = MAGIC.to_vec();
+        bytes.push(self.tables.len() as u8);
+        for table in &self.tables {
+            bytes.extend_from_slice(table);
+        }
+        let sum = checksum(&bytes);
+        bytes.extend_from_slice(&sum.to_le_bytes());
+        bytes
+    }
+
+    /// Reads a file written by [`OwareEndgame::to_bytes`], checking its
+    /// length, its checksum and every byte.
+    ///
+    /// # Errors
+    /// [`EndgameFileError`] saying what is wrong.
+    pub fn from_bytes(bytes: &[u8]) -> Result<OwareEndgame, EndgameFileError> {
+        let fail = |why: &str| Err(EndgameFileError(why.to_string()));
+        if bytes.len() < MAGIC.len() + 9 || &bytes[..MAGIC.len()] != MAGIC {
+            return fail("no header");
+        }
+        let levels = usize::from(bytes[MAGIC.len()]);
+        if levels > MAX_DB_SEEDS + 1 {
+            return fail("too many seed counts");
+        }
+        let body: u64 = (0..levels).map(positions).sum();
+        let expected = MAGIC.len() as u64 + 1 + body + 8;
+        if bytes.len() as u64 != expected {
+            return fail("wrong length");
+        }
+        let (data, sum) = bytes.split_at(bytes.len() - 8);
+        if checksum(data).to_le_bytes() != sum {
+            return fail("checksum mismatch");
+        }
+        let mut at = MAGIC.len() + 1;
+        let mut tables = Vec::with_capacity(levels);
+        for n in 0..levels {
+            let len = positions(n) as usize;
+            let table = data[at..at + len].to_vec();
+            if table
+                .iter()
+                .any(|&b| b != REPETITION && (i16::from(b) - OFFSET).abs() > n as i16)
+            {
+                return fail("a value out of range");
+            }
+            tables.push(table);
+            at += len;
+        }
+        Ok(OwareEndgame { tables })
+    }
+}
+
+/// FNV-1a, 64 bits: enough to catch a truncated or damaged file.
+fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}

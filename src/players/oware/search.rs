@@ -1,0 +1,310 @@
+//! Oware's search: iterative deepening negamax with alpha-beta and a
+//! transposition table, probing the endgame database (RULES.md §7.9).
+//!
+//! Values are seed margins for the side to move: its captured seeds minus
+//! the opponent's, the final sweep included at the end of the round.
+//! Leaves are exact (a finished round, or a database value) or estimates
+//! (the evaluation, or a database position whose value depends on
+//! repetition); a search result is exact when every leaf it rests on is.
+//! The table is allocated once: the search itself allocates nothing.
+
+use std::sync::Arc;
+
+use super::super::Limits;
+use super::endgame::{OwareEndgame, Probe};
+use crate::rng::Rng;
+use crate::rules::Pit;
+use crate::rules::oware::OwareBoard;
+
+/// Above every margin (48 seeds).
+const INF: i32 = 10_000;
+/// The evaluation's units per seed of margin.
+const SEED: i32 = 16;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    value: i16,
+    depth: u8,
+    /// Bit 0-1: bound (1 exact, 2 lower, 3 upper); bit 2: proven.
+    flags: u8,
+    best: u8,
+}
+
+const EXACT_BOUND: u8 = 1;
+const LOWER: u8 = 2;
+const UPPER: u8 = 3;
+const PROVEN: u8 = 4;
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwareSearchResult {
+    /// The best move found (`None` when the round is over).
+    pub best: Option<Pit>,
+    /// The value in seeds for the side to move (the margin of the whole
+    /// round, captured seeds so far included): exact when `proven`, else
+    /// the search's estimate.
+    pub value: i32,
+    /// The value in seeds is exact (rests only on finished rounds and
+    /// database values).
+    pub proven: bool,
+    /// The deepest iteration finished.
+    pub depth: u32,
+    /// Positions searched.
+    pub nodes: u64,
+}
+
+/// The searcher: its transposition table and the database it probes.
+pub struct OwareSearch {
+    table: Vec<Entry>,
+    mask: usize,
+    endgame: Arc<OwareEndgame>,
+    nodes: u64,
+    stopped: bool,
+}
+
+/// A position's table key (FNV-1a of its counts and the side to move).
+fn key(board: &OwareBoard) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &c in board.counts() {
+        h = (h ^ u64::from(c)).wrapping_mul(0x0100_0000_01b3);
+    }
+    (h ^ board.to_move() as u64).wrapping_mul(0x0100_0000_01b3)
+}
+
+/// The margin of the side to move in seeds.
+fn margin(board: &OwareBoard) -> i32 {
+    let score = board.score();
+    let me = board.to_move();
+    i32::from(score.of(me)) - i32::from(score.of(me.opponent()))
+}
+
+/// The evaluation in units of 1/16 seed: the captured margin, plus a
+/// little for seeds kept on one's own side (they are one's own at the
+/// end and feed one's moves) and for mobility.
+fn evaluate(board: &OwareBoard) -> i32 {
+    let me = board.to_move();
+    let mine = i32::from(board.seeds_in_houses(me));
+    let theirs = i32::from(board.seeds_in_houses(me.opponent()));
+    SEED * margin(board) + 4 * (mine - theirs) + 2 * board.legal_moves().count() as i32
+}
+
+impl OwareSearch {
+    /// A searcher with a table of `2^bits` entries and `endgame` to probe.
+    #[must_use]
+    pub fn new(bits: u32, endgame: Arc<OwareEndgame>) -> OwareSearch {
+        OwareSearch {
+            table: vec![Entry::default(); 1 << bits],
+            mask: (1 << bits) - 1,
+            endgame,
+            nodes: 0,
+            stopped: false,
+        }
+    }
+
+    /// Searches `board` by iterative deepening until `max_depth`, the
+    /// limits, or a proven value.
+    #[must_use]
+    pub fn search(
+        &mut self,
+        board: &OwareBoard,
+        max_depth: u32,
+        limits: &Limits,
+    ) -> OwareSearchResult {
+        self.nodes = 0;
+        self.stopped = false;
+        let mut result = OwareSearchResult {
+            best: board.legal_moves().next(),
+            value: margin(board),
+            proven: board.is_over(),
+            depth: 0,
+            nodes: 0,
+        };
+        if board.is_over() {
+            return result;
+        }
+        for depth in 1..=max_depth {
+            let mut proven = true;
+            let value = self.negamax(board, depth, -INF, INF, 0, &mut proven, limits);
+            if self.stopped {
+                break;
+            }
+            let e = self.table[key(board) as usize & self.mask];
+            result.best = Some(Pit::new(e.best));
+            result.depth = depth;
+            result.proven = proven;
+            result.value = (value + SEED / 2).div_euclid(SEED);
+            if proven {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// The value of `board` for its mover in 1/16 seed; `proven` is
+    /// cleared when it rests on an estimate.
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        board: &OwareBoard,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: u32,
+        proven: &mut bool,
+        limits: &Limits,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 4095 == 0
+            && (limits.should_stop() || limits.nodes.is_some_and(|n| self.nodes >= n))
+        {
+            self.stopped = true;
+        }
+        if self.stopped {
+            *proven = false;
+            return 0;
+        }
+        if board.is_over() {
+            return SEED * margin(board);
+        }
+        // The root is searched, so that it has a best move.
+        match self.endgame.probe(board) {
+            Probe::Value(v) if ply > 0 => {
+                let captured = board.captured();
+                let me = board.to_move();
+                let m = i32::from(captured.of(me)) - i32::from(captured.of(me.opponent()));
+                return SEED * (m + i32::from(v));
+            }
+            Probe::Repetition if ply > 0 => {
+                *proven = false;
+                return evaluate(board);
+            }
+            _ => {}
+        }
+        if depth == 0 {
+            *proven = false;
+            return evaluate(board);
+        }
+        let k = key(board);
+        let slot = k as usize & self.mask;
+        let entry = self.table[slot];
+        let mut first = None;
+        if entry.key == k {
+            first = Some(Pit::new(entry.best));
+            if ply > 0 && u32::from(entry.depth) >= depth {
+                let v = i32::from(entry.value);
+                let usable = match entry.flags & 3 {
+                    EXACT_BOUND => true,
+                    LOWER => v >= beta,
+                    UPPER => v <= alpha,
+                    _ => false,
+                };
+                if usable {
+                    if entry.flags & PROVEN == 0 {
+                        *proven = false;
+                    }
+                    return v;
+                }
+            }
+        }
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = first.unwrap_or(Pit::new(0));
+        let mut all_proven = true;
+        let moves = board.legal_moves();
+        let ordered = first
+            .filter(|&p| moves.contains(p))
+            .into_iter()
+            .chain(moves.filter(|&p| Some(p) != first));
+        for pit in ordered {
+            let mut child = *board;
+            child.play_unchecked(pit);
+            let mut child_proven = true;
+            let v = -self.negamax(
+                &child,
+                depth - 1,
+                -beta,
+                -alpha,
+                ply + 1,
+                &mut child_proven,
+                limits,
+            );
+            all_proven &= child_proven;
+            if v > best {
+                best = v;
+                best_move = pit;
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        if !all_proven {
+            *proven = false;
+        }
+        if !self.stopped {
+            let bound = if best <= alpha0 {
+                UPPER
+            } else if best >= beta {
+                LOWER
+            } else {
+                EXACT_BOUND
+            };
+            self.table[slot] = Entry {
+                key: k,
+                value: best as i16,
+                depth: depth.min(255) as u8,
+                flags: bound | if all_proven { PROVEN } else { 0 },
+                best: best_move.index() as u8,
+            };
+        }
+        best
+    }
+}
+
+/// An Oware turn function: random, or the search within its limits.
+pub struct OwarePlayer {
+    search: Option<OwareSearch>,
+    depth: u32,
+    rng: Rng,
+}
+
+impl OwarePlayer {
+    /// Uniformly random legal moves, fixed by `seed`.
+    #[must_use]
+    pub fn random(seed: u64) -> OwarePlayer {
+        OwarePlayer {
+            search: None,
+            depth: 0,
+            rng: Rng::new(seed),
+        }
+    }
+
+    /// The search to at most `depth` plies (and the limits of each turn),
+    /// probing `endgame`.
+    #[must_use]
+    pub fn searching(depth: u32, endgame: Arc<OwareEndgame>) -> OwarePlayer {
+        OwarePlayer {
+            search: Some(OwareSearch::new(20, endgame)),
+            depth,
+            rng: Rng::new(1),
+        }
+    }
+
+    /// Chooses a house of the side to move; `None` once the round is over.
+    pub fn choose(&mut self, board: &OwareBoard, limits: &Limits) -> Option<Pit> {
+        let moves = board.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        match &mut self.search {
+            None => {
+                let i = self.rng.below(moves.count());
+                let mut moves = moves;
+                moves.nth(i)
+            }
+            Some(search) => search.search(board, self.depth, limits).best,
+        }
+    }
+}

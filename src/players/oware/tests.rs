@@ -1,0 +1,153 @@
+//! The database against an independent brute-force search, and the search
+//! against the database.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::endgame::{self, OwareEndgame, Probe};
+use super::search::OwareSearch;
+use crate::players::Limits;
+use crate::rules::Side;
+use crate::rules::oware::{OwareBoard, OwareRules};
+
+/// Bounds of the played-out value of `board` for its mover by a forward
+/// search of every line of at most `depth` plies, memoised: the lower
+/// bound is what the mover forces by lines that end within the depth (a
+/// line that does not is the worst for the mover), the upper bound the
+/// same for the opponent. The database's retrograde sweeps must find the
+/// same where the depth exceeds their number.
+fn forward(
+    board: &OwareBoard,
+    depth: u32,
+    memo: &mut HashMap<(OwareBoard, u32), (i32, i32)>,
+) -> (i32, i32) {
+    if board.is_over() {
+        let s = board.score();
+        let me = board.to_move();
+        let v = i32::from(s.of(me)) - i32::from(s.of(me.opponent()));
+        return (v, v);
+    }
+    if depth == 0 {
+        return (i32::MIN, i32::MAX);
+    }
+    if let Some(&known) = memo.get(&(*board, depth)) {
+        return known;
+    }
+    let mut best = (i32::MIN, i32::MIN);
+    for pit in board.legal_moves() {
+        let mut child = *board;
+        let played = child.play_unchecked(pit);
+        let c = i32::from(played.captured);
+        let (lo, hi) = if played.end.is_some() {
+            let me = played.mover.index();
+            let v = c + i32::from(played.swept[me]) - i32::from(played.swept[1 - me]);
+            (v, v)
+        } else {
+            // The child's captured seeds start again from nothing.
+            let houses = child.houses();
+            let fresh =
+                OwareBoard::played_out(OwareRules::ABAPA, &houses, child.to_move()).unwrap();
+            let (clo, chi) = forward(&fresh, depth - 1, memo);
+            let lo = if chi == i32::MAX { i32::MIN } else { c - chi };
+            let hi = if clo == i32::MIN { i32::MAX } else { c - clo };
+            (lo, hi)
+        };
+        best = (best.0.max(lo), best.1.max(hi));
+    }
+    memo.insert((*board, depth), best);
+    best
+}
+
+#[test]
+fn ranks_and_unranks_agree_over_every_position_of_a_count() {
+    for n in 0..=5 {
+        let count = endgame::positions(n);
+        for index in 0..count {
+            let houses = endgame::unrank(index, n);
+            assert_eq!(houses.iter().sum::<u16>() as usize, n);
+            assert_eq!(endgame::rank(&houses), index);
+        }
+    }
+    assert_eq!(endgame::positions(48), 279_871_768_995);
+}
+
+#[test]
+fn database_values_agree_with_a_forward_search_on_small_counts() {
+    let db = OwareEndgame::build(4);
+    let (mut exact, mut repetition) = (0, 0);
+    let mut memo = HashMap::new();
+    for n in 0..=4 {
+        for index in 0..endgame::positions(n) {
+            let houses = endgame::unrank(index, n);
+            let board = OwareBoard::played_out(OwareRules::ABAPA, &houses, Side::South).unwrap();
+            let (lo, hi) = forward(&board, 60, &mut memo);
+            match db.probe(&board) {
+                Probe::Value(v) => {
+                    exact += 1;
+                    assert_eq!((lo, hi), (i32::from(v), i32::from(v)), "{houses:?}");
+                }
+                Probe::Repetition => {
+                    repetition += 1;
+                    assert!(lo < hi, "{houses:?}: {lo} {hi}");
+                }
+                Probe::Outside => panic!("{n} seeds are in the database"),
+            }
+        }
+    }
+    assert!(
+        exact > 300 && repetition > 0,
+        "{exact} exact, {repetition} repetition"
+    );
+}
+
+#[test]
+fn the_database_file_round_trips_and_damage_is_refused() {
+    let db = OwareEndgame::build(4);
+    let bytes = db.to_bytes();
+    assert_eq!(OwareEndgame::from_bytes(&bytes), Ok(db));
+    let mut damaged = bytes.clone();
+    damaged[20] ^= 1;
+    assert!(OwareEndgame::from_bytes(&damaged).is_err());
+    assert!(OwareEndgame::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+    assert!(OwareEndgame::from_bytes(b"OWAREDB1").is_err());
+}
+
+#[test]
+fn the_search_proves_values_from_the_database_and_finds_captures() {
+    let db = Arc::new(OwareEndgame::build(6));
+    let mut search = OwareSearch::new(12, Arc::clone(&db));
+    // Six seeds: every child is in the database, so one ply proves the
+    // root's value when every child's is exact, and it must be the
+    // database's own.
+    let mut checked = 0;
+    for index in (0..endgame::positions(6)).step_by(97) {
+        let houses = endgame::unrank(index, 6);
+        let board = OwareBoard::played_out(OwareRules::ABAPA, &houses, Side::South).unwrap();
+        let Probe::Value(v) = db.probe(&board) else {
+            continue;
+        };
+        if board.is_over() {
+            continue;
+        }
+        // A child whose value depends on repetition leaves it unproven.
+        let result = search.search(&board, 4, &Limits::none());
+        if result.proven {
+            assert_eq!(result.value, i32::from(v), "{houses:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 5, "{checked}");
+    // RULES.md §7.3: f captures 5, more than anything else.
+    let board = OwareBoard::from_houses(
+        OwareRules::ABAPA,
+        &[0, 0, 0, 0, 1, 2, 1, 2, 5, 0, 0, 0],
+        crate::rules::Score {
+            south: 15,
+            north: 22,
+        },
+        Side::South,
+    )
+    .unwrap();
+    let result = search.search(&board, 3, &Limits::none());
+    assert_eq!(result.best, crate::rules::Rules::KALAH.pit_by_letter('f'));
+}
