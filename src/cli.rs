@@ -44,8 +44,8 @@ const ENVIRONMENT: &str = "Environment:
 /// Headless and alternative commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Print a position as JSON, after playing a list of moves.
-    Position(PositionCmd),
+    /// Print a position as JSON (or one line), after playing a list of moves.
+    Position(ShowPositionCmd),
     /// Solve a position: its value under perfect play and every best move, as JSON.
     Solve(SolveCmd),
     /// Play rounds between two computer players and report the results.
@@ -269,6 +269,27 @@ pub struct PositionCmd {
     /// with the legal moves, for checking the rules against another program.
     #[arg(long, hide = true)]
     pub each: bool,
+    /// Start from this position, in the one-line notation (RULES.md §8):
+    /// "kalah 6x4 S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south". Its rules are the
+    /// position's own.
+    #[arg(
+        long,
+        value_name = "POSITION",
+        allow_hyphen_values = true,
+        conflicts_with = "board"
+    )]
+    pub from: Option<String>,
+}
+
+/// Options of `mancala position`.
+#[derive(Debug, Args)]
+pub struct ShowPositionCmd {
+    /// The position.
+    #[command(flatten)]
+    pub position: PositionCmd,
+    /// How to print it: json (default) or line (the one-line notation, RULES.md §8).
+    #[arg(long, value_name = "FORMAT", default_value = "json", hide_possible_values = true, value_parser = ["json", "line"])]
+    pub format: String,
 }
 
 /// Options of `mancala solve`.

@@ -185,3 +185,54 @@ fn plain_prints_the_table_the_turning_points_and_a_chart() {
         assert!(!text.contains('\x1b'), "no escape codes");
     }
 }
+
+/// A whole round of Kalah(6,3) (capture always, South first), played by
+/// taking the legal pits in turn from a fixed pattern.
+fn kalah_6_3_round() -> String {
+    use mancala::rules::{Board, Rules};
+    let rules = Rules::new(6, 3).unwrap();
+    let mut board = Board::new(rules);
+    let mut letters = Vec::new();
+    for choice in [2usize, 5, 0, 3, 1].into_iter().cycle() {
+        if board.is_over() {
+            break;
+        }
+        let legal: Vec<_> = board.legal_moves().collect();
+        let pit = legal[choice % legal.len()];
+        board.play(pit).unwrap();
+        letters.push(rules.letter(pit).unwrap().to_string());
+    }
+    letters.join(",")
+}
+
+#[test]
+fn a_round_the_solver_can_prove_is_proven_whatever_the_time_given() {
+    // one millisecond a position: the values do not depend on the time
+    // (nor on the machine's load), every move is exact
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("round.txt");
+    std::fs::write(
+        &path,
+        format!(
+            "mancala record 1\npits: 6\nseeds: 3\ncapture: always\nsowing: single\nsweep: owner\nsouth: Alice\nnorth: Michael\nstarter: south\nmoves: {}\n",
+            kalah_6_3_round()
+        ),
+    )
+    .unwrap();
+    let path = path.to_string_lossy().into_owned();
+    let out = mancala(&["analyze", &path, "--json", "--think", "1"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let first: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let moves = first["moves"].as_array().unwrap();
+    assert!(moves.len() > 10);
+    for m in moves {
+        assert_eq!(m["exact"], true, "{m}");
+    }
+    let again = mancala(&["analyze", &path, "--json", "--think", "1"]);
+    let again: Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(first, again, "the same figures on every run");
+}

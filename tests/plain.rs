@@ -987,3 +987,84 @@ fn a_scripts_random_seat_is_seeded_by_the_game_policy() {
     assert!(stdout.contains(&expected), "{expected}\n{stdout}");
     std::fs::remove_dir_all(data).unwrap();
 }
+
+/// The letters of a whole round of `rules` started by `starter`, always
+/// taking the rightmost legal pit.
+fn round_from(rules: Rules, starter: Side) -> Vec<String> {
+    let mut board = Board::starting(rules, starter);
+    let mut letters = Vec::new();
+    while let Some(pit) = board.legal_moves().last() {
+        letters.push(rules.letter(pit).unwrap().to_string());
+        board.play(pit).unwrap();
+    }
+    letters
+}
+
+/// A data directory where nothing can be written for a while (a folder
+/// where the save goes, a file where the records folder goes, a folder
+/// where the statistics go): every failed save is said, keeping never
+/// switches off, and once writing works again the round that could not be
+/// kept is recorded and counted, every round exactly once. (It used to
+/// stop keeping at the first failure: no record, no statistics, ever.)
+#[test]
+fn keeping_never_switches_off_after_a_failed_write() {
+    let scratch = data_dir("unwritable");
+    let data = scratch.path();
+    let rules = Rules::KALAH.with_pits(2).unwrap();
+    let store = SaveStore::at(data).unwrap();
+    let save = store.path_for(&config(rules, "Alice", "Michael"));
+    let folder = data.join("records");
+    std::fs::remove_dir(&folder).unwrap();
+    std::fs::write(&folder, "").unwrap();
+    std::fs::create_dir(store.stats_path()).unwrap();
+    let mut game = common::program::Program::spawn(
+        data,
+        &[
+            "--plain",
+            "--no-animation",
+            "--pits",
+            "2",
+            "Alice",
+            "Michael",
+        ],
+    );
+    // Once the game has looked for a save (a folder there would be set
+    // aside), a folder where the save goes.
+    game.wait_for("the first turn", |t| t.contains("choose a pit"));
+    std::fs::create_dir_all(&save).unwrap();
+    let first = round_from(rules, Side::South);
+    for letter in &first {
+        game.send(letter);
+    }
+    let out = game.wait_for("play again", |t| t.contains("Play again? (y/n)"));
+    // Each move's save, and the next round's at the round's end.
+    assert_eq!(
+        out.matches("could not save the match").count(),
+        first.len() + 1,
+        "{out}"
+    );
+    assert!(out.contains("could not record the round"), "{out}");
+    assert!(out.contains("could not count the round"), "{out}");
+    std::fs::remove_dir(&save).unwrap();
+    std::fs::remove_file(&folder).unwrap();
+    std::fs::remove_dir(store.stats_path()).unwrap();
+    game.send("y");
+    let second = round_from(rules, Side::North);
+    for letter in &second {
+        game.send(letter);
+    }
+    game.wait_for("play again", |t| {
+        t.matches("Play again? (y/n)").count() == 2
+    });
+    game.send("n");
+    assert_eq!(game.wait_exit(), 0, "{}", game.text());
+    let stats = std::fs::read_to_string(store.stats_path()).unwrap();
+    assert_eq!(stats.lines().count(), 2, "{stats}");
+    assert_eq!(records(data).len(), 2, "{}", game.text());
+    assert!(!save.exists(), "the finished match's save is cleared");
+    assert!(
+        !store
+            .closing_path(&config(rules, "Alice", "Michael"))
+            .exists()
+    );
+}

@@ -125,3 +125,34 @@ fn malformed_boards_and_impossible_rules_are_refused() {
     refused(&["--capture", "sometimes"], "sometimes");
     refused(&["--to-move", "east"], "east");
 }
+
+#[test]
+fn a_position_printed_as_one_line_reads_back_as_the_same_position() {
+    let args = [
+        "--pits",
+        "5",
+        "--seeds",
+        "3",
+        "--capture",
+        "nonempty",
+        "--moves",
+        "c,d",
+    ];
+    let out = mancala(&[&["position"], &args[..], &["--format", "line"]].concat());
+    assert!(out.status.success());
+    let line = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(line.lines().count(), 1, "{line}");
+    assert!(line.starts_with("kalah 5x3 capture=nonempty "), "{line}");
+    let back = position(&["--from", line.trim_end()]);
+    assert_eq!(back, position(&args));
+    // moves played on from it, as from any position
+    let on = position(&["--from", line.trim_end(), "--moves", "a"]);
+    assert_eq!(on, position(&[&args[..6], &["--moves", "c,d,a"]].concat()));
+    // the example of RULES.md §8.1, as a person types it
+    let typed = position(&["--from", "kalah 6x4 S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south"]);
+    assert_eq!(typed, position(&[]));
+    refused(
+        &["--from", "kalah 6x4 S:1,2:0 N:4,4,4,4,4,4:0 south"],
+        "2 houses",
+    );
+}

@@ -3,7 +3,7 @@
 mod common;
 
 use common::Oracle;
-use mancala::rules::{Board, Capture, MAX_PITS, Pit, Rules, Side, Sowing, Step, Sweep};
+use mancala::rules::{Board, Capture, MAX_PITS, Pit, Position, Rules, Side, Sowing, Step, Sweep};
 use proptest::prelude::*;
 
 fn any_rules() -> impl Strategy<Value = Rules> {
@@ -63,6 +63,21 @@ proptest! {
             b.play(pit).unwrap();
             prop_assert_eq!(total(&b), seeds);
         }
+    }
+
+    /// The one-line notation (RULES.md §8) reads back what it writes, for
+    /// any rules and any position, played on or not.
+    #[test]
+    fn a_position_printed_and_read_back_is_the_same(board in any_position(), choices in proptest::collection::vec(any::<u8>(), 0..20)) {
+        let mut b = board;
+        for c in choices {
+            let moves = b.legal_moves();
+            if moves.is_empty() { break; }
+            b.play(moves.clone().nth(c as usize % moves.count()).unwrap()).unwrap();
+        }
+        let line = Position::new(b).to_string();
+        let back: Position = line.parse().map_err(|e| TestCaseError::fail(format!("{line}: {e}")))?;
+        prop_assert_eq!(back.board(), &b, "{}", line);
     }
 
     #[test]

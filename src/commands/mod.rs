@@ -19,7 +19,7 @@ use clap::Parser;
 
 use crate::cli::{Cli, Command, CompletionShell, PositionCmd};
 use crate::game::console;
-use crate::rules::{Board, Game};
+use crate::rules::{Board, Game, Position};
 
 pub use history::read_record;
 pub use play::settings;
@@ -111,8 +111,9 @@ fn help_text(shown: &clap::Error) -> String {
 /// A [`UsageError`] for bad input, anything else for a failure.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Some(Command::Position(cmd)) if cmd.game == Game::Oware => {
-            let round = position::oware_from(&cmd, &mut |board| {
+        Some(Command::Position(cmd)) if cmd.position.game == Game::Oware => {
+            let cmd = &cmd.position;
+            let round = position::oware_from(cmd, &mut |board| {
                 if cmd.each {
                     output::emit_line(position::oware_json_with_moves(board))?;
                 }
@@ -124,8 +125,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Position(cmd)) => {
-            let board = board_from(&cmd)?;
-            output::emit_line(position_json(&board))?;
+            let board = board_from(&cmd.position)?;
+            if cmd.format == "line" {
+                output::emit_line(Position::new(board))?;
+            } else {
+                output::emit_line(position_json(&board))?;
+            }
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Solve(cmd)) if cmd.position.game == Game::Oware => {
@@ -191,8 +196,21 @@ pub fn board_from(cmd: &PositionCmd) -> anyhow::Result<Board> {
     if cmd.score.is_some() {
         return usage("--score is an Oware option (--game oware): Kalah's stores are in --board");
     }
-    let rules = cmd.rules.rules().map_err(UsageError)?;
+    let from = match &cmd.from {
+        Some(text) => Some(
+            *text
+                .parse::<Position>()
+                .map_err(|e| UsageError(format!("--from: {e}")))?
+                .board(),
+        ),
+        None => None,
+    };
+    let rules = match &from {
+        Some(board) => *board.rules(),
+        None => cmd.rules.rules().map_err(UsageError)?,
+    };
     let mut board = match &cmd.board {
+        _ if from.is_some() => from.expect("read above"),
         None if cmd.fair => crate::players::fair::deal(rules, cmd.seed, FAIR_BUDGET)
             .map_err(|e| UsageError(e.to_string()))?,
         Some(text) => {

@@ -28,14 +28,14 @@
 //! starter and the moves, and returns figures.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 
 use crate::players::solver::{DEFAULT_PLAYER_MEMORY, SolveOutcome, book};
 use crate::players::{Engine, Level, Limits, Solver};
-use crate::rules::{Board, MoveError, Pit, Rules, Side};
+use crate::rules::{Board, MoveError, Pit, Rules, Side, Sowing};
 
 /// A value and how sure it is: proven to lie in `lower..=upper`, with
 /// `value` the best estimate in that range (exact when the range is one
@@ -255,6 +255,20 @@ impl PositionBudget {
     }
 }
 
+/// Positions of single sowing on at most 6 pits with at most this many
+/// seeds in play are always proven, however long it takes (Kalah(6,4)'s
+/// opening is seconds; a whole round, last position first, less than one
+/// solve of its start: see docs/PERFORMANCE.md), so that their values and
+/// turning points are the same on every run, whatever the machine's load.
+pub const ALWAYS_EXACT_SEEDS: i32 = 48;
+
+/// Whether `board` (with `in_play` seeds in its pits) is always proven
+/// (see [`ALWAYS_EXACT_SEEDS`]).
+fn always_exact(board: &Board, in_play: i32) -> bool {
+    let rules = board.rules();
+    in_play <= ALWAYS_EXACT_SEEDS && rules.pits() <= 6 && rules.sowing() == Sowing::Single
+}
+
 /// Analyses positions, keeping its solver's table and the engine's from
 /// one position to the next (positions of one round share most of their
 /// trees).
@@ -292,6 +306,17 @@ impl Analyst {
     /// quarters of the budget), else the engine's estimate (the rest)
     /// within the bounds the solver proved.
     pub fn position(&mut self, board: &Board, budget: &PositionBudget) -> PositionValue {
+        self.position_at_least(board, budget, None)
+    }
+
+    /// The same knowing (when `at_least` is given) that the value is at
+    /// least that: proven by the caller, as the value after one move.
+    fn position_at_least(
+        &mut self,
+        board: &Board,
+        budget: &PositionBudget,
+        at_least: Option<i32>,
+    ) -> PositionValue {
         let margin = board.score().margin(board.to_move());
         if board.is_over() {
             return PositionValue {
@@ -313,7 +338,22 @@ impl Analyst {
         }
         let in_play = i32::from(board.seeds_in_pits(Side::South))
             + i32::from(board.seeds_in_pits(Side::North));
-        let (lower, upper) = match self.solver.solve_bounded(board, &budget.limits(3, 4), true) {
+        let limits = if budget.nodes.is_none() && always_exact(board, in_play) {
+            // proven whatever the load: only the stop flag ends it (and
+            // then what it proved is an estimate, see `RoundAnalyser`)
+            Limits {
+                deadline: None,
+                nodes: None,
+                stop: Arc::clone(&budget.stop),
+            }
+        } else {
+            budget.limits(3, 4)
+        };
+        let outcome = match at_least {
+            Some(v) => self.solver.solve_at_least(board, &limits, true, v),
+            None => self.solver.solve_bounded(board, &limits, true),
+        };
+        let (lower, upper) = match outcome {
             Some(SolveOutcome::Solved(solution)) => {
                 return PositionValue {
                     value: Valuation::exact(solution.value),
@@ -347,7 +387,9 @@ impl Analyst {
 
     /// Analyses the round of `rules` started by `starter` with `moves`,
     /// within `budget` per position; `progress` is told after each
-    /// position how many of how many are done.
+    /// position how many of how many are done. The positions are valued
+    /// from the last to the first, with one solver: each reuses what the
+    /// later ones proved (see [`RoundAnalyser`]).
     ///
     /// # Errors
     /// The index of the first move the rules refuse, and why.
@@ -359,25 +401,148 @@ impl Analyst {
         budget: &PositionBudget,
         mut progress: impl FnMut(usize, usize),
     ) -> Result<Analysis, (usize, MoveError)> {
-        let mut boards = Vec::with_capacity(moves.len() + 1);
-        let mut board = Board::starting(rules, starter);
-        boards.push(board);
+        let mut round = Round::new(self, rules, starter);
         for (i, &pit) in moves.iter().enumerate() {
-            board.play(pit).map_err(|e| (i, e))?;
-            boards.push(board);
+            round.push(pit).map_err(|e| (i, e))?;
         }
-        let mut values = Vec::with_capacity(boards.len());
-        for (i, board) in boards.iter().enumerate() {
-            values.push(self.position(board, budget));
-            progress(i + 1, boards.len());
+        let total = round.boards.len();
+        while !round.work_one(self, budget) && !budget.stop.load(Ordering::Relaxed) {
+            progress(round.valued(), total);
         }
+        progress(total, total);
+        Ok(round.analysis(self, budget))
+    }
+}
+
+/// The analysis of a round as it is played: fed the moves as they are
+/// played ([`RoundAnalyser::push`]), it values the positions on the time
+/// it is given ([`RoundAnalyser::work_one`], the latest unvalued first, so
+/// that each reuses what the later ones proved), and has the whole
+/// analysis ready once the round ends ([`RoundAnalyser::analysis`]).
+#[derive(Debug)]
+pub struct RoundAnalyser {
+    analyst: Analyst,
+    round: Round,
+}
+
+impl RoundAnalyser {
+    /// The analysis of a round of `rules` started by `starter`, with
+    /// `analyst`'s solver sized for it.
+    #[must_use]
+    pub fn new(mut analyst: Analyst, rules: Rules, starter: Side) -> RoundAnalyser {
+        let round = Round::new(&mut analyst, rules, starter);
+        RoundAnalyser { analyst, round }
+    }
+
+    /// The move `pit` played next.
+    ///
+    /// # Errors
+    /// The rules' refusal of the move (nothing changes).
+    pub fn push(&mut self, pit: Pit) -> Result<(), MoveError> {
+        self.round.push(pit)
+    }
+
+    /// Positions valued so far, and positions in all.
+    #[must_use]
+    pub fn progress(&self) -> (usize, usize) {
+        (self.round.valued(), self.round.boards.len())
+    }
+
+    /// Values the latest position not valued yet within `budget`; true
+    /// when every position is valued. A position whose work `budget`'s
+    /// stop flag ended is left for a later call (nothing half-proven is
+    /// kept as its value).
+    pub fn work_one(&mut self, budget: &PositionBudget) -> bool {
+        self.round.work_one(&mut self.analyst, budget)
+    }
+
+    /// The analysis of the moves pushed so far: the positions not valued
+    /// yet are valued first, within `budget` each (at once, as estimates,
+    /// when its stop flag is set).
+    #[must_use]
+    pub fn analysis(&mut self, budget: &PositionBudget) -> Analysis {
+        self.round.analysis(&mut self.analyst, budget)
+    }
+}
+
+/// The positions of a round and their values so far.
+#[derive(Debug)]
+struct Round {
+    rules: Rules,
+    moves: Vec<Pit>,
+    /// Every position: the start, then after each move.
+    boards: Vec<Board>,
+    /// The value of each position, once worked out.
+    values: Vec<Option<PositionValue>>,
+}
+
+impl Round {
+    fn new(analyst: &mut Analyst, rules: Rules, starter: Side) -> Round {
+        let start = Board::starting(rules, starter);
+        analyst.solver.reserve(&start);
+        Round {
+            rules,
+            moves: Vec::new(),
+            boards: vec![start],
+            values: vec![None],
+        }
+    }
+
+    fn push(&mut self, pit: Pit) -> Result<(), MoveError> {
+        let mut board = *self.boards.last().expect("the start");
+        board.play(pit)?;
+        self.moves.push(pit);
+        self.boards.push(board);
+        self.values.push(None);
+        Ok(())
+    }
+
+    fn valued(&self) -> usize {
+        self.values.iter().filter(|v| v.is_some()).count()
+    }
+
+    fn work_one(&mut self, analyst: &mut Analyst, budget: &PositionBudget) -> bool {
+        let Some(i) = self.values.iter().rposition(Option::is_none) else {
+            return true;
+        };
+        // the value after the move played is proven already (the later
+        // position went first): the mover's value is at least that
+        let at_least = self.values.get(i + 1).and_then(|after| {
+            let after = after.as_ref()?.value;
+            let (from, to) = (&self.boards[i], &self.boards[i + 1]);
+            let after = after.for_side(to.to_move(), from.to_move());
+            after.is_exact().then_some(after.value)
+        });
+        let value = analyst.position_at_least(&self.boards[i], budget, at_least);
+        if budget.stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        self.values[i] = Some(value);
+        self.values.iter().all(Option::is_some)
+    }
+
+    fn analysis(&mut self, analyst: &mut Analyst, budget: &PositionBudget) -> Analysis {
+        let stopped = budget.stop.load(Ordering::Relaxed);
+        let budget = PositionBudget {
+            stop: Arc::new(AtomicBool::new(false)),
+            // stopped from outside: what is left is estimated at once
+            nodes: if stopped { Some(1) } else { budget.nodes },
+            per_position: if stopped {
+                Some(Duration::ZERO)
+            } else {
+                budget.per_position
+            },
+        };
+        while !self.work_one(analyst, &budget) {}
+        let values: Vec<PositionValue> = self.values.iter().flatten().cloned().collect();
+        let boards = &self.boards;
         let south_values = boards
             .iter()
             .zip(&values)
             .map(|(b, v)| v.value.for_side(b.to_move(), Side::South))
             .collect();
-        let mut analysed = Vec::with_capacity(moves.len());
-        for (i, &pit) in moves.iter().enumerate() {
+        let mut analysed = Vec::with_capacity(self.moves.len());
+        for (i, &pit) in self.moves.iter().enumerate() {
             let (from, to) = (&boards[i], &boards[i + 1]);
             let side = from.to_move();
             let before = values[i].value;
@@ -403,11 +568,11 @@ impl Analyst {
                 extra_turn: !to.is_over() && to.to_move() == side,
             });
         }
-        Ok(Analysis {
-            rules,
+        Analysis {
+            rules: self.rules,
             moves: analysed,
             south_values,
-        })
+        }
     }
 }
 
@@ -582,6 +747,34 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn a_round_analysed_as_it_is_played_matches_the_analysis_after_it() {
+        let rules = Rules::new(4, 3).unwrap().with_capture(Capture::NonEmpty);
+        let moves = round_of(rules, &[2, 2, 0, 1]);
+        let budget = PositionBudget::default();
+        let whole = Analyst::new()
+            .round(rules, Side::South, &moves, &budget, |_, _| {})
+            .unwrap();
+        let mut live = RoundAnalyser::new(Analyst::new(), rules, Side::South);
+        for (i, &pit) in moves.iter().enumerate() {
+            live.push(pit).unwrap();
+            // spare time after every other move: one position valued
+            if i % 2 == 0 {
+                live.work_one(&budget);
+            }
+        }
+        let (valued, total) = live.progress();
+        assert!(0 < valued && valued < total, "{valued} of {total}");
+        assert_eq!(live.analysis(&budget), whole);
+        // a stopped budget leaves the position for later, unvalued
+        let mut stopped = RoundAnalyser::new(Analyst::new(), rules, Side::South);
+        stopped.push(moves[0]).unwrap();
+        let halt = PositionBudget::default();
+        halt.stop.store(true, Ordering::Relaxed);
+        assert!(!stopped.work_one(&halt));
+        assert_eq!(stopped.progress(), (0, 2));
     }
 
     #[test]

@@ -20,9 +20,11 @@
 //! - when the players stop at the end of a round, [`Keeper::finish`]:
 //!   the save is cleared. Stopping in the middle of a round keeps it.
 //!
-//! Nothing here panics or stops the game: a store that fails is reported
-//! once (the text is returned for the front end to show) and the match goes
-//! on unsaved.
+//! Nothing here panics or stops the game, and keeping never switches off:
+//! a save that fails is reported each time (the text is returned for the
+//! front end to show) and tried again at the next change; a round whose
+//! record or statistics line could not be written stays noted (and held
+//! here) and is written at the next change once it can be, exactly once.
 
 use std::path::PathBuf;
 
@@ -48,17 +50,6 @@ pub fn host_busy_notice(name: &str) -> String {
 /// The question asked after [`BUSY_NOTICE`]: `p` plays on here without
 /// saving (rounds are still recorded and counted), `q` quits.
 pub const BUSY_QUESTION: &str = "Play it here unsaved, or quit? (p/q)";
-
-/// An answer to [`BUSY_QUESTION`]: `Some(true)` plays on unsaved (`p`),
-/// `Some(false)` quits (`q`), `None` is no answer (ask again).
-#[must_use]
-pub fn busy_answer(line: &str) -> Option<bool> {
-    match line.trim().to_ascii_lowercase().as_str() {
-        "p" | "play" => Some(true),
-        "q" | "quit" => Some(false),
-        _ => None,
-    }
-}
 
 /// What [`Keeper::look`] found for a match's settings.
 #[derive(Debug, Default)]
@@ -96,6 +87,10 @@ pub struct Keeper {
     /// Whether this copy saves (and clears) the match: not when another
     /// copy holds its lock.
     saving: bool,
+    /// Finished rounds (their ids and last positions) whose record or
+    /// statistics line could not be written yet: tried again at each
+    /// change.
+    unkept: Vec<(String, Match)>,
 }
 
 impl Keeper {
@@ -135,6 +130,7 @@ impl Keeper {
             store,
             lock: None,
             saving: true,
+            unkept: Vec::new(),
         }
     }
 
@@ -264,23 +260,49 @@ impl Keeper {
         Some(problem)
     }
 
-    /// Saves the match as it stands. On failure the warning is returned
-    /// and nothing more is saved.
+    /// Saves the match as it stands, after writing any round kept late.
+    /// On failure the warning is returned; the next save tries again.
     pub fn save(&mut self, m: &Match) -> Option<String> {
         if let Some(problem) = self.claim(m.config()) {
             return Some(problem);
         }
-        if !self.saving {
-            return None;
+        let mut problems = self.keep_late();
+        if self.saving
+            && let Some(store) = &self.store
+            && let Err(error) = store.save(m)
+        {
+            problems.push(format!(
+                "could not save the match to {}: {error}; it is tried again at the next move",
+                store.path_for(m.config()).display()
+            ));
         }
-        let store = self.store.as_ref()?;
-        let error = store.save(m).err()?;
-        let warning = format!(
-            "could not save the match to {}: {error}; going on without saving",
-            store.path_for(m.config()).display()
-        );
-        self.store = None;
-        Some(warning)
+        (!problems.is_empty()).then(|| problems.join("; "))
+    }
+
+    /// Writes what is missing of the rounds that could not be kept at
+    /// their end; what still cannot be, as sentences.
+    fn keep_late(&mut self) -> Vec<String> {
+        let Some(store) = self.store.clone() else {
+            return Vec::new();
+        };
+        let mut problems = Vec::new();
+        self.unkept.retain(|(id, finished)| {
+            let mut kept = RoundKept::default();
+            let archived = store.archive_round_as(finished, id, true);
+            let whole = take_archived(&store, archived, &mut kept);
+            let config = finished.config();
+            if whole && matches!(store.closing(config), Ok(Some((noted, _))) if noted == *id) {
+                kept.warnings.extend(
+                    store
+                        .end_closing(config)
+                        .err()
+                        .map(|e| format!("could not clear the note of the round's end: {e}")),
+                );
+            }
+            problems.extend(kept.warnings);
+            !whole
+        });
+        problems
     }
 
     /// Keeps the round `finished` just ended: its record and statistics
@@ -320,6 +342,10 @@ impl Keeper {
         let mut next = finished.clone();
         next.next_round();
         kept.warnings.extend(self.save(&next));
+        if !whole {
+            // Held after the save above, which would try it again at once.
+            self.unkept.push((id.clone(), finished.clone()));
+        }
         if noted && whole && self.store.is_some() {
             kept.warnings.extend(
                 store
@@ -356,6 +382,9 @@ impl Keeper {
             let mut next = finished.clone();
             next.next_round();
             kept.warnings.extend(self.save(&next));
+        }
+        if !whole && self.unkept.iter().all(|(kept_id, _)| *kept_id != id) {
+            self.unkept.push((id.clone(), finished.clone()));
         }
         if whole
             && self.store.is_some()
@@ -520,7 +549,7 @@ mod tests {
     }
 
     #[test]
-    fn a_save_that_fails_is_reported_once_with_its_path() {
+    fn a_save_that_fails_is_reported_each_time_and_tried_again() {
         let scratch = root("fail");
         let dir = scratch.path();
         let store = SaveStore::at(dir).unwrap();
@@ -528,13 +557,50 @@ mod tests {
         // A directory where the save should go: the rename fails.
         fs::create_dir_all(store.path_for(m.config())).unwrap();
         let mut keeper = Keeper::new(Some(store.clone()));
-        let warning = keeper.save(&m).unwrap();
+        for _ in 0..2 {
+            let warning = keeper.save(&m).expect("said each time");
+            assert!(
+                warning.contains(&store.path_for(m.config()).display().to_string()),
+                "{warning}"
+            );
+            assert!(keeper.is_saving(), "keeping never switches off");
+        }
+        fs::remove_dir(store.path_for(m.config())).unwrap();
+        assert!(keeper.save(&m).is_none());
         assert!(
-            warning.contains(&store.path_for(m.config()).display().to_string()),
-            "{warning}"
+            store.load(m.config()).unwrap().is_some(),
+            "saved once it can be"
         );
-        assert!(!keeper.is_keeping());
-        assert!(keeper.save(&m).is_none(), "said once");
+    }
+
+    /// A round whose record and statistics line could not be written is
+    /// written at the next change that can, once.
+    #[test]
+    fn a_round_not_kept_at_its_end_is_kept_at_the_next_change() {
+        let scratch = root("late");
+        let store = SaveStore::at(scratch.path()).unwrap();
+        // A file where the records folder goes, a folder where the
+        // statistics file goes: neither can be written.
+        fs::remove_dir(store.root().join("records")).unwrap();
+        fs::write(store.root().join("records"), "").unwrap();
+        fs::create_dir(store.stats_path()).unwrap();
+        let (mut keeper, finished, kept) = end_a_round(&store);
+        assert!(kept.record.is_none());
+        assert_eq!(kept.warnings.len(), 2, "{:?}", kept.warnings);
+        let mut next = finished.clone();
+        next.next_round();
+        let still = keeper.save(&next).expect("still said");
+        assert!(still.contains("could not record"), "{still}");
+        fs::remove_file(store.root().join("records")).unwrap();
+        fs::remove_dir(store.stats_path()).unwrap();
+        for _ in 0..2 {
+            assert_eq!(keeper.save(&next), None);
+            assert_eq!((records(&store), stats_lines(&store)), (1, 1));
+        }
+        assert!(
+            !store.closing_path(&config()).exists(),
+            "the note is cleared"
+        );
     }
 
     #[test]
@@ -578,6 +644,17 @@ mod tests {
                 return (before, m);
             }
         }
+    }
+
+    /// A new keeper of `store` that saves the last move but one of a round
+    /// and closes the round: the keeper, the round, what became of it.
+    fn end_a_round(store: &SaveStore) -> (Keeper, Match, RoundKept) {
+        let (before, finished) = last_move();
+        let mut keeper = Keeper::new(Some(store.clone()));
+        assert!(keeper.look(&config()).saved.is_none());
+        assert!(keeper.save(&before).is_none());
+        let kept = keeper.close_round(&finished);
+        (keeper, finished, kept)
     }
 
     fn stats_lines(store: &SaveStore) -> usize {
@@ -645,11 +722,7 @@ mod tests {
         let scratch = root("uncounted");
         let store = SaveStore::at(scratch.path()).unwrap();
         fs::create_dir(store.stats_path()).unwrap();
-        let (before, finished) = last_move();
-        let mut keeper = Keeper::new(Some(store.clone()));
-        assert!(keeper.look(&config()).saved.is_none());
-        assert!(keeper.save(&before).is_none());
-        let kept = keeper.close_round(&finished);
+        let (mut keeper, _, kept) = end_a_round(&store);
         assert!(kept.record.is_some());
         assert!(
             kept.warnings.iter().any(|w| w.contains("could not count")),

@@ -48,7 +48,7 @@ const STYLES: [Style; MAX_LEVEL as usize - 1] = [
     Style {
         depth: 2,
         nodes: 10_000,
-        temperature: 7.5,
+        temperature: 6.5,
         cap: 30,
     },
     Style {
@@ -84,8 +84,8 @@ const STYLES: [Style; MAX_LEVEL as usize - 1] = [
     Style {
         depth: 8,
         nodes: 200_000,
-        temperature: 1.2,
-        cap: 4,
+        temperature: 1.0,
+        cap: 3,
     },
     Style {
         depth: 12,

@@ -22,6 +22,7 @@ mod board;
 mod compact;
 mod config;
 mod error;
+mod notation;
 pub mod oware;
 mod pit;
 mod side;
@@ -35,6 +36,7 @@ pub use config::{
     Capture, MAX_CELLS, MAX_PITS, MAX_SEEDS, Rules, RulesError, Sowing, Sweep, Variant,
 };
 pub use error::{MoveError, PositionError};
+pub use notation::{ParsePositionError, Position};
 pub use oware::Game;
 pub use pit::Pit;
 pub use side::{ParseSideError, Side};

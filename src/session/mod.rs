@@ -43,14 +43,6 @@ pub enum SeatKind {
     Network,
 }
 
-impl SeatKind {
-    /// Whether the session waits for a person's commands on this seat.
-    #[must_use]
-    pub fn is_person(&self) -> bool {
-        !matches!(self, SeatKind::Computer(_))
-    }
-}
-
 /// The question the session waits on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Asking {
@@ -303,9 +295,11 @@ impl Session {
             (Pending::Move, command) => self.on_turn(command),
             (pending, _) => self.pending = pending,
         }
-        if matches!(self.pending, Pending::Over) {
-            // Ended: nothing more to ask.
-        } else if !matches!(self.events.last(), Some(SessionEvent::Asked(_))) {
+        // Whatever the command, the question open after it is asked again
+        // (unless the session ended).
+        if !matches!(self.pending, Pending::Over)
+            && !matches!(self.events.last(), Some(SessionEvent::Asked(_)))
+        {
             self.events.push(SessionEvent::Asked(self.asking()));
         }
         std::mem::take(&mut self.events)

@@ -56,7 +56,7 @@ use self::endgame::{Endgame, EndgameMemory};
 use self::split::{Pool, Split};
 use self::table::{Entry, Table, TableMemory};
 use super::{Engine, Limits};
-use crate::rules::{Board, Compact, CompactRules, MAX_PITS, Next, Pit, Sowing};
+use crate::rules::{Board, Compact, CompactRules, MAX_PITS, Next, Pit, Side, Sowing};
 
 /// The answer of the solver for a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1030,6 +1030,8 @@ pub struct Solver {
     /// MTD(f) first brackets the value on games of this many seeds or
     /// more (see [`BRACKET_MIN_SEEDS`]).
     bracket_min: i32,
+    /// A lower bound on the next solve's value that its caller proved.
+    at_least: Option<i32>,
     /// Positions searched by the last call.
     pub nodes: u64,
     /// Split points the last call's threads offered each other.
@@ -1070,6 +1072,7 @@ impl Solver {
             small_table_nodes: SMALL_TABLE_NODES,
             bracket_min: BRACKET_MIN_SEEDS,
             splits: 0,
+            at_least: None,
             nodes: 0,
         }
     }
@@ -1297,6 +1300,19 @@ impl Solver {
                 .is_some_and(|t| t.bytes() == self.table_bytes && t.is_faulted_in())
     }
 
+    /// Sizes the table and database for positions like `board` and those
+    /// after it (the seeds in play there at most), so that solving them
+    /// in any order (an analysis goes from the last to the first) keeps
+    /// one table and one database. Nothing for a board too big.
+    pub fn reserve(&mut self, board: &Board) {
+        if Solver::check(board, self.memory).is_err() {
+            return;
+        }
+        let in_play = u32::from(board.seeds_in_pits(Side::South))
+            + u32::from(board.seeds_in_pits(Side::North));
+        self.prepare_for(CompactRules::new(*board.rules()), in_play, usize::MAX);
+    }
+
     /// Live figures of the current or last solve.
     #[must_use]
     pub fn progress(&self) -> Arc<Progress> {
@@ -1448,6 +1464,12 @@ impl Solver {
                 i32::from(e.upper).min(in_play),
             )
         });
+        // a bound the caller proved (an analysis knows the value after one
+        // move, so at least that for the mover)
+        let known_lower = match self.at_least.take() {
+            Some(v) => known_lower.max((v - base).clamp(-in_play, in_play)),
+            None => known_lower,
+        };
         let guess = if known_lower > -in_play {
             known_lower
         } else if known_upper < in_play {
@@ -1455,7 +1477,7 @@ impl Solver {
         } else {
             (first_guess(board, in_play, limits, total) - base).clamp(-in_play, in_play)
         };
-        let mut bounds = (-in_play, in_play);
+        let mut bounds = (known_lower, in_play);
         let mut guess = guess;
         loop {
             // with the small table, the search stops past its positions
@@ -1655,6 +1677,22 @@ impl Solver {
             .rules()
             .pit(board.to_move(), usize::from(e.best) + 1)?;
         board.legal_moves().contains(pit).then_some(pit)
+    }
+
+    /// The same as [`Solver::solve_bounded`] knowing that the value is at
+    /// least `at_least` (proven by the caller: the value after one of the
+    /// moves, for the mover), which spares MTD(f) the probes below it.
+    pub fn solve_at_least(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        all: bool,
+        at_least: i32,
+    ) -> Option<SolveOutcome> {
+        self.at_least = Some(at_least);
+        let outcome = self.solve_bounded(board, limits, all);
+        self.at_least = None;
+        outcome
     }
 
     /// Solves `board` within `limits`: the value and best moves (all of
