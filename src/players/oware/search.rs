@@ -22,7 +22,7 @@ const INF: i32 = 10_000;
 const SEED: i32 = 16;
 
 #[derive(Clone, Copy, Default)]
-struct Entry {
+struct OwareEntry {
     key: u64,
     value: i16,
     depth: u8,
@@ -56,7 +56,7 @@ pub struct OwareSearchResult {
 
 /// The searcher: its transposition table and the database it probes.
 pub struct OwareSearch {
-    table: Vec<Entry>,
+    table: Vec<OwareEntry>,
     mask: usize,
     endgame: Arc<OwareEndgame>,
     nodes: u64,
@@ -94,7 +94,7 @@ impl OwareSearch {
     #[must_use]
     pub fn new(bits: u32, endgame: Arc<OwareEndgame>) -> OwareSearch {
         OwareSearch {
-            table: vec![Entry::default(); 1 << bits],
+            table: vec![OwareEntry::default(); 1 << bits],
             mask: (1 << bits) - 1,
             endgame,
             nodes: 0,
@@ -251,7 +251,7 @@ impl OwareSearch {
             } else {
                 EXACT_BOUND
             };
-            self.table[slot] = Entry {
+            self.table[slot] = OwareEntry {
                 key: k,
                 value: best as i16,
                 depth: depth.min(255) as u8,
