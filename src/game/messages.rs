@@ -221,6 +221,26 @@ pub fn played(name: &str, letter: char) -> Notice {
     Notice::new(EventKind::Move, format!("{name} played {letter}."))
 }
 
+/// "Michael played j (not proven: best found in 0.3 s)." (a computer's
+/// move that it answered before its search proved it best).
+///
+/// ```
+/// use std::time::Duration;
+/// use mancala::game::messages::played_unproven;
+/// let said = played_unproven("Michael", 'j', Duration::from_millis(300));
+/// assert_eq!(said, "Michael played j (not proven: best found in 0.3 s).");
+/// ```
+#[must_use]
+pub fn played_unproven(name: &str, letter: char, thought: Duration) -> Notice {
+    Notice::new(
+        EventKind::Move,
+        format!(
+            "{name} played {letter} (not proven: best found in {:.1} s).",
+            thought.as_secs_f64()
+        ),
+    )
+}
+
 /// "Michael plays h." (a computer's move, told as it is made).
 #[must_use]
 pub fn plays(name: &str, letter: char) -> Notice {

@@ -175,6 +175,10 @@ pub struct App {
     steps_allowed: u32,
     /// The last hint, shown until the next move.
     hint: Option<Hint>,
+    /// How long the computer thought for the move about to be played when
+    /// it is not proven: said on that move's own log line, so that a
+    /// computer's moves do not each take two lines of a short log.
+    unproven: Option<std::time::Duration>,
     next_id: u64,
     /// Set while the game clock stands still (a dialog, a too-small terminal).
     frozen_since: Option<Instant>,
@@ -212,6 +216,7 @@ impl App {
             paused: false,
             steps_allowed: 0,
             hint: None,
+            unproven: None,
             next_id: 1,
             frozen_since: None,
             size: Rect::new(0, 0, size.0, size.1),

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::{App, Mode, Note, Purpose, Thinking, Tone, paused_text};
 use crate::game::messages::hint_text;
-use crate::game::{computer_move, gave_no_move, unproven};
+use crate::game::{computer_move, gave_no_move};
 use crate::tui::game::computer::{Answer, Request};
 use crate::tui::prefs;
 
@@ -207,9 +207,8 @@ impl App {
                 };
             }
             (Answer::Unproven { id, thought }, Mode::Thinking(thinking)) if id == thinking.id => {
-                if let Purpose::Move(side) = thinking.purpose {
-                    let notice = unproven(self.game.name(side), thought);
-                    self.notes.log_lines([Note::from(notice)]);
+                if let Purpose::Move(_) = thinking.purpose {
+                    self.unproven = Some(thought);
                 }
             }
             (Answer::Hint { id, hint }, Mode::Turn { hint: Some(asked) }) if id == asked.id => {

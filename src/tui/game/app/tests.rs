@@ -1200,15 +1200,20 @@ fn m_makes_the_thinking_computer_move_now_and_an_unproven_move_is_said() {
         },
         t0,
     );
-    let log: Vec<String> = app.notes().log().iter().map(|n| n.text.clone()).collect();
-    assert!(
-        log.iter()
-            .any(|l| l == "Michael's move is not proven: best found in 0.3 s."),
-        "{log:?}"
-    );
     // m again while the chosen move waits on screen: played at once
     app.handle_event(&ch('m'), t0);
     assert_eq!(app.game().moves(), &[letter('a'), letter('j')]);
+    // said on the move's own line: one line a move, however many moves
+    let log: Vec<String> = app.notes().log().iter().map(|n| n.text.clone()).collect();
+    assert!(
+        log.iter()
+            .any(|l| l == "Michael played j (not proven: best found in 0.3 s)."),
+        "{log:?}"
+    );
+    assert!(
+        !log.iter().any(|l| l.contains("move is not proven")),
+        "{log:?}"
+    );
     // nobody thinks now: m says so and changes nothing
     app.handle_event(&ch('m'), t0);
     assert!(

@@ -5,12 +5,12 @@
 //! match. Every change to the match goes through here, so every change is
 //! told to the keeper ([`MatchEvent`]).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::{App, MatchEvent, Mode, Note, Purpose, Thinking, Tone};
 use crate::game::{
-    FirstMover, Undo, describe, outcome_message, played as game_played, redo_message,
-    round_goes_on, round_starts,
+    FirstMover, Undo, describe, messages::played_unproven, outcome_message, played as game_played,
+    redo_message, round_goes_on, round_starts,
 };
 use crate::rules::{MoveError, Pit, Played, Step};
 use crate::tui::animation::Animation;
@@ -95,7 +95,8 @@ impl App {
         });
         self.hint = None;
         self.notes.hush();
-        let notes = self.move_notes(&played);
+        let unproven = self.unproven.take();
+        let notes = self.move_notes(&played, unproven);
         match self.chosen.seed_delay() {
             Some(delay) => {
                 self.notes.hold(notes);
@@ -112,10 +113,14 @@ impl App {
     /// What the log says about a move just played: who played what, what
     /// it did (the tone from what happened, never from the words), and the
     /// end of the round if it came.
-    pub(super) fn move_notes(&self, played: &Played) -> Vec<Note> {
+    pub(super) fn move_notes(&self, played: &Played, unproven: Option<Duration>) -> Vec<Note> {
         let names = self.names();
         let letter = self.rules().letter(played.pit).unwrap_or('?');
-        let said = game_played(names[played.mover.index()], letter);
+        let name = names[played.mover.index()];
+        let said = match unproven {
+            Some(thought) => played_unproven(name, letter, thought),
+            None => game_played(name, letter),
+        };
         let mut notes = vec![Note::from(said)];
         notes.extend(
             describe(self.rules(), played, names)
@@ -219,7 +224,7 @@ impl App {
         let redone = self.game.redo_turn();
         let mut notes = Vec::new();
         for move_ in &redone {
-            notes.extend(self.move_notes(&move_.played));
+            notes.extend(self.move_notes(&move_.played, None));
         }
         self.events.push(if self.game.outcome().is_some() {
             MatchEvent::RoundFinished
