@@ -60,16 +60,9 @@ pub enum Action {
     Nothing,
 }
 
-/// The key that runs the command of `letter` on this board: the letter
-/// itself, or its capital where the letter names a pit here.
-#[must_use]
-pub fn command_key(rules: &Rules, letter: char) -> char {
-    if rules.pit_by_letter(letter).is_some() {
-        letter.to_ascii_uppercase()
-    } else {
-        letter
-    }
-}
+/// The key that runs the command of `letter` on this board: the session's
+/// one rule, shared with plain mode.
+pub use crate::session::commands::command_key;
 
 /// What the meaning of a key depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
