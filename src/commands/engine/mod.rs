@@ -27,8 +27,8 @@ use crate::players::oware::{Builder, OwareEndgame};
 use crate::rules::{Game, Side};
 
 use notation::{EnginePosition, shown};
-use protocol::{Command, Go};
-use think::{Job, Searchers};
+use protocol::{EngineCommand, Go};
+use think::{SearchJob, Searchers};
 
 /// The longest line read; the rest of a longer one is skipped.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
@@ -47,11 +47,11 @@ const OVERHEAD: Duration = Duration::from_millis(20);
 /// line at a time; a failed write (the reader went away) is remembered so
 /// that the engine ends.
 #[derive(Clone, Default)]
-pub struct Out {
+pub struct EngineOutput {
     failed: Arc<AtomicBool>,
 }
 
-impl Out {
+impl EngineOutput {
     /// Writes one line.
     pub fn line(&self, text: &str) {
         if super::output::emit_line(text).is_err() {
@@ -96,14 +96,14 @@ impl Shelf {
 }
 
 /// A line of input, or why there is none.
-enum Input {
+enum ReadLine {
     Line(String),
     TooLong,
     End,
 }
 
 /// Reads lines of at most [`MAX_LINE_BYTES`] into `lines`.
-fn read_lines(input: impl Read, lines: &mpsc::Sender<Input>) {
+fn read_lines(input: impl Read, lines: &mpsc::Sender<ReadLine>) {
     let mut input = std::io::BufReader::new(input);
     loop {
         let mut line = Vec::new();
@@ -116,7 +116,7 @@ fn read_lines(input: impl Read, lines: &mpsc::Sender<Input>) {
             };
             if buf.is_empty() {
                 if line.is_empty() && !too_long {
-                    let _ = lines.send(Input::End);
+                    let _ = lines.send(ReadLine::End);
                     return;
                 }
                 break;
@@ -140,9 +140,9 @@ fn read_lines(input: impl Read, lines: &mpsc::Sender<Input>) {
             }
         }
         let item = if too_long {
-            Input::TooLong
+            ReadLine::TooLong
         } else {
-            Input::Line(String::from_utf8_lossy(&line).into_owned())
+            ReadLine::Line(String::from_utf8_lossy(&line).into_owned())
         };
         if lines.send(item).is_err() {
             return;
@@ -160,8 +160,8 @@ struct Running {
 }
 
 /// The engine between commands.
-struct Engine {
-    out: Out,
+struct Service {
+    out: EngineOutput,
     game: Game,
     position: EnginePosition,
     searchers: Option<Searchers>,
@@ -179,7 +179,7 @@ struct Engine {
 /// # Errors
 /// None so far: every bad input is answered on standard output.
 pub fn run(cmd: &EngineCmd) -> anyhow::Result<ExitCode> {
-    let out = Out::default();
+    let out = EngineOutput::default();
     let shelf = Arc::new(Shelf::default());
     let stop_growing = Arc::new(AtomicBool::new(false));
     let grower = {
@@ -190,7 +190,7 @@ pub fn run(cmd: &EngineCmd) -> anyhow::Result<ExitCode> {
     };
     let (send, lines) = mpsc::channel();
     thread::spawn(move || read_lines(std::io::stdin(), &send));
-    let mut engine = Engine {
+    let mut engine = Service {
         out: out.clone(),
         game: Game::Oware,
         position: EnginePosition::start(Game::Oware),
@@ -213,12 +213,12 @@ pub fn run(cmd: &EngineCmd) -> anyhow::Result<ExitCode> {
                     }
                     continue;
                 }
-                Err(RecvTimeoutError::Disconnected) => Input::End,
+                Err(RecvTimeoutError::Disconnected) => ReadLine::End,
             },
-            None => lines.recv().unwrap_or(Input::End),
+            None => lines.recv().unwrap_or(ReadLine::End),
         };
         let go_on = match input {
-            Input::Line(line) => match protocol::parse(&line) {
+            ReadLine::Line(line) => match protocol::parse(&line) {
                 Ok(Some(command)) => engine.handle(command),
                 Ok(None) => true,
                 Err(why) => {
@@ -226,13 +226,13 @@ pub fn run(cmd: &EngineCmd) -> anyhow::Result<ExitCode> {
                     true
                 }
             },
-            Input::TooLong => {
+            ReadLine::TooLong => {
                 engine.error(&format!(
                     "a line longer than {MAX_LINE_BYTES} bytes was skipped"
                 ));
                 true
             }
-            Input::End => false,
+            ReadLine::End => false,
         };
         if !go_on || out.failed() {
             break;
@@ -246,7 +246,7 @@ pub fn run(cmd: &EngineCmd) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-impl Engine {
+impl Service {
     fn error(&self, why: &str) {
         self.out.line(&format!("info string error: {why}"));
     }
@@ -258,24 +258,24 @@ impl Engine {
     }
 
     /// Acts on one command; `false` to end.
-    fn handle(&mut self, command: Command) -> bool {
+    fn handle(&mut self, command: EngineCommand) -> bool {
         self.reclaim();
         match command {
-            Command::Uci => self.identify(),
-            Command::Debug(on) => self.debug = on.unwrap_or(!self.debug),
-            Command::IsReady => self.out.line("readyok"),
-            Command::SetOption { name, value } => {
+            EngineCommand::Uci => self.identify(),
+            EngineCommand::Debug(on) => self.debug = on.unwrap_or(!self.debug),
+            EngineCommand::IsReady => self.out.line("readyok"),
+            EngineCommand::SetOption { name, value } => {
                 self.stop_search();
                 self.set_option(&name, value.as_deref());
             }
-            Command::NewGame => {
+            EngineCommand::NewGame => {
                 self.stop_search();
                 if let Some(searchers) = &mut self.searchers {
                     searchers.clear();
                 }
                 self.position = EnginePosition::start(self.game);
             }
-            Command::Position(spec) => {
+            EngineCommand::Position(spec) => {
                 self.stop_search();
                 let position = match &spec.fen {
                     None => Ok(EnginePosition::start(self.game)),
@@ -287,9 +287,9 @@ impl Engine {
                     Err(why) => self.error(&format!("position: {why}; the position is unchanged")),
                 }
             }
-            Command::Go(go) => self.go(&go),
-            Command::Stop => self.stop_search(),
-            Command::PonderHit => match &self.running {
+            EngineCommand::Go(go) => self.go(&go),
+            EngineCommand::Stop => self.stop_search(),
+            EngineCommand::PonderHit => match &self.running {
                 Some(running) if running.hold.load(Ordering::Acquire) => {
                     let budget = running.ponder_budget;
                     running.hold.store(false, Ordering::Release);
@@ -297,14 +297,14 @@ impl Engine {
                 }
                 _ => self.error("ponderhit: the engine is not pondering"),
             },
-            Command::Wait => match &self.running {
+            EngineCommand::Wait => match &self.running {
                 Some(running) if running.hold.load(Ordering::Acquire) => {
                     self.error("wait: the search is infinite; send stop");
                 }
                 Some(_) => self.join(),
                 None => {}
             },
-            Command::Quit => return false,
+            EngineCommand::Quit => return false,
         }
         true
     }
@@ -393,7 +393,7 @@ impl Engine {
         ));
         let stop = Arc::clone(&limits.stop);
         let hold_flag = Arc::new(AtomicBool::new(hold));
-        let job = Job {
+        let job = SearchJob {
             position: self.position.clone(),
             depth: go.depth,
             limits,
@@ -514,9 +514,9 @@ mod tests {
         let got: Vec<String> = lines
             .try_iter()
             .map(|input| match input {
-                Input::Line(l) => l,
-                Input::TooLong => "<too long>".into(),
-                Input::End => "<end>".into(),
+                ReadLine::Line(l) => l,
+                ReadLine::TooLong => "<too long>".into(),
+                ReadLine::End => "<end>".into(),
             })
             .collect();
         assert_eq!(

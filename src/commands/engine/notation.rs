@@ -215,7 +215,7 @@ impl EnginePosition {
 
     /// The legal moves.
     #[must_use]
-    pub fn legal_moves(&self) -> Vec<Pit> {
+    pub fn legal_pits(&self) -> Vec<Pit> {
         match self {
             EnginePosition::Oware(round) => round.board().legal_moves().collect(),
             EnginePosition::Kalah(board) => board.legal_moves().collect(),
@@ -270,7 +270,7 @@ mod tests {
         assert_eq!(start.pit('f'), Rules::KALAH.pit_by_letter('l'));
         assert_eq!(start.pit('G'), None);
         assert_eq!(start.pit('g'), None);
-        for pit in start.legal_moves() {
+        for pit in start.legal_pits() {
             assert_eq!(start.pit(start.letter(pit)), Some(pit));
         }
         assert_eq!(start.fen(), "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S");

@@ -1,5 +1,5 @@
 //! The commands an engine reads, as typed values: one line of text in,
-//! one [`Command`] (or the reason it is not one) out. Pure; the loop in
+//! one [`EngineCommand`] (or the reason it is not one) out. Pure; the loop in
 //! [`super`] acts on them.
 //!
 //! The set is Aualé's (Aalina's UCI service): `uci`, `debug [on|off]`,
@@ -43,7 +43,7 @@ pub struct Go {
 
 /// One command.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
+pub enum EngineCommand {
     /// Say who we are and the options; `uciok`.
     Uci,
     /// Debug output on (`Some(true)`), off, or switched (`None`).
@@ -78,13 +78,13 @@ pub enum Command {
 /// # Errors
 /// A message for an unknown command or bad arguments (the command's name
 /// and the offending text escaped).
-pub fn parse(line: &str) -> Result<Option<Command>, String> {
+pub fn parse(line: &str) -> Result<Option<EngineCommand>, String> {
     let mut words = line.split_whitespace();
     let Some(first) = words.next() else {
         return Ok(None);
     };
     let rest: Vec<&str> = words.collect();
-    let none = |command: Command| {
+    let none = |command: EngineCommand| {
         if rest.is_empty() {
             Ok(Some(command))
         } else {
@@ -92,27 +92,27 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         }
     };
     match first {
-        "uci" => none(Command::Uci),
-        "isready" => none(Command::IsReady),
-        "ucinewgame" => none(Command::NewGame),
-        "stop" => none(Command::Stop),
-        "ponderhit" => none(Command::PonderHit),
-        "wait" => none(Command::Wait),
-        "quit" => none(Command::Quit),
+        "uci" => none(EngineCommand::Uci),
+        "isready" => none(EngineCommand::IsReady),
+        "ucinewgame" => none(EngineCommand::NewGame),
+        "stop" => none(EngineCommand::Stop),
+        "ponderhit" => none(EngineCommand::PonderHit),
+        "wait" => none(EngineCommand::Wait),
+        "quit" => none(EngineCommand::Quit),
         "debug" => match rest.as_slice() {
-            [] => Ok(Some(Command::Debug(None))),
-            ["on"] => Ok(Some(Command::Debug(Some(true)))),
-            ["off"] => Ok(Some(Command::Debug(Some(false)))),
+            [] => Ok(Some(EngineCommand::Debug(None))),
+            ["on"] => Ok(Some(EngineCommand::Debug(Some(true)))),
+            ["off"] => Ok(Some(EngineCommand::Debug(Some(false)))),
             _ => Err("debug takes on or off".to_string()),
         },
         "setoption" => set_option(&rest).map(Some),
-        "position" => position(&rest).map(|p| Some(Command::Position(p))),
-        "go" => go(&rest).map(|g| Some(Command::Go(g))),
+        "position" => position(&rest).map(|p| Some(EngineCommand::Position(p))),
+        "go" => go(&rest).map(|g| Some(EngineCommand::Go(g))),
         other => Err(format!("unknown command '{}'", shown(other))),
     }
 }
 
-fn set_option(words: &[&str]) -> Result<Command, String> {
+fn set_option(words: &[&str]) -> Result<EngineCommand, String> {
     let ["name", rest @ ..] = words else {
         return Err("setoption takes: name NAME [value VALUE]".to_string());
     };
@@ -124,7 +124,7 @@ fn set_option(words: &[&str]) -> Result<Command, String> {
     if name.is_empty() {
         return Err("setoption: the option has no name".to_string());
     }
-    Ok(Command::SetOption {
+    Ok(EngineCommand::SetOption {
         name: name.join(" "),
         value,
     })
@@ -196,35 +196,39 @@ mod tests {
 
     #[test]
     fn commands_read_as_aualé_writes_them() {
-        assert_eq!(parse("uci"), Ok(Some(Command::Uci)));
+        assert_eq!(parse("uci"), Ok(Some(EngineCommand::Uci)));
         assert_eq!(parse("  \t "), Ok(None));
-        assert_eq!(parse("debug on"), Ok(Some(Command::Debug(Some(true)))));
+        assert_eq!(
+            parse("debug on"),
+            Ok(Some(EngineCommand::Debug(Some(true))))
+        );
         assert_eq!(
             parse("setoption name Game value kalah"),
-            Ok(Some(Command::SetOption {
+            Ok(Some(EngineCommand::SetOption {
                 name: "Game".into(),
                 value: Some("kalah".into())
             }))
         );
         assert_eq!(
             parse("position startpos moves FfBe"),
-            Ok(Some(Command::Position(PositionSpec {
+            Ok(Some(EngineCommand::Position(PositionSpec {
                 fen: None,
                 moves: "FfBe".into()
             })))
         );
         assert_eq!(
             parse("position fen 4-4-4-4-4-4-4-4-4-4-4-4-0-0-N moves a B"),
-            Ok(Some(Command::Position(PositionSpec {
+            Ok(Some(EngineCommand::Position(PositionSpec {
                 fen: Some("4-4-4-4-4-4-4-4-4-4-4-4-0-0-N".into()),
                 moves: "a B".into()
             })))
         );
-        let Ok(Some(Command::Go(go))) = parse("go movetime 1000 depth 5") else {
+        let Ok(Some(EngineCommand::Go(go))) = parse("go movetime 1000 depth 5") else {
             panic!("go");
         };
         assert_eq!((go.movetime, go.depth), (Some(1000), Some(5)));
-        let Ok(Some(Command::Go(go))) = parse("go wtime 60000 btime 50000 winc 5000 binc 5000")
+        let Ok(Some(EngineCommand::Go(go))) =
+            parse("go wtime 60000 btime 50000 winc 5000 binc 5000")
         else {
             panic!("go with clocks");
         };
@@ -232,7 +236,7 @@ mod tests {
         assert_eq!(go.increment, [Some(5000), Some(5000)]);
         assert!(matches!(
             parse("go ponder"),
-            Ok(Some(Command::Go(Go { ponder: true, .. })))
+            Ok(Some(EngineCommand::Go(Go { ponder: true, .. })))
         ));
     }
 

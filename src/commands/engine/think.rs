@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::Out;
+use super::EngineOutput;
 use super::notation::EnginePosition;
 use crate::players::oware::{OwareEndgame, OwareSearch};
 use crate::players::{Engine, Limits};
@@ -56,7 +56,7 @@ impl Searchers {
 }
 
 /// One `go`.
-pub struct Job {
+pub struct SearchJob {
     /// The position.
     pub position: EnginePosition,
     /// The deepest iteration.
@@ -71,14 +71,18 @@ pub struct Job {
 
 /// Starts `job` on a thread; the thread gives the searchers back when it
 /// has said its `bestmove`.
-pub fn start(mut searchers: Searchers, job: Job, out: Out) -> thread::JoinHandle<Searchers> {
+pub fn start(
+    mut searchers: Searchers,
+    job: SearchJob,
+    out: EngineOutput,
+) -> thread::JoinHandle<Searchers> {
     thread::spawn(move || {
         think(&mut searchers, &job, &out);
         searchers
     })
 }
 
-fn think(searchers: &mut Searchers, job: &Job, out: &Out) {
+fn think(searchers: &mut Searchers, job: &SearchJob, out: &EngineOutput) {
     let started = Instant::now();
     let position = &job.position;
     let mut best: Option<Pit> = None;
@@ -125,7 +129,7 @@ fn think(searchers: &mut Searchers, job: &Job, out: &Out) {
         }
         // A search stopped before its first iteration still has a move.
         if best.is_none() {
-            best = position.legal_moves().first().copied();
+            best = position.legal_pits().first().copied();
         }
     }
     while job.hold.load(Ordering::Acquire) && !job.limits.stopped() {
