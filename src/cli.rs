@@ -352,6 +352,9 @@ pub struct ArenaCmd {
     /// Print one JSON object instead of a summary.
     #[arg(long)]
     pub json: bool,
+    /// The game: kalah (default) or oware (Abapa).
+    #[arg(long, value_name = "GAME", default_value = "kalah", hide_possible_values = true, value_parser = Choices::<Game>::new(&["kalah", "oware"]))]
+    pub game: Game,
     /// The rules.
     #[command(flatten)]
     pub rules: RuleArgs,

@@ -10,7 +10,7 @@ use crate::cli::ArenaCmd;
 use crate::game::{computer_move, plural, seat_player};
 use crate::players::{Limits, PlayerKind, TurnFn};
 use crate::rng::Rng;
-use crate::rules::{Board, Rules, Side};
+use crate::rules::{Board, Game, Rules, Side};
 
 /// Milliseconds per move when neither `--think` nor `--nodes` is given.
 pub const DEFAULT_ARENA_THINK_MS: u64 = 100;
@@ -33,7 +33,7 @@ pub struct Results {
 }
 
 impl Results {
-    fn add(&mut self, margin: i32, started: bool) {
+    pub(super) fn add(&mut self, margin: i32, started: bool) {
         let (all, starting) = match margin.signum() {
             1 => (&mut self.wins, &mut self.wins_starting),
             0 => (&mut self.draws, &mut self.draws_starting),
@@ -222,7 +222,7 @@ pub enum MoveBudget {
 }
 
 impl MoveBudget {
-    fn limits(self, rng: &mut Rng) -> Limits {
+    pub(super) fn limits(self, rng: &mut Rng) -> Limits {
         match self {
             MoveBudget::Think(ms) => Limits::time(Duration::from_millis(ms)),
             MoveBudget::Nodes(n) => {
@@ -299,6 +299,17 @@ pub fn play_arena(
     Ok(result)
 }
 
+/// The Oware endgame database the arena's players probe: built once,
+/// before the first round, when a `perfect` player sits.
+fn endgame_for(kinds: [PlayerKind; 2]) -> std::sync::Arc<crate::players::oware::OwareEndgame> {
+    let db = if kinds.contains(&PlayerKind::Perfect) {
+        crate::players::oware::OwareEndgame::build(super::oware_arena::ARENA_ENDGAME_SEEDS)
+    } else {
+        crate::players::oware::OwareEndgame::default()
+    };
+    std::sync::Arc::new(db)
+}
+
 /// Runs `mancala arena`: prints the summary (or JSON) on stdout, and a
 /// progress bar on stderr when it is a terminal.
 ///
@@ -306,6 +317,9 @@ pub fn play_arena(
 /// A usage error for a bad kind or bad rules.
 pub fn run(cmd: &ArenaCmd) -> anyhow::Result<()> {
     let rules = cmd.rules.rules().map_err(super::UsageError)?;
+    if cmd.game == Game::Oware {
+        super::position::no_kalah_options(&cmd.rules)?;
+    }
     for kind in [cmd.a, cmd.b] {
         if kind.is_human() {
             return usage(format!(
@@ -325,7 +339,7 @@ pub fn run(cmd: &ArenaCmd) -> anyhow::Result<()> {
     };
     let show = std::io::stderr().is_terminal();
     let total = cmd.rounds;
-    let result = play_arena(rules, [cmd.a, cmd.b], total, cmd.seed, budget, |done| {
+    let progress = |done: u32| {
         if show {
             let width = 30;
             let filled = (done as usize * width) / total.max(1) as usize;
@@ -341,7 +355,19 @@ pub fn run(cmd: &ArenaCmd) -> anyhow::Result<()> {
             }
             let _ = err.flush();
         }
-    })
+    };
+    let kinds = [cmd.a, cmd.b];
+    let result = match cmd.game {
+        Game::Kalah => play_arena(rules, kinds, total, cmd.seed, budget, progress),
+        Game::Oware => super::oware_arena::play(
+            kinds,
+            total,
+            cmd.seed,
+            budget,
+            &endgame_for(kinds),
+            progress,
+        ),
+    }
     .map_err(super::UsageError)?;
     if cmd.json {
         super::output::emit_line(result.json())?;

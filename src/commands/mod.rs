@@ -8,6 +8,7 @@ mod history;
 mod levels;
 mod net;
 pub mod output;
+mod oware_arena;
 mod play;
 mod position;
 mod solitaire;

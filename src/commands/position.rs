@@ -73,6 +73,27 @@ pub fn oware_json_with_moves(board: &OwareBoard) -> serde_json::Value {
     value
 }
 
+/// Refuses Kalah's rule options given with `--game oware`.
+///
+/// # Errors
+/// A [`UsageError`] naming the first one given.
+pub fn no_kalah_options(rules: &crate::cli::RuleArgs) -> anyhow::Result<()> {
+    let kalah_only = [
+        (rules.variant.is_some(), "--variant"),
+        (rules.pits.is_some(), "--pits"),
+        (rules.seeds.is_some(), "--seeds"),
+        (rules.capture.is_some(), "--capture"),
+        (rules.sowing.is_some(), "--sowing"),
+        (rules.sweep.is_some(), "--sweep"),
+    ];
+    match kalah_only.iter().find(|(given, _)| *given) {
+        Some((_, option)) => usage(format!(
+            "{option} is a Kalah option; Oware has 6 houses of 4 seeds"
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The Oware round a [`PositionCmd`] describes: its houses (or the start),
 /// captured seeds, side to move, and its moves played in order, with the
 /// positions since the last capture (for repetition). `each` sees the
@@ -86,19 +107,7 @@ pub fn oware_from(
     cmd: &PositionCmd,
     each: &mut dyn FnMut(&OwareBoard) -> anyhow::Result<()>,
 ) -> anyhow::Result<OwareRound> {
-    let kalah_only = [
-        (cmd.rules.variant.is_some(), "--variant"),
-        (cmd.rules.pits.is_some(), "--pits"),
-        (cmd.rules.seeds.is_some(), "--seeds"),
-        (cmd.rules.capture.is_some(), "--capture"),
-        (cmd.rules.sowing.is_some(), "--sowing"),
-        (cmd.rules.sweep.is_some(), "--sweep"),
-    ];
-    if let Some((_, option)) = kalah_only.iter().find(|(given, _)| *given) {
-        return usage(format!(
-            "{option} is a Kalah option; Oware has 6 houses of 4 seeds"
-        ));
-    }
+    no_kalah_options(&cmd.rules)?;
     let captured = match &cmd.score {
         Some(text) => match crate::cli::parse_counts::<u16>(text, "--score")
             .map_err(|e| UsageError(e.to_string()))?[..]

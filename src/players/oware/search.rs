@@ -4,8 +4,9 @@
 //! Values are seed margins for the side to move: its captured seeds minus
 //! the opponent's, the final sweep included at the end of the round.
 //! Leaves are exact (a finished round, or a database value) or estimates
-//! (the evaluation, or a database position whose value depends on
-//! repetition); a search result is exact when every leaf it rests on is.
+//! (the evaluation at the horizon); a database position whose value
+//! depends on repetition is searched on, and nothing found below it is
+//! exact. A search result is exact when every leaf it rests on is.
 //! The table is allocated once: the search itself allocates nothing.
 
 use std::sync::Arc;
@@ -228,10 +229,10 @@ impl OwareSearch {
                 let m = i32::from(captured.of(me)) - i32::from(captured.of(me.opponent()));
                 return SEED * (m + i32::from(v));
             }
-            Probe::Repetition if ply > 0 => {
-                *proven = false;
-                return evaluate(board);
-            }
+            // Searched on, as outside the database: a value found below
+            // is the search's, never proven (a line of it may repeat a
+            // position, which ends a real round).
+            Probe::Repetition => *proven = false,
             _ => {}
         }
         if depth == 0 {
@@ -315,21 +316,46 @@ impl OwareSearch {
     }
 }
 
-/// An Oware turn function: random, or the search within its limits.
+/// How an [`OwarePlayer`] chooses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Style {
+    /// Any legal house.
+    Random,
+    /// The most seeds captured by this move (the first such house).
+    Greedy,
+    /// The search, at most this deep, within the limits of each turn.
+    Search(u32),
+}
+
+/// An Oware turn function: random, greedy, or the search within its
+/// limits.
 pub struct OwarePlayer {
+    style: Style,
     search: Option<OwareSearch>,
-    depth: u32,
     rng: Rng,
 }
+
+/// Table size of a searching player: 2^20 entries of 16 bytes.
+const PLAYER_TABLE_BITS: u32 = 20;
 
 impl OwarePlayer {
     /// Uniformly random legal moves, fixed by `seed`.
     #[must_use]
     pub fn random(seed: u64) -> OwarePlayer {
         OwarePlayer {
+            style: Style::Random,
             search: None,
-            depth: 0,
             rng: Rng::new(seed),
+        }
+    }
+
+    /// The move that captures the most seeds now (the first such house).
+    #[must_use]
+    pub fn greedy() -> OwarePlayer {
+        OwarePlayer {
+            style: Style::Greedy,
+            search: None,
+            rng: Rng::new(1),
         }
     }
 
@@ -338,8 +364,8 @@ impl OwarePlayer {
     #[must_use]
     pub fn searching(depth: u32, endgame: Arc<OwareEndgame>) -> OwarePlayer {
         OwarePlayer {
-            search: Some(OwareSearch::new(20, endgame)),
-            depth,
+            style: Style::Search(depth),
+            search: Some(OwareSearch::new(PLAYER_TABLE_BITS, endgame)),
             rng: Rng::new(1),
         }
     }
@@ -350,13 +376,24 @@ impl OwarePlayer {
         if moves.is_empty() {
             return None;
         }
-        match &mut self.search {
-            None => {
+        match (self.style, &mut self.search) {
+            (Style::Search(depth), Some(search)) => search.search(board, depth, limits).best,
+            (Style::Greedy, _) => {
+                let mut best = None;
+                for pit in moves {
+                    let mut next = *board;
+                    let captured = next.play_unchecked(pit).captured;
+                    if best.is_none_or(|(_, most)| captured > most) {
+                        best = Some((pit, captured));
+                    }
+                }
+                best.map(|(pit, _)| pit)
+            }
+            _ => {
                 let i = self.rng.below(moves.count());
                 let mut moves = moves;
                 moves.nth(i)
             }
-            Some(search) => search.search(board, self.depth, limits).best,
         }
     }
 }

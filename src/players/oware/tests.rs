@@ -151,3 +151,43 @@ fn the_search_proves_values_from_the_database_and_finds_captures() {
     let result = search.search(&board, 3, &Limits::none());
     assert_eq!(result.best, crate::rules::Rules::KALAH.pit_by_letter('f'));
 }
+
+/// A position whose value depends on repetition is searched on, not
+/// valued by the evaluation where the database meets it: the search
+/// goes below it, and calls nothing it finds there exact.
+#[test]
+fn positions_marked_repetition_are_searched_on_and_never_proven() {
+    let db = Arc::new(OwareEndgame::build(6));
+    let mut search = OwareSearch::new(12, Arc::clone(&db));
+    let mut checked = 0;
+    for index in (0..endgame::positions(6)).step_by(7) {
+        let houses = endgame::unrank(index, 6);
+        let board = OwareBoard::played_out(OwareRules::ABAPA, &houses, Side::South).unwrap();
+        let children: Vec<OwareBoard> = board
+            .legal_moves()
+            .map(|pit| {
+                let mut child = board;
+                child.play_unchecked(pit);
+                child
+            })
+            .collect();
+        let marked = |b: &OwareBoard| !b.is_over() && db.probe(b) == Probe::Repetition;
+        if children.len() < 2 || !children.iter().all(marked) {
+            continue;
+        }
+        let result = search.search(&board, 4, &Limits::none());
+        assert!(!result.proven, "{houses:?}");
+        // Four iterations that stopped at the children would count the
+        // root and its children four times.
+        assert!(
+            result.nodes > 4 * (1 + children.len() as u64),
+            "{houses:?}: only {} positions searched",
+            result.nodes
+        );
+        checked += 1;
+        if checked == 20 {
+            break;
+        }
+    }
+    assert!(checked >= 5, "{checked}");
+}
