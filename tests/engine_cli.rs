@@ -240,3 +240,30 @@ fn bad_input_is_answered_with_an_error_line_and_changes_nothing() {
     assert_eq!(program.wait_exit(), 0);
     program.assert_clean("the engine");
 }
+
+#[test]
+fn the_arena_plays_oware_between_computer_players() {
+    let scratch = Scratch::new("arena-oware");
+    let mut program = Program::spawn(
+        &scratch.data(),
+        &[
+            "arena", "--game", "oware", "medium", "random", "--rounds", "2", "--nodes", "2000",
+            "--json",
+        ],
+    );
+    assert_eq!(program.wait_exit(), 0, "{}", program.text());
+    let report: serde_json::Value = serde_json::from_str(program.text().trim()).unwrap();
+    assert_eq!(report["rounds"], 2);
+    assert_eq!(report["a"]["kind"], "medium");
+    assert_eq!(report["a"]["wins"], 2, "{report}");
+    // The rated ladder is Kalah's; Kalah's rule options are refused.
+    for args in [
+        &["arena", "--game", "oware", "level:3", "random"][..],
+        &[
+            "arena", "--game", "oware", "--pits", "4", "random", "random",
+        ][..],
+    ] {
+        let mut program = Program::spawn(&scratch.data(), args);
+        assert_eq!(program.wait_exit(), 2, "{args:?}: {}", program.text());
+    }
+}
