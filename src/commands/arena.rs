@@ -33,7 +33,7 @@ pub struct Results {
 }
 
 impl Results {
-    pub(super) fn add(&mut self, margin: i32, started: bool) {
+    fn add(&mut self, margin: i32, started: bool) {
         let (all, starting) = match margin.signum() {
             1 => (&mut self.wins, &mut self.wins_starting),
             0 => (&mut self.draws, &mut self.draws_starting),
@@ -154,6 +154,29 @@ impl PartialEq for ArenaResult {
 }
 
 impl ArenaResult {
+    /// `kinds[0]` (A) against `kinds[1]` (B), no round played yet.
+    #[must_use]
+    pub fn new(kinds: [PlayerKind; 2]) -> ArenaResult {
+        ArenaResult {
+            kind_a: kinds[0],
+            kind_b: kinds[1],
+            a: Results::default(),
+            b: Results::default(),
+            rounds: 0,
+            total_margin: 0,
+            move_times: [MoveTimes::default(), MoveTimes::default()],
+        }
+    }
+
+    /// Counts a round that `starter` began and A (South) ended `margin`
+    /// seeds ahead.
+    pub fn add_round(&mut self, margin: i32, starter: Side) {
+        self.a.add(margin, starter == Side::South);
+        self.b.add(-margin, starter == Side::North);
+        self.total_margin += i64::from(margin);
+        self.rounds += 1;
+    }
+
     /// A's mean final margin per round.
     #[must_use]
     pub fn mean_margin(&self) -> f64 {
@@ -258,21 +281,9 @@ pub fn play_arena(
         })?;
         players.push(player);
     }
-    let mut result = ArenaResult {
-        kind_a: kinds[0],
-        kind_b: kinds[1],
-        a: Results::default(),
-        b: Results::default(),
-        rounds: 0,
-        total_margin: 0,
-        move_times: [MoveTimes::default(), MoveTimes::default()],
-    };
+    let mut result = ArenaResult::new(kinds);
     for round in 0..rounds {
-        let starter = if round % 2 == 0 {
-            Side::South
-        } else {
-            Side::North
-        };
+        let starter = starter(round);
         let mut board = Board::starting(rules, starter);
         while !board.is_over() {
             let mover = board.to_move();
@@ -289,14 +300,20 @@ pub fn play_arena(
             };
             board.play_unchecked(choice.pit);
         }
-        let margin = board.score().margin(Side::South);
-        result.a.add(margin, starter == Side::South);
-        result.b.add(-margin, starter == Side::North);
-        result.total_margin += i64::from(margin);
-        result.rounds += 1;
+        result.add_round(board.score().margin(Side::South), starter);
         progress(round + 1);
     }
     Ok(result)
+}
+
+/// Who starts round `round` (from 0): South the even ones, North the odd.
+#[must_use]
+pub fn starter(round: u32) -> Side {
+    if round % 2 == 0 {
+        Side::South
+    } else {
+        Side::North
+    }
 }
 
 /// The Oware endgame database the arena's players probe: built once,

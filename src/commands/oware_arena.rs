@@ -4,11 +4,10 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::arena::{ArenaResult, MoveBudget, MoveTimes, Results};
+use super::arena::{ArenaResult, MoveBudget, starter};
 use crate::players::PlayerKind;
 use crate::players::oware::{OwareEndgame, OwarePlayer, oware_player};
 use crate::rng::Rng;
-use crate::rules::Side;
 use crate::rules::oware::{OwareBoard, OwareRound, OwareRules};
 
 /// Seeds on the board up to which `perfect` knows every exact value in
@@ -38,21 +37,9 @@ pub fn play(
             })?;
         players.push(player);
     }
-    let mut result = ArenaResult {
-        kind_a: kinds[0],
-        kind_b: kinds[1],
-        a: Results::default(),
-        b: Results::default(),
-        rounds: 0,
-        total_margin: 0,
-        move_times: [MoveTimes::default(), MoveTimes::default()],
-    };
+    let mut result = ArenaResult::new(kinds);
     for round in 0..rounds {
-        let starter = if round % 2 == 0 {
-            Side::South
-        } else {
-            Side::North
-        };
+        let starter = starter(round);
         let mut play = OwareRound::new(OwareBoard::starting(OwareRules::ABAPA, starter));
         while !play.board().is_over() {
             let board = *play.board();
@@ -72,11 +59,7 @@ pub fn play(
             play.play(pit).map_err(|e| e.to_string())?;
         }
         let score = play.board().score();
-        let margin = i32::from(score.south) - i32::from(score.north);
-        result.a.add(margin, starter == Side::South);
-        result.b.add(-margin, starter == Side::North);
-        result.total_margin += i64::from(margin);
-        result.rounds += 1;
+        result.add_round(i32::from(score.south) - i32::from(score.north), starter);
         progress(round + 1);
     }
     Ok(result)

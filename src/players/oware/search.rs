@@ -318,7 +318,7 @@ impl OwareSearch {
 
 /// How an [`OwarePlayer`] chooses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Style {
+enum OwareStyle {
     /// Any legal house.
     Random,
     /// The most seeds captured by this move (the first such house).
@@ -330,7 +330,7 @@ enum Style {
 /// An Oware turn function: random, greedy, or the search within its
 /// limits.
 pub struct OwarePlayer {
-    style: Style,
+    style: OwareStyle,
     search: Option<OwareSearch>,
     rng: Rng,
 }
@@ -343,7 +343,7 @@ impl OwarePlayer {
     #[must_use]
     pub fn random(seed: u64) -> OwarePlayer {
         OwarePlayer {
-            style: Style::Random,
+            style: OwareStyle::Random,
             search: None,
             rng: Rng::new(seed),
         }
@@ -353,7 +353,7 @@ impl OwarePlayer {
     #[must_use]
     pub fn greedy() -> OwarePlayer {
         OwarePlayer {
-            style: Style::Greedy,
+            style: OwareStyle::Greedy,
             search: None,
             rng: Rng::new(1),
         }
@@ -364,7 +364,7 @@ impl OwarePlayer {
     #[must_use]
     pub fn searching(depth: u32, endgame: Arc<OwareEndgame>) -> OwarePlayer {
         OwarePlayer {
-            style: Style::Search(depth),
+            style: OwareStyle::Search(depth),
             search: Some(OwareSearch::new(PLAYER_TABLE_BITS, endgame)),
             rng: Rng::new(1),
         }
@@ -377,8 +377,8 @@ impl OwarePlayer {
             return None;
         }
         match (self.style, &mut self.search) {
-            (Style::Search(depth), Some(search)) => search.search(board, depth, limits).best,
-            (Style::Greedy, _) => {
+            (OwareStyle::Search(depth), Some(search)) => search.search(board, depth, limits).best,
+            (OwareStyle::Greedy, _) => {
                 let mut best = None;
                 for pit in moves {
                     let mut next = *board;
