@@ -309,7 +309,7 @@ pub fn play_arena(
 /// Who starts round `round` (from 0): South the even ones, North the odd.
 #[must_use]
 pub fn starter(round: u32) -> Side {
-    if round % 2 == 0 {
+    if round.is_multiple_of(2) {
         Side::South
     } else {
         Side::North
