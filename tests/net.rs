@@ -36,11 +36,23 @@ struct Player {
     again_answered: usize,
 }
 
+/// The joiner's data directory beside the host's `data`: each end keeps
+/// its own record and statistics of the match.
+fn joiner_dir(data: &Path) -> PathBuf {
+    data.join("joiner")
+}
+
 impl Player {
+    /// `mancala ARGS` on `data`; a joiner on [`joiner_dir`].
     fn spawn(data: &Path, args: &[String]) -> Player {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let data = if args[0] == "join" {
+            joiner_dir(data)
+        } else {
+            data.to_path_buf()
+        };
         Player {
-            program: Program::spawn(data, &args),
+            program: Program::spawn(&data, &args),
             answered: 0,
             again_answered: 0,
         }
@@ -261,6 +273,69 @@ fn lines_typed_ahead_answer_each_question_in_order_every_run() {
         outputs.push(last_board(&host_text));
     }
     assert_eq!(outputs[0], outputs[1], "the same game every run");
+}
+
+/// What `mancala stats --json` in `data` says of Alice and Michael: their
+/// rounds.
+fn counted_rounds(data: &Path) -> u64 {
+    let out = Command::new(BIN)
+        .args(["stats", "--json"])
+        .env("MANCALA_DATA_DIR", data)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    json["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["players"] == serde_json::json!(["Alice", "Michael"]))
+        .map_or(0, |p| p["rounds"].as_u64().unwrap())
+}
+
+/// The joiner keeps its own record and statistics of each round (today's
+/// main kept nothing there), and news from the host that comes while the
+/// joiner's prompt is open goes on a line of its own, not after the
+/// prompt.
+#[test]
+fn the_joiner_keeps_its_rounds_and_news_never_runs_on_from_an_open_prompt() {
+    let [south, north] = scripted_round();
+    let scratch = data_dir("joiner-keeps");
+    let data = scratch.path();
+    let port = free_port();
+    let (mut host, code) = start_host(data, port, &["--pits", "3", "--seeds", "2"]);
+    let mut joiner = Player::spawn(data, &join_args(port, &code, &[]));
+    host.wait_for("prompt", |t| t.ends_with("Alice, choose a pit (a-c): "));
+    host.send(&south[0]);
+    joiner.wait_for("Michael's turn", |t| {
+        t.ends_with("Michael, choose a pit (d-f): ")
+    });
+    host.send("u");
+    joiner.wait_for("the request on its own line", |t| {
+        t.ends_with(
+            "Michael, choose a pit (d-f): \nAlice asks to take back their last move.\nAgree? (y/n) ",
+        )
+    });
+    joiner.send("n");
+    joiner.wait_for("the prompt again", |t| {
+        t.ends_with("Michael, choose a pit (d-f): ")
+    });
+    for line in &south[1..] {
+        host.send(line);
+    }
+    host.send("n");
+    for line in &north {
+        joiner.send(line);
+    }
+    assert_eq!(host.wait_exit(), 0, "{}", host.text());
+    assert_eq!(joiner.wait_exit(), 0, "{}", joiner.text());
+    let said = joiner.text();
+    assert!(said.contains("Round recorded in "), "{said}");
+    let joiner_data = joiner_dir(data);
+    assert_eq!(records(&joiner_data).len(), 1, "{said}");
+    assert_eq!(counted_rounds(&joiner_data), 1);
+    assert_eq!(records(data).len(), 1, "the host's own record");
+    assert_eq!(counted_rounds(data), 1);
 }
 
 #[test]

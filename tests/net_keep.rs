@@ -58,8 +58,9 @@ fn one_round(data: &Path) -> (Program, Program) {
     let mut alice = host(data, &port);
     let code = code_of(&alice);
     let address = format!("127.0.0.1:{port}");
+    // The joiner keeps its own records in a data directory of its own.
     let michael = Program::spawn(
-        data,
+        &data.join("joiner"),
         &["join", address.as_str(), "--code", code.as_str(), "Michael"],
     );
     alice.wait_for("Alice's turn", |t| t.contains("Alice, choose a pit"));

@@ -108,6 +108,15 @@ impl Keeper {
         Keeper::opened(SaveStore::open().and_then(SaveStore::for_network))
     }
 
+    /// The joiner's keeper of a network match: the host saves the match,
+    /// this keeps only its finished rounds' records and statistics.
+    #[must_use]
+    pub fn open_recording() -> (Keeper, Option<String>) {
+        let (mut keeper, warning) = Keeper::open_network();
+        keeper.saving = false;
+        (keeper, warning)
+    }
+
     fn opened(store: std::io::Result<SaveStore>) -> (Keeper, Option<String>) {
         match store {
             Ok(store) => (Keeper::new(Some(store)), None),

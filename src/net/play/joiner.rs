@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::game::{Match, outcome_message};
+use crate::game::{Keeper, Match, outcome_message};
 use crate::net::link::{self, PING_EVERY};
 use crate::net::message::{At, ToHost, ToJoiner};
 use crate::net::referee::{HOST_SIDE, Happening, JOINER_SIDE, Mirror};
@@ -42,6 +42,9 @@ pub struct JoinGame<S> {
     lost: Option<(Instant, Instant)>,
     /// The seat key from the host's last welcome, shown when reconnecting.
     seat_key: Option<String>,
+    /// Keeps this player's record and statistics of each finished round
+    /// (the host keeps the match itself).
+    keeper: Keeper,
 }
 
 /// The sentence for a failed connection.
@@ -91,6 +94,10 @@ impl<S: Show> JoinGame<S> {
                 return Ok(Err((show, ExitCode::FAILURE)));
             }
         };
+        let (keeper, warning) = Keeper::open_recording();
+        if let Some(warning) = warning {
+            show.say(&format!("Note: {warning}"))?;
+        }
         let mut joiner = JoinGame {
             show,
             setup,
@@ -107,6 +114,7 @@ impl<S: Show> JoinGame<S> {
             last_sent: Instant::now(),
             lost: None,
             seat_key: Some(seat_key),
+            keeper,
         };
         joiner.welcomed(false)?;
         joiner.prompt()?;
@@ -279,9 +287,22 @@ impl<S: Show> JoinGame<S> {
         if confirms_pending {
             self.pending = None;
         }
-        for what in &happenings {
+        for what in happenings {
             let m = self.m().clone();
+            // This player keeps its own record and statistics of the round.
+            let (what, warnings) = match what {
+                Happening::RoundOver { outcome, .. } => {
+                    let kept = self.keeper.close_round(&m);
+                    let record = kept.record;
+                    (Happening::RoundOver { outcome, record }, kept.warnings)
+                }
+                what => (what, Vec::new()),
+            };
+            let what = &what;
             self.show.show(&m, what)?;
+            for warning in warnings {
+                self.show.say(&format!("Note: {warning}"))?;
+            }
             match what {
                 Happening::UndoAsked { .. } => self.asked = Some(At::of(&m)),
                 Happening::UndoDeclined { .. } | Happening::Undone { .. } => {

@@ -182,6 +182,17 @@ impl App {
             .unwrap_or_default()
     }
 
+    /// What becomes of the match when this player quits mid-round: the
+    /// host resumes it by hosting again, the joiner by joining again.
+    #[must_use]
+    pub fn network_quit_fate(&self) -> Option<&'static str> {
+        Some(if self.remote.as_ref()?.hosting {
+            "The match stays saved: host it again with the same name to resume."
+        } else {
+            "The match stays saved on the host's machine: join again to resume."
+        })
+    }
+
     /// The network game's exit code, once it has ended.
     #[must_use]
     pub fn network_ended(&self) -> Option<u8> {
@@ -319,9 +330,16 @@ impl App {
             Shown::Board(_) if self.remote.as_ref().is_some_and(|r| r.hosting && r.started) => {}
             Shown::Board(m) => {
                 self.settle();
+                let next_round = self.remote.as_ref().is_some_and(|r| r.started)
+                    && self.game.round() < m.round();
                 if self.game.round() != m.round() || self.game.rules() != m.rules() {
                     self.cursor = [None; 2];
                     self.notes.set_round_note(None);
+                }
+                if next_round {
+                    // The new round starts on a clean log, as in a local match.
+                    self.forget_analysis();
+                    self.notes.clear_log();
                 }
                 self.game = *m;
                 self.hint = None;
@@ -329,6 +347,9 @@ impl App {
                     // The joiner plays the host's match from its welcome on.
                     remote.started |= !remote.hosting;
                     remote.sent = None;
+                }
+                if next_round {
+                    self.announce_round();
                 }
                 self.next_turn(now);
             }
