@@ -338,6 +338,54 @@ fn the_joiner_keeps_its_rounds_and_news_never_runs_on_from_an_open_prompt() {
     assert_eq!(counted_rounds(data), 1);
 }
 
+/// The plain tests' scripted round (the rightmost legal pit each move,
+/// Kalah 6 × 4) through host and joiner in plain mode: both records hold
+/// the moves of the same round played locally in plain mode.
+#[test]
+fn the_scripted_round_through_the_network_records_as_plain_local_play() {
+    use mancala::rules::{Board, Rules};
+    let rules = Rules::KALAH;
+    let mut board = Board::new(rules);
+    let mut letters = Vec::new();
+    while let Some(pit) = board.legal_moves().last() {
+        letters.push((board.to_move(), rules.letter(pit).unwrap().to_string()));
+        board.play(pit).unwrap();
+    }
+    let scratch = data_dir("scripted");
+    let data = scratch.path();
+    let local = data.join("local");
+    let input: String = letters.iter().map(|(_, l)| format!("{l}\n")).collect();
+    let mut game = Player::spawn(
+        &local,
+        &["--plain", "--no-animation", "Alice", "Michael"].map(String::from),
+    );
+    game.send(&format!("{input}n"));
+    assert_eq!(game.wait_exit(), 0, "{}", game.text());
+    let port = free_port();
+    let (mut host, code) = start_host(data, port, &["--no-animation"]);
+    let mut joiner = Player::spawn(data, &join_args(port, &code, &["--no-animation"]));
+    for (side, letter) in &letters {
+        match side {
+            mancala::rules::Side::South => host.send(letter),
+            mancala::rules::Side::North => joiner.send(letter),
+        }
+    }
+    host.send("n");
+    assert_eq!(host.wait_exit(), 0, "{}", host.text());
+    assert_eq!(joiner.wait_exit(), 0, "{}", joiner.text());
+    let moves = |dir: &Path| {
+        let found = records(dir);
+        assert_eq!(found.len(), 1, "{dir:?}");
+        let text = std::fs::read_to_string(&found[0]).unwrap();
+        let record = mancala::store::Record::parse(&text).unwrap();
+        (record.moves.clone(), record.names().map(String::from))
+    };
+    let played = moves(&local);
+    assert_eq!(played.0.len(), letters.len());
+    assert_eq!(moves(data), played, "the host's record");
+    assert_eq!(moves(&joiner_dir(data)), played, "the joiner's record");
+}
+
 #[test]
 fn a_whole_match_in_plain_mode_on_both_ends() {
     let scratch = data_dir("match");

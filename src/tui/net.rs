@@ -312,7 +312,7 @@ impl World<App> for HostWorld {
                 let kept = Match::clone(m);
                 self.game.perform(effect, answers);
                 if !self.ended {
-                    let result = self.seat.kept(&kept).map(|()| false);
+                    let result = self.seat.kept(&kept, &self.game.keeper).map(|()| false);
                     self.settle(result.map_err(Into::into), answers);
                 }
             }
@@ -343,7 +343,11 @@ impl World<App> for HostWorld {
             self.settle(result.map_err(Into::into), answers);
         }
         if !self.ended {
-            let result = self.seat.tick().map(|()| false);
+            let result = self
+                .seat
+                .save_again(&mut self.game.keeper)
+                .and_then(|()| self.seat.tick())
+                .map(|()| false);
             self.settle(result.map_err(Into::into), answers);
         }
         self.game.poll(answers);

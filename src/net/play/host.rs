@@ -86,6 +86,7 @@ impl<S: Show> HostGame<S> {
     /// # Errors
     /// When the output fails.
     pub fn tick(&mut self) -> io::Result<()> {
+        self.seat.save_again(&mut self.keeper)?;
         self.seat.tick()
     }
 
@@ -143,8 +144,8 @@ impl<S: Show> HostGame<S> {
                     };
                     let warning = self.keeper.save(m);
                     let m = m.clone();
-                    self.seat.kept(&m)?;
                     self.note(&m, warning)?;
+                    self.seat.kept(&m, &self.keeper)?;
                     self.seat
                         .show_mut()
                         .show(&m, &Happening::Undone { moves })?;
@@ -156,7 +157,7 @@ impl<S: Show> HostGame<S> {
                     // The keeper saved this next round when the last one closed.
                     m.next_round();
                     let m = m.clone();
-                    self.seat.kept(&m)?;
+                    self.seat.kept(&m, &self.keeper)?;
                     self.seat.show_mut().show(&m, &Happening::NextRound)?;
                 }
                 ForMatch::Finished => {}
@@ -185,11 +186,11 @@ impl<S: Show> HostGame<S> {
             warnings.extend(self.keeper.save(m));
         }
         let m = m.clone();
-        // Kept: now it is final, and the friend may hear of it.
-        self.seat.kept(&m)?;
         for warning in warnings {
             self.note(&m, Some(warning))?;
         }
+        // Kept: now it is final, and the friend may hear of it.
+        self.seat.kept(&m, &self.keeper)?;
         let show = self.seat.show_mut();
         show.show(&m, &Happening::Moved { played, steps })?;
         if let Some(outcome) = m.outcome() {
@@ -314,6 +315,9 @@ impl<S: Show> HostGame<S> {
                 "First the request to take back a move must be answered.".to_string()
             }
             Typed::Pit(_) if round_over => "The round is over: answer y or n.".to_string(),
+            Typed::Pit(_) if self.seat.is_unsaved() => {
+                "The last move is not saved yet: play on once it is.".to_string()
+            }
             Typed::Pit(_) if to_move != HOST_SIDE => format!("It is {opponent}'s turn."),
             Typed::Pit(pit) => match self.seat.referee().map(|r| r.local_move(pit)) {
                 Some(Err(e)) => e.to_string(),

@@ -7,11 +7,12 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::game::{Keeper, Match, outcome_message};
+use crate::game::{Match, outcome_message};
 use crate::net::link::{self, PING_EVERY};
 use crate::net::message::{At, ToHost, ToJoiner};
 use crate::net::referee::{HOST_SIDE, Happening, JOINER_SIDE, Mirror};
 use crate::net::session::{Sender, SessionError};
+use crate::store::Keeper;
 
 use super::{
     Ask, JoinIn, JoinSetup, LineInput, Show, Typed, is_command, names, not_a_pit, typed, yes_no,
