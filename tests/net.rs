@@ -1298,3 +1298,27 @@ fn a_joiner_restarted_before_its_old_connections_end_reaches_the_host_gets_its_s
     assert!(text.contains("Connected: Alice"), "{text}");
     host.wait_for("the new program", |t| t.contains("From a new program"));
 }
+
+/// On a board where `q` names a pit (10 pits), `Q` (the quit key there)
+/// leaves the match: quitting never plays a move. Today's main played the
+/// joiner's pit q.
+#[test]
+fn quitting_where_q_is_a_pit_plays_no_move() {
+    let scratch = data_dir("quit-q");
+    let data = scratch.path();
+    let port = free_port();
+    let (mut host, code) = start_host(data, port, &["--pits", "10", "--no-animation"]);
+    let mut joiner = Player::spawn(data, &join_args(port, &code, &["--no-animation"]));
+    host.wait_for("prompt", |t| t.ends_with("Alice, choose a pit (a-j): "));
+    host.send("a");
+    joiner.wait_for("Michael's turn", |t| {
+        t.ends_with("Michael, choose a pit (k-t): ")
+    });
+    joiner.send("Q");
+    let text = host.wait_for("Michael's leaving", |t| {
+        t.contains("Michael left the match.") || t.contains("Michael plays q")
+    });
+    assert!(!text.contains("Michael plays q"), "{text}");
+    assert_eq!(joiner.wait_exit(), 0, "{}", joiner.text());
+    assert!(joiner.text().contains("You left the match"));
+}

@@ -238,3 +238,23 @@ fn whole_rounds_end_on_both_screens_and_the_host_keeps_them() {
     let stats = std::fs::read_to_string(joiner.join("stats.jsonl")).unwrap();
     assert_eq!(stats.lines().count(), 2, "{stats}");
 }
+
+/// On a board where `q` names a pit (10 pits), the joiner's Esc and `y`
+/// to "Quit?" leave the match: no move is played (today's main sent the
+/// line "q", which the host played as Michael's pit q).
+#[test]
+fn quitting_the_joiners_screen_where_q_is_a_pit_plays_no_move() {
+    let scratch = Scratch::new("net-quit-q");
+    let rules = "--pits 10 --no-animation";
+    let Some(tmux) = host_and_join(&scratch, "net-quit-q", rules, "--no-animation") else {
+        return;
+    };
+    tmux.wait_for_in("game.0", "Alice, your move: a-j");
+    tmux.keys_to("game.0", &["a"]);
+    tmux.wait_for_in("game.1", "Michael, your move: k-t");
+    tmux.keys_to("game.1", &["Escape"]);
+    tmux.wait_for_in("game.1", "Quit? (y/n)");
+    tmux.keys_to("game.1", &["y"]);
+    let host = tmux.wait_for_in("game.0", "Michael left the match.");
+    assert!(!host.contains("Michael played q"), "{host}");
+}
