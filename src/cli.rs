@@ -64,8 +64,19 @@ pub enum Command {
     Host(HostCmd),
     /// Join a friend's match: mancala join ADDRESS --code CODE NAME.
     Join(JoinCmd),
+    /// Play as an engine over the UCI-style protocol Aualé speaks (Oware; Kalah by setoption).
+    Engine(EngineCmd),
     /// Print a shell completion script: `mancala completions bash > ...`.
     Completions(CompletionsCmd),
+}
+
+/// Options of `mancala engine`.
+#[derive(Debug, Args)]
+pub struct EngineCmd {
+    /// Oware: build the endgame database of positions with at most this
+    /// many seeds on the board, in the background while the engine plays (0: none).
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u8).range(0..=12))]
+    pub endgame_seeds: u8,
 }
 
 /// Options of `mancala completions`.
