@@ -5,7 +5,7 @@
 //! One rule: a letter that names a pit on the board in play is that pit
 //! (the rules then say why it cannot be played when it is not the
 //! mover's). Every command has a word that names no pit on any board
-//! (`undo`, `redo`, `hint`, `quit`, `help`, `yes`, `no`, `play`), the same
+//! (`undo`, `redo`, `hint`, `now`, `quit`, `help`, `yes`, `no`, `play`), the same
 //! in every front end, and a one-key spelling: its letter where that names
 //! no pit here, else the letter's capital ([`command_key`]). At a question
 //! no pit is open, so the answers keep their plain letters.
@@ -72,6 +72,7 @@ impl Session {
         };
         match self.asking() {
             Asking::Move(_) => turn_offers(self.game.rules()),
+            Asking::Computer(_) => computer_offers(self.game.rules()),
             Asking::Busy => vec![
                 answer(
                     SessionCommand::Answer(true),
@@ -98,7 +99,7 @@ impl Session {
     pub fn parse(&self, line: &str) -> Result<SessionCommand, Unparsed> {
         let text = line.trim();
         let offers = self.open_commands();
-        let Asking::Move(side) = self.asking() else {
+        let (Asking::Move(side) | Asking::Computer(side)) = self.asking() else {
             return spelled(&offers, text).ok_or(Unparsed::NoAnswer);
         };
         if text.is_empty() {
@@ -124,6 +125,25 @@ pub fn turn_offers(rules: &Rules) -> Vec<OpenCommand> {
         offer(SessionCommand::Quit, "quit", 'q', "quits"),
         offer(SessionCommand::Help, "help", '?', "shows this help"),
     ]
+}
+
+/// The commands open while a computer (or the friend over the network)
+/// is to move on a board of `rules`: a person may take moves back, play
+/// them again, hurry it, or leave.
+#[must_use]
+pub fn computer_offers(rules: &Rules) -> Vec<OpenCommand> {
+    let mut offers = turn_offers(rules);
+    offers.retain(|o| o.command != SessionCommand::Hint);
+    offers.insert(
+        2,
+        OpenCommand {
+            command: SessionCommand::MoveNow,
+            word: "now",
+            key: command_key(rules, 'm'),
+            does: "moves now",
+        },
+    );
+    offers
 }
 
 /// The command of `offers` that `text` spells: its word (any case), or its
