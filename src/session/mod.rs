@@ -378,6 +378,11 @@ impl Session {
                 self.finish();
                 self.end(Ending::Finished { after_round: true });
             }
+            (Pending::PlayAgain, SessionCommand::Undo) => {
+                let round = self.finished.as_ref().map_or(0, |m| m.round());
+                self.say(Undo::RoundOver(round).message());
+                self.pending = Pending::PlayAgain;
+            }
             (Pending::PlayAgain, SessionCommand::Quit) => self.end(Ending::Stopped {
                 saved: self.keeper.is_saving(),
             }),

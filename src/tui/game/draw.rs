@@ -138,7 +138,7 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
     if app.busy_question() {
         draw_busy(frame, app, layout.bottom());
     } else if let Some(summary) = app.resume_summary() {
-        draw_resume(frame, app, summary, layout.bottom());
+        draw_resume(frame, app, &summary, layout.bottom());
     } else if app.round_over() {
         draw_round_over(frame, app, layout.bottom());
     } else {

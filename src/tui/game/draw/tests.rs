@@ -261,7 +261,6 @@ fn monochrome_screens_use_no_colour_and_still_mark_the_mover_and_the_moving_seed
 #[test]
 fn resume_question() {
     let t0 = Instant::now();
-    let mut app = humans(t0);
     let mut saved = crate::game::Match::new(
         config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
         1,
@@ -275,7 +274,7 @@ fn resume_question() {
             .unwrap();
     }
     let counts = saved.board().counts().to_vec();
-    app.offer_resume(saved);
+    let (app, _dir) = crate::tui::game::testing::resuming(&saved, t0);
     let screen = render(&app, 80, 24);
     assert!(
         screen.contains("Resume the unfinished match? (y/n)"),
