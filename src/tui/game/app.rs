@@ -30,11 +30,12 @@ use std::time::{Duration, Instant};
 
 use ratatui::layout::Rect;
 
-use crate::game::keeper::saved_summary;
-use crate::game::{Keeper, Match, PlayOptions, match_score, plural};
+use crate::game::{Match, PlayOptions, match_score, plural};
 use crate::players::Hint;
 use crate::rules::{Pit, Rules, Side};
 use crate::session::{Asking, Ending, Session};
+use crate::store::Keeper;
+use crate::store::keeper::saved_summary;
 use crate::tui::analysis::HostedAnalysis;
 use crate::tui::animation::Animation;
 use crate::tui::chrome::HelpScroll;
@@ -245,8 +246,8 @@ impl App {
     #[must_use]
     pub fn question(&self) -> Option<&'static str> {
         match self.session.asking() {
-            Asking::Busy => Some(crate::game::BUSY_QUESTION),
-            Asking::Resume => Some(crate::game::RESUME_QUESTION),
+            Asking::Busy => Some(crate::store::BUSY_QUESTION),
+            Asking::Resume => Some(crate::store::RESUME_QUESTION),
             Asking::PlayAgain if self.round_over() => Some(PLAY_AGAIN),
             _ => None,
         }

@@ -35,8 +35,10 @@ pub(crate) mod testing;
 use std::process::ExitCode;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use crate::game::{Keeper, Match, MatchConfig, PlayOptions, console};
+use crate::console;
+use crate::game::{Match, MatchConfig, PlayOptions};
 use crate::session::Session;
+use crate::store::Keeper;
 use crate::tui::{prefs, screen, terminal};
 
 pub use app::App;

@@ -46,11 +46,11 @@ pub fn app_for(config: MatchConfig, delay: Option<Duration>, t0: Instant) -> App
 /// The app of a match of `config` kept in the scratch store `dir` (the
 /// session's keeper keeps it there, as in a real game).
 pub fn kept_app(config: MatchConfig, dir: &std::path::Path, t0: Instant) -> App {
-    let store = crate::game::SaveStore::at(dir).expect("a scratch store");
+    let store = crate::store::SaveStore::at(dir).expect("a scratch store");
     let session = crate::session::Session::thinking_outside(
         Match::new(config, 1),
         Duration::from_millis(10),
-        crate::game::Keeper::new(Some(store)),
+        crate::store::Keeper::new(Some(store)),
     );
     let settings = PlayOptions {
         seed_delay: None,
@@ -64,8 +64,8 @@ pub fn kept_app(config: MatchConfig, dir: &std::path::Path, t0: Instant) -> App 
 /// store: the session offers it for resuming. The store's directory
 /// lasts as long as the returned guard.
 pub fn resuming(saved: &Match, t0: Instant) -> (App, tempfile::TempDir) {
-    let scratch = crate::game::files::scratch("resume");
-    let store = crate::game::SaveStore::at(scratch.path()).expect("a scratch store");
+    let scratch = crate::store::files::scratch("resume");
+    let store = crate::store::SaveStore::at(scratch.path()).expect("a scratch store");
     store.save(saved).expect("saved");
     (
         kept_app(saved.config().clone(), scratch.path(), t0),
@@ -76,10 +76,10 @@ pub fn resuming(saved: &Match, t0: Instant) -> (App, tempfile::TempDir) {
 /// The app of `config` while another keeper (another window) holds the
 /// match: the session asks whether to play it here unsaved. The guards
 /// keep the store and the other window's lock.
-pub fn busy(config: MatchConfig, t0: Instant) -> (App, tempfile::TempDir, crate::game::Keeper) {
-    let scratch = crate::game::files::scratch("busy");
-    let store = crate::game::SaveStore::at(scratch.path()).expect("a scratch store");
-    let mut other = crate::game::Keeper::new(Some(store));
+pub fn busy(config: MatchConfig, t0: Instant) -> (App, tempfile::TempDir, crate::store::Keeper) {
+    let scratch = crate::store::files::scratch("busy");
+    let store = crate::store::SaveStore::at(scratch.path()).expect("a scratch store");
+    let mut other = crate::store::Keeper::new(Some(store));
     assert!(!other.look(&config).busy);
     (kept_app(config, scratch.path(), t0), scratch, other)
 }

@@ -7,7 +7,8 @@ use std::time::Instant;
 
 use ratatui::Frame;
 
-use crate::game::{Keeper, Match};
+use crate::game::Match;
+use crate::store::Keeper;
 use crate::tui::game::app::{App, MatchEvent, Shown};
 use crate::tui::game::computer::{Answer, Request, Worker};
 use crate::tui::game::draw::draw;
@@ -180,7 +181,7 @@ mod tests {
         );
         assert_eq!(home_relative(std::path::Path::new("/x/y")), "/x/y");
     }
-    use crate::game::SaveStore;
+    use crate::store::SaveStore;
     use crate::tui::game::testing::{config, kept_app, key, pit_key};
     use crate::tui::screen::dispatch;
     use crossterm::event::KeyCode;
@@ -190,7 +191,7 @@ mod tests {
     #[test]
     fn through_the_screen_loop_each_move_is_saved_each_round_recorded_once_and_the_end_cleared() {
         use crate::players::PlayerKind;
-        let scratch = crate::game::files::scratch("keep");
+        let scratch = crate::store::files::scratch("keep");
         let dir = scratch.path();
         let store = SaveStore::at(dir).unwrap();
         let t0 = Instant::now();

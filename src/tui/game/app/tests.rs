@@ -5,9 +5,9 @@ use std::time::{Duration, Instant};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::*;
-use crate::game::SaveStore;
 use crate::players::PlayerKind;
 use crate::rules::{Board, Rules};
+use crate::store::SaveStore;
 use crate::tui::digits::DIGIT_WAIT;
 use crate::tui::game::computer::{Answer, Request};
 use crate::tui::game::keys::Action;
@@ -916,7 +916,7 @@ fn quitting_at_the_resume_question_keeps_the_save() {
 #[test]
 fn a_finished_round_is_kept_once_and_cannot_be_taken_back() {
     let t0 = Instant::now();
-    let scratch = crate::game::files::scratch("kept-once");
+    let scratch = crate::store::files::scratch("kept-once");
     let dir = scratch.path();
     let config = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human);
     let mut app = kept_app(config.clone(), dir, t0);
@@ -966,7 +966,7 @@ fn a_finished_round_is_kept_once_and_cannot_be_taken_back() {
 #[test]
 fn undo_and_redo_are_saved_and_quitting_mid_round_keeps_the_match() {
     let t0 = Instant::now();
-    let scratch = crate::game::files::scratch("undo-kept");
+    let scratch = crate::store::files::scratch("undo-kept");
     let dir = scratch.path();
     let config = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human);
     let mut app = kept_app(config.clone(), dir, t0);

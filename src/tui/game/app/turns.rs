@@ -51,7 +51,7 @@ impl App {
             1 => self.tell(format!("Note: {}", notes[0])),
             n => self.tell(format!(
                 "Note: {n} unfinished matches of these players with other settings are saved{}.",
-                crate::game::data_dir().map_or(String::new(), |d| format!(" in {}", d.display()))
+                crate::store::data_dir().map_or(String::new(), |d| format!(" in {}", d.display()))
             )),
         }
         let now = self.now;
