@@ -23,8 +23,10 @@ pub struct OpenCommand {
     pub word: &'static str,
     /// Its one-key spelling on this board.
     pub key: char,
-    /// What it does, as the help and the key bar say it ("undoes").
+    /// What it does, as the help says it ("undoes").
     pub does: &'static str,
+    /// What it does in a key bar's few letters ("undo").
+    pub label: &'static str,
 }
 
 /// A line or key that is no command open now, and why.
@@ -64,11 +66,19 @@ impl Session {
     /// mover's letters and numbers besides these.
     #[must_use]
     pub fn open_commands(&self) -> Vec<OpenCommand> {
-        let answer = |command, word, key, does| OpenCommand {
+        let answer = |command, word, key, (does, label)| OpenCommand {
             command,
             word,
             key,
             does,
+            label,
+        };
+        let yes_no = |yes, no| {
+            vec![
+                answer(SessionCommand::Answer(true), "yes", 'y', yes),
+                answer(SessionCommand::Answer(false), "no", 'n', no),
+                answer(SessionCommand::Quit, "quit", 'q', ("quits", "quit")),
+            ]
         };
         match self.asking() {
             Asking::Move(_) => turn_offers(self.game.rules()),
@@ -78,15 +88,12 @@ impl Session {
                     SessionCommand::Answer(true),
                     "play",
                     'p',
-                    "plays here unsaved",
+                    ("plays here unsaved", "play unsaved"),
                 ),
-                answer(SessionCommand::Quit, "quit", 'q', "quits"),
+                answer(SessionCommand::Quit, "quit", 'q', ("quits", "quit")),
             ],
-            Asking::Resume | Asking::PlayAgain => vec![
-                answer(SessionCommand::Answer(true), "yes", 'y', "yes"),
-                answer(SessionCommand::Answer(false), "no", 'n', "no"),
-                answer(SessionCommand::Quit, "quit", 'q', "stops here"),
-            ],
+            Asking::Resume => yes_no(("resumes", "resume"), ("starts a new match", "new match")),
+            Asking::PlayAgain => yes_no(("plays again", "play again"), ("stops", "stop")),
             Asking::Over => Vec::new(),
         }
     }
@@ -112,18 +119,19 @@ impl Session {
 /// The commands open at a person's turn on a board of `rules`.
 #[must_use]
 pub fn turn_offers(rules: &Rules) -> Vec<OpenCommand> {
-    let offer = |command, word, letter, does| OpenCommand {
+    let offer = |command, word, letter, does, label| OpenCommand {
         command,
         word,
         key: command_key(rules, letter),
         does,
+        label,
     };
     vec![
-        offer(SessionCommand::Undo, "undo", 'u', "undoes"),
-        offer(SessionCommand::Redo, "redo", 'r', "redoes"),
-        offer(SessionCommand::Hint, "hint", 'h', "gives a hint"),
-        offer(SessionCommand::Quit, "quit", 'q', "quits"),
-        offer(SessionCommand::Help, "help", '?', "shows this help"),
+        offer(SessionCommand::Undo, "undo", 'u', "undoes", "undo"),
+        offer(SessionCommand::Redo, "redo", 'r', "redoes", "redo"),
+        offer(SessionCommand::Hint, "hint", 'h', "gives a hint", "hint"),
+        offer(SessionCommand::Quit, "quit", 'q', "quits", "quit"),
+        offer(SessionCommand::Help, "help", '?', "shows this help", "help"),
     ]
 }
 
@@ -141,6 +149,7 @@ pub fn computer_offers(rules: &Rules) -> Vec<OpenCommand> {
             word: "now",
             key: command_key(rules, 'm'),
             does: "moves now",
+            label: "move now",
         },
     );
     offers

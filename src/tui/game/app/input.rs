@@ -13,6 +13,7 @@ use ratatui::layout::{Position, Rect};
 
 use super::{App, Mode, Note, Overlay, Tone};
 use crate::rules::{MoveError, Pit, Side};
+use crate::session::commands::keys_said;
 use crate::session::{Asking, SessionCommand};
 use crate::tui::chrome::HelpScroll;
 use crate::tui::digits::{DIGIT_WAIT, Entered};
@@ -94,18 +95,8 @@ impl App {
             None => {}
         }
         let asking = self.session.asking();
-        if asking == Asking::Busy {
-            // The question is about quitting: q quits without asking again.
-            match key.code {
-                KeyCode::Char('p' | 'P') => self.command(SessionCommand::Answer(true), now),
-                KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.quit_now(),
-                KeyCode::Char('?') => self.open_help(),
-                _ => self.notes.say(Note::plain(format!(
-                    "{} is not an answer: p plays here unsaved, q quits.",
-                    key_name(key)
-                ))),
-            }
-            return;
+        if matches!(asking, Asking::Busy | Asking::Resume) {
+            return self.answer_key(key, asking, now);
         }
         // A question is answered even on the too-small screen, which shows
         // it (see `question`); nothing else is played there.
@@ -123,19 +114,6 @@ impl App {
             return;
         }
         if self.remote.is_some() && self.on_waiting_key(key) {
-            return;
-        }
-        if asking == Asking::Resume {
-            match key.code {
-                KeyCode::Char('y' | 'Y') => self.command(SessionCommand::Answer(true), now),
-                KeyCode::Char('n' | 'N') => self.command(SessionCommand::Answer(false), now),
-                KeyCode::Char('q') | KeyCode::Esc => self.dialog = Some(Overlay::ConfirmQuit),
-                KeyCode::Char('?') => self.open_help(),
-                _ => self.notes.say(Note::plain(format!(
-                    "{} is not an answer: y resumes, n starts a new match, q quits.",
-                    key_name(key)
-                ))),
-            }
             return;
         }
         if matches!(self.mode, Mode::Sowing(_)) {
@@ -198,6 +176,31 @@ impl App {
             return;
         }
         self.act(action, now);
+    }
+
+    /// A key at a question before play (the match open in another window,
+    /// the resume offer): the session's answer it spells, the help, or
+    /// why it is none. The question about another window is about
+    /// quitting: q quits without asking again.
+    fn answer_key(&mut self, key: KeyEvent, asking: Asking, now: Instant) {
+        let command = match key.code {
+            KeyCode::Esc => Some(SessionCommand::Quit),
+            KeyCode::Char('?') => return self.open_help(),
+            KeyCode::Char(c) => self.session.parse(&c.to_string()).ok(),
+            _ => None,
+        };
+        match command {
+            Some(SessionCommand::Quit) if asking == Asking::Busy => self.quit_now(),
+            Some(SessionCommand::Quit) => self.dialog = Some(Overlay::ConfirmQuit),
+            Some(command) => self.command(command, now),
+            None => {
+                let keys = keys_said(&self.session.open_commands(), &[]);
+                self.notes.say(Note::plain(format!(
+                    "{} is not an answer: {keys}.",
+                    key_name(key)
+                )));
+            }
+        }
     }
 
     /// A key with no meaning here: say so, change nothing else.

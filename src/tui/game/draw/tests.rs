@@ -549,3 +549,14 @@ fn a_narrow_header_still_says_what_the_speed_figure_is() {
     let bottom = screen.lines().rev().find(|l| !l.trim().is_empty()).unwrap();
     assert!(bottom.contains("? help"), "{bottom}");
 }
+
+/// The quit question takes only its answers, and its key bar says so.
+#[test]
+fn the_quit_questions_key_bar_offers_its_answers_only() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    app.handle_event(&ch('q'), t0);
+    let screen = render(&app, 80, 24);
+    let bar = screen.lines().last().unwrap_or_default().trim().to_string();
+    assert_eq!(bar, "y quit  n back", "{screen}");
+}
