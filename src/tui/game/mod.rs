@@ -13,13 +13,15 @@
 //!
 //! How a key press becomes a move: the [screen loop](crate::tui::screen)
 //! turns the terminal event into an [`Input`](crate::tui::input::Input),
-//! the game's [`App`] maps it to an action ([`keys::action_for`]) and plays
-//! it on the [`Match`], which traces every step; the trace becomes an
-//! [`Animation`](crate::tui::animation::Animation), and the move comes out
-//! of `update` as an effect ([`world::Effect::Save`]) that the
-//! [`world::GameWorld`] hands to the match's [`Keeper`] (the policy shared
-//! with plain mode: saved after every move, each finished round recorded
-//! once, offered for resuming when the same players start again).
+//! the game's [`App`] maps it to an action ([`keys::action_for`]) and hands
+//! it to the match's [`Session`] as a command; the session checks it with
+//! the rules, plays it, keeps the match with its [`Keeper`] (the policy
+//! shared with plain mode: saved after every move, each finished round
+//! recorded once, offered for resuming when the same players start again)
+//! and reports the move with its sowing trace, which becomes an
+//! [`Animation`](crate::tui::animation::Animation). A computer's move is
+//! thought out by the [`world::GameWorld`]'s worker and handed to the
+//! session the same way.
 
 pub mod app;
 pub mod computer;
