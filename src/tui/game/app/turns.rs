@@ -131,8 +131,10 @@ impl App {
     fn round_opened(&mut self, opening: crate::game::Notice, before: Asking) {
         self.cursor = [None; 2];
         self.hint = None;
-        // The answer is given: what was said about the question goes.
-        self.notes.hush();
+        if before == Asking::Resume {
+            // The answer is given: what was said about the question goes.
+            self.notes.hush();
+        }
         match before {
             Asking::PlayAgain => {
                 self.settle();
