@@ -327,7 +327,8 @@ impl App {
             Shown::Board(_) if self.remote.as_ref().is_some_and(|r| r.hosting && r.started) => {}
             Shown::Board(m) => {
                 self.settle();
-                let shown = self.session.game();
+                // The round on show: the one just finished at "Play again?".
+                let shown = self.game();
                 let next_round =
                     self.remote.as_ref().is_some_and(|r| r.started) && shown.round() < m.round();
                 if shown.round() != m.round() || shown.rules() != m.rules() {
