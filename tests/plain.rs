@@ -173,6 +173,62 @@ fn a_scripted_round_prints_every_board_the_result_and_the_score() {
     std::fs::remove_dir_all(data).unwrap();
 }
 
+/// The scripted match of the test above, played on the full screen (the
+/// local game's `App`, drawn into ratatui's test backend before every
+/// key), keeps the same record as plain mode: both drive the one session.
+#[test]
+fn the_scripted_match_on_the_full_screen_keeps_the_record_plain_mode_keeps() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use mancala::game::{Match, PlayOptions};
+    use mancala::session::Session;
+    use mancala::store::Keeper;
+    use mancala::tui::input::Input;
+    use ratatui::{Terminal, backend::TestBackend};
+
+    let (letters, _) = scripted_round(Rules::KALAH);
+    let plain_data = data_dir("plain-record");
+    let mut input: String = letters.iter().map(|c| format!("{c}\n")).collect();
+    input.push_str("n\n");
+    let args = ["--plain", "--no-animation", "Alice", "Michael"];
+    assert!(run(plain_data.path(), &args, &input).status.success());
+
+    let screen_data = data_dir("screen-record");
+    let store = SaveStore::at(screen_data.path()).unwrap();
+    let game = Match::new(config(Rules::KALAH, "Alice", "Michael"), 1);
+    let session =
+        Session::thinking_outside(game, Duration::from_millis(10), Keeper::new(Some(store)));
+    let options = PlayOptions {
+        seed_delay: None,
+        ..PlayOptions::default()
+    };
+    let t0 = Instant::now();
+    let theme = mancala::tui::theme::Theme::monochrome();
+    let mut app = mancala::tui::App::start(session, options, theme, (80, 24), t0);
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    for c in letters.iter().copied().chain(['n']) {
+        terminal
+            .draw(|frame| mancala::tui::game::draw::draw(frame, &app))
+            .unwrap();
+        let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        app.on_input(Input::Key(key), t0);
+    }
+    assert!(app.wants_quit(), "n ends the match");
+
+    let kept = |data: &Path| {
+        let files = records(data);
+        assert_eq!(files.len(), 1, "{files:?}");
+        assert_eq!(std::fs::read_dir(data.join("saves")).unwrap().count(), 0);
+        Record::parse(&std::fs::read_to_string(&files[0]).unwrap()).unwrap()
+    };
+    let (plain, screen) = (kept(plain_data.path()), kept(screen_data.path()));
+    assert_eq!(screen.names(), plain.names());
+    assert_eq!(screen.moves_text(), plain.moves_text());
+    assert_eq!(
+        screen.stepper().unwrap().boards(),
+        plain.stepper().unwrap().boards()
+    );
+}
+
 #[test]
 fn the_records_moves_line_rebuilds_the_position_with_mancala_position() {
     let scratch = data_dir("position");

@@ -203,6 +203,8 @@ impl<W: Write> LocalGame<W> {
             }
             SessionEvent::Hinted(hint) => writeln!(self.out, "{}", hint_text(m.rules(), &hint))?,
             SessionEvent::Refused(e) => writeln!(self.out, "{e}")?,
+            // Plain mode thinks inside the session: never asked.
+            SessionEvent::HintWanted(_) | SessionEvent::Hurry => {}
             SessionEvent::RoundOver(result, tally) => {
                 writeln!(self.out, "{result}")?;
                 writeln!(self.out, "{}", match_score_line(&tally, m.names()))?;
@@ -232,7 +234,8 @@ impl<W: Write> LocalGame<W> {
                 m.name(side),
                 m.rules().letter_range(side)
             )?,
-            Asking::Over => {}
+            // Plain mode's computers move inside the session.
+            Asking::Computer(_) | Asking::Over => {}
         }
         self.out.flush()
     }
@@ -267,7 +270,7 @@ impl<W: Write> LocalGame<W> {
             Asking::Resume | Asking::PlayAgain => {
                 writeln!(self.out, "Please answer y or n (q stops here).")
             }
-            Asking::Move(side) => {
+            Asking::Move(side) | Asking::Computer(side) => {
                 let Some(message) = unparsed.message() else {
                     return Ok(());
                 };

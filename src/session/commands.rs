@@ -5,7 +5,7 @@
 //! One rule: a letter that names a pit on the board in play is that pit
 //! (the rules then say why it cannot be played when it is not the
 //! mover's). Every command has a word that names no pit on any board
-//! (`undo`, `redo`, `hint`, `quit`, `help`, `yes`, `no`, `play`), the same
+//! (`undo`, `redo`, `hint`, `now`, `quit`, `help`, `yes`, `no`, `play`), the same
 //! in every front end, and a one-key spelling: its letter where that names
 //! no pit here, else the letter's capital ([`command_key`]). At a question
 //! no pit is open, so the answers keep their plain letters.
@@ -23,8 +23,10 @@ pub struct OpenCommand {
     pub word: &'static str,
     /// Its one-key spelling on this board.
     pub key: char,
-    /// What it does, as the help and the key bar say it ("undoes").
+    /// What it does, as the help says it ("undoes").
     pub does: &'static str,
+    /// What it does in a key bar's few letters ("undo").
+    pub label: &'static str,
 }
 
 /// A line or key that is no command open now, and why.
@@ -64,28 +66,34 @@ impl Session {
     /// mover's letters and numbers besides these.
     #[must_use]
     pub fn open_commands(&self) -> Vec<OpenCommand> {
-        let answer = |command, word, key, does| OpenCommand {
+        let answer = |command, word, key, (does, label)| OpenCommand {
             command,
             word,
             key,
             does,
+            label,
+        };
+        let yes_no = |yes, no| {
+            vec![
+                answer(SessionCommand::Answer(true), "yes", 'y', yes),
+                answer(SessionCommand::Answer(false), "no", 'n', no),
+                answer(SessionCommand::Quit, "quit", 'q', ("quits", "quit")),
+            ]
         };
         match self.asking() {
             Asking::Move(_) => turn_offers(self.game.rules()),
+            Asking::Computer(_) => computer_offers(self.game.rules()),
             Asking::Busy => vec![
                 answer(
                     SessionCommand::Answer(true),
                     "play",
                     'p',
-                    "plays here unsaved",
+                    ("plays here unsaved", "play unsaved"),
                 ),
-                answer(SessionCommand::Quit, "quit", 'q', "quits"),
+                answer(SessionCommand::Quit, "quit", 'q', ("quits", "quit")),
             ],
-            Asking::Resume | Asking::PlayAgain => vec![
-                answer(SessionCommand::Answer(true), "yes", 'y', "yes"),
-                answer(SessionCommand::Answer(false), "no", 'n', "no"),
-                answer(SessionCommand::Quit, "quit", 'q', "stops here"),
-            ],
+            Asking::Resume => yes_no(("resumes", "resume"), ("starts a new match", "new match")),
+            Asking::PlayAgain => yes_no(("plays again", "play again"), ("stops", "stop")),
             Asking::Over => Vec::new(),
         }
     }
@@ -98,7 +106,7 @@ impl Session {
     pub fn parse(&self, line: &str) -> Result<SessionCommand, Unparsed> {
         let text = line.trim();
         let offers = self.open_commands();
-        let Asking::Move(side) = self.asking() else {
+        let (Asking::Move(side) | Asking::Computer(side)) = self.asking() else {
             return spelled(&offers, text).ok_or(Unparsed::NoAnswer);
         };
         if text.is_empty() {
@@ -111,19 +119,40 @@ impl Session {
 /// The commands open at a person's turn on a board of `rules`.
 #[must_use]
 pub fn turn_offers(rules: &Rules) -> Vec<OpenCommand> {
-    let offer = |command, word, letter, does| OpenCommand {
+    let offer = |command, word, letter, does, label| OpenCommand {
         command,
         word,
         key: command_key(rules, letter),
         does,
+        label,
     };
     vec![
-        offer(SessionCommand::Undo, "undo", 'u', "undoes"),
-        offer(SessionCommand::Redo, "redo", 'r', "redoes"),
-        offer(SessionCommand::Hint, "hint", 'h', "gives a hint"),
-        offer(SessionCommand::Quit, "quit", 'q', "quits"),
-        offer(SessionCommand::Help, "help", '?', "shows this help"),
+        offer(SessionCommand::Undo, "undo", 'u', "undoes", "undo"),
+        offer(SessionCommand::Redo, "redo", 'r', "redoes", "redo"),
+        offer(SessionCommand::Hint, "hint", 'h', "gives a hint", "hint"),
+        offer(SessionCommand::Quit, "quit", 'q', "quits", "quit"),
+        offer(SessionCommand::Help, "help", '?', "shows this help", "help"),
     ]
+}
+
+/// The commands open while a computer (or the friend over the network)
+/// is to move on a board of `rules`: a person may take moves back, play
+/// them again, hurry it, or leave.
+#[must_use]
+pub fn computer_offers(rules: &Rules) -> Vec<OpenCommand> {
+    let mut offers = turn_offers(rules);
+    offers.retain(|o| o.command != SessionCommand::Hint);
+    offers.insert(
+        2,
+        OpenCommand {
+            command: SessionCommand::MoveNow,
+            word: "now",
+            key: command_key(rules, 'm'),
+            does: "moves now",
+            label: "move now",
+        },
+    );
+    offers
 }
 
 /// The command of `offers` that `text` spells: its word (any case), or its

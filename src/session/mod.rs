@@ -14,14 +14,21 @@
 //! help and both front ends' parsers come from that one answer.
 //!
 //! Computer seats move as soon as it is their turn, within
-//! [`Session::new`]'s thinking time, before the session hands control back.
+//! [`Session::new`]'s thinking time, before the session hands control back
+//! (plain mode). A front end that thinks on its own threads (the full
+//! screen: an animation, a pause, `m` to move now) builds the session with
+//! [`Session::thinking_outside`]: the session then asks for a computer's
+//! move ([`Asking::Computer`]) and takes it as a command
+//! ([`SessionCommand::Computer`]), and asks for hints with
+//! [`SessionEvent::HintWanted`]. Either way the session decides whose turn
+//! it is and plays the move.
 
 pub mod commands;
 
 use std::time::Duration;
 
 use crate::game::Tally;
-use crate::game::messages::round_goes_on;
+use crate::game::messages::{round_goes_on, taken_back};
 use crate::game::{
     EventKind, Match, MatchConfig, Notice, Redone, Undo, computer_move, outcome_event,
     perfect_warning, redo_message, seat_player,
@@ -42,6 +49,11 @@ pub enum SeatKind {
     /// A person on another machine: the session waits for their commands,
     /// which arrive over the network.
     Network,
+    /// A player whose moves come from outside the session (a computer
+    /// thinking on the front end's thread, a friend over the network): the
+    /// session asks for its move ([`Asking::Computer`]) and takes it as
+    /// [`SessionCommand::Computer`].
+    Outside,
 }
 
 /// The question the session waits on.
@@ -53,6 +65,9 @@ pub enum Asking {
     Resume,
     /// The person on `side`'s seat chooses a pit.
     Move(Side),
+    /// `side`'s [`SeatKind::Outside`] seat is to move: its move comes as
+    /// [`SessionCommand::Computer`].
+    Computer(Side),
     /// "Play again? (y/n)" after a finished round.
     PlayAgain,
     /// The session has ended: nothing more is asked.
@@ -80,6 +95,21 @@ pub enum SessionCommand {
     /// End the match here for good and clear its save (a script's end of
     /// input: the same script run again plays the same game).
     Finish,
+    /// The move of the seat asked for at [`Asking::Computer`]: `pit` as it
+    /// chose it (`None`: it gave up; the first legal pit is played), and
+    /// how long it thought when the move is not proven best.
+    Computer {
+        /// Its choice.
+        pit: Option<Pit>,
+        /// The time a search took for a move not proven best.
+        unproven: Option<Duration>,
+    },
+    /// The thinking computer answers now with the best it has found
+    /// ([`SessionEvent::Hurry`] tells the front end running it).
+    MoveNow,
+    /// Both players agreed: take back `side`'s last move and the replies
+    /// to it.
+    TakeBack(Side),
 }
 
 /// How the session ended.
@@ -152,6 +182,11 @@ pub enum SessionEvent {
     TookBack(Notice, Board),
     /// The engine's advice for the person to move.
     Hinted(Hint),
+    /// A session [thinking outside](Session::thinking_outside) wants the
+    /// advice for the person to move in this position worked out.
+    HintWanted(Board),
+    /// The computer thinking for [`Asking::Computer`] should answer now.
+    Hurry,
     /// The rules refused a move; nothing changed.
     Refused(MoveError),
     /// The round is over: its result, and the match's tally with it.
@@ -172,6 +207,7 @@ enum Pending {
     Busy(Box<Found>),
     Resume(Box<Match>),
     Move,
+    Computer,
     PlayAgain,
     Over,
 }
@@ -184,6 +220,10 @@ pub struct Session {
     keeper: Keeper,
     think: Duration,
     advisor: Option<Advisor>,
+    /// Hints are worked out by the front end ([`SessionEvent::HintWanted`]).
+    hints_outside: bool,
+    /// The round just finished, while "Play again?" is asked.
+    finished: Option<Box<Match>>,
     events: Vec<SessionEvent>,
 }
 
@@ -195,13 +235,37 @@ impl Session {
         let kinds = config.kinds();
         let seats = Side::BOTH
             .map(|side| seat_player(kinds, seed, side).map_or(SeatKind::Human, SeatKind::Computer));
+        Session::with_seats(Match::new(config, seed), seats, think, keeper)
+    }
+
+    /// The match `game` for a front end that runs every search itself:
+    /// each seat that is no person at this front end is
+    /// [`SeatKind::Outside`], and hints are asked for with
+    /// [`SessionEvent::HintWanted`].
+    #[must_use]
+    pub fn thinking_outside(game: Match, think: Duration, keeper: Keeper) -> Session {
+        let seats = Side::BOTH.map(|side| {
+            if game.seat(side).kind.is_human() {
+                SeatKind::Human
+            } else {
+                SeatKind::Outside
+            }
+        });
+        let mut session = Session::with_seats(game, seats, think, keeper);
+        session.hints_outside = true;
+        session
+    }
+
+    fn with_seats(game: Match, seats: [SeatKind; 2], think: Duration, keeper: Keeper) -> Session {
         Session {
-            game: Match::new(config, seed),
+            game,
             seats,
             pending: Pending::Over,
             keeper,
             think,
             advisor: None,
+            hints_outside: false,
+            finished: None,
             events: Vec::new(),
         }
     }
@@ -224,6 +288,7 @@ impl Session {
             Pending::Busy(_) => Asking::Busy,
             Pending::Resume(_) => Asking::Resume,
             Pending::Move => Asking::Move(self.game.board().to_move()),
+            Pending::Computer => Asking::Computer(self.game.board().to_move()),
             Pending::PlayAgain => Asking::PlayAgain,
             Pending::Over => Asking::Over,
         }
@@ -236,6 +301,29 @@ impl Session {
             Pending::Resume(saved) => Some(saved),
             _ => None,
         }
+    }
+
+    /// The round just finished, while "Play again?" is asked (and after
+    /// the session ended there): [`Session::game`] is the next round's
+    /// already.
+    #[must_use]
+    pub fn finished_round(&self) -> Option<&Match> {
+        self.finished.as_deref()
+    }
+
+    /// Whether the match is saved here now (to resume it later).
+    #[must_use]
+    pub fn has_save(&self) -> bool {
+        self.keeper.has_save(self.game.config())
+    }
+
+    /// Takes `game` as the match from here on (a network match as its
+    /// host sent it) and plays on to its next question; nothing is kept.
+    pub fn take_match(&mut self, game: Match) -> Vec<SessionEvent> {
+        self.game = game;
+        self.finished = None;
+        self.play_on();
+        std::mem::take(&mut self.events)
     }
 
     /// What to say once as the match starts, before anything else: a
@@ -283,6 +371,7 @@ impl Session {
                 self.end(Ending::Untouched);
             }
             (Pending::PlayAgain, SessionCommand::Answer(true)) => {
+                self.finished = None;
                 self.open_round();
                 self.play_on();
             }
@@ -290,10 +379,16 @@ impl Session {
                 self.finish();
                 self.end(Ending::Finished { after_round: true });
             }
+            (Pending::PlayAgain, SessionCommand::Undo) => {
+                let round = self.finished.as_ref().map_or(0, |m| m.round());
+                self.say(Undo::RoundOver(round).message());
+                self.pending = Pending::PlayAgain;
+            }
             (Pending::PlayAgain, SessionCommand::Quit) => self.end(Ending::Stopped {
                 saved: self.keeper.is_saving(),
             }),
             (Pending::Move, command) => self.on_turn(command),
+            (Pending::Computer, command) => self.on_computer(command),
             (pending, _) => self.pending = pending,
         }
         // Whatever the command, the question open after it is asked again
@@ -318,6 +413,10 @@ impl Session {
             }
             SessionCommand::Undo => self.undo(),
             SessionCommand::Redo => self.redo(),
+            SessionCommand::Hint if self.hints_outside => {
+                self.events
+                    .push(SessionEvent::HintWanted(*self.game.board()));
+            }
             SessionCommand::Hint => {
                 let advisor = self.advisor.get_or_insert_with(Advisor::new);
                 let limits = Limits::time(self.think);
@@ -325,7 +424,11 @@ impl Session {
                     self.events.push(SessionEvent::Hinted(hint));
                 }
             }
-            SessionCommand::Help | SessionCommand::Answer(_) => {}
+            SessionCommand::Help
+            | SessionCommand::Answer(_)
+            | SessionCommand::Computer { .. }
+            | SessionCommand::MoveNow => {}
+            SessionCommand::TakeBack(side) => self.take_back(side),
             SessionCommand::Quit => {
                 let saved = self.keeper.is_saving();
                 self.end(Ending::Stopped { saved });
@@ -338,6 +441,31 @@ impl Session {
             }
         }
         self.play_on();
+    }
+
+    /// A command while an outside seat is to move: its move, or what a
+    /// person may do meanwhile (undo, redo, move now, quit).
+    fn on_computer(&mut self, command: SessionCommand) {
+        match command {
+            SessionCommand::Computer { pit, unproven } => {
+                let board = *self.game.board();
+                self.pending = Pending::Computer;
+                if let Some(choice) = computer_move(&board, pit) {
+                    let by = MovedBy::Computer {
+                        fallback: choice.fallback,
+                        unproven,
+                    };
+                    self.play(choice.pit, by);
+                }
+                self.play_on();
+            }
+            SessionCommand::MoveNow => {
+                self.pending = Pending::Computer;
+                self.events.push(SessionEvent::Hurry);
+            }
+            SessionCommand::Play(_) | SessionCommand::Hint => self.pending = Pending::Computer,
+            command => self.on_turn(command),
+        }
     }
 
     fn say(&mut self, notice: Notice) {
@@ -393,9 +521,10 @@ impl Session {
                 break;
             }
             let side = board.to_move();
-            let SeatKind::Computer(player) = &mut self.seats[side.index()] else {
-                self.ask(Pending::Move);
-                return;
+            let player = match &mut self.seats[side.index()] {
+                SeatKind::Computer(player) => player,
+                SeatKind::Outside => return self.ask(Pending::Computer),
+                SeatKind::Human | SeatKind::Network => return self.ask(Pending::Move),
             };
             let chosen = player.choose(&board, &Limits::time(self.think));
             let unproven = match player.last_proof() {
@@ -460,6 +589,7 @@ impl Session {
         self.events.extend(kept.record.map(SessionEvent::Recorded));
         self.events
             .extend(kept.warnings.into_iter().map(SessionEvent::KeepFailed));
+        self.finished = Some(Box::new(self.game.clone()));
         self.game.next_round();
     }
 
@@ -483,6 +613,18 @@ impl Session {
             self.save();
         } else {
             self.say(undo.message());
+        }
+    }
+
+    /// Both agreed: `side`'s last move and the replies to it go.
+    fn take_back(&mut self, side: Side) {
+        self.stop_thinking_ahead();
+        if let Undo::Undone(moves) = self.game.undo_for(side) {
+            let board = *self.game.board();
+            let mover = self.game.name(board.to_move());
+            let said = Notice::new(EventKind::News, taken_back(moves, mover));
+            self.events.push(SessionEvent::TookBack(said, board));
+            self.save();
         }
     }
 

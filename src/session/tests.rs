@@ -245,3 +245,121 @@ fn a_hint_names_a_legal_pit_for_the_person_to_move() {
     assert!(s.game().board().check(hint.pit).is_ok());
     assert_eq!(s.game().moves(), &[][..], "a hint plays nothing");
 }
+
+/// A session whose computer thinks outside it: Alice against Michael
+/// (greedy), Michael moving first.
+fn outside(rules: Rules) -> Session {
+    let mut config = config(rules, PlayerKind::Greedy);
+    config.first = FirstMover::North;
+    Session::thinking_outside(Match::new(config, 1), Duration::ZERO, Keeper::new(None))
+}
+
+#[test]
+fn an_outside_computer_is_asked_for_its_move_and_the_session_plays_it() {
+    let mut s = outside(Rules::KALAH);
+    let events = s.start();
+    assert_eq!(
+        events.last(),
+        Some(&SessionEvent::Asked(Asking::Computer(Side::North)))
+    );
+    // A person's pit, a hint or an answer does nothing meanwhile.
+    for command in [
+        SessionCommand::Play(pit('a')),
+        SessionCommand::Hint,
+        SessionCommand::Answer(true),
+    ] {
+        assert_eq!(
+            s.handle(command),
+            vec![SessionEvent::Asked(Asking::Computer(Side::North))]
+        );
+    }
+    assert_eq!(
+        s.handle(SessionCommand::MoveNow),
+        vec![
+            SessionEvent::Hurry,
+            SessionEvent::Asked(Asking::Computer(Side::North))
+        ]
+    );
+    let open: Vec<SessionCommand> = s.open_commands().iter().map(|o| o.command).collect();
+    assert!(open.contains(&SessionCommand::MoveNow) && !open.contains(&SessionCommand::Hint));
+    let thought = Duration::from_millis(300);
+    let events = s.handle(SessionCommand::Computer {
+        pit: Some(pit('h')),
+        unproven: Some(thought),
+    });
+    assert_eq!(
+        moves(&events),
+        [(
+            MovedBy::Computer {
+                fallback: false,
+                unproven: Some(thought)
+            },
+            'h'
+        )]
+    );
+    assert_eq!(
+        events.last(),
+        Some(&SessionEvent::Asked(Asking::Move(Side::South)))
+    );
+    // Alice's hint is asked of the front end.
+    let events = s.handle(SessionCommand::Hint);
+    assert_eq!(events[0], SessionEvent::HintWanted(*s.game().board()));
+}
+
+#[test]
+fn an_outside_computers_move_that_cannot_be_played_gives_its_first_legal_pit() {
+    let mut s = outside(Rules::KALAH);
+    s.start();
+    // a is Alice's pit: not Michael's to play.
+    let events = s.handle(SessionCommand::Computer {
+        pit: Some(pit('a')),
+        unproven: None,
+    });
+    assert_eq!(
+        moves(&events),
+        [(
+            MovedBy::Computer {
+                fallback: true,
+                unproven: None
+            },
+            'g'
+        )]
+    );
+}
+
+#[test]
+fn the_finished_round_stays_on_show_until_the_next_begins() {
+    let mut s = outside(Rules::KALAH.with_pits(1).unwrap().with_seeds(1).unwrap());
+    s.start();
+    s.handle(SessionCommand::Computer {
+        pit: None,
+        unproven: None,
+    });
+    assert_eq!(s.asking(), Asking::PlayAgain);
+    let finished = s.finished_round().expect("the round just played");
+    assert!(finished.outcome().is_some() && s.game().outcome().is_none());
+    assert_eq!(s.game().round(), 2);
+    s.handle(SessionCommand::Answer(true));
+    assert!(s.finished_round().is_none());
+}
+
+#[test]
+fn both_agreeing_take_back_a_sides_last_move_and_the_reply() {
+    let mut s = outside(Rules::KALAH);
+    s.start();
+    s.handle(SessionCommand::Computer {
+        pit: Some(pit('h')),
+        unproven: None,
+    });
+    s.handle(SessionCommand::Play(pit('b')));
+    let events = s.handle(SessionCommand::TakeBack(Side::North));
+    assert!(
+        matches!(&events[0], SessionEvent::TookBack(said, board)
+            if said.text == "Took back 2 moves: Michael plays again." && *board == Board::starting(Rules::KALAH, Side::North)),
+        "{events:?}"
+    );
+    assert_eq!(
+        events.last(),
+        Some(&SessionEvent::Asked(Asking::Computer(Side::North)))
+    );
+}

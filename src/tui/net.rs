@@ -311,8 +311,6 @@ impl World<App> for HostWorld {
                     self.settle(result.map_err(Into::into), answers);
                 }
             }
-            // The match's end is kept when both have answered.
-            Effect::EndMatch(_) => {}
             Effect::SavePrefs(prefs) => self.game.perform(Effect::SavePrefs(prefs), answers),
             Effect::Net(command) if !self.ended => {
                 let result = self.command(command);
@@ -447,7 +445,7 @@ impl World<App> for JoinWorld {
                 }
             }
             // The host keeps the match; the joiner's screen keeps nothing.
-            Effect::Net(_) | Effect::Save(_) | Effect::CloseRound(_) | Effect::EndMatch(_) => {}
+            Effect::Net(_) | Effect::Save(_) | Effect::CloseRound(_) => {}
         }
     }
 

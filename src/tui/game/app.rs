@@ -1,27 +1,28 @@
-//! The game screen's model: which mode the screen is in, and the small
-//! parts it is made of. The rules state is the [`Match`]; this only asks it.
+//! The game screen's model: the view of a match a [`Session`] plays.
+//! The session owns the match (whose turn it is, what is legal, the
+//! question open, what is kept); this only asks it and shows it.
 //!
-//! - [`Mode`]: exactly one of the question about a match open in another
-//!   window, resume offer, a human's turn, sowing, a computer thinking, a
-//!   computer's choice on show, paused, round over;
-//!   a dialog ([`Overlay`]: help, quit) may sit on top of any of them.
+//! - [`Mode`]: what the screen is doing while the session waits: showing
+//!   its question (a person's turn, the question about a match open in
+//!   another window, the resume offer, "Play again?"), sowing a move, a
+//!   computer thinking, a computer's choice on show, paused; a dialog
+//!   ([`Overlay`]: help, quit) may sit on top of any of them.
 //! - [`Notes`]: the status line and the log.
 //! - the cursor and digit entry ([`DigitEntry`]), the speed and theme
 //!   ([`Chosen`], shared with the other screens), the computers' pause,
 //!   and the outbox of effects.
 //!
 //! [`App::on_input`] and [`App::tick`] take the time as an argument and
-//! never touch the terminal or the disk or start threads: what the
-//! computer should think about comes out of [`App::take_requests`], its
-//! answers go in through [`App::on_answer`]; what happened to the match
-//! comes out of [`App::take_match_events`]. The [`world`](crate::tui::game::world)
-//! turns both into effects. That keeps every screen testable without a
-//! terminal.
+//! never touch the terminal or start threads: keys become the session's
+//! commands, its events become drawing; what the computer should think
+//! about comes out of [`App::take_requests`], its answers go in through
+//! [`App::on_answer`] and on to the session. That keeps every screen
+//! testable without a terminal.
 //!
 //! This file holds the model's types and what the screen reads from it;
 //! the ways it changes are in submodules, one concern each:
-//! `input` (keys, clicks and the answers to questions), `turns` (moves
-//! made and taken back, whose turn comes next, new rounds), `clock` (time
+//! `input` (keys and clicks become commands), `turns` (the session's
+//! events shown: moves sown, taken back, new rounds), `clock` (time
 //! passing, and the computer's requests and answers) and `remote` (the
 //! network's part).
 
@@ -29,9 +30,11 @@ use std::time::{Duration, Instant};
 
 use ratatui::layout::Rect;
 
-use crate::game::{Match, PlayOptions, match_score, perfect_warning, plural};
+use crate::game::{Match, PlayOptions, match_score, plural};
 use crate::players::Hint;
 use crate::rules::{Pit, Rules, Side};
+use crate::session::{Asking, Ending, Session};
+use crate::store::Keeper;
 use crate::store::keeper::saved_summary;
 use crate::tui::analysis::HostedAnalysis;
 use crate::tui::animation::Animation;
@@ -74,27 +77,14 @@ pub enum Overlay {
     ConfirmQuit,
 }
 
-/// What happened to the match, for whoever keeps it (the
-/// [world](crate::tui::game::world) saves it with a [`Keeper`](crate::store::Keeper)).
+/// What happened to a network match, for the network's world to keep and
+/// tell (a local match's session keeps it itself).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MatchEvent {
     /// A move was made or taken back, or a new round started: save it.
     Changed,
     /// A move ended the round: record it, and save the next round.
-    /// Sent once per round: a finished round cannot be taken back.
     RoundFinished,
-    /// The players stopped after a finished round: the match is over and
-    /// its save can go.
-    Ended,
-}
-
-/// A saved match offered for resuming, and the new one to play instead.
-#[derive(Clone, Debug)]
-pub struct ResumeOffer {
-    /// The new match, if the players answer "n".
-    fresh: Match,
-    /// "There is an unfinished match of …".
-    summary: String,
 }
 
 /// What the computer is thinking about.
@@ -120,12 +110,9 @@ pub struct Thinking {
 /// What the screen is doing. Exactly one at a time; see the [module docs](self).
 #[derive(Clone, Debug)]
 pub enum Mode {
-    /// Another running game holds this match: "Play it here unsaved, or
-    /// quit? (p/q)". Nothing moves until it is answered.
-    Busy,
-    /// "Resume the unfinished match? (y/n)", the saved board on show.
-    Resume(Box<ResumeOffer>),
-    /// A human's turn; maybe a hint being looked for.
+    /// The session's question is on screen (a person's turn, the question
+    /// about another window, the resume offer, "Play again?"); maybe a
+    /// hint being looked for.
     Turn {
         /// The hint search under way, if any.
         hint: Option<Thinking>,
@@ -143,11 +130,8 @@ pub enum Mode {
     },
     /// A computer's turn, held by the pause (`p`).
     Paused,
-    /// The round is over: [`PLAY_AGAIN`].
-    RoundOver,
     /// A computer is to move but has not been asked yet: the first tick
-    /// asks it (so that a resume offer or a pause made before then comes
-    /// first).
+    /// asks it (so that a pause made before then comes first).
     Ready,
     /// A network match waits for the other machine: the other player's
     /// move or answer, a connection, or the network game's next question
@@ -157,7 +141,7 @@ pub enum Mode {
 
 /// The screen state of a match. See the [module docs](self).
 pub struct App {
-    game: Match,
+    session: Session,
     mode: Mode,
     dialog: Option<Overlay>,
     /// How far the help screen is scrolled (on a small terminal).
@@ -176,15 +160,16 @@ pub struct App {
     /// The last hint, shown until the next move.
     hint: Option<Hint>,
     /// How long the computer thought for the move about to be played when
-    /// it is not proven: said on that move's own log line, so that a
-    /// computer's moves do not each take two lines of a short log.
-    unproven: Option<std::time::Duration>,
+    /// it is not proven (handed to the session with the move).
+    unproven: Option<Duration>,
     next_id: u64,
     /// Set while the game clock stands still (a dialog, a too-small terminal).
     frozen_since: Option<Instant>,
     size: Rect,
     now: Instant,
     quit: bool,
+    /// How the session ended, once it did.
+    ended: Option<Ending>,
     requests: Vec<Request>,
     events: Vec<MatchEvent>,
     /// The network's part, in a match with a friend on another machine.
@@ -194,7 +179,8 @@ pub struct App {
 }
 
 impl App {
-    /// The screen for `game` on a terminal of `size` (columns, lines).
+    /// The screen for a new `game` kept nowhere (a test's, or a network
+    /// match's placeholder) on a terminal of `size` (columns, lines).
     #[must_use]
     pub fn new(
         game: Match,
@@ -203,8 +189,23 @@ impl App {
         size: (u16, u16),
         now: Instant,
     ) -> App {
+        let session = Session::thinking_outside(game, settings.think, Keeper::new(None));
+        App::start(session, settings, theme, size, now)
+    }
+
+    /// The screen of `session`, started here: the question it asks first
+    /// (a saved match to resume, a match open in another window) or the
+    /// first turn.
+    #[must_use]
+    pub fn start(
+        session: Session,
+        settings: PlayOptions,
+        theme: Theme,
+        size: (u16, u16),
+        now: Instant,
+    ) -> App {
         let mut app = App {
-            game,
+            session,
             mode: Mode::Turn { hint: None },
             dialog: None,
             help_scroll: HelpScroll::default(),
@@ -222,52 +223,32 @@ impl App {
             size: Rect::new(0, 0, size.0, size.1),
             now,
             quit: false,
+            ended: None,
             requests: Vec::new(),
             events: Vec::new(),
             remote: None,
             review: HostedAnalysis::default(),
         };
-        app.announce_round();
-        if let Some(notice) = perfect_warning(app.game.config(), settings.think) {
+        let events = app.session.start();
+        app.opening(events);
+        if let Some(notice) = app.session.greeting() {
             app.notes.say(Note::from(notice.clone()));
             app.notes.log_lines([Note::from(notice)]);
         }
-        let board = app.game.board();
-        if board.is_over() || app.is_human(board.to_move()) {
-            app.next_turn(now);
-        } else {
+        if matches!(app.session.asking(), Asking::Computer(_)) {
             app.mode = Mode::Ready;
         }
         app
-    }
-
-    /// Shows the `saved` match and asks "Resume the unfinished match?
-    /// (y/n)": `y` goes on with it exactly where it stopped, `n` goes on
-    /// with the new match this app was made with. Until then nothing moves.
-    pub fn offer_resume(&mut self, saved: Match) {
-        self.cancel_thinking();
-        let summary = saved_summary(&saved);
-        let fresh = std::mem::replace(&mut self.game, saved);
-        self.notes.clear_log();
-        self.cursor = [None; 2];
-        self.mode = Mode::Resume(Box::new(ResumeOffer { fresh, summary }));
-    }
-
-    /// Asks, before anything is played, whether to play this match here
-    /// unsaved (`p`) or quit (`q`): another running game holds it.
-    pub fn ask_busy(&mut self) {
-        self.cancel_thinking();
-        self.mode = Mode::Busy;
     }
 
     /// The question waiting for an answer before play goes on, if any
     /// (the too-small screen shows it).
     #[must_use]
     pub fn question(&self) -> Option<&'static str> {
-        match self.mode {
-            Mode::Busy => Some(crate::store::BUSY_QUESTION),
-            Mode::Resume(_) => Some(crate::store::RESUME_QUESTION),
-            Mode::RoundOver => Some(PLAY_AGAIN),
+        match self.session.asking() {
+            Asking::Busy => Some(crate::store::BUSY_QUESTION),
+            Asking::Resume => Some(crate::store::RESUME_QUESTION),
+            Asking::PlayAgain if self.round_over() => Some(PLAY_AGAIN),
             _ => None,
         }
     }
@@ -276,19 +257,16 @@ impl App {
     /// for its answer.
     #[must_use]
     pub fn busy_question(&self) -> bool {
-        matches!(self.mode, Mode::Busy)
+        self.session.asking() == Asking::Busy
     }
 
     /// The question about a saved match, while it is asked.
     #[must_use]
-    pub fn resume_summary(&self) -> Option<&str> {
-        match &self.mode {
-            Mode::Resume(offer) => Some(&offer.summary),
-            _ => None,
-        }
+    pub fn resume_summary(&self) -> Option<String> {
+        self.session.offered().map(saved_summary)
     }
 
-    /// What happened to the match since the last call, in order.
+    /// What happened to a network match since the last call, in order.
     pub fn take_match_events(&mut self) -> Vec<MatchEvent> {
         std::mem::take(&mut self.events)
     }
@@ -325,16 +303,26 @@ impl App {
 
     // ----- what the screen shows -------------------------------------------
 
-    /// The match.
+    /// The session playing the match.
+    #[must_use]
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The match on show: the saved one while its resume is asked, the
+    /// round just finished while "Play again?" is, else the one in play.
     #[must_use]
     pub fn game(&self) -> &Match {
-        &self.game
+        self.session
+            .offered()
+            .or(self.session.finished_round())
+            .unwrap_or(self.session.game())
     }
 
     /// The rules in force.
     #[must_use]
     pub fn rules(&self) -> &Rules {
-        self.game.rules()
+        self.session.game().rules()
     }
 
     /// The styles to draw with.
@@ -412,7 +400,7 @@ impl App {
     /// South's and North's names.
     #[must_use]
     pub fn names(&self) -> [&str; 2] {
-        [self.game.name(Side::South), self.game.name(Side::North)]
+        self.session.game().names()
     }
 
     /// Whether the players have quit.
@@ -426,42 +414,41 @@ impl App {
     pub fn shown_counts(&self) -> &[u16] {
         match self.animation() {
             Some(a) => a.counts(),
-            None => self.game.board().counts(),
+            None => self.game().board().counts(),
         }
     }
 
     /// Whether the round is over and its result is on screen.
     #[must_use]
     pub fn round_over(&self) -> bool {
-        matches!(self.mode, Mode::RoundOver)
+        matches!(self.mode, Mode::Turn { .. }) && self.session.asking() == Asking::PlayAgain
     }
 
     /// The side whose turn it is, once any move being shown is over.
     #[must_use]
     pub fn to_move(&self) -> Option<Side> {
-        if self.waits_for_the_network() {
+        if self.waits_for_the_network() || self.animation().is_some() {
             return None;
         }
-        (self.animation().is_none() && !self.game.board().is_over())
-            .then(|| self.game.board().to_move())
-    }
-
-    fn is_human(&self, side: Side) -> bool {
-        self.game.seat(side).kind.is_human()
+        let board = self.game().board();
+        (!board.is_over()).then(|| board.to_move())
     }
 
     /// The human whose turn it is (`None` on a computer's turn, mid-move, or
     /// when the round is over).
     #[must_use]
     pub fn human_to_move(&self) -> Option<Side> {
-        match self.mode {
-            Mode::Turn { .. } => Some(self.game.board().to_move()),
+        match (&self.mode, self.session.asking()) {
+            (Mode::Turn { .. }, Asking::Move(side)) => Some(side),
             _ => None,
         }
     }
 
     fn any_computer(&self) -> bool {
-        self.remote.is_none() && Side::BOTH.iter().any(|&s| !self.is_human(s))
+        self.remote.is_none()
+            && Side::BOTH
+                .iter()
+                .any(|&s| !self.session.game().seat(s).kind.is_human())
     }
 
     /// The pit under the cursor: the human mover's choice, or the pit a
@@ -472,7 +459,7 @@ impl App {
             return Some(pit);
         }
         let side = self.human_to_move()?;
-        let legal = self.game.board().legal_moves();
+        let legal = self.session.game().board().legal_moves();
         self.cursor[side.index()]
             .filter(|&p| legal.contains(p))
             .or_else(|| legal.into_iter().next())
@@ -490,30 +477,38 @@ impl App {
         ScreenLayout::new(self.size, self.rules()).is_err()
     }
 
+    /// Whether the match is saved here to resume (said after the game).
+    #[must_use]
+    pub fn left_saved(&self) -> bool {
+        matches!(self.ended, Some(Ending::Stopped { saved: true })) && self.session.has_save()
+    }
+
     /// The line printed on the normal screen after the game.
     #[must_use]
     pub fn final_score(&self) -> String {
         let [south, north] = self.names();
-        if self.busy_question() {
-            return "Nothing was played here: the match goes on in the other window.".to_string();
+        match self.ended {
+            Some(Ending::LeftToOther) => {
+                return "Nothing was played here: the match goes on in the other window."
+                    .to_string();
+            }
+            Some(Ending::Untouched) => {
+                return format!(
+                    "Nothing was played; the unfinished match of {south} and {north} is still saved."
+                );
+            }
+            _ => {}
         }
-        if self.resume_summary().is_some() {
-            return format!(
-                "Nothing was played; the unfinished match of {south} and {north} is still saved."
-            );
-        }
-        let tally = self.game.tally();
+        let game = self.game();
+        let tally = game.tally();
         let rounds = tally.rounds();
         let mut line = format!(
             "Final score: {} ({} played)",
             match_score(tally, self.names()),
             plural(rounds, "round"),
         );
-        if self.game.outcome().is_none() && !self.game.moves().is_empty() {
-            line.push_str(&format!(
-                "; round {} was left unfinished",
-                self.game.round()
-            ));
+        if game.outcome().is_none() && !game.moves().is_empty() {
+            line.push_str(&format!("; round {} was left unfinished", game.round()));
         }
         line.push('.');
         line

@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 use crate::game::outcome_message;
 use crate::game::{match_score, match_score_short};
 use crate::rules::{Score, Side};
+use crate::session::{Asking, SessionCommand};
 use crate::store::{BUSY_NOTICE, BUSY_QUESTION};
 use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
 use crate::tui::game::app::{App, Note, Overlay, PLAY_AGAIN, Tone, paused_text};
@@ -140,7 +141,7 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
     if app.busy_question() {
         draw_busy(frame, app, layout.bottom());
     } else if let Some(summary) = app.resume_summary() {
-        draw_resume(frame, app, summary, layout.bottom());
+        draw_resume(frame, app, &summary, layout.bottom());
     } else if app.round_over() {
         draw_round_over(frame, app, layout.bottom());
     } else {
@@ -508,9 +509,23 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
     use Weight::{Essential, Optional, Useful};
     let rules = app.rules();
     let mut keys: Vec<(String, &str, Weight)> = Vec::new();
-    if app.busy_question() {
+    if app.dialog() == Some(Overlay::ConfirmQuit) {
+        // The quit question takes only its answers.
+        let mut bar = KeyBar::new();
+        bar.add("y", "quit", Essential);
+        bar.add("n", "back", Essential);
+        return bar.line(width, app.theme());
+    }
+    let asking = app.session().asking();
+    let answers = app.session().open_commands();
+    // The session's answers to its question, but quitting, which comes last.
+    let answers = answers
+        .iter()
+        .filter(|o| o.command != SessionCommand::Quit)
+        .map(|o| (o.key.to_string(), o.label, Essential));
+    if asking == Asking::Busy {
+        keys.extend(answers);
         keys.extend([
-            ("p".into(), "play unsaved", Essential),
             ("q".into(), "quit", Essential),
             ("?".into(), "help", Essential),
         ]);
@@ -520,16 +535,10 @@ fn key_bar(app: &App, width: u16) -> Line<'static> {
         }
         return bar.line(width, app.theme());
     }
-    if app.resume_summary().is_some() {
-        keys.extend([
-            ("y".into(), "resume", Essential),
-            ("n".into(), "new match", Essential),
-        ]);
+    if asking == Asking::Resume {
+        keys.extend(answers);
     } else if app.round_over() {
-        keys.extend([
-            ("y".into(), "play again", Essential),
-            ("n".into(), "stop", Essential),
-        ]);
+        keys.extend(answers);
         if app.can_analyse() {
             keys.push((command_key(app, 'a'), "analysis", Useful));
         }

@@ -13,13 +13,15 @@
 //!
 //! How a key press becomes a move: the [screen loop](crate::tui::screen)
 //! turns the terminal event into an [`Input`](crate::tui::input::Input),
-//! the game's [`App`] maps it to an action ([`keys::action_for`]) and plays
-//! it on the [`Match`], which traces every step; the trace becomes an
-//! [`Animation`](crate::tui::animation::Animation), and the move comes out
-//! of `update` as an effect ([`world::Effect::Save`]) that the
-//! [`world::GameWorld`] hands to the match's [`Keeper`] (the policy shared
-//! with plain mode: saved after every move, each finished round recorded
-//! once, offered for resuming when the same players start again).
+//! the game's [`App`] maps it to an action ([`keys::action_for`]) and hands
+//! it to the match's [`Session`] as a command; the session checks it with
+//! the rules, plays it, keeps the match with its [`Keeper`] (the policy
+//! shared with plain mode: saved after every move, each finished round
+//! recorded once, offered for resuming when the same players start again)
+//! and reports the move with its sowing trace, which becomes an
+//! [`Animation`](crate::tui::animation::Animation). A computer's move is
+//! thought out by the [`world::GameWorld`]'s worker and handed to the
+//! session the same way.
 
 pub mod app;
 pub mod computer;
@@ -37,6 +39,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use crate::console;
 use crate::game::{Match, MatchConfig, PlayOptions};
+use crate::session::Session;
 use crate::store::Keeper;
 use crate::tui::{prefs, screen, terminal};
 
@@ -53,9 +56,7 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     let worker = computer::Worker::new(&config, options.think, seed);
-    let (mut keeper, warning) = Keeper::open();
-    let found = keeper.look(&config);
-    let game = Match::new(config.clone(), seed);
+    let (keeper, warning) = Keeper::open();
     // The kept speed unless one was given for this run; the kept theme
     // unless NO_COLOR turns colours off.
     let kept = prefs::Kept::load();
@@ -67,45 +68,27 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
         seed_delay: chosen.seed_delay(),
         ..*options
     };
-    let mut app = App::new(game, options, *chosen.theme(), (80, 24), Instant::now());
+    // The session offers a saved match, or asks about one open in another
+    // window, before anything moves.
+    let session = Session::thinking_outside(Match::new(config, seed), options.think, keeper);
+    let mut app = App::start(session, options, *chosen.theme(), (80, 24), Instant::now());
     app.keep_prefs(chosen);
-    if let Some(saved) = found.saved {
-        app.offer_resume(saved);
-    }
-    // One line however many there are: they would fill the message area.
-    match found.notes.len() {
-        0 => {}
-        1 => app.tell(format!("Note: {}", found.notes[0])),
-        n => app.tell(format!(
-            "Note: {n} unfinished matches of these players with other settings are saved{}.",
-            crate::store::data_dir().map_or(String::new(), |d| format!(" in {}", d.display()))
-        )),
-    }
-    if found.busy {
-        // Another copy has this match open: the screen asks whether to
-        // play it here unsaved, before anything moves.
-        app.ask_busy();
-    }
-    for problem in warning.into_iter().chain(found.problem).chain(kept.problem) {
+    for problem in warning.into_iter().chain(kept.problem) {
         app.warn(problem);
     }
     let mut world = world::GameWorld {
         worker,
-        keeper,
+        // The session keeps this match.
+        keeper: Keeper::new(None),
         prefs: kept.path,
     };
     screen::run(&mut app, &mut world)?;
-    let keeper = world.keeper;
     if let Some(status) = terminal::signal_exit_status() {
         // The terminal may be gone (SIGHUP): print nothing more.
         return Ok(ExitCode::from(status));
     }
     console::say(app.final_score());
-    if !app.busy_question()
-        && keeper.has_save(&config)
-        && app.game().outcome().is_none()
-        && app.resume_summary().is_none()
-    {
+    if app.left_saved() {
         console::say("The match is saved: start mancala with the same names to resume it.");
     }
     Ok(ExitCode::SUCCESS)

@@ -91,6 +91,16 @@ impl Notes {
         self.held = notes;
     }
 
+    /// Adds a line to the move on show: held with its lines while it is
+    /// sown, else logged at once.
+    pub fn add_to_move(&mut self, note: Note) {
+        if self.held.is_empty() {
+            self.log_lines([note]);
+        } else {
+            self.held.push(note);
+        }
+    }
+
     /// Logs the lines held back.
     pub fn release(&mut self) {
         let held = std::mem::take(&mut self.held);

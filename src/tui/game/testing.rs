@@ -43,6 +43,47 @@ pub fn app_for(config: MatchConfig, delay: Option<Duration>, t0: Instant) -> App
     )
 }
 
+/// The app of a match of `config` kept in the scratch store `dir` (the
+/// session's keeper keeps it there, as in a real game).
+pub fn kept_app(config: MatchConfig, dir: &std::path::Path, t0: Instant) -> App {
+    let store = crate::store::SaveStore::at(dir).expect("a scratch store");
+    let session = crate::session::Session::thinking_outside(
+        Match::new(config, 1),
+        Duration::from_millis(10),
+        crate::store::Keeper::new(Some(store)),
+    );
+    let settings = PlayOptions {
+        seed_delay: None,
+        move_pause: Duration::from_millis(500),
+        ..PlayOptions::default()
+    };
+    App::start(session, settings, Theme::monochrome(), (80, 24), t0)
+}
+
+/// The app of `saved`'s players started with `saved` kept in a scratch
+/// store: the session offers it for resuming. The store's directory
+/// lasts as long as the returned guard.
+pub fn resuming(saved: &Match, t0: Instant) -> (App, tempfile::TempDir) {
+    let scratch = crate::store::files::scratch("resume");
+    let store = crate::store::SaveStore::at(scratch.path()).expect("a scratch store");
+    store.save(saved).expect("saved");
+    (
+        kept_app(saved.config().clone(), scratch.path(), t0),
+        scratch,
+    )
+}
+
+/// The app of `config` while another keeper (another window) holds the
+/// match: the session asks whether to play it here unsaved. The guards
+/// keep the store and the other window's lock.
+pub fn busy(config: MatchConfig, t0: Instant) -> (App, tempfile::TempDir, crate::store::Keeper) {
+    let scratch = crate::store::files::scratch("busy");
+    let store = crate::store::SaveStore::at(scratch.path()).expect("a scratch store");
+    let mut other = crate::store::Keeper::new(Some(store));
+    assert!(!other.look(&config).busy);
+    (kept_app(config, scratch.path(), t0), scratch, other)
+}
+
 /// Alice (human) against a computer `north` of that kind, Kalah.
 pub fn against(north: PlayerKind, delay: Option<Duration>, t0: Instant) -> App {
     app_for(config(Rules::KALAH, PlayerKind::Human, north), delay, t0)

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use ratatui::Frame;
 
-use crate::game::{Match, MatchConfig};
+use crate::game::Match;
 use crate::store::Keeper;
 use crate::tui::game::app::{App, MatchEvent, Shown};
 use crate::tui::game::computer::{Answer, Request, Worker};
@@ -44,8 +44,6 @@ pub enum Effect {
     Save(Box<Match>),
     /// The round is over: record it and save the next round.
     CloseRound(Box<Match>),
-    /// The players stopped after a finished round: the save can go.
-    EndMatch(MatchConfig),
     /// Ask the computer (or stop its searches).
     Think(Request),
     /// Keep the players' preferences (the sowing speed) for next time.
@@ -78,7 +76,6 @@ impl Screen for App {
             .map(|event| match event {
                 MatchEvent::Changed => Effect::Save(Box::new(self.game().clone())),
                 MatchEvent::RoundFinished => Effect::CloseRound(Box::new(self.game().clone())),
-                MatchEvent::Ended => Effect::EndMatch(self.game().config().clone()),
             })
             .collect();
         effects.extend(self.take_requests().into_iter().map(Effect::Think));
@@ -102,7 +99,7 @@ impl Screen for App {
 
 /// `path` as a player reads it: under the home directory it starts with
 /// `~`, which keeps the line short enough for the screen.
-fn home_relative(path: &std::path::Path) -> String {
+pub(crate) fn home_relative(path: &std::path::Path) -> String {
     let home = std::env::var_os("HOME").map(PathBuf::from);
     match home
         .as_deref()
@@ -140,11 +137,6 @@ impl World<App> for GameWorld {
                     )));
                 }
                 answers.extend(kept.warnings.into_iter().map(GameMessage::Warning));
-            }
-            Effect::EndMatch(config) => {
-                if let Some(warning) = self.keeper.finish(&config) {
-                    answers.push(GameMessage::Warning(warning));
-                }
             }
             Effect::Think(request) => self.worker.submit(request),
             // A local match has no network game to answer.
@@ -189,23 +181,26 @@ mod tests {
         assert_eq!(home_relative(std::path::Path::new("/x/y")), "/x/y");
     }
     use crate::store::SaveStore;
-    use crate::tui::game::testing::{humans, key, pit_key};
+    use crate::tui::game::testing::{config, kept_app, key, pit_key};
     use crate::tui::screen::dispatch;
     use crossterm::event::KeyCode;
     use std::fs;
     use std::time::{Duration, Instant};
 
     #[test]
-    fn the_world_saves_each_move_records_each_round_once_and_clears_at_the_end() {
+    fn through_the_screen_loop_each_move_is_saved_each_round_recorded_once_and_the_end_cleared() {
+        use crate::players::PlayerKind;
         let scratch = crate::store::files::scratch("keep");
         let dir = scratch.path();
         let store = SaveStore::at(dir).unwrap();
         let t0 = Instant::now();
-        let mut app = humans(t0);
+        let rules = crate::rules::Rules::KALAH;
+        let mut app = kept_app(config(rules, PlayerKind::Human, PlayerKind::Human), dir, t0);
         let config = app.game().config().clone();
         let mut world = GameWorld {
             worker: Worker::new(&config, Duration::from_millis(10), 1),
-            keeper: Keeper::new(Some(store.clone())),
+            // The session keeps a local match.
+            keeper: Keeper::new(None),
             prefs: None,
         };
         let records = || fs::read_dir(dir.join("records")).unwrap().count();

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::{App, Mode, Note, Purpose, Thinking, Tone, paused_text};
 use crate::game::messages::hint_text;
-use crate::game::{computer_move, gave_no_move};
+use crate::session::{Asking, SessionCommand};
 use crate::tui::game::computer::{Answer, Request};
 use crate::tui::prefs;
 
@@ -100,53 +100,49 @@ impl App {
         }
     }
 
-    /// `m`: the computer thinking (a move or a hint) answers now with the
-    /// best it has found; a move it has chosen is played at once.
+    /// `m`: the session's move now, when a computer is to move; else the
+    /// hint being looked for answers now.
     pub(super) fn move_now(&mut self, now: Instant) {
-        if let Mode::Thinking(Thinking {
-            purpose: Purpose::Move(side),
-            ..
-        }) = self.mode
-            && self.game.seat(side).kind.is_person()
-        {
-            let name = self.game.name(side).to_string();
-            self.notes.say(Note::plain(format!(
-                "{name} plays over the network: m makes only a thinking computer move now."
-            )));
-            return;
+        match self.session.asking() {
+            Asking::Computer(side) if self.session.game().seat(side).kind.is_person() => {
+                let name = self.session.game().name(side).to_string();
+                self.notes.say(Note::plain(format!(
+                    "{name} plays over the network: m makes only a thinking computer move now."
+                )));
+            }
+            Asking::Computer(_) => self.command(SessionCommand::MoveNow, now),
+            _ => self.hurry(now),
         }
+    }
+
+    /// The computer thinking (a move or a hint) answers now with the best
+    /// it has found; a move it has chosen is played at once.
+    pub(super) fn hurry(&mut self, now: Instant) {
         match &mut self.mode {
             Mode::Thinking(t) | Mode::Turn { hint: Some(t) } => {
                 self.requests.push(Request::Hurry { id: t.id });
             }
-            Mode::Chosen { at, .. } => *at = now,
+            Mode::Chosen { at, .. } => {
+                *at = now;
+                self.tick(now);
+            }
             _ => self.notes.say(Note::plain(
                 "Nobody is thinking: m makes a thinking computer move now.",
             )),
         }
     }
 
+    /// `h`: the session asks for a hint when one is open now.
     pub(super) fn ask_hint(&mut self, now: Instant) {
-        let Mode::Turn { hint } = self.mode else {
-            self.notes
-                .say(Note::plain("Hints are for the human to move."));
-            return;
-        };
-        if hint.is_some() {
-            return;
+        match self.mode {
+            Mode::Turn { hint: Some(_) } => {}
+            Mode::Turn { hint: None } if self.human_to_move().is_some() => {
+                self.command(SessionCommand::Hint, now);
+            }
+            _ => self
+                .notes
+                .say(Note::plain("Hints are for the human to move.")),
         }
-        let id = self.fresh_id();
-        self.requests.push(Request::Hint {
-            id,
-            board: *self.game.board(),
-        });
-        self.mode = Mode::Turn {
-            hint: Some(Thinking {
-                id,
-                purpose: Purpose::Hint,
-                since: now,
-            }),
-        };
     }
 
     pub(super) fn fresh_id(&mut self) -> u64 {
@@ -182,21 +178,18 @@ impl App {
                 let Purpose::Move(side) = thinking.purpose else {
                     return;
                 };
-                // The shared policy: an answer that cannot be played gives
-                // the first legal pit, so the game never stalls.
-                let Some(choice) = computer_move(self.game.board(), pit) else {
-                    return;
+                let board = self.session.game().board();
+                // An answer the rules refuse goes to the session at once,
+                // which plays the first legal pit and says so.
+                let Some(pit) = pit.filter(|&p| board.check(p).is_ok()) else {
+                    self.mode = Mode::Turn { hint: None };
+                    let unproven = self.unproven.take();
+                    return self.command(SessionCommand::Computer { pit, unproven }, now);
                 };
-                let pit = choice.pit;
-                if choice.fallback {
-                    let letter = self.rules().letter(pit).unwrap_or('?');
-                    let notice = gave_no_move(self.game.name(side), letter);
-                    self.notes.say(Note::from(notice));
-                }
                 self.cursor[side.index()] = Some(pit);
                 // A computer's choice shows for a moment before it is
                 // played; a friend's move over the network is played at once.
-                let pause = if self.game.seat(side).kind.is_person() {
+                let pause = if self.session.game().seat(side).kind.is_person() {
                     std::time::Duration::ZERO
                 } else {
                     self.move_pause
@@ -233,7 +226,7 @@ impl App {
     pub fn tick(&mut self, now: Instant) {
         self.now = now;
         let frozen = self.dialog.is_some()
-            || matches!(self.mode, Mode::Resume(_) | Mode::Busy)
+            || matches!(self.session.asking(), Asking::Resume | Asking::Busy)
             || self.too_small()
             || self.quit;
         match (frozen, self.frozen_since) {
@@ -276,10 +269,14 @@ impl App {
             && now >= at
         {
             self.mode = Mode::Turn { hint: None };
-            if let Err(e) = self.apply_move(pit, now) {
-                self.refuse(e);
-                self.next_turn(now);
-            }
+            let unproven = self.unproven.take();
+            self.command(
+                SessionCommand::Computer {
+                    pit: Some(pit),
+                    unproven,
+                },
+                now,
+            );
         }
     }
 
@@ -293,13 +290,13 @@ impl App {
         Some(match thinking.purpose {
             Purpose::Hint => format!("{frame} Looking for the best move for you…"),
             // A friend over the network: the words of the network game.
-            Purpose::Move(side) if self.game.seat(side).kind.is_person() => {
-                format!("Waiting for {}…", self.game.name(side))
+            Purpose::Move(side) if self.session.game().seat(side).kind.is_person() => {
+                format!("Waiting for {}…", self.session.game().name(side))
             }
             Purpose::Move(side) => {
                 format!(
                     "{frame} {} is thinking… {:.1} s",
-                    self.game.name(side),
+                    self.session.game().name(side),
                     elapsed.as_secs_f32()
                 )
             }

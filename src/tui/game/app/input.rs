@@ -11,8 +11,10 @@ use crossterm::event::Event;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Position, Rect};
 
-use super::{App, MatchEvent, Mode, Note, Overlay, Tone};
-use crate::rules::{MoveError, Side};
+use super::{App, Mode, Note, Overlay, Tone};
+use crate::rules::{MoveError, Pit, Side};
+use crate::session::commands::keys_said;
+use crate::session::{Asking, SessionCommand};
 use crate::tui::chrome::HelpScroll;
 use crate::tui::digits::{DIGIT_WAIT, Entered};
 use crate::tui::game::keys::{self, Action, Situation};
@@ -92,44 +94,26 @@ impl App {
             }
             None => {}
         }
-        if matches!(self.mode, Mode::Busy) {
-            // The question is about quitting: q quits without asking again.
-            match key.code {
-                KeyCode::Char('p' | 'P') => self.answer_busy(now),
-                KeyCode::Char('q' | 'Q') | KeyCode::Esc => self.quit_now(),
-                KeyCode::Char('?') => self.open_help(),
-                _ => self.notes.say(Note::plain(format!(
-                    "{} is not an answer: p plays here unsaved, q quits.",
-                    key_name(key)
-                ))),
-            }
-            return;
+        let asking = self.session.asking();
+        if matches!(asking, Asking::Busy | Asking::Resume) {
+            return self.answer_key(key, asking, now);
         }
         // A question is answered even on the too-small screen, which shows
         // it (see `question`); nothing else is played there.
-        if self.too_small() && !matches!(self.mode, Mode::Resume(_)) {
+        if self.too_small() && asking != Asking::Resume {
             match key.code {
                 KeyCode::Char('q') | KeyCode::Esc => self.dialog = Some(Overlay::ConfirmQuit),
-                KeyCode::Char('y' | 'Y') if self.round_over() => self.play_again(now),
-                KeyCode::Char('n' | 'N') if self.round_over() => self.quit_now(),
+                KeyCode::Char('y' | 'Y') if self.round_over() => {
+                    self.command(SessionCommand::Answer(true), now);
+                }
+                KeyCode::Char('n' | 'N') if self.round_over() => {
+                    self.command(SessionCommand::Answer(false), now);
+                }
                 _ => {}
             }
             return;
         }
         if self.remote.is_some() && self.on_waiting_key(key) {
-            return;
-        }
-        if matches!(self.mode, Mode::Resume(_)) {
-            match key.code {
-                KeyCode::Char('y' | 'Y') => self.answer_resume(true, now),
-                KeyCode::Char('n' | 'N') => self.answer_resume(false, now),
-                KeyCode::Char('q') | KeyCode::Esc => self.dialog = Some(Overlay::ConfirmQuit),
-                KeyCode::Char('?') => self.open_help(),
-                _ => self.notes.say(Note::plain(format!(
-                    "{} is not an answer: y resumes, n starts a new match, q quits.",
-                    key_name(key)
-                ))),
-            }
             return;
         }
         if matches!(self.mode, Mode::Sowing(_)) {
@@ -194,6 +178,31 @@ impl App {
         self.act(action, now);
     }
 
+    /// A key at a question before play (the match open in another window,
+    /// the resume offer): the session's answer it spells, the help, or
+    /// why it is none. The question about another window is about
+    /// quitting: q quits without asking again.
+    fn answer_key(&mut self, key: KeyEvent, asking: Asking, now: Instant) {
+        let command = match key.code {
+            KeyCode::Esc => Some(SessionCommand::Quit),
+            KeyCode::Char('?') => return self.open_help(),
+            KeyCode::Char(c) => self.session.parse(&c.to_string()).ok(),
+            _ => None,
+        };
+        match command {
+            Some(SessionCommand::Quit) if asking == Asking::Busy => self.quit_now(),
+            Some(SessionCommand::Quit) => self.dialog = Some(Overlay::ConfirmQuit),
+            Some(command) => self.command(command, now),
+            None => {
+                let keys = keys_said(&self.session.open_commands(), &[]);
+                self.notes.say(Note::plain(format!(
+                    "{} is not an answer: {keys}.",
+                    key_name(key)
+                )));
+            }
+        }
+    }
+
     /// A key with no meaning here: say so, change nothing else.
     fn unknown_key(&mut self, key: KeyEvent) {
         if matches!(
@@ -228,7 +237,7 @@ impl App {
             self.dialog = None;
             return;
         }
-        if self.dialog.is_some() || matches!(self.mode, Mode::Resume(_) | Mode::Busy) {
+        if self.dialog.is_some() || matches!(self.session.asking(), Asking::Resume | Asking::Busy) {
             return;
         }
         if matches!(self.mode, Mode::Sowing(_)) {
@@ -249,7 +258,7 @@ impl App {
             key,
             &Situation {
                 rules: *self.rules(),
-                to_move: self.game.board().to_move(),
+                to_move: self.session.game().board().to_move(),
                 round_over: self.round_over(),
             },
         )
@@ -273,8 +282,15 @@ impl App {
             Action::Pause => self.toggle_pause(now),
             Action::Step => self.step(now),
             Action::MoveNow => self.move_now(now),
-            Action::Undo => self.undo(now),
-            Action::Redo => self.redo(now),
+            Action::Undo if self.remote.is_some() => {
+                // Both players agree before a move is taken back.
+                self.ask_take_back();
+            }
+            Action::Redo if self.remote.is_some() => self.notes.say(Note::plain(
+                "In a network match a move taken back stays taken back: play it again.",
+            )),
+            Action::Undo => self.command(SessionCommand::Undo, now),
+            Action::Redo => self.command(SessionCommand::Redo, now),
             _ if self.round_over() && self.remote.is_some() => match action {
                 Action::Yes => self.answer_remote(true),
                 Action::No => self.answer_remote(false),
@@ -282,8 +298,8 @@ impl App {
                 _ => self.unknown_answer(),
             },
             _ if self.round_over() => match action {
-                Action::Yes => self.play_again(now),
-                Action::No => self.quit_now(),
+                Action::Yes => self.command(SessionCommand::Answer(true), now),
+                Action::No => self.command(SessionCommand::Answer(false), now),
                 Action::Analyse => self.open_analysis(),
                 _ => self.unknown_answer(),
             },
@@ -320,18 +336,49 @@ impl App {
         if self.quit {
             return;
         }
-        self.quit = true;
         self.cancel_thinking();
         if self.remote.is_some() {
             // The network game tells the other player; the host keeps the match.
+            self.quit = true;
             self.leave_network();
             return;
         }
         // Stopping after a finished round ends the match (as "n" to "Play
-        // again?" does in plain mode); stopping mid-round keeps it saved.
-        if !matches!(self.mode, Mode::Resume(_) | Mode::Busy) && self.game.outcome().is_some() {
-            self.events.push(MatchEvent::Ended);
+        // again?" does); stopping mid-round keeps it saved.
+        let command = match self.session.asking() {
+            Asking::PlayAgain => SessionCommand::Finish,
+            _ => SessionCommand::Quit,
+        };
+        self.command(command, self.now);
+        self.quit = true;
+    }
+
+    /// A person chose `pit`: the session plays it if the rules allow, else
+    /// says why not; on a network joiner it goes to the host first.
+    pub(super) fn choose(&mut self, pit: Pit, now: Instant) {
+        let Some(side) = self.human_to_move() else {
+            if let Some(side) = self.to_move() {
+                let name = self.session.game().name(side).to_string();
+                self.notes.say(Note::new(
+                    format!("Please wait: it is {name}'s turn."),
+                    Tone::Error,
+                ));
+            }
+            return;
+        };
+        self.cursor[side.index()] = Some(pit);
+        if self.moves_wait_for_the_host() {
+            match self.session.game().board().check(pit) {
+                Ok(()) => self.send_move(pit),
+                Err(e) => self.refuse(e),
+            }
+            return;
         }
+        if self.session.game().board().check(pit).is_ok() {
+            // A hint being looked for is no longer wanted.
+            self.cancel_thinking();
+        }
+        self.command(SessionCommand::Play(pit), now);
     }
 
     pub(super) fn refuse(&mut self, error: MoveError) {
@@ -346,7 +393,7 @@ impl App {
             return;
         };
         let rules = *self.rules();
-        let legal = self.game.board().legal_moves();
+        let legal = self.session.game().board().legal_moves();
         // On screen North's row runs right to left, so "right" means a
         // lower pit number for North.
         let step = if side == Side::South {

@@ -151,7 +151,7 @@ impl App {
         self.settle();
         self.cursor = [None; 2];
         self.notes.set_round_note(None);
-        self.game = m;
+        self.take_match(m, now);
         self.hint = None;
         if let Some(remote) = self.remote.as_mut() {
             remote.started = true;
@@ -162,15 +162,7 @@ impl App {
     /// Both agreed to take back `side`'s last move (and the reply to it).
     fn take_back_for(&mut self, side: Side, now: Instant) {
         self.settle();
-        if let crate::game::Undo::Undone(moves) = self.game.undo_for(side) {
-            self.events.push(super::MatchEvent::Changed);
-            self.hint = None;
-            let mover = self.game.name(self.game.board().to_move()).to_string();
-            self.notes
-                .log_lines([Note::plain(crate::game::messages::taken_back(
-                    moves, &mover,
-                ))]);
-        }
+        self.command(crate::session::SessionCommand::TakeBack(side), now);
         self.next_turn(now);
     }
 
@@ -247,7 +239,7 @@ impl App {
         !self.other_away()
             && !self.remote_question()
             && !matches!(remote.ask, Some(Ask::WaitingAgree { .. }))
-            && self.game.undo_for_refused(remote.me).is_none()
+            && self.session.game().undo_for_refused(remote.me).is_none()
     }
 
     /// Whether the network game asks whether to resume a saved match.
@@ -315,24 +307,31 @@ impl App {
             }
             Shown::Start(m) => self.host_match(*m, now),
             Shown::TakeBack(side) => self.take_back_for(side, now),
-            Shown::NextRound => self.play_again(now),
+            Shown::NextRound => {
+                self.command(crate::session::SessionCommand::Answer(true), now);
+            }
             Shown::Played(pit) => {
                 if let Some(remote) = self.remote.as_mut() {
                     remote.sent = None;
                 }
                 self.cancel_thinking();
-                if let Err(e) = self.apply_move(pit, now) {
-                    self.refuse(e);
-                    self.next_turn(now);
+                match self.session.game().board().check(pit) {
+                    Ok(()) => self.command(crate::session::SessionCommand::Play(pit), now),
+                    Err(e) => {
+                        self.refuse(e);
+                        self.next_turn(now);
+                    }
                 }
             }
             // The host's screen holds its match once it has one.
             Shown::Board(_) if self.remote.as_ref().is_some_and(|r| r.hosting && r.started) => {}
             Shown::Board(m) => {
                 self.settle();
-                let next_round = self.remote.as_ref().is_some_and(|r| r.started)
-                    && self.game.round() < m.round();
-                if self.game.round() != m.round() || self.game.rules() != m.rules() {
+                // The round on show: the one just finished at "Play again?".
+                let shown = self.game();
+                let next_round =
+                    self.remote.as_ref().is_some_and(|r| r.started) && shown.round() < m.round();
+                if shown.round() != m.round() || shown.rules() != m.rules() {
                     self.cursor = [None; 2];
                     self.notes.set_round_note(None);
                 }
@@ -341,7 +340,7 @@ impl App {
                     self.forget_analysis();
                     self.notes.clear_log();
                 }
-                self.game = *m;
+                self.take_match(*m, now);
                 self.hint = None;
                 if let Some(remote) = self.remote.as_mut() {
                     // The joiner plays the host's match from its welcome on.
@@ -349,7 +348,8 @@ impl App {
                     remote.sent = None;
                 }
                 if next_round {
-                    self.announce_round();
+                    let opening = self.session.game().round_message();
+                    self.notes.log_lines([Note::from(opening)]);
                 }
                 self.next_turn(now);
             }
@@ -781,6 +781,20 @@ mod tests {
         assert_eq!(app.take_match_events(), vec![MatchEvent::Changed]);
         app.on_shown(Shown::Ask(alice_to_move()), t0);
         assert_eq!(app.human_to_move(), Some(Side::South));
+        // The round played to its end, the friend's moves from the world.
+        while !app.round_over() {
+            if app.human_to_move().is_some() {
+                app.handle_event(&press(KeyCode::Enter), t0);
+            } else if let Some(id) = move_request(&mut app, Side::North) {
+                let pit = app.game().board().legal_moves().next();
+                app.on_answer(Answer::Move { id, pit }, t0);
+                app.tick(t0);
+            }
+        }
+        assert_eq!(
+            app.take_match_events().last(),
+            Some(&MatchEvent::RoundFinished)
+        );
         app.on_shown(Shown::NextRound, t0);
         assert_eq!(app.game().round(), 2);
         assert_eq!(app.take_match_events(), vec![MatchEvent::Changed]);

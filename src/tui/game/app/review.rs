@@ -30,7 +30,7 @@ impl App {
     /// its thread the first time.
     pub(super) fn open_analysis(&mut self) {
         if self.can_analyse() {
-            let game = &self.game;
+            let game = self.session.finished_round().unwrap_or(self.session.game());
             self.review.open(|| Record::of_match(game), self.chosen);
         }
     }

@@ -7,12 +7,20 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use super::*;
 use crate::players::PlayerKind;
 use crate::rules::{Board, Rules};
+use crate::store::SaveStore;
 use crate::tui::digits::DIGIT_WAIT;
 use crate::tui::game::computer::{Answer, Request};
 use crate::tui::game::keys::Action;
 use crate::tui::game::testing::{
-    against, answer_move, app_for, ch, click, config, humans, press, render,
+    against, answer_move, app_for, busy, ch, click, config, humans, kept_app, press, render,
+    resuming,
 };
+
+/// The moves of the match saved in `dir` for `config`, if one is.
+fn saved_moves(dir: &std::path::Path, config: &crate::game::MatchConfig) -> Option<Vec<Pit>> {
+    let store = SaveStore::at(dir).unwrap();
+    store.load(config).unwrap().map(|m| m.moves().to_vec())
+}
 
 fn letter(c: char) -> Pit {
     Rules::KALAH.pit_by_letter(c).unwrap()
@@ -809,13 +817,12 @@ fn saved_match(north: PlayerKind, letters: &[char]) -> Match {
 #[test]
 fn y_to_the_resume_question_goes_on_exactly_where_the_match_stopped() {
     let t0 = Instant::now();
-    let mut app = against(PlayerKind::Greedy, None, t0);
     // North (the computer) started round 2 with h; Alice's c earned her
     // another turn; f passes the turn to the computer.
     let saved = saved_match(PlayerKind::Greedy, &['h', 'c', 'f']);
-    app.offer_resume(saved.clone());
+    let (mut app, _dir) = resuming(&saved, t0);
     assert_eq!(
-        app.resume_summary(),
+        app.resume_summary().as_deref(),
         Some("There is an unfinished match of Alice and Michael: round 2, 3 moves played.")
     );
     // Nothing moves while the question is up: no pit, no computer.
@@ -841,10 +848,6 @@ fn y_to_the_resume_question_goes_on_exactly_where_the_match_stopped() {
         (saved.board(), saved.moves(), saved.tally(), 2, Side::North)
     );
     assert!(
-        app.take_match_events().is_empty(),
-        "the save already holds it"
-    );
-    assert!(
         app.notes()
             .log()
             .iter()
@@ -866,8 +869,8 @@ fn y_to_the_resume_question_goes_on_exactly_where_the_match_stopped() {
 #[test]
 fn n_to_the_resume_question_starts_afresh_and_saves_only_once_a_move_is_made() {
     let t0 = Instant::now();
-    let mut app = humans(t0);
-    app.offer_resume(saved_match(PlayerKind::Human, &['h', 'c']));
+    let saved = saved_match(PlayerKind::Human, &['h', 'c']);
+    let (mut app, dir) = resuming(&saved, t0);
     app.handle_event(&ch('n'), t0);
     assert_eq!(app.resume_summary(), None);
     assert_eq!(
@@ -875,19 +878,21 @@ fn n_to_the_resume_question_starts_afresh_and_saves_only_once_a_move_is_made() {
         Board::starting(Rules::KALAH, Side::South)
     );
     assert_eq!((app.game().round(), app.game().tally().rounds()), (1, 0));
-    assert!(
-        app.take_match_events().is_empty(),
+    let config = saved.config();
+    assert_eq!(
+        saved_moves(dir.path(), config).as_deref(),
+        Some(saved.moves()),
         "the old save stays until a move is made"
     );
     app.handle_event(&ch('d'), t0);
-    assert_eq!(app.take_match_events(), [MatchEvent::Changed]);
+    assert_eq!(saved_moves(dir.path(), config), Some(vec![letter('d')]));
 }
 
 #[test]
 fn quitting_at_the_resume_question_keeps_the_save() {
     let t0 = Instant::now();
-    let mut app = humans(t0);
-    app.offer_resume(saved_match(PlayerKind::Human, &['h']));
+    let saved = saved_match(PlayerKind::Human, &['h']);
+    let (mut app, dir) = resuming(&saved, t0);
     app.handle_event(&ch('x'), t0);
     assert_eq!(
         message(&app),
@@ -898,7 +903,10 @@ fn quitting_at_the_resume_question_keeps_the_save() {
     assert_eq!(app.dialog(), Some(Overlay::ConfirmQuit));
     app.handle_event(&ch('y'), t0);
     assert!(app.wants_quit());
-    assert!(app.take_match_events().is_empty());
+    assert_eq!(
+        saved_moves(dir.path(), saved.config()).as_deref(),
+        Some(saved.moves())
+    );
     assert_eq!(
         app.final_score(),
         "Nothing was played; the unfinished match of Alice and Michael is still saved."
@@ -908,66 +916,75 @@ fn quitting_at_the_resume_question_keeps_the_save() {
 #[test]
 fn a_finished_round_is_kept_once_and_cannot_be_taken_back() {
     let t0 = Instant::now();
-    let mut app = humans(t0);
-    let mut events = Vec::new();
+    let scratch = crate::store::files::scratch("kept-once");
+    let dir = scratch.path();
+    let config = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human);
+    let mut app = kept_app(config.clone(), dir, t0);
+    let records = || std::fs::read_dir(dir.join("records")).map_or(0, Iterator::count);
     while !app.round_over() {
         app.handle_event(&press(KeyCode::Enter), t0);
-        events.extend(app.take_match_events());
+        if !app.round_over() {
+            assert_eq!(
+                saved_moves(dir, &config).as_deref(),
+                Some(app.game().moves()),
+                "saved after every move"
+            );
+        }
     }
-    let moves = app.game().moves().len();
+    assert_eq!(records(), 1);
     assert_eq!(
-        events.iter().filter(|&&e| e == MatchEvent::Changed).count(),
-        moves - 1
-    );
-    assert_eq!(events.last(), Some(&MatchEvent::RoundFinished));
-    assert_eq!(
-        events
-            .iter()
-            .filter(|&&e| e == MatchEvent::RoundFinished)
-            .count(),
-        1
+        saved_moves(dir, &config),
+        Some(Vec::new()),
+        "the next round is saved"
     );
     // Its record and statistics are written: undo is refused (as plain
     // mode, which moves on to the next round at once), the tally stands.
     let tally = *app.game().tally();
     let board = *app.game().board();
     app.handle_event(&ch('u'), t0);
-    app.handle_event(&ch('r'), t0);
-    assert!(app.take_match_events().is_empty());
-    assert_eq!((*app.game().tally(), *app.game().board()), (tally, board));
-    assert!(app.round_over());
-    app.handle_event(&ch('u'), t0);
     assert_eq!(
         message(&app),
         "Round 1 is over; a finished round cannot be taken back."
     );
+    app.handle_event(&ch('r'), t0);
+    assert_eq!((*app.game().tally(), *app.game().board()), (tally, board));
+    assert!(app.round_over());
+    assert_eq!(records(), 1);
     // Play again: the new round is saved; stopping after it ends the match.
     app.handle_event(&ch('y'), t0);
-    assert_eq!(app.take_match_events(), [MatchEvent::Changed]);
+    assert_eq!(app.game().round(), 2);
     while !app.round_over() {
         app.handle_event(&press(KeyCode::Enter), t0);
     }
-    assert_eq!(
-        app.take_match_events().last(),
-        Some(&MatchEvent::RoundFinished)
-    );
+    assert_eq!(records(), 2);
     app.handle_event(&ch('n'), t0);
-    assert_eq!(app.take_match_events(), [MatchEvent::Ended]);
+    assert!(app.wants_quit());
+    assert_eq!(saved_moves(dir, &config), None, "the match is over");
+    assert_eq!(records(), 2);
 }
 
 #[test]
 fn undo_and_redo_are_saved_and_quitting_mid_round_keeps_the_match() {
     let t0 = Instant::now();
-    let mut app = humans(t0);
+    let scratch = crate::store::files::scratch("undo-kept");
+    let dir = scratch.path();
+    let config = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human);
+    let mut app = kept_app(config.clone(), dir, t0);
     app.handle_event(&ch('d'), t0);
     app.handle_event(&ch('u'), t0);
-    app.handle_event(&ch('u'), t0); // nothing left to undo: nothing to save
+    assert_eq!(saved_moves(dir, &config), Some(Vec::new()));
+    app.handle_event(&ch('u'), t0); // nothing left to undo
     app.handle_event(&ch('r'), t0);
-    assert_eq!(app.take_match_events(), [MatchEvent::Changed; 3]);
+    assert_eq!(saved_moves(dir, &config), Some(vec![letter('d')]));
     app.handle_event(&ch('q'), t0);
     app.handle_event(&ch('y'), t0);
     assert!(app.wants_quit());
-    assert!(app.take_match_events().is_empty(), "the save stays");
+    assert_eq!(
+        saved_moves(dir, &config),
+        Some(vec![letter('d')]),
+        "the save stays"
+    );
+    assert!(app.left_saved());
 }
 
 #[test]
@@ -1088,12 +1105,10 @@ fn with_no_color_set_t_says_why_colours_stay_off() {
 #[test]
 fn the_match_open_elsewhere_is_asked_about_in_the_screen_before_anything_moves() {
     let t0 = Instant::now();
-    let mut app = app_for(
+    let (mut app, _dir, _other) = busy(
         config(Rules::KALAH, PlayerKind::Greedy, PlayerKind::Human),
-        None,
         t0,
     );
-    app.ask_busy();
     assert!(app.busy_question());
     app.tick(t0 + Duration::from_secs(5));
     assert!(
@@ -1123,7 +1138,7 @@ fn the_match_open_elsewhere_is_asked_about_in_the_screen_before_anything_moves()
             .message()
             .unwrap()
             .text
-            .contains("played here unsaved"),
+            .contains("Playing unsaved"),
         "{:?}",
         app.notes().message()
     );
@@ -1134,14 +1149,15 @@ fn the_match_open_elsewhere_is_asked_about_in_the_screen_before_anything_moves()
 #[test]
 fn q_at_the_question_about_the_match_open_elsewhere_leaves_it_alone() {
     let t0 = Instant::now();
-    let mut app = humans(t0);
-    app.ask_busy();
+    let (mut app, _dir, _other) = busy(
+        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
+        t0,
+    );
     app.handle_event(&ch('q'), t0);
     assert!(
         app.wants_quit(),
         "the question was about quitting: no second question"
     );
-    assert!(app.take_match_events().is_empty(), "nothing to save or end");
     assert_eq!(
         app.final_score(),
         "Nothing was played here: the match goes on in the other window."
@@ -1154,8 +1170,7 @@ fn q_at_the_question_about_the_match_open_elsewhere_leaves_it_alone() {
 fn questions_show_and_are_answered_on_the_too_small_screen() {
     use crate::tui::game::testing::render;
     let t0 = Instant::now();
-    let mut app = humans(t0);
-    app.offer_resume(saved_match(PlayerKind::Human, &['h']));
+    let (mut app, _dir) = resuming(&saved_match(PlayerKind::Human, &['h']), t0);
     app.resize(40, 10);
     assert!(app.too_small());
     let screen = render(&app, 40, 10);

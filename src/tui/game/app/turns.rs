@@ -1,137 +1,219 @@
-//! The game screen's turn flow: the one place a move is made on the match
-//! (a human's, a computer's, or one redone), what follows it (sowing, the
-//! next turn, the end of the round), taking moves back and playing them
-//! again, a new round, and the answers that start play on a resumed or busy
-//! match. Every change to the match goes through here, so every change is
-//! told to the keeper ([`MatchEvent`]).
+//! The game screen and its session: the one place a command goes to the
+//! [`Session`](crate::session::Session) and its events come back to be
+//! shown (a move sown, moves taken back, a new round, where a round was
+//! recorded, a problem keeping the match), and what the screen does next
+//! (a person's turn, a computer asked to think, the round's end).
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::{App, MatchEvent, Mode, Note, Purpose, Thinking, Tone};
-use crate::game::{
-    FirstMover, Undo, describe, messages::played_unproven, outcome_message, played as game_played,
-    redo_message, round_goes_on, round_starts,
-};
-use crate::rules::{MoveError, Pit, Played, Step};
+use crate::game::{describe, gave_no_move, messages::played_unproven, played as game_played};
+use crate::session::{Asking, Moved, MovedBy, SessionCommand, SessionEvent};
 use crate::tui::animation::Animation;
 use crate::tui::game::computer::Request;
 
 impl App {
-    pub(super) fn answer_busy(&mut self, now: Instant) {
-        self.mode = Mode::Turn { hint: None };
-        self.warn("This match is open in another window: it is played here unsaved.");
-        let board = self.game.board();
-        if board.is_over() || self.is_human(board.to_move()) {
+    /// Hands `command` to the session and shows what it says.
+    pub(super) fn command(&mut self, command: SessionCommand, now: Instant) {
+        let before = self.session.asking();
+        let events = self.session.handle(command);
+        let changed = self.show_events(events, before, now);
+        if changed && !self.quit && !matches!(self.mode, Mode::Sowing(_)) {
             self.next_turn(now);
-        } else {
-            self.mode = Mode::Ready;
         }
     }
 
-    pub(super) fn answer_resume(&mut self, resume: bool, now: Instant) {
-        let Mode::Resume(offer) = std::mem::replace(&mut self.mode, Mode::Turn { hint: None })
-        else {
-            return;
-        };
-        if resume {
-            let starter = self.game.name(self.game.starter()).to_string();
-            let notice = round_goes_on(self.game.round(), self.game.moves().len(), &starter);
-            self.notes
-                .log_lines([Note::plain(format!("Resumed. {}", notice.text))]);
-            // A save holding a finished round (written by hand) is
-            // recorded now, as it would have been when it ended.
-            if self.game.outcome().is_some() {
-                self.events.push(MatchEvent::RoundFinished);
+    /// Takes `m` as the match in play (a network match as its host sent
+    /// it).
+    pub(super) fn take_match(&mut self, m: crate::game::Match, now: Instant) {
+        let events = self.session.take_match(m);
+        self.show_events(events, Asking::Over, now);
+    }
+
+    /// The session's first words: its notes on other saved matches (one
+    /// line however many there are: they would fill the message area) and
+    /// what could not be kept; the question it asks is drawn from the
+    /// session itself.
+    pub(super) fn opening(&mut self, events: Vec<SessionEvent>) {
+        let mut notes = Vec::new();
+        let mut rest = Vec::new();
+        for event in events {
+            match event {
+                SessionEvent::Note(note) => notes.push(note),
+                // The busy notice and the saved match's summary are the
+                // question panels' own words.
+                SessionEvent::Notice(_) => {}
+                other => rest.push(other),
             }
-        } else {
-            // The old save stays until the first move of the new match
-            // replaces it, as in plain mode.
-            self.game = offer.fresh;
-            self.announce_round();
-            self.notes.say(Note::plain(
-                "A new match: the saved one is replaced once a move is made.",
-            ));
         }
-        self.next_turn(now);
+        match notes.len() {
+            0 => {}
+            1 => self.tell(format!("Note: {}", notes[0])),
+            n => self.tell(format!(
+                "Note: {n} unfinished matches of these players with other settings are saved{}.",
+                crate::store::data_dir().map_or(String::new(), |d| format!(" in {}", d.display()))
+            )),
+        }
+        let now = self.now;
+        self.show_events(rest, Asking::Over, now);
+        self.mode = Mode::Turn { hint: None };
     }
 
-    /// A human chose `pit`: play it if the rules allow, else say why not.
-    pub(super) fn choose(&mut self, pit: Pit, now: Instant) {
-        let Some(side) = self.human_to_move() else {
-            if let Some(side) = self.to_move() {
-                let name = self.game.name(side).to_string();
-                self.notes.say(Note::new(
-                    format!("Please wait: it is {name}'s turn."),
-                    Tone::Error,
+    /// Shows what the session said after a command asked at `before`;
+    /// `true` when the screen moves on to what comes next (a move, a
+    /// take-back, a new round or another question).
+    pub(super) fn show_events(
+        &mut self,
+        events: Vec<SessionEvent>,
+        before: Asking,
+        now: Instant,
+    ) -> bool {
+        let mut changed = false;
+        for event in events {
+            match event {
+                SessionEvent::Notice(notice) => self.notes.say(Note::from(notice)),
+                SessionEvent::Note(note) => self.tell(format!("Note: {note}")),
+                SessionEvent::RoundOpened(opening, _) => {
+                    changed = true;
+                    self.round_opened(opening, before);
+                }
+                SessionEvent::Moved(moved) => {
+                    changed = true;
+                    self.show_move(*moved, now);
+                }
+                SessionEvent::TookBack(said, _) => {
+                    changed = true;
+                    self.settle();
+                    self.network_event(MatchEvent::Changed);
+                    self.hint = None;
+                    self.notes
+                        .log_lines([Note::new(said.text.clone(), said.tone())]);
+                    if self.remote.is_none() {
+                        self.notes
+                            .say(Note::plain(format!("{} r redoes.", said.text)));
+                    }
+                }
+                SessionEvent::HintWanted(board) => {
+                    let id = self.fresh_id();
+                    self.requests.push(Request::Hint { id, board });
+                    self.mode = Mode::Turn {
+                        hint: Some(Thinking {
+                            id,
+                            purpose: Purpose::Hint,
+                            since: now,
+                        }),
+                    };
+                }
+                SessionEvent::Hurry => self.hurry(now),
+                SessionEvent::Refused(e) => self.refuse(e),
+                SessionEvent::RoundOver(result, _) => {
+                    self.notes.add_to_move(Note::new(result.text, Tone::Good));
+                }
+                SessionEvent::Recorded(path) => self.round_recorded(format!(
+                    "Round recorded in {}.",
+                    super::super::world::home_relative(&path)
+                )),
+                SessionEvent::KeepFailed(problem) => self.warn(problem),
+                // Hints are worked out here (HintWanted), never inside.
+                SessionEvent::Hinted(_) | SessionEvent::Asked(_) => {}
+                SessionEvent::Ended(ending) => {
+                    self.ended = Some(ending);
+                    self.cancel_thinking();
+                    self.quit = true;
+                }
+            }
+        }
+        changed || self.session.asking() != before
+    }
+
+    /// A round begins or goes on: under its own heading on a clean log
+    /// after "Play again?", "Resumed." when a saved one goes on.
+    fn round_opened(&mut self, opening: crate::game::Notice, before: Asking) {
+        self.cursor = [None; 2];
+        self.hint = None;
+        if before == Asking::Resume {
+            // The answer is given: what was said about the question goes.
+            self.notes.hush();
+        }
+        match before {
+            Asking::PlayAgain => {
+                self.settle();
+                self.forget_analysis();
+                self.network_event(MatchEvent::Changed);
+                self.notes.hush();
+                self.notes.set_round_note(None);
+                self.notes.clear_log();
+                self.notes.log_lines([Note::from(opening)]);
+            }
+            Asking::Resume if self.session.game().moves().is_empty() => {
+                self.notes.log_lines([Note::from(opening)]);
+                self.notes.say(Note::plain(
+                    "A new match: the saved one is replaced once a move is made.",
                 ));
             }
-            return;
-        };
-        if let Err(e) = self.game.board().check(pit) {
-            self.refuse(e);
-            return;
+            Asking::Resume => {
+                self.notes
+                    .log_lines([Note::plain(format!("Resumed. {}", opening.text))]);
+            }
+            _ => self.notes.log_lines([Note::from(opening)]),
         }
-        self.cursor[side.index()] = Some(pit);
-        if self.moves_wait_for_the_host() {
-            self.send_move(pit);
-            return;
-        }
-        self.cancel_thinking();
-        // Checked just above, so this cannot be refused.
-        let _ = self.apply_move(pit, now);
     }
 
-    /// The one place where a move is made on the match (humans, computers,
-    /// redo alike): plays it, starts its animation, queues its messages and
-    /// tells the keeper ([`MatchEvent`]).
-    pub(super) fn apply_move(&mut self, pit: Pit, now: Instant) -> Result<Played, MoveError> {
-        let before = self.game.board().counts().to_vec();
-        let mut steps: Vec<Step> = Vec::new();
-        let played = self.game.play(pit, &mut steps)?;
-        self.events.push(if self.game.outcome().is_some() {
+    /// A move the session made: sown on screen (the one before it, in a
+    /// redo of several, shown at once), with its notes in the log.
+    fn show_move(&mut self, moved: Moved, now: Instant) {
+        self.finish_sowing_quietly();
+        self.network_event(if moved.after.is_over() {
             MatchEvent::RoundFinished
         } else {
             MatchEvent::Changed
         });
         self.hint = None;
         self.notes.hush();
-        let unproven = self.unproven.take();
-        let notes = self.move_notes(&played, unproven);
-        match self.chosen.seed_delay() {
-            Some(delay) => {
-                self.notes.hold(notes);
-                self.mode = Mode::Sowing(Box::new(Animation::new(&before, steps, delay, now)));
-            }
-            None => {
-                self.notes.log_lines(notes);
-                self.next_turn(now);
-            }
-        }
-        Ok(played)
-    }
-
-    /// What the log says about a move just played: who played what, what
-    /// it did (the tone from what happened, never from the words), and the
-    /// end of the round if it came.
-    pub(super) fn move_notes(&self, played: &Played, unproven: Option<Duration>) -> Vec<Note> {
-        let names = self.names();
-        let letter = self.rules().letter(played.pit).unwrap_or('?');
+        let Moved {
+            by,
+            played,
+            steps,
+            before,
+            ..
+        } = moved;
+        let game = self.session.game();
+        let names = game.names();
+        let letter = game.rules().letter(played.pit).unwrap_or('?');
         let name = names[played.mover.index()];
-        let said = match unproven {
-            Some(thought) => played_unproven(name, letter, thought),
-            None => game_played(name, letter),
+        let said = match by {
+            MovedBy::Computer {
+                unproven: Some(thought),
+                ..
+            } => played_unproven(name, letter, thought),
+            _ => game_played(name, letter),
         };
+        let fallback = matches!(by, MovedBy::Computer { fallback: true, .. })
+            .then(|| Note::from(gave_no_move(name, letter)));
         let mut notes = vec![Note::from(said)];
         notes.extend(
-            describe(self.rules(), played, names)
+            describe(game.rules(), &played, names)
                 .into_iter()
                 .map(Note::from),
         );
-        if let Some(outcome) = self.game.outcome() {
-            let text = outcome_message(outcome, self.game.board().score(), names);
-            notes.push(Note::new(text, Tone::Good));
+        if let Some(note) = fallback {
+            self.notes.say(note);
         }
-        notes
+        match self.chosen.seed_delay() {
+            Some(delay) => {
+                self.notes.hold(notes);
+                self.mode =
+                    Mode::Sowing(Box::new(Animation::new(before.counts(), steps, delay, now)));
+            }
+            None => self.notes.log_lines(notes),
+        }
+    }
+
+    /// A network match's world keeps and tells what happened to it.
+    fn network_event(&mut self, event: MatchEvent) {
+        if self.remote.is_some() {
+            self.events.push(event);
+        }
     }
 
     /// Shows the rest of the move being sown at once.
@@ -143,28 +225,30 @@ impl App {
         }
     }
 
-    /// Decides what comes after a move (or an undo, a new round, a resumed
-    /// match): the round's end, a human's turn, the pause, or a computer's
-    /// thinking.
+    /// Ends the move on show without moving on (another follows it).
+    fn finish_sowing_quietly(&mut self) {
+        if matches!(self.mode, Mode::Sowing(_)) {
+            self.notes.release();
+            self.mode = Mode::Turn { hint: None };
+        }
+    }
+
+    /// What comes after a move (or an undo, a new round, a resumed match),
+    /// as the session asks it: a person's turn or a question, the pause,
+    /// or a computer's thinking.
     pub(super) fn next_turn(&mut self, now: Instant) {
         self.cancel_thinking();
         if self.held_by_the_network() {
             self.mode = Mode::Waiting;
             return;
         }
-        let board = *self.game.board();
-        if board.is_over() {
-            self.mode = Mode::RoundOver;
-            return;
-        }
-        let side = board.to_move();
-        if self.is_human(side) {
+        let Asking::Computer(side) = self.session.asking() else {
             self.mode = Mode::Turn { hint: None };
             return;
-        }
+        };
         // A friend over the network is asked like a computer, but never
         // paused.
-        if self.paused && !self.game.seat(side).kind.is_person() {
+        if self.paused && !self.session.game().seat(side).kind.is_person() {
             if self.steps_allowed == 0 {
                 self.mode = Mode::Paused;
                 return;
@@ -172,84 +256,13 @@ impl App {
             self.steps_allowed -= 1;
         }
         let id = self.fresh_id();
+        let board = *self.session.game().board();
         self.requests.push(Request::Move { id, side, board });
         self.mode = Mode::Thinking(Thinking {
             id,
             purpose: Purpose::Move(side),
             since: now,
         });
-    }
-
-    /// Undo by turn, the policy every front end shares ([`Match::undo_turn`]).
-    pub(super) fn undo(&mut self, now: Instant) {
-        if self.remote.is_some() {
-            // Both players agree before a move is taken back.
-            self.ask_take_back();
-            return;
-        }
-        let mut probe = self.game.clone();
-        let undo = probe.undo_turn();
-        let notice = undo.message();
-        let Undo::Undone(_) = undo else {
-            self.notes.say(Note::from(notice));
-            return;
-        };
-        self.settle();
-        self.game = probe;
-        self.events.push(MatchEvent::Changed);
-        self.hint = None;
-        self.notes
-            .log_lines([Note::new(notice.text.clone(), notice.tone())]);
-        self.notes
-            .say(Note::plain(format!("{} r redoes.", notice.text)));
-        self.next_turn(now);
-    }
-
-    /// Redo by turn ([`Match::redo_turn`]): the move taken back, and the
-    /// computer's replies as they were played; the last one is sown on
-    /// screen, the ones before it shown at once.
-    pub(super) fn redo(&mut self, now: Instant) {
-        if self.remote.is_some() {
-            self.notes.say(Note::plain(
-                "In a network match a move taken back stays taken back: play it again.",
-            ));
-            return;
-        }
-        if self.game.redo_move().is_none() {
-            let notice = redo_message(&[]);
-            self.notes.say(Note::from(notice));
-            return;
-        }
-        self.settle();
-        let redone = self.game.redo_turn();
-        let mut notes = Vec::new();
-        for move_ in &redone {
-            notes.extend(self.move_notes(&move_.played, None));
-        }
-        self.events.push(if self.game.outcome().is_some() {
-            MatchEvent::RoundFinished
-        } else {
-            MatchEvent::Changed
-        });
-        self.hint = None;
-        let notice = redo_message(&redone);
-        self.notes.say(Note::from(notice));
-        match (self.chosen.seed_delay(), redone.last()) {
-            (Some(delay), Some(last)) => {
-                self.notes.hold(notes);
-                let steps = last.steps.clone();
-                self.mode = Mode::Sowing(Box::new(Animation::new(
-                    last.before.counts(),
-                    steps,
-                    delay,
-                    now,
-                )));
-            }
-            _ => {
-                self.notes.log_lines(notes);
-                self.next_turn(now);
-            }
-        }
     }
 
     /// Ends whatever is in flight (sowing, thinking, a computer's chosen
@@ -264,27 +277,5 @@ impl App {
             self.requests.push(Request::StopAll);
         }
         self.mode = Mode::Turn { hint: None };
-    }
-
-    pub(super) fn play_again(&mut self, now: Instant) {
-        self.settle();
-        self.forget_analysis();
-        self.game.next_round();
-        self.events.push(MatchEvent::Changed);
-        self.hint = None;
-        self.notes.hush();
-        self.notes.set_round_note(None);
-        // The new round starts on a clean log under its own heading.
-        self.notes.clear_log();
-        self.cursor = [None; 2];
-        self.announce_round();
-        self.next_turn(now);
-    }
-
-    pub(super) fn announce_round(&mut self) {
-        let starter = self.game.name(self.game.starter()).to_string();
-        let coin = self.game.config().first == FirstMover::Random;
-        let notice = round_starts(self.game.round(), &starter, coin);
-        self.notes.log_lines([Note::from(notice)]);
     }
 }

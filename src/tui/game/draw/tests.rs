@@ -261,7 +261,6 @@ fn monochrome_screens_use_no_colour_and_still_mark_the_mover_and_the_moving_seed
 #[test]
 fn resume_question() {
     let t0 = Instant::now();
-    let mut app = humans(t0);
     let mut saved = crate::game::Match::new(
         config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human),
         1,
@@ -275,7 +274,7 @@ fn resume_question() {
             .unwrap();
     }
     let counts = saved.board().counts().to_vec();
-    app.offer_resume(saved);
+    let (app, _dir) = crate::tui::game::testing::resuming(&saved, t0);
     let screen = render(&app, 80, 24);
     assert!(
         screen.contains("Resume the unfinished match? (y/n)"),
@@ -549,4 +548,15 @@ fn a_narrow_header_still_says_what_the_speed_figure_is() {
     assert!(header.trim_end().ends_with(" 150 ms/seed"), "{header}");
     let bottom = screen.lines().rev().find(|l| !l.trim().is_empty()).unwrap();
     assert!(bottom.contains("? help"), "{bottom}");
+}
+
+/// The quit question takes only its answers, and its key bar says so.
+#[test]
+fn the_quit_questions_key_bar_offers_its_answers_only() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    app.handle_event(&ch('q'), t0);
+    let screen = render(&app, 80, 24);
+    let bar = screen.lines().last().unwrap_or_default().trim().to_string();
+    assert_eq!(bar, "y quit  n back", "{screen}");
 }
