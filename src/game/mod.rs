@@ -14,6 +14,8 @@ pub mod names;
 mod options;
 mod policy;
 pub mod rating;
+pub mod puzzle_progress;
+pub mod puzzles;
 pub mod record;
 pub mod reviews;
 pub mod save;
