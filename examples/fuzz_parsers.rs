@@ -25,9 +25,10 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use mancala::game::names::{MAX_NAME_GRAPHEMES, clean_name, is_unsafe_char};
-use mancala::game::{FirstMover, Match, MatchConfig, Record, SaveStore, Seat, stats};
+use mancala::game::{FirstMover, Match, MatchConfig, Seat};
 use mancala::players::PlayerKind;
 use mancala::rules::{Capture, Rules, Sowing, Sweep};
+use mancala::store::{Record, SaveStore, stats};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};

@@ -460,9 +460,9 @@ impl SpeedArgs {
 pub struct SeedDelay(pub Option<Duration>);
 
 /// `--speed` read as the preferences file reads it (see
-/// [`crate::tui::prefs::parse_speed`]), so that both take the same values.
+/// [`crate::game::parse_speed`]), so that both take the same values.
 fn parse_speed_value(text: &str) -> Result<SeedDelay, String> {
-    crate::tui::prefs::parse_speed(text).map(SeedDelay)
+    crate::game::parse_speed(text).map(SeedDelay)
 }
 
 /// Options of `mancala stats`.

@@ -168,16 +168,53 @@ fn rules_are_cited_from_rules_md_by_existing_sections() {
 /// the commands, and a module may use only its own layer and those below.
 fn layer(module: &str) -> Option<usize> {
     Some(match module {
-        "rules" | "rng" => 0,
+        "rules" | "rng" | "console" => 0,
         "players" => 1,
+        // A match of rounds, its policies and its words.
         "game" => 2,
+        // The analysis of a round under perfect play.
+        "analysis" => 3,
+        // What is kept on disk.
+        "store" => 4,
         // The headless match session that every front end drives.
-        "session" => 3,
-        // The front ends (and network play, which is driven like one).
-        "tui" | "plain" | "solitaire" | "net" => 4,
-        "commands" | "cli" => 5,
+        "session" => 5,
+        // Network play: the host's session is the referee.
+        "net" => 6,
+        // The front ends, siblings that never use each other (checked by
+        // `the_front_ends_never_use_each_other`).
+        "tui" | "plain" => 7,
+        "commands" | "cli" => 8,
         _ => return None,
     })
+}
+
+/// The full screen and plain mode are siblings, and the command line's
+/// parser takes nothing from either.
+#[test]
+fn the_front_ends_never_use_each_other() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut crossing = Vec::new();
+    for file in &files {
+        let forbidden: &[&str] = match module_of(file).as_deref() {
+            Some("tui") => &["plain"],
+            Some("plain") => &["tui"],
+            Some("cli") => &["tui", "plain"],
+            _ => continue,
+        };
+        for (number, line) in code_lines(file) {
+            for used in crate_paths(&line) {
+                if forbidden.contains(&used.as_str()) {
+                    crossing.push(format!("{}:{number}: {}", file.display(), line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        crossing.is_empty(),
+        "front ends crossing:\n{}",
+        crossing.join("\n")
+    );
 }
 
 /// The top-level module a source file belongs to (`src/game/record.rs` is
@@ -205,8 +242,8 @@ fn crate_paths(line: &str) -> Vec<String> {
         .collect()
 }
 
-/// Folders import only downwards: rules → players → game → session →
-/// front ends → commands. A front end never reaches the command line, the match never
+/// Folders import only downwards: rules → players → game → analysis →
+/// store → session → net → front ends → commands. A front end never reaches the command line, the match never
 /// reaches a front end, and so on.
 #[test]
 fn modules_import_only_their_own_layer_and_those_below() {

@@ -192,7 +192,7 @@ fn replayed_board(record: &Path) -> (String, bool) {
         .iter()
         .map(|c| u16::try_from(c.as_u64().unwrap()).unwrap())
         .collect();
-    let record = mancala::game::Record::parse(&text).unwrap();
+    let record = mancala::store::Record::parse(&text).unwrap();
     let drawn = mancala::plain::board::render_counts(record.rules(), &counts, record.names());
     (drawn.trim_end().to_string(), json["over"] == true)
 }
@@ -687,7 +687,7 @@ fn connections_cut_at_random_points_resume_and_lose_or_repeat_no_move() {
     let rounds: Vec<u32> = recs
         .iter()
         .map(|r| {
-            mancala::game::Record::parse(&std::fs::read_to_string(r).unwrap())
+            mancala::store::Record::parse(&std::fs::read_to_string(r).unwrap())
                 .unwrap()
                 .round
         })

@@ -7,10 +7,11 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use mancala::game::{FirstMover, MatchConfig, Record, SaveStore, Seat, outcome_message};
+use mancala::game::{FirstMover, MatchConfig, Seat, outcome_message};
 use mancala::plain::board::render;
 use mancala::players::{Limits, PlayerKind, TurnFn, computer};
 use mancala::rules::{Board, Rules, Side};
+use mancala::store::{Record, SaveStore};
 
 mod common;
 

@@ -5,9 +5,9 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
+use crate::analysis::{Analysis, Analyst, PositionBudget};
 use crate::cli::AnalyzeCmd;
-use crate::game::Record;
-use crate::game::analysis::{Analysis, Analyst, PositionBudget};
+use crate::store::Record;
 
 use super::history::read_record;
 

@@ -6,10 +6,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::cli::{ReplayCmd, StatsCmd};
-use crate::game::files::{self, Follow, ReadError};
 use crate::game::names::shown;
-use crate::game::reviews::{self, Reviews};
-use crate::game::{Record, SaveStore, data_dir, stats};
+use crate::store::files::{self, Follow, ReadError};
+use crate::store::reviews::{self, Reviews};
+use crate::store::{Record, SaveStore, data_dir, stats};
 
 use super::UsageError;
 
@@ -21,7 +21,7 @@ use super::UsageError;
 pub fn read_record(file: &Path) -> anyhow::Result<Record> {
     // The path is the user's, but it may hold anything: shown escaped.
     let path = shown(&file.to_string_lossy());
-    let limit = crate::game::record::MAX_RECORD_BYTES as u64;
+    let limit = crate::store::record::MAX_RECORD_BYTES as u64;
     let text = match files::read_text(file, limit, Follow::Allowed) {
         Ok(text) => text,
         Err(ReadError::Io(e)) => return super::usage(format!("cannot read {path}: {e}")),
@@ -105,12 +105,12 @@ pub fn stats(cmd: &StatsCmd) -> anyhow::Result<ExitCode> {
             // Not kept: say so, never that they were.
             Some(problem) => {
                 if reviews.counts().analysed > 0 {
-                    crate::game::console::warn(format_args!("mancala: analysed {analysed}"));
+                    crate::console::warn(format_args!("mancala: analysed {analysed}"));
                 }
-                crate::game::console::warn(format_args!("mancala: {problem}"));
+                crate::console::warn(format_args!("mancala: {problem}"));
             }
             None if reviews.counts().analysed > 0 => {
-                crate::game::console::warn(format_args!(
+                crate::console::warn(format_args!(
                     "mancala: analysed {analysed}, kept in {} for next time",
                     root.join(reviews::CACHE_FILE).display()
                 ));
@@ -119,7 +119,7 @@ pub fn stats(cmd: &StatsCmd) -> anyhow::Result<ExitCode> {
         }
     }
     if history.skipped_lines > 0 {
-        crate::game::console::warn(format_args!(
+        crate::console::warn(format_args!(
             "mancala: {} in {} left out",
             crate::game::plural(history.skipped_lines, "damaged line"),
             path.display()

@@ -18,7 +18,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use crate::cli::{Cli, Command, CompletionShell, PositionCmd};
-use crate::game::console;
+use crate::console;
 use crate::rules::{Board, Game, Position};
 
 pub use history::read_record;

@@ -33,10 +33,10 @@ pub fn host(cmd: &HostCmd) -> anyhow::Result<ExitCode> {
     let name = own_name(&cmd.name)?;
     // One `mancala host NAME` per data directory: a second one would share
     // (and overwrite) the first one's match. Held until the host ends.
-    let _hold = match crate::game::keeper::hold_host(&name) {
+    let _hold = match crate::store::keeper::hold_host(&name) {
         Ok(hold) => hold,
         Err(notice) => {
-            crate::game::console::warn(format_args!("mancala: {notice}"));
+            crate::console::warn(format_args!("mancala: {notice}"));
             return Ok(ExitCode::FAILURE);
         }
     };

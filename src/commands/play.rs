@@ -6,10 +6,11 @@ use std::time::Duration;
 
 use crate::cli::PlayArgs;
 use crate::game::names::{checked_name, same_name};
-use crate::game::rating::Rating;
-use crate::game::{MOVE_PAUSE, MatchConfig, PlayOptions, SaveStore, Seat};
+use crate::game::{MOVE_PAUSE, MatchConfig, PlayOptions, Seat};
 use crate::players::PlayerKind;
 use crate::rules::Side;
+use crate::store::SaveStore;
+use crate::store::rating::Rating;
 
 use super::UsageError;
 
@@ -38,7 +39,7 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
 
 /// The seats' kinds with `level:auto` resolved: the level nearest the
 /// rating of the person in the other seat (from the statistics in the data
-/// directory, see [`crate::game::rating`]), or a new player's level when
+/// directory, see [`crate::store::rating`]), or a new player's level when
 /// the person has no rating yet or is not named.
 fn resolve_auto_levels(args: &PlayArgs) -> [PlayerKind; 2] {
     let kinds = args.kinds();
@@ -46,9 +47,9 @@ fn resolve_auto_levels(args: &PlayArgs) -> [PlayerKind; 2] {
         return kinds;
     }
     let names = args.names_for(kinds);
-    let rounds = crate::game::data_dir()
+    let rounds = crate::store::data_dir()
         .map(|root| SaveStore::stats_path_in(&root))
-        .and_then(|path| crate::game::stats::read(&path).ok())
+        .and_then(|path| crate::store::stats::read(&path).ok())
         .map(|stats| stats.ratings)
         .unwrap_or_default();
     let mut resolved = kinds;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use crate::cli::{SolitaireCmd, parse_count, parse_counts};
 use crate::rng::Rng;
 use crate::rules::solitaire::{SolitaireBoard, deal};
-use crate::solitaire;
+use crate::tui::solitaire;
 
 use super::UsageError;
 

@@ -4,36 +4,21 @@
 //! and follow the same policies ([`Match::undo_turn`], [`Match::redo_turn`],
 //! [`computer_move`], [`seat_seed`]) and words ([`messages`]).
 
-pub mod analysis;
-pub mod console;
-pub mod dirs;
-pub mod files;
-pub mod keeper;
 pub mod messages;
 pub mod names;
 mod options;
 mod policy;
-pub mod rating;
-pub mod puzzle_progress;
-pub mod puzzles;
-pub mod record;
-pub mod reviews;
-pub mod save;
-pub mod stats;
 
-pub use keeper::{BUSY_NOTICE, BUSY_QUESTION, Keeper, RESUME_QUESTION};
 pub use messages::{
     EventKind, Notice, Tone, describe, gave_no_move, match_score, match_score_line,
     match_score_short, may_not_prove, outcome_event, outcome_message, played, plural,
     round_goes_on, round_starts, unproven,
 };
-pub use options::{DEFAULT_SPEED_MS, MOVE_PAUSE, PlayOptions};
+pub use options::{DEFAULT_SPEED_MS, MAX_SPEED_MS, MOVE_PAUSE, PlayOptions, parse_speed};
 pub use policy::{
     ComputerMove, Redone, Undo, computer_move, perfect_warning, redo_message, seat_player,
     seat_seed,
 };
-pub use record::{Record, RecordError, Stepper};
-pub use save::{SaveError, SaveStore, data_dir};
 
 use crate::players::PlayerKind;
 use crate::rng::Rng;

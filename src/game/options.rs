@@ -43,3 +43,37 @@ impl Default for PlayOptions {
         }
     }
 }
+
+/// The slowest speed, in milliseconds per seed: the most `--speed` and
+/// the preferences file take.
+pub const MAX_SPEED_MS: u64 = 5000;
+
+/// Reads a sowing speed as `--speed` and the preferences file write it:
+/// milliseconds per seed from 0 to [`MAX_SPEED_MS`], or `off`; `0` and
+/// `off` (any case) are no animation (`None`).
+///
+/// ```
+/// use std::time::Duration;
+/// use mancala::game::parse_speed;
+/// assert_eq!(parse_speed(" 120 "), Ok(Some(Duration::from_millis(120))));
+/// assert_eq!(parse_speed("OFF"), Ok(None));
+/// assert!(parse_speed("-5").unwrap_err().contains("0 to 5000"));
+/// ```
+///
+/// # Errors
+/// The sentence saying what a speed is, for anything else (a sign, a
+/// fraction, a word, a number past the slowest speed).
+pub fn parse_speed(text: &str) -> Result<Option<Duration>, String> {
+    let text = text.trim();
+    if text.eq_ignore_ascii_case("off") {
+        return Ok(None);
+    }
+    let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    match text.parse::<u64>() {
+        Ok(0) if digits => Ok(None),
+        Ok(ms) if digits && ms <= MAX_SPEED_MS => Ok(Some(Duration::from_millis(ms))),
+        _ => Err(format!(
+            "a speed is milliseconds per seed, a whole number from 0 to {MAX_SPEED_MS}, or off for no animation"
+        )),
+    }
+}

@@ -240,7 +240,7 @@ pub fn bind_failure(bind: SocketAddr, e: &std::io::Error) -> String {
         ),
         _ => format!(
             "could not listen on {bind}: {}",
-            crate::game::files::words(e)
+            crate::store::files::words(e)
         ),
     }
 }

@@ -8,9 +8,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::RemoteText;
-use crate::game::{FirstMover, Match, MatchConfig, Record, Seat, Tally};
+use crate::game::{FirstMover, Match, MatchConfig, Seat, Tally};
 use crate::players::PlayerKind;
 use crate::rules::{Board, Pit, Rules, Side};
+use crate::store::Record;
 
 /// The value of [`Hello`]'s `game` field: this is a mancala program.
 pub const GAME: &str = "mancala";

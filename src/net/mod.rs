@@ -23,7 +23,7 @@
 //!   messages; the count is the nonce, so a replayed, reordered or altered
 //!   message fails to open and ends the connection.
 //! - [`referee`]: the host's match: it validates every proposed move with
-//!   the rules core, saves it through the [`crate::game::Keeper`] *before*
+//!   the rules core, saves it through the [`crate::store::Keeper`] *before*
 //!   confirming it, and confirms it with the resulting board.
 //! - [`gate`]: the host's door: handshakes at once (bounded, each with a
 //!   deadline), tries at the code (token buckets per address and in all),

@@ -1,7 +1,7 @@
 //! The host's referee: the joiner's program only proposes; this decides,
 //! with the rules core. The match itself is the host's front end's, played
 //! by its own match loop with the friend as a [`PlayerKind::Network`] seat
-//! and kept by its own [`Keeper`](crate::game::Keeper): the referee checks
+//! and kept by its own [`Keeper`](crate::store::Keeper): the referee checks
 //! each message of the joiner against the match as last kept, hands the
 //! front end what to play or take back ([`Out::Play`], [`Out::TakeBack`],
 //! [`Out::NextRound`], [`Out::Finish`]), and tells the joiner of a change
@@ -142,14 +142,14 @@ impl Referee {
 
     /// Keeps host `host`'s note (see [`super::resume`]) for this match.
     /// (A round's end is noted by the front end's
-    /// [`Keeper`](crate::game::Keeper) itself, which completes it after a
+    /// [`Keeper`](crate::store::Keeper) itself, which completes it after a
     /// restart.)
     #[must_use]
     pub fn with_journal(mut self, host: &str, note: HostNote) -> Referee {
         if let Err(e) = resume::store(host, resume::Settings::of(&self.m), &note) {
             self.journal_problem = Some(format!(
                 "the note that offers this match again after a restart could not be kept ({}); the match itself is saved as usual",
-                crate::game::files::words(&e)
+                crate::store::files::words(&e)
             ));
         }
         self.journal = Some((host.to_string(), note));

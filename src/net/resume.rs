@@ -6,10 +6,10 @@
 //! host, the opponent and the settings (rules and who starts), as the
 //! match's save is: hosting someone else, or under other rules, never
 //! touches another match's note. The match itself is in the
-//! [`crate::game::Keeper`]'s save.
+//! [`crate::store::Keeper`]'s save.
 //!
 //! The end of a round needs no mark here: the keeper notes it itself and
-//! completes it after a restart ([`crate::game::Keeper::close_round`]).
+//! completes it after a restart ([`crate::store::Keeper::close_round`]).
 
 use std::fs;
 use std::io;
@@ -19,9 +19,10 @@ use std::time::SystemTime;
 use sha2::{Digest, Sha256};
 
 use super::code::JoinCode;
-use crate::game::files::{self, Follow, read_text, write_atomic};
-use crate::game::{FirstMover, data_dir};
+use crate::game::FirstMover;
 use crate::rules::Rules;
+use crate::store::data_dir;
+use crate::store::files::{self, Follow, read_text, write_atomic};
 
 /// The host's unfinished network match: who it is against, and its code.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -69,7 +69,7 @@ impl SeatKeeper {
 fn new_key() -> String {
     let mut bytes = [0u8; 16];
     OsRng.fill_bytes(&mut bytes);
-    crate::game::files::hex(&bytes)
+    crate::store::files::hex(&bytes)
 }
 
 /// Compares in a time that does not depend on where two keys differ.

@@ -4,45 +4,14 @@
 
 use std::fmt::Write as _;
 
-use crate::game::Record;
-use crate::game::analysis::{Analysis, MoveAnalysis, Valuation};
-use crate::rules::{Pit, Rules, Side};
+use crate::analysis::{Analysis, Valuation, best_text, loss_text, value_text};
+use crate::rules::Side;
+use crate::store::Record;
 
 /// Rows of the chart at most (values are scaled to fit).
 const CHART_ROWS: i32 = 9;
 /// Columns of the chart at most (long rounds show every n-th position).
 const CHART_COLUMNS: usize = 64;
-
-/// A value as shown: signed, with `≈` when it is an estimate.
-#[must_use]
-pub fn value_text(v: Valuation) -> String {
-    let mark = if v.is_exact() { "" } else { "≈" };
-    format!("{mark}{:+}", v.value)
-}
-
-/// A move's loss as shown, with `≈` when it is an estimate.
-#[must_use]
-pub fn loss_text(m: &MoveAnalysis) -> String {
-    let mark = if m.exact() { "" } else { "≈" };
-    format!("{mark}{}", m.loss())
-}
-
-/// The best pits as letters (`c d`), with `…` when there may be more.
-#[must_use]
-pub fn best_text(rules: &Rules, m: &MoveAnalysis) -> String {
-    let mut text = letters(rules, &m.best);
-    if !m.all_best {
-        text.push('…');
-    }
-    text
-}
-
-fn letters(rules: &Rules, pits: &[Pit]) -> String {
-    pits.iter()
-        .map(|&p| rules.letter(p).unwrap_or('?').to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
 
 /// One line per turning point: `Move 6, Michael played j: lost 8 (best: i).`
 #[must_use]

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::game::console::LineInput;
+use crate::console::LineInput;
 
 /// The longest input line read, in bytes: a longer line is cut there (the
 /// rest is skipped), so that endless input without a newline cannot

@@ -35,7 +35,7 @@
 //!
 //! # Keeping the match
 //!
-//! The match is saved after every move (see [`crate::game::save`]), so
+//! The match is saved after every move (see [`crate::store::save`]), so
 //! that a program killed at any moment loses nothing: starting again with
 //! the same names and settings asks "Resume the unfinished match? (y/n)".
 //! `q`, and end of input at a terminal (Ctrl-D), stop with the match saved.
@@ -57,17 +57,15 @@ use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::mpsc;
 
-use crate::game::console::{self, LineInput};
+use crate::console::{self, LineInput};
 use crate::game::messages::{gave_no_move, hint_text, plays, unproven};
-use crate::game::{
-    BUSY_QUESTION, Keeper, Match, MatchConfig, PlayOptions, RESUME_QUESTION, describe,
-    match_score_line,
-};
+use crate::game::{Match, MatchConfig, PlayOptions, describe, match_score_line};
 use crate::rng::Rng;
 use crate::session::commands::{keys_said, turn_offers, words_said};
 use crate::session::{
     Asking, Ending, Moved, MovedBy, Session, SessionCommand, SessionEvent, Unparsed,
 };
+use crate::store::{BUSY_QUESTION, Keeper, RESUME_QUESTION};
 
 use lines::LineGame;
 
@@ -83,7 +81,7 @@ pub fn run(mut config: MatchConfig, options: &PlayOptions) -> anyhow::Result<Exi
     // Names are printed on every turn: no control characters (escape
     // codes) in them.
     for seat in &mut config.seats {
-        seat.name = crate::game::record::clean_name(&seat.name);
+        seat.name = crate::store::record::clean_name(&seat.name);
     }
     let scripted = !io::stdin().is_terminal();
     let seed = if scripted {

@@ -3,7 +3,8 @@
 use std::io::{self, Write};
 
 use super::board;
-use crate::game::{Record, describe, outcome_message};
+use crate::game::{describe, outcome_message};
+use crate::store::Record;
 
 /// Prints the round of `record` move by move: each move, (with `animate`)
 /// its sowing line, the board after it and the messages of RULES.md §3; then the

@@ -21,14 +21,15 @@ pub mod commands;
 use std::time::Duration;
 
 use crate::game::Tally;
-use crate::game::keeper::{Found, saved_summary};
 use crate::game::messages::round_goes_on;
 use crate::game::{
-    BUSY_NOTICE, EventKind, Keeper, Match, MatchConfig, Notice, Redone, Undo, computer_move,
-    outcome_event, perfect_warning, redo_message, seat_player,
+    EventKind, Match, MatchConfig, Notice, Redone, Undo, computer_move, outcome_event,
+    perfect_warning, redo_message, seat_player,
 };
 use crate::players::{Advisor, Hint, Limits, MoveProof, TurnFn};
 use crate::rules::{Board, MoveError, Pit, Played, Side, Step};
+use crate::store::keeper::{Found, saved_summary};
+use crate::store::{BUSY_NOTICE, Keeper};
 
 pub use commands::{OpenCommand, Unparsed};
 
@@ -46,9 +47,9 @@ pub enum SeatKind {
 /// The question the session waits on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Asking {
-    /// [`crate::game::BUSY_QUESTION`]: the match is open in another window.
+    /// [`crate::store::BUSY_QUESTION`]: the match is open in another window.
     Busy,
-    /// [`crate::game::RESUME_QUESTION`] about a saved match.
+    /// [`crate::store::RESUME_QUESTION`] about a saved match.
     Resume,
     /// The person on `side`'s seat chooses a pit.
     Move(Side),

@@ -3,9 +3,10 @@
 use std::time::Duration;
 
 use super::*;
-use crate::game::{FirstMover, SaveStore, Seat};
+use crate::game::{FirstMover, Seat};
 use crate::players::PlayerKind;
 use crate::rules::{NoTrace, Rules};
+use crate::store::SaveStore;
 
 fn config(rules: Rules, north: PlayerKind) -> MatchConfig {
     MatchConfig {
@@ -153,7 +154,7 @@ fn quitting_mid_round_says_whether_the_match_is_saved() {
 
 #[test]
 fn a_saved_match_is_offered_and_resumed() {
-    let scratch = crate::game::files::scratch("session-resume");
+    let scratch = crate::store::files::scratch("session-resume");
     let store = SaveStore::at(scratch.path()).unwrap();
     let mut saved = Match::new(config(Rules::KALAH, PlayerKind::Human), 1);
     saved.play(pit('a'), &mut NoTrace).unwrap();

@@ -5,7 +5,7 @@
 //! value over the round. Opened by `mancala analyze FILE` and by `a` in the
 //! replay.
 //!
-//! The analysis itself ([`crate::game::analysis`]) runs on a thread of its
+//! The analysis itself ([`crate::analysis`]) runs on a thread of its
 //! own: the screen shows its progress and stays responsive; leaving the
 //! screen stops it.
 
@@ -23,9 +23,9 @@ use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph};
 
-use crate::game::Record;
-use crate::game::analysis::{Analysis, Analyst, PositionBudget};
-use crate::plain::analysis::{best_text, loss_text, value_text};
+use crate::analysis::{Analysis, Analyst, PositionBudget};
+use crate::analysis::{best_text, loss_text, value_text};
+use crate::store::Record;
 use crate::tui::chrome::{HelpScroll, HelpText, KeyBar, Weight, draw_help, draw_too_small};
 use crate::tui::input::Input;
 use crate::tui::prefs::{Chosen, Kept, Prefs, PrefsWorld};
@@ -818,7 +818,7 @@ mod tests {
         let n = values.len();
         for (i, v) in values.iter_mut().enumerate() {
             let value = if i < n / 3 { 10 } else { -22 };
-            *v = crate::game::analysis::Valuation::exact(value);
+            *v = crate::analysis::Valuation::exact(value);
         }
         let text = screen(&view, 80, 26);
         let zero = text

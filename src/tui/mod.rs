@@ -16,7 +16,7 @@
 //! - [`replay`]: a recorded round, stepped with the arrows;
 //! - [`analysis`]: a recorded round's moves valued under perfect play;
 //! - [`net`]: the network game (the other player as a turn source);
-//! - solitaire lives in [`crate::solitaire`] and runs on the same loop.
+//! - [`solitaire`]: the one-player game (Tchoukaillon, RULES.md §6).
 
 pub mod analysis;
 pub mod animation;
@@ -29,6 +29,7 @@ pub mod net;
 pub mod prefs;
 pub mod replay;
 pub mod screen;
+pub mod solitaire;
 pub mod terminal;
 pub mod text;
 pub mod theme;

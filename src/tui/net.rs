@@ -17,7 +17,8 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::game::{FirstMover, Match, MatchConfig, PlayOptions, Seat, console};
+use crate::console;
+use crate::game::{FirstMover, Match, MatchConfig, PlayOptions, Seat};
 use crate::net::play::{
     Ask, ForMatch, FriendSeat, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, LineInput as Typed,
     Show,

@@ -1,7 +1,7 @@
 //! Preferences kept between games, shared by every screen (the game,
 //! solitaire, the replay): the sowing speed and the colour theme, in a
 //! small text file in the configuration directory
-//! ([`crate::game::dirs::config_dir`]):
+//! ([`crate::store::dirs::config_dir`]):
 //!
 //! ```text
 //! # mancala preferences
@@ -19,10 +19,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+pub use crate::game::{MAX_SPEED_MS, parse_speed};
+
 use crate::game::DEFAULT_SPEED_MS;
-use crate::game::dirs::config_dir;
-use crate::game::files::{self, Follow, ReadError};
-use crate::game::save::write_atomic;
+use crate::store::dirs::config_dir;
+use crate::store::files::{self, Follow, ReadError};
+use crate::store::save::write_atomic;
 use crate::tui::chrome::{KeyBar, Weight};
 use crate::tui::screen::{Screen, World};
 use crate::tui::theme::{Palette, Theme};
@@ -31,9 +33,6 @@ use crate::tui::theme::{Palette, Theme};
 pub const FILE_NAME: &str = "preferences";
 /// The most bytes read from the file: it holds a few short lines.
 const MAX_BYTES: u64 = 4096;
-/// The slowest speed, in milliseconds per seed: the most `--speed` and
-/// the preferences file take.
-pub const MAX_SPEED_MS: u64 = 5000;
 /// Sowing speeds `+` and `-` step through, in milliseconds per seed (0: no animation).
 const SPEEDS_MS: [u64; 11] = [0, 20, 40, 70, 100, 150, 220, 330, 500, 750, 1000];
 
@@ -73,36 +72,6 @@ pub fn next_speed(current: Option<Duration>, faster: bool) -> Result<Option<Dura
         None => Err(format!(
             "Already the slowest: {}.",
             speed_name(Some(Duration::from_millis(SPEEDS_MS[SPEEDS_MS.len() - 1])))
-        )),
-    }
-}
-
-/// Reads a sowing speed as `--speed` and the preferences file write it:
-/// milliseconds per seed from 0 to [`MAX_SPEED_MS`], or `off`; `0` and
-/// `off` (any case) are no animation (`None`).
-///
-/// ```
-/// use std::time::Duration;
-/// use mancala::tui::prefs::parse_speed;
-/// assert_eq!(parse_speed(" 120 "), Ok(Some(Duration::from_millis(120))));
-/// assert_eq!(parse_speed("OFF"), Ok(None));
-/// assert!(parse_speed("-5").unwrap_err().contains("0 to 5000"));
-/// ```
-///
-/// # Errors
-/// The sentence saying what a speed is, for anything else (a sign, a
-/// fraction, a word, a number past the slowest speed).
-pub fn parse_speed(text: &str) -> Result<Option<Duration>, String> {
-    let text = text.trim();
-    if text.eq_ignore_ascii_case("off") {
-        return Ok(None);
-    }
-    let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
-    match text.parse::<u64>() {
-        Ok(0) if digits => Ok(None),
-        Ok(ms) if digits && ms <= MAX_SPEED_MS => Ok(Some(Duration::from_millis(ms))),
-        _ => Err(format!(
-            "a speed is milliseconds per seed, a whole number from 0 to {MAX_SPEED_MS}, or off for no animation"
         )),
     }
 }
@@ -333,7 +302,7 @@ impl PrefsWorld {
         };
         crate::tui::screen::run(screen, &mut world)?;
         if let Some(problem) = world.problem {
-            crate::game::console::warn(problem);
+            crate::console::warn(problem);
         }
         Ok(())
     }
@@ -483,7 +452,7 @@ mod tests {
     /// A scratch folder (removed on drop) and the preferences file in a
     /// folder of it that does not exist yet.
     fn temp(name: &str) -> (tempfile::TempDir, PathBuf) {
-        let scratch = crate::game::files::scratch(&format!("prefs-{name}"));
+        let scratch = crate::store::files::scratch(&format!("prefs-{name}"));
         let path = scratch.path().join("config").join(FILE_NAME);
         (scratch, path)
     }

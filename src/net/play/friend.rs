@@ -14,8 +14,7 @@ use std::net::{SocketAddr, TcpListener};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::game::keeper::saved_summary;
-use crate::game::{Keeper, Match, MatchConfig, Seat, outcome_message};
+use crate::game::{Match, MatchConfig, Seat, outcome_message};
 use crate::net::code::JoinCode;
 use crate::net::frame::FrameError;
 use crate::net::link::{self, HostEvent, PING_EVERY};
@@ -27,6 +26,8 @@ use crate::net::session::{Sender, SessionError};
 use crate::players::PlayerKind;
 use crate::rng::Rng;
 use crate::rules::{Pit, Side};
+use crate::store::Keeper;
+use crate::store::keeper::saved_summary;
 
 use super::{Ask, HostIn, HostSetup, Show, names};
 

@@ -9,10 +9,11 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::game::{Keeper, Match, Undo};
+use crate::game::{Match, Undo};
 use crate::net::referee::{HOST_SIDE, Happening, JOINER_SIDE};
 use crate::net::resume::HostNote;
 use crate::rules::{Pit, Step};
+use crate::store::Keeper;
 
 use super::friend::{ForMatch, FriendSeat};
 use super::{

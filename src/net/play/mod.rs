@@ -28,8 +28,9 @@ use super::message::ToJoiner;
 use super::referee::Happening;
 use super::session::SessionError;
 use crate::game::messages::round_goes_on;
-use crate::game::{Match, RESUME_QUESTION, describe, match_score_line, outcome_message};
+use crate::game::{Match, describe, match_score_line, outcome_message};
 use crate::rules::{Pit, Played, Rules, Side, Step};
+use crate::store::RESUME_QUESTION;
 
 mod friend;
 mod host;
@@ -73,7 +74,7 @@ pub struct JoinSetup {
     pub seed_delay: Option<Duration>,
 }
 
-pub use crate::game::console::LineInput;
+pub use crate::console::LineInput;
 
 /// Everything the host's loop waits for.
 pub enum HostIn {

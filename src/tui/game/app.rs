@@ -29,10 +29,10 @@ use std::time::{Duration, Instant};
 
 use ratatui::layout::Rect;
 
-use crate::game::keeper::saved_summary;
 use crate::game::{Match, PlayOptions, match_score, perfect_warning, plural};
 use crate::players::Hint;
 use crate::rules::{Pit, Rules, Side};
+use crate::store::keeper::saved_summary;
 use crate::tui::analysis::HostedAnalysis;
 use crate::tui::animation::Animation;
 use crate::tui::chrome::HelpScroll;
@@ -75,7 +75,7 @@ pub enum Overlay {
 }
 
 /// What happened to the match, for whoever keeps it (the
-/// [world](crate::tui::game::world) saves it with a [`Keeper`](crate::game::Keeper)).
+/// [world](crate::tui::game::world) saves it with a [`Keeper`](crate::store::Keeper)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MatchEvent {
     /// A move was made or taken back, or a new round started: save it.
@@ -265,8 +265,8 @@ impl App {
     #[must_use]
     pub fn question(&self) -> Option<&'static str> {
         match self.mode {
-            Mode::Busy => Some(crate::game::BUSY_QUESTION),
-            Mode::Resume(_) => Some(crate::game::RESUME_QUESTION),
+            Mode::Busy => Some(crate::store::BUSY_QUESTION),
+            Mode::Resume(_) => Some(crate::store::RESUME_QUESTION),
             Mode::RoundOver => Some(PLAY_AGAIN),
             _ => None,
         }

@@ -6,9 +6,10 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 
-use crate::game::{BUSY_NOTICE, BUSY_QUESTION, outcome_message};
+use crate::game::outcome_message;
 use crate::game::{match_score, match_score_short};
 use crate::rules::{Score, Side};
+use crate::store::{BUSY_NOTICE, BUSY_QUESTION};
 use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
 use crate::tui::game::app::{App, Note, Overlay, PLAY_AGAIN, Tone, paused_text};
 use crate::tui::game::{help, keys};
@@ -468,7 +469,7 @@ fn draw_resume(frame: &mut Frame, app: &App, summary: &str, area: Rect) {
         [
             "── An unfinished match is saved ──",
             summary,
-            crate::game::RESUME_QUESTION,
+            crate::store::RESUME_QUESTION,
             "y goes on from the board above; n starts a new match.",
         ],
     );

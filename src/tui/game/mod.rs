@@ -35,7 +35,9 @@ pub(crate) mod testing;
 use std::process::ExitCode;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use crate::game::{Keeper, Match, MatchConfig, PlayOptions, console};
+use crate::console;
+use crate::game::{Match, MatchConfig, PlayOptions};
+use crate::store::Keeper;
 use crate::tui::{prefs, screen, terminal};
 
 pub use app::App;
@@ -76,7 +78,7 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
         1 => app.tell(format!("Note: {}", found.notes[0])),
         n => app.tell(format!(
             "Note: {n} unfinished matches of these players with other settings are saved{}.",
-            crate::game::data_dir().map_or(String::new(), |d| format!(" in {}", d.display()))
+            crate::store::data_dir().map_or(String::new(), |d| format!(" in {}", d.display()))
         )),
     }
     if found.busy {

@@ -7,7 +7,8 @@ use std::time::Instant;
 
 use ratatui::Frame;
 
-use crate::game::{Keeper, Match, MatchConfig};
+use crate::game::{Match, MatchConfig};
+use crate::store::Keeper;
 use crate::tui::game::app::{App, MatchEvent, Shown};
 use crate::tui::game::computer::{Answer, Request, Worker};
 use crate::tui::game::draw::draw;
@@ -188,7 +189,7 @@ mod tests {
         );
         assert_eq!(home_relative(std::path::Path::new("/x/y")), "/x/y");
     }
-    use crate::game::SaveStore;
+    use crate::store::SaveStore;
     use crate::tui::game::testing::{humans, key, pit_key};
     use crate::tui::screen::dispatch;
     use crossterm::event::KeyCode;
@@ -197,7 +198,7 @@ mod tests {
 
     #[test]
     fn the_world_saves_each_move_records_each_round_once_and_clears_at_the_end() {
-        let scratch = crate::game::files::scratch("keep");
+        let scratch = crate::store::files::scratch("keep");
         let dir = scratch.path();
         let store = SaveStore::at(dir).unwrap();
         let t0 = Instant::now();

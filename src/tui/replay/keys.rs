@@ -5,7 +5,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 
-use crate::game::Record;
+use crate::store::Record;
 use crate::tui::chrome::HelpText;
 use crate::tui::game::help::rules_text;
 use crate::tui::prefs::Chosen;

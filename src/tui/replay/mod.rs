@@ -20,8 +20,9 @@ use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
 pub use self::keys::{ReplayKey, action, help_text};
-use crate::game::{MOVE_PAUSE, Record, Stepper, describe, outcome_message};
+use crate::game::{MOVE_PAUSE, describe, outcome_message};
 use crate::rules::{Score, Side};
+use crate::store::{Record, Stepper};
 use crate::tui::analysis::HostedAnalysis;
 use crate::tui::animation::{self, Animation};
 use crate::tui::chrome::{HelpScroll, KeyBar, Weight, draw_help, draw_too_small};

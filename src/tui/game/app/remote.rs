@@ -208,7 +208,7 @@ impl App {
         let ask = remote.ask.as_ref()?;
         Some(match ask {
             Ask::Agree => "Take back their last move? y agrees, n refuses.".to_string(),
-            Ask::Resume => crate::game::RESUME_QUESTION.to_string(),
+            Ask::Resume => crate::store::RESUME_QUESTION.to_string(),
             other => other.text(self.rules()).trim_end().to_string(),
         })
     }

@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use super::App;
-use crate::game::Record;
+use crate::store::Record;
 use crate::tui::analysis::{AnalysisView, HostedAnalysis};
 use crate::tui::input::Input;
 

@@ -15,8 +15,8 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
-use super::names::clean_name;
 use super::stats::RoundResult;
+use crate::game::names::clean_name;
 use crate::players::{PlayerKind, ladder};
 use crate::rules::{Capture, Rules};
 

@@ -60,9 +60,9 @@
 
 use std::fmt::{self, Write as _};
 
-pub use super::names::clean_name;
-use super::names::{escaped, shown};
-use super::{FirstMover, Match, MatchConfig, Seat, Tally};
+pub use crate::game::names::clean_name;
+use crate::game::names::{escaped, shown};
+use crate::game::{FirstMover, Match, MatchConfig, Seat, Tally};
 use crate::players::PlayerKind;
 use crate::rules::{
     Board, Capture, NoTrace, Outcome, Pit, Played, Rules, Side, Sowing, Step, Sweep,

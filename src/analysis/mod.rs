@@ -27,6 +27,8 @@
 //! Nothing here reads or writes anything: it is given the rules, the
 //! starter and the moves, and returns figures.
 
+pub mod puzzles;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -574,6 +576,37 @@ impl Round {
             south_values,
         }
     }
+}
+
+/// A value as shown: signed, with `≈` when it is an estimate.
+#[must_use]
+pub fn value_text(v: Valuation) -> String {
+    let mark = if v.is_exact() { "" } else { "≈" };
+    format!("{mark}{:+}", v.value)
+}
+
+/// A move's loss as shown, with `≈` when it is an estimate.
+#[must_use]
+pub fn loss_text(m: &MoveAnalysis) -> String {
+    let mark = if m.exact() { "" } else { "≈" };
+    format!("{mark}{}", m.loss())
+}
+
+/// The best pits as letters (`c d`), with `…` when there may be more.
+#[must_use]
+pub fn best_text(rules: &Rules, m: &MoveAnalysis) -> String {
+    let mut text = letters(rules, &m.best);
+    if !m.all_best {
+        text.push('…');
+    }
+    text
+}
+
+fn letters(rules: &Rules, pits: &[Pit]) -> String {
+    pits.iter()
+        .map(|&p| rules.letter(p).unwrap_or('?').to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::files::{self, Follow, ReadError};
-use super::puzzles::{Origin, Puzzle};
+use crate::analysis::puzzles::{Origin, Puzzle};
 use super::rating::Rating;
 use crate::rules::{Pit, Position};
 
@@ -158,7 +158,7 @@ pub struct Answered {
 /// The progress kept in [`PROGRESS_FILE`]. See the [module docs](self).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct Progress {
+pub struct PuzzleProgress {
     /// Puzzles solved in a row.
     pub streak: u32,
     /// The longest streak.
@@ -184,10 +184,10 @@ pub struct Progress {
     pub reviews: Vec<Review>,
 }
 
-impl Default for Progress {
+impl Default for PuzzleProgress {
     fn default() -> Self {
         let rating = Rating::new();
-        Progress {
+        PuzzleProgress {
             streak: 0,
             best_streak: 0,
             solved: 0,
@@ -203,7 +203,7 @@ impl Default for Progress {
     }
 }
 
-impl Progress {
+impl PuzzleProgress {
     /// Where the progress is kept under the data directory `root`.
     #[must_use]
     pub fn path_in(root: &Path) -> PathBuf {
@@ -213,24 +213,24 @@ impl Progress {
     /// The progress kept at `path`, and what went wrong reading it (a
     /// missing file is no problem: a new player).
     #[must_use]
-    pub fn load(path: &Path) -> (Progress, Option<String>) {
+    pub fn load(path: &Path) -> (PuzzleProgress, Option<String>) {
         match files::read_text(path, MAX_PROGRESS_BYTES, Follow::Never) {
-            Ok(text) => match serde_json::from_str::<Progress>(&text) {
+            Ok(text) => match serde_json::from_str::<PuzzleProgress>(&text) {
                 Ok(mut progress) => {
                     progress.sanitise();
                     (progress, None)
                 }
                 Err(_) => (
-                    Progress::default(),
+                    PuzzleProgress::default(),
                     Some(format!(
                         "{} could not be read; the puzzle progress starts afresh",
                         path.display()
                     )),
                 ),
             },
-            Err(ReadError::NotFound) => (Progress::default(), None),
+            Err(ReadError::NotFound) => (PuzzleProgress::default(), None),
             Err(e) => (
-                Progress::default(),
+                PuzzleProgress::default(),
                 Some(format!(
                     "{} could not be read ({e}); the puzzle progress starts afresh",
                     path.display()
@@ -359,7 +359,7 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::puzzles::Puzzler;
+    use crate::analysis::puzzles::Puzzler;
     use crate::rules::Rules;
 
     fn puzzle() -> Puzzle {
@@ -371,7 +371,7 @@ mod tests {
     #[test]
     fn a_failed_puzzle_comes_back_and_is_learnt_by_solving_it_at_growing_waits() {
         let p = puzzle();
-        let mut progress = Progress::default();
+        let mut progress = PuzzleProgress::default();
         let answered = progress.answer(&p, false, None);
         assert_eq!(answered.comes_back, Some(FIRST_INTERVAL));
         assert_eq!(progress.streak, 0);
@@ -406,22 +406,22 @@ mod tests {
     #[test]
     fn progress_survives_the_file_and_a_tampered_file_is_sanitised() {
         let dir = tempfile::tempdir().unwrap();
-        let path = Progress::path_in(dir.path());
-        let mut progress = Progress::default();
+        let path = PuzzleProgress::path_in(dir.path());
+        let mut progress = PuzzleProgress::default();
         progress.answer(&puzzle(), false, None);
         progress.save(&path).unwrap();
-        let (back, problem) = Progress::load(&path);
+        let (back, problem) = PuzzleProgress::load(&path);
         assert_eq!(problem, None);
         assert_eq!(back, progress);
         let text = std::fs::read_to_string(&path)
             .unwrap()
             .replace("kalah 4x3", "kalah 9x3");
         std::fs::write(&path, text).unwrap();
-        let (back, _) = Progress::load(&path);
+        let (back, _) = PuzzleProgress::load(&path);
         assert!(back.reviews.is_empty(), "a position that does not read is dropped");
         std::fs::write(&path, "{not json").unwrap();
-        let (back, problem) = Progress::load(&path);
-        assert_eq!(back, Progress::default());
+        let (back, problem) = PuzzleProgress::load(&path);
+        assert_eq!(back, PuzzleProgress::default());
         assert!(problem.unwrap().contains("starts afresh"));
     }
 }

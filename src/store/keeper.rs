@@ -29,7 +29,7 @@
 use std::path::PathBuf;
 
 use super::save::{Archived, MatchLock, SaveError, SaveStore};
-use super::{Match, MatchConfig};
+use crate::game::{Match, MatchConfig};
 
 /// The question asked when a saved match of the same players exists.
 pub const RESUME_QUESTION: &str = "Resume the unfinished match? (y/n)";
@@ -505,7 +505,7 @@ mod tests {
     }
 
     fn root(tag: &str) -> tempfile::TempDir {
-        crate::game::files::scratch(&format!("keeper-{tag}"))
+        crate::store::files::scratch(&format!("keeper-{tag}"))
     }
 
     #[test]
@@ -709,7 +709,7 @@ mod tests {
                 assert_eq!(stats_lines(&store), 1, "stopped after {stopped_after}");
                 assert!(!store.closing_path(&config()).exists());
             }
-            let stats = crate::game::stats::read(&store.stats_path()).unwrap();
+            let stats = crate::store::stats::read(&store.stats_path()).unwrap();
             assert_eq!(stats.pairs[0].rounds, 1);
         }
     }

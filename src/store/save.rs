@@ -26,7 +26,8 @@
 //!
 //! ```no_run
 //! # fn demo(config: mancala::game::MatchConfig) -> anyhow::Result<()> {
-//! use mancala::game::{Match, SaveStore};
+//! use mancala::game::Match;
+//! use mancala::store::SaveStore;
 //! let store = SaveStore::open()?;
 //! // Only one program saves a match at a time: `None` means another has it.
 //! let Some(_lock) = store.lock(&config)? else { return Ok(()) };
@@ -74,7 +75,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::files::{self, Follow, ReadError};
 use super::record::{MAX_RECORD_BYTES, Record, clean_name};
-use super::{Match, MatchConfig};
+use crate::game::{Match, MatchConfig};
 
 pub use super::dirs::{DATA_DIR_ENV, data_dir};
 
@@ -758,7 +759,7 @@ mod tests {
     use crate::rules::{NoTrace, Rules};
 
     fn temp_root(tag: &str) -> tempfile::TempDir {
-        crate::game::files::scratch(&format!("save-{tag}"))
+        crate::store::files::scratch(&format!("save-{tag}"))
     }
 
     fn config(north: &str) -> MatchConfig {
@@ -974,7 +975,11 @@ mod tests {
         assert!(!path.exists());
         assert!(store.load(&cfg).unwrap().is_none());
         // A file too large to be a save is set aside without being read.
-        fs::write(&path, vec![b'#'; crate::game::record::MAX_RECORD_BYTES + 1]).unwrap();
+        fs::write(
+            &path,
+            vec![b'#'; crate::store::record::MAX_RECORD_BYTES + 1],
+        )
+        .unwrap();
         let err = store.load(&cfg).unwrap_err();
         assert!(err.to_string().contains("too large"), "{err}");
         assert!(!path.exists());

@@ -159,7 +159,7 @@ fn open_regular(path: &Path, follow: Follow) -> Result<File, ReadError> {
 /// hashes, keys).
 ///
 /// ```
-/// assert_eq!(mancala::game::files::hex(&[0, 0xab, 7]), "00ab07");
+/// assert_eq!(mancala::store::files::hex(&[0, 0xab, 7]), "00ab07");
 /// ```
 #[must_use]
 pub fn hex(bytes: &[u8]) -> String {
@@ -192,7 +192,7 @@ pub fn read_bytes(path: &Path, limit: u64, follow: Follow) -> Result<Vec<u8>, Re
 /// Reads the regular file at `path` as UTF-8 text, at most `limit` bytes.
 ///
 /// ```
-/// use mancala::game::files::{read_text, Follow, ReadError};
+/// use mancala::store::files::{read_text, Follow, ReadError};
 /// let dir = tempfile::tempdir().unwrap();
 /// let path = dir.path().join("a.txt");
 /// std::fs::write(&path, "hello").unwrap();
@@ -216,7 +216,7 @@ pub fn read_text(path: &Path, limit: u64, follow: Follow) -> Result<String, Read
 /// corrupt line costs neither memory nor the lines after it.
 ///
 /// ```
-/// use mancala::game::files::{read_lines, Follow};
+/// use mancala::store::files::{read_lines, Follow};
 /// let dir = tempfile::tempdir().unwrap();
 /// let path = dir.path().join("a.jsonl");
 /// std::fs::write(&path, format!("one\n{}\nthree", "x".repeat(100))).unwrap();

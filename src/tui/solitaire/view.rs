@@ -679,7 +679,9 @@ mod tests {
             assert!(pair[0].right() < pair[1].x, "boxes are apart: {pair:?}");
         }
         // At 80x24 every random deal (10 to 40 seeds) fits without scrolling.
-        for seeds in crate::solitaire::RANDOM_MIN_SEEDS..=crate::solitaire::RANDOM_MAX_SEEDS {
+        for seeds in
+            crate::tui::solitaire::RANDOM_MIN_SEEDS..=crate::tui::solitaire::RANDOM_MAX_SEEDS
+        {
             let b = app(deal(seeds), None);
             let l = layout(Rect::new(0, 0, 80, 24), &b).unwrap();
             assert_eq!(l.houses.len(), b.board().houses(), "{seeds} seeds");
@@ -925,7 +927,7 @@ mod tests {
             delay,
             now,
         );
-        let record = crate::game::Record::of_match(game.game());
+        let record = crate::store::Record::of_match(game.game());
         let replay_prefs = crate::tui::prefs::Chosen::unkept(delay, Theme::monochrome());
         let solitaire = app(deal(23), Some(150));
         let line = speed_line(help_text(&solitaire));

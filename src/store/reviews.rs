@@ -47,11 +47,11 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::analysis::{Analyst, PositionBudget};
 use super::files::{self, Follow, ReadError, hex};
 use super::record::{MAX_RECORD_BYTES, Record};
 use super::save::{record_files, round_id};
 use super::stats::{RoundLoss, RoundResult};
+use crate::analysis::{Analyst, PositionBudget};
 
 /// The cache's file name in the data directory.
 pub const CACHE_FILE: &str = "analysis-cache.jsonl";
@@ -489,11 +489,11 @@ fn index_records(dir: &Path, known: &Known, read: &mut ReadCount) -> HashMap<Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::analysis::Analyst;
-    use crate::game::save::ROUND_ID_LINE;
+    use crate::analysis::Analyst;
     use crate::game::{FirstMover, MatchConfig, Seat, Tally};
     use crate::players::PlayerKind;
     use crate::rules::{Board, Rules, Side};
+    use crate::store::save::ROUND_ID_LINE;
     use std::fs;
 
     const THINK: Duration = Duration::from_secs(60);

@@ -13,7 +13,7 @@ use std::io::{self, Write as _};
 ///
 /// ```
 /// // Never panics, even with standard error closed or a broken pipe.
-/// mancala::game::console::warn(format_args!("mancala: {}", "a warning"));
+/// mancala::console::warn(format_args!("mancala: {}", "a warning"));
 /// ```
 pub fn warn(text: impl Display) {
     let _ = writeln!(io::stderr().lock(), "{text}");

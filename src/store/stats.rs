@@ -24,10 +24,10 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::Match;
-use super::analysis::Analysis;
 use super::files::{self, Follow, ReadError};
-use super::names::{clean_name, escaped, same_name};
+use crate::analysis::Analysis;
+use crate::game::Match;
+use crate::game::names::{clean_name, escaped, same_name};
 use crate::rules::Side;
 
 /// One finished round, as stored.
@@ -128,7 +128,7 @@ pub struct PairStats {
 /// What the analysis of one round says of each side's moves, South's
 /// first: the seeds of final margin they gave away ([`MoveAnalysis::loss`]).
 ///
-/// [`MoveAnalysis::loss`]: super::analysis::MoveAnalysis::loss
+/// [`MoveAnalysis::loss`]: crate::analysis::MoveAnalysis::loss
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundLoss {
     /// Seeds lost in all by each side's moves.

@@ -9,7 +9,7 @@
 //!   puzzles: the solver runs on one thread within a budget of positions
 //!   (not of time), and a position it cannot prove in that budget is
 //!   passed over.
-//! - **The player's own rounds** ([`Puzzler::from_record`]): the
+//! - **The player's own rounds** ([`Puzzler::from_round`]): the
 //!   positions of a recorded round where a person's move lost
 //!   [`MISTAKE`] seeds or more (the round's turning points), with every
 //!   move's value.
@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 
-use super::record::Record;
+use crate::game::Seat;
 use crate::players::Limits;
 use crate::players::solver::{SolveOutcome, Solver};
 use crate::rng::Rng;
@@ -352,20 +352,26 @@ impl Puzzler {
         puzzles
     }
 
-    /// The puzzles of a recorded round: each position where a person's
-    /// move lost [`MISTAKE`] seeds or more, latest first (each position
-    /// reuses what the later ones proved). `name` is the record's file
-    /// name; positions not proven within the budget are left out.
-    pub fn from_record(&mut self, record: &Record, name: &str) -> Vec<Puzzle> {
-        let Ok(stepper) = record.stepper() else {
-            return Vec::new();
-        };
-        let boards = stepper.boards();
+    /// The puzzles of a recorded round (`boards[i]` the position `moves[i]`
+    /// was played in, `seats` who played): each position where a person's
+    /// move lost [`MISTAKE`] seeds or more, in playing order (worked out
+    /// latest first, so that each reuses what the later ones proved).
+    /// `name` is the record's file name; positions not proven within the
+    /// budget are left out.
+    pub fn from_round(
+        &mut self,
+        boards: &[Board],
+        moves: &[Pit],
+        seats: &[Seat; 2],
+        name: &str,
+    ) -> Vec<Puzzle> {
         let mut puzzles = Vec::new();
-        for (i, &pit) in record.moves.iter().enumerate().rev() {
-            let board = boards[i];
+        for (i, &pit) in moves.iter().enumerate().rev() {
+            let Some(&board) = boards.get(i) else {
+                continue;
+            };
             let mover = board.to_move();
-            let seat = &record.config.seats[mover.index()];
+            let seat = &seats[mover.index()];
             if !seat.kind.is_human() || board.legal_moves().count() < 2 {
                 continue;
             }
