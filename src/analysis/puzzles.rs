@@ -397,6 +397,113 @@ impl Puzzler {
     }
 }
 
+/// A value as the side to move reads it: `+3`, `0`, `-2`.
+fn signed(value: i32) -> String {
+    if value > 0 {
+        format!("+{value}")
+    } else {
+        value.to_string()
+    }
+}
+
+/// Letters of `pits`, comma separated.
+fn letters(rules: &Rules, pits: &[Pit]) -> String {
+    pits.iter()
+        .map(|&p| rules.letter(p).unwrap_or('?').to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Where the puzzle comes from, in words: "From your round
+/// 20260101-….txt: move 12, where Alice played c." or "A built-in
+/// puzzle (seed 7).".
+#[must_use]
+pub fn origin_words(puzzle: &Puzzle) -> String {
+    let rules = puzzle.board.rules();
+    match &puzzle.origin {
+        Origin::Builtin { seed } => format!("A built-in puzzle (seed {seed})."),
+        Origin::Mine {
+            record,
+            ply,
+            played,
+            player,
+        } => format!(
+            "From your round {record}: move {ply}, where {player} played {}.",
+            rules.letter(*played).unwrap_or('?')
+        ),
+    }
+}
+
+/// What to find: "South to move: find the best move (a-f)."
+#[must_use]
+pub fn task_words(puzzle: &Puzzle) -> String {
+    let side = puzzle.board.to_move();
+    format!(
+        "{side} to move: find the best move ({}).",
+        puzzle.board.rules().letter_range(side)
+    )
+}
+
+/// What the answer `pit` was worth: whether it was best, the best moves
+/// with the value they keep, and what every other move loses.
+#[must_use]
+pub fn verdict_words(puzzle: &Puzzle, pit: Pit) -> Vec<String> {
+    let rules = puzzle.board.rules();
+    let side = puzzle.board.to_move();
+    let best = puzzle.best();
+    let letter = rules.letter(pit).unwrap_or('?');
+    let keeps = format!(
+        "{} for {side} under perfect play",
+        signed(puzzle.value())
+    );
+    let mut lines = Vec::new();
+    match puzzle.loss_of(pit) {
+        Some(0) if best.len() == 1 => {
+            lines.push(format!("Best! {letter} is the one move that keeps {keeps}."));
+        }
+        Some(0) => lines.push(format!(
+            "Best! {letter} keeps {keeps}; so do {}.",
+            letters(rules, &best)
+        )),
+        Some(loss) => lines.push(format!(
+            "Not the best: {letter} loses {}. {} {} keeps {keeps}.",
+            crate::rules::plural(loss, "seed"),
+            if best.len() == 1 { "The best move" } else { "The best moves" },
+            letters(rules, &best)
+        )),
+        None => lines.push(format!("{letter} is not a legal move here.")),
+    }
+    let others: Vec<String> = puzzle
+        .losses()
+        .iter()
+        .map(|&(p, l)| format!("{} loses {l}", rules.letter(p).unwrap_or('?')))
+        .collect();
+    if !others.is_empty() {
+        lines.push(format!("The other moves: {}.", others.join(", ")));
+    }
+    lines
+}
+
+/// The progress after an answer: "Solved · streak 3 · puzzle rating
+/// 1200 → 1235." (a failed puzzle: when it comes back).
+#[must_use]
+pub fn progress_words(solved: bool, streak: u32, rating: (f64, f64), comes_back: Option<u32>) -> String {
+    let mut line = format!(
+        "{} · streak {streak} · puzzle rating {:.0} → {:.0}",
+        if solved { "Solved" } else { "Missed" },
+        rating.0,
+        rating.1
+    );
+    if let Some(after) = comes_back {
+        line.push_str(&format!(
+            " · it comes back after {}",
+            crate::rules::plural(after, "more puzzle")
+        ));
+    }
+    line.push('.');
+    line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -51,6 +51,7 @@ pub mod analysis;
 pub mod board;
 pub mod lines;
 pub mod net;
+pub mod puzzle;
 pub mod replay;
 
 use std::io::{self, IsTerminal, Write};

