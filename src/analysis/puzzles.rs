@@ -397,12 +397,13 @@ impl Puzzler {
     }
 }
 
-/// A value as the side to move reads it: `+3`, `0`, `-2`.
-fn signed(value: i32) -> String {
-    if value > 0 {
-        format!("+{value}")
-    } else {
-        value.to_string()
+/// What a value means for `side` at the end: "a win by 3 for South",
+/// "a draw", "a loss by 2 for South".
+fn result_words(value: i32, side: Side) -> String {
+    match value {
+        0 => "a draw".to_string(),
+        v if v > 0 => format!("a win by {v} for {side}"),
+        v => format!("a loss by {} for {side}", -v),
     }
 }
 
@@ -453,8 +454,8 @@ pub fn verdict_words(puzzle: &Puzzle, pit: Pit) -> Vec<String> {
     let best = puzzle.best();
     let letter = rules.letter(pit).unwrap_or('?');
     let keeps = format!(
-        "{} for {side} under perfect play",
-        signed(puzzle.value())
+        "{} under perfect play",
+        result_words(puzzle.value(), side)
     );
     let mut lines = Vec::new();
     match puzzle.loss_of(pit) {
@@ -466,7 +467,7 @@ pub fn verdict_words(puzzle: &Puzzle, pit: Pit) -> Vec<String> {
             letters(rules, &best)
         )),
         Some(loss) => lines.push(format!(
-            "Not the best: {letter} loses {}. {} {} keeps {keeps}.",
+            "Not the best: {letter} loses {} against the best. {} {} keeps {keeps}.",
             crate::rules::plural(loss, "seed"),
             if best.len() == 1 { "The best move" } else { "The best moves" },
             letters(rules, &best)

@@ -273,7 +273,7 @@ impl PuzzleView {
         let rules = self.board().map_or(crate::rules::Rules::KALAH, |b| *b.rules());
         let mut keys = vec![
             (
-                "a-f, 1-6, a click".to_string(),
+                "a-f 1-6 click".to_string(),
                 "play that pit of the side to move: your answer".to_string(),
             ),
             (
