@@ -1,22 +1,25 @@
 //! Measures how long `perfect` keeps a person waiting on Kalah(6,4).
 //!
-//! `cargo run --release --example ponder_latency -- GAMES PACE_MS [south|north|both] [computer]`
+//! `cargo run --release --example ponder_latency -- GAMES PACE_MS [south|north|both] [person|computer] [TABLE_MIB]`
 //!
 //! Plays GAMES games for each capture rule and each seat: a fresh `perfect`
 //! (thinking on the opponent's time, as against a person) against random
 //! moves made PACE_MS milliseconds after `perfect` answered, as a person
 //! would take to move (only the seat named, if one is). With `computer`,
 //! `perfect` does not ponder, as against a computer in a live game (the
-//! pace then stands for the moves' animations). Prints the time of
-//! every `perfect` move as mean, 95th percentile and maximum, per rule and
-//! seat and over all. A throwaway
+//! pace then stands for the moves' animations). With TABLE_MIB, its
+//! table holds at most that many MiB (else a player's own limit). Prints
+//! the time of every `perfect` move as mean, 95th percentile and maximum,
+//! per rule and seat and over all, and the process's peak resident memory
+//! (where the system tells it). A throwaway
 //! measuring tool: the figures go in notes and the README, not in tests.
 
 use std::time::{Duration, Instant};
 
 use mancala::commands::arena::MoveTimes;
 use mancala::players::solver::book;
-use mancala::players::{Limits, PerfectPlayer, TurnFn, random_move};
+use mancala::players::solver::{DEFAULT_PLAYER_MEMORY, PLAYER_TABLE_BYTES};
+use mancala::players::{Limits, PerfectPlayer, Solver, TurnFn, random_move};
 use mancala::rng::Rng;
 use mancala::rules::{Board, Capture, Rules, Side};
 
@@ -35,6 +38,10 @@ fn main() {
     let pace = Duration::from_millis(args.next().and_then(|a| a.parse().ok()).unwrap_or(2000));
     let only = args.next().filter(|seat| seat != "both");
     let against_a_person = args.next().as_deref() != Some("computer");
+    let table = args
+        .next()
+        .and_then(|a| a.parse::<usize>().ok())
+        .map_or(PLAYER_TABLE_BYTES, |mib| mib << 20);
     let mut all = MoveTimes::default();
     for capture in [Capture::NonEmpty, Capture::Always] {
         let rules = Rules::new(6, 4).expect("Kalah(6,4)").with_capture(capture);
@@ -48,7 +55,11 @@ fn main() {
             let mut times = MoveTimes::default();
             for game in 0..games {
                 let mut rng = Rng::new(game * 2 + u64::from(seat == Side::North));
-                let mut perfect = PerfectPlayer::new();
+                let mut perfect = PerfectPlayer::with_solver(
+                    Solver::new(DEFAULT_PLAYER_MEMORY)
+                        .growing()
+                        .with_table_limit(table),
+                );
                 perfect.think_on_opponents_time(against_a_person);
                 let mut board = Board::new(rules);
                 let mut ply = 0;
@@ -83,4 +94,14 @@ fn main() {
         }
     }
     println!("all: {}", summary(&all));
+    if let Some(peak) = peak_resident() {
+        println!("peak resident: {peak}");
+    }
+}
+
+/// The process's peak resident memory as the system reports it (Linux).
+fn peak_resident() -> Option<String> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    Some(line["VmHWM:".len()..].trim().to_string())
 }

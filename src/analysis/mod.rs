@@ -271,6 +271,19 @@ fn always_exact(board: &Board, in_play: i32) -> bool {
     in_play <= ALWAYS_EXACT_SEEDS && rules.pits() <= 6 && rules.sowing() == Sowing::Single
 }
 
+/// An analysis's endgame database holds at most `2^(seeds / 2 + this)`
+/// positions for a round of `seeds` seeds: two steps below a solve's,
+/// since most positions of a round, valued from the last, have few seeds
+/// in play (16 seeds on Kalah(6,4) where a solve builds 18).
+const ANALYSIS_DB_SCALE: u32 = 1;
+
+/// An analysis's table holds at most this many bytes: positions valued
+/// from the last to the first each reuse the later ones' entries, and the
+/// 512 MiB table of a solve of Kalah(6,4) cost its pages' clearing (a
+/// round's analysis: 15.8 s of CPU, 2.1 s of it the system's, with 16
+/// seeds and a 64 MiB table 8.4 s and 0.3 s; see docs/PERFORMANCE.md).
+const ANALYSIS_TABLE_BYTES: usize = 64 << 20;
+
 /// Analyses positions, keeping its solver's table and the engine's from
 /// one position to the next (positions of one round share most of their
 /// trees).
@@ -291,7 +304,11 @@ impl Analyst {
     /// first use.
     #[must_use]
     pub fn new() -> Analyst {
-        Analyst::with_solver(Solver::new(DEFAULT_PLAYER_MEMORY))
+        Analyst::with_solver(
+            Solver::new(DEFAULT_PLAYER_MEMORY)
+                .with_endgame_scale(ANALYSIS_DB_SCALE)
+                .with_table_limit(ANALYSIS_TABLE_BYTES),
+        )
     }
 
     /// An analyst with this solver (for its memory and threads).
@@ -664,6 +681,18 @@ mod tests {
             i += 1;
         }
         moves
+    }
+
+    #[test]
+    fn a_rounds_analysis_takes_a_smaller_database_and_table_than_a_solve() {
+        // Kalah(6,4): 16 seeds (C(28, 12) positions of a byte) and 64 MiB,
+        // where a solve of the start takes 18 seeds and 512 MiB
+        let mut analyst = Analyst::new();
+        let _round = Round::new(&mut analyst, Rules::KALAH, Side::South);
+        assert_eq!(
+            analyst.solver.memory_used(),
+            30_421_755 + ANALYSIS_TABLE_BYTES
+        );
     }
 
     #[test]

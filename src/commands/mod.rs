@@ -3,6 +3,7 @@
 
 mod analyze;
 pub mod arena;
+mod engine;
 mod history;
 mod levels;
 mod net;
@@ -161,6 +162,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             output::emit(&completions(cmd.shell))?;
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::Engine(cmd)) => engine::run(&cmd),
         Some(Command::Host(cmd)) => net::host(&cmd),
         Some(Command::Join(cmd)) => net::join(&cmd),
         None => play::run(&cli.play),

@@ -48,14 +48,14 @@ const STYLES: [Style; MAX_LEVEL as usize - 1] = [
     Style {
         depth: 2,
         nodes: 10_000,
-        temperature: 6.5,
+        temperature: 7.0,
         cap: 30,
     },
     Style {
         depth: 2,
         nodes: 10_000,
-        temperature: 4.3,
-        cap: 16,
+        temperature: 4.0,
+        cap: 14,
     },
     Style {
         depth: 3,

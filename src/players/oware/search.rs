@@ -20,6 +20,8 @@ use crate::rules::oware::OwareBoard;
 const INF: i32 = 10_000;
 /// The evaluation's units per seed of margin.
 const SEED: i32 = 16;
+/// The longest principal variation reported.
+pub const PV_MOVES: usize = 32;
 
 #[derive(Clone, Copy, Default)]
 struct OwareEntry {
@@ -111,6 +113,19 @@ impl OwareSearch {
         max_depth: u32,
         limits: &Limits,
     ) -> OwareSearchResult {
+        self.search_reporting(board, max_depth, limits, &mut |_, _| {})
+    }
+
+    /// [`OwareSearch::search`], handing the result of every finished
+    /// iteration and its principal variation (at most [`PV_MOVES`]
+    /// moves) to `report`: an engine's `info` lines.
+    pub fn search_reporting(
+        &mut self,
+        board: &OwareBoard,
+        max_depth: u32,
+        limits: &Limits,
+        report: &mut dyn FnMut(&OwareSearchResult, &[Pit]),
+    ) -> OwareSearchResult {
         self.nodes = 0;
         self.stopped = false;
         let mut result = OwareSearchResult {
@@ -134,12 +149,49 @@ impl OwareSearch {
             result.depth = depth;
             result.proven = proven;
             result.value = (value + SEED / 2).div_euclid(SEED);
+            result.nodes = self.nodes;
+            let mut line = [Pit::new(0); PV_MOVES];
+            let len = self.principal_variation(board, &mut line);
+            report(&result, &line[..len]);
             if proven {
                 break;
             }
         }
         result.nodes = self.nodes;
         result
+    }
+
+    /// Probes `endgame` from now on (a database grown, or none): what the
+    /// table holds stays true, since every database value is exact.
+    pub fn set_endgame(&mut self, endgame: Arc<OwareEndgame>) {
+        self.endgame = endgame;
+    }
+
+    /// Forgets every position searched (a new game).
+    pub fn clear(&mut self) {
+        self.table.fill(OwareEntry::default());
+    }
+
+    /// The line the table holds from `board` into `line`: its best move,
+    /// the best reply, and so on, stopping where the table has nothing,
+    /// the move is not legal, or a position comes back. The moves written.
+    pub fn principal_variation(&self, board: &OwareBoard, line: &mut [Pit]) -> usize {
+        let mut seen = [0u64; PV_MOVES];
+        let mut at = *board;
+        let mut len = 0;
+        while len < line.len().min(PV_MOVES) && !at.is_over() {
+            let k = key(&at);
+            let e = self.table[k as usize & self.mask];
+            let pit = Pit::new(e.best);
+            if e.key != k || seen[..len].contains(&k) || !at.legal_moves().contains(pit) {
+                break;
+            }
+            seen[len] = k;
+            at.play_unchecked(pit);
+            line[len] = pit;
+            len += 1;
+        }
+        len
     }
 
     /// The value of `board` for its mover in 1/16 seed; `proven` is

@@ -334,6 +334,13 @@ const ENDGAME_SLICE: Duration = Duration::from_millis(50);
 /// than their search.
 const GROWING_TABLE_BYTES: usize = 32 << 20;
 
+/// A player's table ([`Solver::growing`]: `perfect`, the hints) holds at
+/// most this many bytes once warm: what pondering on Kalah(6,4) needs (see
+/// docs/PERFORMANCE.md: the moves' times the same as with the 512 MiB it
+/// had, which held 565 MB resident in a game against a person). With the
+/// 18-seed database beside it, a player takes about 120 MB.
+pub const PLAYER_TABLE_BYTES: usize = 32 << 20;
+
 /// The transposition table of a game of `total` seeds holds at most
 /// `2^table_bits(total)` bytes: 8 MiB for Kalah(6,3) (the same positions
 /// searched as with 64 MiB, without clearing 56 MiB more), 512 MiB for
@@ -1013,6 +1020,11 @@ pub struct Solver {
     /// Bytes of the table sized to the game and the memory (a growing
     /// solver's is smaller until [`Solver::warm_up`]).
     table_bytes: usize,
+    /// The most bytes the table may take, whatever the game and memory.
+    table_limit: usize,
+    /// An eagerly built database holds at most `2^(seeds / 2 + db_scale)`
+    /// positions (see [`DB_SCALE`]).
+    db_scale: u32,
     /// The most seeds in play the table and database are sized for.
     sized_for: u32,
     /// A growing solver's full-size table while warm-up brings its memory
@@ -1065,6 +1077,8 @@ impl Solver {
             endgame_time: Duration::ZERO,
             endgame_slice: None,
             table_bytes: 0,
+            table_limit: usize::MAX,
+            db_scale: DB_SCALE,
             sized_for: 0,
             pending_table: None,
             split_above: SPLIT_ABOVE_DB,
@@ -1094,9 +1108,29 @@ impl Solver {
     /// `GROWING_TABLE_BYTES` at most. The rest is built in slices by
     /// [`Solver::grow`] (on the time a move leaves) or at once by
     /// [`Solver::warm_up`], which then brings in the full-size table.
+    /// Its table, once warm, holds at most [`PLAYER_TABLE_BYTES`].
     #[must_use]
     pub fn growing(mut self) -> Solver {
         self.endgame_slice = Some(ENDGAME_SLICE);
+        self.table_limit = self.table_limit.min(PLAYER_TABLE_BYTES);
+        self
+    }
+
+    /// The same with a table of at most `bytes` (at least one bucket),
+    /// whatever the game and the memory allow.
+    #[must_use]
+    pub fn with_table_limit(mut self, bytes: usize) -> Solver {
+        self.table_limit = bytes;
+        self
+    }
+
+    /// The same with an eagerly built database of at most `2^(seeds / 2 +
+    /// scale)` positions for positions of `seeds` seeds in play (the
+    /// default scale is 3, see `DB_SCALE`): a smaller scale for many
+    /// solves of positions with fewer seeds (a round's analysis).
+    #[must_use]
+    pub fn with_endgame_scale(mut self, scale: u32) -> Solver {
+        self.db_scale = scale;
         self
     }
 
@@ -1348,7 +1382,8 @@ impl Solver {
         if !same || self.sized_for < seeds {
             let pits = rules.pits();
             let by_memory = endgame::seeds_for(pits, seeds, database_budget(self.memory));
-            let by_game = endgame::seeds_for(pits, seeds, 1u64 << (seeds / 2 + DB_SCALE).min(40));
+            let by_game =
+                endgame::seeds_for(pits, seeds, 1u64 << (seeds / 2 + self.db_scale).min(40));
             let k = by_memory.min(by_game.max(MIN_DB_SEEDS));
             let k = self.endgame_cap.map_or(k, |cap| cap.min(by_memory));
             let k = if rules.rules().sowing() == Sowing::Single {
@@ -1363,8 +1398,8 @@ impl Solver {
             let rest = self.memory.saturating_sub(db.bytes());
             self.endgame = Some(db);
             // whole buckets, as the table takes them
-            self.table_bytes = (rest.min(1usize << table_bits(seeds)) / table::BUCKET_BYTES).max(1)
-                * table::BUCKET_BYTES;
+            let bytes = rest.min(1usize << table_bits(seeds)).min(self.table_limit);
+            self.table_bytes = (bytes / table::BUCKET_BYTES).max(1) * table::BUCKET_BYTES;
             self.sized_for = seeds;
         }
         if self.endgame_slice.is_some() {

@@ -505,6 +505,32 @@ fn the_table_is_sized_to_the_game_not_to_the_memory_allowed() {
 }
 
 #[test]
+fn a_players_solver_plans_for_its_database_and_a_small_table_on_kalah_6_4() {
+    // `perfect` and the hints: the 18-seed database sized to the game and
+    // a table of what pondering needs, where it had 512 MiB (565 MB
+    // resident in a game against a person)
+    let mut player = Solver::new(DEFAULT_PLAYER_MEMORY).growing();
+    player.prepare(CompactRules::new(Rules::KALAH));
+    assert_eq!(player.table_bytes, PLAYER_TABLE_BYTES);
+    let database = player.endgame.as_mut().unwrap();
+    assert_eq!(database.database().max_seeds(), 18);
+    // C(30, 12) positions of a byte
+    assert_eq!(database.bytes(), 86_493_225);
+    assert!(database.bytes() + player.table_bytes < 200 << 20);
+    // a solve keeps the table sized to the game
+    let mut solve = Solver::new(DEFAULT_PLAYER_MEMORY);
+    solve.prepare(CompactRules::new(Rules::KALAH));
+    assert!(solve.table_bytes > 256 << 20);
+    // an explicit limit and a smaller database scale
+    let mut small = Solver::new(DEFAULT_PLAYER_MEMORY)
+        .with_table_limit(1 << 20)
+        .with_endgame_scale(1);
+    small.prepare(CompactRules::new(Rules::KALAH));
+    assert_eq!(small.table_bytes, 1 << 20);
+    assert_eq!(small.endgame.as_mut().unwrap().database().max_seeds(), 16);
+}
+
+#[test]
 fn a_growing_solver_searches_with_the_levels_built_and_grows_the_rest_on_other_time() {
     // Kalah(6,4) in 64 MiB: a 15-seed database and a 47 MiB table. A
     // growing solver searches with its first 13 levels and a 32 MiB table,

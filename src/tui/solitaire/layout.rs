@@ -1,6 +1,9 @@
-//! Where everything goes on the solitaire screen: the houses in a row
-//! with the store at the right end, scrolled a page at a time when they do
-//! not all fit, the banner, the status line and the key help. One
+//! Where everything goes on the solitaire screen: the houses in rows read
+//! like text (the farthest top left, house 1 and the store at the right
+//! end of the last row), as many rows as the screen has room for, with
+//! smaller boxes before any house is scrolled off, and scrolled a page at
+//! a time only when they still do not all fit; the banner, the status line
+//! and the key help. One
 //! [`Layout`] is shared by drawing ([`view`](super::view)) and by mouse
 //! clicks ([`Layout::hit`]), so a click always lands on what is drawn.
 
@@ -16,6 +19,9 @@ pub const MIN_HEIGHT: u16 = 19;
 
 /// Rows of the house boxes: border, two rows of seed marks, count, border.
 pub(super) const BOX_HEIGHT: u16 = 5;
+/// Rows of a small box (border, count, border), used when the houses fit
+/// on the screen only so.
+pub(super) const SMALL_BOX_HEIGHT: u16 = 3;
 /// Columns between two boxes, when there is room.
 const GAP: u16 = 1;
 /// Columns of a scroll arrow and its gap.
@@ -34,8 +40,11 @@ pub struct Layout {
     pub(super) hidden_left: Option<(usize, usize)>,
     /// Houses scrolled off to the right (between the view and the store).
     pub(super) hidden_right: Option<(usize, usize)>,
-    /// The first row of the board: the hand and cursor line.
-    pub(super) top: u16,
+    /// Whether the boxes are small ([`SMALL_BOX_HEIGHT`]): no seed marks,
+    /// and the hint on the row under the box (with the ▲ of a legal house).
+    pub(super) small: bool,
+    /// The row under the board for the note on houses scrolled off.
+    pub(super) note: Rect,
     /// Where the won / stuck banner goes.
     pub(super) banner: Rect,
     /// The status line.
@@ -62,17 +71,18 @@ impl Layout {
     #[must_use]
     pub fn hit(&self, x: u16, y: u16) -> Option<Hit> {
         let at = ratatui::layout::Position::new(x, y);
-        // The scroll arrows are on the boxes' rows.
-        let arrow_hit = |left: u16| {
-            (left..left + ARROW).contains(&x) && (self.store.y..self.store.bottom()).contains(&y)
+        // The scroll arrows are beside the first house and the store.
+        let arrow_hit = |beside: Rect| {
+            (beside.x.saturating_sub(ARROW)..beside.x).contains(&x)
+                && (beside.y..beside.bottom()).contains(&y)
         };
         if let (Some(_), Some(&(house, rect))) = (self.hidden_left, self.houses.first())
-            && arrow_hit(rect.x.saturating_sub(ARROW))
+            && arrow_hit(rect)
         {
             return Some(Hit::Select(house + 1));
         }
         if let (Some(_), Some(&(house, _))) = (self.hidden_right, self.houses.last())
-            && arrow_hit(self.store.x.saturating_sub(ARROW))
+            && arrow_hit(self.store)
         {
             return Some(Hit::Select(house - 1));
         }
@@ -134,20 +144,46 @@ pub fn layout(area: Rect, app: &SolitaireGame) -> Option<Layout> {
     // abbreviated) so that a house and the store always fit the screen.
     let house_w = (digits(widest) + 4).clamp(6, 12);
     let store_w = (digits(app.board().total()) + 4).clamp(9, 14);
-    // Boxes one column apart when they all fit so, else touching, else
-    // scrolled (touching) with an arrow on each side.
+    // Every row is as wide as the last, where the store stands.
     let room = inner.width.saturating_sub(2 + store_w);
-    let row_of = |gap: u16| houses as u64 * u64::from(house_w + gap) + u64::from(gap);
-    let (fits_all, gap) = if row_of(GAP) <= u64::from(room) {
-        (true, GAP)
-    } else {
-        (row_of(0) <= u64::from(room), 0)
+    // Rows under the two lines of rules, less the note's line.
+    let free = inner.height.saturating_sub(3);
+    let per_row = |gap: u16, arrows: bool| {
+        let room = room.saturating_sub(if arrows { 2 * ARROW } else { 0 });
+        (usize::from(room.saturating_sub(gap)) / usize::from(house_w + gap)).max(1)
     };
-    let capacity = if fits_all {
-        houses
-    } else {
-        (usize::from(room.saturating_sub(2 * ARROW)) / usize::from(house_w)).max(1)
+    // A row of boxes: the hand's line, the boxes, the ▲ line, and for big
+    // boxes a line for the hint.
+    let row_height = |small: bool| {
+        if small {
+            SMALL_BOX_HEIGHT + 2
+        } else {
+            BOX_HEIGHT + 3
+        }
     };
+    let rows_for = |small: bool| usize::from(free / row_height(small)).max(1);
+    // One row, apart or touching; else as many rows as there is room for,
+    // apart or touching, then with small boxes; else scrolled (big boxes,
+    // touching, an arrow each side).
+    let fitting = [
+        (GAP, false, true),
+        (0, false, true),
+        (GAP, false, false),
+        (0, false, false),
+        (0, true, false),
+    ]
+    .into_iter()
+    .find(|&(gap, small, one_row)| {
+        houses <= per_row(gap, false) * if one_row { 1 } else { rows_for(small) }
+    });
+    let (gap, small, fits_all) = fitting.map_or((0, false, false), |(g, s, _)| (g, s, true));
+    let across = per_row(gap, !fits_all);
+    let rows = if fits_all {
+        houses.div_ceil(across).max(1)
+    } else {
+        rows_for(false)
+    };
+    let capacity = if fits_all { houses } else { across * rows };
     let (lo, hi) = if houses == 0 {
         (1, 0)
     } else {
@@ -159,38 +195,56 @@ pub fn layout(area: Rect, app: &SolitaireGame) -> Option<Layout> {
     let hidden_right = (lo > 1).then_some((1, lo - 1));
 
     let shown = hi + 1 - lo;
-    let row_width =
-        shown as u16 * (house_w + gap) + gap + store_w + if fits_all { 0 } else { 2 * ARROW };
-    let top = inner.y + 2 + (inner.height.saturating_sub(2 + 9 + 4)) / 2;
-    let mut x = inner.x + (inner.width.saturating_sub(row_width)) / 2;
-    if !fits_all {
-        x += ARROW;
-    }
-    let box_y = top + 1;
+    let across = across.min(shown.max(1));
+    let arrows = if fits_all { 0 } else { 2 * ARROW };
+    let row_width = across as u16 * (house_w + gap) + gap + store_w + arrows;
+    let row_h = row_height(small);
+    let box_h = if small { SMALL_BOX_HEIGHT } else { BOX_HEIGHT };
+    let board_h = rows as u16 * row_h;
+    // The board, its note and (under it when there is room, else over the
+    // board) the banner, centred in what is left under the rules.
+    let below = if free + 3 >= board_h + 1 + 4 + 2 {
+        4
+    } else {
+        0
+    };
+    let top = inner.y + 2 + (inner.height.saturating_sub(2 + board_h + 1 + below)) / 2;
+    let left = inner.x + (inner.width.saturating_sub(row_width)) / 2 + arrows / 2;
     let mut placed = Vec::with_capacity(shown);
-    for house in (lo..=hi).rev() {
-        placed.push((house, Rect::new(x, box_y, house_w, BOX_HEIGHT)));
-        x += house_w + gap;
+    // Read like text, farthest first; only the first row may be short, so
+    // that the last row ends with house 1 beside the store.
+    let first_row = shown - (rows - 1) * across;
+    for (k, house) in (lo..=hi).rev().enumerate() {
+        let (row, column) = match k.checked_sub(first_row) {
+            None => (0, k),
+            Some(after) => (1 + after / across, after % across),
+        };
+        let x = left + column as u16 * (house_w + gap);
+        let y = top + 1 + row as u16 * row_h;
+        placed.push((house, Rect::new(x, y, house_w, box_h)));
     }
-    x += gap;
-    if !fits_all {
-        x += ARROW;
-    }
-    let store = Rect::new(x, box_y, store_w, BOX_HEIGHT);
-    let banner_y = top + 9;
-    let banner = Rect::new(
-        inner.x,
-        banner_y,
-        inner.width,
-        (inner.y + inner.height).saturating_sub(banner_y).min(4),
-    );
+    let store_x = left + across as u16 * (house_w + gap) + gap + arrows / 2;
+    let store = Rect::new(store_x, top + 1 + (rows as u16 - 1) * row_h, store_w, box_h);
+    let note = Rect::new(inner.x, top + board_h, inner.width, 1);
+    let banner = if below > 0 {
+        let banner_y = top + board_h + 1;
+        Rect::new(
+            inner.x,
+            banner_y,
+            inner.width,
+            (inner.y + inner.height).saturating_sub(banner_y).min(4),
+        )
+    } else {
+        Rect::new(inner.x, top + board_h.saturating_sub(4) / 2, inner.width, 4)
+    };
     Some(Layout {
         frame,
         houses: placed,
         store,
         hidden_left,
         hidden_right,
-        top,
+        small,
+        note,
         banner,
         status,
         keys,

@@ -20,7 +20,7 @@ use crate::tui::chrome::{HelpText, KeyBar, Weight, draw_help, draw_too_small};
 use crate::tui::theme::Theme;
 
 use super::app::{Question, SolitaireGame};
-use super::layout::{ARROW, BOX_HEIGHT};
+use super::layout::ARROW;
 pub use super::layout::{Hit, Layout, MIN_HEIGHT, MIN_WIDTH, layout};
 
 /// Seed marks.
@@ -202,15 +202,27 @@ pub fn draw(frame: &mut Frame, app: &SolitaireGame, theme: Theme) {
             .border_style(border)
             .title_top(Line::styled(format!(" {house} "), title_style).centered());
         render_box(buf, rect, block, count, landed, theme);
-        let below = Rect::new(rect.x, rect.y + BOX_HEIGHT, rect.width, 1);
-        if legal {
+        let below = Rect::new(rect.x, rect.bottom(), rect.width, 1);
+        let hinted = animation.is_none() && app.hint() == Some(house);
+        if legal && !(hinted && layout.small) {
             Widget::render(Paragraph::new(centered("▲", theme.playable)), below, buf);
         }
-        if animation.is_none() && app.hint() == Some(house) {
-            let hint_row = Rect::new(rect.x, rect.y + BOX_HEIGHT + 1, rect.width, 1);
-            Widget::render(Paragraph::new(centered("★hint", theme.hint)), hint_row, buf);
+        if hinted {
+            // Small boxes have no line of their own for the hint.
+            let (row, text) = if layout.small {
+                (below, "▲★hint")
+            } else {
+                (
+                    Rect {
+                        y: rect.bottom() + 1,
+                        ..below
+                    },
+                    "★hint",
+                )
+            };
+            Widget::render(Paragraph::new(centered(text, theme.hint)), row, buf);
         }
-        let above = Rect::new(rect.x, layout.top, rect.width, 1);
+        let above = Rect::new(rect.x, rect.y - 1, rect.width, 1);
         if hand_at == Some(house) {
             Widget::render(
                 Paragraph::new(hand_line(animation, rect.width, theme)),
@@ -239,7 +251,7 @@ pub fn draw(frame: &mut Frame, app: &SolitaireGame, theme: Theme) {
         .title_top(Line::styled(" store ", store_title).centered());
     render_box(buf, layout.store, store, counts[0], store_landed, theme);
     if hand_at == Some(0) {
-        let above = Rect::new(layout.store.x, layout.top, layout.store.width, 1);
+        let above = Rect::new(layout.store.x, layout.store.y - 1, layout.store.width, 1);
         Widget::render(
             Paragraph::new(hand_line(animation, layout.store.width, theme)),
             above,
@@ -295,15 +307,14 @@ fn render_box(
     } else {
         (theme.seeds, theme.count)
     };
-    Widget::render(
-        Paragraph::new(vec![
-            centered(marks1, seeds),
-            centered(marks2, seeds),
-            centered(count_text(count, rect.width - 2), count_style),
-        ]),
-        inner,
-        buf,
-    );
+    let count = centered(count_text(count, rect.width - 2), count_style);
+    // A small box has room for the count only.
+    let lines = if inner.height < 3 {
+        vec![count]
+    } else {
+        vec![centered(marks1, seeds), centered(marks2, seeds), count]
+    };
+    Widget::render(Paragraph::new(lines), inner, buf);
 }
 
 /// The keys that do something now, in the two-player game's key bar
@@ -370,11 +381,10 @@ fn hand_line(
 }
 
 fn draw_scroll_marks(buf: &mut ratatui::buffer::Buffer, layout: &Layout, theme: Theme) {
-    let count_row = layout.store.y + 3;
     let mut notes = Vec::new();
     if let Some((lo, hi)) = layout.hidden_left {
         if let Some(&(_, first)) = layout.houses.first() {
-            buf.set_string(first.x - ARROW, count_row, "◀", theme.key);
+            buf.set_string(first.x - ARROW, first.y + first.height - 2, "◀", theme.key);
         }
         notes.push(if lo == hi {
             format!("{lo}")
@@ -383,7 +393,8 @@ fn draw_scroll_marks(buf: &mut ratatui::buffer::Buffer, layout: &Layout, theme: 
         });
     }
     if let Some((lo, hi)) = layout.hidden_right {
-        buf.set_string(layout.store.x - ARROW, count_row, "▶", theme.key);
+        let store = layout.store;
+        buf.set_string(store.x - ARROW, store.y + store.height - 2, "▶", theme.key);
         notes.push(if lo == hi {
             format!("{lo}")
         } else {
@@ -400,13 +411,7 @@ fn draw_scroll_marks(buf: &mut ratatui::buffer::Buffer, layout: &Layout, theme: 
             },
             notes.join(" and ")
         );
-        let row = Rect::new(
-            layout.frame.x + 1,
-            layout.top + 1 + BOX_HEIGHT + 2,
-            layout.frame.width - 2,
-            1,
-        );
-        Widget::render(Paragraph::new(centered(text, theme.dim)), row, buf);
+        Widget::render(Paragraph::new(centered(text, theme.dim)), layout.note, buf);
     }
 }
 
@@ -666,6 +671,49 @@ mod tests {
         assert_eq!(far.hidden_left, None);
         assert!(far.hidden_right.is_some());
         insta::assert_snapshot!(render(&a, 80, 24, Theme::colour()).backend());
+    }
+
+    /// Houses that do not fit in one row go on to more rows (smaller
+    /// boxes if need be) before any is scrolled off: 300 seeds at 80x24
+    /// show every house, each box inside the frame and apart from the
+    /// others, the houses read like text towards the store, and a click on
+    /// a box plays its house.
+    #[test]
+    fn three_hundred_seeds_fill_the_screen_in_rows_instead_of_scrolling() {
+        let a = app(deal(300), None);
+        let houses = a.board().houses();
+        assert!(houses > 20, "{houses} houses");
+        let l = layout(Rect::new(0, 0, 80, 24), &a).unwrap();
+        assert_eq!(l.houses.len(), houses);
+        assert_eq!((l.hidden_left, l.hidden_right), (None, None));
+        let boxes: Vec<Rect> = l.houses.iter().map(|&(_, r)| r).chain([l.store]).collect();
+        for (i, one) in boxes.iter().enumerate() {
+            assert!(
+                one.right() < 80 && one.bottom() < 22,
+                "inside the frame: {one:?}"
+            );
+            for other in &boxes[i + 1..] {
+                assert!(!one.intersects(*other), "{one:?} and {other:?} overlap");
+            }
+        }
+        let rows: std::collections::BTreeSet<u16> = boxes.iter().map(|r| r.y).collect();
+        assert!(rows.len() > 1, "more than one row: {rows:?}");
+        // In reading order every house is one nearer the store than the last.
+        let mut reading: Vec<(u16, u16, usize)> =
+            l.houses.iter().map(|&(h, r)| (r.y, r.x, h)).collect();
+        reading.sort_unstable();
+        let order: Vec<usize> = reading.iter().map(|&(_, _, h)| h).collect();
+        assert_eq!(order, (1..=houses).rev().collect::<Vec<_>>());
+        assert_eq!(
+            l.store.y,
+            reading.last().unwrap().0,
+            "the store ends the last row"
+        );
+        for &(house, rect) in &l.houses {
+            assert_eq!(l.hit(rect.x + 1, rect.y + 1), Some(Hit::Play(house)));
+        }
+        let screen = render(&a, 80, 24, Theme::colour()).backend().to_string();
+        assert!(!screen.contains("Not all houses fit"), "{screen}");
     }
 
     #[test]
