@@ -144,7 +144,11 @@ fn check_against_brute_force(puzzle: &Value, memo: &mut Memo) -> Vec<(char, i32)
         .filter(|&&(_, v)| v < top)
         .map(|&(c, v)| (c.to_string(), (top - v).into()))
         .collect();
-    assert_eq!(puzzle["losses"], Value::Object(losses), "losses of {puzzle}");
+    assert_eq!(
+        puzzle["losses"],
+        Value::Object(losses),
+        "losses of {puzzle}"
+    );
     assert_eq!(puzzle["value"], top);
     values
 }
@@ -156,8 +160,19 @@ fn builtin_puzzles_best_moves_and_losses_are_the_brute_forces() {
     for args in [
         &["--pits", "3", "--seeds", "3"][..],
         &["--pits", "4", "--seeds", "2", "--seed", "5"],
-        &["--pits", "4", "--seeds", "2", "--capture", "nonempty", "--seed", "3"],
-        &["--pits", "3", "--seeds", "4", "--sweep", "none", "--seed", "11"],
+        &[
+            "--pits",
+            "4",
+            "--seeds",
+            "2",
+            "--capture",
+            "nonempty",
+            "--seed",
+            "3",
+        ],
+        &[
+            "--pits", "3", "--seeds", "4", "--sweep", "none", "--seed", "11",
+        ],
         &["--pits", "2", "--seeds", "5", "--sowing", "relay"],
     ] {
         let listed = puzzles(&scratch, &[args, &["--count", "4"]].concat());
@@ -174,7 +189,10 @@ fn builtin_puzzles_best_moves_and_losses_are_the_brute_forces() {
             checked += 1;
         }
         // the same seed, the same puzzles
-        assert_eq!(puzzles(&scratch, &[args, &["--count", "4"]].concat()), listed);
+        assert_eq!(
+            puzzles(&scratch, &[args, &["--count", "4"]].concat()),
+            listed
+        );
     }
     assert!(checked >= 12, "{checked} puzzles checked");
 }
@@ -265,9 +283,10 @@ fn answers_keep_the_streak_and_a_missed_puzzle_comes_back() {
     assert!(text.contains("Best!"), "{text}");
     assert!(text.contains("The best line:"), "{text}");
     assert!(text.contains("Solved · streak 1"), "{text}");
-    let kept: Value =
-        serde_json::from_str(&std::fs::read_to_string(scratch.data().join("puzzles.json")).unwrap())
-            .unwrap();
+    let kept: Value = serde_json::from_str(
+        &std::fs::read_to_string(scratch.data().join("puzzles.json")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(kept["streak"], 1);
     assert!(kept["rating"].as_f64().unwrap() > 1200.0);
     // the next run deals the next built-in puzzle, not the first again
@@ -288,9 +307,10 @@ fn answers_keep_the_streak_and_a_missed_puzzle_comes_back() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("Not the best"), "{text}");
     assert!(text.contains("comes back after 3 more puzzles"), "{text}");
-    let kept: Value =
-        serde_json::from_str(&std::fs::read_to_string(scratch.data().join("puzzles.json")).unwrap())
-            .unwrap();
+    let kept: Value = serde_json::from_str(
+        &std::fs::read_to_string(scratch.data().join("puzzles.json")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(kept["streak"], 0);
     assert_eq!(kept["reviews"].as_array().unwrap().len(), 1);
     assert_eq!(kept["reviews"][0]["puzzle"]["position"], first["position"]);

@@ -263,7 +263,11 @@ impl Puzzler {
                 if left == 0 {
                     return None;
                 }
-                if child.to_move() == mover { value } else { -value }
+                if child.to_move() == mover {
+                    value
+                } else {
+                    -value
+                }
             };
             values.push((pit, value));
         }
@@ -453,14 +457,13 @@ pub fn verdict_words(puzzle: &Puzzle, pit: Pit) -> Vec<String> {
     let side = puzzle.board.to_move();
     let best = puzzle.best();
     let letter = rules.letter(pit).unwrap_or('?');
-    let keeps = format!(
-        "{} under perfect play",
-        result_words(puzzle.value(), side)
-    );
+    let keeps = format!("{} under perfect play", result_words(puzzle.value(), side));
     let mut lines = Vec::new();
     match puzzle.loss_of(pit) {
         Some(0) if best.len() == 1 => {
-            lines.push(format!("Best! {letter} is the one move that keeps {keeps}."));
+            lines.push(format!(
+                "Best! {letter} is the one move that keeps {keeps}."
+            ));
         }
         Some(0) => lines.push(format!(
             "Best! {letter} keeps {keeps}; so do {}.",
@@ -469,7 +472,11 @@ pub fn verdict_words(puzzle: &Puzzle, pit: Pit) -> Vec<String> {
         Some(loss) => lines.push(format!(
             "Not the best: {letter} loses {} against the best. {} {} keeps {keeps}.",
             crate::rules::plural(loss, "seed"),
-            if best.len() == 1 { "The best move" } else { "The best moves" },
+            if best.len() == 1 {
+                "The best move"
+            } else {
+                "The best moves"
+            },
             letters(rules, &best)
         )),
         None => lines.push(format!("{letter} is not a legal move here.")),
@@ -488,7 +495,12 @@ pub fn verdict_words(puzzle: &Puzzle, pit: Pit) -> Vec<String> {
 /// The progress after an answer: "Solved · streak 3 · puzzle rating
 /// 1200 → 1235." (a failed puzzle: when it comes back).
 #[must_use]
-pub fn progress_words(solved: bool, streak: u32, rating: (f64, f64), comes_back: Option<u32>) -> String {
+pub fn progress_words(
+    solved: bool,
+    streak: u32,
+    rating: (f64, f64),
+    comes_back: Option<u32>,
+) -> String {
     let mut line = format!(
         "{} · streak {streak} · puzzle rating {:.0} → {:.0}",
         if solved { "Solved" } else { "Missed" },

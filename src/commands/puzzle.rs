@@ -41,7 +41,10 @@ pub fn run(cmd: &PuzzleCmd) -> anyhow::Result<ExitCode> {
     let (_, problem) = trainer.scan(|i, of| {
         if progress {
             let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\rLooking for puzzles in your rounds: {i} of {of}\x1b[K");
+            let _ = write!(
+                err,
+                "\rLooking for puzzles in your rounds: {i} of {of}\x1b[K"
+            );
             let _ = err.flush();
         }
     });
@@ -71,12 +74,7 @@ pub fn run(cmd: &PuzzleCmd) -> anyhow::Result<ExitCode> {
     }
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
-    match crate::plain::puzzle::run(
-        &mut trainer,
-        &mut input,
-        &mut out,
-        !cmd.speed.no_animation,
-    ) {
+    match crate::plain::puzzle::run(&mut trainer, &mut input, &mut out, !cmd.speed.no_animation) {
         Err(e)
             if e.downcast_ref::<std::io::Error>()
                 .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>

@@ -610,6 +610,7 @@ mod tests {
                     Seat::new("Michael", PlayerKind::Network),
                 ],
                 first: FirstMover::Alternate,
+                start: None,
             };
             let m = Match::new(config, 1);
             Host {

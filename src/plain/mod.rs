@@ -466,6 +466,7 @@ mod tests {
                 Seat::new("Michael", PlayerKind::Random),
             ],
             first: FirstMover::North,
+            start: None,
         };
         let options = PlayOptions::default();
         let mut game = LocalGame::new(Vec::new(), true, options, Keeper::new(None), config, 1);
@@ -496,6 +497,7 @@ mod tests {
                 Seat::new("Michael", north),
             ],
             first: FirstMover::Alternate,
+            start: None,
         };
         let options = PlayOptions {
             seed_delay: animate.then_some(Duration::ZERO),

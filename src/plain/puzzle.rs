@@ -39,7 +39,11 @@ pub fn run(
         };
         number += 1;
         let Some(pit) = ask(trainer, &dealt, number, input, out)? else {
-            writeln!(out, "Stopped. Your puzzle rating: {:.0}.", trainer.progress().rating)?;
+            writeln!(
+                out,
+                "Stopped. Your puzzle rating: {:.0}.",
+                trainer.progress().rating
+            )?;
             break;
         };
         for line in verdict_words(&dealt.puzzle, pit) {

@@ -501,6 +501,7 @@ mod tests {
                 Seat::new("Michael", PlayerKind::Human),
             ],
             first: FirstMover::Random,
+            start: None,
         }
     }
 

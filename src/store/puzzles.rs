@@ -80,7 +80,13 @@ impl KeptPuzzle {
                 ply,
                 played,
                 player,
-            } => ("mine", record.clone(), *ply, letter(*played), player.clone()),
+            } => (
+                "mine",
+                record.clone(),
+                *ply,
+                letter(*played),
+                player.clone(),
+            ),
         };
         KeptPuzzle {
             position: puzzle.key(),
@@ -314,7 +320,11 @@ impl PuzzleProgress {
             volatility: self.volatility,
             rounds: 0,
         }
-        .after(puzzle.rating(), PUZZLE_DEVIATION, if solved { 1.0 } else { 0.0 });
+        .after(
+            puzzle.rating(),
+            PUZZLE_DEVIATION,
+            if solved { 1.0 } else { 0.0 },
+        );
         self.rating = rating.rating;
         self.deviation = rating.deviation;
         self.volatility = rating.volatility;
@@ -558,7 +568,9 @@ impl Trainer {
     /// kept. Returns how it went, and what could not be kept.
     pub fn answer(&mut self, dealt: &Dealt, pit: Pit) -> (Answered, Option<String>) {
         let solved = dealt.puzzle.loss_of(pit) == Some(0);
-        let answered = self.progress.answer(&dealt.puzzle, solved, dealt.review.as_ref());
+        let answered = self
+            .progress
+            .answer(&dealt.puzzle, solved, dealt.review.as_ref());
         (answered, self.save().err())
     }
 
@@ -613,7 +625,9 @@ mod tests {
         assert_eq!(progress.streak, 0);
         assert!(progress.rating < Rating::NEW_RATING);
         assert!(progress.take_due().is_none(), "not due at once");
-        let other = Puzzler::new().builtin(Rules::new(4, 3).unwrap(), 3).unwrap();
+        let other = Puzzler::new()
+            .builtin(Rules::new(4, 3).unwrap(), 3)
+            .unwrap();
         for _ in 0..FIRST_INTERVAL {
             progress.answer(&other, true, None);
         }
@@ -656,7 +670,10 @@ mod tests {
             .replace("kalah 4x3", "kalah 9x3");
         std::fs::write(&path, text).unwrap();
         let (back, _) = PuzzleProgress::load(&path);
-        assert!(back.reviews.is_empty(), "a position that does not read is dropped");
+        assert!(
+            back.reviews.is_empty(),
+            "a position that does not read is dropped"
+        );
         std::fs::write(&path, "{not json").unwrap();
         let (back, problem) = PuzzleProgress::load(&path);
         assert_eq!(back, PuzzleProgress::default());

@@ -270,7 +270,9 @@ impl PuzzleView {
 
     /// The help screen.
     fn help_text(&self) -> HelpText {
-        let rules = self.board().map_or(crate::rules::Rules::KALAH, |b| *b.rules());
+        let rules = self
+            .board()
+            .map_or(crate::rules::Rules::KALAH, |b| *b.rules());
         let mut keys = vec![
             (
                 "a-f 1-6 click".to_string(),
