@@ -397,9 +397,12 @@ pub struct SolitaireCmd {
 /// Options of `mancala replay`.
 #[derive(Debug, Args)]
 pub struct ReplayCmd {
-    /// A game record written by mancala.
+    /// A game record written by mancala, or PGN-style text; - reads it from standard input.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
+    /// Print the round as text instead of replaying it: pgn (PGN-style, to paste into a message) or record.
+    #[arg(long, value_name = "FORMAT", hide_possible_values = true, value_parser = ["pgn", "record"])]
+    pub format: Option<String>,
     /// How the moves are shown.
     #[command(flatten)]
     pub show: ShowArgs,

@@ -8,6 +8,7 @@
 pub mod dirs;
 pub mod files;
 pub mod keeper;
+pub mod pgn;
 pub mod puzzles;
 pub mod rating;
 pub mod record;
