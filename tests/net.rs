@@ -36,11 +36,23 @@ struct Player {
     again_answered: usize,
 }
 
+/// The joiner's data directory beside the host's `data`: each end keeps
+/// its own record and statistics of the match.
+fn joiner_dir(data: &Path) -> PathBuf {
+    data.join("joiner")
+}
+
 impl Player {
+    /// `mancala ARGS` on `data`; a joiner on [`joiner_dir`].
     fn spawn(data: &Path, args: &[String]) -> Player {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let data = if args[0] == "join" {
+            joiner_dir(data)
+        } else {
+            data.to_path_buf()
+        };
         Player {
-            program: Program::spawn(data, &args),
+            program: Program::spawn(&data, &args),
             answered: 0,
             again_answered: 0,
         }
@@ -261,6 +273,117 @@ fn lines_typed_ahead_answer_each_question_in_order_every_run() {
         outputs.push(last_board(&host_text));
     }
     assert_eq!(outputs[0], outputs[1], "the same game every run");
+}
+
+/// What `mancala stats --json` in `data` says of Alice and Michael: their
+/// rounds.
+fn counted_rounds(data: &Path) -> u64 {
+    let out = Command::new(BIN)
+        .args(["stats", "--json"])
+        .env("MANCALA_DATA_DIR", data)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    json["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["players"] == serde_json::json!(["Alice", "Michael"]))
+        .map_or(0, |p| p["rounds"].as_u64().unwrap())
+}
+
+/// The joiner keeps its own record and statistics of each round (today's
+/// main kept nothing there), and news from the host that comes while the
+/// joiner's prompt is open goes on a line of its own, not after the
+/// prompt.
+#[test]
+fn the_joiner_keeps_its_rounds_and_news_never_runs_on_from_an_open_prompt() {
+    let [south, north] = scripted_round();
+    let scratch = data_dir("joiner-keeps");
+    let data = scratch.path();
+    let port = free_port();
+    let (mut host, code) = start_host(data, port, &["--pits", "3", "--seeds", "2"]);
+    let mut joiner = Player::spawn(data, &join_args(port, &code, &[]));
+    host.wait_for("prompt", |t| t.ends_with("Alice, choose a pit (a-c): "));
+    host.send(&south[0]);
+    joiner.wait_for("Michael's turn", |t| {
+        t.ends_with("Michael, choose a pit (d-f): ")
+    });
+    host.send("u");
+    joiner.wait_for("the request on its own line", |t| {
+        t.ends_with(
+            "Michael, choose a pit (d-f): \nAlice asks to take back their last move.\nAgree? (y/n) ",
+        )
+    });
+    joiner.send("n");
+    joiner.wait_for("the prompt again", |t| {
+        t.ends_with("Michael, choose a pit (d-f): ")
+    });
+    for line in &south[1..] {
+        host.send(line);
+    }
+    host.send("n");
+    for line in &north {
+        joiner.send(line);
+    }
+    assert_eq!(host.wait_exit(), 0, "{}", host.text());
+    assert_eq!(joiner.wait_exit(), 0, "{}", joiner.text());
+    let said = joiner.text();
+    assert!(said.contains("Round recorded in "), "{said}");
+    let joiner_data = joiner_dir(data);
+    assert_eq!(records(&joiner_data).len(), 1, "{said}");
+    assert_eq!(counted_rounds(&joiner_data), 1);
+    assert_eq!(records(data).len(), 1, "the host's own record");
+    assert_eq!(counted_rounds(data), 1);
+}
+
+/// The plain tests' scripted round (the rightmost legal pit each move,
+/// Kalah 6 × 4) through host and joiner in plain mode: both records hold
+/// the moves of the same round played locally in plain mode.
+#[test]
+fn the_scripted_round_through_the_network_records_as_plain_local_play() {
+    use mancala::rules::{Board, Rules};
+    let rules = Rules::KALAH;
+    let mut board = Board::new(rules);
+    let mut letters = Vec::new();
+    while let Some(pit) = board.legal_moves().last() {
+        letters.push((board.to_move(), rules.letter(pit).unwrap().to_string()));
+        board.play(pit).unwrap();
+    }
+    let scratch = data_dir("scripted");
+    let data = scratch.path();
+    let local = data.join("local");
+    let input: String = letters.iter().map(|(_, l)| format!("{l}\n")).collect();
+    let mut game = Player::spawn(
+        &local,
+        &["--plain", "--no-animation", "Alice", "Michael"].map(String::from),
+    );
+    game.send(&format!("{input}n"));
+    assert_eq!(game.wait_exit(), 0, "{}", game.text());
+    let port = free_port();
+    let (mut host, code) = start_host(data, port, &["--no-animation"]);
+    let mut joiner = Player::spawn(data, &join_args(port, &code, &["--no-animation"]));
+    for (side, letter) in &letters {
+        match side {
+            mancala::rules::Side::South => host.send(letter),
+            mancala::rules::Side::North => joiner.send(letter),
+        }
+    }
+    host.send("n");
+    assert_eq!(host.wait_exit(), 0, "{}", host.text());
+    assert_eq!(joiner.wait_exit(), 0, "{}", joiner.text());
+    let moves = |dir: &Path| {
+        let found = records(dir);
+        assert_eq!(found.len(), 1, "{dir:?}");
+        let text = std::fs::read_to_string(&found[0]).unwrap();
+        let record = mancala::store::Record::parse(&text).unwrap();
+        (record.moves.clone(), record.names().map(String::from))
+    };
+    let played = moves(&local);
+    assert_eq!(played.0.len(), letters.len());
+    assert_eq!(moves(data), played, "the host's record");
+    assert_eq!(moves(&joiner_dir(data)), played, "the joiner's record");
 }
 
 #[test]
@@ -1174,4 +1297,28 @@ fn a_joiner_restarted_before_its_old_connections_end_reaches_the_host_gets_its_s
     });
     assert!(text.contains("Connected: Alice"), "{text}");
     host.wait_for("the new program", |t| t.contains("From a new program"));
+}
+
+/// On a board where `q` names a pit (10 pits), `Q` (the quit key there)
+/// leaves the match: quitting never plays a move. Today's main played the
+/// joiner's pit q.
+#[test]
+fn quitting_where_q_is_a_pit_plays_no_move() {
+    let scratch = data_dir("quit-q");
+    let data = scratch.path();
+    let port = free_port();
+    let (mut host, code) = start_host(data, port, &["--pits", "10", "--no-animation"]);
+    let mut joiner = Player::spawn(data, &join_args(port, &code, &["--no-animation"]));
+    host.wait_for("prompt", |t| t.ends_with("Alice, choose a pit (a-j): "));
+    host.send("a");
+    joiner.wait_for("Michael's turn", |t| {
+        t.ends_with("Michael, choose a pit (k-t): ")
+    });
+    joiner.send("Q");
+    let text = host.wait_for("Michael's leaving", |t| {
+        t.contains("Michael left the match.") || t.contains("Michael plays q")
+    });
+    assert!(!text.contains("Michael plays q"), "{text}");
+    assert_eq!(joiner.wait_exit(), 0, "{}", joiner.text());
+    assert!(joiner.text().contains("You left the match"));
 }

@@ -58,8 +58,9 @@ fn one_round(data: &Path) -> (Program, Program) {
     let mut alice = host(data, &port);
     let code = code_of(&alice);
     let address = format!("127.0.0.1:{port}");
+    // The joiner keeps its own records in a data directory of its own.
     let michael = Program::spawn(
-        data,
+        &data.join("joiner"),
         &["join", address.as_str(), "--code", code.as_str(), "Michael"],
     );
     alice.wait_for("Alice's turn", |t| t.contains("Alice, choose a pit"));
@@ -217,4 +218,129 @@ fn a_hosted_round_records_the_friend_as_playing_over_the_network() {
     let listing = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{out:?}");
     assert!(listing.contains("Michael"), "{listing}");
+}
+
+/// `mancala host Alice ARGS` on a free port, 3 pits × 2 seeds, Alice
+/// first; the program and its port.
+fn small_host(data: &Path) -> (Program, String) {
+    let port = free_port();
+    let args = [
+        "host",
+        "Alice",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        &port,
+        "--pits",
+        "3",
+        "--seeds",
+        "2",
+        "--first",
+        "south",
+    ];
+    (Program::spawn(data, &args), port)
+}
+
+/// `mancala join` as `name` (its own data directory beside `data`).
+fn small_join(data: &Path, port: &str, code: &str, name: &str) -> Program {
+    let address = format!("127.0.0.1:{port}");
+    Program::spawn(
+        &data.join(name),
+        &["join", address.as_str(), "--code", code, name],
+    )
+}
+
+/// A move of `name`'s as the joiner's screen shows it once confirmed.
+fn shows_move(text: &str, name: &str, letter: char) -> bool {
+    text.contains(&format!("{name} sows {letter}"))
+        || text.contains(&format!("{name} plays {letter}."))
+}
+
+/// A host whose save fails tells the joiner nothing of the move until it
+/// is on its disk: it says why, tries again, and the joiner hears of the
+/// move once the save works. Today's main confirmed the move at once,
+/// unsaved.
+#[test]
+fn a_host_confirms_a_move_only_once_it_is_saved() {
+    let scratch = Scratch::new("keep-unsaved");
+    let data = scratch.path();
+    let (mut alice, port) = small_host(data);
+    let code = code_of(&alice);
+    let michael = small_join(data, &port, &code, "Michael");
+    alice.wait_for("Alice's turn", |t| t.contains("Alice, choose a pit"));
+    alice.send("a");
+    michael.wait_for("Michael's turn", |t| t.contains("Michael, choose a pit"));
+    let mut michael = michael;
+    // The save cannot be replaced while a folder has its name.
+    let save = std::fs::read_dir(data.join("saves/network"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "txt"))
+        .expect("the match's save");
+    std::fs::remove_file(&save).unwrap();
+    std::fs::create_dir(&save).unwrap();
+    michael.send("d");
+    alice.wait_for("the failed save", |t| {
+        t.contains("could not save the match")
+    });
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let said = alice.text();
+    let seen = michael.text();
+    assert!(
+        !shows_move(&seen, "Michael", 'd')
+            && said.contains("Michael is told of it once it is saved"),
+        "confirmed unsaved:\n{seen}"
+    );
+    std::fs::remove_dir(&save).unwrap();
+    michael.wait_for("the move, once saved", |t| shows_move(t, "Michael", 'd'));
+    alice.wait_for("saved", |t| {
+        t.contains("The match is saved now: Michael is told.")
+    });
+    assert!(save.is_file(), "saved");
+    alice.send("q");
+    alice.wait_exit();
+}
+
+/// With several unfinished network matches under the same rules, `mancala
+/// host Alice` lists them all and the one whose opponent joins goes on
+/// (today's main offered only the most recent, and the other's first move
+/// of a new session overwrote nothing but was never offered).
+#[test]
+fn several_unfinished_network_matches_are_listed_and_the_joiners_goes_on() {
+    let scratch = Scratch::new("keep-several");
+    let data = scratch.path();
+    for name in ["Bob", "Carol"] {
+        let (mut alice, port) = small_host(data);
+        let asked = alice.wait_for("the join line or the resume question", |t| {
+            t.contains("Waiting for") || t.contains("Resume the unfinished match?")
+        });
+        if asked.contains("Resume the unfinished match?") {
+            // Bob's match is offered: Alice plays Carol instead.
+            alice.send("n");
+        }
+        let code = code_of(&alice);
+        let mut friend = small_join(data, &port, &code, name);
+        alice.wait_for("Alice's turn", |t| t.contains("Alice, choose a pit"));
+        alice.send("a");
+        friend.wait_for("the friend's turn", |t| {
+            t.contains(&format!("{name}, choose a pit"))
+        });
+        alice.send("q");
+        alice.wait_exit();
+        friend.wait_exit();
+    }
+    let (alice, port) = small_host(data);
+    let code = code_of(&alice);
+    let listed = alice.text();
+    assert!(
+        listed.contains("against Bob") && listed.contains("against Carol"),
+        "{listed}"
+    );
+    assert!(!listed.contains("Resume the unfinished match?"), "{listed}");
+    let bob = small_join(data, &port, &code, "Bob");
+    let seen = bob.wait_for("Bob's turn", |t| t.contains("Bob, choose a pit"));
+    assert!(seen.contains("Round 1 goes on after 1 move"), "{seen}");
+    alice.wait_for("Bob's match", |t| {
+        t.contains("Your unfinished match against Bob goes on: round 1, 1 move played.")
+    });
 }

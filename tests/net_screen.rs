@@ -45,8 +45,9 @@ fn without_cursor(line: &str) -> String {
 
 /// Alice's `mancala host` (pane `game.0`) and Michael's `mancala join`
 /// (pane `game.1`) side by side in a tmux window of its own, with the
-/// data and preferences of `scratch` and the extra options given; `None`
-/// when there is no tmux (see [`Tmux::start`]).
+/// data and preferences of `scratch` (the joiner's data in
+/// [`joiner_data`]) and the extra options given; `None` when there is no
+/// tmux (see [`Tmux::start`]).
 fn host_and_join(scratch: &Scratch, name: &str, host_opts: &str, join_opts: &str) -> Option<Tmux> {
     let port = TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -69,6 +70,11 @@ fn host_and_join(scratch: &Scratch, name: &str, host_opts: &str, join_opts: &str
         .and_then(|rest| rest.split_whitespace().next())
         .unwrap()
         .to_string();
+    let env = format!(
+        "MANCALA_DATA_DIR={} MANCALA_CONFIG_DIR={}",
+        joiner_data(scratch).display(),
+        scratch.config().display()
+    );
     let join = format!(
         "env {env} {bin} join 127.0.0.1:{port} --code {code} Michael {join_opts}; sleep 30"
     );
@@ -79,6 +85,11 @@ fn host_and_join(scratch: &Scratch, name: &str, host_opts: &str, join_opts: &str
         String::from_utf8_lossy(&out.stderr)
     );
     Some(tmux)
+}
+
+/// The joiner's own data directory: each end keeps its own.
+fn joiner_data(scratch: &Scratch) -> std::path::PathBuf {
+    scratch.path().join("joiner")
 }
 
 #[test]
@@ -124,7 +135,10 @@ fn both_full_screens_side_by_side_show_the_same_match() {
     // Then Michael leaves: Alice's screen says so.
     // Leaving asks first, as in a local match; n goes back to the game.
     tmux.keys_to("game.1", &["q"]);
-    tmux.wait_for_in("game.1", "Quit? (y/n)");
+    let asked = tmux.wait_for_in("game.1", "Quit? (y/n)");
+    // The joiner resumes with the same `join` command, not "the same names".
+    assert!(asked.contains("join again"), "{asked}");
+    assert!(!asked.contains("same names"), "{asked}");
     tmux.keys_to("game.1", &["n"]);
     tmux.keys_to("game.1", &["q"]);
     tmux.wait_for_in("game.1", "Quit? (y/n)");
@@ -183,13 +197,18 @@ fn whole_rounds_end_on_both_screens_and_the_host_keeps_them() {
     tmux.wait_for_in("game.1", "Waiting for Alice…");
     tmux.keys_to("game.0", &["a"]);
     tmux.wait_for_in("game.0", "Round recorded in");
-    tmux.wait_for_in("game.1", "Play again? (y/n)");
+    let panel = tmux.wait_for_in("game.1", "Play again? (y/n)");
+    // The joiner recorded the round too, and offers its analysis.
+    assert!(panel.contains("looks at this round's analysis"), "{panel}");
+    tmux.wait_for_in("game.1", "Round recorded in");
     tmux.keys_to("game.0", &["y"]);
     tmux.wait_for_in("game.0", "Waiting for Michael's answer");
     tmux.wait_for_in("game.1", "Alice wants to play again.");
     tmux.keys_to("game.1", &["y"]);
     // Round 2: Michael starts; his only move ends it.
-    tmux.wait_for_in("game.1", "Michael, your move: b");
+    let round2 = tmux.wait_for_in("game.1", "Michael, your move: b");
+    // Round 2 starts on a clean log, as in a local match.
+    assert!(!round2.contains("Alice wants to play again."), "{round2}");
     tmux.wait_for_in("game.0", "Waiting for Michael…");
     tmux.keys_to("game.1", &["b"]);
     tmux.wait_for_in("game.0", "Round recorded in");
@@ -212,4 +231,30 @@ fn whole_rounds_end_on_both_screens_and_the_host_keeps_them() {
     let saves = scratch.data().join("saves/network");
     let left = std::fs::read_dir(&saves).map_or(0, |d| d.count());
     assert_eq!(left, 0, "the match is over: no save of it stays");
+    // The joiner keeps its own record and statistics of each round.
+    let joiner = joiner_data(&scratch);
+    let kept = std::fs::read_dir(joiner.join("records")).map_or(0, |d| d.count());
+    assert_eq!(kept, 2, "the joiner's records");
+    let stats = std::fs::read_to_string(joiner.join("stats.jsonl")).unwrap();
+    assert_eq!(stats.lines().count(), 2, "{stats}");
+}
+
+/// On a board where `q` names a pit (10 pits), the joiner's Esc and `y`
+/// to "Quit?" leave the match: no move is played (today's main sent the
+/// line "q", which the host played as Michael's pit q).
+#[test]
+fn quitting_the_joiners_screen_where_q_is_a_pit_plays_no_move() {
+    let scratch = Scratch::new("net-quit-q");
+    let rules = "--pits 10 --no-animation";
+    let Some(tmux) = host_and_join(&scratch, "net-quit-q", rules, "--no-animation") else {
+        return;
+    };
+    tmux.wait_for_in("game.0", "Alice, your move: a-j");
+    tmux.keys_to("game.0", &["a"]);
+    tmux.wait_for_in("game.1", "Michael, your move: k-t");
+    tmux.keys_to("game.1", &["Escape"]);
+    tmux.wait_for_in("game.1", "Quit? (y/n)");
+    tmux.keys_to("game.1", &["y"]);
+    let host = tmux.wait_for_in("game.0", "Michael left the match.");
+    assert!(!host.contains("Michael played q"), "{host}");
 }

@@ -578,15 +578,6 @@ impl Mirror {
     }
 }
 
-/// Plays `pit` on a scratch copy of `m` to check it: the rules' refusal,
-/// if any.
-///
-/// # Errors
-/// The rules core's [`MoveError`].
-pub fn check_move(m: &Match, pit: Pit) -> Result<(), MoveError> {
-    m.clone().play(pit, &mut NoTrace).map(|_| ())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

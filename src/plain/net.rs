@@ -21,17 +21,46 @@ struct Lines<W> {
     out: W,
     echo: bool,
     animate: bool,
+    /// The prompt waiting for an answer on the last line, and whether news
+    /// from the other player cut it (it is printed again under the news).
+    open: Option<(String, bool)>,
+}
+
+impl<W: Write> Lines<W> {
+    /// News goes on its own line, never after an open prompt.
+    fn cut(&mut self) -> io::Result<()> {
+        if let Some((_, cut @ false)) = &mut self.open {
+            *cut = true;
+            writeln!(self.out)?;
+        }
+        Ok(())
+    }
+
+    /// Prints the prompt again if news cut it.
+    fn restore_prompt(&mut self) -> io::Result<()> {
+        match self.open.take() {
+            Some((prompt, true)) => self.prompt(&prompt),
+            open => {
+                self.open = open;
+                Ok(())
+            }
+        }
+    }
 }
 
 impl<W: Write> Show for Lines<W> {
     fn say(&mut self, text: &str) -> io::Result<()> {
+        self.cut()?;
         writeln!(self.out, "{text}")?;
         self.out.flush()
     }
 
     fn prompt(&mut self, text: &str) -> io::Result<()> {
+        self.open = None;
+        self.cut()?;
         if text.ends_with(' ') {
             write!(self.out, "{text}")?;
+            self.open = Some((text.to_string(), false));
         } else {
             writeln!(self.out, "{text}")?;
         }
@@ -39,6 +68,8 @@ impl<W: Write> Show for Lines<W> {
     }
 
     fn echo(&mut self, line: &str) -> io::Result<()> {
+        // The answer ends the prompt's line (typed at a terminal, or here).
+        self.open = None;
         if self.echo {
             writeln!(self.out, "{line}")?;
         }
@@ -46,6 +77,7 @@ impl<W: Write> Show for Lines<W> {
     }
 
     fn board(&mut self, m: &Match) -> io::Result<()> {
+        self.cut()?;
         writeln!(self.out)?;
         write!(self.out, "{}", board::render(m.board(), names(m)))?;
         self.out.flush()
@@ -69,14 +101,17 @@ fn lines(animate: bool) -> Lines<io::StdoutLock<'static>> {
         out: io::stdout().lock(),
         echo: !io::stdin().is_terminal(),
         animate,
+        open: None,
     }
 }
 
-impl<S: Show> LineGame for HostGame<S> {
+impl<W: Write> LineGame for HostGame<Lines<W>> {
     type Event = HostIn;
 
     fn handle(&mut self, event: HostIn) -> anyhow::Result<Option<ExitCode>> {
-        HostGame::handle(self, event)
+        let ended = HostGame::handle(self, event)?;
+        self.show_mut().restore_prompt()?;
+        Ok(ended)
     }
 
     fn wait(&self) -> Duration {
@@ -85,15 +120,18 @@ impl<S: Show> LineGame for HostGame<S> {
 
     fn tick(&mut self) -> anyhow::Result<Option<ExitCode>> {
         HostGame::tick(self)?;
+        self.show_mut().restore_prompt()?;
         Ok(None)
     }
 }
 
-impl<S: Show> LineGame for JoinGame<S> {
+impl<W: Write> LineGame for JoinGame<Lines<W>> {
     type Event = JoinIn;
 
     fn handle(&mut self, event: JoinIn) -> anyhow::Result<Option<ExitCode>> {
-        Ok(JoinGame::handle(self, event)?)
+        let ended = JoinGame::handle(self, event)?;
+        self.show_mut().restore_prompt()?;
+        Ok(ended)
     }
 
     fn wait(&self) -> Duration {
@@ -101,7 +139,9 @@ impl<S: Show> LineGame for JoinGame<S> {
     }
 
     fn tick(&mut self) -> anyhow::Result<Option<ExitCode>> {
-        Ok(JoinGame::tick(self)?)
+        let ended = JoinGame::tick(self)?;
+        self.show_mut().restore_prompt()?;
+        Ok(ended)
     }
 }
 

@@ -147,7 +147,7 @@ fn spelled(offers: &[OpenCommand], text: &str) -> Option<SessionCommand> {
 /// A line typed at a person's turn: a lower-case pit letter is its pit,
 /// then the commands, then any other spelling of a pit (a number, a
 /// capital with no command: Caps Lock).
-fn parse_turn(
+pub fn parse_turn(
     rules: &Rules,
     side: Side,
     offers: &[OpenCommand],

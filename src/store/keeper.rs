@@ -91,6 +91,8 @@ pub struct Keeper {
     /// statistics line could not be written yet: tried again at each
     /// change.
     unkept: Vec<(String, Match)>,
+    /// The last save failed: the match on disk is behind the one in play.
+    behind: bool,
 }
 
 impl Keeper {
@@ -106,6 +108,15 @@ impl Keeper {
     #[must_use]
     pub fn open_network() -> (Keeper, Option<String>) {
         Keeper::opened(SaveStore::open().and_then(SaveStore::for_network))
+    }
+
+    /// The joiner's keeper of a network match: the host saves the match,
+    /// this keeps only its finished rounds' records and statistics.
+    #[must_use]
+    pub fn open_recording() -> (Keeper, Option<String>) {
+        let (mut keeper, warning) = Keeper::open_network();
+        keeper.saving = false;
+        (keeper, warning)
     }
 
     fn opened(store: std::io::Result<SaveStore>) -> (Keeper, Option<String>) {
@@ -131,7 +142,16 @@ impl Keeper {
             lock: None,
             saving: true,
             unkept: Vec::new(),
+            behind: false,
         }
+    }
+
+    /// Whether the last save failed, so that the match on disk is behind
+    /// the one in play (a host tells its friend of a move only once it is
+    /// saved).
+    #[must_use]
+    pub fn is_behind(&self) -> bool {
+        self.behind
     }
 
     /// Whether anything is being kept.
@@ -267,13 +287,15 @@ impl Keeper {
             return Some(problem);
         }
         let mut problems = self.keep_late();
-        if self.saving
-            && let Some(store) = &self.store
-            && let Err(error) = store.save(m)
-        {
+        let saved = match (&self.store, self.saving) {
+            (Some(store), true) => store.save(m).map_err(|e| (e, store.path_for(m.config()))),
+            _ => Ok(()),
+        };
+        self.behind = saved.is_err();
+        if let Err((error, path)) = saved {
             problems.push(format!(
                 "could not save the match to {}: {error}; it is tried again at the next move",
-                store.path_for(m.config()).display()
+                path.display()
             ));
         }
         (!problems.is_empty()).then(|| problems.join("; "))

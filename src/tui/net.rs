@@ -6,8 +6,8 @@
 //! keeps the match, its worker gives hints) and the friend's seat
 //! ([`FriendSeat`]), which answers the friend's turns with the moves that
 //! came over the connection. On the joiner, [`JoinWorld`] carries the
-//! keys the network game reads (a pit letter, `u`, `y`, `n`, `q`) and
-//! brings back what it says, each confirmed move sown seed by seed. Both
+//! screen's typed commands (play a pit, ask to take back, yes or no,
+//! quit) to the network game and brings back what it says, each confirmed move sown seed by seed. Both
 //! say the same words as plain mode; the screen loop polls both.
 
 use std::collections::VecDeque;
@@ -20,8 +20,7 @@ use std::time::{Duration, Instant};
 use crate::console;
 use crate::game::{FirstMover, Match, MatchConfig, PlayOptions, Seat};
 use crate::net::play::{
-    Ask, ForMatch, FriendSeat, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, LineInput as Typed,
-    Show,
+    Ask, Command, ForMatch, FriendSeat, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, Show,
 };
 use crate::net::referee::{HOST_SIDE, Happening, JOINER_SIDE};
 use crate::net::resume::HostNote;
@@ -260,34 +259,30 @@ impl HostWorld {
         answers.push(GameMessage::Net(Shown::Ended(code)));
     }
 
-    /// A line the screen typed: the answer to the resume question, `u`,
-    /// `y`/`n` to the question open, or `q`.
-    fn typed(&mut self, line: &str) -> anyhow::Result<bool> {
-        let yes = match line {
-            "y" => Some(true),
-            "n" => Some(false),
-            _ => None,
-        };
+    /// A command from the screen: the answer to the resume question, a
+    /// request to take back a move, a yes or no to the question open, or
+    /// quitting.
+    fn command(&mut self, command: Command) -> anyhow::Result<bool> {
         if self.offer.is_some() {
-            match yes {
-                Some(yes) => {
+            match command {
+                Command::Answer(yes) => {
                     let offer = self.offer.take().filter(|_| yes);
                     self.seat.start(offer)?;
                     // A resumed match waits for the friend (Ask::Away).
                     return Ok(true);
                 }
-                None if line == "q" => self.ended = true,
-                None => {}
+                Command::Quit => self.ended = true,
+                _ => {}
             }
             return Ok(false);
         }
-        match (line, yes) {
-            ("q", _) => {
+        match command {
+            Command::Quit => {
                 self.seat.leave()?;
                 self.ended = true;
             }
-            ("u", _) => self.seat.ask_take_back()?,
-            (_, Some(yes)) => {
+            Command::Undo => self.seat.ask_take_back()?,
+            Command::Answer(yes) => {
                 self.seat.answer(yes, &mut self.game.keeper)?;
             }
             _ => {}
@@ -312,15 +307,15 @@ impl World<App> for HostWorld {
                 let kept = Match::clone(m);
                 self.game.perform(effect, answers);
                 if !self.ended {
-                    let result = self.seat.kept(&kept).map(|()| false);
+                    let result = self.seat.kept(&kept, &self.game.keeper).map(|()| false);
                     self.settle(result.map_err(Into::into), answers);
                 }
             }
             // The match's end is kept when both have answered.
             Effect::EndMatch(_) => {}
             Effect::SavePrefs(prefs) => self.game.perform(Effect::SavePrefs(prefs), answers),
-            Effect::Line(line) if !self.ended => {
-                let result = self.typed(&line);
+            Effect::Net(command) if !self.ended => {
+                let result = self.command(command);
                 if self.ended {
                     self.drain(answers);
                     answers.push(GameMessage::Net(Shown::Ended(0)));
@@ -328,7 +323,7 @@ impl World<App> for HostWorld {
                     self.settle(result, answers);
                 }
             }
-            Effect::Line(_) => {}
+            Effect::Net(_) => {}
         }
     }
 
@@ -343,7 +338,11 @@ impl World<App> for HostWorld {
             self.settle(result.map_err(Into::into), answers);
         }
         if !self.ended {
-            let result = self.seat.tick().map(|()| false);
+            let result = self
+                .seat
+                .save_again(&mut self.game.keeper)
+                .and_then(|()| self.seat.tick())
+                .map(|()| false);
             self.settle(result.map_err(Into::into), answers);
         }
         self.game.poll(answers);
@@ -365,8 +364,8 @@ pub struct JoinEngine {
 }
 
 impl JoinEngine {
-    fn typed(&mut self, line: String) -> anyhow::Result<Option<ExitCode>> {
-        Ok(self.game.handle(JoinIn::Input(Typed::Line(line)))?)
+    fn command(&mut self, command: Command) -> anyhow::Result<Option<ExitCode>> {
+        Ok(self.game.handle(JoinIn::Command(command))?)
     }
 
     fn poll(&mut self) -> anyhow::Result<Option<ExitCode>> {
@@ -428,8 +427,8 @@ impl JoinWorld {
 impl World<App> for JoinWorld {
     fn perform(&mut self, effect: Effect, answers: &mut Vec<GameMessage>) {
         match effect {
-            Effect::Line(line) if !self.ended => {
-                let result = self.engine.typed(line);
+            Effect::Net(command) if !self.ended => {
+                let result = self.engine.command(command);
                 self.settle(result, answers);
             }
             Effect::Think(Request::Move { id, side, .. }) if side == HOST_SIDE => {
@@ -448,7 +447,7 @@ impl World<App> for JoinWorld {
                 }
             }
             // The host keeps the match; the joiner's screen keeps nothing.
-            Effect::Line(_) | Effect::Save(_) | Effect::CloseRound(_) | Effect::EndMatch(_) => {}
+            Effect::Net(_) | Effect::Save(_) | Effect::CloseRound(_) | Effect::EndMatch(_) => {}
         }
     }
 

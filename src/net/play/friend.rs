@@ -71,7 +71,16 @@ pub struct FriendSeat<S> {
     /// [`REJOIN_GRACE`] (a program restarted at once after a crash reaches
     /// the host before the old connection's end does), else turned away.
     contender: Option<Contender>,
+    /// The match as last changed, when its save failed: the joiner hears
+    /// of the change once it is saved, tried again at `.1`.
+    unsaved: Option<(Match, Instant)>,
+    /// The host's unfinished matches under these rules, when there are
+    /// several: the one whose opponent joins resumes.
+    unfinished: Vec<HostNote>,
 }
+
+/// How often a save that failed is tried again.
+const SAVE_AGAIN_EVERY: Duration = Duration::from_secs(1);
 
 /// How long a join waits for the seat's old connection to end, when it
 /// came while that connection still looked open.
@@ -102,6 +111,8 @@ impl<S: Show> FriendSeat<S> {
             last_sent: Instant::now(),
             actions: Vec::new(),
             contender: None,
+            unsaved: None,
+            unfinished: Vec::new(),
         }
     }
 
@@ -202,13 +213,17 @@ impl<S: Show> FriendSeat<S> {
             return Ok(None);
         };
         if notes.len() > 1 {
-            let others: Vec<&str> = notes[1..].iter().map(|n| n.opponent.as_str()).collect();
+            let against: Vec<String> = notes
+                .iter()
+                .map(|n| format!("against {}", n.opponent))
+                .collect();
             self.show.say(&format!(
-                "Unfinished network matches of {} under these rules: against {} (the most recent, offered now) and against {}. Each stays saved until it is finished.",
+                "Unfinished network matches of {} under these rules: {}. Whoever of them joins (with the code below) goes on with their match; anyone else starts a new one.",
                 self.setup.name,
-                note.opponent,
-                others.join(", ")
+                against.join(", ")
             ))?;
+            self.unfinished = notes;
+            return Ok(None);
         }
         let config = self.config(&note.opponent);
         let found = keeper.look(&config);
@@ -222,6 +237,35 @@ impl<S: Show> FriendSeat<S> {
         self.show.say(&saved_summary(&saved))?;
         self.show.ask(&Ask::Resume, &self.setup.rules)?;
         Ok(Some((saved, note)))
+    }
+
+    /// The first to join is one of the host's several unfinished matches'
+    /// opponents: that match resumes (with this session's code).
+    fn resume_for(&mut self, name: &str, keeper: &mut Keeper) -> io::Result<()> {
+        let name = crate::net::clean_remote_name(name).unwrap_or_default();
+        let same = |n: &HostNote| crate::game::names::same_name(&n.opponent, &name);
+        let Some(i) = self.unfinished.iter().position(same) else {
+            return Ok(());
+        };
+        let note = self.unfinished.swap_remove(i);
+        if self.referee.is_some() {
+            return Ok(());
+        }
+        let found = keeper.look(&self.config(&note.opponent));
+        if let Some(problem) = found.problem {
+            self.show.say(&format!("Note: {problem}"))?;
+        }
+        if let Some(saved) = found.saved {
+            self.show.say(&format!(
+                "Your unfinished match against {name} goes on: round {}, {} played.",
+                saved.round(),
+                crate::rules::plural(saved.moves().len(), "move")
+            ))?;
+            let code = self.code;
+            self.resume(saved, HostNote { code, ..note });
+            self.say_journal_problem()?;
+        }
+        Ok(())
     }
 
     /// Resumes `saved` (answered yes to the resume question): it is the
@@ -260,7 +304,10 @@ impl<S: Show> FriendSeat<S> {
     /// [`FriendSeat::tick`].
     #[must_use]
     pub fn wait(&self) -> Duration {
-        let ping = PING_EVERY.saturating_sub(self.last_sent.elapsed());
+        let mut ping = PING_EVERY.saturating_sub(self.last_sent.elapsed());
+        if let Some((_, at)) = &self.unsaved {
+            ping = ping.min(at.saturating_duration_since(Instant::now()));
+        }
         match &self.contender {
             Some(c) => ping.min(c.until.saturating_duration_since(Instant::now())),
             None => ping,
@@ -287,16 +334,63 @@ impl<S: Show> FriendSeat<S> {
         Ok(())
     }
 
-    /// The front end kept `m` after a change: the joiner hears of it now.
+    /// The front end kept `m` after a change with `keeper`: the joiner
+    /// hears of it now, or, when its save failed, once it is saved
+    /// ([`FriendSeat::save_again`]): a move counts once it is on disk.
     ///
     /// # Errors
     /// When the output fails.
-    pub fn kept(&mut self, m: &Match) -> io::Result<()> {
+    pub fn kept(&mut self, m: &Match, keeper: &Keeper) -> io::Result<()> {
+        if keeper.is_behind() {
+            if self.unsaved.is_none() {
+                let opponent = self.opponent();
+                self.show.say(&format!(
+                    "{opponent} is told of it once it is saved; the save is tried again every second."
+                ))?;
+            }
+            self.unsaved = Some((m.clone(), Instant::now() + SAVE_AGAIN_EVERY));
+            return Ok(());
+        }
+        if self.unsaved.take().is_some() {
+            let opponent = self.opponent();
+            self.show
+                .say(&format!("The match is saved now: {opponent} is told."))?;
+        }
         let Some(referee) = self.referee.as_mut() else {
             return Ok(());
         };
         let out = referee.kept(m);
         self.apply(out, None)
+    }
+
+    /// Whether a change waits for its save before the joiner hears of it.
+    #[must_use]
+    pub fn is_unsaved(&self) -> bool {
+        self.unsaved.is_some()
+    }
+
+    /// Tries again, when it is time, the save that failed: once it is
+    /// saved, the joiner hears of the change.
+    ///
+    /// # Errors
+    /// When the output fails.
+    pub fn save_again(&mut self, keeper: &mut Keeper) -> io::Result<()> {
+        let Some((m, at)) = self.unsaved.take() else {
+            return Ok(());
+        };
+        if Instant::now() < at {
+            self.unsaved = Some((m, at));
+            return Ok(());
+        }
+        // A round's end is kept as the next round's save.
+        let mut saved = m.clone();
+        if saved.board().is_over() {
+            saved.next_round();
+        }
+        // The reason was said already; it is said again when it changes.
+        let _ = keeper.save(&saved);
+        self.unsaved = Some((m.clone(), at));
+        self.kept(&m, keeper)
     }
 
     /// The host's player asks to take back their last move.
@@ -412,7 +506,10 @@ impl<S: Show> FriendSeat<S> {
                 seat_key,
                 peer,
                 sender,
-            } => self.on_join(id, &name, seat_key.as_deref(), peer, sender),
+            } => {
+                self.resume_for(&name, keeper)?;
+                self.on_join(id, &name, seat_key.as_deref(), peer, sender)
+            }
             HostEvent::Message { id, message } => {
                 if self.conn.as_ref().is_none_or(|(current, _)| *current != id) {
                     return Ok(false);

@@ -16,9 +16,7 @@ use crate::rules::{Pit, Step};
 use crate::store::Keeper;
 
 use super::friend::{ForMatch, FriendSeat};
-use super::{
-    HostIn, HostSetup, LineInput, Show, Taken, Typed, is_command, not_a_pit, typed, yes_no,
-};
+use super::{Command, HostIn, HostSetup, LineInput, Show, Taken, is_command_line, read};
 
 /// The host's program (see this module's docs).
 pub struct HostGame<S> {
@@ -58,14 +56,14 @@ impl<S: Show> HostGame<S> {
 
     /// The answer to the resume question.
     fn answer_offer(&mut self, line: &str) -> anyhow::Result<()> {
-        match yes_no(line) {
-            Some(yes) => {
+        match read(&self.seat.rules(), HOST_SIDE, true, line) {
+            Ok(Some(Command::Answer(yes))) => {
                 let offer = self.offer.take().filter(|_| yes);
                 self.seat.start(offer)?;
                 self.carry_out()?;
                 Ok(())
             }
-            None => {
+            _ => {
                 self.seat.show_mut().say("Please answer y or n.")?;
                 let rules = self.seat.rules();
                 self.seat.show_mut().ask(&super::Ask::Resume, &rules)?;
@@ -86,6 +84,7 @@ impl<S: Show> HostGame<S> {
     /// # Errors
     /// When the output fails.
     pub fn tick(&mut self) -> io::Result<()> {
+        self.seat.save_again(&mut self.keeper)?;
         self.seat.tick()
     }
 
@@ -143,8 +142,8 @@ impl<S: Show> HostGame<S> {
                     };
                     let warning = self.keeper.save(m);
                     let m = m.clone();
-                    self.seat.kept(&m)?;
                     self.note(&m, warning)?;
+                    self.seat.kept(&m, &self.keeper)?;
                     self.seat
                         .show_mut()
                         .show(&m, &Happening::Undone { moves })?;
@@ -156,7 +155,7 @@ impl<S: Show> HostGame<S> {
                     // The keeper saved this next round when the last one closed.
                     m.next_round();
                     let m = m.clone();
-                    self.seat.kept(&m)?;
+                    self.seat.kept(&m, &self.keeper)?;
                     self.seat.show_mut().show(&m, &Happening::NextRound)?;
                 }
                 ForMatch::Finished => {}
@@ -185,11 +184,11 @@ impl<S: Show> HostGame<S> {
             warnings.extend(self.keeper.save(m));
         }
         let m = m.clone();
-        // Kept: now it is final, and the friend may hear of it.
-        self.seat.kept(&m)?;
         for warning in warnings {
             self.note(&m, Some(warning))?;
         }
+        // Kept: now it is final, and the friend may hear of it.
+        self.seat.kept(&m, &self.keeper)?;
         let show = self.seat.show_mut();
         show.show(&m, &Happening::Moved { played, steps })?;
         if let Some(outcome) = m.outcome() {
@@ -214,7 +213,7 @@ impl<S: Show> HostGame<S> {
         if self.offer.is_some() {
             return true;
         }
-        is_command(&self.seat.rules(), HOST_SIDE, line)
+        is_command_line(&self.seat.rules(), HOST_SIDE, line)
             || self
                 .seat
                 .current_ask()
@@ -268,64 +267,76 @@ impl<S: Show> HostGame<S> {
     /// Handles a typed line; `Some` ends the program with that code.
     fn on_line(&mut self, line: &str) -> anyhow::Result<Option<ExitCode>> {
         let rules = self.seat.rules();
+        let (question, answers_only) = self.seat.referee().map_or((false, false), |r| {
+            let asked = r.undo_request() == Some(JOINER_SIDE);
+            let round_over = r.game().outcome().is_some();
+            let again = round_over && r.again()[HOST_SIDE.index()].is_none();
+            (asked || again, asked || round_over)
+        });
+        let said = match read(&rules, HOST_SIDE, question, line) {
+            Ok(Some(command)) => return self.on_command(command),
+            Ok(None) => return Ok(None),
+            Err(_) if self.seat.referee().is_none() => "Nobody has joined yet; q quits.".into(),
+            Err(_) if answers_only => "Please answer y or n.".into(),
+            Err(said) => said,
+        };
+        self.seat.show_mut().say(&said)?;
+        Ok(None)
+    }
+
+    /// Carries out the host player's `command`; `Some` ends the program
+    /// with that code.
+    fn on_command(&mut self, command: Command) -> anyhow::Result<Option<ExitCode>> {
+        let rules = self.seat.rules();
+        if command == Command::Quit {
+            self.seat.leave()?;
+            return Ok(Some(ExitCode::SUCCESS));
+        }
         let Some(referee) = self.seat.referee() else {
-            match typed(&rules, HOST_SIDE, line) {
-                Typed::Quit => {
-                    self.seat.leave()?;
-                    return Ok(Some(ExitCode::SUCCESS));
-                }
-                Typed::Nothing => {}
-                _ => self
-                    .seat
-                    .show_mut()
-                    .say("Nobody has joined yet; q quits.")?,
-            }
+            self.seat
+                .show_mut()
+                .say("Nobody has joined yet; q quits.")?;
             return Ok(None);
         };
         let opponent = referee.game().name(JOINER_SIDE).to_string();
         let round_over = referee.game().outcome().is_some();
         let undo_request = referee.undo_request();
         let to_move = referee.game().board().to_move();
-        // Questions first: an answer to them is y or n.
-        if let Some(yes) = yes_no(line)
-            && self.seat.answer(yes, &mut self.keeper)?
-        {
-            self.carry_out()?;
-            return Ok(None);
-        }
-        let said = match typed(&rules, HOST_SIDE, line) {
-            Typed::Nothing => return Ok(None),
-            Typed::Quit => {
-                self.seat.leave()?;
-                return Ok(Some(ExitCode::SUCCESS));
+        let said = match command {
+            Command::Answer(yes) => {
+                if self.seat.answer(yes, &mut self.keeper)? {
+                    self.carry_out()?;
+                }
+                return Ok(None);
             }
-            Typed::Help => {
+            Command::Help => {
                 self.seat.show_mut().help(&rules, HOST_SIDE)?;
                 return Ok(None);
             }
             _ if !self.seat.is_connected() => format!(
                 "{opponent} is not connected: waiting for {opponent} to come back (q quits)."
             ),
-            Typed::Undo => {
+            Command::Undo => {
                 self.seat.ask_take_back()?;
                 return Ok(None);
             }
-            Typed::Pit(_) if undo_request.is_some() => {
+            Command::Play(_) if undo_request.is_some() => {
                 "First the request to take back a move must be answered.".to_string()
             }
-            Typed::Pit(_) if round_over => "The round is over: answer y or n.".to_string(),
-            Typed::Pit(_) if to_move != HOST_SIDE => format!("It is {opponent}'s turn."),
-            Typed::Pit(pit) => match self.seat.referee().map(|r| r.local_move(pit)) {
+            Command::Play(_) if round_over => "The round is over: answer y or n.".to_string(),
+            Command::Play(_) if self.seat.is_unsaved() => {
+                "The last move is not saved yet: play on once it is.".to_string()
+            }
+            Command::Play(_) if to_move != HOST_SIDE => format!("It is {opponent}'s turn."),
+            Command::Play(pit) => match self.seat.referee().map(|r| r.local_move(pit)) {
                 Some(Err(e)) => e.to_string(),
                 _ => {
                     self.play(pit)?;
                     return Ok(None);
                 }
             },
-            Typed::Unknown(_) if round_over || undo_request == Some(JOINER_SIDE) => {
-                "Please answer y or n.".to_string()
-            }
-            Typed::Unknown(text) => not_a_pit(&rules, HOST_SIDE, &text),
+            // Not offered over the network.
+            _ => return Ok(None),
         };
         self.seat.show_mut().say(&said)?;
         Ok(None)

@@ -12,10 +12,9 @@ use crate::net::link::{self, PING_EVERY};
 use crate::net::message::{At, ToHost, ToJoiner};
 use crate::net::referee::{HOST_SIDE, Happening, JOINER_SIDE, Mirror};
 use crate::net::session::{Sender, SessionError};
+use crate::store::Keeper;
 
-use super::{
-    Ask, JoinIn, JoinSetup, LineInput, Show, Typed, is_command, names, not_a_pit, typed, yes_no,
-};
+use super::{Ask, Command, JoinIn, JoinSetup, LineInput, Show, is_command_line, names, read};
 
 /// The joiner's program. (see this module's docs).
 pub struct JoinGame<S> {
@@ -42,6 +41,9 @@ pub struct JoinGame<S> {
     lost: Option<(Instant, Instant)>,
     /// The seat key from the host's last welcome, shown when reconnecting.
     seat_key: Option<String>,
+    /// Keeps this player's record and statistics of each finished round
+    /// (the host keeps the match itself).
+    keeper: Keeper,
 }
 
 /// The sentence for a failed connection.
@@ -91,6 +93,10 @@ impl<S: Show> JoinGame<S> {
                 return Ok(Err((show, ExitCode::FAILURE)));
             }
         };
+        let (keeper, warning) = Keeper::open_recording();
+        if let Some(warning) = warning {
+            show.say(&format!("Note: {warning}"))?;
+        }
         let mut joiner = JoinGame {
             show,
             setup,
@@ -107,6 +113,7 @@ impl<S: Show> JoinGame<S> {
             last_sent: Instant::now(),
             lost: None,
             seat_key: Some(seat_key),
+            keeper,
         };
         joiner.welcomed(false)?;
         joiner.prompt()?;
@@ -168,6 +175,10 @@ impl<S: Show> JoinGame<S> {
                 self.typed_ahead.push_back(input);
                 false
             }
+            JoinIn::Command(command) => match self.on_command(command)? {
+                Some(code) => return Ok(Some(code)),
+                None => self.lost.is_none(),
+            },
         };
         if changed {
             self.prompt()?;
@@ -205,7 +216,7 @@ impl<S: Show> JoinGame<S> {
         let LineInput::Line(line) = input else {
             return true;
         };
-        is_command(self.m().rules(), JOINER_SIDE, line)
+        is_command_line(self.m().rules(), JOINER_SIDE, line)
             || (self.lost.is_none()
                 && self
                     .current_ask()
@@ -279,9 +290,22 @@ impl<S: Show> JoinGame<S> {
         if confirms_pending {
             self.pending = None;
         }
-        for what in &happenings {
+        for what in happenings {
             let m = self.m().clone();
+            // This player keeps its own record and statistics of the round.
+            let (what, warnings) = match what {
+                Happening::RoundOver { outcome, .. } => {
+                    let kept = self.keeper.close_round(&m);
+                    let record = kept.record;
+                    (Happening::RoundOver { outcome, record }, kept.warnings)
+                }
+                what => (what, Vec::new()),
+            };
+            let what = &what;
             self.show.show(&m, what)?;
+            for warning in warnings {
+                self.show.say(&format!("Note: {warning}"))?;
+            }
             match what {
                 Happening::UndoAsked { .. } => self.asked = Some(At::of(&m)),
                 Happening::UndoDeclined { .. } | Happening::Undone { .. } => {
@@ -403,41 +427,50 @@ impl<S: Show> JoinGame<S> {
     }
 
     fn on_line(&mut self, line: &str) -> io::Result<Option<ExitCode>> {
+        let round_over = self.m().outcome().is_some();
+        let question = self.asked.is_some() || (round_over && self.again.is_none());
+        match read(self.m().rules(), JOINER_SIDE, question, line) {
+            Ok(Some(command)) => return self.on_command(command),
+            Ok(None) => {}
+            Err(_) if self.lost.is_some() => self
+                .show
+                .say("Not connected yet; reconnecting… (q leaves)")?,
+            Err(_) if round_over || self.asked.is_some() => {
+                self.show.say("Please answer y or n.")?;
+            }
+            Err(said) => self.show.say(&said)?,
+        }
+        Ok(None)
+    }
+
+    /// Carries out the joiner's `command` (typed in plain mode, or from the
+    /// full screen); `Some` ends the program with that code.
+    fn on_command(&mut self, command: Command) -> io::Result<Option<ExitCode>> {
         let rules = *self.m().rules();
         let host = self.host_name();
-        if self.lost.is_some() {
-            if matches!(typed(&rules, JOINER_SIDE, line), Typed::Quit) {
+        let round_over = self.m().outcome().is_some();
+        match command {
+            Command::Quit if self.lost.is_some() => {
                 self.show.say("You left while the connection was lost.")?;
                 return Ok(Some(ExitCode::SUCCESS));
             }
-            self.show
-                .say("Not connected yet; reconnecting… (q leaves)")?;
-            return Ok(None);
-        }
-        let round_over = self.m().outcome().is_some();
-        if let Some(at) = self.asked
-            && let Some(yes) = yes_no(line)
-        {
-            self.asked = None;
-            self.send(&ToHost::UndoAnswer { at, yes });
-            if !yes {
-                self.show.say("You said no: the move stays.")?;
+            _ if self.lost.is_some() => self
+                .show
+                .say("Not connected yet; reconnecting… (q leaves)")?,
+            Command::Answer(yes) => {
+                if let Some(at) = self.asked.take() {
+                    self.send(&ToHost::UndoAnswer { at, yes });
+                    if !yes {
+                        self.show.say("You said no: the move stays.")?;
+                    }
+                } else if round_over && self.again.is_none() {
+                    self.again = Some(yes);
+                    self.send(&ToHost::Again { yes });
+                }
             }
-            return Ok(None);
-        }
-        if round_over
-            && self.again.is_none()
-            && let Some(yes) = yes_no(line)
-        {
-            self.again = Some(yes);
-            self.send(&ToHost::Again { yes });
-            return Ok(None);
-        }
-        match typed(&rules, JOINER_SIDE, line) {
-            Typed::Nothing => {}
-            Typed::Quit => return self.leave().map(Some),
-            Typed::Help => self.show.help(&rules, JOINER_SIDE)?,
-            Typed::Undo => {
+            Command::Quit => return self.leave().map(Some),
+            Command::Help => self.show.help(&rules, JOINER_SIDE)?,
+            Command::Undo => {
                 if round_over {
                     self.show
                         .say("The round is over: its moves are recorded.")?;
@@ -455,7 +488,7 @@ impl<S: Show> JoinGame<S> {
                     ))?;
                 }
             }
-            Typed::Pit(pit) => {
+            Command::Play(pit) => {
                 if self.asked.is_some() {
                     self.show
                         .say("First answer: take back their last move? (y/n)")?;
@@ -475,13 +508,8 @@ impl<S: Show> JoinGame<S> {
                     self.send(&ToHost::Move { at, pit: letter });
                 }
             }
-            Typed::Unknown(text) => {
-                if round_over || self.asked.is_some() {
-                    self.show.say("Please answer y or n.")?;
-                } else {
-                    self.show.say(&not_a_pit(&rules, JOINER_SIDE, &text))?;
-                }
-            }
+            // Not offered over the network.
+            _ => {}
         }
         Ok(None)
     }

@@ -10,9 +10,11 @@
 //! (`Waiting for Michael…`), the tally, "Play again? (y/n)" and the other
 //! player's answer, requests to take back a move, and who left.
 //!
-//! Answers are lines (a front end turns keys into them): a pit letter or
-//! number, `u` (ask to take back your last move), `q` (leave; the match
-//! stays saved on the host), `?` (help), and `y`/`n` to questions.
+//! A player's input is a typed [`Command`] (the session's): play a pit,
+//! ask to take back your last move, leave (the match stays saved on the
+//! host), help, and yes or no to questions. The full screen gives commands;
+//! plain mode's lines are read as the session reads them (a letter that
+//! names a pit is that pit; `undo`, `quit`, `help` always are commands).
 //!
 //! [`Referee`]: crate::net::referee::Referee
 //! [`Mirror`]: crate::net::referee::Mirror
@@ -29,7 +31,7 @@ use super::referee::Happening;
 use super::session::SessionError;
 use crate::game::messages::round_goes_on;
 use crate::game::{Match, describe, match_score_line, outcome_message};
-use crate::rules::{Pit, Played, Rules, Side, Step};
+use crate::rules::{Played, Rules, Side, Step};
 use crate::store::RESUME_QUESTION;
 
 mod friend;
@@ -75,6 +77,9 @@ pub struct JoinSetup {
 }
 
 pub use crate::console::LineInput;
+/// A player's command to the network game, typed: the session's.
+pub use crate::session::SessionCommand as Command;
+use crate::session::commands::{command_key, parse_turn, turn_offers};
 
 /// Everything the host's loop waits for.
 pub enum HostIn {
@@ -96,8 +101,10 @@ impl From<HostEvent> for HostIn {
 pub enum JoinIn {
     /// A message on connection number `.0`, or its end.
     Net(u64, Result<ToJoiner, SessionError>),
-    /// From the player.
+    /// From the player: a typed line (plain mode).
     Input(LineInput),
+    /// From the player: a command (the full screen).
+    Command(Command),
 }
 
 /// How a front end shows the network match. The required methods are the
@@ -176,9 +183,11 @@ pub trait Show {
     /// When the output fails.
     fn help(&mut self, rules: &Rules, side: Side) -> io::Result<()> {
         self.say(&format!(
-            "Choose a pit by its letter ({}) or its number {} from your left; u asks to take back your last move, q leaves (the match stays saved on the host), ? shows this help.",
+            "Choose a pit by its letter ({}) or its number {} from your left; {} asks to take back your last move, {} leaves (the match stays saved on the host), ? shows this help.",
             rules.letter_range(side),
-            rules.number_range()
+            rules.number_range(),
+            command_key(rules, 'u'),
+            command_key(rules, 'q')
         ))
     }
 }
@@ -373,61 +382,42 @@ enum Taken {
     Changed(bool),
 }
 
-/// Whether `line`, typed by `side`'s player, is a command that works at
-/// any moment (quit, help, asking to take a move back, an empty line)
-/// rather than an answer that waits for its question.
-fn is_command(rules: &Rules, side: Side, line: &str) -> bool {
-    matches!(
-        typed(rules, side, line),
-        Typed::Nothing | Typed::Quit | Typed::Help | Typed::Undo
-    )
-}
-
-/// A yes or no answer, if `text` is one.
-fn yes_no(text: &str) -> Option<bool> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "y" | "yes" => Some(true),
-        "n" | "no" => Some(false),
-        _ => None,
-    }
-}
-
-/// What a line typed at a turn means.
-enum Typed {
-    Nothing,
-    Quit,
-    Help,
-    Undo,
-    Pit(Pit),
-    Unknown(String),
-}
-
-/// Reads a line typed by `side`'s player (the mover's own pit letters win
-/// over the command letters on large boards, as in plain mode).
-fn typed(rules: &Rules, side: Side, line: &str) -> Typed {
+/// What a line typed by `side`'s player means, read as the session reads
+/// it ([`crate::session::commands`]): a yes or no while `question` is open,
+/// a letter that names a pit is that pit, and `undo`, `quit` and `help` (or
+/// their keys on this board) are the commands. `Ok(None)` for an empty
+/// line; `Err` says why it is none of these.
+fn read(rules: &Rules, side: Side, question: bool, line: &str) -> Result<Option<Command>, String> {
     let text = line.trim();
-    let own_pit = rules
-        .parse_pit(text, side)
-        .filter(|&p| !text.starts_with(|c: char| c.is_ascii_digit()) && rules.owner(p) == side);
-    if let Some(pit) = own_pit {
-        return Typed::Pit(pit);
-    }
     match text.to_ascii_lowercase().as_str() {
-        "" => Typed::Nothing,
-        "q" | "quit" => Typed::Quit,
-        "?" | "help" => Typed::Help,
-        "u" | "undo" => Typed::Undo,
-        _ => match rules.parse_pit(text, side) {
-            Some(pit) => Typed::Pit(pit),
-            None => Typed::Unknown(text.to_string()),
-        },
+        "" => return Ok(None),
+        "y" | "yes" if question => return Ok(Some(Command::Answer(true))),
+        "n" | "no" if question => return Ok(Some(Command::Answer(false))),
+        _ => {}
     }
+    let offers: Vec<_> = turn_offers(rules)
+        .into_iter()
+        .filter(|o| is_command(o.command))
+        .collect();
+    parse_turn(rules, side, &offers, text).map(Some).map_err(|_| {
+        let key = |letter| command_key(rules, letter);
+        format!(
+            "'{text}' is not a pit: type a letter {} or a number {} ({} asks to take back a move, {} leaves).",
+            rules.letter_range(side),
+            rules.number_range(),
+            key('u'),
+            key('q')
+        )
+    })
 }
 
-fn not_a_pit(rules: &Rules, side: Side, text: &str) -> String {
-    format!(
-        "'{text}' is not a pit: type a letter {} or a number {} (u asks to take back a move, q leaves).",
-        rules.letter_range(side),
-        rules.number_range()
-    )
+/// Whether `command` works at any moment (quit, help, asking to take a
+/// move back) rather than answering the question it waits for.
+fn is_command(command: Command) -> bool {
+    matches!(command, Command::Quit | Command::Help | Command::Undo)
+}
+
+/// Whether `line` can be taken at any moment: an empty line or a command.
+fn is_command_line(rules: &Rules, side: Side, line: &str) -> bool {
+    read(rules, side, false, line).is_ok_and(|c| c.is_none_or(is_command))
 }

@@ -55,7 +55,8 @@ fn draw_confirm_quit(frame: &mut Frame, area: Rect, app: &App) {
     } else if game.moves().is_empty() && game.round() == 1 {
         "Nothing has been played yet."
     } else {
-        "The match stays saved: start with the same names to resume."
+        (app.network_quit_fate())
+            .unwrap_or("The match stays saved: start with the same names to resume.")
     };
     let width = area.width.min(44);
     let lines: Vec<Line> = std::iter::once(Line::styled("Quit? (y/n)", theme.title))

@@ -50,9 +50,8 @@ pub enum Effect {
     Think(Request),
     /// Keep the players' preferences (the sowing speed) for next time.
     SavePrefs(Prefs),
-    /// An answer for the network game, as plain mode would type it (a pit
-    /// letter, `u`, `y`, `n`, `q`; a network match only).
-    Line(String),
+    /// A command for the network game (a network match only).
+    Net(crate::session::SessionCommand),
 }
 
 impl Screen for App {
@@ -84,7 +83,7 @@ impl Screen for App {
             .collect();
         effects.extend(self.take_requests().into_iter().map(Effect::Think));
         effects.extend(self.take_prefs().map(Effect::SavePrefs));
-        effects.extend(self.take_lines().into_iter().map(Effect::Line));
+        effects.extend(self.take_commands().into_iter().map(Effect::Net));
         effects
     }
 
@@ -149,7 +148,7 @@ impl World<App> for GameWorld {
             }
             Effect::Think(request) => self.worker.submit(request),
             // A local match has no network game to answer.
-            Effect::Line(_) => {}
+            Effect::Net(_) => {}
             Effect::SavePrefs(prefs) => {
                 if let Some(path) = &self.prefs
                     && let Err(warning) = prefs::save(path, &prefs)

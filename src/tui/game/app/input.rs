@@ -278,6 +278,7 @@ impl App {
             _ if self.round_over() && self.remote.is_some() => match action {
                 Action::Yes => self.answer_remote(true),
                 Action::No => self.answer_remote(false),
+                Action::Analyse => self.open_analysis(),
                 _ => self.unknown_answer(),
             },
             _ if self.round_over() => match action {

@@ -12,7 +12,7 @@
 //! host's match ([`Shown::Board`]). Both are the same [`App`] as a local
 //! match (board, cursor, key bar, ★ notes, header, `+ - t ?`, the quit
 //! question), and turn the keys that only the network has into the
-//! answers the network game reads ([`App::take_lines`]). What only the
+//! commands the network game carries out ([`App::take_commands`]). What only the
 //! network has (waiting for the friend, asking to take a move back, both
 //! answering "Play again?", a lost connection) comes in as the network
 //! game's [`Ask`], and holds the game while it is open.
@@ -27,7 +27,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Mode, Note, Overlay, Tone, key_name};
 use crate::game::Match;
-use crate::net::play::Ask;
+use crate::net::play::{Ask, Command};
 use crate::net::referee::HOST_SIDE;
 use crate::rules::{Pit, Side};
 
@@ -68,8 +68,8 @@ pub struct Remote {
     ask: Option<Ask>,
     /// What arrived while a move was being sown, shown after it.
     queue: VecDeque<Shown>,
-    /// The answers typed since the last [`App::take_lines`].
-    lines: Vec<String>,
+    /// The commands given since the last [`App::take_commands`].
+    commands: Vec<Command>,
     /// The exit code, once the network game has ended.
     ended: Option<u8>,
     /// Whether this screen is the host's, which holds the match and plays
@@ -101,7 +101,7 @@ impl App {
             me,
             ask: None,
             queue: VecDeque::new(),
-            lines: Vec::new(),
+            commands: Vec::new(),
             ended: None,
             hosting: me == HOST_SIDE,
             started: false,
@@ -175,11 +175,22 @@ impl App {
     }
 
     /// The answers typed for the network game since the last call, in order.
-    pub fn take_lines(&mut self) -> Vec<String> {
+    pub fn take_commands(&mut self) -> Vec<Command> {
         self.remote
             .as_mut()
-            .map(|r| std::mem::take(&mut r.lines))
+            .map(|r| std::mem::take(&mut r.commands))
             .unwrap_or_default()
+    }
+
+    /// What becomes of the match when this player quits mid-round: the
+    /// host resumes it by hosting again, the joiner by joining again.
+    #[must_use]
+    pub fn network_quit_fate(&self) -> Option<&'static str> {
+        Some(if self.remote.as_ref()?.hosting {
+            "The match stays saved: host it again with the same name to resume."
+        } else {
+            "The match stays saved on the host's machine: join again to resume."
+        })
     }
 
     /// The network game's exit code, once it has ended.
@@ -319,9 +330,16 @@ impl App {
             Shown::Board(_) if self.remote.as_ref().is_some_and(|r| r.hosting && r.started) => {}
             Shown::Board(m) => {
                 self.settle();
+                let next_round = self.remote.as_ref().is_some_and(|r| r.started)
+                    && self.game.round() < m.round();
                 if self.game.round() != m.round() || self.game.rules() != m.rules() {
                     self.cursor = [None; 2];
                     self.notes.set_round_note(None);
+                }
+                if next_round {
+                    // The new round starts on a clean log, as in a local match.
+                    self.forget_analysis();
+                    self.notes.clear_log();
                 }
                 self.game = *m;
                 self.hint = None;
@@ -329,6 +347,9 @@ impl App {
                     // The joiner plays the host's match from its welcome on.
                     remote.started |= !remote.hosting;
                     remote.sent = None;
+                }
+                if next_round {
+                    self.announce_round();
                 }
                 self.next_turn(now);
             }
@@ -345,17 +366,16 @@ impl App {
     }
 
     /// Hands `line` to the network game; what it asks next comes back.
-    fn send_line(&mut self, line: impl Into<String>) {
+    fn send(&mut self, command: Command) {
         if let Some(remote) = self.remote.as_mut() {
-            remote.lines.push(line.into());
+            remote.commands.push(command);
         }
     }
 
     /// The joiner chose `pit` (already checked with the rules): the host
     /// decides it; the board waits for its word ([`Shown::Played`]).
     pub(super) fn send_move(&mut self, pit: Pit) {
-        let letter = self.rules().letter(pit).unwrap_or('?');
-        self.send_line(letter.to_string());
+        self.send(Command::Play(pit));
         if let Some(remote) = self.remote.as_mut() {
             remote.sent = Some(pit);
         }
@@ -364,18 +384,18 @@ impl App {
 
     /// `u`: ask the other player to agree to take back the last move.
     pub(super) fn ask_take_back(&mut self) {
-        self.send_line("u");
+        self.send(Command::Undo);
     }
 
     /// `y` or `n` to the question the network game asked.
     pub(super) fn answer_remote(&mut self, yes: bool) {
-        self.send_line(if yes { "y" } else { "n" });
+        self.send(Command::Answer(yes));
         self.answered();
     }
 
     /// Leaving: the network game tells the other player and ends.
     pub(super) fn leave_network(&mut self) {
-        self.send_line("q");
+        self.send(Command::Quit);
     }
 
     /// An answer is on its way: wait for what the network game asks next.
@@ -512,7 +532,7 @@ mod tests {
                 Some("Please wait: it is Alice's turn."),
                 "after {key}"
             );
-            assert!(app.take_lines().is_empty(), "nothing is sent for {key}");
+            assert!(app.take_commands().is_empty(), "nothing is sent for {key}");
         }
     }
 
@@ -538,7 +558,7 @@ mod tests {
         app.on_shown(Shown::Ask(michael_to_move()), t0);
         assert_eq!(app.human_to_move(), Some(Side::North));
         app.handle_event(&ch('i'), t0);
-        assert_eq!(app.take_lines(), ["i"]);
+        assert_eq!(app.take_commands(), [Command::Play(pit(&app, 'i'))]);
         assert_eq!(
             app.game().moves().len(),
             1,
@@ -547,7 +567,7 @@ mod tests {
         assert!(matches!(app.mode(), Mode::Waiting));
         app.handle_event(&ch('j'), t0);
         assert!(
-            app.take_lines().is_empty(),
+            app.take_commands().is_empty(),
             "one move is on its way already"
         );
         app.on_shown(Shown::Played(pit(&app, 'i')), t0);
@@ -570,7 +590,7 @@ mod tests {
         let mut app = joiner(None, t0);
         app.handle_event(&ch('a'), t0);
         app.handle_event(&ch('9'), t0);
-        assert!(app.take_lines().is_empty());
+        assert!(app.take_commands().is_empty());
         assert_eq!(app.human_to_move(), Some(Side::North));
     }
 
@@ -582,10 +602,10 @@ mod tests {
         assert_eq!(app.dialog(), Some(Overlay::ConfirmQuit));
         app.handle_event(&ch('n'), t0);
         assert_eq!(app.dialog(), None);
-        assert!(app.take_lines().is_empty(), "n sends nothing");
+        assert!(app.take_commands().is_empty(), "n sends nothing");
         app.handle_event(&ch('q'), t0);
         app.handle_event(&ch('y'), t0);
-        assert_eq!(app.take_lines(), ["q"]);
+        assert_eq!(app.take_commands(), [Command::Quit]);
         // The network game says goodbye; the screen then ends.
         app.on_shown(Shown::Say("Stopped.".into()), t0);
         app.on_shown(Shown::Ended(0), t0);
@@ -602,7 +622,7 @@ mod tests {
         assert_eq!(app.human_to_move(), None, "no move meanwhile");
         app.handle_event(&ch('i'), t0);
         assert!(
-            app.take_lines().is_empty(),
+            app.take_commands().is_empty(),
             "i is no answer to the question"
         );
         assert!(
@@ -612,7 +632,7 @@ mod tests {
             "the key says what the answers are"
         );
         app.handle_event(&ch('y'), t0);
-        assert_eq!(app.take_lines(), ["y"]);
+        assert_eq!(app.take_commands(), [Command::Answer(true)]);
         assert!(!app.remote_question());
     }
 
@@ -621,10 +641,10 @@ mod tests {
         let t0 = Instant::now();
         let mut app = joiner(None, t0);
         app.handle_event(&ch('u'), t0);
-        assert_eq!(app.take_lines(), ["u"]);
+        assert_eq!(app.take_commands(), [Command::Undo]);
         app.handle_event(&ch('r'), t0);
         app.handle_event(&ch('p'), t0);
-        assert!(app.take_lines().is_empty());
+        assert!(app.take_commands().is_empty());
         assert!(!app.paused());
     }
 
@@ -634,7 +654,7 @@ mod tests {
         let delay = Duration::from_millis(100);
         let mut app = joiner(Some(delay), t0);
         app.handle_event(&ch('i'), t0);
-        app.take_lines();
+        app.take_commands();
         app.on_shown(Shown::Played(pit(&app, 'i')), t0);
         app.on_shown(Shown::Ask(michael_to_move()), t0);
         assert!(app.animation().is_some());
@@ -656,10 +676,10 @@ mod tests {
         app.on_shown(Shown::Ask(Ask::PlayAgain), t0);
         assert!(app.round_over());
         app.handle_event(&ch('y'), t0);
-        assert_eq!(app.take_lines(), ["y"]);
+        assert_eq!(app.take_commands(), [Command::Answer(true)]);
         assert!(!app.round_over(), "the answer is given once");
         app.handle_event(&ch('n'), t0);
-        assert!(app.take_lines().is_empty());
+        assert!(app.take_commands().is_empty());
         app.on_shown(
             Shown::Ask(Ask::WaitingAgain {
                 name: "Alice".into(),
@@ -669,7 +689,7 @@ mod tests {
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(!screen.contains("take back"), "the round is over: {screen}");
         app.handle_event(&ch('u'), t0);
-        assert!(app.take_lines().is_empty(), "a finished round stays");
+        assert!(app.take_commands().is_empty(), "a finished round stays");
         m.next_round();
         app.on_shown(Shown::Board(Box::new(m)), t0);
         assert_eq!(app.game().round(), 2);
@@ -716,7 +736,7 @@ mod tests {
         let mut app = hosting(None, t0);
         assert_eq!(app.human_to_move(), Some(Side::South));
         app.handle_event(&ch('a'), t0);
-        assert!(app.take_lines().is_empty(), "a move is no line");
+        assert!(app.take_commands().is_empty(), "a move is no line");
         assert_eq!(app.game().moves().len(), 1);
         assert_eq!(app.take_match_events(), vec![MatchEvent::Changed]);
         let id = move_request(&mut app, Side::North).expect("Michael's turn is asked");
@@ -746,7 +766,7 @@ mod tests {
         app.tick(t0);
         app.take_match_events();
         app.handle_event(&ch('u'), t0);
-        assert_eq!(app.take_lines(), vec!["u".to_string()]);
+        assert_eq!(app.take_commands(), [Command::Undo]);
         app.on_shown(
             Shown::Ask(Ask::WaitingAgree {
                 name: "Michael".into(),
@@ -786,7 +806,7 @@ mod tests {
         );
         for key in ['c', 'u', '3'] {
             app.handle_event(&ch(key), t0);
-            assert!(app.take_lines().is_empty(), "nothing is sent for {key}");
+            assert!(app.take_commands().is_empty(), "nothing is sent for {key}");
         }
         let h = app.rules().pit_by_letter('h').unwrap();
         app.on_answer(Answer::Move { id, pit: Some(h) }, t0);
@@ -830,7 +850,7 @@ mod tests {
         assert_eq!(app.human_to_move(), None);
         assert_eq!(app.to_move(), None, "nobody is marked to move");
         app.handle_event(&ch('c'), t0);
-        assert!(app.take_lines().is_empty());
+        assert!(app.take_commands().is_empty());
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(screen.contains("Trying to reconnect"), "{screen}");
         assert!(!screen.contains("g-l play"), "{screen}");

@@ -17,7 +17,7 @@ impl App {
     /// both players at once.)
     #[must_use]
     pub fn can_analyse(&self) -> bool {
-        self.round_over() && self.remote.is_none()
+        self.round_over()
     }
 
     /// The analysis screen, while it is open.
