@@ -47,9 +47,15 @@ fn a_round_written_as_pgn_and_read_back_replays_to_the_same_result() {
     let (ok, pgn, err) = mancala(&["replay", "-", "--format", "pgn"], &record);
     assert!(ok, "{err}");
     let score = board.score();
-    assert!(pgn.contains(&format!("[Score \"{}-{}\"]", score.south, score.north)), "{pgn}");
+    assert!(
+        pgn.contains(&format!("[Score \"{}-{}\"]", score.south, score.north)),
+        "{pgn}"
+    );
     assert!(pgn.contains("[North \"Bob \\\"B\\\"\"]"), "{pgn}");
-    assert!(pgn.trim_end().starts_with("[Event") && pgn.contains("\n1. "), "{pgn}");
+    assert!(
+        pgn.trim_end().starts_with("[Event") && pgn.contains("\n1. "),
+        "{pgn}"
+    );
     // read back from standard input, both forms replay to the same end
     let (ok, from_pgn, err) = mancala(&["replay", "-", "--plain", "--no-animation"], &pgn);
     assert!(ok, "{err}");
@@ -63,6 +69,9 @@ fn a_round_written_as_pgn_and_read_back_replays_to_the_same_result() {
         "the final score {high}–{low}: {from_pgn}"
     );
     // a result that the moves do not give is refused
-    let (ok, _, err) = mancala(&["replay", "-", "--plain"], &pgn.replace("[Result \"", "[Result \"x"));
+    let (ok, _, err) = mancala(
+        &["replay", "-", "--plain"],
+        &pgn.replace("[Result \"", "[Result \"x"),
+    );
     assert!(!ok && err.contains("result"), "{err}");
 }

@@ -117,7 +117,10 @@ fn error(line: usize, message: impl Into<String>) -> RecordError {
 /// A [`RecordError`] naming the line at fault and why.
 pub fn parse(text: &str) -> Result<Record, RecordError> {
     if text.len() > MAX_PGN_BYTES {
-        return Err(error(0, format!("too large for a round ({} bytes)", text.len())));
+        return Err(error(
+            0,
+            format!("too large for a round ({} bytes)", text.len()),
+        ));
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut fields = vec!["mancala record 1".to_string()];
@@ -195,7 +198,10 @@ pub fn parse(text: &str) -> Result<Record, RecordError> {
                 if let Some((_, tagged)) = &result
                     && tagged != token
                 {
-                    return Err(error(n, "the result after the moves is not the Result tag's"));
+                    return Err(error(
+                        n,
+                        "the result after the moves is not the Result tag's",
+                    ));
                 }
                 result.get_or_insert((n, token.to_string()));
                 ended = true;
@@ -209,7 +215,10 @@ pub fn parse(text: &str) -> Result<Record, RecordError> {
             if letter.chars().count() != 1 {
                 return Err(error(
                     n,
-                    format!("'{}' is not a move (a pit letter)", crate::game::names::shown(token)),
+                    format!(
+                        "'{}' is not a move (a pit letter)",
+                        crate::game::names::shown(token)
+                    ),
                 ));
             }
             moves.push(letter.to_string());
@@ -269,9 +278,9 @@ pub fn parse_any(text: &str) -> Result<Record, RecordError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
     use crate::game::{FirstMover, MatchConfig, Seat, Tally};
     use crate::players::PlayerKind;
+    use crate::rng::Rng;
     use crate::rules::{Board, Pit, Rules, Side};
 
     /// A record of `moves` from the usual start, as text.
@@ -303,14 +312,22 @@ mod tests {
             let mut board = Board::starting(rules, starter);
             let mut moves: Vec<Pit> = Vec::new();
             // most rounds played out, some cut short
-            let cut = if round % 4 == 0 { rng.below(10) } else { usize::MAX };
+            let cut = if round % 4 == 0 {
+                rng.below(10)
+            } else {
+                usize::MAX
+            };
             while !board.is_over() && moves.len() < cut {
                 let legal: Vec<Pit> = board.legal_moves().collect();
                 let pit = legal[rng.below(legal.len())];
                 board.play(pit).unwrap();
                 moves.push(pit);
             }
-            let north = if round % 3 == 0 { "Mi\"chael [2] \\o/" } else { "Michael" };
+            let north = if round % 3 == 0 {
+                "Mi\"chael [2] \\o/"
+            } else {
+                "Michael"
+            };
             let text = sample_text(rules, starter, &moves, north);
             let record = Record::parse(&text).unwrap();
             let pgn = to_pgn(&record, Some("2026.11.27"));

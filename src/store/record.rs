@@ -986,7 +986,10 @@ mod tests {
         record.config.start = Some(start);
         record.moves = letters("a,h");
         let text = record.to_text();
-        assert!(text.contains("\nstart: 5,3,4,4,4,4,0,4,4,4,4,4,4,0\n"), "{text}");
+        assert!(
+            text.contains("\nstart: 5,3,4,4,4,4,0,4,4,4,4,4,4,0\n"),
+            "{text}"
+        );
         assert!(text.contains("--board 5,3,4,4"), "{text}");
         let back = Record::parse(&text).unwrap();
         assert_eq!(back, record);
