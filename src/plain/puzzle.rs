@@ -30,7 +30,7 @@ pub fn run(
 ) -> anyhow::Result<()> {
     let mut number = 0;
     loop {
-        let Some(dealt) = trainer.next() else {
+        let Some(dealt) = trainer.deal() else {
             writeln!(
                 out,
                 "No puzzle left to set. Your own rounds give more: play, then come back."

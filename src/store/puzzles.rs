@@ -520,7 +520,7 @@ impl Trainer {
     /// The next puzzle: a failed one due again, else an own one, else
     /// (unless only own ones are wanted) a built-in one; `None` when
     /// there is none left.
-    pub fn next(&mut self) -> Option<Dealt> {
+    pub fn deal(&mut self) -> Option<Dealt> {
         while let Some(review) = self.progress.take_due() {
             if let Some(puzzle) = review.puzzle.puzzle()
                 && self.wanted(&puzzle)

@@ -605,7 +605,7 @@ impl PuzzleWorld {
                     PuzzleMessage::Judged(answered, line, problem)
                 }
                 PuzzleEffect::Next | PuzzleEffect::Prefs(_) => {
-                    let dealt = trainer.next().map(Box::new);
+                    let dealt = trainer.deal().map(Box::new);
                     let progress = trainer.progress();
                     PuzzleMessage::Dealt(dealt, progress.rating, progress.streak)
                 }
