@@ -141,7 +141,7 @@ impl KeptPuzzle {
 
 /// A failed puzzle waiting to come back.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Review {
+pub struct PuzzleReview {
     /// The puzzle.
     pub puzzle: KeptPuzzle,
     /// It is due once this many puzzles have been answered in all.
@@ -189,7 +189,7 @@ pub struct PuzzleProgress {
     /// Own puzzles not answered yet.
     pub mine: Vec<KeptPuzzle>,
     /// Failed puzzles waiting to come back.
-    pub reviews: Vec<Review>,
+    pub reviews: Vec<PuzzleReview>,
 }
 
 impl Default for PuzzleProgress {
@@ -301,7 +301,7 @@ impl PuzzleProgress {
 
     /// The review due now, if any (the longest overdue first), taken out
     /// of the queue.
-    pub fn take_due(&mut self) -> Option<Review> {
+    pub fn take_due(&mut self) -> Option<PuzzleReview> {
         let now = self.answered();
         let i = (0..self.reviews.len())
             .filter(|&i| self.reviews[i].due <= now)
@@ -312,7 +312,12 @@ impl PuzzleProgress {
     /// Records the answer to `puzzle`: the streak, the rating, and the
     /// queue of reviews (`review` is the puzzle's place in the queue when
     /// it came back from there).
-    pub fn answer(&mut self, puzzle: &Puzzle, solved: bool, review: Option<&Review>) -> Answered {
+    pub fn answer(
+        &mut self,
+        puzzle: &Puzzle,
+        solved: bool,
+        review: Option<&PuzzleReview>,
+    ) -> Answered {
         let before = self.rating;
         let rating = Rating {
             rating: self.rating,
@@ -339,7 +344,7 @@ impl PuzzleProgress {
             if let Some(review) = review {
                 let interval = review.interval * 2;
                 if interval <= LEARNT_INTERVAL {
-                    self.reviews.push(Review {
+                    self.reviews.push(PuzzleReview {
                         puzzle: review.puzzle.clone(),
                         due: self.answered() + interval,
                         interval,
@@ -350,7 +355,7 @@ impl PuzzleProgress {
             self.failed += 1;
             self.streak = 0;
             comes_back = Some(FIRST_INTERVAL);
-            self.reviews.push(Review {
+            self.reviews.push(PuzzleReview {
                 puzzle: KeptPuzzle::of(puzzle),
                 due: self.answered() + FIRST_INTERVAL,
                 interval: FIRST_INTERVAL,
@@ -378,7 +383,7 @@ pub struct Dealt {
     /// The puzzle.
     pub puzzle: Puzzle,
     /// Its place in the review queue, when it came back from there.
-    pub review: Option<Review>,
+    pub review: Option<PuzzleReview>,
 }
 
 /// Which puzzles to deal and where they are kept: the puzzles of the

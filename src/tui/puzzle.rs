@@ -79,14 +79,14 @@ enum Stage {
     /// The move is being judged.
     Judging(Box<Dealt>, Pit),
     /// The answer is judged; the best line is being sown.
-    Shown(Box<Shown>),
+    JudgedAnswer(Box<JudgedAnswer>),
     /// No puzzle is left.
     Empty,
 }
 
 /// A judged answer on screen.
 #[derive(Debug)]
-struct Shown {
+struct JudgedAnswer {
     dealt: Dealt,
     pit: Pit,
     answered: Answered,
@@ -137,7 +137,7 @@ impl PuzzleView {
     fn board(&self) -> Option<Board> {
         match &self.stage {
             Stage::Asking(d) | Stage::Judging(d, _) => Some(d.puzzle.board),
-            Stage::Shown(s) => Some(s.board),
+            Stage::JudgedAnswer(s) => Some(s.board),
             Stage::Dealing | Stage::Empty => None,
         }
     }
@@ -177,7 +177,7 @@ impl PuzzleView {
     /// Sows the next move of the best line, if any is left.
     fn sow_next(&mut self, now: Instant) {
         let delay = self.chosen.seed_delay();
-        let Stage::Shown(shown) = &mut self.stage else {
+        let Stage::JudgedAnswer(shown) = &mut self.stage else {
             return;
         };
         let Some(&pit) = shown.line.get(shown.sown) else {
@@ -202,7 +202,7 @@ impl PuzzleView {
 
     /// Sows the best line again from the puzzle's position.
     fn replay_line(&mut self, now: Instant) {
-        if let Stage::Shown(shown) = &mut self.stage {
+        if let Stage::JudgedAnswer(shown) = &mut self.stage {
             shown.board = shown.dealt.puzzle.board;
             shown.sown = 0;
             self.animation = None;
@@ -256,11 +256,11 @@ impl PuzzleView {
             }
             KeyCode::Char('t' | 'T') => self.note = Some(self.chosen.switch_theme()),
             KeyCode::Char('n' | 'N' | ' ') | KeyCode::Enter
-                if matches!(self.stage, Stage::Shown(_)) =>
+                if matches!(self.stage, Stage::JudgedAnswer(_)) =>
             {
                 return self.next_puzzle();
             }
-            KeyCode::Char('r' | 'R') if matches!(self.stage, Stage::Shown(_)) => {
+            KeyCode::Char('r' | 'R') if matches!(self.stage, Stage::JudgedAnswer(_)) => {
                 self.replay_line(now);
             }
             _ => {}
@@ -319,7 +319,7 @@ impl PuzzleView {
                     Weight::Essential,
                 );
             }
-            Stage::Shown(_) => {
+            Stage::JudgedAnswer(_) => {
                 keys.add("n", "next puzzle", Weight::Essential);
                 keys.add("r", "best line again", Weight::Useful);
             }
@@ -355,7 +355,7 @@ impl PuzzleView {
                 };
                 lines.push(Line::styled(task, theme.title));
             }
-            Stage::Shown(s) => {
+            Stage::JudgedAnswer(s) => {
                 let style = if s.answered.solved {
                     theme.good
                 } else {
@@ -425,7 +425,7 @@ impl PuzzleView {
         };
         let puzzle_rating = match &self.stage {
             Stage::Asking(d) | Stage::Judging(d, _) => d.puzzle.rating(),
-            Stage::Shown(s) => s.dealt.puzzle.rating(),
+            Stage::JudgedAnswer(s) => s.dealt.puzzle.rating(),
             _ => 0.0,
         };
         let header = format!(
@@ -490,7 +490,7 @@ impl Screen for PuzzleView {
                     self.rating = answered.rating.1;
                     self.streak = answered.streak;
                     self.note = problem;
-                    self.stage = Stage::Shown(Box::new(Shown {
+                    self.stage = Stage::JudgedAnswer(Box::new(JudgedAnswer {
                         board: dealt.puzzle.board,
                         dealt: *dealt,
                         pit,
