@@ -26,6 +26,7 @@ fn app(rules: Rules, t0: Instant) -> App {
         rules,
         seats: [seat("Alice"), seat("Michael")],
         first: FirstMover::Alternate,
+        start: None,
     };
     App::new(
         Match::new(config, 1),

@@ -31,6 +31,7 @@ fn position() -> Match {
             Seat::new("Michael", PlayerKind::Human),
         ],
         first: FirstMover::South,
+        start: None,
     };
     let mut m = Match::new(config, 1);
     m.play(Rules::KALAH.pit_by_letter('a').unwrap(), &mut NoTrace)

@@ -61,6 +61,7 @@ fn record_text() -> impl Strategy<Value = String> {
                         Seat::new(format!("{b}2"), PlayerKind::Greedy),
                     ],
                     first: FirstMover::Alternate,
+                    start: None,
                 };
                 let mut m = Match::new(config, seed);
                 let mut rng = seed;
@@ -184,6 +185,7 @@ fn some_config() -> MatchConfig {
             Seat::new("Michael", PlayerKind::Human),
         ],
         first: FirstMover::Alternate,
+        start: None,
     }
 }
 

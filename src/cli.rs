@@ -58,6 +58,8 @@ pub enum Command {
     Replay(ReplayCmd),
     /// Analyse a recorded round: every move's value under perfect play and what it lost.
     Analyze(AnalyzeCmd),
+    /// Puzzles: find the best move where your own rounds went wrong, and in built-in positions.
+    Puzzle(PuzzleCmd),
     /// Show the match history of every pair of players, under each set of rules.
     Stats(StatsCmd),
     /// Host a match for a friend on another machine (shows how to join).
@@ -398,9 +400,12 @@ pub struct SolitaireCmd {
 /// Options of `mancala replay`.
 #[derive(Debug, Args)]
 pub struct ReplayCmd {
-    /// A game record written by mancala.
+    /// A game record written by mancala, or PGN-style text; - reads it from standard input.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
+    /// Print the round as text instead of replaying it: pgn (PGN-style, to paste into a message) or record.
+    #[arg(long, value_name = "FORMAT", hide_possible_values = true, value_parser = ["pgn", "record"])]
+    pub format: Option<String>,
     /// How the moves are shown.
     #[command(flatten)]
     pub show: ShowArgs,
@@ -421,6 +426,32 @@ pub struct AnalyzeCmd {
     /// Milliseconds the solver may think per position on boards too big to prove every position (more than 48 seeds or 6 pits, or relay sowing); past it, values are estimates.
     #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub think: u64,
+}
+
+/// Options of `mancala puzzle`.
+#[derive(Debug, Args)]
+pub struct PuzzleCmd {
+    /// Print the puzzles as JSON lines instead of playing them: board, to_move, best, losses, ...
+    #[arg(long, conflicts_with = "plain")]
+    pub json: bool,
+    /// Play line by line instead of full screen (automatic without a terminal).
+    #[arg(long)]
+    pub plain: bool,
+    /// With --json: how many puzzles to list.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub count: u32,
+    /// Deal the built-in puzzles from this seed (the same seed, the same puzzles) [default: the next one not seen, or 1 with --json].
+    #[arg(long, value_name = "K", allow_negative_numbers = true)]
+    pub seed: Option<u64>,
+    /// Only puzzles from your own recorded rounds.
+    #[arg(long)]
+    pub mine: bool,
+    /// The sowing animation's speed.
+    #[command(flatten)]
+    pub speed: SpeedArgs,
+    /// The rules of the built-in puzzles (given, they also choose which of your own are set).
+    #[command(flatten)]
+    pub rules: RuleArgs,
 }
 
 /// How moves are shown, for the commands that show someone else's moves

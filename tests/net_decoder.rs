@@ -18,6 +18,7 @@ fn referee(moves: usize) -> Referee {
             Seat::new("Michael", PlayerKind::Human),
         ],
         first: FirstMover::Alternate,
+        start: None,
     };
     let mut m = Match::new(config, 1);
     for _ in 0..moves {

@@ -131,6 +131,7 @@ fn snapshot() -> Snapshot {
             Seat::new("Michael", PlayerKind::Human),
         ],
         first: FirstMover::South,
+        start: None,
     };
     Snapshot::of(&Match::new(config, 1))
 }

@@ -55,6 +55,7 @@ fn config(rules: Rules, south: &str, north: &str) -> MatchConfig {
             Seat::new(north, PlayerKind::Human),
         ],
         first: FirstMover::Alternate,
+        start: None,
     }
 }
 

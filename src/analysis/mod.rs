@@ -27,6 +27,8 @@
 //! Nothing here reads or writes anything: it is given the rules, the
 //! starter and the moves, and returns figures.
 
+pub mod puzzles;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -416,9 +418,24 @@ impl Analyst {
         starter: Side,
         moves: &[Pit],
         budget: &PositionBudget,
+        progress: impl FnMut(usize, usize),
+    ) -> Result<Analysis, (usize, MoveError)> {
+        self.round_from(Board::starting(rules, starter), moves, budget, progress)
+    }
+
+    /// [`Analyst::round`] of a round that started from `start` (a record
+    /// that keeps its starting position).
+    ///
+    /// # Errors
+    /// The index of the first move the rules refuse, and why.
+    pub fn round_from(
+        &mut self,
+        start: Board,
+        moves: &[Pit],
+        budget: &PositionBudget,
         mut progress: impl FnMut(usize, usize),
     ) -> Result<Analysis, (usize, MoveError)> {
-        let mut round = Round::new(self, rules, starter);
+        let mut round = Round::new(self, start);
         for (i, &pit) in moves.iter().enumerate() {
             round.push(pit).map_err(|e| (i, e))?;
         }
@@ -446,8 +463,14 @@ impl RoundAnalyser {
     /// The analysis of a round of `rules` started by `starter`, with
     /// `analyst`'s solver sized for it.
     #[must_use]
-    pub fn new(mut analyst: Analyst, rules: Rules, starter: Side) -> RoundAnalyser {
-        let round = Round::new(&mut analyst, rules, starter);
+    pub fn new(analyst: Analyst, rules: Rules, starter: Side) -> RoundAnalyser {
+        RoundAnalyser::from_start(analyst, Board::starting(rules, starter))
+    }
+
+    /// The same for a round that started from `start`.
+    #[must_use]
+    pub fn from_start(mut analyst: Analyst, start: Board) -> RoundAnalyser {
+        let round = Round::new(&mut analyst, start);
         RoundAnalyser { analyst, round }
     }
 
@@ -494,11 +517,10 @@ struct Round {
 }
 
 impl Round {
-    fn new(analyst: &mut Analyst, rules: Rules, starter: Side) -> Round {
-        let start = Board::starting(rules, starter);
+    fn new(analyst: &mut Analyst, start: Board) -> Round {
         analyst.solver.reserve(&start);
         Round {
-            rules,
+            rules: *start.rules(),
             moves: Vec::new(),
             boards: vec![start],
             values: vec![None],
@@ -686,7 +708,7 @@ mod tests {
         // Kalah(6,4): 16 seeds (C(28, 12) positions of a byte) and 64 MiB,
         // where a solve of the start takes 18 seeds and 512 MiB
         let mut analyst = Analyst::new();
-        let _round = Round::new(&mut analyst, Rules::KALAH, Side::South);
+        let _round = Round::new(&mut analyst, Board::new(Rules::KALAH));
         assert_eq!(
             analyst.solver.memory_used(),
             30_421_755 + ANALYSIS_TABLE_BYTES

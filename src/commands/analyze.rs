@@ -20,9 +20,8 @@ use super::history::read_record;
 pub fn analyse(record: &Record, think: Duration, progress: bool) -> anyhow::Result<Analysis> {
     let mut analyst = Analyst::new();
     let analysis = analyst
-        .round(
-            *record.rules(),
-            record.starter,
+        .round_from(
+            record.start_board(),
             &record.moves,
             &PositionBudget::time(think),
             |done, total| {

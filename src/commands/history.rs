@@ -1,6 +1,6 @@
 //! `mancala replay` and `mancala stats`: looking back at games played.
 
-use std::io::{IsTerminal, Write as _};
+use std::io::{IsTerminal, Read as _, Write as _};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -22,6 +22,21 @@ pub fn read_record(file: &Path) -> anyhow::Result<Record> {
     // The path is the user's, but it may hold anything: shown escaped.
     let path = shown(&file.to_string_lossy());
     let limit = crate::store::record::MAX_RECORD_BYTES as u64;
+    if file == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock().take(limit + 1), &mut bytes)
+            .map_err(|e| UsageError(format!("cannot read standard input: {e}")))?;
+        if bytes.len() as u64 > limit {
+            return super::usage(format!(
+                "standard input is too large for a round (more than {limit} bytes)"
+            ));
+        }
+        let text = String::from_utf8(bytes)
+            .map_err(|_| UsageError("standard input is not text".to_string()))?;
+        return crate::store::pgn::parse_any(&text).map_err(|e| {
+            UsageError(format!("standard input is not a usable game record: {e}")).into()
+        });
+    }
     let text = match files::read_text(file, limit, Follow::Allowed) {
         Ok(text) => text,
         Err(ReadError::Io(e)) => return super::usage(format!("cannot read {path}: {e}")),
@@ -30,7 +45,7 @@ pub fn read_record(file: &Path) -> anyhow::Result<Record> {
         }
         Err(problem) => return super::usage(format!("{path} is not a game record: {problem}")),
     };
-    Record::parse(&text)
+    crate::store::pgn::parse_any(&text)
         .map_err(|e| UsageError(format!("{path} is not a usable game record: {e}")).into())
 }
 
@@ -41,6 +56,18 @@ pub fn read_record(file: &Path) -> anyhow::Result<Record> {
 /// A [`UsageError`] for a missing or corrupt record; output failures.
 pub fn replay(cmd: &ReplayCmd) -> anyhow::Result<ExitCode> {
     let record = read_record(&cmd.file)?;
+    match cmd.format.as_deref() {
+        Some("pgn") => {
+            let date = record_date(&cmd.file);
+            super::output::emit(&crate::store::pgn::to_pgn(&record, date.as_deref()))?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        Some(_) => {
+            super::output::emit(&record.to_text())?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        None => {}
+    }
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if terminal && !cmd.show.plain {
         crate::tui::replay::run(&record, cmd.show.speed.given())?;
@@ -56,6 +83,15 @@ pub fn replay(cmd: &ReplayCmd) -> anyhow::Result<ExitCode> {
         }
         other => other.map(|()| ExitCode::SUCCESS),
     }
+}
+
+/// The date of a record named as the game names them
+/// (`20260101-120000-…`), as PGN writes dates: `2026.01.01`.
+fn record_date(file: &Path) -> Option<String> {
+    let name = file.file_name()?.to_str()?;
+    let digits = name.get(..8)?;
+    (digits.bytes().all(|b| b.is_ascii_digit()) && name.as_bytes().get(8) == Some(&b'-'))
+        .then(|| format!("{}.{}.{}", &digits[..4], &digits[4..6], &digits[6..]))
 }
 
 /// `mancala stats [--json] [--analysis]`: the history of every pair of

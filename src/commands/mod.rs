@@ -11,6 +11,7 @@ pub mod output;
 mod oware_arena;
 mod play;
 mod position;
+mod puzzle;
 mod solitaire;
 mod solve;
 
@@ -156,6 +157,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Solitaire(cmd)) => solitaire::run(&cmd),
         Some(Command::Replay(cmd)) => history::replay(&cmd),
         Some(Command::Analyze(cmd)) => analyze::run(&cmd),
+        Some(Command::Puzzle(cmd)) => puzzle::run(&cmd),
         Some(Command::Stats(cmd)) => history::stats(&cmd),
         Some(Command::Completions(cmd)) => {
             output::emit(&completions(cmd.shell))?;

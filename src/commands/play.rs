@@ -26,6 +26,7 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
         rules,
         seats: [Seat::new(south, kinds[0]), Seat::new(north, kinds[1])],
         first: args.first,
+        start: None,
     };
     let options = PlayOptions {
         seed_delay: args.speed.seed_delay(),

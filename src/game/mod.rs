@@ -102,9 +102,24 @@ pub struct MatchConfig {
     pub seats: [Seat; 2],
     /// Who starts each round.
     pub first: FirstMover,
+    /// The position each round starts from when it is not the usual one
+    /// (a position played on from, or a fair start): its houses and
+    /// stores; the side to move is the round's starter, chosen by
+    /// `first`. `None`: every house holds the rules' seeds.
+    pub start: Option<Board>,
 }
 
 impl MatchConfig {
+    /// The position a round started by `starter` begins in.
+    #[must_use]
+    pub fn start_board(&self, starter: Side) -> Board {
+        match &self.start {
+            Some(start) => Board::from_counts(self.rules, start.counts(), starter)
+                .unwrap_or_else(|_| Board::starting(self.rules, starter)),
+            None => Board::starting(self.rules, starter),
+        }
+    }
+
     /// South's and North's kinds of player, in that order.
     #[must_use]
     pub fn kinds(&self) -> [PlayerKind; 2] {
@@ -158,7 +173,7 @@ impl Match {
         let mut rng = Rng::new(seed);
         let starter = Match::choose_starter(config.first, 1, None, &mut rng);
         Match {
-            board: Board::starting(config.rules, starter),
+            board: config.start_board(starter),
             config,
             round: 1,
             starter,
@@ -183,7 +198,7 @@ impl Match {
         seed: u64,
     ) -> Result<Match, (usize, MoveError)> {
         let mut m = Match {
-            board: Board::starting(config.rules, starter),
+            board: config.start_board(starter),
             config,
             round: round.max(1),
             starter,
@@ -336,7 +351,7 @@ impl Match {
             self.tally.count(outcome, -1);
         }
         self.redo.push(pit);
-        let mut board = Board::starting(self.config.rules, self.starter);
+        let mut board = self.config.start_board(self.starter);
         for &p in &self.moves {
             board.play_unchecked(p);
         }
@@ -386,7 +401,7 @@ impl Match {
             Some(self.starter),
             &mut self.rng,
         );
-        self.board = Board::starting(self.config.rules, self.starter);
+        self.board = self.config.start_board(self.starter);
         self.moves.clear();
         self.redo.clear();
     }
@@ -404,6 +419,7 @@ mod tests {
                 Seat::new("Michael", PlayerKind::Human),
             ],
             first,
+            start: None,
         }
     }
 

@@ -141,7 +141,7 @@ impl Match {
         if self.moves.is_empty() {
             return Some(Undo::NothingToUndo);
         }
-        let mut board = Board::starting(self.config.rules, self.starter);
+        let mut board = self.config.start_board(self.starter);
         let moved = self.moves.iter().any(|&pit| {
             let theirs = board.to_move() == side;
             board.play_unchecked(pit);
@@ -266,6 +266,7 @@ mod tests {
                     Seat::new("Michael", north),
                 ],
                 first: FirstMover::South,
+                start: None,
             },
             1,
         )

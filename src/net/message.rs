@@ -295,6 +295,7 @@ impl Snapshot {
                 Seat::new(name(&self.names[1])?, PlayerKind::Human),
             ],
             first,
+            start: None,
         };
         let moves = if self.moves.is_empty() {
             Vec::new()
@@ -427,6 +428,7 @@ mod tests {
                 Seat::new("Michael", PlayerKind::Human),
             ],
             first: FirstMover::Alternate,
+            start: None,
         };
         let mut m = Match::new(config, 1);
         for _ in 0..3 {

@@ -601,6 +601,7 @@ mod tests {
                     Seat::new("Michael", PlayerKind::Network),
                 ],
                 first: FirstMover::Alternate,
+                start: None,
             };
             let m = Match::new(config, 1);
             Host {

@@ -51,6 +51,7 @@ pub mod analysis;
 pub mod board;
 pub mod lines;
 pub mod net;
+pub mod puzzle;
 pub mod replay;
 
 use std::io::{self, IsTerminal, Write};
@@ -468,6 +469,7 @@ mod tests {
                 Seat::new("Michael", PlayerKind::Random),
             ],
             first: FirstMover::North,
+            start: None,
         };
         let options = PlayOptions::default();
         let mut game = LocalGame::new(Vec::new(), true, options, Keeper::new(None), config, 1);
@@ -498,6 +500,7 @@ mod tests {
                 Seat::new("Michael", north),
             ],
             first: FirstMover::Alternate,
+            start: None,
         };
         let options = PlayOptions {
             seed_delay: animate.then_some(Duration::ZERO),

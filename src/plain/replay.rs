@@ -25,6 +25,13 @@ pub fn print(record: &Record, animate: bool, out: &mut impl Write) -> anyhow::Re
     )?;
     writeln!(out, "Rules: {rules}.")?;
     writeln!(out, "{} moves first.", names[record.starter.index()])?;
+    if record.config.start.is_some() {
+        writeln!(
+            out,
+            "From the position {}",
+            crate::rules::Position::new(record.start_board())
+        )?;
+    }
     writeln!(out)?;
     write!(out, "{}", board::render(stepper.board(), names))?;
     let total = stepper.len();

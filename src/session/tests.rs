@@ -16,6 +16,7 @@ fn config(rules: Rules, north: PlayerKind) -> MatchConfig {
             Seat::new("Michael", north),
         ],
         first: FirstMover::South,
+        start: None,
     }
 }
 

@@ -523,6 +523,7 @@ mod tests {
                 Seat::new("Michael", PlayerKind::Human),
             ],
             first: FirstMover::Random,
+            start: None,
         }
     }
 

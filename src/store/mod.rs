@@ -8,6 +8,8 @@
 pub mod dirs;
 pub mod files;
 pub mod keeper;
+pub mod pgn;
+pub mod puzzles;
 pub mod rating;
 pub mod record;
 pub mod reviews;

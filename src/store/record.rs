@@ -40,6 +40,7 @@
 //! | `south-player`, `north-player` | who played: human, random, greedy, tree:N, easy, medium, hard, perfect, level:N, or network (the friend on another machine, in the host's record of a network match) | no (human) |
 //! | `round` | the round's number in its match, from 1 | no (1) |
 //! | `starter` | the side that moved first in this round | yes |
+//! | `start` | the position the round started from, when not the usual one: every count in `--board`'s order (South's pits, South's store, North's pits, North's store) | no (the usual start) |
 //! | `earlier-rounds` | the match tally before this round | no (all 0) |
 //! | `moves` | every move in playing order as pit letters, comma separated | yes (may be empty) |
 //! | `result` | `unfinished`, or `south 30, north 18 (Alice wins)` | no; checked if given |
@@ -195,7 +196,7 @@ impl Record {
     /// # Errors
     /// The first move the rules refuse.
     pub fn stepper(&self) -> Result<Stepper, RecordError> {
-        let mut board = Board::starting(self.config.rules, self.starter);
+        let mut board = self.config.start_board(self.starter);
         let mut boards = Vec::with_capacity(self.moves.len() + 1);
         let mut played = Vec::with_capacity(self.moves.len());
         boards.push(board);
@@ -233,6 +234,21 @@ impl Record {
         }
     }
 
+    /// The counts of the position the round started from, comma
+    /// separated in `--board`'s order, when it is not the usual start.
+    #[must_use]
+    pub fn start_counts(&self) -> Option<String> {
+        let start = self.config.start?;
+        let counts: Vec<String> = start.counts().iter().map(u16::to_string).collect();
+        Some(counts.join(","))
+    }
+
+    /// The position the round started from.
+    #[must_use]
+    pub fn start_board(&self) -> Board {
+        self.config.start_board(self.starter)
+    }
+
     /// The moves as pit letters, comma separated (for `--moves`).
     #[must_use]
     pub fn moves_text(&self) -> String {
@@ -267,6 +283,10 @@ impl Record {
         }
         let _ = writeln!(out, "round: {}", self.round);
         let _ = writeln!(out, "starter: {}", self.starter.as_str());
+        let start = self.start_counts();
+        if let Some(counts) = &start {
+            let _ = writeln!(out, "start: {counts}");
+        }
         let _ = writeln!(
             out,
             "earlier-rounds: south {}, north {}, draws {}",
@@ -285,12 +305,13 @@ impl Record {
         }
         let _ = writeln!(
             out,
-            "# The same position: mancala position --pits {} --seeds {} --capture {} --sowing {} --sweep {} --to-move {} --moves {}",
+            "# The same position: mancala position --pits {} --seeds {} --capture {} --sowing {} --sweep {}{} --to-move {} --moves {}",
             rules.pits(),
             rules.seeds(),
             rules.capture(),
             rules.sowing(),
             rules.sweep(),
+            start.map(|c| format!(" --board {c}")).unwrap_or_default(),
             self.starter.as_str(),
             self.moves_text()
         );
@@ -368,6 +389,7 @@ struct Fields {
     kinds: [Option<PlayerKind>; 2],
     round: Option<u32>,
     starter: Option<Side>,
+    start: Option<(usize, String)>,
     earlier: Option<Tally>,
     moves: Option<(usize, String)>,
     result: Option<(usize, String)>,
@@ -473,6 +495,7 @@ impl Fields {
                 })?;
                 once(&mut self.starter, n, key, side)
             }
+            "start" => once(&mut self.start, n, key, (n, value.to_string())),
             "earlier-rounds" => once(&mut self.earlier, n, key, parse_tally(n, value)?),
             "moves" => once(&mut self.moves, n, key, (n, value.to_string())),
             "result" => once(&mut self.result, n, key, (n, value.to_string())),
@@ -507,14 +530,38 @@ impl Fields {
         let moves = rules
             .parse_moves(&moves_text)
             .map_err(|e| error(moves_line, e))?;
+        let starter = self.starter.ok_or_else(|| missing("starter"))?;
+        let start = match self.start {
+            Some((line, text)) => {
+                let counts = text
+                    .split(',')
+                    .map(|c| c.trim().parse::<u16>())
+                    .collect::<Result<Vec<u16>, _>>()
+                    .map_err(|_| {
+                        error(
+                            line,
+                            format!(
+                                "'start' must list counts of seeds like 4,4,0,..., not '{}'",
+                                shown(&text)
+                            ),
+                        )
+                    })?;
+                let board = Board::from_counts(rules, &counts, starter)
+                    .map_err(|e| error(line, format!("'start': {e}")))?;
+                // the usual start written out is the usual start
+                (board != Board::starting(rules, starter)).then_some(board)
+            }
+            None => None,
+        };
         let record = Record {
             config: MatchConfig {
                 rules,
                 seats,
                 first: self.first.unwrap_or_default(),
+                start,
             },
             round: self.round.unwrap_or(1),
-            starter: self.starter.ok_or_else(|| missing("starter"))?,
+            starter,
             earlier: self.earlier.unwrap_or_default(),
             moves,
         };
@@ -671,6 +718,7 @@ mod tests {
                 Seat::new("Michael", PlayerKind::Greedy),
             ],
             first: FirstMover::Alternate,
+            start: None,
         }
     }
 
@@ -908,6 +956,7 @@ mod tests {
                         ),
                     ],
                     first: [FirstMover::Random, FirstMover::North][rng.below(2)],
+                    start: None,
                 },
                 round: 1 + rng.below(9) as u32,
                 starter,
@@ -923,6 +972,40 @@ mod tests {
             let with_bom = format!("\u{feff}{}", text.replace('\n', "\r\n"));
             assert_eq!(Record::parse(&with_bom), Ok(record));
         }
+    }
+
+    #[test]
+    fn a_round_from_another_start_keeps_it_and_replays_from_it() {
+        let mut record = sample();
+        let start = Board::from_counts(
+            Rules::KALAH,
+            &[5, 3, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 0],
+            Side::South,
+        )
+        .unwrap();
+        record.config.start = Some(start);
+        record.moves = letters("a,h");
+        let text = record.to_text();
+        assert!(
+            text.contains("\nstart: 5,3,4,4,4,4,0,4,4,4,4,4,4,0\n"),
+            "{text}"
+        );
+        assert!(text.contains("--board 5,3,4,4"), "{text}");
+        let back = Record::parse(&text).unwrap();
+        assert_eq!(back, record);
+        let stepper = back.stepper().unwrap();
+        assert_eq!(stepper.boards()[0], start);
+        let mut board = start;
+        board.play(letters("a")[0]).unwrap();
+        assert_eq!(stepper.boards()[1], board);
+        // a record written before starts were kept reads as the usual start
+        let old = text.replace("start: 5,3,4,4,4,4,0,4,4,4,4,4,4,0\n", "");
+        let old = Record::parse(&old.replace("moves: a,h", "moves: c,f,h")).unwrap();
+        assert_eq!(old.config.start, None);
+        assert_eq!(old.start_board(), Board::new(Rules::KALAH));
+        // a bad start names its line
+        let err = Record::parse(&text.replace("start: 5,3", "start: x,3")).unwrap_err();
+        assert!(err.message.contains("'start'"), "{err}");
     }
 
     #[test]

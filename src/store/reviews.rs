@@ -313,9 +313,8 @@ impl Reviews {
         let analysis = self
             .analyst
             .get_or_insert_with(Analyst::new)
-            .round(
-                *record.rules(),
-                record.starter,
+            .round_from(
+                record.start_board(),
                 &record.moves,
                 &PositionBudget::time(self.think),
                 progress,
@@ -518,6 +517,7 @@ mod tests {
                     Seat::new("Bob", PlayerKind::Human),
                 ],
                 first: FirstMover::South,
+                start: None,
             },
             round: 1,
             starter: Side::South,
@@ -558,9 +558,8 @@ mod tests {
 
     fn expected(record: &Record) -> RoundLoss {
         let analysis = Analyst::new()
-            .round(
-                *record.rules(),
-                record.starter,
+            .round_from(
+                record.start_board(),
                 &record.moves,
                 &PositionBudget::time(THINK),
                 |_, _| {},

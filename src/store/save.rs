@@ -770,6 +770,7 @@ mod tests {
                 Seat::new(north, PlayerKind::Human),
             ],
             first: FirstMover::Alternate,
+            start: None,
         }
     }
 

@@ -751,6 +751,7 @@ mod tests {
                     Seat::new("Computer (level 3)", PlayerKind::Level(3)),
                 ],
                 first: FirstMover::South,
+                start: None,
             },
             1,
         );

@@ -108,14 +108,14 @@ impl AnalysisView {
         let (sender, reports) = mpsc::channel();
         let budget = PositionBudget::time(think);
         let stop = Arc::clone(&budget.stop);
-        let (rules, starter, moves) = (*record.rules(), record.starter, record.moves.clone());
+        let (start, moves) = (record.start_board(), record.moves.clone());
         let total = moves.len() + 1;
         let spawned = std::thread::Builder::new()
             .name("mancala-analysis".into())
             .spawn(move || {
                 let progress = sender.clone();
                 let result = Analyst::new()
-                    .round(rules, starter, &moves, &budget, |done, total| {
+                    .round_from(start, &moves, &budget, |done, total| {
                         let _ = progress.send(Report::Progress(done, total));
                     })
                     .map_err(|(i, e)| format!("move {} of the record: {e}", i + 1));
@@ -630,9 +630,8 @@ mod tests {
     fn analysed() -> AnalysisView {
         let record = record();
         let analysis = Analyst::new()
-            .round(
-                *record.rules(),
-                record.starter,
+            .round_from(
+                record.start_board(),
                 &record.moves,
                 &PositionBudget::default(),
                 |_, _| {},

@@ -27,6 +27,7 @@ pub mod input;
 pub mod layout;
 pub mod net;
 pub mod prefs;
+pub mod puzzle;
 pub mod replay;
 pub mod screen;
 pub mod solitaire;

@@ -482,6 +482,7 @@ fn placeholder(rules: Rules, first: FirstMover, names: [&str; 2], me: Side) -> M
         rules,
         seats: [seat(Side::South), seat(Side::North)],
         first,
+        start: None,
     };
     Match::new(config, 0)
 }

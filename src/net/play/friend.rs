@@ -192,6 +192,7 @@ impl<S: Show> FriendSeat<S> {
                 Seat::new(opponent, PlayerKind::Network),
             ],
             first: self.setup.first,
+            start: None,
         }
     }
 

@@ -274,6 +274,7 @@ mod tests {
                 Seat::new("B", PlayerKind::Random),
             ],
             first: FirstMover::North,
+            start: None,
         }
     }
 
@@ -376,6 +377,7 @@ mod tests {
                 Seat::new("B", PlayerKind::Perfect),
             ],
             first: FirstMover::North,
+            start: None,
         };
         let mut worker = Worker::new(&config, Duration::from_secs(60), 7);
         let board = Board::starting(config.rules, Side::North);

@@ -25,6 +25,7 @@ pub fn config(rules: Rules, south: PlayerKind, north: PlayerKind) -> MatchConfig
         rules,
         seats: [Seat::new("Alice", south), Seat::new("Michael", north)],
         first: FirstMover::Alternate,
+        start: None,
     }
 }
 
