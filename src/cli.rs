@@ -130,6 +130,11 @@ pub struct PlayArgs {
     /// The rules.
     #[command(flatten)]
     pub rules: RuleArgs,
+    /// Play on from this position, in the one-line notation (RULES.md §8),
+    /// as `mancala position --format line` prints it: its rules are the
+    /// position's own, and its side to move starts every round.
+    #[arg(long, value_name = "POSITION", allow_hyphen_values = true)]
+    pub from: Option<String>,
 }
 
 impl PlayArgs {
@@ -218,6 +223,17 @@ pub struct RuleArgs {
 }
 
 impl RuleArgs {
+    /// Whether any rule option was given.
+    #[must_use]
+    pub fn any_given(&self) -> bool {
+        self.variant.is_some()
+            || self.pits.is_some()
+            || self.seeds.is_some()
+            || self.capture.is_some()
+            || self.sowing.is_some()
+            || self.sweep.is_some()
+    }
+
     /// The rules these options describe.
     ///
     /// # Errors

@@ -156,3 +156,62 @@ fn a_position_printed_as_one_line_reads_back_as_the_same_position() {
         "2 houses",
     );
 }
+
+/// `mancala NAME NAME --from POSITION` plays on from the position a
+/// `position --format line` printed: its rules, its houses and stores, its
+/// side to move; and the record of the round keeps where it started.
+#[test]
+fn a_game_plays_on_from_a_position_printed_as_a_line() {
+    let out = mancala(&[
+        "position",
+        "--board",
+        "0,0,0,0,1,1,20,3,0,0,0,0,2,21",
+        "--format",
+        "line",
+    ]);
+    assert!(out.status.success());
+    let line = String::from_utf8(out.stdout).unwrap();
+    let line = line.trim();
+    let data = std::env::temp_dir().join(format!("mancala-from-{}", std::process::id()));
+    std::fs::create_dir_all(&data).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["--plain", "Alice", "Bob", "--from", line])
+        .env("MANCALA_DATA_DIR", &data)
+        .env("MANCALA_CONFIG_DIR", &data)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run mancala");
+    use std::io::Write as _;
+    // f ends in the store (an extra turn); e ends in the empty f and takes
+    // g's 3: South's side is empty, 25 to 23.
+    child.stdin.take().unwrap().write_all(b"f\ne\nn\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("Round 1: Alice moves first."), "{text}");
+    assert!(text.contains("Alice gets an extra turn!"), "{text}");
+    assert!(text.contains("Alice wins! 25–23"), "{text}");
+    // The record keeps the start, so replay starts from it too.
+    let records = data.join("records");
+    let record = std::fs::read_dir(&records)
+        .expect("a records folder")
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "txt"))
+        .expect("one record");
+    let kept = std::fs::read_to_string(&record).unwrap();
+    assert!(kept.contains("start:"), "{kept}");
+    let _ = std::fs::remove_dir_all(&data);
+
+    // The position states its own rules: rule options beside it are refused.
+    let out = mancala(&["Alice", "Bob", "--from", line, "--pits", "4"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--from states its own rules"));
+    let out = mancala(&["Alice", "Bob", "--from", "kalah 6x4 nonsense"]);
+    assert_eq!(out.status.code(), Some(2));
+}

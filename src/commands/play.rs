@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use crate::cli::PlayArgs;
 use crate::game::names::{checked_name, same_name};
-use crate::game::{MOVE_PAUSE, MatchConfig, PlayOptions, Seat};
+use crate::game::{FirstMover, MOVE_PAUSE, MatchConfig, PlayOptions, Seat};
 use crate::players::PlayerKind;
-use crate::rules::Side;
+use crate::rules::{Position, Side};
 use crate::store::SaveStore;
 use crate::store::rating::Rating;
 
@@ -19,14 +19,33 @@ use super::UsageError;
 /// # Errors
 /// A [`UsageError`] when the rules are not playable.
 pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
-    let rules = args.rules.rules().map_err(UsageError)?;
+    let (rules, first, start) = match &args.from {
+        None => (args.rules.rules().map_err(UsageError)?, args.first, None),
+        Some(line) => {
+            if args.rules.any_given() {
+                return Err(UsageError(
+                    "--from states its own rules: leave out the rule options".to_string(),
+                )
+                .into());
+            }
+            let board = *line
+                .parse::<Position>()
+                .map_err(|e| UsageError(format!("--from: {e}")))?
+                .board();
+            let first = match board.to_move() {
+                Side::South => FirstMover::South,
+                Side::North => FirstMover::North,
+            };
+            (*board.rules(), first, Some(board))
+        }
+    };
     let kinds = resolve_auto_levels(args);
     let [south, north] = seat_names(args, kinds)?;
     let config = MatchConfig {
         rules,
         seats: [Seat::new(south, kinds[0]), Seat::new(north, kinds[1])],
-        first: args.first,
-        start: None,
+        first,
+        start,
     };
     let options = PlayOptions {
         seed_delay: args.speed.seed_delay(),
