@@ -2,27 +2,11 @@
 //! binary: a finished round written as PGN-style text and read back from
 //! standard input replays to the same result.
 
-use std::io::Write as _;
-use std::process::{Command, Stdio};
+mod common;
 
 fn mancala(args: &[&str], input: &str) -> (bool, String, String) {
     let dir = std::env::temp_dir().join(format!("mancala-pgn-{}", std::process::id()));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .env("MANCALA_DATA_DIR", &dir)
-        .env("MANCALA_CONFIG_DIR", &dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run mancala");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::program::run(&dir, &dir, args, input);
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -1,5 +1,7 @@
 //! `mancala position` through the real binary: JSON out, bad input refused.
 
+mod common;
+
 use std::process::{Command, Output};
 
 use serde_json::Value;
@@ -174,20 +176,14 @@ fn a_game_plays_on_from_a_position_printed_as_a_line() {
     let line = line.trim();
     let data = std::env::temp_dir().join(format!("mancala-from-{}", std::process::id()));
     std::fs::create_dir_all(&data).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(["--plain", "Alice", "Bob", "--from", line])
-        .env("MANCALA_DATA_DIR", &data)
-        .env("MANCALA_CONFIG_DIR", &data)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("run mancala");
-    use std::io::Write as _;
     // f ends in the store (an extra turn); e ends in the empty f and takes
     // g's 3: South's side is empty, 25 to 23.
-    child.stdin.take().unwrap().write_all(b"f\ne\nn\n").unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::program::run(
+        &data,
+        &data,
+        &["--plain", "Alice", "Bob", "--from", line],
+        "f\ne\nn\n",
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),

@@ -7,8 +7,7 @@
 mod common;
 
 use std::collections::HashMap;
-use std::io::Write as _;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use common::Oracle;
 use common::scratch::Scratch;
@@ -16,23 +15,7 @@ use mancala::rules::{Position, Side};
 use serde_json::Value;
 
 fn mancala(scratch: &Scratch, args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .env("MANCALA_DATA_DIR", scratch.data())
-        .env("MANCALA_CONFIG_DIR", scratch.config())
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run mancala");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().expect("mancala ends")
+    common::program::run(&scratch.data(), &scratch.config(), args, input)
 }
 
 fn puzzles(scratch: &Scratch, args: &[&str]) -> Vec<Value> {

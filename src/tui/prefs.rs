@@ -210,6 +210,27 @@ impl Chosen {
         Ok(next)
     }
 
+    /// `+` (`faster`) or `-` on a screen that may be sowing: the animation
+    /// in play follows the new speed (none when animation is off), and the
+    /// sentence that says the speed, or that it is already at an end.
+    pub fn change_speed_of(
+        &mut self,
+        animation: &mut Option<crate::tui::animation::Animation>,
+        faster: bool,
+    ) -> String {
+        match self.change_speed(faster) {
+            Ok(next) => {
+                match (next, animation.as_mut()) {
+                    (Some(delay), Some(shown)) => shown.set_delay(delay),
+                    (None, _) => *animation = None,
+                    _ => {}
+                }
+                speed_message(next)
+            }
+            Err(end) => end,
+        }
+    }
+
     /// Whether `t` can change the theme (not while `NO_COLOR` is set).
     #[must_use]
     pub fn can_switch_theme(&self) -> bool {

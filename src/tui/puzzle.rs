@@ -27,7 +27,7 @@ use crate::tui::chrome::{HelpScroll, HelpText, KeyBar, Weight, draw_help, draw_t
 use crate::tui::game::help::rules_text;
 use crate::tui::input::Input;
 use crate::tui::layout::ScreenLayout;
-use crate::tui::prefs::{self, Chosen, Kept, Prefs};
+use crate::tui::prefs::{Chosen, Kept, Prefs};
 use crate::tui::screen::{Screen, World};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::board::BoardView;
@@ -242,17 +242,7 @@ impl PuzzleView {
             KeyCode::Char('?') | KeyCode::F(1) => self.help = Some(HelpScroll::default()),
             KeyCode::Char('+' | '=') | KeyCode::Char('-' | '_') => {
                 let faster = matches!(code, KeyCode::Char('+' | '='));
-                self.note = Some(match self.chosen.change_speed(faster) {
-                    Ok(next) => {
-                        match (next, &mut self.animation) {
-                            (Some(delay), Some(animation)) => animation.set_delay(delay),
-                            (None, _) => self.animation = None,
-                            _ => {}
-                        }
-                        prefs::speed_message(next)
-                    }
-                    Err(end) => end,
-                });
+                self.note = Some(self.chosen.change_speed_of(&mut self.animation, faster));
             }
             KeyCode::Char('t' | 'T') => self.note = Some(self.chosen.switch_theme()),
             KeyCode::Char('n' | 'N' | ' ') | KeyCode::Enter

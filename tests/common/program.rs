@@ -11,6 +11,24 @@ use std::time::{Duration, Instant};
 /// How long a test waits for what it expects.
 pub const PATIENCE: Duration = Duration::from_secs(20);
 
+/// Runs `mancala ARGS` to its end with `input` on its standard input and
+/// `data` and `config` as its data and configuration directories.
+pub fn run(data: &Path, config: &Path, args: &[&str], input: &str) -> std::process::Output {
+    let mut child = Command::new(super::tmux::binary())
+        .args(args)
+        .env("MANCALA_DATA_DIR", data)
+        .env("MANCALA_CONFIG_DIR", config)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run mancala");
+    // A program that stops reading early is not this helper's failure.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    child.wait_with_output().expect("mancala ends")
+}
+
 /// A running program with its standard output and error collected as
 /// bytes.
 pub struct Program {

@@ -28,7 +28,7 @@ use crate::tui::animation::{self, Animation};
 use crate::tui::chrome::{HelpScroll, KeyBar, Weight, draw_help, draw_too_small};
 use crate::tui::input::Input;
 use crate::tui::layout::ScreenLayout;
-use crate::tui::prefs::{self, Chosen, Kept, Prefs, PrefsWorld};
+use crate::tui::prefs::{Chosen, Kept, Prefs, PrefsWorld};
 use crate::tui::screen::Screen;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::board::BoardView;
@@ -120,17 +120,7 @@ impl ReplayView {
             ReplayKey::Faster | ReplayKey::Slower => {
                 // The move being sown goes on at the new speed.
                 let faster = action == ReplayKey::Faster;
-                self.note = Some(match self.chosen.change_speed(faster) {
-                    Ok(next) => {
-                        match (next, &mut self.animation) {
-                            (Some(delay), Some(animation)) => animation.set_delay(delay),
-                            (None, _) => self.animation = None,
-                            _ => {}
-                        }
-                        prefs::speed_message(next)
-                    }
-                    Err(end) => end,
-                });
+                self.note = Some(self.chosen.change_speed_of(&mut self.animation, faster));
             }
             ReplayKey::Theme => {
                 self.note = Some(self.chosen.switch_theme());

@@ -222,7 +222,7 @@ fn with_no_color_set_neither_the_key_bar_nor_the_help_offers_colours() {
     let t0 = Instant::now();
     for forbidden in [false, true] {
         let mut view = ReplayView::new(record(), None).unwrap();
-        let kept = prefs::Prefs {
+        let kept = crate::tui::prefs::Prefs {
             seed_delay: None,
             palette: Palette::Mono,
         };
