@@ -866,6 +866,20 @@ fn y_to_the_resume_question_goes_on_exactly_where_the_match_stopped() {
     ));
 }
 
+/// A saved match whose new round has no move yet is resumed as itself
+/// (its tally goes on), not announced as a new match.
+#[test]
+fn y_to_a_saved_match_between_rounds_says_resumed_not_new() {
+    let t0 = Instant::now();
+    let saved = saved_match(PlayerKind::Human, &[]);
+    let (mut app, _dir) = resuming(&saved, t0);
+    app.handle_event(&ch('y'), t0);
+    assert_eq!(app.game().tally(), saved.tally());
+    let log: Vec<&str> = app.notes().log().iter().map(|n| n.text.as_str()).collect();
+    assert!(log.iter().any(|l| l.starts_with("Resumed.")), "{log:?}");
+    assert!(!message(&app).contains("A new match"), "{}", message(&app));
+}
+
 #[test]
 fn n_to_the_resume_question_starts_afresh_and_saves_only_once_a_move_is_made() {
     let t0 = Instant::now();

@@ -145,7 +145,11 @@ impl App {
                 self.notes.clear_log();
                 self.notes.log_lines([Note::from(opening)]);
             }
-            Asking::Resume if self.session.game().moves().is_empty() => {
+            // A fresh match (n): nothing played in it yet, no round before.
+            Asking::Resume
+                if self.session.game().moves().is_empty()
+                    && self.session.game().tally().rounds() == 0 =>
+            {
                 self.notes.log_lines([Note::from(opening)]);
                 self.notes.say(Note::plain(
                     "A new match: the saved one is replaced once a move is made.",
