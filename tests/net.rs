@@ -19,7 +19,7 @@ use mancala::rng::Rng;
 
 mod common;
 
-use common::program::{PATIENCE, Program};
+use common::program::{PATIENCE, Program, counted_rounds};
 use common::scratch::Scratch;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mancala");
@@ -273,24 +273,6 @@ fn lines_typed_ahead_answer_each_question_in_order_every_run() {
         outputs.push(last_board(&host_text));
     }
     assert_eq!(outputs[0], outputs[1], "the same game every run");
-}
-
-/// What `mancala stats --json` in `data` says of Alice and Michael: their
-/// rounds.
-fn counted_rounds(data: &Path) -> u64 {
-    let out = Command::new(BIN)
-        .args(["stats", "--json"])
-        .env("MANCALA_DATA_DIR", data)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    json["pairs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["players"] == serde_json::json!(["Alice", "Michael"]))
-        .map_or(0, |p| p["rounds"].as_u64().unwrap())
 }
 
 /// The joiner keeps its own record and statistics of each round (today's

@@ -7,7 +7,7 @@ use std::path::Path;
 
 mod common;
 
-use common::program::Program;
+use common::program::{Program, counted_rounds};
 use common::scratch::Scratch;
 
 fn free_port() -> String {
@@ -68,23 +68,6 @@ fn one_round(data: &Path) -> (Program, Program) {
     (alice, michael)
 }
 
-/// What `mancala stats --json` says of Alice and Michael: their rounds.
-fn rounds(data: &Path) -> u64 {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(["stats", "--json"])
-        .env("MANCALA_DATA_DIR", data)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    json["pairs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["players"] == serde_json::json!(["Alice", "Michael"]))
-        .map_or(0, |p| p["rounds"].as_u64().unwrap())
-}
-
 fn records(data: &Path) -> usize {
     std::fs::read_dir(data.join("records"))
         .map(|d| {
@@ -126,7 +109,11 @@ fn a_hosted_round_not_counted_when_it_ended_is_counted_once_after_a_restart() {
         });
         assert!(text.contains("round 2, 0 moves played"), "{text}");
         drop(alice);
-        assert_eq!((records(data), rounds(data)), (1, 1), "start {start}");
+        assert_eq!(
+            (records(data), counted_rounds(data)),
+            (1, 1),
+            "start {start}"
+        );
     }
 }
 
@@ -160,7 +147,11 @@ fn a_local_round_not_counted_when_it_ended_is_counted_once_at_the_next_start() {
         local.send("q");
         assert_eq!(local.wait_exit(), 0, "{}", local.text());
         assert!(!local.text().contains("Resume"), "{}", local.text());
-        assert_eq!((records(data), rounds(data)), (1, 1), "start {start}");
+        assert_eq!(
+            (records(data), counted_rounds(data)),
+            (1, 1),
+            "start {start}"
+        );
     }
 }
 

@@ -29,6 +29,24 @@ pub fn run(data: &Path, config: &Path, args: &[&str], input: &str) -> std::proce
     child.wait_with_output().expect("mancala ends")
 }
 
+/// What `mancala stats --json` in `data` says of Alice and Michael: the
+/// rounds they finished (0 when none).
+pub fn counted_rounds(data: &Path) -> u64 {
+    let out = Command::new(super::tmux::binary())
+        .args(["stats", "--json"])
+        .env("MANCALA_DATA_DIR", data)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    json["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["players"] == serde_json::json!(["Alice", "Michael"]))
+        .map_or(0, |p| p["rounds"].as_u64().unwrap())
+}
+
 /// A running program with its standard output and error collected as
 /// bytes.
 pub struct Program {
