@@ -203,7 +203,9 @@ pub fn layout(area: Rect, app: &SolitaireGame) -> Option<Layout> {
     let board_h = rows as u16 * row_h;
     // The board, its note and (under it when there is room, else over the
     // board) the banner, centred in what is left under the rules.
-    let below = if free + 3 >= board_h + 1 + 4 + 2 {
+    // Rows under the frame's top: the rules (2), the board, the note (1),
+    // the banner (4).
+    let below = if inner.height >= 2 + board_h + 1 + 4 {
         4
     } else {
         0
