@@ -12,6 +12,7 @@ use proptest::prelude::*;
 
 fn referee(moves: usize) -> Referee {
     let config = MatchConfig {
+        game: mancala::rules::Game::Kalah,
         rules: Rules::new(4, 3).unwrap(),
         seats: [
             Seat::new("Alice", PlayerKind::Human),

@@ -595,6 +595,7 @@ mod tests {
     impl Host {
         fn new() -> Host {
             let config = MatchConfig {
+                game: crate::rules::Game::Kalah,
                 rules: Rules::new(3, 2).unwrap(),
                 seats: [
                     Seat::new("Alice", PlayerKind::Human),

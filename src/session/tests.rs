@@ -10,6 +10,7 @@ use crate::store::SaveStore;
 
 fn config(rules: Rules, north: PlayerKind) -> MatchConfig {
     MatchConfig {
+        game: crate::rules::Game::Kalah,
         rules,
         seats: [
             Seat::new("Alice", PlayerKind::Human),

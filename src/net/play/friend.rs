@@ -186,6 +186,7 @@ impl<S: Show> FriendSeat<S> {
     #[must_use]
     pub fn config(&self, opponent: &str) -> MatchConfig {
         MatchConfig {
+            game: crate::rules::Game::Kalah,
             rules: self.setup.rules,
             seats: [
                 Seat::new(self.setup.name.clone(), PlayerKind::Human),
