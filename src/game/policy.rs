@@ -417,7 +417,7 @@ mod tests {
         assert!(m.moves().is_empty());
         let redone = m.redo_turn();
         assert_eq!(redone.len(), 2, "the computer's move is replayed too");
-        assert_eq!(redone[1].played.pit, pit('h'));
+        assert_eq!(redone[1].played.pit(), pit('h'));
         assert_eq!(*m.board(), after);
         assert_eq!(redo_message(&redone).text, "Redid 2 moves.");
         assert!(m.redo_turn().is_empty());

@@ -34,7 +34,7 @@ fn moves(events: &[SessionEvent]) -> Vec<(MovedBy, char)> {
     events
         .iter()
         .filter_map(|e| match e {
-            SessionEvent::Moved(m) => Some((m.by, Rules::KALAH.letter(m.played.pit).unwrap())),
+            SessionEvent::Moved(m) => Some((m.by, Rules::KALAH.letter(m.played.pit()).unwrap())),
             _ => None,
         })
         .collect()

@@ -892,7 +892,7 @@ mod tests {
             board.play(pit).unwrap();
             assert!(stepper.forward());
             assert_eq!(*stepper.board(), board);
-            assert_eq!(stepper.last_played().unwrap().pit, pit);
+            assert_eq!(stepper.last_played().unwrap().pit(), pit);
         }
         assert!(!stepper.forward());
         assert!(stepper.back());
