@@ -847,6 +847,35 @@ mod tests {
     }
 
     #[test]
+    fn a_record_without_a_game_field_is_kalah_and_oware_records_name_theirs() {
+        // Written before there was Oware: no 'game' line.
+        let old = Record::parse(DOC_EXAMPLE).unwrap();
+        assert_eq!(old.config.game, Game::Kalah);
+        let mut cfg = config();
+        cfg.game = Game::Oware;
+        let mut m = Match::new(cfg, 0);
+        // f sows g h i j; then North's j (5) reaches a.
+        for pit in letters("f,j") {
+            m.play(pit, &mut NoTrace).unwrap();
+        }
+        let text = Record::of_match(&m).to_text();
+        assert!(text.contains("\ngame: oware\n"), "{text}");
+        assert!(text.contains("mancala position --game oware --to-move south --moves f,j"));
+        let back = Record::parse(&text).unwrap();
+        assert_eq!(back.config.game, Game::Oware);
+        assert_eq!(back.to_match(0).unwrap().position(), m.position());
+        let stepper = back.stepper().unwrap();
+        assert_eq!(stepper.last_position(), m.position());
+        // Kalah's options have no place in an Oware record.
+        let with_pits = text.replace("game: oware\n", "game: oware\npits: 6\n");
+        let err = Record::parse(&with_pits).unwrap_err();
+        assert!(err.message.contains("has no 'pits' field"), "{err}");
+        // A game this version does not know is refused by its line.
+        let err = Record::parse(&text.replace("game: oware", "game: chess")).unwrap_err();
+        assert_eq!(err.line, 2, "{err}");
+    }
+
+    #[test]
     fn written_records_read_back_the_same() {
         let record = sample();
         let text = record.to_text();
