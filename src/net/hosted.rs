@@ -533,13 +533,15 @@ impl Hosted {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::game::{FirstMover, MatchConfig, Seat};
     use crate::players::PlayerKind;
     use crate::rules::Rules;
 
-    fn hosted() -> Hosted {
+    /// A fresh match of Kalah(3,2): Alice at the host, Michael at the
+    /// network seat.
+    pub(crate) fn a_match() -> Match {
         let config = MatchConfig {
             rules: Rules::new(3, 2).unwrap(),
             seats: [
@@ -549,7 +551,11 @@ mod tests {
             first: FirstMover::Alternate,
             start: None,
         };
-        Hosted::new(Match::new(config, 1), Keeper::new(None))
+        Match::new(config, 1)
+    }
+
+    fn hosted() -> Hosted {
+        Hosted::new(a_match(), Keeper::new(None))
     }
 
     fn pit(h: &Hosted, letter: char) -> Pit {

@@ -132,22 +132,11 @@ impl Mirror {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{FirstMover, MatchConfig, Seat};
-    use crate::players::PlayerKind;
-    use crate::rules::{Rules, Side};
+    use crate::rules::Side;
 
     #[test]
     fn a_mirror_refuses_a_board_that_differs() {
-        let config = MatchConfig {
-            rules: Rules::new(3, 2).unwrap(),
-            seats: [
-                Seat::new("Alice", PlayerKind::Human),
-                Seat::new("Michael", PlayerKind::Network),
-            ],
-            first: FirstMover::Alternate,
-            start: None,
-        };
-        let m = Match::new(config, 1);
+        let m = crate::net::hosted::tests::a_match();
         let mut mirror = Mirror::new(&Snapshot::of(&m)).unwrap();
         let mut board = m.board().counts().to_vec();
         board[0] += 1;

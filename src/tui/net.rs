@@ -189,7 +189,7 @@ impl NetworkTurns {
 }
 
 /// One end of the network game, as the screen's world drives it.
-trait Engine {
+trait NetEnd {
     /// A command from the screen; `Some` when the game ends with that code.
     ///
     /// # Errors
@@ -198,7 +198,7 @@ trait Engine {
     /// What came from the network, and time passed.
     ///
     /// # Errors
-    /// As [`Engine::command`].
+    /// As [`NetEnd::command`].
     fn poll(&mut self) -> anyhow::Result<Option<ExitCode>>;
     /// What the network game said since the last call.
     fn drain(&mut self) -> Vec<News>;
@@ -227,7 +227,7 @@ impl HostEngine {
     }
 }
 
-impl Engine for HostEngine {
+impl NetEnd for HostEngine {
     fn command(&mut self, command: Command) -> anyhow::Result<Option<ExitCode>> {
         if self.offer.is_some() {
             match command {
@@ -274,7 +274,7 @@ struct JoinEngine {
     rx: mpsc::Receiver<JoinIn>,
 }
 
-impl Engine for JoinEngine {
+impl NetEnd for JoinEngine {
     fn command(&mut self, command: Command) -> anyhow::Result<Option<ExitCode>> {
         Ok(self.game.handle(JoinIn::Command(command))?)
     }
@@ -305,7 +305,7 @@ struct NetWorld<E> {
     other: NetworkTurns,
 }
 
-impl<E: Engine> NetWorld<E> {
+impl<E: NetEnd> NetWorld<E> {
     fn settle(&mut self, result: anyhow::Result<Option<ExitCode>>, answers: &mut Vec<GameMessage>) {
         for news in self.engine.drain() {
             match news {
@@ -335,7 +335,7 @@ impl<E: Engine> NetWorld<E> {
     }
 }
 
-impl<E: Engine> World<App> for NetWorld<E> {
+impl<E: NetEnd> World<App> for NetWorld<E> {
     fn perform(&mut self, effect: Effect, answers: &mut Vec<GameMessage>) {
         match effect {
             Effect::Net(command) if !self.ended => {
@@ -506,7 +506,7 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
 }
 
 /// Runs the screen of `app` around `engine` until the game ends.
-fn run_world<E: Engine>(
+fn run_world<E: NetEnd>(
     app: App,
     engine: E,
     prefs: Option<PathBuf>,
