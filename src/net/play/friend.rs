@@ -159,8 +159,7 @@ impl<S: Show> FriendSeat<S> {
 
     /// The host's match config against `opponent` (the friend's seat is
     /// the network's).
-    #[must_use]
-    pub fn config(&self, opponent: &str) -> MatchConfig {
+    fn config(&self, opponent: &str) -> MatchConfig {
         MatchConfig {
             rules: self.setup.rules,
             seats: [
@@ -320,12 +319,6 @@ impl<S: Show> FriendSeat<S> {
             }
         }
         Ok(())
-    }
-
-    /// Whether a change waits for its save before the joiner hears of it.
-    #[must_use]
-    pub fn is_unsaved(&self) -> bool {
-        self.save_again_at.is_some()
     }
 
     /// Carries out the host's player's `command` (a move, asking to take
