@@ -8,7 +8,6 @@ use crate::tui::chrome::{HelpText, draw_help};
 use crate::tui::game::app::App;
 use crate::tui::game::keys;
 use crate::tui::prefs::speed_names;
-use crossterm::event::KeyCode;
 
 /// The rules in force, in a few sentences.
 #[must_use]
@@ -65,8 +64,8 @@ pub fn key_list(app: &App) -> Vec<(String, String)> {
     // plain mode, name no pit on any board.
     let (capitals, words): (Vec<String>, Vec<&str>) = offers
         .iter()
-        .filter_map(|o| match (o.word, o.keys.first()) {
-            (Some(word), Some(KeyCode::Char(c))) if c.is_ascii_alphabetic() => {
+        .filter_map(|o| match (o.word, o.keys.chars().next()) {
+            (Some(word), Some(c)) if c.is_ascii_alphabetic() => {
                 Some((c.to_ascii_uppercase().to_string(), word))
             }
             _ => None,

@@ -63,8 +63,9 @@ pub enum Does {
 pub struct Offer {
     /// What it does.
     pub does: Does,
-    /// The keys that do it (a lower-case letter's capital too).
-    pub keys: Vec<KeyCode>,
+    /// The keys that do it, one character each (`Esc` is `\u{1b}`, Enter
+    /// `\n`, the arrows `←` `→`); a lower-case letter's capital too.
+    pub keys: String,
     /// The keys as the help writes them ("u", "q or Esc", "+/-"); the key
     /// bar writes the first ("q").
     pub shown: String,
@@ -80,10 +81,10 @@ pub struct Offer {
 }
 
 impl Offer {
-    fn new(does: Does, keys: &[KeyCode], shown: impl Into<String>, label: &str) -> Offer {
+    fn new(does: Does, keys: impl Into<String>, shown: impl Into<String>, label: &str) -> Offer {
         Offer {
             does,
-            keys: keys.to_vec(),
+            keys: keys.into(),
             shown: shown.into(),
             label: label.to_string(),
             help: label.to_string(),
@@ -112,16 +113,22 @@ impl Offer {
     /// capital too.
     #[must_use]
     pub fn answers(&self, code: KeyCode) -> bool {
-        self.keys.contains(&code)
-            || matches!(code, KeyCode::Char(c) if c.is_ascii_uppercase()
-                && self.keys.contains(&KeyCode::Char(c.to_ascii_lowercase())))
+        let key = match code {
+            KeyCode::Char(c) => c,
+            KeyCode::Esc => '\u{1b}',
+            KeyCode::Enter => '\n',
+            KeyCode::Left => '←',
+            KeyCode::Right => '→',
+            _ => return false,
+        };
+        self.keys.contains(key)
+            || (key.is_ascii_uppercase() && self.keys.contains(key.to_ascii_lowercase()))
     }
 }
 
-/// The one key of a letter command on this board, and its keys.
-fn letter(rules: &Rules, letter: char) -> (char, [KeyCode; 1]) {
-    let key = command_key(rules, letter);
-    (key, [KeyCode::Char(key)])
+/// The key of a letter command on this board ([`command_key`]).
+fn letter(rules: &Rules, letter: char) -> String {
+    command_key(rules, letter).to_string()
 }
 
 /// What can be done on `app`'s screen now (behind an open help: what can
@@ -131,13 +138,8 @@ pub fn offers(app: &App) -> Vec<Offer> {
     use Weight::{Essential, Optional, Useful};
     if app.dialog() == Some(Overlay::ConfirmQuit) {
         return vec![
-            Offer::new(Does::Leave(true), &[KeyCode::Char('y')], "y", "quit"),
-            Offer::new(
-                Does::Leave(false),
-                &[KeyCode::Char('n'), KeyCode::Char('q'), KeyCode::Esc],
-                "n",
-                "back",
-            ),
+            Offer::new(Does::Leave(true), "y", "y", "quit"),
+            Offer::new(Does::Leave(false), "nq\u{1b}", "n", "back"),
         ];
     }
     let rules = app.rules();
@@ -158,7 +160,7 @@ pub fn offers(app: &App) -> Vec<Offer> {
     }
     if app.animation().is_some() {
         offers.push(
-            Offer::new(Does::Skip, &[], "any key", "skip animation")
+            Offer::new(Does::Skip, "", "any key", "skip animation")
                 .help("shows the rest of the move at once; a pit key is then played"),
         );
     } else {
@@ -174,38 +176,33 @@ pub fn offers(app: &App) -> Vec<Offer> {
             };
             offers.push(Offer {
                 word: Some(open.word),
-                ..Offer::new(
-                    Does::Session(open.command),
-                    &[KeyCode::Char(open.key)],
-                    open.key,
-                    open.label,
-                )
-                .help(open.does)
-                .bar(weight)
+                ..Offer::new(Does::Session(open.command), open.key, open.key, open.label)
+                    .help(open.does)
+                    .bar(weight)
             });
         }
         if app.human_to_move().is_some() {
-            let (m, keys) = letter(rules, 'm');
+            let m = letter(rules, 'm');
             let looking = matches!(app.mode(), Mode::Turn { hint: Some(_) });
             offers.push(
-                Offer::new(Does::Hurry, &keys, m, "hint now")
+                Offer::new(Does::Hurry, &m, &m, "hint now")
                     .help("a hint being looked for comes now: the best found so far")
                     .bar(looking.then_some(Useful)),
             );
         }
         if app.round_over() {
             // Not offered, but said: a finished round cannot be taken back.
-            let (u, keys) = letter(rules, 'u');
+            let u = letter(rules, 'u');
             offers.push(
-                Offer::new(Does::Session(SessionCommand::Undo), &keys, u, "undo")
+                Offer::new(Does::Session(SessionCommand::Undo), &u, &u, "undo")
                     .help("")
                     .bar(None),
             );
         }
         if app.round_over() && app.can_analyse() {
-            let (a, keys) = letter(rules, 'a');
+            let a = letter(rules, 'a');
             offers.push(
-                Offer::new(Does::Analyse, &keys, a, "analysis")
+                Offer::new(Does::Analyse, &a, &a, "analysis")
                     .help("this round's analysis, every move under perfect play (q comes back)")
                     .bar(Some(Useful)),
             );
@@ -217,15 +214,8 @@ pub fn offers(app: &App) -> Vec<Offer> {
     if app.resume_summary().is_none() && asking != Asking::Busy {
         offers.extend(view_offers(app));
     }
-    offers.push(
-        Offer::new(
-            Does::Session(SessionCommand::Help),
-            &[KeyCode::Char('?')],
-            "?",
-            "help",
-        )
-        .help("shows this help; any key closes it"),
-    );
+    let help = Offer::new(Does::Session(SessionCommand::Help), "?", "?", "help");
+    offers.push(help.help("shows this help; any key closes it"));
     if let Some(quit) = quit {
         offers.push(quit_offer(app, quit, asking));
     }
@@ -243,14 +233,14 @@ fn quit_offer(app: &App, quit: OpenCommand, asking: Asking) -> Offer {
     } else {
         "quits (asks first); Ctrl-C quits at once"
     };
+    let shown = match key {
+        'q' => "q or Esc".to_string(),
+        _ => format!("Esc or {key}"),
+    };
     let offer = Offer::new(
         Does::Session(SessionCommand::Quit),
-        &[KeyCode::Char(key), KeyCode::Esc],
-        if key == 'q' {
-            "q or Esc".to_string()
-        } else {
-            format!("Esc or {key}")
-        },
+        format!("{key}\u{1b}"),
+        shown,
         "quit",
     );
     Offer {
@@ -268,22 +258,13 @@ fn pit_offers(rules: &Rules, side: Side) -> [Offer; 2] {
         ""
     };
     [
-        Offer::new(Does::Pits, &[], rules.letter_range(side), "play").help(format!(
+        Offer::new(Does::Pits, "", rules.letter_range(side), "play").help(format!(
             "choose a pit by letter; {} by number from your left{wait}",
             rules.number_range()
         )),
-        Offer::new(
-            Does::Cursor,
-            &[
-                KeyCode::Left,
-                KeyCode::Right,
-                KeyCode::Enter,
-                KeyCode::Char(' '),
-            ],
-            "← → Enter",
-            "move the cursor and play (Space too), or click a pit",
-        )
-        .bar(None),
+        Offer::new(Does::Cursor, "←→\n ", "← → Enter", "cursor")
+            .help("move the cursor and play (Space too), or click a pit")
+            .bar(None),
     ]
 }
 
@@ -291,24 +272,19 @@ fn pit_offers(rules: &Rules, side: Side) -> [Offer; 2] {
 /// when `shown`.
 fn pause_offers(rules: &Rules, paused: bool, shown: bool) -> Vec<Offer> {
     let weight = shown.then_some(Weight::Useful);
-    let (p, keys) = letter(rules, 'p');
+    let p = letter(rules, 'p');
     let label = if paused { "resume" } else { "pause" };
     let mut offers = vec![
-        Offer::new(Does::Pause, &keys, p, label)
+        Offer::new(Does::Pause, &p, &p, label)
             .help(format!("{label} the computer players"))
             .bar(weight),
     ];
     if paused {
-        let (s, [key]) = letter(rules, 's');
+        let s = letter(rules, 's');
         offers.push(
-            Offer::new(
-                Does::Step,
-                &[key, KeyCode::Char('.')],
-                format!("{s} or ."),
-                "step",
-            )
-            .help("a paused computer makes one move")
-            .bar(weight),
+            Offer::new(Does::Step, format!("{s}."), format!("{s} or ."), "step")
+                .help("a paused computer makes one move")
+                .bar(weight),
         );
     }
     offers
@@ -319,25 +295,15 @@ fn pause_offers(rules: &Rules, paused: bool, shown: bool) -> Vec<Offer> {
 fn view_offers(app: &App) -> Vec<Offer> {
     let chosen = app.prefs();
     let mut offers = vec![
-        Offer::new(
-            Does::Speed,
-            &[
-                KeyCode::Char('+'),
-                KeyCode::Char('='),
-                KeyCode::Char('-'),
-                KeyCode::Char('_'),
-            ],
-            "+/-",
-            "speed",
-        )
-        .help(format!(
-            "faster / slower sowing, kept for next time (now {})",
-            speed_name(app.seed_delay())
-        ))
-        .bar(Some(Weight::Optional)),
+        Offer::new(Does::Speed, "+=-_", "+/-", "speed")
+            .help(format!(
+                "faster / slower sowing, kept for next time (now {})",
+                speed_name(app.seed_delay())
+            ))
+            .bar(Some(Weight::Optional)),
     ];
-    let (t, keys) = letter(app.rules(), 't');
-    let theme = Offer::new(Does::Theme, &keys, t, "colours");
+    let t = letter(app.rules(), 't');
+    let theme = Offer::new(Does::Theme, &t, &t, "colours");
     offers.push(if chosen.can_switch_theme() {
         theme
             .help("colours or black and white, kept for next time")
@@ -375,23 +341,10 @@ fn network_offers(app: &App, offers: &mut Vec<Offer>) {
         } else {
             ("yes", "no")
         };
-        offers.splice(
-            0..0,
-            [
-                Offer::new(
-                    Does::Session(SessionCommand::Answer(true)),
-                    &[KeyCode::Char('y')],
-                    "y",
-                    yes,
-                ),
-                Offer::new(
-                    Does::Session(SessionCommand::Answer(false)),
-                    &[KeyCode::Char('n')],
-                    "n",
-                    no,
-                ),
-            ],
-        );
+        let answer = |yes, key, label| {
+            Offer::new(Does::Session(SessionCommand::Answer(yes)), key, key, label)
+        };
+        offers.splice(0..0, [answer(true, "y", yes), answer(false, "n", no)]);
     }
 }
 
@@ -416,17 +369,136 @@ pub fn pit_key(code: KeyCode, rules: &Rules, side: Side, offers: &[Offer]) -> Op
 
 #[cfg(test)]
 mod tests {
+    use std::time::Instant;
+
     use super::*;
+    use crate::players::PlayerKind;
     use crate::rules::Rules;
+    use crate::tui::game::testing::{app_for, ch, config, press, render};
+
+    /// Alice and Michael at one keyboard on a board of `pits`.
+    fn named(pits: usize) -> App {
+        let rules = Rules::KALAH.with_pits(pits).unwrap();
+        app_for(
+            config(rules, PlayerKind::Human, PlayerKind::Human),
+            None,
+            Instant::now(),
+        )
+    }
+
+    /// The key bar: the screen's last non-blank line.
+    fn key_bar_of(screen: &str) -> &str {
+        screen.lines().rev().find(|l| !l.trim().is_empty()).unwrap()
+    }
+
+    /// The help's rows are the key bar's table: at every moment it lists
+    /// exactly the commands the session has open (with the screen's own
+    /// keys), each with the key the bar shows.
+    #[test]
+    fn the_help_lists_exactly_the_open_commands_with_the_bars_keys() {
+        let t0 = Instant::now();
+        for pits in [6, 10, 12] {
+            let mut app = named(pits);
+            // A human's turn, then the end of a round.
+            for _ in 0..2 {
+                let rows = crate::tui::game::help::key_list(&app);
+                let table = offers(&app);
+                let open = app.session().open_commands();
+                for o in &open {
+                    let row = table
+                        .iter()
+                        .find(|t| t.does == Does::Session(o.command))
+                        .unwrap_or_else(|| panic!("{pits} pits: {:?} not in the table", o.command));
+                    assert!(row.shown.contains(o.key), "{pits} pits: {row:?}");
+                    assert!(
+                        rows.iter().any(|(keys, _)| *keys == row.shown),
+                        "{pits} pits: {:?} not in the help {rows:?}",
+                        o.command
+                    );
+                }
+                // And nothing the session does not offer now.
+                for t in &table {
+                    if let Does::Session(command) = t.does
+                        && command != SessionCommand::Help
+                        && !t.help.is_empty()
+                    {
+                        assert!(
+                            open.iter().any(|o| o.command == command),
+                            "{pits} pits: {command:?} offered but not open"
+                        );
+                    }
+                }
+                let bar = key_bar_of(&render(&app, 100, 30)).to_string();
+                for t in table
+                    .iter()
+                    .filter(|t| t.bar.is_some() && !t.help.is_empty())
+                {
+                    if bar.contains(&t.label) {
+                        assert!(
+                            rows.iter()
+                                .any(|(keys, help)| *keys == t.shown && *help == t.help),
+                            "{pits} pits: {} in the bar, not in the help",
+                            t.label
+                        );
+                    }
+                }
+                play_out(&mut app, t0);
+            }
+        }
+    }
+
+    /// Plays the round out with Enter (the cursor's pit).
+    fn play_out(app: &mut App, t0: Instant) {
+        while !app.round_over() {
+            app.handle_event(&press(KeyCode::Enter), t0);
+        }
+    }
+
+    /// No key the bar offers while pits are open is a pit letter of the board
+    /// in play, on any board: either player's turn, a computer's turn paused.
+    /// (At a question no pit is open: its answers keep their letters.)
+    #[test]
+    fn the_key_bar_on_every_board_offers_no_letter_that_is_a_pit() {
+        let t0 = Instant::now();
+        for pits in [4, 6, 10, 12] {
+            let rules = Rules::KALAH.with_pits(pits).unwrap();
+            let mut apps = vec![named(pits)];
+            let mut computer = app_for(
+                config(rules, PlayerKind::Random, PlayerKind::Human),
+                None,
+                t0,
+            );
+            computer.handle_event(&ch('p'), t0);
+            apps.push(computer);
+            let mut north = named(pits);
+            north.handle_event(&ch('a'), t0);
+            apps.push(north);
+            for app in &apps {
+                let bar = key_bar_of(&render(app, 200, 30)).to_string();
+                let mut words = bar.split("  ").map(str::trim).filter(|w| !w.is_empty());
+                let keys: Vec<&str> = words.by_ref().filter_map(|w| w.split(' ').next()).collect();
+                for key in &keys {
+                    let mut chars = key.chars();
+                    if let (Some(c), None) = (chars.next(), chars.next()) {
+                        assert!(
+                            rules.pit_by_letter(c).is_none() || c.is_ascii_uppercase(),
+                            "{pits} pits: {c} is a pit, in {bar}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn every_command_key_names_no_pit_and_answers_to_its_capital() {
         for pits in [1, 4, 6, 10, 12] {
             let rules = Rules::KALAH.with_pits(pits).unwrap();
             for letter_of in "hurqpstma".chars() {
-                let (key, keys) = letter(&rules, letter_of);
-                assert!(rules.pit_by_letter(key).is_none() || key.is_ascii_uppercase());
-                let offer = Offer::new(Does::Skip, &keys, key, "x");
+                let key = letter(&rules, letter_of);
+                let c = key.chars().next().unwrap();
+                assert!(rules.pit_by_letter(c).is_none() || c.is_ascii_uppercase());
+                let offer = Offer::new(Does::Skip, &key, &key, "x");
                 let capital = KeyCode::Char(letter_of.to_ascii_uppercase());
                 assert!(offer.answers(capital), "{pits} pits: {letter_of}");
                 assert_eq!(pit_key(capital, &rules, Side::North, &[offer]), None);
@@ -439,5 +511,25 @@ mod tests {
         assert_eq!(pit('U'), Some(u), "caps lock");
         assert_eq!(pit('0'), Some(twelve.pit(Side::South, 10)));
         assert_eq!(pit('y'), None);
+    }
+
+    /// On 12 pits (a-x) q and u are North's pits: a small letter plays its
+    /// pit; U undoes and Esc asks to quit, as the bar and help say.
+    #[test]
+    fn on_twelve_pits_q_and_u_play_their_pits_and_capitals_and_esc_do_the_commands() {
+        let t0 = Instant::now();
+        let mut app = named(12);
+        let pit = |c| app.rules().pit_by_letter(c).unwrap();
+        let (q, u) = (pit('q'), pit('u'));
+        app.handle_event(&ch('a'), t0);
+        app.handle_event(&ch('q'), t0);
+        assert_eq!(app.game().moves().last(), Some(&q), "q played pit q");
+        app.handle_event(&ch('U'), t0);
+        assert_eq!(app.game().moves().len(), 1, "U took back q");
+        app.handle_event(&ch('u'), t0);
+        assert_eq!(app.game().moves().last(), Some(&u), "u played pit u");
+        app.handle_event(&press(KeyCode::Esc), t0);
+        assert_eq!(app.dialog(), Some(Overlay::ConfirmQuit));
+        assert_eq!(key_bar_of(&render(&app, 80, 24)).trim(), "y quit  n back");
     }
 }
