@@ -11,11 +11,10 @@ use std::fmt;
 use std::time::Duration;
 
 use super::Tally;
-use super::{MovePlayed, takes};
 use crate::players::Hint;
 use crate::rules::oware::End;
 pub use crate::rules::plural;
-use crate::rules::{Outcome, Played, Rules, Score, Side, Step};
+use crate::rules::{GamePlayed, Outcome, Played, Rules, Score, Side, Step, taken_houses};
 
 /// What a message reports. Front ends choose colours and symbols from
 /// this (see [`EventKind::tone`]).
@@ -200,7 +199,8 @@ fn round_over(why: Option<String>, swept: [u16; 2], names: [&str; 2]) -> Notice 
 /// §7.6) with the final sweep.
 ///
 /// ```
-/// use mancala::game::{MovePlayed, describe_move};
+/// use mancala::game::describe_move;
+/// use mancala::rules::GamePlayed;
 /// use mancala::rules::oware::OwareBoard;
 /// use mancala::rules::{Rules, Score, Side};
 /// // South's f (2 seeds) brings h to 3 and g to 2: both are captured.
@@ -209,25 +209,25 @@ fn round_over(why: Option<String>, swept: [u16; 2], names: [&str; 2]) -> Notice 
 /// let mut board = OwareBoard::from_houses(Default::default(), &houses, captured, Side::South).unwrap();
 /// let mut steps = Vec::new();
 /// let played = board.play_traced(Rules::KALAH.pit_by_letter('f').unwrap(), &mut steps).unwrap();
-/// let said = describe_move(&Rules::KALAH, &MovePlayed::Oware(played), &steps, ["Alice", "Michael"]);
+/// let said = describe_move(&Rules::KALAH, &GamePlayed::Oware(played), &steps, ["Alice", "Michael"]);
 /// assert_eq!(said[0].text, "Alice captured 5 seeds: 3 from h, 2 from g");
 /// ```
 #[must_use]
 pub fn describe_move(
     rules: &Rules,
-    played: &MovePlayed,
+    played: &GamePlayed,
     steps: &[Step],
     names: [&str; 2],
 ) -> Vec<Notice> {
     let played = match played {
-        MovePlayed::Kalah(played) => return describe(rules, played, names),
-        MovePlayed::Oware(played) => played,
+        GamePlayed::Kalah(played) => return describe(rules, played, names),
+        GamePlayed::Oware(played) => played,
     };
     let name = names[played.mover.index()];
     let other = names[played.mover.opponent().index()];
     let letter = |p| rules.letter(p).unwrap_or('?');
     let mut said = Vec::new();
-    let taken = takes(steps);
+    let taken = taken_houses(steps);
     match taken.as_slice() {
         [] => {}
         [(pit, seeds)] => said.push(Notice::new(

@@ -8,7 +8,6 @@ pub mod messages;
 pub mod names;
 mod options;
 mod policy;
-mod position;
 
 pub use messages::{
     EventKind, Notice, Tone, describe, describe_move, gave_no_move, match_score, match_score_line,
@@ -21,11 +20,13 @@ pub use policy::{
     computer_move_in, kind_refused, perfect_warning, redo_message, seat_player, seat_player_for,
     seat_seed,
 };
-pub use position::{MovePlayed, Position, Round, takes};
 
 use crate::players::PlayerKind;
 use crate::rng::Rng;
-use crate::rules::{Board, Game, MoveError, NoTrace, Outcome, Pit, Played, Rules, Side, Tracer};
+use crate::rules::{
+    Board, Game, GameBoard, GamePlayed, GameRound, MoveError, NoTrace, Outcome, Pit, Played, Rules,
+    Side, Tracer,
+};
 use std::fmt;
 use std::str::FromStr;
 
@@ -117,7 +118,7 @@ pub struct MatchConfig {
 
 impl MatchConfig {
     /// The position a round started by `starter` begins in, as drawn
-    /// ([`Position::drawn`]).
+    /// ([`GameBoard::drawn`]).
     #[must_use]
     pub fn start_board(&self, starter: Side) -> Board {
         self.start_round(starter).position().drawn()
@@ -125,8 +126,8 @@ impl MatchConfig {
 
     /// The round started by `starter`, from its first position.
     #[must_use]
-    pub fn start_round(&self, starter: Side) -> Round {
-        Round::starting(self.game, self.rules, self.start.as_ref(), starter)
+    pub fn start_round(&self, starter: Side) -> GameRound {
+        GameRound::starting(self.game, self.rules, self.start.as_ref(), starter)
     }
 
     /// The game and its rules in words, as the screens head them:
@@ -190,7 +191,7 @@ pub struct Match {
     config: MatchConfig,
     round: u32,
     starter: Side,
-    play: Round,
+    play: GameRound,
     /// `play`'s position as a Kalah board (see [`Match::board`]).
     board: Board,
     moves: Vec<Pit>,
@@ -295,7 +296,7 @@ impl Match {
 
     /// The position now, in its family's rules.
     #[must_use]
-    pub fn position(&self) -> Position {
+    pub fn position(&self) -> GameBoard {
         self.play.position()
     }
 
@@ -378,7 +379,7 @@ impl Match {
         &mut self,
         pit: Pit,
         trace: &mut impl Tracer,
-    ) -> Result<MovePlayed, MoveError> {
+    ) -> Result<GamePlayed, MoveError> {
         let played = self.play.play(pit, trace)?;
         self.board = self.play.position().drawn();
         self.moves.push(pit);
@@ -394,7 +395,7 @@ impl Match {
     }
 
     /// [`Match::play_move`] for the Kalah-only callers (the network): what
-    /// the move did as Kalah's [`Played`] ([`MovePlayed::as_kalah`]).
+    /// the move did as Kalah's [`Played`] ([`GamePlayed::as_kalah`]).
     ///
     /// # Errors
     /// As [`Match::play_move`].
@@ -454,7 +455,7 @@ impl Match {
     }
 
     /// Replays the last move taken back, reporting its steps to `trace`.
-    pub fn redo(&mut self, trace: &mut impl Tracer) -> Option<MovePlayed> {
+    pub fn redo(&mut self, trace: &mut impl Tracer) -> Option<GamePlayed> {
         let pit = self.redo_move()?;
         self.play_move(pit, trace).ok()
     }

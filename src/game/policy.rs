@@ -6,12 +6,12 @@ use std::fmt;
 use std::time::Duration;
 
 use super::messages::{EventKind, Notice, may_not_prove, plural};
-use super::{Match, MatchConfig, MovePlayed, Position};
+use super::{Match, MatchConfig};
 use crate::players::oware::{OwareEndgame, OwarePlayer, oware_player};
 use crate::players::solver::proves_in_time;
 use crate::players::{Limits, MoveProof, PlayerKind, TurnFn, computer};
-use crate::rules::Game;
 use crate::rules::{Board, Pit, Side, Step};
+use crate::rules::{Game, GameBoard, GamePlayed};
 
 /// What [`Match::undo_turn`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,11 +66,11 @@ impl fmt::Display for Undo {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Redone {
     /// What the move did.
-    pub played: MovePlayed,
+    pub played: GamePlayed,
     /// Every step of it, for animation.
     pub steps: Vec<Step>,
     /// The position before it (where an animation starts), as drawn
-    /// ([`Position::drawn`]).
+    /// ([`GameBoard::drawn`]).
     pub before: Board,
     /// The position after it, as drawn.
     pub after: Board,
@@ -207,12 +207,12 @@ pub struct ComputerMove {
 /// ```
 #[must_use]
 pub fn computer_move(board: &Board, chosen: Option<Pit>) -> Option<ComputerMove> {
-    computer_move_in(&Position::Kalah(*board), chosen)
+    computer_move_in(&GameBoard::Kalah(*board), chosen)
 }
 
 /// [`computer_move`] in a position of either family.
 #[must_use]
-pub fn computer_move_in(position: &Position, chosen: Option<Pit>) -> Option<ComputerMove> {
+pub fn computer_move_in(position: &GameBoard, chosen: Option<Pit>) -> Option<ComputerMove> {
     match chosen.filter(|&p| position.check(p).is_ok()) {
         Some(pit) => Some(ComputerMove {
             pit,
@@ -260,10 +260,10 @@ pub enum SeatPlayer {
 impl SeatPlayer {
     /// The player's choice in `position`; `None` when it gives up (or
     /// `position` is of the other family).
-    pub fn choose(&mut self, position: &Position, limits: &Limits) -> Option<Pit> {
+    pub fn choose(&mut self, position: &GameBoard, limits: &Limits) -> Option<Pit> {
         match (self, position) {
-            (SeatPlayer::Kalah(player), Position::Kalah(board)) => player.choose(board, limits),
-            (SeatPlayer::Oware(player), Position::Oware(board)) => player.choose(board, limits),
+            (SeatPlayer::Kalah(player), GameBoard::Kalah(board)) => player.choose(board, limits),
+            (SeatPlayer::Oware(player), GameBoard::Oware(board)) => player.choose(board, limits),
             _ => None,
         }
     }

@@ -30,11 +30,11 @@ use std::time::Duration;
 use crate::game::Tally;
 use crate::game::messages::{round_goes_on, taken_back};
 use crate::game::{
-    EventKind, Match, MatchConfig, MovePlayed, Notice, Redone, SeatPlayer, Undo, computer_move_in,
+    EventKind, Match, MatchConfig, Notice, Redone, SeatPlayer, Undo, computer_move_in,
     outcome_event, perfect_warning, redo_message, seat_player_for,
 };
 use crate::players::{Advisor, Hint, Limits, MoveProof};
-use crate::rules::{Board, Game, MoveError, Pit, Side, Step};
+use crate::rules::{Board, Game, GamePlayed, MoveError, Pit, Side, Step};
 use crate::store::keeper::{Found, saved_summary};
 use crate::store::{BUSY_NOTICE, Keeper};
 
@@ -157,10 +157,10 @@ pub struct Moved {
     /// Who made it.
     pub by: MovedBy,
     /// What it did.
-    pub played: MovePlayed,
+    pub played: GamePlayed,
     /// Every step of its sowing, for the animation.
     pub steps: Vec<Step>,
-    /// The position before it, as drawn ([`crate::game::Position::drawn`]).
+    /// The position before it, as drawn ([`crate::rules::GameBoard::drawn`]).
     pub before: Board,
     /// The position after it, as drawn.
     pub after: Board,

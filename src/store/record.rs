@@ -63,9 +63,12 @@ use std::fmt::{self, Write as _};
 
 pub use crate::game::names::clean_name;
 use crate::game::names::{escaped, shown};
-use crate::game::{FirstMover, Match, MatchConfig, MovePlayed, Position, Round, Seat, Tally};
+use crate::game::{FirstMover, Match, MatchConfig, Seat, Tally};
 use crate::players::PlayerKind;
-use crate::rules::{Board, Capture, Game, NoTrace, Outcome, Pit, Rules, Side, Sowing, Step, Sweep};
+use crate::rules::{
+    Board, Capture, Game, GameBoard, GamePlayed, GameRound, NoTrace, Outcome, Pit, Rules, Side,
+    Sowing, Step, Sweep,
+};
 
 /// The first line of every record.
 pub const HEADER: &str = "mancala record 1";
@@ -217,7 +220,7 @@ impl Record {
     }
 
     /// The `result` line's value for the position after all the moves.
-    fn result_text(&self, board: &Position) -> String {
+    fn result_text(&self, board: &GameBoard) -> String {
         let names = self.names();
         match board.outcome() {
             None => "unfinished".to_string(),
@@ -649,10 +652,10 @@ impl Fields {
 pub struct Stepper {
     /// The round after each move (Oware's with the history repetition
     /// needs), from the start.
-    rounds: Vec<Round>,
-    /// The same positions as drawn ([`Position::drawn`]).
+    rounds: Vec<GameRound>,
+    /// The same positions as drawn ([`GameBoard::drawn`]).
     boards: Vec<Board>,
-    played: Vec<MovePlayed>,
+    played: Vec<GamePlayed>,
     at: usize,
 }
 
@@ -675,7 +678,7 @@ impl Stepper {
         self.at
     }
 
-    /// The current position, as drawn ([`Position::drawn`]).
+    /// The current position, as drawn ([`GameBoard::drawn`]).
     #[must_use]
     pub fn board(&self) -> &Board {
         &self.boards[self.at]
@@ -683,13 +686,13 @@ impl Stepper {
 
     /// The current position, in its family's rules.
     #[must_use]
-    pub fn position(&self) -> Position {
+    pub fn position(&self) -> GameBoard {
         self.rounds[self.at].position()
     }
 
     /// The position after every move, in its family's rules.
     #[must_use]
-    pub fn last_position(&self) -> Position {
+    pub fn last_position(&self) -> GameBoard {
         self.rounds.last().unwrap_or(&self.rounds[0]).position()
     }
 
@@ -708,7 +711,7 @@ impl Stepper {
     /// What the move that led to the current position did (`None` at the
     /// start).
     #[must_use]
-    pub fn last_played(&self) -> Option<&MovePlayed> {
+    pub fn last_played(&self) -> Option<&GamePlayed> {
         self.at.checked_sub(1).map(|i| &self.played[i])
     }
 

@@ -6,10 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use mancala::game::Position;
 use mancala::plain::board::render_piles;
 use mancala::rules::oware::{OwareBoard, OwareRound};
-use mancala::rules::{MoveError, Pit, Rules, Step};
+use mancala::rules::{GameBoard, MoveError, Pit, Rules, Step};
 use mancala::store::Record;
 
 use crate::common;
@@ -66,7 +65,7 @@ fn boxes(out: &str) -> Vec<String> {
 }
 
 fn box_of(board: &OwareBoard) -> String {
-    let drawn = Position::Oware(*board).drawn();
+    let drawn = GameBoard::Oware(*board).drawn();
     boxes(&render_piles(&drawn, NAMES, Some("captured"))).remove(0)
 }
 

@@ -13,9 +13,9 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::game::{MatchConfig, Position, SeatPlayer, seat_player_for};
+use crate::game::{MatchConfig, SeatPlayer, seat_player_for};
 use crate::players::{Advisor, Hint, Limits, MoveProof};
-use crate::rules::{Board, Pit, Side};
+use crate::rules::{Board, GameBoard, Pit, Side};
 
 /// Something the screen asks the computer to think about.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub enum Request {
         /// Whose turn function to ask.
         side: Side,
         /// The position, in its family's rules.
-        board: Position,
+        board: GameBoard,
     },
     /// Find the best move for the side to move in `board` (the `h` key).
     Hint {
@@ -99,7 +99,7 @@ pub struct Worker {
     /// Threads out, whose replies have not come back yet.
     out: usize,
     /// A move request for a turn function that is still out on a stopped search.
-    waiting: Option<(u64, Side, Position)>,
+    waiting: Option<(u64, Side, GameBoard)>,
     /// Answers given without a thread (the system refused one).
     failed: Vec<Answer>,
     /// How to rebuild a seat's turn function if its thread could not start.
@@ -168,7 +168,7 @@ impl Worker {
         }
     }
 
-    fn start_move(&mut self, id: u64, side: Side, board: Position) {
+    fn start_move(&mut self, id: u64, side: Side, board: GameBoard) {
         let Some(mut player) = self.players[side.index()].take() else {
             // Still out on a stopped search (or a human seat, which the
             // screen never asks about): try again when it comes back.
@@ -298,7 +298,7 @@ mod tests {
             worker.submit(Request::Move {
                 id,
                 side: Side::North,
-                board: Position::Kalah(board),
+                board: GameBoard::Kalah(board),
             });
             assert!(worker.busy());
             let answers = wait_for(&mut worker);
@@ -325,7 +325,7 @@ mod tests {
         worker.submit(Request::Move {
             id: 1,
             side: Side::North,
-            board: Position::Kalah(board),
+            board: GameBoard::Kalah(board),
         });
         worker.submit(Request::StopAll);
         // The turn function only comes home through poll(), so it is
@@ -333,7 +333,7 @@ mod tests {
         worker.submit(Request::Move {
             id: 2,
             side: Side::North,
-            board: Position::Kalah(board),
+            board: GameBoard::Kalah(board),
         });
         let mut seen = Vec::new();
         let until = Instant::now() + Duration::from_secs(10);
@@ -385,7 +385,7 @@ mod tests {
         worker.submit(Request::Move {
             id: 5,
             side: Side::North,
-            board: Position::Kalah(board),
+            board: GameBoard::Kalah(board),
         });
         thread::sleep(Duration::from_millis(300));
         assert!(worker.poll().is_empty() && worker.busy(), "still thinking");

@@ -1,6 +1,6 @@
-//! A match's position in either game family, and what a move did in it:
-//! the one type the match, the session and the front ends hold, so that
-//! they play Kalah and Oware alike (RULES.md §3, §7).
+//! A position in either game family, a round of it, and what a move did
+//! in it: the one type the match, the session and the front ends hold, so
+//! that they play Kalah and Oware alike (RULES.md §3, §7).
 //!
 //! Both families share the layout of RULES.md §2.1 with six pits (South's
 //! houses `a`–`f` at 0–5, South's store or captured seeds at 6, North's
@@ -9,28 +9,28 @@
 //! paths (the players' search and solver) keep [`Board`]; this type is for
 //! the match, one move at a time.
 
-use crate::rules::oware::{End, OwareBoard, OwarePlayed, OwareRound, OwareRules};
-use crate::rules::{
+use super::oware::{End, OwareBoard, OwarePlayed, OwareRound, OwareRules};
+use super::{
     Board, Game, MoveError, Moves, NoTrace, Outcome, Pit, Played, Rules, Score, Side, Step, Tracer,
 };
 
 /// A position of either family. `Copy`: the history that Oware's
-/// repetition rule needs is the match's ([`Round`]).
+/// repetition rule needs is the match's ([`GameRound`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Position {
+pub enum GameBoard {
     /// Kalah and its variants.
     Kalah(Board),
     /// Oware (Abapa).
     Oware(OwareBoard),
 }
 
-impl Position {
+impl GameBoard {
     /// The family.
     #[must_use]
     pub const fn game(&self) -> Game {
         match self {
-            Position::Kalah(_) => Game::Kalah,
-            Position::Oware(_) => Game::Oware,
+            GameBoard::Kalah(_) => Game::Kalah,
+            GameBoard::Oware(_) => Game::Oware,
         }
     }
 
@@ -38,8 +38,8 @@ impl Position {
     #[must_use]
     pub const fn kalah(&self) -> Option<&Board> {
         match self {
-            Position::Kalah(board) => Some(board),
-            Position::Oware(_) => None,
+            GameBoard::Kalah(board) => Some(board),
+            GameBoard::Oware(_) => None,
         }
     }
 
@@ -47,8 +47,8 @@ impl Position {
     #[must_use]
     pub const fn oware(&self) -> Option<&OwareBoard> {
         match self {
-            Position::Oware(board) => Some(board),
-            Position::Kalah(_) => None,
+            GameBoard::Oware(board) => Some(board),
+            GameBoard::Kalah(_) => None,
         }
     }
 
@@ -57,8 +57,8 @@ impl Position {
     #[must_use]
     pub fn layout(&self) -> Rules {
         match self {
-            Position::Kalah(board) => *board.rules(),
-            Position::Oware(_) => Rules::KALAH,
+            GameBoard::Kalah(board) => *board.rules(),
+            GameBoard::Oware(_) => Rules::KALAH,
         }
     }
 
@@ -66,8 +66,8 @@ impl Position {
     #[must_use]
     pub fn to_move(&self) -> Side {
         match self {
-            Position::Kalah(board) => board.to_move(),
-            Position::Oware(board) => board.to_move(),
+            GameBoard::Kalah(board) => board.to_move(),
+            GameBoard::Oware(board) => board.to_move(),
         }
     }
 
@@ -76,8 +76,8 @@ impl Position {
     #[must_use]
     pub fn counts(&self) -> &[u16] {
         match self {
-            Position::Kalah(board) => board.counts(),
-            Position::Oware(board) => board.counts(),
+            GameBoard::Kalah(board) => board.counts(),
+            GameBoard::Oware(board) => board.counts(),
         }
     }
 
@@ -87,8 +87,8 @@ impl Position {
     #[must_use]
     pub fn drawn(&self) -> Board {
         match self {
-            Position::Kalah(board) => *board,
-            Position::Oware(board) => {
+            GameBoard::Kalah(board) => *board,
+            GameBoard::Oware(board) => {
                 Board::from_counts(Rules::KALAH, board.counts(), board.to_move())
                     .unwrap_or_else(|_| Board::starting(Rules::KALAH, board.to_move()))
             }
@@ -99,8 +99,8 @@ impl Position {
     #[must_use]
     pub fn legal_moves(&self) -> Moves {
         match self {
-            Position::Kalah(board) => board.legal_moves(),
-            Position::Oware(board) => board.legal_moves(),
+            GameBoard::Kalah(board) => board.legal_moves(),
+            GameBoard::Oware(board) => board.legal_moves(),
         }
     }
 
@@ -110,8 +110,8 @@ impl Position {
     /// The rules' reason it may not.
     pub fn check(&self, pit: Pit) -> Result<(), MoveError> {
         match self {
-            Position::Kalah(board) => board.check(pit),
-            Position::Oware(board) => board.check(pit),
+            GameBoard::Kalah(board) => board.check(pit),
+            GameBoard::Oware(board) => board.check(pit),
         }
     }
 
@@ -119,8 +119,8 @@ impl Position {
     #[must_use]
     pub fn is_over(&self) -> bool {
         match self {
-            Position::Kalah(board) => board.is_over(),
-            Position::Oware(board) => board.is_over(),
+            GameBoard::Kalah(board) => board.is_over(),
+            GameBoard::Oware(board) => board.is_over(),
         }
     }
 
@@ -129,8 +129,8 @@ impl Position {
     #[must_use]
     pub fn score(&self) -> Score {
         match self {
-            Position::Kalah(board) => board.score(),
-            Position::Oware(board) => board.score(),
+            GameBoard::Kalah(board) => board.score(),
+            GameBoard::Oware(board) => board.score(),
         }
     }
 
@@ -138,8 +138,8 @@ impl Position {
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
         match self {
-            Position::Kalah(board) => board.outcome(),
-            Position::Oware(board) => board.outcome(),
+            GameBoard::Kalah(board) => board.outcome(),
+            GameBoard::Oware(board) => board.outcome(),
         }
     }
 
@@ -152,20 +152,20 @@ impl Position {
 
 /// What a move did, in its family's terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MovePlayed {
+pub enum GamePlayed {
     /// A Kalah move.
     Kalah(Played),
     /// An Oware move.
     Oware(OwarePlayed),
 }
 
-impl MovePlayed {
+impl GamePlayed {
     /// Who moved.
     #[must_use]
     pub const fn mover(&self) -> Side {
         match self {
-            MovePlayed::Kalah(p) => p.mover,
-            MovePlayed::Oware(p) => p.mover,
+            GamePlayed::Kalah(p) => p.mover,
+            GamePlayed::Oware(p) => p.mover,
         }
     }
 
@@ -173,23 +173,23 @@ impl MovePlayed {
     #[must_use]
     pub const fn pit(&self) -> Pit {
         match self {
-            MovePlayed::Kalah(p) => p.pit,
-            MovePlayed::Oware(p) => p.pit,
+            GamePlayed::Kalah(p) => p.pit,
+            GamePlayed::Oware(p) => p.pit,
         }
     }
 
     /// Whether the mover moves again (Kalah only).
     #[must_use]
     pub const fn extra_turn(&self) -> bool {
-        matches!(self, MovePlayed::Kalah(p) if p.extra_turn)
+        matches!(self, GamePlayed::Kalah(p) if p.extra_turn)
     }
 
     /// Whether the move ended the round.
     #[must_use]
     pub const fn game_over(&self) -> bool {
         match self {
-            MovePlayed::Kalah(p) => p.game_over,
-            MovePlayed::Oware(p) => p.end.is_some(),
+            GamePlayed::Kalah(p) => p.game_over,
+            GamePlayed::Oware(p) => p.end.is_some(),
         }
     }
 
@@ -198,8 +198,8 @@ impl MovePlayed {
     #[must_use]
     pub const fn as_kalah(&self) -> Played {
         match self {
-            MovePlayed::Kalah(p) => *p,
-            MovePlayed::Oware(p) => Played {
+            GamePlayed::Kalah(p) => *p,
+            GamePlayed::Oware(p) => Played {
                 mover: p.mover,
                 pit: p.pit,
                 last: p.last,
@@ -217,25 +217,25 @@ impl MovePlayed {
 /// A round being played: its position with, for Oware, the positions
 /// since the last capture that tell a repetition (RULES.md §7.6).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Round {
+pub enum GameRound {
     /// Kalah: the board is all there is.
     Kalah(Board),
     /// Oware: the round with its history.
     Oware(OwareRound),
 }
 
-impl Round {
+impl GameRound {
     /// A round of `game` from its start. `rules` and `start` are Kalah's
     /// (Oware is played on its own 6×4 board from the usual start).
     #[must_use]
-    pub fn starting(game: Game, rules: Rules, start: Option<&Board>, starter: Side) -> Round {
+    pub fn starting(game: Game, rules: Rules, start: Option<&Board>, starter: Side) -> GameRound {
         match game {
-            Game::Kalah => Round::Kalah(match start {
+            Game::Kalah => GameRound::Kalah(match start {
                 Some(start) => Board::from_counts(rules, start.counts(), starter)
                     .unwrap_or_else(|_| Board::starting(rules, starter)),
                 None => Board::starting(rules, starter),
             }),
-            Game::Oware => Round::Oware(OwareRound::new(OwareBoard::starting(
+            Game::Oware => GameRound::Oware(OwareRound::new(OwareBoard::starting(
                 OwareRules::ABAPA,
                 starter,
             ))),
@@ -244,10 +244,10 @@ impl Round {
 
     /// The position now.
     #[must_use]
-    pub fn position(&self) -> Position {
+    pub fn position(&self) -> GameBoard {
         match self {
-            Round::Kalah(board) => Position::Kalah(*board),
-            Round::Oware(round) => Position::Oware(*round.board()),
+            GameRound::Kalah(board) => GameBoard::Kalah(*board),
+            GameRound::Oware(round) => GameBoard::Oware(*round.board()),
         }
     }
 
@@ -255,10 +255,10 @@ impl Round {
     ///
     /// # Errors
     /// The rules' [`MoveError`]; nothing changes then.
-    pub fn play(&mut self, pit: Pit, trace: &mut impl Tracer) -> Result<MovePlayed, MoveError> {
+    pub fn play(&mut self, pit: Pit, trace: &mut impl Tracer) -> Result<GamePlayed, MoveError> {
         match self {
-            Round::Kalah(board) => board.play_traced(pit, trace).map(MovePlayed::Kalah),
-            Round::Oware(round) => round.play_traced(pit, trace).map(MovePlayed::Oware),
+            GameRound::Kalah(board) => board.play_traced(pit, trace).map(GamePlayed::Kalah),
+            GameRound::Oware(round) => round.play_traced(pit, trace).map(GamePlayed::Oware),
         }
     }
 
@@ -271,7 +271,7 @@ impl Round {
 /// The steps a move's captures took: `(house, seeds)` of each Oware
 /// [`Step::Take`], in the order taken.
 #[must_use]
-pub fn takes(steps: &[Step]) -> Vec<(Pit, u16)> {
+pub fn taken_houses(steps: &[Step]) -> Vec<(Pit, u16)> {
     steps
         .iter()
         .filter_map(|step| match *step {
@@ -291,7 +291,7 @@ mod tests {
 
     #[test]
     fn an_oware_round_plays_by_oware_rules_on_the_kalah_layout() {
-        let mut round = Round::starting(Game::Oware, Rules::KALAH, None, Side::South);
+        let mut round = GameRound::starting(Game::Oware, Rules::KALAH, None, Side::South);
         let mut steps = Vec::new();
         let played = round.play(pit('f'), &mut steps).unwrap();
         // Oware sows past the store's place: f's four seeds go to g..j.
@@ -300,7 +300,7 @@ mod tests {
         assert!(!played.extra_turn());
         assert_eq!(round.position().to_move(), Side::North);
         assert_eq!(round.position().drawn().counts(), round.position().counts());
-        let kalah = Round::starting(Game::Kalah, Rules::KALAH, None, Side::South);
+        let kalah = GameRound::starting(Game::Kalah, Rules::KALAH, None, Side::South);
         assert_eq!(kalah.position().game(), Game::Kalah);
         assert_eq!(round.position().game(), Game::Oware);
     }
@@ -321,7 +321,7 @@ mod tests {
             Side::South,
         )
         .unwrap();
-        let position = Position::Oware(board);
+        let position = GameBoard::Oware(board);
         assert_eq!(position.check(pit('a')), Err(MoveError::MustFeed));
         assert_eq!(position.check(pit('f')), Ok(()));
     }
