@@ -999,6 +999,35 @@ fn first_guess(board: &Board, in_play: i32, limits: &Limits, total: &AtomicU64) 
     }
 }
 
+/// A solver's database: its own, or the process's kept one that it
+/// shares ([`Solver::sharing`]).
+#[derive(Debug)]
+enum Held {
+    Own(EndgameMemory),
+    Kept(&'static EndgameMemory),
+}
+
+impl Held {
+    /// The database, for one solve.
+    fn database(&mut self) -> Endgame<'_> {
+        match self {
+            Held::Own(memory) => memory.database(),
+            Held::Kept(memory) => memory.kept_database().expect("a kept database"),
+        }
+    }
+}
+
+impl std::ops::Deref for Held {
+    type Target = EndgameMemory;
+
+    fn deref(&self) -> &EndgameMemory {
+        match self {
+            Held::Own(memory) => memory,
+            Held::Kept(memory) => memory,
+        }
+    }
+}
+
 /// The exact solver: keeps its table and database between calls while the
 /// rules stay the same. Cheap to keep, so a match holds one per player and
 /// hints reuse it.
@@ -1007,8 +1036,10 @@ pub struct Solver {
     memory: usize,
     threads: usize,
     table: Option<TableMemory>,
-    endgame: Option<EndgameMemory>,
+    endgame: Option<Held>,
     progress: Arc<Progress>,
+    /// Whether the database is the process's kept one ([`Solver::sharing`]).
+    sharing: bool,
     /// The seeds the endgame database covers, if set (within the memory;
     /// `None`: sized to the game and the memory).
     endgame_cap: Option<u32>,
@@ -1073,6 +1104,7 @@ impl Solver {
             table: None,
             endgame: None,
             progress: Arc::new(Progress::new()),
+            sharing: false,
             endgame_cap: None,
             endgame_time: Duration::ZERO,
             endgame_slice: None,
@@ -1116,6 +1148,16 @@ impl Solver {
         self
     }
 
+    /// The same using the process's one database for its rules and size
+    /// (see [`endgame::kept`]) instead of one of its own: two players of
+    /// one process (`perfect` against `perfect`, a player and the hint
+    /// giver) build and hold it once. Only the table stays the solver's.
+    #[must_use]
+    pub fn sharing(mut self) -> Solver {
+        self.sharing = true;
+        self
+    }
+
     /// The same with a table of at most `bytes` (at least one bucket),
     /// whatever the game and the memory allow.
     #[must_use]
@@ -1146,7 +1188,7 @@ impl Solver {
     #[must_use]
     pub fn endgame(&self) -> (u8, Duration) {
         (
-            self.endgame.as_ref().map_or(0, EndgameMemory::ready),
+            self.endgame.as_ref().map_or(0, |e| e.ready()),
             self.endgame_time,
         )
     }
@@ -1246,11 +1288,7 @@ impl Solver {
             }
         }
         self.build_endgame(u8::MAX, limits);
-        if !self
-            .endgame
-            .as_ref()
-            .is_some_and(EndgameMemory::is_complete)
-        {
+        if !self.endgame.as_ref().is_some_and(|e| e.is_complete()) {
             return Some(false);
         }
         if self
@@ -1360,7 +1398,7 @@ impl Solver {
     pub fn memory_used(&self) -> usize {
         self.table.as_ref().map_or(0, TableMemory::bytes)
             + self.pending_table.as_ref().map_or(0, TableMemory::bytes)
-            + self.endgame.as_ref().map_or(0, EndgameMemory::bytes)
+            + self.endgame.as_ref().map_or(0, |e| e.bytes())
     }
 
     /// Sizes (or keeps) the table and database for `rules`' whole game.
@@ -1394,7 +1432,11 @@ impl Solver {
             self.endgame = None;
             self.table = None;
             self.pending_table = None;
-            let db = EndgameMemory::new(rules, k);
+            let db = if self.sharing {
+                Held::Kept(endgame::kept(rules, k))
+            } else {
+                Held::Own(EndgameMemory::new(rules, k))
+            };
             let rest = self.memory.saturating_sub(db.bytes());
             self.endgame = Some(db);
             // whole buckets, as the table takes them
@@ -1467,7 +1509,7 @@ impl Solver {
         if self.endgame_slice.is_some() {
             // growing: at most the first levels before a search, the rest
             // on time a move leaves (see `grow`)
-            let ready = self.endgame.as_ref().map_or(0, EndgameMemory::ready);
+            let ready = self.endgame.as_ref().map_or(0, |e| e.ready());
             upto = upto.min(ready.max(FIRST_DB_SEEDS));
         }
         self.build_endgame(upto, &build_limits);

@@ -690,3 +690,28 @@ fn a_bracketed_solve_finds_the_same_answer_and_proves_a_bound_sooner() {
     assert_eq!(bounds(BRACKET_MIN_SEEDS), (-48, 48));
     assert_eq!(bounds(0), (-16, 48));
 }
+
+#[test]
+fn two_sharing_players_of_one_process_build_and_hold_one_database() {
+    // rules no other test shares a database of
+    let rules = Rules::new(4, 4).unwrap().with_sweep(Sweep::None);
+    let board = Board::new(rules);
+    let mut a = Solver::new(64 << 20).growing().sharing();
+    let mut b = Solver::new(64 << 20).growing().sharing();
+    assert_eq!(a.warm_up(&board, &Limits::none()), Some(true));
+    let built = a.endgame().0;
+    assert!(built > FIRST_DB_SEEDS, "{built} seeds");
+    // the second finds every level built, in the same memory
+    b.reserve(&board);
+    assert_eq!(b.endgame().0, built);
+    let (Some(Held::Kept(x)), Some(Held::Kept(y))) = (&a.endgame, &b.endgame) else {
+        panic!("kept databases");
+    };
+    assert!(std::ptr::eq(*x, *y));
+    // a solver of its own builds its own, and both answer the same
+    let mut own = Solver::new(64 << 20).growing();
+    own.reserve(&board);
+    assert_eq!(own.endgame().0, 0);
+    let limits = Limits::none();
+    assert_eq!(b.value(&board, &limits), own.value(&board, &limits));
+}
