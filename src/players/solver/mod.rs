@@ -1075,6 +1075,9 @@ pub struct Solver {
     bracket_min: i32,
     /// A lower bound on the next solve's value that its caller proved.
     at_least: Option<i32>,
+    /// The next solve asks only whether its future margin lies within
+    /// these bounds (see [`Solver::value_within`]).
+    window: Option<(i32, i32)>,
     /// Positions searched by the last call.
     pub nodes: u64,
     /// Split points the last call's threads offered each other.
@@ -1119,6 +1122,7 @@ impl Solver {
             bracket_min: BRACKET_MIN_SEEDS,
             splits: 0,
             at_least: None,
+            window: None,
             nodes: 0,
         }
     }
@@ -1547,6 +1551,15 @@ impl Solver {
             Some(v) => known_lower.max((v - base).clamp(-in_play, in_play)),
             None => known_lower,
         };
+        // a window: values beyond it by one stand for all beyond it
+        let (known_lower, window_upper) = match self.window.take() {
+            Some((lo, hi)) => (
+                known_lower.max((lo - 1 - base).clamp(-in_play, in_play)),
+                (hi + 1 - base).clamp(-in_play, in_play),
+            ),
+            None => (known_lower, in_play),
+        };
+        let known_upper = known_upper.min(window_upper);
         let guess = if known_lower > -in_play {
             known_lower
         } else if known_upper < in_play {
@@ -1554,7 +1567,7 @@ impl Solver {
         } else {
             (first_guess(board, in_play, limits, total) - base).clamp(-in_play, in_play)
         };
-        let mut bounds = (known_lower, in_play);
+        let mut bounds = (known_lower, window_upper);
         let mut guess = guess;
         loop {
             // with the small table, the search stops past its positions
@@ -1613,12 +1626,14 @@ impl Solver {
                     lower = lower.max(i32::from(e.lower));
                     upper = upper.min(i32::from(e.upper));
                 }
-                guess = guess.clamp(lower, upper);
-                progress.lower.store(base + lower, Ordering::Relaxed);
-                progress.upper.store(base + upper, Ordering::Relaxed);
+                // (a window's bounds are assumed: the table may prove
+                // more than they allow, then lower passes upper)
                 if lower >= upper {
                     break Ok(lower);
                 }
+                guess = guess.clamp(lower, upper);
+                progress.lower.store(base + lower, Ordering::Relaxed);
+                progress.upper.store(base + upper, Ordering::Relaxed);
                 let bracketing = bracket.step > 0;
                 let beta = if bracketing {
                     match bracket.next(guess) {
@@ -1725,6 +1740,30 @@ impl Solver {
             SolveOutcome::Solved(s) => Some(s.value),
             SolveOutcome::Bounds { .. } => None,
         }
+    }
+
+    /// The value of `board` where it lies within `lo..=hi`; `lo - 1` when
+    /// it is lower, `hi + 1` when higher. Far cheaper than the value when
+    /// the window is narrow: MTD(f) from the window's edge needs one or
+    /// two null-window searches (a fair start asks `0..=0`: is it a
+    /// draw?). `None` as for [`Solver::value`].
+    pub fn value_within(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        lo: i32,
+        hi: i32,
+    ) -> Option<i32> {
+        let base = board.score().margin(board.to_move());
+        if board.is_over() {
+            return Some(base.clamp(lo - 1, hi + 1));
+        }
+        let rules = CompactRules::new(*board.rules());
+        let pos = Compact::from_board(board)?;
+        self.window = Some((lo, hi));
+        let future = self.future(board, &pos, rules, base, limits);
+        self.window = None;
+        future.ok().map(|f| (base + f).clamp(lo - 1, hi + 1))
     }
 
     /// The value and every best move, or `None` when stopped first.

@@ -715,3 +715,32 @@ fn two_sharing_players_of_one_process_build_and_hold_one_database() {
     let limits = Limits::none();
     assert_eq!(b.value(&board, &limits), own.value(&board, &limits));
 }
+
+#[test]
+fn a_value_within_a_window_is_the_value_there_and_says_which_side_beyond() {
+    // against brute force, on positions whose values fall inside, below
+    // and above narrow windows; one solver throughout, so that its table
+    // holds bounds wider than the windows asked (the case that once
+    // clamped with the lower bound above the upper)
+    let mut rng = Rng::new(35);
+    let mut solver = Solver::new(8 << 20).with_endgame_seeds(4);
+    let mut seen = [0; 3];
+    for rules in [
+        Rules::new(3, 3).unwrap(),
+        Rules::new(3, 3).unwrap().with_capture(Capture::NonEmpty),
+    ] {
+        for _ in 0..20 {
+            let plies = 2 + rng.below(6);
+            let board = random_position(&mut rng, Board::new(rules), plies);
+            let exact = brute(&board).0;
+            for (lo, hi) in [(0, 0), (-2, 1), (exact, exact), (exact + 1, exact + 3)] {
+                let got = solver
+                    .value_within(&board, &Limits::none(), lo, hi)
+                    .expect("solved");
+                assert_eq!(got, exact.clamp(lo - 1, hi + 1), "{board:?} in {lo}..={hi}");
+                seen[usize::from(exact >= lo) + usize::from(exact > hi)] += 1;
+            }
+        }
+    }
+    assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+}
