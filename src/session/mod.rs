@@ -256,6 +256,21 @@ impl Session {
         session
     }
 
+    /// A network match's host: `network`'s seat is the friend's
+    /// ([`SeatKind::Network`]), the other this front end's person; its
+    /// commands come through [`Session::handle_for`], which checks whose
+    /// they are. The match is played on to its first question (nothing is
+    /// kept before the first change).
+    #[must_use]
+    pub fn hosting(game: Match, network: Side, keeper: Keeper) -> Session {
+        let mut seats = [SeatKind::Human, SeatKind::Human];
+        seats[network.index()] = SeatKind::Network;
+        let mut session = Session::with_seats(game, seats, Duration::ZERO, keeper);
+        session.play_on();
+        session.events.clear();
+        session
+    }
+
     fn with_seats(game: Match, seats: [SeatKind; 2], think: Duration, keeper: Keeper) -> Session {
         Session {
             game,
@@ -345,6 +360,39 @@ impl Session {
             self.offer(found);
         }
         std::mem::take(&mut self.events)
+    }
+
+    /// Carries out `command` given by `side`'s player: a move is refused
+    /// ([`MoveError::NotYours`]) unless that player is the one asked to
+    /// move now (a seat at another machine may send one at any time).
+    pub fn handle_for(&mut self, side: Side, command: SessionCommand) -> Vec<SessionEvent> {
+        if matches!(command, SessionCommand::Play(_)) && self.asking() != Asking::Move(side) {
+            let error = match self.asking() {
+                Asking::Move(_) | Asking::Computer(_) => MoveError::NotYours,
+                _ => MoveError::GameOver,
+            };
+            return vec![SessionEvent::Refused(error)];
+        }
+        self.handle(command)
+    }
+
+    /// Whether the last change is not saved yet (its save failed).
+    #[must_use]
+    pub fn is_behind(&self) -> bool {
+        self.keeper.is_behind()
+    }
+
+    /// Tries again the save that failed; what could not be kept.
+    pub fn save_again(&mut self) -> Vec<SessionEvent> {
+        self.save();
+        std::mem::take(&mut self.events)
+    }
+
+    /// The match as it stands: the round just finished while "Play
+    /// again?" is asked, else the round in play.
+    #[must_use]
+    pub fn current(&self) -> &Match {
+        self.finished.as_deref().unwrap_or(&self.game)
     }
 
     /// Carries out `command`, and plays on to the next question.
