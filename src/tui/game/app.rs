@@ -444,7 +444,9 @@ impl App {
         }
     }
 
-    fn any_computer(&self) -> bool {
+    /// Whether a computer plays a seat here (the pause is for them).
+    #[must_use]
+    pub fn any_computer(&self) -> bool {
         self.remote.is_none()
             && Side::BOTH
                 .iter()

@@ -172,6 +172,6 @@ mod tests {
         assert!(said.contains("A shows its analysis"), "{said}");
         app.handle_event(&ch('?'), t0);
         let screen = render(&app, 100, 50);
-        assert!(screen.contains("after a round: its analysis"), "{screen}");
+        assert!(screen.contains("this round's analysis"), "{screen}");
     }
 }
