@@ -27,6 +27,7 @@ use mancala::store::Keeper;
 /// A match where it is the joiner's (North's) turn.
 fn position() -> Match {
     let config = MatchConfig {
+        game: mancala::rules::Game::Kalah,
         rules: Rules::KALAH,
         seats: [
             Seat::new("Alice", PlayerKind::Human),

@@ -236,7 +236,7 @@ impl Hosted {
         for event in events {
             said.show.push(match event {
                 SessionEvent::Moved(moved) => Happening::Moved {
-                    played: moved.played,
+                    played: moved.played.as_kalah(),
                     steps: moved.steps,
                 },
                 SessionEvent::RoundOver(..) => match self.current().outcome() {
@@ -543,6 +543,7 @@ pub(crate) mod tests {
     /// network seat.
     pub(crate) fn a_match() -> Match {
         let config = MatchConfig {
+            game: crate::rules::Game::Kalah,
             rules: Rules::new(3, 2).unwrap(),
             seats: [
                 Seat::new("Alice", PlayerKind::Human),

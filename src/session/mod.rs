@@ -30,11 +30,11 @@ use std::time::Duration;
 use crate::game::Tally;
 use crate::game::messages::{round_goes_on, taken_back};
 use crate::game::{
-    EventKind, Match, MatchConfig, Notice, Redone, Undo, computer_move, outcome_event,
-    perfect_warning, redo_message, seat_player,
+    EventKind, Match, MatchConfig, Notice, Redone, SeatPlayer, Undo, computer_move_in,
+    outcome_event, perfect_warning, redo_message, seat_player_for,
 };
-use crate::players::{Advisor, Hint, Limits, MoveProof, TurnFn};
-use crate::rules::{Board, MoveError, Pit, Played, Side, Step};
+use crate::players::{Advisor, Hint, Limits, MoveProof};
+use crate::rules::{Board, Game, GamePlayed, MoveError, Pit, Side, Step};
 use crate::store::keeper::{Found, saved_summary};
 use crate::store::{BUSY_NOTICE, Keeper};
 
@@ -45,7 +45,7 @@ pub enum SeatKind {
     /// A person at this front end: the session waits for their commands.
     Human,
     /// A computer player: the session asks it for its move.
-    Computer(Box<dyn TurnFn>),
+    Computer(SeatPlayer),
     /// A person on another machine: the session waits for their commands,
     /// which arrive over the network.
     Network,
@@ -157,12 +157,12 @@ pub struct Moved {
     /// Who made it.
     pub by: MovedBy,
     /// What it did.
-    pub played: Played,
+    pub played: GamePlayed,
     /// Every step of its sowing, for the animation.
     pub steps: Vec<Step>,
-    /// The position before it.
+    /// The position before it, as drawn ([`crate::rules::GameBoard::drawn`]).
     pub before: Board,
-    /// The position after it.
+    /// The position after it, as drawn.
     pub after: Board,
 }
 
@@ -232,9 +232,9 @@ impl Session {
     /// thinking for `think` per move, kept by `keeper`.
     #[must_use]
     pub fn new(config: MatchConfig, seed: u64, think: Duration, keeper: Keeper) -> Session {
-        let kinds = config.kinds();
-        let seats = Side::BOTH
-            .map(|side| seat_player(kinds, seed, side).map_or(SeatKind::Human, SeatKind::Computer));
+        let seats = Side::BOTH.map(|side| {
+            seat_player_for(&config, seed, side).map_or(SeatKind::Human, SeatKind::Computer)
+        });
         Session::with_seats(Match::new(config, seed), seats, think, keeper)
     }
 
@@ -302,8 +302,8 @@ impl Session {
         match self.pending {
             Pending::Busy(_) => Asking::Busy,
             Pending::Resume(_) => Asking::Resume,
-            Pending::Move => Asking::Move(self.game.board().to_move()),
-            Pending::Computer => Asking::Computer(self.game.board().to_move()),
+            Pending::Move => Asking::Move(self.game.position().to_move()),
+            Pending::Computer => Asking::Computer(self.game.position().to_move()),
             Pending::PlayAgain => Asking::PlayAgain,
             Pending::Over => Asking::Over,
         }
@@ -453,7 +453,7 @@ impl Session {
         self.pending = Pending::Move;
         match command {
             SessionCommand::Play(pit) => {
-                if let Err(e) = self.game.board().check(pit) {
+                if let Err(e) = self.game.position().check(pit) {
                     self.events.push(SessionEvent::Refused(e));
                 } else {
                     self.play(pit, MovedBy::Person);
@@ -461,6 +461,12 @@ impl Session {
             }
             SessionCommand::Undo => self.undo(),
             SessionCommand::Redo => self.redo(),
+            SessionCommand::Hint if self.game.game() != Game::Kalah => {
+                self.say(Notice::new(
+                    EventKind::Refused,
+                    format!("There are no hints for {} yet.", self.game.game()),
+                ));
+            }
             SessionCommand::Hint if self.hints_outside => {
                 self.events
                     .push(SessionEvent::HintWanted(*self.game.board()));
@@ -496,9 +502,9 @@ impl Session {
     fn on_computer(&mut self, command: SessionCommand) {
         match command {
             SessionCommand::Computer { pit, unproven } => {
-                let board = *self.game.board();
+                let position = self.game.position();
                 self.pending = Pending::Computer;
-                if let Some(choice) = computer_move(&board, pit) {
+                if let Some(choice) = computer_move_in(&position, pit) {
                     let by = MovedBy::Computer {
                         fallback: choice.fallback,
                         unproven,
@@ -564,22 +570,22 @@ impl Session {
     /// end, and asks the question that comes then.
     fn play_on(&mut self) {
         loop {
-            let board = *self.game.board();
-            if board.is_over() {
+            let position = self.game.position();
+            if position.is_over() {
                 break;
             }
-            let side = board.to_move();
+            let side = position.to_move();
             let player = match &mut self.seats[side.index()] {
                 SeatKind::Computer(player) => player,
                 SeatKind::Outside => return self.ask(Pending::Computer),
                 SeatKind::Human | SeatKind::Network => return self.ask(Pending::Move),
             };
-            let chosen = player.choose(&board, &Limits::time(self.think));
+            let chosen = player.choose(&position, &Limits::time(self.think));
             let unproven = match player.last_proof() {
                 Some(MoveProof::Unproven { thought }) => Some(thought),
                 _ => None,
             };
-            let Some(choice) = computer_move(&board, chosen) else {
+            let Some(choice) = computer_move_in(&position, chosen) else {
                 break;
             };
             let by = MovedBy::Computer {
@@ -596,7 +602,7 @@ impl Session {
     fn play(&mut self, pit: Pit, by: MovedBy) {
         let before = *self.game.board();
         let mut steps = Vec::new();
-        let played = match self.game.play(pit, &mut steps) {
+        let played = match self.game.play_move(pit, &mut steps) {
             Ok(played) => played,
             Err(e) => return self.events.push(SessionEvent::Refused(e)),
         };
@@ -630,7 +636,7 @@ impl Session {
         let Some(outcome) = m.outcome() else {
             return;
         };
-        let result = outcome_event(outcome, m.board().score(), m.names());
+        let result = outcome_event(outcome, m.position().score(), m.names());
         let tally = *m.tally();
         self.events.push(SessionEvent::RoundOver(result, tally));
         let kept = self.keeper.close_round(&self.game);
@@ -669,7 +675,7 @@ impl Session {
         self.stop_thinking_ahead();
         if let Undo::Undone(moves) = self.game.undo_for(side) {
             let board = *self.game.board();
-            let mover = self.game.name(board.to_move());
+            let mover = self.game.name(self.game.position().to_move());
             let said = Notice::new(EventKind::News, taken_back(moves, mover));
             self.events.push(SessionEvent::TookBack(said, board));
             self.save();

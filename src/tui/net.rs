@@ -390,6 +390,7 @@ fn placeholder(rules: Rules, first: FirstMover, names: [&str; 2], me: Side) -> M
         Seat::new(names[side.index()], kind)
     };
     let config = MatchConfig {
+        game: crate::rules::Game::Kalah,
         rules,
         seats: [seat(Side::South), seat(Side::North)],
         first,

@@ -16,6 +16,7 @@ use proptest::prelude::*;
 /// kept nowhere.
 fn hosted(moves: usize) -> Hosted {
     let config = MatchConfig {
+        game: mancala::rules::Game::Kalah,
         rules: Rules::new(4, 3).unwrap(),
         seats: [
             Seat::new("Alice", PlayerKind::Human),

@@ -161,6 +161,7 @@ impl<S: Show> FriendSeat<S> {
     /// the network's).
     fn config(&self, opponent: &str) -> MatchConfig {
         MatchConfig {
+            game: crate::rules::Game::Kalah,
             rules: self.setup.rules,
             seats: [
                 Seat::new(self.setup.name.clone(), PlayerKind::Human),
