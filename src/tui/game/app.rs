@@ -189,7 +189,8 @@ impl App {
         size: (u16, u16),
         now: Instant,
     ) -> App {
-        let session = Session::thinking_outside(game, settings.think, Keeper::new(None));
+        let mut session = Session::thinking_outside(game, settings.think, Keeper::new(None));
+        session.set_pie_rule(settings.pie_rule);
         App::start(session, settings, theme, size, now)
     }
 
@@ -231,6 +232,12 @@ impl App {
         };
         let events = app.session.start();
         app.opening(events);
+        if settings.fair
+            && let Some(start) = app.session.game().config().start
+        {
+            let said = crate::game::messages::fair_start(&start);
+            app.notes.log_lines([Note::from(said)]);
+        }
         if let Some(notice) = app.session.greeting() {
             app.notes.say(Note::from(notice.clone()));
             app.notes.log_lines([Note::from(notice)]);
@@ -439,7 +446,7 @@ impl App {
     #[must_use]
     pub fn human_to_move(&self) -> Option<Side> {
         match (&self.mode, self.session.asking()) {
-            (Mode::Turn { .. }, Asking::Move(side)) => Some(side),
+            (Mode::Turn { .. }, Asking::Move(side) | Asking::Swap(side)) => Some(side),
             _ => None,
         }
     }

@@ -142,6 +142,16 @@ impl App {
                 return;
             }
         }
+        if let (Asking::Swap(_), KeyCode::Char(c)) = (asking, key.code)
+            && self.human_to_move().is_some()
+            && self
+                .session
+                .open_commands()
+                .iter()
+                .any(|o| o.command == SessionCommand::Swap && o.key == c)
+        {
+            return self.command(SessionCommand::Swap, now);
+        }
         if let Some(side) = self.human_to_move() {
             let pits = self.rules().pits();
             match self.digits.key(key.code, pits, Some(DIGIT_WAIT), now) {
