@@ -3,7 +3,7 @@
 //!
 //! The crate is laid out the way data flows through it, and each layer
 //! uses only itself and the layers above it in this list (checked by
-//! `tests/architecture.rs`):
+//! `tests/suite/architecture.rs`):
 //!
 //! - [`rules`] (and [`rng`], [`console`]): the pure rules core: board,
 //!   sowing, captures, variants, the Oware family ([`rules::oware`]) and

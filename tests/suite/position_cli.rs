@@ -1,6 +1,6 @@
 //! `mancala position` through the real binary: JSON out, bad input refused.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Output};
 

@@ -18,7 +18,7 @@ use mancala::players::PlayerKind;
 use mancala::rules::Rules;
 use serde_json::{Value, json};
 
-mod common;
+use crate::common;
 
 use common::program::{PATIENCE, Program};
 use common::scratch::Scratch;

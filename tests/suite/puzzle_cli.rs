@@ -4,7 +4,7 @@
 //! progress (streak, rating, failed puzzles coming back) is kept in the
 //! data directory.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::process::Output;

@@ -17,7 +17,7 @@ use mancala::net::frame::{Kind, read_frame, write_frame};
 use mancala::net::message::{Hello, Refusal, ToHost, ToJoiner};
 use mancala::rng::Rng;
 
-mod common;
+use crate::common;
 
 use common::program::{PATIENCE, Program, counted_rounds};
 use common::scratch::Scratch;

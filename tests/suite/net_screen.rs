@@ -5,7 +5,7 @@
 //! CI installs tmux; without it this test fails when `CI` is set and is
 //! skipped with a notice otherwise.
 
-mod common;
+use crate::common;
 
 use std::net::TcpListener;
 

@@ -4,7 +4,7 @@
 //! and `mancala stats` keeps rules apart and names together.
 //! Each run has its own data directory, no terminal, and a time limit.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::io::{Read as _, Write as _};

@@ -8,7 +8,7 @@
 //! private socket; CI installs tmux, and without it (outside CI) they are
 //! skipped with a notice.
 
-mod common;
+use crate::common;
 
 use std::io::{Read as _, Write as _};
 use std::path::Path;

@@ -14,7 +14,7 @@ use mancala::net::frame::{Kind, read_frame, write_frame};
 use mancala::net::message::{Hello, Refusal, ToHost};
 use mancala::net::session::{SessionError, join_handshake};
 
-mod common;
+use crate::common;
 
 use common::program::Program;
 use common::scratch::Scratch;

@@ -153,7 +153,7 @@ fn solve_finds_the_winning_capture_and_estimates_the_start() {
 
 #[test]
 fn commands_that_do_not_play_oware_yet_say_so() {
-    // The arena plays Oware (tests/engine_cli.rs); the rated ladder is Kalah's.
+    // The arena plays Oware (engine_cli.rs); the rated ladder is Kalah's.
     let out = mancala(&[
         "arena", "level:2", "random", "--rounds", "1", "--game", "oware",
     ]);

@@ -5,7 +5,7 @@
 use std::net::TcpListener;
 use std::path::Path;
 
-mod common;
+use crate::common;
 
 use common::program::{Program, counted_rounds};
 use common::scratch::Scratch;

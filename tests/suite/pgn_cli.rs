@@ -2,7 +2,7 @@
 //! binary: a finished round written as PGN-style text and read back from
 //! standard input replays to the same result.
 
-mod common;
+use crate::common;
 
 fn mancala(args: &[&str], input: &str) -> (bool, String, String) {
     let dir = std::env::temp_dir().join(format!("mancala-pgn-{}", std::process::id()));

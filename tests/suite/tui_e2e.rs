@@ -5,7 +5,7 @@
 //! skipped with a notice otherwise. Every game gets a fresh data directory
 //! (`MANCALA_DATA_DIR`), so that no test meets another's saved match.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;

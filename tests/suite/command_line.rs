@@ -2,7 +2,7 @@
 //! command, one name against a computer, `--speed`, and `--help` on a full
 //! disk. Each run has its own data directory, no terminal, and a time limit.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};

@@ -1,6 +1,6 @@
 //! Property tests over random positions and random rule settings.
 
-mod common;
+use crate::common;
 
 use common::Oracle;
 use mancala::rules::{Board, Capture, MAX_PITS, Pit, Position, Rules, Side, Sowing, Step, Sweep};

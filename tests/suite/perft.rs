@@ -3,7 +3,7 @@
 //! sooner are not counted), pinned for Kalah(6,4). The small depths are
 //! also recomputed by the independent oracle in `common`.
 
-mod common;
+use crate::common;
 
 use common::Oracle;
 use mancala::rules::{Board, Rules, Side};

@@ -3,7 +3,7 @@
 //! by move against the rules; `go infinite` stopped; pondering; and bad
 //! input answered without losing the position.
 
-mod common;
+use crate::common;
 
 use std::thread;
 use std::time::{Duration, Instant};

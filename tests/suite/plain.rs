@@ -13,7 +13,7 @@ use mancala::players::{Limits, PlayerKind, TurnFn, computer};
 use mancala::rules::{Board, Rules, Side};
 use mancala::store::{Record, SaveStore};
 
-mod common;
+use crate::common;
 
 use common::scratch::Scratch;
 
