@@ -230,6 +230,7 @@ impl<W: Write> LocalGame<W> {
                 writeln!(self.out, "{result}")?;
                 writeln!(self.out, "{}", match_score_line(&tally, m.names()))?;
             }
+            SessionEvent::Rated(change) => writeln!(self.out, "{change}.")?,
             SessionEvent::Recorded(path) => {
                 writeln!(self.out, "Round recorded in {}.", path.display())?;
             }

@@ -219,6 +219,9 @@ pub enum SessionEvent {
     RoundOver(Notice, Tally),
     /// The round's record was written here.
     Recorded(std::path::PathBuf),
+    /// What the round did to a person's rating against the computer's
+    /// levels ("Alice 1210 → 1236").
+    Rated(crate::store::rating::RatingChange),
     /// Something could not be kept (said each time; the match goes on and
     /// keeping is tried again at the next change).
     KeepFailed(String),
@@ -678,6 +681,8 @@ impl Session {
         self.events.push(SessionEvent::RoundOver(result, tally));
         let kept = self.keeper.close_round(&self.game);
         self.events.extend(kept.record.map(SessionEvent::Recorded));
+        self.events
+            .extend(kept.ratings.into_iter().map(SessionEvent::Rated));
         self.events
             .extend(kept.warnings.into_iter().map(SessionEvent::KeepFailed));
         self.finished = Some(Box::new(self.game.clone()));

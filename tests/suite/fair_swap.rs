@@ -219,3 +219,38 @@ fn fair_and_from_together_are_refused() {
         text(&out.stderr)
     );
 }
+
+/// A round against a rated level says what it did to the person's
+/// rating, as `mancala stats` then counts it ("Rating: Alice 1200 → …").
+#[test]
+fn a_round_against_a_level_says_the_rating_change() {
+    let scratch = Scratch::new("rated");
+    let data = scratch.path().join("data");
+    let mut input = String::new();
+    for _ in 0..80 {
+        input.push_str("a\nb\nc\nd\ne\nf\n");
+    }
+    let out = run(
+        &data,
+        &scratch.path().join("config"),
+        &["--plain", "--no-animation", "--north", "level:1", "Alice"],
+        &input,
+    );
+    let said = text(&out.stdout);
+    assert!(out.status.success(), "{said}{}", text(&out.stderr));
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("Rating: Alice 1200 → "))
+        .unwrap_or_else(|| panic!("{said}"));
+    let stats = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["stats", "--json"])
+        .env("MANCALA_DATA_DIR", &data)
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
+    let rating = json["ratings"][0]["rating"].as_f64().unwrap();
+    assert!(
+        line.contains(&format!("→ {} (", rating.round() as i64)),
+        "{line} / {json}"
+    );
+}

@@ -176,6 +176,9 @@ pub struct App {
     remote: Option<Remote>,
     /// The analysis of the round just played, once asked for (`A`).
     review: HostedAnalysis,
+    /// What the round just finished did to the players' ratings (the end
+    /// panel says it).
+    rated: Vec<crate::store::rating::RatingChange>,
 }
 
 impl App {
@@ -229,6 +232,7 @@ impl App {
             events: Vec::new(),
             remote: None,
             review: HostedAnalysis::default(),
+            rated: Vec::new(),
         };
         let events = app.session.start();
         app.opening(events);
@@ -309,6 +313,12 @@ impl App {
     }
 
     // ----- what the screen shows -------------------------------------------
+
+    /// What the round just finished did to the players' ratings.
+    #[must_use]
+    pub fn rating_changes(&self) -> &[crate::store::rating::RatingChange] {
+        &self.rated
+    }
 
     /// The session playing the match.
     #[must_use]

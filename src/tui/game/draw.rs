@@ -380,21 +380,26 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
             ],
             usize::from(area.width),
         )),
-        Line::from(vec![
-            Span::styled(PLAY_AGAIN, theme.mover),
-            Span::styled(
-                if app.can_analyse() {
-                    format!(
-                        "   {} looks at this round's analysis",
-                        command_key(app, 'a')
-                    )
-                } else {
-                    String::new()
-                },
-                theme.dim,
-            ),
-        ]),
     ];
+    lines.extend(
+        app.rating_changes()
+            .iter()
+            .map(|change| Line::from(Span::styled(change.to_string(), theme.good))),
+    );
+    lines.extend([Line::from(vec![
+        Span::styled(PLAY_AGAIN, theme.mover),
+        Span::styled(
+            if app.can_analyse() {
+                format!(
+                    "   {} looks at this round's analysis",
+                    command_key(app, 'a')
+                )
+            } else {
+                String::new()
+            },
+            theme.dim,
+        ),
+    ])]);
     // Below the question: the newest news that fits (the round's last
     // moves, the other player's answer in a network match), oldest first
     // and dimmed but the newest; then a refusal, and where the round was

@@ -1,6 +1,7 @@
 //! The pie rule (`--swap`, RULES.md §5.3) on the full screen: the question
-//! on the status line and in the key bar, `w` to swap, a pit to play on,
-//! and a computer seat that keeps thinking for its own seat after a swap.
+//! on the status line, `w` to swap, a pit to play on, and a computer seat
+//! that keeps thinking for its own seat after a swap; and the end panel's
+//! rating change after a round against a level.
 
 use std::time::{Duration, Instant};
 
@@ -91,4 +92,52 @@ fn after_a_computers_swap_its_own_turn_function_plays_the_other_side() {
     };
     assert_eq!(board.to_move(), Side::South);
     assert_eq!(side, Side::North, "Michael's seat");
+}
+
+/// A round against a rated level, kept in a scratch store: the end panel
+/// says what it did to Alice's rating, as the statistics count it.
+#[test]
+fn the_end_panel_says_the_rating_change_after_a_round_against_a_level() {
+    let t0 = Instant::now();
+    let scratch = crate::store::files::scratch("rated");
+    let mut app = crate::tui::game::testing::kept_app(
+        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Level(1)),
+        scratch.path(),
+        t0,
+    );
+    let mut now = t0;
+    for _ in 0..300 {
+        if app.round_over() {
+            break;
+        }
+        now += Duration::from_secs(1);
+        if app.human_to_move().is_some() {
+            let pit = app.game().board().legal_moves().next().unwrap();
+            app.handle_event(&ch(Rules::KALAH.letter(pit).unwrap()), now);
+        } else {
+            let requests = app.take_requests();
+            if let Some(Request::Move { id, board, .. }) = requests
+                .iter()
+                .find(|r| matches!(r, Request::Move { .. }))
+                .cloned()
+            {
+                let pit = board.legal_moves().next();
+                app.on_answer(crate::tui::game::computer::Answer::Move { id, pit }, now);
+            }
+            app.tick(now);
+        }
+    }
+    assert!(app.round_over());
+    let stats = crate::store::stats::read(
+        &crate::store::SaveStore::at(scratch.path())
+            .unwrap()
+            .stats_path(),
+    )
+    .unwrap();
+    let rating = stats.ratings[0].1.rating.round() as i32;
+    let screen = render(&app, 80, 24);
+    assert!(
+        screen.contains(&format!("Rating: Alice 1200 → {rating} (")),
+        "{screen}"
+    );
 }

@@ -122,6 +122,8 @@ impl App {
                     super::super::world::home_relative(&path)
                 )),
                 SessionEvent::KeepFailed(problem) => self.warn(problem),
+                // The end panel says it.
+                SessionEvent::Rated(change) => self.rated.push(change),
                 // Hints are worked out here (HintWanted), never inside.
                 SessionEvent::Hinted(_) | SessionEvent::Asked(_) => {}
                 SessionEvent::Ended(ending) => {
@@ -145,6 +147,7 @@ impl App {
         }
         match before {
             Asking::PlayAgain => {
+                self.rated.clear();
                 self.settle();
                 self.forget_analysis();
                 self.network_event(MatchEvent::Changed);
