@@ -645,25 +645,35 @@ impl TurnFn for SearchPlayer {
 mod tests {
     use super::*;
     use crate::rules::{Capture, Side};
+    use std::collections::HashMap;
 
-    /// Plain minimax on the future margin to `depth` plies (no pruning, no
-    /// table): the reference for the engine.
-    fn minimax(board: &Board, depth: u32) -> i32 {
-        if depth == 0 {
-            return 0;
+    /// Plain minimax on the future margin to the end of the round (no
+    /// pruning, no bound): the reference for the engine. Each position is
+    /// worked out once; a Kalah round never repeats a position (a move
+    /// either sows into a store or moves seeds towards the mover's), so
+    /// the positions form a tree of finite depth.
+    fn minimax(board: &Board) -> i32 {
+        minimax_seen(board, &mut HashMap::new())
+    }
+
+    fn minimax_seen(board: &Board, seen: &mut HashMap<Board, i32>) -> i32 {
+        if let Some(&v) = seen.get(board) {
+            return v;
         }
-        Children::new(board)
+        let v = Children::new(board)
             .as_slice()
             .iter()
             .map(|c| {
                 c.value(if c.next == AfterMove::Over {
                     0
                 } else {
-                    minimax(&c.board, depth - 1)
+                    minimax_seen(&c.board, seen)
                 })
             })
             .max()
-            .expect("a position in play has a move")
+            .expect("a position in play has a move");
+        seen.insert(*board, v);
+        v
     }
 
     fn random_position(rng: &mut Rng, rules: Rules) -> Board {
@@ -687,7 +697,7 @@ mod tests {
                 let result = engine.search(&board, &Limits::none(), 100, None).unwrap();
                 assert!(result.exact, "{board:?}");
                 let base = board.score().margin(board.to_move());
-                assert_eq!(result.value - base, minimax(&board, 100), "{board:?}");
+                assert_eq!(result.value - base, minimax(&board), "{board:?}");
                 // the move chosen achieves that value
                 let mut after = board;
                 let played = after.play_unchecked(result.best);
@@ -697,11 +707,7 @@ mod tests {
                     .find(|c| c.pit == result.best)
                     .copied()
                     .unwrap();
-                let rest = if played.game_over {
-                    0
-                } else {
-                    minimax(&after, 100)
-                };
+                let rest = if played.game_over { 0 } else { minimax(&after) };
                 assert_eq!(child.value(rest), result.value - base);
             }
         }
@@ -741,6 +747,6 @@ mod tests {
             .unwrap();
         assert!(result.exact);
         let base = board.score().margin(Side::South);
-        assert_eq!(result.value - base, minimax(&board, 40));
+        assert_eq!(result.value - base, minimax(&board));
     }
 }

@@ -484,3 +484,41 @@ fn a_failing_test_leaves_no_scratch_folder_behind() {
     let path = kept.expect("the folder was made");
     assert!(!path.exists(), "{} is left behind", path.display());
 }
+
+/// On 12 pits (a-x) q and u are pits: the bar offers Esc and capitals,
+/// never a pit letter; q plays pit q, U takes it back, Esc asks to quit
+/// (its bar: its answers only), and the help lists the keys of the board.
+#[test]
+fn on_twelve_pits_q_plays_its_pit_and_esc_and_capitals_are_the_commands() {
+    let scratch = Scratch::new("twelve");
+    let status = scratch.file("status");
+    let command = scratch.command("Alice Michael --pits 12 --speed 0", &status);
+    let Some(tmux) = Tmux::start("twelve", 100, 30, &command) else {
+        return;
+    };
+    let screen = tmux.wait_for("▶ Alice to move");
+    let bar = screen.lines().rev().find(|l| !l.trim().is_empty()).unwrap();
+    for shown in ["H hint", "U undo", "R redo", "Esc quit"] {
+        assert!(bar.contains(shown), "{shown} in {bar}");
+    }
+    tmux.keys(&["a"]);
+    tmux.wait_for("▶ Michael to move");
+    tmux.keys(&["q"]);
+    tmux.wait_for("Michael played q.");
+    tmux.keys(&["U"]);
+    tmux.wait_for("▶ Michael to move");
+    tmux.keys(&["?"]);
+    let help = tmux.wait_for("Esc or Q");
+    assert!(
+        help.contains("H, U, R, Q and Esc work on every board"),
+        "{help}"
+    );
+    assert!(!help.contains("y / n"), "no question is open:\n{help}");
+    tmux.keys(&["x"]);
+    tmux.keys(&["Escape"]);
+    let asked = tmux.wait_for("Quit? (y/n)");
+    let bar = asked.lines().rev().find(|l| !l.trim().is_empty()).unwrap();
+    assert_eq!(bar.trim(), "y quit  n back", "{asked}");
+    tmux.keys(&["y"]);
+    assert_eq!(wait_for_line(&status), "0");
+}

@@ -9,9 +9,8 @@ use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 use crate::game::outcome_message;
 use crate::game::{match_score, match_score_short};
 use crate::rules::{Score, Side};
-use crate::session::{Asking, SessionCommand};
 use crate::store::{BUSY_NOTICE, BUSY_QUESTION};
-use crate::tui::chrome::{KeyBar, Weight, draw_too_small};
+use crate::tui::chrome::{KeyBar, draw_too_small};
 use crate::tui::game::app::{App, Note, Overlay, PLAY_AGAIN, Tone, paused_text};
 use crate::tui::game::{help, keys};
 use crate::tui::layout::ScreenLayout;
@@ -113,7 +112,7 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
     }
     frame.render_widget(
         Line::styled(
-            rules_line(&rules.to_string(), layout.rules().width),
+            rules_line(&game.config().rules_text(), layout.rules().width),
             theme.dim,
         ),
         layout.rules(),
@@ -123,7 +122,7 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
     // Mid-move the scores follow the seeds on screen; at the end of the
     // round they are the core's (which counts the sweep when there is one).
     let scores = if app.round_over() {
-        game.board().score()
+        game.position().score()
     } else {
         Score {
             south: counts[rules.store(Side::South).index()],
@@ -131,6 +130,7 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         }
     };
     let view = BoardView::new(rules, counts, names, scores, theme)
+        .piles(game.config().pile_word())
         .to_move(app.to_move())
         .sowing(app.animation())
         .selected(app.selection())
@@ -206,7 +206,7 @@ fn caption(app: &App, width: u16) -> Line<'static> {
         return Line::styled(text, theme.title);
     }
     if let Some(pit) = app.chosen() {
-        let side = app.game().board().to_move();
+        let side = app.game().position().to_move();
         return Line::styled(
             format!(
                 "{} chooses {}…",
@@ -386,20 +386,17 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
             .iter()
             .map(|change| Line::from(Span::styled(change.to_string(), theme.good))),
     );
-    lines.extend([Line::from(vec![
+    lines.push(Line::from(vec![
         Span::styled(PLAY_AGAIN, theme.mover),
         Span::styled(
-            if app.can_analyse() {
-                format!(
-                    "   {} looks at this round's analysis",
-                    command_key(app, 'a')
-                )
-            } else {
-                String::new()
-            },
+            keys::offers(app)
+                .iter()
+                .find(|o| o.does == keys::Does::Analyse)
+                .map(|o| format!("   {} looks at this round's analysis", o.shown))
+                .unwrap_or_default(),
             theme.dim,
         ),
-    ])]);
+    ]));
     // Below the question: the newest news that fits (the round's last
     // moves, the other player's answer in a network match), oldest first
     // and dimmed but the newest; then a refusal, and where the round was
@@ -504,110 +501,15 @@ fn draw_question(
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
 }
 
-/// The key of a command on this board (see [`keys::command_key`]).
-fn command_key(app: &App, letter: char) -> String {
-    keys::command_key(app.rules(), letter).to_string()
-}
-
-/// The keys that work now, as many as fit in `width` columns.
+/// The keys that work now, as many as fit in `width` columns: the
+/// screen's one table ([`keys::offers`]), which the help reads too.
 fn key_bar(app: &App, width: u16) -> Line<'static> {
-    use Weight::{Essential, Optional, Useful};
-    let rules = app.rules();
-    let mut keys: Vec<(String, &str, Weight)> = Vec::new();
-    if app.dialog() == Some(Overlay::ConfirmQuit) {
-        // The quit question takes only its answers.
-        let mut bar = KeyBar::new();
-        bar.add("y", "quit", Essential);
-        bar.add("n", "back", Essential);
-        return bar.line(width, app.theme());
-    }
-    let asking = app.session().asking();
-    let answers = app.session().open_commands();
-    // The session's answers to its question, but quitting, which comes last.
-    let answers = answers
-        .iter()
-        .filter(|o| o.command != SessionCommand::Quit)
-        .map(|o| (o.key.to_string(), o.label, Essential));
-    if asking == Asking::Busy {
-        keys.extend(answers);
-        keys.extend([
-            ("q".into(), "quit", Essential),
-            ("?".into(), "help", Essential),
-        ]);
-        let mut bar = KeyBar::new();
-        for (key, what, weight) in keys {
-            bar.add(key, what, weight);
-        }
-        return bar.line(width, app.theme());
-    }
-    if asking == Asking::Resume {
-        keys.extend(answers);
-    } else if app.round_over() {
-        keys.extend(answers);
-        if app.can_analyse() {
-            keys.push((command_key(app, 'a'), "analysis", Useful));
-        }
-    } else if app.animation().is_some() {
-        keys.push(("any key".into(), "skip animation", Essential));
-    } else if app.remote_resume_question() {
-        keys.extend([
-            ("y".into(), "resume", Essential),
-            ("n".into(), "new match", Essential),
-        ]);
-    } else if app.remote_question() {
-        keys.extend([
-            ("y".into(), "yes", Essential),
-            ("n".into(), "no", Essential),
-        ]);
-    } else if let Some(side) = app.human_to_move()
-        && app.is_networked()
-    {
-        keys.extend([
-            (rules.letter_range(side), "play", Essential),
-            (command_key(app, 'h'), "hint", Useful),
-        ]);
-        if app.can_ask_take_back() {
-            keys.push((command_key(app, 'u'), "take back", Useful));
-        }
-    } else if let Some(side) = app.human_to_move() {
-        keys.extend([
-            (rules.letter_range(side), "play", Essential),
-            (command_key(app, 'h'), "hint", Useful),
-            (command_key(app, 'u'), "undo", Useful),
-            (command_key(app, 'r'), "redo", Optional),
-        ]);
-    } else if app.is_networked() {
-        if app.can_ask_take_back() {
-            keys.push((command_key(app, 'u'), "take back", Useful));
-        }
-    } else {
-        keys.push((
-            command_key(app, 'p'),
-            if app.paused() { "resume" } else { "pause" },
-            Useful,
-        ));
-        if app.paused() {
-            keys.push((command_key(app, 's'), "step", Useful));
-        } else if app.thinking_text().is_some() {
-            keys.push((command_key(app, 'm'), "move now", Useful));
-        }
-    }
-    // q is a pit letter on big boards; Esc always asks to quit.
-    let quit = if command_key(app, 'q') == "q" {
-        "q"
-    } else {
-        "Esc"
-    };
     let mut bar = KeyBar::new();
-    for (key, what, weight) in keys {
-        bar.add(key, what, weight);
+    for offer in keys::offers(app) {
+        if let Some(weight) = offer.bar {
+            bar.add(offer.bar_key(), offer.label.clone(), weight);
+        }
     }
-    if app.resume_summary().is_none() {
-        // The question about a saved match takes no other keys.
-        app.prefs().add_keys(&mut bar, &command_key(app, 't'));
-    }
-    bar.add("?", "help", Essential);
-    bar.add(quit, "quit", Essential);
     bar.line(width, app.theme())
 }
 

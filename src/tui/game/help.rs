@@ -6,8 +6,8 @@ use ratatui::layout::Rect;
 use crate::rules::{Capture, Rules, Side, Sowing, Sweep};
 use crate::tui::chrome::{HelpText, draw_help};
 use crate::tui::game::app::App;
-use crate::tui::game::keys::command_key;
-use crate::tui::prefs::{Chosen, speed_names};
+use crate::tui::game::keys;
+use crate::tui::prefs::speed_names;
 
 /// The rules in force, in a few sentences.
 #[must_use]
@@ -49,115 +49,40 @@ pub fn rules_text(rules: &Rules, names: [&str; 2]) -> Vec<String> {
     lines
 }
 
-/// Every key on this board, as (keys, what they do) pairs; a command whose
-/// letter names a pit here shows its capital (see [`command_key`]). A match
-/// with a friend on another machine (`networked`) takes a move back only
-/// when both agree, redoes nothing and pauses nobody. The speed and theme
-/// keys are `chosen`'s ([`Chosen::help_keys`]: no colours key while
-/// `NO_COLOR` is set, as in the key bar).
+/// The help's keys: the screen's table of what can be done now
+/// ([`keys::offers`], the key bar's too), then how commands are spelled
+/// on every board.
 #[must_use]
-pub fn key_list(rules: &Rules, chosen: &Chosen, networked: bool) -> Vec<(String, String)> {
-    let theme_switch = chosen.can_switch_theme();
-    let key = |letter| command_key(rules, letter);
-    let wait = if rules.pits() >= 10 {
-        " (1 waits a moment, or Enter, for a second digit)"
-    } else {
-        ""
-    };
-    let letters = format!(
-        "{} / {}",
-        rules.letter_range(Side::South),
-        rules.letter_range(Side::North)
-    );
-    let mut keys = vec![
-        (
-            letters,
-            format!(
-                "choose a pit by letter; {} by number from the mover's left{wait}",
-                rules.number_range()
-            ),
-        ),
-        (
-            "← → Enter".into(),
-            "move the cursor and play (Space too), or click a pit".into(),
-        ),
-        (key('h').into(), "hint for the human to move".into()),
-    ];
-    if networked {
-        keys.push((
-            key('u').into(),
-            "ask the other player to agree to take back your last move (and their reply)".into(),
-        ));
-    } else {
-        keys.push((
-            format!("{} / {}", key('u'), key('r')),
-            "take back / play again a whole turn (with the replies)".into(),
-        ));
-    }
-    keys.extend(chosen.help_keys(&key('t').to_string()));
-    if !networked {
-        keys.push((
-            format!("{} / {} or .", key('p'), key('s')),
-            "pause the computer / step one computer move".into(),
-        ));
-        keys.push((
-            key('m').into(),
-            "a thinking computer moves now: the best it has found so far".into(),
-        ));
-    }
-    let quit = if networked {
-        "leave (asks first); the host keeps the match saved"
-    } else {
-        "quit (asks first); Ctrl-C quits at once"
-    };
-    keys.extend([
-        (
-            "y / n".into(),
-            if networked {
-                "after a round: play again / stop (both answer); also the answer to a request to take back a move"
-            } else {
-                "after a round: play again / stop"
-            }
-            .into(),
-        ),
-    ]);
-    if !networked {
-        keys.push((
-            key('a').into(),
-            "after a round: its analysis, every move under perfect play (q comes back)".into(),
-        ));
-    }
-    keys.extend([
-        (format!("{} or Esc", key('q')), quit.into()),
-        (
-            "any key".into(),
-            "finishes an animation; ? shows this help".into(),
-        ),
-    ]);
-    let taken: Vec<char> = "hurtpsmq"
-        .chars()
-        .filter(|&letter| theme_switch || letter != 't')
-        .filter(|&letter| rules.pit_by_letter(letter).is_some())
+pub fn key_list(app: &App) -> Vec<(String, String)> {
+    let offers = keys::offers(app);
+    let offers: Vec<_> = offers.into_iter().filter(|o| !o.help.is_empty()).collect();
+    let mut list: Vec<(String, String)> = offers
+        .iter()
+        .map(|o| (o.shown.clone(), o.help.clone()))
         .collect();
-    if !taken.is_empty() {
-        let list = |letters: &mut dyn Iterator<Item = char>| {
-            letters.map(String::from).collect::<Vec<_>>().join(", ")
-        };
-        let verb = if taken.len() == 1 {
-            "names a pit"
-        } else {
-            "name pits"
-        };
-        keys.push((
+    // The session's commands: their capitals and words, the same in
+    // plain mode, name no pit on any board.
+    let (capitals, words): (Vec<String>, Vec<&str>) = offers
+        .iter()
+        .filter_map(|o| match (o.word, o.keys.chars().next()) {
+            (Some(word), Some(c)) if c.is_ascii_alphabetic() => {
+                Some((c.to_ascii_uppercase().to_string(), word))
+            }
+            _ => None,
+        })
+        .unzip();
+    if !capitals.is_empty() {
+        list.push((
             "Capitals".into(),
             format!(
-                "{} {verb} on this board, so the command is {}; every command answers to its capital too",
-                list(&mut taken.iter().copied()),
-                list(&mut taken.iter().map(char::to_ascii_uppercase)),
+                "{} and Esc work on every board, as in plain mode, where the words {} do too; \
+                 a small letter that names a pit is that pit",
+                capitals.join(", "),
+                words.join(", ")
             ),
         ));
     }
-    keys
+    list
 }
 
 /// The speed for the header, longest first, with the pause in front when
@@ -181,7 +106,7 @@ pub fn text(app: &App) -> HelpText {
         title: " Mancala — help ".into(),
         heading: format!("Rules: {rules}"),
         sentences: rules_text(rules, app.names()),
-        keys: key_list(rules, app.prefs(), app.is_networked()),
+        keys: key_list(app),
     }
 }
 

@@ -1,236 +1,535 @@
-//! What a key means on the game screen, decided from the key and the
-//! situation alone.
+//! The game screen's keys: one table of what can be done now ([`offers`]),
+//! which the key bar, the `?` help and the key handling all read, as
+//! gitui's components list the commands they offer next to the keys they
+//! handle.
 //!
-//! One rule on every turn: a lower-case letter that names a pit on this
-//! board always means that pit (the rules core explains why it cannot be
-//! played when it is not the mover's), even where it is also a command key
-//! (`h` is North's pit on the standard board, `h`, `p`..`u` on 10- and
-//! 12-pit boards). That command is then its capital letter ([`command_key`]),
-//! and any command also answers to its capital. A capital letter with no
-//! command still names its pit (Caps Lock).
+//! The match's commands and their keys on this board are the session's
+//! one answer ([`Session::open_commands`](crate::session::Session::open_commands));
+//! the screen adds its own keys beside them (the cursor, the speed, the
+//! colours, the computers' pause, the analysis, the quit question's
+//! answers). One rule on every board, the same as plain mode's: a
+//! lower-case letter that names a pit here is that pit; a command whose
+//! letter names a pit is its capital ([`command_key`]), and every command
+//! answers to its capital, so the capitals, `Esc` and `?` name no pit on
+//! any board. A capital with no command still names its pit (Caps Lock).
 //!
 //! `m` (move now) is a letter, not `Enter` or Space: those play the cursor's
 //! pit on a human turn, and a second press after one's own move would
 //! otherwise cut the computer's thinking short.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyCode;
 
 use crate::rules::{Pit, Rules, Side};
-
-/// What the player asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
-    /// Play this pit (the rules core may still refuse it).
-    Choose(Pit),
-    /// A number beyond the board's pits.
-    NoSuchPit,
-    /// Move the cursor left (-1) or right (+1) on screen.
-    Cursor(i32),
-    /// Play the pit under the cursor.
-    Confirm,
-    /// Show the help screen.
-    Help,
-    /// Ask "Quit? (y/n)".
-    AskQuit,
-    /// Sow faster.
-    Faster,
-    /// Sow slower.
-    Slower,
-    /// Colours or black and white.
-    Theme,
-    /// Pause or resume the computer players.
-    Pause,
-    /// Let a paused computer make one move.
-    Step,
-    /// The thinking computer answers now with its best move so far.
-    MoveNow,
-    /// Ask the engine for a hint.
-    Hint,
-    /// Take moves back to the last human turn.
-    Undo,
-    /// Replay a move taken back.
-    Redo,
-    /// Yes (play again).
-    Yes,
-    /// No (stop).
-    No,
-    /// Look at the analysis of the round just played (at its end).
-    Analyse,
-    /// Nothing.
-    Nothing,
-}
+use crate::session::{Asking, OpenCommand, SessionCommand};
+use crate::tui::chrome::Weight;
+use crate::tui::game::app::{App, Mode, Overlay};
+use crate::tui::prefs::speed_name;
 
 /// The key that runs the command of `letter` on this board: the session's
 /// one rule, shared with plain mode.
 pub use crate::session::commands::command_key;
 
-/// What the meaning of a key depends on.
+/// What a key of the table does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Situation {
-    /// The rules in force (board size, letters).
-    pub rules: Rules,
-    /// The side to move on the board.
-    pub to_move: Side,
-    /// Whether the end-of-round panel is up.
-    pub round_over: bool,
+pub enum Does {
+    /// A command of the match, as the session offers it.
+    Session(SessionCommand),
+    /// Plays a pit (the letters and numbers, read before the table: a
+    /// pit letter is always its pit).
+    Pits,
+    /// ← → move the cursor, Enter or Space play its pit.
+    Cursor,
+    /// `+` sows faster, `-` slower.
+    Speed,
+    /// Colours or black and white.
+    Theme,
+    /// Pauses or resumes the computer players.
+    Pause,
+    /// A paused computer makes one move.
+    Step,
+    /// The hint being looked for answers now.
+    Hurry,
+    /// The analysis of the round just played.
+    Analyse,
+    /// The quit question's answer: quit (`true`) or go back.
+    Leave(bool),
+    /// Any key finishes the move on show.
+    Skip,
 }
 
-/// The action a key press asks for. See the [module docs](self).
+/// One line of the table: what it does, its keys, and how the key bar and
+/// the help say it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Offer {
+    /// What it does.
+    pub does: Does,
+    /// The keys that do it, one character each (`Esc` is `\u{1b}`, Enter
+    /// `\n`, the arrows `←` `→`); a lower-case letter's capital too.
+    pub keys: String,
+    /// The keys as the help writes them ("u", "q or Esc", "+/-"); the key
+    /// bar writes the first ("q").
+    pub shown: String,
+    /// What it does in the key bar's few letters.
+    pub label: String,
+    /// What it does, as the help says it; empty for a key the help does
+    /// not offer (one that only says why it does nothing now).
+    pub help: String,
+    /// Its place in the key bar; `None`: in the help only.
+    pub bar: Option<Weight>,
+    /// The session's word for it (plain mode's spelling), for a command.
+    pub word: Option<&'static str>,
+}
+
+impl Offer {
+    fn new(does: Does, keys: impl Into<String>, shown: impl Into<String>, label: &str) -> Offer {
+        Offer {
+            does,
+            keys: keys.into(),
+            shown: shown.into(),
+            label: label.to_string(),
+            help: label.to_string(),
+            bar: Some(Weight::Essential),
+            word: None,
+        }
+    }
+
+    fn help(mut self, help: impl Into<String>) -> Offer {
+        self.help = help.into();
+        self
+    }
+
+    fn bar(mut self, weight: Option<Weight>) -> Offer {
+        self.bar = weight;
+        self
+    }
+
+    /// The keys as the key bar writes them: the first spelling.
+    #[must_use]
+    pub fn bar_key(&self) -> &str {
+        self.shown.split(" or ").next().unwrap_or_default()
+    }
+
+    /// Whether `code` is one of its keys; a lower-case key answers to its
+    /// capital too.
+    #[must_use]
+    pub fn answers(&self, code: KeyCode) -> bool {
+        let key = match code {
+            KeyCode::Char(c) => c,
+            KeyCode::Esc => '\u{1b}',
+            KeyCode::Enter => '\n',
+            KeyCode::Left => '←',
+            KeyCode::Right => '→',
+            _ => return false,
+        };
+        self.keys.contains(key)
+            || (key.is_ascii_uppercase() && self.keys.contains(key.to_ascii_lowercase()))
+    }
+}
+
+/// The key of a letter command on this board ([`command_key`]).
+fn letter(rules: &Rules, letter: char) -> String {
+    command_key(rules, letter).to_string()
+}
+
+/// What can be done on `app`'s screen now (behind an open help: what can
+/// be done under it), in the key bar's order. See the [module docs](self).
 #[must_use]
-pub fn action_for(key: KeyEvent, now: &Situation) -> Action {
-    let rules = now.rules;
-    match key.code {
-        KeyCode::Esc => Action::AskQuit,
-        KeyCode::Left => Action::Cursor(-1),
-        KeyCode::Right => Action::Cursor(1),
-        KeyCode::Enter | KeyCode::Char(' ') => Action::Confirm,
-        KeyCode::Char('?') => Action::Help,
-        KeyCode::Char('+' | '=') => Action::Faster,
-        KeyCode::Char('-' | '_') => Action::Slower,
-        KeyCode::Char('.') => Action::Step,
-        KeyCode::Char(digit @ '0'..='9') => {
-            // 0 is the tenth pit, as on a keyboard's number row.
-            let number = match digit.to_digit(10) {
-                Some(0) => 10,
-                Some(n) => n as usize,
-                None => return Action::Nothing,
-            };
-            rules
-                .pit(now.to_move, number)
-                .map_or(Action::NoSuchPit, Action::Choose)
+pub fn offers(app: &App) -> Vec<Offer> {
+    use Weight::{Essential, Optional, Useful};
+    if app.dialog() == Some(Overlay::ConfirmQuit) {
+        return vec![
+            Offer::new(Does::Leave(true), "y", "y", "quit"),
+            Offer::new(Does::Leave(false), "nq\u{1b}", "n", "back"),
+        ];
+    }
+    let rules = app.rules();
+    let asking = app.session().asking();
+    let mut commands = app.session().open_commands();
+    // The hint first; quitting and the help last, with the screen's keys.
+    let quit = commands
+        .iter()
+        .position(|o| o.command == SessionCommand::Quit)
+        .map(|i| commands.remove(i));
+    commands.retain(|o| o.command != SessionCommand::Help);
+    commands.sort_by_key(|o| o.command != SessionCommand::Hint);
+    let mut offers = Vec::new();
+    if app.any_computer() && matches!(asking, Asking::Move(_) | Asking::Computer(_)) {
+        // In the bar on a computer's turn; the key works during a move too.
+        let shown = app.human_to_move().is_none() && app.animation().is_none();
+        offers.extend(pause_offers(rules, app.paused(), shown));
+    }
+    if app.animation().is_some() {
+        offers.push(
+            Offer::new(Does::Skip, "", "any key", "skip animation")
+                .help("shows the rest of the move at once; a pit key is then played"),
+        );
+    } else {
+        if let Some(side) = app.human_to_move() {
+            offers.extend(pit_offers(rules, side));
         }
-        KeyCode::Char(c) if c.is_ascii_alphabetic() => {
-            let pit = rules.pit_by_letter(c);
-            let command = match c.to_ascii_lowercase() {
-                'h' => Action::Hint,
-                'u' => Action::Undo,
-                'r' => Action::Redo,
-                'p' => Action::Pause,
-                's' => Action::Step,
-                'm' => Action::MoveNow,
-                't' => Action::Theme,
-                'q' => Action::AskQuit,
-                'y' | 'n' if !now.round_over => Action::Nothing,
-                'y' => Action::Yes,
-                'n' => Action::No,
-                'a' if now.round_over => Action::Analyse,
-                _ => Action::Nothing,
+        for open in commands {
+            let weight = match open.command {
+                SessionCommand::Answer(_) => Some(Essential),
+                SessionCommand::Redo => Some(Optional),
+                SessionCommand::MoveNow if app.thinking_text().is_none() => None,
+                _ => Some(Useful),
             };
-            match pit {
-                // The same on every turn: a pit letter is the pit.
-                Some(p) if !c.is_ascii_uppercase() => Action::Choose(p),
-                _ if command != Action::Nothing => command,
-                Some(p) => Action::Choose(p),
-                None => Action::Nothing,
-            }
+            offers.push(Offer {
+                word: Some(open.word),
+                ..Offer::new(Does::Session(open.command), open.key, open.key, open.label)
+                    .help(open.does)
+                    .bar(weight)
+            });
         }
-        _ => Action::Nothing,
+        if app.human_to_move().is_some() {
+            let m = letter(rules, 'm');
+            let looking = matches!(app.mode(), Mode::Turn { hint: Some(_) });
+            offers.push(
+                Offer::new(Does::Hurry, &m, &m, "hint now")
+                    .help("a hint being looked for comes now: the best found so far")
+                    .bar(looking.then_some(Useful)),
+            );
+        }
+        if app.round_over() {
+            // Not offered, but said: a finished round cannot be taken back.
+            let u = letter(rules, 'u');
+            offers.push(
+                Offer::new(Does::Session(SessionCommand::Undo), &u, &u, "undo")
+                    .help("")
+                    .bar(None),
+            );
+        }
+        if app.round_over() && app.can_analyse() {
+            let a = letter(rules, 'a');
+            offers.push(
+                Offer::new(Does::Analyse, &a, &a, "analysis")
+                    .help("this round's analysis, every move under perfect play (q comes back)")
+                    .bar(Some(Useful)),
+            );
+        }
+    }
+    if app.is_networked() {
+        network_offers(app, &mut offers);
+    }
+    if app.resume_summary().is_none() && asking != Asking::Busy {
+        offers.extend(view_offers(app));
+    }
+    let help = Offer::new(Does::Session(SessionCommand::Help), "?", "?", "help");
+    offers.push(help.help("shows this help; any key closes it"));
+    if let Some(quit) = quit {
+        offers.push(quit_offer(app, quit, asking));
+    }
+    offers
+}
+
+/// Quitting: the session's key, and `Esc` on every board (the bar says
+/// `Esc` where q is a pit letter).
+fn quit_offer(app: &App, quit: OpenCommand, asking: Asking) -> Offer {
+    let key = quit.key;
+    let what = if app.is_networked() {
+        "leaves (asks first); the host keeps the match saved"
+    } else if asking == Asking::Busy {
+        "leaves the match to the other window"
+    } else {
+        "quits (asks first); Ctrl-C quits at once"
+    };
+    let shown = match key {
+        'q' => "q or Esc".to_string(),
+        _ => format!("Esc or {key}"),
+    };
+    let offer = Offer::new(
+        Does::Session(SessionCommand::Quit),
+        format!("{key}\u{1b}"),
+        shown,
+        "quit",
+    );
+    Offer {
+        help: what.to_string(),
+        word: Some(quit.word),
+        ..offer
+    }
+}
+
+/// The pits, by letter, number or the cursor, for `side` to move.
+fn pit_offers(rules: &Rules, side: Side) -> [Offer; 2] {
+    let wait = if rules.pits() >= 10 {
+        " (1 waits a moment, or Enter, for a second digit)"
+    } else {
+        ""
+    };
+    [
+        Offer::new(Does::Pits, "", rules.letter_range(side), "play").help(format!(
+            "choose a pit by letter; {} by number from your left{wait}",
+            rules.number_range()
+        )),
+        Offer::new(Does::Cursor, "←→\n ", "← → Enter", "cursor")
+            .help("move the cursor and play (Space too), or click a pit")
+            .bar(None),
+    ]
+}
+
+/// Pausing the computers, and stepping one move while paused; in the bar
+/// when `shown`.
+fn pause_offers(rules: &Rules, paused: bool, shown: bool) -> Vec<Offer> {
+    let weight = shown.then_some(Weight::Useful);
+    let p = letter(rules, 'p');
+    let label = if paused { "resume" } else { "pause" };
+    let mut offers = vec![
+        Offer::new(Does::Pause, &p, &p, label)
+            .help(format!("{label} the computer players"))
+            .bar(weight),
+    ];
+    if paused {
+        let s = letter(rules, 's');
+        offers.push(
+            Offer::new(Does::Step, format!("{s}."), format!("{s} or ."), "step")
+                .help("a paused computer makes one move")
+                .bar(weight),
+        );
+    }
+    offers
+}
+
+/// The screen's own keys: the speed and the colours (no colours key
+/// while `NO_COLOR` is set).
+fn view_offers(app: &App) -> Vec<Offer> {
+    let chosen = app.prefs();
+    let mut offers = vec![
+        Offer::new(Does::Speed, "+=-_", "+/-", "speed")
+            .help(format!(
+                "faster / slower sowing, kept for next time (now {})",
+                speed_name(app.seed_delay())
+            ))
+            .bar(Some(Weight::Optional)),
+    ];
+    let t = letter(app.rules(), 't');
+    let theme = Offer::new(Does::Theme, &t, &t, "colours");
+    offers.push(if chosen.can_switch_theme() {
+        theme
+            .help("colours or black and white, kept for next time")
+            .bar(Some(Weight::Optional))
+    } else {
+        // Under NO_COLOR the key only says why colours stay off.
+        theme.help("").bar(None)
+    });
+    offers
+}
+
+/// The network's part of the table: a move is taken back only when both
+/// agree (and while the other player can be asked), nothing is redone or
+/// hurried, and the network game's own questions take y or n. The keys of
+/// those questions are read first by the network's part of the screen
+/// (`App::on_waiting_key`); this is what the bar and the help say of them.
+fn network_offers(app: &App, offers: &mut Vec<Offer>) {
+    offers.retain(|o| {
+        !matches!(
+            o.does,
+            Does::Session(SessionCommand::Redo | SessionCommand::MoveNow) | Does::Hurry
+        )
+    });
+    let take_back = app.can_ask_take_back().then_some(Weight::Useful);
+    for offer in offers.iter_mut() {
+        if offer.does == Does::Session(SessionCommand::Undo) {
+            offer.label = "take back".into();
+            offer.help = "asks the other player to agree to take back your last move".into();
+            offer.bar = take_back;
+        }
+    }
+    if app.remote_question() {
+        let (yes, no) = if app.remote_resume_question() {
+            ("resume", "new match")
+        } else {
+            ("yes", "no")
+        };
+        let answer = |yes, key, label| {
+            Offer::new(Does::Session(SessionCommand::Answer(yes)), key, key, label)
+        };
+        offers.splice(0..0, [answer(true, "y", yes), answer(false, "n", no)]);
+    }
+}
+
+/// The pit a key names for `side` on `rules`' board: a lower-case pit
+/// letter always, a capital only where `offers` has no command for it
+/// (Caps Lock), a number counted from `side`'s left (0 is the tenth).
+/// `Some(None)`: a number beyond the board.
+#[must_use]
+pub fn pit_key(code: KeyCode, rules: &Rules, side: Side, offers: &[Offer]) -> Option<Option<Pit>> {
+    match code {
+        KeyCode::Char(c) if c.is_ascii_lowercase() => rules.pit_by_letter(c).map(Some),
+        KeyCode::Char(c) if c.is_ascii_uppercase() && !offers.iter().any(|o| o.answers(code)) => {
+            rules.pit_by_letter(c).map(Some)
+        }
+        KeyCode::Char(d) => {
+            let number = d.to_digit(10)? as usize;
+            Some(rules.pit(side, if number == 0 { 10 } else { number }))
+        }
+        _ => None,
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::time::Instant;
+
     use super::*;
-    use crossterm::event::KeyModifiers;
+    use crate::players::PlayerKind;
+    use crate::rules::Rules;
+    use crate::tui::game::testing::{app_for, ch, config, press, render};
 
-    fn press(c: char, now: &Situation) -> Action {
-        action_for(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE), now)
+    /// Alice and Michael at one keyboard on a board of `pits`.
+    fn named(pits: usize) -> App {
+        let rules = Rules::KALAH.with_pits(pits).unwrap();
+        app_for(
+            config(rules, PlayerKind::Human, PlayerKind::Human),
+            None,
+            Instant::now(),
+        )
     }
 
-    fn turn(rules: Rules, side: Side) -> Situation {
-        Situation {
-            rules,
-            to_move: side,
-            round_over: false,
-        }
+    /// The key bar: the screen's last non-blank line.
+    fn key_bar_of(screen: &str) -> &str {
+        screen.lines().rev().find(|l| !l.trim().is_empty()).unwrap()
     }
 
-    fn pit(c: char) -> Action {
-        Action::Choose(Rules::KALAH.pit_by_letter(c).unwrap())
-    }
-
+    /// The help's rows are the key bar's table: at every moment it lists
+    /// exactly the commands the session has open (with the screen's own
+    /// keys), each with the key the bar shows.
     #[test]
-    fn a_pit_letter_is_the_pit_on_every_turn_and_its_capital_the_command() {
-        let south = turn(Rules::KALAH, Side::South);
-        let north = turn(Rules::KALAH, Side::North);
-        for now in [&south, &north] {
-            assert_eq!(press('h', now), pit('h'), "h is a pit on this board");
-            assert_eq!(press('H', now), Action::Hint);
-            assert_eq!(press('u', now), Action::Undo, "u is no pit here");
-            assert_eq!(press('U', now), Action::Undo);
-        }
-        assert_eq!(press('C', &south), pit('c'), "caps lock still plays");
-        // The other side's letters name a pit that the core will refuse.
-        assert_eq!(press('g', &south), pit('g'));
-        assert_eq!(press('z', &south), Action::Nothing);
-    }
-
-    #[test]
-    fn every_command_is_reachable_by_its_shown_key_on_every_board() {
-        let commands = [
-            ('h', Action::Hint),
-            ('u', Action::Undo),
-            ('r', Action::Redo),
-            ('p', Action::Pause),
-            ('s', Action::Step),
-            ('t', Action::Theme),
-            ('q', Action::AskQuit),
-        ];
+    fn the_help_lists_exactly_the_open_commands_with_the_bars_keys() {
+        let t0 = Instant::now();
         for pits in [6, 10, 12] {
-            let rules = Rules::KALAH.with_pits(pits).unwrap();
-            for side in [Side::South, Side::North] {
-                let now = turn(rules, side);
-                for (letter, action) in commands {
-                    let key = command_key(&rules, letter);
-                    assert_eq!(press(key, &now), action, "{pits} pits: {key}");
-                    assert_eq!(
-                        key.is_ascii_uppercase(),
-                        rules.pit_by_letter(letter).is_some()
+            let mut app = named(pits);
+            // A human's turn, then the end of a round.
+            for _ in 0..2 {
+                let rows = crate::tui::game::help::key_list(&app);
+                let table = offers(&app);
+                let open = app.session().open_commands();
+                for o in &open {
+                    let row = table
+                        .iter()
+                        .find(|t| t.does == Does::Session(o.command))
+                        .unwrap_or_else(|| panic!("{pits} pits: {:?} not in the table", o.command));
+                    assert!(row.shown.contains(o.key), "{pits} pits: {row:?}");
+                    assert!(
+                        rows.iter().any(|(keys, _)| *keys == row.shown),
+                        "{pits} pits: {:?} not in the help {rows:?}",
+                        o.command
                     );
                 }
-                let esc = action_for(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE), &now);
-                assert_eq!(esc, Action::AskQuit);
+                // And nothing the session does not offer now.
+                for t in &table {
+                    if let Does::Session(command) = t.does
+                        && command != SessionCommand::Help
+                        && !t.help.is_empty()
+                    {
+                        assert!(
+                            open.iter().any(|o| o.command == command),
+                            "{pits} pits: {command:?} offered but not open"
+                        );
+                    }
+                }
+                let bar = key_bar_of(&render(&app, 100, 30)).to_string();
+                for t in table
+                    .iter()
+                    .filter(|t| t.bar.is_some() && !t.help.is_empty())
+                {
+                    if bar.contains(&t.label) {
+                        assert!(
+                            rows.iter()
+                                .any(|(keys, help)| *keys == t.shown && *help == t.help),
+                            "{pits} pits: {} in the bar, not in the help",
+                            t.label
+                        );
+                    }
+                }
+                play_out(&mut app, t0);
+            }
+        }
+    }
+
+    /// Plays the round out with Enter (the cursor's pit).
+    fn play_out(app: &mut App, t0: Instant) {
+        while !app.round_over() {
+            app.handle_event(&press(KeyCode::Enter), t0);
+        }
+    }
+
+    /// No key the bar offers while pits are open is a pit letter of the board
+    /// in play, on any board: either player's turn, a computer's turn paused.
+    /// (At a question no pit is open: its answers keep their letters.)
+    #[test]
+    fn the_key_bar_on_every_board_offers_no_letter_that_is_a_pit() {
+        let t0 = Instant::now();
+        for pits in [4, 6, 10, 12] {
+            let rules = Rules::KALAH.with_pits(pits).unwrap();
+            let mut apps = vec![named(pits)];
+            let mut computer = app_for(
+                config(rules, PlayerKind::Random, PlayerKind::Human),
+                None,
+                t0,
+            );
+            computer.handle_event(&ch('p'), t0);
+            apps.push(computer);
+            let mut north = named(pits);
+            north.handle_event(&ch('a'), t0);
+            apps.push(north);
+            for app in &apps {
+                let bar = key_bar_of(&render(app, 200, 30)).to_string();
+                let mut words = bar.split("  ").map(str::trim).filter(|w| !w.is_empty());
+                let keys: Vec<&str> = words.by_ref().filter_map(|w| w.split(' ').next()).collect();
+                for key in &keys {
+                    let mut chars = key.chars();
+                    if let (Some(c), None) = (chars.next(), chars.next()) {
+                        assert!(
+                            rules.pit_by_letter(c).is_none() || c.is_ascii_uppercase(),
+                            "{pits} pits: {c} is a pit, in {bar}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_command_key_names_no_pit_and_answers_to_its_capital() {
+        for pits in [1, 4, 6, 10, 12] {
+            let rules = Rules::KALAH.with_pits(pits).unwrap();
+            for letter_of in "hurqpstma".chars() {
+                let key = letter(&rules, letter_of);
+                let c = key.chars().next().unwrap();
+                assert!(rules.pit_by_letter(c).is_none() || c.is_ascii_uppercase());
+                let offer = Offer::new(Does::Skip, &key, &key, "x");
+                let capital = KeyCode::Char(letter_of.to_ascii_uppercase());
+                assert!(offer.answers(capital), "{pits} pits: {letter_of}");
+                assert_eq!(pit_key(capital, &rules, Side::North, &[offer]), None);
             }
         }
         let twelve = Rules::KALAH.with_pits(12).unwrap();
-        assert_eq!(command_key(&twelve, 'q'), 'Q');
-        assert_eq!(command_key(&Rules::KALAH, 'q'), 'q');
+        let u = twelve.pit_by_letter('u');
+        let pit = |c| pit_key(KeyCode::Char(c), &twelve, Side::South, &[]);
+        assert_eq!(pit('u'), Some(u));
+        assert_eq!(pit('U'), Some(u), "caps lock");
+        assert_eq!(pit('0'), Some(twelve.pit(Side::South, 10)));
+        assert_eq!(pit('y'), None);
     }
 
+    /// On 12 pits (a-x) q and u are North's pits: a small letter plays its
+    /// pit; U undoes and Esc asks to quit, as the bar and help say.
     #[test]
-    fn numbers_count_from_the_movers_left_and_zero_is_ten() {
-        let rules = Rules::KALAH;
-        assert_eq!(press('1', &turn(rules, Side::South)), pit('a'));
-        assert_eq!(press('1', &turn(rules, Side::North)), pit('g'));
-        assert_eq!(press('7', &turn(rules, Side::South)), Action::NoSuchPit);
-        let ten = Rules::KALAH.with_pits(10).unwrap();
-        assert_eq!(
-            press('0', &turn(ten, Side::South)),
-            Action::Choose(ten.pit(Side::South, 10).unwrap())
-        );
-    }
-
-    #[test]
-    fn yes_and_no_only_answer_the_end_of_round_question() {
-        let mut over = turn(Rules::KALAH, Side::South);
-        assert_eq!(press('y', &over), Action::Nothing);
-        over.round_over = true;
-        assert_eq!(press('y', &over), Action::Yes);
-        assert_eq!(press('n', &over), Action::No);
-        assert_eq!(press('q', &over), Action::AskQuit);
-    }
-
-    #[test]
-    fn capital_a_asks_for_the_analysis_only_at_the_end_of_a_round() {
-        for pits in [1, 6, 12] {
-            let rules = Rules::KALAH.with_pits(pits).unwrap();
-            let a = Action::Choose(rules.pit_by_letter('a').unwrap());
-            let mut now = turn(rules, Side::South);
-            assert_eq!(command_key(&rules, 'a'), 'A', "a is a pit on every board");
-            assert_eq!(press('A', &now), a, "mid-round A is caps lock's a");
-            now.round_over = true;
-            assert_eq!(press('A', &now), Action::Analyse);
-            assert_eq!(press('a', &now), a, "a is still the pit");
-        }
+    fn on_twelve_pits_q_and_u_play_their_pits_and_capitals_and_esc_do_the_commands() {
+        let t0 = Instant::now();
+        let mut app = named(12);
+        let pit = |c| app.rules().pit_by_letter(c).unwrap();
+        let (q, u) = (pit('q'), pit('u'));
+        app.handle_event(&ch('a'), t0);
+        app.handle_event(&ch('q'), t0);
+        assert_eq!(app.game().moves().last(), Some(&q), "q played pit q");
+        app.handle_event(&ch('U'), t0);
+        assert_eq!(app.game().moves().len(), 1, "U took back q");
+        app.handle_event(&ch('u'), t0);
+        assert_eq!(app.game().moves().last(), Some(&u), "u played pit u");
+        app.handle_event(&press(KeyCode::Esc), t0);
+        assert_eq!(app.dialog(), Some(Overlay::ConfirmQuit));
+        assert_eq!(key_bar_of(&render(&app, 80, 24)).trim(), "y quit  n back");
     }
 }

@@ -1,8 +1,7 @@
 //! The game screen's input: a key, a click or an interrupt at a given time
-//! becomes an [`Action`] and is acted on, or answers the question or dialog
-//! on screen (help, quit, resume, the match open in another window, play
-//! again). Kept apart from the model so that every key's meaning is read in
-//! one place; what a move then does is in [`turns`](super::turns).
+//! is a pit, or is looked up in the screen's one table of what can be
+//! done now ([`keys::offers`], the table the key bar and the help read)
+//! and acted on. What a move then does is in [`turns`](super::turns).
 
 use std::time::Instant;
 
@@ -17,7 +16,7 @@ use crate::session::commands::keys_said;
 use crate::session::{Asking, SessionCommand};
 use crate::tui::chrome::HelpScroll;
 use crate::tui::digits::{DIGIT_WAIT, Entered};
-use crate::tui::game::keys::{self, Action, Situation};
+use crate::tui::game::keys::{self, Does};
 use crate::tui::input::{Input, chord_message};
 use crate::tui::layout::ScreenLayout;
 
@@ -68,149 +67,101 @@ impl App {
     }
 
     fn on_key(&mut self, key: KeyEvent, now: Instant) {
-        match self.dialog {
-            Some(Overlay::Help) => {
-                // The arrows scroll a help screen taller than the terminal;
-                // any other key closes it.
-                let help = crate::tui::game::help::text(self);
-                if !self.help_scroll.key(key.code, &help, self.size) {
-                    self.dialog = None;
-                }
-                return;
-            }
-            Some(Overlay::ConfirmQuit) => {
-                match key.code {
-                    KeyCode::Char('y' | 'Y') => self.quit_now(),
-                    KeyCode::Char('n' | 'N' | 'q') | KeyCode::Esc => {
-                        self.dialog = None;
-                        self.notes.hush();
-                    }
-                    _ => self.notes.say(Note::plain(format!(
-                        "{} is not an answer: y quits, n goes back to the game.",
-                        key_name(key)
-                    ))),
-                }
-                return;
-            }
-            None => {}
-        }
-        let asking = self.session.asking();
-        if matches!(asking, Asking::Busy | Asking::Resume) {
-            return self.answer_key(key, asking, now);
-        }
-        // A question is answered even on the too-small screen, which shows
-        // it (see `question`); nothing else is played there.
-        if self.too_small() && asking != Asking::Resume {
-            match key.code {
-                KeyCode::Char('q') | KeyCode::Esc => self.dialog = Some(Overlay::ConfirmQuit),
-                KeyCode::Char('y' | 'Y') if self.round_over() => {
-                    self.command(SessionCommand::Answer(true), now);
-                }
-                KeyCode::Char('n' | 'N') if self.round_over() => {
-                    self.command(SessionCommand::Answer(false), now);
-                }
-                _ => {}
+        if self.dialog == Some(Overlay::Help) {
+            // The arrows scroll a help screen taller than the terminal;
+            // any other key closes it.
+            let help = crate::tui::game::help::text(self);
+            if !self.help_scroll.key(key.code, &help, self.size) {
+                self.dialog = None;
             }
             return;
         }
-        if self.remote.is_some() && self.on_waiting_key(key) {
+        if self.dialog.is_none() && self.remote.is_some() && self.on_waiting_key(key) {
             return;
         }
-        if matches!(self.mode, Mode::Sowing(_)) {
-            let action = self.key_action(key);
+        if self.dialog.is_none() && matches!(self.mode, Mode::Sowing(_)) {
             // Keys about the screen itself (help, quit, speed, pause) do
             // their job and let the sowing go on; any other key shows the
             // rest of the move at once.
-            if matches!(
-                action,
-                Action::Help
-                    | Action::AskQuit
-                    | Action::Faster
-                    | Action::Slower
-                    | Action::Theme
-                    | Action::Pause
-            ) {
-                self.act(action, now);
-                return;
+            if let Some(offer) = keys::offers(self).into_iter().find(|o| o.answers(key.code))
+                && matches!(
+                    offer.does,
+                    Does::Session(SessionCommand::Help | SessionCommand::Quit)
+                        | Does::Speed
+                        | Does::Theme
+                        | Does::Pause
+                )
+            {
+                return self.act(offer.does, key.code, now);
             }
             self.finish_sowing(now);
             // A pit key also plays its pit once the move on show is done:
             // a player who types ahead loses nothing.
-            let pit_key = matches!(action, Action::Choose(_))
-                || matches!(key.code, KeyCode::Char(c) if c.is_ascii_digit());
+            let pit_key = matches!(key.code, KeyCode::Char(c) if c.is_ascii_digit()
+                || (c.is_ascii_lowercase() && self.rules().pit_by_letter(c).is_some()));
             if !pit_key || matches!(self.mode, Mode::Sowing(_)) {
                 return;
             }
         }
-        if let (Asking::Swap(_), KeyCode::Char(c)) = (asking, key.code)
-            && self.human_to_move().is_some()
-            && self
-                .session
-                .open_commands()
-                .iter()
-                .any(|o| o.command == SessionCommand::Swap && o.key == c)
+        let mut offers = keys::offers(self);
+        if self.too_small() {
+            // A question is answered even on the too-small screen, which
+            // shows it (see `question`); nothing else is played there.
+            offers.retain(|o| {
+                matches!(
+                    o.does,
+                    Does::Session(SessionCommand::Answer(_) | SessionCommand::Quit)
+                        | Does::Leave(_)
+                )
+            });
+        } else if self.dialog.is_none()
+            && let Asking::Move(side) | Asking::Computer(side) | Asking::Swap(side) =
+                self.session.asking()
         {
-            return self.command(SessionCommand::Swap, now);
-        }
-        if let Some(side) = self.human_to_move() {
-            let pits = self.rules().pits();
-            match self.digits.key(key.code, pits, Some(DIGIT_WAIT), now) {
-                Entered::Complete(number) => return self.choose_number(side, number, now),
-                // 0 is the tenth pit, as on a keyboard's number row.
-                Entered::Zero => return self.choose_number(side, 10, now),
-                Entered::OutOfRange(number) if number >= 10 => {
-                    return self.notes.say(Note::new(
-                        format!("There is no pit {number}: the pits are 1 to {pits}."),
-                        Tone::Error,
-                    ));
-                }
-                Entered::OutOfRange(_) => return self.refuse(MoveError::NoSuchPit),
-                Entered::Waiting(first) => {
-                    let tens = match pits {
-                        n if n == first * 10 => format!("pit {n}"),
-                        n => format!("pits {}-{}", first * 10, n.min(first * 10 + 9)),
-                    };
-                    return self.notes.say(Note::plain(format!(
-                        "{first}… a second digit for {tens}; Enter or a moment's wait plays pit {first}."
-                    )));
-                }
-                Entered::Cleared => return self.notes.hush(),
-                Entered::NotADigit => {}
+            if self.human_to_move().is_some() && self.digit_key(key, side, now) {
+                return;
             }
-        } else {
             self.digits.clear();
+            match keys::pit_key(key.code, self.rules(), side, &offers) {
+                Some(Some(pit)) => return self.choose(pit, now),
+                Some(None) => return self.refuse(MoveError::NoSuchPit),
+                None => {}
+            }
         }
-        let action = self.key_action(key);
-        if action == Action::Nothing {
-            self.unknown_key(key);
-            return;
+        match offers.iter().find(|o| o.answers(key.code)) {
+            Some(offer) => self.act(offer.does, key.code, now),
+            None => self.unknown_key(key),
         }
-        self.act(action, now);
     }
 
-    /// A key at a question before play (the match open in another window,
-    /// the resume offer): the session's answer it spells, the help, or
-    /// why it is none. The question about another window is about
-    /// quitting: q quits without asking again.
-    fn answer_key(&mut self, key: KeyEvent, asking: Asking, now: Instant) {
-        let command = match key.code {
-            KeyCode::Esc => Some(SessionCommand::Quit),
-            KeyCode::Char('?') => return self.open_help(),
-            KeyCode::Char(c) => self.session.parse(&c.to_string()).ok(),
-            _ => None,
-        };
-        match command {
-            Some(SessionCommand::Quit) if asking == Asking::Busy => self.quit_now(),
-            Some(SessionCommand::Quit) => self.dialog = Some(Overlay::ConfirmQuit),
-            Some(command) => self.command(command, now),
-            None => {
-                let keys = keys_said(&self.session.open_commands(), &[]);
+    /// A digit typed at `side`'s turn: whether the digit entry took it
+    /// (a pit chosen by number, or a first digit waiting for a second).
+    fn digit_key(&mut self, key: KeyEvent, side: Side, now: Instant) -> bool {
+        let pits = self.rules().pits();
+        match self.digits.key(key.code, pits, Some(DIGIT_WAIT), now) {
+            Entered::Complete(number) => self.choose_number(side, number, now),
+            // 0 is the tenth pit, as on a keyboard's number row.
+            Entered::Zero => self.choose_number(side, 10, now),
+            Entered::OutOfRange(number) if number >= 10 => {
+                self.notes.say(Note::new(
+                    format!("There is no pit {number}: the pits are 1 to {pits}."),
+                    Tone::Error,
+                ));
+            }
+            Entered::OutOfRange(_) => self.refuse(MoveError::NoSuchPit),
+            Entered::Waiting(first) => {
+                let tens = match pits {
+                    n if n == first * 10 => format!("pit {n}"),
+                    n => format!("pits {}-{}", first * 10, n.min(first * 10 + 9)),
+                };
                 self.notes.say(Note::plain(format!(
-                    "{} is not an answer: {keys}.",
-                    key_name(key)
+                    "{first}… a second digit for {tens}; Enter or a moment's wait plays pit {first}."
                 )));
             }
+            Entered::Cleared => self.notes.hush(),
+            Entered::NotADigit => return false,
         }
+        true
     }
 
     /// A key with no meaning here: say so, change nothing else.
@@ -222,23 +173,25 @@ impl App {
             // Modifier keys alone and keys the terminal cannot name say nothing.
             return;
         }
-        let what = if self.can_analyse() {
-            "y plays again, n stops, A shows its analysis".to_string()
-        } else if self.round_over() {
-            "y plays again, n stops".to_string()
+        let name = key_name(key);
+        let text = if self.dialog == Some(Overlay::ConfirmQuit) {
+            format!("{name} is not an answer: y quits, n goes back to the game.")
         } else if let Some(side) = self.human_to_move() {
             format!(
-                "{} or {} to play",
+                "{name} is not a key here: {} or {} to play, ? for help.",
                 self.rules().letter_range(side),
                 self.rules().number_range()
             )
+        } else if matches!(self.session.asking(), Asking::Move(_) | Asking::Computer(_)) {
+            format!("{name} is not a key here: ? for help.")
         } else {
-            "p pauses".to_string()
+            let mut keys = keys_said(&self.session.open_commands(), &[]);
+            if self.can_analyse() {
+                keys.push_str(", A shows its analysis");
+            }
+            format!("{name} is not an answer: {keys}.")
         };
-        self.notes.say(Note::plain(format!(
-            "{} is not a key here: {what}, ? for help.",
-            key_name(key)
-        )));
+        self.notes.say(Note::plain(text));
     }
 
     fn on_click(&mut self, position: Position, now: Instant) {
@@ -258,20 +211,8 @@ impl App {
             return;
         };
         if let Some(pit) = layout.geometry().hit(position) {
-            self.act(Action::Choose(pit), now);
+            self.choose(pit, now);
         }
-    }
-
-    /// What a key means now (see [`keys`](crate::tui::game::keys)).
-    pub(super) fn key_action(&self, key: KeyEvent) -> Action {
-        keys::action_for(
-            key,
-            &Situation {
-                rules: *self.rules(),
-                to_move: self.session.game().board().to_move(),
-                round_over: self.round_over(),
-            },
-        )
     }
 
     fn open_help(&mut self) {
@@ -279,50 +220,51 @@ impl App {
         self.dialog = Some(Overlay::Help);
     }
 
-    fn act(&mut self, action: Action, now: Instant) {
-        match action {
-            Action::Help => self.open_help(),
-            Action::AskQuit => self.dialog = Some(Overlay::ConfirmQuit),
-            Action::Faster => self.change_speed(true, now),
-            Action::Slower => self.change_speed(false, now),
-            Action::Theme => {
+    /// Does what the table says a key does (see [`keys`]).
+    fn act(&mut self, does: Does, code: KeyCode, now: Instant) {
+        match does {
+            Does::Session(command) => self.run(command, now),
+            Does::Cursor => match code {
+                KeyCode::Left => self.move_cursor(-1),
+                KeyCode::Right => self.move_cursor(1),
+                _ => {
+                    if let Some(pit) = self.selection() {
+                        self.choose(pit, now);
+                    }
+                }
+            },
+            Does::Speed => self.change_speed(matches!(code, KeyCode::Char('+' | '=')), now),
+            Does::Theme => {
                 let message = self.chosen.switch_theme();
                 self.notes.say(Note::plain(message));
             }
-            Action::Pause => self.toggle_pause(now),
-            Action::Step => self.step(now),
-            Action::MoveNow => self.move_now(now),
-            Action::Undo if self.remote.is_some() => {
-                // Both players agree before a move is taken back.
-                self.ask_take_back();
+            Does::Pause => self.toggle_pause(now),
+            Does::Step => self.step(now),
+            Does::Hurry => self.hurry(now),
+            Does::Analyse => self.open_analysis(),
+            Does::Leave(true) => self.quit_now(),
+            Does::Leave(false) => {
+                self.dialog = None;
+                self.notes.hush();
             }
-            Action::Redo if self.remote.is_some() => self.notes.say(Note::plain(
-                "In a network match a move taken back stays taken back: play it again.",
-            )),
-            Action::Undo => self.command(SessionCommand::Undo, now),
-            Action::Redo => self.command(SessionCommand::Redo, now),
-            _ if self.round_over() && self.remote.is_some() => match action {
-                Action::Yes => self.answer_remote(true),
-                Action::No => self.answer_remote(false),
-                Action::Analyse => self.open_analysis(),
-                _ => self.unknown_answer(),
-            },
-            _ if self.round_over() => match action {
-                Action::Yes => self.command(SessionCommand::Answer(true), now),
-                Action::No => self.command(SessionCommand::Answer(false), now),
-                Action::Analyse => self.open_analysis(),
-                _ => self.unknown_answer(),
-            },
-            Action::Choose(pit) => self.choose(pit, now),
-            Action::NoSuchPit => self.refuse(MoveError::NoSuchPit),
-            Action::Cursor(direction) => self.move_cursor(direction),
-            Action::Confirm => {
-                if let Some(pit) = self.selection() {
-                    self.choose(pit, now);
-                }
-            }
-            Action::Hint => self.ask_hint(now),
-            Action::Yes | Action::No | Action::Analyse | Action::Nothing => {}
+            Does::Pits | Does::Skip => {}
+        }
+    }
+
+    /// A command of the session's, from a key: the screen's own parts of
+    /// it (the help, the quit question, the network's agreement) here,
+    /// the rest to the session.
+    fn run(&mut self, command: SessionCommand, now: Instant) {
+        match command {
+            SessionCommand::Help => self.open_help(),
+            SessionCommand::Quit if self.session.asking() == Asking::Busy => self.quit_now(),
+            SessionCommand::Quit => self.dialog = Some(Overlay::ConfirmQuit),
+            SessionCommand::MoveNow => self.move_now(now),
+            SessionCommand::Hint => self.ask_hint(now),
+            // Both players agree before a move is taken back.
+            SessionCommand::Undo if self.remote.is_some() => self.ask_take_back(),
+            SessionCommand::Answer(yes) if self.remote.is_some() => self.answer_remote(yes),
+            command => self.command(command, now),
         }
     }
 
@@ -332,14 +274,6 @@ impl App {
             Some(pit) => self.choose(pit, now),
             None => self.refuse(MoveError::NoSuchPit),
         }
-    }
-
-    fn unknown_answer(&mut self) {
-        self.notes.say(Note::plain(if self.can_analyse() {
-            "The round is over: y plays again, n stops, A shows its analysis, q quits."
-        } else {
-            "The round is over: y plays again, n stops, q quits."
-        }));
     }
 
     fn quit_now(&mut self) {
@@ -378,13 +312,13 @@ impl App {
         };
         self.cursor[side.index()] = Some(pit);
         if self.moves_wait_for_the_host() {
-            match self.session.game().board().check(pit) {
+            match self.session.game().position().check(pit) {
                 Ok(()) => self.send_move(pit),
                 Err(e) => self.refuse(e),
             }
             return;
         }
-        if self.session.game().board().check(pit).is_ok() {
+        if self.session.game().position().check(pit).is_ok() {
             // A hint being looked for is no longer wanted.
             self.cancel_thinking();
         }
@@ -392,7 +326,10 @@ impl App {
     }
 
     pub(super) fn refuse(&mut self, error: MoveError) {
-        self.notes.say(Note::new(error.to_string(), Tone::Error));
+        let game = self.session.game();
+        let opponent = game.name(game.position().to_move().opponent());
+        self.notes
+            .say(Note::new(error.naming(opponent), Tone::Error));
     }
 
     fn move_cursor(&mut self, direction: i32) {
@@ -403,7 +340,7 @@ impl App {
             return;
         };
         let rules = *self.rules();
-        let legal = self.session.game().board().legal_moves();
+        let legal = self.session.game().position().legal_moves();
         // On screen North's row runs right to left, so "right" means a
         // lower pit number for North.
         let step = if side == Side::South {

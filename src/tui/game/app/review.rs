@@ -17,7 +17,8 @@ impl App {
     /// both players at once.)
     #[must_use]
     pub fn can_analyse(&self) -> bool {
-        self.round_over()
+        // The analysis is Kalah's (its solver values the moves).
+        self.round_over() && self.game().game() == crate::rules::Game::Kalah
     }
 
     /// The analysis screen, while it is open.
@@ -172,6 +173,6 @@ mod tests {
         assert!(said.contains("A shows its analysis"), "{said}");
         app.handle_event(&ch('?'), t0);
         let screen = render(&app, 100, 50);
-        assert!(screen.contains("after a round: its analysis"), "{screen}");
+        assert!(screen.contains("this round's analysis"), "{screen}");
     }
 }

@@ -10,7 +10,7 @@ use crate::rules::{Board, Rules};
 use crate::store::SaveStore;
 use crate::tui::digits::DIGIT_WAIT;
 use crate::tui::game::computer::{Answer, Request};
-use crate::tui::game::keys::Action;
+use crate::tui::game::keys;
 use crate::tui::game::testing::{
     against, answer_move, app_for, busy, ch, click, config, humans, kept_app, press, render,
     resuming,
@@ -317,7 +317,7 @@ fn the_computer_thinks_on_request_and_its_move_shows_after_a_pause() {
     else {
         panic!("{requests:?}");
     };
-    assert_eq!(&board, app.game().board());
+    assert_eq!(board, app.game().position());
     // Alice's keys do not play for the computer.
     app.handle_event(&ch('i'), t0);
     assert!(
@@ -607,8 +607,11 @@ mod storms {
                         && !app.too_small()
                         && app.digits.typed().is_none() =>
                     {
-                        match (k.code, app.key_action(*k), app.human_to_move()) {
-                            (KeyCode::Char(c), Action::Choose(pit), Some(_))
+                        let side = app.game().board().to_move();
+                        let offers = keys::offers(&app);
+                        let pit = keys::pit_key(k.code, app.rules(), side, &offers);
+                        match (k.code, pit, app.human_to_move()) {
+                            (KeyCode::Char(c), Some(Some(pit)), Some(_))
                                 if c.is_ascii_alphabetic() =>
                             {
                                 app.game().board().check(pit).is_err()
@@ -766,7 +769,7 @@ fn the_arrows_scroll_the_help_screen_and_other_keys_close_it() {
     let bottom = crate::tui::game::testing::render(&app, 46, 15);
     let last_row = |screen: &str| screen.lines().nth(13).unwrap_or_default().to_string();
     assert!(
-        last_row(&bottom).contains("capital too"),
+        last_row(&bottom).contains("is that pit"),
         "the last line at the bottom:\n{bottom}"
     );
     app.handle_event(&press(KeyCode::Up), t0);
