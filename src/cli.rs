@@ -138,6 +138,16 @@ pub struct PlayArgs {
     /// position's own, and its side to move starts every round.
     #[arg(long, value_name = "POSITION", allow_hyphen_values = true)]
     pub from: Option<String>,
+    /// The pie rule: when the first player's first turn ends, the other
+    /// player may swap sides and take that position (answer `swap`, or `w`
+    /// on the full screen), or play on from their own.
+    #[arg(long)]
+    pub swap: bool,
+    /// Start every round from a fair position: one or two seeds moved from
+    /// the usual start, proven a draw under perfect play (boards the solver
+    /// proves within seconds; as `mancala position --fair` deals them).
+    #[arg(long, conflicts_with = "from")]
+    pub fair: bool,
 }
 
 impl PlayArgs {

@@ -23,6 +23,12 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
         oware_settings_refused(args).map_err(UsageError)?;
     }
     let (rules, first, start) = match &args.from {
+        None if args.fair => {
+            let rules = args.rules.rules().map_err(UsageError)?;
+            let board = crate::players::fair::deal(rules, fair_seed(), FAIR_BUDGET)
+                .map_err(|e| UsageError(format!("--fair: {e}")))?;
+            (rules, args.first, Some(board))
+        }
         None => (args.rules.rules().map_err(UsageError)?, args.first, None),
         Some(line) => {
             if args.rules.any_given() {
@@ -56,9 +62,25 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
         think: Duration::from_millis(args.think),
         move_pause: MOVE_PAUSE,
         speed_given: args.speed.given().is_some(),
+        pie_rule: args.swap,
+        fair: args.fair,
     };
     debug_assert_eq!(config.seats.len(), Side::BOTH.len());
     Ok((config, options))
+}
+
+/// How long `--fair` may look for a fair start before it gives up.
+const FAIR_BUDGET: Duration = Duration::from_secs(10);
+
+/// Which fair start `--fair` deals: the same one every time a script
+/// plays (input not a terminal, as plain mode's random parts), else one
+/// from the clock.
+fn fair_seed() -> u64 {
+    if std::io::stdin().is_terminal() {
+        crate::rng::Rng::from_entropy().next_u64()
+    } else {
+        crate::plain::SCRIPT_SEED
+    }
 }
 
 /// Why `args` cannot set up an Oware match: Oware has its own board and
@@ -74,6 +96,9 @@ fn oware_settings_refused(args: &PlayArgs) -> Result<(), String> {
     }
     if args.from.is_some() {
         return Err("--from takes a Kalah position: leave out --game oware".to_string());
+    }
+    if args.fair || args.swap {
+        return Err("--fair and --swap are Kalah's: leave them out with --game oware".to_string());
     }
     for kind in args.kinds() {
         // One name alone plays the computer: Oware's is `medium`.

@@ -417,6 +417,48 @@ pub fn taken_back(moves: usize, mover: &str) -> String {
     format!("Took back {}: {mover} plays again.", plural(moves, "move"))
 }
 
+/// The pie rule's swap (RULES.md §5.3): `taker` took the position the
+/// first turn made, and `mover` now moves for `side`.
+///
+/// ```
+/// use mancala::game::messages::swapped;
+/// use mancala::rules::Side;
+/// assert_eq!(
+///     swapped("Michael", "Alice", Side::North).text,
+///     "Michael swaps sides: Michael now plays South, and Alice moves for North."
+/// );
+/// ```
+#[must_use]
+pub fn swapped(taker: &str, mover: &str, side: Side) -> Notice {
+    Notice::new(
+        EventKind::News,
+        format!(
+            "{taker} swaps sides: {taker} now plays {}, and {mover} moves for {side}.",
+            side.opponent()
+        ),
+    )
+}
+
+/// What a match from a fair start (`--fair`, RULES.md §5.4) says as it
+/// starts: the position and the solver's proof.
+#[must_use]
+pub fn fair_start(board: &crate::rules::Board) -> Notice {
+    let counts: Vec<String> = board.counts().iter().map(u16::to_string).collect();
+    Notice::new(
+        EventKind::News,
+        format!(
+            "A fair start: {} (one or two seeds moved from the usual start); the solver proves it a draw under perfect play (value 0).",
+            counts.join(",")
+        ),
+    )
+}
+
+/// The pie rule's question to `name`, who may take `other`'s position.
+#[must_use]
+pub fn swap_question(name: &str, other: &str) -> String {
+    format!("{name}, swap sides? 'swap' takes {other}'s position; a pit plays on from yours")
+}
+
 /// A computer seat gave no legal move; its first legal pit is played instead
 /// (see [`computer_move`](super::computer_move)).
 #[must_use]

@@ -124,10 +124,21 @@ impl MatchConfig {
         self.start_round(starter).position().drawn()
     }
 
-    /// The round started by `starter`, from its first position.
+    /// The round started by `starter`, from its first position: `start` as
+    /// its side to move sees it (a round started by the other side has the
+    /// two rows and stores exchanged, so that a fair start stays fair
+    /// whoever starts).
     #[must_use]
     pub fn start_round(&self, starter: Side) -> GameRound {
-        GameRound::starting(self.game, self.rules, self.start.as_ref(), starter)
+        let start = self.start.map(|start| {
+            let mut counts = start.counts().to_vec();
+            if start.to_move() != starter {
+                let half = counts.len() / 2;
+                counts.rotate_left(half);
+            }
+            Board::from_counts(self.rules, &counts, starter).unwrap_or(start)
+        });
+        GameRound::starting(self.game, self.rules, start.as_ref(), starter)
     }
 
     /// The game and its rules in words, as the screens head them:
@@ -198,6 +209,9 @@ pub struct Match {
     redo: Vec<Pit>,
     tally: Tally,
     rng: Rng,
+    /// The pie rule's swap in this round: the seats changed sides after
+    /// this many moves (RULES.md §5.3).
+    swapped: Option<usize>,
 }
 
 impl Match {
@@ -218,6 +232,7 @@ impl Match {
             redo: Vec::new(),
             tally: Tally::default(),
             rng,
+            swapped: None,
         }
     }
 
@@ -245,6 +260,7 @@ impl Match {
             redo: Vec::new(),
             tally,
             rng: Rng::new(seed),
+            swapped: None,
         };
         for (i, &pit) in moves.iter().enumerate() {
             m.play(pit, &mut NoTrace).map_err(|e| (i, e))?;
@@ -340,22 +356,84 @@ impl Match {
         [self.name(Side::South), self.name(Side::North)]
     }
 
-    /// Finished rounds so far (this one included once it is over).
+    /// Finished rounds so far (this one included once it is over), by
+    /// the side each player has in this round.
     #[must_use]
     pub fn tally(&self) -> &Tally {
         &self.tally
     }
 
-    /// `side`'s seat.
+    /// Finished rounds so far by the match's seats ([`MatchConfig::seats`]),
+    /// whatever sides they have in this round.
     #[must_use]
-    pub fn seat(&self, side: Side) -> &Seat {
-        &self.config.seats[side.index()]
+    pub fn seat_tally(&self) -> Tally {
+        let mut tally = self.tally;
+        if self.swapped.is_some() {
+            tally.wins.swap(0, 1);
+        }
+        tally
     }
 
-    /// `side`'s name.
+    /// The seat of [`MatchConfig::seats`] that plays `side` in this round:
+    /// `side`'s own, or the other after the pie rule's swap.
+    #[must_use]
+    pub fn holder(&self, side: Side) -> Side {
+        match self.swapped {
+            None => side,
+            Some(_) => side.opponent(),
+        }
+    }
+
+    /// `side`'s seat in this round.
+    #[must_use]
+    pub fn seat(&self, side: Side) -> &Seat {
+        &self.config.seats[self.holder(side).index()]
+    }
+
+    /// `side`'s name in this round.
     #[must_use]
     pub fn name(&self, side: Side) -> &str {
-        &self.config.seats[side.index()].name
+        &self.seat(side).name
+    }
+
+    /// After how many moves of this round the players swapped sides (the
+    /// pie rule, RULES.md §5.3), if they did.
+    #[must_use]
+    pub fn swapped(&self) -> Option<usize> {
+        self.swapped
+    }
+
+    /// Whether the pie rule's question is due now: the starter's first
+    /// turn has just ended (its extra turns included), and the players
+    /// have not swapped sides in this round (RULES.md §5.3).
+    #[must_use]
+    pub fn at_pie_point(&self) -> bool {
+        if self.swapped.is_some() || self.moves.is_empty() || self.board.is_over() {
+            return false;
+        }
+        if self.board.to_move() == self.starter {
+            return false;
+        }
+        // Every move so far was the starter's.
+        let mut board = self.config.start_board(self.starter);
+        for &pit in &self.moves[..self.moves.len() - 1] {
+            board.play_unchecked(pit);
+            if board.to_move() != self.starter {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The pie rule: the player to move takes the position of the one who
+    /// has just moved, and the other player moves next from the other
+    /// side. The board stays as it is; the seats change sides for the rest
+    /// of this round.
+    pub fn swap_seats(&mut self) {
+        if self.swapped.is_none() {
+            self.swapped = Some(self.moves.len());
+            self.tally.wins.swap(0, 1);
+        }
     }
 
     /// The moves of this round so far, in playing order.
@@ -418,6 +496,10 @@ impl Match {
         if let Some(outcome) = self.outcome() {
             self.tally.count(outcome, -1);
         }
+        if self.swapped.is_some_and(|after| self.moves.len() < after) {
+            // The swap came after the move taken back: it goes with it.
+            self.unswap();
+        }
         self.redo.push(pit);
         let mut play = self.config.start_round(self.starter);
         for &p in &self.moves {
@@ -474,6 +556,14 @@ impl Match {
         self.board = self.play.position().drawn();
         self.moves.clear();
         self.redo.clear();
+        self.unswap();
+    }
+
+    /// The seats go back to their own sides.
+    fn unswap(&mut self) {
+        if self.swapped.take().is_some() {
+            self.tally.wins.swap(0, 1);
+        }
     }
 }
 

@@ -31,6 +31,12 @@ pub struct PlayOptions {
     /// `--no-animation`); if not, the full screen uses the speed the
     /// players chose last time (their preferences).
     pub speed_given: bool,
+    /// The pie rule (`--swap`, RULES.md §5.3): the second player may take
+    /// the position the first turn made.
+    pub pie_rule: bool,
+    /// Each round starts from a fair start (`--fair`, RULES.md §5.4), said
+    /// as the match starts.
+    pub fair: bool,
 }
 
 impl Default for PlayOptions {
@@ -40,6 +46,8 @@ impl Default for PlayOptions {
             think: Duration::from_millis(1000),
             move_pause: MOVE_PAUSE,
             speed_given: false,
+            pie_rule: false,
+            fair: false,
         }
     }
 }

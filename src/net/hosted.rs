@@ -335,10 +335,7 @@ impl Hosted {
         let events = self
             .session
             .handle_for(HOST_SIDE, SessionCommand::Play(pit));
-        match events.iter().find_map(|e| match e {
-            SessionEvent::Refused(e) => Some(*e),
-            _ => None,
-        }) {
+        match refusal(&events) {
             Some(_) if self.session.asking() == Asking::Move(JOINER_SIDE) => {
                 Err(format!("It is {opponent}'s turn."))
             }
@@ -482,10 +479,7 @@ impl Hosted {
                 let events = self
                     .session
                     .handle_for(JOINER_SIDE, SessionCommand::Play(pit));
-                match events.iter().find_map(|e| match e {
-                    SessionEvent::Refused(e) => Some(*e),
-                    _ => None,
-                }) {
+                match refusal(&events) {
                     Some(MoveError::NotYours | MoveError::GameOver) => {
                         return violation("sent a move out of turn");
                     }
@@ -530,6 +524,14 @@ impl Hosted {
         }
         Ok(said)
     }
+}
+
+/// Why the session refused a move, if it did.
+fn refusal(events: &[SessionEvent]) -> Option<MoveError> {
+    events.iter().find_map(|e| match e {
+        SessionEvent::Refused(e) => Some(*e),
+        _ => None,
+    })
 }
 
 #[cfg(test)]

@@ -322,6 +322,7 @@ impl Snapshot {
                 draws: self.earlier[2],
             },
             moves,
+            swapped: None,
         };
         record.to_match(0).map_err(|e| bad(&e.to_string()))
     }

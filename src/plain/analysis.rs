@@ -138,7 +138,7 @@ pub fn chart(values: &[Valuation]) -> String {
 pub fn report(record: &Record, analysis: &Analysis) -> String {
     let names = record.names();
     let rules = record.rules();
-    let [s, n] = &record.config.seats;
+    let [s, n] = record.seats();
     let mut out = String::new();
     let _ = writeln!(
         out,

@@ -59,7 +59,7 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 
 use crate::console::{self, LineInput};
-use crate::game::messages::{gave_no_move, hint_text, plays, unproven};
+use crate::game::messages::{gave_no_move, hint_text, plays, swap_question, unproven};
 use crate::game::{Match, MatchConfig, PlayOptions, describe_move, match_score_line};
 use crate::rng::Rng;
 use crate::session::commands::{keys_said, turn_offers, words_said};
@@ -137,6 +137,8 @@ struct LocalGame<W> {
     session: Session,
     /// Whether the last line was the end of input (it words the ending).
     at_end: bool,
+    /// Whether the match starts from a fair start (said at the start).
+    fair: bool,
 }
 
 impl<W: Write> LocalGame<W> {
@@ -149,11 +151,14 @@ impl<W: Write> LocalGame<W> {
         config: MatchConfig,
         seed: u64,
     ) -> LocalGame<W> {
+        let mut session = Session::new(config, seed, options.think, keeper);
+        session.set_pie_rule(options.pie_rule);
         LocalGame {
             out,
             echo,
             animate: options.seed_delay.is_some(),
-            session: Session::new(config, seed, options.think, keeper),
+            session,
+            fair: options.fair,
             at_end: false,
         }
     }
@@ -169,6 +174,17 @@ impl<W: Write> LocalGame<W> {
             s.name, s.kind, n.name, n.kind
         )?;
         writeln!(self.out, "Rules: {}.", config.rules_text())?;
+        if self.fair
+            && let Some(start) = &config.start
+        {
+            writeln!(self.out, "{}", crate::game::messages::fair_start(start))?;
+        }
+        if self.session.pie_rule() {
+            writeln!(
+                self.out,
+                "The pie rule: when the first turn ends, the other player may answer 'swap' to take its position."
+            )?;
+        }
         if let Some(warning) = self.session.greeting() {
             writeln!(self.out, "{warning}")?;
         }
@@ -198,6 +214,10 @@ impl<W: Write> LocalGame<W> {
                 write!(self.out, "\n{opening}\n\n{board}")?;
             }
             SessionEvent::Moved(moved) => report_move(&mut self.out, self.animate, m, &moved)?,
+            SessionEvent::Swapped(said) => {
+                let board = board::render(m.board(), m.names());
+                write!(self.out, "{said}\n\n{board}")?;
+            }
             SessionEvent::TookBack(said, now) => {
                 let board = board::render_piles(&now, m.names(), piles(m));
                 write!(self.out, "{said}\n\n{board}")?;
@@ -213,6 +233,7 @@ impl<W: Write> LocalGame<W> {
                 writeln!(self.out, "{result}")?;
                 writeln!(self.out, "{}", match_score_line(&tally, m.names()))?;
             }
+            SessionEvent::Rated(change) => writeln!(self.out, "{change}.")?,
             SessionEvent::Recorded(path) => {
                 writeln!(self.out, "Round recorded in {}.", path.display())?;
             }
@@ -236,6 +257,12 @@ impl<W: Write> LocalGame<W> {
                 self.out,
                 "{}, choose a pit ({}): ",
                 m.name(side),
+                m.rules().letter_range(side)
+            )?,
+            Asking::Swap(side) => write!(
+                self.out,
+                "{} ({}): ",
+                swap_question(m.name(side), m.name(side.opponent())),
                 m.rules().letter_range(side)
             )?,
             // Plain mode's computers move inside the session.
@@ -274,7 +301,7 @@ impl<W: Write> LocalGame<W> {
             Asking::Resume | Asking::PlayAgain => {
                 writeln!(self.out, "Please answer y or n (q stops here).")
             }
-            Asking::Move(side) | Asking::Computer(side) => {
+            Asking::Move(side) | Asking::Computer(side) | Asking::Swap(side) => {
                 let Some(message) = unparsed.message() else {
                     return Ok(());
                 };
@@ -305,7 +332,7 @@ impl<W: Write> LocalGame<W> {
         }
         self.at_end = true;
         let command = match self.session.asking() {
-            Asking::Move(_) if !self.echo => SessionCommand::Quit,
+            Asking::Move(_) | Asking::Swap(_) if !self.echo => SessionCommand::Quit,
             Asking::Busy => SessionCommand::Quit,
             _ => SessionCommand::Finish,
         };

@@ -17,7 +17,7 @@ pub fn print(record: &Record, animate: bool, out: &mut impl Write) -> anyhow::Re
     let mut stepper = record.stepper()?;
     let names = record.names();
     let rules = record.rules();
-    let [s, n] = &record.config.seats;
+    let [s, n] = record.seats();
     writeln!(
         out,
         "Replay of round {}: {} (South, {}) against {} (North, {}).",

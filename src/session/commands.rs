@@ -5,7 +5,7 @@
 //! One rule: a letter that names a pit on the board in play is that pit
 //! (the rules then say why it cannot be played when it is not the
 //! mover's). Every command has a word that names no pit on any board
-//! (`undo`, `redo`, `hint`, `now`, `quit`, `help`, `yes`, `no`, `play`), the same
+//! (`undo`, `redo`, `hint`, `now`, `quit`, `help`, `yes`, `no`, `play`, `swap`), the same
 //! in every front end, and a one-key spelling: its letter where that names
 //! no pit here, else the letter's capital ([`command_key`]). At a question
 //! no pit is open, so the answers keep their plain letters.
@@ -83,6 +83,7 @@ impl Session {
         match self.asking() {
             Asking::Move(_) => turn_offers(self.game.rules()),
             Asking::Computer(_) => computer_offers(self.game.rules()),
+            Asking::Swap(_) => swap_offers(self.game.rules()),
             Asking::Busy => vec![
                 answer(
                     SessionCommand::Answer(true),
@@ -106,7 +107,8 @@ impl Session {
     pub fn parse(&self, line: &str) -> Result<SessionCommand, Unparsed> {
         let text = line.trim();
         let offers = self.open_commands();
-        let (Asking::Move(side) | Asking::Computer(side)) = self.asking() else {
+        let (Asking::Move(side) | Asking::Computer(side) | Asking::Swap(side)) = self.asking()
+        else {
             return spelled(&offers, text).ok_or(Unparsed::NoAnswer);
         };
         if text.is_empty() {
@@ -150,6 +152,24 @@ pub fn computer_offers(rules: &Rules) -> Vec<OpenCommand> {
             key: command_key(rules, 'm'),
             does: "moves now",
             label: "move now",
+        },
+    );
+    offers
+}
+
+/// The commands open at the pie rule's question (RULES.md §5.3) on a
+/// board of `rules`: a person's turn (a pit plays on) and `swap`.
+#[must_use]
+pub fn swap_offers(rules: &Rules) -> Vec<OpenCommand> {
+    let mut offers = turn_offers(rules);
+    offers.insert(
+        0,
+        OpenCommand {
+            command: SessionCommand::Swap,
+            word: "swap",
+            key: command_key(rules, 'w'),
+            does: "swaps sides",
+            label: "swap",
         },
     );
     offers

@@ -28,7 +28,7 @@ pub mod commands;
 use std::time::Duration;
 
 use crate::game::Tally;
-use crate::game::messages::{round_goes_on, taken_back};
+use crate::game::messages::{round_goes_on, swapped, taken_back};
 use crate::game::{
     EventKind, Match, MatchConfig, Notice, Redone, SeatPlayer, Undo, computer_move_in,
     outcome_event, perfect_warning, redo_message, seat_player_for,
@@ -39,6 +39,26 @@ use crate::store::keeper::{Found, saved_summary};
 use crate::store::{BUSY_NOTICE, Keeper};
 
 pub use commands::{OpenCommand, Unparsed};
+
+/// The search budget of a computer's answer to the pie rule's question:
+/// a few milliseconds, so that the full screen (which asks it on its own
+/// thread) never waits on it.
+const SWAP_NODES: u64 = 100_000;
+
+/// The value of `board` for its side to move, as a computer judges the
+/// pie rule's question: the opening book's exact value where it has the
+/// position, else a small search's estimate (the same on every run).
+fn swap_value(board: &Board) -> Option<i32> {
+    use crate::players::search::{Engine, Level};
+    if let Some(entry) = crate::players::solver::book::shipped().get(board) {
+        return Some(board.score().margin(board.to_move()) + entry.future);
+    }
+    let mut engine = Engine::new(16);
+    let limits = Limits::nodes(SWAP_NODES);
+    engine
+        .search(board, &limits, Level::HARD.max_depth, None)
+        .map(|result| result.value)
+}
 
 /// What plays one seat.
 pub enum SeatKind {
@@ -68,6 +88,10 @@ pub enum Asking {
     /// `side`'s [`SeatKind::Outside`] seat is to move: its move comes as
     /// [`SessionCommand::Computer`].
     Computer(Side),
+    /// The pie rule (RULES.md §5.3): the person on `side`'s seat may take
+    /// the position the starter's first turn made ([`SessionCommand::Swap`])
+    /// or play on from their own side (a pit).
+    Swap(Side),
     /// "Play again? (y/n)" after a finished round.
     PlayAgain,
     /// The session has ended: nothing more is asked.
@@ -110,6 +134,8 @@ pub enum SessionCommand {
     /// Both players agreed: take back `side`'s last move and the replies
     /// to it.
     TakeBack(Side),
+    /// The answer to [`Asking::Swap`]: take the other side's position.
+    Swap,
 }
 
 /// How the session ended.
@@ -193,9 +219,15 @@ pub enum SessionEvent {
     RoundOver(Notice, Tally),
     /// The round's record was written here.
     Recorded(std::path::PathBuf),
+    /// What the round did to a person's rating against the computer's
+    /// levels ("Alice 1210 → 1236").
+    Rated(crate::store::rating::RatingChange),
     /// Something could not be kept (said each time; the match goes on and
     /// keeping is tried again at the next change).
     KeepFailed(String),
+    /// The players swapped sides by the pie rule: what to say ([`Session::game`]'s
+    /// seats are the new ones).
+    Swapped(Notice),
     /// The session waits on this question.
     Asked(Asking),
     /// The session is over.
@@ -208,6 +240,7 @@ enum Pending {
     Resume(Box<Match>),
     Move,
     Computer,
+    Swap,
     PlayAgain,
     Over,
 }
@@ -225,6 +258,11 @@ pub struct Session {
     /// The round just finished, while "Play again?" is asked.
     finished: Option<Box<Match>>,
     events: Vec<SessionEvent>,
+    /// Whether the pie rule is played (`--swap`, RULES.md §5.3).
+    pie_rule: bool,
+    /// The position where a computer seat chose not to swap (it is not
+    /// asked again there).
+    kept_sides: Option<(u32, Board)>,
 }
 
 impl Session {
@@ -282,7 +320,21 @@ impl Session {
             hints_outside: false,
             finished: None,
             events: Vec::new(),
+            pie_rule: false,
+            kept_sides: None,
         }
+    }
+
+    /// Plays the pie rule (`--swap`, RULES.md §5.3): when the starter's
+    /// first turn ends, the other player may take its position.
+    pub fn set_pie_rule(&mut self, on: bool) {
+        self.pie_rule = on;
+    }
+
+    /// Whether the pie rule is played.
+    #[must_use]
+    pub fn pie_rule(&self) -> bool {
+        self.pie_rule
     }
 
     /// Replaces what plays `side`'s seat.
@@ -304,6 +356,7 @@ impl Session {
             Pending::Resume(_) => Asking::Resume,
             Pending::Move => Asking::Move(self.game.position().to_move()),
             Pending::Computer => Asking::Computer(self.game.position().to_move()),
+            Pending::Swap => Asking::Swap(self.game.position().to_move()),
             Pending::PlayAgain => Asking::PlayAgain,
             Pending::Over => Asking::Over,
         }
@@ -435,7 +488,11 @@ impl Session {
             (Pending::PlayAgain, SessionCommand::Quit) => self.end(Ending::Stopped {
                 saved: self.keeper.is_saving(),
             }),
-            (Pending::Move, command) => self.on_turn(command),
+            (Pending::Swap, SessionCommand::Swap) => {
+                self.swap();
+                self.play_on();
+            }
+            (Pending::Move | Pending::Swap, command) => self.on_turn(command),
             (Pending::Computer, command) => self.on_computer(command),
             (pending, _) => self.pending = pending,
         }
@@ -481,6 +538,7 @@ impl Session {
             SessionCommand::Help
             | SessionCommand::Answer(_)
             | SessionCommand::Computer { .. }
+            | SessionCommand::Swap
             | SessionCommand::MoveNow => {}
             SessionCommand::TakeBack(side) => self.take_back(side),
             SessionCommand::Quit => {
@@ -575,7 +633,29 @@ impl Session {
                 break;
             }
             let side = position.to_move();
-            let player = match &mut self.seats[side.index()] {
+            // The pie rule is Kalah's (RULES.md §5.3).
+            if self.pie_rule
+                && self.game.game() == crate::rules::Game::Kalah
+                && self.game.at_pie_point()
+            {
+                let board = *self.game.board();
+                let here = Some((self.game.round(), board));
+                let person = matches!(
+                    self.seats[self.game.holder(side).index()],
+                    SeatKind::Human | SeatKind::Network
+                );
+                if person {
+                    return self.ask(Pending::Swap);
+                }
+                if self.kept_sides != here {
+                    if self.computer_swaps(&board) {
+                        self.swap();
+                        continue;
+                    }
+                    self.kept_sides = here;
+                }
+            }
+            let player = match &mut self.seats[self.game.holder(side).index()] {
                 SeatKind::Computer(player) => player,
                 SeatKind::Outside => return self.ask(Pending::Computer),
                 SeatKind::Human | SeatKind::Network => return self.ask(Pending::Move),
@@ -596,6 +676,25 @@ impl Session {
         }
         self.end_round();
         self.ask(Pending::PlayAgain);
+    }
+
+    /// Whether a computer to move takes the position its opponent's first
+    /// turn made: when that position is better for the side that made
+    /// it, by the engine's advice in a small fixed budget (the same
+    /// answer on every run).
+    fn computer_swaps(&mut self, board: &Board) -> bool {
+        swap_value(board).is_some_and(|value| value < 0)
+    }
+
+    /// The pie rule's swap: the seats change sides for the rest of the
+    /// round; the match is kept.
+    fn swap(&mut self) {
+        self.stop_thinking_ahead();
+        self.game.swap_seats();
+        let side = self.game.board().to_move();
+        let said = swapped(self.game.name(side.opponent()), self.game.name(side), side);
+        self.events.push(SessionEvent::Swapped(said));
+        self.save();
     }
 
     /// Plays a checked pit and keeps the match.
@@ -641,6 +740,8 @@ impl Session {
         self.events.push(SessionEvent::RoundOver(result, tally));
         let kept = self.keeper.close_round(&self.game);
         self.events.extend(kept.record.map(SessionEvent::Recorded));
+        self.events
+            .extend(kept.ratings.into_iter().map(SessionEvent::Rated));
         self.events
             .extend(kept.warnings.into_iter().map(SessionEvent::KeepFailed));
         self.finished = Some(Box::new(self.game.clone()));

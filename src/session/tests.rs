@@ -365,3 +365,96 @@ fn both_agreeing_take_back_a_sides_last_move_and_the_reply() {
         Some(&SessionEvent::Asked(Asking::Computer(Side::North)))
     );
 }
+
+/// The pie rule (RULES.md §5.3): asked of the second player when the
+/// starter's first turn ends (its extra turn included); `swap` changes
+/// the seats' sides, undo past it takes it back.
+#[test]
+fn the_pie_rule_asks_after_the_first_turn_and_swap_changes_sides() {
+    let mut s = session(Rules::KALAH, PlayerKind::Human, Keeper::new(None));
+    s.set_pie_rule(true);
+    s.start();
+    // c ends in South's store: the first turn goes on.
+    let events = s.handle(SessionCommand::Play(pit('c')));
+    assert_eq!(
+        events.last(),
+        Some(&SessionEvent::Asked(Asking::Move(Side::South)))
+    );
+    let events = s.handle(SessionCommand::Play(pit('f')));
+    assert_eq!(
+        events.last(),
+        Some(&SessionEvent::Asked(Asking::Swap(Side::North)))
+    );
+    let open: Vec<_> = s.open_commands().iter().map(|o| o.command).collect();
+    assert!(open.contains(&SessionCommand::Swap), "{open:?}");
+    assert_eq!(s.parse("swap"), Ok(SessionCommand::Swap));
+    assert_eq!(s.parse("h"), Ok(SessionCommand::Play(pit('h'))));
+    let board = *s.game().board();
+    let events = s.handle(SessionCommand::Swap);
+    assert!(
+        matches!(&events[0], SessionEvent::Swapped(said) if said.text.starts_with("Michael swaps sides")),
+        "{events:?}"
+    );
+    assert_eq!(*s.game().board(), board, "the board stays");
+    assert_eq!(s.game().names(), ["Michael", "Alice"]);
+    assert_eq!(
+        s.asking(),
+        Asking::Move(Side::North),
+        "Alice moves for North"
+    );
+    // Not asked again in this round.
+    s.handle(SessionCommand::Play(pit('g')));
+    assert!(matches!(s.asking(), Asking::Move(Side::South)));
+    // Undo back before the swap takes it back too.
+    s.handle(SessionCommand::Undo);
+    s.handle(SessionCommand::Undo);
+    assert_eq!(s.game().names(), ["Alice", "Michael"]);
+    assert_eq!(s.game().moves().len(), 1);
+    assert_eq!(s.asking(), Asking::Move(Side::South));
+}
+
+/// Without the pie rule, nobody is asked; a pit at the question plays on.
+#[test]
+fn without_the_pie_rule_or_with_a_pit_the_sides_stay() {
+    let mut s = session(Rules::KALAH, PlayerKind::Human, Keeper::new(None));
+    s.start();
+    s.handle(SessionCommand::Play(pit('c')));
+    s.handle(SessionCommand::Play(pit('f')));
+    assert_eq!(s.asking(), Asking::Move(Side::North));
+    let mut s = session(Rules::KALAH, PlayerKind::Human, Keeper::new(None));
+    s.set_pie_rule(true);
+    s.start();
+    s.handle(SessionCommand::Play(pit('a')));
+    assert_eq!(s.asking(), Asking::Swap(Side::North));
+    s.handle(SessionCommand::Play(pit('h')));
+    assert_eq!(s.game().names(), ["Alice", "Michael"]);
+    assert_eq!(s.asking(), Asking::Move(Side::South));
+}
+
+/// A computer answers the question itself: it swaps exactly when the
+/// position the first turn made is better for its maker, by the exact
+/// value on a board small enough to solve here.
+#[test]
+fn a_computer_swaps_when_the_first_turn_made_the_better_position() {
+    let rules = Rules::new(3, 3).unwrap();
+    let mut seen = [false; 2];
+    for first in ['a', 'b', 'c'] {
+        let mut s = session(rules, PlayerKind::Greedy, Keeper::new(None));
+        s.set_pie_rule(true);
+        s.start();
+        let mut board = *s.game().board();
+        let p = rules.pit_by_letter(first).unwrap();
+        board.play(p).unwrap();
+        if board.to_move() == Side::South {
+            continue;
+        }
+        let value = crate::players::Solver::new(1 << 20)
+            .value(&board, &crate::players::Limits::none())
+            .expect("solved");
+        s.handle(SessionCommand::Play(p));
+        let swapped = s.game().swapped().is_some();
+        assert_eq!(swapped, value < 0, "after {first}: value {value}");
+        seen[usize::from(swapped)] = true;
+    }
+    assert!(seen[0] || seen[1]);
+}

@@ -30,6 +30,7 @@ use std::path::PathBuf;
 
 use super::save::{Archived, MatchLock, SaveError, SaveStore};
 use crate::game::{Match, MatchConfig};
+use crate::rules::Side;
 
 /// The question asked when a saved match of the same players exists.
 pub const RESUME_QUESTION: &str = "Resume the unfinished match? (y/n)";
@@ -75,6 +76,35 @@ pub struct RoundKept {
     pub record: Option<PathBuf>,
     /// What could not be kept, as sentences.
     pub warnings: Vec<String>,
+    /// What the round did to each person's rating against the computer.
+    pub ratings: Vec<super::rating::RatingChange>,
+}
+
+/// What round `id` of `finished`, just counted in `store`'s statistics,
+/// did to the rating of each person playing a rated level.
+fn rating_changes(
+    store: &SaveStore,
+    finished: &Match,
+    id: &str,
+) -> Vec<super::rating::RatingChange> {
+    let rated = Side::BOTH.map(|side| {
+        finished.seat(side).kind.is_person()
+            && matches!(
+                finished.seat(side.opponent()).kind,
+                crate::players::PlayerKind::Level(_)
+            )
+    });
+    if !rated.contains(&true) {
+        return Vec::new();
+    }
+    let Ok(rounds) = super::stats::rated_rounds(&store.stats_path()) else {
+        return Vec::new();
+    };
+    Side::BOTH
+        .into_iter()
+        .filter(|side| rated[side.index()])
+        .filter_map(|side| super::rating::change_of(&rounds, id, finished.name(side)))
+        .collect()
 }
 
 /// Saves, records and clears one match's files. See the [module docs](self).
@@ -361,6 +391,7 @@ impl Keeper {
             };
         let archived = store.archive_round_as(finished, &id, false);
         let whole = take_archived(&store, archived, &mut kept);
+        kept.ratings = rating_changes(&store, finished, &id);
         let mut next = finished.clone();
         next.next_round();
         kept.warnings.extend(self.save(&next));

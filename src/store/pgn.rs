@@ -53,7 +53,7 @@ fn result_tag(outcome: Option<Outcome>) -> &'static str {
 #[must_use]
 pub fn to_pgn(record: &Record, date: Option<&str>) -> String {
     let rules = record.rules();
-    let seats = &record.config.seats;
+    let seats = record.seats();
     let mut out = String::new();
     let mut tag = |key: &str, value: &str| {
         let _ = writeln!(out, "[{key} \"{}\"]", quoted(value));
@@ -300,6 +300,7 @@ mod tests {
             starter,
             earlier: Tally::default(),
             moves: moves.to_vec(),
+            swapped: None,
         }
         .to_text()
     }

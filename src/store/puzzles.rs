@@ -483,7 +483,7 @@ impl Trainer {
                 let puzzles = self.puzzler.from_round(
                     stepper.boards(),
                     &record.moves,
-                    &record.config.seats,
+                    &record.seats().map(Clone::clone),
                     &name,
                 );
                 found += puzzles.len();

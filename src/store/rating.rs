@@ -173,6 +173,45 @@ pub fn ratings<'a>(rounds: impl IntoIterator<Item = &'a RoundResult>) -> Vec<(St
     by_key.into_values().collect()
 }
 
+/// What one round did to a person's rating: "Alice 1210 → 1236".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RatingChange {
+    /// The person.
+    pub name: String,
+    /// The rating before the round (a new player's when it was the first).
+    pub before: i32,
+    /// The rating after it.
+    pub after: i32,
+}
+
+impl std::fmt::Display for RatingChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let diff = self.after - self.before;
+        write!(
+            f,
+            "Rating: {} {} → {} ({}{diff})",
+            self.name,
+            self.before,
+            self.after,
+            if diff >= 0 { "+" } else { "" }
+        )
+    }
+}
+
+/// What round `id` of `rounds` did to `name`'s rating, when it counted
+/// for it (a person against a rated level under the ladder's rules).
+#[must_use]
+pub fn change_of(rounds: &[RoundResult], id: &str, name: &str) -> Option<RatingChange> {
+    let this = rounds.iter().position(|r| r.id.as_deref() == Some(id))?;
+    let after = rating_of(&rounds[..=this], name)?;
+    let before = rating_of(&rounds[..this], name).unwrap_or_default();
+    (after.rounds > before.rounds).then(|| RatingChange {
+        name: clean_name(name),
+        before: before.rating.round() as i32,
+        after: after.rating.round() as i32,
+    })
+}
+
 /// The rating of `name` (case aside), if they played a rated level.
 #[must_use]
 pub fn rating_of<'a>(

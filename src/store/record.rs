@@ -90,6 +90,9 @@ pub struct Record {
     pub earlier: Tally,
     /// Every move of the round, in playing order.
     pub moves: Vec<Pit>,
+    /// The pie rule (RULES.md §5.3): the seats swapped sides after this
+    /// many moves (the `swap` field).
+    pub swapped: Option<usize>,
 }
 
 /// Why a record could not be read: the line (from 1; 0 for the file as a
@@ -132,11 +135,12 @@ impl Record {
     /// The round being played in `m`, as a record.
     #[must_use]
     pub fn of_match(m: &Match) -> Record {
-        let mut earlier = *m.tally();
+        let mut earlier = m.seat_tally();
         // A finished round already counts in the match's tally.
         match m.outcome() {
             Some(Outcome::Win(side)) => {
-                earlier.wins[side.index()] = earlier.wins[side.index()].saturating_sub(1);
+                let seat = m.holder(side).index();
+                earlier.wins[seat] = earlier.wins[seat].saturating_sub(1);
             }
             Some(Outcome::Draw) => earlier.draws = earlier.draws.saturating_sub(1),
             None => {}
@@ -147,6 +151,7 @@ impl Record {
             starter: m.starter(),
             earlier,
             moves: m.moves().to_vec(),
+            swapped: m.swapped(),
         }
     }
 
@@ -156,13 +161,22 @@ impl Record {
         &self.config.rules
     }
 
-    /// The names, South's first.
+    /// The names, South's first, as the sides were held at the end of the
+    /// round (after the pie rule's swap, if the players swapped).
     #[must_use]
     pub fn names(&self) -> [&str; 2] {
-        [
-            self.config.seats[0].name.as_str(),
-            self.config.seats[1].name.as_str(),
-        ]
+        self.seats().map(|seat| seat.name.as_str())
+    }
+
+    /// South's and North's seats at the end of the round (after the pie
+    /// rule's swap, if the players swapped).
+    #[must_use]
+    pub fn seats(&self) -> [&Seat; 2] {
+        let [south, north] = &self.config.seats;
+        match self.swapped {
+            None => [south, north],
+            Some(_) => [north, south],
+        }
     }
 
     /// Rebuilds the match at the end of this record (its round, tally and
@@ -171,15 +185,27 @@ impl Record {
     /// # Errors
     /// The first move the rules refuse.
     pub fn to_match(&self, seed: u64) -> Result<Match, RecordError> {
-        Match::restore(
+        let before = self
+            .swapped
+            .unwrap_or(self.moves.len())
+            .min(self.moves.len());
+        let mut m = Match::restore(
             self.config.clone(),
             self.round,
             self.starter,
-            &self.moves,
+            &self.moves[..before],
             self.earlier,
             seed,
         )
-        .map_err(|(i, e)| self.move_error(i, &e.to_string()))
+        .map_err(|(i, e)| self.move_error(i, &e.to_string()))?;
+        if self.swapped.is_some() {
+            m.swap_seats();
+        }
+        for (i, &pit) in self.moves.iter().enumerate().skip(before) {
+            m.play(pit, &mut NoTrace)
+                .map_err(|e| self.move_error(i, &e.to_string()))?;
+        }
+        Ok(m)
     }
 
     fn move_error(&self, index: usize, reason: &str) -> RecordError {
@@ -243,7 +269,8 @@ impl Record {
     /// separated in `--board`'s order, when it is not the usual start.
     #[must_use]
     pub fn start_counts(&self) -> Option<String> {
-        let start = self.config.start?;
+        self.config.start?;
+        let start = self.start_board();
         let counts: Vec<String> = start.counts().iter().map(u16::to_string).collect();
         Some(counts.join(","))
     }
@@ -303,6 +330,9 @@ impl Record {
             self.earlier.wins[0], self.earlier.wins[1], self.earlier.draws
         );
         let _ = writeln!(out, "moves: {}", self.moves_text());
+        if let Some(after) = self.swapped {
+            let _ = writeln!(out, "swap: {after}");
+        }
         // A record of moves the rules refuse cannot be made by the game;
         // write what can be written rather than fail.
         if let Ok(stepper) = self.stepper() {
@@ -397,6 +427,27 @@ impl Record {
     }
 }
 
+/// Whether the pie rule's swap may come after `after` moves of `record`:
+/// its starter's first turn ends there (RULES.md §5.3).
+fn swap_point(record: &Record, after: usize) -> bool {
+    let Some(earlier) = after.checked_sub(1) else {
+        return false;
+    };
+    if after > record.moves.len() {
+        return false;
+    }
+    let mut board = record.start_board();
+    for (i, &pit) in record.moves[..after].iter().enumerate() {
+        if board.to_move() != record.starter || board.play(pit).is_err() {
+            return false;
+        }
+        if i < earlier && board.to_move() != record.starter {
+            return false;
+        }
+    }
+    board.to_move() != record.starter && !board.is_over()
+}
+
 /// Fields as read, before they are checked together.
 #[derive(Default)]
 struct Fields {
@@ -414,6 +465,7 @@ struct Fields {
     start: Option<(usize, String)>,
     earlier: Option<Tally>,
     moves: Option<(usize, String)>,
+    swap: Option<(usize, usize)>,
     result: Option<(usize, String)>,
 }
 
@@ -524,6 +576,7 @@ impl Fields {
             "start" => once(&mut self.start, n, key, (n, value.to_string())),
             "earlier-rounds" => once(&mut self.earlier, n, key, parse_tally(n, value)?),
             "moves" => once(&mut self.moves, n, key, (n, value.to_string())),
+            "swap" => once(&mut self.swap, n, key, (n, number(n, key, value)?)),
             "result" => once(&mut self.result, n, key, (n, value.to_string())),
             _ => Err(error(n, format!("unknown field '{}'", shown(key)))),
         }
@@ -624,7 +677,18 @@ impl Fields {
             starter,
             earlier: self.earlier.unwrap_or_default(),
             moves,
+            swapped: self.swap.map(|(_, after)| after),
         };
+        if let Some((line, after)) = self.swap
+            && !swap_point(&record, after)
+        {
+            return Err(error(
+                line,
+                format!(
+                    "'swap': the players may swap sides only when the starter's first turn ends, not after move {after}"
+                ),
+            ));
+        }
         let stepper = record.stepper().map_err(|e| RecordError {
             line: moves_line,
             message: e.message,
@@ -826,6 +890,7 @@ mod tests {
                 draws: 0,
             },
             moves: letters("c,f,h"),
+            swapped: None,
         }
     }
 
@@ -1085,6 +1150,7 @@ mod tests {
                     draws: rng.below(5) as u32,
                 },
                 moves,
+                swapped: None,
             };
             let text = record.to_text();
             assert_eq!(Record::parse(&text).as_ref(), Ok(&record), "{text}");

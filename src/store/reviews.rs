@@ -528,6 +528,7 @@ mod tests {
             starter: Side::South,
             earlier: Tally::default(),
             moves,
+            swapped: None,
         };
         let text = format!("{}{ROUND_ID_LINE}{id}\n", record.to_text());
         (record, text)

@@ -74,8 +74,10 @@ pub fn append_round(path: &Path, m: &Match, time: u64, id: Option<&str>) -> io::
         score: [score.south, score.north],
         rules: m.config().rules_text(),
         id: id.map(str::to_string),
+        // By side, as the names: after the pie rule's swap the seats
+        // changed sides.
         kinds: (!m.config().kinds().iter().all(|k| k.is_person()))
-            .then(|| m.config().kinds().map(|k| k.to_string())),
+            .then(|| Side::BOTH.map(|side| m.seat(side).kind.to_string())),
     };
     let mut line = serde_json::to_string(&entry).map_err(io::Error::other)?;
     line.push('\n');
@@ -85,6 +87,25 @@ pub fn append_round(path: &Path, m: &Match, time: u64, id: Option<&str>) -> io::
             format!("cannot add to the statistics {}: {e}", path.display()),
         )
     })
+}
+
+/// The rounds of the statistics file at `path` that a computer played (the
+/// ones the ratings count), in the file's order; damaged lines are left
+/// out, a missing file has none.
+///
+/// # Errors
+/// When the file exists but cannot be read.
+pub fn rated_rounds(path: &Path) -> Result<Vec<RoundResult>, ReadError> {
+    let bytes = match files::read_bytes(path, MAX_STATS_BYTES, Follow::Never) {
+        Ok(bytes) => bytes,
+        Err(ReadError::NotFound) => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    Ok(String::from_utf8_lossy(&bytes)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<RoundResult>(line).ok())
+        .filter(|round| round.kinds.is_some())
+        .collect())
 }
 
 /// Whether the statistics file at `path` counts the round `id` already.

@@ -11,6 +11,7 @@ mod command_line;
 mod completions;
 mod data_files;
 mod engine_cli;
+mod fair_swap;
 mod hardening;
 mod net;
 mod net_decoder;

@@ -1002,28 +1002,28 @@ fn first_guess(board: &Board, in_play: i32, limits: &Limits, total: &AtomicU64) 
 /// A solver's database: its own, or the process's kept one that it
 /// shares ([`Solver::sharing`]).
 #[derive(Debug)]
-enum Held {
+enum HeldDatabase {
     Own(EndgameMemory),
     Kept(&'static EndgameMemory),
 }
 
-impl Held {
+impl HeldDatabase {
     /// The database, for one solve.
     fn database(&mut self) -> Endgame<'_> {
         match self {
-            Held::Own(memory) => memory.database(),
-            Held::Kept(memory) => memory.kept_database().expect("a kept database"),
+            HeldDatabase::Own(memory) => memory.database(),
+            HeldDatabase::Kept(memory) => memory.kept_database().expect("a kept database"),
         }
     }
 }
 
-impl std::ops::Deref for Held {
+impl std::ops::Deref for HeldDatabase {
     type Target = EndgameMemory;
 
     fn deref(&self) -> &EndgameMemory {
         match self {
-            Held::Own(memory) => memory,
-            Held::Kept(memory) => memory,
+            HeldDatabase::Own(memory) => memory,
+            HeldDatabase::Kept(memory) => memory,
         }
     }
 }
@@ -1036,7 +1036,7 @@ pub struct Solver {
     memory: usize,
     threads: usize,
     table: Option<TableMemory>,
-    endgame: Option<Held>,
+    endgame: Option<HeldDatabase>,
     progress: Arc<Progress>,
     /// Whether the database is the process's kept one ([`Solver::sharing`]).
     sharing: bool,
@@ -1437,9 +1437,9 @@ impl Solver {
             self.table = None;
             self.pending_table = None;
             let db = if self.sharing {
-                Held::Kept(endgame::kept(rules, k))
+                HeldDatabase::Kept(endgame::kept(rules, k))
             } else {
-                Held::Own(EndgameMemory::new(rules, k))
+                HeldDatabase::Own(EndgameMemory::new(rules, k))
             };
             let rest = self.memory.saturating_sub(db.bytes());
             self.endgame = Some(db);

@@ -704,7 +704,8 @@ fn two_sharing_players_of_one_process_build_and_hold_one_database() {
     // the second finds every level built, in the same memory
     b.reserve(&board);
     assert_eq!(b.endgame().0, built);
-    let (Some(Held::Kept(x)), Some(Held::Kept(y))) = (&a.endgame, &b.endgame) else {
+    let (Some(HeldDatabase::Kept(x)), Some(HeldDatabase::Kept(y))) = (&a.endgame, &b.endgame)
+    else {
         panic!("kept databases");
     };
     assert!(std::ptr::eq(*x, *y));

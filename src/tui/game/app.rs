@@ -176,6 +176,9 @@ pub struct App {
     remote: Option<Remote>,
     /// The analysis of the round just played, once asked for (`A`).
     review: HostedAnalysis,
+    /// What the round just finished did to the players' ratings (the end
+    /// panel says it).
+    rated: Vec<crate::store::rating::RatingChange>,
 }
 
 impl App {
@@ -189,7 +192,8 @@ impl App {
         size: (u16, u16),
         now: Instant,
     ) -> App {
-        let session = Session::thinking_outside(game, settings.think, Keeper::new(None));
+        let mut session = Session::thinking_outside(game, settings.think, Keeper::new(None));
+        session.set_pie_rule(settings.pie_rule);
         App::start(session, settings, theme, size, now)
     }
 
@@ -228,9 +232,16 @@ impl App {
             events: Vec::new(),
             remote: None,
             review: HostedAnalysis::default(),
+            rated: Vec::new(),
         };
         let events = app.session.start();
         app.opening(events);
+        if settings.fair
+            && let Some(start) = app.session.game().config().start
+        {
+            let said = crate::game::messages::fair_start(&start);
+            app.notes.log_lines([Note::from(said)]);
+        }
         if let Some(notice) = app.session.greeting() {
             app.notes.say(Note::from(notice.clone()));
             app.notes.log_lines([Note::from(notice)]);
@@ -302,6 +313,12 @@ impl App {
     }
 
     // ----- what the screen shows -------------------------------------------
+
+    /// What the round just finished did to the players' ratings.
+    #[must_use]
+    pub fn rating_changes(&self) -> &[crate::store::rating::RatingChange] {
+        &self.rated
+    }
 
     /// The session playing the match.
     #[must_use]
@@ -439,7 +456,7 @@ impl App {
     #[must_use]
     pub fn human_to_move(&self) -> Option<Side> {
         match (&self.mode, self.session.asking()) {
-            (Mode::Turn { .. }, Asking::Move(side)) => Some(side),
+            (Mode::Turn { .. }, Asking::Move(side) | Asking::Swap(side)) => Some(side),
             _ => None,
         }
     }
@@ -519,3 +536,6 @@ impl App {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod swap_tests;

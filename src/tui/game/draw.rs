@@ -380,18 +380,23 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
             ],
             usize::from(area.width),
         )),
-        Line::from(vec![
-            Span::styled(PLAY_AGAIN, theme.mover),
-            Span::styled(
-                keys::offers(app)
-                    .iter()
-                    .find(|o| o.does == keys::Does::Analyse)
-                    .map(|o| format!("   {} looks at this round's analysis", o.shown))
-                    .unwrap_or_default(),
-                theme.dim,
-            ),
-        ]),
     ];
+    lines.extend(
+        app.rating_changes()
+            .iter()
+            .map(|change| Line::from(Span::styled(change.to_string(), theme.good))),
+    );
+    lines.push(Line::from(vec![
+        Span::styled(PLAY_AGAIN, theme.mover),
+        Span::styled(
+            keys::offers(app)
+                .iter()
+                .find(|o| o.does == keys::Does::Analyse)
+                .map(|o| format!("   {} looks at this round's analysis", o.shown))
+                .unwrap_or_default(),
+            theme.dim,
+        ),
+    ]));
     // Below the question: the newest news that fits (the round's last
     // moves, the other player's answer in a network match), oldest first
     // and dimmed but the newest; then a refusal, and where the round was

@@ -70,7 +70,8 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     };
     // The session offers a saved match, or asks about one open in another
     // window, before anything moves.
-    let session = Session::thinking_outside(Match::new(config, seed), options.think, keeper);
+    let mut session = Session::thinking_outside(Match::new(config, seed), options.think, keeper);
+    session.set_pie_rule(options.pie_rule);
     let mut app = App::start(session, options, *chosen.theme(), (80, 24), Instant::now());
     app.keep_prefs(chosen);
     for problem in warning.into_iter().chain(kept.problem) {

@@ -115,7 +115,8 @@ impl App {
                 )
             });
         } else if self.dialog.is_none()
-            && let Asking::Move(side) | Asking::Computer(side) = self.session.asking()
+            && let Asking::Move(side) | Asking::Computer(side) | Asking::Swap(side) =
+                self.session.asking()
         {
             if self.human_to_move().is_some() && self.digit_key(key, side, now) {
                 return;

@@ -105,6 +105,14 @@ impl App {
                     };
                 }
                 SessionEvent::Hurry => self.hurry(now),
+                SessionEvent::Swapped(said) => {
+                    changed = true;
+                    self.cursor = [None; 2];
+                    self.hint = None;
+                    self.network_event(MatchEvent::Changed);
+                    self.notes.say(Note::from(said.clone()));
+                    self.notes.log_lines([Note::from(said)]);
+                }
                 SessionEvent::Refused(e) => self.refuse(e),
                 SessionEvent::RoundOver(result, _) => {
                     self.notes.add_to_move(Note::new(result.text, Tone::Good));
@@ -114,6 +122,8 @@ impl App {
                     super::super::world::home_relative(&path)
                 )),
                 SessionEvent::KeepFailed(problem) => self.warn(problem),
+                // The end panel says it.
+                SessionEvent::Rated(change) => self.rated.push(change),
                 // Hints are worked out here (HintWanted), never inside.
                 SessionEvent::Hinted(_) | SessionEvent::Asked(_) => {}
                 SessionEvent::Ended(ending) => {
@@ -137,6 +147,7 @@ impl App {
         }
         match before {
             Asking::PlayAgain => {
+                self.rated.clear();
                 self.settle();
                 self.forget_analysis();
                 self.network_event(MatchEvent::Changed);
@@ -246,7 +257,11 @@ impl App {
             self.mode = Mode::Waiting;
             return;
         }
-        let Asking::Computer(side) = self.session.asking() else {
+        let asking = self.session.asking();
+        if let Asking::Swap(side) = asking {
+            self.ask_swap(side);
+        }
+        let Asking::Computer(side) = asking else {
             self.mode = Mode::Turn { hint: None };
             return;
         };
@@ -261,12 +276,32 @@ impl App {
         }
         let id = self.fresh_id();
         let board = self.session.game().position();
-        self.requests.push(Request::Move { id, side, board });
+        // The turn function of the seat that plays `side` in this round
+        // (the pie rule may have swapped them).
+        let seat = self.session.game().holder(side);
+        self.requests.push(Request::Move {
+            id,
+            side: seat,
+            board,
+        });
         self.mode = Mode::Thinking(Thinking {
             id,
             purpose: Purpose::Move(side),
             since: now,
         });
+    }
+
+    /// The pie rule's question to the person on `side`'s seat, on the
+    /// status line (the key bar shows its key).
+    fn ask_swap(&mut self, side: crate::rules::Side) {
+        let game = self.session.game();
+        let key = crate::session::commands::command_key(game.rules(), 'w');
+        let text = format!(
+            "{}, swap sides? {key} takes {}'s position; a pit plays on from yours.",
+            game.name(side),
+            game.name(side.opponent())
+        );
+        self.notes.say(Note::plain(text));
     }
 
     /// Ends whatever is in flight (sowing, thinking, a computer's chosen

@@ -1,0 +1,143 @@
+//! The pie rule (`--swap`, RULES.md §5.3) on the full screen: the question
+//! on the status line, `w` to swap, a pit to play on, and a computer seat
+//! that keeps thinking for its own seat after a swap; and the end panel's
+//! rating change after a round against a level.
+
+use std::time::{Duration, Instant};
+
+use super::*;
+use crate::game::{Match, PlayOptions};
+use crate::players::PlayerKind;
+use crate::rules::Rules;
+use crate::tui::game::computer::Request;
+use crate::tui::game::testing::{ch, config, render};
+use crate::tui::theme::Theme;
+
+fn pie_app(north: PlayerKind, t0: Instant) -> App {
+    App::new(
+        Match::new(config(Rules::KALAH, PlayerKind::Human, north), 1),
+        PlayOptions {
+            seed_delay: None,
+            move_pause: Duration::from_millis(500),
+            pie_rule: true,
+            ..PlayOptions::default()
+        },
+        Theme::monochrome(),
+        (80, 24),
+        t0,
+    )
+}
+
+#[test]
+fn the_swap_question_is_asked_on_screen_and_w_swaps_the_sides() {
+    let t0 = Instant::now();
+    let mut app = pie_app(PlayerKind::Human, t0);
+    app.handle_event(&ch('c'), t0);
+    app.handle_event(&ch('f'), t0);
+    assert_eq!(app.human_to_move(), Some(Side::North));
+    let screen = render(&app, 80, 24);
+    assert!(
+        screen
+            .contains("Michael, swap sides? w takes Alice's position; a pit plays on from yours."),
+        "{screen}"
+    );
+    app.handle_event(&ch('w'), t0);
+    assert_eq!(app.names(), ["Michael", "Alice"]);
+    assert_eq!(
+        app.human_to_move(),
+        Some(Side::North),
+        "Alice moves for North"
+    );
+    let screen = render(&app, 80, 24);
+    assert!(screen.contains("Michael swaps sides"), "{screen}");
+    // The board's names follow the seats.
+    let lines: Vec<&str> = screen.lines().collect();
+    let south = lines.iter().rposition(|l| l.contains("Michael")).unwrap();
+    let north = lines.iter().position(|l| l.contains("Alice")).unwrap();
+    assert!(north < south, "{screen}");
+}
+
+#[test]
+fn a_pit_at_the_question_plays_on_from_ones_own_side() {
+    let t0 = Instant::now();
+    let mut app = pie_app(PlayerKind::Human, t0);
+    app.handle_event(&ch('a'), t0);
+    app.handle_event(&ch('w'), t0);
+    // w is not a pit here: it swapped. Undo, then answer with a pit.
+    assert_eq!(app.names(), ["Michael", "Alice"]);
+    app.handle_event(&ch('u'), t0);
+    assert_eq!(app.names(), ["Alice", "Michael"]);
+    app.handle_event(&ch('a'), t0);
+    app.handle_event(&ch('h'), t0);
+    assert_eq!(app.names(), ["Alice", "Michael"]);
+    assert_eq!(app.game().moves().len(), 2);
+}
+
+/// After Michael (a computer) swaps, he plays South: the screen asks his
+/// own turn function (his seat, North's) for South's move.
+#[test]
+fn after_a_computers_swap_its_own_turn_function_plays_the_other_side() {
+    let t0 = Instant::now();
+    let mut app = pie_app(PlayerKind::Greedy, t0);
+    app.handle_event(&ch('c'), t0);
+    app.handle_event(&ch('f'), t0);
+    // c then f is South's winning opening (the book's): Michael takes it.
+    assert_eq!(app.names(), ["Michael", "Alice"]);
+    assert_eq!(app.human_to_move(), Some(Side::North));
+    app.take_requests();
+    app.handle_event(&ch('g'), t0);
+    let requests = app.take_requests();
+    let [Request::Move { side, board, .. }] = requests[..] else {
+        panic!("{requests:?}");
+    };
+    assert_eq!(board.to_move(), Side::South);
+    assert_eq!(side, Side::North, "Michael's seat");
+}
+
+/// A round against a rated level, kept in a scratch store: the end panel
+/// says what it did to Alice's rating, as the statistics count it.
+#[test]
+fn the_end_panel_says_the_rating_change_after_a_round_against_a_level() {
+    let t0 = Instant::now();
+    let scratch = crate::store::files::scratch("rated");
+    let mut app = crate::tui::game::testing::kept_app(
+        config(Rules::KALAH, PlayerKind::Human, PlayerKind::Level(1)),
+        scratch.path(),
+        t0,
+    );
+    let mut now = t0;
+    for _ in 0..300 {
+        if app.round_over() {
+            break;
+        }
+        now += Duration::from_secs(1);
+        if app.human_to_move().is_some() {
+            let pit = app.game().board().legal_moves().next().unwrap();
+            app.handle_event(&ch(Rules::KALAH.letter(pit).unwrap()), now);
+        } else {
+            let requests = app.take_requests();
+            if let Some(Request::Move { id, board, .. }) = requests
+                .iter()
+                .find(|r| matches!(r, Request::Move { .. }))
+                .cloned()
+            {
+                let pit = board.legal_moves().next();
+                app.on_answer(crate::tui::game::computer::Answer::Move { id, pit }, now);
+            }
+            app.tick(now);
+        }
+    }
+    assert!(app.round_over());
+    let stats = crate::store::stats::read(
+        &crate::store::SaveStore::at(scratch.path())
+            .unwrap()
+            .stats_path(),
+    )
+    .unwrap();
+    let rating = stats.ratings[0].1.rating.round() as i32;
+    let screen = render(&app, 80, 24);
+    assert!(
+        screen.contains(&format!("Rating: Alice 1200 → {rating} (")),
+        "{screen}"
+    );
+}
