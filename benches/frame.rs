@@ -23,6 +23,7 @@ fn app(rules: Rules, t0: Instant) -> App {
         kind: PlayerKind::Human,
     };
     let config = MatchConfig {
+        game: mancala::rules::Game::Kalah,
         rules,
         seats: [seat("Alice"), seat("Michael")],
         first: FirstMover::Alternate,

@@ -1,7 +1,7 @@
 //! Latency of the network game on loopback: one confirmed move's round
 //! trip through the real session (SPAKE2-keyed ChaCha20-Poly1305, frames,
-//! JSON), the host's referee (rules check, then the confirmation once the
-//! host's match has played it) and the joiner's mirror (board
+//! JSON), the host's session as the referee (turn and rules check, then
+//! the confirmation once it has played the move) and the joiner's mirror (board
 //! check). Each iteration: the joiner proposes a move, the host validates
 //! and confirms it with the resulting board, the joiner plays it back and
 //! compares boards. Both ends then start again from the same position.
@@ -15,20 +15,23 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use mancala::game::{FirstMover, Match, MatchConfig, Seat};
 use mancala::net::code::JoinCode;
 use mancala::net::gate::Tries;
+use mancala::net::hosted::Hosted;
 use mancala::net::link;
 use mancala::net::message::{At, Snapshot, ToHost, ToJoiner};
-use mancala::net::referee::{Mirror, Out, Referee};
+use mancala::net::mirror::Mirror;
 use mancala::net::session::{HANDSHAKE_TIMEOUT, host_handshake};
 use mancala::players::PlayerKind;
 use mancala::rules::{NoTrace, Rules};
+use mancala::store::Keeper;
 
 /// A match where it is the joiner's (North's) turn.
 fn position() -> Match {
     let config = MatchConfig {
+        game: mancala::rules::Game::Kalah,
         rules: Rules::KALAH,
         seats: [
             Seat::new("Alice", PlayerKind::Human),
-            Seat::new("Michael", PlayerKind::Human),
+            Seat::new("Michael", PlayerKind::Network),
         ],
         first: FirstMover::South,
         start: None,
@@ -59,19 +62,11 @@ fn round_trip(c: &mut Criterion) {
             let Ok(message) = receiver.recv::<ToHost>() else {
                 return;
             };
-            // The referee checks the move; the host's match plays it
-            // (as its front end does) and the referee confirms it.
-            let mut m = position();
-            let mut referee = Referee::new(m.clone());
-            for out in referee.remote(message).unwrap() {
-                if let Out::Play(pit) = out {
-                    m.play(pit, &mut NoTrace).unwrap();
-                    for told in referee.kept(&m) {
-                        if let Out::Send(reply) = told {
-                            sender.send(&reply).unwrap();
-                        }
-                    }
-                }
+            // The host's session checks the move, plays it (kept
+            // nowhere here) and confirms it.
+            let mut hosted = Hosted::new(position(), Keeper::new(None));
+            for reply in hosted.remote(message).unwrap().send {
+                sender.send(&reply).unwrap();
             }
         }
     });

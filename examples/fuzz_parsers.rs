@@ -55,6 +55,7 @@ fn record_text() -> impl Strategy<Value = String> {
                     .with_sowing(Sowing::ALL[sowing])
                     .with_sweep(Sweep::ALL[sweep]);
                 let config = MatchConfig {
+                    game: mancala::rules::Game::Kalah,
                     rules,
                     seats: [
                         Seat::new(a, PlayerKind::Human),
@@ -179,6 +180,7 @@ fn input() -> impl Strategy<Value = Vec<u8>> {
 /// A config for loading saves that match no input in particular.
 fn some_config() -> MatchConfig {
     MatchConfig {
+        game: mancala::rules::Game::Kalah,
         rules: Rules::KALAH,
         seats: [
             Seat::new("Alice", PlayerKind::Human),

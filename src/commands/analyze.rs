@@ -46,6 +46,13 @@ pub fn analyse(record: &Record, think: Duration, progress: bool) -> anyhow::Resu
 /// failures.
 pub fn run(cmd: &AnalyzeCmd) -> anyhow::Result<ExitCode> {
     let record = read_record(&cmd.file)?;
+    if record.config.game != crate::rules::Game::Kalah {
+        return Err(super::UsageError(format!(
+            "there is no analysis of {} rounds yet: mancala analyze reads Kalah records",
+            record.config.game
+        ))
+        .into());
+    }
     let think = Duration::from_millis(cmd.think);
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if terminal && !cmd.plain && !cmd.json {

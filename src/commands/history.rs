@@ -57,6 +57,13 @@ pub fn read_record(file: &Path) -> anyhow::Result<Record> {
 pub fn replay(cmd: &ReplayCmd) -> anyhow::Result<ExitCode> {
     let record = read_record(&cmd.file)?;
     match cmd.format.as_deref() {
+        Some("pgn") if record.config.game != crate::rules::Game::Kalah => {
+            return Err(UsageError(format!(
+                "PGN is written for Kalah rounds; this record is of {}",
+                record.config.game
+            ))
+            .into());
+        }
         Some("pgn") => {
             let date = record_date(&cmd.file);
             super::output::emit(&crate::store::pgn::to_pgn(&record, date.as_deref()))?;

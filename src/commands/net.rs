@@ -10,6 +10,7 @@ use std::time::Duration;
 use crate::cli::{HostCmd, JoinCmd};
 use crate::net::code::JoinCode;
 use crate::net::play::{HostSetup, JoinSetup};
+use crate::rules::Game;
 
 use super::UsageError;
 
@@ -24,11 +25,22 @@ fn full_screen(plain: bool) -> bool {
     !plain && std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
 }
 
+/// The network plays Kalah only for now: a [`UsageError`] for another game.
+fn kalah_only(game: Game) -> Result<(), UsageError> {
+    match game {
+        Game::Kalah => Ok(()),
+        Game::Oware => Err(UsageError(format!(
+            "{game} is not played over the network yet: host and join play Kalah"
+        ))),
+    }
+}
+
 /// Runs `mancala host`.
 ///
 /// # Errors
 /// Bad options, or a port that cannot be listened on.
 pub fn host(cmd: &HostCmd) -> anyhow::Result<ExitCode> {
+    kalah_only(cmd.game)?;
     let rules = cmd.rules.rules().map_err(UsageError)?;
     let name = own_name(&cmd.name)?;
     // One `mancala host NAME` per data directory: a second one would share
@@ -60,6 +72,7 @@ pub fn host(cmd: &HostCmd) -> anyhow::Result<ExitCode> {
 /// Bad options: a code that is not a join code, an address that names
 /// nothing.
 pub fn join(cmd: &JoinCmd) -> anyhow::Result<ExitCode> {
+    kalah_only(cmd.game)?;
     let code: JoinCode = match &cmd.code {
         Some(code) => code
             .parse()

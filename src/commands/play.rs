@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use crate::cli::PlayArgs;
 use crate::game::names::{checked_name, same_name};
-use crate::game::{FirstMover, MOVE_PAUSE, MatchConfig, PlayOptions, Seat};
+use crate::game::{FirstMover, MOVE_PAUSE, MatchConfig, PlayOptions, Seat, kind_refused};
 use crate::players::PlayerKind;
-use crate::rules::{Position, Side};
+use crate::rules::{Game, Position, Side};
 use crate::store::SaveStore;
 use crate::store::rating::Rating;
 
@@ -19,6 +19,9 @@ use super::UsageError;
 /// # Errors
 /// A [`UsageError`] when the rules are not playable.
 pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
+    if args.game == Game::Oware {
+        oware_settings_refused(args).map_err(UsageError)?;
+    }
     let (rules, first, start) = match &args.from {
         None => (args.rules.rules().map_err(UsageError)?, args.first, None),
         Some(line) => {
@@ -42,6 +45,7 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
     let kinds = resolve_auto_levels(args);
     let [south, north] = seat_names(args, kinds)?;
     let config = MatchConfig {
+        game: args.game,
         rules,
         seats: [Seat::new(south, kinds[0]), Seat::new(north, kinds[1])],
         first,
@@ -57,6 +61,32 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
     Ok((config, options))
 }
 
+/// Why `args` cannot set up an Oware match: Oware has its own board and
+/// rules (no Kalah rule options, no Kalah position to play on from), and
+/// its computer players are random up to perfect, without Kalah's rated
+/// levels.
+fn oware_settings_refused(args: &PlayArgs) -> Result<(), String> {
+    if args.rules.any_given() {
+        return Err(
+            "Oware is played on 6 houses a side with 4 seeds each: leave out the rule options"
+                .to_string(),
+        );
+    }
+    if args.from.is_some() {
+        return Err("--from takes a Kalah position: leave out --game oware".to_string());
+    }
+    for kind in args.kinds() {
+        // One name alone plays the computer: Oware's is `medium`.
+        if kind == PlayerKind::AutoLevel {
+            continue;
+        }
+        if let Some(refused) = kind_refused(Game::Oware, kind) {
+            return Err(refused);
+        }
+    }
+    Ok(())
+}
+
 /// The seats' kinds with `level:auto` resolved: the level nearest the
 /// rating of the person in the other seat (from the statistics in the data
 /// directory, see [`crate::store::rating`]), or a new player's level when
@@ -65,6 +95,13 @@ fn resolve_auto_levels(args: &PlayArgs) -> [PlayerKind; 2] {
     let kinds = args.kinds();
     if !kinds.contains(&PlayerKind::AutoLevel) {
         return kinds;
+    }
+    if args.game == Game::Oware {
+        // The ratings and levels are Kalah's.
+        return kinds.map(|kind| match kind {
+            PlayerKind::AutoLevel => PlayerKind::Medium,
+            kind => kind,
+        });
     }
     let names = args.names_for(kinds);
     let rounds = crate::store::data_dir()

@@ -12,8 +12,9 @@ use std::time::Duration;
 
 use super::Tally;
 use crate::players::Hint;
+use crate::rules::oware::End;
 pub use crate::rules::plural;
-use crate::rules::{Outcome, Played, Rules, Score, Side};
+use crate::rules::{GamePlayed, Outcome, Played, Rules, Score, Side, Step, taken_houses};
 
 /// What a message reports. Front ends choose colours and symbols from
 /// this (see [`EventKind::tone`]).
@@ -161,26 +162,114 @@ pub fn describe(rules: &Rules, played: &Played, names: [&str; 2]) -> Vec<Notice>
         ));
     }
     if played.game_over {
-        // The sweep as the rules core reports it (RULES.md §3.5).
-        let sweeps: Vec<String> = Side::BOTH
+        said.push(round_over(None, played.swept, names));
+    }
+    said
+}
+
+/// The end of the round as the rules core reports it: why (Oware) and
+/// the final sweep (RULES.md §3.5, §7.5, §7.6).
+fn round_over(why: Option<String>, swept: [u16; 2], names: [&str; 2]) -> Notice {
+    let mut parts: Vec<String> = why.into_iter().collect();
+    parts.extend(
+        Side::BOTH
             .into_iter()
-            .filter(|side| played.swept[side.index()] > 0)
+            .filter(|side| swept[side.index()] > 0)
             .map(|side| {
-                let seeds = played.swept[side.index()];
+                let seeds = swept[side.index()];
                 let owner = names[side.index()];
                 let go = if seeds == 1 { "goes" } else { "go" };
                 format!(
                     "{} left on {owner}'s side {go} to {owner}",
                     plural(seeds, "seed")
                 )
-            })
-            .collect();
-        let text = if sweeps.is_empty() {
-            "The round is over.".to_string()
-        } else {
-            format!("The round is over: {}.", sweeps.join("; "))
+            }),
+    );
+    let text = if parts.is_empty() {
+        "The round is over.".to_string()
+    } else {
+        format!("The round is over: {}.", parts.join("; "))
+    };
+    Notice::new(EventKind::RoundOver, text)
+}
+
+/// The messages that announce what a move of either family did: Kalah's
+/// as [`describe`]; Oware's captures house by house from its `steps`
+/// (RULES.md §7.3), a grand slam (§7.4), and why the round ended (§7.5,
+/// §7.6) with the final sweep.
+///
+/// ```
+/// use mancala::game::describe_move;
+/// use mancala::rules::GamePlayed;
+/// use mancala::rules::oware::OwareBoard;
+/// use mancala::rules::{Rules, Score, Side};
+/// // South's f (2 seeds) brings h to 3 and g to 2: both are captured.
+/// let houses = [0, 0, 0, 0, 0, 2, 1, 2, 0, 1, 0, 0];
+/// let captured = Score { south: 20, north: 22 };
+/// let mut board = OwareBoard::from_houses(Default::default(), &houses, captured, Side::South).unwrap();
+/// let mut steps = Vec::new();
+/// let played = board.play_traced(Rules::KALAH.pit_by_letter('f').unwrap(), &mut steps).unwrap();
+/// let said = describe_move(&Rules::KALAH, &GamePlayed::Oware(played), &steps, ["Alice", "Michael"]);
+/// assert_eq!(said[0].text, "Alice captured 5 seeds: 3 from h, 2 from g");
+/// ```
+#[must_use]
+pub fn describe_move(
+    rules: &Rules,
+    played: &GamePlayed,
+    steps: &[Step],
+    names: [&str; 2],
+) -> Vec<Notice> {
+    let played = match played {
+        GamePlayed::Kalah(played) => return describe(rules, played, names),
+        GamePlayed::Oware(played) => played,
+    };
+    let name = names[played.mover.index()];
+    let other = names[played.mover.opponent().index()];
+    let letter = |p| rules.letter(p).unwrap_or('?');
+    let mut said = Vec::new();
+    let taken = taken_houses(steps);
+    match taken.as_slice() {
+        [] => {}
+        [(pit, seeds)] => said.push(Notice::new(
+            EventKind::Capture,
+            format!(
+                "{name} captured {} from {}",
+                plural(*seeds, "seed"),
+                letter(*pit)
+            ),
+        )),
+        houses => {
+            let each: Vec<String> = houses
+                .iter()
+                .map(|&(pit, seeds)| format!("{seeds} from {}", letter(pit)))
+                .collect();
+            said.push(Notice::new(
+                EventKind::Capture,
+                format!(
+                    "{name} captured {}: {}",
+                    plural(played.captured, "seed"),
+                    each.join(", ")
+                ),
+            ));
+        }
+    }
+    if played.grand_slam {
+        said.push(Notice::new(
+            EventKind::Capture,
+            format!("A grand slam: taking all of {other}'s seeds captures nothing."),
+        ));
+    }
+    if let Some(end) = played.end {
+        // The opponent is to move and cannot: with no seeds of their own,
+        // or with none that reach the mover's empty row.
+        let stuck = played.mover.opponent().index();
+        let why = match end {
+            End::Goal => "the seeds captured decide it".to_string(),
+            End::NoFeed if played.swept[stuck] == 0 => format!("{other} has no seeds to play"),
+            End::NoFeed => format!("{other} cannot give {name} seeds"),
+            End::Repetition => "the position repeated".to_string(),
         };
-        said.push(Notice::new(EventKind::RoundOver, text));
+        said.push(round_over(Some(why), played.swept, names));
     }
     said
 }

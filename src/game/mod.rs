@@ -10,19 +10,23 @@ mod options;
 mod policy;
 
 pub use messages::{
-    EventKind, Notice, Tone, describe, gave_no_move, match_score, match_score_line,
+    EventKind, Notice, Tone, describe, describe_move, gave_no_move, match_score, match_score_line,
     match_score_short, may_not_prove, outcome_event, outcome_message, played, plural,
     round_goes_on, round_starts, unproven,
 };
 pub use options::{DEFAULT_SPEED_MS, MAX_SPEED_MS, MOVE_PAUSE, PlayOptions, parse_speed};
 pub use policy::{
-    ComputerMove, Redone, Undo, computer_move, perfect_warning, redo_message, seat_player,
+    ComputerMove, OWARE_SEAT_ENDGAME_SEEDS, Redone, SeatPlayer, Undo, computer_move,
+    computer_move_in, kind_refused, perfect_warning, redo_message, seat_player, seat_player_for,
     seat_seed,
 };
 
 use crate::players::PlayerKind;
 use crate::rng::Rng;
-use crate::rules::{Board, MoveError, NoTrace, Outcome, Pit, Played, Rules, Side, Tracer};
+use crate::rules::{
+    Board, Game, GameBoard, GamePlayed, GameRound, MoveError, NoTrace, Outcome, Pit, Played, Rules,
+    Side, Tracer,
+};
 use std::fmt;
 use std::str::FromStr;
 
@@ -96,7 +100,10 @@ impl Seat {
 /// Everything that stays fixed for a whole match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchConfig {
-    /// The rules in force.
+    /// The game family: Kalah, or Oware (whose board is Kalah's 6×4 layout,
+    /// `rules` then being [`Rules::KALAH`]).
+    pub game: Game,
+    /// The rules in force (Kalah's options).
     pub rules: Rules,
     /// South's and North's seats, in that order.
     pub seats: [Seat; 2],
@@ -110,13 +117,39 @@ pub struct MatchConfig {
 }
 
 impl MatchConfig {
-    /// The position a round started by `starter` begins in.
+    /// The position a round started by `starter` begins in, as drawn
+    /// ([`GameBoard::drawn`]).
     #[must_use]
     pub fn start_board(&self, starter: Side) -> Board {
-        match &self.start {
-            Some(start) => Board::from_counts(self.rules, start.counts(), starter)
-                .unwrap_or_else(|_| Board::starting(self.rules, starter)),
-            None => Board::starting(self.rules, starter),
+        self.start_round(starter).position().drawn()
+    }
+
+    /// The round started by `starter`, from its first position.
+    #[must_use]
+    pub fn start_round(&self, starter: Side) -> GameRound {
+        GameRound::starting(self.game, self.rules, self.start.as_ref(), starter)
+    }
+
+    /// The game and its rules in words, as the screens head them:
+    /// "6 pits × 4 seeds, capture always, …" for Kalah, the family's
+    /// name and its rules for Oware.
+    #[must_use]
+    pub fn rules_text(&self) -> String {
+        match self.game {
+            Game::Kalah => self.rules.to_string(),
+            Game::Oware => {
+                "Oware (Abapa): 6 houses × 4 seeds, captures of 2 or 3, 25 wins".to_string()
+            }
+        }
+    }
+
+    /// What each side's pile at the end of the board holds: "store" (Kalah,
+    /// sown into) or "captures" (Oware, the seeds a player has taken).
+    #[must_use]
+    pub const fn pile_word(&self) -> &'static str {
+        match self.game {
+            Game::Kalah => "store",
+            Game::Oware => "captures",
         }
     }
 
@@ -158,6 +191,8 @@ pub struct Match {
     config: MatchConfig,
     round: u32,
     starter: Side,
+    play: GameRound,
+    /// `play`'s position as a Kalah board (see [`Match::board`]).
     board: Board,
     moves: Vec<Pit>,
     redo: Vec<Pit>,
@@ -172,8 +207,10 @@ impl Match {
     pub fn new(config: MatchConfig, seed: u64) -> Match {
         let mut rng = Rng::new(seed);
         let starter = Match::choose_starter(config.first, 1, None, &mut rng);
+        let play = config.start_round(starter);
         Match {
-            board: config.start_board(starter),
+            board: play.position().drawn(),
+            play,
             config,
             round: 1,
             starter,
@@ -197,8 +234,10 @@ impl Match {
         tally: Tally,
         seed: u64,
     ) -> Result<Match, (usize, MoveError)> {
+        let play = config.start_round(starter);
         let mut m = Match {
-            board: config.start_board(starter),
+            board: play.position().drawn(),
+            play,
             config,
             round: round.max(1),
             starter,
@@ -249,7 +288,22 @@ impl Match {
         &self.config.rules
     }
 
-    /// The position now.
+    /// The game family played.
+    #[must_use]
+    pub fn game(&self) -> Game {
+        self.config.game
+    }
+
+    /// The position now, in its family's rules.
+    #[must_use]
+    pub fn position(&self) -> GameBoard {
+        self.play.position()
+    }
+
+    /// The position now as a Kalah board: Kalah's own, or an Oware
+    /// position's counts on the same layout (what the network, which
+    /// plays Kalah only, and the drawing read). Ask [`Match::position`]
+    /// about an Oware round's moves and end.
     #[must_use]
     pub fn board(&self) -> &Board {
         &self.board
@@ -313,7 +367,7 @@ impl Match {
     /// How this round ended, or `None` while it is on.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
-        self.board.outcome()
+        self.position().outcome()
     }
 
     /// Plays `pit` for the side to move, reporting each step to `trace`.
@@ -321,18 +375,32 @@ impl Match {
     ///
     /// # Errors
     /// The rules core's [`MoveError`]; nothing changes then.
-    pub fn play(&mut self, pit: Pit, trace: &mut impl Tracer) -> Result<Played, MoveError> {
-        let played = self.board.play_traced(pit, trace)?;
+    pub fn play_move(
+        &mut self,
+        pit: Pit,
+        trace: &mut impl Tracer,
+    ) -> Result<GamePlayed, MoveError> {
+        let played = self.play.play(pit, trace)?;
+        self.board = self.play.position().drawn();
         self.moves.push(pit);
         if self.redo.last() == Some(&pit) {
             self.redo.pop();
         } else {
             self.redo.clear();
         }
-        if let Some(outcome) = self.board.outcome() {
+        if let Some(outcome) = self.outcome() {
             self.tally.count(outcome, 1);
         }
         Ok(played)
+    }
+
+    /// [`Match::play_move`] for the Kalah-only callers (the network): what
+    /// the move did as Kalah's [`Played`] ([`GamePlayed::as_kalah`]).
+    ///
+    /// # Errors
+    /// As [`Match::play_move`].
+    pub fn play(&mut self, pit: Pit, trace: &mut impl Tracer) -> Result<Played, MoveError> {
+        self.play_move(pit, trace).map(|played| played.as_kalah())
     }
 
     /// Whether there is a move to take back in this round.
@@ -347,15 +415,16 @@ impl Match {
         let Some(pit) = self.moves.pop() else {
             return false;
         };
-        if let Some(outcome) = self.board.outcome() {
+        if let Some(outcome) = self.outcome() {
             self.tally.count(outcome, -1);
         }
         self.redo.push(pit);
-        let mut board = self.config.start_board(self.starter);
+        let mut play = self.config.start_round(self.starter);
         for &p in &self.moves {
-            board.play_unchecked(p);
+            play.replay(p);
         }
-        self.board = board;
+        self.board = play.position().drawn();
+        self.play = play;
         true
     }
 
@@ -363,7 +432,7 @@ impl Match {
     /// back (against a computer, back to the human's previous turn).
     /// Returns how many moves were taken back.
     pub fn undo_to_human(&mut self) -> usize {
-        self.undo_until(|m| m.seat(m.board.to_move()).kind.is_human())
+        self.undo_until(|m| m.seat(m.position().to_move()).kind.is_human())
     }
 
     /// Takes back moves, at least one, until `reached` holds of the match
@@ -386,9 +455,9 @@ impl Match {
     }
 
     /// Replays the last move taken back, reporting its steps to `trace`.
-    pub fn redo(&mut self, trace: &mut impl Tracer) -> Option<Played> {
+    pub fn redo(&mut self, trace: &mut impl Tracer) -> Option<GamePlayed> {
         let pit = self.redo_move()?;
-        self.play(pit, trace).ok()
+        self.play_move(pit, trace).ok()
     }
 
     /// Starts the next round: a fresh board, the starter chosen by the
@@ -401,7 +470,8 @@ impl Match {
             Some(self.starter),
             &mut self.rng,
         );
-        self.board = self.config.start_board(self.starter);
+        self.play = self.config.start_round(self.starter);
+        self.board = self.play.position().drawn();
         self.moves.clear();
         self.redo.clear();
     }
@@ -413,6 +483,7 @@ mod tests {
 
     fn config(first: FirstMover) -> MatchConfig {
         MatchConfig {
+            game: Game::Kalah,
             rules: Rules::KALAH,
             seats: [
                 Seat::new("Alice", PlayerKind::Human),

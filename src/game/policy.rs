@@ -7,9 +7,11 @@ use std::time::Duration;
 
 use super::messages::{EventKind, Notice, may_not_prove, plural};
 use super::{Match, MatchConfig};
+use crate::players::oware::{OwareEndgame, OwarePlayer, oware_player};
 use crate::players::solver::proves_in_time;
-use crate::players::{PlayerKind, TurnFn, computer};
-use crate::rules::{Board, Pit, Played, Side, Step};
+use crate::players::{Limits, MoveProof, PlayerKind, TurnFn, computer};
+use crate::rules::{Board, Pit, Side, Step};
+use crate::rules::{Game, GameBoard, GamePlayed};
 
 /// What [`Match::undo_turn`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,12 +66,13 @@ impl fmt::Display for Undo {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Redone {
     /// What the move did.
-    pub played: Played,
+    pub played: GamePlayed,
     /// Every step of it, for animation.
     pub steps: Vec<Step>,
-    /// The position before it (where an animation starts).
+    /// The position before it (where an animation starts), as drawn
+    /// ([`GameBoard::drawn`]).
     pub before: Board,
-    /// The position after it.
+    /// The position after it, as drawn.
     pub after: Board,
 }
 
@@ -109,7 +112,7 @@ impl Match {
         }
         let mut probe = self.clone();
         let undone = probe.undo_to_human();
-        if !probe.seat(probe.board().to_move()).kind.is_human() {
+        if !probe.seat(probe.position().to_move()).kind.is_human() {
             return Undo::NoEarlierTurn;
         }
         *self = probe;
@@ -126,7 +129,7 @@ impl Match {
         if let Some(refused) = self.undo_for_refused(side) {
             return refused;
         }
-        Undo::Undone(self.undo_until(|m| m.board().to_move() == side))
+        Undo::Undone(self.undo_until(|m| m.position().to_move() == side))
     }
 
     /// Why [`Match::undo_for`] would refuse `side` now, or `None` when it
@@ -141,10 +144,10 @@ impl Match {
         if self.moves.is_empty() {
             return Some(Undo::NothingToUndo);
         }
-        let mut board = self.config.start_board(self.starter);
+        let mut play = self.config.start_round(self.starter);
         let moved = self.moves.iter().any(|&pit| {
-            let theirs = board.to_move() == side;
-            board.play_unchecked(pit);
+            let theirs = play.position().to_move() == side;
+            play.replay(pit);
             theirs
         });
         (!moved).then_some(Undo::NoEarlierTurn)
@@ -168,7 +171,8 @@ impl Match {
                 before,
                 after: self.board,
             });
-            if self.board.is_over() || self.seat(self.board.to_move()).kind.is_human() {
+            let now = self.position();
+            if now.is_over() || self.seat(now.to_move()).kind.is_human() {
                 break;
             }
         }
@@ -203,12 +207,18 @@ pub struct ComputerMove {
 /// ```
 #[must_use]
 pub fn computer_move(board: &Board, chosen: Option<Pit>) -> Option<ComputerMove> {
-    match chosen.filter(|&p| board.check(p).is_ok()) {
+    computer_move_in(&GameBoard::Kalah(*board), chosen)
+}
+
+/// [`computer_move`] in a position of either family.
+#[must_use]
+pub fn computer_move_in(position: &GameBoard, chosen: Option<Pit>) -> Option<ComputerMove> {
+    match chosen.filter(|&p| position.check(p).is_ok()) {
         Some(pit) => Some(ComputerMove {
             pit,
             fallback: false,
         }),
-        None => board.legal_moves().next().map(|pit| ComputerMove {
+        None => position.legal_moves().next().map(|pit| ComputerMove {
             pit,
             fallback: true,
         }),
@@ -234,12 +244,93 @@ pub fn seat_player(kinds: [PlayerKind; 2], seed: u64, side: Side) -> Option<Box<
     Some(player)
 }
 
+/// Seeds on the board up to which an Oware `perfect` seat knows every
+/// exact value: its endgame database is built as its seat is (a few
+/// milliseconds) and kept for the match.
+pub const OWARE_SEAT_ENDGAME_SEEDS: usize = 8;
+
+/// A computer seat's player, of the match's family.
+pub enum SeatPlayer {
+    /// A Kalah turn function.
+    Kalah(Box<dyn TurnFn>),
+    /// An Oware player.
+    Oware(Box<OwarePlayer>),
+}
+
+impl SeatPlayer {
+    /// The player's choice in `position`; `None` when it gives up (or
+    /// `position` is of the other family).
+    pub fn choose(&mut self, position: &GameBoard, limits: &Limits) -> Option<Pit> {
+        match (self, position) {
+            (SeatPlayer::Kalah(player), GameBoard::Kalah(board)) => player.choose(board, limits),
+            (SeatPlayer::Oware(player), GameBoard::Oware(board)) => player.choose(board, limits),
+            _ => None,
+        }
+    }
+
+    /// See [`TurnFn::last_proof`]; Oware's players never prove a move.
+    #[must_use]
+    pub fn last_proof(&self) -> Option<MoveProof> {
+        match self {
+            SeatPlayer::Kalah(player) => player.last_proof(),
+            SeatPlayer::Oware(_) => None,
+        }
+    }
+
+    /// See [`TurnFn::stop_thinking_ahead`].
+    pub fn stop_thinking_ahead(&mut self) {
+        if let SeatPlayer::Kalah(player) = self {
+            player.stop_thinking_ahead();
+        }
+    }
+}
+
+impl From<Box<dyn TurnFn>> for SeatPlayer {
+    fn from(player: Box<dyn TurnFn>) -> SeatPlayer {
+        SeatPlayer::Kalah(player)
+    }
+}
+
+/// The computer player of `side`'s seat in `config`'s match, of its
+/// family ([`seat_player`] for Kalah); `None` for a person.
+#[must_use]
+pub fn seat_player_for(config: &MatchConfig, seed: u64, side: Side) -> Option<SeatPlayer> {
+    let kinds = config.kinds();
+    match config.game {
+        Game::Kalah => seat_player(kinds, seed, side).map(SeatPlayer::Kalah),
+        Game::Oware => {
+            let kind = kinds[side.index()];
+            let endgame = std::sync::Arc::new(if kind == PlayerKind::Perfect {
+                OwareEndgame::build(OWARE_SEAT_ENDGAME_SEEDS)
+            } else {
+                OwareEndgame::default()
+            });
+            // The kinds were checked where the match was set up
+            // (`oware_kind_refused`); one refused here plays as a person.
+            oware_player(kind, seat_seed(seed, side), &endgame)
+                .ok()
+                .flatten()
+                .map(|player| SeatPlayer::Oware(Box::new(player)))
+        }
+    }
+}
+
+/// Why `kind` cannot play a seat of `game`, or `None` when it can: the
+/// rated levels are Kalah's.
+#[must_use]
+pub fn kind_refused(game: Game, kind: PlayerKind) -> Option<String> {
+    match game {
+        Game::Kalah => None,
+        Game::Oware => oware_player(kind, 0, &std::sync::Arc::new(OwareEndgame::default())).err(),
+    }
+}
+
 /// What to say once as `config`'s match starts when a `perfect` seat is
 /// not expected to prove its moves within `think` on its board
 /// ([`proves_in_time`]); `None` when there is nothing to say.
 #[must_use]
 pub fn perfect_warning(config: &MatchConfig, think: Duration) -> Option<Notice> {
-    if proves_in_time(&config.rules) {
+    if config.game != Game::Kalah || proves_in_time(&config.rules) {
         return None;
     }
     let names: Vec<&str> = config
@@ -260,6 +351,7 @@ mod tests {
     fn against(north: PlayerKind) -> Match {
         Match::new(
             MatchConfig {
+                game: crate::rules::Game::Kalah,
                 rules: Rules::KALAH,
                 seats: [
                     Seat::new("Alice", PlayerKind::Human),
@@ -325,7 +417,7 @@ mod tests {
         assert!(m.moves().is_empty());
         let redone = m.redo_turn();
         assert_eq!(redone.len(), 2, "the computer's move is replayed too");
-        assert_eq!(redone[1].played.pit, pit('h'));
+        assert_eq!(redone[1].played.pit(), pit('h'));
         assert_eq!(*m.board(), after);
         assert_eq!(redo_message(&redone).text, "Redid 2 moves.");
         assert!(m.redo_turn().is_empty());

@@ -288,6 +288,7 @@ impl Snapshot {
         let first: FirstMover = self.first.parse().map_err(|_| bad("starter setting"))?;
         let name = |n: &str| super::clean_remote_name(n).ok_or_else(|| bad("a name"));
         let config = MatchConfig {
+            game: crate::rules::Game::Kalah,
             rules,
             seats: [
                 // As the joiner sees it: the host is the friend over the network.
@@ -422,6 +423,7 @@ mod tests {
 
     fn a_match() -> Match {
         let config = MatchConfig {
+            game: crate::rules::Game::Kalah,
             rules: Rules::new(4, 3).unwrap(),
             seats: [
                 Seat::new("Alice", PlayerKind::Human),

@@ -5,8 +5,9 @@
 //! `rules` → `players` → `game` → **`net`** → front ends (`plain`, `tui`)
 //! → `commands`. This module knows the match ([`crate::game::Match`]) and
 //! its keeper, and nothing about screens: it turns bytes on a socket into
-//! typed messages and back, and the host's [`referee`] decides what each
-//! message does to the match. The front ends show what happened.
+//! typed messages and back, and the host's [`hosted`] match (a
+//! [`crate::session::Session`]) is the referee of every message. The front
+//! ends show what happened.
 //!
 //! # The layers, bottom up
 //!
@@ -22,9 +23,10 @@
 //!   PAKE's key and a hash of the handshake. Each direction counts its
 //!   messages; the count is the nonce, so a replayed, reordered or altered
 //!   message fails to open and ends the connection.
-//! - [`referee`]: the host's match: it validates every proposed move with
-//!   the rules core, saves it through the [`crate::store::Keeper`] *before*
-//!   confirming it, and confirms it with the resulting board.
+//! - [`hosted`]: the host's match: its session checks every proposed move
+//!   (whose turn, the rules), saves it through the
+//!   [`crate::store::Keeper`] *before* confirming it, and confirms it with
+//!   the resulting board; [`mirror`] is the joiner's copy.
 //! - [`gate`]: the host's door: handshakes at once (bounded, each with a
 //!   deadline), tries at the code (token buckets per address and in all),
 //!   and one line per kind of turned-away connection a minute.
@@ -58,10 +60,11 @@
 pub mod code;
 pub mod frame;
 pub mod gate;
+pub mod hosted;
 pub mod link;
 pub mod message;
+pub mod mirror;
 pub mod play;
-pub mod referee;
 pub mod resume;
 pub mod seat;
 pub mod session;

@@ -35,10 +35,27 @@ pub fn render(board: &Board, names: [&str; 2]) -> String {
     render_counts(board.rules(), board.counts(), names)
 }
 
+/// [`render`] with the stores named `word` under their counts, as Oware
+/// shows each player's captured seeds where Kalah's stores are:
+///
+/// ```text
+/// ║   North    ║ 4 ║ … ║   South    ║
+/// ║     0      ╠═══╬ … ╣     0      ║
+/// ║  captured  ║ 4 ║ … ║  captured  ║
+/// ```
+#[must_use]
+pub fn render_piles(board: &Board, names: [&str; 2], word: Option<&str>) -> String {
+    draw(board.rules(), board.counts(), names, word)
+}
+
 /// [`render`] for counts in the board's layout (for showing a move seed by
 /// seed).
 #[must_use]
 pub fn render_counts(rules: &Rules, counts: &[u16], names: [&str; 2]) -> String {
+    draw(rules, counts, names, None)
+}
+
+fn draw(rules: &Rules, counts: &[u16], names: [&str; 2], word: Option<&str>) -> String {
     let north: Vec<Pit> = rules.pits_of(Side::North).rev().collect();
     let south: Vec<Pit> = rules.pits_of(Side::South).collect();
     let digits = |pits: &mut dyn Iterator<Item = Pit>| {
@@ -48,7 +65,8 @@ pub fn render_counts(rules: &Rules, counts: &[u16], names: [&str; 2]) -> String 
     };
     let pit_width = digits(&mut north.iter().chain(&south).copied()) + 2;
     let stores = [rules.store(Side::North), rules.store(Side::South)];
-    let store_width = (digits(&mut stores.iter().copied()) + 2).max("North".len() + 2);
+    let label = word.map_or("North".len(), |w| w.chars().count().max("North".len()));
+    let store_width = (digits(&mut stores.iter().copied()) + 2).max(label + 2);
 
     let bar = |w: usize| "═".repeat(w);
     let pit_bars = |join: &str| vec![bar(pit_width); rules.pits()].join(join);
@@ -67,7 +85,7 @@ pub fn render_counts(rules: &Rules, counts: &[u16], names: [&str; 2]) -> String 
         line.trim_end().to_string()
     };
     let store = |side: Side| center(&counts[rules.store(side).index()].to_string(), store_width);
-    let blank = " ".repeat(store_width);
+    let under = center(word.unwrap_or(""), store_width);
 
     let mut out = String::new();
     let _ = writeln!(out, "North: {}", names[Side::North.index()]);
@@ -93,7 +111,7 @@ pub fn render_counts(rules: &Rules, counts: &[u16], names: [&str; 2]) -> String 
         pit_bars("╬"),
         store(Side::South)
     );
-    let _ = writeln!(out, "║{blank}║{}║{blank}║", cells(&south));
+    let _ = writeln!(out, "║{under}║{}║{under}║", cells(&south));
     let _ = writeln!(
         out,
         "╚{}╩{}╩{}╝",

@@ -60,7 +60,7 @@ use std::sync::mpsc;
 
 use crate::console::{self, LineInput};
 use crate::game::messages::{gave_no_move, hint_text, plays, unproven};
-use crate::game::{Match, MatchConfig, PlayOptions, describe, match_score_line};
+use crate::game::{Match, MatchConfig, PlayOptions, describe_move, match_score_line};
 use crate::rng::Rng;
 use crate::session::commands::{keys_said, turn_offers, words_said};
 use crate::session::{
@@ -168,7 +168,7 @@ impl<W: Write> LocalGame<W> {
             "Mancala: {} (South, {}) against {} (North, {}).",
             s.name, s.kind, n.name, n.kind
         )?;
-        writeln!(self.out, "Rules: {}.", config.rules)?;
+        writeln!(self.out, "Rules: {}.", config.rules_text())?;
         if let Some(warning) = self.session.greeting() {
             writeln!(self.out, "{warning}")?;
         }
@@ -194,16 +194,19 @@ impl<W: Write> LocalGame<W> {
             SessionEvent::Note(note) => writeln!(self.out, "Note: {note}")?,
             SessionEvent::KeepFailed(problem) => console::warn(format_args!("mancala: {problem}")),
             SessionEvent::RoundOpened(opening, now) => {
-                let board = board::render(&now, m.names());
+                let board = board::render_piles(&now, m.names(), piles(m));
                 write!(self.out, "\n{opening}\n\n{board}")?;
             }
             SessionEvent::Moved(moved) => report_move(&mut self.out, self.animate, m, &moved)?,
             SessionEvent::TookBack(said, now) => {
-                let board = board::render(&now, m.names());
+                let board = board::render_piles(&now, m.names(), piles(m));
                 write!(self.out, "{said}\n\n{board}")?;
             }
             SessionEvent::Hinted(hint) => writeln!(self.out, "{}", hint_text(m.rules(), &hint))?,
-            SessionEvent::Refused(e) => writeln!(self.out, "{e}")?,
+            SessionEvent::Refused(e) => {
+                let opponent = m.name(m.position().to_move().opponent());
+                writeln!(self.out, "{}", e.naming(opponent))?;
+            }
             // Plain mode thinks inside the session: never asked.
             SessionEvent::HintWanted(_) | SessionEvent::Hurry => {}
             SessionEvent::RoundOver(result, tally) => {
@@ -376,7 +379,7 @@ impl<W: Write> LocalGame<W> {
     /// The round's seeds so far and the match score.
     fn print_standing(&mut self) -> io::Result<()> {
         let m = self.session.game();
-        let score = m.board().score();
+        let score = m.position().score();
         let [s, n] = m.names();
         writeln!(
             self.out,
@@ -385,6 +388,12 @@ impl<W: Write> LocalGame<W> {
         )?;
         self.print_tally()
     }
+}
+
+/// What the board shows under each store's count: Oware's captured seeds
+/// are said to be so; Kalah's stores need no word.
+fn piles(m: &Match) -> Option<&'static str> {
+    (m.game() != crate::rules::Game::Kalah).then_some("captured")
 }
 
 /// Shows a move of `m` on `out`: who played it when they did not type it
@@ -398,8 +407,8 @@ fn report_move(out: &mut impl Write, animate: bool, m: &Match, moved: &Moved) ->
         after,
         ..
     } = moved;
-    let name = m.name(played.mover);
-    let letter = m.rules().letter(played.pit).unwrap_or('?');
+    let name = m.name(played.mover());
+    let letter = m.rules().letter(played.pit()).unwrap_or('?');
     match *by {
         MovedBy::Person => {}
         MovedBy::Redone => writeln!(out, "{}", plays(name, letter))?,
@@ -421,8 +430,8 @@ fn report_move(out: &mut impl Write, animate: bool, m: &Match, moved: &Moved) ->
         writeln!(out, "{name} {line}")?;
     }
     writeln!(out)?;
-    write!(out, "{}", board::render(after, m.names()))?;
-    for line in describe(m.rules(), played, m.names()) {
+    write!(out, "{}", board::render_piles(after, m.names(), piles(m)))?;
+    for line in describe_move(m.rules(), played, steps, m.names()) {
         writeln!(out, "{line}")?;
     }
     Ok(())
@@ -463,6 +472,7 @@ mod tests {
     #[test]
     fn a_computer_with_no_move_plays_its_first_legal_pit_as_in_the_game_policy() {
         let config = MatchConfig {
+            game: crate::rules::Game::Kalah,
             rules: Rules::KALAH,
             seats: [
                 Seat::new("Alice", PlayerKind::Human),
@@ -473,8 +483,11 @@ mod tests {
         };
         let options = PlayOptions::default();
         let mut game = LocalGame::new(Vec::new(), true, options, Keeper::new(None), config, 1);
-        game.session
-            .set_seat(Side::North, SeatKind::Computer(Box::new(GivesUp)));
+        use crate::game::SeatPlayer;
+        game.session.set_seat(
+            Side::North,
+            SeatKind::Computer(SeatPlayer::Kalah(Box::new(GivesUp))),
+        );
         let out = play_script(game, "");
         let board = crate::rules::Board::starting(Rules::KALAH, Side::North);
         let policy = crate::game::computer_move(&board, None).unwrap();
@@ -494,6 +507,7 @@ mod tests {
 
     fn transcript(input: &str, north: PlayerKind, animate: bool) -> String {
         let config = MatchConfig {
+            game: crate::rules::Game::Kalah,
             rules: Rules::KALAH,
             seats: [
                 Seat::new("Alice", PlayerKind::Human),

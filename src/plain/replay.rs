@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use super::board;
-use crate::game::{describe, outcome_message};
+use crate::game::{describe_move, outcome_message};
 use crate::store::Record;
 
 /// Prints the round of `record` move by move: each move, (with `animate`)
@@ -23,7 +23,8 @@ pub fn print(record: &Record, animate: bool, out: &mut impl Write) -> anyhow::Re
         "Replay of round {}: {} (South, {}) against {} (North, {}).",
         record.round, s.name, s.kind, n.name, n.kind
     )?;
-    writeln!(out, "Rules: {rules}.")?;
+    writeln!(out, "Rules: {}.", record.config.rules_text())?;
+    let piles = (record.config.game != crate::rules::Game::Kalah).then_some("captured");
     writeln!(out, "{} moves first.", names[record.starter.index()])?;
     if record.config.start.is_some() {
         writeln!(
@@ -33,7 +34,11 @@ pub fn print(record: &Record, animate: bool, out: &mut impl Write) -> anyhow::Re
         )?;
     }
     writeln!(out)?;
-    write!(out, "{}", board::render(stepper.board(), names))?;
+    write!(
+        out,
+        "{}",
+        board::render_piles(stepper.board(), names, piles)
+    )?;
     let total = stepper.len();
     loop {
         let steps = stepper.next_steps();
@@ -48,18 +53,22 @@ pub fn print(record: &Record, animate: bool, out: &mut impl Write) -> anyhow::Re
             out,
             "Move {} of {total}: {} plays {}.",
             stepper.index(),
-            names[played.mover.index()],
-            rules.letter(played.pit).unwrap_or('?')
+            names[played.mover().index()],
+            rules.letter(played.pit()).unwrap_or('?')
         )?;
         if animate && let Some(line) = board::sowing_line(rules, &steps) {
-            writeln!(out, "{} {line}", names[played.mover.index()])?;
+            writeln!(out, "{} {line}", names[played.mover().index()])?;
         }
-        write!(out, "{}", board::render(stepper.board(), names))?;
-        for line in describe(rules, &played, names) {
+        write!(
+            out,
+            "{}",
+            board::render_piles(stepper.board(), names, piles)
+        )?;
+        for line in describe_move(rules, &played, &steps, names) {
             writeln!(out, "{line}")?;
         }
     }
-    let last = stepper.last_board();
+    let last = stepper.last_position();
     match last.outcome() {
         Some(outcome) => writeln!(out, "{}", outcome_message(outcome, last.score(), names))?,
         None => writeln!(

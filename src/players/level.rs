@@ -134,7 +134,7 @@ impl LevelPlayer {
                 style,
                 rng: Rng::new(seed),
             },
-            None => Inner::Perfect(Box::default()),
+            None => Inner::Perfect(Box::new(PerfectPlayer::sharing())),
         };
         LevelPlayer { level, inner }
     }

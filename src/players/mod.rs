@@ -273,7 +273,7 @@ pub fn computer(kind: PlayerKind, seed: u64) -> Option<Box<dyn TurnFn>> {
         PlayerKind::Easy => Some(Box::new(SearchPlayer::new(Level::EASY, seed))),
         PlayerKind::Medium => Some(Box::new(SearchPlayer::new(Level::MEDIUM, seed))),
         PlayerKind::Hard => Some(Box::new(SearchPlayer::new(Level::HARD, seed))),
-        PlayerKind::Perfect => Some(Box::new(PerfectPlayer::new())),
+        PlayerKind::Perfect => Some(Box::new(PerfectPlayer::sharing())),
         PlayerKind::Level(n) => Some(Box::new(LevelPlayer::new(n, seed))),
         PlayerKind::AutoLevel => Some(Box::new(LevelPlayer::new(MAX_LEVEL / 2, seed))),
     }
@@ -310,9 +310,20 @@ impl Advisor {
     /// hint waits neither for the whole database nor for a big table's
     /// memory.
     #[must_use]
+    /// It shares the process's endgame database with the players of the
+    /// same rules ([`Solver::sharing`]).
     pub fn new() -> Advisor {
+        Advisor::with_solver(
+            Solver::new(solver::DEFAULT_PLAYER_MEMORY)
+                .growing()
+                .sharing(),
+        )
+    }
+
+    /// An advisor around `solver`.
+    fn with_solver(solver: Solver) -> Advisor {
         Advisor {
-            solver: Solver::new(solver::DEFAULT_PLAYER_MEMORY).growing(),
+            solver,
             engine: Engine::new(Level::HARD.table_bits),
         }
     }
@@ -422,7 +433,9 @@ mod tests {
         // not wait for the whole 18-seed database (seconds to build)
         let counts = [3, 0, 2, 1, 4, 1, 15, 2, 1, 0, 3, 2, 1, 13];
         let board = Board::from_counts(Rules::KALAH, &counts, Side::South).unwrap();
-        let mut advisor = Advisor::new();
+        // its own database: the process's kept one may be built by others
+        let mut advisor =
+            Advisor::with_solver(Solver::new(solver::DEFAULT_PLAYER_MEMORY).growing());
         let h = advisor.hint(&board, &Limits::none()).unwrap();
         assert!(h.exact);
         let solved = Solver::new(64 << 20)

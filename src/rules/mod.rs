@@ -22,6 +22,7 @@ mod board;
 mod compact;
 mod config;
 mod error;
+mod family;
 mod notation;
 pub mod oware;
 mod pit;
@@ -36,6 +37,7 @@ pub use config::{
     Capture, MAX_CELLS, MAX_PITS, MAX_SEEDS, Rules, RulesError, Sowing, Sweep, Variant,
 };
 pub use error::{MoveError, PositionError};
+pub use family::{GameBoard, GamePlayed, GameRound, taken_houses};
 pub use notation::{ParsePositionError, Position};
 pub use oware::Game;
 pub use pit::Pit;

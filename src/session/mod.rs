@@ -30,11 +30,11 @@ use std::time::Duration;
 use crate::game::Tally;
 use crate::game::messages::{round_goes_on, taken_back};
 use crate::game::{
-    EventKind, Match, MatchConfig, Notice, Redone, Undo, computer_move, outcome_event,
-    perfect_warning, redo_message, seat_player,
+    EventKind, Match, MatchConfig, Notice, Redone, SeatPlayer, Undo, computer_move_in,
+    outcome_event, perfect_warning, redo_message, seat_player_for,
 };
-use crate::players::{Advisor, Hint, Limits, MoveProof, TurnFn};
-use crate::rules::{Board, MoveError, Pit, Played, Side, Step};
+use crate::players::{Advisor, Hint, Limits, MoveProof};
+use crate::rules::{Board, Game, GamePlayed, MoveError, Pit, Side, Step};
 use crate::store::keeper::{Found, saved_summary};
 use crate::store::{BUSY_NOTICE, Keeper};
 
@@ -45,7 +45,7 @@ pub enum SeatKind {
     /// A person at this front end: the session waits for their commands.
     Human,
     /// A computer player: the session asks it for its move.
-    Computer(Box<dyn TurnFn>),
+    Computer(SeatPlayer),
     /// A person on another machine: the session waits for their commands,
     /// which arrive over the network.
     Network,
@@ -157,12 +157,12 @@ pub struct Moved {
     /// Who made it.
     pub by: MovedBy,
     /// What it did.
-    pub played: Played,
+    pub played: GamePlayed,
     /// Every step of its sowing, for the animation.
     pub steps: Vec<Step>,
-    /// The position before it.
+    /// The position before it, as drawn ([`crate::rules::GameBoard::drawn`]).
     pub before: Board,
-    /// The position after it.
+    /// The position after it, as drawn.
     pub after: Board,
 }
 
@@ -232,9 +232,9 @@ impl Session {
     /// thinking for `think` per move, kept by `keeper`.
     #[must_use]
     pub fn new(config: MatchConfig, seed: u64, think: Duration, keeper: Keeper) -> Session {
-        let kinds = config.kinds();
-        let seats = Side::BOTH
-            .map(|side| seat_player(kinds, seed, side).map_or(SeatKind::Human, SeatKind::Computer));
+        let seats = Side::BOTH.map(|side| {
+            seat_player_for(&config, seed, side).map_or(SeatKind::Human, SeatKind::Computer)
+        });
         Session::with_seats(Match::new(config, seed), seats, think, keeper)
     }
 
@@ -253,6 +253,21 @@ impl Session {
         });
         let mut session = Session::with_seats(game, seats, think, keeper);
         session.hints_outside = true;
+        session
+    }
+
+    /// A network match's host: `network`'s seat is the friend's
+    /// ([`SeatKind::Network`]), the other this front end's person; its
+    /// commands come through [`Session::handle_for`], which checks whose
+    /// they are. The match is played on to its first question (nothing is
+    /// kept before the first change).
+    #[must_use]
+    pub fn hosting(game: Match, network: Side, keeper: Keeper) -> Session {
+        let mut seats = [SeatKind::Human, SeatKind::Human];
+        seats[network.index()] = SeatKind::Network;
+        let mut session = Session::with_seats(game, seats, Duration::ZERO, keeper);
+        session.play_on();
+        session.events.clear();
         session
     }
 
@@ -287,8 +302,8 @@ impl Session {
         match self.pending {
             Pending::Busy(_) => Asking::Busy,
             Pending::Resume(_) => Asking::Resume,
-            Pending::Move => Asking::Move(self.game.board().to_move()),
-            Pending::Computer => Asking::Computer(self.game.board().to_move()),
+            Pending::Move => Asking::Move(self.game.position().to_move()),
+            Pending::Computer => Asking::Computer(self.game.position().to_move()),
             Pending::PlayAgain => Asking::PlayAgain,
             Pending::Over => Asking::Over,
         }
@@ -345,6 +360,39 @@ impl Session {
             self.offer(found);
         }
         std::mem::take(&mut self.events)
+    }
+
+    /// Carries out `command` given by `side`'s player: a move is refused
+    /// ([`MoveError::NotYours`]) unless that player is the one asked to
+    /// move now (a seat at another machine may send one at any time).
+    pub fn handle_for(&mut self, side: Side, command: SessionCommand) -> Vec<SessionEvent> {
+        if matches!(command, SessionCommand::Play(_)) && self.asking() != Asking::Move(side) {
+            let error = match self.asking() {
+                Asking::Move(_) | Asking::Computer(_) => MoveError::NotYours,
+                _ => MoveError::GameOver,
+            };
+            return vec![SessionEvent::Refused(error)];
+        }
+        self.handle(command)
+    }
+
+    /// Whether the last change is not saved yet (its save failed).
+    #[must_use]
+    pub fn is_behind(&self) -> bool {
+        self.keeper.is_behind()
+    }
+
+    /// Tries again the save that failed; what could not be kept.
+    pub fn save_again(&mut self) -> Vec<SessionEvent> {
+        self.save();
+        std::mem::take(&mut self.events)
+    }
+
+    /// The match as it stands: the round just finished while "Play
+    /// again?" is asked, else the round in play.
+    #[must_use]
+    pub fn current(&self) -> &Match {
+        self.finished.as_deref().unwrap_or(&self.game)
     }
 
     /// Carries out `command`, and plays on to the next question.
@@ -405,7 +453,7 @@ impl Session {
         self.pending = Pending::Move;
         match command {
             SessionCommand::Play(pit) => {
-                if let Err(e) = self.game.board().check(pit) {
+                if let Err(e) = self.game.position().check(pit) {
                     self.events.push(SessionEvent::Refused(e));
                 } else {
                     self.play(pit, MovedBy::Person);
@@ -413,6 +461,12 @@ impl Session {
             }
             SessionCommand::Undo => self.undo(),
             SessionCommand::Redo => self.redo(),
+            SessionCommand::Hint if self.game.game() != Game::Kalah => {
+                self.say(Notice::new(
+                    EventKind::Refused,
+                    format!("There are no hints for {} yet.", self.game.game()),
+                ));
+            }
             SessionCommand::Hint if self.hints_outside => {
                 self.events
                     .push(SessionEvent::HintWanted(*self.game.board()));
@@ -448,9 +502,9 @@ impl Session {
     fn on_computer(&mut self, command: SessionCommand) {
         match command {
             SessionCommand::Computer { pit, unproven } => {
-                let board = *self.game.board();
+                let position = self.game.position();
                 self.pending = Pending::Computer;
-                if let Some(choice) = computer_move(&board, pit) {
+                if let Some(choice) = computer_move_in(&position, pit) {
                     let by = MovedBy::Computer {
                         fallback: choice.fallback,
                         unproven,
@@ -516,22 +570,22 @@ impl Session {
     /// end, and asks the question that comes then.
     fn play_on(&mut self) {
         loop {
-            let board = *self.game.board();
-            if board.is_over() {
+            let position = self.game.position();
+            if position.is_over() {
                 break;
             }
-            let side = board.to_move();
+            let side = position.to_move();
             let player = match &mut self.seats[side.index()] {
                 SeatKind::Computer(player) => player,
                 SeatKind::Outside => return self.ask(Pending::Computer),
                 SeatKind::Human | SeatKind::Network => return self.ask(Pending::Move),
             };
-            let chosen = player.choose(&board, &Limits::time(self.think));
+            let chosen = player.choose(&position, &Limits::time(self.think));
             let unproven = match player.last_proof() {
                 Some(MoveProof::Unproven { thought }) => Some(thought),
                 _ => None,
             };
-            let Some(choice) = computer_move(&board, chosen) else {
+            let Some(choice) = computer_move_in(&position, chosen) else {
                 break;
             };
             let by = MovedBy::Computer {
@@ -548,7 +602,7 @@ impl Session {
     fn play(&mut self, pit: Pit, by: MovedBy) {
         let before = *self.game.board();
         let mut steps = Vec::new();
-        let played = match self.game.play(pit, &mut steps) {
+        let played = match self.game.play_move(pit, &mut steps) {
             Ok(played) => played,
             Err(e) => return self.events.push(SessionEvent::Refused(e)),
         };
@@ -582,7 +636,7 @@ impl Session {
         let Some(outcome) = m.outcome() else {
             return;
         };
-        let result = outcome_event(outcome, m.board().score(), m.names());
+        let result = outcome_event(outcome, m.position().score(), m.names());
         let tally = *m.tally();
         self.events.push(SessionEvent::RoundOver(result, tally));
         let kept = self.keeper.close_round(&self.game);
@@ -621,7 +675,7 @@ impl Session {
         self.stop_thinking_ahead();
         if let Undo::Undone(moves) = self.game.undo_for(side) {
             let board = *self.game.board();
-            let mover = self.game.name(board.to_move());
+            let mover = self.game.name(self.game.position().to_move());
             let said = Notice::new(EventKind::News, taken_back(moves, mover));
             self.events.push(SessionEvent::TookBack(said, board));
             self.save();

@@ -10,6 +10,7 @@ use crate::store::SaveStore;
 
 fn config(rules: Rules, north: PlayerKind) -> MatchConfig {
     MatchConfig {
+        game: crate::rules::Game::Kalah,
         rules,
         seats: [
             Seat::new("Alice", PlayerKind::Human),
@@ -33,7 +34,7 @@ fn moves(events: &[SessionEvent]) -> Vec<(MovedBy, char)> {
     events
         .iter()
         .filter_map(|e| match e {
-            SessionEvent::Moved(m) => Some((m.by, Rules::KALAH.letter(m.played.pit).unwrap())),
+            SessionEvent::Moved(m) => Some((m.by, Rules::KALAH.letter(m.played.pit()).unwrap())),
             _ => None,
         })
         .collect()

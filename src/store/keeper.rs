@@ -517,6 +517,7 @@ mod tests {
 
     fn config() -> MatchConfig {
         MatchConfig {
+            game: crate::rules::Game::Kalah,
             rules: Rules::KALAH,
             seats: [
                 Seat::new("Alice", PlayerKind::Human),

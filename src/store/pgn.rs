@@ -287,6 +287,7 @@ mod tests {
     fn sample_text(rules: Rules, starter: Side, moves: &[Pit], north: &str) -> String {
         Record {
             config: MatchConfig {
+                game: crate::rules::Game::Kalah,
                 rules,
                 seats: [
                     Seat::new("Alice", PlayerKind::Human),

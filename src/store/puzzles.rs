@@ -475,7 +475,9 @@ impl Trainer {
             let record = files::read_text(&path, MAX_RECORD_BYTES as u64, Follow::Never)
                 .ok()
                 .and_then(|text| Record::parse(&text).ok());
+            // The puzzles are Kalah's (its solver finds them).
             if let Some(record) = record
+                && record.config.game == crate::rules::Game::Kalah
                 && let Ok(stepper) = record.stepper()
             {
                 let puzzles = self.puzzler.from_round(

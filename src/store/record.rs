@@ -66,7 +66,8 @@ use crate::game::names::{escaped, shown};
 use crate::game::{FirstMover, Match, MatchConfig, Seat, Tally};
 use crate::players::PlayerKind;
 use crate::rules::{
-    Board, Capture, NoTrace, Outcome, Pit, Played, Rules, Side, Sowing, Step, Sweep,
+    Board, Capture, Game, GameBoard, GamePlayed, GameRound, NoTrace, Outcome, Pit, Rules, Side,
+    Sowing, Step, Sweep,
 };
 
 /// The first line of every record.
@@ -196,18 +197,22 @@ impl Record {
     /// # Errors
     /// The first move the rules refuse.
     pub fn stepper(&self) -> Result<Stepper, RecordError> {
-        let mut board = self.config.start_board(self.starter);
+        let mut round = self.config.start_round(self.starter);
+        let mut rounds = Vec::with_capacity(self.moves.len() + 1);
         let mut boards = Vec::with_capacity(self.moves.len() + 1);
         let mut played = Vec::with_capacity(self.moves.len());
-        boards.push(board);
+        boards.push(round.position().drawn());
+        rounds.push(round.clone());
         for (i, &pit) in self.moves.iter().enumerate() {
-            let p = board
-                .play_traced(pit, &mut NoTrace)
+            let p = round
+                .play(pit, &mut NoTrace)
                 .map_err(|e| self.move_error(i, &e.to_string()))?;
-            boards.push(board);
+            boards.push(round.position().drawn());
+            rounds.push(round.clone());
             played.push(p);
         }
         Ok(Stepper {
+            rounds,
             boards,
             played,
             at: 0,
@@ -215,7 +220,7 @@ impl Record {
     }
 
     /// The `result` line's value for the position after all the moves.
-    fn result_text(&self, board: &Board) -> String {
+    fn result_text(&self, board: &GameBoard) -> String {
         let names = self.names();
         match board.outcome() {
             None => "unfinished".to_string(),
@@ -270,11 +275,16 @@ impl Record {
         let seats = &self.config.seats;
         let mut out = String::new();
         let _ = writeln!(out, "{HEADER}");
-        let _ = writeln!(out, "pits: {}", rules.pits());
-        let _ = writeln!(out, "seeds: {}", rules.seeds());
-        let _ = writeln!(out, "capture: {}", rules.capture());
-        let _ = writeln!(out, "sowing: {}", rules.sowing());
-        let _ = writeln!(out, "sweep: {}", rules.sweep());
+        let kalah = self.config.game == Game::Kalah;
+        if kalah {
+            let _ = writeln!(out, "pits: {}", rules.pits());
+            let _ = writeln!(out, "seeds: {}", rules.seeds());
+            let _ = writeln!(out, "capture: {}", rules.capture());
+            let _ = writeln!(out, "sowing: {}", rules.sowing());
+            let _ = writeln!(out, "sweep: {}", rules.sweep());
+        } else {
+            let _ = writeln!(out, "game: {}", self.config.game.as_str());
+        }
         let _ = writeln!(out, "first: {}", self.config.first);
         for side in Side::BOTH {
             let seat = &seats[side.index()];
@@ -296,22 +306,33 @@ impl Record {
         // A record of moves the rules refuse cannot be made by the game;
         // write what can be written rather than fail.
         if let Ok(stepper) = self.stepper() {
-            let _ = writeln!(out, "result: {}", self.result_text(stepper.last_board()));
+            let _ = writeln!(
+                out,
+                "result: {}",
+                self.result_text(&stepper.last_position())
+            );
             out.push_str("# Turn by turn (\"+\" after a move: it earned another turn):\n");
             let [s, n] = self.names().map(clean_name);
             for line in stepper.turn_lines([&s, &n]) {
                 let _ = writeln!(out, "#   {line}");
             }
         }
+        let options = if kalah {
+            format!(
+                "--pits {} --seeds {} --capture {} --sowing {} --sweep {}{}",
+                rules.pits(),
+                rules.seeds(),
+                rules.capture(),
+                rules.sowing(),
+                rules.sweep(),
+                start.map(|c| format!(" --board {c}")).unwrap_or_default(),
+            )
+        } else {
+            format!("--game {}", self.config.game.as_str())
+        };
         let _ = writeln!(
             out,
-            "# The same position: mancala position --pits {} --seeds {} --capture {} --sowing {} --sweep {}{} --to-move {} --moves {}",
-            rules.pits(),
-            rules.seeds(),
-            rules.capture(),
-            rules.sowing(),
-            rules.sweep(),
-            start.map(|c| format!(" --board {c}")).unwrap_or_default(),
+            "# The same position: mancala position {options} --to-move {} --moves {}",
             self.starter.as_str(),
             self.moves_text()
         );
@@ -379,6 +400,7 @@ impl Record {
 /// Fields as read, before they are checked together.
 #[derive(Default)]
 struct Fields {
+    game: Option<(usize, Game)>,
     pits: Option<(usize, usize)>,
     seeds: Option<(usize, usize)>,
     capture: Option<Capture>,
@@ -460,6 +482,10 @@ fn parse_tally(line: usize, value: &str) -> Result<Tally, RecordError> {
 impl Fields {
     fn set(&mut self, n: usize, key: &str, value: &str) -> Result<(), RecordError> {
         match key {
+            "game" => {
+                let game = value.parse::<Game>().map_err(|e| error(n, e.to_string()))?;
+                once(&mut self.game, n, key, (n, game))
+            }
             "pits" => once(&mut self.pits, n, key, (n, number(n, key, value)?)),
             "seeds" => once(&mut self.seeds, n, key, (n, number(n, key, value)?)),
             "capture" => once(&mut self.capture, n, key, keyword(n, key, value)?),
@@ -503,8 +529,36 @@ impl Fields {
         }
     }
 
+    /// The rules of a record of a game other than Kalah: its own, so no
+    /// Kalah rule option may be given.
+    fn other_game(&self, line: usize, game: Game) -> Result<Rules, RecordError> {
+        let given = [
+            ("pits", self.pits.is_some()),
+            ("seeds", self.seeds.is_some()),
+            ("capture", self.capture.is_some()),
+            ("sowing", self.sowing.is_some()),
+            ("sweep", self.sweep.is_some()),
+            ("start", self.start.is_some()),
+        ];
+        match given.into_iter().find(|(_, given)| *given) {
+            Some((key, _)) => Err(error(
+                line,
+                format!("a record of {game} has no '{key}' field: {game}'s rules are its own"),
+            )),
+            None => Ok(Rules::KALAH),
+        }
+    }
+
     fn finish(self) -> Result<Record, RecordError> {
         let missing = |key: &str| error(0, format!("the '{key}' field is missing"));
+        // Records written before Oware have no 'game' field: Kalah.
+        let game = match self.game {
+            Some((line, game)) if game != Game::Kalah => {
+                let rules = self.other_game(line, game)?;
+                return self.finish_with(game, rules);
+            }
+            _ => Game::Kalah,
+        };
         let (pits_line, pits) = self.pits.ok_or_else(|| missing("pits"))?;
         let (seeds_line, seeds) = self.seeds.ok_or_else(|| missing("seeds"))?;
         let rules = Rules::KALAH
@@ -515,6 +569,11 @@ impl Fields {
             .with_capture(self.capture.ok_or_else(|| missing("capture"))?)
             .with_sowing(self.sowing.ok_or_else(|| missing("sowing"))?)
             .with_sweep(self.sweep.ok_or_else(|| missing("sweep"))?);
+        self.finish_with(game, rules)
+    }
+
+    fn finish_with(self, game: Game, rules: Rules) -> Result<Record, RecordError> {
+        let missing = |key: &str| error(0, format!("the '{key}' field is missing"));
         let [south, north] = self.names;
         let seats = [
             Seat::new(
@@ -555,6 +614,7 @@ impl Fields {
         };
         let record = Record {
             config: MatchConfig {
+                game,
                 rules,
                 seats,
                 first: self.first.unwrap_or_default(),
@@ -570,7 +630,7 @@ impl Fields {
             message: e.message,
         })?;
         if let Some((line, claimed)) = self.result {
-            let actual = record.result_text(stepper.last_board());
+            let actual = record.result_text(&stepper.last_position());
             if claimed != actual {
                 return Err(error(
                     line,
@@ -590,8 +650,12 @@ impl Fields {
 /// a replay, whatever shows it.
 #[derive(Clone, Debug)]
 pub struct Stepper {
+    /// The round after each move (Oware's with the history repetition
+    /// needs), from the start.
+    rounds: Vec<GameRound>,
+    /// The same positions as drawn ([`GameBoard::drawn`]).
     boards: Vec<Board>,
-    played: Vec<Played>,
+    played: Vec<GamePlayed>,
     at: usize,
 }
 
@@ -614,10 +678,22 @@ impl Stepper {
         self.at
     }
 
-    /// The current position.
+    /// The current position, as drawn ([`GameBoard::drawn`]).
     #[must_use]
     pub fn board(&self) -> &Board {
         &self.boards[self.at]
+    }
+
+    /// The current position, in its family's rules.
+    #[must_use]
+    pub fn position(&self) -> GameBoard {
+        self.rounds[self.at].position()
+    }
+
+    /// The position after every move, in its family's rules.
+    #[must_use]
+    pub fn last_position(&self) -> GameBoard {
+        self.rounds.last().unwrap_or(&self.rounds[0]).position()
     }
 
     /// The position after every move.
@@ -635,7 +711,7 @@ impl Stepper {
     /// What the move that led to the current position did (`None` at the
     /// start).
     #[must_use]
-    pub fn last_played(&self) -> Option<&Played> {
+    pub fn last_played(&self) -> Option<&GamePlayed> {
         self.at.checked_sub(1).map(|i| &self.played[i])
     }
 
@@ -643,10 +719,23 @@ impl Stepper {
     /// next one, for animating it (empty at the end).
     #[must_use]
     pub fn next_steps(&self) -> Vec<Step> {
+        self.steps_of(self.at)
+    }
+
+    /// The steps of the move that led to the current position (empty at
+    /// the start).
+    #[must_use]
+    pub fn last_steps(&self) -> Vec<Step> {
+        self.at
+            .checked_sub(1)
+            .map_or_else(Vec::new, |i| self.steps_of(i))
+    }
+
+    fn steps_of(&self, index: usize) -> Vec<Step> {
         let mut steps = Vec::new();
-        if let Some(played) = self.played.get(self.at) {
-            let mut board = self.boards[self.at];
-            let _ = board.play_traced(played.pit, &mut steps);
+        if let Some(played) = self.played.get(index) {
+            let mut round = self.rounds[index].clone();
+            let _ = round.play(played.pit(), &mut steps);
         }
         steps
     }
@@ -691,13 +780,13 @@ impl Stepper {
                     lines.push(std::mem::take(&mut current));
                 }
                 turn += 1;
-                let _ = write!(current, "{turn}. {}:", names[played.mover.index()]);
+                let _ = write!(current, "{turn}. {}:", names[played.mover().index()]);
             }
-            let _ = write!(current, " {}", rules.letter(played.pit).unwrap_or('?'));
-            if played.extra_turn {
+            let _ = write!(current, " {}", rules.letter(played.pit()).unwrap_or('?'));
+            if played.extra_turn() {
                 current.push('+');
             }
-            continuing = played.extra_turn;
+            continuing = played.extra_turn();
         }
         if !current.is_empty() {
             lines.push(current);
@@ -712,6 +801,7 @@ mod tests {
 
     fn config() -> MatchConfig {
         MatchConfig {
+            game: crate::rules::Game::Kalah,
             rules: Rules::KALAH,
             seats: [
                 Seat::new("Alice", PlayerKind::Human),
@@ -760,6 +850,35 @@ mod tests {
     }
 
     #[test]
+    fn a_record_without_a_game_field_is_kalah_and_oware_records_name_theirs() {
+        // Written before there was Oware: no 'game' line.
+        let old = Record::parse(DOC_EXAMPLE).unwrap();
+        assert_eq!(old.config.game, Game::Kalah);
+        let mut cfg = config();
+        cfg.game = Game::Oware;
+        let mut m = Match::new(cfg, 0);
+        // f sows g h i j; then North's j (5) reaches a.
+        for pit in letters("f,j") {
+            m.play(pit, &mut NoTrace).unwrap();
+        }
+        let text = Record::of_match(&m).to_text();
+        assert!(text.contains("\ngame: oware\n"), "{text}");
+        assert!(text.contains("mancala position --game oware --to-move south --moves f,j"));
+        let back = Record::parse(&text).unwrap();
+        assert_eq!(back.config.game, Game::Oware);
+        assert_eq!(back.to_match(0).unwrap().position(), m.position());
+        let stepper = back.stepper().unwrap();
+        assert_eq!(stepper.last_position(), m.position());
+        // Kalah's options have no place in an Oware record.
+        let with_pits = text.replace("game: oware\n", "game: oware\npits: 6\n");
+        let err = Record::parse(&with_pits).unwrap_err();
+        assert!(err.message.contains("has no 'pits' field"), "{err}");
+        // A game this version does not know is refused by its line.
+        let err = Record::parse(&text.replace("game: oware", "game: chess")).unwrap_err();
+        assert_eq!(err.line, 2, "{err}");
+    }
+
+    #[test]
     fn written_records_read_back_the_same() {
         let record = sample();
         let text = record.to_text();
@@ -805,7 +924,7 @@ mod tests {
             board.play(pit).unwrap();
             assert!(stepper.forward());
             assert_eq!(*stepper.board(), board);
-            assert_eq!(stepper.last_played().unwrap().pit, pit);
+            assert_eq!(stepper.last_played().unwrap().pit(), pit);
         }
         assert!(!stepper.forward());
         assert!(stepper.back());
@@ -944,6 +1063,7 @@ mod tests {
             let kinds = [PlayerKind::Human, PlayerKind::Tree(3), PlayerKind::Perfect];
             let record = Record {
                 config: MatchConfig {
+                    game: crate::rules::Game::Kalah,
                     rules,
                     seats: [
                         Seat::new(

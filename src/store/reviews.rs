@@ -293,6 +293,10 @@ impl Reviews {
         self.files_read.add();
         let bytes = files::read_bytes(&file.path, MAX_RECORD_BYTES as u64, Follow::Never).ok()?;
         let record = Record::parse(std::str::from_utf8(&bytes).ok()?).ok()?;
+        // The analysis is Kalah's (its solver values the moves).
+        if record.config.game != crate::rules::Game::Kalah {
+            return None;
+        }
         let hash = hex(&Sha256::digest(&bytes));
         if let Some(line) = self.cache.get(&hash)
             && line.serves(record.moves.len(), think_ms)
@@ -511,6 +515,7 @@ mod tests {
         }
         let record = Record {
             config: MatchConfig {
+                game: crate::rules::Game::Kalah,
                 rules,
                 seats: [
                     Seat::new("Alice", PlayerKind::Human),

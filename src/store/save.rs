@@ -142,8 +142,14 @@ fn fnv1a(text: &str) -> u64 {
 fn identity(config: &MatchConfig) -> String {
     let r = &config.rules;
     let [s, n] = &config.seats;
+    // Kalah's identity is as it was before there were other games, so that
+    // its saves still resume.
+    let game = match config.game {
+        crate::rules::Game::Kalah => String::new(),
+        game => format!("{}|", game.as_str()),
+    };
     format!(
-        "{}|{}|{}|{}|{}|{}|{}|{}|{}|{}",
+        "{game}{}|{}|{}|{}|{}|{}|{}|{}|{}|{}",
         r.pits(),
         r.seeds(),
         r.capture(),
@@ -764,6 +770,7 @@ mod tests {
 
     fn config(north: &str) -> MatchConfig {
         MatchConfig {
+            game: crate::rules::Game::Kalah,
             rules: Rules::KALAH,
             seats: [
                 Seat::new("Alice", PlayerKind::Human),

@@ -72,7 +72,7 @@ pub fn append_round(path: &Path, m: &Match, time: u64, id: Option<&str>) -> io::
         south: clean_name(m.name(Side::South)),
         north: clean_name(m.name(Side::North)),
         score: [score.south, score.north],
-        rules: m.rules().to_string(),
+        rules: m.config().rules_text(),
         id: id.map(str::to_string),
         kinds: (!m.config().kinds().iter().all(|k| k.is_person()))
             .then(|| m.config().kinds().map(|k| k.to_string())),
@@ -745,6 +745,7 @@ mod tests {
         use crate::rules::{NoTrace, Rules};
         let mut m = Match::new(
             MatchConfig {
+                game: crate::rules::Game::Kalah,
                 rules: Rules::KALAH,
                 seats: [
                     Seat::new("Alice", PlayerKind::Human),

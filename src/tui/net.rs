@@ -1,14 +1,13 @@
 //! A match with a friend on another machine, full screen: the one game
 //! screen ([`App`], see `tui/game/app/remote.rs`).
 //!
-//! On the host the screen plays the match as a local one, with the friend
-//! at a network seat: [`HostWorld`] is the local game's world (its keeper
-//! keeps the match, its worker gives hints) and the friend's seat
-//! ([`FriendSeat`]), which answers the friend's turns with the moves that
-//! came over the connection. On the joiner, [`JoinWorld`] carries the
-//! screen's typed commands (play a pit, ask to take back, yes or no,
-//! quit) to the network game and brings back what it says, each confirmed move sown seed by seed. Both
-//! say the same words as plain mode; the screen loop polls both.
+//! On both ends the screen shows the match that the host's session plays
+//! (the referee, [`crate::net::hosted`]): [`NetWorld`] carries the screen's
+//! typed commands (play a pit, ask to take back, yes or no, quit) to the
+//! network game ([`HostEngine`] around the friend's seat on the host,
+//! [`JoinEngine`] around the connection on the joiner) and brings back
+//! what it says, each kept move sown seed by seed. Both say the same words
+//! as plain mode; the screen loop polls both.
 
 use std::collections::VecDeque;
 use std::io;
@@ -19,16 +18,16 @@ use std::time::{Duration, Instant};
 
 use crate::console;
 use crate::game::{FirstMover, Match, MatchConfig, PlayOptions, Seat};
+use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE};
 use crate::net::play::{
-    Ask, Command, ForMatch, FriendSeat, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, Show,
+    Ask, Command, FriendSeat, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, Show,
 };
-use crate::net::referee::{HOST_SIDE, Happening, JOINER_SIDE};
 use crate::net::resume::HostNote;
 use crate::players::PlayerKind;
 use crate::rules::{Pit, Played, Rules, Side, Step};
 use crate::tui::game::app::{App, Shown};
 use crate::tui::game::computer::{Answer, Request, Worker};
-use crate::tui::game::world::{Effect, GameMessage, GameWorld};
+use crate::tui::game::world::{Effect, GameMessage};
 use crate::tui::prefs::{self, Chosen};
 use crate::tui::screen::{self, World};
 
@@ -104,6 +103,10 @@ impl Show for Feed {
     fn board(&mut self, m: &Match) -> io::Result<()> {
         self.push(Shown::Board(Box::new(m.clone())));
         Ok(())
+    }
+
+    fn started(&mut self, m: &Match) -> io::Result<()> {
+        self.board(m)
     }
 
     /// The screen plays each confirmed move on its own match: this
@@ -185,183 +188,93 @@ impl NetworkTurns {
     }
 }
 
-/// The host's world: the friend's seat (connection, referee, agreement),
-/// and the local game's world, whose keeper keeps the match and whose
-/// worker gives hints. The friend's turn is asked of it like a computer's
-/// ([`Request::Move`] for the network seat) and answered with the move
-/// that came over the connection.
-pub struct HostWorld {
-    seat: FriendSeat<Feed>,
-    rx: mpsc::Receiver<HostIn>,
-    game: GameWorld,
-    /// The saved match offered for resuming, with its note.
-    offer: Option<(Match, HostNote)>,
-    /// The friend's turns (each move checked by the referee).
-    friend: NetworkTurns,
-    ended: bool,
+/// One end of the network game, as the screen's world drives it.
+trait NetEnd {
+    /// A command from the screen; `Some` when the game ends with that code.
+    ///
+    /// # Errors
+    /// When the network game fails (a port, the output).
+    fn command(&mut self, command: Command) -> anyhow::Result<Option<ExitCode>>;
+    /// What came from the network, and time passed.
+    ///
+    /// # Errors
+    /// As [`NetEnd::command`].
+    fn poll(&mut self) -> anyhow::Result<Option<ExitCode>>;
+    /// What the network game said since the last call.
+    fn drain(&mut self) -> Vec<News>;
 }
 
-impl HostWorld {
-    /// Hands the screen what was said and what to do to its match; ends
-    /// the game once the match is over or `result` says so.
-    fn settle(&mut self, result: anyhow::Result<bool>, answers: &mut Vec<GameMessage>) {
-        let changed = match result {
-            Ok(changed) => changed,
-            Err(e) => {
-                self.drain(answers);
-                self.end(Some(format!("mancala: {e:#}")), 1, answers);
-                return;
-            }
-        };
-        for action in self.seat.take_actions() {
-            match action {
-                ForMatch::Start(m) => {
-                    self.drain(answers);
-                    answers.push(GameMessage::Net(Shown::Start(m)));
-                }
-                ForMatch::Play(pit) => self.friend.came(pit, answers),
-                ForMatch::TakeBack(side) => {
-                    self.drain(answers);
-                    answers.push(GameMessage::Net(Shown::TakeBack(side)));
-                }
-                ForMatch::NextRound => {
-                    self.drain(answers);
-                    answers.push(GameMessage::Net(Shown::NextRound));
-                }
-                ForMatch::Finished => {}
-            }
-        }
+/// The host's end: the friend's seat, whose session plays and keeps the
+/// match (and is the referee of the friend's moves).
+struct HostEngine {
+    seat: FriendSeat<Feed>,
+    rx: mpsc::Receiver<HostIn>,
+    /// The saved match offered for resuming, with its note.
+    offer: Option<(Match, HostNote)>,
+}
+
+impl HostEngine {
+    /// Ends the game once the match is over, else says what is asked now.
+    fn settle(&mut self, changed: bool) -> anyhow::Result<Option<ExitCode>> {
         if self.seat.is_finished() {
             self.seat.end();
-            self.drain(answers);
-            self.end(None, 0, answers);
-            return;
+            return Ok(Some(ExitCode::SUCCESS));
         }
-        if changed && let Err(e) = self.seat.prompt() {
-            self.end(Some(format!("mancala: {e}")), 1, answers);
-            return;
+        if changed {
+            self.seat.prompt()?;
         }
-        self.drain(answers);
+        Ok(None)
     }
+}
 
-    /// What the seat said since the last call.
-    fn drain(&mut self, answers: &mut Vec<GameMessage>) {
-        // The friend's moves come as the referee's `ForMatch::Play`.
-        let said = self.seat.show_mut().said();
-        answers.extend(said.into_iter().map(GameMessage::Net));
-    }
-
-    fn end(&mut self, why: Option<String>, code: u8, answers: &mut Vec<GameMessage>) {
-        self.ended = true;
-        if let Some(text) = why {
-            answers.push(GameMessage::Net(Shown::Say(text)));
-        }
-        answers.push(GameMessage::Net(Shown::Ended(code)));
-    }
-
-    /// A command from the screen: the answer to the resume question, a
-    /// request to take back a move, a yes or no to the question open, or
-    /// quitting.
-    fn command(&mut self, command: Command) -> anyhow::Result<bool> {
+impl NetEnd for HostEngine {
+    fn command(&mut self, command: Command) -> anyhow::Result<Option<ExitCode>> {
         if self.offer.is_some() {
             match command {
                 Command::Answer(yes) => {
                     let offer = self.offer.take().filter(|_| yes);
                     self.seat.start(offer)?;
                     // A resumed match waits for the friend (Ask::Away).
-                    return Ok(true);
+                    return self.settle(true);
                 }
-                Command::Quit => self.ended = true,
-                _ => {}
+                Command::Quit => return Ok(Some(ExitCode::SUCCESS)),
+                _ => return Ok(None),
             }
-            return Ok(false);
         }
-        match command {
-            Command::Quit => {
-                self.seat.leave()?;
-                self.ended = true;
-            }
-            Command::Undo => self.seat.ask_take_back()?,
-            Command::Answer(yes) => {
-                self.seat.answer(yes, &mut self.game.keeper)?;
-            }
-            _ => {}
+        if command == Command::Quit {
+            self.seat.leave()?;
+            return Ok(Some(ExitCode::SUCCESS));
         }
-        Ok(true)
-    }
-}
-
-impl World<App> for HostWorld {
-    fn perform(&mut self, effect: Effect, answers: &mut Vec<GameMessage>) {
-        match effect {
-            Effect::Think(Request::Move { id, side, .. }) if side == JOINER_SIDE => {
-                self.friend.ask(id, answers);
-            }
-            Effect::Think(request) => {
-                if let Some(request) = self.friend.pass_on(request) {
-                    self.game.perform(Effect::Think(request), answers);
-                }
-            }
-            // Kept by the local game's keeper, then told to the friend.
-            Effect::Save(ref m) | Effect::CloseRound(ref m) => {
-                let kept = Match::clone(m);
-                self.game.perform(effect, answers);
-                if !self.ended {
-                    let result = self.seat.kept(&kept, &self.game.keeper).map(|()| false);
-                    self.settle(result.map_err(Into::into), answers);
-                }
-            }
-            Effect::SavePrefs(prefs) => self.game.perform(Effect::SavePrefs(prefs), answers),
-            Effect::Net(command) if !self.ended => {
-                let result = self.command(command);
-                if self.ended {
-                    self.drain(answers);
-                    answers.push(GameMessage::Net(Shown::Ended(0)));
-                } else {
-                    self.settle(result, answers);
-                }
-            }
-            Effect::Net(_) => {}
-        }
+        self.seat.command(command)?;
+        self.settle(true)
     }
 
-    fn poll(&mut self, answers: &mut Vec<GameMessage>) {
-        while !self.ended
-            && let Ok(event) = self.rx.try_recv()
-        {
-            let result = match event {
-                HostIn::Net(event) => self.seat.on_net(event, &mut self.game.keeper),
-                HostIn::Input(_) => Ok(false),
+    fn poll(&mut self) -> anyhow::Result<Option<ExitCode>> {
+        while let Ok(event) = self.rx.try_recv() {
+            let HostIn::Net(event) = event else {
+                continue;
             };
-            self.settle(result.map_err(Into::into), answers);
+            let changed = self.seat.on_net(event)?;
+            if let Some(code) = self.settle(changed)? {
+                return Ok(Some(code));
+            }
         }
-        if !self.ended {
-            let result = self
-                .seat
-                .save_again(&mut self.game.keeper)
-                .and_then(|()| self.seat.tick())
-                .map(|()| false);
-            self.settle(result.map_err(Into::into), answers);
-        }
-        self.game.poll(answers);
+        self.seat.tick()?;
+        self.settle(false)
     }
 
-    fn busy(&self) -> bool {
-        !self.ended || self.game.busy()
-    }
-
-    fn shut_down(&mut self) {
-        self.game.shut_down();
+    fn drain(&mut self) -> Vec<News> {
+        std::mem::take(&mut self.seat.show_mut().news)
     }
 }
 
 /// The joiner's end of the network game, as the screen's world drives it.
-pub struct JoinEngine {
+struct JoinEngine {
     game: JoinGame<Feed>,
     rx: mpsc::Receiver<JoinIn>,
 }
 
-impl JoinEngine {
+impl NetEnd for JoinEngine {
     fn command(&mut self, command: Command) -> anyhow::Result<Option<ExitCode>> {
         Ok(self.game.handle(JoinIn::Command(command))?)
     }
@@ -380,27 +293,27 @@ impl JoinEngine {
     }
 }
 
-/// The joiner's world: carries the screen's answers to the network game
-/// and brings back what it says; answers the host's turns with the host's
-/// confirmed moves; works out hints on this machine.
-pub struct JoinWorld {
-    engine: JoinEngine,
+/// The world of either end: carries the screen's commands to the network
+/// game and brings back what it says; answers the other player's turns
+/// with their kept moves; works out hints on this machine.
+struct NetWorld<E> {
+    engine: E,
     ended: bool,
     hints: Worker,
     prefs: Option<PathBuf>,
-    /// The host's turns (each move confirmed by the host).
-    host: NetworkTurns,
+    /// The other player's turns (each move kept by the host).
+    other: NetworkTurns,
 }
 
-impl JoinWorld {
+impl<E: NetEnd> NetWorld<E> {
     fn settle(&mut self, result: anyhow::Result<Option<ExitCode>>, answers: &mut Vec<GameMessage>) {
         for news in self.engine.drain() {
             match news {
-                News::Other(pit) => self.host.came(pit, answers),
+                News::Other(pit) => self.other.came(pit, answers),
                 News::Show(shown) => {
                     if matches!(shown, Shown::Board(_)) {
                         // The host's match as it stands holds those moves.
-                        self.host.arrived.clear();
+                        self.other.arrived.clear();
                     }
                     answers.push(GameMessage::Net(shown));
                 }
@@ -422,18 +335,16 @@ impl JoinWorld {
     }
 }
 
-impl World<App> for JoinWorld {
+impl<E: NetEnd> World<App> for NetWorld<E> {
     fn perform(&mut self, effect: Effect, answers: &mut Vec<GameMessage>) {
         match effect {
             Effect::Net(command) if !self.ended => {
                 let result = self.engine.command(command);
                 self.settle(result, answers);
             }
-            Effect::Think(Request::Move { id, side, .. }) if side == HOST_SIDE => {
-                self.host.ask(id, answers);
-            }
+            Effect::Think(Request::Move { id, .. }) => self.other.ask(id, answers),
             Effect::Think(request) => {
-                if let Some(request) = self.host.pass_on(request) {
+                if let Some(request) = self.other.pass_on(request) {
                     self.hints.submit(request);
                 }
             }
@@ -444,7 +355,7 @@ impl World<App> for JoinWorld {
                     answers.push(GameMessage::Warning(warning));
                 }
             }
-            // The host keeps the match; the joiner's screen keeps nothing.
+            // The host's session keeps the match; the screen keeps nothing.
             Effect::Net(_) | Effect::Save(_) | Effect::CloseRound(_) => {}
         }
     }
@@ -479,6 +390,7 @@ fn placeholder(rules: Rules, first: FirstMover, names: [&str; 2], me: Side) -> M
         Seat::new(names[side.index()], kind)
     };
     let config = MatchConfig {
+        game: crate::rules::Game::Kalah,
         rules,
         seats: [seat(Side::South), seat(Side::North)],
         first,
@@ -543,7 +455,7 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
         [&setup.name, "your friend"],
         HOST_SIDE,
     );
-    let (seat, keeper, offer) = FriendSeat::open(setup, Feed::new(HOST_SIDE), tx)?;
+    let (seat, offer) = FriendSeat::open(setup, Feed::new(HOST_SIDE), tx)?;
     let app = App::networked(
         shown,
         HOST_SIDE,
@@ -552,21 +464,8 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
         (80, 24),
         Instant::now(),
     );
-    let mut world = HostWorld {
-        seat,
-        rx,
-        game: GameWorld {
-            worker: Worker::new(app.game().config(), HINT_THINK, 0),
-            keeper,
-            prefs: kept_at,
-        },
-        offer,
-        friend: NetworkTurns::default(),
-        ended: false,
-    };
-    let mut first = Vec::new();
-    world.drain(&mut first);
-    run_screen(app, &mut world, first, chosen)
+    let engine = HostEngine { seat, rx, offer };
+    run_world(app, engine, kept_at, chosen)
 }
 
 /// Runs `mancala join` full screen, sowing at the speed `given` on the
@@ -604,13 +503,23 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
         (80, 24),
         Instant::now(),
     );
+    run_world(app, JoinEngine { game, rx }, kept_at, chosen)
+}
+
+/// Runs the screen of `app` around `engine` until the game ends.
+fn run_world<E: NetEnd>(
+    app: App,
+    engine: E,
+    prefs: Option<PathBuf>,
+    chosen: Chosen,
+) -> anyhow::Result<ExitCode> {
     let hints = Worker::new(app.game().config(), HINT_THINK, 0);
-    let mut world = JoinWorld {
-        engine: JoinEngine { game, rx },
+    let mut world = NetWorld {
+        engine,
         ended: false,
         hints,
-        prefs: kept_at,
-        host: NetworkTurns::default(),
+        prefs,
+        other: NetworkTurns::default(),
     };
     let mut first = Vec::new();
     world.settle(Ok(None), &mut first);

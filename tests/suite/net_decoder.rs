@@ -1,21 +1,26 @@
 //! The network decoders against arbitrary bytes and arbitrary messages:
 //! they never panic, and a message the host refuses never changes its
-//! match.
+//! match (its session).
 
 use mancala::game::{FirstMover, Match, MatchConfig, Seat};
 use mancala::net::frame::read_frame;
+use mancala::net::hosted::Hosted;
 use mancala::net::message::{At, Hello, Snapshot, ToHost, ToJoiner, decode};
-use mancala::net::referee::{Mirror, Out, Referee};
+use mancala::net::mirror::Mirror;
 use mancala::players::PlayerKind;
 use mancala::rules::{NoTrace, Rules};
+use mancala::store::Keeper;
 use proptest::prelude::*;
 
-fn referee(moves: usize) -> Referee {
+/// The host's match after `moves` moves (each side's first legal pit),
+/// kept nowhere.
+fn hosted(moves: usize) -> Hosted {
     let config = MatchConfig {
+        game: mancala::rules::Game::Kalah,
         rules: Rules::new(4, 3).unwrap(),
         seats: [
             Seat::new("Alice", PlayerKind::Human),
-            Seat::new("Michael", PlayerKind::Human),
+            Seat::new("Michael", PlayerKind::Network),
         ],
         first: FirstMover::Alternate,
         start: None,
@@ -26,25 +31,7 @@ fn referee(moves: usize) -> Referee {
             m.play(pit, &mut NoTrace).unwrap();
         }
     }
-    Referee::new(m)
-}
-
-/// Does to `m` what the referee hands the front end, as a host front end
-/// does, and tells the referee it was kept.
-fn carry_out(r: &mut Referee, m: &mut Match, out: Vec<Out>) {
-    for item in out {
-        match item {
-            Out::Play(pit) => {
-                m.play(pit, &mut NoTrace).expect("the referee checked it");
-            }
-            Out::TakeBack(side) => {
-                m.undo_for(side);
-            }
-            Out::NextRound => m.next_round(),
-            Out::Send(_) | Out::Show(_) | Out::Finish => continue,
-        }
-        r.kept(m);
-    }
+    Hosted::new(m, Keeper::new(None))
 }
 
 fn to_host() -> impl Strategy<Value = ToHost> {
@@ -85,7 +72,7 @@ proptest! {
         let text = format!("{{\"type\":\"{kind}\",{body}}}");
         let _ = decode::<ToHost>(text.as_bytes());
         if let Ok(message) = decode::<ToJoiner>(text.as_bytes()) {
-            let mut mirror = Mirror::new(&Snapshot::of(referee(3).game())).unwrap();
+            let mut mirror = Mirror::new(&Snapshot::of(hosted(3).game())).unwrap();
             let _ = mirror.apply(message);
         }
     }
@@ -95,19 +82,18 @@ proptest! {
         played in 0usize..6,
         messages in proptest::collection::vec(to_host(), 1..8),
     ) {
-        let mut r = referee(played);
-        let mut m = r.game().clone();
+        let mut h = hosted(played);
         for message in messages {
-            let before = (*m.board(), m.moves().to_vec(), *m.tally());
-            match r.remote(message.clone()) {
-                Err(_) => {
-                    let after = (*r.game().board(), r.game().moves().to_vec(), *r.game().tally());
-                    prop_assert_eq!(&before, &after, "{:?}", message);
-                }
-                Ok(out) => carry_out(&mut r, &mut m, out),
+            let state = |h: &Hosted| {
+                let m = h.current();
+                (*m.board(), m.moves().to_vec(), *m.tally(), m.round())
+            };
+            let before = state(&h);
+            if h.remote(message.clone()).is_err() {
+                prop_assert_eq!(&before, &state(&h), "{:?}", message);
             }
-            // The referee's match is the front end's, as kept.
-            prop_assert_eq!(r.game().board(), m.board());
+            // Nothing is kept unsaved here: the joiner is told of all.
+            prop_assert_eq!(h.game().board(), h.current().board());
         }
     }
 

@@ -258,3 +258,98 @@ fn quitting_the_joiners_screen_where_q_is_a_pit_plays_no_move() {
     let host = tmux.wait_for_in("game.0", "Michael left the match.");
     assert!(!host.contains("Michael played q"), "{host}");
 }
+
+/// The counts a screen shows: North's pits left to right, the stores
+/// (North's on the left), South's pits left to right.
+fn counts_shown(screen: &str) -> Vec<u32> {
+    let rows = board(screen);
+    let numbers = |line: &str| -> Vec<u32> {
+        line.split(|c: char| !c.is_ascii_digit())
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse().unwrap())
+            .collect()
+    };
+    let stores = rows.iter().find(|r| r.contains('◀')).expect("the stores");
+    let mut shown = numbers(&rows[1]);
+    shown.extend(numbers(stores));
+    shown.extend(numbers(&rows[rows.len() - 2]));
+    shown
+}
+
+/// What a screen shows of `board`, in [`counts_shown`]'s order.
+fn counts_of(board: &mancala::rules::Board) -> Vec<u32> {
+    let counts: Vec<u32> = board.counts().iter().map(|&c| u32::from(c)).collect();
+    let pits = (counts.len() - 2) / 2;
+    let mut shown: Vec<u32> = counts[pits + 1..2 * pits + 1]
+        .iter()
+        .rev()
+        .copied()
+        .collect();
+    shown.extend([counts[2 * pits + 1], counts[pits]]);
+    shown.extend(&counts[..pits]);
+    shown
+}
+
+/// The plain tests' scripted round (the rightmost legal pit each move,
+/// Kalah 6 × 4) played on both full screens, each move typed on its
+/// player's screen once both show the board before it: the host's and the
+/// joiner's records hold the same moves as the round played locally in
+/// plain mode.
+#[test]
+fn the_scripted_round_on_both_full_screens_records_as_plain_local_play() {
+    use mancala::rules::{Board, Rules, Side};
+    let rules = Rules::KALAH;
+    let mut board = Board::new(rules);
+    let mut script = Vec::new();
+    while let Some(pit) = board.legal_moves().last() {
+        let mover = board.to_move();
+        board.play(pit).unwrap();
+        script.push((mover, rules.letter(pit).unwrap(), board));
+    }
+    let scratch = Scratch::new("net-scripted");
+    let local = scratch.path().join("local");
+    let input: String = script.iter().map(|(_, l, _)| format!("{l}\n")).collect();
+    let out = common::program::run(
+        &local,
+        &scratch.config(),
+        &["--plain", "--no-animation", "Alice", "Michael"],
+        &format!("{input}n\n"),
+    );
+    assert!(out.status.success(), "{out:?}");
+    let opts = "--no-animation";
+    let Some(tmux) = host_and_join(&scratch, "net-scripted", opts, opts) else {
+        return;
+    };
+    tmux.wait_for_in("game.0", "Alice, your move");
+    tmux.wait_for_in("game.1", "Waiting for Alice…");
+    for (mover, letter, after) in &script {
+        let (pane, name) = match mover {
+            Side::South => ("game.0", "Alice"),
+            Side::North => ("game.1", "Michael"),
+        };
+        tmux.wait_for_in(pane, &format!("{name}, your move"));
+        tmux.keys_to(pane, &[&letter.to_string()]);
+        let want = counts_of(after);
+        tmux.wait_until(&format!("{name}'s {letter} on both screens"), |t| {
+            ["game.0", "game.1"]
+                .iter()
+                .all(|p| counts_shown(&t.pane(p)) == want)
+        });
+    }
+    tmux.wait_for_in("game.0", "Play again? (y/n)");
+    tmux.keys_to("game.0", &["n"]);
+    tmux.wait_for_in("game.1", "The match is over. Thanks for playing!");
+    let moves = |data: &std::path::Path| {
+        let records: Vec<_> = std::fs::read_dir(data.join("records"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(records.len(), 1, "{records:?}");
+        let text = std::fs::read_to_string(&records[0]).unwrap();
+        mancala::store::Record::parse(&text).unwrap().moves
+    };
+    let played = moves(&local);
+    assert_eq!(played.len(), script.len());
+    assert_eq!(moves(&scratch.data()), played, "the host's record");
+    assert_eq!(moves(&joiner_data(&scratch)), played, "the joiner's record");
+}

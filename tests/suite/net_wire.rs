@@ -125,6 +125,7 @@ fn the_host_prints_nothing_raw_that_a_joiner_sent() {
 /// seeds, Alice (South) to move first.
 fn snapshot() -> Snapshot {
     let config = MatchConfig {
+        game: mancala::rules::Game::Kalah,
         rules: Rules::new(3, 2).unwrap(),
         seats: [
             Seat::new("Alice", PlayerKind::Human),

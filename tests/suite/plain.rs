@@ -49,6 +49,7 @@ fn text(bytes: &[u8]) -> String {
 
 fn config(rules: Rules, south: &str, north: &str) -> MatchConfig {
     MatchConfig {
+        game: mancala::rules::Game::Kalah,
         rules,
         seats: [
             Seat::new(south, PlayerKind::Human),

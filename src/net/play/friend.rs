@@ -1,13 +1,9 @@
-//! The friend's seat on the host: listening, who may take the seat, the
-//! [`Referee`], and what only a network match has (waiting for the friend,
-//! take-back requests, both answering "Play again?"). Both host front ends
-//! use it: plain mode's [`super::HostGame`] and the full screen's world.
-//!
-//! The match is the front end's: it plays the friend's moves as the
-//! [`PlayerKind::Network`] seat's turns and keeps the match with its own
-//! [`Keeper`]. What the front end must do to the match comes out of
-//! [`FriendSeat::take_actions`] ([`ForMatch`]); once it has kept a change it
-//! calls [`FriendSeat::kept`], and only then is the joiner told.
+//! The friend's seat on the host: listening, who may take the seat, and
+//! the host's match ([`Hosted`]: the session that is the referee, with
+//! what only a network match adds). Both host front ends use it: plain
+//! mode's [`super::HostGame`] and the full screen's world. What the match
+//! says is shown through [`Show`]; the joiner is told of a change only
+//! once the session has kept it.
 
 use std::io;
 use std::net::{SocketAddr, TcpListener};
@@ -17,37 +13,18 @@ use std::time::{Duration, Instant};
 use crate::game::{Match, MatchConfig, Seat, outcome_message};
 use crate::net::code::JoinCode;
 use crate::net::frame::FrameError;
+use crate::net::hosted::{HOST_SIDE, Happening, Hosted, JOINER_SIDE, Said};
 use crate::net::link::{self, HostEvent, PING_EVERY};
 use crate::net::message::{ToHost, ToJoiner};
-use crate::net::referee::{HOST_SIDE, Happening, JOINER_SIDE, Out, Referee};
 use crate::net::resume::{self, HostNote};
 use crate::net::seat::{Admission, SeatKeeper};
 use crate::net::session::{Sender, SessionError};
 use crate::players::PlayerKind;
 use crate::rng::Rng;
-use crate::rules::{Pit, Side};
 use crate::store::Keeper;
 use crate::store::keeper::saved_summary;
 
-use super::{Ask, HostIn, HostSetup, Show, names};
-
-/// What the front end does to its match for the network game.
-#[derive(Clone, Debug)]
-pub enum ForMatch {
-    /// The friend joined for the first time, or the saved match was
-    /// resumed: this is the match from now on.
-    Start(Box<Match>),
-    /// The friend's move, checked by the referee: play it as the network
-    /// seat's turn.
-    Play(Pit),
-    /// Both agreed: take back this side's last move and the reply to it
-    /// ([`Match::undo_for`]).
-    TakeBack(Side),
-    /// Both want to play again: the next round ([`Match::next_round`]).
-    NextRound,
-    /// The match is over (its end is kept already): stop.
-    Finished,
-}
+use super::{Ask, Command, HostIn, HostSetup, Show, names};
 
 /// The host's unfinished match offered for resuming, with its note.
 pub type Offer = (Match, HostNote);
@@ -58,22 +35,22 @@ pub struct FriendSeat<S> {
     setup: HostSetup,
     tx: mpsc::Sender<HostIn>,
     code: JoinCode,
-    referee: Option<Referee>,
+    /// Keeps the match: here until the match starts, then its session's.
+    keeper: Option<Keeper>,
+    hosted: Option<Hosted>,
     resumed: bool,
     conn: Option<(u64, Sender)>,
     /// Who may take the joiner's seat.
     seat: SeatKeeper,
     last_sent: Instant,
-    /// What the front end is to do to its match, in order.
-    actions: Vec<ForMatch>,
     /// A join without the seat's key while the seat's connection still
     /// looked open: it is let in if that connection ends within
     /// [`REJOIN_GRACE`] (a program restarted at once after a crash reaches
     /// the host before the old connection's end does), else turned away.
     contender: Option<Contender>,
-    /// The match as last changed, when its save failed: the joiner hears
-    /// of the change once it is saved, tried again at `.1`.
-    unsaved: Option<(Match, Instant)>,
+    /// When a save that failed is tried again (the joiner hears of the
+    /// change once it is saved).
+    save_again_at: Option<Instant>,
     /// The host's unfinished matches under these rules, when there are
     /// several: the one whose opponent joins resumes.
     unfinished: Vec<HostNote>,
@@ -96,22 +73,27 @@ struct Contender {
 }
 
 impl<S: Show> FriendSeat<S> {
-    /// The seat for `setup`'s match, before listening; network events will
-    /// be sent to `tx`.
-    pub fn new(setup: HostSetup, show: S, tx: mpsc::Sender<HostIn>) -> FriendSeat<S> {
+    /// The seat for `setup`'s match, before listening, kept by `keeper`;
+    /// network events will be sent to `tx`.
+    pub fn new(
+        setup: HostSetup,
+        show: S,
+        keeper: Keeper,
+        tx: mpsc::Sender<HostIn>,
+    ) -> FriendSeat<S> {
         FriendSeat {
             show,
             code: JoinCode::random(),
             setup,
             tx,
-            referee: None,
+            keeper: Some(keeper),
+            hosted: None,
             resumed: false,
             conn: None,
             seat: SeatKeeper::default(),
             last_sent: Instant::now(),
-            actions: Vec::new(),
             contender: None,
-            unsaved: None,
+            save_again_at: None,
             unfinished: Vec::new(),
         }
     }
@@ -127,17 +109,17 @@ impl<S: Show> FriendSeat<S> {
         setup: HostSetup,
         show: S,
         tx: mpsc::Sender<HostIn>,
-    ) -> anyhow::Result<(FriendSeat<S>, Keeper, Option<Offer>)> {
-        let (mut keeper, warning) = Keeper::open_network();
-        let mut seat = FriendSeat::new(setup, show, tx);
+    ) -> anyhow::Result<(FriendSeat<S>, Option<Offer>)> {
+        let (keeper, warning) = Keeper::open_network();
+        let mut seat = FriendSeat::new(setup, show, keeper, tx);
         if let Some(warning) = warning {
             seat.show.say(&format!("Note: {warning}"))?;
         }
-        let offer = seat.look_for_saved(&mut keeper)?;
+        let offer = seat.look_for_saved()?;
         if offer.is_none() {
             seat.listen()?;
         }
-        Ok((seat, keeper, offer))
+        Ok((seat, offer))
     }
 
     /// The answer to the resume question: the saved match (`Some`) or a
@@ -147,8 +129,7 @@ impl<S: Show> FriendSeat<S> {
     /// When the port cannot be listened on, or the output fails.
     pub fn start(&mut self, resumed: Option<Offer>) -> anyhow::Result<()> {
         if let Some((saved, note)) = resumed {
-            self.resume(saved, note);
-            self.say_journal_problem()?;
+            self.resume(saved, note)?;
         }
         self.listen()
     }
@@ -158,16 +139,16 @@ impl<S: Show> FriendSeat<S> {
         &mut self.show
     }
 
-    /// The referee, once the match exists.
+    /// The host's match, once it exists.
     #[must_use]
-    pub fn referee(&self) -> Option<&Referee> {
-        self.referee.as_ref()
+    pub fn hosted(&self) -> Option<&Hosted> {
+        self.hosted.as_ref()
     }
 
     /// Whether the match is over for good.
     #[must_use]
     pub fn is_finished(&self) -> bool {
-        self.referee.as_ref().is_some_and(Referee::is_finished)
+        self.hosted.as_ref().is_some_and(Hosted::is_finished)
     }
 
     /// Whether the friend is connected.
@@ -176,16 +157,11 @@ impl<S: Show> FriendSeat<S> {
         self.conn.is_some()
     }
 
-    /// What the front end is to do to its match since the last call.
-    pub fn take_actions(&mut self) -> Vec<ForMatch> {
-        std::mem::take(&mut self.actions)
-    }
-
     /// The host's match config against `opponent` (the friend's seat is
     /// the network's).
-    #[must_use]
-    pub fn config(&self, opponent: &str) -> MatchConfig {
+    fn config(&self, opponent: &str) -> MatchConfig {
         MatchConfig {
+            game: crate::rules::Game::Kalah,
             rules: self.setup.rules,
             seats: [
                 Seat::new(self.setup.name.clone(), PlayerKind::Human),
@@ -201,7 +177,7 @@ impl<S: Show> FriendSeat<S> {
     ///
     /// # Errors
     /// When the output fails.
-    fn look_for_saved(&mut self, keeper: &mut Keeper) -> io::Result<Option<Offer>> {
+    fn look_for_saved(&mut self) -> io::Result<Option<Offer>> {
         let settings = resume::Settings {
             rules: self.setup.rules,
             first: self.setup.first,
@@ -226,6 +202,9 @@ impl<S: Show> FriendSeat<S> {
             return Ok(None);
         }
         let config = self.config(&note.opponent);
+        let Some(keeper) = self.keeper.as_mut() else {
+            return Ok(None);
+        };
         let found = keeper.look(&config);
         if let Some(problem) = found.problem {
             self.show.say(&format!("Note: {problem}"))?;
@@ -241,17 +220,18 @@ impl<S: Show> FriendSeat<S> {
 
     /// The first to join is one of the host's several unfinished matches'
     /// opponents: that match resumes (with this session's code).
-    fn resume_for(&mut self, name: &str, keeper: &mut Keeper) -> io::Result<()> {
+    fn resume_for(&mut self, name: &str) -> io::Result<()> {
         let name = crate::net::clean_remote_name(name).unwrap_or_default();
         let same = |n: &HostNote| crate::game::names::same_name(&n.opponent, &name);
         let Some(i) = self.unfinished.iter().position(same) else {
             return Ok(());
         };
         let note = self.unfinished.swap_remove(i);
-        if self.referee.is_some() {
+        let config = self.config(&note.opponent);
+        let Some(keeper) = self.keeper.as_mut() else {
             return Ok(());
-        }
-        let found = keeper.look(&self.config(&note.opponent));
+        };
+        let found = keeper.look(&config);
         if let Some(problem) = found.problem {
             self.show.say(&format!("Note: {problem}"))?;
         }
@@ -262,29 +242,30 @@ impl<S: Show> FriendSeat<S> {
                 crate::rules::plural(saved.moves().len(), "move")
             ))?;
             let code = self.code;
-            self.resume(saved, HostNote { code, ..note });
-            self.say_journal_problem()?;
+            self.resume(saved, HostNote { code, ..note })?;
         }
         Ok(())
     }
 
     /// Resumes `saved` (answered yes to the resume question): it is the
     /// match from now on, and the friend joins it with the same code.
-    fn resume(&mut self, saved: Match, note: HostNote) {
+    fn resume(&mut self, saved: Match, note: HostNote) -> io::Result<()> {
         self.code = note.code;
         self.resumed = true;
-        self.actions.push(ForMatch::Start(Box::new(saved.clone())));
-        self.referee = Some(Referee::new(saved).with_journal(&self.setup.name, note));
+        self.begin(saved, &note)
     }
 
-    /// Tells the host's player when the match's resume note could not be
-    /// kept (a failed write is said, never dropped).
-    fn say_journal_problem(&mut self) -> io::Result<()> {
-        match self
-            .referee
-            .as_mut()
-            .and_then(Referee::take_journal_problem)
-        {
+    /// `m` is the match from now on: its session keeps it (the resume
+    /// note too, and a note that could not be kept is said).
+    fn begin(&mut self, m: Match, note: &HostNote) -> io::Result<()> {
+        let Some(keeper) = self.keeper.take() else {
+            return Ok(());
+        };
+        self.show.started(&m)?;
+        let mut hosted = Hosted::new(m, keeper).with_journal(&self.setup.name, note);
+        let problem = hosted.take_journal_problem();
+        self.hosted = Some(hosted);
+        match problem {
             Some(problem) => self.show.say(&format!("Note: {problem}.")),
             None => Ok(()),
         }
@@ -305,7 +286,7 @@ impl<S: Show> FriendSeat<S> {
     #[must_use]
     pub fn wait(&self) -> Duration {
         let mut ping = PING_EVERY.saturating_sub(self.last_sent.elapsed());
-        if let Some((_, at)) = &self.unsaved {
+        if let Some(at) = self.save_again_at {
             ping = ping.min(at.saturating_duration_since(Instant::now()));
         }
         match &self.contender {
@@ -314,11 +295,18 @@ impl<S: Show> FriendSeat<S> {
         }
     }
 
-    /// Time passed: keeps the connection alive.
+    /// Time passed: tries again a save that failed, and keeps the
+    /// connection alive.
     ///
     /// # Errors
     /// When the output fails.
     pub fn tick(&mut self) -> io::Result<()> {
+        if self.save_again_at.is_some_and(|at| at <= Instant::now())
+            && let Some(hosted) = self.hosted.as_mut()
+        {
+            let said = hosted.save_again();
+            self.apply(said)?;
+        }
         if self.contender.is_some() && self.settle_contender()? {
             // Say again what is asked now, under the news.
             self.prompt()?;
@@ -334,141 +322,56 @@ impl<S: Show> FriendSeat<S> {
         Ok(())
     }
 
-    /// The front end kept `m` after a change with `keeper`: the joiner
-    /// hears of it now, or, when its save failed, once it is saved
-    /// ([`FriendSeat::save_again`]): a move counts once it is on disk.
+    /// Carries out the host's player's `command` (a move, asking to take
+    /// one back, a yes or no; quitting is [`FriendSeat::leave`]); `false`
+    /// when it answers no question open now.
     ///
     /// # Errors
     /// When the output fails.
-    pub fn kept(&mut self, m: &Match, keeper: &Keeper) -> io::Result<()> {
-        if keeper.is_behind() {
-            if self.unsaved.is_none() {
-                let opponent = self.opponent();
-                self.show.say(&format!(
-                    "{opponent} is told of it once it is saved; the save is tried again every second."
-                ))?;
-            }
-            self.unsaved = Some((m.clone(), Instant::now() + SAVE_AGAIN_EVERY));
-            return Ok(());
-        }
-        if self.unsaved.take().is_some() {
-            let opponent = self.opponent();
-            self.show
-                .say(&format!("The match is saved now: {opponent} is told."))?;
-        }
-        let Some(referee) = self.referee.as_mut() else {
-            return Ok(());
-        };
-        let out = referee.kept(m);
-        self.apply(out, None)
-    }
-
-    /// Whether a change waits for its save before the joiner hears of it.
-    #[must_use]
-    pub fn is_unsaved(&self) -> bool {
-        self.unsaved.is_some()
-    }
-
-    /// Tries again, when it is time, the save that failed: once it is
-    /// saved, the joiner hears of the change.
-    ///
-    /// # Errors
-    /// When the output fails.
-    pub fn save_again(&mut self, keeper: &mut Keeper) -> io::Result<()> {
-        let Some((m, at)) = self.unsaved.take() else {
-            return Ok(());
-        };
-        if Instant::now() < at {
-            self.unsaved = Some((m, at));
-            return Ok(());
-        }
-        // A round's end is kept as the next round's save.
-        let mut saved = m.clone();
-        if saved.board().is_over() {
-            saved.next_round();
-        }
-        // The reason was said already; it is said again when it changes.
-        let _ = keeper.save(&saved);
-        self.unsaved = Some((m.clone(), at));
-        self.kept(&m, keeper)
-    }
-
-    /// The host's player asks to take back their last move.
-    ///
-    /// # Errors
-    /// When the output fails.
-    pub fn ask_take_back(&mut self) -> io::Result<()> {
+    pub fn command(&mut self, command: Command) -> io::Result<bool> {
         let opponent = self.opponent();
-        let Some(referee) = self.referee.as_mut() else {
-            return Ok(());
+        let connected = self.conn.is_some();
+        let Some(hosted) = self.hosted.as_mut() else {
+            self.show.say("Nobody has joined yet; q quits.")?;
+            return Ok(true);
         };
-        if self.conn.is_none() {
-            return self.show.say(&format!(
-                "{opponent} is not connected: waiting for {opponent} to come back (q quits)."
-            ));
-        }
-        match referee.local_undo() {
-            Ok(out) => {
-                self.apply(out, None)?;
-                self.show.say(&format!(
-                    "You asked {opponent} to agree to take back your last move."
-                ))
+        let said = match command {
+            Command::Answer(yes) => match hosted.local_answer(yes) {
+                Some(said) => Ok(said),
+                None => return Ok(false),
+            },
+            Command::Help => {
+                let rules = *hosted.game().rules();
+                self.show.help(&rules, HOST_SIDE)?;
+                return Ok(true);
             }
-            Err(why) => self.show.say(&why),
-        }
-    }
-
-    /// The host's player's yes or no to the question open now: the
-    /// friend's request to take back a move, else "Play again?" after a
-    /// round; `false` when neither is open (the answer is no answer).
-    ///
-    /// # Errors
-    /// When the output fails.
-    pub fn answer(&mut self, yes: bool, keeper: &mut Keeper) -> io::Result<bool> {
-        let Some(r) = &self.referee else {
-            return Ok(false);
+            _ if !connected => Err(format!(
+                "{opponent} is not connected: waiting for {opponent} to come back (q quits)."
+            )),
+            Command::Undo => hosted.local_undo().map(|mut said| {
+                said.show.push(Happening::Said(format!(
+                    "You asked {opponent} to agree to take back your last move."
+                )));
+                said
+            }),
+            Command::Play(pit) => hosted.local_move(pit),
+            // Not offered over the network.
+            _ => return Ok(true),
         };
-        if r.undo_request() == Some(JOINER_SIDE) {
-            self.answer_take_back(yes)?;
-        } else if r.game().outcome().is_some() && r.again()[HOST_SIDE.index()].is_none() {
-            self.answer_again(yes, keeper)?;
-        } else {
-            return Ok(false);
+        match said {
+            Ok(said) => self.apply(said)?,
+            Err(why) => self.show.say(&why)?,
         }
         Ok(true)
     }
 
-    /// The host's player answers the friend's request to take back a move.
-    fn answer_take_back(&mut self, yes: bool) -> io::Result<()> {
-        let Some(referee) = self.referee.as_mut() else {
-            return Ok(());
-        };
-        let out = referee.local_undo_answer(yes);
-        self.apply(out, None)?;
-        if !yes {
-            self.show.say("You said no: the move stays.")?;
-        }
-        Ok(())
-    }
-
-    /// The host's player answers "Play again?"; a no ends the match, whose
-    /// end `keeper` keeps before the friend is told.
-    fn answer_again(&mut self, yes: bool, keeper: &mut Keeper) -> io::Result<()> {
-        let Some(referee) = self.referee.as_mut() else {
-            return Ok(());
-        };
-        let out = referee.local_again(yes);
-        self.apply(out, Some(keeper))
-    }
-
     /// Handles what came from the network; `true` when what the host's
-    /// player is asked may have changed. A "no" to playing again ends the
-    /// match, whose end `keeper` keeps before the friend is told.
+    /// player is asked may have changed.
     ///
     /// # Errors
     /// When the output fails.
-    pub fn on_net(&mut self, event: HostEvent, keeper: &mut Keeper) -> io::Result<bool> {
-        let changed = self.on_event(event, keeper)?;
+    pub fn on_net(&mut self, event: HostEvent) -> io::Result<bool> {
+        let changed = self.on_event(event)?;
         if self.contender.is_some() {
             return Ok(self.settle_contender()? || changed);
         }
@@ -494,7 +397,7 @@ impl<S: Show> FriendSeat<S> {
         Ok(true)
     }
 
-    fn on_event(&mut self, event: HostEvent, keeper: &mut Keeper) -> io::Result<bool> {
+    fn on_event(&mut self, event: HostEvent) -> io::Result<bool> {
         match event {
             HostEvent::Turned(text) => {
                 self.show.say(&text)?;
@@ -507,7 +410,7 @@ impl<S: Show> FriendSeat<S> {
                 peer,
                 sender,
             } => {
-                self.resume_for(&name, keeper)?;
+                self.resume_for(&name)?;
                 self.on_join(id, &name, seat_key.as_deref(), peer, sender)
             }
             HostEvent::Message { id, message } => {
@@ -541,11 +444,11 @@ impl<S: Show> FriendSeat<S> {
                 if message == ToHost::Ping {
                     return Ok(false);
                 }
-                let Some(referee) = self.referee.as_mut() else {
+                let Some(hosted) = self.hosted.as_mut() else {
                     return Ok(false);
                 };
-                match referee.remote(message) {
-                    Ok(out) => self.apply(out, Some(keeper))?,
+                match hosted.remote(message) {
+                    Ok(said) => self.apply(said)?,
                     Err(violation) => {
                         self.violation(&format!("{name}'s program {}", violation.0))?;
                     }
@@ -560,10 +463,9 @@ impl<S: Show> FriendSeat<S> {
     /// # Errors
     /// When the output fails.
     pub fn leave(&mut self) -> io::Result<()> {
-        if let Some(r) = &self.referee {
-            let out = r.local_leave();
-            let m = r.game().clone();
-            self.apply(out, None)?;
+        if let Some(hosted) = &self.hosted {
+            let m = hosted.current().clone();
+            self.send(&ToJoiner::Leave)?;
             self.show.say(&format!(
                 "Stopped. The match is saved: run `mancala host {}` with the same rules to resume it.",
                 self.setup.name
@@ -584,8 +486,8 @@ impl<S: Show> FriendSeat<S> {
     /// The match is over for good: its resume note goes, and the friend's
     /// connection ends.
     pub fn end(&mut self) {
-        if let Some(r) = &self.referee {
-            let m = r.game();
+        if let Some(hosted) = &self.hosted {
+            let m = hosted.game();
             resume::clear(
                 &self.setup.name,
                 m.name(JOINER_SIDE),
@@ -598,18 +500,18 @@ impl<S: Show> FriendSeat<S> {
     /// The friend's name (or "your friend" before anyone joined).
     #[must_use]
     pub fn opponent(&self) -> String {
-        self.referee.as_ref().map_or_else(
+        self.hosted.as_ref().map_or_else(
             || "your friend".to_string(),
-            |r| r.game().name(JOINER_SIDE).to_string(),
+            |h| h.game().name(JOINER_SIDE).to_string(),
         )
     }
 
     /// The host's rules (the match's, once there is one).
     #[must_use]
     pub fn rules(&self) -> crate::rules::Rules {
-        self.referee
+        self.hosted
             .as_ref()
-            .map_or(self.setup.rules, |r| *r.game().rules())
+            .map_or(self.setup.rules, |h| *h.game().rules())
     }
 
     /// Says how the friend joins.
@@ -619,8 +521,8 @@ impl<S: Show> FriendSeat<S> {
             "{name} hosts a match of Mancala. Rules: {}.",
             self.setup.rules
         ))?;
-        let who = match &self.referee {
-            Some(r) => r.game().name(JOINER_SIDE).to_string(),
+        let who = match &self.hosted {
+            Some(h) => h.game().name(JOINER_SIDE).to_string(),
             None => "NAME".to_string(),
         };
         self.show.say(&format!(
@@ -633,7 +535,7 @@ impl<S: Show> FriendSeat<S> {
                 self.code
             ))?;
         }
-        if self.referee.is_none() {
+        if self.hosted.is_none() {
             self.show
                 .say("(NAME is your friend's name.) Over the internet, see the README's network section.")?;
         }
@@ -663,37 +565,29 @@ impl<S: Show> FriendSeat<S> {
         Ok(())
     }
 
-    /// Carries out the referee's `out`, in order: messages to send, news to
-    /// show, and what the front end does to its match. The match's end is
-    /// kept by `keeper` before the friend hears of it.
-    fn apply(&mut self, out: Vec<Out>, mut keeper: Option<&mut Keeper>) -> io::Result<()> {
-        for item in out {
-            match item {
-                Out::Send(message) => self.send(&message)?,
-                Out::Show(what) => {
-                    if let Some(r) = &self.referee {
-                        let m = r.game().clone();
-                        self.show.show(&m, &what)?;
-                    }
-                    if what == (Happening::Left { side: JOINER_SIDE }) {
-                        // What is waited for now is asked next (Ask::Away).
-                        self.close();
-                    }
-                }
-                Out::Play(pit) => self.actions.push(ForMatch::Play(pit)),
-                Out::TakeBack(side) => self.actions.push(ForMatch::TakeBack(side)),
-                Out::NextRound => self.actions.push(ForMatch::NextRound),
-                Out::Finish => {
-                    if let (Some(keeper), Some(r)) = (keeper.as_deref_mut(), &self.referee)
-                        && let Some(warning) = keeper.finish(r.game().config())
-                    {
-                        let m = r.game().clone();
-                        self.show.show(&m, &Happening::Note(warning))?;
-                    }
-                    self.actions.push(ForMatch::Finished);
-                }
+    /// Carries out what the host's match `said`: news for the host's
+    /// player, then messages for the joiner; a save that failed is tried
+    /// again every second until it works.
+    fn apply(&mut self, said: Said) -> io::Result<()> {
+        let m = match &self.hosted {
+            Some(h) => h.current().clone(),
+            None => return Ok(()),
+        };
+        for what in said.show {
+            self.show.show(&m, &what)?;
+            if what == (Happening::Left { side: JOINER_SIDE }) {
+                // What is waited for now is asked next (Ask::Away).
+                self.close();
             }
         }
+        for message in said.send {
+            self.send(&message)?;
+        }
+        self.save_again_at = self
+            .hosted
+            .as_ref()
+            .is_some_and(Hosted::is_unsaved)
+            .then(|| Instant::now() + SAVE_AGAIN_EVERY);
         Ok(())
     }
 
@@ -765,7 +659,7 @@ impl<S: Show> FriendSeat<S> {
         }
         let playing = self.opponent();
         let in_use = self.conn.as_ref().is_some_and(|(_, s)| s.is_open());
-        if self.referee.is_some() && in_use && playing != name {
+        if self.hosted.is_some() && in_use && playing != name {
             let text = format!("{} is already playing with {playing}.", self.setup.name);
             self.refuse(sender, &text);
             self.show.say(&format!(
@@ -794,7 +688,7 @@ impl<S: Show> FriendSeat<S> {
             return Ok(true);
         }
         let newcomer = matches!(admission, Admission::Newcomer(_)) && !self.seat.key().is_empty();
-        let first_join = self.referee.is_none();
+        let first_join = self.hosted.is_none();
         if first_join {
             let seed = Rng::from_entropy().next_u64();
             let m = Match::new(self.config(&name), seed);
@@ -802,15 +696,13 @@ impl<S: Show> FriendSeat<S> {
                 opponent: name.clone(),
                 code: self.code,
             };
-            self.actions.push(ForMatch::Start(Box::new(m.clone())));
-            self.referee = Some(Referee::new(m).with_journal(&self.setup.name, note));
-            self.say_journal_problem()?;
+            self.begin(m, &note)?;
         }
-        let Some(referee) = self.referee.as_mut() else {
+        let Some(hosted) = self.hosted.as_mut() else {
             return Ok(false);
         };
         let resumed = self.resumed || !first_join;
-        match referee.welcome(&name, resumed) {
+        match hosted.welcome(&name, resumed) {
             Err(text) => {
                 self.refuse(sender, &text);
                 self.show
@@ -839,8 +731,8 @@ impl<S: Show> FriendSeat<S> {
                         "(From a new program: {name}'s seat was free, so it took it; the program that played before can no longer take it back.)"
                     ))?;
                 }
-                if let Some(r) = &self.referee {
-                    let m = r.game().clone();
+                if let Some(h) = &self.hosted {
+                    let m = h.current().clone();
                     self.show.round_start(&m)?;
                     if let Some(outcome) = m.outcome() {
                         self.show
@@ -867,7 +759,7 @@ impl<S: Show> FriendSeat<S> {
     /// What the host's player is asked now, if anything.
     #[must_use]
     pub fn current_ask(&self) -> Option<Ask> {
-        let r = self.referee.as_ref()?;
+        let r = self.hosted.as_ref()?;
         if r.is_finished() {
             return None;
         }

@@ -8,9 +8,10 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::game::{Match, outcome_message};
+use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE};
 use crate::net::link::{self, PING_EVERY};
 use crate::net::message::{At, ToHost, ToJoiner};
-use crate::net::referee::{HOST_SIDE, Happening, JOINER_SIDE, Mirror};
+use crate::net::mirror::Mirror;
 use crate::net::session::{Sender, SessionError};
 use crate::store::Keeper;
 

@@ -1,6 +1,6 @@
 //! The network match for any front end: the host's match with the friend
-//! at the [`FriendSeat`] (around the [`Referee`]), the joiner's around the
-//! [`Mirror`], driven by one event at
+//! at the [`FriendSeat`] (around the host's [`Hosted`] session), the
+//! joiner's around the [`Mirror`], driven by one event at
 //! a time ([`HostGame::handle`], [`JoinGame::handle`]) and a clock
 //! ([`HostGame::tick`], [`JoinGame::tick`]), and shown through the
 //! [`Show`] trait: plain mode prints lines, the full screen animates.
@@ -16,8 +16,8 @@
 //! plain mode's lines are read as the session reads them (a letter that
 //! names a pit is that pit; `undo`, `quit`, `help` always are commands).
 //!
-//! [`Referee`]: crate::net::referee::Referee
-//! [`Mirror`]: crate::net::referee::Mirror
+//! [`Hosted`]: crate::net::hosted::Hosted
+//! [`Mirror`]: crate::net::mirror::Mirror
 
 use std::io;
 use std::net::SocketAddr;
@@ -25,9 +25,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use super::code::JoinCode;
+use super::hosted::Happening;
 use super::link::HostEvent;
 use super::message::ToJoiner;
-use super::referee::Happening;
 use super::session::SessionError;
 use crate::game::messages::round_goes_on;
 use crate::game::{Match, describe, match_score_line, outcome_message};
@@ -38,7 +38,7 @@ mod friend;
 mod host;
 mod joiner;
 
-pub use friend::{ForMatch, FriendSeat};
+pub use friend::FriendSeat;
 pub use host::HostGame;
 pub use joiner::JoinGame;
 
@@ -135,6 +135,14 @@ pub trait Show {
     /// # Errors
     /// When the output fails.
     fn echo(&mut self, line: &str) -> io::Result<()>;
+    /// The host's match from now on (the friend joined, or a saved match
+    /// was resumed); plain mode has shown it already.
+    ///
+    /// # Errors
+    /// When the output fails.
+    fn started(&mut self, _m: &Match) -> io::Result<()> {
+        Ok(())
+    }
     /// The match as it stands (after a welcome, an undo, a new round).
     ///
     /// # Errors
@@ -227,9 +235,8 @@ pub fn show_happening<S: Show + ?Sized>(
                 name(*by)
             ))?;
         }
-        Happening::Undone { moves } => {
-            let mover = name(m.board().to_move());
-            show.say(&crate::game::messages::taken_back(*moves, &mover))?;
+        Happening::Undone { text } => {
+            show.say(text)?;
             show.board(m)?;
         }
         Happening::Again { side, yes } => {
@@ -245,6 +252,7 @@ pub fn show_happening<S: Show + ?Sized>(
             show.say(&format!("{} left the match.", name(*side)))?;
         }
         Happening::Note(text) => show.say(&format!("Note: {text}"))?,
+        Happening::Said(text) => show.say(text)?,
     }
     Ok(())
 }

@@ -34,6 +34,7 @@
 //! is all zero bytes, so an entry holds its value with the sign bit
 //! flipped, and the zero byte means "not computed yet".
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicI8, AtomicU8, AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -242,6 +243,13 @@ struct Shape {
     /// The rank's terms: `C(prefix + i, i + 1)` at `i * (max_seeds + 1) +
     /// prefix`, a table small enough to stay in the first-level cache.
     terms: Vec<u64>,
+    /// Held by the one build under way: the solvers sharing a kept
+    /// database ([`kept`]) build it one at a time.
+    building: Mutex<()>,
+    /// Builds waiting for `building`: the one under way stops after its
+    /// work item and leaves the rest to them (it would otherwise keep a
+    /// player's turn waiting on another player's thinking ahead).
+    waiting: AtomicUsize,
 }
 
 impl Shape {
@@ -257,7 +265,50 @@ impl Shape {
 #[derive(Debug)]
 pub(crate) struct EndgameMemory {
     shape: Shape,
-    values: Zeroed<AtomicI8>,
+    values: Values,
+}
+
+/// Where a database's entries live.
+#[derive(Debug)]
+enum Values {
+    /// Owned by one solver, lent to one solve at a time.
+    Owned(Zeroed<AtomicI8>),
+    /// Kept for the process's life and shared (see [`kept`]).
+    Kept(&'static [AtomicI8]),
+}
+
+/// The databases kept for the process's life, one per rules and size.
+static KEPT: Mutex<Vec<&'static EndgameMemory>> = Mutex::new(Vec::new());
+
+/// The database of `rules` up to `max_seeds` seeds that every sharing
+/// solver of this process uses (two `perfect` seats, a hint giver): made
+/// on the first call, then the same one, with the levels any of them
+/// built. It is kept for the process's life (a process plays one game's
+/// rules at a time, and the next match of them finds it built): its
+/// entries are atomics over a fresh mapping, which can be shared only
+/// while the mapping is borrowed for good (see the `memory` module).
+pub(crate) fn kept(rules: CompactRules, max_seeds: u32) -> &'static EndgameMemory {
+    let max_seeds = max_seeds.min(MAX_DB_SEEDS);
+    let mut kept = KEPT
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(db) = kept
+        .iter()
+        .find(|db| db.shape.rules == rules && u32::from(db.shape.max_seeds) == max_seeds)
+    {
+        return db;
+    }
+    let EndgameMemory { shape, values } = EndgameMemory::new(rules, max_seeds);
+    let values = match values {
+        Values::Owned(owned) => Box::leak(Box::new(owned)).view(),
+        Values::Kept(values) => values,
+    };
+    let db: &'static EndgameMemory = Box::leak(Box::new(EndgameMemory {
+        shape,
+        values: Values::Kept(values),
+    }));
+    kept.push(db);
+    db
 }
 
 impl EndgameMemory {
@@ -284,8 +335,10 @@ impl EndgameMemory {
                 resume: AtomicUsize::new(0),
                 eager,
                 binomial,
+                building: Mutex::new(()),
+                waiting: AtomicUsize::new(0),
             },
-            values: Zeroed::new(len),
+            values: Values::Owned(Zeroed::new(len)),
         }
     }
 
@@ -301,7 +354,10 @@ impl EndgameMemory {
 
     /// Bytes allocated.
     pub fn bytes(&self) -> usize {
-        self.values.len()
+        match &self.values {
+            Values::Owned(owned) => owned.len(),
+            Values::Kept(values) => values.len(),
+        }
     }
 
     /// Work items of the next level a stopped build finished (tests).
@@ -317,9 +373,24 @@ impl EndgameMemory {
 
     /// The database, shared by the threads of one solve.
     pub fn database(&mut self) -> Endgame<'_> {
+        let values = match &mut self.values {
+            Values::Owned(owned) => owned.view(),
+            Values::Kept(values) => values,
+        };
         Endgame {
             shape: &self.shape,
-            values: self.values.view(),
+            values,
+        }
+    }
+
+    /// The database of a kept one ([`kept`]), shared by its solvers.
+    pub fn kept_database(&'static self) -> Option<Endgame<'static>> {
+        match self.values {
+            Values::Kept(values) => Some(Endgame {
+                shape: &self.shape,
+                values,
+            }),
+            Values::Owned(_) => None,
         }
     }
 }
@@ -526,9 +597,17 @@ impl Endgame<'_> {
         shown: &AtomicU8,
     ) {
         shown.store(self.ready(), Ordering::Relaxed);
-        if !self.shape.eager {
+        if !self.shape.eager || self.ready() >= self.shape.max_seeds.min(upto) {
             return;
         }
+        // one build at a time (a kept database has several solvers); the
+        // one under way yields to a newcomer after its work item
+        self.shape.waiting.fetch_add(1, Ordering::AcqRel);
+        let lock = self.shape.building.lock();
+        self.shape.waiting.fetch_sub(1, Ordering::AcqRel);
+        let _building = lock.unwrap_or_else(std::sync::PoisonError::into_inner);
+        let stop = || stop() || self.shape.waiting.load(Ordering::Relaxed) > 0;
+        shown.store(self.ready(), Ordering::Relaxed);
         let mut items = Vec::new();
         for level in usize::from(self.ready()) + 1..=usize::from(self.shape.max_seeds.min(upto)) {
             // work items: a run of sides of `mine` seeds and a run of sides
@@ -1007,6 +1086,41 @@ mod tests {
         let whole = whole_memory.database();
         whole.build(1, u8::MAX, &Limits::none(), &AtomicU8::new(0));
         for (a, b) in stopped.values.iter().zip(whole.values) {
+            assert_eq!(a.load(Ordering::Relaxed), b.load(Ordering::Relaxed));
+        }
+    }
+
+    #[test]
+    fn a_kept_database_is_one_per_rules_and_size_and_two_builders_share_it() {
+        // rules no other test keeps a database of
+        let compact = CompactRules::new(
+            Rules::new(5, 3)
+                .unwrap()
+                .with_capture(Capture::Never)
+                .with_sweep(Sweep::None),
+        );
+        let first = kept(compact, 9);
+        assert!(std::ptr::eq(first, kept(compact, 9)), "the same one again");
+        assert!(!std::ptr::eq(first, kept(compact, 8)), "another size");
+        let db = first.kept_database().expect("kept");
+        // two threads build it at once, each asking to stop after every
+        // few work items, so that they take turns and interrupt each other
+        std::thread::scope(|scope| {
+            for _ in 0..2 {
+                scope.spawn(|| {
+                    while db.ready() < 9 {
+                        let asked = AtomicUsize::new(0);
+                        let stop = || asked.fetch_add(1, Ordering::Relaxed) >= 5;
+                        db.build_until(1, u8::MAX, stop, &AtomicU8::new(0));
+                    }
+                });
+            }
+        });
+        let mut whole_memory = EndgameMemory::new(compact, 9);
+        let whole = whole_memory.database();
+        whole.build(1, u8::MAX, &Limits::none(), &AtomicU8::new(0));
+        assert_eq!(db.values.len(), whole.values.len());
+        for (a, b) in db.values.iter().zip(whole.values) {
             assert_eq!(a.load(Ordering::Relaxed), b.load(Ordering::Relaxed));
         }
     }

@@ -999,6 +999,35 @@ fn first_guess(board: &Board, in_play: i32, limits: &Limits, total: &AtomicU64) 
     }
 }
 
+/// A solver's database: its own, or the process's kept one that it
+/// shares ([`Solver::sharing`]).
+#[derive(Debug)]
+enum Held {
+    Own(EndgameMemory),
+    Kept(&'static EndgameMemory),
+}
+
+impl Held {
+    /// The database, for one solve.
+    fn database(&mut self) -> Endgame<'_> {
+        match self {
+            Held::Own(memory) => memory.database(),
+            Held::Kept(memory) => memory.kept_database().expect("a kept database"),
+        }
+    }
+}
+
+impl std::ops::Deref for Held {
+    type Target = EndgameMemory;
+
+    fn deref(&self) -> &EndgameMemory {
+        match self {
+            Held::Own(memory) => memory,
+            Held::Kept(memory) => memory,
+        }
+    }
+}
+
 /// The exact solver: keeps its table and database between calls while the
 /// rules stay the same. Cheap to keep, so a match holds one per player and
 /// hints reuse it.
@@ -1007,8 +1036,10 @@ pub struct Solver {
     memory: usize,
     threads: usize,
     table: Option<TableMemory>,
-    endgame: Option<EndgameMemory>,
+    endgame: Option<Held>,
     progress: Arc<Progress>,
+    /// Whether the database is the process's kept one ([`Solver::sharing`]).
+    sharing: bool,
     /// The seeds the endgame database covers, if set (within the memory;
     /// `None`: sized to the game and the memory).
     endgame_cap: Option<u32>,
@@ -1044,6 +1075,9 @@ pub struct Solver {
     bracket_min: i32,
     /// A lower bound on the next solve's value that its caller proved.
     at_least: Option<i32>,
+    /// The next solve asks only whether its future margin lies within
+    /// these bounds (see [`Solver::value_within`]).
+    window: Option<(i32, i32)>,
     /// Positions searched by the last call.
     pub nodes: u64,
     /// Split points the last call's threads offered each other.
@@ -1073,6 +1107,7 @@ impl Solver {
             table: None,
             endgame: None,
             progress: Arc::new(Progress::new()),
+            sharing: false,
             endgame_cap: None,
             endgame_time: Duration::ZERO,
             endgame_slice: None,
@@ -1087,6 +1122,7 @@ impl Solver {
             bracket_min: BRACKET_MIN_SEEDS,
             splits: 0,
             at_least: None,
+            window: None,
             nodes: 0,
         }
     }
@@ -1113,6 +1149,16 @@ impl Solver {
     pub fn growing(mut self) -> Solver {
         self.endgame_slice = Some(ENDGAME_SLICE);
         self.table_limit = self.table_limit.min(PLAYER_TABLE_BYTES);
+        self
+    }
+
+    /// The same using the process's one database for its rules and size
+    /// (see [`endgame::kept`]) instead of one of its own: two players of
+    /// one process (`perfect` against `perfect`, a player and the hint
+    /// giver) build and hold it once. Only the table stays the solver's.
+    #[must_use]
+    pub fn sharing(mut self) -> Solver {
+        self.sharing = true;
         self
     }
 
@@ -1146,7 +1192,7 @@ impl Solver {
     #[must_use]
     pub fn endgame(&self) -> (u8, Duration) {
         (
-            self.endgame.as_ref().map_or(0, EndgameMemory::ready),
+            self.endgame.as_ref().map_or(0, |e| e.ready()),
             self.endgame_time,
         )
     }
@@ -1246,11 +1292,7 @@ impl Solver {
             }
         }
         self.build_endgame(u8::MAX, limits);
-        if !self
-            .endgame
-            .as_ref()
-            .is_some_and(EndgameMemory::is_complete)
-        {
+        if !self.endgame.as_ref().is_some_and(|e| e.is_complete()) {
             return Some(false);
         }
         if self
@@ -1360,7 +1402,7 @@ impl Solver {
     pub fn memory_used(&self) -> usize {
         self.table.as_ref().map_or(0, TableMemory::bytes)
             + self.pending_table.as_ref().map_or(0, TableMemory::bytes)
-            + self.endgame.as_ref().map_or(0, EndgameMemory::bytes)
+            + self.endgame.as_ref().map_or(0, |e| e.bytes())
     }
 
     /// Sizes (or keeps) the table and database for `rules`' whole game.
@@ -1394,7 +1436,11 @@ impl Solver {
             self.endgame = None;
             self.table = None;
             self.pending_table = None;
-            let db = EndgameMemory::new(rules, k);
+            let db = if self.sharing {
+                Held::Kept(endgame::kept(rules, k))
+            } else {
+                Held::Own(EndgameMemory::new(rules, k))
+            };
             let rest = self.memory.saturating_sub(db.bytes());
             self.endgame = Some(db);
             // whole buckets, as the table takes them
@@ -1467,7 +1513,7 @@ impl Solver {
         if self.endgame_slice.is_some() {
             // growing: at most the first levels before a search, the rest
             // on time a move leaves (see `grow`)
-            let ready = self.endgame.as_ref().map_or(0, EndgameMemory::ready);
+            let ready = self.endgame.as_ref().map_or(0, |e| e.ready());
             upto = upto.min(ready.max(FIRST_DB_SEEDS));
         }
         self.build_endgame(upto, &build_limits);
@@ -1505,6 +1551,15 @@ impl Solver {
             Some(v) => known_lower.max((v - base).clamp(-in_play, in_play)),
             None => known_lower,
         };
+        // a window: values beyond it by one stand for all beyond it
+        let (known_lower, window_upper) = match self.window.take() {
+            Some((lo, hi)) => (
+                known_lower.max((lo - 1 - base).clamp(-in_play, in_play)),
+                (hi + 1 - base).clamp(-in_play, in_play),
+            ),
+            None => (known_lower, in_play),
+        };
+        let known_upper = known_upper.min(window_upper);
         let guess = if known_lower > -in_play {
             known_lower
         } else if known_upper < in_play {
@@ -1512,7 +1567,7 @@ impl Solver {
         } else {
             (first_guess(board, in_play, limits, total) - base).clamp(-in_play, in_play)
         };
-        let mut bounds = (known_lower, in_play);
+        let mut bounds = (known_lower, window_upper);
         let mut guess = guess;
         loop {
             // with the small table, the search stops past its positions
@@ -1571,12 +1626,14 @@ impl Solver {
                     lower = lower.max(i32::from(e.lower));
                     upper = upper.min(i32::from(e.upper));
                 }
-                guess = guess.clamp(lower, upper);
-                progress.lower.store(base + lower, Ordering::Relaxed);
-                progress.upper.store(base + upper, Ordering::Relaxed);
+                // (a window's bounds are assumed: the table may prove
+                // more than they allow, then lower passes upper)
                 if lower >= upper {
                     break Ok(lower);
                 }
+                guess = guess.clamp(lower, upper);
+                progress.lower.store(base + lower, Ordering::Relaxed);
+                progress.upper.store(base + upper, Ordering::Relaxed);
                 let bracketing = bracket.step > 0;
                 let beta = if bracketing {
                     match bracket.next(guess) {
@@ -1683,6 +1740,30 @@ impl Solver {
             SolveOutcome::Solved(s) => Some(s.value),
             SolveOutcome::Bounds { .. } => None,
         }
+    }
+
+    /// The value of `board` where it lies within `lo..=hi`; `lo - 1` when
+    /// it is lower, `hi + 1` when higher. Far cheaper than the value when
+    /// the window is narrow: MTD(f) from the window's edge needs one or
+    /// two null-window searches (a fair start asks `0..=0`: is it a
+    /// draw?). `None` as for [`Solver::value`].
+    pub fn value_within(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        lo: i32,
+        hi: i32,
+    ) -> Option<i32> {
+        let base = board.score().margin(board.to_move());
+        if board.is_over() {
+            return Some(base.clamp(lo - 1, hi + 1));
+        }
+        let rules = CompactRules::new(*board.rules());
+        let pos = Compact::from_board(board)?;
+        self.window = Some((lo, hi));
+        let future = self.future(board, &pos, rules, base, limits);
+        self.window = None;
+        future.ok().map(|f| (base + f).clamp(lo - 1, hi + 1))
     }
 
     /// The value and every best move, or `None` when stopped first.

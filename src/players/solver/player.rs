@@ -71,8 +71,10 @@ pub fn proves_in_time(rules: &Rules) -> bool {
 pub struct PerfectPlayer {
     /// `None` only while a pondering thread holds it.
     solver: Option<Solver>,
-    /// The memory of a solver made again (a pondering thread that died).
+    /// The memory of a solver made again (a pondering thread that died),
+    /// and whether it shares the process's database.
     memory: usize,
+    sharing: bool,
     pondering: bool,
     ponder: Option<Ponder>,
     engine: Option<Engine>,
@@ -95,11 +97,20 @@ impl PerfectPlayer {
         PerfectPlayer::with_solver(Solver::new(DEFAULT_PLAYER_MEMORY).growing())
     }
 
+    /// The same sharing the process's endgame database with the other
+    /// players of these rules ([`Solver::sharing`]): the player a match
+    /// seats.
+    #[must_use]
+    pub fn sharing() -> PerfectPlayer {
+        PerfectPlayer::with_solver(Solver::new(DEFAULT_PLAYER_MEMORY).growing().sharing())
+    }
+
     /// A perfect player around `solver`.
     #[must_use]
     pub fn with_solver(solver: Solver) -> PerfectPlayer {
         PerfectPlayer {
             memory: solver.memory,
+            sharing: solver.sharing,
             solver: Some(solver),
             pondering: false,
             ponder: None,
@@ -111,9 +122,11 @@ impl PerfectPlayer {
     /// The solver, for hints that reuse its table (pondering stops).
     pub fn solver_mut(&mut self) -> &mut Solver {
         self.stop_pondering();
-        let memory = self.memory;
-        self.solver
-            .get_or_insert_with(|| Solver::new(memory).growing())
+        let (memory, sharing) = (self.memory, self.sharing);
+        self.solver.get_or_insert_with(|| {
+            let solver = Solver::new(memory).growing();
+            if sharing { solver.sharing() } else { solver }
+        })
     }
 
     /// Waits until pondering has nothing left to solve (tests: the

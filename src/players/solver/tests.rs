@@ -690,3 +690,57 @@ fn a_bracketed_solve_finds_the_same_answer_and_proves_a_bound_sooner() {
     assert_eq!(bounds(BRACKET_MIN_SEEDS), (-48, 48));
     assert_eq!(bounds(0), (-16, 48));
 }
+
+#[test]
+fn two_sharing_players_of_one_process_build_and_hold_one_database() {
+    // rules no other test shares a database of
+    let rules = Rules::new(4, 4).unwrap().with_sweep(Sweep::None);
+    let board = Board::new(rules);
+    let mut a = Solver::new(64 << 20).growing().sharing();
+    let mut b = Solver::new(64 << 20).growing().sharing();
+    assert_eq!(a.warm_up(&board, &Limits::none()), Some(true));
+    let built = a.endgame().0;
+    assert!(built > FIRST_DB_SEEDS, "{built} seeds");
+    // the second finds every level built, in the same memory
+    b.reserve(&board);
+    assert_eq!(b.endgame().0, built);
+    let (Some(Held::Kept(x)), Some(Held::Kept(y))) = (&a.endgame, &b.endgame) else {
+        panic!("kept databases");
+    };
+    assert!(std::ptr::eq(*x, *y));
+    // a solver of its own builds its own, and both answer the same
+    let mut own = Solver::new(64 << 20).growing();
+    own.reserve(&board);
+    assert_eq!(own.endgame().0, 0);
+    let limits = Limits::none();
+    assert_eq!(b.value(&board, &limits), own.value(&board, &limits));
+}
+
+#[test]
+fn a_value_within_a_window_is_the_value_there_and_says_which_side_beyond() {
+    // against brute force, on positions whose values fall inside, below
+    // and above narrow windows; one solver throughout, so that its table
+    // holds bounds wider than the windows asked (the case that once
+    // clamped with the lower bound above the upper)
+    let mut rng = Rng::new(35);
+    let mut solver = Solver::new(8 << 20).with_endgame_seeds(4);
+    let mut seen = [0; 3];
+    for rules in [
+        Rules::new(3, 3).unwrap(),
+        Rules::new(3, 3).unwrap().with_capture(Capture::NonEmpty),
+    ] {
+        for _ in 0..20 {
+            let plies = 2 + rng.below(6);
+            let board = random_position(&mut rng, Board::new(rules), plies);
+            let exact = brute(&board).0;
+            for (lo, hi) in [(0, 0), (-2, 1), (exact, exact), (exact + 1, exact + 3)] {
+                let got = solver
+                    .value_within(&board, &Limits::none(), lo, hi)
+                    .expect("solved");
+                assert_eq!(got, exact.clamp(lo - 1, hi + 1), "{board:?} in {lo}..={hi}");
+                seen[usize::from(exact >= lo) + usize::from(exact > hi)] += 1;
+            }
+        }
+    }
+    assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+}

@@ -430,8 +430,8 @@ impl App {
         if self.waits_for_the_network() || self.animation().is_some() {
             return None;
         }
-        let board = self.game().board();
-        (!board.is_over()).then(|| board.to_move())
+        let position = self.game().position();
+        (!position.is_over()).then(|| position.to_move())
     }
 
     /// The human whose turn it is (`None` on a computer's turn, mid-move, or
@@ -461,7 +461,7 @@ impl App {
             return Some(pit);
         }
         let side = self.human_to_move()?;
-        let legal = self.session.game().board().legal_moves();
+        let legal = self.session.game().position().legal_moves();
         self.cursor[side.index()]
             .filter(|&p| legal.contains(p))
             .or_else(|| legal.into_iter().next())

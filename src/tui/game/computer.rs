@@ -13,9 +13,9 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::game::{MatchConfig, seat_player};
-use crate::players::{Advisor, Hint, Limits, MoveProof, TurnFn};
-use crate::rules::{Board, Pit, Side};
+use crate::game::{MatchConfig, SeatPlayer, seat_player_for};
+use crate::players::{Advisor, Hint, Limits, MoveProof};
+use crate::rules::{Board, GameBoard, Pit, Side};
 
 /// Something the screen asks the computer to think about.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,8 +26,8 @@ pub enum Request {
         id: u64,
         /// Whose turn function to ask.
         side: Side,
-        /// The position.
-        board: Board,
+        /// The position, in its family's rules.
+        board: GameBoard,
     },
     /// Find the best move for the side to move in `board` (the `h` key).
     Hint {
@@ -78,7 +78,7 @@ enum Reply {
         id: u64,
         side: Side,
         pit: Option<Pit>,
-        player: Box<dyn TurnFn>,
+        player: SeatPlayer,
     },
     Hint {
         id: u64,
@@ -90,7 +90,7 @@ enum Reply {
 pub struct Worker {
     /// Each seat's turn function while it is at home (`None` for a human,
     /// or while it is out thinking).
-    players: [Option<Box<dyn TurnFn>>; 2],
+    players: [Option<SeatPlayer>; 2],
     think: Duration,
     sender: Sender<Reply>,
     receiver: Receiver<Reply>,
@@ -99,11 +99,11 @@ pub struct Worker {
     /// Threads out, whose replies have not come back yet.
     out: usize,
     /// A move request for a turn function that is still out on a stopped search.
-    waiting: Option<(u64, Side, Board)>,
+    waiting: Option<(u64, Side, GameBoard)>,
     /// Answers given without a thread (the system refused one).
     failed: Vec<Answer>,
     /// How to rebuild a seat's turn function if its thread could not start.
-    kinds: [crate::players::PlayerKind; 2],
+    config: MatchConfig,
     seed: u64,
     /// The match's hint giver: its solver and engine tables are allocated
     /// on the first hint and kept for the next ones.
@@ -116,8 +116,7 @@ impl Worker {
     #[must_use]
     pub fn new(config: &MatchConfig, think: Duration, seed: u64) -> Worker {
         let (sender, receiver) = mpsc::channel();
-        let kinds = config.kinds();
-        let player = |side: Side| seat_player(kinds, seed, side);
+        let player = |side: Side| seat_player_for(config, seed, side);
         Worker {
             players: [player(Side::South), player(Side::North)],
             think,
@@ -127,7 +126,7 @@ impl Worker {
             out: 0,
             waiting: None,
             failed: Vec::new(),
-            kinds,
+            config: config.clone(),
             seed,
             advisor: Arc::new(Mutex::new(Advisor::new())),
         }
@@ -169,7 +168,7 @@ impl Worker {
         }
     }
 
-    fn start_move(&mut self, id: u64, side: Side, board: Board) {
+    fn start_move(&mut self, id: u64, side: Side, board: GameBoard) {
         let Some(mut player) = self.players[side.index()].take() else {
             // Still out on a stopped search (or a human seat, which the
             // screen never asks about): try again when it comes back.
@@ -194,7 +193,7 @@ impl Worker {
             // The turn function went down with the closure: build a fresh
             // one, and answer "gave up" so that the screen plays on.
             self.out -= 1;
-            self.players[side.index()] = seat_player(self.kinds, self.seed, side);
+            self.players[side.index()] = seat_player_for(&self.config, self.seed, side);
             self.failed.push(Answer::Move { id, pit: None });
         }
     }
@@ -268,6 +267,7 @@ mod tests {
 
     fn config() -> MatchConfig {
         MatchConfig {
+            game: crate::rules::Game::Kalah,
             rules: Rules::KALAH,
             seats: [
                 Seat::new("A", PlayerKind::Human),
@@ -298,7 +298,7 @@ mod tests {
             worker.submit(Request::Move {
                 id,
                 side: Side::North,
-                board,
+                board: GameBoard::Kalah(board),
             });
             assert!(worker.busy());
             let answers = wait_for(&mut worker);
@@ -325,7 +325,7 @@ mod tests {
         worker.submit(Request::Move {
             id: 1,
             side: Side::North,
-            board,
+            board: GameBoard::Kalah(board),
         });
         worker.submit(Request::StopAll);
         // The turn function only comes home through poll(), so it is
@@ -333,7 +333,7 @@ mod tests {
         worker.submit(Request::Move {
             id: 2,
             side: Side::North,
-            board,
+            board: GameBoard::Kalah(board),
         });
         let mut seen = Vec::new();
         let until = Instant::now() + Duration::from_secs(10);
@@ -371,6 +371,7 @@ mod tests {
         // perfect on Kalah(6,6) with a minute to think: it could not prove
         // its move in that time; hurried, it answers with its best so far
         let config = MatchConfig {
+            game: crate::rules::Game::Kalah,
             rules: Rules::new(6, 6).unwrap(),
             seats: [
                 Seat::new("A", PlayerKind::Human),
@@ -384,7 +385,7 @@ mod tests {
         worker.submit(Request::Move {
             id: 5,
             side: Side::North,
-            board,
+            board: GameBoard::Kalah(board),
         });
         thread::sleep(Duration::from_millis(300));
         assert!(worker.poll().is_empty() && worker.busy(), "still thinking");

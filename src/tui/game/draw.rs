@@ -112,7 +112,7 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
     }
     frame.render_widget(
         Line::styled(
-            rules_line(&rules.to_string(), layout.rules().width),
+            rules_line(&game.config().rules_text(), layout.rules().width),
             theme.dim,
         ),
         layout.rules(),
@@ -122,7 +122,7 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
     // Mid-move the scores follow the seeds on screen; at the end of the
     // round they are the core's (which counts the sweep when there is one).
     let scores = if app.round_over() {
-        game.board().score()
+        game.position().score()
     } else {
         Score {
             south: counts[rules.store(Side::South).index()],
@@ -130,6 +130,7 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         }
     };
     let view = BoardView::new(rules, counts, names, scores, theme)
+        .piles(game.config().pile_word())
         .to_move(app.to_move())
         .sowing(app.animation())
         .selected(app.selection())
@@ -205,7 +206,7 @@ fn caption(app: &App, width: u16) -> Line<'static> {
         return Line::styled(text, theme.title);
     }
     if let Some(pit) = app.chosen() {
-        let side = app.game().board().to_move();
+        let side = app.game().position().to_move();
         return Line::styled(
             format!(
                 "{} chooses {}…",

@@ -22,6 +22,7 @@ use crate::tui::theme::Theme;
 /// A match between two seats of the given kinds, Alice (South) against Michael.
 pub fn config(rules: Rules, south: PlayerKind, north: PlayerKind) -> MatchConfig {
     MatchConfig {
+        game: crate::rules::Game::Kalah,
         rules,
         seats: [Seat::new("Alice", south), Seat::new("Michael", north)],
         first: FirstMover::Alternate,

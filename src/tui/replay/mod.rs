@@ -20,7 +20,7 @@ use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
 pub use self::keys::{ReplayKey, action, help_text};
-use crate::game::{MOVE_PAUSE, describe, outcome_message};
+use crate::game::{MOVE_PAUSE, describe_move, outcome_message};
 use crate::rules::{Score, Side};
 use crate::store::{Record, Stepper};
 use crate::tui::analysis::HostedAnalysis;
@@ -124,6 +124,12 @@ impl ReplayView {
             }
             ReplayKey::Theme => {
                 self.note = Some(self.chosen.switch_theme());
+            }
+            ReplayKey::Analyse if self.record.config.game != crate::rules::Game::Kalah => {
+                self.note = Some(format!(
+                    "There is no analysis of {} rounds yet.",
+                    self.record.config.game
+                ));
             }
             ReplayKey::Analyse => {
                 self.stop_playing();
@@ -285,7 +291,7 @@ impl ReplayView {
             }
         };
         let names = self.record.names();
-        let board = self.stepper.board();
+        let board = self.stepper.position();
         let counts = self.counts();
         let scores = if self.animation.is_some() {
             Score {
@@ -305,8 +311,12 @@ impl ReplayView {
             if self.playing { " · playing" } else { "" }
         );
         frame.render_widget(Line::styled(header, theme.title), layout.header());
-        frame.render_widget(Line::styled(rules.to_string(), theme.dim), layout.rules());
+        frame.render_widget(
+            Line::styled(self.record.config.rules_text(), theme.dim),
+            layout.rules(),
+        );
         let view = BoardView::new(rules, counts, names, scores, theme)
+            .piles(self.record.config.pile_word())
             .to_move((self.animation.is_none() && !board.is_over()).then(|| board.to_move()))
             .sowing(self.animation.as_ref())
             .caption(self.caption())
@@ -326,13 +336,14 @@ impl ReplayView {
                 lines.push(Line::styled(
                     format!(
                         "{} played {}.",
-                        names[played.mover.index()],
-                        rules.letter(played.pit).unwrap_or('?')
+                        names[played.mover().index()],
+                        rules.letter(played.pit()).unwrap_or('?')
                     ),
                     theme.title,
                 ));
                 if self.animation.is_none() {
-                    for message in describe(rules, played, names) {
+                    let steps = self.stepper.last_steps();
+                    for message in describe_move(rules, played, &steps, names) {
                         lines.push(Line::styled(message.text, theme.good));
                     }
                 }

@@ -280,6 +280,9 @@ pub struct BoardView<'a> {
     highlight: [Option<Pit>; 3],
     /// What the hand is doing (empty: show where each store is).
     caption: Line<'a>,
+    /// What the stores are called in that caption ("store", or Oware's
+    /// "captures").
+    pile_word: &'a str,
     /// The styles.
     theme: &'a Theme,
     /// Where everything goes, when the screen's layout already knows (else
@@ -334,6 +337,7 @@ impl<'a> BoardView<'a> {
             selected: None,
             highlight: [None; 3],
             caption: Line::default(),
+            pile_word: "store",
             theme,
             geometry: None,
         }
@@ -361,6 +365,15 @@ impl<'a> BoardView<'a> {
     pub fn sowing(mut self, animation: Option<&Animation>) -> BoardView<'a> {
         self.sowing = animation.map(|a| a.mover(self.rules));
         self.highlight = animation.map_or([None; 3], Animation::highlight);
+        self
+    }
+
+    /// What the stores are called when the caption points at them:
+    /// "store" (the default), or "captures" where they hold the seeds a
+    /// player has captured (Oware).
+    #[must_use]
+    pub fn piles(mut self, word: &'a str) -> BoardView<'a> {
+        self.pile_word = word;
         self
     }
 
@@ -549,25 +562,26 @@ impl BoardView<'_> {
     }
 }
 
-/// Whose store `name` is, as a caption reads it: "Alice's store", and
-/// "store of Computer (hard)" where a possessive would read oddly.
-fn store_of(name: &str) -> String {
+/// Whose store (`word`) `name`'s is, as a caption reads it: "Alice's
+/// store", and "store of Computer (hard)" where a possessive would read
+/// oddly.
+fn store_of(name: &str, word: &str) -> String {
     if name.ends_with(')') {
-        format!("store of {name}")
+        format!("{word} of {name}")
     } else {
-        format!("{name}'s store")
+        format!("{name}'s {word}")
     }
 }
 
 /// The captions pointing at North's store (left) and South's (right) in
 /// `width` columns: "◀ Michael's store" and "Alice's store ▶" where they
 /// fit, else the names alone (cut if need be), else the arrows alone.
-fn store_captions(names: [&str; 2], width: usize) -> [String; 2] {
+fn store_captions(names: [&str; 2], word: &str, width: usize) -> [String; 2] {
     let [south, north] = names;
     let fits = |[left, right]: &[String; 2]| text::columns(left) + text::columns(right) < width;
     let full = [
-        format!("◀ {}", store_of(north)),
-        format!("{} ▶", store_of(south)),
+        format!("◀ {}", store_of(north, word)),
+        format!("{} ▶", store_of(south, word)),
     ];
     if fits(&full) {
         return full;
@@ -617,7 +631,8 @@ impl Widget for &BoardView<'_> {
         self.render_label(Side::South, geometry.south_label, geometry.label_x, buf);
         if self.caption.spans.is_empty() {
             let caption = geometry.caption;
-            let [left, right] = store_captions(self.names, usize::from(caption.width));
+            let [left, right] =
+                store_captions(self.names, self.pile_word, usize::from(caption.width));
             Line::styled(left, self.theme.dim)
                 .left_aligned()
                 .render(caption, buf);
@@ -641,14 +656,14 @@ mod tests {
     fn store_captions_keep_the_names_on_narrow_boards() {
         let names = ["Alice", "Michael"];
         assert_eq!(
-            store_captions(names, 60),
+            store_captions(names, "store", 60),
             ["◀ Michael's store", "Alice's store ▶"]
         );
-        assert_eq!(store_captions(names, 20), ["◀ Michael", "Alice ▶"]);
-        assert_eq!(store_captions(names, 14), ["◀ Mi…", "Al… ▶"]);
-        assert_eq!(store_captions(names, 6), ["◀", "▶"]);
+        assert_eq!(store_captions(names, "store", 20), ["◀ Michael", "Alice ▶"]);
+        assert_eq!(store_captions(names, "store", 14), ["◀ Mi…", "Al… ▶"]);
+        assert_eq!(store_captions(names, "store", 6), ["◀", "▶"]);
         assert_eq!(
-            store_captions(["Alice", "Computer (hard)"], 70),
+            store_captions(["Alice", "Computer (hard)"], "store", 70),
             ["◀ store of Computer (hard)", "Alice's store ▶"]
         );
     }

@@ -178,7 +178,7 @@ impl App {
                 let Purpose::Move(side) = thinking.purpose else {
                     return;
                 };
-                let board = self.session.game().board();
+                let board = self.session.game().position();
                 // An answer the rules refuse goes to the session at once,
                 // which plays the first legal pit and says so.
                 let Some(pit) = pit.filter(|&p| board.check(p).is_ok()) else {

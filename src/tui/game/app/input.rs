@@ -311,13 +311,13 @@ impl App {
         };
         self.cursor[side.index()] = Some(pit);
         if self.moves_wait_for_the_host() {
-            match self.session.game().board().check(pit) {
+            match self.session.game().position().check(pit) {
                 Ok(()) => self.send_move(pit),
                 Err(e) => self.refuse(e),
             }
             return;
         }
-        if self.session.game().board().check(pit).is_ok() {
+        if self.session.game().position().check(pit).is_ok() {
             // A hint being looked for is no longer wanted.
             self.cancel_thinking();
         }
@@ -325,7 +325,10 @@ impl App {
     }
 
     pub(super) fn refuse(&mut self, error: MoveError) {
-        self.notes.say(Note::new(error.to_string(), Tone::Error));
+        let game = self.session.game();
+        let opponent = game.name(game.position().to_move().opponent());
+        self.notes
+            .say(Note::new(error.naming(opponent), Tone::Error));
     }
 
     fn move_cursor(&mut self, direction: i32) {
@@ -336,7 +339,7 @@ impl App {
             return;
         };
         let rules = *self.rules();
-        let legal = self.session.game().board().legal_moves();
+        let legal = self.session.game().position().legal_moves();
         // On screen North's row runs right to left, so "right" means a
         // lower pit number for North.
         let step = if side == Side::South {

@@ -1,15 +1,12 @@
 //! The game screen for a match with a friend on another machine.
 //!
-//! Both ends play the match as a local one, with the other player at a
-//! [`PlayerKind::Network`] seat: its turn is asked of the world like a
-//! computer's ([`Request::Move`]) and answered with the move that came over
-//! the connection. On the host the screen holds the match
-//! ([`App::host_match`]): the friend's moves were checked by the referee,
-//! the host's own are played at once, and the world's keeper keeps every
-//! change before the friend hears of it. On the joiner the host decides: a
-//! move of the joiner's own is sent and played once the host confirms it
-//! ([`Shown::Played`]), and a take-back, a new round or a welcome brings the
-//! host's match ([`Shown::Board`]). Both are the same [`App`] as a local
+//! Both ends show the match the host's session plays (the referee), with
+//! the other player at a [`PlayerKind::Network`] seat: its turn is asked
+//! of the world like a computer's ([`Request::Move`]) and answered with
+//! the move the host kept. A move of this player's own is sent and played
+//! once the host's session has kept it ([`Shown::Played`]), and a
+//! take-back, a new round or a welcome brings the host's match
+//! ([`Shown::Board`]). Both are the same [`App`] as a local
 //! match (board, cursor, key bar, ★ notes, header, `+ - t ?`, the quit
 //! question), and turn the keys that only the network has into the
 //! commands the network game carries out ([`App::take_commands`]). What only the
@@ -27,8 +24,8 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Mode, Note, Overlay, Tone, key_name};
 use crate::game::Match;
+use crate::net::hosted::HOST_SIDE;
 use crate::net::play::{Ask, Command};
-use crate::net::referee::HOST_SIDE;
 use crate::rules::{Pit, Side};
 
 /// What the network game says, in order, for the screen to show.
@@ -44,18 +41,10 @@ pub enum Shown {
     Board(Box<Match>),
     /// The host confirmed this player's move (on the joiner): play it.
     Played(Pit),
-    /// Where the host recorded the round that just ended.
+    /// Where the round that just ended was recorded.
     Recorded(String),
     /// The network game ended with this exit code.
     Ended(u8),
-    /// The host's match from now on (the friend joined, or the saved one
-    /// was resumed): this screen holds it and plays it.
-    Start(Box<Match>),
-    /// Both agreed: take back this side's last move and the reply to it
-    /// (on the host, whose screen holds the match).
-    TakeBack(Side),
-    /// Both want to play again: the next round (on the host).
-    NextRound,
 }
 
 /// The network's part of the screen's state.
@@ -72,12 +61,7 @@ pub struct Remote {
     commands: Vec<Command>,
     /// The exit code, once the network game has ended.
     ended: Option<u8>,
-    /// Whether this screen is the host's, which holds the match and plays
-    /// its player's moves at once; the joiner's sends them and plays them
-    /// once confirmed.
-    hosting: bool,
-    /// Whether the match is in play here: the host's once it has a match,
-    /// the joiner's once the host sent it.
+    /// Whether the match is in play here: once the network game sent it.
     started: bool,
     /// A move of this player's sent to the host and not yet confirmed.
     sent: Option<Pit>,
@@ -103,7 +87,6 @@ impl App {
             queue: VecDeque::new(),
             commands: Vec::new(),
             ended: None,
-            hosting: me == HOST_SIDE,
             started: false,
             sent: None,
         });
@@ -117,9 +100,10 @@ impl App {
         self.remote.is_some()
     }
 
-    /// Whether this player's moves wait for the host's word (the joiner's).
+    /// Whether this player's moves wait for the host's session to keep
+    /// them (in a network match, on both ends).
     pub(super) fn moves_wait_for_the_host(&self) -> bool {
-        self.remote.as_ref().is_some_and(|r| !r.hosting)
+        self.remote.is_some()
     }
 
     /// Whether the network game holds the match: no match in play yet, a
@@ -145,27 +129,6 @@ impl App {
         })
     }
 
-    /// The host's screen takes `m` as its match and plays it from here:
-    /// the friend's seat is the network's.
-    pub fn host_match(&mut self, m: Match, now: Instant) {
-        self.settle();
-        self.cursor = [None; 2];
-        self.notes.set_round_note(None);
-        self.take_match(m, now);
-        self.hint = None;
-        if let Some(remote) = self.remote.as_mut() {
-            remote.started = true;
-        }
-        self.next_turn(now);
-    }
-
-    /// Both agreed to take back `side`'s last move (and the reply to it).
-    fn take_back_for(&mut self, side: Side, now: Instant) {
-        self.settle();
-        self.command(crate::session::SessionCommand::TakeBack(side), now);
-        self.next_turn(now);
-    }
-
     /// The answers typed for the network game since the last call, in order.
     pub fn take_commands(&mut self) -> Vec<Command> {
         self.remote
@@ -178,7 +141,7 @@ impl App {
     /// host resumes it by hosting again, the joiner by joining again.
     #[must_use]
     pub fn network_quit_fate(&self) -> Option<&'static str> {
-        Some(if self.remote.as_ref()?.hosting {
+        Some(if self.remote.as_ref()?.me == HOST_SIDE {
             "The match stays saved: host it again with the same name to resume."
         } else {
             "The match stays saved on the host's machine: join again to resume."
@@ -297,6 +260,11 @@ impl App {
             }
             Shown::Ask(ask) => {
                 if let Some(remote) = self.remote.as_mut() {
+                    // Asked to move: no move of this player's is on its
+                    // way (the host's session refused it, or kept it).
+                    if matches!(ask, Ask::Move { side, .. } if side == remote.me) {
+                        remote.sent = None;
+                    }
                     remote.ask = Some(ask);
                 }
                 // What the local flow asks itself (a move, the other's
@@ -304,11 +272,6 @@ impl App {
                 if self.held_by_the_network() || matches!(self.mode, Mode::Waiting) {
                     self.next_turn(now);
                 }
-            }
-            Shown::Start(m) => self.host_match(*m, now),
-            Shown::TakeBack(side) => self.take_back_for(side, now),
-            Shown::NextRound => {
-                self.command(crate::session::SessionCommand::Answer(true), now);
             }
             Shown::Played(pit) => {
                 if let Some(remote) = self.remote.as_mut() {
@@ -323,8 +286,6 @@ impl App {
                     }
                 }
             }
-            // The host's screen holds its match once it has one.
-            Shown::Board(_) if self.remote.as_ref().is_some_and(|r| r.hosting && r.started) => {}
             Shown::Board(m) => {
                 self.settle();
                 // The round on show: the one just finished at "Play again?".
@@ -343,8 +304,8 @@ impl App {
                 self.take_match(*m, now);
                 self.hint = None;
                 if let Some(remote) = self.remote.as_mut() {
-                    // The joiner plays the host's match from its welcome on.
-                    remote.started |= !remote.hosting;
+                    // The screen shows the host's match from now on.
+                    remote.started = true;
                     remote.sent = None;
                 }
                 if next_round {
@@ -696,7 +657,7 @@ mod tests {
         assert!(app.game().moves().is_empty());
     }
 
-    /// The host's screen holding a fresh match against Michael, a friend
+    /// The host's screen showing a fresh match against Michael, a friend
     /// at a network seat: Alice to move.
     fn hosting(delay: Option<Duration>, t0: Instant) -> App {
         let options = PlayOptions {
@@ -712,9 +673,18 @@ mod tests {
             (80, 24),
             t0,
         );
-        app.on_shown(Shown::Start(Box::new(Match::new(config, 1))), t0);
+        app.on_shown(Shown::Board(Box::new(Match::new(config, 1))), t0);
         app.on_shown(Shown::Ask(alice_to_move()), t0);
         app
+    }
+
+    /// The host's player plays `letter`: the move goes to the host's
+    /// session, and is played here once it is kept.
+    fn host_plays(app: &mut App, letter: char, t0: Instant) {
+        let pit = pit(app, letter);
+        app.handle_event(&ch(letter), t0);
+        assert_eq!(app.take_commands(), [Command::Play(pit)]);
+        app.on_shown(Shown::Played(pit), t0);
     }
 
     /// The id of the screen's request for `side`'s move, if it made one.
@@ -725,18 +695,20 @@ mod tests {
         })
     }
 
-    /// On the host the screen plays its own match: the host's pit is played
-    /// at once and kept (no line goes to the network game), and the
-    /// friend's turn is asked of the world like a computer's, shown as
-    /// waiting for Michael, never paused or hurried; the move that comes
-    /// back is played at once.
+    /// On the host the screen shows the session's match: the host's pit
+    /// goes to the session and is played once kept, and the friend's turn
+    /// is asked of the world like a computer's, shown as waiting for
+    /// Michael, never paused or hurried; the move that comes back is
+    /// played at once.
     #[test]
     fn the_hosts_screen_plays_its_match_and_asks_the_world_for_the_friends_move() {
         let t0 = Instant::now();
         let mut app = hosting(None, t0);
         assert_eq!(app.human_to_move(), Some(Side::South));
         app.handle_event(&ch('a'), t0);
-        assert!(app.take_commands().is_empty(), "a move is no line");
+        assert_eq!(app.take_commands(), [Command::Play(pit(&app, 'a'))]);
+        assert!(app.game().moves().is_empty(), "nothing before it is kept");
+        app.on_shown(Shown::Played(pit(&app, 'a')), t0);
         assert_eq!(app.game().moves().len(), 1);
         assert_eq!(app.take_match_events(), vec![MatchEvent::Changed]);
         let id = move_request(&mut app, Side::North).expect("Michael's turn is asked");
@@ -754,12 +726,12 @@ mod tests {
     }
 
     /// A take-back both agreed to, and a new round both wanted, come from
-    /// the world; the screen does them on its match, and they are kept.
+    /// the host's session as its match; the screen shows it.
     #[test]
-    fn on_the_host_an_agreed_take_back_and_a_new_round_are_played_and_kept() {
+    fn on_the_host_an_agreed_take_back_and_a_new_round_are_shown() {
         let t0 = Instant::now();
         let mut app = hosting(None, t0);
-        app.handle_event(&ch('a'), t0);
+        host_plays(&mut app, 'a', t0);
         let id = move_request(&mut app, Side::North).unwrap();
         let h = app.rules().pit_by_letter('h').unwrap();
         app.on_answer(Answer::Move { id, pit: Some(h) }, t0);
@@ -776,15 +748,18 @@ mod tests {
         assert_eq!(app.human_to_move(), None, "nothing is played meanwhile");
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(!screen.contains("u take back"), "asked already: {screen}");
-        app.on_shown(Shown::TakeBack(Side::South), t0);
+        let fresh = Match::new(app.game().config().clone(), 1);
+        app.on_shown(Shown::Board(Box::new(fresh)), t0);
         assert!(app.game().moves().is_empty(), "Alice's a and the reply");
-        assert_eq!(app.take_match_events(), vec![MatchEvent::Changed]);
         app.on_shown(Shown::Ask(alice_to_move()), t0);
         assert_eq!(app.human_to_move(), Some(Side::South));
         // The round played to its end, the friend's moves from the world.
         while !app.round_over() {
             if app.human_to_move().is_some() {
-                app.handle_event(&press(KeyCode::Enter), t0);
+                let pit = app.game().board().legal_moves().next().unwrap();
+                let letter = app.rules().letter(pit).unwrap();
+                host_plays(&mut app, letter, t0);
+                app.on_shown(Shown::Ask(alice_to_move()), t0);
             } else if let Some(id) = move_request(&mut app, Side::North) {
                 let pit = app.game().board().legal_moves().next();
                 app.on_answer(Answer::Move { id, pit }, t0);
@@ -795,16 +770,17 @@ mod tests {
             app.take_match_events().last(),
             Some(&MatchEvent::RoundFinished)
         );
-        app.on_shown(Shown::NextRound, t0);
+        let mut next = app.game().clone();
+        next.next_round();
+        app.on_shown(Shown::Board(Box::new(next)), t0);
         assert_eq!(app.game().round(), 2);
-        assert_eq!(app.take_match_events(), vec![MatchEvent::Changed]);
     }
 
     #[test]
     fn while_the_friend_is_away_the_host_is_offered_no_move_nor_take_back() {
         let t0 = Instant::now();
         let mut app = hosting(None, t0);
-        app.handle_event(&ch('a'), t0);
+        host_plays(&mut app, 'a', t0);
         let id = move_request(&mut app, Side::North).unwrap();
         app.on_shown(
             Shown::Ask(Ask::Away {
@@ -879,7 +855,8 @@ mod tests {
         assert!(!bar.contains("take back"), "no move of Alice's yet: {bar}");
         assert!(!bar.contains("redo"), "{bar}");
         // Alice c (an extra turn): her move can be taken back.
-        app.handle_event(&ch('c'), t0);
+        host_plays(&mut app, 'c', t0);
+        app.on_shown(Shown::Ask(alice_to_move()), t0);
         let bar = crate::tui::game::testing::render(&app, 80, 24);
         assert!(bar.contains("u take back"), "{bar}");
         app.on_shown(Shown::Ask(Ask::Agree), t0);

@@ -17,7 +17,8 @@ impl App {
     /// both players at once.)
     #[must_use]
     pub fn can_analyse(&self) -> bool {
-        self.round_over()
+        // The analysis is Kalah's (its solver values the moves).
+        self.round_over() && self.game().game() == crate::rules::Game::Kalah
     }
 
     /// The analysis screen, while it is open.

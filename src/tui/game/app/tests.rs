@@ -317,7 +317,7 @@ fn the_computer_thinks_on_request_and_its_move_shows_after_a_pause() {
     else {
         panic!("{requests:?}");
     };
-    assert_eq!(&board, app.game().board());
+    assert_eq!(board, app.game().position());
     // Alice's keys do not play for the computer.
     app.handle_event(&ch('i'), t0);
     assert!(

@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use super::{App, MatchEvent, Mode, Note, Purpose, Thinking, Tone};
-use crate::game::{describe, gave_no_move, messages::played_unproven, played as game_played};
+use crate::game::{describe_move, gave_no_move, messages::played_unproven, played as game_played};
 use crate::session::{Asking, Moved, MovedBy, SessionCommand, SessionEvent};
 use crate::tui::animation::Animation;
 use crate::tui::game::computer::Request;
@@ -167,7 +167,7 @@ impl App {
     /// redo of several, shown at once), with its notes in the log.
     fn show_move(&mut self, moved: Moved, now: Instant) {
         self.finish_sowing_quietly();
-        self.network_event(if moved.after.is_over() {
+        self.network_event(if moved.played.game_over() {
             MatchEvent::RoundFinished
         } else {
             MatchEvent::Changed
@@ -183,8 +183,8 @@ impl App {
         } = moved;
         let game = self.session.game();
         let names = game.names();
-        let letter = game.rules().letter(played.pit).unwrap_or('?');
-        let name = names[played.mover.index()];
+        let letter = game.rules().letter(played.pit()).unwrap_or('?');
+        let name = names[played.mover().index()];
         let said = match by {
             MovedBy::Computer {
                 unproven: Some(thought),
@@ -196,7 +196,7 @@ impl App {
             .then(|| Note::from(gave_no_move(name, letter)));
         let mut notes = vec![Note::from(said)];
         notes.extend(
-            describe(game.rules(), &played, names)
+            describe_move(game.rules(), &played, &steps, names)
                 .into_iter()
                 .map(Note::from),
         );
@@ -260,7 +260,7 @@ impl App {
             self.steps_allowed -= 1;
         }
         let id = self.fresh_id();
-        let board = *self.session.game().board();
+        let board = self.session.game().position();
         self.requests.push(Request::Move { id, side, board });
         self.mode = Mode::Thinking(Thinking {
             id,

@@ -61,6 +61,7 @@ fn at_120_by_40_header_messages_and_keys_line_up_with_the_centred_board() {
 fn a_computer_seat_reads_naturally_and_narrow_boards_keep_the_names() {
     let app = app_for(
         crate::game::MatchConfig {
+            game: crate::rules::Game::Kalah,
             seats: [
                 crate::game::Seat::new("Alice", PlayerKind::Human),
                 crate::game::Seat::new("Computer (hard)", PlayerKind::Hard),
@@ -518,6 +519,7 @@ fn the_paused_header_keeps_the_speed_at_80_columns() {
     let t0 = Instant::now();
     let mut app = app_for(
         crate::game::MatchConfig {
+            game: crate::rules::Game::Kalah,
             seats: [
                 crate::game::Seat::new("Computer (medium)", PlayerKind::Medium),
                 crate::game::Seat::new("Computer (greedy)", PlayerKind::Greedy),

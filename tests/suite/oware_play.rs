@@ -1,0 +1,376 @@
+//! `mancala --game oware` through the real binary (RULES.md §7): plain
+//! transcripts (captures named house by house, a refused move that does
+//! not feed, the end of a round, a match killed and resumed), records,
+//! replay and statistics that name the game, the options Oware refuses,
+//! and the full screen in tmux.
+
+use std::path::{Path, PathBuf};
+
+use mancala::plain::board::render_piles;
+use mancala::rules::oware::{OwareBoard, OwareRound};
+use mancala::rules::{GameBoard, MoveError, Pit, Rules, Step};
+use mancala::store::Record;
+
+use crate::common;
+
+use common::program::{Program, run};
+use common::scratch::Scratch;
+use common::tmux::{Tmux, wait_for_line};
+
+const NAMES: [&str; 2] = ["Alice", "Michael"];
+
+fn letter(pit: Pit) -> char {
+    Rules::KALAH.letter(pit).unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// Deterministic pseudo-random rounds of Oware from the start (South
+/// first), each move handed to `visit` with the round before it; stops at
+/// the first round and move for which `visit` returns `Some`.
+fn find<T>(mut visit: impl FnMut(&[Pit], &OwareRound, Pit) -> Option<T>) -> T {
+    for seed in 1..500u64 {
+        let mut state = seed;
+        let mut round = OwareRound::new(OwareBoard::new());
+        let mut moves = Vec::new();
+        while !round.board().is_over() && moves.len() < 300 {
+            let legal: Vec<Pit> = round.board().legal_moves().collect();
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let pit = legal[(state >> 33) as usize % legal.len()];
+            if let Some(found) = visit(&moves, &round, pit) {
+                return found;
+            }
+            round.play(pit).unwrap();
+            moves.push(pit);
+        }
+    }
+    panic!("no round of the walk has it");
+}
+
+fn typed(moves: &[Pit]) -> String {
+    moves.iter().map(|&p| format!("{}\n", letter(p))).collect()
+}
+
+/// The five lines of each board box printed, in order.
+fn boxes(out: &str) -> Vec<String> {
+    let lines: Vec<&str> = out.lines().collect();
+    (0..lines.len())
+        .filter(|&i| lines[i].starts_with('╔'))
+        .map(|i| lines[i..i + 5].join("\n"))
+        .collect()
+}
+
+fn box_of(board: &OwareBoard) -> String {
+    let drawn = GameBoard::Oware(*board).drawn();
+    boxes(&render_piles(&drawn, NAMES, Some("captured"))).remove(0)
+}
+
+fn records(data: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(data.join("records"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+}
+
+fn play(scratch: &Scratch, args: &[&str], input: &str) -> std::process::Output {
+    run(&scratch.data(), &scratch.config(), args, input)
+}
+
+#[test]
+fn a_capture_of_several_houses_is_named_house_by_house() {
+    // The first move of the walk that captures two houses or more.
+    let (moves, said) = find(|moves, round, pit| {
+        let mut next = round.clone();
+        let mut steps = Vec::new();
+        let played = next.play_traced(pit, &mut steps).unwrap();
+        let takes: Vec<String> = steps
+            .iter()
+            .filter_map(|s| match *s {
+                Step::Take { pit, seeds, .. } => Some(format!("{seeds} from {}", letter(pit))),
+                _ => None,
+            })
+            .collect();
+        (takes.len() >= 2 && played.end.is_none()).then(|| {
+            let mut line = moves.to_vec();
+            line.push(pit);
+            let name = NAMES[played.mover.index()];
+            (
+                line,
+                format!(
+                    "{name} captured {} seeds: {}",
+                    played.captured,
+                    takes.join(", ")
+                ),
+            )
+        })
+    });
+    let scratch = Scratch::new("oware-capture");
+    let out = play(
+        &scratch,
+        &[
+            "--game", "oware", "--plain", "--first", "south", "Alice", "Michael",
+        ],
+        &typed(&moves),
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains(&said), "{said:?} not in:\n{stdout}");
+    assert!(
+        stdout.contains("Rules: Oware (Abapa): 6 houses × 4 seeds"),
+        "{stdout}"
+    );
+    // Every board as the rules core has it, the captured seeds labelled
+    // where Kalah's stores are.
+    let mut round = OwareRound::new(OwareBoard::new());
+    let mut expected = vec![box_of(round.board())];
+    for &pit in &moves {
+        round.play(pit).unwrap();
+        expected.push(box_of(round.board()));
+    }
+    assert_eq!(boxes(&stdout), expected, "{stdout}");
+    assert!(stdout.contains("║ captured ║"), "{stdout}");
+}
+
+#[test]
+fn a_move_that_does_not_feed_a_bare_opponent_is_refused_by_name() {
+    // A position of the walk where the mover's opponent has no seeds and
+    // a house of the mover's does not reach them.
+    let (prefix, refused, feeding, opponent) = find(|moves, round, _| {
+        let board = round.board();
+        let mut refused = None;
+        let mut feeding = None;
+        for i in 0..14u8 {
+            let pit = Pit::new(i);
+            match board.check(pit) {
+                Err(MoveError::MustFeed) => refused = Some(pit),
+                Ok(()) => feeding = Some(pit),
+                Err(_) => {}
+            }
+        }
+        let opponent = NAMES[board.to_move().opponent().index()];
+        Some((moves.to_vec(), refused?, feeding?, opponent))
+    });
+    let scratch = Scratch::new("oware-feed");
+    let mut input = typed(&prefix);
+    input.push_str(&format!("{}\n{}\n", letter(refused), letter(feeding)));
+    let out = play(
+        &scratch,
+        &[
+            "--game", "oware", "--plain", "--first", "south", "Alice", "Michael",
+        ],
+        &input,
+    );
+    let stdout = text(&out.stdout);
+    let refusal = format!("Sorry, you must give {opponent} seeds.");
+    let at = stdout.find(&refusal).unwrap_or_else(|| panic!("{stdout}"));
+    // Nothing moved: the same player is asked again, and the feeding move
+    // is played.
+    let after = &stdout[at..];
+    assert!(after.contains("choose a pit"), "{after}");
+    assert!(
+        after.contains(&format!("sows {}:", letter(feeding))),
+        "{after}"
+    );
+}
+
+#[test]
+fn a_round_of_oware_ends_is_recorded_replayed_and_counted_apart_from_kalah() {
+    let scratch = Scratch::new("oware-round");
+    let oware = play(
+        &scratch,
+        &[
+            "--game", "oware", "--plain", "--south", "greedy", "--north", "random", "--first",
+            "south", "--speed", "0", "Alice", "Michael",
+        ],
+        "n\n",
+    );
+    let stdout = text(&oware.stdout);
+    assert!(oware.status.success(), "{stdout}");
+    assert!(stdout.contains("The round is over: "), "{stdout}");
+    let record_path = records(&scratch.data()).remove(0);
+    let record_text = std::fs::read_to_string(&record_path).unwrap();
+    assert!(record_text.contains("\ngame: oware\n"), "{record_text}");
+    assert!(!record_text.contains("\ncapture:"), "{record_text}");
+    // The record rebuilds the round by Oware's rules: its result line
+    // agrees with the rules core's own replay of its moves.
+    let record = Record::parse(&record_text).unwrap();
+    let mut round = OwareRound::new(OwareBoard::new());
+    for &pit in &record.moves {
+        round.play(pit).unwrap();
+    }
+    assert!(round.board().is_over());
+    let score = round.board().score();
+    assert_eq!(score.south + score.north, 48);
+    let result = format!("result: south {}, north {} (", score.south, score.north);
+    assert!(record_text.contains(&result), "{record_text}");
+    assert!(
+        stdout.contains(&format!("{}–", score.south.max(score.north))),
+        "{stdout}"
+    );
+
+    // mancala replay of the record shows the same round to its end.
+    let replay = play(
+        &scratch,
+        &["replay", "--plain", record_path.to_str().unwrap()],
+        "",
+    );
+    let shown = text(&replay.stdout);
+    assert!(replay.status.success(), "{shown}");
+    assert!(shown.contains("Rules: Oware (Abapa)"), "{shown}");
+    assert_eq!(
+        shown.matches("plays ").count(),
+        record.moves.len(),
+        "{shown}"
+    );
+    let last_box = boxes(&shown).pop().unwrap();
+    assert_eq!(last_box, box_of(round.board()), "{shown}");
+    // Analysis and PGN are Kalah's: refused with one line, exit 2.
+    for args in [
+        vec!["analyze", "--plain", record_path.to_str().unwrap()],
+        vec!["replay", "--format", "pgn", record_path.to_str().unwrap()],
+    ] {
+        let out = play(&scratch, &args, "");
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+
+    // A Kalah round of the same two: the statistics keep the games apart.
+    let kalah = play(
+        &scratch,
+        &[
+            "--plain", "--south", "greedy", "--north", "random", "--speed", "0", "Alice", "Michael",
+        ],
+        "n\n",
+    );
+    assert!(kalah.status.success());
+    let stats = play(&scratch, &["stats", "--json"], "");
+    let json: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
+    let rules: Vec<String> = json["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["rules"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(rules.len(), 2, "{json}");
+    assert!(rules.iter().any(|r| r.starts_with("Oware")), "{rules:?}");
+    assert!(rules.iter().any(|r| r.starts_with("6 pits")), "{rules:?}");
+}
+
+#[test]
+fn a_killed_oware_match_resumes_where_it_stopped() {
+    let scratch = Scratch::new("oware-resume");
+    let (moves, _) = find(|moves, round, _| {
+        (moves.len() == 40 || round.board().is_over()).then(|| (moves.to_vec(), ()))
+    });
+    let args = [
+        "--game", "oware", "--plain", "--first", "south", "Alice", "Michael",
+    ];
+    let played = 7;
+    let mut program = Program::spawn(&scratch.data(), &args);
+    for (i, &pit) in moves[..played].iter().enumerate() {
+        program.wait_for("the question", |out| {
+            out.matches("choose a pit").count() > i
+        });
+        program.send(&letter(pit).to_string());
+    }
+    program.wait_for("the question", |out| {
+        out.matches("choose a pit").count() > played
+    });
+    program.kill(); // SIGKILL: no chance to clean up
+
+    let mut round = OwareRound::new(OwareBoard::new());
+    for &pit in &moves[..played] {
+        round.play(pit).unwrap();
+    }
+    let mut input = String::from("y\n");
+    input.push_str(&typed(&moves[played..]));
+    let out = play(&scratch, &args, &input);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("Resume the unfinished match? (y/n) y"),
+        "{stdout}"
+    );
+    let mut expected = vec![box_of(round.board())];
+    for &pit in &moves[played..] {
+        round.play(pit).unwrap();
+        expected.push(box_of(round.board()));
+    }
+    assert_eq!(boxes(&stdout), expected, "{stdout}");
+}
+
+#[test]
+fn oware_refuses_what_only_kalah_has_with_one_line_and_exit_2() {
+    let scratch = Scratch::new("oware-refuse");
+    for (args, needle) in [
+        (
+            vec!["--game", "oware", "--south", "level:3", "Alice"],
+            "the rated levels are Kalah's",
+        ),
+        (
+            vec!["--game", "oware", "--pits", "4", "Alice", "Michael"],
+            "leave out the rule options",
+        ),
+        (
+            vec!["host", "Alice", "--game", "oware"],
+            "not played over the network",
+        ),
+        (
+            vec![
+                "join",
+                "127.0.0.1:9",
+                "--code",
+                "7-guitar-orbit",
+                "Michael",
+                "--game",
+                "oware",
+            ],
+            "not played over the network",
+        ),
+    ] {
+        let out = play(&scratch, &args, "");
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    // One name alone plays Oware's computer (the levels are Kalah's).
+    let out = play(&scratch, &["--game", "oware", "--plain", "Alice"], "");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("(North, medium)"), "{stdout}");
+}
+
+#[test]
+fn the_full_screen_plays_oware_with_the_captured_seeds_where_the_stores_were() {
+    let scratch = Scratch::new("oware-screen");
+    let status = scratch.file("status");
+    let Some(tmux) = Tmux::start(
+        "oware",
+        80,
+        24,
+        &scratch.command("--game oware --first south Alice Michael", &status),
+    ) else {
+        return;
+    };
+    let opening = tmux.wait_for("▶ Alice to move");
+    assert!(opening.contains("Oware (Abapa)"), "{opening}");
+    assert!(opening.contains("Michael's captures"), "{opening}");
+    // f sows g, h, i, j: no store on the way.
+    tmux.keys(&["f"]);
+    let after = tmux.wait_for("▶ Michael to move");
+    assert!(after.contains("Alice played f."), "{after}");
+    // Alice's houses are not Michael's to play.
+    tmux.keys(&["a"]);
+    tmux.wait_for("Sorry, you don't control that pit.");
+    tmux.keys(&["q"]);
+    tmux.wait_for("Quit? (y/n)");
+    tmux.keys(&["y"]);
+    assert_eq!(wait_for_line(&status), "0");
+}
