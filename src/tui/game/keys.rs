@@ -59,7 +59,7 @@ pub enum Does {
 /// One line of the table: what it does, its keys, and how the key bar and
 /// the help say it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Offer {
+pub struct KeyOffer {
     /// What it does.
     pub does: Does,
     /// The keys that do it, one character each (`Esc` is `\u{1b}`, Enter
@@ -77,11 +77,11 @@ pub struct Offer {
     pub bar: Option<Weight>,
 }
 
-impl Offer {
+impl KeyOffer {
     /// `keys` doing `does`, written as they are typed, in the bar.
-    fn new(does: Does, keys: impl Into<String>, label: &str) -> Offer {
+    fn new(does: Does, keys: impl Into<String>, label: &str) -> KeyOffer {
         let keys = keys.into();
-        Offer {
+        KeyOffer {
             does,
             shown: keys.clone(),
             keys,
@@ -92,22 +92,22 @@ impl Offer {
     }
 
     /// The command of `letter`, by its key on this board ([`command_key`]).
-    fn letter(does: Does, rules: &Rules, letter: char, label: &str) -> Offer {
-        Offer::new(does, command_key(rules, letter), label)
+    fn letter(does: Does, rules: &Rules, letter: char, label: &str) -> KeyOffer {
+        KeyOffer::new(does, command_key(rules, letter), label)
     }
 
-    fn shown(self, shown: impl Into<String>) -> Offer {
+    fn shown(self, shown: impl Into<String>) -> KeyOffer {
         let shown = shown.into();
-        Offer { shown, ..self }
+        KeyOffer { shown, ..self }
     }
 
-    fn help(self, help: impl Into<String>) -> Offer {
+    fn help(self, help: impl Into<String>) -> KeyOffer {
         let help = help.into();
-        Offer { help, ..self }
+        KeyOffer { help, ..self }
     }
 
-    fn bar(self, bar: Option<Weight>) -> Offer {
-        Offer { bar, ..self }
+    fn bar(self, bar: Option<Weight>) -> KeyOffer {
+        KeyOffer { bar, ..self }
     }
 
     /// The keys as the key bar writes them: the first spelling, tight
@@ -138,11 +138,11 @@ impl Offer {
 /// What can be done on `app`'s screen now (behind an open help: what can
 /// be done under it), in the key bar's order. See the [module docs](self).
 #[must_use]
-pub fn offers(app: &App) -> Vec<Offer> {
+pub fn offers(app: &App) -> Vec<KeyOffer> {
     use Weight::{Essential, Optional, Useful};
     if app.dialog() == Some(Overlay::ConfirmQuit) {
-        let back = Offer::new(Does::Leave(false), "nq\u{1b}", "back").shown("n");
-        return vec![Offer::new(Does::Leave(true), "y", "quit"), back];
+        let back = KeyOffer::new(Does::Leave(false), "nq\u{1b}", "back").shown("n");
+        return vec![KeyOffer::new(Does::Leave(true), "y", "quit"), back];
     }
     let rules = app.rules();
     let asking = app.session().asking();
@@ -160,7 +160,7 @@ pub fn offers(app: &App) -> Vec<Offer> {
         offers.extend(pause_offers(rules, app.paused(), shown));
     }
     if app.animation().is_some() {
-        let skip = Offer::new(Does::Skip, "", "skip animation").shown("any key");
+        let skip = KeyOffer::new(Does::Skip, "", "skip animation").shown("any key");
         offers.push(skip.help("shows the rest of the move at once; a pit key is then played"));
     } else {
         if let Some(side) = app.human_to_move() {
@@ -174,12 +174,12 @@ pub fn offers(app: &App) -> Vec<Offer> {
                 SessionCommand::MoveNow if app.thinking_text().is_none() => None,
                 _ => Some(Useful),
             };
-            let offer = Offer::new(Does::Session(open.command), open.key, open.label);
+            let offer = KeyOffer::new(Does::Session(open.command), open.key, open.label);
             offers.push(offer.help(open.does).bar(weight));
         }
         if app.human_to_move().is_some() {
             let looking = matches!(app.mode(), Mode::Turn { hint: Some(_) });
-            let hurry = Offer::letter(Does::Hurry, rules, 'm', "hint now");
+            let hurry = KeyOffer::letter(Does::Hurry, rules, 'm', "hint now");
             offers.push(
                 hurry
                     .help("a hint being looked for comes now: the best found so far")
@@ -188,11 +188,11 @@ pub fn offers(app: &App) -> Vec<Offer> {
         }
         if app.round_over() {
             // Not offered, but said: a finished round cannot be taken back.
-            let undo = Offer::letter(Does::Session(SessionCommand::Undo), rules, 'u', "undo");
+            let undo = KeyOffer::letter(Does::Session(SessionCommand::Undo), rules, 'u', "undo");
             offers.push(undo.help("").bar(None));
         }
         if app.round_over() && app.can_analyse() {
-            let analyse = Offer::letter(Does::Analyse, rules, 'a', "analysis");
+            let analyse = KeyOffer::letter(Does::Analyse, rules, 'a', "analysis");
             offers.push(
                 analyse
                     .help("this round's analysis, every move under perfect play (q comes back)")
@@ -206,7 +206,7 @@ pub fn offers(app: &App) -> Vec<Offer> {
     if app.resume_summary().is_none() && asking != Asking::Busy {
         offers.extend(view_offers(app));
     }
-    let help = Offer::new(Does::Session(SessionCommand::Help), "?", "help");
+    let help = KeyOffer::new(Does::Session(SessionCommand::Help), "?", "help");
     offers.push(help.help("shows this help; any key closes it"));
     if let Some(quit) = commands.iter().find(|o| o.command == SessionCommand::Quit) {
         offers.push(quit_offer(app, quit.key, asking));
@@ -216,7 +216,7 @@ pub fn offers(app: &App) -> Vec<Offer> {
 
 /// Quitting: the session's key, and `Esc` on every board (the bar says
 /// `Esc` where q is a pit letter).
-fn quit_offer(app: &App, key: char, asking: Asking) -> Offer {
+fn quit_offer(app: &App, key: char, asking: Asking) -> KeyOffer {
     let what = if app.is_networked() {
         "leaves (asks first); the host keeps the match saved"
     } else if asking == Asking::Busy {
@@ -228,7 +228,7 @@ fn quit_offer(app: &App, key: char, asking: Asking) -> Offer {
         'q' => "q or Esc".to_string(),
         _ => format!("Esc or {key}"),
     };
-    let quit = Offer::new(
+    let quit = KeyOffer::new(
         Does::Session(SessionCommand::Quit),
         format!("{key}\u{1b}"),
         "quit",
@@ -237,15 +237,15 @@ fn quit_offer(app: &App, key: char, asking: Asking) -> Offer {
 }
 
 /// The pits, by letter, number or the cursor, for `side` to move.
-fn pit_offers(rules: &Rules, side: Side) -> [Offer; 2] {
+fn pit_offers(rules: &Rules, side: Side) -> [KeyOffer; 2] {
     let wait = if rules.pits() >= 10 {
         " (1 waits a moment, or Enter, for a second digit)"
     } else {
         ""
     };
     let numbers = rules.number_range();
-    let pits = Offer::new(Does::Pits, "", "play").shown(rules.letter_range(side));
-    let cursor = Offer::new(Does::Cursor, "←→\n ", "cursor").shown("← → Enter");
+    let pits = KeyOffer::new(Does::Pits, "", "play").shown(rules.letter_range(side));
+    let cursor = KeyOffer::new(Does::Cursor, "←→\n ", "cursor").shown("← → Enter");
     [
         pits.help(format!(
             "choose a pit by letter; {numbers} by number from your left{wait}"
@@ -258,10 +258,10 @@ fn pit_offers(rules: &Rules, side: Side) -> [Offer; 2] {
 
 /// Pausing the computers, and stepping one move while paused; in the bar
 /// when `shown`.
-fn pause_offers(rules: &Rules, paused: bool, shown: bool) -> Vec<Offer> {
+fn pause_offers(rules: &Rules, paused: bool, shown: bool) -> Vec<KeyOffer> {
     let weight = shown.then_some(Weight::Useful);
     let label = if paused { "resume" } else { "pause" };
-    let pause = Offer::letter(Does::Pause, rules, 'p', label);
+    let pause = KeyOffer::letter(Does::Pause, rules, 'p', label);
     let mut offers = vec![
         pause
             .help(format!("{label} the computer players"))
@@ -269,7 +269,7 @@ fn pause_offers(rules: &Rules, paused: bool, shown: bool) -> Vec<Offer> {
     ];
     if paused {
         let s = command_key(rules, 's');
-        let step = Offer::new(Does::Step, format!("{s}."), "step").shown(format!("{s} or ."));
+        let step = KeyOffer::new(Does::Step, format!("{s}."), "step").shown(format!("{s} or ."));
         offers.push(step.help("a paused computer makes one move").bar(weight));
     }
     offers
@@ -278,19 +278,19 @@ fn pause_offers(rules: &Rules, paused: bool, shown: bool) -> Vec<Offer> {
 /// The screen's own keys: the speed and the colours (no colours key
 /// while `NO_COLOR` is set), worded as on every screen
 /// ([`Chosen::help_keys`](crate::tui::prefs::Chosen::help_keys)).
-fn view_offers(app: &App) -> Vec<Offer> {
+fn view_offers(app: &App) -> Vec<KeyOffer> {
     let t = command_key(app.rules(), 't');
     let mut help = app.prefs().help_keys(&t.to_string()).into_iter();
     let mut offers = Vec::new();
     if let Some((shown, what)) = help.next() {
-        let speed = Offer::new(Does::Speed, "+=-_", "speed").shown(shown);
+        let speed = KeyOffer::new(Does::Speed, "+=-_", "speed").shown(shown);
         offers.push(speed.help(what).bar(Some(Weight::Optional)));
     }
     // Under NO_COLOR the key only says why colours stay off.
     let (what, bar) = help
         .next()
         .map_or((String::new(), None), |(_, w)| (w, Some(Weight::Optional)));
-    offers.push(Offer::new(Does::Theme, t, "colours").help(what).bar(bar));
+    offers.push(KeyOffer::new(Does::Theme, t, "colours").help(what).bar(bar));
     offers
 }
 
@@ -299,7 +299,7 @@ fn view_offers(app: &App) -> Vec<Offer> {
 /// hurried, and the network game's own questions take y or n. The keys of
 /// those questions are read first by the network's part of the screen
 /// (`App::on_waiting_key`); this is what the bar and the help say of them.
-fn network_offers(app: &App, offers: &mut Vec<Offer>) {
+fn network_offers(app: &App, offers: &mut Vec<KeyOffer>) {
     offers.retain(|o| {
         !matches!(
             o.does,
@@ -321,7 +321,7 @@ fn network_offers(app: &App, offers: &mut Vec<Offer>) {
             ("yes", "no")
         };
         let answer =
-            |yes, key, label| Offer::new(Does::Session(SessionCommand::Answer(yes)), key, label);
+            |yes, key, label| KeyOffer::new(Does::Session(SessionCommand::Answer(yes)), key, label);
         offers.splice(0..0, [answer(true, "y", yes), answer(false, "n", no)]);
     }
 }
@@ -331,7 +331,12 @@ fn network_offers(app: &App, offers: &mut Vec<Offer>) {
 /// (Caps Lock), a number counted from `side`'s left (0 is the tenth).
 /// `Some(None)`: a number beyond the board.
 #[must_use]
-pub fn pit_key(code: KeyCode, rules: &Rules, side: Side, offers: &[Offer]) -> Option<Option<Pit>> {
+pub fn pit_key(
+    code: KeyCode,
+    rules: &Rules,
+    side: Side,
+    offers: &[KeyOffer],
+) -> Option<Option<Pit>> {
     match code {
         KeyCode::Char(c) if c.is_ascii_lowercase() => rules.pit_by_letter(c).map(Some),
         KeyCode::Char(c) if c.is_ascii_uppercase() && !offers.iter().any(|o| o.answers(code)) => {
@@ -473,7 +478,7 @@ mod tests {
         for pits in [1, 4, 6, 10, 12] {
             let rules = Rules::KALAH.with_pits(pits).unwrap();
             for letter_of in "hurqpstma".chars() {
-                let offer = Offer::letter(Does::Skip, &rules, letter_of, "x");
+                let offer = KeyOffer::letter(Does::Skip, &rules, letter_of, "x");
                 let c = offer.keys.chars().next().unwrap();
                 assert!(rules.pit_by_letter(c).is_none() || c.is_ascii_uppercase());
                 let capital = KeyCode::Char(letter_of.to_ascii_uppercase());
