@@ -510,7 +510,7 @@ fn on_twelve_pits_q_plays_its_pit_and_esc_and_capitals_are_the_commands() {
     tmux.keys(&["?"]);
     let help = tmux.wait_for("Esc or Q");
     assert!(
-        help.contains("H, U, R, Q and Esc work on every board"),
+        help.contains("U, R, H, Q and Esc work on every board"),
         "{help}"
     );
     assert!(!help.contains("y / n"), "no question is open:\n{help}");

@@ -62,14 +62,9 @@ pub fn key_list(app: &App) -> Vec<(String, String)> {
         .collect();
     // The session's commands: their capitals and words, the same in
     // plain mode, name no pit on any board.
-    let (capitals, words): (Vec<String>, Vec<&str>) = offers
-        .iter()
-        .filter_map(|o| match (o.word, o.keys.chars().next()) {
-            (Some(word), Some(c)) if c.is_ascii_alphabetic() => {
-                Some((c.to_ascii_uppercase().to_string(), word))
-            }
-            _ => None,
-        })
+    let (capitals, words): (Vec<String>, Vec<&str>) = (app.session().open_commands().iter())
+        .filter(|o| o.key.is_ascii_alphabetic())
+        .map(|o| (o.key.to_ascii_uppercase().to_string(), o.word))
         .unzip();
     if !capitals.is_empty() {
         list.push((

@@ -20,10 +20,9 @@
 use crossterm::event::KeyCode;
 
 use crate::rules::{Pit, Rules, Side};
-use crate::session::{Asking, OpenCommand, SessionCommand};
+use crate::session::{Asking, SessionCommand};
 use crate::tui::chrome::Weight;
 use crate::tui::game::app::{App, Mode, Overlay};
-use crate::tui::prefs::speed_name;
 
 /// The key that runs the command of `letter` on this board: the session's
 /// one rule, shared with plain mode.
@@ -60,7 +59,7 @@ pub enum Does {
 /// One line of the table: what it does, its keys, and how the key bar and
 /// the help say it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Offer {
+pub struct KeyOffer {
     /// What it does.
     pub does: Does,
     /// The keys that do it, one character each (`Esc` is `\u{1b}`, Enter
@@ -76,37 +75,47 @@ pub struct Offer {
     pub help: String,
     /// Its place in the key bar; `None`: in the help only.
     pub bar: Option<Weight>,
-    /// The session's word for it (plain mode's spelling), for a command.
-    pub word: Option<&'static str>,
 }
 
-impl Offer {
-    fn new(does: Does, keys: impl Into<String>, shown: impl Into<String>, label: &str) -> Offer {
-        Offer {
+impl KeyOffer {
+    /// `keys` doing `does`, written as they are typed, in the bar.
+    fn new(does: Does, keys: impl Into<String>, label: &str) -> KeyOffer {
+        let keys = keys.into();
+        KeyOffer {
             does,
-            keys: keys.into(),
-            shown: shown.into(),
+            shown: keys.clone(),
+            keys,
             label: label.to_string(),
             help: label.to_string(),
             bar: Some(Weight::Essential),
-            word: None,
         }
     }
 
-    fn help(mut self, help: impl Into<String>) -> Offer {
-        self.help = help.into();
-        self
+    /// The command of `letter`, by its key on this board ([`command_key`]).
+    fn letter(does: Does, rules: &Rules, letter: char, label: &str) -> KeyOffer {
+        KeyOffer::new(does, command_key(rules, letter), label)
     }
 
-    fn bar(mut self, weight: Option<Weight>) -> Offer {
-        self.bar = weight;
-        self
+    fn shown(self, shown: impl Into<String>) -> KeyOffer {
+        let shown = shown.into();
+        KeyOffer { shown, ..self }
     }
 
-    /// The keys as the key bar writes them: the first spelling.
+    fn help(self, help: impl Into<String>) -> KeyOffer {
+        let help = help.into();
+        KeyOffer { help, ..self }
+    }
+
+    fn bar(self, bar: Option<Weight>) -> KeyOffer {
+        KeyOffer { bar, ..self }
+    }
+
+    /// The keys as the key bar writes them: the first spelling, tight
+    /// ("+/-" for the help's "+ / -").
     #[must_use]
-    pub fn bar_key(&self) -> &str {
-        self.shown.split(" or ").next().unwrap_or_default()
+    pub fn bar_key(&self) -> String {
+        let first = self.shown.split(" or ").next().unwrap_or_default();
+        first.replace(" / ", "/")
     }
 
     /// Whether `code` is one of its keys; a lower-case key answers to its
@@ -126,32 +135,24 @@ impl Offer {
     }
 }
 
-/// The key of a letter command on this board ([`command_key`]).
-fn letter(rules: &Rules, letter: char) -> String {
-    command_key(rules, letter).to_string()
-}
-
 /// What can be done on `app`'s screen now (behind an open help: what can
 /// be done under it), in the key bar's order. See the [module docs](self).
 #[must_use]
-pub fn offers(app: &App) -> Vec<Offer> {
+pub fn offers(app: &App) -> Vec<KeyOffer> {
     use Weight::{Essential, Optional, Useful};
     if app.dialog() == Some(Overlay::ConfirmQuit) {
-        return vec![
-            Offer::new(Does::Leave(true), "y", "y", "quit"),
-            Offer::new(Does::Leave(false), "nq\u{1b}", "n", "back"),
-        ];
+        let back = KeyOffer::new(Does::Leave(false), "nq\u{1b}", "back").shown("n");
+        return vec![KeyOffer::new(Does::Leave(true), "y", "quit"), back];
     }
     let rules = app.rules();
     let asking = app.session().asking();
     let mut commands = app.session().open_commands();
     // The hint first; quitting and the help last, with the screen's keys.
-    let quit = commands
-        .iter()
-        .position(|o| o.command == SessionCommand::Quit)
-        .map(|i| commands.remove(i));
-    commands.retain(|o| o.command != SessionCommand::Help);
-    commands.sort_by_key(|o| o.command != SessionCommand::Hint);
+    commands.sort_by_key(|o| match o.command {
+        SessionCommand::Hint => 0,
+        SessionCommand::Quit | SessionCommand::Help => 2,
+        _ => 1,
+    });
     let mut offers = Vec::new();
     if app.any_computer() && matches!(asking, Asking::Move(_) | Asking::Computer(_)) {
         // In the bar on a computer's turn; the key works during a move too.
@@ -159,50 +160,41 @@ pub fn offers(app: &App) -> Vec<Offer> {
         offers.extend(pause_offers(rules, app.paused(), shown));
     }
     if app.animation().is_some() {
-        offers.push(
-            Offer::new(Does::Skip, "", "any key", "skip animation")
-                .help("shows the rest of the move at once; a pit key is then played"),
-        );
+        let skip = KeyOffer::new(Does::Skip, "", "skip animation").shown("any key");
+        offers.push(skip.help("shows the rest of the move at once; a pit key is then played"));
     } else {
         if let Some(side) = app.human_to_move() {
             offers.extend(pit_offers(rules, side));
         }
-        for open in commands {
+        let screens = [SessionCommand::Quit, SessionCommand::Help];
+        for open in commands.iter().filter(|o| !screens.contains(&o.command)) {
             let weight = match open.command {
                 SessionCommand::Answer(_) => Some(Essential),
                 SessionCommand::Redo => Some(Optional),
                 SessionCommand::MoveNow if app.thinking_text().is_none() => None,
                 _ => Some(Useful),
             };
-            offers.push(Offer {
-                word: Some(open.word),
-                ..Offer::new(Does::Session(open.command), open.key, open.key, open.label)
-                    .help(open.does)
-                    .bar(weight)
-            });
+            let offer = KeyOffer::new(Does::Session(open.command), open.key, open.label);
+            offers.push(offer.help(open.does).bar(weight));
         }
         if app.human_to_move().is_some() {
-            let m = letter(rules, 'm');
             let looking = matches!(app.mode(), Mode::Turn { hint: Some(_) });
+            let hurry = KeyOffer::letter(Does::Hurry, rules, 'm', "hint now");
             offers.push(
-                Offer::new(Does::Hurry, &m, &m, "hint now")
+                hurry
                     .help("a hint being looked for comes now: the best found so far")
                     .bar(looking.then_some(Useful)),
             );
         }
         if app.round_over() {
             // Not offered, but said: a finished round cannot be taken back.
-            let u = letter(rules, 'u');
-            offers.push(
-                Offer::new(Does::Session(SessionCommand::Undo), &u, &u, "undo")
-                    .help("")
-                    .bar(None),
-            );
+            let undo = KeyOffer::letter(Does::Session(SessionCommand::Undo), rules, 'u', "undo");
+            offers.push(undo.help("").bar(None));
         }
         if app.round_over() && app.can_analyse() {
-            let a = letter(rules, 'a');
+            let analyse = KeyOffer::letter(Does::Analyse, rules, 'a', "analysis");
             offers.push(
-                Offer::new(Does::Analyse, &a, &a, "analysis")
+                analyse
                     .help("this round's analysis, every move under perfect play (q comes back)")
                     .bar(Some(Useful)),
             );
@@ -214,18 +206,17 @@ pub fn offers(app: &App) -> Vec<Offer> {
     if app.resume_summary().is_none() && asking != Asking::Busy {
         offers.extend(view_offers(app));
     }
-    let help = Offer::new(Does::Session(SessionCommand::Help), "?", "?", "help");
+    let help = KeyOffer::new(Does::Session(SessionCommand::Help), "?", "help");
     offers.push(help.help("shows this help; any key closes it"));
-    if let Some(quit) = quit {
-        offers.push(quit_offer(app, quit, asking));
+    if let Some(quit) = commands.iter().find(|o| o.command == SessionCommand::Quit) {
+        offers.push(quit_offer(app, quit.key, asking));
     }
     offers
 }
 
 /// Quitting: the session's key, and `Esc` on every board (the bar says
 /// `Esc` where q is a pit letter).
-fn quit_offer(app: &App, quit: OpenCommand, asking: Asking) -> Offer {
-    let key = quit.key;
+fn quit_offer(app: &App, key: char, asking: Asking) -> KeyOffer {
     let what = if app.is_networked() {
         "leaves (asks first); the host keeps the match saved"
     } else if asking == Asking::Busy {
@@ -237,32 +228,29 @@ fn quit_offer(app: &App, quit: OpenCommand, asking: Asking) -> Offer {
         'q' => "q or Esc".to_string(),
         _ => format!("Esc or {key}"),
     };
-    let offer = Offer::new(
+    let quit = KeyOffer::new(
         Does::Session(SessionCommand::Quit),
         format!("{key}\u{1b}"),
-        shown,
         "quit",
     );
-    Offer {
-        help: what.to_string(),
-        word: Some(quit.word),
-        ..offer
-    }
+    quit.shown(shown).help(what)
 }
 
 /// The pits, by letter, number or the cursor, for `side` to move.
-fn pit_offers(rules: &Rules, side: Side) -> [Offer; 2] {
+fn pit_offers(rules: &Rules, side: Side) -> [KeyOffer; 2] {
     let wait = if rules.pits() >= 10 {
         " (1 waits a moment, or Enter, for a second digit)"
     } else {
         ""
     };
+    let numbers = rules.number_range();
+    let pits = KeyOffer::new(Does::Pits, "", "play").shown(rules.letter_range(side));
+    let cursor = KeyOffer::new(Does::Cursor, "←→\n ", "cursor").shown("← → Enter");
     [
-        Offer::new(Does::Pits, "", rules.letter_range(side), "play").help(format!(
-            "choose a pit by letter; {} by number from your left{wait}",
-            rules.number_range()
+        pits.help(format!(
+            "choose a pit by letter; {numbers} by number from your left{wait}"
         )),
-        Offer::new(Does::Cursor, "←→\n ", "← → Enter", "cursor")
+        cursor
             .help("move the cursor and play (Space too), or click a pit")
             .bar(None),
     ]
@@ -270,48 +258,39 @@ fn pit_offers(rules: &Rules, side: Side) -> [Offer; 2] {
 
 /// Pausing the computers, and stepping one move while paused; in the bar
 /// when `shown`.
-fn pause_offers(rules: &Rules, paused: bool, shown: bool) -> Vec<Offer> {
+fn pause_offers(rules: &Rules, paused: bool, shown: bool) -> Vec<KeyOffer> {
     let weight = shown.then_some(Weight::Useful);
-    let p = letter(rules, 'p');
     let label = if paused { "resume" } else { "pause" };
+    let pause = KeyOffer::letter(Does::Pause, rules, 'p', label);
     let mut offers = vec![
-        Offer::new(Does::Pause, &p, &p, label)
+        pause
             .help(format!("{label} the computer players"))
             .bar(weight),
     ];
     if paused {
-        let s = letter(rules, 's');
-        offers.push(
-            Offer::new(Does::Step, format!("{s}."), format!("{s} or ."), "step")
-                .help("a paused computer makes one move")
-                .bar(weight),
-        );
+        let s = command_key(rules, 's');
+        let step = KeyOffer::new(Does::Step, format!("{s}."), "step").shown(format!("{s} or ."));
+        offers.push(step.help("a paused computer makes one move").bar(weight));
     }
     offers
 }
 
 /// The screen's own keys: the speed and the colours (no colours key
-/// while `NO_COLOR` is set).
-fn view_offers(app: &App) -> Vec<Offer> {
-    let chosen = app.prefs();
-    let mut offers = vec![
-        Offer::new(Does::Speed, "+=-_", "+/-", "speed")
-            .help(format!(
-                "faster / slower sowing, kept for next time (now {})",
-                speed_name(app.seed_delay())
-            ))
-            .bar(Some(Weight::Optional)),
-    ];
-    let t = letter(app.rules(), 't');
-    let theme = Offer::new(Does::Theme, &t, &t, "colours");
-    offers.push(if chosen.can_switch_theme() {
-        theme
-            .help("colours or black and white, kept for next time")
-            .bar(Some(Weight::Optional))
-    } else {
-        // Under NO_COLOR the key only says why colours stay off.
-        theme.help("").bar(None)
-    });
+/// while `NO_COLOR` is set), worded as on every screen
+/// ([`Chosen::help_keys`](crate::tui::prefs::Chosen::help_keys)).
+fn view_offers(app: &App) -> Vec<KeyOffer> {
+    let t = command_key(app.rules(), 't');
+    let mut help = app.prefs().help_keys(&t.to_string()).into_iter();
+    let mut offers = Vec::new();
+    if let Some((shown, what)) = help.next() {
+        let speed = KeyOffer::new(Does::Speed, "+=-_", "speed").shown(shown);
+        offers.push(speed.help(what).bar(Some(Weight::Optional)));
+    }
+    // Under NO_COLOR the key only says why colours stay off.
+    let (what, bar) = help
+        .next()
+        .map_or((String::new(), None), |(_, w)| (w, Some(Weight::Optional)));
+    offers.push(KeyOffer::new(Does::Theme, t, "colours").help(what).bar(bar));
     offers
 }
 
@@ -320,7 +299,7 @@ fn view_offers(app: &App) -> Vec<Offer> {
 /// hurried, and the network game's own questions take y or n. The keys of
 /// those questions are read first by the network's part of the screen
 /// (`App::on_waiting_key`); this is what the bar and the help say of them.
-fn network_offers(app: &App, offers: &mut Vec<Offer>) {
+fn network_offers(app: &App, offers: &mut Vec<KeyOffer>) {
     offers.retain(|o| {
         !matches!(
             o.does,
@@ -341,9 +320,8 @@ fn network_offers(app: &App, offers: &mut Vec<Offer>) {
         } else {
             ("yes", "no")
         };
-        let answer = |yes, key, label| {
-            Offer::new(Does::Session(SessionCommand::Answer(yes)), key, key, label)
-        };
+        let answer =
+            |yes, key, label| KeyOffer::new(Does::Session(SessionCommand::Answer(yes)), key, label);
         offers.splice(0..0, [answer(true, "y", yes), answer(false, "n", no)]);
     }
 }
@@ -353,7 +331,12 @@ fn network_offers(app: &App, offers: &mut Vec<Offer>) {
 /// (Caps Lock), a number counted from `side`'s left (0 is the tenth).
 /// `Some(None)`: a number beyond the board.
 #[must_use]
-pub fn pit_key(code: KeyCode, rules: &Rules, side: Side, offers: &[Offer]) -> Option<Option<Pit>> {
+pub fn pit_key(
+    code: KeyCode,
+    rules: &Rules,
+    side: Side,
+    offers: &[KeyOffer],
+) -> Option<Option<Pit>> {
     match code {
         KeyCode::Char(c) if c.is_ascii_lowercase() => rules.pit_by_letter(c).map(Some),
         KeyCode::Char(c) if c.is_ascii_uppercase() && !offers.iter().any(|o| o.answers(code)) => {
@@ -495,10 +478,9 @@ mod tests {
         for pits in [1, 4, 6, 10, 12] {
             let rules = Rules::KALAH.with_pits(pits).unwrap();
             for letter_of in "hurqpstma".chars() {
-                let key = letter(&rules, letter_of);
-                let c = key.chars().next().unwrap();
+                let offer = KeyOffer::letter(Does::Skip, &rules, letter_of, "x");
+                let c = offer.keys.chars().next().unwrap();
                 assert!(rules.pit_by_letter(c).is_none() || c.is_ascii_uppercase());
-                let offer = Offer::new(Does::Skip, &key, &key, "x");
                 let capital = KeyCode::Char(letter_of.to_ascii_uppercase());
                 assert!(offer.answers(capital), "{pits} pits: {letter_of}");
                 assert_eq!(pit_key(capital, &rules, Side::North, &[offer]), None);

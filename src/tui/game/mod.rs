@@ -3,7 +3,7 @@
 //!
 //! - [`app`]: the model, a [`Mode`](app::Mode) enum and small parts
 //!   ([`notes`]: the status line and the log);
-//! - [`keys`]: what each key means in each situation;
+//! - [`keys`]: the one table of what can be done now and its keys;
 //! - [`world`]: the screen's messages and effects, and what carries them
 //!   out: saving, recording, preferences, the computer's searches
 //!   ([`computer`]);
@@ -13,7 +13,9 @@
 //!
 //! How a key press becomes a move: the [screen loop](crate::tui::screen)
 //! turns the terminal event into an [`Input`](crate::tui::input::Input),
-//! the game's [`App`] maps it to an action ([`keys::action_for`]) and hands
+//! the game's [`App`] looks it up in the table of what can be done now
+//! ([`keys::offers`]: the session's open commands and the screen's own keys,
+//! the same table the key bar and the help read) and hands
 //! it to the match's [`Session`] as a command; the session checks it with
 //! the rules, plays it, keeps the match with its [`Keeper`] (the policy
 //! shared with plain mode: saved after every move, each finished round

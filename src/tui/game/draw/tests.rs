@@ -372,7 +372,7 @@ fn the_help_shows_the_keys_that_work_on_this_board() {
         assert!(screen.contains(keys), "{keys} in\n{screen}");
     }
     assert!(
-        screen.contains("H, U, R, Q and Esc work on every board"),
+        screen.contains("U, R, H, Q and Esc work on every board"),
         "{screen}"
     );
 }
