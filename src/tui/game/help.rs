@@ -3,7 +3,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use crate::rules::{Capture, Rules, Side, Sowing, Sweep};
+use crate::rules::{Capture, Game, Rules, Side, Sowing, Sweep};
 use crate::tui::chrome::{HelpText, draw_help};
 use crate::tui::game::app::App;
 use crate::tui::game::keys;
@@ -47,6 +47,20 @@ pub fn rules_text(rules: &Rules, names: [&str; 2]) -> Vec<String> {
         .to_string(),
     );
     lines
+}
+
+/// Oware's rules (RULES.md §7), in a few sentences.
+#[must_use]
+pub fn oware_rules_text(names: [&str; 2]) -> Vec<String> {
+    let [south, north] = names;
+    vec![
+        format!("{south} plays a-f on the bottom row, {north} plays g-l on the top row."),
+        "Lift all seeds of one of your houses and sow them one per house, counter-clockwise; with 12 or more, the house you lifted is skipped.".to_string(),
+        "Last seed makes an opponent's house hold 2 or 3: you capture it, and the houses before it while they are the opponent's and hold 2 or 3.".to_string(),
+        "A move that would capture all the opponent's seeds (a grand slam) captures nothing.".to_string(),
+        "Your opponent has no seeds: you must give them some; if no move does, the round ends.".to_string(),
+        "25 captured wins. At the end, or when a position repeats, seeds left go to the side they lie on.".to_string(),
+    ]
 }
 
 /// The help's keys: the screen's table of what can be done now
@@ -96,11 +110,14 @@ pub fn speed_texts(delay: Option<std::time::Duration>, paused: bool) -> Vec<Stri
 /// The help screen of `app`: the rules in force and every key.
 #[must_use]
 pub fn text(app: &App) -> HelpText {
-    let rules = app.rules();
+    let config = app.game().config();
     HelpText {
         title: " Mancala — help ".into(),
-        heading: format!("Rules: {rules}"),
-        sentences: rules_text(rules, app.names()),
+        heading: format!("Rules: {}", config.rules_text()),
+        sentences: match config.game {
+            Game::Kalah => rules_text(app.rules(), app.names()),
+            Game::Oware => oware_rules_text(app.names()),
+        },
         keys: key_list(app),
     }
 }
@@ -109,4 +126,30 @@ pub fn text(app: &App) -> HelpText {
 /// every screen shares: [`draw_help`]).
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     draw_help(frame, area, &text(app), app.help_scroll(), app.theme());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::players::PlayerKind;
+    use crate::tui::game::testing::{app_for, config};
+    use std::time::Instant;
+
+    /// An Oware match's help states Oware's rules, not Kalah's stores.
+    #[test]
+    fn an_oware_match_gets_oware_rules_in_its_help() {
+        let mut oware = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human);
+        oware.game = Game::Oware;
+        let help = text(&app_for(oware, None, Instant::now()));
+        assert!(help.heading.contains("Oware"), "{}", help.heading);
+        let all = help.sentences.join(" ");
+        assert!(
+            all.contains("2 or 3") && all.contains("25 captured wins"),
+            "{all}"
+        );
+        assert!(!all.contains("store"), "{all}");
+        let kalah = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human);
+        let help = text(&app_for(kalah, None, Instant::now()));
+        assert!(help.sentences.join(" ").contains("your own store"));
+    }
 }
