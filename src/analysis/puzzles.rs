@@ -23,7 +23,8 @@ use serde_json::json;
 
 use crate::game::Seat;
 use crate::players::Limits;
-use crate::players::solver::{SolveOutcome, Solver};
+use crate::players::search::seeds_in_play;
+use crate::players::solver::Solver;
 use crate::rng::Rng;
 use crate::rules::{Board, Pit, Position, Rules, Side};
 
@@ -196,11 +197,6 @@ impl Default for Puzzler {
     }
 }
 
-/// The seeds in play on `board` (in the pits of both sides).
-fn in_play(board: &Board) -> u32 {
-    u32::from(board.seeds_in_pits(Side::South)) + u32::from(board.seeds_in_pits(Side::North))
-}
-
 /// The most seeds in play a built-in candidate may have on `rules`' board:
 /// the solver proves these within [`CANDIDATE_NODES`] on one thread.
 fn candidate_seeds(rules: &Rules) -> u32 {
@@ -226,18 +222,12 @@ impl Puzzler {
     /// The exact value of `board` for its side to move, within `nodes`
     /// positions (`None` when not proven in them).
     fn solve(&mut self, board: &Board, nodes: u64) -> Option<i32> {
-        if board.is_over() {
-            return Some(board.score().margin(board.to_move()));
-        }
         let limits = Limits {
             deadline: None,
             nodes: Some(nodes.max(1)),
             stop: Arc::default(),
         };
-        match self.solver.solve_bounded(board, &limits, false)? {
-            SolveOutcome::Solved(solution) => Some(solution.value),
-            SolveOutcome::Bounds { .. } => None,
-        }
+        self.solver.value(board, &limits)
     }
 
     /// Every legal move of `board` with its exact value for the side to
@@ -309,7 +299,7 @@ impl Puzzler {
             let mut candidates = Vec::new();
             while !board.is_over() {
                 let legal: Vec<Pit> = board.legal_moves().collect();
-                if legal.len() >= 2 && in_play(&board) <= cap {
+                if legal.len() >= 2 && seeds_in_play(&board) as u32 <= cap {
                     candidates.push(board);
                 }
                 let pit = legal[rng.below(legal.len())];

@@ -308,10 +308,9 @@ impl Advisor {
     /// An advisor; its tables are allocated on the first hint. Its solver
     /// grows its endgame database ([`Solver::growing`]), so that a first
     /// hint waits neither for the whole database nor for a big table's
-    /// memory.
+    /// memory. It shares the process's endgame database with the players
+    /// of the same rules ([`Solver::sharing`]).
     #[must_use]
-    /// It shares the process's endgame database with the players of the
-    /// same rules ([`Solver::sharing`]).
     pub fn new() -> Advisor {
         Advisor::with_solver(
             Solver::new(solver::DEFAULT_PLAYER_MEMORY)

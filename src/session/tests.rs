@@ -456,5 +456,8 @@ fn a_computer_swaps_when_the_first_turn_made_the_better_position() {
         assert_eq!(swapped, value < 0, "after {first}: value {value}");
         seen[usize::from(swapped)] = true;
     }
-    assert!(seen[0] || seen[1]);
+    assert!(
+        seen[0] && seen[1],
+        "both a swap and a refusal are checked: {seen:?}"
+    );
 }

@@ -311,7 +311,8 @@ impl App {
             return;
         };
         self.cursor[side.index()] = Some(pit);
-        if self.moves_wait_for_the_host() {
+        // In a network match, on both ends, moves wait for the host's session to keep them.
+        if self.is_networked() {
             match self.session.game().position().check(pit) {
                 Ok(()) => self.send_move(pit),
                 Err(e) => self.refuse(e),

@@ -100,12 +100,6 @@ impl App {
         self.remote.is_some()
     }
 
-    /// Whether this player's moves wait for the host's session to keep
-    /// them (in a network match, on both ends).
-    pub(super) fn moves_wait_for_the_host(&self) -> bool {
-        self.remote.is_some()
-    }
-
     /// Whether the network game holds the match: no match in play yet, a
     /// move on its way to the host, or something only the network has
     /// waiting for an answer (taking a move back, the other's answer to
