@@ -16,8 +16,8 @@
 //! repetition, each side taking the seeds on its side of the position that
 //! repeated. Whether a position ends the round that way depends on the
 //! history, so each position gets two bounds that hold whatever the
-//! history. Each position gets two bounds by value iteration (least fixed
-//! points, sweeps until nothing changes): what the mover can force by a
+//! history, as least fixed points (found by a worklist over each
+//! position's moves, worked out once: see [`Builder::build_next`]): what the mover can force by a
 //! line that surely ends (a capture or the end of the round) whatever the
 //! opponent does, and the most the opponent cannot stop it from getting
 //! the same way. Where they meet, both players' best lines end without a
@@ -28,8 +28,8 @@
 //! guessed. Of the positions with `n` seeds, most are marked for small
 //! `n` (docs/PERFORMANCE.md gives the counts).
 
+use crate::rules::Side;
 use crate::rules::oware::{HOUSES, OwareBoard, OwareRules};
-use crate::rules::{Pit, Side};
 
 /// The byte of a position whose value depends on which position repeats.
 pub const REPETITION: u8 = 0xFF;
@@ -148,12 +148,16 @@ pub struct LevelReport {
     pub positions: u64,
     /// Positions whose value depends on repetition.
     pub repetition: u64,
-    /// Value-iteration sweeps until nothing changed.
+    /// Rounds of the worklist until nothing changed: the first values
+    /// every position, each later one only the positions a move of which
+    /// leads to one that changed in the round before.
     pub sweeps: u32,
+    /// Positions valued, over all rounds.
+    pub evaluations: u64,
 }
 
 /// Bounds of a position while the database is built.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Bounds {
     lo: i8,
     hi: i8,
@@ -161,6 +165,21 @@ struct Bounds {
 
 fn to_i8(v: i16) -> i8 {
     v.clamp(i16::from(UNKNOWN_LOW), i16::from(UNKNOWN_HIGH)) as i8
+}
+
+/// A position's bounds from its `fixed` ones and the current bounds in
+/// `level` of the positions its other moves lead to (each move's value is
+/// minus the opponent's there).
+#[inline]
+fn value(fixed: Bounds, children: &[u32], level: &[Bounds]) -> Bounds {
+    let (mut lo, mut hi) = (fixed.lo, fixed.hi);
+    for &child in children {
+        let b = level[child as usize];
+        // `-UNKNOWN_HIGH` is `UNKNOWN_LOW`: an unknown bound stays unknown.
+        lo = lo.max(-b.hi);
+        hi = hi.max(-b.lo);
+    }
+    Bounds { lo, hi }
 }
 
 /// A builder keeping both bounds of every count below, so that a capture
@@ -183,52 +202,110 @@ impl Builder {
         self.levels.len()
     }
 
-    /// The bounds of a move's value from `board` (the mover's), from the
-    /// levels built and the current bounds of this level (`current`, for
-    /// the moves that capture nothing).
-    fn move_bounds(
-        &self,
-        board: &OwareBoard,
-        pit: Pit,
-        n: usize,
-        current: &[Bounds],
-    ) -> (i16, i16) {
-        let mut child = *board;
-        let played = child.play_unchecked(pit);
-        let c = played.captured as i16;
-        if played.end.is_some() {
-            let me = played.mover.index();
-            let v = c + played.swept[me] as i16 - played.swept[1 - me] as i16;
-            return (v, v);
+    /// The moves of the position of rank `index` among those with `n`
+    /// seeds: the bounds it has whatever its moves that capture nothing
+    /// lead to (the end of the round, or a capture into a count built,
+    /// whose bounds are final), and the ranks of the positions those moves
+    /// lead to, pushed onto `children`.
+    fn moves_of(&self, index: u64, n: usize, children: &mut Vec<u32>) -> Bounds {
+        let houses = unrank(index, n);
+        let board = OwareBoard::played_out(OwareRules::ABAPA, &houses, Side::South)
+            .expect("a database position is a position");
+        if board.is_over() {
+            let s = board.score();
+            let v = s.south as i16 - s.north as i16;
+            return Bounds {
+                lo: to_i8(v),
+                hi: to_i8(v),
+            };
         }
-        let houses = mover_first(&child);
-        let m = n - usize::from(played.captured);
-        let b = if m < n {
-            self.levels[m][rank(&houses) as usize]
-        } else {
-            current[rank(&houses) as usize]
-        };
-        let lo = if b.hi == UNKNOWN_HIGH {
-            LOW
-        } else {
-            c - i16::from(b.hi)
-        };
-        let hi = if b.lo == UNKNOWN_LOW {
-            HIGH
-        } else {
-            c - i16::from(b.lo)
-        };
-        (lo, hi)
+        let mut best = (LOW, LOW);
+        for pit in board.legal_moves() {
+            let mut child = board;
+            let played = child.play_unchecked(pit);
+            let c = played.captured as i16;
+            let (lo, hi) = if played.end.is_some() {
+                let me = played.mover.index();
+                let v = c + played.swept[me] as i16 - played.swept[1 - me] as i16;
+                (v, v)
+            } else {
+                let rank = rank(&mover_first(&child));
+                if played.captured == 0 {
+                    // Same count: its bounds are still being found.
+                    children.push(rank as u32);
+                    continue;
+                }
+                let b = self.levels[n - usize::from(played.captured)][rank as usize];
+                let lo = if b.hi == UNKNOWN_HIGH {
+                    LOW
+                } else {
+                    c - i16::from(b.hi)
+                };
+                let hi = if b.lo == UNKNOWN_LOW {
+                    HIGH
+                } else {
+                    c - i16::from(b.lo)
+                };
+                (lo, hi)
+            };
+            best = (best.0.max(lo), best.1.max(hi));
+        }
+        Bounds {
+            lo: to_i8(best.0),
+            hi: to_i8(best.1),
+        }
     }
 
     /// Builds the next seed count; what it took.
     ///
+    /// Each position's moves are worked out once ([`Builder::moves_of`]):
+    /// those that end the round or capture give fixed bounds, those that
+    /// capture nothing a position of the same count. Then a worklist:
+    /// every position is valued once, and a position is valued again only
+    /// when one its moves lead to has changed (found through the reversed
+    /// moves). Bounds only ever tighten, so this reaches the same least
+    /// fixed point as sweeping every position until nothing changes,
+    /// whatever the order.
+    ///
     /// # Panics
-    /// Past [`MAX_DB_SEEDS`].
+    /// Past [`MAX_DB_SEEDS`], or past the counts whose moves fit in memory
+    /// indexed by `u32`.
     pub fn build_next(&mut self) -> LevelReport {
         let n = self.levels.len();
         assert!(n <= MAX_DB_SEEDS, "{n} seeds is past the index tables");
         let count = positions(n) as usize;
+        assert!(
+            count.saturating_mul(HOUSES) < u32::MAX as usize,
+            "{n} seeds is past what one build indexes"
+        );
+        // The moves of every position, once: fixed bounds, and the
+        // positions of this count each leads to (`first[i]..first[i + 1]`
+        // of `children`).
+        let mut fixed = Vec::with_capacity(count);
+        let mut first = Vec::with_capacity(count + 1);
+        let mut children: Vec<u32> = Vec::with_capacity(count * 3);
+        first.push(0u32);
+        for index in 0..count {
+            fixed.push(self.moves_of(index as u64, n, &mut children));
+            first.push(children.len() as u32);
+        }
+        // The same moves reversed: which positions lead to each one.
+        let mut parent_first = vec![0u32; count + 1];
+        for &child in &children {
+            parent_first[child as usize + 1] += 1;
+        }
+        for i in 0..count {
+            parent_first[i + 1] += parent_first[i];
+        }
+        let mut parents = vec![0u32; children.len()];
+        let mut fill = parent_first.clone();
+        for index in 0..count {
+            for &child in &children[first[index] as usize..first[index + 1] as usize] {
+                parents[fill[child as usize] as usize] = index as u32;
+                fill[child as usize] += 1;
+            }
+        }
+        drop(fill);
         // Least fixed points: nothing is known at first; a bound is set
         // once a line that ends (a capture, the end of the round) forces it.
         let mut level = vec![
@@ -238,39 +315,36 @@ impl Builder {
             };
             count
         ];
-        let mut sweeps = 0;
-        loop {
+        let mut queued = vec![true; count];
+        let mut round: Vec<u32> = (0..count as u32).collect();
+        let mut next: Vec<u32> = Vec::new();
+        let (mut sweeps, mut evaluations) = (0, 0u64);
+        while !round.is_empty() {
             sweeps += 1;
-            let mut changed = false;
-            for index in 0..count {
-                let houses = unrank(index as u64, n);
-                let board = OwareBoard::played_out(OwareRules::ABAPA, &houses, Side::South)
-                    .expect("a database position is a position");
-                let (lo, hi) = if board.is_over() {
-                    let s = board.score();
-                    let v = s.south as i16 - s.north as i16;
-                    (v, v)
-                } else {
-                    let mut best = (LOW, LOW);
-                    for pit in board.legal_moves() {
-                        let (lo, hi) = self.move_bounds(&board, pit, n, &level);
-                        best = (best.0.max(lo), best.1.max(hi));
+            for &index in &round {
+                let index = index as usize;
+                queued[index] = false;
+                evaluations += 1;
+                let b = value(
+                    fixed[index],
+                    &children[first[index] as usize..first[index + 1] as usize],
+                    &level,
+                );
+                if b == level[index] {
+                    continue;
+                }
+                level[index] = b;
+                for &parent in
+                    &parents[parent_first[index] as usize..parent_first[index + 1] as usize]
+                {
+                    if !queued[parent as usize] {
+                        queued[parent as usize] = true;
+                        next.push(parent);
                     }
-                    best
-                };
-                let b = Bounds {
-                    lo: to_i8(lo),
-                    hi: to_i8(hi),
-                };
-                let old = level[index];
-                if old.lo != b.lo || old.hi != b.hi {
-                    changed = true;
-                    level[index] = b;
                 }
             }
-            if !changed {
-                break;
-            }
+            std::mem::swap(&mut round, &mut next);
+            next.clear();
         }
         debug_assert!(level.iter().all(|b| b.lo <= b.hi));
         let repetition = level.iter().filter(|b| b.lo != b.hi).count() as u64;
@@ -280,6 +354,7 @@ impl Builder {
             positions: count as u64,
             repetition,
             sweeps,
+            evaluations,
         }
     }
 

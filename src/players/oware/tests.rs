@@ -191,3 +191,16 @@ fn positions_marked_repetition_are_searched_on_and_never_proven() {
     }
     assert!(checked >= 5, "{checked}");
 }
+
+/// The worklist build gives every byte the sweeps gave: the file of
+/// counts 0..=8 written by the value-iteration sweeps it replaced (every
+/// position revalued from its re-derived moves until nothing changed,
+/// commit e11c0f4's `oware_endgame 8 FILE`) ended in this checksum, and
+/// its 125,987 bytes are the same length.
+#[test]
+fn the_worklist_build_gives_the_bytes_the_sweeps_gave() {
+    let bytes = OwareEndgame::build(8).to_bytes();
+    assert_eq!(bytes.len(), 125_987);
+    let sum = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap());
+    assert_eq!(sum, 0x8d47_ba0a_6397_1115);
+}
