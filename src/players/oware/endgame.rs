@@ -29,6 +29,8 @@
 //! `n` (docs/PERFORMANCE.md gives the counts).
 
 use crate::rules::Side;
+use std::sync::Arc;
+
 use crate::rules::oware::{HOUSES, OwareBoard, OwareRules};
 
 /// The byte of a position whose value depends on which position repeats.
@@ -136,7 +138,9 @@ pub fn mover_first(board: &OwareBoard) -> [u16; 2 * HOUSES] {
 /// The database: one table of bytes per seed count `0..=max_seeds`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OwareEndgame {
-    tables: Vec<Vec<u8>>,
+    // Shared, so that a database grown by a count shares the counts below
+    // with the one before it.
+    tables: Vec<Arc<[u8]>>,
 }
 
 /// Figures of one seed count's build.
@@ -187,6 +191,8 @@ fn value(fixed: Bounds, children: &[u32], level: &[Bounds]) -> Bounds {
 #[derive(Default)]
 pub struct Builder {
     levels: Vec<Vec<Bounds>>,
+    /// Each count's bytes, one a position (see [`Builder::database`]).
+    tables: Vec<Arc<[u8]>>,
 }
 
 impl Builder {
@@ -347,8 +353,7 @@ impl Builder {
             next.clear();
         }
         debug_assert!(level.iter().all(|b| b.lo <= b.hi));
-        let repetition = level.iter().filter(|b| b.lo != b.hi).count() as u64;
-        self.levels.push(level);
+        let repetition = self.push(level);
         LevelReport {
             seeds: n,
             positions: count as u64,
@@ -358,26 +363,75 @@ impl Builder {
         }
     }
 
-    /// The database of every count built, one byte a position.
+    /// Keeps `level` as the next count built; how many of its positions
+    /// depend on repetition.
+    fn push(&mut self, level: Vec<Bounds>) -> u64 {
+        let table: Arc<[u8]> = level
+            .iter()
+            .map(|b| {
+                if b.lo == b.hi {
+                    (i16::from(b.lo) + OFFSET) as u8
+                } else {
+                    REPETITION
+                }
+            })
+            .collect();
+        let repetition = table.iter().filter(|&&b| b == REPETITION).count() as u64;
+        self.levels.push(level);
+        self.tables.push(table);
+        repetition
+    }
+
+    /// Both bounds of every position of count `n` (built), two bytes a
+    /// position (the lower, then the upper, each an `i8`): what the next
+    /// counts are built from, for keeping on disk.
+    #[must_use]
+    pub fn level_bytes(&self, n: usize) -> Option<Vec<u8>> {
+        let level = self.levels.get(n)?;
+        Some(
+            level
+                .iter()
+                .flat_map(|b| [b.lo as u8, b.hi as u8])
+                .collect(),
+        )
+    }
+
+    /// Takes `bytes` (as [`Builder::level_bytes`] gave them, read back from
+    /// a file, so untrusted) as the next count instead of building it,
+    /// once every bound in it is checked: a bound is a value the count's
+    /// seeds allow, or not yet proven, and no lower bound is above its
+    /// upper one. How many positions depend on repetition.
+    ///
+    /// # Errors
+    /// [`EndgameFileError`] saying what is wrong; nothing is taken then.
+    pub fn push_level_bytes(&mut self, bytes: &[u8]) -> Result<u64, EndgameFileError> {
+        let n = self.levels.len();
+        if n > MAX_DB_SEEDS {
+            return Err(EndgameFileError("too many seed counts".to_string()));
+        }
+        if bytes.len() as u64 != 2 * positions(n) {
+            return Err(EndgameFileError("wrong length".to_string()));
+        }
+        let max = n as i8;
+        let mut level = Vec::with_capacity(bytes.len() / 2);
+        for pair in bytes.chunks_exact(2) {
+            let (lo, hi) = (pair[0] as i8, pair[1] as i8);
+            let lo_ok = lo == UNKNOWN_LOW || (-max..=max).contains(&lo);
+            let hi_ok = hi == UNKNOWN_HIGH || (-max..=max).contains(&hi);
+            if !lo_ok || !hi_ok || lo > hi {
+                return Err(EndgameFileError("a bound out of range".to_string()));
+            }
+            level.push(Bounds { lo, hi });
+        }
+        Ok(self.push(level))
+    }
+
+    /// The database of every count built, one byte a position (sharing
+    /// the builder's tables: no copy).
     #[must_use]
     pub fn database(&self) -> OwareEndgame {
         OwareEndgame {
-            tables: self
-                .levels
-                .iter()
-                .map(|level| {
-                    level
-                        .iter()
-                        .map(|b| {
-                            if b.lo == b.hi {
-                                (i16::from(b.lo) + OFFSET) as u8
-                            } else {
-                                REPETITION
-                            }
-                        })
-                        .collect()
-                })
-                .collect(),
+            tables: self.tables.clone(),
         }
     }
 }
@@ -409,6 +463,13 @@ impl std::error::Error for EndgameFileError {}
 const MAGIC: &[u8; 8] = b"OWAREDB1";
 
 impl OwareEndgame {
+    /// The database of no seed count (what [`Default`] gives, as a
+    /// constant).
+    #[must_use]
+    pub const fn empty() -> OwareEndgame {
+        OwareEndgame { tables: Vec::new() }
+    }
+
     /// Builds every count up to `max_seeds` (for tests and small databases).
     #[must_use]
     pub fn build(max_seeds: usize) -> OwareEndgame {
@@ -480,7 +541,7 @@ impl OwareEndgame {
         let mut tables = Vec::with_capacity(levels);
         for n in 0..levels {
             let len = positions(n) as usize;
-            let table = data[at..at + len].to_vec();
+            let table: Arc<[u8]> = data[at..at + len].into();
             if table
                 .iter()
                 .any(|&b| b != REPETITION && (i16::from(b) - OFFSET).abs() > n as i16)
