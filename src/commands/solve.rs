@@ -168,7 +168,8 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
 /// `V` is what the mover captures from here on, the final sweep included,
 /// minus what the opponent does: exact when `exact` (every line the
 /// search rests on ends, or reaches the endgame database of positions
-/// with at most `K` seeds on the board), else the search's estimate after
+/// with at most `K` seeds on the board: 6, or as many as the database
+/// kept in the data directory holds), else the search's estimate after
 /// `--think` milliseconds (2000 by default), with `bounds` that always
 /// hold (the seeds on the board).
 ///
@@ -180,7 +181,14 @@ pub fn oware_solve_json(board: &OwareBoard, cmd: &SolveCmd) -> anyhow::Result<se
         return Err(UsageError("the round is over: there is nothing to solve".to_string()).into());
     }
     let start = Instant::now();
-    let endgame = Arc::new(OwareEndgame::build(ENDGAME_SEEDS));
+    // The database kept in the data directory when it holds more.
+    let kept = crate::store::oware_endgame::kept(crate::store::oware_endgame::GROW_TO);
+    let endgame = Arc::new(if kept.max_seeds() > Some(ENDGAME_SEEDS) {
+        kept
+    } else {
+        OwareEndgame::build(ENDGAME_SEEDS)
+    });
+    let endgame_seeds = endgame.max_seeds().unwrap_or(0);
     let mut search = OwareSearch::new(22, endgame);
     let limits = Limits {
         deadline: Some(start + Duration::from_millis(cmd.think.unwrap_or(2000))),
@@ -207,7 +215,7 @@ pub fn oware_solve_json(board: &OwareBoard, cmd: &SolveCmd) -> anyhow::Result<se
         "depth": result.depth,
         "nodes": result.nodes,
         "seconds": (start.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
-        "endgame_seeds": ENDGAME_SEEDS,
+        "endgame_seeds": endgame_seeds,
     });
     if !result.proven {
         value["bounds"] = json!([-on_board, on_board]);

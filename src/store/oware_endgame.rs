@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use super::files::{self, Follow};
 use crate::players::oware::endgame::{MAX_DB_SEEDS, positions};
-use crate::players::oware::{Builder, EndgameShelf, shelf};
+use crate::players::oware::{Builder, EndgameShelf, OwareEndgame, shelf};
 
 /// The folder, in the data directory, of the database's files.
 pub const DIR: &str = "oware-endgame";
@@ -99,6 +99,20 @@ fn read_level(dir: &Path, n: usize, builder: &mut Builder) -> bool {
         return false;
     };
     level_bounds(n, &bytes).is_ok_and(|bounds| builder.push_level_bytes(bounds).is_ok())
+}
+
+/// The database as far as its files in the data directory go (counts
+/// `0..=upto` at most, in order, up to the first missing or refused),
+/// read without building anything: for a command that answers at once.
+#[must_use]
+pub fn kept(upto: usize) -> OwareEndgame {
+    let mut builder = Builder::new();
+    if let Some(dir) = data_folder() {
+        while builder.built() <= upto.min(MAX_DB_SEEDS)
+            && read_level(&dir, builder.built(), &mut builder)
+        {}
+    }
+    builder.database()
 }
 
 /// How one count came to be there.
@@ -190,8 +204,8 @@ pub fn register() {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::players::oware::Probe;
     use crate::players::oware::endgame::unrank;
-    use crate::players::oware::{OwareEndgame, Probe};
     use crate::rules::Side;
     use crate::rules::oware::{OwareBoard, OwareRules};
 

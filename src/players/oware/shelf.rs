@@ -92,3 +92,36 @@ impl Default for EndgameShelf {
         EndgameShelf::new()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicU32;
+
+    use super::*;
+
+    static GROWN: AtomicU32 = AtomicU32::new(0);
+
+    fn count_growing() {
+        GROWN.fetch_add(1, Ordering::SeqCst);
+    }
+
+    #[test]
+    fn the_grower_starts_once_and_bigger_databases_replace_smaller_ones() {
+        let shelf = EndgameShelf::new();
+        assert_eq!(shelf.current().max_seeds(), None);
+        assert!(shelf.set_grower(count_growing));
+        assert!(!shelf.set_grower(count_growing));
+        let held = shelf.current();
+        shelf.wake();
+        assert_eq!(GROWN.load(Ordering::SeqCst), 1);
+        assert!(shelf.newer(&held).is_none());
+        shelf.publish(OwareEndgame::build(3));
+        let newer = shelf.newer(&held).expect("three counts more");
+        assert_eq!(newer.max_seeds(), Some(3));
+        assert!(shelf.newer(&newer).is_none());
+        // A smaller database never replaces a bigger one.
+        shelf.publish(OwareEndgame::build(2));
+        assert_eq!(shelf.current().max_seeds(), Some(3));
+        assert_eq!(GROWN.load(Ordering::SeqCst), 1);
+    }
+}

@@ -204,3 +204,19 @@ fn the_worklist_build_gives_the_bytes_the_sweeps_gave() {
     let sum = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap());
     assert_eq!(sum, 0x8d47_ba0a_6397_1115);
 }
+
+/// RULES.md §7.9's example: two seeds chasing each other, no line ends
+/// without a repetition, so the position is marked, not valued.
+#[test]
+fn the_chase_of_two_seeds_is_marked_as_depending_on_repetition() {
+    let db = OwareEndgame::build(3);
+    let houses = [1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0];
+    let board = OwareBoard::played_out(OwareRules::ABAPA, &houses, Side::South).unwrap();
+    assert_eq!(db.probe(&board), Probe::Repetition);
+    // A capture in reach is valued: South's `f` makes North's `g` two
+    // seeds and takes them; North cannot feed South, so takes `h`'s seed
+    // (RULES.md §7.5): 2 against 1.
+    let houses = [0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0];
+    let board = OwareBoard::played_out(OwareRules::ABAPA, &houses, Side::South).unwrap();
+    assert_eq!(db.probe(&board), Probe::Value(1));
+}
