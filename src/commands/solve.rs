@@ -12,8 +12,8 @@ use crate::cli::SolveCmd;
 use crate::players::Limits;
 use crate::players::oware::{OwareEndgame, OwareSearch};
 use crate::players::solver::{DEFAULT_SOLVE_MEMORY, SolveOutcome, Solver, default_threads};
-use crate::rules::Board;
 use crate::rules::oware::OwareBoard;
+use crate::rules::{Board, Side};
 
 /// How to solve: memory, threads and limits.
 #[derive(Clone, Debug)]
@@ -181,8 +181,11 @@ pub fn oware_solve_json(board: &OwareBoard, cmd: &SolveCmd) -> anyhow::Result<se
         return Err(UsageError("the round is over: there is nothing to solve".to_string()).into());
     }
     let start = Instant::now();
-    // The database kept in the data directory when it holds more.
-    let kept = crate::store::oware_endgame::kept(crate::store::oware_endgame::GROW_TO);
+    // The database kept in the data directory when it holds more, read
+    // up to the seeds on the board (no position after this one has more).
+    let seeds =
+        usize::from(board.seeds_in_houses(Side::South) + board.seeds_in_houses(Side::North));
+    let kept = crate::store::oware_endgame::kept(seeds.min(crate::store::oware_endgame::GROW_TO));
     let endgame = Arc::new(if kept.max_seeds() > Some(ENDGAME_SEEDS) {
         kept
     } else {
@@ -191,7 +194,8 @@ pub fn oware_solve_json(board: &OwareBoard, cmd: &SolveCmd) -> anyhow::Result<se
     let endgame_seeds = endgame.max_seeds().unwrap_or(0);
     let mut search = OwareSearch::new(22, endgame);
     let limits = Limits {
-        deadline: Some(start + Duration::from_millis(cmd.think.unwrap_or(2000))),
+        // The think time is the search's: reading the database is not in it.
+        deadline: Some(Instant::now() + Duration::from_millis(cmd.think.unwrap_or(2000))),
         nodes: cmd.nodes,
         ..Limits::default()
     };

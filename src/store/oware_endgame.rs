@@ -107,7 +107,8 @@ fn read_level(dir: &Path, n: usize, builder: &mut Builder) -> bool {
 #[must_use]
 pub fn kept(upto: usize) -> OwareEndgame {
     let mut builder = Builder::new();
-    if let Some(dir) = data_folder() {
+    // Reading makes nothing: no data directory, no database.
+    if let Some(dir) = super::dirs::data_dir().map(|root| root.join(DIR)) {
         while builder.built() <= upto.min(MAX_DB_SEEDS)
             && read_level(&dir, builder.built(), &mut builder)
         {}
