@@ -21,7 +21,7 @@
 use std::path::{Path, PathBuf};
 
 use super::files::{self, Follow};
-use crate::players::oware::endgame::{MAX_DB_SEEDS, positions};
+use crate::players::oware::endgame::{MAX_DB_SEEDS, checksum, positions};
 use crate::players::oware::{Builder, EndgameShelf, OwareEndgame, shelf};
 
 /// The folder, in the data directory, of the database's files.
@@ -40,13 +40,6 @@ const HEADER: usize = MAGIC.len() + 1 + 8;
 #[must_use]
 pub fn level_path(dir: &Path, n: usize) -> PathBuf {
     dir.join(format!("seeds-{n:02}.bin"))
-}
-
-/// FNV-1a, 64 bits: enough to catch a truncated or damaged file.
-fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// The file of count `n` holding `bounds` ([`Builder::level_bytes`]).

@@ -555,8 +555,10 @@ impl OwareEndgame {
     }
 }
 
-/// FNV-1a, 64 bits: enough to catch a truncated or damaged file.
-fn checksum(bytes: &[u8]) -> u64 {
+/// FNV-1a, 64 bits: enough to catch a truncated or damaged file (this
+/// one's, and the counts' files the store keeps).
+#[must_use]
+pub fn checksum(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
