@@ -649,8 +649,8 @@ fn letters(rules: &Rules, pits: &[Pit]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Capture;
     use crate::rng::TestMap;
+    use crate::rules::Capture;
 
     /// The value of `board` for its side to move by plain minimax over the
     /// whole game tree (no pruning; positions already valued are looked up,
