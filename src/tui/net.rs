@@ -24,7 +24,8 @@ use crate::net::play::{
 };
 use crate::net::resume::HostNote;
 use crate::players::PlayerKind;
-use crate::rules::{Pit, Played, Rules, Side, Step};
+use crate::rules::{Pit, Rules, Side};
+use crate::session::Moved;
 use crate::tui::game::app::{App, Shown};
 use crate::tui::game::computer::{Answer, Request, Worker};
 use crate::tui::game::world::{Effect, GameMessage};
@@ -111,11 +112,12 @@ impl Show for Feed {
 
     /// The screen plays each confirmed move on its own match: this
     /// player's as confirmed, the other's as the answer to its turn.
-    fn moved(&mut self, _: &Match, played: &Played, _: &[Step]) -> io::Result<()> {
-        self.news.push(if played.mover == self.me {
-            News::Show(Shown::Played(played.pit))
+    fn moved(&mut self, _: &Match, moved: &Moved) -> io::Result<()> {
+        let (mover, pit) = (moved.played.mover(), moved.played.pit());
+        self.news.push(if mover == self.me {
+            News::Show(Shown::Played(pit))
         } else {
-            News::Other(played.pit)
+            News::Other(pit)
         });
         Ok(())
     }
@@ -124,7 +126,7 @@ impl Show for Feed {
         match what {
             // The screen words a move, its captures and extra turns, and the
             // round's result itself, with their marks, as in a local match.
-            Happening::Moved { played, steps } => self.moved(m, played, steps),
+            Happening::Moved(moved) => self.moved(m, moved),
             Happening::RoundOver { record, .. } => {
                 if let Some(path) = record {
                     self.push(Shown::Recorded(format!(

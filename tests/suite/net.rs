@@ -595,7 +595,13 @@ fn garbage_oversized_and_out_of_turn_messages_end_only_that_connection() {
             pit: 'h',
         })
         .unwrap();
-    let reply = receiver.recv::<ToJoiner>().unwrap();
+    // The welcome is followed by the question open for the joiner.
+    let reply = loop {
+        match receiver.recv::<ToJoiner>().unwrap() {
+            ToJoiner::Asked { .. } => {}
+            reply => break reply,
+        }
+    };
     assert!(
         matches!(&reply, ToJoiner::Error { text } if text.contains("sent a move out of turn")),
         "{reply:?}"

@@ -259,6 +259,33 @@ fn quitting_the_joiners_screen_where_q_is_a_pit_plays_no_move() {
     assert!(!host.contains("Michael played q"), "{host}");
 }
 
+/// On a board where `u` names a pit (12 pits), the joiner's `u` while it
+/// waits for the host is that pit (not Michael's turn), never a request
+/// to take back a move: the keys come from the session's open commands,
+/// as at one keyboard, and `U` asks (today's main asked the host on `u`).
+#[test]
+fn u_on_the_joiners_screen_where_u_is_a_pit_names_the_pit() {
+    let scratch = Scratch::new("net-u-pit");
+    let rules = "--pits 12 --no-animation";
+    let Some(tmux) = host_and_join(&scratch, "net-u-pit", rules, "--no-animation") else {
+        return;
+    };
+    tmux.wait_for_in("game.0", "Alice, your move: a-l");
+    tmux.keys_to("game.0", &["a"]);
+    tmux.wait_for_in("game.1", "Michael, your move: m-x");
+    tmux.keys_to("game.1", &["m"]);
+    tmux.wait_for_in("game.0", "Alice, your move: a-l");
+    tmux.keys_to("game.1", &["u"]);
+    tmux.wait_for_in("game.1", "Please wait: it is Alice's turn.");
+    tmux.keys_to("game.1", &["U"]);
+    let host = tmux.wait_for_in("game.0", "Michael asks to take back their last move.");
+    assert_eq!(
+        host.matches("Michael asks to take back").count(),
+        1,
+        "{host}"
+    );
+}
+
 /// The counts a screen shows: North's pits left to right, the stores
 /// (North's on the left), South's pits left to right.
 fn counts_shown(screen: &str) -> Vec<u32> {

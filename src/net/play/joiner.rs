@@ -1,18 +1,25 @@
-//! The joiner's program: the connection to the host, the [`Mirror`], and
-//! what the joiner's player types.
+//! The joiner's program: the connection to the host, and what the
+//! joiner's player types. The host's session is the referee: the joiner
+//! follows its events ([`ToJoiner`]) in a session of its own
+//! ([`Session::following`]), which works out each kept move's sowing with
+//! the rules, draws it, and keeps this player's record and statistics of
+//! each round; what the player is asked is the host's word
+//! ([`ToJoiner::Asked`]).
 
 use std::collections::VecDeque;
 use std::io;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::game::{Match, outcome_message};
+use crate::net::RemoteText;
 use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE};
 use crate::net::link::{self, PING_EVERY};
-use crate::net::message::{At, ToHost, ToJoiner};
-use crate::net::mirror::Mirror;
+use crate::net::message::{At, Question, Snapshot, ToHost, ToJoiner};
 use crate::net::session::{Sender, SessionError};
+use crate::session::{Session, SessionCommand, SessionEvent};
 use crate::store::Keeper;
 
 use super::{Ask, Command, JoinIn, JoinSetup, LineInput, Show, is_command_line, names, read};
@@ -22,19 +29,10 @@ pub struct JoinGame<S> {
     show: S,
     setup: JoinSetup,
     tx: mpsc::Sender<JoinIn>,
-    mirror: Mirror,
+    /// The host's match as this program follows it.
+    f: Follower,
     sender: Sender,
     conn: u64,
-    /// A move sent and not yet confirmed.
-    pending: Option<(At, char)>,
-    /// The host asked to take back a move, at this place.
-    asked: Option<At>,
-    /// This player asked to take back a move.
-    asking: bool,
-    /// This player's answer to "Play again?".
-    again: Option<bool>,
-    /// The host's answer to "Play again?".
-    host_again: Option<bool>,
     /// Lines typed before the question they answer.
     typed_ahead: VecDeque<LineInput>,
     last_sent: Instant,
@@ -42,9 +40,6 @@ pub struct JoinGame<S> {
     lost: Option<(Instant, Instant)>,
     /// The seat key from the host's last welcome, shown when reconnecting.
     seat_key: Option<String>,
-    /// Keeps this player's record and statistics of each finished round
-    /// (the host keeps the match itself).
-    keeper: Keeper,
 }
 
 /// The sentence for a failed connection.
@@ -87,14 +82,16 @@ impl<S: Show> JoinGame<S> {
                 return Ok(Err((show, ExitCode::FAILURE)));
             }
         };
-        let mirror = match Mirror::new(&state) {
-            Ok(mirror) => mirror,
+        // This player keeps its own record and statistics of each round
+        // (the host keeps the match itself).
+        let (keeper, warning) = Keeper::open_recording();
+        let f = match Follower::new(&state, keeper) {
+            Ok(f) => f,
             Err(e) => {
-                show.say(&format!("The game cannot start: {}.", e.0))?;
+                show.say(&format!("The game cannot start: {e}."))?;
                 return Ok(Err((show, ExitCode::FAILURE)));
             }
         };
-        let (keeper, warning) = Keeper::open_recording();
         if let Some(warning) = warning {
             show.say(&format!("Note: {warning}"))?;
         }
@@ -102,23 +99,23 @@ impl<S: Show> JoinGame<S> {
             show,
             setup,
             tx,
-            mirror,
+            f,
             sender,
             conn: 1,
-            pending: None,
-            asked: None,
-            asking: false,
-            again: None,
-            host_again: None,
             typed_ahead: VecDeque::new(),
             last_sent: Instant::now(),
             lost: None,
             seat_key: Some(seat_key),
-            keeper,
         };
         joiner.welcomed(false)?;
         joiner.prompt()?;
         Ok(Ok(joiner))
+    }
+
+    /// Whether the player is asked something now (see [`ToJoiner::Asked`]).
+    #[must_use]
+    pub fn is_asked(&self) -> bool {
+        self.current_ask().is_some()
     }
 
     /// The front end's view.
@@ -164,10 +161,13 @@ impl<S: Show> JoinGame<S> {
         let changed = match event {
             JoinIn::Net(id, _) if id != self.conn => false,
             JoinIn::Net(_, Ok(ToJoiner::Ping)) => false,
-            JoinIn::Net(_, Ok(message)) => match self.on_message(message)? {
-                Some(code) => return Ok(Some(code)),
-                None => true,
-            },
+            JoinIn::Net(_, Ok(message)) => {
+                let asked = matches!(message, ToJoiner::Asked { .. });
+                match self.on_message(message)? {
+                    Some(code) => return Ok(Some(code)),
+                    None => asked,
+                }
+            }
             JoinIn::Net(_, Err(e)) => {
                 self.connection_lost(&e)?;
                 false
@@ -225,7 +225,7 @@ impl<S: Show> JoinGame<S> {
     }
 
     fn m(&self) -> &Match {
-        self.mirror.game()
+        self.f.session.current()
     }
 
     fn host_name(&self) -> String {
@@ -240,7 +240,7 @@ impl<S: Show> JoinGame<S> {
 
     /// Shows the match just received from the host.
     fn welcomed(&mut self, again: bool) -> io::Result<()> {
-        let m = self.m().clone();
+        let m = self.f.session.current();
         if again {
             self.show
                 .say(&format!("Reconnected to {}'s match.", m.name(HOST_SIDE)))?;
@@ -253,10 +253,10 @@ impl<S: Show> JoinGame<S> {
             self.show.say(&format!("Rules: {}.", m.rules()))?;
             self.show.help(m.rules(), JOINER_SIDE)?;
         }
-        self.show.round_start(&m)?;
+        self.show.round_start(m)?;
         if let Some(outcome) = m.outcome() {
             self.show
-                .say(&outcome_message(outcome, m.board().score(), names(&m)))?;
+                .say(&outcome_message(outcome, m.board().score(), names(m)))?;
         }
         Ok(())
     }
@@ -272,55 +272,39 @@ impl<S: Show> JoinGame<S> {
     }
 
     fn on_message(&mut self, message: ToJoiner) -> io::Result<Option<ExitCode>> {
-        if let ToJoiner::Error { text } | ToJoiner::Refused { text } = &message {
-            self.show.say(&crate::net::remote_text(text))?;
-            return Ok(Some(ExitCode::FAILURE));
-        }
-        let confirms_pending = matches!(&message, ToJoiner::Moved { at, .. } if self.pending.is_some_and(|(p, _)| p == *at));
-        let happenings = match self.mirror.apply(message) {
-            Ok(happenings) => happenings,
-            Err(e) => {
+        let what = match self.f.follow(message) {
+            Ok(what) => what,
+            Err(Ended::Host(text)) => {
+                self.show.say(&text)?;
+                return Ok(Some(ExitCode::FAILURE));
+            }
+            Err(Ended::Disagree(e)) => {
                 self.show.say(&format!(
-                    "The game cannot go on: {}. The host's match is kept on the host.",
-                    e.0
+                    "The game cannot go on: {e}. The host's match is kept on the host."
                 ))?;
                 self.send(&ToHost::Leave);
                 return Ok(Some(ExitCode::FAILURE));
             }
         };
-        if confirms_pending {
-            self.pending = None;
-        }
-        for what in happenings {
-            let m = self.m().clone();
-            // This player keeps its own record and statistics of the round.
-            let (what, warnings) = match what {
-                Happening::RoundOver { outcome, .. } => {
-                    let kept = self.keeper.close_round(&m);
-                    let record = kept.record;
-                    (Happening::RoundOver { outcome, record }, kept.warnings)
+        let record = what.iter().find_map(|f| match f {
+            Followed::Event(SessionEvent::Recorded(path)) => Some(path.clone()),
+            _ => None,
+        });
+        let mut notes = Vec::new();
+        for what in what {
+            let what = match what {
+                Followed::Event(SessionEvent::KeepFailed(note)) => {
+                    notes.push(note);
+                    continue;
                 }
-                what => (what, Vec::new()),
+                Followed::Event(event) => match self.happening(event, record.as_ref()) {
+                    Some(what) => what,
+                    None => continue,
+                },
+                Followed::Happened(what) => what,
             };
-            let what = &what;
-            self.show.show(&m, what)?;
-            for warning in warnings {
-                self.show.say(&format!("Note: {warning}"))?;
-            }
+            self.show.show(self.f.session.current(), &what)?;
             match what {
-                Happening::UndoAsked { .. } => self.asked = Some(At::of(&m)),
-                Happening::UndoDeclined { .. } | Happening::Undone { .. } => {
-                    self.asking = false;
-                    self.asked = None;
-                }
-                Happening::Moved { .. } => self.asked = None,
-                Happening::NextRound => {
-                    self.again = None;
-                    self.host_again = None;
-                }
-                Happening::Again { side, yes } if *side == HOST_SIDE => {
-                    self.host_again = Some(*yes);
-                }
                 Happening::Finished => {
                     self.sender.close();
                     return Ok(Some(ExitCode::SUCCESS));
@@ -336,7 +320,24 @@ impl<S: Show> JoinGame<S> {
                 _ => {}
             }
         }
+        for note in notes {
+            self.show.say(&format!("Note: {note}"))?;
+        }
         Ok(None)
+    }
+
+    /// What the joiner's session did, as the network's front ends show it.
+    fn happening(&self, event: SessionEvent, record: Option<&PathBuf>) -> Option<Happening> {
+        Some(match event {
+            SessionEvent::Moved(moved) => Happening::Moved(moved),
+            SessionEvent::RoundOver(..) => Happening::RoundOver {
+                outcome: self.m().outcome()?,
+                record: record.cloned(),
+            },
+            SessionEvent::TookBack(notice, _) => Happening::Undone { text: notice.text },
+            SessionEvent::RoundOpened(..) => Happening::NextRound,
+            _ => return None,
+        })
     }
 
     /// The connection broke: say so and start trying to reconnect.
@@ -379,25 +380,24 @@ impl<S: Show> JoinGame<S> {
                     }
                     return Ok(Some(ExitCode::FAILURE));
                 };
-                self.mirror = match Mirror::new(&state) {
-                    Ok(mirror) => mirror,
+                match state.to_match() {
+                    Ok(game) => self.f.session.follow(game),
                     Err(e) => {
-                        self.show.say(&format!("The game cannot go on: {}.", e.0))?;
+                        let e = RemoteText::new(&e);
+                        self.show.say(&format!("The game cannot go on: {e}."))?;
                         return Ok(Some(ExitCode::FAILURE));
                     }
-                };
+                }
                 self.seat_key = Some(seat_key);
                 self.lost = None;
-                self.asked = None;
-                self.asking = false;
-                self.again = None;
-                self.host_again = None;
+                self.f.asked = None;
+                self.f.question = None;
                 self.last_sent = Instant::now();
                 self.welcomed(true)?;
-                if let Some((at, pit)) = self.pending.take()
+                if let Some((at, pit)) = self.f.pending.take()
                     && at == At::of(self.m())
                 {
-                    self.pending = Some((at, pit));
+                    self.f.pending = Some((at, pit));
                     self.send(&ToHost::Move { at, pit });
                 }
                 Ok(None)
@@ -429,14 +429,14 @@ impl<S: Show> JoinGame<S> {
 
     fn on_line(&mut self, line: &str) -> io::Result<Option<ExitCode>> {
         let round_over = self.m().outcome().is_some();
-        let question = self.asked.is_some() || (round_over && self.again.is_none());
+        let question = matches!(self.f.question, Some(Question::Agree | Question::PlayAgain));
         match read(self.m().rules(), JOINER_SIDE, question, line) {
             Ok(Some(command)) => return self.on_command(command),
             Ok(None) => {}
             Err(_) if self.lost.is_some() => self
                 .show
                 .say("Not connected yet; reconnecting… (q leaves)")?,
-            Err(_) if round_over || self.asked.is_some() => {
+            Err(_) if round_over || question => {
                 self.show.say("Please answer y or n.")?;
             }
             Err(said) => self.show.say(&said)?,
@@ -458,17 +458,21 @@ impl<S: Show> JoinGame<S> {
             _ if self.lost.is_some() => self
                 .show
                 .say("Not connected yet; reconnecting… (q leaves)")?,
-            Command::Answer(yes) => {
-                if let Some(at) = self.asked.take() {
+            Command::Answer(yes) => match self.f.question {
+                Some(Question::Agree) => {
+                    let at = self.f.asked.take().unwrap_or_else(|| At::of(self.m()));
+                    self.f.question = None;
                     self.send(&ToHost::UndoAnswer { at, yes });
                     if !yes {
                         self.show.say("You said no: the move stays.")?;
                     }
-                } else if round_over && self.again.is_none() {
-                    self.again = Some(yes);
+                }
+                Some(Question::PlayAgain) => {
+                    self.f.question = None;
                     self.send(&ToHost::Again { yes });
                 }
-            }
+                _ => {}
+            },
             Command::Quit => return self.leave().map(Some),
             Command::Help => self.show.help(&rules, JOINER_SIDE)?,
             Command::Undo => {
@@ -477,11 +481,13 @@ impl<S: Show> JoinGame<S> {
                         .say("The round is over: its moves are recorded.")?;
                 } else if let Some(refused) = self.m().undo_for_refused(JOINER_SIDE) {
                     self.show.say(&refused.message().text)?;
-                } else if self.asking || self.asked.is_some() || self.pending.is_some() {
+                } else if !matches!(self.f.question, Some(Question::Move | Question::Wait))
+                    || self.f.pending.is_some()
+                {
                     self.show
                         .say("A request is already waiting for an answer.")?;
                 } else {
-                    self.asking = true;
+                    self.f.question = None;
                     let at = At::of(self.m());
                     self.send(&ToHost::Undo { at });
                     self.show.say(&format!(
@@ -490,14 +496,14 @@ impl<S: Show> JoinGame<S> {
                 }
             }
             Command::Play(pit) => {
-                if self.asked.is_some() {
+                if self.f.question == Some(Question::Agree) {
                     self.show
                         .say("First answer: take back their last move? (y/n)")?;
                 } else if round_over {
                     self.show.say("The round is over: answer y or n.")?;
                 } else if self.m().board().to_move() != JOINER_SIDE {
                     self.show.say(&format!("It is {host}'s turn."))?;
-                } else if self.pending.is_some() || self.asking {
+                } else if self.f.pending.is_some() || self.f.question != Some(Question::Move) {
                     self.show
                         .say(&format!("Waiting for {host}'s program to answer…"))?;
                 } else if let Err(e) = self.m().board().check(pit) {
@@ -505,7 +511,8 @@ impl<S: Show> JoinGame<S> {
                 } else {
                     let at = At::of(self.m());
                     let letter = rules.letter(pit).unwrap_or('?');
-                    self.pending = Some((at, letter));
+                    self.f.pending = Some((at, letter));
+                    self.f.question = None;
                     self.send(&ToHost::Move { at, pit: letter });
                 }
             }
@@ -523,19 +530,161 @@ impl<S: Show> JoinGame<S> {
         self.show.ask(&ask, &rules)
     }
 
-    /// What the joiner's player is asked now, if anything (nothing while a
-    /// move is on its way, or once the host has said it will not play
-    /// again).
+    /// What the joiner's player is asked now: the host's question
+    /// ([`ToJoiner::Asked`]), nothing while a move or an answer is on its
+    /// way.
     fn current_ask(&self) -> Option<Ask> {
-        if self.pending.is_some() || self.host_again == Some(false) {
+        if self.f.pending.is_some() {
             return None;
         }
-        Some(Ask::now(
-            self.m(),
-            JOINER_SIDE,
-            self.asked.is_some(),
-            self.asking,
-            self.again.is_some(),
-        ))
+        Some(Ask::of(self.f.question?, self.m(), JOINER_SIDE))
     }
+}
+
+/// The host's match as the joiner's program follows it: a session of its
+/// own that plays the host's kept moves by the rules (never trusting a
+/// board it cannot check), and what the host asks this player.
+pub struct Follower {
+    /// The match as it was told, to draw and to keep.
+    session: Session,
+    /// A move sent and not yet confirmed.
+    pending: Option<(At, char)>,
+    /// What the host asks this player now; `None` while an answer is on
+    /// its way.
+    question: Option<Question>,
+    /// The host asked to take back a move, at this place.
+    asked: Option<At>,
+}
+
+impl Follower {
+    /// Follows the match of the host's welcome, `state`, kept by `keeper`.
+    ///
+    /// # Errors
+    /// Why the host's match cannot be used (cleaned).
+    pub fn new(state: &Snapshot, keeper: Keeper) -> Result<Follower, RemoteText> {
+        Ok(Follower {
+            session: Session::following(state.to_match().map_err(|e| RemoteText::new(&e))?, keeper),
+            pending: None,
+            question: None,
+            asked: None,
+        })
+    }
+
+    /// The match as it stands.
+    #[must_use]
+    pub fn m(&self) -> &Match {
+        self.session.current()
+    }
+
+    /// Follows the host's `message`: what it did, in order. The host's
+    /// word is untrusted: a move or a take-back is played by this
+    /// program's rules, at the place the host names.
+    /// # Errors
+    /// Why the game cannot go on ([`Ended`]).
+    pub fn follow(&mut self, message: ToJoiner) -> Result<Vec<Followed>, Ended> {
+        let disagree = |what: String| Err(Ended::Disagree(RemoteText::new(&what)));
+        let here = At::of(self.m());
+        // What is asked now is the host's word after this change.
+        if !matches!(message, ToJoiner::Asked { .. } | ToJoiner::Ping) {
+            self.question = None;
+        }
+        let events = match message {
+            ToJoiner::Error { text } | ToJoiner::Refused { text } => {
+                return Err(Ended::Host(RemoteText::new(&text)));
+            }
+            ToJoiner::Moved { at, by, pit } => {
+                if at != here {
+                    return disagree(format!(
+                        "the host confirmed move {} of round {}, but this board is at move {} of round {}",
+                        at.ply + 1,
+                        at.round,
+                        here.ply + 1,
+                        here.round
+                    ));
+                }
+                let Some(pit) = self.m().rules().pit_by_letter(pit) else {
+                    return disagree(format!(
+                        "the host confirmed a move from pit '{}', which this board does not have",
+                        crate::game::names::shown(&pit.to_string())
+                    ));
+                };
+                if self.pending.is_some_and(|(p, _)| p == at) {
+                    self.pending = None;
+                }
+                let events = self.session.handle_for(by, SessionCommand::Play(pit));
+                if let Some(SessionEvent::Refused(e)) = events.first() {
+                    return disagree(format!(
+                        "the host confirmed a move this board refuses ({e})"
+                    ));
+                }
+                events
+            }
+            ToJoiner::TookBack { at, by } => {
+                let events = self.session.handle(SessionCommand::TakeBack(by));
+                if At::of(self.m()) != at {
+                    return disagree(
+                        "after taking back a move the host's match and this one differ".into(),
+                    );
+                }
+                events
+            }
+            ToJoiner::NextRound { round, starter } => {
+                let events = self.session.handle(SessionCommand::Answer(true));
+                let m = self.m();
+                if m.round() != round || m.starter() != starter || !m.moves().is_empty() {
+                    return disagree("the next round could not start".into());
+                }
+                events
+            }
+            ToJoiner::Welcome { state, .. } => {
+                let game = state
+                    .to_match()
+                    .map_err(|e| Ended::Disagree(RemoteText::new(&e)))?;
+                self.session.follow(game);
+                Vec::new()
+            }
+            ToJoiner::Asked { question } => {
+                self.question = Some(question);
+                Vec::new()
+            }
+            ToJoiner::UndoAsked { at } => {
+                self.asked = Some(at);
+                return Ok(vec![Followed::Happened(Happening::UndoAsked {
+                    by: HOST_SIDE,
+                })]);
+            }
+            ToJoiner::UndoDeclined => {
+                return Ok(vec![Followed::Happened(Happening::UndoDeclined {
+                    by: HOST_SIDE,
+                })]);
+            }
+            ToJoiner::Again { yes } => {
+                let side = HOST_SIDE;
+                return Ok(vec![Followed::Happened(Happening::Again { side, yes })]);
+            }
+            ToJoiner::Finished => return Ok(vec![Followed::Happened(Happening::Finished)]),
+            ToJoiner::Leave => {
+                let left = Happening::Left { side: HOST_SIDE };
+                return Ok(vec![Followed::Happened(left)]);
+            }
+            ToJoiner::Ping => Vec::new(),
+        };
+        Ok(events.into_iter().map(Followed::Event).collect())
+    }
+}
+
+/// What following one of the host's messages did.
+pub enum Followed {
+    /// What the joiner's session did with it.
+    Event(SessionEvent),
+    /// What only a network match has.
+    Happened(Happening),
+}
+
+/// Why the joiner's program stops following the host.
+pub enum Ended {
+    /// The host turned it away, or closed the connection, in these words.
+    Host(RemoteText),
+    /// The host's word does not fit the match here.
+    Disagree(RemoteText),
 }
