@@ -87,6 +87,30 @@ pub struct Said {
     pub show: Vec<Happening>,
 }
 
+/// What the session's `events` show on either end, in order (`m`: the
+/// match after them).
+#[must_use]
+pub fn happenings(events: Vec<SessionEvent>, m: &Match) -> Vec<Happening> {
+    let record = events.iter().find_map(|e| match e {
+        SessionEvent::Recorded(path) => Some(path.clone()),
+        _ => None,
+    });
+    let happening = |event| {
+        Some(match event {
+            SessionEvent::KeepFailed(text) => Happening::Note(text),
+            SessionEvent::Moved(moved) => Happening::Moved(moved),
+            SessionEvent::RoundOver(..) => Happening::RoundOver {
+                outcome: m.outcome()?,
+                record: record.clone(),
+            },
+            SessionEvent::TookBack(notice, _) => Happening::Undone { text: notice.text },
+            SessionEvent::RoundOpened(..) => Happening::NextRound,
+            _ => return None,
+        })
+    };
+    events.into_iter().filter_map(happening).collect()
+}
+
 /// A message from the joiner that breaks the protocol: the connection
 /// ends with this sentence, and the match is untouched.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -246,17 +270,10 @@ impl Hosted {
             Some(side) => self.session.handle_for(side, command),
             None => self.session.handle(command),
         };
-        let record = events.iter().find_map(|e| match e {
-            SessionEvent::Recorded(path) => Some(path.clone()),
-            _ => None,
-        });
         let mut tell = Vec::new();
-        let mut show = Vec::new();
-        for event in events {
+        for event in &events {
             match event {
-                SessionEvent::Refused(e) => return Some(e),
-                // What could not be kept is said before the change itself.
-                SessionEvent::KeepFailed(text) => said.show.push(Happening::Note(text)),
+                SessionEvent::Refused(e) => return Some(*e),
                 SessionEvent::Moved(moved) => {
                     let (by, pit) = (moved.played.mover(), moved.played.pit());
                     let pit = self.current().rules().letter(pit).unwrap_or('?');
@@ -264,32 +281,24 @@ impl Hosted {
                     at.ply += 1;
                     // A move ends any request to take one back.
                     self.undo = None;
-                    show.push(Happening::Moved(moved));
                 }
-                SessionEvent::RoundOver(..) => {
-                    // Both answer "Play again?" afresh.
-                    self.again = [None, None];
-                    if let Some(outcome) = self.current().outcome() {
-                        let record = record.clone();
-                        show.push(Happening::RoundOver { outcome, record });
-                    }
-                }
-                SessionEvent::TookBack(notice, _) => {
+                SessionEvent::TookBack(..) => {
                     let by = self.undo.take().map_or(HOST_SIDE, |(by, _)| by);
                     let at = At::of(self.current());
                     tell.push(ToJoiner::TookBack { at, by });
-                    show.push(Happening::Undone { text: notice.text });
                 }
+                // Both answer "Play again?" afresh.
+                SessionEvent::RoundOver(..) => self.again = [None, None],
                 SessionEvent::RoundOpened(..) => {
                     self.again = [None, None];
                     let m = self.current();
                     let (round, starter) = (m.round(), m.starter());
                     tell.push(ToJoiner::NextRound { round, starter });
-                    show.push(Happening::NextRound);
                 }
                 _ => {}
             }
         }
+        said.show.extend(happenings(events, self.current()));
         if self.is_unsaved() {
             if self.held.is_empty() {
                 let opponent = self.current().name(JOINER_SIDE);
@@ -302,7 +311,6 @@ impl Hosted {
             said.send.append(&mut self.held);
             said.send.extend(tell);
         }
-        said.show.extend(show);
         None
     }
 

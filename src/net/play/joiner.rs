@@ -8,14 +8,13 @@
 
 use std::collections::VecDeque;
 use std::io;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::game::{Match, outcome_message};
 use crate::net::RemoteText;
-use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE};
+use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE, happenings};
 use crate::net::link::{self, PING_EVERY};
 use crate::net::message::{At, Question, Snapshot, ToHost, ToJoiner};
 use crate::net::session::{Sender, SessionError};
@@ -272,13 +271,13 @@ impl<S: Show> JoinGame<S> {
     }
 
     fn on_message(&mut self, message: ToJoiner) -> io::Result<Option<ExitCode>> {
-        let what = match self.f.follow(message) {
-            Ok(what) => what,
-            Err(Ended::Host(text)) => {
-                self.show.say(&text)?;
-                return Ok(Some(ExitCode::FAILURE));
-            }
-            Err(Ended::Disagree(e)) => {
+        if let ToJoiner::Error { text } | ToJoiner::Refused { text } = &message {
+            self.show.say(&crate::net::remote_text(text))?;
+            return Ok(Some(ExitCode::FAILURE));
+        }
+        let happenings = match self.f.follow(message) {
+            Ok(happenings) => happenings,
+            Err(e) => {
                 self.show.say(&format!(
                     "The game cannot go on: {e}. The host's match is kept on the host."
                 ))?;
@@ -286,24 +285,8 @@ impl<S: Show> JoinGame<S> {
                 return Ok(Some(ExitCode::FAILURE));
             }
         };
-        let record = what.iter().find_map(|f| match f {
-            Followed::Event(SessionEvent::Recorded(path)) => Some(path.clone()),
-            _ => None,
-        });
-        let mut notes = Vec::new();
-        for what in what {
-            let what = match what {
-                Followed::Event(SessionEvent::KeepFailed(note)) => {
-                    notes.push(note);
-                    continue;
-                }
-                Followed::Event(event) => match self.happening(event, record.as_ref()) {
-                    Some(what) => what,
-                    None => continue,
-                },
-                Followed::Happened(what) => what,
-            };
-            self.show.show(self.f.session.current(), &what)?;
+        for what in happenings {
+            self.show.show(self.f.m(), &what)?;
             match what {
                 Happening::Finished => {
                     self.sender.close();
@@ -320,24 +303,7 @@ impl<S: Show> JoinGame<S> {
                 _ => {}
             }
         }
-        for note in notes {
-            self.show.say(&format!("Note: {note}"))?;
-        }
         Ok(None)
-    }
-
-    /// What the joiner's session did, as the network's front ends show it.
-    fn happening(&self, event: SessionEvent, record: Option<&PathBuf>) -> Option<Happening> {
-        Some(match event {
-            SessionEvent::Moved(moved) => Happening::Moved(moved),
-            SessionEvent::RoundOver(..) => Happening::RoundOver {
-                outcome: self.m().outcome()?,
-                record: record.cloned(),
-            },
-            SessionEvent::TookBack(notice, _) => Happening::Undone { text: notice.text },
-            SessionEvent::RoundOpened(..) => Happening::NextRound,
-            _ => return None,
-        })
     }
 
     /// The connection broke: say so and start trying to reconnect.
@@ -580,18 +546,16 @@ impl Follower {
     /// word is untrusted: a move or a take-back is played by this
     /// program's rules, at the place the host names.
     /// # Errors
-    /// Why the game cannot go on ([`Ended`]).
-    pub fn follow(&mut self, message: ToJoiner) -> Result<Vec<Followed>, Ended> {
-        let disagree = |what: String| Err(Ended::Disagree(RemoteText::new(&what)));
+    /// Why the game cannot go on (cleaned).
+    pub fn follow(&mut self, message: ToJoiner) -> Result<Vec<Happening>, RemoteText> {
+        let disagree = |what: String| Err(RemoteText::new(&what));
         let here = At::of(self.m());
         // What is asked now is the host's word after this change.
         if !matches!(message, ToJoiner::Asked { .. } | ToJoiner::Ping) {
             self.question = None;
         }
         let events = match message {
-            ToJoiner::Error { text } | ToJoiner::Refused { text } => {
-                return Err(Ended::Host(RemoteText::new(&text)));
-            }
+            ToJoiner::Error { text } | ToJoiner::Refused { text } => return disagree(text),
             ToJoiner::Moved { at, by, pit } => {
                 if at != here {
                     return disagree(format!(
@@ -637,9 +601,7 @@ impl Follower {
                 events
             }
             ToJoiner::Welcome { state, .. } => {
-                let game = state
-                    .to_match()
-                    .map_err(|e| Ended::Disagree(RemoteText::new(&e)))?;
+                let game = state.to_match().map_err(|e| RemoteText::new(&e))?;
                 self.session.follow(game);
                 Vec::new()
             }
@@ -649,42 +611,19 @@ impl Follower {
             }
             ToJoiner::UndoAsked { at } => {
                 self.asked = Some(at);
-                return Ok(vec![Followed::Happened(Happening::UndoAsked {
-                    by: HOST_SIDE,
-                })]);
+                return Ok(vec![Happening::UndoAsked { by: HOST_SIDE }]);
             }
-            ToJoiner::UndoDeclined => {
-                return Ok(vec![Followed::Happened(Happening::UndoDeclined {
-                    by: HOST_SIDE,
-                })]);
-            }
+            ToJoiner::UndoDeclined => return Ok(vec![Happening::UndoDeclined { by: HOST_SIDE }]),
             ToJoiner::Again { yes } => {
-                let side = HOST_SIDE;
-                return Ok(vec![Followed::Happened(Happening::Again { side, yes })]);
+                return Ok(vec![Happening::Again {
+                    side: HOST_SIDE,
+                    yes,
+                }]);
             }
-            ToJoiner::Finished => return Ok(vec![Followed::Happened(Happening::Finished)]),
-            ToJoiner::Leave => {
-                let left = Happening::Left { side: HOST_SIDE };
-                return Ok(vec![Followed::Happened(left)]);
-            }
+            ToJoiner::Finished => return Ok(vec![Happening::Finished]),
+            ToJoiner::Leave => return Ok(vec![Happening::Left { side: HOST_SIDE }]),
             ToJoiner::Ping => Vec::new(),
         };
-        Ok(events.into_iter().map(Followed::Event).collect())
+        Ok(happenings(events, self.m()))
     }
-}
-
-/// What following one of the host's messages did.
-pub enum Followed {
-    /// What the joiner's session did with it.
-    Event(SessionEvent),
-    /// What only a network match has.
-    Happened(Happening),
-}
-
-/// Why the joiner's program stops following the host.
-pub enum Ended {
-    /// The host turned it away, or closed the connection, in these words.
-    Host(RemoteText),
-    /// The host's word does not fit the match here.
-    Disagree(RemoteText),
 }

@@ -41,7 +41,7 @@ mod joiner;
 
 pub use friend::FriendSeat;
 pub use host::HostGame;
-pub use joiner::{Ended, Followed, Follower, JoinGame};
+pub use joiner::{Follower, JoinGame};
 
 /// What `mancala host` was asked for.
 #[derive(Clone, Debug)]
