@@ -54,7 +54,7 @@ fn round_trip(c: &mut Criterion) {
             host_handshake(stream, &code, &Tries::default(), deadline).unwrap();
         sender
             .send(&ToJoiner::Welcome {
-                state: Snapshot::of(&position()),
+                state: Box::new(Snapshot::of(&position())),
                 resumed: false,
                 seat_key: String::new(),
             })

@@ -14,7 +14,7 @@
 
 use std::path::PathBuf;
 
-use super::message::{At, Question, Snapshot, ToHost, ToJoiner};
+use super::message::{At, OpenQuestion, Snapshot, ToHost, ToJoiner};
 use super::resume::{self, HostNote};
 use crate::game::Match;
 use crate::rules::{MoveError, Outcome, Pit, Side};
@@ -192,22 +192,24 @@ impl Hosted {
     /// only a network match adds (a take-back both agree to, both answers
     /// to "Play again?"); nothing while a change waits for its save.
     #[must_use]
-    pub fn question(&self, side: Side) -> Option<Question> {
+    pub fn question(&self, side: Side) -> Option<OpenQuestion> {
         if self.is_unsaved() {
             return None;
         }
         if let Some((by, _)) = self.undo {
             return Some(if by == side {
-                Question::WaitAgree
+                OpenQuestion::WaitAgree
             } else {
-                Question::Agree
+                OpenQuestion::Agree
             });
         }
         match self.session.asking() {
-            Asking::PlayAgain if self.again[side.index()].is_some() => Some(Question::WaitAgain),
-            Asking::PlayAgain => Some(Question::PlayAgain),
-            Asking::Move(to_move) if to_move == side => Some(Question::Move),
-            Asking::Move(_) => Some(Question::Wait),
+            Asking::PlayAgain if self.again[side.index()].is_some() => {
+                Some(OpenQuestion::WaitAgain)
+            }
+            Asking::PlayAgain => Some(OpenQuestion::PlayAgain),
+            Asking::Move(to_move) if to_move == side => Some(OpenQuestion::Move),
+            Asking::Move(_) => Some(OpenQuestion::Wait),
             _ => None,
         }
     }
@@ -242,7 +244,7 @@ impl Hosted {
         self.undo = None;
         let mut said = Said::default();
         said.send.push(ToJoiner::Welcome {
-            state,
+            state: Box::new(state),
             resumed,
             // The host's seat keeper fills in the key (see `super::seat`).
             seat_key: String::new(),
@@ -377,14 +379,14 @@ impl Hosted {
     pub fn local_answer(&mut self, yes: bool) -> Option<Said> {
         let mut said = Said::default();
         match self.question(HOST_SIDE)? {
-            Question::Agree if yes => self.take_back(&mut said),
-            Question::Agree => {
+            OpenQuestion::Agree if yes => self.take_back(&mut said),
+            OpenQuestion::Agree => {
                 self.undo = None;
                 said.send.push(ToJoiner::UndoDeclined);
                 said.show
                     .push(Happening::Said("You said no: the move stays.".into()));
             }
-            Question::PlayAgain => self.answer_again(HOST_SIDE, yes, &mut said),
+            OpenQuestion::PlayAgain => self.answer_again(HOST_SIDE, yes, &mut said),
             _ => return None,
         }
         self.ask_joiner(&mut said);
@@ -394,7 +396,7 @@ impl Hosted {
     /// Whether `by` may ask to take back their last move now.
     fn check_undo(&self, by: Side) -> Result<(), String> {
         let m = self.current();
-        if m.board().is_over() || self.is_finished() {
+        if m.outcome().is_some() || self.is_finished() {
             return Err("The round is over: its moves are recorded.".into());
         }
         if self.is_unsaved() {
@@ -504,8 +506,8 @@ impl Hosted {
                 _ => {}
             },
             ToHost::Again { yes } => match self.question(JOINER_SIDE) {
-                Some(Question::PlayAgain) => self.answer_again(JOINER_SIDE, yes, &mut said),
-                Some(Question::WaitAgain) => {}
+                Some(OpenQuestion::PlayAgain) => self.answer_again(JOINER_SIDE, yes, &mut said),
+                Some(OpenQuestion::WaitAgain) => {}
                 _ => return violation("answered 'Play again?' during a round"),
             },
             ToHost::Leave => {
@@ -567,7 +569,7 @@ pub(crate) mod tests {
                     ..
                 },
                 ToJoiner::Asked {
-                    question: Question::Move
+                    question: OpenQuestion::Move
                 }
             ]
         ));
@@ -597,16 +599,19 @@ pub(crate) mod tests {
         let at = At::of(h.current());
         let said = h.remote(ToHost::Undo { at }).unwrap();
         let asked = |question| ToJoiner::Asked { question };
-        assert_eq!(said.send, [ToJoiner::UndoDeclined, asked(Question::Move)]);
+        assert_eq!(
+            said.send,
+            [ToJoiner::UndoDeclined, asked(OpenQuestion::Move)]
+        );
         h.remote(ToHost::Move { at, pit: 'd' }).unwrap();
         let at = At::of(h.current());
         let said = h.remote(ToHost::Undo { at }).unwrap();
         assert_eq!(said.show, [Happening::UndoAsked { by: JOINER_SIDE }]);
-        assert_eq!(said.send, [asked(Question::WaitAgree)]);
-        assert_eq!(h.question(HOST_SIDE), Some(Question::Agree));
+        assert_eq!(said.send, [asked(OpenQuestion::WaitAgree)]);
+        assert_eq!(h.question(HOST_SIDE), Some(OpenQuestion::Agree));
         assert_eq!(
             h.local_answer(false).unwrap().send,
-            [ToJoiner::UndoDeclined, asked(Question::Wait)]
+            [ToJoiner::UndoDeclined, asked(OpenQuestion::Wait)]
         );
         h.remote(ToHost::Undo { at }).unwrap();
         let said = h.local_answer(true).unwrap();
@@ -619,7 +624,7 @@ pub(crate) mod tests {
                         ..
                     },
                     ToJoiner::Asked {
-                        question: Question::Move
+                        question: OpenQuestion::Move
                     }
                 ]
             ),
@@ -644,7 +649,7 @@ pub(crate) mod tests {
         }
         let said = h.local_answer(true).unwrap();
         let asked = ToJoiner::Asked {
-            question: Question::PlayAgain,
+            question: OpenQuestion::PlayAgain,
         };
         assert_eq!(said.send, [ToJoiner::Again { yes: true }, asked]);
         let said = h.remote(ToHost::Again { yes: true }).unwrap();

@@ -144,7 +144,7 @@ pub enum ToJoiner {
     /// The joiner is in: the match as it stands.
     Welcome {
         /// The match.
-        state: Snapshot,
+        state: Box<Snapshot>,
         /// Whether the match was going on before this connection.
         resumed: bool,
         /// The secret that takes this seat back while a connection holds
@@ -203,7 +203,7 @@ pub enum ToJoiner {
     /// What the joiner's player is asked now (sent after every change).
     Asked {
         /// The question.
-        question: Question,
+        question: OpenQuestion,
     },
     /// The match is over (someone said no to playing again).
     Finished,
@@ -223,7 +223,7 @@ pub enum ToJoiner {
 /// tells the joiner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Question {
+pub enum OpenQuestion {
     /// To choose a pit.
     Move,
     /// To wait for the other player's move.
@@ -242,6 +242,8 @@ pub enum Question {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Snapshot {
+    /// The game family, `kalah` or `oware`.
+    pub game: String,
     /// Pits per side.
     pub pits: u8,
     /// Seeds per pit at the start.
@@ -275,6 +277,7 @@ impl Snapshot {
         let record = Record::of_match(m);
         let rules = m.rules();
         Snapshot {
+            game: m.game().as_str().to_string(),
             pits: u8::try_from(rules.pits()).unwrap_or(u8::MAX),
             seeds: u8::try_from(rules.seeds()).unwrap_or(u8::MAX),
             capture: rules.capture().to_string(),
@@ -313,7 +316,7 @@ impl Snapshot {
         let first: FirstMover = self.first.parse().map_err(|_| bad("starter setting"))?;
         let name = |n: &str| super::clean_remote_name(n).ok_or_else(|| bad("a name"));
         let config = MatchConfig {
-            game: crate::rules::Game::Kalah,
+            game: self.game.parse().map_err(|_| bad("game"))?,
             rules,
             seats: [
                 // As the joiner sees it: the host is the friend over the network.
@@ -465,7 +468,7 @@ mod tests {
         let m = a_match();
         let snap = Snapshot::of(&m);
         let json = encode(&ToJoiner::Welcome {
-            state: snap.clone(),
+            state: Box::new(snap.clone()),
             resumed: true,
             seat_key: "k".into(),
         });
@@ -473,7 +476,7 @@ mod tests {
         assert_eq!(
             back,
             ToJoiner::Welcome {
-                state: snap.clone(),
+                state: Box::new(snap.clone()),
                 resumed: true,
                 seat_key: "k".into(),
             }

@@ -82,7 +82,12 @@ impl<W: Write> Show for Lines<W> {
     fn board(&mut self, m: &Match) -> io::Result<()> {
         self.cut()?;
         writeln!(self.out)?;
-        write!(self.out, "{}", board::render(m.board(), names(m)))?;
+        let piles = super::piles(m);
+        write!(
+            self.out,
+            "{}",
+            board::render_piles(m.board(), names(m), piles)
+        )?;
         self.out.flush()
     }
 

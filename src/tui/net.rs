@@ -24,7 +24,7 @@ use crate::net::play::{
 };
 use crate::net::resume::HostNote;
 use crate::players::PlayerKind;
-use crate::rules::{Pit, Rules, Side};
+use crate::rules::{Game, Pit, Rules, Side};
 use crate::session::Moved;
 use crate::tui::game::app::{App, Shown};
 use crate::tui::game::computer::{Answer, Request, Worker};
@@ -382,7 +382,7 @@ impl<E: NetEnd> World<App> for NetWorld<E> {
 /// The match shown until the network game sends one: the host's rules and
 /// names, nobody's move; `me` plays at this keyboard, the other seat is
 /// the friend over the network.
-fn placeholder(rules: Rules, first: FirstMover, names: [&str; 2], me: Side) -> Match {
+fn placeholder(game: Game, rules: Rules, first: FirstMover, names: [&str; 2], me: Side) -> Match {
     let seat = |side: Side| {
         let kind = if side == me {
             PlayerKind::Human
@@ -392,7 +392,7 @@ fn placeholder(rules: Rules, first: FirstMover, names: [&str; 2], me: Side) -> M
         Seat::new(names[side.index()], kind)
     };
     let config = MatchConfig {
-        game: crate::rules::Game::Kalah,
+        game,
         rules,
         seats: [seat(Side::South), seat(Side::North)],
         first,
@@ -452,6 +452,7 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
     let (tx, rx) = mpsc::channel();
     let (chosen, kept_at, options) = settings(given);
     let shown = placeholder(
+        setup.game,
         setup.rules,
         setup.first,
         [&setup.name, "your friend"],
@@ -478,7 +479,7 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
 pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result<ExitCode> {
     let (tx, rx) = mpsc::channel();
     let (chosen, kept_at, options) = settings(given);
-    let name = setup.name.clone();
+    let (name, played) = (setup.name.clone(), setup.game);
     let game = match JoinGame::connect(setup, Feed::new(JOINER_SIDE), tx)? {
         Ok(game) => game,
         Err((mut feed, code)) => {
@@ -492,6 +493,7 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
         }
     };
     let shown = placeholder(
+        played,
         Rules::KALAH,
         FirstMover::South,
         ["the host", &name],

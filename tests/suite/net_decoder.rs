@@ -104,9 +104,10 @@ proptest! {
         names in proptest::array::uniform2(".{0,40}"),
         round in any::<u32>(), moves in "[a-z,]{0,40}",
         earlier in proptest::array::uniform3(any::<u32>()),
+        game in "(kalah|oware|[a-z]{0,8})",
     ) {
         let snapshot = Snapshot {
-            pits, seeds,
+            game, pits, seeds,
             capture: "always".into(), sowing: "single".into(), sweep: "owner".into(),
             first: "alternate".into(), names, round,
             starter: mancala::rules::Side::South, earlier, moves,

@@ -181,7 +181,7 @@ fn joiner_meets(messages: &[Value], expect: &str) {
 #[test]
 fn the_joiner_prints_nothing_raw_that_a_host_sent() {
     let mut welcome = serde_json::to_value(ToJoiner::Welcome {
-        state: snapshot(),
+        state: Box::new(snapshot()),
         resumed: false,
         seat_key: "0123456789abcdef0123456789abcdef".into(),
     })

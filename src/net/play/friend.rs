@@ -151,17 +151,11 @@ impl<S: Show> FriendSeat<S> {
         self.hosted.as_ref().is_some_and(Hosted::is_finished)
     }
 
-    /// Whether the friend is connected.
-    #[must_use]
-    pub fn is_connected(&self) -> bool {
-        self.conn.is_some()
-    }
-
     /// The host's match config against `opponent` (the friend's seat is
     /// the network's).
     fn config(&self, opponent: &str) -> MatchConfig {
         MatchConfig {
-            game: crate::rules::Game::Kalah,
+            game: self.setup.game,
             rules: self.setup.rules,
             seats: [
                 Seat::new(self.setup.name.clone(), PlayerKind::Human),
@@ -179,6 +173,7 @@ impl<S: Show> FriendSeat<S> {
     /// When the output fails.
     fn look_for_saved(&mut self) -> io::Result<Option<Offer>> {
         let settings = resume::Settings {
+            game: self.setup.game,
             rules: self.setup.rules,
             first: self.setup.first,
         };
@@ -739,7 +734,7 @@ impl<S: Show> FriendSeat<S> {
                     self.show.round_start(m)?;
                     if let Some(outcome) = m.outcome() {
                         self.show
-                            .say(&outcome_message(outcome, m.board().score(), names(m)))?;
+                            .say(&outcome_message(outcome, m.position().score(), names(m)))?;
                     }
                 }
                 Ok(true)

@@ -16,7 +16,7 @@ use crate::game::{Match, outcome_message};
 use crate::net::RemoteText;
 use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE, happenings};
 use crate::net::link::{self, PING_EVERY};
-use crate::net::message::{At, Question, Snapshot, ToHost, ToJoiner};
+use crate::net::message::{At, OpenQuestion, Snapshot, ToHost, ToJoiner};
 use crate::net::session::{Sender, SessionError};
 use crate::session::{Session, SessionCommand, SessionEvent};
 use crate::store::Keeper;
@@ -91,6 +91,14 @@ impl<S: Show> JoinGame<S> {
                 return Ok(Err((show, ExitCode::FAILURE)));
             }
         };
+        let game = f.m().game();
+        if game != setup.game {
+            show.say(&format!(
+                "This host plays {game}: join it with --game {}.",
+                game.as_str()
+            ))?;
+            return Ok(Err((show, ExitCode::FAILURE)));
+        }
         if let Some(warning) = warning {
             show.say(&format!("Note: {warning}"))?;
         }
@@ -255,7 +263,7 @@ impl<S: Show> JoinGame<S> {
         self.show.round_start(m)?;
         if let Some(outcome) = m.outcome() {
             self.show
-                .say(&outcome_message(outcome, m.board().score(), names(m)))?;
+                .say(&outcome_message(outcome, m.position().score(), names(m)))?;
         }
         Ok(())
     }
@@ -358,6 +366,7 @@ impl<S: Show> JoinGame<S> {
                 self.lost = None;
                 self.f.asked = None;
                 self.f.question = None;
+                self.f.answered = None;
                 self.last_sent = Instant::now();
                 self.welcomed(true)?;
                 if let Some((at, pit)) = self.f.pending.take()
@@ -395,7 +404,10 @@ impl<S: Show> JoinGame<S> {
 
     fn on_line(&mut self, line: &str) -> io::Result<Option<ExitCode>> {
         let round_over = self.m().outcome().is_some();
-        let question = matches!(self.f.question, Some(Question::Agree | Question::PlayAgain));
+        let question = matches!(
+            self.f.question,
+            Some(OpenQuestion::Agree | OpenQuestion::PlayAgain)
+        );
         match read(self.m().rules(), JOINER_SIDE, question, line) {
             Ok(Some(command)) => return self.on_command(command),
             Ok(None) => {}
@@ -424,21 +436,22 @@ impl<S: Show> JoinGame<S> {
             _ if self.lost.is_some() => self
                 .show
                 .say("Not connected yet; reconnecting… (q leaves)")?,
-            Command::Answer(yes) => match self.f.question {
-                Some(Question::Agree) => {
-                    let at = self.f.asked.take().unwrap_or_else(|| At::of(self.m()));
-                    self.f.question = None;
-                    self.send(&ToHost::UndoAnswer { at, yes });
-                    if !yes {
-                        self.show.say("You said no: the move stays.")?;
+            Command::Answer(yes) => {
+                // Answered once: the same question asked before the answer
+                // reached the host is not asked again.
+                self.f.answered = self.f.question.take();
+                match self.f.answered {
+                    Some(OpenQuestion::Agree) => {
+                        let at = self.f.asked.take().unwrap_or_else(|| At::of(self.m()));
+                        self.send(&ToHost::UndoAnswer { at, yes });
+                        if !yes {
+                            self.show.say("You said no: the move stays.")?;
+                        }
                     }
+                    Some(OpenQuestion::PlayAgain) => self.send(&ToHost::Again { yes }),
+                    _ => {}
                 }
-                Some(Question::PlayAgain) => {
-                    self.f.question = None;
-                    self.send(&ToHost::Again { yes });
-                }
-                _ => {}
-            },
+            }
             Command::Quit => return self.leave().map(Some),
             Command::Help => self.show.help(&rules, JOINER_SIDE)?,
             Command::Undo => {
@@ -447,8 +460,10 @@ impl<S: Show> JoinGame<S> {
                         .say("The round is over: its moves are recorded.")?;
                 } else if let Some(refused) = self.m().undo_for_refused(JOINER_SIDE) {
                     self.show.say(&refused.message().text)?;
-                } else if !matches!(self.f.question, Some(Question::Move | Question::Wait))
-                    || self.f.pending.is_some()
+                } else if !matches!(
+                    self.f.question,
+                    Some(OpenQuestion::Move | OpenQuestion::Wait)
+                ) || self.f.pending.is_some()
                 {
                     self.show
                         .say("A request is already waiting for an answer.")?;
@@ -462,17 +477,17 @@ impl<S: Show> JoinGame<S> {
                 }
             }
             Command::Play(pit) => {
-                if self.f.question == Some(Question::Agree) {
+                if self.f.question == Some(OpenQuestion::Agree) {
                     self.show
                         .say("First answer: take back their last move? (y/n)")?;
                 } else if round_over {
                     self.show.say("The round is over: answer y or n.")?;
-                } else if self.m().board().to_move() != JOINER_SIDE {
+                } else if self.m().position().to_move() != JOINER_SIDE {
                     self.show.say(&format!("It is {host}'s turn."))?;
-                } else if self.f.pending.is_some() || self.f.question != Some(Question::Move) {
+                } else if self.f.pending.is_some() || self.f.question != Some(OpenQuestion::Move) {
                     self.show
                         .say(&format!("Waiting for {host}'s program to answer…"))?;
-                } else if let Err(e) = self.m().board().check(pit) {
+                } else if let Err(e) = self.m().position().check(pit) {
                     self.show.say(&e.to_string())?;
                 } else {
                     let at = At::of(self.m());
@@ -517,9 +532,11 @@ pub struct Follower {
     pending: Option<(At, char)>,
     /// What the host asks this player now; `None` while an answer is on
     /// its way.
-    question: Option<Question>,
+    question: Option<OpenQuestion>,
     /// The host asked to take back a move, at this place.
     asked: Option<At>,
+    /// The question this player answered last, until the match changes.
+    answered: Option<OpenQuestion>,
 }
 
 impl Follower {
@@ -533,6 +550,7 @@ impl Follower {
             pending: None,
             question: None,
             asked: None,
+            answered: None,
         })
     }
 
@@ -553,6 +571,16 @@ impl Follower {
         // What is asked now is the host's word after this change.
         if !matches!(message, ToJoiner::Asked { .. } | ToJoiner::Ping) {
             self.question = None;
+        }
+        if matches!(
+            message,
+            ToJoiner::Moved { .. }
+                | ToJoiner::TookBack { .. }
+                | ToJoiner::NextRound { .. }
+                | ToJoiner::Welcome { .. }
+                | ToJoiner::UndoAsked { .. }
+        ) {
+            self.answered = None;
         }
         let events = match message {
             ToJoiner::Error { text } | ToJoiner::Refused { text } => return disagree(text),
@@ -606,7 +634,7 @@ impl Follower {
                 Vec::new()
             }
             ToJoiner::Asked { question } => {
-                self.question = Some(question);
+                self.question = Some(question).filter(|&q| self.answered != Some(q));
                 Vec::new()
             }
             ToJoiner::UndoAsked { at } => {

@@ -27,7 +27,7 @@ use std::time::Duration;
 use super::code::JoinCode;
 use super::hosted::Happening;
 use super::link::HostEvent;
-use super::message::{Question, ToJoiner};
+use super::message::{OpenQuestion, ToJoiner};
 use super::session::SessionError;
 use crate::game::messages::round_goes_on;
 use crate::game::{Match, match_score_line, outcome_message};
@@ -48,6 +48,8 @@ pub use joiner::{Follower, JoinGame};
 pub struct HostSetup {
     /// The host player's name.
     pub name: String,
+    /// The game family played.
+    pub game: crate::rules::Game,
     /// The match's rules.
     pub rules: Rules,
     /// Who starts each round.
@@ -64,6 +66,8 @@ pub struct HostSetup {
 pub struct JoinSetup {
     /// The joiner's name.
     pub name: String,
+    /// The game the joiner means to play (a host of another is not joined).
+    pub game: crate::rules::Game,
     /// The host's address as given.
     pub address: String,
     /// The host's addresses, resolved.
@@ -216,7 +220,7 @@ pub fn show_happening<S: Show + ?Sized>(
     match what {
         Happening::Moved(moved) => show.moved(m, moved)?,
         Happening::RoundOver { outcome, record } => {
-            show.say(&outcome_message(*outcome, m.board().score(), names(m)))?;
+            show.say(&outcome_message(*outcome, m.position().score(), names(m)))?;
             show.tally(m)?;
             if let Some(path) = record {
                 show.say(&format!("Round recorded in {}.", path.display()))?;
@@ -309,18 +313,18 @@ pub enum Ask {
 impl Ask {
     /// What `me`'s player is asked by `question` in `m`.
     #[must_use]
-    pub fn of(question: Question, m: &Match, me: Side) -> Ask {
+    pub fn of(question: OpenQuestion, m: &Match, me: Side) -> Ask {
         let name = m.name(me.opponent()).to_string();
         match question {
-            Question::Move => Ask::Move {
+            OpenQuestion::Move => Ask::Move {
                 name: m.name(me).to_string(),
                 side: me,
             },
-            Question::Wait => Ask::Waiting { name },
-            Question::Agree => Ask::Agree,
-            Question::WaitAgree => Ask::WaitingAgree { name },
-            Question::PlayAgain => Ask::PlayAgain,
-            Question::WaitAgain => Ask::WaitingAgain { name },
+            OpenQuestion::Wait => Ask::Waiting { name },
+            OpenQuestion::Agree => Ask::Agree,
+            OpenQuestion::WaitAgree => Ask::WaitingAgree { name },
+            OpenQuestion::PlayAgain => Ask::PlayAgain,
+            OpenQuestion::WaitAgain => Ask::WaitingAgain { name },
         }
     }
 
