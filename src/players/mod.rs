@@ -23,7 +23,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::rules::{Board, Pit};
+use crate::rules::oware::OwareBoard;
+use crate::rules::{Board, GameBoard, Pit};
 
 pub use greedy::Greedy;
 pub use level::{LevelPlayer, MAX_LEVEL};
@@ -292,11 +293,19 @@ pub struct Hint {
 
 /// Gives hints, keeping its solver and engine (their tables) from one
 /// hint to the next: a match holds one, so a hint costs no new table.
+/// Kalah's hints come from the solver and the `hard` engine, Oware's from
+/// its search probing the shared endgame database
+/// ([`oware::shared_endgame`]).
 #[derive(Debug)]
 pub struct Advisor {
     solver: Solver,
     engine: Engine,
+    /// Oware's search, made on the first Oware hint.
+    oware: Option<oware::OwareSearch>,
 }
+
+/// Table size of the Oware advisor's search: 2^20 entries of 16 bytes.
+const OWARE_ADVICE_TABLE_BITS: u32 = 20;
 
 impl Default for Advisor {
     fn default() -> Self {
@@ -324,7 +333,33 @@ impl Advisor {
         Advisor {
             solver,
             engine: Engine::new(Level::HARD.table_bits),
+            oware: None,
         }
+    }
+
+    /// Advice for the side to move in `position`, of either family, within
+    /// `limits`; `None` when the round is over. Kalah's is
+    /// [`Advisor::hint`]'s; Oware's is its search's best move, `exact`
+    /// when the value rests only on finished rounds and the endgame
+    /// database, else the search's estimate at the depth it reached.
+    pub fn advise(&mut self, position: &GameBoard, limits: &Limits) -> Option<Hint> {
+        match position {
+            GameBoard::Kalah(board) => self.hint(board, limits),
+            GameBoard::Oware(board) => self.oware_hint(board, limits),
+        }
+    }
+
+    fn oware_hint(&mut self, board: &OwareBoard, limits: &Limits) -> Option<Hint> {
+        board.legal_moves().next()?;
+        let search = self.oware.get_or_insert_with(|| {
+            oware::OwareSearch::new(OWARE_ADVICE_TABLE_BITS, oware::shared_endgame())
+        });
+        let result = search.search(board, oware::DEEPEST, limits);
+        Some(Hint {
+            pit: result.best?,
+            value: result.value,
+            exact: result.proven,
+        })
     }
 
     /// Advice for the side to move in `board`, within `limits`; `None` when

@@ -305,7 +305,7 @@ fn an_outside_computer_is_asked_for_its_move_and_the_session_plays_it() {
     );
     // Alice's hint is asked of the front end.
     let events = s.handle(SessionCommand::Hint);
-    assert_eq!(events[0], SessionEvent::HintWanted(*s.game().board()));
+    assert_eq!(events[0], SessionEvent::HintWanted(s.game().position()));
 }
 
 #[test]

@@ -66,7 +66,7 @@ fn boxes(out: &str) -> Vec<String> {
 
 fn box_of(board: &OwareBoard) -> String {
     let drawn = GameBoard::Oware(*board).drawn();
-    boxes(&render_piles(&drawn, NAMES, Some("captured"))).remove(0)
+    boxes(&render_piles(&drawn, NAMES, Some("captures"))).remove(0)
 }
 
 fn records(data: &Path) -> Vec<PathBuf> {
@@ -134,7 +134,7 @@ fn a_capture_of_several_houses_is_named_house_by_house() {
         expected.push(box_of(round.board()));
     }
     assert_eq!(boxes(&stdout), expected, "{stdout}");
-    assert!(stdout.contains("║ captured ║"), "{stdout}");
+    assert!(stdout.contains("║ captures ║"), "{stdout}");
 }
 
 #[test]

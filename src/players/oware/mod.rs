@@ -15,8 +15,22 @@ pub use search::{OwarePlayer, OwareSearch, OwareSearchResult};
 
 use super::PlayerKind;
 
-/// The deepest search of `hard` and `perfect` (the think time ends it first).
-const DEEPEST: u32 = 200;
+/// The deepest search of `hard` and `perfect`, hints and the analysis
+/// (the think time ends it first).
+pub const DEEPEST: u32 = 200;
+
+/// Seeds on the board up to which the process's shared database
+/// ([`shared_endgame`]) knows every exact value.
+pub const SHARED_ENDGAME_SEEDS: usize = 8;
+
+/// The endgame database that hints and the analysis of a round probe:
+/// built once per process, on first use (a few milliseconds), and shared
+/// by every caller after that.
+#[must_use]
+pub fn shared_endgame() -> Arc<OwareEndgame> {
+    static SHARED: std::sync::OnceLock<Arc<OwareEndgame>> = std::sync::OnceLock::new();
+    Arc::clone(SHARED.get_or_init(|| Arc::new(OwareEndgame::build(SHARED_ENDGAME_SEEDS))))
+}
 
 /// The Oware player of a kind: `random`; `greedy` (the most seeds
 /// captured now); `tree:N` (the search N plies deep); `easy` (2 plies) and

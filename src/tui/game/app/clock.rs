@@ -214,7 +214,7 @@ impl App {
                 }
                 self.hint = Some(hint);
                 self.notes
-                    .say(Note::new(hint_text(self.rules(), &hint), Tone::Good));
+                    .say(Note::new(hint_text(self.rules(), self.game().game(), &hint), Tone::Good));
             }
             _ => {}
         }

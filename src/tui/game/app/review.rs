@@ -17,8 +17,7 @@ impl App {
     /// both players at once.)
     #[must_use]
     pub fn can_analyse(&self) -> bool {
-        // The analysis is Kalah's (its solver values the moves).
-        self.round_over() && self.game().game() == crate::rules::Game::Kalah
+        self.round_over()
     }
 
     /// The analysis screen, while it is open.
