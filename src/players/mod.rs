@@ -351,9 +351,12 @@ impl Advisor {
 
     fn oware_hint(&mut self, board: &OwareBoard, limits: &Limits) -> Option<Hint> {
         board.legal_moves().next()?;
-        let search = self.oware.get_or_insert_with(|| {
-            oware::OwareSearch::new(OWARE_ADVICE_TABLE_BITS, oware::shared_endgame())
-        });
+        let endgame = oware::shared_endgame();
+        let search = self
+            .oware
+            .get_or_insert_with(|| oware::OwareSearch::new(OWARE_ADVICE_TABLE_BITS, Arc::clone(&endgame)));
+        // as much of the database as is built by now
+        search.set_endgame(endgame);
         let result = search.search(board, oware::DEEPEST, limits);
         Some(Hint {
             pit: result.best?,
@@ -440,6 +443,63 @@ mod tests {
             over.play_unchecked(p);
         }
         assert_eq!(hint(&over, &Limits::none()), None);
+    }
+
+    #[test]
+    fn an_oware_hint_is_proven_inside_the_database_and_estimated_outside_it() {
+        use crate::rules::Score;
+        use crate::rules::oware::{OwareBoard, OwareRules};
+        let mut advisor = Advisor::new();
+        // the start: 48 seeds, far past the database
+        let start = GameBoard::Oware(OwareBoard::new());
+        let hint = advisor.advise(&start, &Limits::nodes(20_000)).unwrap();
+        assert!(!hint.exact);
+        assert!(start.check(hint.pit).is_ok());
+        // six seeds on the board: every reply is in the database; the
+        // first such position whose replies all have values (none depends
+        // on repetition) has its best move proven
+        let endgame = oware::shared_endgame_complete();
+        let captured = Score {
+            south: 20,
+            north: 22,
+        };
+        let valued = |board: &OwareBoard| {
+            board.legal_moves().all(|pit| {
+                let mut next = *board;
+                next.play_unchecked(pit);
+                next.is_over() || matches!(endgame.probe(&next), oware::Probe::Value(_))
+            })
+        };
+        let board = (0..oware::endgame::positions(6))
+            .map(|index| {
+                let houses = oware::endgame::unrank(index, 6);
+                OwareBoard::from_houses(OwareRules::ABAPA, &houses, captured, Side::South).unwrap()
+            })
+            .find(|board| !board.is_over() && board.legal_moves().count() > 1 && valued(board))
+            .expect("a position of values");
+        let hint = advisor
+            .advise(&GameBoard::Oware(board), &Limits::nodes(1_000_000))
+            .unwrap();
+        assert!(hint.exact, "{hint:?}");
+        // the value is the best of the moves', each the capture now and
+        // the database's value of the reply (or the end of the round)
+        let best = board
+            .legal_moves()
+            .map(|pit| {
+                let mut next = board;
+                next.play_unchecked(pit);
+                let score = next.score();
+                let mine = i32::from(score.south) - i32::from(score.north);
+                match (next.is_over(), endgame.probe(&next)) {
+                    (true, _) => mine,
+                    (false, oware::Probe::Value(v)) => mine - i32::from(v),
+                    (false, probe) => panic!("{probe:?}"),
+                }
+            })
+            .max()
+            .unwrap();
+        assert_eq!(hint.value, best);
+        assert!(board.legal_moves().contains(hint.pit));
     }
 
     #[test]

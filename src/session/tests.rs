@@ -248,6 +248,22 @@ fn a_hint_names_a_legal_pit_for_the_person_to_move() {
     assert_eq!(s.game().moves(), &[][..], "a hint plays nothing");
 }
 
+#[test]
+fn an_oware_hint_names_a_legal_house_as_the_engines_estimate() {
+    let mut config = config(Rules::KALAH, PlayerKind::Human);
+    config.game = crate::rules::Game::Oware;
+    let mut s = Session::new(config, 1, Duration::from_millis(10), Keeper::new(None));
+    s.start();
+    let events = s.handle(SessionCommand::Hint);
+    let SessionEvent::Hinted(hint) = events[0] else {
+        panic!("{events:?}");
+    };
+    // 48 seeds in 10 ms: nothing is proven
+    assert!(!hint.exact, "{hint:?}");
+    assert!(s.game().position().check(hint.pit).is_ok());
+    assert_eq!(s.game().moves(), &[][..], "a hint plays nothing");
+}
+
 /// A session whose computer thinks outside it: Alice against Michael
 /// (greedy), Michael moving first.
 fn outside(rules: Rules) -> Session {

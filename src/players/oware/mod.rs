@@ -8,7 +8,7 @@
 pub mod endgame;
 pub mod search;
 
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError};
 
 pub use endgame::{Builder, LevelReport, OwareEndgame, Probe};
 pub use search::{OwarePlayer, OwareSearch, OwareSearchResult};
@@ -20,16 +20,73 @@ use super::PlayerKind;
 pub const DEEPEST: u32 = 200;
 
 /// Seeds on the board up to which the process's shared database
-/// ([`shared_endgame`]) knows every exact value.
+/// ([`shared_endgame`]) knows every exact value (of those that do not
+/// depend on repetition).
 pub const SHARED_ENDGAME_SEEDS: usize = 8;
 
-/// The endgame database that hints and the analysis of a round probe:
-/// built once per process, on first use (a few milliseconds), and shared
-/// by every caller after that.
+/// The process's shared database: what is built so far, and whether it
+/// is complete.
+struct Shelf {
+    built: Mutex<(Arc<OwareEndgame>, bool)>,
+    grown: Condvar,
+}
+
+impl Shelf {
+    /// Builds every count up to [`SHARED_ENDGAME_SEEDS`], publishing each.
+    fn grow(&self) {
+        let mut builder = Builder::new();
+        while builder.built() <= SHARED_ENDGAME_SEEDS {
+            builder.build_next();
+            let complete = builder.built() > SHARED_ENDGAME_SEEDS;
+            *self.built.lock().unwrap_or_else(PoisonError::into_inner) =
+                (Arc::new(builder.database()), complete);
+            self.grown.notify_all();
+        }
+    }
+}
+
+/// The shelf, its growth started on a thread of its own on first use (or
+/// at once here if no thread can start).
+fn shelf() -> &'static Shelf {
+    static SHELF: OnceLock<Shelf> = OnceLock::new();
+    static STARTED: OnceLock<()> = OnceLock::new();
+    let shelf = SHELF.get_or_init(|| Shelf {
+        built: Mutex::new((Arc::new(OwareEndgame::default()), false)),
+        grown: Condvar::new(),
+    });
+    STARTED.get_or_init(|| {
+        let spawned = std::thread::Builder::new()
+            .name("mancala-oware-db".into())
+            .spawn(move || shelf.grow());
+        if spawned.is_err() {
+            shelf.grow();
+        }
+    });
+    shelf
+}
+
+/// The endgame database that hints probe: as much of it as is built now
+/// (every count up to [`SHARED_ENDGAME_SEEDS`], built once per process on
+/// a thread of its own from the first call, so that no hint waits for
+/// it).
 #[must_use]
 pub fn shared_endgame() -> Arc<OwareEndgame> {
-    static SHARED: std::sync::OnceLock<Arc<OwareEndgame>> = std::sync::OnceLock::new();
-    Arc::clone(SHARED.get_or_init(|| Arc::new(OwareEndgame::build(SHARED_ENDGAME_SEEDS))))
+    Arc::clone(&shelf().built.lock().unwrap_or_else(PoisonError::into_inner).0)
+}
+
+/// [`shared_endgame`] once complete: what the analysis of a round probes,
+/// so that its figures are the same on every run.
+#[must_use]
+pub fn shared_endgame_complete() -> Arc<OwareEndgame> {
+    let shelf = shelf();
+    let mut built = shelf.built.lock().unwrap_or_else(PoisonError::into_inner);
+    while !built.1 {
+        built = shelf
+            .grown
+            .wait(built)
+            .unwrap_or_else(PoisonError::into_inner);
+    }
+    Arc::clone(&built.0)
 }
 
 /// The Oware player of a kind: `random`; `greedy` (the most seeds
@@ -64,4 +121,4 @@ pub fn oware_player(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

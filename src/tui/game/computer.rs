@@ -415,4 +415,58 @@ mod tests {
         };
         assert!(board.legal_moves().contains(pit));
     }
+
+    #[test]
+    fn an_oware_computer_hurried_answers_at_once_and_oware_hints_come_back() {
+        // hard on Oware with a minute to think: hurried, it answers with
+        // its best house so far
+        let config = MatchConfig {
+            game: crate::rules::Game::Oware,
+            rules: Rules::KALAH,
+            seats: [
+                Seat::new("A", PlayerKind::Human),
+                Seat::new("B", PlayerKind::Hard),
+            ],
+            first: FirstMover::North,
+            start: None,
+        };
+        let mut worker = Worker::new(&config, Duration::from_secs(60), 7);
+        let board = config.start_round(Side::North).position();
+        worker.submit(Request::Move {
+            id: 5,
+            side: Side::North,
+            board,
+        });
+        thread::sleep(Duration::from_millis(300));
+        assert!(worker.poll().is_empty() && worker.busy(), "still thinking");
+        let hurried = Instant::now();
+        worker.submit(Request::Hurry { id: 5 });
+        let answers = wait_for(&mut worker);
+        assert!(
+            hurried.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            hurried.elapsed()
+        );
+        let [Answer::Move {
+            id: 5,
+            pit: Some(pit),
+        }] = answers[..]
+        else {
+            panic!("{answers:?}");
+        };
+        assert!(board.check(pit).is_ok());
+        // the person's hint in the same position, within the think time
+        let mut worker = Worker::new(&config, Duration::from_millis(100), 7);
+        worker.submit(Request::Hint { id: 6, board });
+        let answers = wait_for(&mut worker);
+        let [Answer::Hint {
+            id: 6,
+            hint: Some(hint),
+        }] = answers[..]
+        else {
+            panic!("{answers:?}");
+        };
+        assert!(board.check(hint.pit).is_ok());
+        assert!(!hint.exact, "48 seeds are not proven in 100 ms");
+    }
 }
