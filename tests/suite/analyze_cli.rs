@@ -236,3 +236,90 @@ fn a_round_the_solver_can_prove_is_proven_whatever_the_time_given() {
     let again: Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(first, again, "the same figures on every run");
 }
+
+/// A whole round of Oware from the start, South first, by a fixed walk
+/// over the legal houses, that comes down to at most `few` seeds on the
+/// board before it ends (the endgame database's reach): its moves as
+/// letters.
+fn oware_round_down_to(few: u16) -> Vec<char> {
+    use mancala::rules::Rules;
+    use mancala::rules::oware::{OwareBoard, OwareRound};
+    for seed in 1..2000u64 {
+        let mut state = seed;
+        let mut round = OwareRound::new(OwareBoard::new());
+        let mut letters = Vec::new();
+        let mut reached = false;
+        while !round.board().is_over() && letters.len() < 400 {
+            let board = round.board();
+            let on_board = board.seeds_in_houses(mancala::rules::Side::South)
+                + board.seeds_in_houses(mancala::rules::Side::North);
+            reached |= on_board <= few;
+            let legal: Vec<_> = board.legal_moves().collect();
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let pit = legal[(state >> 33) as usize % legal.len()];
+            round.play(pit).unwrap();
+            letters.push(Rules::KALAH.letter(pit).unwrap());
+        }
+        if reached && round.board().is_over() {
+            return letters;
+        }
+    }
+    panic!("no round of the walk comes down to {few} seeds");
+}
+
+#[test]
+fn an_oware_round_is_analysed_exactly_inside_the_database_and_estimated_outside() {
+    let dir = tempfile::tempdir().unwrap();
+    let letters = oware_round_down_to(6);
+    let moves: Vec<String> = letters.iter().map(char::to_string).collect();
+    let path = dir.path().join("oware.txt");
+    std::fs::write(
+        &path,
+        format!(
+            "mancala record 1\ngame: oware\nsouth: Alice\nnorth: Michael\nstarter: south\nmoves: {}\n",
+            moves.join(",")
+        ),
+    )
+    .unwrap();
+    let file = path.to_string_lossy().into_owned();
+    let out = mancala(&["analyze", &file, "--json", "--think", "20"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["game"], "oware");
+    let list = v["moves"].as_array().unwrap();
+    assert_eq!(list.len(), moves.len());
+    let (mut exact, mut estimated) = (0, 0);
+    for (i, m) in list.iter().enumerate() {
+        assert_eq!(m["pit"], moves[i].as_str());
+        assert_eq!(m["side"], if letters[i] <= 'f' { "south" } else { "north" });
+        let before = m["value_before"].as_i64().unwrap();
+        let after = m["value_after"].as_i64().unwrap();
+        assert_eq!(m["loss"].as_i64().unwrap(), (before - after).max(0));
+        if m["exact"] == true {
+            exact += 1;
+            assert!(m.get("bounds_before").is_none(), "{m}");
+        } else {
+            estimated += 1;
+            // an estimate comes with the range it is known to lie in
+            for (value, bounds) in [(before, &m["bounds_before"]), (after, &m["bounds_after"])] {
+                let (lo, hi) = (bounds[0].as_i64().unwrap(), bounds[1].as_i64().unwrap());
+                assert!(lo <= value && value <= hi, "{m}");
+            }
+        }
+    }
+    // 48 seeds in 20 ms are estimates; the last few seeds are proven
+    assert_eq!(list[0]["exact"], false);
+    assert!(exact > 0 && estimated > 0, "{exact} exact, {estimated} estimated");
+    // the text report says which values are estimates
+    let out = mancala(&["analyze", &file, "--plain", "--think", "20"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Rules: Oware (Abapa)"), "{text}");
+    assert!(text.contains("final score differences"), "{text}");
+    assert!(text.contains('≈'), "{text}");
+}

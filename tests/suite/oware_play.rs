@@ -374,3 +374,29 @@ fn the_full_screen_plays_oware_with_the_captured_seeds_where_the_stores_were() {
     tmux.keys(&["y"]);
     assert_eq!(wait_for_line(&status), "0");
 }
+
+#[test]
+fn an_oware_hint_in_plain_mode_names_a_house_and_says_it_is_an_estimate() {
+    let scratch = Scratch::new("oware-hint");
+    let out = play(
+        &scratch,
+        &[
+            "--game", "oware", "--plain", "--first", "south", "--think", "50", "Alice",
+            "Michael",
+        ],
+        "hint\n",
+    );
+    let stdout = text(&out.stdout);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("Hint: play "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    // South's houses a–f are all legal at the start
+    let house = line["Hint: play ".len()..].chars().next().unwrap();
+    assert!(('a'..='f').contains(&house), "{line}");
+    assert!(
+        line.ends_with("(an estimate: beyond the endgame database)."),
+        "{line}"
+    );
+    assert!(!stdout.contains("no hints"), "{stdout}");
+}
