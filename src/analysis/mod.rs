@@ -859,8 +859,17 @@ mod tests {
                 assert_eq!((m.side, m.pit, m.extra_turn), (here.to_move(), pit, false));
                 let (lo, hi) = oware_future(&here, memo);
                 if m.before.is_exact() {
-                    assert_eq!(lo, hi, "ply {} of start {k}: proven, but not by the referee", m.ply);
-                    assert_eq!(m.before.value, oware_margin(&here) + lo, "ply {} of start {k}", m.ply);
+                    assert_eq!(
+                        lo, hi,
+                        "ply {} of start {k}: proven, but not by the referee",
+                        m.ply
+                    );
+                    assert_eq!(
+                        m.before.value,
+                        oware_margin(&here) + lo,
+                        "ply {} of start {k}",
+                        m.ply
+                    );
                     // the best house is worth it
                     let best = m.best[0];
                     let mut next = here;
@@ -904,7 +913,10 @@ mod tests {
         }
         // values that depend on repetition are estimates; the others are
         // proven: enough to make the comparison mean something
-        assert!(exact_moves >= 5, "{exact_moves} of {all_moves} moves proven");
+        assert!(
+            exact_moves >= 5,
+            "{exact_moves} of {all_moves} moves proven"
+        );
     }
 
     #[test]

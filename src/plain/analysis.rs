@@ -4,9 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crate::analysis::{
-    Analysis, Valuation, best_text, difference_word, loss_text, value_text,
-};
+use crate::analysis::{Analysis, Valuation, best_text, difference_word, loss_text, value_text};
 use crate::rules::Side;
 use crate::store::Record;
 

@@ -222,7 +222,9 @@ impl<W: Write> LocalGame<W> {
                 let board = board::render_piles(&now, m.names(), piles(m));
                 write!(self.out, "{said}\n\n{board}")?;
             }
-            SessionEvent::Hinted(hint) => writeln!(self.out, "{}", hint_text(m.rules(), m.game(), &hint))?,
+            SessionEvent::Hinted(hint) => {
+                writeln!(self.out, "{}", hint_text(m.rules(), m.game(), &hint))?
+            }
             SessionEvent::Refused(e) => {
                 let opponent = m.name(m.position().to_move().opponent());
                 writeln!(self.out, "{}", e.naming(opponent))?;

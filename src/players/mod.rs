@@ -352,9 +352,9 @@ impl Advisor {
     fn oware_hint(&mut self, board: &OwareBoard, limits: &Limits) -> Option<Hint> {
         board.legal_moves().next()?;
         let endgame = oware::shared_endgame();
-        let search = self
-            .oware
-            .get_or_insert_with(|| oware::OwareSearch::new(OWARE_ADVICE_TABLE_BITS, Arc::clone(&endgame)));
+        let search = self.oware.get_or_insert_with(|| {
+            oware::OwareSearch::new(OWARE_ADVICE_TABLE_BITS, Arc::clone(&endgame))
+        });
         // as much of the database as is built by now
         search.set_endgame(endgame);
         let result = search.search(board, oware::DEEPEST, limits);

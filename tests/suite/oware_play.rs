@@ -230,11 +230,27 @@ fn a_round_of_oware_ends_is_recorded_replayed_and_counted_apart_from_kalah() {
     );
     let last_box = boxes(&shown).pop().unwrap();
     assert_eq!(last_box, box_of(round.board()), "{shown}");
-    // Analysis and PGN are Kalah's: refused with one line, exit 2.
-    for args in [
-        vec!["analyze", "--plain", record_path.to_str().unwrap()],
-        vec!["replay", "--format", "pgn", record_path.to_str().unwrap()],
-    ] {
+    // The analysis reads it by Oware's rules (estimates marked ≈).
+    let analysed = play(
+        &scratch,
+        &[
+            "analyze",
+            "--plain",
+            "--think",
+            "5",
+            record_path.to_str().unwrap(),
+        ],
+        "",
+    );
+    let analysed = text(&analysed.stdout);
+    assert!(analysed.contains("Rules: Oware (Abapa)"), "{analysed}");
+    // PGN is Kalah's: refused with one line, exit 2.
+    for args in [vec![
+        "replay",
+        "--format",
+        "pgn",
+        record_path.to_str().unwrap(),
+    ]] {
         let out = play(&scratch, &args, "");
         let err = text(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
@@ -381,8 +397,7 @@ fn an_oware_hint_in_plain_mode_names_a_house_and_says_it_is_an_estimate() {
     let out = play(
         &scratch,
         &[
-            "--game", "oware", "--plain", "--first", "south", "--think", "50", "Alice",
-            "Michael",
+            "--game", "oware", "--plain", "--first", "south", "--think", "50", "Alice", "Michael",
         ],
         "hint\n",
     );

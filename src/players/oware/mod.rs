@@ -71,7 +71,13 @@ fn shelf() -> &'static Shelf {
 /// it).
 #[must_use]
 pub fn shared_endgame() -> Arc<OwareEndgame> {
-    Arc::clone(&shelf().built.lock().unwrap_or_else(PoisonError::into_inner).0)
+    Arc::clone(
+        &shelf()
+            .built
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .0,
+    )
 }
 
 /// [`shared_endgame`] once complete: what the analysis of a round probes,

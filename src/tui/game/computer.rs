@@ -447,10 +447,12 @@ mod tests {
             "{:?}",
             hurried.elapsed()
         );
-        let [Answer::Move {
-            id: 5,
-            pit: Some(pit),
-        }] = answers[..]
+        let [
+            Answer::Move {
+                id: 5,
+                pit: Some(pit),
+            },
+        ] = answers[..]
         else {
             panic!("{answers:?}");
         };
@@ -459,10 +461,12 @@ mod tests {
         let mut worker = Worker::new(&config, Duration::from_millis(100), 7);
         worker.submit(Request::Hint { id: 6, board });
         let answers = wait_for(&mut worker);
-        let [Answer::Hint {
-            id: 6,
-            hint: Some(hint),
-        }] = answers[..]
+        let [
+            Answer::Hint {
+                id: 6,
+                hint: Some(hint),
+            },
+        ] = answers[..]
         else {
             panic!("{answers:?}");
         };
