@@ -57,6 +57,10 @@ pub struct OwareSearchResult {
     pub nodes: u64,
 }
 
+/// What hears of every finished iteration: its result and principal
+/// variation.
+type Reporter<'a> = dyn FnMut(&OwareSearchResult, &[Pit]) + 'a;
+
 /// The searcher: its transposition table and the database it probes.
 pub struct OwareSearch {
     table: Vec<OwareEntry>,
@@ -135,7 +139,7 @@ impl OwareSearch {
         board: &OwareBoard,
         max_depth: u32,
         limits: &Limits,
-        report: &mut dyn FnMut(&OwareSearchResult, &[Pit]),
+        report: &mut Reporter<'_>,
     ) -> OwareSearchResult {
         self.deepen(board, max_depth, limits, Some(report))
     }
@@ -147,7 +151,7 @@ impl OwareSearch {
         board: &OwareBoard,
         max_depth: u32,
         limits: &Limits,
-        mut report: Option<&mut dyn FnMut(&OwareSearchResult, &[Pit])>,
+        mut report: Option<&mut Reporter<'_>>,
     ) -> OwareSearchResult {
         self.nodes = 0;
         self.stopped = false;
