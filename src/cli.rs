@@ -446,7 +446,7 @@ pub struct AnalyzeCmd {
     /// A game record written by mancala.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// Print JSON: {"moves":[{"ply":1,"side":"south","pit":"c","best":["c"],...}]}.
+    /// Print JSON: {"game":"kalah","moves":[{"ply":1,"side":"south","pit":"c","best":["c"],...}]}.
     #[arg(long, conflicts_with = "plain")]
     pub json: bool,
     /// Print the analysis as text instead of full screen (automatic without a terminal).

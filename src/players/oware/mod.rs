@@ -26,12 +26,12 @@ pub const SHARED_ENDGAME_SEEDS: usize = 8;
 
 /// The process's shared database: what is built so far, and whether it
 /// is complete.
-struct Shelf {
+struct GrowingEndgame {
     built: Mutex<(Arc<OwareEndgame>, bool)>,
     grown: Condvar,
 }
 
-impl Shelf {
+impl GrowingEndgame {
     /// Builds every count up to [`SHARED_ENDGAME_SEEDS`], publishing each.
     fn grow(&self) {
         let mut builder = Builder::new();
@@ -47,10 +47,10 @@ impl Shelf {
 
 /// The shelf, its growth started on a thread of its own on first use (or
 /// at once here if no thread can start).
-fn shelf() -> &'static Shelf {
-    static SHELF: OnceLock<Shelf> = OnceLock::new();
+fn shelf() -> &'static GrowingEndgame {
+    static SHELF: OnceLock<GrowingEndgame> = OnceLock::new();
     static STARTED: OnceLock<()> = OnceLock::new();
-    let shelf = SHELF.get_or_init(|| Shelf {
+    let shelf = SHELF.get_or_init(|| GrowingEndgame {
         built: Mutex::new((Arc::new(OwareEndgame::default()), false)),
         grown: Condvar::new(),
     });

@@ -59,7 +59,7 @@ pub struct OwareSearchResult {
 
 /// What hears of every finished iteration: its result and principal
 /// variation.
-type Reporter<'a> = dyn FnMut(&OwareSearchResult, &[Pit]) + 'a;
+type IterationReport<'a> = dyn FnMut(&OwareSearchResult, &[Pit]) + 'a;
 
 /// The searcher: its transposition table and the database it probes.
 pub struct OwareSearch {
@@ -139,7 +139,7 @@ impl OwareSearch {
         board: &OwareBoard,
         max_depth: u32,
         limits: &Limits,
-        report: &mut Reporter<'_>,
+        report: &mut IterationReport<'_>,
     ) -> OwareSearchResult {
         self.deepen(board, max_depth, limits, Some(report))
     }
@@ -151,7 +151,7 @@ impl OwareSearch {
         board: &OwareBoard,
         max_depth: u32,
         limits: &Limits,
-        mut report: Option<&mut Reporter<'_>>,
+        mut report: Option<&mut IterationReport<'_>>,
     ) -> OwareSearchResult {
         self.nodes = 0;
         self.stopped = false;

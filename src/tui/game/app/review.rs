@@ -137,6 +137,30 @@ mod tests {
     }
 
     #[test]
+    fn capital_a_at_the_end_of_an_oware_round_analyses_it_too() {
+        let t0 = Instant::now();
+        let mut oware = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human);
+        oware.game = crate::rules::Game::Oware;
+        let mut app = app_for(oware, None, t0);
+        for _ in 0..2000 {
+            if app.round_over() {
+                break;
+            }
+            app.handle_event(&press(KeyCode::Enter), t0);
+        }
+        assert!(app.round_over() && app.can_analyse());
+        app.handle_event(&ch('A'), t0);
+        assert!(app.analysis_on_screen().is_some());
+        let screen = render(&app, 80, 24);
+        assert!(
+            screen.contains("Analysis of round 1: Alice against Michael"),
+            "{screen}"
+        );
+        assert!(screen.contains("final score difference"), "{screen}");
+        assert!(screen.contains("Analysing the round: position"), "{screen}");
+    }
+
+    #[test]
     fn a_long_round_is_analysed_off_the_event_loop_with_its_progress_shown() {
         let t0 = Instant::now();
         let mut app = humans(t0);
