@@ -29,7 +29,7 @@
 //! same for both ([`Analyst::round_from`], [`RoundAnalyser`]): only the
 //! valuing of one position is the family's. Oware has no extra turns, and
 //! its positions are valued by its search ([`OwareSearch`]) probing the
-//! endgame database ([`shared_endgame_complete`]): exact
+//! endgame database ([`analysis_endgame`]): exact
 //! where the value rests only on finished rounds and the database's
 //! values, else the search's estimate within the budget, marked as not
 //! exact, between the bounds every value has (the margin now, give or
@@ -47,7 +47,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::players::oware::{DEEPEST, OwareSearch, shared_endgame_complete};
+use crate::players::oware::{DEEPEST, OwareSearch, analysis_endgame};
 use crate::players::solver::{DEFAULT_PLAYER_MEMORY, SolveOutcome, book};
 use crate::players::{Engine, Level, Limits, Solver};
 use crate::rules::oware::OwareBoard;
@@ -383,7 +383,7 @@ impl Analyst {
         }
         let search = self
             .oware
-            .get_or_insert_with(|| OwareSearch::new(OWARE_TABLE_BITS, shared_endgame_complete()));
+            .get_or_insert_with(|| OwareSearch::new(OWARE_TABLE_BITS, analysis_endgame()));
         let result = search.search(board, DEEPEST, &budget.limits(1, 1));
         let best: Vec<Pit> = result.best.into_iter().collect();
         if result.proven {
@@ -746,6 +746,7 @@ fn letters(rules: &Rules, pits: &[Pit]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::TestMap;
     use crate::rules::Capture;
     use crate::rules::oware::{OwareRound, OwareRules};
     use std::collections::HashMap;
@@ -753,7 +754,7 @@ mod tests {
     /// The value of `board` for its side to move by plain minimax over the
     /// whole game tree (no pruning; positions already valued are looked up,
     /// so that Kalah(4,3) takes a moment): the test's own referee.
-    fn minimax(board: &Board, seen: &mut HashMap<u64, i32>) -> i32 {
+    fn minimax(board: &Board, seen: &mut TestMap<u64, i32>) -> i32 {
         if board.is_over() {
             return board.score().margin(board.to_move());
         }
@@ -970,7 +971,7 @@ mod tests {
     fn every_figure_matches_brute_force_minimax_on_kalah_4_3() {
         for capture in [Capture::Always, Capture::NonEmpty] {
             let rules = Rules::new(4, 3).unwrap().with_capture(capture);
-            let seen = &mut HashMap::new();
+            let seen = &mut TestMap::default();
             for choices in [&[0usize, 3, 1][..], &[2, 2, 0, 1], &[5, 1]] {
                 let moves = round_of(rules, choices);
                 let analysis = Analyst::new()

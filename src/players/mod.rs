@@ -294,8 +294,8 @@ pub struct Hint {
 /// Gives hints, keeping its solver and engine (their tables) from one
 /// hint to the next: a match holds one, so a hint costs no new table.
 /// Kalah's hints come from the solver and the `hard` engine, Oware's from
-/// its search probing the shared endgame database
-/// ([`oware::shared_endgame`]).
+/// its search probing the process's endgame database as far as it is
+/// built ([`oware::shelf()`]: never waited for).
 #[derive(Debug)]
 pub struct Advisor {
     solver: Solver,
@@ -351,7 +351,7 @@ impl Advisor {
 
     fn oware_hint(&mut self, board: &OwareBoard, limits: &Limits) -> Option<Hint> {
         board.legal_moves().next()?;
-        let endgame = oware::shared_endgame();
+        let endgame = oware::shelf().current();
         let search = self.oware.get_or_insert_with(|| {
             oware::OwareSearch::new(OWARE_ADVICE_TABLE_BITS, Arc::clone(&endgame))
         });
@@ -455,10 +455,11 @@ mod tests {
         let hint = advisor.advise(&start, &Limits::nodes(20_000)).unwrap();
         assert!(!hint.exact);
         assert!(start.check(hint.pit).is_ok());
-        // six seeds on the board: every reply is in the database; the
+        // six seeds on the board: every reply is in the database (the
+        // analysis's, which puts itself on the shelf hints probe); the
         // first such position whose replies all have values (none depends
         // on repetition) has its best move proven
-        let endgame = oware::shared_endgame_complete();
+        let endgame = oware::analysis_endgame();
         let captured = Score {
             south: 20,
             north: 22,

@@ -244,10 +244,10 @@ fn a_round_the_solver_can_prove_is_proven_whatever_the_time_given() {
 /// moves as letters, that position's index, and its value for its mover
 /// worked out from the database here.
 fn oware_round_with_a_proven_position() -> (Vec<char>, usize, i64) {
-    use mancala::players::oware::{Probe, shared_endgame_complete};
+    use mancala::players::oware::{Probe, analysis_endgame};
     use mancala::rules::Rules;
     use mancala::rules::oware::{OwareBoard, OwareRound};
-    let endgame = shared_endgame_complete();
+    let endgame = analysis_endgame();
     // the mover's value of `board` from its replies' database values
     let valued = |board: &OwareBoard| -> Option<i64> {
         let me = board.to_move();
@@ -318,6 +318,18 @@ fn an_oware_round_is_analysed_exactly_inside_the_database_and_estimated_outside(
     )
     .unwrap();
     let file = path.to_string_lossy().into_owned();
+    // the database the analysis grows is kept in a data directory of the
+    // test's own
+    let data = dir.path().join("data");
+    let mancala = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_mancala"))
+            .args(args)
+            .env("MANCALA_DATA_DIR", &data)
+            .env("MANCALA_CONFIG_DIR", dir.path().join("config"))
+            .stdin(Stdio::null())
+            .output()
+            .expect("run mancala")
+    };
     let out = mancala(&["analyze", &file, "--json", "--think", "20"]);
     assert!(
         out.status.success(),

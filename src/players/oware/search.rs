@@ -365,6 +365,9 @@ enum OwareStyle {
 /// limits.
 pub struct OwarePlayer {
     style: OwareStyle,
+    /// Probes the process's shared database once it holds more than the
+    /// one given (see [`OwarePlayer::following_shelf`]).
+    follows_shelf: bool,
 }
 
 /// Table size of a searching player: 2^20 entries of 16 bytes.
@@ -376,6 +379,7 @@ impl OwarePlayer {
     pub fn random(seed: u64) -> OwarePlayer {
         OwarePlayer {
             style: OwareStyle::Random(Rng::new(seed)),
+            follows_shelf: false,
         }
     }
 
@@ -384,6 +388,7 @@ impl OwarePlayer {
     pub fn greedy() -> OwarePlayer {
         OwarePlayer {
             style: OwareStyle::Greedy,
+            follows_shelf: false,
         }
     }
 
@@ -396,7 +401,18 @@ impl OwarePlayer {
                 depth,
                 search: Box::new(OwareSearch::new(PLAYER_TABLE_BITS, endgame)),
             },
+            follows_shelf: false,
         }
+    }
+
+    /// This player, probing the process's shared database
+    /// ([`super::shelf()`]) from the first move at which it holds more
+    /// seed counts than the database it probes: it grows on a thread of
+    /// its own, and is taken between moves, never waited for.
+    #[must_use]
+    pub fn following_shelf(mut self) -> OwarePlayer {
+        self.follows_shelf = true;
+        self
     }
 
     /// Chooses a house of the side to move; `None` once the round is over.
@@ -404,6 +420,12 @@ impl OwarePlayer {
         let mut moves = board.legal_moves();
         if moves.is_empty() {
             return None;
+        }
+        if self.follows_shelf
+            && let OwareStyle::Search { search, .. } = &mut self.style
+            && let Some(db) = super::shelf().newer(&search.endgame)
+        {
+            search.set_endgame(db);
         }
         match &mut self.style {
             OwareStyle::Search { depth, search } => search.search(board, *depth, limits).best,
