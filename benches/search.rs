@@ -3,7 +3,8 @@
 //!
 //! `cargo bench --bench search -- --warm-up-time 1 --measurement-time 3`.
 //! Criterion measures the engine's speed, the solver's speed on a fixed
-//! node budget, building a 12-seed endgame database on one and two threads,
+//! node budget, Oware's search with and without its principal variation
+//! read after each iteration (`-- oware_search`), building a 12-seed endgame database on one and two threads,
 //! and whole solves of Kalah(6,2) and Kalah(5,3) on one thread and of
 //! Kalah(6,3) on two (10 samples).
 //! Bigger solves take seconds to minutes, so they are one measured run
@@ -36,6 +37,8 @@ use mancala::rules::{Board, Capture, Rules, Side};
 
 const ENGINE_NODES: u64 = 200_000;
 const SOLVER_NODES: u64 = 2_000_000;
+/// Positions of Oware's search per measured run.
+const OWARE_NODES: u64 = 300_000;
 /// Memory for solving Kalah(6,5): 8 GiB.
 const KALAH_6_5_MEMORY: usize = 8 << 30;
 
@@ -84,6 +87,47 @@ fn solver_nodes_per_second(c: &mut Criterion) {
                 let outcome =
                     solver.solve_bounded(black_box(&board), &Limits::nodes(SOLVER_NODES), false);
                 (outcome, solver)
+            },
+            BatchSize::PerIteration,
+        );
+    });
+    group.finish();
+}
+
+/// Oware's search from the start on a fixed budget of positions, side by
+/// side: reading the principal variation out of the table after every
+/// iteration (as `mancala engine` reports it) and not at all (a player's
+/// move, a hint, the analysis).
+fn oware_search_pv(c: &mut Criterion) {
+    use mancala::players::oware::{DEEPEST, OwareEndgame, OwareSearch};
+    use mancala::rules::oware::OwareBoard;
+    use std::sync::Arc;
+    let mut group = c.benchmark_group("oware_search");
+    group.throughput(Throughput::Elements(OWARE_NODES));
+    let board = OwareBoard::new();
+    let fresh = || OwareSearch::new(20, Arc::new(OwareEndgame::default()));
+    group.bench_function("pv_each_iteration_300k_nodes", |b| {
+        b.iter_batched(
+            fresh,
+            |mut search| {
+                let mut lines = 0;
+                let result = search.search_reporting(
+                    black_box(&board),
+                    DEEPEST,
+                    &Limits::nodes(OWARE_NODES),
+                    &mut |_, line| lines += line.len(),
+                );
+                (result.best, lines, search)
+            },
+            BatchSize::PerIteration,
+        );
+    });
+    group.bench_function("pv_not_built_300k_nodes", |b| {
+        b.iter_batched(
+            fresh,
+            |mut search| {
+                let result = search.search(black_box(&board), DEEPEST, &Limits::nodes(OWARE_NODES));
+                (result.best, search)
             },
             BatchSize::PerIteration,
         );
@@ -239,6 +283,7 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     engine_nodes_per_second(&mut c);
     solver_nodes_per_second(&mut c);
+    oware_search_pv(&mut c);
     endgame_build(&mut c);
     small_solves(&mut c);
     c.final_summary();

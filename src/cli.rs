@@ -446,13 +446,13 @@ pub struct AnalyzeCmd {
     /// A game record written by mancala.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// Print JSON: {"moves":[{"ply":1,"side":"south","pit":"c","best":["c"],...}]}.
+    /// Print JSON: {"game":"kalah","moves":[{"ply":1,"side":"south","pit":"c","best":["c"],...}]}.
     #[arg(long, conflicts_with = "plain")]
     pub json: bool,
     /// Print the analysis as text instead of full screen (automatic without a terminal).
     #[arg(long)]
     pub plain: bool,
-    /// Milliseconds the solver may think per position on boards too big to prove every position (more than 48 seeds or 6 pits, or relay sowing); past it, values are estimates.
+    /// Milliseconds the solver may think per position on boards too big to prove every position (more than 48 seeds or 6 pits, or relay sowing), and Oware's search per position (exact only where the endgame database proves it); past it, values are estimates.
     #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub think: u64,
 }

@@ -16,7 +16,7 @@
 //!   away, 0 for a perfect move (never negative when both are proven).
 //!
 //! # Proven or estimated
-//! Each position is valued by the exact solver within a budget per
+//! Each Kalah position is valued by the exact solver within a budget per
 //! position; the opening book answers the standard boards' first plies at
 //! once. Where neither proves the value in time (big boards such as
 //! Kalah(6,6)), the value is the `hard` engine's estimate, kept within the
@@ -24,8 +24,20 @@
 //! The best pits are then the book's or the engine's choice, and
 //! [`MoveAnalysis::all_best`] is false.
 //!
-//! Nothing here reads or writes anything: it is given the rules, the
-//! starter and the moves, and returns figures.
+//! # Both families
+//! A round is a [`GameRound`] of either family, and the analysis is the
+//! same for both ([`Analyst::round_from`], [`RoundAnalyser`]): only the
+//! valuing of one position is the family's. Oware has no extra turns, and
+//! its positions are valued by its search ([`OwareSearch`]) probing the
+//! endgame database ([`analysis_endgame`]): exact
+//! where the value rests only on finished rounds and the database's
+//! values, else the search's estimate within the budget, marked as not
+//! exact, between the bounds every value has (the margin now, give or
+//! take every seed still on the board). The search names one best house,
+//! so [`MoveAnalysis::all_best`] is false for Oware.
+//!
+//! Nothing here reads or writes anything: it is given the round's start
+//! and its moves, and returns figures.
 
 pub mod puzzles;
 
@@ -35,9 +47,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
+use crate::players::oware::{DEEPEST, OwareSearch, analysis_endgame};
 use crate::players::solver::{DEFAULT_PLAYER_MEMORY, SolveOutcome, book};
 use crate::players::{Engine, Level, Limits, Solver};
-use crate::rules::{Board, MoveError, Pit, Rules, Side, Sowing};
+use crate::rules::oware::OwareBoard;
+use crate::rules::{
+    Board, Game, GameBoard, GameRound, MoveError, NoTrace, Pit, Rules, Side, Sowing,
+};
 
 /// A value and how sure it is: proven to lie in `lower..=upper`, with
 /// `value` the best estimate in that range (exact when the range is one
@@ -137,7 +153,10 @@ impl MoveAnalysis {
 /// A whole round analysed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Analysis {
-    /// The rules of the round.
+    /// The game family of the round.
+    pub game: Game,
+    /// The rules of the round, Kalah's; for Oware the layout its houses'
+    /// letters follow ([`GameBoard::layout`]).
     pub rules: Rules,
     /// Every move in playing order.
     pub moves: Vec<MoveAnalysis>,
@@ -187,12 +206,12 @@ impl Analysis {
         })
     }
 
-    /// The analysis as JSON: `{"moves":[{"ply":1,"side":"south","pit":"c",
-    /// "best":["c"],"value_before":8,"value_after":8,"loss":0,
-    /// "exact":true,"all_best":true}, ...]}` in playing order. A move whose
-    /// values are not both proven has `"exact":false`, the estimates as
-    /// its values and the proven ranges as `"bounds_before":[LO,HI]` and
-    /// `"bounds_after":[LO,HI]`.
+    /// The analysis as JSON: `{"game":"kalah","moves":[{"ply":1,
+    /// "side":"south","pit":"c","best":["c"],"value_before":8,
+    /// "value_after":8,"loss":0,"exact":true,"all_best":true}, ...]}` in
+    /// playing order. A move whose values are not both proven has
+    /// `"exact":false`, the estimates as its values and the proven ranges
+    /// as `"bounds_before":[LO,HI]` and `"bounds_after":[LO,HI]`.
     #[must_use]
     pub fn to_json(&self) -> serde_json::Value {
         let letter = |pit: Pit| self.rules.letter(pit).unwrap_or('?').to_string();
@@ -218,7 +237,7 @@ impl Analysis {
                 entry
             })
             .collect();
-        json!({ "moves": moves })
+        json!({ "game": self.game.as_str(), "moves": moves })
     }
 }
 
@@ -284,13 +303,18 @@ const ANALYSIS_DB_SCALE: u32 = 1;
 /// seeds and a 64 MiB table 8.4 s and 0.3 s; see docs/PERFORMANCE.md).
 const ANALYSIS_TABLE_BYTES: usize = 64 << 20;
 
-/// Analyses positions, keeping its solver's table and the engine's from
-/// one position to the next (positions of one round share most of their
-/// trees).
+/// Table size of the analysis's Oware search: 2^20 entries of 16 bytes.
+const OWARE_TABLE_BITS: u32 = 20;
+
+/// Analyses positions of either family, keeping its solver's table and
+/// the engines' from one position to the next (positions of one round
+/// share most of their trees).
 #[derive(Debug)]
 pub struct Analyst {
     solver: Solver,
     engine: Engine,
+    /// Oware's search, made for the first Oware position.
+    oware: Option<OwareSearch>,
 }
 
 impl Default for Analyst {
@@ -317,20 +341,75 @@ impl Analyst {
         Analyst {
             solver,
             engine: Engine::new(Level::HARD.table_bits),
+            oware: None,
         }
     }
 
-    /// The value of `board` for its side to move and its best pits,
-    /// within `budget`: the book's answer, else the solver's (three
+    /// The value of `position` for its side to move and its best pits,
+    /// within `budget`. Kalah: the book's answer, else the solver's (three
     /// quarters of the budget), else the engine's estimate (the rest)
-    /// within the bounds the solver proved.
-    pub fn position(&mut self, board: &Board, budget: &PositionBudget) -> PositionValue {
-        self.position_at_least(board, budget, None)
+    /// within the bounds the solver proved. Oware: the search's, exact or
+    /// estimated (see the [module docs](self)).
+    pub fn position(&mut self, position: &GameBoard, budget: &PositionBudget) -> PositionValue {
+        self.position_at_least(position, budget, None)
     }
 
     /// The same knowing (when `at_least` is given) that the value is at
     /// least that: proven by the caller, as the value after one move.
     fn position_at_least(
+        &mut self,
+        position: &GameBoard,
+        budget: &PositionBudget,
+        at_least: Option<i32>,
+    ) -> PositionValue {
+        match position {
+            GameBoard::Kalah(board) => self.kalah_position(board, budget, at_least),
+            GameBoard::Oware(board) => self.oware_position(board, budget),
+        }
+    }
+
+    /// An Oware position's value: its search's within the whole budget,
+    /// probing the shared endgame database.
+    fn oware_position(&mut self, board: &OwareBoard, budget: &PositionBudget) -> PositionValue {
+        let score = board.score();
+        let me = board.to_move();
+        let margin = i32::from(score.of(me)) - i32::from(score.of(me.opponent()));
+        if board.is_over() {
+            return PositionValue {
+                value: Valuation::exact(margin),
+                best: Vec::new(),
+                all_best: true,
+            };
+        }
+        let search = self
+            .oware
+            .get_or_insert_with(|| OwareSearch::new(OWARE_TABLE_BITS, analysis_endgame()));
+        let result = search.search(board, DEEPEST, &budget.limits(1, 1));
+        let best: Vec<Pit> = result.best.into_iter().collect();
+        if result.proven {
+            return PositionValue {
+                value: Valuation::exact(result.value),
+                best,
+                all_best: false,
+            };
+        }
+        // Every seed on the board may yet go either way.
+        let in_play = i32::from(board.seeds_in_houses(Side::South))
+            + i32::from(board.seeds_in_houses(Side::North));
+        let (lower, upper) = (margin - in_play, margin + in_play);
+        PositionValue {
+            value: Valuation {
+                value: result.value.clamp(lower, upper),
+                lower,
+                upper,
+            },
+            best,
+            all_best: false,
+        }
+    }
+
+    /// A Kalah position's value (see [`Analyst::position`]).
+    fn kalah_position(
         &mut self,
         board: &Board,
         budget: &PositionBudget,
@@ -404,11 +483,11 @@ impl Analyst {
         }
     }
 
-    /// Analyses the round of `rules` started by `starter` with `moves`,
-    /// within `budget` per position; `progress` is told after each
-    /// position how many of how many are done. The positions are valued
-    /// from the last to the first, with one solver: each reuses what the
-    /// later ones proved (see [`RoundAnalyser`]).
+    /// Analyses the Kalah round of `rules` started by `starter` with
+    /// `moves`, within `budget` per position; `progress` is told after
+    /// each position how many of how many are done. The positions are
+    /// valued from the last to the first, with one solver: each reuses
+    /// what the later ones proved (see [`RoundAnalyser`]).
     ///
     /// # Errors
     /// The index of the first move the rules refuse, and why.
@@ -423,19 +502,20 @@ impl Analyst {
         self.round_from(Board::starting(rules, starter), moves, budget, progress)
     }
 
-    /// [`Analyst::round`] of a round that started from `start` (a record
-    /// that keeps its starting position).
+    /// [`Analyst::round`] of a round of either family that started from
+    /// `start` (a Kalah [`Board`], or a record's
+    /// [`crate::store::Record::start_round`]).
     ///
     /// # Errors
     /// The index of the first move the rules refuse, and why.
     pub fn round_from(
         &mut self,
-        start: Board,
+        start: impl Into<GameRound>,
         moves: &[Pit],
         budget: &PositionBudget,
         mut progress: impl FnMut(usize, usize),
     ) -> Result<Analysis, (usize, MoveError)> {
-        let mut round = Round::new(self, start);
+        let mut round = Round::new(self, start.into());
         for (i, &pit) in moves.iter().enumerate() {
             round.push(pit).map_err(|e| (i, e))?;
         }
@@ -467,10 +547,11 @@ impl RoundAnalyser {
         RoundAnalyser::from_start(analyst, Board::starting(rules, starter))
     }
 
-    /// The same for a round that started from `start`.
+    /// The same for a round of either family that started from `start`
+    /// (a Kalah [`Board`], or a [`GameRound`] of either family).
     #[must_use]
-    pub fn from_start(mut analyst: Analyst, start: Board) -> RoundAnalyser {
-        let round = Round::new(&mut analyst, start);
+    pub fn from_start(mut analyst: Analyst, start: impl Into<GameRound>) -> RoundAnalyser {
+        let round = Round::new(&mut analyst, start.into());
         RoundAnalyser { analyst, round }
     }
 
@@ -508,30 +589,33 @@ impl RoundAnalyser {
 /// The positions of a round and their values so far.
 #[derive(Debug)]
 struct Round {
-    rules: Rules,
+    /// The round as played so far (Oware's history tells a repetition).
+    play: GameRound,
     moves: Vec<Pit>,
     /// Every position: the start, then after each move.
-    boards: Vec<Board>,
+    boards: Vec<GameBoard>,
     /// The value of each position, once worked out.
     values: Vec<Option<PositionValue>>,
 }
 
 impl Round {
-    fn new(analyst: &mut Analyst, start: Board) -> Round {
-        analyst.solver.reserve(&start);
+    fn new(analyst: &mut Analyst, start: GameRound) -> Round {
+        let position = start.position();
+        if let GameBoard::Kalah(board) = &position {
+            analyst.solver.reserve(board);
+        }
         Round {
-            rules: *start.rules(),
+            play: start,
             moves: Vec::new(),
-            boards: vec![start],
+            boards: vec![position],
             values: vec![None],
         }
     }
 
     fn push(&mut self, pit: Pit) -> Result<(), MoveError> {
-        let mut board = *self.boards.last().expect("the start");
-        board.play(pit)?;
+        self.play.play(pit, &mut NoTrace)?;
         self.moves.push(pit);
-        self.boards.push(board);
+        self.boards.push(self.play.position());
         self.values.push(None);
         Ok(())
     }
@@ -607,11 +691,24 @@ impl Round {
                 extra_turn: !to.is_over() && to.to_move() == side,
             });
         }
+        let start = &self.boards[0];
         Analysis {
-            rules: self.rules,
+            game: start.game(),
+            rules: start.layout(),
             moves: analysed,
             south_values,
         }
+    }
+}
+
+/// What a value of `game` is a difference of, as the screens say it:
+/// Kalah's stores, Oware's scores (captured seeds, the seeds left on each
+/// side at the end included).
+#[must_use]
+pub const fn difference_word(game: Game) -> &'static str {
+    match game {
+        Game::Kalah => "store",
+        Game::Oware => "score",
     }
 }
 
@@ -651,6 +748,8 @@ mod tests {
     use super::*;
     use crate::rng::TestMap;
     use crate::rules::Capture;
+    use crate::rules::oware::{OwareRound, OwareRules};
+    use std::collections::HashMap;
 
     /// The value of `board` for its side to move by plain minimax over the
     /// whole game tree (no pruning; positions already valued are looked up,
@@ -703,12 +802,165 @@ mod tests {
         moves
     }
 
+    /// The referee's bounds of what is still to come from `board` for its
+    /// mover: a forward search of every line, memoised, with no shared
+    /// code with the analysis's search ([`crate::players::oware::tests::forward`]);
+    /// equal bounds are the exact value whatever the history.
+    fn oware_future(board: &OwareBoard, memo: &mut OwareMemo) -> (i32, i32) {
+        let played_out =
+            OwareBoard::played_out(OwareRules::ABAPA, &board.houses(), board.to_move()).unwrap();
+        crate::players::oware::tests::forward(&played_out, 40, memo)
+    }
+
+    type OwareMemo = HashMap<(OwareBoard, u32), (i32, i32)>;
+
+    /// The margin of `board`'s mover in captured seeds now.
+    fn oware_margin(board: &OwareBoard) -> i32 {
+        let score = board.score();
+        i32::from(score.of(board.to_move())) - i32::from(score.of(board.to_move().opponent()))
+    }
+
+    #[test]
+    fn an_oware_rounds_figures_match_brute_force_search_where_they_are_exact() {
+        // Small positions played out (RULES.md §7.9: the round ends only
+        // when nobody can be fed or a position repeats), South to move,
+        // each played to its end by a fixed walk over the legal houses.
+        let starts: [[u16; 12]; 3] = [
+            [1, 0, 2, 0, 1, 0, 0, 1, 0, 2, 0, 1],
+            [0, 3, 0, 0, 1, 0, 2, 0, 0, 0, 1, 1],
+            [2, 0, 0, 1, 0, 1, 0, 0, 3, 0, 0, 1],
+        ];
+        let memo = &mut HashMap::new();
+        let (mut exact_moves, mut all_moves) = (0, 0);
+        for (k, houses) in starts.iter().enumerate() {
+            let board = OwareBoard::played_out(OwareRules::ABAPA, houses, Side::South).unwrap();
+            let mut round = OwareRound::new(board);
+            let mut moves = Vec::new();
+            let choices = [k, 2, 0, 1, 3];
+            while !round.board().is_over() {
+                let legal: Vec<Pit> = round.board().legal_moves().collect();
+                let pit = legal[choices[moves.len() % choices.len()] % legal.len()];
+                round.play(pit).unwrap();
+                moves.push(pit);
+            }
+            // a repeatable budget for the positions whose value depends
+            // on repetition (the others are proven at once)
+            let budget = PositionBudget {
+                nodes: Some(100_000),
+                ..PositionBudget::default()
+            };
+            let analysis = Analyst::new()
+                .round_from(OwareRound::new(board), &moves, &budget, |_, _| {})
+                .unwrap();
+            assert_eq!(analysis.game, Game::Oware);
+            assert_eq!(analysis.moves.len(), moves.len());
+            let mut replay = OwareRound::new(board);
+            for (m, &pit) in analysis.moves.iter().zip(&moves) {
+                let here = *replay.board();
+                assert_eq!((m.side, m.pit, m.extra_turn), (here.to_move(), pit, false));
+                let (lo, hi) = oware_future(&here, memo);
+                if m.before.is_exact() {
+                    assert_eq!(
+                        lo, hi,
+                        "ply {} of start {k}: proven, but not by the referee",
+                        m.ply
+                    );
+                    assert_eq!(
+                        m.before.value,
+                        oware_margin(&here) + lo,
+                        "ply {} of start {k}",
+                        m.ply
+                    );
+                    // the best house is worth it
+                    let best = m.best[0];
+                    let mut next = here;
+                    let played = next.play_unchecked(best);
+                    let worth = if next.is_over() {
+                        -oware_margin(&next)
+                    } else {
+                        let (clo, chi) = oware_future(&next, memo);
+                        assert_eq!(clo, chi);
+                        -(oware_margin(&next) + clo)
+                    };
+                    assert_eq!(worth, m.before.value, "{played:?}");
+                } else {
+                    assert!(m.before.lower < m.before.upper);
+                }
+                replay.play(pit).unwrap();
+                let after = *replay.board();
+                if m.after.is_exact() {
+                    let v = if after.is_over() {
+                        oware_margin(&after)
+                    } else {
+                        let (clo, chi) = oware_future(&after, memo);
+                        assert_eq!(clo, chi, "ply {} of start {k}", m.ply);
+                        oware_margin(&after) + clo
+                    };
+                    assert_eq!(m.after.value, -v, "ply {} of start {k}", m.ply);
+                }
+                all_moves += 1;
+                if m.exact() {
+                    exact_moves += 1;
+                    assert_eq!(m.loss(), m.before.value - m.after.value);
+                }
+            }
+            assert!(replay.board().is_over());
+            let end = *analysis.south_values.last().unwrap();
+            let score = replay.board().score();
+            assert_eq!(
+                end,
+                Valuation::exact(i32::from(score.south) - i32::from(score.north))
+            );
+        }
+        // values that depend on repetition are estimates; the others are
+        // proven: enough to make the comparison mean something
+        assert!(
+            exact_moves >= 5,
+            "{exact_moves} of {all_moves} moves proven"
+        );
+    }
+
+    #[test]
+    fn an_oware_round_beyond_the_database_is_marked_as_estimates() {
+        // the start: 48 seeds, far past the database; a few thousand
+        // positions a move prove nothing
+        let moves: Vec<Pit> = ['c', 'h', 'f']
+            .into_iter()
+            .map(|l| Rules::KALAH.pit_by_letter(l).unwrap())
+            .collect();
+        let budget = PositionBudget {
+            nodes: Some(5_000),
+            ..PositionBudget::default()
+        };
+        let analysis = Analyst::new()
+            .round_from(
+                OwareRound::new(OwareBoard::new()),
+                &moves,
+                &budget,
+                |_, _| {},
+            )
+            .unwrap();
+        for m in &analysis.moves {
+            assert!(!m.exact(), "{m:?}");
+            assert!(!m.all_best);
+            assert_eq!(m.best.len(), 1);
+            for v in [m.before, m.after] {
+                assert!(v.lower <= v.value && v.value <= v.upper, "{v:?}");
+                assert!(v.lower < v.upper);
+            }
+        }
+        let json = analysis.to_json();
+        assert_eq!(json["game"], "oware");
+        assert_eq!(json["moves"][0]["exact"], false);
+        assert_eq!(json["moves"][0]["bounds_before"], json!([-48, 48]));
+    }
+
     #[test]
     fn a_rounds_analysis_takes_a_smaller_database_and_table_than_a_solve() {
         // Kalah(6,4): 16 seeds (C(28, 12) positions of a byte) and 64 MiB,
         // where a solve of the start takes 18 seeds and 512 MiB
         let mut analyst = Analyst::new();
-        let _round = Round::new(&mut analyst, Board::new(Rules::KALAH));
+        let _round = Round::new(&mut analyst, Board::new(Rules::KALAH).into());
         assert_eq!(
             analyst.solver.memory_used(),
             30_421_755 + ANALYSIS_TABLE_BYTES

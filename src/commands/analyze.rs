@@ -1,5 +1,6 @@
-//! `mancala analyze FILE`: every move of a recorded round valued under
-//! perfect play, full screen on a terminal, else as text or JSON.
+//! `mancala analyze FILE`: every move of a recorded round of either family
+//! valued under perfect play (exact, or the engine's estimate where it is
+//! not proven), full screen on a terminal, else as text or JSON.
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -21,7 +22,7 @@ pub fn analyse(record: &Record, think: Duration, progress: bool) -> anyhow::Resu
     let mut analyst = Analyst::new();
     let analysis = analyst
         .round_from(
-            record.start_board(),
+            record.start_round(),
             &record.moves,
             &PositionBudget::time(think),
             |done, total| {
@@ -46,13 +47,6 @@ pub fn analyse(record: &Record, think: Duration, progress: bool) -> anyhow::Resu
 /// failures.
 pub fn run(cmd: &AnalyzeCmd) -> anyhow::Result<ExitCode> {
     let record = read_record(&cmd.file)?;
-    if record.config.game != crate::rules::Game::Kalah {
-        return Err(super::UsageError(format!(
-            "there is no analysis of {} rounds yet: mancala analyze reads Kalah records",
-            record.config.game
-        ))
-        .into());
-    }
     let think = Duration::from_millis(cmd.think);
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if terminal && !cmd.plain && !cmd.json {

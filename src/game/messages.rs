@@ -14,7 +14,7 @@ use super::Tally;
 use crate::players::Hint;
 use crate::rules::oware::End;
 pub use crate::rules::plural;
-use crate::rules::{GamePlayed, Outcome, Played, Rules, Score, Side, Step, taken_houses};
+use crate::rules::{Game, GamePlayed, Outcome, Played, Rules, Score, Side, Step, taken_houses};
 
 /// What a message reports. Front ends choose colours and symbols from
 /// this (see [`EventKind::tone`]).
@@ -510,20 +510,28 @@ pub fn may_not_prove(name: &str, think: Duration) -> Notice {
     )
 }
 
-/// What a hint says: the pit, and how the round ends if both sides play
-/// on as the engine sees it ("you win by 9"), and whether that is certain.
+/// What a hint in a round of `game` says: the pit, and how the round ends
+/// if both sides play on as the engine sees it ("you win by 9"), and
+/// whether that is certain. Oware's proven values come from its endgame
+/// database (and the ends of rounds the search reached), its others are
+/// the search's estimates beyond it: the hint says which.
 #[must_use]
-pub fn hint_text(rules: &Rules, hint: &Hint) -> String {
+pub fn hint_text(rules: &Rules, game: Game, hint: &Hint) -> String {
     let letter = rules.letter(hint.pit).unwrap_or('?');
     let result = match hint.value {
         v if v > 0 => format!("win by {v}"),
         v if v < 0 => format!("lose by {}", -v),
         _ => "draw".to_string(),
     };
-    if hint.exact {
-        format!("Hint: play {letter}: with perfect play you {result}.")
-    } else {
-        format!("Hint: play {letter}: the engine expects you to {result}.")
+    match (game, hint.exact) {
+        (Game::Kalah, true) => format!("Hint: play {letter}: with perfect play you {result}."),
+        (Game::Kalah, false) => format!("Hint: play {letter}: the engine expects you to {result}."),
+        (Game::Oware, true) => format!(
+            "Hint: play {letter}: with perfect play you {result} (proven by the endgame database)."
+        ),
+        (Game::Oware, false) => format!(
+            "Hint: play {letter}: the engine expects you to {result} (an estimate: beyond the endgame database)."
+        ),
     }
 }
 

@@ -196,15 +196,61 @@ impl Tally {
     }
 }
 
+mod in_play {
+    use crate::rules::{Board, GamePlayed, GameRound, MoveError, Pit, Tracer};
+
+    /// The round in play and its position as a Kalah board (what
+    /// [`super::Match::board`] lends), kept in step: the board is worked
+    /// out from the round in one place, [`InPlay::settle`], after every
+    /// change, and nothing outside this module can set either.
+    #[derive(Clone, Debug)]
+    pub(super) struct InPlay {
+        round: GameRound,
+        drawn: Board,
+    }
+
+    impl InPlay {
+        pub(super) fn new(round: GameRound) -> InPlay {
+            let drawn = Board::new(crate::rules::Rules::KALAH);
+            let mut in_play = InPlay { round, drawn };
+            in_play.settle();
+            in_play
+        }
+
+        fn settle(&mut self) {
+            self.drawn = self.round.position().drawn();
+        }
+
+        pub(super) fn round(&self) -> &GameRound {
+            &self.round
+        }
+
+        pub(super) fn drawn(&self) -> &Board {
+            &self.drawn
+        }
+
+        pub(super) fn play(
+            &mut self,
+            pit: Pit,
+            trace: &mut impl Tracer,
+        ) -> Result<GamePlayed, MoveError> {
+            let played = self.round.play(pit, trace)?;
+            self.settle();
+            Ok(played)
+        }
+    }
+}
+
+use in_play::InPlay;
+
 /// A match in progress. See the [module docs](self).
 #[derive(Clone, Debug)]
 pub struct Match {
     config: MatchConfig,
     round: u32,
     starter: Side,
-    play: GameRound,
-    /// `play`'s position as a Kalah board (see [`Match::board`]).
-    board: Board,
+    /// The round being played, with its position as drawn.
+    play: InPlay,
     moves: Vec<Pit>,
     redo: Vec<Pit>,
     tally: Tally,
@@ -221,9 +267,8 @@ impl Match {
     pub fn new(config: MatchConfig, seed: u64) -> Match {
         let mut rng = Rng::new(seed);
         let starter = Match::choose_starter(config.first, 1, None, &mut rng);
-        let play = config.start_round(starter);
+        let play = InPlay::new(config.start_round(starter));
         Match {
-            board: play.position().drawn(),
             play,
             config,
             round: 1,
@@ -249,9 +294,8 @@ impl Match {
         tally: Tally,
         seed: u64,
     ) -> Result<Match, (usize, MoveError)> {
-        let play = config.start_round(starter);
+        let play = InPlay::new(config.start_round(starter));
         let mut m = Match {
-            board: play.position().drawn(),
             play,
             config,
             round: round.max(1),
@@ -313,7 +357,7 @@ impl Match {
     /// The position now, in its family's rules.
     #[must_use]
     pub fn position(&self) -> GameBoard {
-        self.play.position()
+        self.play.round().position()
     }
 
     /// The position now as a Kalah board: Kalah's own, or an Oware
@@ -322,7 +366,7 @@ impl Match {
     /// about an Oware round's moves and end.
     #[must_use]
     pub fn board(&self) -> &Board {
-        &self.board
+        self.play.drawn()
     }
 
     /// The round being played, from 1.
@@ -408,10 +452,11 @@ impl Match {
     /// have not swapped sides in this round (RULES.md §5.3).
     #[must_use]
     pub fn at_pie_point(&self) -> bool {
-        if self.swapped.is_some() || self.moves.is_empty() || self.board.is_over() {
+        let board = self.board();
+        if self.swapped.is_some() || self.moves.is_empty() || board.is_over() {
             return false;
         }
-        if self.board.to_move() == self.starter {
+        if board.to_move() == self.starter {
             return false;
         }
         // Every move so far was the starter's.
@@ -459,7 +504,6 @@ impl Match {
         trace: &mut impl Tracer,
     ) -> Result<GamePlayed, MoveError> {
         let played = self.play.play(pit, trace)?;
-        self.board = self.play.position().drawn();
         self.moves.push(pit);
         if self.redo.last() == Some(&pit) {
             self.redo.pop();
@@ -505,8 +549,7 @@ impl Match {
         for &p in &self.moves {
             play.replay(p);
         }
-        self.board = play.position().drawn();
-        self.play = play;
+        self.play = InPlay::new(play);
         true
     }
 
@@ -552,8 +595,7 @@ impl Match {
             Some(self.starter),
             &mut self.rng,
         );
-        self.play = self.config.start_round(self.starter);
-        self.board = self.play.position().drawn();
+        self.play = InPlay::new(self.config.start_round(self.starter));
         self.moves.clear();
         self.redo.clear();
         self.unswap();

@@ -160,7 +160,7 @@ impl Match {
     pub fn redo_turn(&mut self) -> Vec<Redone> {
         let mut redone = Vec::new();
         while self.redo_move().is_some() {
-            let before = self.board;
+            let before = *self.board();
             let mut steps = Vec::new();
             let Some(played) = self.redo(&mut steps) else {
                 break;
@@ -169,7 +169,7 @@ impl Match {
                 played,
                 steps,
                 before,
-                after: self.board,
+                after: *self.board(),
             });
             let now = self.position();
             if now.is_over() || self.seat(now.to_move()).kind.is_human() {

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crate::analysis::{Analysis, Valuation, best_text, loss_text, value_text};
+use crate::analysis::{Analysis, Valuation, best_text, difference_word, loss_text, value_text};
 use crate::rules::Side;
 use crate::store::Record;
 
@@ -145,10 +145,11 @@ pub fn report(record: &Record, analysis: &Analysis) -> String {
         "Analysis of round {}: {} (South, {}) against {} (North, {}).",
         record.round, s.name, s.kind, n.name, n.kind
     );
-    let _ = writeln!(out, "Rules: {rules}.");
+    let _ = writeln!(out, "Rules: {}.", record.config.rules_text());
     let _ = writeln!(
         out,
-        "Values are final store differences for the player who moves, under perfect play;"
+        "Values are final {} differences for the player who moves, under perfect play;",
+        difference_word(analysis.game)
     );
     let _ = writeln!(
         out,

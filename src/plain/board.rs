@@ -41,7 +41,7 @@ pub fn render(board: &Board, names: [&str; 2]) -> String {
 /// ```text
 /// ║   North    ║ 4 ║ … ║   South    ║
 /// ║     0      ╠═══╬ … ╣     0      ║
-/// ║  captured  ║ 4 ║ … ║  captured  ║
+/// ║  captures  ║ 4 ║ … ║  captures  ║
 /// ```
 #[must_use]
 pub fn render_piles(board: &Board, names: [&str; 2], word: Option<&str>) -> String {

@@ -222,7 +222,9 @@ impl<W: Write> LocalGame<W> {
                 let board = board::render_piles(&now, m.names(), piles(m));
                 write!(self.out, "{said}\n\n{board}")?;
             }
-            SessionEvent::Hinted(hint) => writeln!(self.out, "{}", hint_text(m.rules(), &hint))?,
+            SessionEvent::Hinted(hint) => {
+                writeln!(self.out, "{}", hint_text(m.rules(), m.game(), &hint))?
+            }
             SessionEvent::Refused(e) => {
                 let opponent = m.name(m.position().to_move().opponent());
                 writeln!(self.out, "{}", e.naming(opponent))?;
@@ -417,10 +419,16 @@ impl<W: Write> LocalGame<W> {
     }
 }
 
-/// What the board shows under each store's count: Oware's captured seeds
-/// are said to be so; Kalah's stores need no word.
+/// What the board shows under each store's count: Oware's piles are named
+/// as the full screen names them ([`MatchConfig::pile_word`]); Kalah's
+/// stores need no word.
 fn piles(m: &Match) -> Option<&'static str> {
-    (m.game() != crate::rules::Game::Kalah).then_some("captured")
+    pile_caption(m.config())
+}
+
+/// [`piles`] for a match of `config` (a record's too).
+pub(crate) fn pile_caption(config: &MatchConfig) -> Option<&'static str> {
+    (config.game != crate::rules::Game::Kalah).then_some(config.pile_word())
 }
 
 /// Shows a move of `m` on `out`: who played it when they did not type it

@@ -24,7 +24,7 @@ pub fn print(record: &Record, animate: bool, out: &mut impl Write) -> anyhow::Re
         record.round, s.name, s.kind, n.name, n.kind
     )?;
     writeln!(out, "Rules: {}.", record.config.rules_text())?;
-    let piles = (record.config.game != crate::rules::Game::Kalah).then_some("captured");
+    let piles = super::pile_caption(&record.config);
     writeln!(out, "{} moves first.", names[record.starter.index()])?;
     if record.config.start.is_some() {
         writeln!(

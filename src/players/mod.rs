@@ -23,7 +23,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::rules::{Board, Pit};
+use crate::rules::oware::OwareBoard;
+use crate::rules::{Board, GameBoard, Pit};
 
 pub use greedy::Greedy;
 pub use level::{LevelPlayer, MAX_LEVEL};
@@ -292,11 +293,19 @@ pub struct Hint {
 
 /// Gives hints, keeping its solver and engine (their tables) from one
 /// hint to the next: a match holds one, so a hint costs no new table.
+/// Kalah's hints come from the solver and the `hard` engine, Oware's from
+/// its search probing the process's endgame database as far as it is
+/// built ([`oware::shelf()`]: never waited for).
 #[derive(Debug)]
 pub struct Advisor {
     solver: Solver,
     engine: Engine,
+    /// Oware's search, made on the first Oware hint.
+    oware: Option<oware::OwareSearch>,
 }
+
+/// Table size of the Oware advisor's search: 2^20 entries of 16 bytes.
+const OWARE_ADVICE_TABLE_BITS: u32 = 20;
 
 impl Default for Advisor {
     fn default() -> Self {
@@ -324,7 +333,36 @@ impl Advisor {
         Advisor {
             solver,
             engine: Engine::new(Level::HARD.table_bits),
+            oware: None,
         }
+    }
+
+    /// Advice for the side to move in `position`, of either family, within
+    /// `limits`; `None` when the round is over. Kalah's is
+    /// [`Advisor::hint`]'s; Oware's is its search's best move, `exact`
+    /// when the value rests only on finished rounds and the endgame
+    /// database, else the search's estimate at the depth it reached.
+    pub fn advise(&mut self, position: &GameBoard, limits: &Limits) -> Option<Hint> {
+        match position {
+            GameBoard::Kalah(board) => self.hint(board, limits),
+            GameBoard::Oware(board) => self.oware_hint(board, limits),
+        }
+    }
+
+    fn oware_hint(&mut self, board: &OwareBoard, limits: &Limits) -> Option<Hint> {
+        board.legal_moves().next()?;
+        let endgame = oware::shelf().current();
+        let search = self.oware.get_or_insert_with(|| {
+            oware::OwareSearch::new(OWARE_ADVICE_TABLE_BITS, Arc::clone(&endgame))
+        });
+        // as much of the database as is built by now
+        search.set_endgame(endgame);
+        let result = search.search(board, oware::DEEPEST, limits);
+        Some(Hint {
+            pit: result.best?,
+            value: result.value,
+            exact: result.proven,
+        })
     }
 
     /// Advice for the side to move in `board`, within `limits`; `None` when
@@ -405,6 +443,64 @@ mod tests {
             over.play_unchecked(p);
         }
         assert_eq!(hint(&over, &Limits::none()), None);
+    }
+
+    #[test]
+    fn an_oware_hint_is_proven_inside_the_database_and_estimated_outside_it() {
+        use crate::rules::Score;
+        use crate::rules::oware::{OwareBoard, OwareRules};
+        let mut advisor = Advisor::new();
+        // the start: 48 seeds, far past the database
+        let start = GameBoard::Oware(OwareBoard::new());
+        let hint = advisor.advise(&start, &Limits::nodes(20_000)).unwrap();
+        assert!(!hint.exact);
+        assert!(start.check(hint.pit).is_ok());
+        // six seeds on the board: every reply is in the database (the
+        // analysis's, which puts itself on the shelf hints probe); the
+        // first such position whose replies all have values (none depends
+        // on repetition) has its best move proven
+        let endgame = oware::analysis_endgame();
+        let captured = Score {
+            south: 20,
+            north: 22,
+        };
+        let valued = |board: &OwareBoard| {
+            board.legal_moves().all(|pit| {
+                let mut next = *board;
+                next.play_unchecked(pit);
+                next.is_over() || matches!(endgame.probe(&next), oware::Probe::Value(_))
+            })
+        };
+        let board = (0..oware::endgame::positions(6))
+            .map(|index| {
+                let houses = oware::endgame::unrank(index, 6);
+                OwareBoard::from_houses(OwareRules::ABAPA, &houses, captured, Side::South).unwrap()
+            })
+            .find(|board| !board.is_over() && board.legal_moves().count() > 1 && valued(board))
+            .expect("a position of values");
+        let hint = advisor
+            .advise(&GameBoard::Oware(board), &Limits::nodes(1_000_000))
+            .unwrap();
+        assert!(hint.exact, "{hint:?}");
+        // the value is the best of the moves', each the capture now and
+        // the database's value of the reply (or the end of the round)
+        let best = board
+            .legal_moves()
+            .map(|pit| {
+                let mut next = board;
+                next.play_unchecked(pit);
+                let score = next.score();
+                let mine = i32::from(score.south) - i32::from(score.north);
+                match (next.is_over(), endgame.probe(&next)) {
+                    (true, _) => mine,
+                    (false, oware::Probe::Value(v)) => mine - i32::from(v),
+                    (false, probe) => panic!("{probe:?}"),
+                }
+            })
+            .max()
+            .unwrap();
+        assert_eq!(hint.value, best);
+        assert!(board.legal_moves().contains(hint.pit));
     }
 
     #[test]

@@ -268,6 +268,19 @@ impl GameRound {
     }
 }
 
+impl From<Board> for GameRound {
+    /// A Kalah round from `board`.
+    fn from(board: Board) -> GameRound {
+        GameRound::Kalah(board)
+    }
+}
+
+impl From<OwareRound> for GameRound {
+    fn from(round: OwareRound) -> GameRound {
+        GameRound::Oware(round)
+    }
+}
+
 /// The steps a move's captures took: `(house, seeds)` of each Oware
 /// [`Step::Take`], in the order taken.
 #[must_use]

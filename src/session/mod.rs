@@ -34,7 +34,7 @@ use crate::game::{
     outcome_event, perfect_warning, redo_message, seat_player_for,
 };
 use crate::players::{Advisor, Hint, Limits, MoveProof};
-use crate::rules::{Board, Game, GamePlayed, MoveError, Pit, Side, Step};
+use crate::rules::{Board, GameBoard, GamePlayed, MoveError, Pit, Side, Step};
 use crate::store::keeper::{Found, saved_summary};
 use crate::store::{BUSY_NOTICE, Keeper};
 
@@ -213,7 +213,7 @@ pub enum SessionEvent {
     Hinted(Hint),
     /// A session [thinking outside](Session::thinking_outside) wants the
     /// advice for the person to move in this position worked out.
-    HintWanted(Board),
+    HintWanted(GameBoard),
     /// The computer thinking for [`Asking::Computer`] should answer now.
     Hurry,
     /// The rules refused a move; nothing changed.
@@ -556,20 +556,14 @@ impl Session {
             }
             SessionCommand::Undo => self.undo(),
             SessionCommand::Redo => self.redo(),
-            SessionCommand::Hint if self.game.game() != Game::Kalah => {
-                self.say(Notice::new(
-                    EventKind::Refused,
-                    format!("There are no hints for {} yet.", self.game.game()),
-                ));
-            }
             SessionCommand::Hint if self.hints_outside => {
                 self.events
-                    .push(SessionEvent::HintWanted(*self.game.board()));
+                    .push(SessionEvent::HintWanted(self.game.position()));
             }
             SessionCommand::Hint => {
                 let advisor = self.advisor.get_or_insert_with(Advisor::new);
                 let limits = Limits::time(self.think);
-                if let Some(hint) = advisor.hint(self.game.board(), &limits) {
+                if let Some(hint) = advisor.advise(&self.game.position(), &limits) {
                     self.events.push(SessionEvent::Hinted(hint));
                 }
             }

@@ -275,7 +275,14 @@ impl Record {
         Some(counts.join(","))
     }
 
-    /// The position the round started from.
+    /// The round from its first position, in its family's rules (what
+    /// the analysis replays).
+    #[must_use]
+    pub fn start_round(&self) -> GameRound {
+        self.config.start_round(self.starter)
+    }
+
+    /// The position the round started from, as drawn.
     #[must_use]
     pub fn start_board(&self) -> Board {
         self.config.start_board(self.starter)

@@ -24,7 +24,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph};
 
 use crate::analysis::{Analysis, Analyst, PositionBudget};
-use crate::analysis::{best_text, loss_text, value_text};
+use crate::analysis::{best_text, difference_word, loss_text, value_text};
 use crate::store::Record;
 use crate::tui::chrome::{HelpScroll, HelpText, KeyBar, Weight, draw_help, draw_too_small};
 use crate::tui::input::Input;
@@ -108,7 +108,7 @@ impl AnalysisView {
         let (sender, reports) = mpsc::channel();
         let budget = PositionBudget::time(think);
         let stop = Arc::clone(&budget.stop);
-        let (start, moves) = (record.start_board(), record.moves.clone());
+        let (start, moves) = (record.start_round(), record.moves.clone());
         let total = moves.len() + 1;
         let spawned = std::thread::Builder::new()
             .name("mancala-analysis".into())
@@ -174,7 +174,10 @@ impl AnalysisView {
         keys.push(("q Esc".to_string(), "back".to_string()));
         HelpText {
             title: " Analysis — help ".to_string(),
-            heading: "Values: final store difference for the mover, perfect play.".to_string(),
+            heading: format!(
+                "Values: final {} difference for the mover, perfect play.",
+                difference_word(self.record.config.game)
+            ),
             sentences: vec![
                 "Each move shows the value before it, the best pits, the value after it and \
                  the seeds it lost; ≈ marks a value estimated within the time given, not proven."
@@ -339,7 +342,10 @@ impl AnalysisView {
         );
         frame.render_widget(
             Line::styled(
-                "Values: final store difference for the mover, perfect play; ≈ estimated.",
+                format!(
+                    "Values: final {} difference for the mover, perfect play; ≈ estimated.",
+                    difference_word(self.record.config.game)
+                ),
                 theme.dim,
             ),
             explain,

@@ -236,3 +236,134 @@ fn a_round_the_solver_can_prove_is_proven_whatever_the_time_given() {
     let again: Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(first, again, "the same figures on every run");
 }
+
+/// A whole round of Oware from the start, South first, by a fixed walk
+/// over the legal houses, with a position before its end whose every
+/// reply the endgame database values, and whose own value does not depend
+/// on repetition (so that its value is proven): the
+/// moves as letters, that position's index, and its value for its mover
+/// worked out from the database here.
+fn oware_round_with_a_proven_position() -> (Vec<char>, usize, i64) {
+    use mancala::players::oware::{Probe, analysis_endgame};
+    use mancala::rules::Rules;
+    use mancala::rules::oware::{OwareBoard, OwareRound};
+    let endgame = analysis_endgame();
+    // the mover's value of `board` from its replies' database values
+    let valued = |board: &OwareBoard| -> Option<i64> {
+        let me = board.to_move();
+        board
+            .legal_moves()
+            .map(|pit| {
+                let mut next = *board;
+                next.play_unchecked(pit);
+                let score = next.score();
+                let mine = i64::from(score.of(me)) - i64::from(score.of(me.opponent()));
+                match (next.is_over(), endgame.probe(&next)) {
+                    (true, _) => Some(mine),
+                    (false, Probe::Value(v)) => Some(mine - i64::from(v)),
+                    _ => None,
+                }
+            })
+            .try_fold(i64::MIN, |best, v| Some(best.max(v?)))
+    };
+    for seed in 1..5000u64 {
+        let mut state = seed;
+        let mut round = OwareRound::new(OwareBoard::new());
+        let mut letters = Vec::new();
+        let mut proven = None;
+        while !round.board().is_over() && letters.len() < 400 {
+            let board = *round.board();
+            // (a position whose own value depends on repetition is
+            // searched on, never proven: RULES.md §7.9)
+            if proven.is_none()
+                && board.legal_moves().count() > 1
+                && endgame.probe(&board) != Probe::Repetition
+            {
+                proven = valued(&board).map(|v| (letters.len(), v));
+            }
+            let legal: Vec<_> = board.legal_moves().collect();
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let pit = legal[(state >> 33) as usize % legal.len()];
+            round.play(pit).unwrap();
+            letters.push(Rules::KALAH.letter(pit).unwrap());
+        }
+        if let (Some((at, value)), true) = (proven, round.board().is_over()) {
+            return (letters, at, value);
+        }
+    }
+    panic!("no round of the walk has a position the database proves");
+}
+
+/// Whether a move's value before it (`"before"`) or after it is proven:
+/// the move is, or its bounds are one value.
+fn proven(m: &Value, when: &str) -> bool {
+    let bounds = &m[format!("bounds_{when}")];
+    m["exact"] == true || (bounds[0] == bounds[1] && bounds[0] == m[format!("value_{when}")])
+}
+
+#[test]
+fn an_oware_round_is_analysed_exactly_inside_the_database_and_estimated_outside() {
+    let dir = tempfile::tempdir().unwrap();
+    let (letters, at, value) = oware_round_with_a_proven_position();
+    let moves: Vec<String> = letters.iter().map(char::to_string).collect();
+    let path = dir.path().join("oware.txt");
+    std::fs::write(
+        &path,
+        format!(
+            "mancala record 1\ngame: oware\nsouth: Alice\nnorth: Michael\nstarter: south\nmoves: {}\n",
+            moves.join(",")
+        ),
+    )
+    .unwrap();
+    let file = path.to_string_lossy().into_owned();
+    // the database the analysis grows is kept in a data directory of the
+    // test's own
+    let data = dir.path().join("data");
+    let mancala = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_mancala"))
+            .args(args)
+            .env("MANCALA_DATA_DIR", &data)
+            .env("MANCALA_CONFIG_DIR", dir.path().join("config"))
+            .stdin(Stdio::null())
+            .output()
+            .expect("run mancala")
+    };
+    let out = mancala(&["analyze", &file, "--json", "--think", "20"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["game"], "oware");
+    let list = v["moves"].as_array().unwrap();
+    assert_eq!(list.len(), moves.len());
+    for (i, m) in list.iter().enumerate() {
+        assert_eq!(m["pit"], moves[i].as_str());
+        assert_eq!(m["side"], if letters[i] <= 'f' { "south" } else { "north" });
+        let before = m["value_before"].as_i64().unwrap();
+        let after = m["value_after"].as_i64().unwrap();
+        assert_eq!(m["loss"].as_i64().unwrap(), (before - after).max(0));
+        if m["exact"] == false {
+            // an estimate comes with the range it is known to lie in
+            for (value, bounds) in [(before, &m["bounds_before"]), (after, &m["bounds_after"])] {
+                let (lo, hi) = (bounds[0].as_i64().unwrap(), bounds[1].as_i64().unwrap());
+                assert!(lo <= value && value <= hi, "{m}");
+            }
+        }
+    }
+    // 48 seeds in 20 ms are an estimate; the position the database
+    // proves is proven, at the database's value; the end is exact
+    assert!(!proven(&list[0], "before"), "{}", list[0]);
+    assert!(proven(&list[at], "before"), "{}", list[at]);
+    assert_eq!(list[at]["value_before"], value, "{}", list[at]);
+    assert!(proven(list.last().unwrap(), "after"));
+    // the text report says which values are estimates
+    let out = mancala(&["analyze", &file, "--plain", "--think", "20"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Rules: Oware (Abapa)"), "{text}");
+    assert!(text.contains("final score differences"), "{text}");
+    assert!(text.contains('≈'), "{text}");
+}

@@ -66,7 +66,7 @@ fn boxes(out: &str) -> Vec<String> {
 
 fn box_of(board: &OwareBoard) -> String {
     let drawn = GameBoard::Oware(*board).drawn();
-    boxes(&render_piles(&drawn, NAMES, Some("captured"))).remove(0)
+    boxes(&render_piles(&drawn, NAMES, Some("captures"))).remove(0)
 }
 
 fn records(data: &Path) -> Vec<PathBuf> {
@@ -134,7 +134,7 @@ fn a_capture_of_several_houses_is_named_house_by_house() {
         expected.push(box_of(round.board()));
     }
     assert_eq!(boxes(&stdout), expected, "{stdout}");
-    assert!(stdout.contains("║ captured ║"), "{stdout}");
+    assert!(stdout.contains("║ captures ║"), "{stdout}");
 }
 
 #[test]
@@ -230,16 +230,26 @@ fn a_round_of_oware_ends_is_recorded_replayed_and_counted_apart_from_kalah() {
     );
     let last_box = boxes(&shown).pop().unwrap();
     assert_eq!(last_box, box_of(round.board()), "{shown}");
-    // Analysis and PGN are Kalah's: refused with one line, exit 2.
-    for args in [
-        vec!["analyze", "--plain", record_path.to_str().unwrap()],
-        vec!["replay", "--format", "pgn", record_path.to_str().unwrap()],
-    ] {
-        let out = play(&scratch, &args, "");
-        let err = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    }
+    // The analysis reads it by Oware's rules (estimates marked ≈).
+    let analysed = play(
+        &scratch,
+        &[
+            "analyze",
+            "--plain",
+            "--think",
+            "5",
+            record_path.to_str().unwrap(),
+        ],
+        "",
+    );
+    let analysed = text(&analysed.stdout);
+    assert!(analysed.contains("Rules: Oware (Abapa)"), "{analysed}");
+    // PGN is Kalah's: refused with one line, exit 2.
+    let args = ["replay", "--format", "pgn", record_path.to_str().unwrap()];
+    let out = play(&scratch, &args, "");
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 
     // A Kalah round of the same two: the statistics keep the games apart.
     let kalah = play(
@@ -361,4 +371,29 @@ fn the_full_screen_plays_oware_with_the_captured_seeds_where_the_stores_were() {
     tmux.wait_for("Quit? (y/n)");
     tmux.keys(&["y"]);
     assert_eq!(wait_for_line(&status), "0");
+}
+
+#[test]
+fn an_oware_hint_in_plain_mode_names_a_house_and_says_it_is_an_estimate() {
+    let scratch = Scratch::new("oware-hint");
+    let out = play(
+        &scratch,
+        &[
+            "--game", "oware", "--plain", "--first", "south", "--think", "50", "Alice", "Michael",
+        ],
+        "hint\n",
+    );
+    let stdout = text(&out.stdout);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("Hint: play "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    // South's houses a–f are all legal at the start
+    let house = line["Hint: play ".len()..].chars().next().unwrap();
+    assert!(('a'..='f').contains(&house), "{line}");
+    assert!(
+        line.ends_with("(an estimate: beyond the endgame database)."),
+        "{line}"
+    );
+    assert!(!stdout.contains("no hints"), "{stdout}");
 }

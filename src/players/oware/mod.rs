@@ -10,7 +10,7 @@ pub mod endgame;
 pub mod search;
 pub mod shelf;
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 pub use endgame::{Builder, LevelReport, OwareEndgame, Probe};
 pub use search::{OwarePlayer, OwareSearch, OwareSearchResult};
@@ -18,8 +18,31 @@ pub use shelf::{EndgameShelf, shelf};
 
 use super::PlayerKind;
 
-/// The deepest search of `hard` and `perfect` (the think time ends it first).
-const DEEPEST: u32 = 200;
+/// The deepest search of `hard` and `perfect`, hints and the analysis
+/// (the think time ends it first).
+pub const DEEPEST: u32 = 200;
+
+/// Seeds on the board up to which the analysis of a round always knows
+/// every exact value (of those that do not depend on repetition): the
+/// database it probes ([`analysis_endgame`]) covers at least these.
+pub const ANALYSIS_ENDGAME_SEEDS: usize = 8;
+
+/// The endgame database the analysis of a round probes: the process's
+/// [`shelf()`] when it holds [`ANALYSIS_ENDGAME_SEEDS`] or more, else
+/// those counts built here (a moment; the analysis runs on a thread of
+/// its own) and put on the shelf for everything else. The same figures on
+/// every run where nothing bigger is kept.
+#[must_use]
+pub fn analysis_endgame() -> Arc<OwareEndgame> {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    let shelf = shelf();
+    let current = shelf.current();
+    if current.max_seeds() >= Some(ANALYSIS_ENDGAME_SEEDS) {
+        return current;
+    }
+    BUILT.get_or_init(|| shelf.publish(OwareEndgame::build(ANALYSIS_ENDGAME_SEEDS)));
+    shelf.current()
+}
 
 /// The Oware player of a kind: `random`; `greedy` (the most seeds
 /// captured now); `tree:N` (the search N plies deep); `easy` (2 plies) and
@@ -54,4 +77,4 @@ pub fn oware_player(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

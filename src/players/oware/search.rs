@@ -57,6 +57,10 @@ pub struct OwareSearchResult {
     pub nodes: u64,
 }
 
+/// What hears of every finished iteration: its result and principal
+/// variation.
+type IterationReport<'a> = dyn FnMut(&OwareSearchResult, &[Pit]) + 'a;
+
 /// The searcher: its transposition table and the database it probes.
 pub struct OwareSearch {
     table: Vec<OwareEntry>,
@@ -64,6 +68,15 @@ pub struct OwareSearch {
     endgame: Arc<OwareEndgame>,
     nodes: u64,
     stopped: bool,
+}
+
+impl std::fmt::Debug for OwareSearch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OwareSearch")
+            .field("entries", &self.table.len())
+            .field("endgame_seeds", &self.endgame.max_seeds())
+            .finish_non_exhaustive()
+    }
 }
 
 /// A position's table key (FNV-1a of its counts and the side to move).
@@ -106,7 +119,8 @@ impl OwareSearch {
     }
 
     /// Searches `board` by iterative deepening until `max_depth`, the
-    /// limits, or a proven value.
+    /// limits, or a proven value. No principal variation is built (see
+    /// [`OwareSearch::principal_variation`] to read it afterwards).
     #[must_use]
     pub fn search(
         &mut self,
@@ -114,7 +128,7 @@ impl OwareSearch {
         max_depth: u32,
         limits: &Limits,
     ) -> OwareSearchResult {
-        self.search_reporting(board, max_depth, limits, &mut |_, _| {})
+        self.deepen(board, max_depth, limits, None)
     }
 
     /// [`OwareSearch::search`], handing the result of every finished
@@ -125,7 +139,19 @@ impl OwareSearch {
         board: &OwareBoard,
         max_depth: u32,
         limits: &Limits,
-        report: &mut dyn FnMut(&OwareSearchResult, &[Pit]),
+        report: &mut IterationReport<'_>,
+    ) -> OwareSearchResult {
+        self.deepen(board, max_depth, limits, Some(report))
+    }
+
+    /// The iterative deepening; the principal variation of each iteration
+    /// is read from the table only for a `report`.
+    fn deepen(
+        &mut self,
+        board: &OwareBoard,
+        max_depth: u32,
+        limits: &Limits,
+        mut report: Option<&mut IterationReport<'_>>,
     ) -> OwareSearchResult {
         self.nodes = 0;
         self.stopped = false;
@@ -151,9 +177,11 @@ impl OwareSearch {
             result.proven = proven;
             result.value = (value + SEED / 2).div_euclid(SEED);
             result.nodes = self.nodes;
-            let mut line = [Pit::new(0); PV_MOVES];
-            let len = self.principal_variation(board, &mut line);
-            report(&result, &line[..len]);
+            if let Some(report) = report.as_mut() {
+                let mut line = [Pit::new(0); PV_MOVES];
+                let len = self.principal_variation(board, &mut line);
+                report(&result, &line[..len]);
+            }
             if proven {
                 break;
             }
@@ -316,23 +344,27 @@ impl OwareSearch {
     }
 }
 
-/// How an [`OwarePlayer`] chooses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How an [`OwarePlayer`] chooses, with what each way needs (so that a
+/// searching player always has its search, and no other has one).
 enum OwareStyle {
-    /// Any legal house.
-    Random,
+    /// Any legal house, drawn from this generator.
+    Random(Rng),
     /// The most seeds captured by this move (the first such house).
     Greedy,
-    /// The search, at most this deep, within the limits of each turn.
-    Search(u32),
+    /// The search, at most `depth` plies deep, within the limits of each
+    /// turn.
+    Search {
+        /// The deepest iteration.
+        depth: u32,
+        /// The searcher and its table.
+        search: Box<OwareSearch>,
+    },
 }
 
 /// An Oware turn function: random, greedy, or the search within its
 /// limits.
 pub struct OwarePlayer {
     style: OwareStyle,
-    search: Option<OwareSearch>,
-    rng: Rng,
     /// Probes the process's shared database once it holds more than the
     /// one given (see [`OwarePlayer::following_shelf`]).
     follows_shelf: bool,
@@ -346,9 +378,7 @@ impl OwarePlayer {
     #[must_use]
     pub fn random(seed: u64) -> OwarePlayer {
         OwarePlayer {
-            style: OwareStyle::Random,
-            search: None,
-            rng: Rng::new(seed),
+            style: OwareStyle::Random(Rng::new(seed)),
             follows_shelf: false,
         }
     }
@@ -358,8 +388,6 @@ impl OwarePlayer {
     pub fn greedy() -> OwarePlayer {
         OwarePlayer {
             style: OwareStyle::Greedy,
-            search: None,
-            rng: Rng::new(1),
             follows_shelf: false,
         }
     }
@@ -369,9 +397,10 @@ impl OwarePlayer {
     #[must_use]
     pub fn searching(depth: u32, endgame: Arc<OwareEndgame>) -> OwarePlayer {
         OwarePlayer {
-            style: OwareStyle::Search(depth),
-            search: Some(OwareSearch::new(PLAYER_TABLE_BITS, endgame)),
-            rng: Rng::new(1),
+            style: OwareStyle::Search {
+                depth,
+                search: Box::new(OwareSearch::new(PLAYER_TABLE_BITS, endgame)),
+            },
             follows_shelf: false,
         }
     }
@@ -388,19 +417,19 @@ impl OwarePlayer {
 
     /// Chooses a house of the side to move; `None` once the round is over.
     pub fn choose(&mut self, board: &OwareBoard, limits: &Limits) -> Option<Pit> {
-        let moves = board.legal_moves();
+        let mut moves = board.legal_moves();
         if moves.is_empty() {
             return None;
         }
         if self.follows_shelf
-            && let Some(search) = &mut self.search
+            && let OwareStyle::Search { search, .. } = &mut self.style
             && let Some(db) = super::shelf().newer(&search.endgame)
         {
             search.set_endgame(db);
         }
-        match (self.style, &mut self.search) {
-            (OwareStyle::Search(depth), Some(search)) => search.search(board, depth, limits).best,
-            (OwareStyle::Greedy, _) => {
+        match &mut self.style {
+            OwareStyle::Search { depth, search } => search.search(board, *depth, limits).best,
+            OwareStyle::Greedy => {
                 let mut best = None;
                 for pit in moves {
                     let mut next = *board;
@@ -411,9 +440,8 @@ impl OwarePlayer {
                 }
                 best.map(|(pit, _)| pit)
             }
-            _ => {
-                let i = self.rng.below(moves.count());
-                let mut moves = moves;
+            OwareStyle::Random(rng) => {
+                let i = rng.below(moves.count());
                 moves.nth(i)
             }
         }

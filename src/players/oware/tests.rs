@@ -16,7 +16,7 @@ use crate::rules::oware::{OwareBoard, OwareRules};
 /// line that does not is the worst for the mover), the upper bound the
 /// same for the opponent. The database's retrograde sweeps must find the
 /// same where the depth exceeds their number.
-fn forward(
+pub(crate) fn forward(
     board: &OwareBoard,
     depth: u32,
     memo: &mut HashMap<(OwareBoard, u32), (i32, i32)>,

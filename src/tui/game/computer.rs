@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use crate::game::{MatchConfig, SeatPlayer, seat_player_for};
 use crate::players::{Advisor, Hint, Limits, MoveProof};
-use crate::rules::{Board, GameBoard, Pit, Side};
+use crate::rules::{GameBoard, Pit, Side};
 
 /// Something the screen asks the computer to think about.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,8 +33,8 @@ pub enum Request {
     Hint {
         /// Matches the [`Answer`].
         id: u64,
-        /// The position.
-        board: Board,
+        /// The position, in its family's rules.
+        board: GameBoard,
     },
     /// Stop every search under way; their answers no longer matter. The
     /// players also stop thinking ahead (the position is gone: undo, redo).
@@ -155,7 +155,7 @@ impl Worker {
                     .name("mancala-hint".into())
                     .spawn(move || {
                         let mut advisor = advisor.lock().unwrap_or_else(|e| e.into_inner());
-                        let hint = advisor.hint(&board, &limits);
+                        let hint = advisor.advise(&board, &limits);
                         let _ = sender.send(Reply::Hint { id, hint });
                     });
                 if spawned.is_err() {
@@ -263,7 +263,7 @@ mod tests {
     use super::*;
     use crate::game::{FirstMover, Seat};
     use crate::players::PlayerKind;
-    use crate::rules::Rules;
+    use crate::rules::{Board, Rules};
 
     fn config() -> MatchConfig {
         MatchConfig {
@@ -352,7 +352,10 @@ mod tests {
     fn hints_are_worked_out_off_the_calling_thread() {
         let mut worker = Worker::new(&config(), Duration::from_millis(100), 7);
         let board = Board::new(Rules::KALAH);
-        worker.submit(Request::Hint { id: 9, board });
+        worker.submit(Request::Hint {
+            id: 9,
+            board: GameBoard::Kalah(board),
+        });
         let answers = wait_for(&mut worker);
         let [
             Answer::Hint {
@@ -411,5 +414,63 @@ mod tests {
             panic!("{answers:?}");
         };
         assert!(board.legal_moves().contains(pit));
+    }
+
+    #[test]
+    fn an_oware_computer_hurried_answers_at_once_and_oware_hints_come_back() {
+        // hard on Oware with a minute to think: hurried, it answers with
+        // its best house so far
+        let config = MatchConfig {
+            game: crate::rules::Game::Oware,
+            rules: Rules::KALAH,
+            seats: [
+                Seat::new("A", PlayerKind::Human),
+                Seat::new("B", PlayerKind::Hard),
+            ],
+            first: FirstMover::North,
+            start: None,
+        };
+        let mut worker = Worker::new(&config, Duration::from_secs(60), 7);
+        let board = config.start_round(Side::North).position();
+        worker.submit(Request::Move {
+            id: 5,
+            side: Side::North,
+            board,
+        });
+        thread::sleep(Duration::from_millis(300));
+        assert!(worker.poll().is_empty() && worker.busy(), "still thinking");
+        let hurried = Instant::now();
+        worker.submit(Request::Hurry { id: 5 });
+        let answers = wait_for(&mut worker);
+        assert!(
+            hurried.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            hurried.elapsed()
+        );
+        let [
+            Answer::Move {
+                id: 5,
+                pit: Some(pit),
+            },
+        ] = answers[..]
+        else {
+            panic!("{answers:?}");
+        };
+        assert!(board.check(pit).is_ok());
+        // the person's hint in the same position, within the think time
+        let mut worker = Worker::new(&config, Duration::from_millis(100), 7);
+        worker.submit(Request::Hint { id: 6, board });
+        let answers = wait_for(&mut worker);
+        let [
+            Answer::Hint {
+                id: 6,
+                hint: Some(hint),
+            },
+        ] = answers[..]
+        else {
+            panic!("{answers:?}");
+        };
+        assert!(board.check(hint.pit).is_ok());
+        assert!(!hint.exact, "48 seeds are not proven in 100 ms");
     }
 }

@@ -125,12 +125,6 @@ impl ReplayView {
             ReplayKey::Theme => {
                 self.note = Some(self.chosen.switch_theme());
             }
-            ReplayKey::Analyse if self.record.config.game != crate::rules::Game::Kalah => {
-                self.note = Some(format!(
-                    "There is no analysis of {} rounds yet.",
-                    self.record.config.game
-                ));
-            }
             ReplayKey::Analyse => {
                 self.stop_playing();
                 let record = &self.record;

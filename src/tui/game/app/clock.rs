@@ -213,8 +213,10 @@ impl App {
                     self.cursor[side.index()] = Some(hint.pit);
                 }
                 self.hint = Some(hint);
-                self.notes
-                    .say(Note::new(hint_text(self.rules(), &hint), Tone::Good));
+                self.notes.say(Note::new(
+                    hint_text(self.rules(), self.game().game(), &hint),
+                    Tone::Good,
+                ));
             }
             _ => {}
         }

@@ -17,8 +17,7 @@ impl App {
     /// both players at once.)
     #[must_use]
     pub fn can_analyse(&self) -> bool {
-        // The analysis is Kalah's (its solver values the moves).
-        self.round_over() && self.game().game() == crate::rules::Game::Kalah
+        self.round_over()
     }
 
     /// The analysis screen, while it is open.
@@ -135,6 +134,30 @@ mod tests {
         assert_eq!(app.game().round(), 2, "y plays again");
         assert!(app.analysis_on_screen().is_none());
         assert!(!app.can_analyse(), "mid-round there is nothing to look at");
+    }
+
+    #[test]
+    fn capital_a_at_the_end_of_an_oware_round_analyses_it_too() {
+        let t0 = Instant::now();
+        let mut oware = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human);
+        oware.game = crate::rules::Game::Oware;
+        let mut app = app_for(oware, None, t0);
+        for _ in 0..2000 {
+            if app.round_over() {
+                break;
+            }
+            app.handle_event(&press(KeyCode::Enter), t0);
+        }
+        assert!(app.round_over() && app.can_analyse());
+        app.handle_event(&ch('A'), t0);
+        assert!(app.analysis_on_screen().is_some());
+        let screen = render(&app, 80, 24);
+        assert!(
+            screen.contains("Analysis of round 1: Alice against Michael"),
+            "{screen}"
+        );
+        assert!(screen.contains("final score difference"), "{screen}");
+        assert!(screen.contains("Analysing the round: position"), "{screen}");
     }
 
     #[test]

@@ -388,7 +388,7 @@ fn hints_are_asked_for_and_shown() {
     let [Request::Hint { id, board }] = app.take_requests()[..] else {
         panic!()
     };
-    assert_eq!(&board, app.game().board());
+    assert_eq!(board, app.game().position());
     assert!(app.thinking_text().unwrap().contains("best move"));
     let hint = crate::players::Hint {
         pit: letter('c'),
