@@ -27,6 +27,7 @@ pub mod commands;
 
 use std::time::Duration;
 
+use crate::analysis::live::{LiveAnalysis, Pause, Watch};
 use crate::game::Tally;
 use crate::game::messages::{round_goes_on, swapped, taken_back};
 use crate::game::{
@@ -263,6 +264,9 @@ pub struct Session {
     /// The position where a computer seat chose not to swap (it is not
     /// asked again there).
     kept_sides: Option<(u32, Board)>,
+    /// The analysis of the round worked out as it is played
+    /// ([`Session::analyse_as_played`]).
+    live: Option<LiveAnalysis>,
 }
 
 impl Session {
@@ -322,6 +326,46 @@ impl Session {
             events: Vec::new(),
             pie_rule: false,
             kept_sides: None,
+            live: None,
+        }
+    }
+
+    /// Works out the analysis of each round on spare time as it is played
+    /// (a thread of low priority, held still while a computer of this
+    /// session thinks; a front end that thinks outside holds
+    /// [`Session::analysis_pause`] meanwhile), each position within
+    /// `per_position`, so that it is ready when the round ends
+    /// ([`Session::round_analysis`]). Kalah only: nothing for another game.
+    pub fn analyse_as_played(&mut self, per_position: Duration) {
+        if self.game.game() == Game::Kalah && self.live.is_none() {
+            self.live = LiveAnalysis::start(per_position);
+            self.follow();
+        }
+    }
+
+    /// What holds the analysis worked out as the round is played still
+    /// while a computer thinks outside the session.
+    #[must_use]
+    pub fn analysis_pause(&self) -> Option<Pause> {
+        self.live.as_ref().map(LiveAnalysis::pause)
+    }
+
+    /// The analysis of the round as it stands ([`Session::current`]: the
+    /// round just finished while "Play again?" is asked), when it is
+    /// worked out as the round is played.
+    #[must_use]
+    pub fn round_analysis(&self) -> Option<Watch> {
+        self.live.as_ref().map(LiveAnalysis::watch)
+    }
+
+    /// Tells the analysis the round as it stands.
+    fn follow(&mut self) {
+        let Some(live) = &mut self.live else {
+            return;
+        };
+        let m = self.finished.as_deref().unwrap_or(&self.game);
+        if m.game() == Game::Kalah {
+            live.follow(m.config().start_board(m.starter()), m.moves());
         }
     }
 
@@ -391,6 +435,7 @@ impl Session {
         self.game = game;
         self.finished = None;
         self.play_on();
+        self.follow();
         std::mem::take(&mut self.events)
     }
 
@@ -412,6 +457,7 @@ impl Session {
         } else {
             self.offer(found);
         }
+        self.follow();
         std::mem::take(&mut self.events)
     }
 
@@ -503,6 +549,7 @@ impl Session {
         {
             self.events.push(SessionEvent::Asked(self.asking()));
         }
+        self.follow();
         std::mem::take(&mut self.events)
     }
 
@@ -529,6 +576,7 @@ impl Session {
                     .push(SessionEvent::HintWanted(*self.game.board()));
             }
             SessionCommand::Hint => {
+                let _held = self.live.as_ref().map(|live| live.pause().hold());
                 let advisor = self.advisor.get_or_insert_with(Advisor::new);
                 let limits = Limits::time(self.think);
                 if let Some(hint) = advisor.hint(self.game.board(), &limits) {
@@ -655,12 +703,16 @@ impl Session {
                     self.kept_sides = here;
                 }
             }
+            self.follow();
+            // the analysis stands still while this computer thinks
+            let held = self.live.as_ref().map(|live| live.pause().hold());
             let player = match &mut self.seats[self.game.holder(side).index()] {
                 SeatKind::Computer(player) => player,
                 SeatKind::Outside => return self.ask(Pending::Computer),
                 SeatKind::Human | SeatKind::Network => return self.ask(Pending::Move),
             };
             let chosen = player.choose(&position, &Limits::time(self.think));
+            drop(held);
             let unproven = match player.last_proof() {
                 Some(MoveProof::Unproven { thought }) => Some(thought),
                 _ => None,

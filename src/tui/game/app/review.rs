@@ -32,7 +32,12 @@ impl App {
     pub(super) fn open_analysis(&mut self) {
         if self.can_analyse() {
             let game = self.session.finished_round().unwrap_or(self.session.game());
-            self.review.open(|| Record::of_match(game), self.chosen);
+            let record = || Record::of_match(game);
+            match self.session.round_analysis() {
+                // worked out while the round was played: shown at once
+                Some(watch) => self.review.open_watching(record, watch, self.chosen),
+                None => self.review.open(record, self.chosen),
+            }
         }
     }
 
