@@ -6,8 +6,9 @@
 //! replay.
 //!
 //! The analysis itself ([`crate::analysis`]) runs on a thread of its
-//! own: the screen shows its progress and stays responsive; leaving the
-//! screen stops it.
+//! own (or was worked out while the round was played,
+//! [`crate::analysis::live`]): the screen shows its progress and stays
+//! responsive; leaving the screen stops a thread of its own.
 
 use std::cell::Cell;
 use std::sync::Arc;

@@ -1,8 +1,12 @@
 //! A look at the round just played, from its end: `A` at "Play again?"
 //! opens the analysis screen ([`AnalysisView`], the one `mancala analyze`
-//! and the replay's `a` show) of the round, analysed on a thread of its
-//! own so that the screen stays responsive and shows the progress; `q`
-//! comes back to the question.
+//! and the replay's `a` show) of the round. A session that works the
+//! analysis out as the round is played ([`Session::analyse_as_played`],
+//! as the full screen's does) has it complete or nearly so: shown at
+//! once, or the rest with its progress; otherwise it is analysed on a
+//! thread of its own. `q` comes back to the question.
+//!
+//! [`Session::analyse_as_played`]: crate::session::Session::analyse_as_played
 
 use std::time::Instant;
 
