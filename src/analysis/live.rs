@@ -167,25 +167,25 @@ pub struct Pause {
 }
 
 impl Pause {
-    /// Stops the analysis at once until the [`Held`] is dropped.
+    /// Stops the analysis at once until the [`PauseHeld`] is dropped.
     #[must_use]
-    pub fn hold(&self) -> Held {
+    pub fn hold(&self) -> PauseHeld {
         let mut state = self.shared.lock();
         state.holds += 1;
         self.shared.interrupt.store(true, Ordering::Relaxed);
         drop(state);
-        Held {
+        PauseHeld {
             shared: Arc::clone(&self.shared),
         }
     }
 }
 
 /// A pause in force; dropping it lets the analysis go on.
-pub struct Held {
+pub struct PauseHeld {
     shared: Arc<Shared>,
 }
 
-impl Drop for Held {
+impl Drop for PauseHeld {
     fn drop(&mut self) {
         let mut state = self.shared.lock();
         state.holds = state.holds.saturating_sub(1);

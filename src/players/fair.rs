@@ -285,7 +285,7 @@ mod proven_tests {
         for capture in [Capture::Always, Capture::NonEmpty] {
             let rules = Rules::KALAH.with_capture(capture);
             let listed = proven(rules);
-            assert!(listed.len() >= 8, "{rules}: {}", listed.len());
+            assert!(listed.len() >= 2, "{rules}: {}", listed.len());
             for board in &listed {
                 assert!(candidates(rules).contains(&board.counts().to_vec()));
             }

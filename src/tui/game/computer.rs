@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::analysis::live::{Held, Pause};
+use crate::analysis::live::{Pause, PauseHeld};
 use crate::game::{MatchConfig, SeatPlayer, seat_player_for};
 use crate::players::{Advisor, Hint, Limits, MoveProof};
 use crate::rules::{Board, GameBoard, Pit, Side};
@@ -112,7 +112,7 @@ pub struct Worker {
     /// Holds the round's analysis still while a search is out
     /// ([`Worker::pause_analysis`]).
     analysis: Option<Pause>,
-    held: Option<Held>,
+    held: Option<PauseHeld>,
 }
 
 impl Worker {
