@@ -29,7 +29,7 @@ use std::time::Duration;
 
 use crate::analysis::live::{LiveAnalysis, Pause, Watch};
 use crate::game::Tally;
-use crate::game::messages::{round_goes_on, swapped, taken_back};
+use crate::game::messages::{fair_start, pie_rule_greeting, round_goes_on, swapped, taken_back};
 use crate::game::{
     EventKind, Match, MatchConfig, Notice, Redone, SeatPlayer, Undo, computer_move_in,
     outcome_event, perfect_warning, redo_message, seat_player_for,
@@ -261,6 +261,8 @@ pub struct Session {
     events: Vec<SessionEvent>,
     /// Whether the pie rule is played (`--swap`, RULES.md §5.3).
     pie_rule: bool,
+    /// Whether the match's start was dealt fair (`--fair`, RULES.md §5.4).
+    fair: bool,
     /// The position where a computer seat chose not to swap (it is not
     /// asked again there).
     kept_sides: Option<(u32, Board)>,
@@ -325,6 +327,7 @@ impl Session {
             finished: None,
             events: Vec::new(),
             pie_rule: false,
+            fair: false,
             kept_sides: None,
             live: None,
         }
@@ -379,6 +382,12 @@ impl Session {
     #[must_use]
     pub fn pie_rule(&self) -> bool {
         self.pie_rule
+    }
+
+    /// The match's start (its configuration's) was dealt fair (`--fair`,
+    /// RULES.md §5.4): said as it starts.
+    pub fn set_fair_start(&mut self, on: bool) {
+        self.fair = on;
     }
 
     /// Replaces what plays `side`'s seat.
@@ -439,11 +448,18 @@ impl Session {
         std::mem::take(&mut self.events)
     }
 
-    /// What to say once as the match starts, before anything else: a
-    /// perfect player that may not prove its moves in time.
+    /// What to say once as the match starts, before anything else (both
+    /// front ends say these): the fair start dealt and its proof, the pie
+    /// rule, a perfect player that may not prove its moves in time.
     #[must_use]
-    pub fn greeting(&self) -> Option<Notice> {
-        perfect_warning(self.game.config(), self.think)
+    pub fn greetings(&self) -> Vec<Notice> {
+        let config = self.game.config();
+        let fair = config.start.as_ref().filter(|_| self.fair).map(fair_start);
+        let pie = (self.pie_rule && config.game == Game::Kalah).then(pie_rule_greeting);
+        fair.into_iter()
+            .chain(pie)
+            .chain(perfect_warning(config, self.think))
+            .collect()
     }
 
     /// Starts the session: the saved match on offer, or the match played

@@ -462,6 +462,19 @@ fn a_computer_swaps_when_the_first_turn_made_the_better_position() {
     );
 }
 
+/// The analysis of `round`'s moves worked out after it, from scratch.
+fn analysed_from_scratch(round: &Match) -> crate::analysis::Analysis {
+    crate::analysis::Analyst::new()
+        .round(
+            *round.rules(),
+            round.starter(),
+            round.moves(),
+            &crate::analysis::PositionBudget::default(),
+            |_, _| {},
+        )
+        .unwrap()
+}
+
 /// Waits until the analysis watched has valued every position of the
 /// round as it stands (or 60 s pass); whether it had.
 fn analysed(watch: &crate::analysis::live::Watch) -> crate::analysis::live::Standing {
@@ -471,7 +484,6 @@ fn analysed(watch: &crate::analysis::live::Watch) -> crate::analysis::live::Stan
 #[test]
 fn a_round_is_analysed_move_by_move_as_it_is_played_and_matches_the_analysis_after_it() {
     use crate::analysis::live::Standing;
-    use crate::analysis::{Analyst, PositionBudget};
     let rules = Rules::new(4, 3).unwrap();
     let mut s = session(rules, PlayerKind::Human, Keeper::new(None));
     s.set_seat(Side::North, SeatKind::Human);
@@ -497,15 +509,7 @@ fn a_round_is_analysed_move_by_move_as_it_is_played_and_matches_the_analysis_aft
     let Standing::Done(live) = s.round_analysis().unwrap().standing() else {
         panic!("not complete at the end of the round");
     };
-    let whole = Analyst::new()
-        .round(
-            rules,
-            finished.starter(),
-            finished.moves(),
-            &PositionBudget::default(),
-            |_, _| {},
-        )
-        .unwrap();
+    let whole = analysed_from_scratch(&finished);
     assert!(whole.exact());
     assert_eq!(live, whole);
 }
@@ -513,7 +517,6 @@ fn a_round_is_analysed_move_by_move_as_it_is_played_and_matches_the_analysis_aft
 #[test]
 fn computers_moves_are_analysed_and_the_next_round_is_followed_after_play_again() {
     use crate::analysis::live::Standing;
-    use crate::analysis::{Analyst, PositionBudget};
     let rules = Rules::new(3, 2).unwrap();
     let mut both = config(rules, PlayerKind::Greedy);
     both.seats[0] = Seat::new("Alice", PlayerKind::Random);
@@ -525,34 +528,35 @@ fn computers_moves_are_analysed_and_the_next_round_is_followed_after_play_again(
     let Standing::Done(first) = analysed(&s.round_analysis().unwrap()) else {
         panic!("not done");
     };
-    let whole = Analyst::new()
-        .round(
-            rules,
-            finished.starter(),
-            finished.moves(),
-            &PositionBudget::default(),
-            |_, _| {},
-        )
-        .unwrap();
+    let whole = analysed_from_scratch(&finished);
     assert_eq!(first, whole);
     s.handle(SessionCommand::Answer(true));
     let next = s.round_analysis().unwrap();
     let Standing::Done(second) = analysed(&next) else {
         panic!("not done");
     };
-    let game = s.current();
-    assert_eq!(second.moves.len(), game.moves().len());
-    assert_eq!(
-        second.south_values[0],
-        Analyst::new()
-            .round(
-                rules,
-                game.starter(),
-                &[],
-                &PositionBudget::default(),
-                |_, _| {}
-            )
-            .unwrap()
-            .south_values[0]
+    // the second round, played out by the computers too
+    assert_eq!(s.current().round(), 2);
+    assert_eq!(second, analysed_from_scratch(s.current()));
+}
+
+#[test]
+fn the_greetings_say_the_fair_start_and_the_pie_rule_for_both_front_ends() {
+    let mut dealt = config(Rules::KALAH, PlayerKind::Human);
+    let start = crate::players::fair::deal(Rules::KALAH, 1, Duration::ZERO).unwrap();
+    dealt.start = Some(start);
+    let mut s = Session::new(dealt, 1, Duration::from_millis(10), Keeper::new(None));
+    // a start of its own (a position played on from) is no fair start
+    assert!(s.greetings().is_empty());
+    s.set_fair_start(true);
+    s.set_pie_rule(true);
+    let said: Vec<String> = s.greetings().iter().map(ToString::to_string).collect();
+    let counts: Vec<String> = start.counts().iter().map(u16::to_string).collect();
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert!(
+        said[0].starts_with(&format!("A fair start: {}", counts.join(","))),
+        "{said:?}"
     );
+    assert!(said[0].contains("value 0"), "{said:?}");
+    assert!(said[1].starts_with("The pie rule"), "{said:?}");
 }

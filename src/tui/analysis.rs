@@ -131,12 +131,20 @@ impl AnalysisView {
             Ok(_) => (Some(Job { reports, stop }), None),
             Err(e) => (None, Some(format!("The analysis could not start: {e}"))),
         };
+        let mut view = AnalysisView::waiting(record, chosen, total);
+        view.job = job;
+        view.problem = problem;
+        view
+    }
+
+    /// The screen of `record` with no analysis yet, of `total` positions.
+    fn waiting(record: Record, chosen: Chosen, total: usize) -> AnalysisView {
         AnalysisView {
             record,
             analysis: None,
             progress: (0, total),
-            problem,
-            job,
+            problem: None,
+            job: None,
             watch: None,
             selected: 0,
             chosen,
@@ -152,20 +160,8 @@ impl AnalysisView {
     #[must_use]
     pub fn watching(record: Record, watch: Watch, chosen: Chosen) -> AnalysisView {
         let total = record.moves.len() + 1;
-        let mut view = AnalysisView {
-            record,
-            analysis: None,
-            progress: (0, total),
-            problem: None,
-            job: None,
-            watch: Some(watch),
-            selected: 0,
-            chosen,
-            note: None,
-            quit: false,
-            help: None,
-            drawn: Cell::default(),
-        };
+        let mut view = AnalysisView::waiting(record, chosen, total);
+        view.watch = Some(watch);
         view.poll();
         view
     }

@@ -74,6 +74,7 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     // window, before anything moves.
     let mut session = Session::thinking_outside(Match::new(config, seed), options.think, keeper);
     session.set_pie_rule(options.pie_rule);
+    session.set_fair_start(options.fair);
     // `A` at "Play again?" shows the round's analysis, worked out on
     // spare time while it was played; never while a computer thinks.
     session.analyse_as_played(crate::tui::analysis::DEFAULT_THINK);
