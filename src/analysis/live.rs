@@ -90,7 +90,7 @@ impl LiveAnalysis {
         let thread = std::thread::Builder::new()
             .name("mancala-live-analysis".into())
             .spawn(move || {
-                lower_priority();
+                crate::players::lower_thread_priority();
                 work(&theirs, &budget);
             })
             .ok()?;
@@ -334,24 +334,6 @@ fn follow(analyser: &mut Option<RoundAnalyser>, start: Board, moves: &[Pit]) -> 
     }
     Ok(())
 }
-
-/// Lowers the calling thread's priority as far as it goes, so that the
-/// players and the screen come first whenever the cores are busy.
-#[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
-fn lower_priority() {
-    // SAFETY: setpriority reads no memory of ours; on Linux the nice
-    // value is the calling thread's own (its id from gettid), so the
-    // players' threads keep theirs. A refusal leaves the priority as it
-    // was, which only costs speed.
-    unsafe {
-        let tid = libc::gettid();
-        let _ = libc::setpriority(libc::PRIO_PROCESS, tid.cast_unsigned(), 19);
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn lower_priority() {}
 
 #[cfg(test)]
 mod tests {
