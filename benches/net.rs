@@ -1,10 +1,11 @@
 //! Latency of the network game on loopback: one confirmed move's round
 //! trip through the real session (SPAKE2-keyed ChaCha20-Poly1305, frames,
 //! JSON), the host's session as the referee (turn and rules check, then
-//! the confirmation once it has played the move) and the joiner's mirror (board
-//! check). Each iteration: the joiner proposes a move, the host validates
-//! and confirms it with the resulting board, the joiner plays it back and
-//! compares boards. Both ends then start again from the same position.
+//! the confirmation once it has played the move) and the joiner's
+//! follower (its own session plays the kept move by the rules). Each
+//! iteration: the joiner proposes a move, the host validates it and sends
+//! the kept move and the joiner's next question, the joiner plays the move.
+//! Both ends then start again from the same position.
 
 use std::net::{SocketAddr, TcpListener};
 use std::thread;
@@ -18,7 +19,7 @@ use mancala::net::gate::Tries;
 use mancala::net::hosted::Hosted;
 use mancala::net::link;
 use mancala::net::message::{At, Snapshot, ToHost, ToJoiner};
-use mancala::net::mirror::Mirror;
+use mancala::net::play::Follower;
 use mancala::net::session::{HANDSHAKE_TIMEOUT, host_handshake};
 use mancala::players::PlayerKind;
 use mancala::rules::{NoTrace, Rules};
@@ -53,7 +54,7 @@ fn round_trip(c: &mut Criterion) {
             host_handshake(stream, &code, &Tries::default(), deadline).unwrap();
         sender
             .send(&ToJoiner::Welcome {
-                state: Snapshot::of(&position()),
+                state: Box::new(Snapshot::of(&position())),
                 resumed: false,
                 seat_key: String::new(),
             })
@@ -75,17 +76,18 @@ fn round_trip(c: &mut Criterion) {
     let ToJoiner::Welcome { state, .. } = welcome else {
         panic!("{welcome:?}")
     };
-    let start = Mirror::new(&state).unwrap();
-    let at = At::of(start.game());
+    let at = At::of(&state.to_match().unwrap());
     let mut group = c.benchmark_group("net");
     group.measurement_time(Duration::from_secs(5));
     group.bench_function("confirmed_move_round_trip_loopback", |b| {
         b.iter(|| {
-            let mut mirror = start.clone();
+            let mut follower = Follower::new(&state, Keeper::new(None)).unwrap();
             sender.send(&ToHost::Move { at, pit: 'h' }).unwrap();
             let confirmed = receiver.recv::<ToJoiner>().unwrap();
-            let shown = mirror.apply(confirmed).unwrap();
+            let shown = follower.follow(confirmed).unwrap();
             assert!(!shown.is_empty());
+            let asked = receiver.recv::<ToJoiner>().unwrap();
+            assert!(matches!(asked, ToJoiner::Asked { .. }), "{asked:?}");
         });
     });
     group.finish();

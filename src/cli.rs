@@ -573,7 +573,7 @@ pub struct HostCmd {
     /// How the moves are shown.
     #[command(flatten)]
     pub show: ShowArgs,
-    /// The game: kalah (default); oware is not played over the network yet.
+    /// The game: kalah (default) or oware (Abapa, RULES.md §7).
     #[arg(long, value_name = "GAME", default_value = "kalah", hide_possible_values = true, value_parser = Choices::<Game>::new(&["kalah", "oware"]))]
     pub game: Game,
     /// The rules (the joiner plays by them).
@@ -599,7 +599,8 @@ pub struct JoinCmd {
     /// Seconds to keep trying to reconnect after the connection is lost.
     #[arg(long, value_name = "S", allow_negative_numbers = true, default_value_t = 60, value_parser = clap::value_parser!(u64).range(0..=3600))]
     pub reconnect: u64,
-    /// The game: kalah (default); oware is not played over the network yet.
+    /// The game the host plays: kalah (default) or oware; a host of the
+    /// other game is not joined.
     #[arg(long, value_name = "GAME", default_value = "kalah", hide_possible_values = true, value_parser = Choices::<Game>::new(&["kalah", "oware"]))]
     pub game: Game,
     /// How the moves are shown.

@@ -25,14 +25,16 @@ fn full_screen(plain: bool) -> bool {
     !plain && std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
 }
 
-/// The network plays Kalah only for now: a [`UsageError`] for another game.
-fn kalah_only(game: Game) -> Result<(), UsageError> {
-    match game {
-        Game::Kalah => Ok(()),
-        Game::Oware => Err(UsageError(format!(
-            "{game} is not played over the network yet: host and join play Kalah"
-        ))),
+/// Oware is played on its own board: a [`UsageError`] for rule options
+/// given with `--game oware`.
+fn oware_rules_refused(cmd: &HostCmd) -> Result<(), UsageError> {
+    if cmd.game == Game::Oware && cmd.rules.any_given() {
+        return Err(UsageError(
+            "Oware is played on 6 houses a side with 4 seeds each: leave out the rule options"
+                .into(),
+        ));
     }
+    Ok(())
 }
 
 /// Runs `mancala host`.
@@ -40,7 +42,7 @@ fn kalah_only(game: Game) -> Result<(), UsageError> {
 /// # Errors
 /// Bad options, or a port that cannot be listened on.
 pub fn host(cmd: &HostCmd) -> anyhow::Result<ExitCode> {
-    kalah_only(cmd.game)?;
+    oware_rules_refused(cmd)?;
     let rules = cmd.rules.rules().map_err(UsageError)?;
     let name = own_name(&cmd.name)?;
     // One `mancala host NAME` per data directory: a second one would share
@@ -54,6 +56,7 @@ pub fn host(cmd: &HostCmd) -> anyhow::Result<ExitCode> {
     };
     let setup = HostSetup {
         name,
+        game: cmd.game,
         rules,
         first: cmd.first,
         bind: SocketAddr::new(cmd.bind, cmd.port),
@@ -72,7 +75,6 @@ pub fn host(cmd: &HostCmd) -> anyhow::Result<ExitCode> {
 /// Bad options: a code that is not a join code, an address that names
 /// nothing.
 pub fn join(cmd: &JoinCmd) -> anyhow::Result<ExitCode> {
-    kalah_only(cmd.game)?;
     let code: JoinCode = match &cmd.code {
         Some(code) => code
             .parse()
@@ -82,6 +84,7 @@ pub fn join(cmd: &JoinCmd) -> anyhow::Result<ExitCode> {
     let addresses = crate::net::link::resolve(&cmd.address).map_err(UsageError)?;
     let setup = JoinSetup {
         name: own_name(&cmd.name)?,
+        game: cmd.game,
         address: cmd.address.clone(),
         addresses,
         code,

@@ -14,11 +14,11 @@
 
 use std::path::PathBuf;
 
-use super::message::{At, Snapshot, ToHost, ToJoiner};
+use super::message::{At, OpenQuestion, Snapshot, ToHost, ToJoiner};
 use super::resume::{self, HostNote};
 use crate::game::Match;
-use crate::rules::{MoveError, NoTrace, Outcome, Pit, Played, Side, Step};
-use crate::session::{Asking, Session, SessionCommand, SessionEvent};
+use crate::rules::{MoveError, Outcome, Pit, Side};
+use crate::session::{Asking, Moved, Session, SessionCommand, SessionEvent};
 use crate::store::Keeper;
 
 /// The side the host plays; the joiner plays the other.
@@ -29,13 +29,9 @@ pub const JOINER_SIDE: Side = Side::North;
 /// Something that happened in the match, for the front ends to show.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Happening {
-    /// A move, with its steps for the animation.
-    Moved {
-        /// What the move did.
-        played: Played,
-        /// Each seed lifted and dropped, in order.
-        steps: Vec<Step>,
-    },
+    /// A move, as the session made it (with its sowing, for the
+    /// animation).
+    Moved(Box<Moved>),
     /// The round just ended (its last move was shown before).
     RoundOver {
         /// How it ended.
@@ -91,6 +87,30 @@ pub struct Said {
     pub show: Vec<Happening>,
 }
 
+/// What the session's `events` show on either end, in order (`m`: the
+/// match after them).
+#[must_use]
+pub fn happenings(events: Vec<SessionEvent>, m: &Match) -> Vec<Happening> {
+    let record = events.iter().find_map(|e| match e {
+        SessionEvent::Recorded(path) => Some(path.clone()),
+        _ => None,
+    });
+    let happening = |event| {
+        Some(match event {
+            SessionEvent::KeepFailed(text) => Happening::Note(text),
+            SessionEvent::Moved(moved) => Happening::Moved(moved),
+            SessionEvent::RoundOver(..) => Happening::RoundOver {
+                outcome: m.outcome()?,
+                record: record.clone(),
+            },
+            SessionEvent::TookBack(notice, _) => Happening::Undone { text: notice.text },
+            SessionEvent::RoundOpened(..) => Happening::NextRound,
+            _ => return None,
+        })
+    };
+    events.into_iter().filter_map(happening).collect()
+}
+
 /// A message from the joiner that breaks the protocol: the connection
 /// ends with this sentence, and the match is untouched.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,15 +119,13 @@ pub struct Violation(pub String);
 /// The host's match. See the [module docs](self).
 pub struct Hosted {
     session: Session,
-    /// The match as the joiner was last told of it.
-    told: Match,
     /// Why the resume note could not be kept, until it is said.
     journal_problem: Option<String>,
     again: [Option<bool>; 2],
     undo: Option<(Side, At)>,
-    /// A change is not saved yet: the joiner hears of it once it is.
-    unsaved: bool,
-    finished: bool,
+    /// What the joiner is told once the change waiting for its save is
+    /// kept (moves only: nothing else is done meanwhile).
+    held: Vec<ToJoiner>,
 }
 
 impl Hosted {
@@ -115,13 +133,11 @@ impl Hosted {
     #[must_use]
     pub fn new(game: Match, keeper: Keeper) -> Hosted {
         Hosted {
-            told: game.clone(),
             session: Session::hosting(game, JOINER_SIDE, keeper),
             journal_problem: None,
             again: [None, None],
             undo: None,
-            unsaved: false,
-            finished: false,
+            held: Vec::new(),
         }
     }
 
@@ -129,7 +145,7 @@ impl Hosted {
     /// match.
     #[must_use]
     pub fn with_journal(mut self, host: &str, note: &HostNote) -> Hosted {
-        if let Err(e) = resume::store(host, resume::Settings::of(&self.told), note) {
+        if let Err(e) = resume::store(host, resume::Settings::of(self.current()), note) {
             self.journal_problem = Some(format!(
                 "the note that offers this match again after a restart could not be kept ({}); the match itself is saved as usual",
                 crate::store::files::words(&e)
@@ -143,15 +159,9 @@ impl Hosted {
         self.journal_problem.take()
     }
 
-    /// The match as the joiner was last told of it (what both players
-    /// have seen confirmed).
-    #[must_use]
-    pub fn game(&self) -> &Match {
-        &self.told
-    }
-
-    /// The match as the host's session holds it (ahead of
-    /// [`Hosted::game`] while a change waits for its save).
+    /// The match as the host's session holds it: the round just finished
+    /// while "Play again?" is asked (ahead of what the joiner was told
+    /// while a change waits for its save).
     #[must_use]
     pub fn current(&self) -> &Match {
         self.session.current()
@@ -160,144 +170,150 @@ impl Hosted {
     /// Whether the match is over for good.
     #[must_use]
     pub fn is_finished(&self) -> bool {
-        self.finished
+        self.session.asking() == Asking::Over
     }
 
     /// Whether a change waits for its save before the joiner hears of it.
     #[must_use]
     pub fn is_unsaved(&self) -> bool {
-        self.unsaved
+        self.session.is_behind()
     }
 
-    /// The answers to "Play again?" given so far, by side.
-    #[must_use]
-    pub fn again(&self) -> [Option<bool>; 2] {
-        self.again
+    /// Where the match is as the joiner was told of it.
+    fn told_at(&self) -> At {
+        let mut at = At::of(self.current());
+        at.ply = at
+            .ply
+            .saturating_sub(u32::try_from(self.held.len()).unwrap_or(u32::MAX));
+        at
     }
 
-    /// A pending request to take back a move: who asked.
+    /// What `side`'s player is asked now, as the session has it with what
+    /// only a network match adds (a take-back both agree to, both answers
+    /// to "Play again?"); nothing while a change waits for its save.
     #[must_use]
-    pub fn undo_request(&self) -> Option<Side> {
-        self.undo.map(|(side, _)| side)
+    pub fn question(&self, side: Side) -> Option<OpenQuestion> {
+        if self.is_unsaved() {
+            return None;
+        }
+        if let Some((by, _)) = self.undo {
+            return Some(if by == side {
+                OpenQuestion::WaitAgree
+            } else {
+                OpenQuestion::Agree
+            });
+        }
+        match self.session.asking() {
+            Asking::PlayAgain if self.again[side.index()].is_some() => {
+                Some(OpenQuestion::WaitAgain)
+            }
+            Asking::PlayAgain => Some(OpenQuestion::PlayAgain),
+            Asking::Move(to_move) if to_move == side => Some(OpenQuestion::Move),
+            Asking::Move(_) => Some(OpenQuestion::Wait),
+            _ => None,
+        }
+    }
+
+    /// The joiner's question, for it to be told after a change.
+    fn ask_joiner(&self, said: &mut Said) {
+        if let Some(question) = self.question(JOINER_SIDE) {
+            said.send.push(ToJoiner::Asked { question });
+        }
     }
 
     /// What a joiner named `name` (already cleaned) is sent on joining:
-    /// the match, and the host's answer to "Play again?" if given.
+    /// the match as it was told (a move waiting for its save is not in
+    /// it), the host's answer to "Play again?" if given, and its question.
     ///
     /// # Errors
     /// The sentence that turns the joiner away: not the name this match
     /// was started with.
     pub fn welcome(&mut self, name: &str, resumed: bool) -> Result<Vec<ToJoiner>, String> {
-        let expected = self.told.name(JOINER_SIDE);
+        let m = self.current();
+        let expected = m.name(JOINER_SIDE);
         if name != expected {
-            let host = self.told.name(HOST_SIDE);
+            let host = m.name(HOST_SIDE);
             return Err(format!(
                 "This is {host}'s match against {expected}: join as {expected}, or ask {host} for a new match."
             ));
         }
+        let mut state = Snapshot::of(m);
+        let told: Vec<&str> = state.moves.split(',').collect();
+        state.moves = told[..told.len().saturating_sub(self.held.len())].join(",");
         // A request made before the joiner went away no longer stands.
         self.undo = None;
-        let mut out = vec![ToJoiner::Welcome {
-            state: Snapshot::of(&self.told),
+        let mut said = Said::default();
+        said.send.push(ToJoiner::Welcome {
+            state: Box::new(state),
             resumed,
             // The host's seat keeper fills in the key (see `super::seat`).
             seat_key: String::new(),
-        }];
+        });
         if let Some(yes) = self.again[HOST_SIDE.index()] {
-            out.push(ToJoiner::Again { yes });
+            said.send.push(ToJoiner::Again { yes });
         }
         // The joiner answers again after coming back.
         self.again[JOINER_SIDE.index()] = None;
-        Ok(out)
+        self.ask_joiner(&mut said);
+        Ok(said.send)
     }
 
-    /// The session's `events` after a change: what the host's player is
-    /// shown, and what the joiner is told once the change is kept.
-    fn after(&mut self, events: Vec<SessionEvent>, said: &mut Said) {
-        let record = events.iter().find_map(|e| match e {
-            SessionEvent::Recorded(path) => Some(path.clone()),
-            _ => None,
-        });
-        // What could not be kept is said before the change itself.
+    /// Carries out `command` (of `side`'s player, when given) in the
+    /// session: what the host's player is shown, and what the joiner is
+    /// told once the change is kept; the rules' refusal, if any.
+    fn run(
+        &mut self,
+        side: Option<Side>,
+        command: SessionCommand,
+        said: &mut Said,
+    ) -> Option<MoveError> {
+        let mut at = At::of(self.current());
+        let events = match side {
+            Some(side) => self.session.handle_for(side, command),
+            None => self.session.handle(command),
+        };
+        let mut tell = Vec::new();
         for event in &events {
-            if let SessionEvent::KeepFailed(text) = event {
-                said.show.push(Happening::Note(text.clone()));
-            }
-        }
-        let was = self.unsaved;
-        self.unsaved = self.session.is_behind();
-        if self.unsaved && !was {
-            let opponent = self.told.name(JOINER_SIDE);
-            said.show.push(Happening::Said(format!(
-                "{opponent} is told of it once it is saved; the save is tried again every second."
-            )));
-        }
-        self.tell(said);
-        for event in events {
-            said.show.push(match event {
-                SessionEvent::Moved(moved) => Happening::Moved {
-                    played: moved.played.as_kalah(),
-                    steps: moved.steps,
-                },
-                SessionEvent::RoundOver(..) => match self.current().outcome() {
-                    Some(outcome) => Happening::RoundOver {
-                        outcome,
-                        record: record.clone(),
-                    },
-                    None => continue,
-                },
-                SessionEvent::TookBack(notice, _) => Happening::Undone { text: notice.text },
-                SessionEvent::RoundOpened(..) => Happening::NextRound,
-                _ => continue,
-            });
-        }
-    }
-
-    /// Tells the joiner what the session has kept since it was last told
-    /// (nothing while a save waits: see the [module docs](self)).
-    fn tell(&mut self, said: &mut Said) {
-        if self.unsaved {
-            return;
-        }
-        let m = self.session.current().clone();
-        if m.round() != self.told.round() {
-            // A new round (both agreed): it starts empty.
-            self.again = [None, None];
-            self.told = m.clone();
-            while self.told.undo() {}
-            said.send.push(ToJoiner::NextRound {
-                round: m.round(),
-                starter: m.starter(),
-            });
-        }
-        let (old, new) = (self.told.moves(), m.moves());
-        if new.len() < old.len() && old.starts_with(new) {
-            said.send.push(ToJoiner::Undone {
-                at: At::of(&m),
-                board: m.board().counts().to_vec(),
-            });
-        } else if new.len() > old.len() && new.starts_with(old) {
-            // Each new move, as made.
-            for &pit in &new[old.len()..] {
-                let at = At::of(&self.told);
-                if self.told.play(pit, &mut NoTrace).is_err() {
-                    break;
+            match event {
+                SessionEvent::Refused(e) => return Some(*e),
+                SessionEvent::Moved(moved) => {
+                    let (by, pit) = (moved.played.mover(), moved.played.pit());
+                    let pit = self.current().rules().letter(pit).unwrap_or('?');
+                    tell.push(ToJoiner::Moved { at, by, pit });
+                    at.ply += 1;
+                    // A move ends any request to take one back.
+                    self.undo = None;
                 }
-                said.send.push(ToJoiner::Moved {
-                    at,
-                    pit: self.told.rules().letter(pit).unwrap_or('?'),
-                    board: self.told.board().counts().to_vec(),
-                    to_move: self.told.board().to_move(),
-                });
-            }
-            // A move ends any request to take one back, and a round's end
-            // asks both "Play again?" afresh.
-            self.undo = None;
-            if self.told.board().is_over() {
-                self.again = [None, None];
+                SessionEvent::TookBack(..) => {
+                    let by = self.undo.take().map_or(HOST_SIDE, |(by, _)| by);
+                    let at = At::of(self.current());
+                    tell.push(ToJoiner::TookBack { at, by });
+                }
+                // Both answer "Play again?" afresh.
+                SessionEvent::RoundOver(..) => self.again = [None, None],
+                SessionEvent::RoundOpened(..) => {
+                    self.again = [None, None];
+                    let m = self.current();
+                    let (round, starter) = (m.round(), m.starter());
+                    tell.push(ToJoiner::NextRound { round, starter });
+                }
+                _ => {}
             }
         }
-        self.told = m;
+        said.show.extend(happenings(events, self.current()));
+        if self.is_unsaved() {
+            if self.held.is_empty() {
+                let opponent = self.current().name(JOINER_SIDE);
+                said.show.push(Happening::Said(format!(
+                    "{opponent} is told of it once it is saved; the save is tried again every second."
+                )));
+            }
+            self.held.extend(tell);
+        } else {
+            said.send.append(&mut self.held);
+            said.send.extend(tell);
+        }
+        None
     }
 
     /// Tries again the save that failed; once it is kept, the joiner
@@ -306,14 +322,14 @@ impl Hosted {
         let mut said = Said::default();
         // The reason was said already.
         let _ = self.session.save_again();
-        self.unsaved = self.session.is_behind();
-        if !self.unsaved {
-            let opponent = self.told.name(JOINER_SIDE);
+        if !self.is_unsaved() {
+            let opponent = self.current().name(JOINER_SIDE);
             said.show.push(Happening::Said(format!(
                 "The match is saved now: {opponent} is told."
             )));
+            said.send.append(&mut self.held);
+            self.ask_joiner(&mut said);
         }
-        self.tell(&mut said);
         said
     }
 
@@ -322,27 +338,22 @@ impl Hosted {
     /// # Errors
     /// Why it cannot be played now.
     pub fn local_move(&mut self, pit: Pit) -> Result<Said, String> {
-        let opponent = self.told.name(JOINER_SIDE).to_string();
         if self.undo.is_some() {
             return Err("First the request to take back a move must be answered.".into());
         }
-        if self.told.outcome().is_some() || self.finished {
-            return Err("The round is over: answer y or n.".into());
-        }
-        if self.unsaved {
+        if self.is_unsaved() {
             return Err("The last move is not saved yet: play on once it is.".into());
         }
-        let events = self
-            .session
-            .handle_for(HOST_SIDE, SessionCommand::Play(pit));
-        match refusal(&events) {
-            Some(_) if self.session.asking() == Asking::Move(JOINER_SIDE) => {
-                Err(format!("It is {opponent}'s turn."))
-            }
+        let mut said = Said::default();
+        match self.run(Some(HOST_SIDE), SessionCommand::Play(pit), &mut said) {
+            Some(MoveError::NotYours) => Err(format!(
+                "It is {}'s turn.",
+                self.current().name(JOINER_SIDE)
+            )),
+            Some(MoveError::GameOver) => Err("The round is over: answer y or n.".into()),
             Some(e) => Err(e.to_string()),
             None => {
-                let mut said = Said::default();
-                self.after(events, &mut said);
+                self.ask_joiner(&mut said);
                 Ok(said)
             }
         }
@@ -354,12 +365,12 @@ impl Hosted {
     /// Why it cannot be asked now.
     pub fn local_undo(&mut self) -> Result<Said, String> {
         self.check_undo(HOST_SIDE)?;
-        let at = At::of(&self.told);
+        let at = At::of(self.current());
         self.undo = Some((HOST_SIDE, at));
-        Ok(Said {
-            send: vec![ToJoiner::UndoAsked { at }],
-            show: Vec::new(),
-        })
+        let mut said = Said::default();
+        said.send.push(ToJoiner::UndoAsked { at });
+        self.ask_joiner(&mut said);
+        Ok(said)
     }
 
     /// The host's player's yes or no to the question open now: the
@@ -367,30 +378,28 @@ impl Hosted {
     /// round; `None` when neither is open.
     pub fn local_answer(&mut self, yes: bool) -> Option<Said> {
         let mut said = Said::default();
-        if self.undo_request() == Some(JOINER_SIDE) {
-            if yes {
-                self.take_back(&mut said);
-            } else {
+        match self.question(HOST_SIDE)? {
+            OpenQuestion::Agree if yes => self.take_back(&mut said),
+            OpenQuestion::Agree => {
                 self.undo = None;
                 said.send.push(ToJoiner::UndoDeclined);
                 said.show
                     .push(Happening::Said("You said no: the move stays.".into()));
             }
-        } else if self.told.outcome().is_some() && self.again[HOST_SIDE.index()].is_none() {
-            self.answer_again(HOST_SIDE, yes, &mut said);
-        } else {
-            return None;
+            OpenQuestion::PlayAgain => self.answer_again(HOST_SIDE, yes, &mut said),
+            _ => return None,
         }
+        self.ask_joiner(&mut said);
         Some(said)
     }
 
     /// Whether `by` may ask to take back their last move now.
     fn check_undo(&self, by: Side) -> Result<(), String> {
         let m = self.current();
-        if self.told.board().is_over() || self.finished {
+        if m.outcome().is_some() || self.is_finished() {
             return Err("The round is over: its moves are recorded.".into());
         }
-        if self.unsaved {
+        if self.is_unsaved() {
             return Err(format!(
                 "{} has just moved: the move is on its way.",
                 m.name(JOINER_SIDE)
@@ -410,9 +419,8 @@ impl Hosted {
 
     /// Both agreed: the asker's move and the replies to it go.
     fn take_back(&mut self, said: &mut Said) {
-        if let Some((by, _)) = self.undo.take() {
-            let events = self.session.handle(SessionCommand::TakeBack(by));
-            self.after(events, said);
+        if let Some((by, _)) = self.undo {
+            self.run(None, SessionCommand::TakeBack(by), said);
         }
     }
 
@@ -420,9 +428,6 @@ impl Hosted {
     /// a no ends the match (its save cleared before the joiner is told),
     /// two yeses start the next round.
     fn answer_again(&mut self, side: Side, yes: bool, said: &mut Said) {
-        if self.told.outcome().is_none() || self.finished {
-            return;
-        }
         self.again[side.index()] = Some(yes);
         if side == HOST_SIDE {
             said.send.push(ToJoiner::Again { yes });
@@ -431,16 +436,12 @@ impl Hosted {
         }
         match self.again {
             [Some(false), _] | [_, Some(false)] => {
-                self.finished = true;
-                let events = self.session.handle(SessionCommand::Answer(false));
-                self.after(events, said);
+                self.run(None, SessionCommand::Answer(false), said);
                 said.send.push(ToJoiner::Finished);
                 said.show.push(Happening::Finished);
             }
             [Some(true), Some(true)] => {
-                self.again = [None, None];
-                let events = self.session.handle(SessionCommand::Answer(true));
-                self.after(events, said);
+                self.run(None, SessionCommand::Answer(true), said);
             }
             _ => {}
         }
@@ -454,41 +455,37 @@ impl Hosted {
     pub fn remote(&mut self, message: ToHost) -> Result<Said, Violation> {
         let violation = |what: &str| Err(Violation(what.to_string()));
         let mut said = Said::default();
+        let told = self.told_at();
         match message {
-            ToHost::Ping => {}
+            ToHost::Ping => return Ok(said),
             ToHost::Join { .. } => return violation("joined twice on one connection"),
-            ToHost::Move { at, pit } => {
-                if self.unsaved && at == At::of(&self.told) {
-                    // Sent again by a joiner who came back before hearing
-                    // of it: the first one stands, and waits for its save.
-                    return Ok(said);
-                }
-                if at != At::of(&self.told) {
-                    return violation("sent a move for another position");
-                }
-                if self.undo.is_some() {
-                    return violation("sent a move while a take-back request was open");
-                }
-                let rules = *self.told.rules();
+            // Sent again by a joiner who came back before hearing of it:
+            // the first one stands, and waits for its save.
+            ToHost::Move { at, .. } if self.is_unsaved() && at == told => return Ok(said),
+            ToHost::Move { at, .. } if at != told => {
+                return violation("sent a move for another position");
+            }
+            ToHost::Move { .. } if self.undo.is_some() => {
+                return violation("sent a move while a take-back request was open");
+            }
+            ToHost::Move { pit, .. } => {
+                let rules = *self.current().rules();
                 let Some(pit) = rules
                     .pit_by_letter(pit)
                     .filter(|&p| rules.owner(p) == JOINER_SIDE)
                 else {
                     return violation("sent a move from a pit that is not theirs");
                 };
-                let events = self
-                    .session
-                    .handle_for(JOINER_SIDE, SessionCommand::Play(pit));
-                match refusal(&events) {
+                match self.run(Some(JOINER_SIDE), SessionCommand::Play(pit), &mut said) {
                     Some(MoveError::NotYours | MoveError::GameOver) => {
                         return violation("sent a move out of turn");
                     }
                     Some(e) => return violation(&format!("sent a move the rules refuse ({e})")),
-                    None => self.after(events, &mut said),
+                    None => {}
                 }
             }
             ToHost::Undo { at } => {
-                if at != At::of(&self.told) {
+                if at != told {
                     // Asked before the last move arrived: void, not a fault.
                     said.send.push(ToJoiner::UndoDeclined);
                 } else if let Err(why) = self.check_undo(JOINER_SIDE) {
@@ -500,38 +497,28 @@ impl Hosted {
                 }
             }
             ToHost::UndoAnswer { at, yes } => match self.undo {
+                Some((HOST_SIDE, asked)) if asked == at && yes => self.take_back(&mut said),
                 Some((HOST_SIDE, asked)) if asked == at => {
-                    if yes {
-                        self.take_back(&mut said);
-                    } else {
-                        self.undo = None;
-                        said.show.push(Happening::UndoDeclined { by: JOINER_SIDE });
-                    }
+                    self.undo = None;
+                    said.show.push(Happening::UndoDeclined { by: JOINER_SIDE });
                 }
                 // An answer to a request that no longer stands.
                 _ => {}
             },
-            ToHost::Again { yes } => {
-                if self.told.outcome().is_none() {
-                    return violation("answered 'Play again?' during a round");
-                }
-                self.answer_again(JOINER_SIDE, yes, &mut said);
-            }
+            ToHost::Again { yes } => match self.question(JOINER_SIDE) {
+                Some(OpenQuestion::PlayAgain) => self.answer_again(JOINER_SIDE, yes, &mut said),
+                Some(OpenQuestion::WaitAgain) => {}
+                _ => return violation("answered 'Play again?' during a round"),
+            },
             ToHost::Leave => {
                 self.undo = None;
                 said.show.push(Happening::Left { side: JOINER_SIDE });
+                return Ok(said);
             }
         }
+        self.ask_joiner(&mut said);
         Ok(said)
     }
-}
-
-/// Why the session refused a move, if it did.
-fn refusal(events: &[SessionEvent]) -> Option<MoveError> {
-    events.iter().find_map(|e| match e {
-        SessionEvent::Refused(e) => Some(*e),
-        _ => None,
-    })
 }
 
 #[cfg(test)]
@@ -562,19 +549,31 @@ pub(crate) mod tests {
     }
 
     fn pit(h: &Hosted, letter: char) -> Pit {
-        h.game().rules().pit_by_letter(letter).unwrap()
+        h.current().rules().pit_by_letter(letter).unwrap()
     }
 
     #[test]
     fn out_of_turn_and_illegal_moves_end_the_connection_and_change_nothing() {
         let mut h = hosted();
-        let at = At::of(h.game());
+        let at = At::of(h.current());
         // South (the host) moves first.
         assert!(h.remote(ToHost::Move { at, pit: 'd' }).is_err());
         assert!(h.local_move(pit(&h, 'd')).is_err(), "not hers");
         let said = h.local_move(pit(&h, 'a')).unwrap();
-        assert!(matches!(said.send[..], [ToJoiner::Moved { pit: 'a', .. }]));
-        let at = At::of(h.game());
+        assert!(matches!(
+            said.send[..],
+            [
+                ToJoiner::Moved {
+                    pit: 'a',
+                    by: HOST_SIDE,
+                    ..
+                },
+                ToJoiner::Asked {
+                    question: OpenQuestion::Move
+                }
+            ]
+        ));
+        let at = At::of(h.current());
         assert!(h.remote(ToHost::Move { at, pit: 'a' }).is_err(), "not his");
         let stale = At { round: 1, ply: 0 };
         assert!(
@@ -597,48 +596,71 @@ pub(crate) mod tests {
         let mut h = hosted();
         h.local_move(pit(&h, 'a')).unwrap();
         // The joiner has no move of his own to take back yet.
-        let at = At::of(h.game());
+        let at = At::of(h.current());
         let said = h.remote(ToHost::Undo { at }).unwrap();
-        assert_eq!(said.send, [ToJoiner::UndoDeclined]);
+        let asked = |question| ToJoiner::Asked { question };
+        assert_eq!(
+            said.send,
+            [ToJoiner::UndoDeclined, asked(OpenQuestion::Move)]
+        );
         h.remote(ToHost::Move { at, pit: 'd' }).unwrap();
-        let at = At::of(h.game());
+        let at = At::of(h.current());
         let said = h.remote(ToHost::Undo { at }).unwrap();
         assert_eq!(said.show, [Happening::UndoAsked { by: JOINER_SIDE }]);
+        assert_eq!(said.send, [asked(OpenQuestion::WaitAgree)]);
+        assert_eq!(h.question(HOST_SIDE), Some(OpenQuestion::Agree));
         assert_eq!(
             h.local_answer(false).unwrap().send,
-            [ToJoiner::UndoDeclined]
+            [ToJoiner::UndoDeclined, asked(OpenQuestion::Wait)]
         );
         h.remote(ToHost::Undo { at }).unwrap();
         let said = h.local_answer(true).unwrap();
         assert!(
-            matches!(said.send[..], [ToJoiner::Undone { .. }]),
+            matches!(
+                said.send[..],
+                [
+                    ToJoiner::TookBack {
+                        by: JOINER_SIDE,
+                        ..
+                    },
+                    ToJoiner::Asked {
+                        question: OpenQuestion::Move
+                    }
+                ]
+            ),
             "{said:?}"
         );
-        assert_eq!(h.game().moves().len(), 1, "back to Michael's turn");
-        assert_eq!(h.game().board().to_move(), JOINER_SIDE);
+        assert_eq!(h.current().moves().len(), 1, "back to Michael's turn");
+        assert_eq!(h.current().board().to_move(), JOINER_SIDE);
     }
 
     #[test]
     fn a_round_ends_with_both_answers() {
         let mut h = hosted();
-        while h.game().outcome().is_none() {
-            let p = h.game().board().legal_moves().next().unwrap();
-            if h.game().board().to_move() == HOST_SIDE {
+        while h.current().outcome().is_none() {
+            let p = h.current().board().legal_moves().next().unwrap();
+            if h.current().board().to_move() == HOST_SIDE {
                 h.local_move(p).unwrap();
             } else {
-                let letter = h.game().rules().letter(p).unwrap();
-                let at = At::of(h.game());
+                let letter = h.current().rules().letter(p).unwrap();
+                let at = At::of(h.current());
                 h.remote(ToHost::Move { at, pit: letter }).unwrap();
             }
         }
         let said = h.local_answer(true).unwrap();
-        assert_eq!(said.send, [ToJoiner::Again { yes: true }]);
+        let asked = ToJoiner::Asked {
+            question: OpenQuestion::PlayAgain,
+        };
+        assert_eq!(said.send, [ToJoiner::Again { yes: true }, asked]);
         let said = h.remote(ToHost::Again { yes: true }).unwrap();
         assert!(
-            matches!(said.send[..], [ToJoiner::NextRound { round: 2, .. }]),
+            matches!(
+                said.send[..],
+                [ToJoiner::NextRound { round: 2, .. }, ToJoiner::Asked { .. }]
+            ),
             "{said:?}"
         );
         assert!(said.show.contains(&Happening::NextRound));
-        assert_eq!(h.game().round(), 2);
+        assert_eq!(h.current().round(), 2);
     }
 }

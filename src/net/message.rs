@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::RemoteText;
 use crate::game::{FirstMover, Match, MatchConfig, Seat, Tally};
 use crate::players::PlayerKind;
-use crate::rules::{Board, Pit, Rules, Side};
+use crate::rules::{Pit, Rules, Side};
 use crate::store::Record;
 
 /// The value of [`Hello`]'s `game` field: this is a mancala program.
@@ -144,7 +144,7 @@ pub enum ToJoiner {
     /// The joiner is in: the match as it stands.
     Welcome {
         /// The match.
-        state: Snapshot,
+        state: Box<Snapshot>,
         /// Whether the match was going on before this connection.
         resumed: bool,
         /// The secret that takes this seat back while a connection holds
@@ -159,18 +159,17 @@ pub enum ToJoiner {
         #[serde(deserialize_with = "cleaned::text")]
         text: String,
     },
-    /// A move the host has saved: final.
+    /// A move the host has saved: final. The joiner plays it on its own
+    /// board with the rules, which work out its sowing: no board is sent.
     Moved {
         /// Where it was played.
         at: At,
+        /// Whose move it is.
+        #[serde(with = "side_text")]
+        by: Side,
         /// The pit's letter (only an ASCII letter decodes).
         #[serde(with = "pit_letter")]
         pit: char,
-        /// Every count after the move, in the board's layout.
-        board: Vec<u16>,
-        /// Who moves next (or would, if the round is over).
-        #[serde(with = "side_text")]
-        to_move: Side,
     },
     /// The host asks to take back the last move made before `at`.
     UndoAsked {
@@ -179,12 +178,14 @@ pub enum ToJoiner {
     },
     /// The host's "no" to the joiner's request to take back a move.
     UndoDeclined,
-    /// The last move was taken back (both agreed).
-    Undone {
+    /// Both agreed: `by`'s last move and the replies to it were taken
+    /// back, and the match is at `at` now.
+    TookBack {
         /// Where the match is now.
         at: At,
-        /// Every count now.
-        board: Vec<u16>,
+        /// Whose move was taken back.
+        #[serde(with = "side_text")]
+        by: Side,
     },
     /// The host player's answer to "Play again?".
     Again {
@@ -198,6 +199,11 @@ pub enum ToJoiner {
         /// Who moves first.
         #[serde(with = "side_text")]
         starter: Side,
+    },
+    /// What the joiner's player is asked now (sent after every change).
+    Asked {
+        /// The question.
+        question: OpenQuestion,
     },
     /// The match is over (someone said no to playing again).
     Finished,
@@ -213,10 +219,31 @@ pub enum ToJoiner {
     },
 }
 
+/// What the host's session asks one player now, as [`ToJoiner::Asked`]
+/// tells the joiner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OpenQuestion {
+    /// To choose a pit.
+    Move,
+    /// To wait for the other player's move.
+    Wait,
+    /// To agree to take back the other player's last move (y/n).
+    Agree,
+    /// To wait for the answer to their own request to take a move back.
+    WaitAgree,
+    /// "Play again? (y/n)".
+    PlayAgain,
+    /// To wait for the other player's answer to "Play again?".
+    WaitAgain,
+}
+
 /// A match as the joiner needs it: rules, names, round, tally and moves.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Snapshot {
+    /// The game family, `kalah` or `oware`.
+    pub game: String,
     /// Pits per side.
     pub pits: u8,
     /// Seeds per pit at the start.
@@ -250,6 +277,7 @@ impl Snapshot {
         let record = Record::of_match(m);
         let rules = m.rules();
         Snapshot {
+            game: m.game().as_str().to_string(),
             pits: u8::try_from(rules.pits()).unwrap_or(u8::MAX),
             seeds: u8::try_from(rules.seeds()).unwrap_or(u8::MAX),
             capture: rules.capture().to_string(),
@@ -288,7 +316,7 @@ impl Snapshot {
         let first: FirstMover = self.first.parse().map_err(|_| bad("starter setting"))?;
         let name = |n: &str| super::clean_remote_name(n).ok_or_else(|| bad("a name"));
         let config = MatchConfig {
-            game: crate::rules::Game::Kalah,
+            game: self.game.parse().map_err(|_| bad("game"))?,
             rules,
             seats: [
                 // As the joiner sees it: the host is the friend over the network.
@@ -411,12 +439,6 @@ pub fn encode<T: Serialize>(message: &T) -> Vec<u8> {
     serde_json::to_vec(message).unwrap_or_default()
 }
 
-/// Whether `board` holds exactly the counts and the side to move reported.
-#[must_use]
-pub fn same_board(board: &Board, counts: &[u16], to_move: Option<Side>) -> bool {
-    board.counts() == counts && to_move.is_none_or(|side| side == board.to_move())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -446,7 +468,7 @@ mod tests {
         let m = a_match();
         let snap = Snapshot::of(&m);
         let json = encode(&ToJoiner::Welcome {
-            state: snap.clone(),
+            state: Box::new(snap.clone()),
             resumed: true,
             seat_key: "k".into(),
         });
@@ -454,7 +476,7 @@ mod tests {
         assert_eq!(
             back,
             ToJoiner::Welcome {
-                state: snap.clone(),
+                state: Box::new(snap.clone()),
                 resumed: true,
                 seat_key: "k".into(),
             }
@@ -528,8 +550,7 @@ mod tests {
                     json(serde_json::json!({"type": "move", "at": at, "pit": text})),
                     json(serde_json::json!({"type": "again", "yes": true, text: 1})),
                     json(serde_json::json!({"type": text})),
-                    json(serde_json::json!({"type": "moved", "at": at, "pit": "a",
-                        "board": [0], "to_move": text})),
+                    json(serde_json::json!({"type": "moved", "at": at, "pit": "a", "by": text})),
                     json(serde_json::json!({"type": "next-round", "round": 2, "starter": text})),
                 ];
                 for body in refused {

@@ -25,8 +25,8 @@
 //!   message fails to open and ends the connection.
 //! - [`hosted`]: the host's match: its session checks every proposed move
 //!   (whose turn, the rules), saves it through the
-//!   [`crate::store::Keeper`] *before* confirming it, and confirms it with
-//!   the resulting board; [`mirror`] is the joiner's copy.
+//!   [`crate::store::Keeper`] *before* confirming it, and tells the
+//!   joiner what it kept as typed events ([`message::ToJoiner`]).
 //! - [`gate`]: the host's door: handshakes at once (bounded, each with a
 //!   deadline), tries at the code (token buckets per address and in all),
 //!   and one line per kind of turned-away connection a minute.
@@ -63,7 +63,6 @@ pub mod gate;
 pub mod hosted;
 pub mod link;
 pub mod message;
-pub mod mirror;
 pub mod play;
 pub mod resume;
 pub mod seat;
@@ -71,8 +70,9 @@ pub mod session;
 
 /// The protocol this program speaks. Programs talk only when their
 /// protocols are equal: [`session`] checks it first, in the clear.
-/// (3: a take-back goes back to the asker's turn, one move or more.)
-pub const PROTOCOL_VERSION: u32 = 3;
+/// (4: the host sends its session's events, moves as who and which pit
+/// with no board, and the question open for the joiner.)
+pub const PROTOCOL_VERSION: u32 = 4;
 
 /// The port `mancala host` listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = 7531;

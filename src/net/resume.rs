@@ -20,7 +20,7 @@ use sha2::{Digest, Sha256};
 
 use super::code::JoinCode;
 use crate::game::FirstMover;
-use crate::rules::Rules;
+use crate::rules::{Game, Rules};
 use crate::store::data_dir;
 use crate::store::files::{self, Follow, read_text, write_atomic};
 
@@ -33,9 +33,11 @@ pub struct HostNote {
     pub code: JoinCode,
 }
 
-/// The settings a note belongs to: the rules and who starts.
+/// The settings a note belongs to: the game, the rules and who starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
+    /// The game family.
+    pub game: Game,
     /// The match's rules.
     pub rules: Rules,
     /// Who starts each round.
@@ -47,6 +49,7 @@ impl Settings {
     #[must_use]
     pub fn of(m: &crate::game::Match) -> Settings {
         Settings {
+            game: m.game(),
             rules: *m.rules(),
             first: m.config().first,
         }
@@ -81,7 +84,11 @@ fn prefix(host: &str) -> String {
 fn suffix(settings: Settings) -> String {
     format!(
         "-{}.txt",
-        hashed(&format!("{:?} {:?}", settings.rules, settings.first))
+        // Kalah's notes keep the names they had before Oware was hosted.
+        hashed(&match settings.game {
+            Game::Kalah => format!("{:?} {:?}", settings.rules, settings.first),
+            game => format!("{:?} {:?} {game}", settings.rules, settings.first),
+        })
     )
 }
 

@@ -425,7 +425,9 @@ fn report_move(out: &mut impl Write, animate: bool, m: &Match, moved: &Moved) ->
     let letter = m.rules().letter(played.pit()).unwrap_or('?');
     match *by {
         MovedBy::Person => {}
-        MovedBy::Redone => writeln!(out, "{}", plays(name, letter))?,
+        // Not typed here: said, unless its sowing line says it.
+        MovedBy::Network if animate && board::sowing_line(m.rules(), steps).is_some() => {}
+        MovedBy::Redone | MovedBy::Network => writeln!(out, "{}", plays(name, letter))?,
         MovedBy::Computer {
             fallback,
             unproven: thought,

@@ -1,8 +1,9 @@
 //! The network game line by line: `mancala host` and `mancala join` in
 //! plain mode (`--plain`, or whenever standard input or output is not a
 //! terminal), so that a whole network match can be driven through pipes.
-//! What is said is [`crate::net::play`]'s; this prints it, reads standard
-//! input on a thread, and waits for the next event.
+//! What is said is [`crate::net::play`]'s; this prints it (a move through
+//! the local game's printer), reads standard input on a thread, and waits
+//! for the next event.
 
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
@@ -11,7 +12,7 @@ use std::time::Duration;
 
 use crate::game::Match;
 use crate::net::play::{HostGame, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, Show, names};
-use crate::rules::{Played, Step};
+use crate::session::Moved;
 
 use super::board;
 use super::lines::{LineGame, drive, spawn_input};
@@ -36,10 +37,12 @@ impl<W: Write> Lines<W> {
         Ok(())
     }
 
-    /// Prints the prompt again if news cut it.
-    fn restore_prompt(&mut self) -> io::Result<()> {
+    /// Prints the prompt again if news cut it, while it is still `asked`
+    /// (the joiner's question waits for the host's word after news).
+    fn restore_prompt(&mut self, asked: bool) -> io::Result<()> {
         match self.open.take() {
-            Some((prompt, true)) => self.prompt(&prompt),
+            Some((prompt, true)) if asked => self.prompt(&prompt),
+            Some((_, true)) => Ok(()),
             open => {
                 self.open = open;
                 Ok(())
@@ -79,20 +82,20 @@ impl<W: Write> Show for Lines<W> {
     fn board(&mut self, m: &Match) -> io::Result<()> {
         self.cut()?;
         writeln!(self.out)?;
-        write!(self.out, "{}", board::render(m.board(), names(m)))?;
+        let piles = super::piles(m);
+        write!(
+            self.out,
+            "{}",
+            board::render_piles(m.board(), names(m), piles)
+        )?;
         self.out.flush()
     }
 
-    fn moved(&mut self, m: &Match, played: &Played, steps: &[Step]) -> io::Result<()> {
-        let mover = m.name(played.mover).to_string();
-        match board::sowing_line(m.rules(), steps).filter(|_| self.animate) {
-            Some(line) => self.say(&format!("{mover} {line}"))?,
-            None => self.say(&format!(
-                "{mover} plays {}.",
-                m.rules().letter(played.pit).unwrap_or('?')
-            ))?,
-        }
-        self.board(m)
+    /// The local game's printer: a move typed here is not announced.
+    fn moved(&mut self, m: &Match, moved: &Moved) -> io::Result<()> {
+        self.cut()?;
+        super::report_move(&mut self.out, self.animate, m, moved)?;
+        self.out.flush()
     }
 }
 
@@ -110,7 +113,7 @@ impl<W: Write> LineGame for HostGame<Lines<W>> {
 
     fn handle(&mut self, event: HostIn) -> anyhow::Result<Option<ExitCode>> {
         let ended = HostGame::handle(self, event)?;
-        self.show_mut().restore_prompt()?;
+        self.show_mut().restore_prompt(true)?;
         Ok(ended)
     }
 
@@ -120,7 +123,7 @@ impl<W: Write> LineGame for HostGame<Lines<W>> {
 
     fn tick(&mut self) -> anyhow::Result<Option<ExitCode>> {
         HostGame::tick(self)?;
-        self.show_mut().restore_prompt()?;
+        self.show_mut().restore_prompt(true)?;
         Ok(None)
     }
 }
@@ -130,7 +133,8 @@ impl<W: Write> LineGame for JoinGame<Lines<W>> {
 
     fn handle(&mut self, event: JoinIn) -> anyhow::Result<Option<ExitCode>> {
         let ended = JoinGame::handle(self, event)?;
-        self.show_mut().restore_prompt()?;
+        let asked = self.is_asked();
+        self.show_mut().restore_prompt(asked)?;
         Ok(ended)
     }
 
@@ -140,7 +144,8 @@ impl<W: Write> LineGame for JoinGame<Lines<W>> {
 
     fn tick(&mut self) -> anyhow::Result<Option<ExitCode>> {
         let ended = JoinGame::tick(self)?;
-        self.show_mut().restore_prompt()?;
+        let asked = self.is_asked();
+        self.show_mut().restore_prompt(asked)?;
         Ok(ended)
     }
 }

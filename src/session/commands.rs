@@ -73,13 +73,6 @@ impl Session {
             does,
             label,
         };
-        let yes_no = |yes, no| {
-            vec![
-                answer(SessionCommand::Answer(true), "yes", 'y', yes),
-                answer(SessionCommand::Answer(false), "no", 'n', no),
-                answer(SessionCommand::Quit, "quit", 'q', ("quits", "quit")),
-            ]
-        };
         match self.asking() {
             Asking::Move(_) => turn_offers(self.game.rules()),
             Asking::Computer(_) => computer_offers(self.game.rules()),
@@ -116,6 +109,27 @@ impl Session {
         }
         parse_turn(self.game.rules(), side, &offers, text)
     }
+}
+
+/// The answers to a yes-or-no question: yes and no (each with what it
+/// does, as the help and the key bar say it), and quit.
+#[must_use]
+pub fn yes_no(
+    yes: (&'static str, &'static str),
+    no: (&'static str, &'static str),
+) -> Vec<OpenCommand> {
+    let answer = |command, word, key, (does, label)| OpenCommand {
+        command,
+        word,
+        key,
+        does,
+        label,
+    };
+    vec![
+        answer(SessionCommand::Answer(true), "yes", 'y', yes),
+        answer(SessionCommand::Answer(false), "no", 'n', no),
+        answer(SessionCommand::Quit, "quit", 'q', ("quits", "quit")),
+    ]
 }
 
 /// The commands open at a person's turn on a board of `rules`.
@@ -177,7 +191,8 @@ pub fn swap_offers(rules: &Rules) -> Vec<OpenCommand> {
 
 /// The command of `offers` that `text` spells: its word (any case), or its
 /// key (a lower-case key in either case, a capital exactly).
-fn spelled(offers: &[OpenCommand], text: &str) -> Option<SessionCommand> {
+#[must_use]
+pub fn spelled(offers: &[OpenCommand], text: &str) -> Option<SessionCommand> {
     offers
         .iter()
         .find(|o| {

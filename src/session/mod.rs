@@ -176,6 +176,9 @@ pub enum MovedBy {
     },
     /// Replayed by redo.
     Redone,
+    /// A person on another machine, kept by the host's session: shown as
+    /// played, since it was not typed here.
+    Network,
 }
 
 /// One move made, with everything a front end shows of it.
@@ -313,6 +316,36 @@ impl Session {
         session.play_on();
         session.events.clear();
         session
+    }
+
+    /// A network match's joiner: the match `game` as its host sent it, with
+    /// both seats [`SeatKind::Network`], since every move comes from the
+    /// host's session, the referee ([`Session::handle_for`]); `keeper` keeps
+    /// each finished round's record and statistics.
+    #[must_use]
+    pub fn following(game: Match, keeper: Keeper) -> Session {
+        let seats = [SeatKind::Network, SeatKind::Network];
+        let mut session = Session::with_seats(game, seats, Duration::ZERO, keeper);
+        session.follow_game();
+        session
+    }
+
+    /// Takes `game` as the followed match from here on (the host's, sent
+    /// again after a reconnection); a finished round waits at "Play
+    /// again?" and is not kept again.
+    pub fn follow(&mut self, game: Match) {
+        self.game = game;
+        self.follow_game();
+    }
+
+    fn follow_game(&mut self) {
+        self.finished = None;
+        self.pending = Pending::Move;
+        if self.game.position().is_over() {
+            self.finished = Some(Box::new(self.game.clone()));
+            self.game.next_round();
+            self.pending = Pending::PlayAgain;
+        }
     }
 
     fn with_seats(game: Match, seats: [SeatKind; 2], think: Duration, keeper: Keeper) -> Session {
@@ -573,10 +606,15 @@ impl Session {
         self.pending = Pending::Move;
         match command {
             SessionCommand::Play(pit) => {
+                let seat = &self.seats[self.game.holder(self.game.position().to_move()).index()];
+                let by = match seat {
+                    SeatKind::Network => MovedBy::Network,
+                    _ => MovedBy::Person,
+                };
                 if let Err(e) = self.game.position().check(pit) {
                     self.events.push(SessionEvent::Refused(e));
                 } else {
-                    self.play(pit, MovedBy::Person);
+                    self.play(pit, by);
                 }
             }
             SessionCommand::Undo => self.undo(),

@@ -24,7 +24,8 @@ use crate::net::play::{
 };
 use crate::net::resume::HostNote;
 use crate::players::PlayerKind;
-use crate::rules::{Pit, Played, Rules, Side, Step};
+use crate::rules::{Game, Pit, Rules, Side};
+use crate::session::Moved;
 use crate::tui::game::app::{App, Shown};
 use crate::tui::game::computer::{Answer, Request, Worker};
 use crate::tui::game::world::{Effect, GameMessage};
@@ -111,11 +112,12 @@ impl Show for Feed {
 
     /// The screen plays each confirmed move on its own match: this
     /// player's as confirmed, the other's as the answer to its turn.
-    fn moved(&mut self, _: &Match, played: &Played, _: &[Step]) -> io::Result<()> {
-        self.news.push(if played.mover == self.me {
-            News::Show(Shown::Played(played.pit))
+    fn moved(&mut self, _: &Match, moved: &Moved) -> io::Result<()> {
+        let (mover, pit) = (moved.played.mover(), moved.played.pit());
+        self.news.push(if mover == self.me {
+            News::Show(Shown::Played(pit))
         } else {
-            News::Other(played.pit)
+            News::Other(pit)
         });
         Ok(())
     }
@@ -124,7 +126,7 @@ impl Show for Feed {
         match what {
             // The screen words a move, its captures and extra turns, and the
             // round's result itself, with their marks, as in a local match.
-            Happening::Moved { played, steps } => self.moved(m, played, steps),
+            Happening::Moved(moved) => self.moved(m, moved),
             Happening::RoundOver { record, .. } => {
                 if let Some(path) = record {
                     self.push(Shown::Recorded(format!(
@@ -380,7 +382,7 @@ impl<E: NetEnd> World<App> for NetWorld<E> {
 /// The match shown until the network game sends one: the host's rules and
 /// names, nobody's move; `me` plays at this keyboard, the other seat is
 /// the friend over the network.
-fn placeholder(rules: Rules, first: FirstMover, names: [&str; 2], me: Side) -> Match {
+fn placeholder(game: Game, rules: Rules, first: FirstMover, names: [&str; 2], me: Side) -> Match {
     let seat = |side: Side| {
         let kind = if side == me {
             PlayerKind::Human
@@ -390,7 +392,7 @@ fn placeholder(rules: Rules, first: FirstMover, names: [&str; 2], me: Side) -> M
         Seat::new(names[side.index()], kind)
     };
     let config = MatchConfig {
-        game: crate::rules::Game::Kalah,
+        game,
         rules,
         seats: [seat(Side::South), seat(Side::North)],
         first,
@@ -450,6 +452,7 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
     let (tx, rx) = mpsc::channel();
     let (chosen, kept_at, options) = settings(given);
     let shown = placeholder(
+        setup.game,
         setup.rules,
         setup.first,
         [&setup.name, "your friend"],
@@ -476,7 +479,7 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
 pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result<ExitCode> {
     let (tx, rx) = mpsc::channel();
     let (chosen, kept_at, options) = settings(given);
-    let name = setup.name.clone();
+    let (name, played) = (setup.name.clone(), setup.game);
     let game = match JoinGame::connect(setup, Feed::new(JOINER_SIDE), tx)? {
         Ok(game) => game,
         Err((mut feed, code)) => {
@@ -490,6 +493,7 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
         }
     };
     let shown = placeholder(
+        played,
         Rules::KALAH,
         FirstMover::South,
         ["the host", &name],

@@ -368,6 +368,69 @@ fn the_scripted_round_through_the_network_records_as_plain_local_play() {
     assert_eq!(moves(&joiner_dir(data)), played, "the joiner's record");
 }
 
+/// A round of Oware (RULES.md §7) through host and joiner in plain mode:
+/// both records hold the moves of the same round played locally in plain
+/// mode, each move a pseudo-random legal one (the same every run).
+#[test]
+fn an_oware_round_through_the_network_records_as_plain_local_play() {
+    use mancala::rules::Rules;
+    use mancala::rules::oware::{OwareBoard, OwareRound};
+    let mut round = OwareRound::new(OwareBoard::new());
+    let mut rng = Rng::new(11);
+    let mut letters = Vec::new();
+    while !round.board().is_over() {
+        let legal: Vec<_> = round.board().legal_moves().collect();
+        let pit = legal[rng.below(legal.len())];
+        let letter = Rules::KALAH.letter(pit).unwrap().to_string();
+        letters.push((round.board().to_move(), letter));
+        round.play(pit).unwrap();
+    }
+    let scratch = data_dir("oware");
+    let data = scratch.path();
+    let local = data.join("local");
+    let input: String = letters.iter().map(|(_, l)| format!("{l}\n")).collect();
+    let args = [
+        "--game",
+        "oware",
+        "--first",
+        "south",
+        "--plain",
+        "--no-animation",
+    ];
+    let local_args: Vec<String> = [&args[..], &["Alice", "Michael"]]
+        .concat()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let mut game = Player::spawn(&local, &local_args);
+    game.send(&format!("{input}n"));
+    assert_eq!(game.wait_exit(), 0, "{}", game.text());
+    let port = free_port();
+    let (mut host, code) = start_host(data, port, &args[..4]);
+    let mut joiner = Player::spawn(data, &join_args(port, &code, &args[..2]));
+    for (side, letter) in &letters {
+        match side {
+            mancala::rules::Side::South => host.send(letter),
+            mancala::rules::Side::North => joiner.send(letter),
+        }
+    }
+    host.send("n");
+    assert_eq!(host.wait_exit(), 0, "{}", host.text());
+    assert_eq!(joiner.wait_exit(), 0, "{}", joiner.text());
+    let record = |dir: &Path| {
+        let found = records(dir);
+        assert_eq!(found.len(), 1, "{dir:?}");
+        let text = std::fs::read_to_string(&found[0]).unwrap();
+        assert!(text.contains("\ngame: oware\n"), "{text}");
+        let record = mancala::store::Record::parse(&text).unwrap();
+        (record.moves.clone(), record.names().map(String::from))
+    };
+    let played = record(&local);
+    assert_eq!(played.0.len(), letters.len());
+    assert_eq!(record(data), played, "the host's record");
+    assert_eq!(record(&joiner_dir(data)), played, "the joiner's record");
+}
+
 #[test]
 fn a_whole_match_in_plain_mode_on_both_ends() {
     let scratch = data_dir("match");
@@ -595,7 +658,13 @@ fn garbage_oversized_and_out_of_turn_messages_end_only_that_connection() {
             pit: 'h',
         })
         .unwrap();
-    let reply = receiver.recv::<ToJoiner>().unwrap();
+    // The welcome is followed by the question open for the joiner.
+    let reply = loop {
+        match receiver.recv::<ToJoiner>().unwrap() {
+            ToJoiner::Asked { .. } => {}
+            reply => break reply,
+        }
+    };
     assert!(
         matches!(&reply, ToJoiner::Error { text } if text.contains("sent a move out of turn")),
         "{reply:?}"

@@ -335,3 +335,53 @@ fn several_unfinished_network_matches_are_listed_and_the_joiners_goes_on() {
         t.contains("Your unfinished match against Bob goes on: round 1, 1 move played.")
     });
 }
+
+/// A round the joiner could not record when it ended (its `records`
+/// folder could not be made) is recorded at the joiner's next move once it
+/// can be, as a local game keeps such a round (through its session's
+/// keeper). Today's main tried again only at the next round's end.
+#[test]
+fn a_round_the_joiner_could_not_record_is_recorded_at_its_next_move() {
+    use mancala::rules::{Board, Rules, Side};
+    let scratch = Scratch::new("keep-joiner-late");
+    let data = scratch.path();
+    let joiner = data.join("Michael");
+    std::fs::create_dir_all(&joiner).unwrap();
+    // `records/` cannot be made while a file has its name.
+    std::fs::write(joiner.join("records"), "").unwrap();
+    let (mut alice, port) = small_host(data);
+    let code = code_of(&alice);
+    let mut michael = small_join(data, &port, &code, "Michael");
+    // Round 1, each side's first legal pit, typed ahead.
+    let rules = Rules::KALAH.with_pits(3).unwrap().with_seeds(2).unwrap();
+    let mut board = Board::new(rules);
+    while let Some(pit) = board.legal_moves().next() {
+        let letter = rules.letter(pit).unwrap().to_string();
+        match board.to_move() {
+            Side::South => alice.send(&letter),
+            Side::North => michael.send(&letter),
+        }
+        board.play(pit).unwrap();
+    }
+    michael.wait_for("the round's end", |t| t.contains("Play again? (y/n)"));
+    assert_eq!(records(&joiner), 0, "{}", michael.text());
+    std::fs::remove_file(joiner.join("records")).unwrap();
+    alice.send("y");
+    michael.send("y");
+    alice.wait_for("round 2", |t| {
+        t.ends_with("Alice, choose a pit (a-c): ") && t.contains("Round 2")
+    });
+    assert_eq!(records(&joiner), 0, "not yet: no change since");
+    let moves_seen = michael.text().matches("Alice sows").count();
+    alice.send("a");
+    michael.wait_for("Alice's move", |t| {
+        t.matches("Alice sows").count() > moves_seen
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while records(&joiner) == 0 {
+        assert!(std::time::Instant::now() < deadline, "{}", michael.text());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    alice.send("q");
+    alice.wait_exit();
+}

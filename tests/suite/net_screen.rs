@@ -259,6 +259,47 @@ fn quitting_the_joiners_screen_where_q_is_a_pit_plays_no_move() {
     assert!(!host.contains("Michael played q"), "{host}");
 }
 
+/// On a board where `u` names a pit (12 pits), the joiner's `u` while its
+/// move is on its way to the host (held there: the host's save fails) is
+/// that pit, which does nothing now, never a request to take back a move:
+/// the keys come from the session's open commands, as at one keyboard
+/// (today's main read `u` as the take-back and answered "A request is
+/// already waiting for an answer.").
+#[test]
+fn u_on_the_joiners_screen_where_u_is_a_pit_names_the_pit() {
+    let scratch = Scratch::new("net-u-pit");
+    let rules = "--pits 12 --no-animation";
+    let Some(tmux) = host_and_join(&scratch, "net-u-pit", rules, "--no-animation") else {
+        return;
+    };
+    for (pane, turn, letter) in [
+        ("game.0", "Alice, your move: a-l", "a"),
+        ("game.1", "Michael, your move: m-x", "m"),
+        ("game.0", "Alice, your move: a-l", "b"),
+    ] {
+        tmux.wait_for_in(pane, turn);
+        tmux.keys_to(pane, &[letter]);
+    }
+    tmux.wait_for_in("game.1", "Michael, your move: m-x");
+    // The save cannot be replaced while a folder has its name.
+    let save = std::fs::read_dir(scratch.data().join("saves/network"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "txt"))
+        .expect("the match's save");
+    std::fs::remove_file(&save).unwrap();
+    std::fs::create_dir(&save).unwrap();
+    tmux.keys_to("game.1", &["n"]);
+    tmux.wait_for_in("game.0", "once it is saved");
+    tmux.keys_to("game.1", &["u"]);
+    let screen = tmux.wait_for_in("game.1", "u does nothing now");
+    assert!(!screen.contains("A request is already waiting"), "{screen}");
+    std::fs::remove_dir(&save).unwrap();
+    tmux.wait_for_in("game.0", "Alice, your move: a-l");
+    let host = tmux.pane("game.0");
+    assert!(!host.contains("Michael asks to take back"), "{host}");
+}
+
 /// The counts a screen shows: North's pits left to right, the stores
 /// (North's on the left), South's pits left to right.
 fn counts_shown(screen: &str) -> Vec<u32> {

@@ -151,17 +151,11 @@ impl<S: Show> FriendSeat<S> {
         self.hosted.as_ref().is_some_and(Hosted::is_finished)
     }
 
-    /// Whether the friend is connected.
-    #[must_use]
-    pub fn is_connected(&self) -> bool {
-        self.conn.is_some()
-    }
-
     /// The host's match config against `opponent` (the friend's seat is
     /// the network's).
     fn config(&self, opponent: &str) -> MatchConfig {
         MatchConfig {
-            game: crate::rules::Game::Kalah,
+            game: self.setup.game,
             rules: self.setup.rules,
             seats: [
                 Seat::new(self.setup.name.clone(), PlayerKind::Human),
@@ -179,6 +173,7 @@ impl<S: Show> FriendSeat<S> {
     /// When the output fails.
     fn look_for_saved(&mut self) -> io::Result<Option<Offer>> {
         let settings = resume::Settings {
+            game: self.setup.game,
             rules: self.setup.rules,
             first: self.setup.first,
         };
@@ -305,7 +300,11 @@ impl<S: Show> FriendSeat<S> {
             && let Some(hosted) = self.hosted.as_mut()
         {
             let said = hosted.save_again();
+            let saved = !said.show.is_empty();
             self.apply(said)?;
+            if saved {
+                self.prompt()?;
+            }
         }
         if self.contender.is_some() && self.settle_contender()? {
             // Say again what is asked now, under the news.
@@ -341,7 +340,7 @@ impl<S: Show> FriendSeat<S> {
                 None => return Ok(false),
             },
             Command::Help => {
-                let rules = *hosted.game().rules();
+                let rules = *hosted.current().rules();
                 self.show.help(&rules, HOST_SIDE)?;
                 return Ok(true);
             }
@@ -463,14 +462,15 @@ impl<S: Show> FriendSeat<S> {
     /// # Errors
     /// When the output fails.
     pub fn leave(&mut self) -> io::Result<()> {
-        if let Some(hosted) = &self.hosted {
-            let m = hosted.current().clone();
+        if self.hosted.is_some() {
             self.send(&ToJoiner::Leave)?;
             self.show.say(&format!(
                 "Stopped. The match is saved: run `mancala host {}` with the same rules to resume it.",
                 self.setup.name
             ))?;
-            self.show.tally(&m)?;
+            if let Some(hosted) = &self.hosted {
+                self.show.tally(hosted.current())?;
+            }
         }
         self.close();
         Ok(())
@@ -487,7 +487,7 @@ impl<S: Show> FriendSeat<S> {
     /// connection ends.
     pub fn end(&mut self) {
         if let Some(hosted) = &self.hosted {
-            let m = hosted.game();
+            let m = hosted.current();
             resume::clear(
                 &self.setup.name,
                 m.name(JOINER_SIDE),
@@ -502,7 +502,7 @@ impl<S: Show> FriendSeat<S> {
     pub fn opponent(&self) -> String {
         self.hosted.as_ref().map_or_else(
             || "your friend".to_string(),
-            |h| h.game().name(JOINER_SIDE).to_string(),
+            |h| h.current().name(JOINER_SIDE).to_string(),
         )
     }
 
@@ -511,7 +511,7 @@ impl<S: Show> FriendSeat<S> {
     pub fn rules(&self) -> crate::rules::Rules {
         self.hosted
             .as_ref()
-            .map_or(self.setup.rules, |h| *h.game().rules())
+            .map_or(self.setup.rules, |h| *h.current().rules())
     }
 
     /// Says how the friend joins.
@@ -522,7 +522,7 @@ impl<S: Show> FriendSeat<S> {
             self.setup.rules
         ))?;
         let who = match &self.hosted {
-            Some(h) => h.game().name(JOINER_SIDE).to_string(),
+            Some(h) => h.current().name(JOINER_SIDE).to_string(),
             None => "NAME".to_string(),
         };
         self.show.say(&format!(
@@ -569,16 +569,15 @@ impl<S: Show> FriendSeat<S> {
     /// player, then messages for the joiner; a save that failed is tried
     /// again every second until it works.
     fn apply(&mut self, said: Said) -> io::Result<()> {
-        let m = match &self.hosted {
-            Some(h) => h.current().clone(),
-            None => return Ok(()),
+        let Some(hosted) = &self.hosted else {
+            return Ok(());
         };
-        for what in said.show {
-            self.show.show(&m, &what)?;
-            if what == (Happening::Left { side: JOINER_SIDE }) {
-                // What is waited for now is asked next (Ask::Away).
-                self.close();
-            }
+        for what in &said.show {
+            self.show.show(hosted.current(), what)?;
+        }
+        if said.show.contains(&Happening::Left { side: JOINER_SIDE }) {
+            // What is waited for now is asked next (Ask::Away).
+            self.close();
         }
         for message in said.send {
             self.send(&message)?;
@@ -731,12 +730,11 @@ impl<S: Show> FriendSeat<S> {
                         "(From a new program: {name}'s seat was free, so it took it; the program that played before can no longer take it back.)"
                     ))?;
                 }
-                if let Some(h) = &self.hosted {
-                    let m = h.current().clone();
-                    self.show.round_start(&m)?;
+                if let Some(m) = self.hosted.as_ref().map(Hosted::current) {
+                    self.show.round_start(m)?;
                     if let Some(outcome) = m.outcome() {
                         self.show
-                            .say(&outcome_message(outcome, m.board().score(), names(&m)))?;
+                            .say(&outcome_message(outcome, m.position().score(), names(m)))?;
                     }
                 }
                 Ok(true)
@@ -765,15 +763,10 @@ impl<S: Show> FriendSeat<S> {
         }
         if self.conn.is_none() {
             return Some(Ask::Away {
-                name: r.game().name(JOINER_SIDE).to_string(),
+                name: r.current().name(JOINER_SIDE).to_string(),
             });
         }
-        Some(Ask::now(
-            r.game(),
-            HOST_SIDE,
-            r.undo_request() == Some(JOINER_SIDE),
-            r.undo_request() == Some(HOST_SIDE),
-            r.again()[HOST_SIDE.index()].is_some(),
-        ))
+        let question = r.question(HOST_SIDE)?;
+        Some(Ask::of(question, r.current(), HOST_SIDE))
     }
 }

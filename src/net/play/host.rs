@@ -9,11 +9,11 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::game::Match;
-use crate::net::hosted::{HOST_SIDE, JOINER_SIDE};
+use crate::net::hosted::HOST_SIDE;
 use crate::net::resume::HostNote;
 
 use super::friend::FriendSeat;
-use super::{Command, HostIn, HostSetup, LineInput, Show, Taken, is_command_line, read};
+use super::{Ask, Command, HostIn, HostSetup, LineInput, Show, Taken, is_command_line, read};
 
 /// The host's program (see this module's docs).
 pub struct HostGame<S> {
@@ -57,7 +57,7 @@ impl<S: Show> HostGame<S> {
             _ => {
                 self.seat.show_mut().say("Please answer y or n.")?;
                 let rules = self.seat.rules();
-                self.seat.show_mut().ask(&super::Ask::Resume, &rules)?;
+                self.seat.show_mut().ask(&Ask::Resume, &rules)?;
                 Ok(())
             }
         }
@@ -174,12 +174,10 @@ impl<S: Show> HostGame<S> {
     /// Handles a typed line; `Some` ends the program with that code.
     fn on_line(&mut self, line: &str) -> anyhow::Result<Option<ExitCode>> {
         let rules = self.seat.rules();
-        let (question, answers_only) = self.seat.hosted().map_or((false, false), |h| {
-            let asked = h.undo_request() == Some(JOINER_SIDE);
-            let round_over = h.game().outcome().is_some();
-            let again = round_over && h.again()[HOST_SIDE.index()].is_none();
-            (asked || again, asked || round_over)
-        });
+        // What is open is the session's question (see `Hosted::question`).
+        let ask = self.seat.current_ask();
+        let question = ask.as_ref().is_some_and(Ask::is_question);
+        let answers_only = question || matches!(ask, Some(Ask::WaitingAgain { .. }));
         let said = match read(&rules, HOST_SIDE, question, line) {
             Ok(Some(Command::Quit)) => {
                 self.seat.leave()?;

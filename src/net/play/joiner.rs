@@ -1,5 +1,10 @@
-//! The joiner's program: the connection to the host, the [`Mirror`], and
-//! what the joiner's player types.
+//! The joiner's program: the connection to the host, and what the
+//! joiner's player types. The host's session is the referee: the joiner
+//! follows its events ([`ToJoiner`]) in a session of its own
+//! ([`Session::following`]), which works out each kept move's sowing with
+//! the rules, draws it, and keeps this player's record and statistics of
+//! each round; what the player is asked is the host's word
+//! ([`ToJoiner::Asked`]).
 
 use std::collections::VecDeque;
 use std::io;
@@ -8,11 +13,12 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::game::{Match, outcome_message};
-use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE};
+use crate::net::RemoteText;
+use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE, happenings};
 use crate::net::link::{self, PING_EVERY};
-use crate::net::message::{At, ToHost, ToJoiner};
-use crate::net::mirror::Mirror;
+use crate::net::message::{At, OpenQuestion, Snapshot, ToHost, ToJoiner};
 use crate::net::session::{Sender, SessionError};
+use crate::session::{Session, SessionCommand, SessionEvent};
 use crate::store::Keeper;
 
 use super::{Ask, Command, JoinIn, JoinSetup, LineInput, Show, is_command_line, names, read};
@@ -22,19 +28,10 @@ pub struct JoinGame<S> {
     show: S,
     setup: JoinSetup,
     tx: mpsc::Sender<JoinIn>,
-    mirror: Mirror,
+    /// The host's match as this program follows it.
+    f: Follower,
     sender: Sender,
     conn: u64,
-    /// A move sent and not yet confirmed.
-    pending: Option<(At, char)>,
-    /// The host asked to take back a move, at this place.
-    asked: Option<At>,
-    /// This player asked to take back a move.
-    asking: bool,
-    /// This player's answer to "Play again?".
-    again: Option<bool>,
-    /// The host's answer to "Play again?".
-    host_again: Option<bool>,
     /// Lines typed before the question they answer.
     typed_ahead: VecDeque<LineInput>,
     last_sent: Instant,
@@ -42,9 +39,6 @@ pub struct JoinGame<S> {
     lost: Option<(Instant, Instant)>,
     /// The seat key from the host's last welcome, shown when reconnecting.
     seat_key: Option<String>,
-    /// Keeps this player's record and statistics of each finished round
-    /// (the host keeps the match itself).
-    keeper: Keeper,
 }
 
 /// The sentence for a failed connection.
@@ -87,14 +81,24 @@ impl<S: Show> JoinGame<S> {
                 return Ok(Err((show, ExitCode::FAILURE)));
             }
         };
-        let mirror = match Mirror::new(&state) {
-            Ok(mirror) => mirror,
+        // This player keeps its own record and statistics of each round
+        // (the host keeps the match itself).
+        let (keeper, warning) = Keeper::open_recording();
+        let f = match Follower::new(&state, keeper) {
+            Ok(f) => f,
             Err(e) => {
-                show.say(&format!("The game cannot start: {}.", e.0))?;
+                show.say(&format!("The game cannot start: {e}."))?;
                 return Ok(Err((show, ExitCode::FAILURE)));
             }
         };
-        let (keeper, warning) = Keeper::open_recording();
+        let game = f.m().game();
+        if game != setup.game {
+            show.say(&format!(
+                "This host plays {game}: join it with --game {}.",
+                game.as_str()
+            ))?;
+            return Ok(Err((show, ExitCode::FAILURE)));
+        }
         if let Some(warning) = warning {
             show.say(&format!("Note: {warning}"))?;
         }
@@ -102,23 +106,23 @@ impl<S: Show> JoinGame<S> {
             show,
             setup,
             tx,
-            mirror,
+            f,
             sender,
             conn: 1,
-            pending: None,
-            asked: None,
-            asking: false,
-            again: None,
-            host_again: None,
             typed_ahead: VecDeque::new(),
             last_sent: Instant::now(),
             lost: None,
             seat_key: Some(seat_key),
-            keeper,
         };
         joiner.welcomed(false)?;
         joiner.prompt()?;
         Ok(Ok(joiner))
+    }
+
+    /// Whether the player is asked something now (see [`ToJoiner::Asked`]).
+    #[must_use]
+    pub fn is_asked(&self) -> bool {
+        self.current_ask().is_some()
     }
 
     /// The front end's view.
@@ -164,10 +168,13 @@ impl<S: Show> JoinGame<S> {
         let changed = match event {
             JoinIn::Net(id, _) if id != self.conn => false,
             JoinIn::Net(_, Ok(ToJoiner::Ping)) => false,
-            JoinIn::Net(_, Ok(message)) => match self.on_message(message)? {
-                Some(code) => return Ok(Some(code)),
-                None => true,
-            },
+            JoinIn::Net(_, Ok(message)) => {
+                let asked = matches!(message, ToJoiner::Asked { .. });
+                match self.on_message(message)? {
+                    Some(code) => return Ok(Some(code)),
+                    None => asked,
+                }
+            }
             JoinIn::Net(_, Err(e)) => {
                 self.connection_lost(&e)?;
                 false
@@ -225,7 +232,7 @@ impl<S: Show> JoinGame<S> {
     }
 
     fn m(&self) -> &Match {
-        self.mirror.game()
+        self.f.session.current()
     }
 
     fn host_name(&self) -> String {
@@ -240,7 +247,7 @@ impl<S: Show> JoinGame<S> {
 
     /// Shows the match just received from the host.
     fn welcomed(&mut self, again: bool) -> io::Result<()> {
-        let m = self.m().clone();
+        let m = self.f.session.current();
         if again {
             self.show
                 .say(&format!("Reconnected to {}'s match.", m.name(HOST_SIDE)))?;
@@ -253,10 +260,10 @@ impl<S: Show> JoinGame<S> {
             self.show.say(&format!("Rules: {}.", m.rules()))?;
             self.show.help(m.rules(), JOINER_SIDE)?;
         }
-        self.show.round_start(&m)?;
+        self.show.round_start(m)?;
         if let Some(outcome) = m.outcome() {
             self.show
-                .say(&outcome_message(outcome, m.board().score(), names(&m)))?;
+                .say(&outcome_message(outcome, m.position().score(), names(m)))?;
         }
         Ok(())
     }
@@ -276,51 +283,19 @@ impl<S: Show> JoinGame<S> {
             self.show.say(&crate::net::remote_text(text))?;
             return Ok(Some(ExitCode::FAILURE));
         }
-        let confirms_pending = matches!(&message, ToJoiner::Moved { at, .. } if self.pending.is_some_and(|(p, _)| p == *at));
-        let happenings = match self.mirror.apply(message) {
+        let happenings = match self.f.follow(message) {
             Ok(happenings) => happenings,
             Err(e) => {
                 self.show.say(&format!(
-                    "The game cannot go on: {}. The host's match is kept on the host.",
-                    e.0
+                    "The game cannot go on: {e}. The host's match is kept on the host."
                 ))?;
                 self.send(&ToHost::Leave);
                 return Ok(Some(ExitCode::FAILURE));
             }
         };
-        if confirms_pending {
-            self.pending = None;
-        }
         for what in happenings {
-            let m = self.m().clone();
-            // This player keeps its own record and statistics of the round.
-            let (what, warnings) = match what {
-                Happening::RoundOver { outcome, .. } => {
-                    let kept = self.keeper.close_round(&m);
-                    let record = kept.record;
-                    (Happening::RoundOver { outcome, record }, kept.warnings)
-                }
-                what => (what, Vec::new()),
-            };
-            let what = &what;
-            self.show.show(&m, what)?;
-            for warning in warnings {
-                self.show.say(&format!("Note: {warning}"))?;
-            }
+            self.show.show(self.f.m(), &what)?;
             match what {
-                Happening::UndoAsked { .. } => self.asked = Some(At::of(&m)),
-                Happening::UndoDeclined { .. } | Happening::Undone { .. } => {
-                    self.asking = false;
-                    self.asked = None;
-                }
-                Happening::Moved { .. } => self.asked = None,
-                Happening::NextRound => {
-                    self.again = None;
-                    self.host_again = None;
-                }
-                Happening::Again { side, yes } if *side == HOST_SIDE => {
-                    self.host_again = Some(*yes);
-                }
                 Happening::Finished => {
                     self.sender.close();
                     return Ok(Some(ExitCode::SUCCESS));
@@ -379,25 +354,25 @@ impl<S: Show> JoinGame<S> {
                     }
                     return Ok(Some(ExitCode::FAILURE));
                 };
-                self.mirror = match Mirror::new(&state) {
-                    Ok(mirror) => mirror,
+                match state.to_match() {
+                    Ok(game) => self.f.session.follow(game),
                     Err(e) => {
-                        self.show.say(&format!("The game cannot go on: {}.", e.0))?;
+                        let e = RemoteText::new(&e);
+                        self.show.say(&format!("The game cannot go on: {e}."))?;
                         return Ok(Some(ExitCode::FAILURE));
                     }
-                };
+                }
                 self.seat_key = Some(seat_key);
                 self.lost = None;
-                self.asked = None;
-                self.asking = false;
-                self.again = None;
-                self.host_again = None;
+                self.f.asked = None;
+                self.f.question = None;
+                self.f.answered = None;
                 self.last_sent = Instant::now();
                 self.welcomed(true)?;
-                if let Some((at, pit)) = self.pending.take()
+                if let Some((at, pit)) = self.f.pending.take()
                     && at == At::of(self.m())
                 {
-                    self.pending = Some((at, pit));
+                    self.f.pending = Some((at, pit));
                     self.send(&ToHost::Move { at, pit });
                 }
                 Ok(None)
@@ -429,14 +404,17 @@ impl<S: Show> JoinGame<S> {
 
     fn on_line(&mut self, line: &str) -> io::Result<Option<ExitCode>> {
         let round_over = self.m().outcome().is_some();
-        let question = self.asked.is_some() || (round_over && self.again.is_none());
+        let question = matches!(
+            self.f.question,
+            Some(OpenQuestion::Agree | OpenQuestion::PlayAgain)
+        );
         match read(self.m().rules(), JOINER_SIDE, question, line) {
             Ok(Some(command)) => return self.on_command(command),
             Ok(None) => {}
             Err(_) if self.lost.is_some() => self
                 .show
                 .say("Not connected yet; reconnecting… (q leaves)")?,
-            Err(_) if round_over || self.asked.is_some() => {
+            Err(_) if round_over || question => {
                 self.show.say("Please answer y or n.")?;
             }
             Err(said) => self.show.say(&said)?,
@@ -459,14 +437,19 @@ impl<S: Show> JoinGame<S> {
                 .show
                 .say("Not connected yet; reconnecting… (q leaves)")?,
             Command::Answer(yes) => {
-                if let Some(at) = self.asked.take() {
-                    self.send(&ToHost::UndoAnswer { at, yes });
-                    if !yes {
-                        self.show.say("You said no: the move stays.")?;
+                // Answered once: the same question asked before the answer
+                // reached the host is not asked again.
+                self.f.answered = self.f.question.take();
+                match self.f.answered {
+                    Some(OpenQuestion::Agree) => {
+                        let at = self.f.asked.take().unwrap_or_else(|| At::of(self.m()));
+                        self.send(&ToHost::UndoAnswer { at, yes });
+                        if !yes {
+                            self.show.say("You said no: the move stays.")?;
+                        }
                     }
-                } else if round_over && self.again.is_none() {
-                    self.again = Some(yes);
-                    self.send(&ToHost::Again { yes });
+                    Some(OpenQuestion::PlayAgain) => self.send(&ToHost::Again { yes }),
+                    _ => {}
                 }
             }
             Command::Quit => return self.leave().map(Some),
@@ -477,11 +460,15 @@ impl<S: Show> JoinGame<S> {
                         .say("The round is over: its moves are recorded.")?;
                 } else if let Some(refused) = self.m().undo_for_refused(JOINER_SIDE) {
                     self.show.say(&refused.message().text)?;
-                } else if self.asking || self.asked.is_some() || self.pending.is_some() {
+                } else if !matches!(
+                    self.f.question,
+                    Some(OpenQuestion::Move | OpenQuestion::Wait)
+                ) || self.f.pending.is_some()
+                {
                     self.show
                         .say("A request is already waiting for an answer.")?;
                 } else {
-                    self.asking = true;
+                    self.f.question = None;
                     let at = At::of(self.m());
                     self.send(&ToHost::Undo { at });
                     self.show.say(&format!(
@@ -490,22 +477,23 @@ impl<S: Show> JoinGame<S> {
                 }
             }
             Command::Play(pit) => {
-                if self.asked.is_some() {
+                if self.f.question == Some(OpenQuestion::Agree) {
                     self.show
                         .say("First answer: take back their last move? (y/n)")?;
                 } else if round_over {
                     self.show.say("The round is over: answer y or n.")?;
-                } else if self.m().board().to_move() != JOINER_SIDE {
+                } else if self.m().position().to_move() != JOINER_SIDE {
                     self.show.say(&format!("It is {host}'s turn."))?;
-                } else if self.pending.is_some() || self.asking {
+                } else if self.f.pending.is_some() || self.f.question != Some(OpenQuestion::Move) {
                     self.show
                         .say(&format!("Waiting for {host}'s program to answer…"))?;
-                } else if let Err(e) = self.m().board().check(pit) {
+                } else if let Err(e) = self.m().position().check(pit) {
                     self.show.say(&e.to_string())?;
                 } else {
                     let at = At::of(self.m());
                     let letter = rules.letter(pit).unwrap_or('?');
-                    self.pending = Some((at, letter));
+                    self.f.pending = Some((at, letter));
+                    self.f.question = None;
                     self.send(&ToHost::Move { at, pit: letter });
                 }
             }
@@ -523,19 +511,147 @@ impl<S: Show> JoinGame<S> {
         self.show.ask(&ask, &rules)
     }
 
-    /// What the joiner's player is asked now, if anything (nothing while a
-    /// move is on its way, or once the host has said it will not play
-    /// again).
+    /// What the joiner's player is asked now: the host's question
+    /// ([`ToJoiner::Asked`]), nothing while a move or an answer is on its
+    /// way.
     fn current_ask(&self) -> Option<Ask> {
-        if self.pending.is_some() || self.host_again == Some(false) {
+        if self.f.pending.is_some() {
             return None;
         }
-        Some(Ask::now(
-            self.m(),
-            JOINER_SIDE,
-            self.asked.is_some(),
-            self.asking,
-            self.again.is_some(),
-        ))
+        Some(Ask::of(self.f.question?, self.m(), JOINER_SIDE))
+    }
+}
+
+/// The host's match as the joiner's program follows it: a session of its
+/// own that plays the host's kept moves by the rules (never trusting a
+/// board it cannot check), and what the host asks this player.
+pub struct Follower {
+    /// The match as it was told, to draw and to keep.
+    session: Session,
+    /// A move sent and not yet confirmed.
+    pending: Option<(At, char)>,
+    /// What the host asks this player now; `None` while an answer is on
+    /// its way.
+    question: Option<OpenQuestion>,
+    /// The host asked to take back a move, at this place.
+    asked: Option<At>,
+    /// The question this player answered last, until the match changes.
+    answered: Option<OpenQuestion>,
+}
+
+impl Follower {
+    /// Follows the match of the host's welcome, `state`, kept by `keeper`.
+    ///
+    /// # Errors
+    /// Why the host's match cannot be used (cleaned).
+    pub fn new(state: &Snapshot, keeper: Keeper) -> Result<Follower, RemoteText> {
+        Ok(Follower {
+            session: Session::following(state.to_match().map_err(|e| RemoteText::new(&e))?, keeper),
+            pending: None,
+            question: None,
+            asked: None,
+            answered: None,
+        })
+    }
+
+    /// The match as it stands.
+    #[must_use]
+    pub fn m(&self) -> &Match {
+        self.session.current()
+    }
+
+    /// Follows the host's `message`: what it did, in order. The host's
+    /// word is untrusted: a move or a take-back is played by this
+    /// program's rules, at the place the host names.
+    /// # Errors
+    /// Why the game cannot go on (cleaned).
+    pub fn follow(&mut self, message: ToJoiner) -> Result<Vec<Happening>, RemoteText> {
+        let disagree = |what: String| Err(RemoteText::new(&what));
+        let here = At::of(self.m());
+        // What is asked now is the host's word after this change.
+        if !matches!(message, ToJoiner::Asked { .. } | ToJoiner::Ping) {
+            self.question = None;
+        }
+        if matches!(
+            message,
+            ToJoiner::Moved { .. }
+                | ToJoiner::TookBack { .. }
+                | ToJoiner::NextRound { .. }
+                | ToJoiner::Welcome { .. }
+                | ToJoiner::UndoAsked { .. }
+        ) {
+            self.answered = None;
+        }
+        let events = match message {
+            ToJoiner::Error { text } | ToJoiner::Refused { text } => return disagree(text),
+            ToJoiner::Moved { at, by, pit } => {
+                if at != here {
+                    return disagree(format!(
+                        "the host confirmed move {} of round {}, but this board is at move {} of round {}",
+                        at.ply + 1,
+                        at.round,
+                        here.ply + 1,
+                        here.round
+                    ));
+                }
+                let Some(pit) = self.m().rules().pit_by_letter(pit) else {
+                    return disagree(format!(
+                        "the host confirmed a move from pit '{}', which this board does not have",
+                        crate::game::names::shown(&pit.to_string())
+                    ));
+                };
+                if self.pending.is_some_and(|(p, _)| p == at) {
+                    self.pending = None;
+                }
+                let events = self.session.handle_for(by, SessionCommand::Play(pit));
+                if let Some(SessionEvent::Refused(e)) = events.first() {
+                    return disagree(format!(
+                        "the host confirmed a move this board refuses ({e})"
+                    ));
+                }
+                events
+            }
+            ToJoiner::TookBack { at, by } => {
+                let events = self.session.handle(SessionCommand::TakeBack(by));
+                if At::of(self.m()) != at {
+                    return disagree(
+                        "after taking back a move the host's match and this one differ".into(),
+                    );
+                }
+                events
+            }
+            ToJoiner::NextRound { round, starter } => {
+                let events = self.session.handle(SessionCommand::Answer(true));
+                let m = self.m();
+                if m.round() != round || m.starter() != starter || !m.moves().is_empty() {
+                    return disagree("the next round could not start".into());
+                }
+                events
+            }
+            ToJoiner::Welcome { state, .. } => {
+                let game = state.to_match().map_err(|e| RemoteText::new(&e))?;
+                self.session.follow(game);
+                Vec::new()
+            }
+            ToJoiner::Asked { question } => {
+                self.question = Some(question).filter(|&q| self.answered != Some(q));
+                Vec::new()
+            }
+            ToJoiner::UndoAsked { at } => {
+                self.asked = Some(at);
+                return Ok(vec![Happening::UndoAsked { by: HOST_SIDE }]);
+            }
+            ToJoiner::UndoDeclined => return Ok(vec![Happening::UndoDeclined { by: HOST_SIDE }]),
+            ToJoiner::Again { yes } => {
+                return Ok(vec![Happening::Again {
+                    side: HOST_SIDE,
+                    yes,
+                }]);
+            }
+            ToJoiner::Finished => return Ok(vec![Happening::Finished]),
+            ToJoiner::Leave => return Ok(vec![Happening::Left { side: HOST_SIDE }]),
+            ToJoiner::Ping => Vec::new(),
+        };
+        Ok(happenings(events, self.m()))
     }
 }

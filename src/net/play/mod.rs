@@ -1,9 +1,10 @@
 //! The network match for any front end: the host's match with the friend
-//! at the [`FriendSeat`] (around the host's [`Hosted`] session), the
-//! joiner's around the [`Mirror`], driven by one event at
-//! a time ([`HostGame::handle`], [`JoinGame::handle`]) and a clock
-//! ([`HostGame::tick`], [`JoinGame::tick`]), and shown through the
-//! [`Show`] trait: plain mode prints lines, the full screen animates.
+//! at the [`FriendSeat`] (around the host's [`Hosted`] session, the
+//! referee), the joiner's following the host's events in a session of its
+//! own that draws and keeps them ([`crate::session::Session::following`]),
+//! driven by one event at a time ([`HostGame::handle`], [`JoinGame::handle`])
+//! and a clock ([`HostGame::tick`], [`JoinGame::tick`]), and shown through
+//! the [`Show`] trait: plain mode prints lines, the full screen animates.
 //!
 //! Both ends say the same things for the same match: each confirmed move
 //! (its sowing), the board, the rules' messages, whose turn it is
@@ -17,7 +18,6 @@
 //! names a pit is that pit; `undo`, `quit`, `help` always are commands).
 //!
 //! [`Hosted`]: crate::net::hosted::Hosted
-//! [`Mirror`]: crate::net::mirror::Mirror
 
 use std::io;
 use std::net::SocketAddr;
@@ -27,11 +27,12 @@ use std::time::Duration;
 use super::code::JoinCode;
 use super::hosted::Happening;
 use super::link::HostEvent;
-use super::message::ToJoiner;
+use super::message::{OpenQuestion, ToJoiner};
 use super::session::SessionError;
 use crate::game::messages::round_goes_on;
-use crate::game::{Match, describe, match_score_line, outcome_message};
-use crate::rules::{Played, Rules, Side, Step};
+use crate::game::{Match, match_score_line, outcome_message};
+use crate::rules::{Rules, Side};
+use crate::session::Moved;
 use crate::store::RESUME_QUESTION;
 
 mod friend;
@@ -40,13 +41,15 @@ mod joiner;
 
 pub use friend::FriendSeat;
 pub use host::HostGame;
-pub use joiner::JoinGame;
+pub use joiner::{Follower, JoinGame};
 
 /// What `mancala host` was asked for.
 #[derive(Clone, Debug)]
 pub struct HostSetup {
     /// The host player's name.
     pub name: String,
+    /// The game family played.
+    pub game: crate::rules::Game,
     /// The match's rules.
     pub rules: Rules,
     /// Who starts each round.
@@ -63,6 +66,8 @@ pub struct HostSetup {
 pub struct JoinSetup {
     /// The joiner's name.
     pub name: String,
+    /// The game the joiner means to play (a host of another is not joined).
+    pub game: crate::rules::Game,
     /// The host's address as given.
     pub address: String,
     /// The host's addresses, resolved.
@@ -79,7 +84,7 @@ pub struct JoinSetup {
 pub use crate::console::LineInput;
 /// A player's command to the network game, typed: the session's.
 pub use crate::session::SessionCommand as Command;
-use crate::session::commands::{command_key, parse_turn, turn_offers};
+use crate::session::commands::{command_key, parse_turn, spelled, turn_offers, yes_no};
 
 /// Everything the host's loop waits for.
 pub enum HostIn {
@@ -148,11 +153,11 @@ pub trait Show {
     /// # Errors
     /// When the output fails.
     fn board(&mut self, m: &Match) -> io::Result<()>;
-    /// A confirmed move: `m` is the match after it.
+    /// A kept move, as the session made it: `m` is the match after it.
     ///
     /// # Errors
     /// When the output fails.
-    fn moved(&mut self, m: &Match, played: &Played, steps: &[Step]) -> io::Result<()>;
+    fn moved(&mut self, m: &Match, moved: &Moved) -> io::Result<()>;
 
     /// The match score.
     ///
@@ -213,14 +218,9 @@ pub fn show_happening<S: Show + ?Sized>(
 ) -> io::Result<()> {
     let name = |side: Side| m.name(side).to_string();
     match what {
-        Happening::Moved { played, steps } => {
-            show.moved(m, played, steps)?;
-            for line in describe(m.rules(), played, names(m)) {
-                show.say(&line.text)?;
-            }
-        }
+        Happening::Moved(moved) => show.moved(m, moved)?,
         Happening::RoundOver { outcome, record } => {
-            show.say(&outcome_message(*outcome, m.board().score(), names(m)))?;
+            show.say(&outcome_message(*outcome, m.position().score(), names(m)))?;
             show.tally(m)?;
             if let Some(path) = record {
                 show.say(&format!("Round recorded in {}.", path.display()))?;
@@ -311,37 +311,20 @@ pub enum Ask {
 }
 
 impl Ask {
-    /// What `me`'s player is asked in `m` while both are connected, in
-    /// this order: to agree to the other's request to take back a move
-    /// (`other_asked_back`), to wait for the answer to their own
-    /// (`asked_back`), "Play again?" after a round (or to wait for the
-    /// other's answer once `answered_again`), to move, or to wait.
+    /// What `me`'s player is asked by `question` in `m`.
     #[must_use]
-    pub fn now(
-        m: &Match,
-        me: Side,
-        other_asked_back: bool,
-        asked_back: bool,
-        answered_again: bool,
-    ) -> Ask {
-        let other = m.name(me.opponent()).to_string();
-        if other_asked_back {
-            Ask::Agree
-        } else if asked_back {
-            Ask::WaitingAgree { name: other }
-        } else if m.outcome().is_some() {
-            if answered_again {
-                Ask::WaitingAgain { name: other }
-            } else {
-                Ask::PlayAgain
-            }
-        } else if m.board().to_move() == me {
-            Ask::Move {
+    pub fn of(question: OpenQuestion, m: &Match, me: Side) -> Ask {
+        let name = m.name(me.opponent()).to_string();
+        match question {
+            OpenQuestion::Move => Ask::Move {
                 name: m.name(me).to_string(),
                 side: me,
-            }
-        } else {
-            Ask::Waiting { name: other }
+            },
+            OpenQuestion::Wait => Ask::Waiting { name },
+            OpenQuestion::Agree => Ask::Agree,
+            OpenQuestion::WaitAgree => Ask::WaitingAgree { name },
+            OpenQuestion::PlayAgain => Ask::PlayAgain,
+            OpenQuestion::WaitAgain => Ask::WaitingAgain { name },
         }
     }
 
@@ -397,11 +380,13 @@ enum Taken {
 /// line; `Err` says why it is none of these.
 fn read(rules: &Rules, side: Side, question: bool, line: &str) -> Result<Option<Command>, String> {
     let text = line.trim();
-    match text.to_ascii_lowercase().as_str() {
-        "" => return Ok(None),
-        "y" | "yes" if question => return Ok(Some(Command::Answer(true))),
-        "n" | "no" if question => return Ok(Some(Command::Answer(false))),
-        _ => {}
+    if text.is_empty() {
+        return Ok(None);
+    }
+    // At a question no pit is open: the session's answers, as it spells them.
+    let answers = yes_no(("agrees", "yes"), ("refuses", "no"));
+    if let Some(answer) = spelled(&answers, text).filter(|_| question) {
+        return Ok(Some(answer));
     }
     let offers: Vec<_> = turn_offers(rules)
         .into_iter()

@@ -27,6 +27,8 @@ use crate::game::Match;
 use crate::net::hosted::HOST_SIDE;
 use crate::net::play::{Ask, Command};
 use crate::rules::{Pit, Side};
+use crate::session::SessionCommand;
+use crate::tui::game::keys::Does;
 
 /// What the network game says, in order, for the screen to show.
 #[derive(Clone, Debug)]
@@ -369,12 +371,20 @@ impl App {
             return false;
         }
         let question = self.remote_question();
-        match key.code {
-            KeyCode::Char('y' | 'Y') if question => self.answer_remote(true),
-            KeyCode::Char('n' | 'N') if question => self.answer_remote(false),
-            KeyCode::Char('q') | KeyCode::Esc => self.dialog = Some(Overlay::ConfirmQuit),
-            KeyCode::Char('?' | '+' | '-' | 't') => return false,
-            KeyCode::Char('u') if self.can_ask_take_back() => self.ask_take_back(),
+        // The session's open commands, as the key table offers them: a
+        // letter that names a pit here is that pit, never a command (at a
+        // question no pit is open, and y and n answer it).
+        let pit = matches!(key.code, KeyCode::Char(c) if !question
+            && c.is_ascii_lowercase() && self.rules().pit_by_letter(c).is_some());
+        let offers = crate::tui::game::keys::offers(self);
+        let does = offers.iter().find(|o| !pit && o.answers(key.code));
+        match does.map(|o| o.does) {
+            Some(Does::Session(SessionCommand::Answer(yes))) if question => self.answer_remote(yes),
+            Some(Does::Session(SessionCommand::Quit)) => self.dialog = Some(Overlay::ConfirmQuit),
+            Some(Does::Session(SessionCommand::Help) | Does::Speed | Does::Theme) => return false,
+            Some(Does::Session(SessionCommand::Undo)) if self.can_ask_take_back() => {
+                self.ask_take_back();
+            }
             _ if question => self.notes.say(Note::plain(format!(
                 "{} is not an answer: y agrees, n refuses.",
                 key_name(key)
