@@ -375,7 +375,7 @@ impl Session {
     pub fn analyse_as_played(&mut self, per_position: Duration) {
         if self.game.game() == Game::Kalah && self.live.is_none() {
             self.live = LiveAnalysis::start(per_position);
-            self.follow();
+            self.follow_analysis();
         }
     }
 
@@ -395,7 +395,7 @@ impl Session {
     }
 
     /// Tells the analysis the round as it stands.
-    fn follow(&mut self) {
+    fn follow_analysis(&mut self) {
         let Some(live) = &mut self.live else {
             return;
         };
@@ -477,7 +477,7 @@ impl Session {
         self.game = game;
         self.finished = None;
         self.play_on();
-        self.follow();
+        self.follow_analysis();
         std::mem::take(&mut self.events)
     }
 
@@ -506,7 +506,7 @@ impl Session {
         } else {
             self.offer(found);
         }
-        self.follow();
+        self.follow_analysis();
         std::mem::take(&mut self.events)
     }
 
@@ -598,7 +598,7 @@ impl Session {
         {
             self.events.push(SessionEvent::Asked(self.asking()));
         }
-        self.follow();
+        self.follow_analysis();
         std::mem::take(&mut self.events)
     }
 
@@ -757,7 +757,7 @@ impl Session {
                     self.kept_sides = here;
                 }
             }
-            self.follow();
+            self.follow_analysis();
             // the analysis stands still while this computer thinks
             let held = self.live.as_ref().map(|live| live.pause().hold());
             let player = match &mut self.seats[self.game.holder(side).index()] {
