@@ -39,6 +39,7 @@
 //! Nothing here reads or writes anything: it is given the round's start
 //! and its moves, and returns figures.
 
+pub mod live;
 pub mod puzzles;
 
 use std::sync::Arc;
@@ -306,6 +307,14 @@ const ANALYSIS_TABLE_BYTES: usize = 64 << 20;
 /// Table size of the analysis's Oware search: 2^20 entries of 16 bytes.
 const OWARE_TABLE_BITS: u32 = 20;
 
+/// An analysis's solver: a player's memory, the analysis's database and
+/// table sizes.
+fn analysis_solver() -> Solver {
+    Solver::new(DEFAULT_PLAYER_MEMORY)
+        .with_endgame_scale(ANALYSIS_DB_SCALE)
+        .with_table_limit(ANALYSIS_TABLE_BYTES)
+}
+
 /// Analyses positions of either family, keeping its solver's table and
 /// the engines' from one position to the next (positions of one round
 /// share most of their trees).
@@ -328,11 +337,14 @@ impl Analyst {
     /// first use.
     #[must_use]
     pub fn new() -> Analyst {
-        Analyst::with_solver(
-            Solver::new(DEFAULT_PLAYER_MEMORY)
-                .with_endgame_scale(ANALYSIS_DB_SCALE)
-                .with_table_limit(ANALYSIS_TABLE_BYTES),
-        )
+        Analyst::with_solver(analysis_solver())
+    }
+
+    /// An analyst whose solver searches on one thread (an analysis on
+    /// spare time leaves the other cores to the players).
+    #[must_use]
+    pub fn single_threaded() -> Analyst {
+        Analyst::with_solver(analysis_solver().with_threads(1))
     }
 
     /// An analyst with this solver (for its memory and threads).
@@ -561,6 +573,34 @@ impl RoundAnalyser {
     /// The rules' refusal of the move (nothing changes).
     pub fn push(&mut self, pit: Pit) -> Result<(), MoveError> {
         self.round.push(pit)
+    }
+
+    /// The position the round started from.
+    #[must_use]
+    pub fn start(&self) -> &GameBoard {
+        &self.round.boards[0]
+    }
+
+    /// The moves pushed so far.
+    #[must_use]
+    pub fn moves(&self) -> &[Pit] {
+        &self.round.moves
+    }
+
+    /// Keeps only the first `moves` moves (a move taken back): the values
+    /// of the positions kept stay, as a position's value does not depend
+    /// on what was played after it.
+    pub fn truncate(&mut self, moves: usize) {
+        let round = &mut self.round;
+        round.moves.truncate(moves);
+        round.boards.truncate(moves + 1);
+        round.values.truncate(moves + 1);
+    }
+
+    /// Follows a new round from `start` instead, with the same analyst
+    /// (its solver's database and table kept for the next round).
+    pub fn restart(&mut self, start: impl Into<GameRound>) {
+        self.round = Round::new(&mut self.analyst, start.into());
     }
 
     /// Positions valued so far, and positions in all.

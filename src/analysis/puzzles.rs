@@ -316,8 +316,60 @@ impl Puzzler {
         None
     }
 
+    /// Whether `board` may be a built-in puzzle: one move keeps its value
+    /// and every other loses at least [`BUILTIN_MARGIN`], within `nodes`
+    /// positions. Cheaper than every move's value: after the position's
+    /// value, each move is only asked whether it lies within the margin
+    /// ([`Solver::value_within`], one or two null-window searches), and the
+    /// first second move that does rejects the position.
+    fn one_clear_best(&mut self, board: &Board, nodes: u64) -> bool {
+        if board.is_over() || Solver::check(board, PUZZLE_MEMORY).is_err() {
+            return false;
+        }
+        let mover = board.to_move();
+        let Some(value) = self.solve(board, nodes) else {
+            return false;
+        };
+        let mut left = nodes.saturating_sub(self.solver.nodes);
+        // the mover's values that keep too much: value - MARGIN + 1 ..= value
+        let (lo, hi) = (value - BUILTIN_MARGIN + 1, value);
+        let mut keeping = 0;
+        for pit in board.legal_moves() {
+            let mut child = *board;
+            child.play_unchecked(pit);
+            let kept = if child.is_over() {
+                child.score().margin(mover)
+            } else {
+                if left == 0 {
+                    return false;
+                }
+                let limits = Limits::nodes(left);
+                let flip = child.to_move() != mover;
+                let window = if flip { (-hi, -lo) } else { (lo, hi) };
+                let Some(v) = self
+                    .solver
+                    .value_within(&child, &limits, window.0, window.1)
+                else {
+                    return false;
+                };
+                left = left.saturating_sub(self.solver.nodes);
+                if flip { -v } else { v }
+            };
+            if kept >= lo {
+                keeping += 1;
+                if keeping > 1 || kept != value {
+                    return false;
+                }
+            }
+        }
+        keeping == 1
+    }
+
     /// `board` as a built-in puzzle, when it is one.
     fn builtin_at(&mut self, board: &Board, seed: u64) -> Option<Puzzle> {
+        if !self.one_clear_best(board, CANDIDATE_NODES) {
+            return None;
+        }
         let values = self.move_values(board, CANDIDATE_NODES)?;
         let puzzle = Puzzle {
             board: *board,

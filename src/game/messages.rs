@@ -453,6 +453,16 @@ pub fn fair_start(board: &crate::rules::Board) -> Notice {
     )
 }
 
+/// What a match played with the pie rule (`--swap`, RULES.md §5.3) says
+/// as it starts.
+#[must_use]
+pub fn pie_rule_greeting() -> Notice {
+    Notice::new(
+        EventKind::News,
+        "The pie rule: when the first turn ends, the other player may answer 'swap' to take its position.",
+    )
+}
+
 /// The pie rule's question to `name`, who may take `other`'s position.
 #[must_use]
 pub fn swap_question(name: &str, other: &str) -> String {

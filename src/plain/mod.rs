@@ -137,8 +137,6 @@ struct LocalGame<W> {
     session: Session,
     /// Whether the last line was the end of input (it words the ending).
     at_end: bool,
-    /// Whether the match starts from a fair start (said at the start).
-    fair: bool,
 }
 
 impl<W: Write> LocalGame<W> {
@@ -153,12 +151,12 @@ impl<W: Write> LocalGame<W> {
     ) -> LocalGame<W> {
         let mut session = Session::new(config, seed, options.think, keeper);
         session.set_pie_rule(options.pie_rule);
+        session.set_fair_start(options.fair);
         LocalGame {
             out,
             echo,
             animate: options.seed_delay.is_some(),
             session,
-            fair: options.fair,
             at_end: false,
         }
     }
@@ -174,19 +172,8 @@ impl<W: Write> LocalGame<W> {
             s.name, s.kind, n.name, n.kind
         )?;
         writeln!(self.out, "Rules: {}.", config.rules_text())?;
-        if self.fair
-            && let Some(start) = &config.start
-        {
-            writeln!(self.out, "{}", crate::game::messages::fair_start(start))?;
-        }
-        if self.session.pie_rule() {
-            writeln!(
-                self.out,
-                "The pie rule: when the first turn ends, the other player may answer 'swap' to take its position."
-            )?;
-        }
-        if let Some(warning) = self.session.greeting() {
-            writeln!(self.out, "{warning}")?;
+        for said in self.session.greetings() {
+            writeln!(self.out, "{said}")?;
         }
         self.print_help()?;
         let events = self.session.start();

@@ -7,15 +7,52 @@
 //! exact solver proves to be a draw with South to move. [`deal`] tries the
 //! candidates in an order shuffled by the seed and deals the first one
 //! proven a draw, so the same seed deals the same position.
+//!
+//! Kalah(6,4)'s first proof costs more than a player waits (the 18-seed
+//! endgame database, then a search of the whole opening: tens of seconds
+//! on a busy machine), so its fair starts are proven once, as the opening
+//! book is: `fair_starts.txt`, written by `cargo run --profile fast
+//! --example fair_starts`, lists proven draws for both capture rules, and
+//! [`deal`] picks one of them by the seed. The tests prove the listed
+//! positions again with the solver.
 
 use std::time::{Duration, Instant};
 
 use super::{Limits, Solver};
 use crate::rng::Rng;
-use crate::rules::{Board, Rules, Side};
+use crate::rules::{Board, Capture, Rules, Side};
 
 /// How long one candidate may take to be solved before it is passed over.
 const CANDIDATE_TIME: Duration = Duration::from_secs(2);
+
+/// Fair starts proven once (see the [module docs](self)): `CAPTURE:
+/// COUNTS` lines of Kalah(6,4).
+const PROVEN: &str = include_str!("fair_starts.txt");
+
+/// The listed fair starts of `rules` (none for a board not listed).
+#[must_use]
+pub fn proven(rules: Rules) -> Vec<Board> {
+    PROVEN
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .filter_map(|line| line.split_once(':'))
+        .filter_map(|(capture, counts)| {
+            let capture = match capture.trim() {
+                "always" => Capture::Always,
+                "nonempty" => Capture::NonEmpty,
+                _ => return None,
+            };
+            (Rules::KALAH.with_capture(capture) == rules).then_some(counts)
+        })
+        .filter_map(|counts| {
+            let counts: Vec<u16> = counts
+                .split(',')
+                .map(|c| c.trim().parse().ok())
+                .collect::<Option<_>>()?;
+            Board::from_counts(rules, &counts, Side::South).ok()
+        })
+        .collect()
+}
 
 /// Why no fair start was dealt.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,16 +121,21 @@ pub fn candidates(rules: Rules) -> Vec<Vec<u16>> {
     out
 }
 
-/// Deals a fair start for `rules` from `seed`: the first candidate (in the
+/// Deals a fair start for `rules` from `seed`: one of the [listed](proven)
+/// fair starts where the board has them, else the first candidate (in the
 /// order the seed shuffles) that the solver proves a draw with South to
-/// move, trying for at most `budget`. The position and the solver's value
-/// (0).
+/// move, trying for at most `budget`. A position the solver proves a draw
+/// (value 0).
 ///
 /// # Errors
 /// [`NoFairStart`] when the board is too big or slow, or has no draw.
 pub fn deal(rules: Rules, seed: u64, budget: Duration) -> Result<Board, NoFairStart> {
-    let mut list = candidates(rules);
     let mut rng = Rng::new(seed);
+    let listed = proven(rules);
+    if !listed.is_empty() {
+        return Ok(listed[rng.below(listed.len())]);
+    }
+    let mut list = candidates(rules);
     // Fisher–Yates
     for i in (1..list.len()).rev() {
         let j = rng.below(i + 1);
@@ -212,6 +254,74 @@ mod tests {
         for c in &list {
             assert_eq!(c.iter().map(|&x| u32::from(x)).sum::<u32>(), 24);
             assert_eq!((c[4], c[9]), (0, 0), "stores stay empty");
+        }
+    }
+}
+
+/// The listed fair starts of Kalah(6,4), proven again by the solver.
+#[cfg(test)]
+mod proven_tests {
+    use super::*;
+
+    /// `board` is one of the candidates, and `solver` proves it a draw
+    /// (its value within `0..=0`: both null-window searches).
+    fn check(solver: &mut Solver, rules: Rules, board: &Board) {
+        assert!(
+            candidates(rules).contains(&board.counts().to_vec()),
+            "{board:?}"
+        );
+        assert_eq!(board.to_move(), Side::South);
+        assert_eq!(
+            solver.value_within(board, &Limits::none(), 0, 0),
+            Some(0),
+            "{rules} {:?}",
+            board.counts()
+        );
+    }
+
+    #[test]
+    fn kalah_6_4_lists_fair_starts_for_both_capture_rules_and_deals_them_by_seed() {
+        for capture in [Capture::Always, Capture::NonEmpty] {
+            let rules = Rules::KALAH.with_capture(capture);
+            let listed = proven(rules);
+            assert!(listed.len() >= 2, "{rules}: {}", listed.len());
+            for board in &listed {
+                assert!(candidates(rules).contains(&board.counts().to_vec()));
+            }
+            let dealt: Vec<Board> = (0..8)
+                .map(|seed| deal(rules, seed, Duration::ZERO).unwrap())
+                .collect();
+            assert!(dealt.iter().all(|b| listed.contains(b)));
+            assert!(dealt.iter().any(|b| *b != dealt[0]), "the seed chooses");
+            assert_eq!(deal(rules, 3, Duration::ZERO).unwrap(), dealt[3]);
+        }
+        assert!(proven(Rules::new(6, 5).unwrap()).is_empty());
+    }
+
+    /// One listed start of each capture rule proven again (the whole list:
+    /// `cargo test --profile fast --lib every_listed_fair_start -- --ignored`).
+    #[test]
+    fn a_listed_fair_start_of_each_capture_rule_is_proven_a_draw_again() {
+        for capture in [Capture::Always, Capture::NonEmpty] {
+            let rules = Rules::KALAH.with_capture(capture);
+            let listed = proven(rules);
+            check(
+                &mut Solver::new(256 << 20),
+                rules,
+                &listed[listed.len() / 2],
+            );
+        }
+    }
+
+    #[test]
+    #[ignore = "minutes: every listed start solved"]
+    fn every_listed_fair_start_is_proven_a_draw_again() {
+        for capture in [Capture::Always, Capture::NonEmpty] {
+            let rules = Rules::KALAH.with_capture(capture);
+            let mut solver = Solver::new(256 << 20);
+            for board in proven(rules) {
+                check(&mut solver, rules, &board);
+            }
         }
     }
 }

@@ -26,6 +26,21 @@ use std::time::{Duration, Instant};
 use crate::rules::oware::OwareBoard;
 use crate::rules::{Board, GameBoard, Pit};
 
+/// Gives the calling thread the lowest priority (nice 19 on Linux; a
+/// no-op elsewhere), so that the players' searches and the screen come
+/// first whenever the cores are busy: for work done on spare time (an
+/// endgame database grown, a round analysed as it is played).
+pub fn lower_thread_priority() {
+    #[cfg(target_os = "linux")]
+    #[allow(unsafe_code)]
+    // SAFETY: setpriority only reads its arguments; on Linux, `who` 0 with
+    // PRIO_PROCESS is the calling thread alone, so the others keep theirs.
+    // A refusal leaves the priority as it was, which only costs speed.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 19);
+    }
+}
+
 pub use greedy::Greedy;
 pub use level::{LevelPlayer, MAX_LEVEL};
 pub use random::{RandomPlayer, random_move, random_position};

@@ -27,14 +27,15 @@ pub mod commands;
 
 use std::time::Duration;
 
+use crate::analysis::live::{LiveAnalysis, Pause, Watch};
 use crate::game::Tally;
-use crate::game::messages::{round_goes_on, swapped, taken_back};
+use crate::game::messages::{fair_start, pie_rule_greeting, round_goes_on, swapped, taken_back};
 use crate::game::{
     EventKind, Match, MatchConfig, Notice, Redone, SeatPlayer, Undo, computer_move_in,
     outcome_event, perfect_warning, redo_message, seat_player_for,
 };
 use crate::players::{Advisor, Hint, Limits, MoveProof};
-use crate::rules::{Board, GameBoard, GamePlayed, MoveError, Pit, Side, Step};
+use crate::rules::{Board, Game, GameBoard, GamePlayed, MoveError, Pit, Side, Step};
 use crate::store::keeper::{Found, saved_summary};
 use crate::store::{BUSY_NOTICE, Keeper};
 
@@ -263,9 +264,14 @@ pub struct Session {
     events: Vec<SessionEvent>,
     /// Whether the pie rule is played (`--swap`, RULES.md §5.3).
     pie_rule: bool,
+    /// Whether the match's start was dealt fair (`--fair`, RULES.md §5.4).
+    fair: bool,
     /// The position where a computer seat chose not to swap (it is not
     /// asked again there).
     kept_sides: Option<(u32, Board)>,
+    /// The analysis of the round worked out as it is played
+    /// ([`Session::analyse_as_played`]).
+    live: Option<LiveAnalysis>,
 }
 
 impl Session {
@@ -354,7 +360,48 @@ impl Session {
             finished: None,
             events: Vec::new(),
             pie_rule: false,
+            fair: false,
             kept_sides: None,
+            live: None,
+        }
+    }
+
+    /// Works out the analysis of each round on spare time as it is played
+    /// (a thread of low priority, held still while a computer of this
+    /// session thinks; a front end that thinks outside holds
+    /// [`Session::analysis_pause`] meanwhile), each position within
+    /// `per_position`, so that it is ready when the round ends
+    /// ([`Session::round_analysis`]). Kalah only: nothing for another game.
+    pub fn analyse_as_played(&mut self, per_position: Duration) {
+        if self.game.game() == Game::Kalah && self.live.is_none() {
+            self.live = LiveAnalysis::start(per_position);
+            self.follow_analysis();
+        }
+    }
+
+    /// What holds the analysis worked out as the round is played still
+    /// while a computer thinks outside the session.
+    #[must_use]
+    pub fn analysis_pause(&self) -> Option<Pause> {
+        self.live.as_ref().map(LiveAnalysis::pause)
+    }
+
+    /// The analysis of the round as it stands ([`Session::current`]: the
+    /// round just finished while "Play again?" is asked), when it is
+    /// worked out as the round is played.
+    #[must_use]
+    pub fn round_analysis(&self) -> Option<Watch> {
+        self.live.as_ref().map(LiveAnalysis::watch)
+    }
+
+    /// Tells the analysis the round as it stands.
+    fn follow_analysis(&mut self) {
+        let Some(live) = &mut self.live else {
+            return;
+        };
+        let m = self.finished.as_deref().unwrap_or(&self.game);
+        if m.game() == Game::Kalah {
+            live.follow(m.config().start_board(m.starter()), m.moves());
         }
     }
 
@@ -368,6 +415,12 @@ impl Session {
     #[must_use]
     pub fn pie_rule(&self) -> bool {
         self.pie_rule
+    }
+
+    /// The match's start (its configuration's) was dealt fair (`--fair`,
+    /// RULES.md §5.4): said as it starts.
+    pub fn set_fair_start(&mut self, on: bool) {
+        self.fair = on;
     }
 
     /// Replaces what plays `side`'s seat.
@@ -424,14 +477,22 @@ impl Session {
         self.game = game;
         self.finished = None;
         self.play_on();
+        self.follow_analysis();
         std::mem::take(&mut self.events)
     }
 
-    /// What to say once as the match starts, before anything else: a
-    /// perfect player that may not prove its moves in time.
+    /// What to say once as the match starts, before anything else (both
+    /// front ends say these): the fair start dealt and its proof, the pie
+    /// rule, a perfect player that may not prove its moves in time.
     #[must_use]
-    pub fn greeting(&self) -> Option<Notice> {
-        perfect_warning(self.game.config(), self.think)
+    pub fn greetings(&self) -> Vec<Notice> {
+        let config = self.game.config();
+        let fair = config.start.as_ref().filter(|_| self.fair).map(fair_start);
+        let pie = (self.pie_rule && config.game == Game::Kalah).then(pie_rule_greeting);
+        fair.into_iter()
+            .chain(pie)
+            .chain(perfect_warning(config, self.think))
+            .collect()
     }
 
     /// Starts the session: the saved match on offer, or the match played
@@ -445,6 +506,7 @@ impl Session {
         } else {
             self.offer(found);
         }
+        self.follow_analysis();
         std::mem::take(&mut self.events)
     }
 
@@ -536,6 +598,7 @@ impl Session {
         {
             self.events.push(SessionEvent::Asked(self.asking()));
         }
+        self.follow_analysis();
         std::mem::take(&mut self.events)
     }
 
@@ -561,6 +624,7 @@ impl Session {
                     .push(SessionEvent::HintWanted(self.game.position()));
             }
             SessionCommand::Hint => {
+                let _held = self.live.as_ref().map(|live| live.pause().hold());
                 let advisor = self.advisor.get_or_insert_with(Advisor::new);
                 let limits = Limits::time(self.think);
                 if let Some(hint) = advisor.advise(&self.game.position(), &limits) {
@@ -687,12 +751,16 @@ impl Session {
                     self.kept_sides = here;
                 }
             }
+            self.follow_analysis();
+            // the analysis stands still while this computer thinks
+            let held = self.live.as_ref().map(|live| live.pause().hold());
             let player = match &mut self.seats[self.game.holder(side).index()] {
                 SeatKind::Computer(player) => player,
                 SeatKind::Outside => return self.ask(Pending::Computer),
                 SeatKind::Human | SeatKind::Network => return self.ask(Pending::Move),
             };
             let chosen = player.choose(&position, &Limits::time(self.think));
+            drop(held);
             let unproven = match player.last_proof() {
                 Some(MoveProof::Unproven { thought }) => Some(thought),
                 _ => None,

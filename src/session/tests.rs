@@ -477,3 +477,102 @@ fn a_computer_swaps_when_the_first_turn_made_the_better_position() {
         "both a swap and a refusal are checked: {seen:?}"
     );
 }
+
+/// The analysis of `round`'s moves worked out after it, from scratch.
+fn analysed_from_scratch(round: &Match) -> crate::analysis::Analysis {
+    crate::analysis::Analyst::new()
+        .round(
+            *round.rules(),
+            round.starter(),
+            round.moves(),
+            &crate::analysis::PositionBudget::default(),
+            |_, _| {},
+        )
+        .unwrap()
+}
+
+/// Waits until the analysis watched has valued every position of the
+/// round as it stands (or 60 s pass); whether it had.
+fn analysed(watch: &crate::analysis::live::Watch) -> crate::analysis::live::Standing {
+    watch.wait(Duration::from_secs(60))
+}
+
+#[test]
+fn a_round_is_analysed_move_by_move_as_it_is_played_and_matches_the_analysis_after_it() {
+    use crate::analysis::live::Standing;
+    let rules = Rules::new(4, 3).unwrap();
+    let mut s = session(rules, PlayerKind::Human, Keeper::new(None));
+    s.set_seat(Side::North, SeatKind::Human);
+    s.analyse_as_played(Duration::from_secs(1));
+    s.start();
+    let mut played = 0;
+    // Two people take turns; after each move the analysis catches up on
+    // the spare time before the next one.
+    while let Asking::Move(_) = s.asking() {
+        let pit = s.game().board().legal_moves().last().unwrap();
+        s.handle(SessionCommand::Play(pit));
+        played += 1;
+        let watch = s.round_analysis().unwrap();
+        match analysed(&watch) {
+            Standing::Done(analysis) => assert_eq!(analysis.moves.len(), played),
+            other => panic!("after move {played}: {other:?}"),
+        }
+    }
+    assert_eq!(s.asking(), Asking::PlayAgain);
+    // At "Play again?" the finished round's analysis is complete already:
+    // no position is left to value.
+    let finished = s.finished_round().unwrap().clone();
+    let Standing::Done(live) = s.round_analysis().unwrap().standing() else {
+        panic!("not complete at the end of the round");
+    };
+    let whole = analysed_from_scratch(&finished);
+    assert!(whole.exact());
+    assert_eq!(live, whole);
+}
+
+#[test]
+fn computers_moves_are_analysed_and_the_next_round_is_followed_after_play_again() {
+    use crate::analysis::live::Standing;
+    let rules = Rules::new(3, 2).unwrap();
+    let mut both = config(rules, PlayerKind::Greedy);
+    both.seats[0] = Seat::new("Alice", PlayerKind::Random);
+    let mut s = Session::new(both, 5, Duration::from_millis(10), Keeper::new(None));
+    s.analyse_as_played(Duration::from_secs(1));
+    s.start();
+    assert_eq!(s.asking(), Asking::PlayAgain, "two computers play it out");
+    let finished = s.finished_round().unwrap().clone();
+    let Standing::Done(first) = analysed(&s.round_analysis().unwrap()) else {
+        panic!("not done");
+    };
+    let whole = analysed_from_scratch(&finished);
+    assert_eq!(first, whole);
+    s.handle(SessionCommand::Answer(true));
+    let next = s.round_analysis().unwrap();
+    let Standing::Done(second) = analysed(&next) else {
+        panic!("not done");
+    };
+    // the second round, played out by the computers too
+    assert_eq!(s.current().round(), 2);
+    assert_eq!(second, analysed_from_scratch(s.current()));
+}
+
+#[test]
+fn the_greetings_say_the_fair_start_and_the_pie_rule_for_both_front_ends() {
+    let mut dealt = config(Rules::KALAH, PlayerKind::Human);
+    let start = crate::players::fair::deal(Rules::KALAH, 1, Duration::ZERO).unwrap();
+    dealt.start = Some(start);
+    let mut s = Session::new(dealt, 1, Duration::from_millis(10), Keeper::new(None));
+    // a start of its own (a position played on from) is no fair start
+    assert!(s.greetings().is_empty());
+    s.set_fair_start(true);
+    s.set_pie_rule(true);
+    let said: Vec<String> = s.greetings().iter().map(ToString::to_string).collect();
+    let counts: Vec<String> = start.counts().iter().map(u16::to_string).collect();
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert!(
+        said[0].starts_with(&format!("A fair start: {}", counts.join(","))),
+        "{said:?}"
+    );
+    assert!(said[0].contains("value 0"), "{said:?}");
+    assert!(said[1].starts_with("The pie rule"), "{said:?}");
+}

@@ -168,24 +168,12 @@ fn grow_in_background() {
     let _ = std::thread::Builder::new()
         .name("oware-endgame".to_string())
         .spawn(|| {
-            lower_priority();
+            crate::players::lower_thread_priority();
             let shelf: &EndgameShelf = shelf();
             grow(data_folder().as_deref(), GROW_TO, |builder| {
                 shelf.publish(builder.database());
             });
         });
-}
-
-/// Gives this thread the lowest priority, so that the game and its
-/// search always come first.
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    #[allow(unsafe_code)]
-    // SAFETY: setpriority only reads its arguments; on Linux, `who` 0 with
-    // PRIO_PROCESS is the calling thread alone.
-    unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, 0, 19);
-    }
 }
 
 /// Gives the process's shelf its grower (the command line does this once

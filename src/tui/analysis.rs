@@ -6,8 +6,9 @@
 //! replay.
 //!
 //! The analysis itself ([`crate::analysis`]) runs on a thread of its
-//! own: the screen shows its progress and stays responsive; leaving the
-//! screen stops it.
+//! own (or was worked out while the round was played,
+//! [`crate::analysis::live`]): the screen shows its progress and stays
+//! responsive; leaving the screen stops a thread of its own.
 
 use std::cell::Cell;
 use std::sync::Arc;
@@ -23,6 +24,7 @@ use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph};
 
+use crate::analysis::live::{Standing, Watch};
 use crate::analysis::{Analysis, Analyst, PositionBudget};
 use crate::analysis::{best_text, difference_word, loss_text, value_text};
 use crate::store::Record;
@@ -70,6 +72,9 @@ pub struct AnalysisView {
     progress: (usize, usize),
     problem: Option<String>,
     job: Option<Job>,
+    /// The analysis worked out as the round was played, while it is not
+    /// done.
+    watch: Option<Watch>,
     /// The move under the cursor (an index into the moves).
     selected: usize,
     chosen: Chosen,
@@ -92,6 +97,7 @@ impl AnalysisView {
             progress: (total, total),
             problem: None,
             job: None,
+            watch: None,
             selected: 0,
             chosen: Chosen::unkept(None, theme),
             note: None,
@@ -125,12 +131,21 @@ impl AnalysisView {
             Ok(_) => (Some(Job { reports, stop }), None),
             Err(e) => (None, Some(format!("The analysis could not start: {e}"))),
         };
+        let mut view = AnalysisView::waiting(record, chosen, total);
+        view.job = job;
+        view.problem = problem;
+        view
+    }
+
+    /// The screen of `record` with no analysis yet, of `total` positions.
+    fn waiting(record: Record, chosen: Chosen, total: usize) -> AnalysisView {
         AnalysisView {
             record,
             analysis: None,
             progress: (0, total),
-            problem,
-            job,
+            problem: None,
+            job: None,
+            watch: None,
             selected: 0,
             chosen,
             note: None,
@@ -138,6 +153,17 @@ impl AnalysisView {
             help: None,
             drawn: Cell::default(),
         }
+    }
+
+    /// The screen of `record`, whose analysis `watch` follows (worked out
+    /// as the round was played): shown at once when it is done already.
+    #[must_use]
+    pub fn watching(record: Record, watch: Watch, chosen: Chosen) -> AnalysisView {
+        let total = record.moves.len() + 1;
+        let mut view = AnalysisView::waiting(record, chosen, total);
+        view.watch = Some(watch);
+        view.poll();
+        view
     }
 
     /// The analysis, once done.
@@ -209,6 +235,21 @@ impl AnalysisView {
 
     /// Takes the thread's reports in, without waiting.
     pub fn poll(&mut self) {
+        if let Some(watch) = &self.watch {
+            match watch.standing() {
+                Standing::Working(done, total) => self.progress = (done, total),
+                Standing::Done(analysis) => {
+                    self.progress = (analysis.south_values.len(), analysis.south_values.len());
+                    self.analysis = Some(analysis);
+                    self.watch = None;
+                }
+                Standing::Failed(problem) => {
+                    self.problem = Some(problem);
+                    self.watch = None;
+                }
+            }
+            return;
+        }
         let Some(job) = &self.job else {
             return;
         };
@@ -298,7 +339,7 @@ impl AnalysisView {
     /// When the screen should look at the thread again.
     #[must_use]
     pub fn next_wake(&self) -> Option<Instant> {
-        self.job.as_ref().map(|_| Instant::now() + POLL)
+        (self.job.is_some() || self.watch.is_some()).then(|| Instant::now() + POLL)
     }
 
     /// Draws the screen.
@@ -556,12 +597,26 @@ impl HostedAnalysis {
     /// theme: the analysis of `record` (only asked for the first time),
     /// within [`DEFAULT_THINK`] per position.
     pub fn open(&mut self, record: impl FnOnce() -> Record, chosen: Chosen) {
+        self.show(
+            || AnalysisView::start(record(), DEFAULT_THINK, chosen),
+            chosen,
+        );
+    }
+
+    /// The same, the analysis of `record` followed by `watch` (worked out
+    /// as the round was played).
+    pub fn open_watching(&mut self, record: impl FnOnce() -> Record, watch: Watch, chosen: Chosen) {
+        self.show(|| AnalysisView::watching(record(), watch, chosen), chosen);
+    }
+
+    /// Puts the screen `make` makes on screen (only the first time).
+    fn show(&mut self, make: impl FnOnce() -> AnalysisView, chosen: Chosen) {
         match &mut self.view {
             Some(view) => {
                 view.reopen();
                 *view.chosen() = chosen;
             }
-            None => self.view = Some(AnalysisView::start(record(), DEFAULT_THINK, chosen)),
+            None => self.view = Some(make()),
         }
     }
 

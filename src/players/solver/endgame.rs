@@ -347,6 +347,12 @@ impl EndgameMemory {
         &self.shape.rules
     }
 
+    /// Whether it is what [`EndgameMemory::new`] makes of `rules` and
+    /// `max_seeds` (so that it can be kept instead).
+    pub fn is_for(&self, rules: &CompactRules, max_seeds: u32) -> bool {
+        self.shape.rules == *rules && u32::from(self.shape.max_seeds) == max_seeds.min(MAX_DB_SEEDS)
+    }
+
     /// Seeds the search may look up (see [`Endgame::ready`]).
     pub fn ready(&self) -> u8 {
         self.shape.ready()

@@ -1433,13 +1433,20 @@ impl Solver {
             } else {
                 k.min(LAZY_DB_SEEDS)
             };
-            self.endgame = None;
-            self.table = None;
-            self.pending_table = None;
-            let db = if self.sharing {
-                HeldDatabase::Kept(endgame::kept(rules, k))
-            } else {
-                HeldDatabase::Own(EndgameMemory::new(rules, k))
+            let kept = self.endgame.take().filter(|e| e.is_for(&rules, k));
+            let db = match kept {
+                // the same database: kept, with its table (grown below
+                // if the bigger game wants more)
+                Some(db) => db,
+                None => {
+                    self.table = None;
+                    self.pending_table = None;
+                    if self.sharing {
+                        HeldDatabase::Kept(endgame::kept(rules, k))
+                    } else {
+                        HeldDatabase::Own(EndgameMemory::new(rules, k))
+                    }
+                }
             };
             let rest = self.memory.saturating_sub(db.bytes());
             self.endgame = Some(db);

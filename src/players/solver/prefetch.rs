@@ -12,7 +12,8 @@
 //! 4.5 s against 4.8 s. A plain load in its place (kept with
 //! `black_box`) made the search slower: the processor waits for it.
 
-// The one place where the crate allows `unsafe`: no safe Rust reaches
+// One of the two places where the crate allows `unsafe` (the other:
+// `players::lower_thread_priority`): no safe Rust reaches
 // the prefetch instruction.
 #![allow(unsafe_code)]
 

@@ -194,6 +194,7 @@ impl App {
     ) -> App {
         let mut session = Session::thinking_outside(game, settings.think, Keeper::new(None));
         session.set_pie_rule(settings.pie_rule);
+        session.set_fair_start(settings.fair);
         App::start(session, settings, theme, size, now)
     }
 
@@ -236,16 +237,11 @@ impl App {
         };
         let events = app.session.start();
         app.opening(events);
-        if settings.fair
-            && let Some(start) = app.session.game().config().start
-        {
-            let said = crate::game::messages::fair_start(&start);
-            app.notes.log_lines([Note::from(said)]);
+        let greetings = app.session.greetings();
+        if let Some(last) = greetings.last() {
+            app.notes.say(Note::from(last.clone()));
         }
-        if let Some(notice) = app.session.greeting() {
-            app.notes.say(Note::from(notice.clone()));
-            app.notes.log_lines([Note::from(notice)]);
-        }
+        app.notes.log_lines(greetings.into_iter().map(Note::from));
         if matches!(app.session.asking(), Asking::Computer(_)) {
             app.mode = Mode::Ready;
         }

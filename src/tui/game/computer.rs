@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::analysis::live::{Pause, PauseHeld};
 use crate::game::{MatchConfig, SeatPlayer, seat_player_for};
 use crate::players::{Advisor, Hint, Limits, MoveProof};
 use crate::rules::{GameBoard, Pit, Side};
@@ -108,6 +109,10 @@ pub struct Worker {
     /// The match's hint giver: its solver and engine tables are allocated
     /// on the first hint and kept for the next ones.
     advisor: Arc<Mutex<Advisor>>,
+    /// Holds the round's analysis still while a search is out
+    /// ([`Worker::pause_analysis`]).
+    analysis: Option<Pause>,
+    held: Option<PauseHeld>,
 }
 
 impl Worker {
@@ -129,6 +134,23 @@ impl Worker {
             config: config.clone(),
             seed,
             advisor: Arc::new(Mutex::new(Advisor::new())),
+            analysis: None,
+            held: None,
+        }
+    }
+
+    /// Holds the analysis worked out as the round is played still with
+    /// `pause` whenever a search is out, so that it never slows a move.
+    pub fn pause_analysis(&mut self, pause: Option<Pause>) {
+        self.analysis = pause;
+    }
+
+    /// A search goes out: the analysis stands still until every one is
+    /// back.
+    fn going_out(&mut self) {
+        self.out += 1;
+        if self.held.is_none() {
+            self.held = self.analysis.as_ref().map(Pause::hold);
         }
     }
 
@@ -150,7 +172,7 @@ impl Worker {
                 let limits = self.limits(id);
                 let sender = self.sender.clone();
                 let advisor = Arc::clone(&self.advisor);
-                self.out += 1;
+                self.going_out();
                 let spawned = thread::Builder::new()
                     .name("mancala-hint".into())
                     .spawn(move || {
@@ -177,7 +199,7 @@ impl Worker {
         };
         let limits = self.limits(id);
         let sender = self.sender.clone();
-        self.out += 1;
+        self.going_out();
         let spawned = thread::Builder::new()
             .name("mancala-think".into())
             .spawn(move || {
@@ -253,6 +275,7 @@ impl Worker {
         }
         if self.out == 0 {
             self.running.clear();
+            self.held = None;
         }
         answers
     }

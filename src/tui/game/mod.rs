@@ -57,7 +57,7 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     let seed = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
-    let worker = computer::Worker::new(&config, options.think, seed);
+    let mut worker = computer::Worker::new(&config, options.think, seed);
     let (keeper, warning) = Keeper::open();
     // The kept speed unless one was given for this run; the kept theme
     // unless NO_COLOR turns colours off.
@@ -74,6 +74,11 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     // window, before anything moves.
     let mut session = Session::thinking_outside(Match::new(config, seed), options.think, keeper);
     session.set_pie_rule(options.pie_rule);
+    session.set_fair_start(options.fair);
+    // `A` at "Play again?" shows the round's analysis, worked out on
+    // spare time while it was played; never while a computer thinks.
+    session.analyse_as_played(crate::tui::analysis::DEFAULT_THINK);
+    worker.pause_analysis(session.analysis_pause());
     let mut app = App::start(session, options, *chosen.theme(), (80, 24), Instant::now());
     app.keep_prefs(chosen);
     for problem in warning.into_iter().chain(kept.problem) {

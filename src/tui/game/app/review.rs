@@ -1,8 +1,12 @@
 //! A look at the round just played, from its end: `A` at "Play again?"
 //! opens the analysis screen ([`AnalysisView`], the one `mancala analyze`
-//! and the replay's `a` show) of the round, analysed on a thread of its
-//! own so that the screen stays responsive and shows the progress; `q`
-//! comes back to the question.
+//! and the replay's `a` show) of the round. A session that works the
+//! analysis out as the round is played ([`Session::analyse_as_played`],
+//! as the full screen's does) has it complete or nearly so: shown at
+//! once, or the rest with its progress; otherwise it is analysed on a
+//! thread of its own. `q` comes back to the question.
+//!
+//! [`Session::analyse_as_played`]: crate::session::Session::analyse_as_played
 
 use std::time::Instant;
 
@@ -31,7 +35,12 @@ impl App {
     pub(super) fn open_analysis(&mut self) {
         if self.can_analyse() {
             let game = self.session.finished_round().unwrap_or(self.session.game());
-            self.review.open(|| Record::of_match(game), self.chosen);
+            let record = || Record::of_match(game);
+            match self.session.round_analysis() {
+                // worked out while the round was played: shown at once
+                Some(watch) => self.review.open_watching(record, watch, self.chosen),
+                None => self.review.open(record, self.chosen),
+            }
         }
     }
 
