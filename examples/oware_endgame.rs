@@ -1,5 +1,6 @@
 //! Builds Oware's endgame database one seed count at a time and prints
-//! each count's positions, repetition-marked positions, sweeps and time:
+//! each count's positions, repetition-marked positions, worklist rounds,
+//! positions valued and time:
 //! `cargo run --profile fast --example oware_endgame -- 16 [FILE]`.
 
 use std::time::Instant;
@@ -16,11 +17,12 @@ fn main() {
         let start = Instant::now();
         let r = builder.build_next();
         println!(
-            "{} {} {} {} {:.3}s {:.3}s",
+            "{} {} {} {} {} {:.3}s {:.3}s",
             r.seeds,
             r.positions,
             r.repetition,
             r.sweeps,
+            r.evaluations,
             start.elapsed().as_secs_f64(),
             all.elapsed().as_secs_f64()
         );

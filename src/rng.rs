@@ -44,6 +44,44 @@ impl Rng {
     }
 }
 
+/// Tests' memo tables keyed on whole positions: the standard library's
+/// SipHash took most of the brute-force referees' time, and a test key
+/// needs no protection against chosen collisions.
+#[cfg(test)]
+pub(crate) type TestMap<K, V> =
+    std::collections::HashMap<K, V, std::hash::BuildHasherDefault<MixHasher>>;
+
+/// Folds each word in with a multiply (FxHash's step), then SplitMix64's
+/// finaliser spreads the bits the table indexes by.
+#[cfg(test)]
+#[derive(Default)]
+pub(crate) struct MixHasher(u64);
+
+#[cfg(test)]
+impl std::hash::Hasher for MixHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            self.write_u64(u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
+        }
+        let mut last = [0u8; 8];
+        let rest = chunks.remainder();
+        last[..rest.len()].copy_from_slice(rest);
+        self.write_u64(u64::from_le_bytes(last) ^ ((rest.len() as u64) << 56));
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7CC1_B727_220A_95);
+    }
+
+    fn finish(&self) -> u64 {
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

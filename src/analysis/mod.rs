@@ -649,13 +649,13 @@ fn letters(rules: &Rules, pits: &[Pit]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::TestMap;
     use crate::rules::Capture;
-    use std::collections::HashMap;
 
     /// The value of `board` for its side to move by plain minimax over the
     /// whole game tree (no pruning; positions already valued are looked up,
     /// so that Kalah(4,3) takes a moment): the test's own referee.
-    fn minimax(board: &Board, seen: &mut HashMap<u64, i32>) -> i32 {
+    fn minimax(board: &Board, seen: &mut TestMap<u64, i32>) -> i32 {
         if board.is_over() {
             return board.score().margin(board.to_move());
         }
@@ -719,7 +719,7 @@ mod tests {
     fn every_figure_matches_brute_force_minimax_on_kalah_4_3() {
         for capture in [Capture::Always, Capture::NonEmpty] {
             let rules = Rules::new(4, 3).unwrap().with_capture(capture);
-            let seen = &mut HashMap::new();
+            let seen = &mut TestMap::default();
             for choices in [&[0usize, 3, 1][..], &[2, 2, 0, 1], &[5, 1]] {
                 let moves = round_of(rules, choices);
                 let analysis = Analyst::new()

@@ -75,6 +75,9 @@ pub fn main() -> ExitCode {
         console::warn(format_args!("{}", crate::cli::usage_line(&message, &args)));
         return ExitCode::from(2);
     }
+    // Oware's endgame database is kept in the data directory and grown
+    // on spare time from the first Oware game on.
+    crate::store::oware_endgame::register();
     let result = run(cli);
     // A full-screen screen left because of a signal: exit as the signal
     // would have (128 + its number), whatever the screen returned.

@@ -12,8 +12,8 @@ use crate::cli::SolveCmd;
 use crate::players::Limits;
 use crate::players::oware::{OwareEndgame, OwareSearch};
 use crate::players::solver::{DEFAULT_SOLVE_MEMORY, SolveOutcome, Solver, default_threads};
-use crate::rules::Board;
 use crate::rules::oware::OwareBoard;
+use crate::rules::{Board, Side};
 
 /// How to solve: memory, threads and limits.
 #[derive(Clone, Debug)]
@@ -168,7 +168,8 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
 /// `V` is what the mover captures from here on, the final sweep included,
 /// minus what the opponent does: exact when `exact` (every line the
 /// search rests on ends, or reaches the endgame database of positions
-/// with at most `K` seeds on the board), else the search's estimate after
+/// with at most `K` seeds on the board: 6, or as many as the database
+/// kept in the data directory holds), else the search's estimate after
 /// `--think` milliseconds (2000 by default), with `bounds` that always
 /// hold (the seeds on the board).
 ///
@@ -180,10 +181,21 @@ pub fn oware_solve_json(board: &OwareBoard, cmd: &SolveCmd) -> anyhow::Result<se
         return Err(UsageError("the round is over: there is nothing to solve".to_string()).into());
     }
     let start = Instant::now();
-    let endgame = Arc::new(OwareEndgame::build(ENDGAME_SEEDS));
+    // The database kept in the data directory when it holds more, read
+    // up to the seeds on the board (no position after this one has more).
+    let seeds =
+        usize::from(board.seeds_in_houses(Side::South) + board.seeds_in_houses(Side::North));
+    let kept = crate::store::oware_endgame::kept(seeds.min(crate::store::oware_endgame::GROW_TO));
+    let endgame = Arc::new(if kept.max_seeds() > Some(ENDGAME_SEEDS) {
+        kept
+    } else {
+        OwareEndgame::build(ENDGAME_SEEDS)
+    });
+    let endgame_seeds = endgame.max_seeds().unwrap_or(0);
     let mut search = OwareSearch::new(22, endgame);
     let limits = Limits {
-        deadline: Some(start + Duration::from_millis(cmd.think.unwrap_or(2000))),
+        // The think time is the search's: reading the database is not in it.
+        deadline: Some(Instant::now() + Duration::from_millis(cmd.think.unwrap_or(2000))),
         nodes: cmd.nodes,
         ..Limits::default()
     };
@@ -207,7 +219,7 @@ pub fn oware_solve_json(board: &OwareBoard, cmd: &SolveCmd) -> anyhow::Result<se
         "depth": result.depth,
         "nodes": result.nodes,
         "seconds": (start.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
-        "endgame_seeds": ENDGAME_SEEDS,
+        "endgame_seeds": endgame_seeds,
     });
     if !result.proven {
         value["bounds"] = json!([-on_board, on_board]);

@@ -299,6 +299,9 @@ pub fn seat_player_for(config: &MatchConfig, seed: u64, side: Side) -> Option<Se
     match config.game {
         Game::Kalah => seat_player(kinds, seed, side).map(SeatPlayer::Kalah),
         Game::Oware => {
+            // The shared endgame database starts growing with the first
+            // Oware match (on spare time; nothing waits for it).
+            crate::players::oware::shelf().wake();
             let kind = kinds[side.index()];
             let endgame = std::sync::Arc::new(if kind == PlayerKind::Perfect {
                 OwareEndgame::build(OWARE_SEAT_ENDGAME_SEEDS)

@@ -129,15 +129,14 @@ pub fn deal(rules: Rules, seed: u64, budget: Duration) -> Result<Board, NoFairSt
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashMap;
-
     use super::*;
+    use crate::rng::TestMap;
     use crate::rules::Capture;
 
     /// Plain minimax to the end on the final margin for the side to move
     /// (no pruning, a map of positions seen): independent of the solver.
     fn minimax(board: &Board) -> i32 {
-        fn go(board: &Board, seen: &mut HashMap<(Vec<u16>, Side), i32>) -> i32 {
+        fn go(board: &Board, seen: &mut TestMap<(Vec<u16>, Side), i32>) -> i32 {
             let me = board.to_move();
             if board.is_over() {
                 return board.score().margin(me);
@@ -164,7 +163,7 @@ mod tests {
             seen.insert(key, best);
             best
         }
-        go(board, &mut HashMap::new())
+        go(board, &mut TestMap::default())
     }
 
     /// The dealt positions are draws by an independent search, one or two

@@ -644,8 +644,8 @@ impl TurnFn for SearchPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::TestMap;
     use crate::rules::{Capture, Side};
-    use std::collections::HashMap;
 
     /// Plain minimax on the future margin to the end of the round (no
     /// pruning, no bound): the reference for the engine. Each position is
@@ -653,10 +653,10 @@ mod tests {
     /// either sows into a store or moves seeds towards the mover's), so
     /// the positions form a tree of finite depth.
     fn minimax(board: &Board) -> i32 {
-        minimax_seen(board, &mut HashMap::new())
+        minimax_seen(board, &mut TestMap::default())
     }
 
-    fn minimax_seen(board: &Board, seen: &mut HashMap<Board, i32>) -> i32 {
+    fn minimax_seen(board: &Board, seen: &mut TestMap<Board, i32>) -> i32 {
         if let Some(&v) = seen.get(board) {
             return v;
         }

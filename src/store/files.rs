@@ -318,9 +318,9 @@ fn sync_dir(dir: &Path) {
 }
 
 /// Writes `text` to a fresh temporary file next to `target`, on disk.
-fn written_temp(target: &Path, text: &str) -> io::Result<tempfile::NamedTempFile> {
+fn written_temp(target: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
     let mut temp = temp_next_to(target)?;
-    temp.write_all(text.as_bytes())?;
+    temp.write_all(bytes)?;
     temp.as_file().sync_all()?;
     Ok(temp)
 }
@@ -330,7 +330,16 @@ fn written_temp(target: &Path, text: &str) -> io::Result<tempfile::NamedTempFile
 /// # Errors
 /// Any I/O failure; `path` is untouched then and no temporary file is left.
 pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
-    let temp = written_temp(path, text)?;
+    write_atomic_bytes(path, text.as_bytes())
+}
+
+/// Replaces `path` with `bytes` atomically, as [`write_atomic`] does text
+/// (a file of the game's own that is not text: Oware's endgame database).
+///
+/// # Errors
+/// Any I/O failure; `path` is untouched then and no temporary file is left.
+pub fn write_atomic_bytes(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let temp = written_temp(path, bytes)?;
     temp.persist(path).map_err(|e| e.error)?;
     sync_dir(path.parent().unwrap_or(Path::new(".")));
     Ok(())
@@ -344,7 +353,7 @@ pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
 /// Any I/O failure (no temporary file is left then), or no free name
 /// among the first thousand.
 pub fn create_new(dir: &Path, base: &str, ext: &str, text: &str) -> io::Result<PathBuf> {
-    let mut temp = written_temp(&dir.join(format!("{base}.{ext}")), text)?;
+    let mut temp = written_temp(&dir.join(format!("{base}.{ext}")), text.as_bytes())?;
     for attempt in 1..=1000 {
         let path = if attempt == 1 {
             dir.join(format!("{base}.{ext}"))

@@ -20,6 +20,7 @@ mod net_keep;
 mod net_screen;
 mod net_wire;
 mod oware_cli;
+mod oware_endgame_kept;
 mod oware_play;
 mod perft;
 mod pgn_cli;

@@ -16,8 +16,8 @@
 //! repetition, each side taking the seeds on its side of the position that
 //! repeated. Whether a position ends the round that way depends on the
 //! history, so each position gets two bounds that hold whatever the
-//! history. Each position gets two bounds by value iteration (least fixed
-//! points, sweeps until nothing changes): what the mover can force by a
+//! history, as least fixed points (found by a worklist over each
+//! position's moves, worked out once: see [`Builder::build_next`]): what the mover can force by a
 //! line that surely ends (a capture or the end of the round) whatever the
 //! opponent does, and the most the opponent cannot stop it from getting
 //! the same way. Where they meet, both players' best lines end without a
@@ -28,8 +28,10 @@
 //! guessed. Of the positions with `n` seeds, most are marked for small
 //! `n` (docs/PERFORMANCE.md gives the counts).
 
+use crate::rules::Side;
+use std::sync::Arc;
+
 use crate::rules::oware::{HOUSES, OwareBoard, OwareRules};
-use crate::rules::{Pit, Side};
 
 /// The byte of a position whose value depends on which position repeats.
 pub const REPETITION: u8 = 0xFF;
@@ -136,7 +138,9 @@ pub fn mover_first(board: &OwareBoard) -> [u16; 2 * HOUSES] {
 /// The database: one table of bytes per seed count `0..=max_seeds`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OwareEndgame {
-    tables: Vec<Vec<u8>>,
+    // Shared, so that a database grown by a count shares the counts below
+    // with the one before it.
+    tables: Vec<Arc<[u8]>>,
 }
 
 /// Figures of one seed count's build.
@@ -148,12 +152,16 @@ pub struct LevelReport {
     pub positions: u64,
     /// Positions whose value depends on repetition.
     pub repetition: u64,
-    /// Value-iteration sweeps until nothing changed.
+    /// Rounds of the worklist until nothing changed: the first values
+    /// every position, each later one only the positions a move of which
+    /// leads to one that changed in the round before.
     pub sweeps: u32,
+    /// Positions valued, over all rounds.
+    pub evaluations: u64,
 }
 
 /// Bounds of a position while the database is built.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Bounds {
     lo: i8,
     hi: i8,
@@ -163,11 +171,28 @@ fn to_i8(v: i16) -> i8 {
     v.clamp(i16::from(UNKNOWN_LOW), i16::from(UNKNOWN_HIGH)) as i8
 }
 
+/// A position's bounds from its `fixed` ones and the current bounds in
+/// `level` of the positions its other moves lead to (each move's value is
+/// minus the opponent's there).
+#[inline]
+fn value(fixed: Bounds, children: &[u32], level: &[Bounds]) -> Bounds {
+    let (mut lo, mut hi) = (fixed.lo, fixed.hi);
+    for &child in children {
+        let b = level[child as usize];
+        // `-UNKNOWN_HIGH` is `UNKNOWN_LOW`: an unknown bound stays unknown.
+        lo = lo.max(-b.hi);
+        hi = hi.max(-b.lo);
+    }
+    Bounds { lo, hi }
+}
+
 /// A builder keeping both bounds of every count below, so that a capture
 /// into a repetition-dependent position is bounded, not guessed.
 #[derive(Default)]
 pub struct Builder {
     levels: Vec<Vec<Bounds>>,
+    /// Each count's bytes, one a position (see [`Builder::database`]).
+    tables: Vec<Arc<[u8]>>,
 }
 
 impl Builder {
@@ -183,52 +208,110 @@ impl Builder {
         self.levels.len()
     }
 
-    /// The bounds of a move's value from `board` (the mover's), from the
-    /// levels built and the current bounds of this level (`current`, for
-    /// the moves that capture nothing).
-    fn move_bounds(
-        &self,
-        board: &OwareBoard,
-        pit: Pit,
-        n: usize,
-        current: &[Bounds],
-    ) -> (i16, i16) {
-        let mut child = *board;
-        let played = child.play_unchecked(pit);
-        let c = played.captured as i16;
-        if played.end.is_some() {
-            let me = played.mover.index();
-            let v = c + played.swept[me] as i16 - played.swept[1 - me] as i16;
-            return (v, v);
+    /// The moves of the position of rank `index` among those with `n`
+    /// seeds: the bounds it has whatever its moves that capture nothing
+    /// lead to (the end of the round, or a capture into a count built,
+    /// whose bounds are final), and the ranks of the positions those moves
+    /// lead to, pushed onto `children`.
+    fn moves_of(&self, index: u64, n: usize, children: &mut Vec<u32>) -> Bounds {
+        let houses = unrank(index, n);
+        let board = OwareBoard::played_out(OwareRules::ABAPA, &houses, Side::South)
+            .expect("a database position is a position");
+        if board.is_over() {
+            let s = board.score();
+            let v = s.south as i16 - s.north as i16;
+            return Bounds {
+                lo: to_i8(v),
+                hi: to_i8(v),
+            };
         }
-        let houses = mover_first(&child);
-        let m = n - usize::from(played.captured);
-        let b = if m < n {
-            self.levels[m][rank(&houses) as usize]
-        } else {
-            current[rank(&houses) as usize]
-        };
-        let lo = if b.hi == UNKNOWN_HIGH {
-            LOW
-        } else {
-            c - i16::from(b.hi)
-        };
-        let hi = if b.lo == UNKNOWN_LOW {
-            HIGH
-        } else {
-            c - i16::from(b.lo)
-        };
-        (lo, hi)
+        let mut best = (LOW, LOW);
+        for pit in board.legal_moves() {
+            let mut child = board;
+            let played = child.play_unchecked(pit);
+            let c = played.captured as i16;
+            let (lo, hi) = if played.end.is_some() {
+                let me = played.mover.index();
+                let v = c + played.swept[me] as i16 - played.swept[1 - me] as i16;
+                (v, v)
+            } else {
+                let rank = rank(&mover_first(&child));
+                if played.captured == 0 {
+                    // Same count: its bounds are still being found.
+                    children.push(rank as u32);
+                    continue;
+                }
+                let b = self.levels[n - usize::from(played.captured)][rank as usize];
+                let lo = if b.hi == UNKNOWN_HIGH {
+                    LOW
+                } else {
+                    c - i16::from(b.hi)
+                };
+                let hi = if b.lo == UNKNOWN_LOW {
+                    HIGH
+                } else {
+                    c - i16::from(b.lo)
+                };
+                (lo, hi)
+            };
+            best = (best.0.max(lo), best.1.max(hi));
+        }
+        Bounds {
+            lo: to_i8(best.0),
+            hi: to_i8(best.1),
+        }
     }
 
     /// Builds the next seed count; what it took.
     ///
+    /// Each position's moves are worked out once ([`Builder::moves_of`]):
+    /// those that end the round or capture give fixed bounds, those that
+    /// capture nothing a position of the same count. Then a worklist:
+    /// every position is valued once, and a position is valued again only
+    /// when one its moves lead to has changed (found through the reversed
+    /// moves). Bounds only ever tighten, so this reaches the same least
+    /// fixed point as sweeping every position until nothing changes,
+    /// whatever the order.
+    ///
     /// # Panics
-    /// Past [`MAX_DB_SEEDS`].
+    /// Past [`MAX_DB_SEEDS`], or past the counts whose moves fit in memory
+    /// indexed by `u32`.
     pub fn build_next(&mut self) -> LevelReport {
         let n = self.levels.len();
         assert!(n <= MAX_DB_SEEDS, "{n} seeds is past the index tables");
         let count = positions(n) as usize;
+        assert!(
+            count.saturating_mul(HOUSES) < u32::MAX as usize,
+            "{n} seeds is past what one build indexes"
+        );
+        // The moves of every position, once: fixed bounds, and the
+        // positions of this count each leads to (`first[i]..first[i + 1]`
+        // of `children`).
+        let mut fixed = Vec::with_capacity(count);
+        let mut first = Vec::with_capacity(count + 1);
+        let mut children: Vec<u32> = Vec::with_capacity(count * 3);
+        first.push(0u32);
+        for index in 0..count {
+            fixed.push(self.moves_of(index as u64, n, &mut children));
+            first.push(children.len() as u32);
+        }
+        // The same moves reversed: which positions lead to each one.
+        let mut parent_first = vec![0u32; count + 1];
+        for &child in &children {
+            parent_first[child as usize + 1] += 1;
+        }
+        for i in 0..count {
+            parent_first[i + 1] += parent_first[i];
+        }
+        let mut parents = vec![0u32; children.len()];
+        let mut fill = parent_first.clone();
+        for index in 0..count {
+            for &child in &children[first[index] as usize..first[index + 1] as usize] {
+                parents[fill[child as usize] as usize] = index as u32;
+                fill[child as usize] += 1;
+            }
+        }
+        drop(fill);
         // Least fixed points: nothing is known at first; a bound is set
         // once a line that ends (a capture, the end of the round) forces it.
         let mut level = vec![
@@ -238,71 +321,117 @@ impl Builder {
             };
             count
         ];
-        let mut sweeps = 0;
-        loop {
+        let mut queued = vec![true; count];
+        let mut round: Vec<u32> = (0..count as u32).collect();
+        let mut next: Vec<u32> = Vec::new();
+        let (mut sweeps, mut evaluations) = (0, 0u64);
+        while !round.is_empty() {
             sweeps += 1;
-            let mut changed = false;
-            for index in 0..count {
-                let houses = unrank(index as u64, n);
-                let board = OwareBoard::played_out(OwareRules::ABAPA, &houses, Side::South)
-                    .expect("a database position is a position");
-                let (lo, hi) = if board.is_over() {
-                    let s = board.score();
-                    let v = s.south as i16 - s.north as i16;
-                    (v, v)
-                } else {
-                    let mut best = (LOW, LOW);
-                    for pit in board.legal_moves() {
-                        let (lo, hi) = self.move_bounds(&board, pit, n, &level);
-                        best = (best.0.max(lo), best.1.max(hi));
+            for &index in &round {
+                let index = index as usize;
+                queued[index] = false;
+                evaluations += 1;
+                let b = value(
+                    fixed[index],
+                    &children[first[index] as usize..first[index + 1] as usize],
+                    &level,
+                );
+                if b == level[index] {
+                    continue;
+                }
+                level[index] = b;
+                for &parent in
+                    &parents[parent_first[index] as usize..parent_first[index + 1] as usize]
+                {
+                    if !queued[parent as usize] {
+                        queued[parent as usize] = true;
+                        next.push(parent);
                     }
-                    best
-                };
-                let b = Bounds {
-                    lo: to_i8(lo),
-                    hi: to_i8(hi),
-                };
-                let old = level[index];
-                if old.lo != b.lo || old.hi != b.hi {
-                    changed = true;
-                    level[index] = b;
                 }
             }
-            if !changed {
-                break;
-            }
+            std::mem::swap(&mut round, &mut next);
+            next.clear();
         }
         debug_assert!(level.iter().all(|b| b.lo <= b.hi));
-        let repetition = level.iter().filter(|b| b.lo != b.hi).count() as u64;
-        self.levels.push(level);
+        let repetition = self.push(level);
         LevelReport {
             seeds: n,
             positions: count as u64,
             repetition,
             sweeps,
+            evaluations,
         }
     }
 
-    /// The database of every count built, one byte a position.
+    /// Keeps `level` as the next count built; how many of its positions
+    /// depend on repetition.
+    fn push(&mut self, level: Vec<Bounds>) -> u64 {
+        let table: Arc<[u8]> = level
+            .iter()
+            .map(|b| {
+                if b.lo == b.hi {
+                    (i16::from(b.lo) + OFFSET) as u8
+                } else {
+                    REPETITION
+                }
+            })
+            .collect();
+        let repetition = table.iter().filter(|&&b| b == REPETITION).count() as u64;
+        self.levels.push(level);
+        self.tables.push(table);
+        repetition
+    }
+
+    /// Both bounds of every position of count `n` (built), two bytes a
+    /// position (the lower, then the upper, each an `i8`): what the next
+    /// counts are built from, for keeping on disk.
+    #[must_use]
+    pub fn level_bytes(&self, n: usize) -> Option<Vec<u8>> {
+        let level = self.levels.get(n)?;
+        Some(
+            level
+                .iter()
+                .flat_map(|b| [b.lo as u8, b.hi as u8])
+                .collect(),
+        )
+    }
+
+    /// Takes `bytes` (as [`Builder::level_bytes`] gave them, read back from
+    /// a file, so untrusted) as the next count instead of building it,
+    /// once every bound in it is checked: a bound is a value the count's
+    /// seeds allow, or not yet proven, and no lower bound is above its
+    /// upper one. How many positions depend on repetition.
+    ///
+    /// # Errors
+    /// [`EndgameFileError`] saying what is wrong; nothing is taken then.
+    pub fn push_level_bytes(&mut self, bytes: &[u8]) -> Result<u64, EndgameFileError> {
+        let n = self.levels.len();
+        if n > MAX_DB_SEEDS {
+            return Err(EndgameFileError("too many seed counts".to_string()));
+        }
+        if bytes.len() as u64 != 2 * positions(n) {
+            return Err(EndgameFileError("wrong length".to_string()));
+        }
+        let max = n as i8;
+        let mut level = Vec::with_capacity(bytes.len() / 2);
+        for pair in bytes.chunks_exact(2) {
+            let (lo, hi) = (pair[0] as i8, pair[1] as i8);
+            let lo_ok = lo == UNKNOWN_LOW || (-max..=max).contains(&lo);
+            let hi_ok = hi == UNKNOWN_HIGH || (-max..=max).contains(&hi);
+            if !lo_ok || !hi_ok || lo > hi {
+                return Err(EndgameFileError("a bound out of range".to_string()));
+            }
+            level.push(Bounds { lo, hi });
+        }
+        Ok(self.push(level))
+    }
+
+    /// The database of every count built, one byte a position (sharing
+    /// the builder's tables: no copy).
     #[must_use]
     pub fn database(&self) -> OwareEndgame {
         OwareEndgame {
-            tables: self
-                .levels
-                .iter()
-                .map(|level| {
-                    level
-                        .iter()
-                        .map(|b| {
-                            if b.lo == b.hi {
-                                (i16::from(b.lo) + OFFSET) as u8
-                            } else {
-                                REPETITION
-                            }
-                        })
-                        .collect()
-                })
-                .collect(),
+            tables: self.tables.clone(),
         }
     }
 }
@@ -334,6 +463,13 @@ impl std::error::Error for EndgameFileError {}
 const MAGIC: &[u8; 8] = b"OWAREDB1";
 
 impl OwareEndgame {
+    /// The database of no seed count (what [`Default`] gives, as a
+    /// constant).
+    #[must_use]
+    pub const fn empty() -> OwareEndgame {
+        OwareEndgame { tables: Vec::new() }
+    }
+
     /// Builds every count up to `max_seeds` (for tests and small databases).
     #[must_use]
     pub fn build(max_seeds: usize) -> OwareEndgame {
@@ -405,7 +541,7 @@ impl OwareEndgame {
         let mut tables = Vec::with_capacity(levels);
         for n in 0..levels {
             let len = positions(n) as usize;
-            let table = data[at..at + len].to_vec();
+            let table: Arc<[u8]> = data[at..at + len].into();
             if table
                 .iter()
                 .any(|&b| b != REPETITION && (i16::from(b) - OFFSET).abs() > n as i16)
@@ -419,8 +555,10 @@ impl OwareEndgame {
     }
 }
 
-/// FNV-1a, 64 bits: enough to catch a truncated or damaged file.
-fn checksum(bytes: &[u8]) -> u64 {
+/// FNV-1a, 64 bits: enough to catch a truncated or damaged file (this
+/// one's, and the counts' files the store keeps).
+#[must_use]
+pub fn checksum(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })

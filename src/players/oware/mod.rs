@@ -1,17 +1,20 @@
 //! Oware's computer players and their endgame database (RULES.md §7).
 //!
-//! [`endgame`] is the database by retrograde analysis; [`search`] the
+//! [`endgame`] is the database by retrograde analysis, [`shelf`] the one a
+//! process shares as it grows; [`search`] the
 //! iterative-deepening alpha-beta search with a transposition table that
 //! probes it, and [`OwarePlayer`], a turn function for Oware;
 //! [`oware_player`] gives each kind of computer player its Oware form.
 
 pub mod endgame;
 pub mod search;
+pub mod shelf;
 
 use std::sync::Arc;
 
 pub use endgame::{Builder, LevelReport, OwareEndgame, Probe};
 pub use search::{OwarePlayer, OwareSearch, OwareSearchResult};
+pub use shelf::{EndgameShelf, shelf};
 
 use super::PlayerKind;
 
@@ -21,7 +24,8 @@ const DEEPEST: u32 = 200;
 /// The Oware player of a kind: `random`; `greedy` (the most seeds
 /// captured now); `tree:N` (the search N plies deep); `easy` (2 plies) and
 /// `medium` (6 plies); `hard` (as deep as the think time allows);
-/// `perfect`, the strongest (`hard` probing `endgame`). `Ok(None)` for
+/// `perfect`, the strongest (`hard` probing `endgame`, and the shared
+/// [`shelf()`] once it holds more). `Ok(None)` for
 /// the kinds whose moves come from a person.
 ///
 /// # Errors
@@ -40,7 +44,9 @@ pub fn oware_player(
         PlayerKind::Easy => OwarePlayer::searching(2, none()),
         PlayerKind::Medium => OwarePlayer::searching(6, none()),
         PlayerKind::Hard => OwarePlayer::searching(DEEPEST, none()),
-        PlayerKind::Perfect => OwarePlayer::searching(DEEPEST, Arc::clone(endgame)),
+        PlayerKind::Perfect => {
+            OwarePlayer::searching(DEEPEST, Arc::clone(endgame)).following_shelf()
+        }
         PlayerKind::Level(_) | PlayerKind::AutoLevel => {
             return Err(format!(
                 "'{kind}': the rated levels are Kalah's; Oware's players are random, greedy, tree:N, easy, medium, hard and perfect"

@@ -333,6 +333,9 @@ pub struct OwarePlayer {
     style: OwareStyle,
     search: Option<OwareSearch>,
     rng: Rng,
+    /// Probes the process's shared database once it holds more than the
+    /// one given (see [`OwarePlayer::following_shelf`]).
+    follows_shelf: bool,
 }
 
 /// Table size of a searching player: 2^20 entries of 16 bytes.
@@ -346,6 +349,7 @@ impl OwarePlayer {
             style: OwareStyle::Random,
             search: None,
             rng: Rng::new(seed),
+            follows_shelf: false,
         }
     }
 
@@ -356,6 +360,7 @@ impl OwarePlayer {
             style: OwareStyle::Greedy,
             search: None,
             rng: Rng::new(1),
+            follows_shelf: false,
         }
     }
 
@@ -367,7 +372,18 @@ impl OwarePlayer {
             style: OwareStyle::Search(depth),
             search: Some(OwareSearch::new(PLAYER_TABLE_BITS, endgame)),
             rng: Rng::new(1),
+            follows_shelf: false,
         }
+    }
+
+    /// This player, probing the process's shared database
+    /// ([`super::shelf()`]) from the first move at which it holds more
+    /// seed counts than the database it probes: it grows on a thread of
+    /// its own, and is taken between moves, never waited for.
+    #[must_use]
+    pub fn following_shelf(mut self) -> OwarePlayer {
+        self.follows_shelf = true;
+        self
     }
 
     /// Chooses a house of the side to move; `None` once the round is over.
@@ -375,6 +391,12 @@ impl OwarePlayer {
         let moves = board.legal_moves();
         if moves.is_empty() {
             return None;
+        }
+        if self.follows_shelf
+            && let Some(search) = &mut self.search
+            && let Some(db) = super::shelf().newer(&search.endgame)
+        {
+            search.set_endgame(db);
         }
         match (self.style, &mut self.search) {
             (OwareStyle::Search(depth), Some(search)) => search.search(board, depth, limits).best,

@@ -191,3 +191,32 @@ fn positions_marked_repetition_are_searched_on_and_never_proven() {
     }
     assert!(checked >= 5, "{checked}");
 }
+
+/// The worklist build gives every byte the sweeps gave: the file of
+/// counts 0..=8 written by the value-iteration sweeps it replaced (every
+/// position revalued from its re-derived moves until nothing changed,
+/// commit e11c0f4's `oware_endgame 8 FILE`) ended in this checksum, and
+/// its 125,987 bytes are the same length.
+#[test]
+fn the_worklist_build_gives_the_bytes_the_sweeps_gave() {
+    let bytes = OwareEndgame::build(8).to_bytes();
+    assert_eq!(bytes.len(), 125_987);
+    let sum = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap());
+    assert_eq!(sum, 0x8d47_ba0a_6397_1115);
+}
+
+/// RULES.md §7.9's example: two seeds chasing each other, no line ends
+/// without a repetition, so the position is marked, not valued.
+#[test]
+fn the_chase_of_two_seeds_is_marked_as_depending_on_repetition() {
+    let db = OwareEndgame::build(3);
+    let houses = [1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0];
+    let board = OwareBoard::played_out(OwareRules::ABAPA, &houses, Side::South).unwrap();
+    assert_eq!(db.probe(&board), Probe::Repetition);
+    // A capture in reach is valued: South's `f` makes North's `g` two
+    // seeds and takes them; North cannot feed South, so takes `h`'s seed
+    // (RULES.md §7.5): 2 against 1.
+    let houses = [0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0];
+    let board = OwareBoard::played_out(OwareRules::ABAPA, &houses, Side::South).unwrap();
+    assert_eq!(db.probe(&board), Probe::Value(1));
+}

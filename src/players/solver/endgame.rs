@@ -1002,8 +1002,8 @@ fn next_composition(pits: &mut [u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::TestMap;
     use crate::rules::{Capture, Rules, Sweep};
-    use std::collections::HashMap;
     use std::sync::atomic::AtomicU64;
 
     #[test]
@@ -1034,7 +1034,7 @@ mod tests {
     }
 
     /// The future margin of `pos` by plain minimax over [`Compact::play`].
-    fn minimax(pos: &Compact, rules: &CompactRules, memo: &mut HashMap<Compact, i32>) -> i32 {
+    fn minimax(pos: &Compact, rules: &CompactRules, memo: &mut TestMap<Compact, i32>) -> i32 {
         if let Some(&v) = memo.get(pos) {
             return v;
         }
@@ -1147,7 +1147,7 @@ mod tests {
             let total = AtomicU64::new(0);
             let limits = Limits::none();
             let mut counter = Counter::new(&limits, &total);
-            let mut memo = HashMap::new();
+            let mut memo = TestMap::default();
             let mut pits = [0u8; 12];
             let mut checked = 0;
             for rank in 0..db.bytes() as u64 {

@@ -2,16 +2,18 @@ use super::*;
 use crate::players::TurnFn;
 use crate::players::random_position;
 use crate::players::search::{AfterMove as ChildNext, Children};
-use crate::rng::Rng;
+use crate::rng::{Rng, TestMap};
 use crate::rules::{Capture, Rules, Side, Sowing, Sweep};
 
 /// Plain minimax to the end (memoised on the whole board): the value and
 /// every best move.
 fn brute(board: &Board) -> (i32, Vec<Pit>) {
-    brute_memo(board, &mut std::collections::HashMap::new())
+    brute_memo(board, &mut TestMap::default())
 }
 
-fn brute_memo(board: &Board, memo: &mut std::collections::HashMap<Board, i32>) -> (i32, Vec<Pit>) {
+/// As [`brute`], with the values found kept in `memo` for the next call
+/// under the same rules.
+fn brute_memo(board: &Board, memo: &mut TestMap<Board, i32>) -> (i32, Vec<Pit>) {
     let me = board.to_move();
     let base = board.score().margin(me);
     let mut best = i32::MIN;
@@ -139,6 +141,7 @@ fn solver_agrees_with_brute_force_on_random_positions_of_every_variant() {
             .with_sweep(Sweep::None),
     ];
     for rules in variants {
+        let memo = &mut TestMap::default();
         // no database, a small one (the search above it: peeks, plain
         // search, table), and the default one
         for (threads, endgame) in [(1, Some(0)), (2, Some(4)), (1, None), (2, None)] {
@@ -158,7 +161,7 @@ fn solver_agrees_with_brute_force_on_random_positions_of_every_variant() {
                     assert!(solution.best.is_empty());
                     continue;
                 }
-                let (value, best) = brute(&board);
+                let (value, best) = brute_memo(&board, memo);
                 assert_eq!(
                     (solution.value, &solution.best),
                     (value, &best),
