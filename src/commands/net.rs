@@ -25,24 +25,16 @@ fn full_screen(plain: bool) -> bool {
     !plain && std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
 }
 
-/// Oware is played on its own board: a [`UsageError`] for rule options
-/// given with `--game oware`.
-fn oware_rules_refused(cmd: &HostCmd) -> Result<(), UsageError> {
-    if cmd.game == Game::Oware && cmd.rules.any_given() {
-        return Err(UsageError(
-            "Oware is played on 6 houses a side with 4 seeds each: leave out the rule options"
-                .into(),
-        ));
-    }
-    Ok(())
-}
-
 /// Runs `mancala host`.
 ///
 /// # Errors
 /// Bad options, or a port that cannot be listened on.
 pub fn host(cmd: &HostCmd) -> anyhow::Result<ExitCode> {
-    oware_rules_refused(cmd)?;
+    if cmd.game == Game::Oware && cmd.rules.any_given() {
+        let refused =
+            "Oware is played on 6 houses a side with 4 seeds each: leave out the rule options";
+        return Err(UsageError(refused.into()).into());
+    }
     let rules = cmd.rules.rules().map_err(UsageError)?;
     let name = own_name(&cmd.name)?;
     // One `mancala host NAME` per data directory: a second one would share

@@ -66,13 +66,6 @@ impl Session {
     /// mover's letters and numbers besides these.
     #[must_use]
     pub fn open_commands(&self) -> Vec<OpenCommand> {
-        let answer = |command, word, key, (does, label)| OpenCommand {
-            command,
-            word,
-            key,
-            does,
-            label,
-        };
         match self.asking() {
             Asking::Move(_) => turn_offers(self.game.rules()),
             Asking::Computer(_) => computer_offers(self.game.rules()),
@@ -111,6 +104,23 @@ impl Session {
     }
 }
 
+/// An answer to a question: `command`, spelled `word` or `key`, doing
+/// what `does` says (the help's words, the key bar's).
+fn answer(
+    command: SessionCommand,
+    word: &'static str,
+    key: char,
+    (does, label): (&'static str, &'static str),
+) -> OpenCommand {
+    OpenCommand {
+        command,
+        word,
+        key,
+        does,
+        label,
+    }
+}
+
 /// The answers to a yes-or-no question: yes and no (each with what it
 /// does, as the help and the key bar say it), and quit.
 #[must_use]
@@ -118,13 +128,6 @@ pub fn yes_no(
     yes: (&'static str, &'static str),
     no: (&'static str, &'static str),
 ) -> Vec<OpenCommand> {
-    let answer = |command, word, key, (does, label)| OpenCommand {
-        command,
-        word,
-        key,
-        does,
-        label,
-    };
     vec![
         answer(SessionCommand::Answer(true), "yes", 'y', yes),
         answer(SessionCommand::Answer(false), "no", 'n', no),

@@ -67,17 +67,6 @@ impl Feed {
     fn push(&mut self, shown: Shown) {
         self.news.push(News::Show(shown));
     }
-
-    /// What was said, for the screen only (everything but moves).
-    fn said(&mut self) -> Vec<Shown> {
-        std::mem::take(&mut self.news)
-            .into_iter()
-            .filter_map(|news| match news {
-                News::Show(shown) => Some(shown),
-                News::Other(_) => None,
-            })
-            .collect()
-    }
 }
 
 impl Show for Feed {
@@ -215,20 +204,6 @@ struct HostEngine {
     offer: Option<(Match, HostNote)>,
 }
 
-impl HostEngine {
-    /// Ends the game once the match is over, else says what is asked now.
-    fn settle(&mut self, changed: bool) -> anyhow::Result<Option<ExitCode>> {
-        if self.seat.is_finished() {
-            self.seat.end();
-            return Ok(Some(ExitCode::SUCCESS));
-        }
-        if changed {
-            self.seat.prompt()?;
-        }
-        Ok(None)
-    }
-}
-
 impl NetEnd for HostEngine {
     fn command(&mut self, command: Command) -> anyhow::Result<Option<ExitCode>> {
         if self.offer.is_some() {
@@ -237,7 +212,7 @@ impl NetEnd for HostEngine {
                     let offer = self.offer.take().filter(|_| yes);
                     self.seat.start(offer)?;
                     // A resumed match waits for the friend (Ask::Away).
-                    return self.settle(true);
+                    return Ok(self.seat.settle(true)?);
                 }
                 Command::Quit => return Ok(Some(ExitCode::SUCCESS)),
                 _ => return Ok(None),
@@ -248,7 +223,7 @@ impl NetEnd for HostEngine {
             return Ok(Some(ExitCode::SUCCESS));
         }
         self.seat.command(command)?;
-        self.settle(true)
+        Ok(self.seat.settle(true)?)
     }
 
     fn poll(&mut self) -> anyhow::Result<Option<ExitCode>> {
@@ -257,12 +232,12 @@ impl NetEnd for HostEngine {
                 continue;
             };
             let changed = self.seat.on_net(event)?;
-            if let Some(code) = self.settle(changed)? {
+            if let Some(code) = self.seat.settle(changed)? {
                 return Ok(Some(code));
             }
         }
         self.seat.tick()?;
-        self.settle(false)
+        Ok(self.seat.settle(false)?)
     }
 
     fn drain(&mut self) -> Vec<News> {
@@ -482,10 +457,10 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
     let (name, played) = (setup.name.clone(), setup.game);
     let game = match JoinGame::connect(setup, Feed::new(JOINER_SIDE), tx)? {
         Ok(game) => game,
-        Err((mut feed, code)) => {
+        Err((feed, code)) => {
             // Not connected: say why on the normal screen.
-            for shown in feed.said() {
-                if let Shown::Say(text) = shown {
+            for news in feed.news {
+                if let News::Show(Shown::Say(text)) = news {
                     console::say(text);
                 }
             }

@@ -7,6 +7,7 @@
 
 use std::io;
 use std::net::{SocketAddr, TcpListener};
+use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -740,6 +741,22 @@ impl<S: Show> FriendSeat<S> {
                 Ok(true)
             }
         }
+    }
+
+    /// After a change: ends the match once it is over (`Some` is the
+    /// program's exit code), else says what is asked now when `changed`.
+    ///
+    /// # Errors
+    /// When the output fails.
+    pub fn settle(&mut self, changed: bool) -> io::Result<Option<ExitCode>> {
+        if self.is_finished() {
+            self.end();
+            return Ok(Some(ExitCode::SUCCESS));
+        }
+        if changed {
+            self.prompt()?;
+        }
+        Ok(None)
     }
 
     /// Says what the host's player may do now.

@@ -90,7 +90,7 @@ impl<S: Show> HostGame<S> {
                 false
             }
         };
-        if let Some(code) = self.settle(changed)? {
+        if let Some(code) = self.seat.settle(changed)? {
             return Ok(Some(code));
         }
         // What was typed answers the questions as they come, in order:
@@ -104,7 +104,7 @@ impl<S: Show> HostGame<S> {
                 Taken::Exit(code) => return Ok(Some(code)),
                 Taken::Changed(changed) => changed,
             };
-            if let Some(code) = self.settle(changed)? {
+            if let Some(code) = self.seat.settle(changed)? {
                 return Ok(Some(code));
             }
         }
@@ -156,19 +156,6 @@ impl<S: Show> HostGame<S> {
                 Taken::Exit(ExitCode::SUCCESS)
             }
         })
-    }
-
-    /// After a change: ends the program once the match is over, else asks
-    /// what comes next.
-    fn settle(&mut self, changed: bool) -> anyhow::Result<Option<ExitCode>> {
-        if self.seat.is_finished() {
-            self.seat.end();
-            return Ok(Some(ExitCode::SUCCESS));
-        }
-        if changed {
-            self.seat.prompt()?;
-        }
-        Ok(None)
     }
 
     /// Handles a typed line; `Some` ends the program with that code.

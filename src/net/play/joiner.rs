@@ -345,28 +345,18 @@ impl<S: Show> JoinGame<S> {
                 let id = self.conn;
                 link::spawn_reader(receiver, self.tx.clone(), move |m| JoinIn::Net(id, m));
                 self.sender = sender;
-                let ToJoiner::Welcome {
-                    state, seat_key, ..
-                } = first
-                else {
+                let ToJoiner::Welcome { seat_key, .. } = &first else {
                     if let ToJoiner::Refused { text } | ToJoiner::Error { text } = first {
                         self.show.say(&crate::net::remote_text(&text))?;
                     }
                     return Ok(Some(ExitCode::FAILURE));
                 };
-                match state.to_match() {
-                    Ok(game) => self.f.session.follow(game),
-                    Err(e) => {
-                        let e = RemoteText::new(&e);
-                        self.show.say(&format!("The game cannot go on: {e}."))?;
-                        return Ok(Some(ExitCode::FAILURE));
-                    }
+                self.seat_key = Some(seat_key.clone());
+                if let Err(e) = self.f.follow(first) {
+                    self.show.say(&format!("The game cannot go on: {e}."))?;
+                    return Ok(Some(ExitCode::FAILURE));
                 }
-                self.seat_key = Some(seat_key);
                 self.lost = None;
-                self.f.asked = None;
-                self.f.question = None;
-                self.f.answered = None;
                 self.last_sent = Instant::now();
                 self.welcomed(true)?;
                 if let Some((at, pit)) = self.f.pending.take()
@@ -629,8 +619,9 @@ impl Follower {
                 events
             }
             ToJoiner::Welcome { state, .. } => {
-                let game = state.to_match().map_err(|e| RemoteText::new(&e))?;
-                self.session.follow(game);
+                self.session
+                    .follow(state.to_match().map_err(|e| RemoteText::new(&e))?);
+                self.asked = None;
                 Vec::new()
             }
             ToJoiner::Asked { question } => {
