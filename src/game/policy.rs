@@ -310,9 +310,16 @@ pub fn seat_player_for(config: &MatchConfig, seed: u64, side: Side) -> Option<Se
             });
             // The kinds were checked where the match was set up
             // (`oware_kind_refused`); one refused here plays as a person.
+            // A perfect seat takes the shared database's counts as they
+            // grow (a fixed-database player, as `arena` has, stays
+            // repeatable).
             oware_player(kind, seat_seed(seed, side), &endgame)
                 .ok()
                 .flatten()
+                .map(|player| match kind {
+                    PlayerKind::Perfect => player.following_shelf(),
+                    _ => player,
+                })
                 .map(|player| SeatPlayer::Oware(Box::new(player)))
         }
     }

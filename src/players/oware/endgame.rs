@@ -17,8 +17,8 @@
 //! repeated. Whether a position ends the round that way depends on the
 //! history, so each position gets two bounds that hold whatever the
 //! history, as least fixed points (found by a worklist over each
-//! position's moves, worked out once: see [`Builder::build_next`]): what the mover can force by a
-//! line that surely ends (a capture or the end of the round) whatever the
+//! position's moves, worked out once: see [`Builder::build_next`]): what
+//! the mover can force by a line that surely ends (a capture or the end of the round) whatever the
 //! opponent does, and the most the opponent cannot stop it from getting
 //! the same way. Where they meet, both players' best lines end without a
 //! repetition and the value is the round's from this position on (with
@@ -26,11 +26,14 @@
 //! a forced line never does). Where they do not, the value depends on
 //! repetition and the position is marked [`REPETITION`] rather than
 //! guessed. Of the positions with `n` seeds, most are marked for small
-//! `n` (docs/PERFORMANCE.md gives the counts).
+//! `n` (docs/PERFORMANCE.md gives the counts). Both bounds of each count
+//! can be taken out and put back ([`Builder::level_bytes`],
+//! [`Builder::push_level_bytes`]), so that the store keeps them on disk
+//! and later counts are built from counts read back.
 
-use crate::rules::Side;
 use std::sync::Arc;
 
+use crate::rules::Side;
 use crate::rules::oware::{HOUSES, OwareBoard, OwareRules};
 
 /// The byte of a position whose value depends on which position repeats.

@@ -47,8 +47,8 @@ pub fn analysis_endgame() -> Arc<OwareEndgame> {
 /// The Oware player of a kind: `random`; `greedy` (the most seeds
 /// captured now); `tree:N` (the search N plies deep); `easy` (2 plies) and
 /// `medium` (6 plies); `hard` (as deep as the think time allows);
-/// `perfect`, the strongest (`hard` probing `endgame`, and the shared
-/// [`shelf()`] once it holds more). `Ok(None)` for
+/// `perfect`, the strongest (`hard` probing `endgame`; a game's seat
+/// also follows the shared [`shelf()`]: [`OwarePlayer::following_shelf`]). `Ok(None)` for
 /// the kinds whose moves come from a person.
 ///
 /// # Errors
@@ -67,9 +67,7 @@ pub fn oware_player(
         PlayerKind::Easy => OwarePlayer::searching(2, none()),
         PlayerKind::Medium => OwarePlayer::searching(6, none()),
         PlayerKind::Hard => OwarePlayer::searching(DEEPEST, none()),
-        PlayerKind::Perfect => {
-            OwarePlayer::searching(DEEPEST, Arc::clone(endgame)).following_shelf()
-        }
+        PlayerKind::Perfect => OwarePlayer::searching(DEEPEST, Arc::clone(endgame)),
         PlayerKind::Level(_) | PlayerKind::AutoLevel => {
             return Err(format!(
                 "'{kind}': the rated levels are Kalah's; Oware's players are random, greedy, tree:N, easy, medium, hard and perfect"
