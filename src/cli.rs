@@ -599,10 +599,10 @@ pub struct JoinCmd {
     /// Seconds to keep trying to reconnect after the connection is lost.
     #[arg(long, value_name = "S", allow_negative_numbers = true, default_value_t = 60, value_parser = clap::value_parser!(u64).range(0..=3600))]
     pub reconnect: u64,
-    /// The game the host plays: kalah (default) or oware; a host of the
-    /// other game is not joined.
-    #[arg(long, value_name = "GAME", default_value = "kalah", hide_possible_values = true, value_parser = Choices::<Game>::new(&["kalah", "oware"]))]
-    pub game: Game,
+    /// The game you mean to join: kalah or oware; a host of the other game
+    /// is not joined. Left out, the host's game is played.
+    #[arg(long, value_name = "GAME", hide_possible_values = true, value_parser = Choices::<Game>::new(&["kalah", "oware"]))]
+    pub game: Option<Game>,
     /// How the moves are shown.
     #[command(flatten)]
     pub show: ShowArgs,

@@ -454,7 +454,7 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
 pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result<ExitCode> {
     let (tx, rx) = mpsc::channel();
     let (chosen, kept_at, options) = settings(given);
-    let (name, played) = (setup.name.clone(), setup.game);
+    let name = setup.name.clone();
     let game = match JoinGame::connect(setup, Feed::new(JOINER_SIDE), tx)? {
         Ok(game) => game,
         Err((feed, code)) => {
@@ -468,7 +468,7 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
         }
     };
     let shown = placeholder(
-        played,
+        game.game(),
         Rules::KALAH,
         FirstMover::South,
         ["the host", &name],

@@ -407,7 +407,15 @@ fn an_oware_round_through_the_network_records_as_plain_local_play() {
     assert_eq!(game.wait_exit(), 0, "{}", game.text());
     let port = free_port();
     let (mut host, code) = start_host(data, port, &args[..4]);
-    let mut joiner = Player::spawn(data, &join_args(port, &code, &args[..2]));
+    // The joiner follows the host's game: the join line the host prints
+    // names no game.
+    let mut joiner = Player::spawn(data, &join_args(port, &code, &[]));
+    host.wait_for("the greeting", |t| {
+        t.contains("Alice hosts a match of Oware (Abapa): 6 houses × 4 seeds")
+    });
+    joiner.wait_for("the rules", |t| {
+        t.contains("Rules: Oware (Abapa): 6 houses × 4 seeds")
+    });
     for (side, letter) in &letters {
         match side {
             mancala::rules::Side::South => host.send(letter),

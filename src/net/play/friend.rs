@@ -22,6 +22,7 @@ use crate::net::seat::{Admission, SeatKeeper};
 use crate::net::session::{Sender, SessionError};
 use crate::players::PlayerKind;
 use crate::rng::Rng;
+use crate::rules::Game;
 use crate::store::Keeper;
 use crate::store::keeper::saved_summary;
 
@@ -518,10 +519,16 @@ impl<S: Show> FriendSeat<S> {
     /// Says how the friend joins.
     fn announce(&mut self, bound: SocketAddr) -> io::Result<()> {
         let name = self.setup.name.clone();
-        self.show.say(&format!(
-            "{name} hosts a match of Mancala. Rules: {}.",
-            self.setup.rules
-        ))?;
+        self.show.say(&match self.setup.game {
+            Game::Kalah => format!(
+                "{name} hosts a match of Mancala. Rules: {}.",
+                self.setup.rules
+            ),
+            Game::Oware => format!(
+                "{name} hosts a match of {}.",
+                self.config(&name).rules_text()
+            ),
+        })?;
         let who = match &self.hosted {
             Some(h) => h.current().name(JOINER_SIDE).to_string(),
             None => "NAME".to_string(),

@@ -92,7 +92,7 @@ impl<S: Show> JoinGame<S> {
             }
         };
         let game = f.m().game();
-        if game != setup.game {
+        if setup.game.is_some_and(|wanted| wanted != game) {
             show.say(&format!(
                 "This host plays {game}: join it with --game {}.",
                 game.as_str()
@@ -117,6 +117,12 @@ impl<S: Show> JoinGame<S> {
         joiner.welcomed(false)?;
         joiner.prompt()?;
         Ok(Ok(joiner))
+    }
+
+    /// The game the host plays.
+    #[must_use]
+    pub fn game(&self) -> crate::rules::Game {
+        self.f.m().game()
     }
 
     /// Whether the player is asked something now (see [`ToJoiner::Asked`]).
@@ -257,7 +263,8 @@ impl<S: Show> JoinGame<S> {
                 m.name(HOST_SIDE),
                 m.name(JOINER_SIDE)
             ))?;
-            self.show.say(&format!("Rules: {}.", m.rules()))?;
+            self.show
+                .say(&format!("Rules: {}.", m.config().rules_text()))?;
             self.show.help(m.rules(), JOINER_SIDE)?;
         }
         self.show.round_start(m)?;

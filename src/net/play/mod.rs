@@ -66,8 +66,9 @@ pub struct HostSetup {
 pub struct JoinSetup {
     /// The joiner's name.
     pub name: String,
-    /// The game the joiner means to play (a host of another is not joined).
-    pub game: crate::rules::Game,
+    /// The game the joiner means to play, if said (a host of another is
+    /// not joined); else the host's.
+    pub game: Option<crate::rules::Game>,
     /// The host's address as given.
     pub address: String,
     /// The host's addresses, resolved.
