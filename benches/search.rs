@@ -1,7 +1,7 @@
 //! Benchmarks of the computer players: the engine's and the solver's
 //! positions per second, and the exact solver's time to solve whole games.
 //!
-//! `cargo bench --bench search -- --warm-up-time 1 --measurement-time 3`.
+//! `cargo bench -p mancala-benches --bench search -- --warm-up-time 1 --measurement-time 3`.
 //! Criterion measures the engine's speed, the solver's speed on a fixed
 //! node budget, Oware's search with and without its principal variation
 //! read after each iteration (`-- oware_search`), building a 12-seed endgame database on one and two threads,
