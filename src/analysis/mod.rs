@@ -592,6 +592,18 @@ impl RoundAnalyser {
     /// on what was played after it.
     pub fn truncate(&mut self, moves: usize) {
         let round = &mut self.round;
+        if moves >= round.moves.len() {
+            return;
+        }
+        // the round itself goes back too: its next move follows the kept
+        // ones, not the ones taken back
+        round.play = round.start.clone();
+        for &pit in &round.moves[..moves] {
+            round
+                .play
+                .play(pit, &mut NoTrace)
+                .expect("a move played from the same start before");
+        }
         round.moves.truncate(moves);
         round.boards.truncate(moves + 1);
         round.values.truncate(moves + 1);
@@ -629,6 +641,9 @@ impl RoundAnalyser {
 /// The positions of a round and their values so far.
 #[derive(Debug)]
 struct Round {
+    /// The round before its first move, to play the kept moves again from
+    /// when moves are taken back.
+    start: GameRound,
     /// The round as played so far (Oware's history tells a repetition).
     play: GameRound,
     moves: Vec<Pit>,
@@ -645,7 +660,8 @@ impl Round {
             analyst.solver.reserve(board);
         }
         Round {
-            play: start,
+            play: start.clone(),
+            start,
             moves: Vec::new(),
             boards: vec![position],
             values: vec![None],

@@ -541,15 +541,17 @@ fn computers_moves_are_analysed_and_the_next_round_is_followed_after_play_again(
     s.start();
     assert_eq!(s.asking(), Asking::PlayAgain, "two computers play it out");
     let finished = s.finished_round().unwrap().clone();
-    let Standing::Done(first) = analysed(&s.round_analysis().unwrap()) else {
-        panic!("not done");
+    let first = match analysed(&s.round_analysis().unwrap()) {
+        Standing::Done(first) => first,
+        other => panic!("the first round: {other:?}"),
     };
     let whole = analysed_from_scratch(&finished);
     assert_eq!(first, whole);
     s.handle(SessionCommand::Answer(true));
     let next = s.round_analysis().unwrap();
-    let Standing::Done(second) = analysed(&next) else {
-        panic!("not done");
+    let second = match analysed(&next) {
+        Standing::Done(second) => second,
+        other => panic!("the second round: {other:?}"),
     };
     // the second round, played out by the computers too
     assert_eq!(s.current().round(), 2);
