@@ -408,24 +408,11 @@ mod tests {
         };
         let mut worker = Worker::new(&config, Duration::from_secs(60), 7);
         let board = Board::starting(config.rules, Side::North);
-        worker.submit(Request::Move {
-            id: 5,
-            side: Side::North,
-            board: GameBoard::Kalah(board),
+        let answers = hurried_while_thinking(&mut worker, GameBoard::Kalah(board), |worker| {
+            worker.submit(Request::Hurry { id: 4 });
+            thread::sleep(Duration::from_millis(300));
+            assert!(worker.poll().is_empty(), "another id hurries nothing");
         });
-        thread::sleep(Duration::from_millis(300));
-        assert!(worker.poll().is_empty() && worker.busy(), "still thinking");
-        worker.submit(Request::Hurry { id: 4 });
-        thread::sleep(Duration::from_millis(300));
-        assert!(worker.poll().is_empty(), "another id hurries nothing");
-        let hurried = Instant::now();
-        worker.submit(Request::Hurry { id: 5 });
-        let answers = wait_for(&mut worker);
-        assert!(
-            hurried.elapsed() < Duration::from_secs(3),
-            "{:?}",
-            hurried.elapsed()
-        );
         let [
             Answer::Unproven { id: 5, .. },
             Answer::Move {
@@ -437,6 +424,33 @@ mod tests {
             panic!("{answers:?}");
         };
         assert!(board.legal_moves().contains(pit));
+    }
+
+    /// North's move on `board` asked of `worker` (id 5); while it is still
+    /// thinking, `meanwhile`, then the move hurried: the answers, which
+    /// came within 3 s of the hurry.
+    fn hurried_while_thinking(
+        worker: &mut Worker,
+        board: GameBoard,
+        meanwhile: impl FnOnce(&mut Worker),
+    ) -> Vec<Answer> {
+        worker.submit(Request::Move {
+            id: 5,
+            side: Side::North,
+            board,
+        });
+        thread::sleep(Duration::from_millis(300));
+        assert!(worker.poll().is_empty() && worker.busy(), "still thinking");
+        meanwhile(worker);
+        let hurried = Instant::now();
+        worker.submit(Request::Hurry { id: 5 });
+        let answers = wait_for(worker);
+        assert!(
+            hurried.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            hurried.elapsed()
+        );
+        answers
     }
 
     #[test]
@@ -455,21 +469,7 @@ mod tests {
         };
         let mut worker = Worker::new(&config, Duration::from_secs(60), 7);
         let board = config.start_round(Side::North).position();
-        worker.submit(Request::Move {
-            id: 5,
-            side: Side::North,
-            board,
-        });
-        thread::sleep(Duration::from_millis(300));
-        assert!(worker.poll().is_empty() && worker.busy(), "still thinking");
-        let hurried = Instant::now();
-        worker.submit(Request::Hurry { id: 5 });
-        let answers = wait_for(&mut worker);
-        assert!(
-            hurried.elapsed() < Duration::from_secs(3),
-            "{:?}",
-            hurried.elapsed()
-        );
+        let answers = hurried_while_thinking(&mut worker, board, |_| {});
         let [
             Answer::Move {
                 id: 5,
