@@ -346,7 +346,25 @@ fn the_scripted_round_through_the_network_records_as_plain_local_play() {
     let port = free_port();
     let (mut host, code) = start_host(data, port, &["--no-animation"]);
     let mut joiner = Player::spawn(data, &join_args(port, &code, &["--no-animation"]));
-    for (side, letter) in &letters {
+    play_both_ends(&mut host, &mut joiner, &letters);
+    let played = sole_record(&local).1;
+    assert_eq!(played.0.len(), letters.len());
+    assert_eq!(sole_record(data).1, played, "the host's record");
+    assert_eq!(
+        sole_record(&joiner_dir(data)).1,
+        played,
+        "the joiner's record"
+    );
+}
+
+/// Each letter typed on the end whose side moves, then "n" at "Play
+/// again?": both ends end cleanly.
+fn play_both_ends(
+    host: &mut Player,
+    joiner: &mut Player,
+    letters: &[(mancala::rules::Side, String)],
+) {
+    for (side, letter) in letters {
         match side {
             mancala::rules::Side::South => host.send(letter),
             mancala::rules::Side::North => joiner.send(letter),
@@ -355,17 +373,16 @@ fn the_scripted_round_through_the_network_records_as_plain_local_play() {
     host.send("n");
     assert_eq!(host.wait_exit(), 0, "{}", host.text());
     assert_eq!(joiner.wait_exit(), 0, "{}", joiner.text());
-    let moves = |dir: &Path| {
-        let found = records(dir);
-        assert_eq!(found.len(), 1, "{dir:?}");
-        let text = std::fs::read_to_string(&found[0]).unwrap();
-        let record = mancala::store::Record::parse(&text).unwrap();
-        (record.moves.clone(), record.names().map(String::from))
-    };
-    let played = moves(&local);
-    assert_eq!(played.0.len(), letters.len());
-    assert_eq!(moves(data), played, "the host's record");
-    assert_eq!(moves(&joiner_dir(data)), played, "the joiner's record");
+}
+
+/// The one record kept in `dir`: its text, and its moves and names.
+fn sole_record(dir: &Path) -> (String, (Vec<mancala::rules::Pit>, [String; 2])) {
+    let found = records(dir);
+    assert_eq!(found.len(), 1, "{dir:?}");
+    let text = std::fs::read_to_string(&found[0]).unwrap();
+    let record = mancala::store::Record::parse(&text).unwrap();
+    let kept = (record.moves.clone(), record.names().map(String::from));
+    (text, kept)
 }
 
 /// A round of Oware (RULES.md §7) through host and joiner in plain mode:
@@ -416,22 +433,11 @@ fn an_oware_round_through_the_network_records_as_plain_local_play() {
     joiner.wait_for("the rules", |t| {
         t.contains("Rules: Oware (Abapa): 6 houses × 4 seeds")
     });
-    for (side, letter) in &letters {
-        match side {
-            mancala::rules::Side::South => host.send(letter),
-            mancala::rules::Side::North => joiner.send(letter),
-        }
-    }
-    host.send("n");
-    assert_eq!(host.wait_exit(), 0, "{}", host.text());
-    assert_eq!(joiner.wait_exit(), 0, "{}", joiner.text());
+    play_both_ends(&mut host, &mut joiner, &letters);
     let record = |dir: &Path| {
-        let found = records(dir);
-        assert_eq!(found.len(), 1, "{dir:?}");
-        let text = std::fs::read_to_string(&found[0]).unwrap();
+        let (text, kept) = sole_record(dir);
         assert!(text.contains("\ngame: oware\n"), "{text}");
-        let record = mancala::store::Record::parse(&text).unwrap();
-        (record.moves.clone(), record.names().map(String::from))
+        kept
     };
     let played = record(&local);
     assert_eq!(played.0.len(), letters.len());
