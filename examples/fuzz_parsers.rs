@@ -1,6 +1,6 @@
 //! Fuzzing the parsers of everything the game reads from files: records,
 //! saves, statistics lines and names. Run for a fixed time by
-//! `scripts/fuzz.sh SECONDS` (never by `cargo test`, which only builds it).
+//! `benches/scripts/fuzz.sh SECONDS` (never by `cargo test`, which only builds it).
 //!
 //! Inputs come from proptest strategies: arbitrary bytes, and valid records
 //! of random rounds under random rules, mutated (bytes flipped, inserted

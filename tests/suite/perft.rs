@@ -43,7 +43,7 @@ fn perft_agrees_with_the_naive_oracle() {
 }
 
 /// perft(1..=8) of Oware (Abapa) from the start, counted independently by
-/// OpenSpiel's `oware` (`python3 scripts/oware_openspiel.py --perft 8`).
+/// OpenSpiel's `oware` (`python3 benches/scripts/oware_openspiel.py --perft 8`).
 const OWARE_PERFT: [u64; 8] = [6, 36, 190, 1014, 5219, 27332, 139_157, 711_414];
 
 #[test]

@@ -4,7 +4,7 @@
 # tmux (default speed and think time), presses A at "Play again?" and
 # prints the seconds until the whole analysis is on screen.
 #
-#   scripts/analysis_wait.sh BINARY [LABEL]
+#   benches/scripts/analysis_wait.sh BINARY [LABEL]
 #
 # Run two builds in turn (A B A B ...) to compare them; see
 # docs/PERFORMANCE.md.

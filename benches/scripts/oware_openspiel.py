@@ -11,7 +11,7 @@ Optional, not part of the test suite:
 
     pip install open-spiel==2.0.2
     cargo build --profile fast
-    python3 scripts/oware_openspiel.py --games 5000 --binary target/fast/mancala
+    python3 benches/scripts/oware_openspiel.py --games 5000 --binary target/fast/mancala
 
 Prints the number of rounds and positions compared and every mismatch;
 exits 1 if there is one. `--perft N` prints OpenSpiel's perft counts from
