@@ -16,7 +16,7 @@ use crate::game::{Match, outcome_message};
 use crate::net::RemoteText;
 use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE, happenings};
 use crate::net::link::{self, PING_EVERY};
-use crate::net::message::{At, OpenQuestion, Snapshot, ToHost, ToJoiner};
+use crate::net::message::{At, NotNow, OpenQuestion, Snapshot, ToHost, ToJoiner};
 use crate::net::session::{Sender, SessionError};
 use crate::session::{Session, SessionCommand, SessionEvent};
 use crate::store::Keeper;
@@ -640,6 +640,17 @@ impl Follower {
                 return Ok(vec![Happening::UndoAsked { by: HOST_SIDE }]);
             }
             ToJoiner::UndoDeclined => return Ok(vec![Happening::UndoDeclined { by: HOST_SIDE }]),
+            ToJoiner::MoveRefused { at, why } => {
+                if self.pending.is_some_and(|(p, _)| p == at) {
+                    self.pending = None;
+                }
+                let host = self.m().name(HOST_SIDE);
+                return Ok(vec![Happening::Said(match why {
+                    NotNow::TakeBackAsked => format!(
+                        "Your move was not played: {host} asked first to take back their last move."
+                    ),
+                })]);
+            }
             ToJoiner::Again { yes } => {
                 return Ok(vec![Happening::Again {
                     side: HOST_SIDE,
@@ -651,5 +662,40 @@ impl Follower {
             ToJoiner::Ping => Vec::new(),
         };
         Ok(happenings(events, self.m()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::hosted::tests::a_match;
+
+    /// The race on the joiner's side: its move is on its way when the
+    /// host's request to take back a move arrives. The host refuses the
+    /// move ([`ToJoiner::MoveRefused`]): nothing is played here, the move
+    /// is no longer waited for, and the request is what is asked.
+    #[test]
+    fn a_move_refused_for_the_hosts_take_back_request_leaves_the_request_open() {
+        let mut m = a_match();
+        let a = m.rules().pit_by_letter('a').unwrap();
+        m.play(a, &mut crate::rules::NoTrace).unwrap();
+        let mut f = Follower::new(&Snapshot::of(&m), Keeper::new(None)).unwrap();
+        let at = At::of(f.m());
+        f.pending = Some((at, 'd'));
+        let undo_asked = f.follow(ToJoiner::UndoAsked { at }).unwrap();
+        assert_eq!(undo_asked, [Happening::UndoAsked { by: HOST_SIDE }]);
+        let question = OpenQuestion::Agree;
+        f.follow(ToJoiner::Asked { question }).unwrap();
+        let why = NotNow::TakeBackAsked;
+        let said = f.follow(ToJoiner::MoveRefused { at, why }).unwrap();
+        assert!(
+            matches!(&said[..], [Happening::Said(text)] if text.contains("Your move was not played")),
+            "{said:?}"
+        );
+        assert_eq!(f.pending, None, "the move is no longer waited for");
+        f.follow(ToJoiner::Asked { question }).unwrap();
+        assert_eq!(f.question, Some(OpenQuestion::Agree));
+        assert_eq!(f.asked, Some(at));
+        assert_eq!(f.m().moves().len(), 1, "nothing played here");
     }
 }
