@@ -18,7 +18,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::console;
-use crate::game::{FirstMover, Match, MatchConfig, PlayOptions, Seat};
+use crate::game::{Match, MatchConfig, PlayOptions, Seat};
 use crate::net::hosted::{HOST_SIDE, Happening};
 use crate::net::message::{ToHost, ToJoiner};
 use crate::net::play::{
@@ -26,7 +26,7 @@ use crate::net::play::{
 };
 use crate::net::resume::HostNote;
 use crate::players::PlayerKind;
-use crate::rules::{Game, Pit, Rules, Side};
+use crate::rules::{Pit, Rules};
 use crate::session::Moved;
 use crate::tui::game::app::{App, Shown};
 use crate::tui::game::computer::{Answer, Request, Worker};
@@ -47,25 +47,14 @@ enum News {
     Other(Pit),
 }
 
-/// The [`Show`] of the full screen: it collects what is said for the
-/// world to hand to the screen.
-#[derive(Debug)]
+/// The [`Show`] of the host's full screen: it collects what is said for
+/// the world to hand to the screen.
+#[derive(Debug, Default)]
 pub struct Feed {
     news: Vec<News>,
-    /// The side this screen's player plays.
-    me: Side,
 }
 
 impl Feed {
-    /// The feed of the screen of `me`'s player.
-    #[must_use]
-    pub fn new(me: Side) -> Feed {
-        Feed {
-            news: Vec::new(),
-            me,
-        }
-    }
-
     fn push(&mut self, shown: Shown) {
         self.news.push(News::Show(shown));
     }
@@ -105,7 +94,7 @@ impl Show for Feed {
     /// player's as confirmed, the other's as the answer to its turn.
     fn moved(&mut self, _: &Match, moved: &Moved) -> io::Result<()> {
         let (mover, pit) = (moved.played.mover(), moved.played.pit());
-        self.news.push(if mover == self.me {
+        self.news.push(if mover == HOST_SIDE {
             News::Show(Shown::Played(pit))
         } else {
             News::Other(pit)
@@ -422,22 +411,16 @@ impl<E: NetEnd> World<App> for NetWorld<E> {
 }
 
 /// The match shown until the network game sends one: the host's rules and
-/// names, nobody's move; `me` plays at this keyboard, the other seat is
-/// the friend over the network.
-fn placeholder(game: Game, rules: Rules, first: FirstMover, names: [&str; 2], me: Side) -> Match {
-    let seat = |side: Side| {
-        let kind = if side == me {
-            PlayerKind::Human
-        } else {
-            PlayerKind::Network
-        };
-        Seat::new(names[side.index()], kind)
-    };
+/// names, nobody's move; the friend plays over the network.
+fn placeholder(setup: &HostSetup) -> Match {
     let config = MatchConfig {
-        game,
-        rules,
-        seats: [seat(Side::South), seat(Side::North)],
-        first,
+        game: setup.game,
+        rules: setup.rules,
+        seats: [
+            Seat::new(setup.name.clone(), PlayerKind::Human),
+            Seat::new("your friend", PlayerKind::Network),
+        ],
+        first: setup.first,
         start: None,
     };
     Match::new(config, 0)
@@ -493,14 +476,8 @@ fn settings(given: Option<Option<Duration>>) -> (Chosen, Option<PathBuf>, PlayOp
 pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result<ExitCode> {
     let (tx, rx) = mpsc::channel();
     let (chosen, kept_at, options) = settings(given);
-    let shown = placeholder(
-        setup.game,
-        setup.rules,
-        setup.first,
-        [&setup.name, "your friend"],
-        HOST_SIDE,
-    );
-    let (seat, offer) = FriendSeat::open(setup, Feed::new(HOST_SIDE), tx)?;
+    let shown = placeholder(&setup);
+    let (seat, offer) = FriendSeat::open(setup, Feed::default(), tx)?;
     let app = App::networked(
         shown,
         HOST_SIDE,

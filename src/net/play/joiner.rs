@@ -536,11 +536,11 @@ impl<S: Show> JoinGame<S> {
                 Ok(None)
             }
             command => {
-                let reply = self.f.command(self.session.current(), command);
-                if let Some(message) = &reply.send {
+                let (send, say) = self.f.command(self.session.current(), command);
+                if let Some(message) = &send {
                     self.link.send(message);
                 }
-                if let Some(text) = &reply.say {
+                if let Some(text) = &say {
                     self.show.say(text)?;
                 }
                 Ok(None)
@@ -579,25 +579,6 @@ impl Followed {
             Followed::Events(events) => happenings(events, m),
             Followed::News(what) => vec![what],
             Followed::Welcomed | Followed::Nothing => Vec::new(),
-        }
-    }
-}
-
-/// What a player's command gives: a message for the host, a sentence for
-/// the player.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct Reply {
-    /// For the host.
-    pub send: Option<ToHost>,
-    /// For the player.
-    pub say: Option<String>,
-}
-
-impl Reply {
-    fn say(text: impl Into<String>) -> Reply {
-        Reply {
-            send: None,
-            say: Some(text.into()),
         }
     }
 }
@@ -649,9 +630,10 @@ impl Follower {
     /// The player's `command` in `m`: what goes to the host (checked here
     /// first, so that nothing the host would refuse is sent), what the
     /// player is told.
-    pub fn command(&mut self, m: &Match, command: Command) -> Reply {
+    pub fn command(&mut self, m: &Match, command: Command) -> (Option<ToHost>, Option<String>) {
         let host = m.name(HOST_SIDE);
         let round_over = m.outcome().is_some();
+        let say = |text: String| (None, Some(text));
         match command {
             Command::Answer(yes) => {
                 // Answered once: the same question asked before the answer
@@ -660,61 +642,49 @@ impl Follower {
                 match self.answered {
                     Some(OpenQuestion::Agree) => {
                         let at = self.asked.take().unwrap_or_else(|| At::of(m));
-                        Reply {
-                            send: Some(ToHost::UndoAnswer { at, yes }),
-                            say: (!yes).then(|| "You said no: the move stays.".into()),
-                        }
+                        let no = (!yes).then(|| "You said no: the move stays.".into());
+                        (Some(ToHost::UndoAnswer { at, yes }), no)
                     }
-                    Some(OpenQuestion::PlayAgain) => Reply {
-                        send: Some(ToHost::Again { yes }),
-                        say: None,
-                    },
-                    _ => Reply::default(),
+                    Some(OpenQuestion::PlayAgain) => (Some(ToHost::Again { yes }), None),
+                    _ => (None, None),
                 }
             }
             Command::Undo => {
                 if round_over {
-                    Reply::say("The round is over: its moves are recorded.")
+                    say("The round is over: its moves are recorded.".into())
                 } else if let Some(refused) = m.undo_for_refused(JOINER_SIDE) {
-                    Reply::say(refused.message().text)
+                    say(refused.message().text)
                 } else if !matches!(self.question, Some(OpenQuestion::Move | OpenQuestion::Wait))
                     || self.pending.is_some()
                 {
-                    Reply::say("A request is already waiting for an answer.")
+                    say("A request is already waiting for an answer.".into())
                 } else {
                     self.question = None;
-                    Reply {
-                        send: Some(ToHost::Undo { at: At::of(m) }),
-                        say: Some(format!(
-                            "You asked {host} to agree to take back your last move."
-                        )),
-                    }
+                    let asked = format!("You asked {host} to agree to take back your last move.");
+                    (Some(ToHost::Undo { at: At::of(m) }), Some(asked))
                 }
             }
             Command::Play(pit) => {
                 if self.question == Some(OpenQuestion::Agree) {
-                    Reply::say("First answer: take back their last move? (y/n)")
+                    say("First answer: take back their last move? (y/n)".into())
                 } else if round_over {
-                    Reply::say("The round is over: answer y or n.")
+                    say("The round is over: answer y or n.".into())
                 } else if m.position().to_move() != JOINER_SIDE {
-                    Reply::say(format!("It is {host}'s turn."))
+                    say(format!("It is {host}'s turn."))
                 } else if self.pending.is_some() || self.question != Some(OpenQuestion::Move) {
-                    Reply::say(format!("Waiting for {host}'s program to answer…"))
+                    say(format!("Waiting for {host}'s program to answer…"))
                 } else if let Err(e) = m.position().check(pit) {
-                    Reply::say(e.to_string())
+                    say(e.to_string())
                 } else {
                     let at = At::of(m);
                     let letter = m.rules().letter(pit).unwrap_or('?');
                     self.pending = Some((at, letter));
                     self.question = None;
-                    Reply {
-                        send: Some(ToHost::Move { at, pit: letter }),
-                        say: None,
-                    }
+                    (Some(ToHost::Move { at, pit: letter }), None)
                 }
             }
             // Not offered over the network.
-            _ => Reply::default(),
+            _ => (None, None),
         }
     }
 

@@ -209,29 +209,7 @@ impl App {
         size: (u16, u16),
         now: Instant,
     ) -> App {
-        let mut app = App::showing(session, settings, theme, size, now);
-        let events = app.session.start();
-        app.opening(events);
-        let greetings = app.session.greetings();
-        if let Some(last) = greetings.last() {
-            app.notes.say(Note::from(last.clone()));
-        }
-        app.notes.log_lines(greetings.into_iter().map(Note::from));
-        if matches!(app.session.asking(), Asking::Computer(_)) {
-            app.mode = Mode::Ready;
-        }
-        app
-    }
-
-    /// The screen of `session` as it stands, not started here.
-    fn showing(
-        session: Session,
-        settings: PlayOptions,
-        theme: Theme,
-        size: (u16, u16),
-        now: Instant,
-    ) -> App {
-        App {
+        let mut app = App {
             session,
             mode: Mode::Turn { hint: None },
             dialog: None,
@@ -256,7 +234,18 @@ impl App {
             remote: None,
             review: HostedAnalysis::default(),
             rated: Vec::new(),
+        };
+        let events = app.session.start();
+        app.opening(events);
+        let greetings = app.session.greetings();
+        if let Some(last) = greetings.last() {
+            app.notes.say(Note::from(last.clone()));
         }
+        app.notes.log_lines(greetings.into_iter().map(Note::from));
+        if matches!(app.session.asking(), Asking::Computer(_)) {
+            app.mode = Mode::Ready;
+        }
+        app
     }
 
     /// The question waiting for an answer before play goes on, if any

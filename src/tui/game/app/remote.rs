@@ -82,6 +82,24 @@ pub struct Remote {
     outbox: Vec<ToHost>,
 }
 
+impl Remote {
+    /// The network's part of the screen of `me`'s player; the joiner's
+    /// screen follows the host's match with `follower`.
+    fn new(me: Side, follower: Option<Follower>) -> Remote {
+        Remote {
+            me,
+            ask: None,
+            queue: VecDeque::new(),
+            commands: Vec::new(),
+            ended: None,
+            started: follower.is_some(),
+            sent: None,
+            follower,
+            outbox: Vec::new(),
+        }
+    }
+}
+
 impl App {
     /// The screen of a network match for the player of `me`; `placeholder`
     /// is shown until the network game sends the match.
@@ -96,17 +114,7 @@ impl App {
     ) -> App {
         let mut app = App::new(placeholder, settings, theme, size, now);
         app.notes.clear_log();
-        app.remote = Some(Remote {
-            me,
-            ask: None,
-            queue: VecDeque::new(),
-            commands: Vec::new(),
-            ended: None,
-            started: false,
-            sent: None,
-            follower: None,
-            outbox: Vec::new(),
-        });
+        app.remote = Some(Remote::new(me, None));
         app.mode = Mode::Waiting;
         app
     }
@@ -123,18 +131,9 @@ impl App {
         size: (u16, u16),
         now: Instant,
     ) -> App {
-        let mut app = App::showing(session, settings, theme, size, now);
-        app.remote = Some(Remote {
-            me: JOINER_SIDE,
-            ask: None,
-            queue: VecDeque::new(),
-            commands: Vec::new(),
-            ended: None,
-            started: true,
-            sent: None,
-            follower: Some(Follower::default()),
-            outbox: Vec::new(),
-        });
+        // Started already: the session follows the host's match.
+        let mut app = App::start(session, settings, theme, size, now);
+        app.remote = Some(Remote::new(JOINER_SIDE, Some(Follower::default())));
         let m = app.session.current();
         let mut lines = said;
         lines.extend(greeting(m, false));
@@ -472,15 +471,15 @@ impl App {
             return;
         };
         let m = self.session.current();
-        let reply = match command {
-            Command::Quit => crate::net::play::Reply {
-                send: Some(ToHost::Leave),
-                say: Some(crate::net::play::you_left(m.name(HOST_SIDE))),
-            },
+        let (send, say) = match command {
+            Command::Quit => (
+                Some(ToHost::Leave),
+                Some(crate::net::play::you_left(m.name(HOST_SIDE))),
+            ),
             command => follower.command(m, command),
         };
-        remote.outbox.extend(reply.send);
-        if let Some(text) = reply.say {
+        remote.outbox.extend(send);
+        if let Some(text) = say {
             self.notes.log_lines([Note::plain(text)]);
         }
     }
@@ -618,6 +617,12 @@ mod tests {
         app.on_shown(Shown::Host(Box::new(message)), t0);
     }
 
+    /// The host kept `by`'s move from `pit`, the round's move `ply` + 1.
+    fn moved(app: &mut App, ply: u32, by: Side, pit: char, t0: Instant) {
+        let at = at(ply);
+        host(app, ToJoiner::Moved { at, by, pit }, t0);
+    }
+
     /// The host asks the joiner's player `question`.
     fn asked(app: &mut App, question: OpenQuestion, t0: Instant) {
         host(app, ToJoiner::Asked { question }, t0);
@@ -665,6 +670,9 @@ mod tests {
         let t0 = Instant::now();
         let mut app = joiner_with(&a_match(), None, t0);
         asked(&mut app, OpenQuestion::Wait, t0);
+        let screen = crate::tui::game::testing::render(&app, 80, 24);
+        let bar = screen.lines().last().unwrap_or_default();
+        assert!(!bar.contains("hint"), "not on Alice's turn: {screen}");
         for key in ['g', 'i', '3'] {
             app.handle_event(&ch(key), t0);
             let said = app.notes().message().map(|n| n.text.clone());
@@ -689,16 +697,7 @@ mod tests {
         asked(&mut app, OpenQuestion::Wait, t0);
         assert_eq!(app.remote_prompt().as_deref(), Some("Waiting for Alice…"));
         assert_eq!(app.human_to_move(), None);
-        let (by, pit_a) = (Side::South, 'a');
-        host(
-            &mut app,
-            ToJoiner::Moved {
-                at: at(0),
-                by,
-                pit: pit_a,
-            },
-            t0,
-        );
+        moved(&mut app, 0, Side::South, 'a', t0);
         assert_eq!(app.game().moves().len(), 1);
         assert!(
             log(&app).contains(&"Alice played a.".to_string()),
@@ -726,16 +725,7 @@ mod tests {
             app.take_messages().is_empty(),
             "one move is on its way already"
         );
-        let by = Side::North;
-        host(
-            &mut app,
-            ToJoiner::Moved {
-                at: at(1),
-                by,
-                pit: 'i',
-            },
-            t0,
-        );
+        moved(&mut app, 1, Side::North, 'i', t0);
         assert_eq!(app.game().moves().len(), 2);
         assert!(log(&app).contains(&"Michael gets an extra turn!".to_string()));
         let extra = app.notes().log().iter().find(|n| n.text.contains("extra"));
@@ -755,16 +745,7 @@ mod tests {
     fn a_move_the_rules_refuse_ends_the_joiners_game() {
         let t0 = Instant::now();
         let mut app = joiner(None, t0);
-        let by = Side::North;
-        host(
-            &mut app,
-            ToJoiner::Moved {
-                at: at(1),
-                by,
-                pit: 'a',
-            },
-            t0,
-        );
+        moved(&mut app, 1, Side::North, 'a', t0);
         assert_eq!(app.game().moves().len(), 1);
         assert_eq!(app.take_messages(), [ToHost::Leave]);
         assert!(app.wants_quit());
@@ -879,16 +860,7 @@ mod tests {
         let mut app = joiner(Some(delay), t0);
         app.handle_event(&ch('i'), t0);
         app.take_messages();
-        let by = Side::North;
-        host(
-            &mut app,
-            ToJoiner::Moved {
-                at: at(1),
-                by,
-                pit: 'i',
-            },
-            t0,
-        );
+        moved(&mut app, 1, Side::North, 'i', t0);
         asked(&mut app, OpenQuestion::Move, t0);
         assert!(app.animation().is_some());
         assert_eq!(app.human_to_move(), None, "not while the move is sown");
