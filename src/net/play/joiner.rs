@@ -806,6 +806,25 @@ mod tests {
     use super::*;
     use crate::net::hosted::tests::a_match;
 
+    /// After a reconnection a move the host never saved is sent again; one
+    /// it saved (the match is past it) is no longer waited for, so that
+    /// the host's next question is asked (a cut test once hung there).
+    #[test]
+    fn a_move_is_resent_only_when_the_host_never_saved_it() {
+        let m = a_match();
+        let mut f = Follower::default();
+        let at = At::of(&m);
+        f.pending = Some((at, 'a'));
+        assert_eq!(f.resend(&m), Some(ToHost::Move { at, pit: 'a' }));
+        let mut after = m.clone();
+        let a = m.rules().pit_by_letter('a').unwrap();
+        after.play(a, &mut crate::rules::NoTrace).unwrap();
+        assert_eq!(f.resend(&after), None);
+        assert_eq!(f.pending, None);
+        f.question = Some(OpenQuestion::Wait);
+        assert!(f.ask(&after).is_some());
+    }
+
     /// The race on the joiner's side: its move is on its way when the
     /// host's request to take back a move arrives. The host refuses the
     /// move ([`ToJoiner::MoveRefused`]): nothing is played here, the move

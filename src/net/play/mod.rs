@@ -1,10 +1,12 @@
 //! The network match for any front end: the host's match with the friend
 //! at the [`FriendSeat`] (around the host's [`Hosted`] session, the
 //! referee), the joiner's following the host's events in a session of its
-//! own that draws and keeps them ([`crate::session::Session::following`]),
-//! driven by one event at a time ([`HostGame::handle`], [`JoinGame::handle`])
-//! and a clock ([`HostGame::tick`], [`JoinGame::tick`]), and shown through
-//! the [`Show`] trait: plain mode prints lines, the full screen animates.
+//! own that draws and keeps them ([`crate::session::Session::following`],
+//! fed by the [`Follower`] over the [`JoinLink`]). Plain mode drives both
+//! one event at a time ([`HostGame::handle`], [`JoinGame::handle`]) and by
+//! a clock ([`HostGame::tick`], [`JoinGame::tick`]), shown through the
+//! [`Show`] trait, as is the host's full screen; the joiner's full screen
+//! draws the followed session itself.
 //!
 //! Both ends say the same things for the same match: each confirmed move
 //! (its sowing), the board, the rules' messages, whose turn it is
