@@ -511,14 +511,8 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
     let host = session.current().name(HOST_SIDE).to_string();
     let mut said = vec![joining];
     said.extend(warning.map(|w| format!("Note: {w}")));
-    let app = App::following(
-        session,
-        said,
-        options,
-        *chosen.theme(),
-        (80, 24),
-        Instant::now(),
-    );
+    let app = App::start(session, options, *chosen.theme(), (80, 24), Instant::now());
+    let app = app.following(said);
     let engine = JoinEngine {
         link,
         rx,

@@ -32,7 +32,7 @@ use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE};
 use crate::net::message::{ToHost, ToJoiner};
 use crate::net::play::{Ask, Command, Followed, Follower, greeting, help_text, host_left, opening};
 use crate::rules::{Pit, Side};
-use crate::session::{Session, SessionCommand};
+use crate::session::SessionCommand;
 use crate::tui::game::keys::Does;
 
 /// What the network game says, in order, for the screen to show.
@@ -119,20 +119,12 @@ impl App {
         app
     }
 
-    /// The joiner's screen of `session`, which follows the host's match
-    /// (see [`crate::net::play::JoinLink::join`]); `said` comes first in
-    /// the log.
+    /// The joiner's screen: this screen's session follows the host's
+    /// match (see [`crate::net::play::JoinLink::join`]); `said` comes
+    /// first in the log.
     #[must_use]
-    pub fn following(
-        session: Session,
-        said: Vec<String>,
-        settings: crate::game::PlayOptions,
-        theme: crate::tui::theme::Theme,
-        size: (u16, u16),
-        now: Instant,
-    ) -> App {
-        // Started already: the session follows the host's match.
-        let mut app = App::start(session, settings, theme, size, now);
+    pub fn following(self, said: Vec<String>) -> App {
+        let mut app = self;
         app.remote = Some(Remote::new(JOINER_SIDE, Some(Follower::default())));
         let m = app.session.current();
         let mut lines = said;
@@ -583,6 +575,7 @@ mod tests {
     use crate::net::message::{At, OpenQuestion};
     use crate::players::PlayerKind;
     use crate::rules::{NoTrace, Rules};
+    use crate::session::Session;
     use crate::tui::game::app::MatchEvent;
     use crate::tui::game::computer::{Answer, Request};
     use crate::tui::game::testing::{ch, config, press};
@@ -602,14 +595,7 @@ mod tests {
             ..PlayOptions::default()
         };
         let session = Session::following(m.clone(), crate::store::Keeper::new(None));
-        App::following(
-            session,
-            Vec::new(),
-            options,
-            Theme::monochrome(),
-            (80, 24),
-            t0,
-        )
+        App::start(session, options, Theme::monochrome(), (80, 24), t0).following(Vec::new())
     }
 
     /// The host's `message` reaches the joiner's screen.
