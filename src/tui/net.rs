@@ -24,7 +24,6 @@ use crate::net::message::{ToHost, ToJoiner};
 use crate::net::play::{
     Ask, Command, FriendSeat, HostIn, HostSetup, JoinIn, JoinLink, JoinSetup, Linked, Show,
 };
-use crate::net::resume::HostNote;
 use crate::players::PlayerKind;
 use crate::rules::{Pit, Rules};
 use crate::session::Moved;
@@ -196,17 +195,14 @@ trait NetEnd {
 struct HostEngine {
     seat: FriendSeat<Feed>,
     rx: mpsc::Receiver<HostIn>,
-    /// The saved match offered for resuming, with its note.
-    offer: Option<(Match, HostNote)>,
 }
 
 impl NetEnd for HostEngine {
     fn command(&mut self, command: Command) -> anyhow::Result<Option<ExitCode>> {
-        if self.offer.is_some() {
+        if self.seat.is_offering() {
             match command {
                 Command::Answer(yes) => {
-                    let offer = self.offer.take().filter(|_| yes);
-                    self.seat.start(offer)?;
+                    self.seat.answer_offer(yes)?;
                     // A resumed match waits for the friend (Ask::Away).
                     return Ok(self.seat.settle(true)?);
                 }
@@ -477,7 +473,7 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
     let (tx, rx) = mpsc::channel();
     let (chosen, kept_at, options) = settings(given);
     let shown = placeholder(&setup);
-    let (seat, offer) = FriendSeat::open(setup, Feed::default(), tx)?;
+    let seat = FriendSeat::open(setup, Feed::default(), tx)?;
     let app = App::networked(
         shown,
         HOST_SIDE,
@@ -486,7 +482,7 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
         (80, 24),
         Instant::now(),
     );
-    let engine = HostEngine { seat, rx, offer };
+    let engine = HostEngine { seat, rx };
     run_world(app, engine, kept_at, chosen)
 }
 

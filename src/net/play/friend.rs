@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::game::{Match, MatchConfig, Seat, outcome_message, rules_text};
+use crate::game::{Match, MatchConfig, Seat, rules_text};
 use crate::net::code::JoinCode;
 use crate::net::frame::FrameError;
 use crate::net::hosted::{HOST_SIDE, Happening, Hosted, JOINER_SIDE, Said};
@@ -26,10 +26,7 @@ use crate::rules::Game;
 use crate::store::Keeper;
 use crate::store::keeper::saved_summary;
 
-use super::{Ask, Command, HostIn, HostSetup, Show, names};
-
-/// The host's unfinished match offered for resuming, with its note.
-pub type Offer = (Match, HostNote);
+use super::{Ask, Command, HostIn, HostSetup, Show};
 
 /// The friend's seat on the host (see this module's docs).
 pub struct FriendSeat<S> {
@@ -56,6 +53,9 @@ pub struct FriendSeat<S> {
     /// The host's unfinished matches under these rules, when there are
     /// several: the one whose opponent joins resumes.
     unfinished: Vec<HostNote>,
+    /// The host's unfinished match offered for resuming, with its note:
+    /// the resume question waits for its answer.
+    offer: Option<(Match, HostNote)>,
 }
 
 /// How often a save that failed is tried again.
@@ -97,13 +97,14 @@ impl<S: Show> FriendSeat<S> {
             contender: None,
             save_again_at: None,
             unfinished: Vec::new(),
+            offer: None,
         }
     }
 
     /// The host's network match as every front end opens it: its keeper,
     /// kept apart from local matches, and the seat for `setup`, with the
     /// unfinished match found for it if there is one (its resume question
-    /// asked), else listening already.
+    /// asked, see [`FriendSeat::is_offering`]), else listening already.
     ///
     /// # Errors
     /// When the port cannot be listened on, or the output fails.
@@ -111,26 +112,32 @@ impl<S: Show> FriendSeat<S> {
         setup: HostSetup,
         show: S,
         tx: mpsc::Sender<HostIn>,
-    ) -> anyhow::Result<(FriendSeat<S>, Option<Offer>)> {
+    ) -> anyhow::Result<FriendSeat<S>> {
         let (keeper, warning) = Keeper::open_network();
         let mut seat = FriendSeat::new(setup, show, keeper, tx);
         if let Some(warning) = warning {
             seat.show.say(&format!("Note: {warning}"))?;
         }
-        let offer = seat.look_for_saved()?;
-        if offer.is_none() {
+        seat.offer = seat.look_for_saved()?;
+        if seat.offer.is_none() {
             seat.listen()?;
         }
-        Ok((seat, offer))
+        Ok(seat)
     }
 
-    /// The answer to the resume question: the saved match (`Some`) or a
-    /// new one; listening starts either way.
+    /// Whether the resume question waits for its answer.
+    #[must_use]
+    pub fn is_offering(&self) -> bool {
+        self.offer.is_some()
+    }
+
+    /// The answer to the resume question: the saved match (yes) or a new
+    /// one; listening starts either way.
     ///
     /// # Errors
     /// When the port cannot be listened on, or the output fails.
-    pub fn start(&mut self, resumed: Option<Offer>) -> anyhow::Result<()> {
-        if let Some((saved, note)) = resumed {
+    pub fn answer_offer(&mut self, yes: bool) -> anyhow::Result<()> {
+        if let Some((saved, note)) = self.offer.take().filter(|_| yes) {
             self.resume(saved, note)?;
         }
         self.listen()
@@ -173,7 +180,7 @@ impl<S: Show> FriendSeat<S> {
     ///
     /// # Errors
     /// When the output fails.
-    fn look_for_saved(&mut self) -> io::Result<Option<Offer>> {
+    fn look_for_saved(&mut self) -> io::Result<Option<(Match, HostNote)>> {
         let settings = resume::Settings {
             game: self.setup.game,
             rules: self.setup.rules,
@@ -198,15 +205,7 @@ impl<S: Show> FriendSeat<S> {
             self.unfinished = notes;
             return Ok(None);
         }
-        let config = self.config(&note.opponent);
-        let Some(keeper) = self.keeper.as_mut() else {
-            return Ok(None);
-        };
-        let found = keeper.look(&config);
-        if let Some(problem) = found.problem {
-            self.show.say(&format!("Note: {problem}"))?;
-        }
-        let Some(saved) = found.saved else {
+        let Some(saved) = self.saved_against(&note.opponent)? else {
             return Ok(None);
         };
         self.show.board(&saved)?;
@@ -224,15 +223,7 @@ impl<S: Show> FriendSeat<S> {
             return Ok(());
         };
         let note = self.unfinished.swap_remove(i);
-        let config = self.config(&note.opponent);
-        let Some(keeper) = self.keeper.as_mut() else {
-            return Ok(());
-        };
-        let found = keeper.look(&config);
-        if let Some(problem) = found.problem {
-            self.show.say(&format!("Note: {problem}"))?;
-        }
-        if let Some(saved) = found.saved {
+        if let Some(saved) = self.saved_against(&note.opponent)? {
             self.show.say(&format!(
                 "Your unfinished match against {name} goes on: round {}, {} played.",
                 saved.round(),
@@ -242,6 +233,20 @@ impl<S: Show> FriendSeat<S> {
             self.resume(saved, HostNote { code, ..note })?;
         }
         Ok(())
+    }
+
+    /// The saved match against `opponent` under these rules, if any (a
+    /// problem with the file is said).
+    fn saved_against(&mut self, opponent: &str) -> io::Result<Option<Match>> {
+        let config = self.config(opponent);
+        let Some(keeper) = self.keeper.as_mut() else {
+            return Ok(None);
+        };
+        let found = keeper.look(&config);
+        if let Some(problem) = found.problem {
+            self.show.say(&format!("Note: {problem}"))?;
+        }
+        Ok(found.saved)
     }
 
     /// Resumes `saved` (answered yes to the resume question): it is the
@@ -607,17 +612,20 @@ impl<S: Show> FriendSeat<S> {
                 link::SILENCE.as_secs(),
                 self.setup.name
             ),
-        );
-        self.show.say(&format!(
-            "A program at {peer} tried to take {name}'s seat while {name} is connected, without {name}'s seat key; it was turned away."
-        ))
+            &format!(
+                "A program at {peer} tried to take {name}'s seat while {name} is connected, without {name}'s seat key; it was turned away."
+            ),
+        )
     }
 
-    fn refuse(&mut self, mut sender: Sender, text: &str) {
+    /// Tells the program at `sender` why it is turned away (`text`), and
+    /// this player what happened (`said`).
+    fn refuse(&mut self, mut sender: Sender, text: &str, said: &str) -> io::Result<()> {
         let _ = sender.send(&ToJoiner::Refused {
             text: text.to_string(),
         });
         sender.close();
+        self.show.say(said)
     }
 
     /// Ends the joiner's connection over a broken message; the match is
@@ -643,30 +651,28 @@ impl<S: Show> FriendSeat<S> {
         sender: Sender,
     ) -> io::Result<bool> {
         let Some(name) = crate::net::clean_remote_name(name) else {
-            self.refuse(sender, "Give a name to join with.");
-            self.show.say(&format!(
-                "A player at {peer} gave no name and was turned away."
-            ))?;
+            let said = format!("A player at {peer} gave no name and was turned away.");
+            self.refuse(sender, "Give a name to join with.", &said)?;
             return Ok(false);
         };
         if crate::game::names::same_name(&name, &self.setup.name) {
             self.refuse(
                 sender,
                 &format!("{name} is the host's name: join with your own name."),
-            );
-            self.show.say(&format!(
-                "A player at {peer} tried to join as {name} (your name) and was turned away."
-            ))?;
+                &format!(
+                    "A player at {peer} tried to join as {name} (your name) and was turned away."
+                ),
+            )?;
             return Ok(false);
         }
         let playing = self.opponent();
         let in_use = self.conn.as_ref().is_some_and(|(_, s)| s.is_open());
         if self.hosted.is_some() && in_use && playing != name {
             let text = format!("{} is already playing with {playing}.", self.setup.name);
-            self.refuse(sender, &text);
-            self.show.say(&format!(
+            let said = format!(
                 "{name} at {peer} tried to join and was turned away: you are playing with {playing}."
-            ))?;
+            );
+            self.refuse(sender, &text, &said)?;
             return Ok(false);
         }
         let admission = self.seat.admit(seat_key, in_use);
@@ -706,9 +712,8 @@ impl<S: Show> FriendSeat<S> {
         let resumed = self.resumed || !first_join;
         match hosted.welcome(&name, resumed) {
             Err(text) => {
-                self.refuse(sender, &text);
-                self.show
-                    .say(&format!("{name} at {peer} was turned away: {text}"))?;
+                let said = format!("{name} at {peer} was turned away: {text}");
+                self.refuse(sender, &text, &said)?;
                 Ok(false)
             }
             Ok(mut messages) => {
@@ -735,10 +740,6 @@ impl<S: Show> FriendSeat<S> {
                 }
                 if let Some(m) = self.hosted.as_ref().map(Hosted::current) {
                     self.show.round_start(m)?;
-                    if let Some(outcome) = m.outcome() {
-                        self.show
-                            .say(&outcome_message(outcome, m.position().score(), names(m)))?;
-                    }
                 }
                 Ok(true)
             }

@@ -8,9 +8,7 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::game::Match;
 use crate::net::hosted::HOST_SIDE;
-use crate::net::resume::HostNote;
 
 use super::friend::FriendSeat;
 use super::{Ask, Command, HostIn, HostSetup, LineInput, Show, Taken, is_command_line, read};
@@ -18,8 +16,6 @@ use super::{Ask, Command, HostIn, HostSetup, LineInput, Show, Taken, is_command_
 /// The host's program (see this module's docs).
 pub struct HostGame<S> {
     seat: FriendSeat<S>,
-    /// A saved match offered for resuming, with its note.
-    offer: Option<(Match, HostNote)>,
     /// Lines typed before the question they answer.
     typed_ahead: VecDeque<LineInput>,
 }
@@ -33,10 +29,8 @@ impl<S: Show> HostGame<S> {
     /// # Errors
     /// When the port cannot be listened on, or the output fails.
     pub fn new(setup: HostSetup, show: S, tx: mpsc::Sender<HostIn>) -> anyhow::Result<HostGame<S>> {
-        let (seat, offer) = FriendSeat::open(setup, show, tx)?;
         Ok(HostGame {
-            seat,
-            offer,
+            seat: FriendSeat::open(setup, show, tx)?,
             typed_ahead: VecDeque::new(),
         })
     }
@@ -49,11 +43,7 @@ impl<S: Show> HostGame<S> {
     /// The answer to the resume question.
     fn answer_offer(&mut self, line: &str) -> anyhow::Result<()> {
         match read(&self.seat.rules(), HOST_SIDE, true, line) {
-            Ok(Some(Command::Answer(yes))) => {
-                let offer = self.offer.take().filter(|_| yes);
-                self.seat.start(offer)?;
-                Ok(())
-            }
+            Ok(Some(Command::Answer(yes))) => self.seat.answer_offer(yes),
             _ => {
                 self.seat.show_mut().say("Please answer y or n.")?;
                 let rules = self.seat.rules();
@@ -117,7 +107,7 @@ impl<S: Show> HostGame<S> {
         let LineInput::Line(line) = input else {
             return true;
         };
-        if self.offer.is_some() {
+        if self.seat.is_offering() {
             return true;
         }
         is_command_line(&self.seat.rules(), HOST_SIDE, line)
@@ -130,12 +120,12 @@ impl<S: Show> HostGame<S> {
     /// Takes one input: a line or the end of input.
     fn take_input(&mut self, input: LineInput) -> anyhow::Result<Taken> {
         Ok(match input {
-            LineInput::Line(line) if self.offer.is_some() => {
+            LineInput::Line(line) if self.seat.is_offering() => {
                 self.seat.show_mut().echo(&line)?;
                 self.answer_offer(&line)?;
                 Taken::Changed(false)
             }
-            LineInput::End if self.offer.is_some() => {
+            LineInput::End if self.seat.is_offering() => {
                 self.seat.show_mut().say("")?;
                 self.seat
                     .show_mut()

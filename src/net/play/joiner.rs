@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::game::{Match, outcome_message};
+use crate::game::Match;
 use crate::net::RemoteText;
 use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE, happenings};
 use crate::net::link::{self, PING_EVERY};
@@ -23,7 +23,7 @@ use crate::net::session::{Sender, SessionError};
 use crate::session::{Session, SessionCommand, SessionEvent};
 use crate::store::Keeper;
 
-use super::{Ask, Command, JoinIn, JoinSetup, LineInput, Show, is_command_line, names, read};
+use super::{Ask, Command, JoinIn, JoinSetup, LineInput, Show, is_command_line, read};
 
 /// The connection to the host, kept alive and made again after a cut.
 pub struct JoinLink {
@@ -452,12 +452,7 @@ impl<S: Show> JoinGame<S> {
         if !again {
             self.show.help(m.rules(), JOINER_SIDE)?;
         }
-        self.show.round_start(m)?;
-        if let Some(outcome) = m.outcome() {
-            self.show
-                .say(&outcome_message(outcome, m.position().score(), names(m)))?;
-        }
-        Ok(())
+        self.show.round_start(m)
     }
 
     fn leave(&mut self) -> io::Result<ExitCode> {

@@ -168,14 +168,19 @@ pub trait Show {
         self.say(&match_score_line(m.tally(), names(m)))
     }
 
-    /// The round in play and its board.
+    /// The round in play and its board, and its result when it is over
+    /// (a match joined or resumed between two rounds).
     ///
     /// # Errors
     /// When the output fails.
     fn round_start(&mut self, m: &Match) -> io::Result<()> {
         self.say("")?;
         self.say(&opening(m).text)?;
-        self.board(m)
+        self.board(m)?;
+        match m.outcome() {
+            Some(outcome) => self.say(&outcome_message(outcome, m.position().score(), names(m))),
+            None => Ok(()),
+        }
     }
 
     /// Shows `what` happened in `m` (the match as it is after it).

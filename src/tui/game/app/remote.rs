@@ -237,11 +237,17 @@ impl App {
     /// asked of them then.
     #[must_use]
     pub fn other_away(&self) -> bool {
+        self.waiting_on(|a| matches!(a, Ask::Away { .. } | Ask::Reconnecting { .. }))
+    }
+
+    /// Whether the screen waits on the network with a prompt that `is`.
+    fn waiting_on(&self, is: impl Fn(&Ask) -> bool) -> bool {
         matches!(self.mode, Mode::Waiting)
             && self
                 .remote
                 .as_ref()
-                .is_some_and(|r| matches!(r.ask, Some(Ask::Away { .. } | Ask::Reconnecting { .. })))
+                .and_then(|r| r.ask.as_ref())
+                .is_some_and(is)
     }
 
     /// Whether `u` can ask the other player to take back this player's
@@ -261,23 +267,14 @@ impl App {
     /// Whether the network game asks whether to resume a saved match.
     #[must_use]
     pub fn remote_resume_question(&self) -> bool {
-        self.remote_question()
-            && self
-                .remote
-                .as_ref()
-                .is_some_and(|r| matches!(r.ask, Some(Ask::Resume)))
+        self.waiting_on(|a| matches!(a, Ask::Resume))
     }
 
     /// Whether the network game waits for a yes or a no from this player
     /// (other than "Play again?", which the round-over panel asks).
     #[must_use]
     pub fn remote_question(&self) -> bool {
-        matches!(self.mode, Mode::Waiting)
-            && self
-                .remote
-                .as_ref()
-                .and_then(|r| r.ask.as_ref())
-                .is_some_and(|a| matches!(a, Ask::Agree | Ask::Resume))
+        self.waiting_on(|a| matches!(a, Ask::Agree | Ask::Resume))
     }
 
     /// Shows what the network game said; behind a move being sown it waits
