@@ -11,7 +11,10 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::game::Match;
-use crate::net::play::{HostGame, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, Show, names};
+use crate::net::play::{
+    Ask, HostGame, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, Show, names,
+};
+use crate::rules::Rules;
 use crate::session::Moved;
 
 use super::board;
@@ -49,15 +52,9 @@ impl<W: Write> Lines<W> {
             }
         }
     }
-}
 
-impl<W: Write> Show for Lines<W> {
-    fn say(&mut self, text: &str) -> io::Result<()> {
-        self.cut()?;
-        writeln!(self.out, "{text}")?;
-        self.out.flush()
-    }
-
+    /// What the player may do now: a question (ending with a space) stays
+    /// open on its line for the answer.
     fn prompt(&mut self, text: &str) -> io::Result<()> {
         self.open = None;
         self.cut()?;
@@ -68,6 +65,18 @@ impl<W: Write> Show for Lines<W> {
             writeln!(self.out, "{text}")?;
         }
         self.out.flush()
+    }
+}
+
+impl<W: Write> Show for Lines<W> {
+    fn say(&mut self, text: &str) -> io::Result<()> {
+        self.cut()?;
+        writeln!(self.out, "{text}")?;
+        self.out.flush()
+    }
+
+    fn ask(&mut self, ask: &Ask, rules: &Rules) -> io::Result<()> {
+        self.prompt(&ask.text(rules))
     }
 
     fn echo(&mut self, line: &str) -> io::Result<()> {

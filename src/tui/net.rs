@@ -65,18 +65,8 @@ impl Show for Feed {
         Ok(())
     }
 
-    fn prompt(&mut self, text: &str) -> io::Result<()> {
-        // Every prompt of the network game comes as an `Ask` (see `ask`).
-        self.push(Shown::Say(text.trim_end().to_string()));
-        Ok(())
-    }
-
     fn ask(&mut self, ask: &Ask, _: &Rules) -> io::Result<()> {
         self.push(Shown::Ask(ask.clone()));
-        Ok(())
-    }
-
-    fn echo(&mut self, _: &str) -> io::Result<()> {
         Ok(())
     }
 

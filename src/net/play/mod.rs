@@ -122,25 +122,20 @@ pub trait Show {
     /// # Errors
     /// When the output fails.
     fn say(&mut self, text: &str) -> io::Result<()>;
-    /// What the player may do now (ends with a space when it asks for an
-    /// answer).
-    ///
-    /// # Errors
-    /// When the output fails.
-    fn prompt(&mut self, text: &str) -> io::Result<()>;
     /// What the player is asked now, under `rules`; plain mode prints
     /// [`Ask::text`].
     ///
     /// # Errors
     /// When the output fails.
-    fn ask(&mut self, ask: &Ask, rules: &Rules) -> io::Result<()> {
-        self.prompt(&ask.text(rules))
-    }
-    /// A line the player typed, as read.
+    fn ask(&mut self, ask: &Ask, rules: &Rules) -> io::Result<()>;
+    /// A line the player typed, as read (plain mode echoes a line read
+    /// from a pipe; a screen shows nothing).
     ///
     /// # Errors
     /// When the output fails.
-    fn echo(&mut self, line: &str) -> io::Result<()>;
+    fn echo(&mut self, _line: &str) -> io::Result<()> {
+        Ok(())
+    }
     /// The host's match from now on (the friend joined, or a saved match
     /// was resumed); plain mode has shown it already.
     ///
