@@ -374,8 +374,7 @@ impl<E: NetEnd> World<App> for NetWorld<E> {
                     answers.push(GameMessage::Warning(warning));
                 }
             }
-            // The host's session keeps the match; the screen keeps nothing.
-            Effect::Net(_) | Effect::ToHost(_) | Effect::Save(_) | Effect::CloseRound(_) => {}
+            Effect::Net(_) | Effect::ToHost(_) => {}
         }
     }
 

@@ -77,16 +77,6 @@ pub enum Overlay {
     ConfirmQuit,
 }
 
-/// What happened to a network match, for the network's world to keep and
-/// tell (a local match's session keeps it itself).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MatchEvent {
-    /// A move was made or taken back, or a new round started: save it.
-    Changed,
-    /// A move ended the round: record it, and save the next round.
-    RoundFinished,
-}
-
 /// What the computer is thinking about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Purpose {
@@ -171,7 +161,6 @@ pub struct App {
     /// How the session ended, once it did.
     ended: Option<Ending>,
     requests: Vec<Request>,
-    events: Vec<MatchEvent>,
     /// The network's part, in a match with a friend on another machine.
     remote: Option<Remote>,
     /// The analysis of the round just played, once asked for (`A`).
@@ -230,7 +219,6 @@ impl App {
             quit: false,
             ended: None,
             requests: Vec::new(),
-            events: Vec::new(),
             remote: None,
             review: HostedAnalysis::default(),
             rated: Vec::new(),
@@ -271,11 +259,6 @@ impl App {
     #[must_use]
     pub fn resume_summary(&self) -> Option<String> {
         self.session.offered().map(saved_summary)
-    }
-
-    /// What happened to a network match since the last call, in order.
-    pub fn take_match_events(&mut self) -> Vec<MatchEvent> {
-        std::mem::take(&mut self.events)
     }
 
     /// Shows with `chosen`'s speed and theme, and keeps what the players

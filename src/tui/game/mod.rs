@@ -86,8 +86,6 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     }
     let mut world = world::GameWorld {
         worker,
-        // The session keeps this match.
-        keeper: Keeper::new(None),
         prefs: kept.path,
     };
     screen::run(&mut app, &mut world)?;

@@ -1,15 +1,13 @@
 //! The game screen on the [screen loop](crate::tui::screen): its messages,
 //! its effects, and the world that carries them out (the computer players'
-//! [`Worker`] and the match's [`Keeper`]).
+//! [`Worker`] and the preferences; the session keeps the match itself).
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use ratatui::Frame;
 
-use crate::game::Match;
-use crate::store::Keeper;
-use crate::tui::game::app::{App, MatchEvent, Shown};
+use crate::tui::game::app::{App, Shown};
 use crate::tui::game::computer::{Answer, Request, Worker};
 use crate::tui::game::draw::draw;
 use crate::tui::input::Input;
@@ -23,8 +21,6 @@ pub enum GameMessage {
     Input(Input),
     /// The computer answered a [`Request`].
     Computer(Answer),
-    /// The finished round was recorded (the sentence saying where).
-    Recorded(String),
     /// Keeping the match failed; the game goes on (the sentence saying so).
     Warning(String),
     /// What the network game said (a network match only).
@@ -40,10 +36,6 @@ impl From<Input> for GameMessage {
 /// What the game screen asks of the world.
 #[derive(Clone, Debug)]
 pub enum Effect {
-    /// Save the match as it is now.
-    Save(Box<Match>),
-    /// The round is over: record it and save the next round.
-    CloseRound(Box<Match>),
     /// Ask the computer (or stop its searches).
     Think(Request),
     /// Keep the players' preferences (the sowing speed) for next time.
@@ -65,7 +57,6 @@ impl Screen for App {
                 self.on_answer(answer, now);
                 self.tick(now);
             }
-            GameMessage::Recorded(text) => self.round_recorded(text),
             GameMessage::Warning(text) => self.warn(text),
             GameMessage::Net(shown) => {
                 self.on_shown(shown, now);
@@ -73,14 +64,10 @@ impl Screen for App {
             }
         }
         let mut effects: Vec<Effect> = self
-            .take_match_events()
+            .take_requests()
             .into_iter()
-            .map(|event| match event {
-                MatchEvent::Changed => Effect::Save(Box::new(self.game().clone())),
-                MatchEvent::RoundFinished => Effect::CloseRound(Box::new(self.game().clone())),
-            })
+            .map(Effect::Think)
             .collect();
-        effects.extend(self.take_requests().into_iter().map(Effect::Think));
         effects.extend(self.take_prefs().map(Effect::SavePrefs));
         effects.extend(self.take_commands().into_iter().map(Effect::Net));
         effects.extend(self.take_messages().into_iter().map(Effect::ToHost));
@@ -113,12 +100,10 @@ pub(crate) fn home_relative(path: &std::path::Path) -> String {
     }
 }
 
-/// The game's world: the computer players and the match's keeper.
+/// The game's world: the computer players and the preferences.
 pub struct GameWorld {
     /// The computer players' searches.
     pub worker: Worker,
-    /// Saves, records and statistics (the policy shared with plain mode).
-    pub keeper: Keeper,
     /// Where preferences are kept (`None`: nowhere, they last one game).
     pub prefs: Option<PathBuf>,
 }
@@ -126,21 +111,6 @@ pub struct GameWorld {
 impl World<App> for GameWorld {
     fn perform(&mut self, effect: Effect, answers: &mut Vec<GameMessage>) {
         match effect {
-            Effect::Save(game) => {
-                if let Some(warning) = self.keeper.save(&game) {
-                    answers.push(GameMessage::Warning(warning));
-                }
-            }
-            Effect::CloseRound(game) => {
-                let kept = self.keeper.close_round(&game);
-                if let Some(path) = kept.record {
-                    answers.push(GameMessage::Recorded(format!(
-                        "Round recorded in {}.",
-                        home_relative(&path)
-                    )));
-                }
-                answers.extend(kept.warnings.into_iter().map(GameMessage::Warning));
-            }
             Effect::Think(request) => self.worker.submit(request),
             // A local match has no network game to answer.
             Effect::Net(_) | Effect::ToHost(_) => {}
@@ -202,8 +172,6 @@ mod tests {
         let config = app.game().config().clone();
         let mut world = GameWorld {
             worker: Worker::new(&config, Duration::from_millis(10), 1),
-            // The session keeps a local match.
-            keeper: Keeper::new(None),
             prefs: None,
         };
         let records = || fs::read_dir(dir.join("records")).unwrap().count();

@@ -573,7 +573,6 @@ mod tests {
     use crate::players::PlayerKind;
     use crate::rules::{NoTrace, Rules};
     use crate::session::Session;
-    use crate::tui::game::app::MatchEvent;
     use crate::tui::game::computer::{Answer, Request};
     use crate::tui::game::testing::{ch, config, press};
     use crate::tui::theme::Theme;
@@ -940,7 +939,6 @@ mod tests {
         assert!(app.game().moves().is_empty(), "nothing before it is kept");
         app.on_shown(Shown::Played(pit(&app, 'a')), t0);
         assert_eq!(app.game().moves().len(), 1);
-        assert_eq!(app.take_match_events(), vec![MatchEvent::Changed]);
         let id = move_request(&mut app, Side::North).expect("Michael's turn is asked");
         assert_eq!(app.thinking_text().as_deref(), Some("Waiting for Michael…"));
         app.handle_event(&ch('m'), t0);
@@ -952,7 +950,6 @@ mod tests {
         app.tick(t0);
         assert_eq!(app.game().moves().len(), 2, "played at once");
         assert_eq!(app.human_to_move(), Some(Side::South));
-        assert_eq!(app.take_match_events(), vec![MatchEvent::Changed]);
     }
 
     /// A take-back both agreed to, and a new round both wanted, come from
@@ -966,7 +963,6 @@ mod tests {
         let h = app.rules().pit_by_letter('h').unwrap();
         app.on_answer(Answer::Move { id, pit: Some(h) }, t0);
         app.tick(t0);
-        app.take_match_events();
         app.handle_event(&ch('u'), t0);
         assert_eq!(app.take_commands(), [Command::Undo]);
         app.on_shown(
@@ -996,10 +992,6 @@ mod tests {
                 app.tick(t0);
             }
         }
-        assert_eq!(
-            app.take_match_events().last(),
-            Some(&MatchEvent::RoundFinished)
-        );
         let mut next = app.game().clone();
         next.next_round();
         app.on_shown(Shown::Board(Box::new(next)), t0);

@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use super::{App, MatchEvent, Mode, Note, Purpose, Thinking, Tone};
+use super::{App, Mode, Note, Purpose, Thinking, Tone};
 use crate::game::{describe_move, gave_no_move, messages::played_unproven, played as game_played};
 use crate::session::{Asking, Moved, MovedBy, SessionCommand, SessionEvent};
 use crate::tui::animation::Animation;
@@ -84,7 +84,6 @@ impl App {
                 SessionEvent::TookBack(said, _) => {
                     changed = true;
                     self.settle();
-                    self.network_event(MatchEvent::Changed);
                     self.hint = None;
                     self.notes
                         .log_lines([Note::new(said.text.clone(), said.tone())]);
@@ -109,7 +108,6 @@ impl App {
                     changed = true;
                     self.cursor = [None; 2];
                     self.hint = None;
-                    self.network_event(MatchEvent::Changed);
                     self.notes.say(Note::from(said.clone()));
                     self.notes.log_lines([Note::from(said)]);
                 }
@@ -150,7 +148,6 @@ impl App {
                 self.rated.clear();
                 self.settle();
                 self.forget_analysis();
-                self.network_event(MatchEvent::Changed);
                 self.notes.hush();
                 self.notes.set_round_note(None);
                 self.notes.clear_log();
@@ -178,11 +175,6 @@ impl App {
     /// redo of several, shown at once), with its notes in the log.
     fn show_move(&mut self, moved: Moved, now: Instant) {
         self.finish_sowing_quietly();
-        self.network_event(if moved.played.game_over() {
-            MatchEvent::RoundFinished
-        } else {
-            MatchEvent::Changed
-        });
         self.hint = None;
         self.notes.hush();
         let Moved {
@@ -221,13 +213,6 @@ impl App {
                     Mode::Sowing(Box::new(Animation::new(before.counts(), steps, delay, now)));
             }
             None => self.notes.log_lines(notes),
-        }
-    }
-
-    /// A network match's world keeps and tells what happened to it.
-    fn network_event(&mut self, event: MatchEvent) {
-        if self.remote.is_some() {
-            self.events.push(event);
         }
     }
 
