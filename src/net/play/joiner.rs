@@ -310,12 +310,6 @@ impl<S: Show> JoinGame<S> {
         Ok(Ok(joiner))
     }
 
-    /// The game the host plays.
-    #[must_use]
-    pub fn game(&self) -> crate::rules::Game {
-        self.m().game()
-    }
-
     /// Whether the player is asked something now (see [`ToJoiner::Asked`]).
     #[must_use]
     pub fn is_asked(&self) -> bool {
