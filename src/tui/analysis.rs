@@ -880,16 +880,19 @@ mod tests {
             let value = if i < n / 3 { 10 } else { -22 };
             *v = crate::analysis::Valuation::exact(value);
         }
-        let text = screen(&view, 80, 26);
-        let zero = text
-            .lines()
-            .find(|l| {
-                l.trim_start()
-                    .strip_prefix('0')
-                    .is_some_and(|rest| rest.trim_start().starts_with('│'))
-            })
-            .unwrap_or_else(|| panic!("a row labelled 0:\n{text}"));
-        assert!(zero.contains('•'), "the zero line on the 0 row:\n{text}");
+        // every height: the plot's rows odd or even in number
+        for height in 20..=40 {
+            let text = screen(&view, 80, height);
+            let zero = text
+                .lines()
+                .find(|l| {
+                    l.trim_start()
+                        .strip_prefix('0')
+                        .is_some_and(|rest| rest.trim_start().starts_with('│'))
+                })
+                .unwrap_or_else(|| panic!("a row labelled 0:\n{text}"));
+            assert!(zero.contains('•'), "the zero line on the 0 row:\n{text}");
+        }
     }
 
     #[test]
