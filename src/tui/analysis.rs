@@ -40,8 +40,9 @@ const MIN_HEIGHT: u16 = 20;
 /// Lines of the chart.
 const CHART_HEIGHT: u16 = 8;
 /// Time per position of an analysis opened from another screen (the
-/// replay); `mancala analyze --think MS` sets it on the command line.
-pub const DEFAULT_THINK: Duration = Duration::from_secs(1);
+/// replay, the end of a round); `mancala analyze --think MS` sets it on
+/// the command line.
+pub use crate::analysis::DEFAULT_THINK;
 /// How often the screen looks for the analysis's progress.
 const POLL: Duration = Duration::from_millis(100);
 

@@ -185,10 +185,7 @@ impl App {
         } else if matches!(self.session.asking(), Asking::Move(_) | Asking::Computer(_)) {
             format!("{name} is not a key here: ? for help.")
         } else {
-            let mut keys = keys_said(&self.session.open_commands(), &[]);
-            if self.can_analyse() {
-                keys.push_str(", A shows its analysis");
-            }
+            let keys = keys_said(&self.session.open_commands(), &[]);
             format!("{name} is not an answer: {keys}.")
         };
         self.notes.say(Note::plain(text));
@@ -241,7 +238,6 @@ impl App {
             Does::Pause => self.toggle_pause(now),
             Does::Step => self.step(now),
             Does::Hurry => self.hurry(now),
-            Does::Analyse => self.open_analysis(),
             Does::Leave(true) => self.quit_now(),
             Does::Leave(false) => {
                 self.dialog = None;
@@ -257,6 +253,7 @@ impl App {
     fn run(&mut self, command: SessionCommand, now: Instant) {
         match command {
             SessionCommand::Help => self.open_help(),
+            SessionCommand::Analyse => self.open_analysis(),
             SessionCommand::Quit if self.session.asking() == Asking::Busy => self.quit_now(),
             SessionCommand::Quit => self.dialog = Some(Overlay::ConfirmQuit),
             SessionCommand::MoveNow => self.move_now(now),

@@ -202,7 +202,7 @@ mod tests {
             .message()
             .map(|n| n.text.clone())
             .unwrap_or_default();
-        assert!(said.contains("A shows its analysis"), "{said}");
+        assert!(said.contains("A shows this round's analysis"), "{said}");
         app.handle_event(&ch('?'), t0);
         let screen = render(&app, 100, 50);
         assert!(screen.contains("this round's analysis"), "{screen}");
