@@ -15,6 +15,7 @@ use crate::rules::{MoveError, Pit, Side};
 use crate::session::commands::keys_said;
 use crate::session::{Asking, SessionCommand};
 use crate::tui::chrome::HelpScroll;
+use crate::tui::clipboard;
 use crate::tui::digits::{DIGIT_WAIT, Entered};
 use crate::tui::game::keys::{self, Does};
 use crate::tui::input::{Input, chord_message};
@@ -90,6 +91,7 @@ impl App {
                         | Does::Speed
                         | Does::Theme
                         | Does::Pause
+                        | Does::Copy
                 )
             {
                 return self.act(offer.does, key.code, now);
@@ -212,6 +214,21 @@ impl App {
         }
     }
 
+    /// The position key: the position now (a move being sown is shown
+    /// whole first) on the status line, and its line to the clipboard.
+    fn copy_position(&mut self, now: Instant) {
+        if matches!(self.mode, Mode::Sowing(_)) {
+            self.finish_sowing(now);
+        }
+        match clipboard::copy(&self.session.current().position()) {
+            Ok((said, line)) => {
+                self.notes.say(Note::plain(said));
+                self.copied = Some(line);
+            }
+            Err(said) => self.notes.say(Note::plain(said)),
+        }
+    }
+
     fn open_help(&mut self) {
         self.help_scroll = HelpScroll::default();
         self.dialog = Some(Overlay::Help);
@@ -235,6 +252,7 @@ impl App {
                 let message = self.chosen.switch_theme();
                 self.notes.say(Note::plain(message));
             }
+            Does::Copy => self.copy_position(now),
             Does::Pause => self.toggle_pause(now),
             Does::Step => self.step(now),
             Does::Hurry => self.hurry(now),
