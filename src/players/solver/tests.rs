@@ -759,7 +759,7 @@ fn a_budget_sizes_the_table_to_what_it_can_fill() {
     // 2 threads × 8 bytes, as a power of two (32 MiB), not the 512 MiB of
     // the whole Kalah(6,4) game
     let cap = table_cap(&Limits::time(Duration::from_millis(100)), 2);
-    assert!(cap <= 32 << 20 && cap >= 16 << 20, "{cap}");
+    assert!((16 << 20..=32 << 20).contains(&cap), "{cap}");
     // the smaller of both budgets
     let both = Limits {
         nodes: Some(1000),
