@@ -161,11 +161,14 @@ impl NetworkTurns {
 
 /// One end of the network game, as the screen's world drives it.
 trait NetEnd {
-    /// A command from the screen; `Some` when the game ends with that code.
+    /// A command from the screen (the host's: the joiner's screen sends
+    /// messages); `Some` when the game ends with that code.
     ///
     /// # Errors
     /// When the network game fails (a port, the output).
-    fn command(&mut self, command: Command) -> anyhow::Result<Option<ExitCode>>;
+    fn command(&mut self, _command: Command) -> anyhow::Result<Option<ExitCode>> {
+        Ok(None)
+    }
     /// A message for the host (the joiner's); `Some` when the game ends
     /// with that code.
     fn to_host(&mut self, _message: ToHost) -> Option<ExitCode> {
@@ -200,12 +203,10 @@ impl NetEnd for HostEngine {
                 _ => return Ok(None),
             }
         }
-        if command == Command::Quit {
-            self.seat.leave()?;
-            return Ok(Some(ExitCode::SUCCESS));
-        }
-        self.seat.command(command)?;
-        Ok(self.seat.settle(true)?)
+        Ok(match self.seat.command(command)? {
+            Some(code) => Some(code),
+            None => self.seat.settle(true)?,
+        })
     }
 
     fn poll(&mut self) -> anyhow::Result<Option<ExitCode>> {
@@ -248,11 +249,6 @@ impl JoinEngine {
 }
 
 impl NetEnd for JoinEngine {
-    fn command(&mut self, _: Command) -> anyhow::Result<Option<ExitCode>> {
-        // The joiner's screen turns commands into messages itself.
-        Ok(None)
-    }
-
     fn to_host(&mut self, message: ToHost) -> Option<ExitCode> {
         if message == ToHost::Leave {
             self.link.leave();

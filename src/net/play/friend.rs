@@ -329,27 +329,31 @@ impl<S: Show> FriendSeat<S> {
     }
 
     /// Carries out the host's player's `command` (a move, asking to take
-    /// one back, a yes or no; quitting is [`FriendSeat::leave`]); `false`
-    /// when it answers no question open now.
+    /// one back, a yes or no, leaving: see [`FriendSeat::leave`]); `Some`
+    /// when the program ends with that code.
     ///
     /// # Errors
     /// When the output fails.
-    pub fn command(&mut self, command: Command) -> io::Result<bool> {
+    pub fn command(&mut self, command: Command) -> io::Result<Option<ExitCode>> {
+        if command == Command::Quit {
+            self.leave()?;
+            return Ok(Some(ExitCode::SUCCESS));
+        }
         let opponent = self.opponent();
         let connected = self.conn.is_some();
         let Some(hosted) = self.hosted.as_mut() else {
             self.show.say("Nobody has joined yet; q quits.")?;
-            return Ok(true);
+            return Ok(None);
         };
         let said = match command {
             Command::Answer(yes) => match hosted.local_answer(yes) {
                 Some(said) => Ok(said),
-                None => return Ok(false),
+                None => return Ok(None),
             },
             Command::Help => {
                 let rules = *hosted.current().rules();
                 self.show.help(&rules, HOST_SIDE)?;
-                return Ok(true);
+                return Ok(None);
             }
             _ if !connected => Err(format!(
                 "{opponent} is not connected: waiting for {opponent} to come back (q quits)."
@@ -362,13 +366,13 @@ impl<S: Show> FriendSeat<S> {
             }),
             Command::Play(pit) => hosted.local_move(pit),
             // Not offered over the network.
-            _ => return Ok(true),
+            _ => return Ok(None),
         };
         match said {
             Ok(said) => self.apply(said)?,
             Err(why) => self.show.say(&why)?,
         }
-        Ok(true)
+        Ok(None)
     }
 
     /// Handles what came from the network; `true` when what the host's
