@@ -74,7 +74,7 @@ pub fn run(cmd: &PuzzleCmd) -> anyhow::Result<ExitCode> {
     }
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
-    let shown = crate::plain::puzzle::Shown {
+    let shown = crate::plain::puzzle::PuzzleShow {
         animate: !cmd.speed.no_animation,
         echo: !std::io::stdin().is_terminal(),
     };

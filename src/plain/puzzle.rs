@@ -22,7 +22,7 @@ const NAMES: [&str; 2] = ["South", "North"];
 
 /// How a session of puzzles is shown.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Shown {
+pub struct PuzzleShow {
     /// Each sowing of the best line is shown.
     pub animate: bool,
     /// Each answer read is printed after its prompt (input not a
@@ -39,7 +39,7 @@ pub fn run(
     trainer: &mut Trainer,
     input: &mut impl BufRead,
     out: &mut impl Write,
-    shown: Shown,
+    shown: PuzzleShow,
 ) -> anyhow::Result<()> {
     let mut number = 0;
     loop {
@@ -52,8 +52,8 @@ pub fn run(
         };
         number += 1;
         let pit = match ask(trainer, &dealt, number, input, out, shown.echo)? {
-            Answer::Move(pit) => pit,
-            Answer::Stop => {
+            PuzzleAnswer::Move(pit) => pit,
+            PuzzleAnswer::Stop => {
                 writeln!(
                     out,
                     "Stopped. Your puzzle rating: {:.0}.",
@@ -61,7 +61,7 @@ pub fn run(
                 )?;
                 break;
             }
-            Answer::EndOfInput => {
+            PuzzleAnswer::EndOfInput => {
                 writeln!(
                     out,
                     "End of input. Your puzzle rating: {:.0}.",
@@ -94,7 +94,7 @@ pub fn run(
 }
 
 /// What the player answered a puzzle.
-enum Answer {
+enum PuzzleAnswer {
     /// A legal move.
     Move(crate::rules::Pit),
     /// `q`.
@@ -112,7 +112,7 @@ fn ask(
     input: &mut impl BufRead,
     out: &mut impl Write,
     echo: bool,
-) -> anyhow::Result<Answer> {
+) -> anyhow::Result<PuzzleAnswer> {
     let puzzle = &dealt.puzzle;
     let progress = trainer.progress();
     writeln!(
@@ -135,17 +135,17 @@ fn ask(
         out.flush()?;
         let Some(line) = super::lines::read_line(input) else {
             writeln!(out)?;
-            return Ok(Answer::EndOfInput);
+            return Ok(PuzzleAnswer::EndOfInput);
         };
         if echo {
             writeln!(out, "{}", crate::game::names::shown(&line))?;
         }
         let text = line.trim();
         if text.eq_ignore_ascii_case("q") || text.eq_ignore_ascii_case("quit") {
-            return Ok(Answer::Stop);
+            return Ok(PuzzleAnswer::Stop);
         }
         match rules.parse_pit(text, mover) {
-            Some(pit) if puzzle.board.check(pit).is_ok() => return Ok(Answer::Move(pit)),
+            Some(pit) if puzzle.board.check(pit).is_ok() => return Ok(PuzzleAnswer::Move(pit)),
             Some(pit) => {
                 let why = puzzle.board.check(pit).err().map(|e| e.to_string());
                 writeln!(out, "{}", why.unwrap_or_default())?;
