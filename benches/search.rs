@@ -23,11 +23,21 @@
 //! its first hint on positions of Kalah(6,4) past the opening book (at
 //! most 30 seeds in the pits), with a 1 s budget, and prints the time of
 //! each.
+//! `MANCALA_BENCH=analysis` analyses a random round of Kalah(6,4) (capture
+//! always, the round `Rng::new(MANCALA_BENCH_ROUND)` plays, 1 by default)
+//! as `mancala analyze ROUND` does (a fresh [`Analyst`], 1 s a position)
+//! and solves the start of the same rules as `mancala solve --pits 6
+//! --seeds 4` does (a fresh solver of 1 GiB listing every best move), in
+//! turn, `MANCALA_BENCH_PAIRS` times (3 by default), and prints each run's
+//! wall and CPU time, the medians and the ratios (analysis / solve);
+//! `MANCALA_BENCH=analysis6x5` the same on Kalah(6,5) (8 GiB for the
+//! solve, as its README figures).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, Throughput};
+use mancala::analysis::{Analyst, PositionBudget};
 use mancala::commands::arena::{MoveBudget, play_arena};
 use mancala::players::solver::DEFAULT_SOLVE_MEMORY;
 use mancala::players::solver::book;
@@ -279,6 +289,114 @@ fn first_hints() {
     }
 }
 
+/// CPU time of this process so far (all its threads), in seconds, from
+/// `/proc/self/stat` (Linux; `None` elsewhere).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // the fields after the command's name (which may hold spaces)
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    // the kernel's clock ticks a second (USER_HZ, 100 on Linux)
+    Some(ticks / 100.0)
+}
+
+/// The median of `values` (sorted here).
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    }
+}
+
+/// Wall and CPU seconds of `work`.
+fn timed(work: impl FnOnce()) -> (f64, f64) {
+    let (start, cpu) = (Instant::now(), cpu_seconds().unwrap_or(0.0));
+    work();
+    (
+        start.elapsed().as_secs_f64(),
+        cpu_seconds().unwrap_or(0.0) - cpu,
+    )
+}
+
+/// A round's analysis against a solve of the same rules, side by side (see
+/// the module docs): `seeds` per pit, `memory` for the solve.
+fn analysis_against_solve(seeds: usize, memory: usize) {
+    let rules = Rules::new(6, seeds).unwrap().with_capture(Capture::Always);
+    let round: u64 = std::env::var("MANCALA_BENCH_ROUND")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(1);
+    let pairs: usize = std::env::var("MANCALA_BENCH_PAIRS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(3);
+    let mut rng = Rng::new(round);
+    let mut board = Board::new(rules);
+    let mut moves = Vec::new();
+    while let Some(pit) = random_move(&board, &mut rng) {
+        board.play_unchecked(pit);
+        moves.push(pit);
+    }
+    let start = Board::new(rules);
+    let threads = mancala::players::solver::default_threads();
+    let (mut analyses, mut solves) = (Vec::new(), Vec::new());
+    for pair in 1..=pairs {
+        let analysis = timed(|| {
+            let analysis = Analyst::new()
+                .round_from(
+                    start,
+                    &moves,
+                    &PositionBudget::time(Duration::from_secs(1)),
+                    |_, _| {},
+                )
+                .expect("the round's moves are legal");
+            assert!(analysis.exact(), "every position proven");
+            black_box(analysis);
+        });
+        let solve = timed(|| {
+            let mut solver = Solver::new(memory).with_threads(threads);
+            let outcome = solver.solve_bounded(&start, &Limits::none(), true);
+            black_box(outcome.expect("a board the solver takes"));
+        });
+        println!(
+            "analysis/kalah_6_{seeds}_always pair {pair}: analysis of {} moves {:.2} s wall \
+             {:.2} s CPU; solve {:.2} s wall {:.2} s CPU",
+            moves.len(),
+            analysis.0,
+            analysis.1,
+            solve.0,
+            solve.1
+        );
+        analyses.push(analysis);
+        solves.push(solve);
+    }
+    let wall = |runs: &[(f64, f64)]| median(&mut runs.iter().map(|r| r.0).collect::<Vec<_>>());
+    let cpu = |runs: &[(f64, f64)]| median(&mut runs.iter().map(|r| r.1).collect::<Vec<_>>());
+    let mut ratios: Vec<f64> = analyses
+        .iter()
+        .zip(&solves)
+        .map(|(a, s)| a.1 / s.1)
+        .collect();
+    let ratio = median(&mut ratios);
+    println!(
+        "analysis/kalah_6_{seeds}_always: {} pairs, {threads} solver threads; medians: analysis \
+         {:.2} s wall {:.2} s CPU, solve {:.2} s wall {:.2} s CPU; analysis/solve CPU {ratio:.3} \
+         ({:.3}-{:.3}), wall {:.3}",
+        pairs,
+        wall(&analyses),
+        cpu(&analyses),
+        wall(&solves),
+        cpu(&solves),
+        ratios[0],
+        ratios[ratios.len() - 1],
+        wall(&analyses) / wall(&solves)
+    );
+}
+
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     engine_nodes_per_second(&mut c);
@@ -301,6 +419,8 @@ fn main() {
             "6x5" => solve_once(5, [10, 12], threads, KALAH_6_5_MEMORY),
             "arena" => arena_once(),
             "hint" => first_hints(),
+            "analysis" => analysis_against_solve(4, DEFAULT_SOLVE_MEMORY),
+            "analysis6x5" => analysis_against_solve(5, KALAH_6_5_MEMORY),
             _ => {}
         }
     }

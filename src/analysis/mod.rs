@@ -440,13 +440,9 @@ impl Analyst {
                 all_best: true,
             };
         }
-        if let Some(entry) = book::shipped().get(board)
-            && let Some(pit) = board
-                .rules()
-                .pit(board.to_move(), usize::from(entry.number) + 1)
-        {
+        if let Some((pit, value)) = book::known(board) {
             return PositionValue {
-                value: Valuation::exact(margin + entry.future),
+                value: Valuation::exact(value),
                 best: vec![pit],
                 all_best: false,
             };

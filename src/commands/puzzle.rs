@@ -74,7 +74,11 @@ pub fn run(cmd: &PuzzleCmd) -> anyhow::Result<ExitCode> {
     }
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
-    match crate::plain::puzzle::run(&mut trainer, &mut input, &mut out, !cmd.speed.no_animation) {
+    let shown = crate::plain::puzzle::PuzzleShow {
+        animate: !cmd.speed.no_animation,
+        echo: !std::io::stdin().is_terminal(),
+    };
+    match crate::plain::puzzle::run(&mut trainer, &mut input, &mut out, shown) {
         Err(e)
             if e.downcast_ref::<std::io::Error>()
                 .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>

@@ -463,10 +463,12 @@ pub fn pie_rule_greeting() -> Notice {
     )
 }
 
-/// The pie rule's question to `name`, who may take `other`'s position.
+/// The pie rule's question to `name`, who may take `other`'s position by
+/// typing `swap` as the front end spells it (plain mode's word `'swap'`,
+/// the full screen's key).
 #[must_use]
-pub fn swap_question(name: &str, other: &str) -> String {
-    format!("{name}, swap sides? 'swap' takes {other}'s position; a pit plays on from yours")
+pub fn swap_question(name: &str, other: &str, swap: &str) -> String {
+    format!("{name}, swap sides? {swap} takes {other}'s position; a pit plays on from yours")
 }
 
 /// A computer seat gave no legal move; its first legal pit is played instead

@@ -263,12 +263,17 @@ impl<W: Write> LocalGame<W> {
                 m.name(side),
                 m.rules().letter_range(side)
             )?,
-            Asking::Swap(side) => write!(
-                self.out,
-                "{} ({}): ",
-                swap_question(m.name(side), m.name(side.opponent())),
-                m.rules().letter_range(side)
-            )?,
+            Asking::Swap(side) => {
+                // the session's word for it, as typed here
+                let offers = self.session.open_commands();
+                let word = offers
+                    .iter()
+                    .find(|o| o.command == SessionCommand::Swap)
+                    .map_or("swap", |o| o.word);
+                let question =
+                    swap_question(m.name(side), m.name(side.opponent()), &format!("'{word}'"));
+                write!(self.out, "{question} ({}): ", m.rules().letter_range(side))?;
+            }
             // Plain mode's computers move inside the session.
             Asking::Computer(_) | Asking::Over => {}
         }

@@ -2,7 +2,10 @@
 //! board and asks for a move; the answer is judged (best or not, the best
 //! moves, what every other move loses), the best line is played out with
 //! each sowing, and the streak and rating are said. `q` (or the end of
-//! the input) stops; the progress is kept after every answer.
+//! the input) stops; the progress is kept after every answer. From a
+//! pipe or a script (input not a terminal) each answer read is echoed
+//! after its prompt, as in the plain game, so that a transcript reads
+//! like a session.
 
 use std::io::{BufRead, Write};
 
@@ -17,8 +20,18 @@ pub const BEST_LINE_PLIES: usize = 4;
 /// The names the board shows: a puzzle is about the sides.
 const NAMES: [&str; 2] = ["South", "North"];
 
+/// How a session of puzzles is shown.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PuzzleShow {
+    /// Each sowing of the best line is shown.
+    pub animate: bool,
+    /// Each answer read is printed after its prompt (input not a
+    /// terminal).
+    pub echo: bool,
+}
+
 /// Plays puzzles from `trainer` with `input` and `out` until the player
-/// stops or none are left; `animate` shows each sowing of the best line.
+/// stops, the input ends or none are left.
 ///
 /// # Errors
 /// When the output fails.
@@ -26,7 +39,7 @@ pub fn run(
     trainer: &mut Trainer,
     input: &mut impl BufRead,
     out: &mut impl Write,
-    animate: bool,
+    shown: PuzzleShow,
 ) -> anyhow::Result<()> {
     let mut number = 0;
     loop {
@@ -38,19 +51,30 @@ pub fn run(
             break;
         };
         number += 1;
-        let Some(pit) = ask(trainer, &dealt, number, input, out)? else {
-            writeln!(
-                out,
-                "Stopped. Your puzzle rating: {:.0}.",
-                trainer.progress().rating
-            )?;
-            break;
+        let pit = match ask(trainer, &dealt, number, input, out, shown.echo)? {
+            PuzzleAnswer::Move(pit) => pit,
+            PuzzleAnswer::Stop => {
+                writeln!(
+                    out,
+                    "Stopped. Your puzzle rating: {:.0}.",
+                    trainer.progress().rating
+                )?;
+                break;
+            }
+            PuzzleAnswer::EndOfInput => {
+                writeln!(
+                    out,
+                    "End of input. Your puzzle rating: {:.0}.",
+                    trainer.progress().rating
+                )?;
+                break;
+            }
         };
         for line in verdict_words(&dealt.puzzle, pit) {
             writeln!(out, "{line}")?;
         }
         let (answered, problem) = trainer.answer(&dealt, pit);
-        show_best_line(trainer, &dealt, animate, out)?;
+        show_best_line(trainer, &dealt, shown.animate, out)?;
         writeln!(
             out,
             "{}",
@@ -69,15 +93,26 @@ pub fn run(
     Ok(())
 }
 
-/// Sets the puzzle and reads moves until one is legal; `None` when the
-/// player stops.
+/// What the player answered a puzzle.
+enum PuzzleAnswer {
+    /// A legal move.
+    Move(crate::rules::Pit),
+    /// `q`.
+    Stop,
+    /// The input ended.
+    EndOfInput,
+}
+
+/// Sets the puzzle and reads moves until one is legal (each line echoed
+/// after its prompt with `echo`), or the player stops.
 fn ask(
     trainer: &Trainer,
     dealt: &Dealt,
     number: usize,
     input: &mut impl BufRead,
     out: &mut impl Write,
-) -> anyhow::Result<Option<crate::rules::Pit>> {
+    echo: bool,
+) -> anyhow::Result<PuzzleAnswer> {
     let puzzle = &dealt.puzzle;
     let progress = trainer.progress();
     writeln!(
@@ -100,14 +135,17 @@ fn ask(
         out.flush()?;
         let Some(line) = super::lines::read_line(input) else {
             writeln!(out)?;
-            return Ok(None);
+            return Ok(PuzzleAnswer::EndOfInput);
         };
+        if echo {
+            writeln!(out, "{}", crate::game::names::shown(&line))?;
+        }
         let text = line.trim();
         if text.eq_ignore_ascii_case("q") || text.eq_ignore_ascii_case("quit") {
-            return Ok(None);
+            return Ok(PuzzleAnswer::Stop);
         }
         match rules.parse_pit(text, mover) {
-            Some(pit) if puzzle.board.check(pit).is_ok() => return Ok(Some(pit)),
+            Some(pit) if puzzle.board.check(pit).is_ok() => return Ok(PuzzleAnswer::Move(pit)),
             Some(pit) => {
                 let why = puzzle.board.check(pit).err().map(|e| e.to_string());
                 writeln!(out, "{}", why.unwrap_or_default())?;

@@ -390,13 +390,10 @@ impl Advisor {
     /// (`exact` tells which).
     pub fn hint(&mut self, board: &Board, limits: &Limits) -> Option<Hint> {
         board.legal_moves().next()?;
-        if let Some(entry) = solver::book::shipped().get(board) {
-            let pit = board
-                .rules()
-                .pit(board.to_move(), usize::from(entry.number) + 1)?;
+        if let Some((pit, value)) = solver::book::known(board) {
             return Some(Hint {
                 pit,
-                value: board.score().margin(board.to_move()) + entry.future,
+                value,
                 exact: true,
             });
         }

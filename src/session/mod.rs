@@ -51,8 +51,8 @@ const SWAP_NODES: u64 = 100_000;
 /// position, else a small search's estimate (the same on every run).
 fn swap_value(board: &Board) -> Option<i32> {
     use crate::players::search::{Engine, Level};
-    if let Some(entry) = crate::players::solver::book::shipped().get(board) {
-        return Some(board.score().margin(board.to_move()) + entry.future);
+    if let Some((_, value)) = crate::players::solver::book::known(board) {
+        return Some(value);
     }
     let mut engine = Engine::new(16);
     let limits = Limits::nodes(SWAP_NODES);

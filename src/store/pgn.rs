@@ -22,6 +22,11 @@
 //! `Result` is `1-0` (South won), `0-1` (North won), `1/2-1/2` or `*`
 //! (unfinished); `Score` gives the final stores. A round that started
 //! from another position has `Start` (the counts, as a record's `start`).
+//! A round played with the pie rule (RULES.md §5.3) where the second
+//! player took the first turn's position has `Swap`, the number of moves
+//! after which the players swapped sides: `South` and `North` (and the
+//! result) are the sides as held at the end, so at the start the `South`
+//! tag's player sat North.
 //! Reading ([`parse`]) turns the text into a record's fields and reads
 //! them as a record is read ([`Record::parse`]), so it checks the same
 //! things, and the `Result` against the moves.
@@ -81,6 +86,9 @@ pub fn to_pgn(record: &Record, date: Option<&str>) -> String {
     if let Some(counts) = record.start_counts() {
         tag("Start", &counts);
     }
+    if let Some(after) = record.swapped {
+        tag("Swap", &after.to_string());
+    }
     let stepper = record.stepper().ok();
     let last = stepper.as_ref().map(|s| *s.last_board());
     let result = result_tag(last.and_then(|b| b.outcome()));
@@ -125,6 +133,7 @@ pub fn parse(text: &str) -> Result<Record, RecordError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut fields = vec!["mancala record 1".to_string()];
     let mut result = None;
+    let mut swap = None;
     let mut moves = Vec::new();
     let mut ended = false;
     for (i, raw) in text.lines().enumerate() {
@@ -158,6 +167,12 @@ pub fn parse(text: &str) -> Result<Record, RecordError> {
                 "Start" => "start",
                 "Result" => {
                     result = Some((n, value));
+                    continue;
+                }
+                "Swap" => {
+                    if swap.replace(value).is_some() {
+                        return Err(error(n, "'Swap' is given twice"));
+                    }
                     continue;
                 }
                 "Rules" => {
@@ -233,6 +248,22 @@ pub fn parse(text: &str) -> Result<Record, RecordError> {
             };
             fields.push(format!("{key}: {default}"));
         }
+    }
+    if let Some(after) = swap {
+        // the tags name the sides as held at the end; a record's seats are
+        // as they sat at the start
+        for field in &mut fields {
+            for (from, to) in [("south", "north"), ("north", "south")] {
+                if let Some(rest) = field
+                    .strip_prefix(from)
+                    .filter(|rest| rest.starts_with(':') || rest.starts_with("-player:"))
+                {
+                    *field = format!("{to}{rest}");
+                    break;
+                }
+            }
+        }
+        fields.push(format!("swap: {after}"));
     }
     fields.push(format!("moves: {}", moves.join(",")));
     let mut record_text = fields.join("\n");
@@ -338,6 +369,40 @@ mod tests {
             assert_eq!(back.stepper().unwrap().last_board(), &board);
             assert_eq!(parse_any(&text).unwrap(), record);
         }
+    }
+
+    /// A round where the players swapped sides (the pie rule) keeps the
+    /// swap: the `Swap` tag, the names as the sides were held at the end,
+    /// and the same record read back.
+    #[test]
+    fn a_swapped_round_reads_back_with_its_swap() {
+        let rules = Rules::new(4, 3).unwrap();
+        let mut board = Board::new(rules);
+        // South's first turn ends after one move (a: no extra turn)
+        let mut moves = vec![rules.pit_by_letter('a').unwrap()];
+        board.play(moves[0]).unwrap();
+        let mut rng = Rng::new(5);
+        while !board.is_over() {
+            let legal: Vec<Pit> = board.legal_moves().collect();
+            let pit = legal[rng.below(legal.len())];
+            board.play(pit).unwrap();
+            moves.push(pit);
+        }
+        let mut record =
+            Record::parse(&sample_text(rules, Side::South, &moves, "Michael")).unwrap();
+        record.swapped = Some(1);
+        let record = Record::parse(&record.to_text()).unwrap();
+        assert_eq!(record.swapped, Some(1));
+        let pgn = to_pgn(&record, None);
+        assert!(pgn.contains("[Swap \"1\"]"), "{pgn}");
+        // Michael took Alice's South after her first move
+        assert!(pgn.contains("[South \"Michael\"]"), "{pgn}");
+        assert!(pgn.contains("[NorthPlayer \"human\"]"), "{pgn}");
+        let back = parse_any(&pgn).unwrap_or_else(|e| panic!("{e}\n{pgn}"));
+        assert_eq!(back, record, "{pgn}");
+        assert_eq!(back.names(), ["Michael", "Alice"]);
+        // a swap where none may come is refused, as in a record
+        assert!(parse(&pgn.replace("[Swap \"1\"]", "[Swap \"2\"]")).is_err());
     }
 
     #[test]

@@ -298,3 +298,66 @@ fn answers_keep_the_streak_and_a_missed_puzzle_comes_back() {
     assert_eq!(kept["reviews"].as_array().unwrap().len(), 1);
     assert_eq!(kept["reviews"][0]["puzzle"]["position"], first["position"]);
 }
+
+/// Puzzles from a pipe, as a script plays them: each prompt with the
+/// answer read echoed after it, the verdict, the next puzzle, and a clean
+/// end (exit 0, the rating said) when the input ends.
+#[test]
+fn puzzles_from_a_pipe_read_as_a_transcript_and_end_with_the_input() {
+    let scratch = Scratch::new("puzzle-pipe");
+    let args = ["--pits", "4", "--seeds", "3"];
+    let listed = puzzles(&scratch, &[&args[..], &["--count", "2"]].concat());
+    let best: Vec<String> = listed
+        .iter()
+        .map(|p| p["best"][0].as_str().unwrap().to_string())
+        .collect();
+    // a pit of the other side first: refused, asked again
+    let mover = listed[0]["to_move"].as_str().unwrap();
+    let other = if mover == "south" { "h" } else { "a" };
+    let input = format!("{other}\n{}\n{}\n", best[0], best[1]);
+    let out = mancala(
+        &scratch,
+        &[&["puzzle", "--plain", "--no-animation"], &args[..]].concat(),
+        &input,
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(!text.contains('\u{1b}'), "no escape codes: {text}");
+    let prompt = "Your move (q stops): ";
+    assert!(
+        text.contains(&format!(
+            "{prompt}{other}\nSorry, you don't control that pit.\n"
+        )),
+        "{text}"
+    );
+    for (i, best) in best.iter().enumerate() {
+        assert!(text.contains(&format!("Puzzle {} ", i + 1)), "{text}");
+        assert!(
+            text.contains(&format!("{prompt}{best}\nBest! ")),
+            "puzzle {}: {text}",
+            i + 1
+        );
+        assert!(
+            text.contains(&format!("Solved · streak {}", i + 1)),
+            "{text}"
+        );
+    }
+    // the third is set, and the end of input ends the session cleanly
+    assert!(
+        text.contains("Puzzle 3 ")
+            && text.trim_end().ends_with(&format!(
+                "{prompt}\nEnd of input. Your puzzle rating: {}.",
+                rating(&scratch)
+            )),
+        "{text}"
+    );
+}
+
+/// The puzzle rating kept in the data directory, as the game says it.
+fn rating(scratch: &Scratch) -> String {
+    let kept: Value = serde_json::from_str(
+        &std::fs::read_to_string(scratch.data().join("puzzles.json")).unwrap(),
+    )
+    .unwrap();
+    format!("{:.0}", kept["rating"].as_f64().unwrap())
+}

@@ -150,13 +150,24 @@ pub fn shipped() -> &'static Book {
     BOOK.get_or_init(|| Book::parse(DATA))
 }
 
-/// The shipped book's best move for `board`, if it holds the position.
+/// What the shipped book knows of `board`: a best move and the exact
+/// value for the side to move (its store margin now plus the future
+/// margin the book holds), if it holds the position. The one reading of
+/// an entry: the player, the hints, the analysis and the pie rule's
+/// computer answer all ask here.
 #[must_use]
-pub fn lookup(board: &Board) -> Option<Pit> {
+pub fn known(board: &Board) -> Option<(Pit, i32)> {
     let entry = shipped().get(board)?;
     let pit = board
         .rules()
         .pit(board.to_move(), usize::from(entry.number) + 1)?;
+    Some((pit, board.score().margin(board.to_move()) + entry.future))
+}
+
+/// The shipped book's best move for `board`, if it holds the position.
+#[must_use]
+pub fn lookup(board: &Board) -> Option<Pit> {
+    let (pit, _) = known(board)?;
     board.legal_moves().contains(pit).then_some(pit)
 }
 

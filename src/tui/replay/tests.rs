@@ -41,11 +41,17 @@ fn arrows_step_and_only_presses_count() {
     );
 }
 
-#[test]
-fn stepping_walks_the_records_positions_and_animates_forward() {
+/// A replay of [`record`] sown at 100 ms a seed, and the record's boards.
+fn animated() -> (ReplayView, Vec<crate::rules::Board>) {
     let record = record();
     let boards = record.stepper().unwrap().boards().to_vec();
-    let mut view = ReplayView::new(record, Some(Duration::from_millis(100))).unwrap();
+    let view = ReplayView::new(record, Some(Duration::from_millis(100))).unwrap();
+    (view, boards)
+}
+
+#[test]
+fn stepping_walks_the_records_positions_and_animates_forward() {
+    let (mut view, boards) = animated();
     let t0 = Instant::now();
     assert!(view.handle(ReplayKey::Forward, t0));
     assert!(view.animating());
@@ -341,9 +347,7 @@ fn the_analysis_opened_again_shows_the_theme_chosen_meanwhile() {
 
 #[test]
 fn c_says_the_position_on_the_board_and_hands_its_line_to_the_clipboard() {
-    let record = record();
-    let boards = record.stepper().unwrap().boards().to_vec();
-    let mut view = ReplayView::new(record, Some(Duration::from_millis(100))).unwrap();
+    let (mut view, boards) = animated();
     let t0 = Instant::now();
     // in the help (the bar has no room for it beside the replay's keys)
     let help = help_text(&view.record, &view.chosen);

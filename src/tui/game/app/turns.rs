@@ -280,13 +280,21 @@ impl App {
     /// status line (the key bar shows its key).
     fn ask_swap(&mut self, side: crate::rules::Side) {
         let game = self.session.game();
-        let key = crate::session::commands::command_key(game.rules(), 'w');
-        let text = format!(
-            "{}, swap sides? {key} takes {}'s position; a pit plays on from yours.",
+        // the session's key for it on this board
+        let offers = self.session.open_commands();
+        let key = offers
+            .iter()
+            .find(|o| o.command == crate::session::SessionCommand::Swap)
+            .map_or_else(
+                || crate::session::commands::command_key(game.rules(), 'w'),
+                |o| o.key,
+            );
+        let question = crate::game::messages::swap_question(
             game.name(side),
-            game.name(side.opponent())
+            game.name(side.opponent()),
+            &key.to_string(),
         );
-        self.notes.say(Note::plain(text));
+        self.notes.say(Note::plain(format!("{question}.")));
     }
 
     /// Ends whatever is in flight (sowing, thinking, a computer's chosen
