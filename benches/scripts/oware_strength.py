@@ -187,7 +187,10 @@ def elo(score):
 def wilson(score, n, z=1.96):
     centre = (score + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At a score of 0 or 1 one end is exactly 0 or 1 (rounding aside).
+    lo = 0.0 if score <= 0 else max(0.0, centre - half)
+    hi = 1.0 if score >= 1 else min(1.0, centre + half)
+    return lo, hi
 
 
 def summary(name, results):
@@ -258,7 +261,7 @@ def main():
                 bot = make(2 * pair + engine_player)
                 results.append(play(game, engine, bot, engine_player, opening, args.movetime))
             if (pair + 1) % 10 == 0:
-                print(f"  {name}: {summary(name, results)}", flush=True)
+                print(f"  {summary(name, results)}", flush=True)
         print(summary(name, results) + f"; {time.time() - t0:.0f} s", flush=True)
     engine.close()
     return 0

@@ -294,9 +294,16 @@ fn the_engine_answers_from_the_database_kept_in_the_data_directory() {
     // South's only move, A, leaves North to move with two seeds (B and f)
     // and nothing captured: the position's value is that child's.
     let fen = "1-0-0-0-0-0-0-0-0-0-0-1-23-23-S";
-    let mut child =
-        OwareBoard::from_houses(OwareRules::ABAPA, &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], Score { south: 23, north: 23 }, Side::South)
-            .unwrap();
+    let mut child = OwareBoard::from_houses(
+        OwareRules::ABAPA,
+        &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+        Score {
+            south: 23,
+            north: 23,
+        },
+        Side::South,
+    )
+    .unwrap();
     child.play(pit(6, 'A')).unwrap();
     let Probe::Value(truth) = OwareEndgame::build(2).probe(&child) else {
         panic!("two seeds without a repetition have a value");
@@ -343,7 +350,11 @@ fn ownbook_as_auale_sends_it_is_taken_without_an_error() {
     program.send("setoption name OwnBook value maybe");
     program.send("isready");
     let text = program.wait_for("readyok", |t| t.matches("readyok").count() == 2);
-    assert_eq!(errors(&text), ["info string error: setoption OwnBook: the value is true or false"], "{text}");
+    assert_eq!(
+        errors(&text),
+        ["info string error: setoption OwnBook: the value is true or false"],
+        "{text}"
+    );
     program.send("quit");
     assert_eq!(program.wait_exit(), 0);
 }
@@ -374,7 +385,12 @@ fn go_with_limits_it_does_not_know_still_answers_a_bestmove() {
     let (best, _) = parse_bestmove(&line);
     let mut board = OwareBoard::new();
     board.play(pit(6, 'F')).unwrap();
-    assert!(board.legal_moves().contains(pit(6, best.chars().next().unwrap())), "{line}");
+    assert!(
+        board
+            .legal_moves()
+            .contains(pit(6, best.chars().next().unwrap())),
+        "{line}"
+    );
     assert!(errors(&program.text()).is_empty(), "{}", program.text());
     program.send("quit");
     assert_eq!(program.wait_exit(), 0);

@@ -15,9 +15,9 @@ mod think;
 
 use std::io::{BufRead, Read};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -313,7 +313,9 @@ impl Service {
             "ponder" => check(value).map(|_| ()),
             // Aualé sends it to every engine, at every strength: there is
             // no opening book to switch, so nothing to do (not offered).
-            "ownbook" => check(value).map(|_| self.debug("no opening book: OwnBook changes nothing")),
+            "ownbook" => {
+                check(value).map(|_| self.debug("no opening book: OwnBook changes nothing"))
+            }
             "useleaves" => check(value).map(|on| self.use_endgame = on),
             _ => Err(format!("unknown option '{}'", shown(name))),
         };
