@@ -2,14 +2,16 @@
 """Measures `mancala engine`'s Oware strength against OpenSpiel's bots.
 
 Plays the engine (through the protocol it speaks to Aualé: `position
-startpos moves ...`, `go movetime MS`, `bestmove`) against OpenSpiel's
+startpos moves ...`, `go nodes N` or `go movetime MS`, `bestmove`) against OpenSpiel's
 MCTS bot (C++ `pyspiel.MCTSBot`, random-rollout evaluator) and against its
 alpha-beta bot (`open_spiel.python.algorithms.minimax.alpha_beta_search`,
 depth-limited, valued at the horizon by the captured-seed margin over 48
 so that a won round, worth 1, always beats a lead). Each pair of games
 starts from the same random opening of `--opening` plies, once with the
 engine as South and once as North, so that deterministic players still
-play different games. Prints, per opponent: wins, draws and losses (the
+play different games. Every budget is counted, not timed (the engine's
+positions per move, MCTS's simulations, alpha-beta's depth), so that a
+loaded machine changes how long the run takes, not its games. Prints, per opponent: wins, draws and losses (the
 engine's), the score rate (a draw counts half), and the Elo difference
 with a 95% interval (Wilson's interval of the score rate, turned into
 Elo: it stays finite on the losing side when every game is won).
@@ -100,9 +102,9 @@ class Engine:
                 return int(m.group(1))
         return 0
 
-    def best(self, moves, movetime):
+    def best(self, moves, limit):
         self.send("position startpos moves " + "".join(moves))
-        self.send(f"go movetime {movetime}")
+        self.send(f"go {limit}")
         line = self.read_until(lambda l: l.startswith("bestmove"))[-1]
         return line.split()[1]
 
@@ -139,7 +141,7 @@ def mcts_bot(game, simulations, seed):
     return bot.step
 
 
-def play(game, engine, bot, engine_player, opening, movetime):
+def play(game, engine, bot, engine_player, opening, limit):
     """One round from `opening`: the engine's return (1, 0, -1) and its margin."""
     state = game.new_initial_state()
     moves = []
@@ -150,7 +152,7 @@ def play(game, engine, bot, engine_player, opening, movetime):
     while not state.is_terminal():
         player = state.current_player()
         if player == engine_player:
-            word = engine.best(moves, movetime)
+            word = engine.best(moves, limit)
             action = ord(word) - (ord("A") if player == 0 else ord("a"))
             if action not in state.legal_actions():
                 raise RuntimeError(f"illegal bestmove {word} after {''.join(moves)}")
@@ -213,6 +215,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--binary", default="target/fast/mancala")
     parser.add_argument("--games", type=int, default=100, help="per opponent (even)")
+    parser.add_argument(
+        "--nodes", type=int, default=100_000, help="engine positions per move (0: --movetime)"
+    )
     parser.add_argument("--movetime", type=int, default=50, help="engine ms per move")
     parser.add_argument("--hash", type=int, default=16, help="engine table MB")
     parser.add_argument("--mcts-simulations", type=int, default=3000)
@@ -239,12 +244,13 @@ def main():
             time.sleep(2)
         print(f"endgame database: {seeds} seeds after {time.time() - started:.0f} s", flush=True)
 
+    limit = f"nodes {args.nodes}" if args.nodes else f"movetime {args.movetime}"
     opponents = {
         "mcts": lambda i: mcts_bot(game, args.mcts_simulations, args.seed * 100_003 + i),
         "alphabeta": lambda i: alpha_beta_bot(game, args.ab_depth),
     }
     print(
-        f"engine movetime {args.movetime} ms, hash {args.hash} MB; MCTS {args.mcts_simulations} "
+        f"engine {limit}, hash {args.hash} MB; MCTS {args.mcts_simulations} "
         f"simulations (uct_c 2, random rollouts, solver on); alpha-beta depth {args.ab_depth}; "
         f"openings of {args.opening} random plies, each played from both sides",
         flush=True,
@@ -259,7 +265,7 @@ def main():
             opening = random_opening(game, rng, args.opening)
             for engine_player in (0, 1):
                 bot = make(2 * pair + engine_player)
-                results.append(play(game, engine, bot, engine_player, opening, args.movetime))
+                results.append(play(game, engine, bot, engine_player, opening, limit))
             if (pair + 1) % 10 == 0:
                 print(f"  {summary(name, results)}", flush=True)
         print(summary(name, results) + f"; {time.time() - t0:.0f} s", flush=True)
