@@ -16,7 +16,7 @@ engine's), the score rate (a draw counts half), and the Elo difference
 with a 95% interval (Wilson's interval of the score rate, turned into
 Elo: it stays finite on the losing side when every game is won).
 
-Optional, not part of the test suite (README "Performance"):
+Optional, not part of the test suite (figures in docs/PERFORMANCE.md):
 
     pip install open-spiel==2.0.2
     cargo build --profile fast
