@@ -27,6 +27,12 @@ fn engine(scratch: &Scratch) -> Program {
     program
 }
 
+/// Sends `quit`; the engine ends at once, and well.
+fn quit(program: &mut Program) {
+    program.send("quit");
+    assert_eq!(program.wait_exit(), 0);
+}
+
 /// The lines starting with `bestmove`.
 fn bestmoves(text: &str) -> Vec<String> {
     text.lines()
@@ -118,8 +124,7 @@ fn a_whole_oware_round_is_played_over_the_protocol() {
     assert_eq!(go(&mut program, "go depth 3"), "bestmove 0000");
     let score = round.board().score();
     assert_eq!(score.south + score.north, 48);
-    program.send("quit");
-    assert_eq!(program.wait_exit(), 0);
+    quit(&mut program);
     program.assert_clean("the engine");
 }
 
@@ -150,8 +155,7 @@ fn a_whole_kalah_round_is_played_after_setoption_game_kalah() {
         moves.push(c);
     }
     assert_eq!(letter(4, Pit::new(5)), 'a');
-    program.send("quit");
-    assert_eq!(program.wait_exit(), 0);
+    quit(&mut program);
 }
 
 #[test]
@@ -240,8 +244,7 @@ fn bad_input_is_answered_with_an_error_line_and_changes_nothing() {
     let mut board = OwareBoard::new();
     board.play(pit(6, 'F')).unwrap();
     assert!(board.legal_moves().contains(pit(6, c)), "{line}");
-    program.send("quit");
-    assert_eq!(program.wait_exit(), 0);
+    quit(&mut program);
     program.assert_clean("the engine");
 }
 
@@ -327,8 +330,7 @@ fn the_engine_answers_from_the_database_kept_in_the_data_directory() {
     go(&mut program, "go depth 1");
     let text = program.text()[before..].to_string();
     assert!(!text.contains(&want), "{text}");
-    program.send("quit");
-    assert_eq!(program.wait_exit(), 0);
+    quit(&mut program);
     program.assert_clean("the engine");
 }
 
@@ -355,8 +357,7 @@ fn ownbook_as_auale_sends_it_is_taken_without_an_error() {
         ["info string error: setoption OwnBook: the value is true or false"],
         "{text}"
     );
-    program.send("quit");
-    assert_eq!(program.wait_exit(), 0);
+    quit(&mut program);
 }
 
 #[test]
@@ -369,8 +370,7 @@ fn words_before_a_command_are_skipped_and_the_command_done() {
     program.send("joho isready");
     let text = program.wait_for("readyok", |t| t.matches("readyok").count() == 2);
     assert!(errors(&text).is_empty(), "{text}");
-    program.send("quit");
-    assert_eq!(program.wait_exit(), 0);
+    quit(&mut program);
 }
 
 #[test]
@@ -392,8 +392,7 @@ fn go_with_limits_it_does_not_know_still_answers_a_bestmove() {
         "{line}"
     );
     assert!(errors(&program.text()).is_empty(), "{}", program.text());
-    program.send("quit");
-    assert_eq!(program.wait_exit(), 0);
+    quit(&mut program);
 }
 
 #[test]
