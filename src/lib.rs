@@ -22,16 +22,12 @@
 //! - [`commands`]: what each command-line command does; [`cli`] parses them.
 #![warn(missing_docs)]
 
-pub mod analysis;
+pub use mancala_engine::{analysis, game, players, rng, rules};
 pub mod cli;
 pub mod commands;
 pub mod console;
-pub mod game;
 pub mod net;
 pub mod plain;
-pub mod players;
-pub mod rng;
-pub mod rules;
 pub mod session;
 pub mod store;
 pub mod tui;

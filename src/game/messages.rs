@@ -57,7 +57,7 @@ impl EventKind {
     /// The tone of a message of this kind.
     ///
     /// ```
-    /// use mancala::game::{EventKind, Tone};
+    /// use mancala_engine::game::{EventKind, Tone};
     /// assert_eq!(EventKind::Capture.tone(), Tone::Good);
     /// assert_eq!(EventKind::Move.tone(), Tone::Plain);
     /// ```
@@ -123,8 +123,8 @@ impl PartialEq<&str> for Notice {
 /// capture (§3.4), the extra turn (§3.3) and the end of the round (§3.5).
 ///
 /// ```
-/// use mancala::game::{EventKind, describe};
-/// use mancala::rules::{Board, Rules};
+/// use mancala_engine::game::{EventKind, describe};
+/// use mancala_engine::rules::{Board, Rules};
 /// let mut board = Board::new(Rules::KALAH);
 /// let played = board.play(Rules::KALAH.pit_by_letter('c').unwrap()).unwrap();
 /// let said = describe(&Rules::KALAH, &played, ["Alice", "Michael"]);
@@ -199,10 +199,10 @@ fn round_over(why: Option<String>, swept: [u16; 2], names: [&str; 2]) -> Notice 
 /// §7.6) with the final sweep.
 ///
 /// ```
-/// use mancala::game::describe_move;
-/// use mancala::rules::GamePlayed;
-/// use mancala::rules::oware::OwareBoard;
-/// use mancala::rules::{Rules, Score, Side};
+/// use mancala_engine::game::describe_move;
+/// use mancala_engine::rules::GamePlayed;
+/// use mancala_engine::rules::oware::OwareBoard;
+/// use mancala_engine::rules::{Rules, Score, Side};
 /// // South's f (2 seeds) brings h to 3 and g to 2: both are captured.
 /// let houses = [0, 0, 0, 0, 0, 2, 1, 2, 0, 1, 0, 0];
 /// let captured = Score { south: 20, north: 22 };
@@ -315,7 +315,7 @@ pub fn played(name: &str, letter: char) -> Notice {
 ///
 /// ```
 /// use std::time::Duration;
-/// use mancala::game::messages::played_unproven;
+/// use mancala_engine::game::messages::played_unproven;
 /// let said = played_unproven("Michael", 'j', Duration::from_millis(300));
 /// assert_eq!(said, "Michael played j (not proven: best found in 0.3 s).");
 /// ```
@@ -340,7 +340,7 @@ pub fn plays(name: &str, letter: char) -> Notice {
 /// "Alice 2 – 1 Michael, 1 draw".
 ///
 /// ```
-/// use mancala::game::{Tally, match_score};
+/// use mancala_engine::game::{Tally, match_score};
 /// let tally = Tally { wins: [2, 1], draws: 1 };
 /// assert_eq!(match_score(&tally, ["Alice", "Michael"]), "Alice 2 – 1 Michael, 1 draw");
 /// ```
@@ -409,7 +409,7 @@ pub fn round_goes_on(round: u32, moves: usize, starter: &str) -> Notice {
 /// taken back, and `mover` plays again (the asker's turn).
 ///
 /// ```
-/// use mancala::game::messages::taken_back;
+/// use mancala_engine::game::messages::taken_back;
 /// assert_eq!(taken_back(2, "Michael"), "Took back 2 moves: Michael plays again.");
 /// ```
 #[must_use]
@@ -421,8 +421,8 @@ pub fn taken_back(moves: usize, mover: &str) -> String {
 /// first turn made, and `mover` now moves for `side`.
 ///
 /// ```
-/// use mancala::game::messages::swapped;
-/// use mancala::rules::Side;
+/// use mancala_engine::game::messages::swapped;
+/// use mancala_engine::rules::Side;
 /// assert_eq!(
 ///     swapped("Michael", "Alice", Side::North).text,
 ///     "Michael swaps sides: Michael now plays South, and Alice moves for North."
@@ -484,7 +484,7 @@ pub fn gave_no_move(name: &str, letter: char) -> Notice {
 ///
 /// ```
 /// use std::time::Duration;
-/// use mancala::game::unproven;
+/// use mancala_engine::game::unproven;
 /// let said = unproven("Michael", Duration::from_millis(1004));
 /// assert_eq!(said, "Michael's move is not proven: best found in 1.0 s.");
 /// ```

@@ -84,8 +84,8 @@ impl Seat {
     /// A seat named `name` played by `kind`.
     ///
     /// ```
-    /// use mancala::game::Seat;
-    /// use mancala::players::PlayerKind;
+    /// use mancala_engine::game::Seat;
+    /// use mancala_engine::players::PlayerKind;
     /// assert!(Seat::new("Alice", PlayerKind::Human).kind.is_human());
     /// ```
     #[must_use]

@@ -178,7 +178,7 @@ fn clean_once(raw: &str) -> String {
 /// left of it.
 ///
 /// ```
-/// use mancala::game::names::clean_name;
+/// use mancala_engine::game::names::clean_name;
 /// assert_eq!(clean_name(" Bob\n\tthe\u{1b}]2;x\u{7} builder "), "Bob the ]2;x builder");
 /// assert_eq!(clean_name(&"👍".repeat(100)).chars().count(), 40);
 /// assert_eq!(clean_name("\u{1b}\u{7}"), "");
@@ -246,7 +246,7 @@ pub const SHOWN_CHARS: usize = 60;
 /// `\u{1b}`, and at most [`SHOWN_CHARS`] characters, the cut marked `…`.
 ///
 /// ```
-/// use mancala::game::names::shown;
+/// use mancala_engine::game::names::shown;
 /// assert_eq!(shown("a\u{1b}[31mb"), "a\\u{1b}[31mb");
 /// assert!(shown(&"x".repeat(1_000_000)).chars().count() < 100);
 /// ```

@@ -14,7 +14,7 @@ pub const MOVE_PAUSE: Duration = Duration::from_millis(600);
 /// How a front end presents a match.
 ///
 /// ```
-/// use mancala::game::PlayOptions;
+/// use mancala_engine::game::PlayOptions;
 /// let options = PlayOptions::default();
 /// assert_eq!(options.seed_delay.unwrap().as_millis(), 150);
 /// assert!(PlayOptions { seed_delay: None, ..options }.seed_delay.is_none());
@@ -62,7 +62,7 @@ pub const MAX_SPEED_MS: u64 = 5000;
 ///
 /// ```
 /// use std::time::Duration;
-/// use mancala::game::parse_speed;
+/// use mancala_engine::game::parse_speed;
 /// assert_eq!(parse_speed(" 120 "), Ok(Some(Duration::from_millis(120))));
 /// assert_eq!(parse_speed("OFF"), Ok(None));
 /// assert!(parse_speed("-5").unwrap_err().contains("0 to 5000"));

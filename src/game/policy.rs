@@ -197,8 +197,8 @@ pub struct ComputerMove {
 /// board has no legal move (the round is over).
 ///
 /// ```
-/// use mancala::game::computer_move;
-/// use mancala::rules::{Board, Rules};
+/// use mancala_engine::game::computer_move;
+/// use mancala_engine::rules::{Board, Rules};
 /// let board = Board::new(Rules::KALAH);
 /// let c = Rules::KALAH.pit_by_letter('c').unwrap();
 /// assert!(!computer_move(&board, Some(c)).unwrap().fallback);

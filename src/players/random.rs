@@ -29,9 +29,9 @@ impl TurnFn for RandomPlayer {
 /// A uniformly random legal pit of `board`, or `None` when it has none.
 ///
 /// ```
-/// use mancala::players::random_move;
-/// use mancala::rng::Rng;
-/// use mancala::rules::{Board, Rules};
+/// use mancala_engine::players::random_move;
+/// use mancala_engine::rng::Rng;
+/// use mancala_engine::rules::{Board, Rules};
 /// let board = Board::new(Rules::KALAH);
 /// let pit = random_move(&board, &mut Rng::new(1)).unwrap();
 /// assert!(board.legal_moves().contains(pit));
@@ -49,9 +49,9 @@ pub fn random_move(board: &Board, rng: &mut Rng) -> Option<Pit> {
 /// the game ends first): seeded sample positions for tests and benchmarks.
 ///
 /// ```
-/// use mancala::players::random_position;
-/// use mancala::rng::Rng;
-/// use mancala::rules::{Board, Rules};
+/// use mancala_engine::players::random_position;
+/// use mancala_engine::rng::Rng;
+/// use mancala_engine::rules::{Board, Rules};
 /// let start = Board::new(Rules::KALAH);
 /// let board = random_position(&mut Rng::new(3), start, 10);
 /// assert_eq!(board, random_position(&mut Rng::new(3), start, 10));

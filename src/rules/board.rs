@@ -97,7 +97,7 @@ pub struct Played {
 /// Legal moves as a set of pits, iterated from the mover's left.
 ///
 /// ```
-/// use mancala::rules::{Board, Rules};
+/// use mancala_engine::rules::{Board, Rules};
 /// let board = Board::new(Rules::KALAH);
 /// let letters: String = board.legal_moves().map(|p| Rules::KALAH.letter(p).unwrap()).collect();
 /// assert_eq!(letters, "abcdef");
@@ -156,7 +156,7 @@ impl ExactSizeIterator for Moves {}
 /// it is. Pure data with no I/O; `Copy`, so searching copies and plays.
 ///
 /// ```
-/// use mancala::rules::{Board, Rules, Side};
+/// use mancala_engine::rules::{Board, Rules, Side};
 /// let rules = Rules::KALAH;
 /// let mut board = Board::new(rules);
 /// // c holds 4 seeds: d, e, f and South's store. Last seed in the store.
@@ -207,7 +207,7 @@ impl Board {
     /// than [`MAX_TOTAL_SEEDS`].
     ///
     /// ```
-    /// use mancala::rules::{Board, Rules, Side};
+    /// use mancala_engine::rules::{Board, Rules, Side};
     /// // a classroom test board (RULES.md §1.1)
     /// let b = Board::from_counts(Rules::KALAH, &[3, 0, 6, 1, 2, 3, 3, 1, 2, 3, 6, 0, 2, 1], Side::South).unwrap();
     /// assert_eq!(b.seeds(Rules::KALAH.store(Side::South)), 3);

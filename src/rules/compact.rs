@@ -34,7 +34,7 @@ pub enum Next {
 /// their pits have one ([`Compact::from_board`]).
 ///
 /// ```
-/// use mancala::rules::{Board, Compact, CompactRules, Next, Rules};
+/// use mancala_engine::rules::{Board, Compact, CompactRules, Next, Rules};
 /// let rules = CompactRules::new(Rules::KALAH);
 /// let start = Compact::from_board(&Board::new(Rules::KALAH)).unwrap();
 /// // c (pit 2 from the left) ends in the store: one seed gained, play again

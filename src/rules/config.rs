@@ -94,7 +94,7 @@ impl std::error::Error for RulesError {}
 /// store; sowing runs along that order (counter-clockwise).
 ///
 /// ```
-/// use mancala::rules::{Capture, Rules, Side};
+/// use mancala_engine::rules::{Capture, Rules, Side};
 /// let rules = Rules::new(4, 3).unwrap().with_capture(Capture::NonEmpty);
 /// assert_eq!(rules.cells(), 10);
 /// assert_eq!(rules.store(Side::South).index(), 4);
@@ -299,7 +299,7 @@ impl Rules {
     /// The pit across the board from `pit` (not defined for stores).
     ///
     /// ```
-    /// use mancala::rules::{Pit, Rules};
+    /// use mancala_engine::rules::{Pit, Rules};
     /// // RULES.md §2.2: the opposite pit is 12 minus the index
     /// assert_eq!(Rules::KALAH.opposite(Pit::new(4)), Pit::new(8));
     /// ```
@@ -357,7 +357,7 @@ impl Rules {
     /// number `1..=pits` counted from `mover`'s left.
     ///
     /// ```
-    /// use mancala::rules::{Rules, Side};
+    /// use mancala_engine::rules::{Rules, Side};
     /// let r = Rules::KALAH;
     /// assert_eq!(r.parse_pit("h", Side::South), r.pit_by_letter('h'));
     /// assert_eq!(r.parse_pit("2", Side::North), r.pit_by_letter('h'));
@@ -384,7 +384,7 @@ impl Rules {
     /// A message naming the first item that is not a pit letter of these rules.
     ///
     /// ```
-    /// use mancala::rules::Rules;
+    /// use mancala_engine::rules::Rules;
     /// let r = Rules::KALAH;
     /// assert_eq!(r.parse_moves("c, h").unwrap(), [r.pit_by_letter('c').unwrap(), r.pit_by_letter('h').unwrap()]);
     /// assert_eq!(r.parse_moves("c,zz").unwrap_err(), "move 2 ('zz') is not a pit letter (a to l)");
@@ -434,7 +434,7 @@ impl Rules {
     /// `1` on a one-pit board.
     ///
     /// ```
-    /// use mancala::rules::Rules;
+    /// use mancala_engine::rules::Rules;
     /// assert_eq!(Rules::KALAH.number_range(), "1-6");
     /// assert_eq!(Rules::KALAH.with_pits(1).unwrap().number_range(), "1");
     /// ```

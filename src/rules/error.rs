@@ -9,9 +9,9 @@ use super::config::RulesError;
 /// The first three messages are the classic ones, word for word (RULES.md §3.7).
 ///
 /// ```
-/// use mancala::rules::{Board, MoveError, Rules};
+/// use mancala_engine::rules::{Board, MoveError, Rules};
 /// let mut board = Board::new(Rules::KALAH);
-/// let store = Rules::KALAH.store(mancala::rules::Side::South);
+/// let store = Rules::KALAH.store(mancala_engine::rules::Side::South);
 /// assert_eq!(board.play(store), Err(MoveError::Store));
 /// assert_eq!(MoveError::Store.to_string(), "Sorry, you can't select the store.");
 /// ```
@@ -40,7 +40,7 @@ impl MoveError {
     /// "Sorry, you must give Michael seeds."
     ///
     /// ```
-    /// use mancala::rules::MoveError;
+    /// use mancala_engine::rules::MoveError;
     /// assert_eq!(MoveError::MustFeed.naming("Michael"), "Sorry, you must give Michael seeds.");
     /// assert_eq!(MoveError::Empty.naming("Michael"), "Sorry, that pit is empty.");
     /// ```

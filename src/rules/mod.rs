@@ -7,7 +7,7 @@
 //! [`Game`], the family a round is played in.
 //!
 //! ```
-//! use mancala::rules::{Board, Outcome, Rules};
+//! use mancala_engine::rules::{Board, Outcome, Rules};
 //! let mut board = Board::new(Rules::KALAH);
 //! while let Some(pit) = board.legal_moves().next() {
 //!     board.play(pit).unwrap();

@@ -12,7 +12,7 @@
 //! in any order, and the words are case-blind.
 //!
 //! ```
-//! use mancala::rules::{Board, Position, Rules};
+//! use mancala_engine::rules::{Board, Position, Rules};
 //! let start: Position = "kalah 6x4 S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south".parse().unwrap();
 //! assert_eq!(start.board(), &Board::new(Rules::KALAH));
 //! assert_eq!(start.to_string().parse::<Position>().unwrap(), start);

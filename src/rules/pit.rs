@@ -11,7 +11,7 @@ use std::fmt;
 /// store." instead of making that mistake impossible to express.
 ///
 /// ```
-/// use mancala::rules::{Pit, Rules, Side};
+/// use mancala_engine::rules::{Pit, Rules, Side};
 /// let pit = Rules::KALAH.pit_by_letter('c').unwrap();
 /// assert_eq!(pit, Pit::new(2));
 /// assert_eq!(Rules::KALAH.owner(pit), Side::South);

@@ -9,7 +9,7 @@ use std::str::FromStr;
 /// rules say otherwise; North sits opposite.
 ///
 /// ```
-/// use mancala::rules::Side;
+/// use mancala_engine::rules::Side;
 /// assert_eq!(Side::South.opponent(), Side::North);
 /// assert_eq!("north".parse::<Side>(), Ok(Side::North));
 /// ```

@@ -71,7 +71,7 @@ impl Step {
     /// Applies this step to a list of counts in the board's layout.
     ///
     /// ```
-    /// use mancala::rules::{Board, Rules, Step};
+    /// use mancala_engine::rules::{Board, Rules, Step};
     /// let mut board = Board::new(Rules::KALAH);
     /// let before = board.counts().to_vec();
     /// let mut trace = Vec::new();

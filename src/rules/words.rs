@@ -24,7 +24,7 @@ count!(u8, u16, u32, u64, usize, i32, i64);
 /// `n` and the noun, singular or plural: "1 seed", "2 seeds", "0 matches".
 ///
 /// ```
-/// use mancala::rules::plural;
+/// use mancala_engine::rules::plural;
 /// assert_eq!(plural(1, "win"), "1 win");
 /// assert_eq!(plural(3_usize, "move"), "3 moves");
 /// assert_eq!(plural(0_u32, "match"), "0 matches");

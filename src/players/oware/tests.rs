@@ -1,7 +1,6 @@
 //! The database against an independent brute-force search, and the search
 //! against the database.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::endgame::{self, OwareEndgame, Probe};
@@ -19,7 +18,7 @@ use crate::rules::oware::{OwareBoard, OwareRules};
 pub(crate) fn forward(
     board: &OwareBoard,
     depth: u32,
-    memo: &mut HashMap<(OwareBoard, u32), (i32, i32)>,
+    memo: &mut Memo,
 ) -> (i32, i32) {
     if board.is_over() {
         let s = board.score();
@@ -30,7 +29,12 @@ pub(crate) fn forward(
     if depth == 0 {
         return (i32::MIN, i32::MAX);
     }
-    if let Some(&known) = memo.get(&(*board, depth)) {
+    // An exact value at one depth is the value at every greater depth (a
+    // deeper search only narrows the bounds), so it is kept for all of them.
+    if let Some(&known) = memo
+        .get(&(*board, EXACT))
+        .or_else(|| memo.get(&(*board, depth)))
+    {
         return known;
     }
     let mut best = (i32::MIN, i32::MIN);
@@ -54,9 +58,16 @@ pub(crate) fn forward(
         };
         best = (best.0.max(lo), best.1.max(hi));
     }
-    memo.insert((*board, depth), best);
+    let kept = if best.0 == best.1 { EXACT } else { depth };
+    memo.insert((*board, kept), best);
     best
 }
+
+/// `forward`'s memo: bounds by position and depth.
+pub(crate) type Memo = crate::rng::TestMap<(OwareBoard, u32), (i32, i32)>;
+
+/// The memo's depth for values that no depth changes.
+const EXACT: u32 = u32::MAX;
 
 #[test]
 fn ranks_and_unranks_agree_over_every_position_of_a_count() {
@@ -75,7 +86,7 @@ fn ranks_and_unranks_agree_over_every_position_of_a_count() {
 fn database_values_agree_with_a_forward_search_on_small_counts() {
     let db = OwareEndgame::build(4);
     let (mut exact, mut repetition) = (0, 0);
-    let mut memo = HashMap::new();
+    let mut memo = Memo::default();
     for n in 0..=4 {
         for index in 0..endgame::positions(n) {
             let houses = endgame::unrank(index, n);

@@ -87,8 +87,8 @@ pub struct OwarePlayed {
 /// (see [`OwareRound`](super::OwareRound)).
 ///
 /// ```
-/// use mancala::rules::{Rules, Side};
-/// use mancala::rules::oware::OwareBoard;
+/// use mancala_engine::rules::{Rules, Side};
+/// use mancala_engine::rules::oware::OwareBoard;
 /// let mut board = OwareBoard::new();
 /// board.play(Rules::KALAH.pit_by_letter('c').unwrap()).unwrap();
 /// assert_eq!(board.houses(), [4, 4, 0, 5, 5, 5, 5, 4, 4, 4, 4, 4]);

@@ -14,7 +14,7 @@
 //! [`OwareBoard::repeats`].
 //!
 //! ```
-//! use mancala::rules::oware::{OwareBoard, OwareRound};
+//! use mancala_engine::rules::oware::{OwareBoard, OwareRound};
 //! let mut round = OwareRound::new(OwareBoard::new());
 //! while let Some(pit) = round.board().legal_moves().next() {
 //!     round.play(pit).unwrap();

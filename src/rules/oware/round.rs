@@ -10,8 +10,8 @@ use super::board::{End, OwareBoard, OwarePlayed};
 /// capture forgets the positions before it.
 ///
 /// ```
-/// use mancala::rules::{Rules, Score, Side};
-/// use mancala::rules::oware::{End, OwareBoard, OwareRound, OwareRules};
+/// use mancala_engine::rules::{Rules, Score, Side};
+/// use mancala_engine::rules::oware::{End, OwareBoard, OwareRound, OwareRules};
 /// // One seed each, going round and round: the twelfth move repeats the start.
 /// let mut houses = [0; 12];
 /// houses[0] = 1;

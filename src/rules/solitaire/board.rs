@@ -133,7 +133,7 @@ impl SolitaireBoard {
     /// A board with these counts: the store first, then houses 1, 2, 3, ...
     ///
     /// ```
-    /// use mancala::rules::solitaire::SolitaireBoard;
+    /// use mancala_engine::rules::solitaire::SolitaireBoard;
     /// let board = SolitaireBoard::from_counts(&[0, 1, 1, 3]).unwrap();
     /// assert_eq!(board.seeds(3), 3);
     /// assert_eq!(board.to_string(), "[3, 1, 1, 0]");
@@ -342,7 +342,7 @@ impl SolitaireBoard {
     /// beyond the list of moves.
     ///
     /// ```
-    /// use mancala::rules::solitaire::SolitaireBoard;
+    /// use mancala_engine::rules::solitaire::SolitaireBoard;
     /// let board = SolitaireBoard::from_counts(&[0, 1, 1, 3]).unwrap();
     /// let plan = board.plan();
     /// assert_eq!(plan.moves, [1, 3, 1, 2, 1]);
@@ -365,7 +365,7 @@ impl SolitaireBoard {
     /// not changed.
     ///
     /// ```
-    /// use mancala::rules::solitaire::SolitaireBoard;
+    /// use mancala_engine::rules::solitaire::SolitaireBoard;
     /// let board = SolitaireBoard::from_counts(&[0, 1, 1, 3]).unwrap();
     /// let mut planned = board.plan_moves();
     /// assert_eq!(planned.by_ref().collect::<Vec<_>>(), [1, 3, 1, 2, 1]);

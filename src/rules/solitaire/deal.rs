@@ -13,7 +13,7 @@ use super::board::SolitaireBoard;
 /// playing backwards from the won board and against an exhaustive search.
 ///
 /// ```
-/// use mancala::rules::solitaire::deal;
+/// use mancala_engine::rules::solitaire::deal;
 /// assert_eq!(deal(5).counts(), [0, 1, 1, 3]);
 /// assert!(deal(5).plan().won());
 /// ```

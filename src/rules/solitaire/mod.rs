@@ -27,7 +27,7 @@
 //! [`SolitaireBoard::unapply`] takes a move back.
 //!
 //! ```
-//! use mancala::rules::solitaire::SolitaireBoard;
+//! use mancala_engine::rules::solitaire::SolitaireBoard;
 //! let mut board = SolitaireBoard::from_counts(&[0, 1, 1, 3, 0, 0, 0]).unwrap();
 //! assert_eq!(board.choose(), 1);
 //! board.apply(3).unwrap(); // the farther house first...
