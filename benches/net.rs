@@ -19,10 +19,11 @@ use mancala::net::gate::Tries;
 use mancala::net::hosted::Hosted;
 use mancala::net::link;
 use mancala::net::message::{At, Snapshot, ToHost, ToJoiner};
-use mancala::net::play::Follower;
+use mancala::net::play::{Followed, Follower};
 use mancala::net::session::{HANDSHAKE_TIMEOUT, host_handshake};
 use mancala::players::PlayerKind;
 use mancala::rules::{NoTrace, Rules};
+use mancala::session::Session;
 use mancala::store::Keeper;
 
 /// A match where it is the joiner's (North's) turn.
@@ -81,11 +82,11 @@ fn round_trip(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(5));
     group.bench_function("confirmed_move_round_trip_loopback", |b| {
         b.iter(|| {
-            let mut follower = Follower::new(&state, Keeper::new(None)).unwrap();
+            let mut session = Session::following(state.to_match().unwrap(), Keeper::new(None));
             sender.send(&ToHost::Move { at, pit: 'h' }).unwrap();
             let confirmed = receiver.recv::<ToJoiner>().unwrap();
-            let shown = follower.follow(confirmed).unwrap();
-            assert!(!shown.is_empty());
+            let shown = Follower::default().follow(&mut session, confirmed).unwrap();
+            assert!(matches!(shown, Followed::Events(_)), "{shown:?}");
             let asked = receiver.recv::<ToJoiner>().unwrap();
             assert!(matches!(asked, ToJoiner::Asked { .. }), "{asked:?}");
         });

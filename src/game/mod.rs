@@ -141,17 +141,10 @@ impl MatchConfig {
         GameRound::starting(self.game, self.rules, start.as_ref(), starter)
     }
 
-    /// The game and its rules in words, as the screens head them:
-    /// "6 pits × 4 seeds, capture always, …" for Kalah, the family's
-    /// name and its rules for Oware.
+    /// The game and its rules in words ([`rules_text`]).
     #[must_use]
     pub fn rules_text(&self) -> String {
-        match self.game {
-            Game::Kalah => self.rules.to_string(),
-            Game::Oware => {
-                "Oware (Abapa): 6 houses × 4 seeds, captures of 2 or 3, 25 wins".to_string()
-            }
-        }
+        rules_text(self.game, self.rules)
     }
 
     /// What each side's pile at the end of the board holds: "store" (Kalah,
@@ -168,6 +161,17 @@ impl MatchConfig {
     #[must_use]
     pub fn kinds(&self) -> [PlayerKind; 2] {
         self.seats.each_ref().map(|seat| seat.kind)
+    }
+}
+
+/// `game` under `rules` in words, as the screens head them: "6 pits × 4
+/// seeds, capture always, …" for Kalah, the family's name and its rules
+/// for Oware.
+#[must_use]
+pub fn rules_text(game: Game, rules: Rules) -> String {
+    match game {
+        Game::Kalah => rules.to_string(),
+        Game::Oware => "Oware (Abapa): 6 houses × 4 seeds, captures of 2 or 3, 25 wins".to_string(),
     }
 }
 

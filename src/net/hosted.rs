@@ -14,7 +14,7 @@
 
 use std::path::PathBuf;
 
-use super::message::{At, OpenQuestion, Snapshot, ToHost, ToJoiner};
+use super::message::{At, NotNow, OpenQuestion, Snapshot, ToHost, ToJoiner};
 use super::resume::{self, HostNote};
 use crate::game::Match;
 use crate::rules::{MoveError, Outcome, Pit, Side};
@@ -72,7 +72,7 @@ pub enum Happening {
     },
     /// Something to know about what is kept ("Note: …").
     Note(String),
-    /// A sentence for the host's player.
+    /// A sentence for this end's player.
     Said(String),
 }
 
@@ -465,8 +465,14 @@ impl Hosted {
             ToHost::Move { at, .. } if at != told => {
                 return violation("sent a move for another position");
             }
+            // Sent before the host's request to take back a move reached
+            // the joiner: the request stands, the move is refused.
+            ToHost::Move { at, .. } if matches!(self.undo, Some((HOST_SIDE, _))) => {
+                let why = NotNow::TakeBackAsked;
+                said.send.push(ToJoiner::MoveRefused { at, why });
+            }
             ToHost::Move { .. } if self.undo.is_some() => {
-                return violation("sent a move while a take-back request was open");
+                return violation("sent a move while its own take-back request was open");
             }
             ToHost::Move { pit, .. } => {
                 let rules = *self.current().rules();
@@ -632,6 +638,53 @@ pub(crate) mod tests {
         );
         assert_eq!(h.current().moves().len(), 1, "back to Michael's turn");
         assert_eq!(h.current().board().to_move(), JOINER_SIDE);
+    }
+
+    /// The race: the joiner's move crosses the host's request to take back
+    /// its last move on the wire. The host's session, the referee, refuses
+    /// the move with a typed reason (the question it answered is no longer
+    /// open) and keeps the connection: nothing the joiner did not agree to
+    /// is played, and the request still waits for the joiner's answer.
+    #[test]
+    fn a_move_that_crosses_a_take_back_request_is_refused_not_a_violation() {
+        let mut h = hosted();
+        h.local_move(pit(&h, 'a')).unwrap();
+        let at = At::of(h.current());
+        let said = h.local_undo().unwrap();
+        assert_eq!(said.send[0], ToJoiner::UndoAsked { at });
+        // Sent by the joiner before the request reached it.
+        let said = h
+            .remote(ToHost::Move { at, pit: 'd' })
+            .expect("the connection stays");
+        let asked = |question| ToJoiner::Asked { question };
+        assert_eq!(
+            said.send,
+            [
+                ToJoiner::MoveRefused {
+                    at,
+                    why: NotNow::TakeBackAsked
+                },
+                asked(OpenQuestion::Agree)
+            ]
+        );
+        assert_eq!(h.current().moves().len(), 1, "the move is not played");
+        assert_eq!(h.question(HOST_SIDE), Some(OpenQuestion::WaitAgree));
+        // The joiner's yes to the request it then sees takes Alice's a back.
+        let said = h.remote(ToHost::UndoAnswer { at, yes: true }).unwrap();
+        assert!(
+            matches!(said.send[0], ToJoiner::TookBack { by: HOST_SIDE, .. }),
+            "{said:?}"
+        );
+        assert!(h.current().moves().is_empty());
+        // A no instead leaves the joiner to move again, at the same place.
+        let mut h = hosted();
+        h.local_move(pit(&h, 'a')).unwrap();
+        h.local_undo().unwrap();
+        h.remote(ToHost::Move { at, pit: 'd' }).unwrap();
+        let said = h.remote(ToHost::UndoAnswer { at, yes: false }).unwrap();
+        assert_eq!(said.send, [asked(OpenQuestion::Move)]);
+        h.remote(ToHost::Move { at, pit: 'd' }).unwrap();
+        assert_eq!(h.current().moves().len(), 2);
     }
 
     #[test]

@@ -178,6 +178,15 @@ pub enum ToJoiner {
     },
     /// The host's "no" to the joiner's request to take back a move.
     UndoDeclined,
+    /// The joiner's move at `at` is not played: when it reached the host's
+    /// session the question it answered was no longer open. The match is
+    /// unchanged; what the joiner is asked now follows.
+    MoveRefused {
+        /// Where the move was proposed.
+        at: At,
+        /// What closed the question.
+        why: NotNow,
+    },
     /// Both agreed: `by`'s last move and the replies to it were taken
     /// back, and the match is at `at` now.
     TookBack {
@@ -217,6 +226,16 @@ pub enum ToJoiner {
         #[serde(deserialize_with = "cleaned::text")]
         text: String,
     },
+}
+
+/// Why the host's session refused a joiner's move that crossed a change
+/// on the wire ([`ToJoiner::MoveRefused`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NotNow {
+    /// The host asked to take back its last move first: that request is
+    /// answered before any move.
+    TakeBackAsked,
 }
 
 /// What the host's session asks one player now, as [`ToJoiner::Asked`]

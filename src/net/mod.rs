@@ -71,8 +71,9 @@ pub mod session;
 /// The protocol this program speaks. Programs talk only when their
 /// protocols are equal: [`session`] checks it first, in the clear.
 /// (4: the host sends its session's events, moves as who and which pit
-/// with no board, and the question open for the joiner.)
-pub const PROTOCOL_VERSION: u32 = 4;
+/// with no board, and the question open for the joiner; 5: a move that
+/// crossed the host's take-back request is refused, typed.)
+pub const PROTOCOL_VERSION: u32 = 5;
 
 /// The port `mancala host` listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = 7531;

@@ -498,6 +498,10 @@ impl Session {
     /// Starts the session: the saved match on offer, or the match played
     /// up to its first question.
     pub fn start(&mut self) -> Vec<SessionEvent> {
+        if !matches!(self.pending, Pending::Over) {
+            // Started already: a followed match.
+            return Vec::new();
+        }
         let config = self.game.config().clone();
         let found = self.keeper.look(&config);
         if found.busy {

@@ -4,10 +4,11 @@
 //! On both ends the screen shows the match that the host's session plays
 //! (the referee, [`crate::net::hosted`]): [`NetWorld`] carries the screen's
 //! typed commands (play a pit, ask to take back, yes or no, quit) to the
-//! network game ([`HostEngine`] around the friend's seat on the host,
-//! [`JoinEngine`] around the connection on the joiner) and brings back
-//! what it says, each kept move sown seed by seed. Both say the same words
-//! as plain mode; the screen loop polls both.
+//! friend's seat on the host ([`HostEngine`]), the joiner's messages to
+//! the host ([`JoinEngine`], around the connection), and brings back what
+//! comes: on the joiner the host's messages, which the screen's session
+//! follows, each kept move sown seed by seed. Both say the same words as
+//! plain mode; the screen loop polls both.
 
 use std::collections::VecDeque;
 use std::io;
@@ -17,14 +18,15 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::console;
-use crate::game::{FirstMover, Match, MatchConfig, PlayOptions, Seat};
-use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE};
+use crate::game::{Match, MatchConfig, PlayOptions, Seat};
+use crate::net::hosted::{HOST_SIDE, Happening};
+use crate::net::message::{ToHost, ToJoiner};
 use crate::net::play::{
-    Ask, Command, FriendSeat, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, Show,
+    Ask, Command, FriendSeat, HostIn, HostSetup, JoinIn, JoinLink, JoinSetup, Linked, Show,
 };
 use crate::net::resume::HostNote;
 use crate::players::PlayerKind;
-use crate::rules::{Game, Pit, Rules, Side};
+use crate::rules::{Pit, Rules};
 use crate::session::Moved;
 use crate::tui::game::app::{App, Shown};
 use crate::tui::game::computer::{Answer, Request, Worker};
@@ -45,25 +47,14 @@ enum News {
     Other(Pit),
 }
 
-/// The [`Show`] of the full screen: it collects what is said for the
-/// world to hand to the screen.
-#[derive(Debug)]
+/// The [`Show`] of the host's full screen: it collects what is said for
+/// the world to hand to the screen.
+#[derive(Debug, Default)]
 pub struct Feed {
     news: Vec<News>,
-    /// The side this screen's player plays.
-    me: Side,
 }
 
 impl Feed {
-    /// The feed of the screen of `me`'s player.
-    #[must_use]
-    pub fn new(me: Side) -> Feed {
-        Feed {
-            news: Vec::new(),
-            me,
-        }
-    }
-
     fn push(&mut self, shown: Shown) {
         self.news.push(News::Show(shown));
     }
@@ -103,7 +94,7 @@ impl Show for Feed {
     /// player's as confirmed, the other's as the answer to its turn.
     fn moved(&mut self, _: &Match, moved: &Moved) -> io::Result<()> {
         let (mover, pit) = (moved.played.mover(), moved.played.pit());
-        self.news.push(if mover == self.me {
+        self.news.push(if mover == HOST_SIDE {
             News::Show(Shown::Played(pit))
         } else {
             News::Other(pit)
@@ -186,6 +177,11 @@ trait NetEnd {
     /// # Errors
     /// When the network game fails (a port, the output).
     fn command(&mut self, command: Command) -> anyhow::Result<Option<ExitCode>>;
+    /// A message for the host (the joiner's); `Some` when the game ends
+    /// with that code.
+    fn to_host(&mut self, _message: ToHost) -> Option<ExitCode> {
+        None
+    }
     /// What came from the network, and time passed.
     ///
     /// # Errors
@@ -245,28 +241,84 @@ impl NetEnd for HostEngine {
     }
 }
 
-/// The joiner's end of the network game, as the screen's world drives it.
+/// The joiner's end: the connection to the host, whose messages the
+/// screen's session follows.
 struct JoinEngine {
-    game: JoinGame<Feed>,
+    link: JoinLink,
     rx: mpsc::Receiver<JoinIn>,
+    /// The host's name.
+    host: String,
+    news: Vec<News>,
+}
+
+impl JoinEngine {
+    fn say(&mut self, text: String) {
+        self.news.push(News::Show(Shown::Say(text)));
+    }
+
+    fn follow(&mut self, message: ToJoiner) {
+        self.news.push(News::Show(Shown::Host(Box::new(message))));
+    }
 }
 
 impl NetEnd for JoinEngine {
-    fn command(&mut self, command: Command) -> anyhow::Result<Option<ExitCode>> {
-        Ok(self.game.handle(JoinIn::Command(command))?)
+    fn command(&mut self, _: Command) -> anyhow::Result<Option<ExitCode>> {
+        // The joiner's screen turns commands into messages itself.
+        Ok(None)
+    }
+
+    fn to_host(&mut self, message: ToHost) -> Option<ExitCode> {
+        if message == ToHost::Leave {
+            self.link.leave();
+            return Some(ExitCode::SUCCESS);
+        }
+        if !self.link.is_lost() {
+            self.link.send(&message);
+        }
+        None
     }
 
     fn poll(&mut self) -> anyhow::Result<Option<ExitCode>> {
-        while let Ok(event) = self.rx.try_recv() {
-            if let Some(code) = self.game.handle(event)? {
-                return Ok(Some(code));
+        while let Ok(JoinIn::Net(id, message)) = self.rx.try_recv() {
+            match message {
+                _ if !self.link.is_current(id) => {}
+                Ok(ToJoiner::Ping) => {}
+                Ok(ToJoiner::Error { text } | ToJoiner::Refused { text }) => {
+                    self.say(crate::net::remote_text(&text));
+                    return Ok(Some(ExitCode::FAILURE));
+                }
+                Ok(end @ (ToJoiner::Finished | ToJoiner::Leave)) => {
+                    self.link.close();
+                    self.follow(end);
+                    return Ok(Some(ExitCode::SUCCESS));
+                }
+                Ok(message) => self.follow(message),
+                Err(e) => {
+                    self.link.lost();
+                    self.say(format!("Connection lost ({e})."));
+                    let name = self.host.clone();
+                    self.news
+                        .push(News::Show(Shown::Ask(Ask::Reconnecting { name })));
+                }
             }
         }
-        Ok(self.game.tick()?)
+        Ok(match self.link.tick(&self.host) {
+            Linked::Nothing => None,
+            Linked::Welcome(first) => {
+                self.follow(first);
+                None
+            }
+            Linked::Failed(why) => {
+                if !why.is_empty() {
+                    self.say(why);
+                }
+                Some(ExitCode::FAILURE)
+            }
+        })
     }
 
     fn drain(&mut self) -> Vec<News> {
-        std::mem::take(&mut self.game.show_mut().news)
+        std::mem::take(&mut self.news)
     }
 }
 
@@ -319,6 +371,10 @@ impl<E: NetEnd> World<App> for NetWorld<E> {
                 let result = self.engine.command(command);
                 self.settle(result, answers);
             }
+            Effect::ToHost(message) if !self.ended => {
+                let ended = self.engine.to_host(message);
+                self.settle(Ok(ended), answers);
+            }
             Effect::Think(Request::Move { id, .. }) => self.other.ask(id, answers),
             Effect::Think(request) => {
                 if let Some(request) = self.other.pass_on(request) {
@@ -333,7 +389,7 @@ impl<E: NetEnd> World<App> for NetWorld<E> {
                 }
             }
             // The host's session keeps the match; the screen keeps nothing.
-            Effect::Net(_) | Effect::Save(_) | Effect::CloseRound(_) => {}
+            Effect::Net(_) | Effect::ToHost(_) | Effect::Save(_) | Effect::CloseRound(_) => {}
         }
     }
 
@@ -355,22 +411,16 @@ impl<E: NetEnd> World<App> for NetWorld<E> {
 }
 
 /// The match shown until the network game sends one: the host's rules and
-/// names, nobody's move; `me` plays at this keyboard, the other seat is
-/// the friend over the network.
-fn placeholder(game: Game, rules: Rules, first: FirstMover, names: [&str; 2], me: Side) -> Match {
-    let seat = |side: Side| {
-        let kind = if side == me {
-            PlayerKind::Human
-        } else {
-            PlayerKind::Network
-        };
-        Seat::new(names[side.index()], kind)
-    };
+/// names, nobody's move; the friend plays over the network.
+fn placeholder(setup: &HostSetup) -> Match {
     let config = MatchConfig {
-        game,
-        rules,
-        seats: [seat(Side::South), seat(Side::North)],
-        first,
+        game: setup.game,
+        rules: setup.rules,
+        seats: [
+            Seat::new(setup.name.clone(), PlayerKind::Human),
+            Seat::new("your friend", PlayerKind::Network),
+        ],
+        first: setup.first,
         start: None,
     };
     Match::new(config, 0)
@@ -426,14 +476,8 @@ fn settings(given: Option<Option<Duration>>) -> (Chosen, Option<PathBuf>, PlayOp
 pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result<ExitCode> {
     let (tx, rx) = mpsc::channel();
     let (chosen, kept_at, options) = settings(given);
-    let shown = placeholder(
-        setup.game,
-        setup.rules,
-        setup.first,
-        [&setup.name, "your friend"],
-        HOST_SIDE,
-    );
-    let (seat, offer) = FriendSeat::open(setup, Feed::new(HOST_SIDE), tx)?;
+    let shown = placeholder(&setup);
+    let (seat, offer) = FriendSeat::open(setup, Feed::default(), tx)?;
     let app = App::networked(
         shown,
         HOST_SIDE,
@@ -454,35 +498,28 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
 pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result<ExitCode> {
     let (tx, rx) = mpsc::channel();
     let (chosen, kept_at, options) = settings(given);
-    let name = setup.name.clone();
-    let game = match JoinGame::connect(setup, Feed::new(JOINER_SIDE), tx)? {
-        Ok(game) => game,
-        Err((feed, code)) => {
+    let joining = format!("Joining the match at {}…", setup.address);
+    let (link, session, warning) = match JoinLink::join(setup, tx) {
+        Ok(joined) => joined,
+        Err(why) => {
             // Not connected: say why on the normal screen.
-            for news in feed.news {
-                if let News::Show(Shown::Say(text)) = news {
-                    console::say(text);
-                }
-            }
-            return Ok(code);
+            console::say(joining);
+            console::say(why);
+            return Ok(ExitCode::FAILURE);
         }
     };
-    let shown = placeholder(
-        game.game(),
-        Rules::KALAH,
-        FirstMover::South,
-        ["the host", &name],
-        JOINER_SIDE,
-    );
-    let app = App::networked(
-        shown,
-        JOINER_SIDE,
-        options,
-        *chosen.theme(),
-        (80, 24),
-        Instant::now(),
-    );
-    run_world(app, JoinEngine { game, rx }, kept_at, chosen)
+    let host = session.current().name(HOST_SIDE).to_string();
+    let mut said = vec![joining];
+    said.extend(warning.map(|w| format!("Note: {w}")));
+    let app = App::start(session, options, *chosen.theme(), (80, 24), Instant::now());
+    let app = app.following(said);
+    let engine = JoinEngine {
+        link,
+        rx,
+        host,
+        news: Vec::new(),
+    };
+    run_world(app, engine, kept_at, chosen)
 }
 
 /// Runs the screen of `app` around `engine` until the game ends.

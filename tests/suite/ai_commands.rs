@@ -265,13 +265,13 @@ fn hard_beats_greedy_and_tree_4() {
         let result = play_arena(
             Rules::KALAH,
             [PlayerKind::Hard, opponent],
-            10,
+            6,
             3,
             MoveBudget::Nodes(50_000),
             |_| {},
         )
         .unwrap();
-        assert!(result.a.wins >= 9, "hard against {opponent}: {result:?}");
+        assert!(result.a.wins >= 5, "hard against {opponent}: {result:?}");
     }
 }
 
@@ -293,12 +293,13 @@ fn perfect_never_loses_a_round_it_starts() {
 
 /// Issue 35 point 5: a deep tree out of time plays the best move of the
 /// deepest tree it finished, never its first legal pit: `tree:12` beats
-/// `random` on 12×20 (it lost both rounds, playing `a`, `a`, `a`).
+/// `random` on 12×20 in 25 ms a move (it lost both rounds, playing `a`,
+/// `a`, `a`).
 #[test]
 fn a_deep_tree_out_of_time_still_beats_random_on_a_big_board() {
     let report = json(&mancala(&[
         "arena", "tree:12", "random", "--pits", "12", "--seeds", "20", "--rounds", "2", "--think",
-        "100", "--json",
+        "25", "--json",
     ]));
     assert_eq!(report["a"]["wins"], 2, "{report}");
     assert!(report["mean_margin"].as_f64().unwrap() > 0.0, "{report}");

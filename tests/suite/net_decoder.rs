@@ -9,6 +9,7 @@ use mancala::net::message::{At, Hello, Snapshot, ToHost, ToJoiner, decode};
 use mancala::net::play::Follower;
 use mancala::players::PlayerKind;
 use mancala::rules::{NoTrace, Rules};
+use mancala::session::Session;
 use mancala::store::Keeper;
 use proptest::prelude::*;
 
@@ -66,15 +67,15 @@ proptest! {
 
     #[test]
     fn json_shaped_noise_never_panics_a_decoder(
-        kind in "(join|move|undo|undo-answer|again|ping|leave|welcome|moved|took-back|asked|next-round|error)",
+        kind in "(join|move|undo|undo-answer|again|ping|leave|welcome|moved|took-back|asked|next-round|move-refused|error)",
         body in "[ -~]{0,80}",
     ) {
         let text = format!("{{\"type\":\"{kind}\",{body}}}");
         let _ = decode::<ToHost>(text.as_bytes());
         if let Ok(message) = decode::<ToJoiner>(text.as_bytes()) {
-            let state = Snapshot::of(hosted(3).current());
-            let mut follower = Follower::new(&state, Keeper::new(None)).unwrap();
-            let _ = follower.follow(message);
+            let m = Snapshot::of(hosted(3).current()).to_match().unwrap();
+            let mut session = Session::following(m, Keeper::new(None));
+            let _ = Follower::default().follow(&mut session, message);
         }
     }
 

@@ -8,7 +8,7 @@ use std::path::Path;
 use crate::common;
 
 use common::program::{Program, counted_rounds};
-use common::scratch::Scratch;
+use common::scratch::{Scratch, break_network_save, mend_save};
 
 fn free_port() -> String {
     TcpListener::bind("127.0.0.1:0")
@@ -262,14 +262,7 @@ fn a_host_confirms_a_move_only_once_it_is_saved() {
     alice.send("a");
     michael.wait_for("Michael's turn", |t| t.contains("Michael, choose a pit"));
     let mut michael = michael;
-    // The save cannot be replaced while a folder has its name.
-    let save = std::fs::read_dir(data.join("saves/network"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "txt"))
-        .expect("the match's save");
-    std::fs::remove_file(&save).unwrap();
-    std::fs::create_dir(&save).unwrap();
+    let save = break_network_save(data);
     michael.send("d");
     alice.wait_for("the failed save", |t| {
         t.contains("could not save the match")
@@ -282,7 +275,7 @@ fn a_host_confirms_a_move_only_once_it_is_saved() {
             && said.contains("Michael is told of it once it is saved"),
         "confirmed unsaved:\n{seen}"
     );
-    std::fs::remove_dir(&save).unwrap();
+    mend_save(&save);
     michael.wait_for("the move, once saved", |t| shows_move(t, "Michael", 'd'));
     alice.wait_for("saved", |t| {
         t.contains("The match is saved now: Michael is told.")

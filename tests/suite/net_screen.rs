@@ -9,7 +9,7 @@ use crate::common;
 
 use std::net::TcpListener;
 
-use common::scratch::Scratch;
+use common::scratch::{Scratch, break_network_save, mend_save};
 use common::tmux::{Tmux, binary};
 
 /// The board's rows of a screen: from the first box top to the last box
@@ -281,20 +281,13 @@ fn u_on_the_joiners_screen_where_u_is_a_pit_names_the_pit() {
         tmux.keys_to(pane, &[letter]);
     }
     tmux.wait_for_in("game.1", "Michael, your move: m-x");
-    // The save cannot be replaced while a folder has its name.
-    let save = std::fs::read_dir(scratch.data().join("saves/network"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "txt"))
-        .expect("the match's save");
-    std::fs::remove_file(&save).unwrap();
-    std::fs::create_dir(&save).unwrap();
+    let save = break_network_save(&scratch.data());
     tmux.keys_to("game.1", &["n"]);
     tmux.wait_for_in("game.0", "once it is saved");
     tmux.keys_to("game.1", &["u"]);
     let screen = tmux.wait_for_in("game.1", "u does nothing now");
     assert!(!screen.contains("A request is already waiting"), "{screen}");
-    std::fs::remove_dir(&save).unwrap();
+    mend_save(&save);
     tmux.wait_for_in("game.0", "Alice, your move: a-l");
     let host = tmux.pane("game.0");
     assert!(!host.contains("Michael asks to take back"), "{host}");

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::game::{Match, MatchConfig, Seat, outcome_message};
+use crate::game::{Match, MatchConfig, Seat, outcome_message, rules_text};
 use crate::net::code::JoinCode;
 use crate::net::frame::FrameError;
 use crate::net::hosted::{HOST_SIDE, Happening, Hosted, JOINER_SIDE, Said};
@@ -519,15 +519,10 @@ impl<S: Show> FriendSeat<S> {
     /// Says how the friend joins.
     fn announce(&mut self, bound: SocketAddr) -> io::Result<()> {
         let name = self.setup.name.clone();
+        let rules = rules_text(self.setup.game, self.setup.rules);
         self.show.say(&match self.setup.game {
-            Game::Kalah => format!(
-                "{name} hosts a match of Mancala. Rules: {}.",
-                self.setup.rules
-            ),
-            Game::Oware => format!(
-                "{name} hosts a match of {}.",
-                self.config(&name).rules_text()
-            ),
+            Game::Kalah => format!("{name} hosts a match of Mancala. Rules: {rules}."),
+            Game::Oware => format!("{name} hosts a match of {rules}."),
         })?;
         let who = match &self.hosted {
             Some(h) => h.current().name(JOINER_SIDE).to_string(),

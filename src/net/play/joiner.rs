@@ -1,10 +1,12 @@
-//! The joiner's program: the connection to the host, and what the
-//! joiner's player types. The host's session is the referee: the joiner
-//! follows its events ([`ToJoiner`]) in a session of its own
-//! ([`Session::following`]), which works out each kept move's sowing with
-//! the rules, draws it, and keeps this player's record and statistics of
-//! each round; what the player is asked is the host's word
-//! ([`ToJoiner::Asked`]).
+//! The joiner's end, in three parts that every joiner front end shares:
+//! the connection to the host ([`JoinLink`]: joining, pings, reconnecting
+//! after a cut), the host's match followed in a session of its own
+//! ([`Session::following`]: the host's session is the referee; the
+//! follower plays each kept move by the rules, draws it, and keeps this
+//! player's record and statistics of each round), and what the host asks
+//! this player ([`Follower`]: the host's word, [`ToJoiner::Asked`], and the
+//! player's commands turned into messages). Plain mode's [`JoinGame`]
+//! prints them; the full screen draws the same session.
 
 use std::collections::VecDeque;
 use std::io;
@@ -16,24 +18,19 @@ use crate::game::{Match, outcome_message};
 use crate::net::RemoteText;
 use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE, happenings};
 use crate::net::link::{self, PING_EVERY};
-use crate::net::message::{At, OpenQuestion, Snapshot, ToHost, ToJoiner};
+use crate::net::message::{At, NotNow, OpenQuestion, Snapshot, ToHost, ToJoiner};
 use crate::net::session::{Sender, SessionError};
 use crate::session::{Session, SessionCommand, SessionEvent};
 use crate::store::Keeper;
 
 use super::{Ask, Command, JoinIn, JoinSetup, LineInput, Show, is_command_line, names, read};
 
-/// The joiner's program. (see this module's docs).
-pub struct JoinGame<S> {
-    show: S,
+/// The connection to the host, kept alive and made again after a cut.
+pub struct JoinLink {
     setup: JoinSetup,
     tx: mpsc::Sender<JoinIn>,
-    /// The host's match as this program follows it.
-    f: Follower,
     sender: Sender,
     conn: u64,
-    /// Lines typed before the question they answer.
-    typed_ahead: VecDeque<LineInput>,
     last_sent: Instant,
     /// The connection is lost: give up at `.0`, try next at `.1`.
     lost: Option<(Instant, Instant)>,
@@ -41,9 +38,241 @@ pub struct JoinGame<S> {
     seat_key: Option<String>,
 }
 
-/// The sentence for a failed connection.
-fn connect_failure(setup: &JoinSetup, e: &SessionError) -> String {
-    link::join_failure(&setup.address, &setup.code, e)
+/// What a tick of the [`JoinLink`] brought.
+pub enum Linked {
+    /// Nothing to show.
+    Nothing,
+    /// Connected again: the host's welcome.
+    Welcome(ToJoiner),
+    /// It gave up: why; the program ends.
+    Failed(String),
+}
+
+impl JoinLink {
+    /// Connects and joins: the link and the host's match; the host's
+    /// messages are sent to `tx`, each as [`JoinIn::Net`] with the number
+    /// of its connection ([`JoinLink::is_current`]).
+    ///
+    /// # Errors
+    /// The sentence that says why not.
+    fn connect(
+        setup: JoinSetup,
+        tx: mpsc::Sender<JoinIn>,
+    ) -> Result<(JoinLink, Box<Snapshot>), String> {
+        let (sender, receiver, first) =
+            link::connect(&setup.addresses, &setup.code, &setup.name, None)
+                .map_err(|e| link::join_failure(&setup.address, &setup.code, &e))?;
+        link::spawn_reader(receiver, tx.clone(), move |m| JoinIn::Net(1, m));
+        let (state, seat_key) = match first {
+            ToJoiner::Welcome {
+                state, seat_key, ..
+            } => (state, seat_key),
+            ToJoiner::Refused { text } | ToJoiner::Error { text } => {
+                return Err(crate::net::remote_text(&text));
+            }
+            _ => {
+                return Err(
+                    "The host answered with something other than a welcome; try again.".into(),
+                );
+            }
+        };
+        let joined = JoinLink {
+            setup,
+            tx,
+            sender,
+            conn: 1,
+            last_sent: Instant::now(),
+            lost: None,
+            seat_key: Some(seat_key),
+        };
+        Ok((joined, state))
+    }
+
+    /// Connects, joins and follows the host's match ([`following`]): the
+    /// link, the session, and what to say of what it keeps.
+    ///
+    /// # Errors
+    /// The sentence that says why not.
+    pub fn join(
+        setup: JoinSetup,
+        tx: mpsc::Sender<JoinIn>,
+    ) -> Result<(JoinLink, Session, Option<String>), String> {
+        let (link, state) = JoinLink::connect(setup, tx)?;
+        let (session, warning) = following(&state, link.setup.game)?;
+        Ok((link, session, warning))
+    }
+
+    /// Whether `id` is the connection in use (a message of an older one
+    /// is dropped).
+    #[must_use]
+    pub fn is_current(&self, id: u64) -> bool {
+        id == self.conn
+    }
+
+    /// Whether the connection is lost (and being made again).
+    #[must_use]
+    pub fn is_lost(&self) -> bool {
+        self.lost.is_some()
+    }
+
+    /// Sends `message`; a failure shows as the reader's end of connection.
+    pub fn send(&mut self, message: &ToHost) {
+        self.last_sent = Instant::now();
+        let _ = self.sender.send(message);
+    }
+
+    /// Closes the connection.
+    pub fn close(&mut self) {
+        self.sender.close();
+    }
+
+    /// The player leaves: the host is told, the connection closed.
+    pub fn leave(&mut self) {
+        self.send(&ToHost::Leave);
+        self.close();
+    }
+
+    /// The connection broke: start trying to make it again.
+    pub fn lost(&mut self) {
+        self.sender.close();
+        let now = Instant::now();
+        self.lost = Some((now + self.setup.reconnect_for, now));
+    }
+
+    /// How long the caller may wait before calling [`JoinLink::tick`].
+    #[must_use]
+    pub fn wait(&self) -> Duration {
+        match self.lost {
+            Some((_, next_try)) => next_try.saturating_duration_since(Instant::now()),
+            None => PING_EVERY.saturating_sub(self.last_sent.elapsed()),
+        }
+    }
+
+    /// Time passed: keeps the connection alive, or tries to make it again.
+    pub fn tick(&mut self, host: &str) -> Linked {
+        if !self.wait().is_zero() {
+            return Linked::Nothing;
+        }
+        if self.lost.is_none() {
+            self.send(&ToHost::Ping);
+            return Linked::Nothing;
+        }
+        self.try_reconnect(host)
+    }
+
+    /// One try at reconnecting to `host`'s match.
+    fn try_reconnect(&mut self, host: &str) -> Linked {
+        let Some((deadline, _)) = self.lost else {
+            return Linked::Nothing;
+        };
+        let setup = &self.setup;
+        let seat_key = self.seat_key.as_deref();
+        match link::connect(&setup.addresses, &setup.code, &setup.name, seat_key) {
+            Ok((sender, receiver, first)) => {
+                self.conn += 1;
+                let id = self.conn;
+                link::spawn_reader(receiver, self.tx.clone(), move |m| JoinIn::Net(id, m));
+                self.sender = sender;
+                match &first {
+                    ToJoiner::Welcome { seat_key, .. } => self.seat_key = Some(seat_key.clone()),
+                    ToJoiner::Refused { text } | ToJoiner::Error { text } => {
+                        return Linked::Failed(crate::net::remote_text(text));
+                    }
+                    _ => return Linked::Failed(String::new()),
+                }
+                self.lost = None;
+                self.last_sent = Instant::now();
+                Linked::Welcome(first)
+            }
+            Err(e @ (SessionError::WrongCode | SessionError::Version(_))) => {
+                Linked::Failed(link::join_failure(&setup.address, &setup.code, &e))
+            }
+            Err(e) if Instant::now() < deadline => {
+                // Told to wait: come back then, not sooner, but never past
+                // the `--reconnect` deadline (the wait is the peer's word,
+                // clamped already: `session::MAX_RETRY_IN`).
+                let pause = match e {
+                    SessionError::TooManyTries(wait) => wait,
+                    _ => Duration::from_millis(200),
+                };
+                self.lost = Some((deadline, (Instant::now() + pause).min(deadline)));
+                Linked::Nothing
+            }
+            Err(e) => Linked::Failed(format!(
+                "Could not reconnect to {host}'s match. {} Run the same command again to go on: the match is saved on {host}'s machine.",
+                link::join_failure(&setup.address, &setup.code, &e)
+            )),
+        }
+    }
+}
+
+/// The session that follows the host's match of the welcome, `state`,
+/// keeping this player's record and statistics of each round with a
+/// keeper of its own; what to say of the keeper too.
+///
+/// # Errors
+/// Why the host's match cannot be used, or is not the game `wanted`.
+fn following(
+    state: &Snapshot,
+    wanted: Option<crate::rules::Game>,
+) -> Result<(Session, Option<String>), String> {
+    let m = state
+        .to_match()
+        .map_err(|e| format!("The game cannot start: {}.", RemoteText::new(&e)))?;
+    let game = m.game();
+    if wanted.is_some_and(|wanted| wanted != game) {
+        return Err(format!(
+            "This host plays {game}: join it with --game {}.",
+            game.as_str()
+        ));
+    }
+    // This player keeps its own record and statistics of each round (the
+    // host keeps the match itself).
+    let (keeper, warning) = Keeper::open_recording();
+    Ok((Session::following(m, keeper), warning))
+}
+
+/// The sentences that greet the joiner's player in `m`: who plays whom,
+/// the rules (not again after a reconnection).
+#[must_use]
+pub fn greeting(m: &Match, again: bool) -> Vec<String> {
+    if again {
+        return vec![format!("Reconnected to {}'s match.", m.name(HOST_SIDE))];
+    }
+    vec![
+        format!(
+            "Connected: {} (South, bottom row) against you, {} (North, top row).",
+            m.name(HOST_SIDE),
+            m.name(JOINER_SIDE)
+        ),
+        format!("Rules: {}.", m.config().rules_text()),
+    ]
+}
+
+/// What the player is told when the host left: the match waits there.
+#[must_use]
+pub fn host_left(host: &str) -> String {
+    format!(
+        "The match is saved on {host}'s machine: join again with the same command when {host} hosts it again."
+    )
+}
+
+/// What the player is told on leaving.
+#[must_use]
+pub fn you_left(host: &str) -> String {
+    format!(
+        "You left the match; it stays saved on {host}'s machine: join again with the same command while {host} hosts it."
+    )
+}
+
+/// Plain mode's joiner (see this module's docs).
+pub struct JoinGame<S> {
+    show: S,
+    link: JoinLink,
+    session: Session,
+    f: Follower,
+    /// Lines typed before the question they answer.
+    typed_ahead: VecDeque<LineInput>,
 }
 
 impl<S: Show> JoinGame<S> {
@@ -59,60 +288,22 @@ impl<S: Show> JoinGame<S> {
         tx: mpsc::Sender<JoinIn>,
     ) -> io::Result<Result<JoinGame<S>, (S, ExitCode)>> {
         show.say(&format!("Joining the match at {}…", setup.address))?;
-        let (sender, receiver, first) =
-            match link::connect(&setup.addresses, &setup.code, &setup.name, None) {
-                Ok(session) => session,
-                Err(e) => {
-                    show.say(&connect_failure(&setup, &e))?;
-                    return Ok(Err((show, ExitCode::FAILURE)));
-                }
-            };
-        link::spawn_reader(receiver, tx.clone(), move |m| JoinIn::Net(1, m));
-        let (state, seat_key) = match first {
-            ToJoiner::Welcome {
-                state, seat_key, ..
-            } => (state, seat_key),
-            ToJoiner::Refused { text } | ToJoiner::Error { text } => {
-                show.say(&crate::net::remote_text(&text))?;
-                return Ok(Err((show, ExitCode::FAILURE)));
-            }
-            _ => {
-                show.say("The host answered with something other than a welcome; try again.")?;
+        let (link, session, warning) = match JoinLink::join(setup, tx) {
+            Ok(joined) => joined,
+            Err(why) => {
+                show.say(&why)?;
                 return Ok(Err((show, ExitCode::FAILURE)));
             }
         };
-        // This player keeps its own record and statistics of each round
-        // (the host keeps the match itself).
-        let (keeper, warning) = Keeper::open_recording();
-        let f = match Follower::new(&state, keeper) {
-            Ok(f) => f,
-            Err(e) => {
-                show.say(&format!("The game cannot start: {e}."))?;
-                return Ok(Err((show, ExitCode::FAILURE)));
-            }
-        };
-        let game = f.m().game();
-        if setup.game.is_some_and(|wanted| wanted != game) {
-            show.say(&format!(
-                "This host plays {game}: join it with --game {}.",
-                game.as_str()
-            ))?;
-            return Ok(Err((show, ExitCode::FAILURE)));
-        }
         if let Some(warning) = warning {
             show.say(&format!("Note: {warning}"))?;
         }
         let mut joiner = JoinGame {
             show,
-            setup,
-            tx,
-            f,
-            sender,
-            conn: 1,
+            link,
+            session,
+            f: Follower::default(),
             typed_ahead: VecDeque::new(),
-            last_sent: Instant::now(),
-            lost: None,
-            seat_key: Some(seat_key),
         };
         joiner.welcomed(false)?;
         joiner.prompt()?;
@@ -122,13 +313,13 @@ impl<S: Show> JoinGame<S> {
     /// The game the host plays.
     #[must_use]
     pub fn game(&self) -> crate::rules::Game {
-        self.f.m().game()
+        self.m().game()
     }
 
     /// Whether the player is asked something now (see [`ToJoiner::Asked`]).
     #[must_use]
     pub fn is_asked(&self) -> bool {
-        self.current_ask().is_some()
+        self.f.ask(self.m()).is_some()
     }
 
     /// The front end's view.
@@ -140,10 +331,7 @@ impl<S: Show> JoinGame<S> {
     /// [`JoinGame::tick`].
     #[must_use]
     pub fn wait(&self) -> Duration {
-        match self.lost {
-            Some((_, next_try)) => next_try.saturating_duration_since(Instant::now()),
-            None => PING_EVERY.saturating_sub(self.last_sent.elapsed()),
-        }
+        self.link.wait()
     }
 
     /// Time passed: keeps the connection alive, or tries to reconnect;
@@ -152,18 +340,27 @@ impl<S: Show> JoinGame<S> {
     /// # Errors
     /// When the output fails.
     pub fn tick(&mut self) -> io::Result<Option<ExitCode>> {
-        if self.lost.is_some() {
-            if self.wait().is_zero() {
-                let ended = self.try_reconnect()?;
-                if ended.is_none() && self.lost.is_none() {
-                    self.prompt()?;
+        match self.link.tick(&self.host_name()) {
+            Linked::Nothing => Ok(None),
+            Linked::Failed(why) => {
+                if !why.is_empty() {
+                    self.show.say(&why)?;
                 }
-                return Ok(ended);
+                Ok(Some(ExitCode::FAILURE))
             }
-        } else if self.wait().is_zero() {
-            self.send(&ToHost::Ping);
+            Linked::Welcome(first) => {
+                if let Err(e) = self.f.follow(&mut self.session, first) {
+                    self.show.say(&format!("The game cannot go on: {e}."))?;
+                    return Ok(Some(ExitCode::FAILURE));
+                }
+                self.welcomed(true)?;
+                if let Some(again) = self.f.resend(self.session.current()) {
+                    self.link.send(&again);
+                }
+                self.prompt()?;
+                Ok(None)
+            }
         }
-        Ok(None)
     }
 
     /// Handles one event; `Some` when the program should end with that code.
@@ -172,7 +369,7 @@ impl<S: Show> JoinGame<S> {
     /// When the output fails.
     pub fn handle(&mut self, event: JoinIn) -> io::Result<Option<ExitCode>> {
         let changed = match event {
-            JoinIn::Net(id, _) if id != self.conn => false,
+            JoinIn::Net(id, _) if !self.link.is_current(id) => false,
             JoinIn::Net(_, Ok(ToJoiner::Ping)) => false,
             JoinIn::Net(_, Ok(message)) => {
                 let asked = matches!(message, ToJoiner::Asked { .. });
@@ -182,17 +379,17 @@ impl<S: Show> JoinGame<S> {
                 }
             }
             JoinIn::Net(_, Err(e)) => {
-                self.connection_lost(&e)?;
+                let host = self.host_name();
+                self.show.say(&format!("Connection lost ({e})."))?;
+                let rules = *self.m().rules();
+                self.show.ask(&Ask::Reconnecting { name: host }, &rules)?;
+                self.link.lost();
                 false
             }
             JoinIn::Input(input) => {
                 self.typed_ahead.push_back(input);
                 false
             }
-            JoinIn::Command(command) => match self.on_command(command)? {
-                Some(code) => return Ok(Some(code)),
-                None => self.lost.is_none(),
-            },
         };
         if changed {
             self.prompt()?;
@@ -209,7 +406,7 @@ impl<S: Show> JoinGame<S> {
                     if let Some(code) = self.on_line(&line)? {
                         return Ok(Some(code));
                     }
-                    self.lost.is_none()
+                    !self.link.is_lost()
                 }
                 LineInput::End => {
                     self.show.say("")?;
@@ -231,40 +428,28 @@ impl<S: Show> JoinGame<S> {
             return true;
         };
         is_command_line(self.m().rules(), JOINER_SIDE, line)
-            || (self.lost.is_none()
+            || (!self.link.is_lost()
                 && self
-                    .current_ask()
+                    .f
+                    .ask(self.m())
                     .is_some_and(|a| a.is_answered_by_this_player()))
     }
 
     fn m(&self) -> &Match {
-        self.f.session.current()
+        self.session.current()
     }
 
     fn host_name(&self) -> String {
         self.m().name(HOST_SIDE).to_string()
     }
 
-    fn send(&mut self, message: &ToHost) {
-        self.last_sent = Instant::now();
-        // A failure shows as the reader's end of connection.
-        let _ = self.sender.send(message);
-    }
-
     /// Shows the match just received from the host.
     fn welcomed(&mut self, again: bool) -> io::Result<()> {
-        let m = self.f.session.current();
-        if again {
-            self.show
-                .say(&format!("Reconnected to {}'s match.", m.name(HOST_SIDE)))?;
-        } else {
-            self.show.say(&format!(
-                "Connected: {} (South, bottom row) against you, {} (North, top row).",
-                m.name(HOST_SIDE),
-                m.name(JOINER_SIDE)
-            ))?;
-            self.show
-                .say(&format!("Rules: {}.", m.config().rules_text()))?;
+        for line in greeting(self.session.current(), again) {
+            self.show.say(&line)?;
+        }
+        let m = self.session.current();
+        if !again {
             self.show.help(m.rules(), JOINER_SIDE)?;
         }
         self.show.round_start(m)?;
@@ -276,12 +461,8 @@ impl<S: Show> JoinGame<S> {
     }
 
     fn leave(&mut self) -> io::Result<ExitCode> {
-        self.send(&ToHost::Leave);
-        self.sender.close();
-        let host = self.host_name();
-        self.show.say(&format!(
-            "You left the match; it stays saved on {host}'s machine: join again with the same command while {host} hosts it."
-        ))?;
+        self.link.leave();
+        self.show.say(&you_left(&self.host_name()))?;
         Ok(ExitCode::SUCCESS)
     }
 
@@ -290,29 +471,26 @@ impl<S: Show> JoinGame<S> {
             self.show.say(&crate::net::remote_text(text))?;
             return Ok(Some(ExitCode::FAILURE));
         }
-        let happenings = match self.f.follow(message) {
-            Ok(happenings) => happenings,
+        let followed = match self.f.follow(&mut self.session, message) {
+            Ok(followed) => followed,
             Err(e) => {
                 self.show.say(&format!(
                     "The game cannot go on: {e}. The host's match is kept on the host."
                 ))?;
-                self.send(&ToHost::Leave);
+                self.link.send(&ToHost::Leave);
                 return Ok(Some(ExitCode::FAILURE));
             }
         };
-        for what in happenings {
-            self.show.show(self.f.m(), &what)?;
+        for what in followed.happenings(self.session.current()) {
+            self.show.show(self.session.current(), &what)?;
             match what {
                 Happening::Finished => {
-                    self.sender.close();
+                    self.link.close();
                     return Ok(Some(ExitCode::SUCCESS));
                 }
                 Happening::Left { .. } => {
-                    let host = self.host_name();
-                    self.show.say(&format!(
-                        "The match is saved on {host}'s machine: join again with the same command when {host} hosts it again."
-                    ))?;
-                    self.sender.close();
+                    self.show.say(&host_left(&self.host_name()))?;
+                    self.link.close();
                     return Ok(Some(ExitCode::SUCCESS));
                 }
                 _ => {}
@@ -321,94 +499,13 @@ impl<S: Show> JoinGame<S> {
         Ok(None)
     }
 
-    /// The connection broke: say so and start trying to reconnect.
-    fn connection_lost(&mut self, why: &SessionError) -> io::Result<()> {
-        let host = self.host_name();
-        self.show.say(&format!("Connection lost ({why})."))?;
-        let rules = *self.m().rules();
-        self.show.ask(&Ask::Reconnecting { name: host }, &rules)?;
-        self.sender.close();
-        let now = Instant::now();
-        self.lost = Some((now + self.setup.reconnect_for, now));
-        Ok(())
-    }
-
-    /// One try at reconnecting; a move the host never saved is sent again,
-    /// one it saved is in the match already and is never resent.
-    fn try_reconnect(&mut self) -> io::Result<Option<ExitCode>> {
-        let Some((deadline, _)) = self.lost else {
-            return Ok(None);
-        };
-        let host = self.host_name();
-        let seat_key = self.seat_key.as_deref();
-        match link::connect(
-            &self.setup.addresses,
-            &self.setup.code,
-            &self.setup.name,
-            seat_key,
-        ) {
-            Ok((sender, receiver, first)) => {
-                self.conn += 1;
-                let id = self.conn;
-                link::spawn_reader(receiver, self.tx.clone(), move |m| JoinIn::Net(id, m));
-                self.sender = sender;
-                let ToJoiner::Welcome { seat_key, .. } = &first else {
-                    if let ToJoiner::Refused { text } | ToJoiner::Error { text } = first {
-                        self.show.say(&crate::net::remote_text(&text))?;
-                    }
-                    return Ok(Some(ExitCode::FAILURE));
-                };
-                self.seat_key = Some(seat_key.clone());
-                if let Err(e) = self.f.follow(first) {
-                    self.show.say(&format!("The game cannot go on: {e}."))?;
-                    return Ok(Some(ExitCode::FAILURE));
-                }
-                self.lost = None;
-                self.last_sent = Instant::now();
-                self.welcomed(true)?;
-                if let Some((at, pit)) = self.f.pending.take()
-                    && at == At::of(self.m())
-                {
-                    self.f.pending = Some((at, pit));
-                    self.send(&ToHost::Move { at, pit });
-                }
-                Ok(None)
-            }
-            Err(e @ (SessionError::WrongCode | SessionError::Version(_))) => {
-                self.show.say(&connect_failure(&self.setup, &e))?;
-                Ok(Some(ExitCode::FAILURE))
-            }
-            Err(e) if Instant::now() < deadline => {
-                // Told to wait: come back then, not sooner, but never past
-                // the `--reconnect` deadline (the wait is the peer's word,
-                // clamped already: `session::MAX_RETRY_IN`).
-                let pause = match e {
-                    SessionError::TooManyTries(wait) => wait,
-                    _ => Duration::from_millis(200),
-                };
-                self.lost = Some((deadline, (Instant::now() + pause).min(deadline)));
-                Ok(None)
-            }
-            Err(e) => {
-                self.show.say(&format!(
-                    "Could not reconnect to {host}'s match. {} Run the same command again to go on: the match is saved on {host}'s machine.",
-                    connect_failure(&self.setup, &e)
-                ))?;
-                Ok(Some(ExitCode::FAILURE))
-            }
-        }
-    }
-
     fn on_line(&mut self, line: &str) -> io::Result<Option<ExitCode>> {
         let round_over = self.m().outcome().is_some();
-        let question = matches!(
-            self.f.question,
-            Some(OpenQuestion::Agree | OpenQuestion::PlayAgain)
-        );
+        let question = self.f.is_yes_no();
         match read(self.m().rules(), JOINER_SIDE, question, line) {
             Ok(Some(command)) => return self.on_command(command),
             Ok(None) => {}
-            Err(_) if self.lost.is_some() => self
+            Err(_) if self.link.is_lost() => self
                 .show
                 .say("Not connected yet; reconnecting… (q leaves)")?,
             Err(_) if round_over || question => {
@@ -419,112 +516,78 @@ impl<S: Show> JoinGame<S> {
         Ok(None)
     }
 
-    /// Carries out the joiner's `command` (typed in plain mode, or from the
-    /// full screen); `Some` ends the program with that code.
+    /// Carries out the player's `command`; `Some` ends the program with
+    /// that code.
     fn on_command(&mut self, command: Command) -> io::Result<Option<ExitCode>> {
-        let rules = *self.m().rules();
-        let host = self.host_name();
-        let round_over = self.m().outcome().is_some();
         match command {
-            Command::Quit if self.lost.is_some() => {
+            Command::Quit if self.link.is_lost() => {
                 self.show.say("You left while the connection was lost.")?;
-                return Ok(Some(ExitCode::SUCCESS));
+                Ok(Some(ExitCode::SUCCESS))
             }
-            _ if self.lost.is_some() => self
-                .show
-                .say("Not connected yet; reconnecting… (q leaves)")?,
-            Command::Answer(yes) => {
-                // Answered once: the same question asked before the answer
-                // reached the host is not asked again.
-                self.f.answered = self.f.question.take();
-                match self.f.answered {
-                    Some(OpenQuestion::Agree) => {
-                        let at = self.f.asked.take().unwrap_or_else(|| At::of(self.m()));
-                        self.send(&ToHost::UndoAnswer { at, yes });
-                        if !yes {
-                            self.show.say("You said no: the move stays.")?;
-                        }
-                    }
-                    Some(OpenQuestion::PlayAgain) => self.send(&ToHost::Again { yes }),
-                    _ => {}
+            _ if self.link.is_lost() => {
+                self.show
+                    .say("Not connected yet; reconnecting… (q leaves)")?;
+                Ok(None)
+            }
+            Command::Quit => self.leave().map(Some),
+            Command::Help => {
+                let rules = *self.m().rules();
+                self.show.help(&rules, JOINER_SIDE)?;
+                Ok(None)
+            }
+            command => {
+                let (send, say) = self.f.command(self.session.current(), command);
+                if let Some(message) = &send {
+                    self.link.send(message);
                 }
-            }
-            Command::Quit => return self.leave().map(Some),
-            Command::Help => self.show.help(&rules, JOINER_SIDE)?,
-            Command::Undo => {
-                if round_over {
-                    self.show
-                        .say("The round is over: its moves are recorded.")?;
-                } else if let Some(refused) = self.m().undo_for_refused(JOINER_SIDE) {
-                    self.show.say(&refused.message().text)?;
-                } else if !matches!(
-                    self.f.question,
-                    Some(OpenQuestion::Move | OpenQuestion::Wait)
-                ) || self.f.pending.is_some()
-                {
-                    self.show
-                        .say("A request is already waiting for an answer.")?;
-                } else {
-                    self.f.question = None;
-                    let at = At::of(self.m());
-                    self.send(&ToHost::Undo { at });
-                    self.show.say(&format!(
-                        "You asked {host} to agree to take back your last move."
-                    ))?;
+                if let Some(text) = &say {
+                    self.show.say(text)?;
                 }
+                Ok(None)
             }
-            Command::Play(pit) => {
-                if self.f.question == Some(OpenQuestion::Agree) {
-                    self.show
-                        .say("First answer: take back their last move? (y/n)")?;
-                } else if round_over {
-                    self.show.say("The round is over: answer y or n.")?;
-                } else if self.m().position().to_move() != JOINER_SIDE {
-                    self.show.say(&format!("It is {host}'s turn."))?;
-                } else if self.f.pending.is_some() || self.f.question != Some(OpenQuestion::Move) {
-                    self.show
-                        .say(&format!("Waiting for {host}'s program to answer…"))?;
-                } else if let Err(e) = self.m().position().check(pit) {
-                    self.show.say(&e.to_string())?;
-                } else {
-                    let at = At::of(self.m());
-                    let letter = rules.letter(pit).unwrap_or('?');
-                    self.f.pending = Some((at, letter));
-                    self.f.question = None;
-                    self.send(&ToHost::Move { at, pit: letter });
-                }
-            }
-            // Not offered over the network.
-            _ => {}
         }
-        Ok(None)
     }
 
     fn prompt(&mut self) -> io::Result<()> {
-        let Some(ask) = self.current_ask() else {
+        let Some(ask) = self.f.ask(self.m()) else {
             return Ok(());
         };
         let rules = *self.m().rules();
         self.show.ask(&ask, &rules)
     }
+}
 
-    /// What the joiner's player is asked now: the host's question
-    /// ([`ToJoiner::Asked`]), nothing while a move or an answer is on its
-    /// way.
-    fn current_ask(&self) -> Option<Ask> {
-        if self.f.pending.is_some() {
-            return None;
+/// What following one host message did.
+#[derive(Debug)]
+pub enum Followed {
+    /// The followed session's events (a move, a take-back, a new round).
+    Events(Vec<SessionEvent>),
+    /// What only the network has (a request, an answer, the end).
+    News(Happening),
+    /// The match was taken from the host's welcome.
+    Welcomed,
+    /// Nothing to show (the question asked is [`Follower::ask`]).
+    Nothing,
+}
+
+impl Followed {
+    /// What happened, as both ends' front ends show it (`m`: the match
+    /// after it).
+    #[must_use]
+    pub fn happenings(self, m: &Match) -> Vec<Happening> {
+        match self {
+            Followed::Events(events) => happenings(events, m),
+            Followed::News(what) => vec![what],
+            Followed::Welcomed | Followed::Nothing => Vec::new(),
         }
-        Some(Ask::of(self.f.question?, self.m(), JOINER_SIDE))
     }
 }
 
-/// The host's match as the joiner's program follows it: a session of its
-/// own that plays the host's kept moves by the rules (never trusting a
-/// board it cannot check), and what the host asks this player.
+/// What the host asks the joiner's player, and what is on its way to
+/// the host: the host's word on whose turn it is, never this end's. The
+/// match itself is the followed session's ([`following`]), handed in.
+#[derive(Debug, Default)]
 pub struct Follower {
-    /// The match as it was told, to draw and to keep.
-    session: Session,
     /// A move sent and not yet confirmed.
     pending: Option<(At, char)>,
     /// What the host asks this player now; `None` while an answer is on
@@ -537,34 +600,107 @@ pub struct Follower {
 }
 
 impl Follower {
-    /// Follows the match of the host's welcome, `state`, kept by `keeper`.
+    /// What the player is asked now in `m` (the host's question), nothing
+    /// while a move or an answer is on its way.
+    #[must_use]
+    pub fn ask(&self, m: &Match) -> Option<Ask> {
+        if self.pending.is_some() {
+            return None;
+        }
+        Some(Ask::of(self.question?, m, JOINER_SIDE))
+    }
+
+    /// Whether the question open asks for a yes or a no.
+    #[must_use]
+    pub fn is_yes_no(&self) -> bool {
+        matches!(
+            self.question,
+            Some(OpenQuestion::Agree | OpenQuestion::PlayAgain)
+        )
+    }
+
+    /// After a reconnection to `m`: the move the host never saved, sent
+    /// again (one it saved is in the match already and is never resent).
+    pub fn resend(&mut self, m: &Match) -> Option<ToHost> {
+        self.pending = self.pending.take().filter(|&(at, _)| at == At::of(m));
+        let (at, pit) = self.pending?;
+        Some(ToHost::Move { at, pit })
+    }
+
+    /// The player's `command` in `m`: what goes to the host (checked here
+    /// first, so that nothing the host would refuse is sent), what the
+    /// player is told.
+    pub fn command(&mut self, m: &Match, command: Command) -> (Option<ToHost>, Option<String>) {
+        let host = m.name(HOST_SIDE);
+        let round_over = m.outcome().is_some();
+        let say = |text: String| (None, Some(text));
+        match command {
+            Command::Answer(yes) => {
+                // Answered once: the same question asked before the answer
+                // reached the host is not asked again.
+                self.answered = self.question.take();
+                match self.answered {
+                    Some(OpenQuestion::Agree) => {
+                        let at = self.asked.take().unwrap_or_else(|| At::of(m));
+                        let no = (!yes).then(|| "You said no: the move stays.".into());
+                        (Some(ToHost::UndoAnswer { at, yes }), no)
+                    }
+                    Some(OpenQuestion::PlayAgain) => (Some(ToHost::Again { yes }), None),
+                    _ => (None, None),
+                }
+            }
+            Command::Undo => {
+                if round_over {
+                    say("The round is over: its moves are recorded.".into())
+                } else if let Some(refused) = m.undo_for_refused(JOINER_SIDE) {
+                    say(refused.message().text)
+                } else if !matches!(self.question, Some(OpenQuestion::Move | OpenQuestion::Wait))
+                    || self.pending.is_some()
+                {
+                    say("A request is already waiting for an answer.".into())
+                } else {
+                    self.question = None;
+                    let asked = format!("You asked {host} to agree to take back your last move.");
+                    (Some(ToHost::Undo { at: At::of(m) }), Some(asked))
+                }
+            }
+            Command::Play(pit) => {
+                if self.question == Some(OpenQuestion::Agree) {
+                    say("First answer: take back their last move? (y/n)".into())
+                } else if round_over {
+                    say("The round is over: answer y or n.".into())
+                } else if m.position().to_move() != JOINER_SIDE {
+                    say(format!("It is {host}'s turn."))
+                } else if self.pending.is_some() || self.question != Some(OpenQuestion::Move) {
+                    say(format!("Waiting for {host}'s program to answer…"))
+                } else if let Err(e) = m.position().check(pit) {
+                    say(e.to_string())
+                } else {
+                    let at = At::of(m);
+                    let letter = m.rules().letter(pit).unwrap_or('?');
+                    self.pending = Some((at, letter));
+                    self.question = None;
+                    (Some(ToHost::Move { at, pit: letter }), None)
+                }
+            }
+            // Not offered over the network.
+            _ => (None, None),
+        }
+    }
+
+    /// Follows the host's `message` in `session`. The host's word is
+    /// untrusted: a move or a take-back is played by this program's rules,
+    /// at the place the host names.
     ///
     /// # Errors
-    /// Why the host's match cannot be used (cleaned).
-    pub fn new(state: &Snapshot, keeper: Keeper) -> Result<Follower, RemoteText> {
-        Ok(Follower {
-            session: Session::following(state.to_match().map_err(|e| RemoteText::new(&e))?, keeper),
-            pending: None,
-            question: None,
-            asked: None,
-            answered: None,
-        })
-    }
-
-    /// The match as it stands.
-    #[must_use]
-    pub fn m(&self) -> &Match {
-        self.session.current()
-    }
-
-    /// Follows the host's `message`: what it did, in order. The host's
-    /// word is untrusted: a move or a take-back is played by this
-    /// program's rules, at the place the host names.
-    /// # Errors
     /// Why the game cannot go on (cleaned).
-    pub fn follow(&mut self, message: ToJoiner) -> Result<Vec<Happening>, RemoteText> {
+    pub fn follow(
+        &mut self,
+        session: &mut Session,
+        message: ToJoiner,
+    ) -> Result<Followed, RemoteText> {
         let disagree = |what: String| Err(RemoteText::new(&what));
-        let here = At::of(self.m());
+        let here = At::of(session.current());
         // What is asked now is the host's word after this change.
         if !matches!(message, ToJoiner::Asked { .. } | ToJoiner::Ping) {
             self.question = None;
@@ -579,6 +715,7 @@ impl Follower {
         ) {
             self.answered = None;
         }
+        let news = |what| Ok(Followed::News(what));
         let events = match message {
             ToJoiner::Error { text } | ToJoiner::Refused { text } => return disagree(text),
             ToJoiner::Moved { at, by, pit } => {
@@ -591,7 +728,7 @@ impl Follower {
                         here.round
                     ));
                 }
-                let Some(pit) = self.m().rules().pit_by_letter(pit) else {
+                let Some(pit) = session.current().rules().pit_by_letter(pit) else {
                     return disagree(format!(
                         "the host confirmed a move from pit '{}', which this board does not have",
                         crate::game::names::shown(&pit.to_string())
@@ -600,7 +737,7 @@ impl Follower {
                 if self.pending.is_some_and(|(p, _)| p == at) {
                     self.pending = None;
                 }
-                let events = self.session.handle_for(by, SessionCommand::Play(pit));
+                let events = session.handle_for(by, SessionCommand::Play(pit));
                 if let Some(SessionEvent::Refused(e)) = events.first() {
                     return disagree(format!(
                         "the host confirmed a move this board refuses ({e})"
@@ -609,8 +746,8 @@ impl Follower {
                 events
             }
             ToJoiner::TookBack { at, by } => {
-                let events = self.session.handle(SessionCommand::TakeBack(by));
-                if At::of(self.m()) != at {
+                let events = session.handle(SessionCommand::TakeBack(by));
+                if At::of(session.current()) != at {
                     return disagree(
                         "after taking back a move the host's match and this one differ".into(),
                     );
@@ -618,38 +755,108 @@ impl Follower {
                 events
             }
             ToJoiner::NextRound { round, starter } => {
-                let events = self.session.handle(SessionCommand::Answer(true));
-                let m = self.m();
+                let events = session.handle(SessionCommand::Answer(true));
+                let m = session.current();
                 if m.round() != round || m.starter() != starter || !m.moves().is_empty() {
                     return disagree("the next round could not start".into());
                 }
                 events
             }
             ToJoiner::Welcome { state, .. } => {
-                self.session
-                    .follow(state.to_match().map_err(|e| RemoteText::new(&e))?);
+                session.follow(state.to_match().map_err(|e| RemoteText::new(&e))?);
                 self.asked = None;
-                Vec::new()
+                return Ok(Followed::Welcomed);
             }
             ToJoiner::Asked { question } => {
                 self.question = Some(question).filter(|&q| self.answered != Some(q));
-                Vec::new()
+                return Ok(Followed::Nothing);
             }
             ToJoiner::UndoAsked { at } => {
                 self.asked = Some(at);
-                return Ok(vec![Happening::UndoAsked { by: HOST_SIDE }]);
+                return news(Happening::UndoAsked { by: HOST_SIDE });
             }
-            ToJoiner::UndoDeclined => return Ok(vec![Happening::UndoDeclined { by: HOST_SIDE }]),
+            ToJoiner::UndoDeclined => return news(Happening::UndoDeclined { by: HOST_SIDE }),
+            ToJoiner::MoveRefused { at, why } => {
+                if self.pending.is_some_and(|(p, _)| p == at) {
+                    self.pending = None;
+                }
+                let host = session.current().name(HOST_SIDE);
+                return news(Happening::Said(match why {
+                    NotNow::TakeBackAsked => format!(
+                        "Your move was not played: {host} asked first to take back their last move."
+                    ),
+                }));
+            }
             ToJoiner::Again { yes } => {
-                return Ok(vec![Happening::Again {
+                return news(Happening::Again {
                     side: HOST_SIDE,
                     yes,
-                }]);
+                });
             }
-            ToJoiner::Finished => return Ok(vec![Happening::Finished]),
-            ToJoiner::Leave => return Ok(vec![Happening::Left { side: HOST_SIDE }]),
-            ToJoiner::Ping => Vec::new(),
+            ToJoiner::Finished => return news(Happening::Finished),
+            ToJoiner::Leave => return news(Happening::Left { side: HOST_SIDE }),
+            ToJoiner::Ping => return Ok(Followed::Nothing),
         };
-        Ok(happenings(events, self.m()))
+        Ok(Followed::Events(events))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::hosted::tests::a_match;
+
+    /// After a reconnection a move the host never saved is sent again; one
+    /// it saved (the match is past it) is no longer waited for, so that
+    /// the host's next question is asked (a cut test once hung there).
+    #[test]
+    fn a_move_is_resent_only_when_the_host_never_saved_it() {
+        let m = a_match();
+        let mut f = Follower::default();
+        let at = At::of(&m);
+        f.pending = Some((at, 'a'));
+        assert_eq!(f.resend(&m), Some(ToHost::Move { at, pit: 'a' }));
+        let mut after = m.clone();
+        let a = m.rules().pit_by_letter('a').unwrap();
+        after.play(a, &mut crate::rules::NoTrace).unwrap();
+        assert_eq!(f.resend(&after), None);
+        assert_eq!(f.pending, None);
+        f.question = Some(OpenQuestion::Wait);
+        assert!(f.ask(&after).is_some());
+    }
+
+    /// The race on the joiner's side: its move is on its way when the
+    /// host's request to take back a move arrives. The host refuses the
+    /// move ([`ToJoiner::MoveRefused`]): nothing is played here, the move
+    /// is no longer waited for, and the request is what is asked.
+    #[test]
+    fn a_move_refused_for_the_hosts_take_back_request_leaves_the_request_open() {
+        let mut m = a_match();
+        let a = m.rules().pit_by_letter('a').unwrap();
+        m.play(a, &mut crate::rules::NoTrace).unwrap();
+        let mut session = Session::following(m, Keeper::new(None));
+        let mut f = Follower::default();
+        let at = At::of(session.current());
+        f.pending = Some((at, 'd'));
+        let mut follow = |f: &mut Follower, message| {
+            f.follow(&mut session, message)
+                .unwrap()
+                .happenings(&a_match())
+        };
+        let undo_asked = follow(&mut f, ToJoiner::UndoAsked { at });
+        assert_eq!(undo_asked, [Happening::UndoAsked { by: HOST_SIDE }]);
+        let question = OpenQuestion::Agree;
+        follow(&mut f, ToJoiner::Asked { question });
+        let why = NotNow::TakeBackAsked;
+        let said = follow(&mut f, ToJoiner::MoveRefused { at, why });
+        assert!(
+            matches!(&said[..], [Happening::Said(text)] if text.contains("Your move was not played")),
+            "{said:?}"
+        );
+        assert_eq!(f.pending, None, "the move is no longer waited for");
+        follow(&mut f, ToJoiner::Asked { question });
+        assert_eq!(f.question, Some(OpenQuestion::Agree));
+        assert_eq!(f.asked, Some(at));
+        assert_eq!(session.current().moves().len(), 1, "nothing played here");
     }
 }

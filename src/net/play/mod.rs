@@ -1,10 +1,12 @@
 //! The network match for any front end: the host's match with the friend
 //! at the [`FriendSeat`] (around the host's [`Hosted`] session, the
 //! referee), the joiner's following the host's events in a session of its
-//! own that draws and keeps them ([`crate::session::Session::following`]),
-//! driven by one event at a time ([`HostGame::handle`], [`JoinGame::handle`])
-//! and a clock ([`HostGame::tick`], [`JoinGame::tick`]), and shown through
-//! the [`Show`] trait: plain mode prints lines, the full screen animates.
+//! own that draws and keeps them ([`crate::session::Session::following`],
+//! fed by the [`Follower`] over the [`JoinLink`]). Plain mode drives both
+//! one event at a time ([`HostGame::handle`], [`JoinGame::handle`]) and by
+//! a clock ([`HostGame::tick`], [`JoinGame::tick`]), shown through the
+//! [`Show`] trait, as is the host's full screen; the joiner's full screen
+//! draws the followed session itself.
 //!
 //! Both ends say the same things for the same match: each confirmed move
 //! (its sowing), the board, the rules' messages, whose turn it is
@@ -41,7 +43,7 @@ mod joiner;
 
 pub use friend::FriendSeat;
 pub use host::HostGame;
-pub use joiner::{Follower, JoinGame};
+pub use joiner::{Followed, Follower, JoinGame, JoinLink, Linked, greeting, host_left, you_left};
 
 /// What `mancala host` was asked for.
 #[derive(Clone, Debug)]
@@ -109,8 +111,6 @@ pub enum JoinIn {
     Net(u64, Result<ToJoiner, SessionError>),
     /// From the player: a typed line (plain mode).
     Input(LineInput),
-    /// From the player: a command (the full screen).
-    Command(Command),
 }
 
 /// How a front end shows the network match. The required methods are the
@@ -174,12 +174,7 @@ pub trait Show {
     /// When the output fails.
     fn round_start(&mut self, m: &Match) -> io::Result<()> {
         self.say("")?;
-        // The same words as every front end (crate::game::messages).
-        let opening = match m.moves().len() {
-            0 => m.round_message(),
-            played => round_goes_on(m.round(), played, m.name(m.starter())),
-        };
-        self.say(&opening.text)?;
+        self.say(&opening(m).text)?;
         self.board(m)
     }
 
@@ -196,14 +191,58 @@ pub trait Show {
     /// # Errors
     /// When the output fails.
     fn help(&mut self, rules: &Rules, side: Side) -> io::Result<()> {
-        self.say(&format!(
-            "Choose a pit by its letter ({}) or its number {} from your left; {} asks to take back your last move, {} leaves (the match stays saved on the host), ? shows this help.",
-            rules.letter_range(side),
-            rules.number_range(),
-            command_key(rules, 'u'),
-            command_key(rules, 'q')
-        ))
+        self.say(&help_text(rules, side))
     }
+}
+
+/// The keys of a network match for `side`'s player under `rules`.
+#[must_use]
+pub fn help_text(rules: &Rules, side: Side) -> String {
+    format!(
+        "Choose a pit by its letter ({}) or its number {} from your left; {} asks to take back your last move, {} leaves (the match stays saved on the host), ? shows this help.",
+        rules.letter_range(side),
+        rules.number_range(),
+        command_key(rules, 'u'),
+        command_key(rules, 'q')
+    )
+}
+
+/// The round in play in `m`, as it opens or goes on: the same words as
+/// every front end ([`crate::game::messages`]).
+#[must_use]
+pub fn opening(m: &Match) -> crate::game::Notice {
+    match m.moves().len() {
+        0 => m.round_message(),
+        played => round_goes_on(m.round(), played, m.name(m.starter())),
+    }
+}
+
+/// What is said of `what` in `m` (the match after it) when it is news
+/// only the network has (a request, an answer, the end, who left);
+/// nothing for a change of the match.
+#[must_use]
+pub fn news_lines(m: &Match, what: &Happening) -> Vec<String> {
+    let name = |side: Side| m.name(side);
+    vec![match what {
+        Happening::UndoAsked { by } => format!("{} asks to take back their last move.", name(*by)),
+        Happening::UndoDeclined { by } => {
+            format!("{} does not agree to take back the move.", name(*by))
+        }
+        Happening::Again { side, yes } => {
+            let does = if *yes { "wants" } else { "does not want" };
+            format!("{} {does} to play again.", name(*side))
+        }
+        Happening::Finished => {
+            return vec![
+                "The match is over. Thanks for playing!".to_string(),
+                match_score_line(m.tally(), names(m)),
+            ];
+        }
+        Happening::Left { side } => format!("{} left the match.", name(*side)),
+        Happening::Note(text) => format!("Note: {text}"),
+        Happening::Said(text) => text.clone(),
+        _ => return Vec::new(),
+    }]
 }
 
 /// How every front end shows `what` happened in `m` (the match as it is
@@ -217,7 +256,6 @@ pub fn show_happening<S: Show + ?Sized>(
     m: &Match,
     what: &Happening,
 ) -> io::Result<()> {
-    let name = |side: Side| m.name(side).to_string();
     match what {
         Happening::Moved(moved) => show.moved(m, moved)?,
         Happening::RoundOver { outcome, record } => {
@@ -227,33 +265,16 @@ pub fn show_happening<S: Show + ?Sized>(
                 show.say(&format!("Round recorded in {}.", path.display()))?;
             }
         }
-        Happening::UndoAsked { by } => {
-            show.say(&format!("{} asks to take back their last move.", name(*by)))?;
-        }
-        Happening::UndoDeclined { by } => {
-            show.say(&format!(
-                "{} does not agree to take back the move.",
-                name(*by)
-            ))?;
-        }
         Happening::Undone { text } => {
             show.say(text)?;
             show.board(m)?;
         }
-        Happening::Again { side, yes } => {
-            let does = if *yes { "wants" } else { "does not want" };
-            show.say(&format!("{} {does} to play again.", name(*side)))?;
-        }
         Happening::NextRound => show.round_start(m)?,
-        Happening::Finished => {
-            show.say("The match is over. Thanks for playing!")?;
-            show.tally(m)?;
+        news => {
+            for line in news_lines(m, news) {
+                show.say(&line)?;
+            }
         }
-        Happening::Left { side } => {
-            show.say(&format!("{} left the match.", name(*side)))?;
-        }
-        Happening::Note(text) => show.say(&format!("Note: {text}"))?,
-        Happening::Said(text) => show.say(text)?,
     }
     Ok(())
 }

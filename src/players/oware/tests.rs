@@ -15,11 +15,7 @@ use crate::rules::oware::{OwareBoard, OwareRules};
 /// line that does not is the worst for the mover), the upper bound the
 /// same for the opponent. The database's retrograde sweeps must find the
 /// same where the depth exceeds their number.
-pub(crate) fn forward(
-    board: &OwareBoard,
-    depth: u32,
-    memo: &mut Memo,
-) -> (i32, i32) {
+pub(crate) fn forward(board: &OwareBoard, depth: u32, memo: &mut Memo) -> (i32, i32) {
     if board.is_over() {
         let s = board.score();
         let me = board.to_move();

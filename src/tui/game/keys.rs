@@ -300,11 +300,13 @@ fn view_offers(app: &App) -> Vec<KeyOffer> {
 /// those questions are read first by the network's part of the screen
 /// (`App::on_waiting_key`); this is what the bar and the help say of them.
 fn network_offers(app: &App, offers: &mut Vec<KeyOffer>) {
-    offers.retain(|o| {
-        !matches!(
-            o.does,
-            Does::Session(SessionCommand::Redo | SessionCommand::MoveNow) | Does::Hurry
-        )
+    // While the other machine is waited for, no hint and no answer but
+    // the network's own questions' (App::on_waiting_key).
+    let waiting = matches!(app.mode(), Mode::Waiting);
+    offers.retain(|o| match o.does {
+        Does::Session(SessionCommand::Redo | SessionCommand::MoveNow) | Does::Hurry => false,
+        Does::Session(SessionCommand::Hint | SessionCommand::Answer(_)) => !waiting,
+        _ => true,
     });
     let take_back = app.can_ask_take_back().then_some(Weight::Useful);
     for offer in offers.iter_mut() {

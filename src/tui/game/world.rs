@@ -48,8 +48,10 @@ pub enum Effect {
     Think(Request),
     /// Keep the players' preferences (the sowing speed) for next time.
     SavePrefs(Prefs),
-    /// A command for the network game (a network match only).
+    /// A command for the network game (the host's screen).
     Net(crate::session::SessionCommand),
+    /// A message for the host (the joiner's screen).
+    ToHost(crate::net::message::ToHost),
 }
 
 impl Screen for App {
@@ -81,6 +83,7 @@ impl Screen for App {
         effects.extend(self.take_requests().into_iter().map(Effect::Think));
         effects.extend(self.take_prefs().map(Effect::SavePrefs));
         effects.extend(self.take_commands().into_iter().map(Effect::Net));
+        effects.extend(self.take_messages().into_iter().map(Effect::ToHost));
         effects
     }
 
@@ -140,7 +143,7 @@ impl World<App> for GameWorld {
             }
             Effect::Think(request) => self.worker.submit(request),
             // A local match has no network game to answer.
-            Effect::Net(_) => {}
+            Effect::Net(_) | Effect::ToHost(_) => {}
             Effect::SavePrefs(prefs) => {
                 if let Some(path) = &self.prefs
                     && let Err(warning) = prefs::save(path, &prefs)

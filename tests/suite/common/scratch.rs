@@ -62,3 +62,22 @@ impl Scratch {
         )
     }
 }
+
+/// Breaks the save of the one network match kept in the data directory
+/// `data` (a host's): a folder takes the save's name, so that the next
+/// save of it fails until [`mend_save`]. Returns the save's path.
+pub fn break_network_save(data: &Path) -> PathBuf {
+    let save = std::fs::read_dir(data.join("saves/network"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "txt"))
+        .expect("the match's save");
+    std::fs::remove_file(&save).unwrap();
+    std::fs::create_dir(&save).unwrap();
+    save
+}
+
+/// Lets the save broken by [`break_network_save`] be written again.
+pub fn mend_save(save: &Path) {
+    std::fs::remove_dir(save).unwrap();
+}

@@ -1,12 +1,16 @@
 //! The game screen for a match with a friend on another machine.
 //!
-//! Both ends show the match the host's session plays (the referee), with
-//! the other player at a [`PlayerKind::Network`] seat: its turn is asked
-//! of the world like a computer's ([`Request::Move`]) and answered with
-//! the move the host kept. A move of this player's own is sent and played
-//! once the host's session has kept it ([`Shown::Played`]), and a
-//! take-back, a new round or a welcome brings the host's match
-//! ([`Shown::Board`]). Both are the same [`App`] as a local
+//! Both ends show the match the host's session plays (the referee). The
+//! joiner's screen draws the one session that follows the host's events
+//! ([`Shown::Host`], see [`crate::net::play::Follower`]): each kept move,
+//! take-back and new round comes as that session's events, shown as a
+//! local match shows its own; what the host asks this player decides
+//! whose turn it is. The host's screen has the other player at a
+//! [`PlayerKind::Network`] seat: its turn is asked of the world like a
+//! computer's ([`Request::Move`]) and answered with the move the host
+//! kept; a move of the host's own is played once the host's session has
+//! kept it ([`Shown::Played`]), and a take-back or a new round brings the
+//! host's match ([`Shown::Board`]). Both are the same [`App`] as a local
 //! match (board, cursor, key bar, ★ notes, header, `+ - t ?`, the quit
 //! question), and turn the keys that only the network has into the
 //! commands the network game carries out ([`App::take_commands`]). What only the
@@ -24,8 +28,9 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Mode, Note, Overlay, Tone, key_name};
 use crate::game::Match;
-use crate::net::hosted::HOST_SIDE;
-use crate::net::play::{Ask, Command};
+use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE};
+use crate::net::message::{ToHost, ToJoiner};
+use crate::net::play::{Ask, Command, Followed, Follower, greeting, help_text, host_left, opening};
 use crate::rules::{Pit, Side};
 use crate::session::SessionCommand;
 use crate::tui::game::keys::Does;
@@ -45,6 +50,8 @@ pub enum Shown {
     Played(Pit),
     /// Where the round that just ended was recorded.
     Recorded(String),
+    /// A message of the host's, for the joiner's screen to follow.
+    Host(Box<ToJoiner>),
     /// The network game ended with this exit code.
     Ended(u8),
 }
@@ -67,6 +74,30 @@ pub struct Remote {
     started: bool,
     /// A move of this player's sent to the host and not yet confirmed.
     sent: Option<Pit>,
+    /// On the joiner: what the host asks this player (the screen's session
+    /// follows the host's).
+    follower: Option<Follower>,
+    /// On the joiner: the messages for the host since the last
+    /// [`App::take_messages`].
+    outbox: Vec<ToHost>,
+}
+
+impl Remote {
+    /// The network's part of the screen of `me`'s player; the joiner's
+    /// screen follows the host's match with `follower`.
+    fn new(me: Side, follower: Option<Follower>) -> Remote {
+        Remote {
+            me,
+            ask: None,
+            queue: VecDeque::new(),
+            commands: Vec::new(),
+            ended: None,
+            started: follower.is_some(),
+            sent: None,
+            follower,
+            outbox: Vec::new(),
+        }
+    }
 }
 
 impl App {
@@ -83,17 +114,40 @@ impl App {
     ) -> App {
         let mut app = App::new(placeholder, settings, theme, size, now);
         app.notes.clear_log();
-        app.remote = Some(Remote {
-            me,
-            ask: None,
-            queue: VecDeque::new(),
-            commands: Vec::new(),
-            ended: None,
-            started: false,
-            sent: None,
-        });
+        app.remote = Some(Remote::new(me, None));
         app.mode = Mode::Waiting;
         app
+    }
+
+    /// The joiner's screen: this screen's session follows the host's
+    /// match (see [`crate::net::play::JoinLink::join`]); `said` comes
+    /// first in the log.
+    #[must_use]
+    pub fn following(self, said: Vec<String>) -> App {
+        let mut app = self;
+        app.remote = Some(Remote::new(JOINER_SIDE, Some(Follower::default())));
+        let m = app.session.current();
+        let mut lines = said;
+        lines.extend(greeting(m, false));
+        lines.push(help_text(m.rules(), JOINER_SIDE));
+        lines.push(opening(m).text);
+        app.notes.log_lines(lines.into_iter().map(Note::plain));
+        app.mode = Mode::Waiting;
+        app
+    }
+
+    /// The messages for the host since the last call, in order (the
+    /// joiner's screen).
+    pub fn take_messages(&mut self) -> Vec<ToHost> {
+        self.remote
+            .as_mut()
+            .map(|r| std::mem::take(&mut r.outbox))
+            .unwrap_or_default()
+    }
+
+    /// Whether this screen follows the host's match (the joiner's).
+    fn is_following(&self) -> bool {
+        self.remote.as_ref().is_some_and(|r| r.follower.is_some())
     }
 
     /// Whether this screen shows a network match.
@@ -111,6 +165,9 @@ impl App {
         self.remote.as_ref().is_some_and(|r| {
             !r.started
                 || r.sent.is_some()
+                // The joiner moves or answers only when the host asks.
+                || (r.follower.is_some()
+                    && !matches!(r.ask, Some(Ask::Move { .. } | Ask::PlayAgain)))
                 || matches!(
                     r.ask,
                     Some(
@@ -311,9 +368,10 @@ impl App {
                 self.next_turn(now);
             }
             Shown::Recorded(text) => self.round_recorded(text),
+            Shown::Host(message) => self.follow_host(*message, now),
             Shown::Ended(code) => {
                 if let Some(remote) = self.remote.as_mut() {
-                    remote.ended = Some(code);
+                    remote.ended.get_or_insert(code);
                     remote.ask = None;
                 }
                 self.cancel_thinking();
@@ -322,10 +380,99 @@ impl App {
         }
     }
 
-    /// Hands `line` to the network game; what it asks next comes back.
-    fn send(&mut self, command: Command) {
+    /// The joiner's screen follows the host's `message` in its session:
+    /// a change of the match is shown as the session's events, news only
+    /// the network has goes to the log, and what the host asks now
+    /// decides what the player may do.
+    fn follow_host(&mut self, message: ToJoiner, now: Instant) {
+        let Some(mut follower) = self.remote.as_mut().and_then(|r| r.follower.take()) else {
+            return;
+        };
+        let before = self.session.asking();
+        let followed = follower.follow(&mut self.session, message);
+        let m = self.session.current();
+        let resent = matches!(followed, Ok(Followed::Welcomed))
+            .then(|| follower.resend(m))
+            .flatten();
         if let Some(remote) = self.remote.as_mut() {
+            remote.follower = Some(follower);
+            remote.outbox.extend(resent);
+        }
+        match followed {
+            Err(e) => {
+                self.warn(format!(
+                    "The game cannot go on: {e}. The host's match is kept on the host."
+                ));
+                if let Some(remote) = self.remote.as_mut() {
+                    remote.outbox.push(ToHost::Leave);
+                    remote.ended = Some(1);
+                }
+                self.cancel_thinking();
+                self.quit = true;
+                return;
+            }
+            Ok(Followed::Events(events)) => {
+                self.show_events(events, before, now);
+            }
+            Ok(Followed::News(what)) => {
+                let m = self.session.current();
+                let mut lines = crate::net::play::news_lines(m, &what);
+                if let Happening::Left { side } = what {
+                    lines.push(host_left(m.name(side)));
+                }
+                self.notes.log_lines(lines.into_iter().map(Note::plain));
+            }
+            Ok(Followed::Welcomed) => {
+                self.settle();
+                self.cursor = [None; 2];
+                self.hint = None;
+                let m = self.session.current();
+                let mut lines = greeting(m, true);
+                lines.push(opening(m).text);
+                self.notes.log_lines(lines.into_iter().map(Note::plain));
+            }
+            Ok(Followed::Nothing) => {}
+        }
+        self.refresh_ask(now);
+    }
+
+    /// The joiner's screen: what the host asks now, and what the player
+    /// may do (nothing while a move is sown: its end asks again).
+    fn refresh_ask(&mut self, now: Instant) {
+        let m = self.session.current();
+        let Some(remote) = self.remote.as_mut() else {
+            return;
+        };
+        let Some(follower) = &remote.follower else {
+            return;
+        };
+        remote.ask = follower.ask(m);
+        if !matches!(self.mode, Mode::Sowing(_)) {
+            self.next_turn(now);
+        }
+    }
+
+    /// Hands `command` to the network game: on the joiner, checked and
+    /// turned into a message for the host, what the player is told said.
+    fn send(&mut self, command: Command) {
+        let Some(remote) = self.remote.as_mut() else {
+            return;
+        };
+        let Some(follower) = remote.follower.as_mut() else {
             remote.commands.push(command);
+            return;
+        };
+        let m = self.session.current();
+        let (send, say) = match command {
+            Command::Quit => (
+                Some(ToHost::Leave),
+                Some(crate::net::play::you_left(m.name(HOST_SIDE))),
+            ),
+            command => follower.command(m, command),
+        };
+        remote.outbox.extend(send);
+        if let Some(text) = say {
+            self.notes.log_lines([Note::plain(text)]);
         }
     }
 
@@ -333,7 +480,7 @@ impl App {
     /// decides it; the board waits for its word ([`Shown::Played`]).
     pub(super) fn send_move(&mut self, pit: Pit) {
         self.send(Command::Play(pit));
-        if let Some(remote) = self.remote.as_mut() {
+        if let Some(remote) = self.remote.as_mut().filter(|r| r.follower.is_none()) {
             remote.sent = Some(pit);
         }
         self.answered();
@@ -342,6 +489,9 @@ impl App {
     /// `u`: ask the other player to agree to take back the last move.
     pub(super) fn ask_take_back(&mut self) {
         self.send(Command::Undo);
+        if self.is_following() {
+            self.refresh_ask(self.now);
+        }
     }
 
     /// `y` or `n` to the question the network game asked.
@@ -362,6 +512,9 @@ impl App {
             remote.ask = None;
         }
         self.mode = Mode::Waiting;
+        if self.is_following() {
+            self.refresh_ask(self.now);
+        }
     }
 
     /// A key while waiting for the other machine (or for its question's
@@ -419,8 +572,10 @@ mod tests {
 
     use super::*;
     use crate::game::{MatchConfig, PlayOptions};
+    use crate::net::message::{At, OpenQuestion};
     use crate::players::PlayerKind;
     use crate::rules::{NoTrace, Rules};
+    use crate::session::Session;
     use crate::tui::game::app::MatchEvent;
     use crate::tui::game::computer::{Answer, Request};
     use crate::tui::game::testing::{ch, config, press};
@@ -433,39 +588,52 @@ mod tests {
         Match::new(config, 1)
     }
 
-    /// The joiner's screen (North) with the host's match `m`.
+    /// The joiner's screen (North) following the host's match `m`.
     fn joiner_with(m: &Match, delay: Option<Duration>, t0: Instant) -> App {
         let options = PlayOptions {
             seed_delay: delay,
             ..PlayOptions::default()
         };
-        let mut app = App::networked(
-            a_match(),
-            Side::North,
-            options,
-            Theme::monochrome(),
-            (80, 24),
-            t0,
-        );
-        app.on_shown(Shown::Board(Box::new(m.clone())), t0);
+        let session = Session::following(m.clone(), crate::store::Keeper::new(None));
+        App::start(session, options, Theme::monochrome(), (80, 24), t0).following(Vec::new())
+    }
+
+    /// The host's `message` reaches the joiner's screen.
+    fn host(app: &mut App, message: ToJoiner, t0: Instant) {
+        app.on_shown(Shown::Host(Box::new(message)), t0);
+    }
+
+    /// The host kept `by`'s move from `pit`, the round's move `ply` + 1.
+    fn moved(app: &mut App, ply: u32, by: Side, pit: char, t0: Instant) {
+        let at = at(ply);
+        host(app, ToJoiner::Moved { at, by, pit }, t0);
+    }
+
+    /// The host asks the joiner's player `question`.
+    fn asked(app: &mut App, question: OpenQuestion, t0: Instant) {
+        host(app, ToJoiner::Asked { question }, t0);
+    }
+
+    /// The joiner's screen after the moves `letters` (from Alice's a):
+    /// Michael to move.
+    fn joiner_after(letters: &str, delay: Option<Duration>, t0: Instant) -> App {
+        let mut m = a_match();
+        for letter in letters.chars() {
+            let pit = m.rules().pit_by_letter(letter).unwrap();
+            m.play(pit, &mut NoTrace).unwrap();
+        }
+        let mut app = joiner_with(&m, delay, t0);
+        asked(&mut app, OpenQuestion::Move, t0);
         app
     }
 
     /// The joiner's screen after Alice's a: Michael to move.
     fn joiner(delay: Option<Duration>, t0: Instant) -> App {
-        let mut m = a_match();
-        m.play(m.rules().pit_by_letter('a').unwrap(), &mut NoTrace)
-            .unwrap();
-        let mut app = joiner_with(&m, delay, t0);
-        app.on_shown(Shown::Ask(michael_to_move()), t0);
-        app
+        joiner_after("a", delay, t0)
     }
 
-    fn michael_to_move() -> Ask {
-        Ask::Move {
-            name: "Michael".into(),
-            side: Side::North,
-        }
+    fn at(ply: u32) -> At {
+        At { round: 1, ply }
     }
 
     fn alice_to_move() -> Ask {
@@ -479,16 +647,18 @@ mod tests {
         app.rules().pit_by_letter(letter).unwrap()
     }
 
+    fn log(app: &App) -> Vec<String> {
+        app.notes().log().iter().map(|n| n.text.clone()).collect()
+    }
+
     #[test]
     fn a_key_out_of_turn_says_whose_turn_it_is_as_on_the_local_screen() {
         let t0 = Instant::now();
         let mut app = joiner_with(&a_match(), None, t0);
-        app.on_shown(
-            Shown::Ask(Ask::Waiting {
-                name: "Alice".into(),
-            }),
-            t0,
-        );
+        asked(&mut app, OpenQuestion::Wait, t0);
+        let screen = crate::tui::game::testing::render(&app, 80, 24);
+        let bar = screen.lines().last().unwrap_or_default();
+        assert!(!bar.contains("hint"), "not on Alice's turn: {screen}");
         for key in ['g', 'i', '3'] {
             app.handle_event(&ch(key), t0);
             let said = app.notes().message().map(|n| n.text.clone());
@@ -497,33 +667,39 @@ mod tests {
                 Some("Please wait: it is Alice's turn."),
                 "after {key}"
             );
-            assert!(app.take_commands().is_empty(), "nothing is sent for {key}");
+            assert!(app.take_messages().is_empty(), "nothing is sent for {key}");
         }
     }
 
-    /// On the joiner the host decides: the joiner's move is sent, nothing
+    /// On the joiner the host decides: the screen draws the one session
+    /// that follows the host's events. The joiner's move is sent, nothing
     /// else can be sent meanwhile, and it is played when the host confirms
-    /// it, with the local screen's ★ notes; the host's moves answer the
-    /// screen's request for the host's turn, as a computer's would.
+    /// it, with the local screen's ★ notes; the host's moves come the
+    /// same way, and the host's question says whose turn it is.
     #[test]
     fn the_joiners_move_is_sent_and_played_once_the_host_confirms_it() {
         let t0 = Instant::now();
         let mut app = joiner_with(&a_match(), None, t0);
-        let id = move_request(&mut app, Side::South).expect("Alice's turn is asked");
-        assert_eq!(app.thinking_text().as_deref(), Some("Waiting for Alice…"));
-        app.on_answer(
-            Answer::Move {
-                id,
-                pit: Some(pit(&app, 'a')),
-            },
-            t0,
-        );
-        app.tick(t0);
+        asked(&mut app, OpenQuestion::Wait, t0);
+        assert_eq!(app.remote_prompt().as_deref(), Some("Waiting for Alice…"));
+        assert_eq!(app.human_to_move(), None);
+        moved(&mut app, 0, Side::South, 'a', t0);
         assert_eq!(app.game().moves().len(), 1);
-        app.on_shown(Shown::Ask(michael_to_move()), t0);
+        assert!(
+            log(&app).contains(&"Alice played a.".to_string()),
+            "{:?}",
+            log(&app)
+        );
+        asked(&mut app, OpenQuestion::Move, t0);
         assert_eq!(app.human_to_move(), Some(Side::North));
         app.handle_event(&ch('i'), t0);
-        assert_eq!(app.take_commands(), [Command::Play(pit(&app, 'i'))]);
+        assert_eq!(
+            app.take_messages(),
+            [ToHost::Move {
+                at: at(1),
+                pit: 'i'
+            }]
+        );
         assert_eq!(
             app.game().moves().len(),
             1,
@@ -532,21 +708,34 @@ mod tests {
         assert!(matches!(app.mode(), Mode::Waiting));
         app.handle_event(&ch('j'), t0);
         assert!(
-            app.take_commands().is_empty(),
+            app.take_messages().is_empty(),
             "one move is on its way already"
         );
-        app.on_shown(Shown::Played(pit(&app, 'i')), t0);
+        moved(&mut app, 1, Side::North, 'i', t0);
         assert_eq!(app.game().moves().len(), 2);
-        let log: Vec<&str> = app.notes().log().iter().map(|n| n.text.as_str()).collect();
-        assert!(log.contains(&"Michael gets an extra turn!"), "{log:?}");
+        assert!(log(&app).contains(&"Michael gets an extra turn!".to_string()));
         let extra = app.notes().log().iter().find(|n| n.text.contains("extra"));
         assert_eq!(
             extra.map(|n| n.tone),
             Some(Tone::Good),
             "★ notes, as in a local match"
         );
+        assert_eq!(app.human_to_move(), None, "until the host asks");
+        asked(&mut app, OpenQuestion::Move, t0);
         assert_eq!(app.human_to_move(), Some(Side::North), "the extra turn");
-        assert!(app.take_match_events().contains(&MatchEvent::Changed));
+    }
+
+    /// A host whose confirmed move this board refuses is not followed:
+    /// the screen says why and leaves.
+    #[test]
+    fn a_move_the_rules_refuse_ends_the_joiners_game() {
+        let t0 = Instant::now();
+        let mut app = joiner(None, t0);
+        moved(&mut app, 1, Side::North, 'a', t0);
+        assert_eq!(app.game().moves().len(), 1);
+        assert_eq!(app.take_messages(), [ToHost::Leave]);
+        assert!(app.wants_quit());
+        assert_eq!(app.network_ended(), Some(1));
     }
 
     #[test]
@@ -555,7 +744,7 @@ mod tests {
         let mut app = joiner(None, t0);
         app.handle_event(&ch('a'), t0);
         app.handle_event(&ch('9'), t0);
-        assert!(app.take_commands().is_empty());
+        assert!(app.take_messages().is_empty());
         assert_eq!(app.human_to_move(), Some(Side::North));
     }
 
@@ -567,12 +756,15 @@ mod tests {
         assert_eq!(app.dialog(), Some(Overlay::ConfirmQuit));
         app.handle_event(&ch('n'), t0);
         assert_eq!(app.dialog(), None);
-        assert!(app.take_commands().is_empty(), "n sends nothing");
+        assert!(app.take_messages().is_empty(), "n sends nothing");
         app.handle_event(&ch('q'), t0);
         app.handle_event(&ch('y'), t0);
-        assert_eq!(app.take_commands(), [Command::Quit]);
-        // The network game says goodbye; the screen then ends.
-        app.on_shown(Shown::Say("Stopped.".into()), t0);
+        assert_eq!(app.take_messages(), [ToHost::Leave]);
+        assert!(
+            log(&app)
+                .iter()
+                .any(|l| l.starts_with("You left the match"))
+        );
         app.on_shown(Shown::Ended(0), t0);
         assert!(app.wants_quit());
         assert_eq!(app.network_ended(), Some(0));
@@ -582,12 +774,14 @@ mod tests {
     fn a_request_to_take_back_is_answered_with_y_or_n_only() {
         let t0 = Instant::now();
         let mut app = joiner(None, t0);
-        app.on_shown(Shown::Ask(Ask::Agree), t0);
+        host(&mut app, ToJoiner::UndoAsked { at: at(1) }, t0);
+        asked(&mut app, OpenQuestion::Agree, t0);
         assert!(app.remote_question());
+        assert!(log(&app).contains(&"Alice asks to take back their last move.".to_string()));
         assert_eq!(app.human_to_move(), None, "no move meanwhile");
         app.handle_event(&ch('i'), t0);
         assert!(
-            app.take_commands().is_empty(),
+            app.take_messages().is_empty(),
             "i is no answer to the question"
         );
         assert!(
@@ -597,19 +791,51 @@ mod tests {
             "the key says what the answers are"
         );
         app.handle_event(&ch('y'), t0);
-        assert_eq!(app.take_commands(), [Command::Answer(true)]);
+        let yes = ToHost::UndoAnswer {
+            at: at(1),
+            yes: true,
+        };
+        assert_eq!(app.take_messages(), [yes]);
         assert!(!app.remote_question());
+        let by = Side::South;
+        host(&mut app, ToJoiner::TookBack { at: at(0), by }, t0);
+        assert!(app.game().moves().is_empty(), "Alice's a is taken back");
+    }
+
+    /// The race, as the joiner's screen sees it: its move crossed the
+    /// host's request to take back a move; the host refused the move, and
+    /// the request is what the player answers.
+    #[test]
+    fn a_move_refused_for_the_hosts_request_leaves_the_request_to_answer() {
+        let t0 = Instant::now();
+        let mut app = joiner(None, t0);
+        app.handle_event(&ch('h'), t0);
+        assert_eq!(app.take_messages().len(), 1);
+        host(&mut app, ToJoiner::UndoAsked { at: at(1) }, t0);
+        asked(&mut app, OpenQuestion::Agree, t0);
+        assert!(!app.remote_question(), "the move is still on its way");
+        let why = crate::net::message::NotNow::TakeBackAsked;
+        host(&mut app, ToJoiner::MoveRefused { at: at(1), why }, t0);
+        asked(&mut app, OpenQuestion::Agree, t0);
+        assert!(app.remote_question());
+        assert_eq!(app.game().moves().len(), 1, "nothing played");
+        assert!(
+            log(&app)
+                .iter()
+                .any(|l| l.starts_with("Your move was not played"))
+        );
     }
 
     #[test]
     fn u_asks_to_take_back_r_redoes_nothing_and_p_pauses_nobody() {
         let t0 = Instant::now();
-        let mut app = joiner(None, t0);
+        // Alice a, Michael i (an extra turn): his move can be taken back.
+        let mut app = joiner_after("ai", None, t0);
         app.handle_event(&ch('u'), t0);
-        assert_eq!(app.take_commands(), [Command::Undo]);
+        assert_eq!(app.take_messages(), [ToHost::Undo { at: at(2) }]);
         app.handle_event(&ch('r'), t0);
         app.handle_event(&ch('p'), t0);
-        assert!(app.take_commands().is_empty());
+        assert!(app.take_messages().is_empty());
         assert!(!app.paused());
     }
 
@@ -619,9 +845,9 @@ mod tests {
         let delay = Duration::from_millis(100);
         let mut app = joiner(Some(delay), t0);
         app.handle_event(&ch('i'), t0);
-        app.take_commands();
-        app.on_shown(Shown::Played(pit(&app, 'i')), t0);
-        app.on_shown(Shown::Ask(michael_to_move()), t0);
+        app.take_messages();
+        moved(&mut app, 1, Side::North, 'i', t0);
+        asked(&mut app, OpenQuestion::Move, t0);
         assert!(app.animation().is_some());
         assert_eq!(app.human_to_move(), None, "not while the move is sown");
         app.tick(t0 + delay * 10);
@@ -638,27 +864,30 @@ mod tests {
             m.play(pit, &mut NoTrace).unwrap();
         }
         let mut app = joiner_with(&m, None, t0);
-        app.on_shown(Shown::Ask(Ask::PlayAgain), t0);
+        asked(&mut app, OpenQuestion::PlayAgain, t0);
         assert!(app.round_over());
         app.handle_event(&ch('y'), t0);
-        assert_eq!(app.take_commands(), [Command::Answer(true)]);
+        assert_eq!(app.take_messages(), [ToHost::Again { yes: true }]);
         assert!(!app.round_over(), "the answer is given once");
         app.handle_event(&ch('n'), t0);
-        assert!(app.take_commands().is_empty());
-        app.on_shown(
-            Shown::Ask(Ask::WaitingAgain {
-                name: "Alice".into(),
-            }),
-            t0,
-        );
+        assert!(app.take_messages().is_empty());
+        asked(&mut app, OpenQuestion::WaitAgain, t0);
         let screen = crate::tui::game::testing::render(&app, 80, 24);
-        assert!(!screen.contains("take back"), "the round is over: {screen}");
+        let bar = screen.lines().last().unwrap_or_default();
+        assert!(!bar.contains("take back"), "the round is over: {screen}");
         app.handle_event(&ch('u'), t0);
-        assert!(app.take_commands().is_empty(), "a finished round stays");
+        assert!(app.take_messages().is_empty(), "a finished round stays");
+        host(&mut app, ToJoiner::Again { yes: true }, t0);
+        assert!(log(&app).contains(&"Alice wants to play again.".to_string()));
         m.next_round();
-        app.on_shown(Shown::Board(Box::new(m)), t0);
+        let (round, starter) = (2, m.starter());
+        host(&mut app, ToJoiner::NextRound { round, starter }, t0);
         assert_eq!(app.game().round(), 2);
         assert!(app.game().moves().is_empty());
+        assert!(
+            !log(&app).contains(&"Alice wants to play again.".to_string()),
+            "a new round starts on a clean log"
+        );
     }
 
     /// The host's screen showing a fresh match against Michael, a friend
