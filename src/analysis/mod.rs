@@ -56,6 +56,11 @@ use crate::rules::{
     Board, Game, GameBoard, GameRound, MoveError, NoTrace, Pit, Rules, Side, Sowing,
 };
 
+/// Time per position of an analysis a player asks for while playing or
+/// replaying (the end of a round, the replay), and of the analysis worked
+/// out as a round is played.
+pub const DEFAULT_THINK: Duration = Duration::from_secs(1);
+
 /// A value and how sure it is: proven to lie in `lower..=upper`, with
 /// `value` the best estimate in that range (exact when the range is one
 /// value).

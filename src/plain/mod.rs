@@ -20,6 +20,11 @@
 //!   end). A wrong answer gets the rules' message ("Sorry, that pit is
 //!   empty.") and the question again.
 //!
+//! At "Play again?", `A` (or `analysis`) prints the round's analysis as
+//! `mancala analyze --plain` does: every move under perfect play, the
+//! turning points and the value over the round (worked out as the round
+//! was played when a person is at the keyboard, else when asked).
+//!
 //! When the input is not a terminal, each answer read is echoed after its
 //! prompt, so that a transcript reads like a game.
 //!
@@ -57,6 +62,10 @@ pub mod replay;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::mpsc;
+use std::time::Duration;
+
+use crate::analysis::live::Standing;
+use crate::analysis::{Analyst, DEFAULT_THINK, PositionBudget};
 
 use crate::console::{self, LineInput};
 use crate::game::messages::{gave_no_move, hint_text, plays, swap_question, unproven};
@@ -66,7 +75,7 @@ use crate::session::commands::{keys_said, turn_offers, words_said};
 use crate::session::{
     Asking, Ending, Moved, MovedBy, Session, SessionCommand, SessionEvent, Unparsed,
 };
-use crate::store::{BUSY_QUESTION, Keeper, RESUME_QUESTION};
+use crate::store::{BUSY_QUESTION, Keeper, RESUME_QUESTION, Record};
 
 use lines::LineGame;
 
@@ -152,6 +161,12 @@ impl<W: Write> LocalGame<W> {
         let mut session = Session::new(config, seed, options.think, keeper);
         session.set_pie_rule(options.pie_rule);
         session.set_fair_start(options.fair);
+        if !echo {
+            // A person at the keyboard: the round's analysis worked out as
+            // it is played, ready at "Play again?" (a script's is worked
+            // out when it asks for it).
+            session.analyse_as_played(DEFAULT_THINK);
+        }
         LocalGame {
             out,
             echo,
@@ -270,6 +285,10 @@ impl<W: Write> LocalGame<W> {
                 self.print_help()?;
                 return self.prompt().map(|()| None).map_err(Into::into);
             }
+            Ok(SessionCommand::Analyse) => {
+                self.print_analysis()?;
+                return self.prompt().map(|()| None).map_err(Into::into);
+            }
             Ok(command) => command,
             Err(unparsed) => {
                 self.explain(&unparsed)?;
@@ -287,8 +306,17 @@ impl<W: Write> LocalGame<W> {
         let rules = *m.rules();
         match self.session.asking() {
             Asking::Busy => writeln!(self.out, "Please answer p or q."),
-            Asking::Resume | Asking::PlayAgain => {
-                writeln!(self.out, "Please answer y or n (q stops here).")
+            Asking::Resume => writeln!(self.out, "Please answer y or n (q stops here)."),
+            Asking::PlayAgain => {
+                let analysis = keys_said(
+                    &self.session.open_commands(),
+                    &[
+                        SessionCommand::Answer(true),
+                        SessionCommand::Answer(false),
+                        SessionCommand::Quit,
+                    ],
+                );
+                writeln!(self.out, "Please answer y or n (q stops here, {analysis}).")
             }
             Asking::Move(side) | Asking::Computer(side) | Asking::Swap(side) => {
                 let Some(message) = unparsed.message() else {
@@ -371,6 +399,45 @@ impl<W: Write> LocalGame<W> {
                 }
                 self.print_standing()
             }
+        }
+    }
+
+    /// The analysis of the round just finished ([`SessionCommand::Analyse`]
+    /// at "Play again?"), as `mancala analyze --plain` prints it: the live
+    /// analysis's, waited for (its progress on standard error when that is
+    /// a terminal); a round of a game it does not follow is analysed here.
+    fn print_analysis(&mut self) -> io::Result<()> {
+        let Some(round) = self.session.finished_round() else {
+            return Ok(());
+        };
+        let record = Record::of_match(round);
+        let shown = std::io::stderr().is_terminal();
+        let analysis = match self.session.analysis_of_round(DEFAULT_THINK) {
+            Some(watch) => loop {
+                match watch.wait(Duration::from_millis(500)) {
+                    Standing::Done(analysis) => break Ok(analysis),
+                    Standing::Failed(why) => break Err(why),
+                    Standing::Working(done, total) if shown => {
+                        eprint!("\rAnalysing: position {done} of {total}");
+                    }
+                    Standing::Working(..) => {}
+                }
+            },
+            None => Analyst::new()
+                .round_from(
+                    record.start_round(),
+                    &record.moves,
+                    &PositionBudget::time(DEFAULT_THINK),
+                    |_, _| {},
+                )
+                .map_err(|(i, e)| format!("move {}: {e}", i + 1)),
+        };
+        if shown {
+            eprint!("\r\x1b[K");
+        }
+        match analysis {
+            Ok(analysis) => write!(self.out, "\n{}\n", analysis::report(&record, &analysis)),
+            Err(why) => writeln!(self.out, "No analysis of this round: {why}"),
         }
     }
 

@@ -5,10 +5,12 @@
 //! One rule: a letter that names a pit on the board in play is that pit
 //! (the rules then say why it cannot be played when it is not the
 //! mover's). Every command has a word that names no pit on any board
-//! (`undo`, `redo`, `hint`, `now`, `quit`, `help`, `yes`, `no`, `play`, `swap`), the same
-//! in every front end, and a one-key spelling: its letter where that names
-//! no pit here, else the letter's capital ([`command_key`]). At a question
-//! no pit is open, so the answers keep their plain letters.
+//! (`undo`, `redo`, `hint`, `now`, `quit`, `help`, `yes`, `no`, `play`, `swap`,
+//! `analysis`), the same in every front end, and a one-key spelling: its
+//! letter where that names no pit here, else the letter's capital
+//! ([`command_key`]). At a question no pit is open, so the answers keep
+//! their plain letters; the round's analysis at "Play again?" is no answer
+//! and keeps the capital the full screen shows (`A` on a Kalah board).
 
 use crate::rules::{MoveError, Rules, Side};
 
@@ -80,7 +82,11 @@ impl Session {
                 answer(SessionCommand::Quit, "quit", 'q', ("quits", "quit")),
             ],
             Asking::Resume => yes_no(("resumes", "resume"), ("starts a new match", "new match")),
-            Asking::PlayAgain => yes_no(("plays again", "play again"), ("stops", "stop")),
+            Asking::PlayAgain => {
+                let mut answers = yes_no(("plays again", "play again"), ("stops", "stop"));
+                answers.insert(2, analysis_offer(self.game.rules()));
+                answers
+            }
             Asking::Over => Vec::new(),
         }
     }
@@ -133,6 +139,19 @@ pub fn yes_no(
         answer(SessionCommand::Answer(false), "no", 'n', no),
         answer(SessionCommand::Quit, "quit", 'q', ("quits", "quit")),
     ]
+}
+
+/// The analysis of the round just finished, at "Play again?" on a board
+/// of `rules`: the word `analysis`, the key `a` (its capital where `a` is
+/// a pit, as on every Kalah board).
+fn analysis_offer(rules: &Rules) -> OpenCommand {
+    OpenCommand {
+        command: SessionCommand::Analyse,
+        word: "analysis",
+        key: command_key(rules, 'a'),
+        does: "shows this round's analysis",
+        label: "analysis",
+    }
 }
 
 /// The commands open at a person's turn on a board of `rules`.

@@ -137,6 +137,10 @@ pub enum SessionCommand {
     TakeBack(Side),
     /// The answer to [`Asking::Swap`]: take the other side's position.
     Swap,
+    /// At "Play again?": the analysis of the round just finished (the
+    /// front end's own page, as [`SessionCommand::Help`] is; see
+    /// [`Session::analysis_of_round`]).
+    Analyse,
 }
 
 /// How the session ended.
@@ -394,6 +398,16 @@ impl Session {
         self.live.as_ref().map(LiveAnalysis::watch)
     }
 
+    /// The analysis of the round just finished, asked for at "Play
+    /// again?" ([`SessionCommand::Analyse`]): the one worked out as it was
+    /// played, started now (within `per_position` a position, then kept
+    /// for the rounds after) where it was not; `None` for a game the live
+    /// analysis does not follow (Oware: analyse the record instead).
+    pub fn analysis_of_round(&mut self, per_position: Duration) -> Option<Watch> {
+        self.analyse_as_played(per_position);
+        self.round_analysis()
+    }
+
     /// Tells the analysis the round as it stands.
     fn follow_analysis(&mut self) {
         let Some(live) = &mut self.live else {
@@ -636,6 +650,7 @@ impl Session {
                 }
             }
             SessionCommand::Help
+            | SessionCommand::Analyse
             | SessionCommand::Answer(_)
             | SessionCommand::Computer { .. }
             | SessionCommand::Swap

@@ -29,6 +29,7 @@ use crate::analysis::{Analysis, Analyst, PositionBudget};
 use crate::analysis::{best_text, difference_word, loss_text, value_text};
 use crate::store::Record;
 use crate::tui::chrome::{HelpScroll, HelpText, KeyBar, Weight, draw_help, draw_too_small};
+use crate::tui::clipboard;
 use crate::tui::input::Input;
 use crate::tui::prefs::{Chosen, Kept, Prefs, PrefsWorld};
 use crate::tui::screen::Screen;
@@ -40,8 +41,9 @@ const MIN_HEIGHT: u16 = 20;
 /// Lines of the chart.
 const CHART_HEIGHT: u16 = 8;
 /// Time per position of an analysis opened from another screen (the
-/// replay); `mancala analyze --think MS` sets it on the command line.
-pub const DEFAULT_THINK: Duration = Duration::from_secs(1);
+/// replay, the end of a round); `mancala analyze --think MS` sets it on
+/// the command line.
+pub use crate::analysis::DEFAULT_THINK;
 /// How often the screen looks for the analysis's progress.
 const POLL: Duration = Duration::from_millis(100);
 
@@ -84,6 +86,9 @@ pub struct AnalysisView {
     help: Option<HelpScroll>,
     /// The screen as last drawn (how far the help scrolls).
     drawn: Cell<Rect>,
+    /// The position line to copy to the clipboard (`c`), until the loop
+    /// takes it.
+    copied: Option<String>,
 }
 
 impl AnalysisView {
@@ -104,6 +109,7 @@ impl AnalysisView {
             quit: false,
             help: None,
             drawn: Cell::default(),
+            copied: None,
         }
     }
 
@@ -152,6 +158,7 @@ impl AnalysisView {
             quit: false,
             help: None,
             drawn: Cell::default(),
+            copied: None,
         }
     }
 
@@ -195,6 +202,12 @@ impl AnalysisView {
             ("Home End".to_string(), "the first / last move".to_string()),
             ("n".to_string(), "the next turning point".to_string()),
         ];
+        if self.copies() {
+            keys.push((
+                clipboard::LETTER.to_string(),
+                format!("{} (the one before the move chosen)", clipboard::HELP),
+            ));
+        }
         keys.extend(self.chosen.help_theme_key("t"));
         keys.push(("?".to_string(), "this help".to_string()));
         keys.push(("q Esc".to_string(), "back".to_string()));
@@ -312,6 +325,11 @@ impl AnalysisView {
                             }
                         }
                     }
+                    KeyCode::Char(c)
+                        if c.eq_ignore_ascii_case(&clipboard::LETTER) && self.copies() =>
+                    {
+                        self.copy_position();
+                    }
                     KeyCode::Char('t' | 'T') => self.note = Some(self.chosen.switch_theme()),
                     KeyCode::Char('?') | KeyCode::F(1) => self.help = Some(HelpScroll::default()),
                     _ => {}
@@ -334,6 +352,33 @@ impl AnalysisView {
             Input::Tick => self.poll(),
             _ => {}
         }
+    }
+
+    /// Whether the position key is offered: the analysis is on screen,
+    /// and the notation has words for the game.
+    fn copies(&self) -> bool {
+        self.analysis.is_some() && clipboard::offered(&self.record.start_round().position())
+    }
+
+    /// The position key: the position the chosen move was played in, on
+    /// the status line and to the clipboard.
+    fn copy_position(&mut self) {
+        let Ok(mut stepper) = self.record.stepper() else {
+            return;
+        };
+        stepper.seek(self.selected);
+        match clipboard::copy(&stepper.position()) {
+            Ok((said, line)) => {
+                self.note = Some(said);
+                self.copied = Some(line);
+            }
+            Err(said) => self.note = Some(said),
+        }
+    }
+
+    /// The position line the key asked to copy, once.
+    pub fn take_copy(&mut self) -> Option<String> {
+        self.copied.take()
     }
 
     /// When the screen should look at the thread again.
@@ -412,6 +457,13 @@ impl AnalysisView {
                 self.draw_chart(frame, chart, analysis, theme);
                 bar.add("↑↓", "move", Weight::Essential);
                 bar.add("n", "next turning point", Weight::Useful);
+                if self.copies() {
+                    bar.add(
+                        clipboard::LETTER.to_string(),
+                        clipboard::LABEL,
+                        Weight::Optional,
+                    );
+                }
                 self.chosen.add_theme_key(&mut bar, "t");
             }
         }
@@ -580,6 +632,10 @@ impl Screen for AnalysisView {
     fn done(&self) -> bool {
         self.quit
     }
+
+    fn take_copy(&mut self) -> Option<String> {
+        AnalysisView::take_copy(self)
+    }
 }
 
 /// The analysis of a round hosted by another screen (the game at a
@@ -644,6 +700,11 @@ impl HostedAnalysis {
     #[must_use]
     pub fn next_wake(&self) -> Option<Instant> {
         self.on_screen().and_then(AnalysisView::next_wake)
+    }
+
+    /// The position line the analysis's key asked to copy, once.
+    pub fn take_copy(&mut self) -> Option<String> {
+        self.view.as_mut().and_then(AnalysisView::take_copy)
     }
 }
 
@@ -880,16 +941,40 @@ mod tests {
             let value = if i < n / 3 { 10 } else { -22 };
             *v = crate::analysis::Valuation::exact(value);
         }
-        let text = screen(&view, 80, 26);
-        let zero = text
-            .lines()
-            .find(|l| {
-                l.trim_start()
-                    .strip_prefix('0')
-                    .is_some_and(|rest| rest.trim_start().starts_with('│'))
-            })
-            .unwrap_or_else(|| panic!("a row labelled 0:\n{text}"));
-        assert!(zero.contains('•'), "the zero line on the 0 row:\n{text}");
+        // every height: the plot's rows odd or even in number
+        for height in 20..=40 {
+            let text = screen(&view, 80, height);
+            let zero = text
+                .lines()
+                .find(|l| {
+                    l.trim_start()
+                        .strip_prefix('0')
+                        .is_some_and(|rest| rest.trim_start().starts_with('│'))
+                })
+                .unwrap_or_else(|| panic!("a row labelled 0:\n{text}"));
+            assert!(zero.contains('•'), "the zero line on the 0 row:\n{text}");
+        }
+    }
+
+    #[test]
+    fn c_copies_the_position_the_chosen_move_was_played_in() {
+        let mut view = analysed();
+        assert!(screen(&view, 80, 26).contains("c copy position"));
+        press(&mut view, KeyCode::Down);
+        press(&mut view, KeyCode::Down);
+        press(&mut view, KeyCode::Char('c'));
+        let line = view.take_copy().expect("a line to copy");
+        assert_eq!(view.take_copy(), None, "handed over once");
+        let boards = view.record.stepper().unwrap().boards().to_vec();
+        let position: crate::rules::Position = line.parse().unwrap();
+        assert_eq!(position.board(), &boards[2], "before move 3");
+        let text = screen(&view, 120, 26);
+        assert!(
+            text.contains(&format!("Position (sent to the clipboard): {line}")),
+            "{text}"
+        );
+        press(&mut view, KeyCode::Char('?'));
+        assert!(screen(&view, 100, 40).contains("the one-line notation"));
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! - [`animation`] (one animation type with pacing), [`digits`] (typing
 //!   two-digit numbers), [`chrome`] (the key bar and the too-small screen),
 //!   [`text`], [`theme`], [`prefs`] (kept preferences), [`terminal`]
-//!   (entering and always leaving full-screen mode);
+//!   (entering and always leaving full-screen mode), [`clipboard`] (the
+//!   position key's notation line and OSC 52);
 //! - the board drawn by every two-sided view: [`widgets`] and [`layout`].
 //!
 //! The views:
@@ -21,6 +22,7 @@
 pub mod analysis;
 pub mod animation;
 pub mod chrome;
+pub mod clipboard;
 pub mod digits;
 pub mod game;
 pub mod input;

@@ -64,6 +64,13 @@ pub trait Screen {
 
     /// Whether the screen is finished (the player quit).
     fn done(&self) -> bool;
+
+    /// Text the screen asked, since the last call, to be copied to the
+    /// terminal's clipboard (the loop writes it as OSC 52, see
+    /// [`crate::tui::clipboard`]).
+    fn take_copy(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// Carries out a screen's effects. See the [module docs](self).
@@ -166,6 +173,12 @@ fn run_on<S: Screen, W: World<S>>(
 ) -> io::Result<()> {
     loop {
         catch_up(screen, world, Instant::now());
+        if let Some(text) = screen.take_copy() {
+            use std::io::Write as _;
+            let backend = terminal.backend_mut();
+            write!(backend, "{}", crate::tui::clipboard::osc52(&text))?;
+            backend.flush()?;
+        }
         if screen.done() || terminated() {
             return Ok(());
         }

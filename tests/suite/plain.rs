@@ -1127,3 +1127,47 @@ fn keeping_never_switches_off_after_a_failed_write() {
             .exists()
     );
 }
+
+/// `A` (or `analysis`) at "Play again?" prints the round's analysis, the
+/// same report `mancala analyze --plain` gives of the round's record, and
+/// asks again; a wrong answer names it.
+#[test]
+fn the_analysis_at_play_again_is_the_report_analyze_gives_of_the_record() {
+    let data = data_dir("analysis-at-end");
+    let rules = Rules::new(4, 3).unwrap();
+    let (letters, _) = scripted_round(rules);
+    let mut input: String = letters.iter().map(|c| format!("{c}\n")).collect();
+    input.push_str("x\nA\nanalysis\nn\n");
+    let args = [
+        "--plain",
+        "--no-animation",
+        "--pits",
+        "4",
+        "--seeds",
+        "3",
+        "Alice",
+        "Michael",
+    ];
+    let out = run(data.path(), &args, &input);
+    assert!(out.status.success(), "{out:?}");
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("Please answer y or n (q stops here, A shows this round's analysis)."),
+        "{stdout}"
+    );
+    let files = records(data.path());
+    assert_eq!(files.len(), 1, "{files:?}");
+    let analyzed = run(
+        data.path(),
+        &["analyze", files[0].to_str().unwrap(), "--plain"],
+        "",
+    );
+    assert!(analyzed.status.success(), "{analyzed:?}");
+    let report = text(&analyzed.stdout);
+    assert!(report.contains("Turning points"), "{report}");
+    let expected = format!(
+        "Play again? (y/n) A\n\n{report}\nPlay again? (y/n) analysis\n\n{report}\nPlay again? (y/n) n\n"
+    );
+    assert!(stdout.contains(&expected), "{expected}\n---\n{stdout}");
+    assert!(stdout.contains("Thanks for playing!"), "{stdout}");
+}

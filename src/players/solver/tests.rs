@@ -748,3 +748,65 @@ fn a_value_within_a_window_is_the_value_there_and_says_which_side_beyond() {
     }
     assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
 }
+
+#[test]
+fn a_budget_sizes_the_table_to_what_it_can_fill() {
+    // no budget: the whole game's table
+    assert_eq!(table_cap(&Limits::none(), 2), usize::MAX);
+    // 1,000 positions fill 8 KB: the least table, 64 KiB
+    assert_eq!(table_cap(&Limits::nodes(1000), 2), 1 << 16);
+    // 100 ms on two threads: at most 100 ms × 16 M positions a second ×
+    // 2 threads × 8 bytes, as a power of two (32 MiB), not the 512 MiB of
+    // the whole Kalah(6,4) game
+    let cap = table_cap(&Limits::time(Duration::from_millis(100)), 2);
+    assert!((16 << 20..=32 << 20).contains(&cap), "{cap}");
+    // the smaller of both budgets
+    let both = Limits {
+        nodes: Some(1000),
+        ..Limits::time(Duration::from_millis(100))
+    };
+    assert_eq!(table_cap(&both, 2), 1 << 16);
+    // a deadline passed already: the least table
+    let passed = Limits {
+        deadline: Some(Instant::now()),
+        ..Limits::default()
+    };
+    assert_eq!(table_cap(&passed, 2), 1 << 16);
+}
+
+#[test]
+fn a_passed_deadline_stops_the_search_within_one_look_at_the_clock() {
+    let total = AtomicU64::new(0);
+    let limits = Limits {
+        deadline: Some(Instant::now()),
+        ..Limits::default()
+    };
+    let mut counter = Counter::new(&limits, &total);
+    let mut ticks = 0;
+    while !counter.tick() {
+        ticks += 1;
+        assert!(ticks < CHECK_EVERY, "the deadline was not looked at");
+    }
+    assert!(counter.limited && counter.aborted);
+    // once stopped it stays stopped
+    assert!(counter.tick());
+}
+
+#[test]
+fn a_solve_whose_deadline_passed_builds_and_searches_nothing() {
+    let board = Board::new(Rules::KALAH);
+    let limits = Limits {
+        deadline: Some(Instant::now()),
+        ..Limits::default()
+    };
+    let mut solver = Solver::new(DEFAULT_SOLVE_MEMORY).with_threads(1);
+    let outcome = solver.solve_bounded(&board, &limits, true).unwrap();
+    let SolveOutcome::Bounds { lower, upper, .. } = outcome else {
+        panic!("solved with no time: {outcome:?}");
+    };
+    assert_eq!((lower, upper), (-48, 48));
+    assert_eq!(solver.endgame().0, 0, "the database was built");
+    // the table set up is the least one, not the game's 512 MiB
+    let table = solver.table.as_ref().map_or(0, TableMemory::bytes);
+    assert!(table <= 1 << 16, "{table} bytes of table");
+}

@@ -179,6 +179,9 @@ pub struct App {
     /// What the round just finished did to the players' ratings (the end
     /// panel says it).
     rated: Vec<crate::store::rating::RatingChange>,
+    /// The position line to copy to the clipboard (the position key),
+    /// until the screen loop takes it.
+    copied: Option<String>,
 }
 
 impl App {
@@ -234,6 +237,7 @@ impl App {
             remote: None,
             review: HostedAnalysis::default(),
             rated: Vec::new(),
+            copied: None,
         };
         let events = app.session.start();
         app.opening(events);

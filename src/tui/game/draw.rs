@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 use crate::game::outcome_message;
 use crate::game::{match_score, match_score_short};
 use crate::rules::{Score, Side};
+use crate::session::SessionCommand;
 use crate::store::{BUSY_NOTICE, BUSY_QUESTION};
 use crate::tui::chrome::{KeyBar, draw_too_small};
 use crate::tui::game::app::{App, Note, Overlay, PLAY_AGAIN, Tone, paused_text};
@@ -391,7 +392,7 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
         Span::styled(
             keys::offers(app)
                 .iter()
-                .find(|o| o.does == keys::Does::Analyse)
+                .find(|o| o.does == keys::Does::Session(SessionCommand::Analyse))
                 .map(|o| format!("   {} looks at this round's analysis", o.shown))
                 .unwrap_or_default(),
             theme.dim,

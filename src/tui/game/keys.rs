@@ -6,7 +6,7 @@
 //! The match's commands and their keys on this board are the session's
 //! one answer ([`Session::open_commands`](crate::session::Session::open_commands));
 //! the screen adds its own keys beside them (the cursor, the speed, the
-//! colours, the computers' pause, the analysis, the quit question's
+//! colours, the position key, the computers' pause, the quit question's
 //! answers). One rule on every board, the same as plain mode's: a
 //! lower-case letter that names a pit here is that pit; a command whose
 //! letter names a pit is its capital ([`command_key`]), and every command
@@ -22,6 +22,7 @@ use crossterm::event::KeyCode;
 use crate::rules::{Pit, Rules, Side};
 use crate::session::{Asking, SessionCommand};
 use crate::tui::chrome::Weight;
+use crate::tui::clipboard;
 use crate::tui::game::app::{App, Mode, Overlay};
 
 /// The key that runs the command of `letter` on this board: the session's
@@ -48,8 +49,8 @@ pub enum Does {
     Step,
     /// The hint being looked for answers now.
     Hurry,
-    /// The analysis of the round just played.
-    Analyse,
+    /// The position in the one-line notation, said and copied.
+    Copy,
     /// The quit question's answer: quit (`true`) or go back.
     Leave(bool),
     /// Any key finishes the move on show.
@@ -167,7 +168,10 @@ pub fn offers(app: &App) -> Vec<KeyOffer> {
             offers.extend(pit_offers(rules, side));
         }
         let screens = [SessionCommand::Quit, SessionCommand::Help];
-        for open in commands.iter().filter(|o| !screens.contains(&o.command)) {
+        for open in commands.iter().filter(|o| {
+            !screens.contains(&o.command)
+                && (o.command != SessionCommand::Analyse || app.can_analyse())
+        }) {
             let weight = match open.command {
                 SessionCommand::Answer(_) => Some(Essential),
                 SessionCommand::Redo => Some(Optional),
@@ -190,14 +194,6 @@ pub fn offers(app: &App) -> Vec<KeyOffer> {
             // Not offered, but said: a finished round cannot be taken back.
             let undo = KeyOffer::letter(Does::Session(SessionCommand::Undo), rules, 'u', "undo");
             offers.push(undo.help("").bar(None));
-        }
-        if app.round_over() && app.can_analyse() {
-            let analyse = KeyOffer::letter(Does::Analyse, rules, 'a', "analysis");
-            offers.push(
-                analyse
-                    .help("this round's analysis, every move under perfect play (q comes back)")
-                    .bar(Some(Useful)),
-            );
         }
     }
     if app.is_networked() {
@@ -291,6 +287,10 @@ fn view_offers(app: &App) -> Vec<KeyOffer> {
         .next()
         .map_or((String::new(), None), |(_, w)| (w, Some(Weight::Optional)));
     offers.push(KeyOffer::new(Does::Theme, t, "colours").help(what).bar(bar));
+    if clipboard::offered(&app.session().current().position()) {
+        let copy = KeyOffer::letter(Does::Copy, app.rules(), clipboard::LETTER, clipboard::LABEL);
+        offers.push(copy.help(clipboard::HELP).bar(Some(Weight::Optional)));
+    }
     offers
 }
 

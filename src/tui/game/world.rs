@@ -98,6 +98,10 @@ impl Screen for App {
     fn done(&self) -> bool {
         self.wants_quit()
     }
+
+    fn take_copy(&mut self) -> Option<String> {
+        self.take_copied()
+    }
 }
 
 /// `path` as a player reads it: under the home directory it starts with

@@ -7,6 +7,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 
 use crate::store::Record;
 use crate::tui::chrome::HelpText;
+use crate::tui::clipboard;
 use crate::tui::game::help::rules_text;
 use crate::tui::prefs::Chosen;
 
@@ -31,6 +32,8 @@ pub enum ReplayKey {
     Theme,
     /// The analysis of the round (`a`).
     Analyse,
+    /// The position in the one-line notation, said and copied (`c`).
+    Copy,
     /// The help screen (`?`).
     Help,
     /// Leave the replay.
@@ -54,6 +57,7 @@ pub fn action(key: KeyEvent) -> Option<ReplayKey> {
         KeyCode::Char('-' | '_') => ReplayKey::Slower,
         KeyCode::Char('t' | 'T') => ReplayKey::Theme,
         KeyCode::Char('a' | 'A') => ReplayKey::Analyse,
+        KeyCode::Char(c) if c.eq_ignore_ascii_case(&clipboard::LETTER) => ReplayKey::Copy,
         KeyCode::Char('?') | KeyCode::F(1) => ReplayKey::Help,
         _ => return None,
     })
@@ -82,11 +86,14 @@ pub fn help_text(record: &Record, chosen: &Chosen) -> HelpText {
         ),
     ];
     keys.extend(chosen.help_keys("t"));
+    keys.extend([(
+        "a".to_string(),
+        "the analysis of the round: every move under perfect play (q comes back)".to_string(),
+    )]);
+    if clipboard::offered(&record.start_round().position()) {
+        keys.push((clipboard::LETTER.to_string(), clipboard::HELP.to_string()));
+    }
     keys.extend([
-        (
-            "a".to_string(),
-            "the analysis of the round: every move under perfect play (q comes back)".to_string(),
-        ),
         (
             "q or Esc".to_string(),
             "leave the replay; Ctrl-C leaves at once".to_string(),

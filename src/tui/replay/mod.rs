@@ -26,6 +26,7 @@ use crate::store::{Record, Stepper};
 use crate::tui::analysis::HostedAnalysis;
 use crate::tui::animation::{self, Animation};
 use crate::tui::chrome::{HelpScroll, KeyBar, Weight, draw_help, draw_too_small};
+use crate::tui::clipboard;
 use crate::tui::input::Input;
 use crate::tui::layout::ScreenLayout;
 use crate::tui::prefs::{Chosen, Kept, Prefs, PrefsWorld};
@@ -54,6 +55,9 @@ pub struct ReplayView {
     /// The terminal's size (how far the help scrolls).
     size: Rect,
     quit: bool,
+    /// The position line to copy to the clipboard (`c`), until the loop
+    /// takes it.
+    copied: Option<String>,
 }
 
 impl ReplayView {
@@ -76,6 +80,7 @@ impl ReplayView {
             help: None,
             size: Rect::default(),
             quit: false,
+            copied: None,
         })
     }
 
@@ -129,6 +134,18 @@ impl ReplayView {
                 self.stop_playing();
                 let record = &self.record;
                 self.analysis.open(|| record.clone(), self.chosen);
+            }
+            ReplayKey::Copy => {
+                // The position on the board: a move being sown is shown
+                // whole first.
+                self.animation = None;
+                match clipboard::copy(&self.stepper.position()) {
+                    Ok((said, line)) => {
+                        self.note = Some(said);
+                        self.copied = Some(line);
+                    }
+                    Err(said) => self.note = Some(said),
+                }
             }
             ReplayKey::Help => {
                 // The board stands still behind the help.
@@ -375,6 +392,13 @@ impl ReplayView {
         keys.add("End", "end", Weight::Useful);
         self.chosen.add_keys(&mut keys, "t");
         keys.add("a", "analysis", Weight::Useful);
+        if clipboard::offered(&self.stepper.position()) {
+            keys.add(
+                clipboard::LETTER.to_string(),
+                clipboard::LABEL,
+                Weight::Optional,
+            );
+        }
         keys.add("?", "help", Weight::Essential);
         keys.add("q", "quit", Weight::Essential);
         keys
@@ -431,6 +455,10 @@ impl Screen for ReplayView {
 
     fn done(&self) -> bool {
         self.quit
+    }
+
+    fn take_copy(&mut self) -> Option<String> {
+        self.copied.take().or_else(|| self.analysis.take_copy())
     }
 }
 

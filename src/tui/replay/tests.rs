@@ -338,3 +338,37 @@ fn the_analysis_opened_again_shows_the_theme_chosen_meanwhile() {
     let analysis = view.analysis.on_screen().expect("on screen again");
     assert_eq!(analysis.theme(), &theme);
 }
+
+#[test]
+fn c_says_the_position_on_the_board_and_hands_its_line_to_the_clipboard() {
+    let record = record();
+    let boards = record.stepper().unwrap().boards().to_vec();
+    let mut view = ReplayView::new(record, Some(Duration::from_millis(100))).unwrap();
+    let t0 = Instant::now();
+    // in the help (the bar has no room for it beside the replay's keys)
+    let help = help_text(&view.record, &view.chosen);
+    assert!(
+        help.keys
+            .iter()
+            .any(|(k, what)| k == "c" && what == clipboard::HELP)
+    );
+    view.handle(ReplayKey::Forward, t0);
+    assert!(view.animating());
+    // a move being sown is shown whole first: its position is copied
+    let copy = action(key(KeyCode::Char('C'), KeyEventKind::Press)).unwrap();
+    assert_eq!(copy, ReplayKey::Copy);
+    view.handle(copy, t0);
+    assert!(!view.animating());
+    let line = view.take_copy().expect("a line to copy");
+    assert_eq!(view.take_copy(), None, "handed over once");
+    let position: crate::rules::Position = line.parse().unwrap();
+    assert_eq!(position.board(), &boards[1]);
+    assert!(
+        screen(&view).contains(&format!(
+            "Position (sent to the clipboard): {}",
+            &line[..40]
+        )),
+        "{}",
+        screen(&view)
+    );
+}

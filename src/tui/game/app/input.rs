@@ -15,6 +15,7 @@ use crate::rules::{MoveError, Pit, Side};
 use crate::session::commands::keys_said;
 use crate::session::{Asking, SessionCommand};
 use crate::tui::chrome::HelpScroll;
+use crate::tui::clipboard;
 use crate::tui::digits::{DIGIT_WAIT, Entered};
 use crate::tui::game::keys::{self, Does};
 use crate::tui::input::{Input, chord_message};
@@ -90,6 +91,7 @@ impl App {
                         | Does::Speed
                         | Does::Theme
                         | Does::Pause
+                        | Does::Copy
                 )
             {
                 return self.act(offer.does, key.code, now);
@@ -185,10 +187,7 @@ impl App {
         } else if matches!(self.session.asking(), Asking::Move(_) | Asking::Computer(_)) {
             format!("{name} is not a key here: ? for help.")
         } else {
-            let mut keys = keys_said(&self.session.open_commands(), &[]);
-            if self.can_analyse() {
-                keys.push_str(", A shows its analysis");
-            }
+            let keys = keys_said(&self.session.open_commands(), &[]);
             format!("{name} is not an answer: {keys}.")
         };
         self.notes.say(Note::plain(text));
@@ -215,6 +214,21 @@ impl App {
         }
     }
 
+    /// The position key: the position now (a move being sown is shown
+    /// whole first) on the status line, and its line to the clipboard.
+    fn copy_position(&mut self, now: Instant) {
+        if matches!(self.mode, Mode::Sowing(_)) {
+            self.finish_sowing(now);
+        }
+        match clipboard::copy(&self.session.current().position()) {
+            Ok((said, line)) => {
+                self.notes.say(Note::plain(said));
+                self.copied = Some(line);
+            }
+            Err(said) => self.notes.say(Note::plain(said)),
+        }
+    }
+
     fn open_help(&mut self) {
         self.help_scroll = HelpScroll::default();
         self.dialog = Some(Overlay::Help);
@@ -238,10 +252,10 @@ impl App {
                 let message = self.chosen.switch_theme();
                 self.notes.say(Note::plain(message));
             }
+            Does::Copy => self.copy_position(now),
             Does::Pause => self.toggle_pause(now),
             Does::Step => self.step(now),
             Does::Hurry => self.hurry(now),
-            Does::Analyse => self.open_analysis(),
             Does::Leave(true) => self.quit_now(),
             Does::Leave(false) => {
                 self.dialog = None;
@@ -257,6 +271,7 @@ impl App {
     fn run(&mut self, command: SessionCommand, now: Instant) {
         match command {
             SessionCommand::Help => self.open_help(),
+            SessionCommand::Analyse => self.open_analysis(),
             SessionCommand::Quit if self.session.asking() == Asking::Busy => self.quit_now(),
             SessionCommand::Quit => self.dialog = Some(Overlay::ConfirmQuit),
             SessionCommand::MoveNow => self.move_now(now),

@@ -56,6 +56,12 @@ impl App {
         self.review.next_wake()
     }
 
+    /// The position line the position key asked to copy, here or in the
+    /// analysis on top, once.
+    pub fn take_copied(&mut self) -> Option<String> {
+        self.copied.take().or_else(|| self.review.take_copy())
+    }
+
     /// A new round: the last one's analysis is dropped (which stops its
     /// thread if it is still at work).
     pub(super) fn forget_analysis(&mut self) {
@@ -192,6 +198,32 @@ mod tests {
         assert!(app.wants_quit());
     }
 
+    /// The position key on the game screen: its capital where `c` is a
+    /// pit, the position on the status line (the picture: a snapshot),
+    /// its line handed to the loop once (from the analysis on top too).
+    #[test]
+    fn capital_c_says_the_position_and_hands_its_line_to_the_clipboard() {
+        let t0 = Instant::now();
+        let mut app = crate::tui::game::testing::humans(t0);
+        app.handle_event(&ch('c'), t0);
+        assert_eq!(app.take_copied(), None, "c played pit c");
+        app.handle_event(&ch('C'), t0);
+        let line = app.take_copied().expect("a line to copy");
+        assert_eq!(app.take_copied(), None, "handed over once");
+        let position: crate::rules::Position = line.parse().unwrap();
+        assert_eq!(position.board(), app.game().board());
+        insta::assert_snapshot!(render(&app, 100, 30));
+        // at the end of a round, from the analysis on top
+        let mut app = tiny_round_over(t0);
+        app.handle_event(&ch('A'), t0);
+        wait_for_the_analysis(&mut app, t0);
+        app.handle_event(&ch('c'), t0);
+        let line = app.take_copied().expect("the analysis's line");
+        let start: crate::rules::Position = line.parse().unwrap();
+        let rules = Rules::KALAH.with_pits(2).unwrap().with_seeds(1).unwrap();
+        assert_eq!(start.board(), &crate::rules::Board::new(rules));
+    }
+
     #[test]
     fn the_help_and_the_answer_to_a_wrong_key_name_the_analysis() {
         let t0 = Instant::now();
@@ -202,7 +234,7 @@ mod tests {
             .message()
             .map(|n| n.text.clone())
             .unwrap_or_default();
-        assert!(said.contains("A shows its analysis"), "{said}");
+        assert!(said.contains("A shows this round's analysis"), "{said}");
         app.handle_event(&ch('?'), t0);
         let screen = render(&app, 100, 50);
         assert!(screen.contains("this round's analysis"), "{screen}");
