@@ -72,14 +72,11 @@ pub enum Command {
     Completions(CompletionsCmd),
 }
 
-/// Options of `mancala engine`.
+/// Options of `mancala engine`: none (the protocol's `setoption` sets
+/// them; the Oware endgame database is the one kept in the data
+/// directory).
 #[derive(Debug, Args)]
-pub struct EngineCmd {
-    /// Oware: build the endgame database of positions with at most this
-    /// many seeds on the board, in the background while the engine plays (0: none).
-    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u8).range(0..=12))]
-    pub endgame_seeds: u8,
-}
+pub struct EngineCmd {}
 
 /// Options of `mancala completions`.
 #[derive(Debug, Args)]

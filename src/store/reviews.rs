@@ -1,8 +1,8 @@
 //! The analysis of the recorded rounds behind the statistics
 //! (`mancala stats --analysis`): each round counted in `stats.jsonl` is
 //! found in `records/` by its id (the record's `# Round id:` line and the
-//! statistics line's `"id"`), analysed ([`Analyst::round`]) and summed up
-//! per side ([`RoundLoss`]).
+//! statistics line's `"id"`), analysed ([`Analyst::round_from`], Kalah
+//! and Oware alike) and summed up per side ([`RoundLoss`]).
 //!
 //! # The cache
 //! Analysing a record takes seconds (up to the think time for each of its
@@ -293,10 +293,6 @@ impl Reviews {
         self.files_read.add();
         let bytes = files::read_bytes(&file.path, MAX_RECORD_BYTES as u64, Follow::Never).ok()?;
         let record = Record::parse(std::str::from_utf8(&bytes).ok()?).ok()?;
-        // The analysis is Kalah's (its solver values the moves).
-        if record.config.game != crate::rules::Game::Kalah {
-            return None;
-        }
         let hash = hex(&Sha256::digest(&bytes));
         if let Some(line) = self.cache.get(&hash)
             && line.serves(record.moves.len(), think_ms)
@@ -318,7 +314,7 @@ impl Reviews {
             .analyst
             .get_or_insert_with(Analyst::new)
             .round_from(
-                record.start_board(),
+                record.start_round(),
                 &record.moves,
                 &PositionBudget::time(self.think),
                 progress,
@@ -495,7 +491,7 @@ mod tests {
     use crate::analysis::Analyst;
     use crate::game::{FirstMover, MatchConfig, Seat, Tally};
     use crate::players::PlayerKind;
-    use crate::rules::{Board, Rules, Side};
+    use crate::rules::{Game, GameRound, NoTrace, Rules, Side};
     use crate::store::save::ROUND_ID_LINE;
     use std::fs;
 
@@ -504,18 +500,22 @@ mod tests {
     /// A whole round of Kalah(4,3), each move the `choice`-th legal one
     /// (wrapping), as a record kept under round id `id`.
     fn record_text(id: &str, choice: usize) -> (Record, String) {
-        let rules = Rules::new(4, 3).unwrap();
-        let mut board = Board::starting(rules, Side::South);
+        record_text_of(Game::Kalah, Rules::new(4, 3).unwrap(), id, choice)
+    }
+
+    /// [`record_text`] of a round of `game` under `rules`.
+    fn record_text_of(game: Game, rules: Rules, id: &str, choice: usize) -> (Record, String) {
+        let mut round = GameRound::starting(game, rules, None, Side::South);
         let mut moves = Vec::new();
-        while !board.is_over() {
-            let legal: Vec<_> = board.legal_moves().collect();
+        while !round.position().is_over() {
+            let legal: Vec<_> = round.position().legal_moves().collect();
             let pit = legal[(choice + moves.len()) % legal.len()];
-            board.play(pit).unwrap();
+            round.play(pit, &mut NoTrace).unwrap();
             moves.push(pit);
         }
         let record = Record {
             config: MatchConfig {
-                game: crate::rules::Game::Kalah,
+                game,
                 rules,
                 seats: [
                     Seat::new("Alice", PlayerKind::Human),
@@ -563,15 +563,52 @@ mod tests {
     }
 
     fn expected(record: &Record) -> RoundLoss {
+        expected_within(record, THINK)
+    }
+
+    /// The figures of `record`'s analysis with `think` per position.
+    fn expected_within(record: &Record, think: Duration) -> RoundLoss {
         let analysis = Analyst::new()
             .round_from(
-                record.start_board(),
+                record.start_round(),
                 &record.moves,
-                &PositionBudget::time(THINK),
+                &PositionBudget::time(think),
                 |_, _| {},
             )
             .unwrap();
         RoundLoss::of(&analysis)
+    }
+
+    #[test]
+    fn an_oware_round_is_analysed_and_kept_like_a_kalah_one() {
+        let root = tempfile::tempdir().unwrap();
+        fs::create_dir(root.path().join("records")).unwrap();
+        let (record, text) = record_text_of(Game::Oware, Rules::KALAH, "owa", 1);
+        fs::write(root.path().join("records/r0.txt"), text).unwrap();
+        // No time at all: each search stops at its first look at the
+        // clock, after the same positions on every run (a whole round from
+        // 48 seeds is never proven, and a time limit would not repeat).
+        let think = Duration::ZERO;
+        let mut reviews = Reviews::open(root.path(), think);
+        let mut positions = 0;
+        let loss = reviews
+            .review(&round(Some("owa")), |_, _| positions += 1)
+            .expect("an Oware round is analysed");
+        assert_eq!(loss, expected_within(&record, think));
+        let south = record.moves.len().div_ceil(2);
+        assert_eq!(
+            loss.moves.map(|m| m as usize),
+            [south, record.moves.len() - south]
+        );
+        assert!(loss.estimated.iter().sum::<u32>() > 0, "{loss:?}");
+        assert_eq!(positions, record.moves.len() + 1, "progress told");
+        assert_eq!(reviews.counts().analysed, 1);
+        // Kept: the next run takes it from the cache.
+        let mut again = Reviews::open(root.path(), think);
+        let cached = again
+            .review(&round(Some("owa")), |_, _| panic!("analysed again"))
+            .unwrap();
+        assert_eq!((cached, again.counts().cached), (loss, 1));
     }
 
     #[test]

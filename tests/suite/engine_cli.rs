@@ -1,7 +1,8 @@
 //! `mancala engine` through the real binary: whole games over the
 //! protocol Aualé speaks (Oware, and Kalah by `setoption`), checked move
 //! by move against the rules; `go infinite` stopped; pondering; and bad
-//! input answered without losing the position.
+//! input answered without losing the position; Oware answered from the
+//! endgame database kept in the data directory.
 
 use crate::common;
 
@@ -10,17 +11,26 @@ use std::time::{Duration, Instant};
 
 use common::program::Program;
 use common::scratch::Scratch;
-use mancala::rules::oware::{OwareBoard, OwareRound};
-use mancala::rules::{Board, Pit, Rules, Side};
+use mancala::players::oware::endgame::positions;
+use mancala::players::oware::{Builder, OwareEndgame, Probe};
+use mancala::rules::oware::{OwareBoard, OwareRound, OwareRules};
+use mancala::rules::{Board, Pit, Rules, Score, Side};
+use mancala::store::oware_endgame::{DIR, level_file, level_path};
 
 /// The engine, given `uci` and `isready` and answered.
 fn engine(scratch: &Scratch) -> Program {
-    let mut program = Program::spawn(&scratch.data(), &["engine", "--endgame-seeds", "4"]);
+    let mut program = Program::spawn(&scratch.data(), &["engine"]);
     program.send("uci");
     program.wait_for("uciok", |t| t.contains("uciok\n"));
     program.send("isready");
     program.wait_for("readyok", |t| t.contains("readyok\n"));
     program
+}
+
+/// Sends `quit`; the engine ends at once, and well.
+fn quit(program: &mut Program) {
+    program.send("quit");
+    assert_eq!(program.wait_exit(), 0);
 }
 
 /// The lines starting with `bestmove`.
@@ -114,8 +124,7 @@ fn a_whole_oware_round_is_played_over_the_protocol() {
     assert_eq!(go(&mut program, "go depth 3"), "bestmove 0000");
     let score = round.board().score();
     assert_eq!(score.south + score.north, 48);
-    program.send("quit");
-    assert_eq!(program.wait_exit(), 0);
+    quit(&mut program);
     program.assert_clean("the engine");
 }
 
@@ -146,8 +155,7 @@ fn a_whole_kalah_round_is_played_after_setoption_game_kalah() {
         moves.push(c);
     }
     assert_eq!(letter(4, Pit::new(5)), 'a');
-    program.send("quit");
-    assert_eq!(program.wait_exit(), 0);
+    quit(&mut program);
 }
 
 #[test]
@@ -214,7 +222,7 @@ fn bad_input_is_answered_with_an_error_line_and_changes_nothing() {
         "setoption name Hash value 99999999999".to_string(),
         "ponderhit".to_string(),
         "x".repeat(100_000),
-        String::from_utf8_lossy(b"\xff\xfe\x00 go").into_owned(),
+        String::from_utf8_lossy(b"\xff\xfe\x00 fly").into_owned(),
     ];
     for line in &bad {
         program.send(line);
@@ -236,9 +244,155 @@ fn bad_input_is_answered_with_an_error_line_and_changes_nothing() {
     let mut board = OwareBoard::new();
     board.play(pit(6, 'F')).unwrap();
     assert!(board.legal_moves().contains(pit(6, c)), "{line}");
-    program.send("quit");
-    assert_eq!(program.wait_exit(), 0);
+    quit(&mut program);
     program.assert_clean("the engine");
+}
+
+/// The `info depth` line of the search `go` started, once the engine
+/// (after `debug on`) says its database holds `seeds` or more.
+fn search_with_database(program: &mut Program, fen: &str, seeds: usize) -> String {
+    let start = Instant::now();
+    loop {
+        let seen = program.text().len();
+        program.send(&format!("position fen {fen}"));
+        go(program, "go depth 1");
+        let text = program.text()[seen..].to_string();
+        let held = text
+            .split("endgame database up to ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse::<usize>().ok());
+        if held.is_some_and(|n| n >= seeds) {
+            return text
+                .lines()
+                .find(|l| l.starts_with("info depth 1 "))
+                .unwrap_or_else(|| panic!("no info line:\n{text}"))
+                .to_string();
+        }
+        assert!(
+            start.elapsed() < common::program::PATIENCE,
+            "the database never held {seeds} seeds:\n{text}"
+        );
+        thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_engine_answers_from_the_database_kept_in_the_data_directory() {
+    // Counts 0 and 1 kept as built; count 2 kept with every position
+    // valued `planted` for its mover (well formed, checksummed, and false):
+    // an engine that built its own database would not answer with it.
+    let scratch = Scratch::new("engine-kept");
+    let dir = scratch.data().join(DIR);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut builder = Builder::new();
+    for n in 0..2 {
+        builder.build_next();
+        std::fs::write(
+            level_path(&dir, n),
+            level_file(n, &builder.level_bytes(n).unwrap()),
+        )
+        .unwrap();
+    }
+    // South's only move, A, leaves North to move with two seeds (B and f)
+    // and nothing captured: the position's value is that child's.
+    let fen = "1-0-0-0-0-0-0-0-0-0-0-1-23-23-S";
+    let mut child = OwareBoard::from_houses(
+        OwareRules::ABAPA,
+        &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+        Score {
+            south: 23,
+            north: 23,
+        },
+        Side::South,
+    )
+    .unwrap();
+    child.play(pit(6, 'A')).unwrap();
+    let Probe::Value(truth) = OwareEndgame::build(2).probe(&child) else {
+        panic!("two seeds without a repetition have a value");
+    };
+    let planted: i8 = if truth == 2 { -2 } else { 2 };
+    let bounds = [planted as u8; 2].repeat(positions(2) as usize);
+    std::fs::write(level_path(&dir, 2), level_file(2, &bounds)).unwrap();
+
+    let mut program = engine(&scratch);
+    program.send("debug on");
+    let line = search_with_database(&mut program, fen, 2);
+    let want = format!("info depth 1 score cp {} ", -100 * i32::from(planted));
+    assert!(
+        line.starts_with(&want),
+        "the kept value {planted} (the true one is {truth}): {line}"
+    );
+    // Without the database, the search is an estimate at depth 1.
+    program.send("setoption name UseLeaves value false");
+    program.send(&format!("position fen {fen}"));
+    let before = program.text().len();
+    go(&mut program, "go depth 1");
+    let text = program.text()[before..].to_string();
+    assert!(!text.contains(&want), "{text}");
+    quit(&mut program);
+    program.assert_clean("the engine");
+}
+
+/// The error lines in `text`.
+fn errors(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| l.starts_with("info string error"))
+        .collect()
+}
+
+#[test]
+fn ownbook_as_auale_sends_it_is_taken_without_an_error() {
+    // Aualé sets OwnBook on every engine at every strength (true from
+    // medium up); Aalina takes it. There is no book here: nothing changes.
+    let scratch = Scratch::new("engine-ownbook");
+    let mut program = engine(&scratch);
+    program.send("setoption name OwnBook value true");
+    program.send("setoption name OwnBook value false");
+    program.send("setoption name OwnBook value maybe");
+    program.send("isready");
+    let text = program.wait_for("readyok", |t| t.matches("readyok").count() == 2);
+    assert_eq!(
+        errors(&text),
+        ["info string error: setoption OwnBook: the value is true or false"],
+        "{text}"
+    );
+    quit(&mut program);
+}
+
+#[test]
+fn words_before_a_command_are_skipped_and_the_command_done() {
+    // "If the engine receives an unknown command or token it should just
+    // ignore it and try to parse the rest of the string" (Aalina reads a
+    // word at a time): the command after them is done.
+    let scratch = Scratch::new("engine-skip");
+    let mut program = engine(&scratch);
+    program.send("joho isready");
+    let text = program.wait_for("readyok", |t| t.matches("readyok").count() == 2);
+    assert!(errors(&text).is_empty(), "{text}");
+    quit(&mut program);
+}
+
+#[test]
+fn go_with_limits_it_does_not_know_still_answers_a_bestmove() {
+    // A runner's `go searchmoves …` or `go mate N`: the words are skipped
+    // and the search answers, as Aalina's does (a `go` left unanswered
+    // hangs the runner).
+    let scratch = Scratch::new("engine-go-unknown");
+    let mut program = engine(&scratch);
+    program.send("position startpos moves F");
+    let line = go(&mut program, "go searchmoves a b depth 2 mate 3");
+    let (best, _) = parse_bestmove(&line);
+    let mut board = OwareBoard::new();
+    board.play(pit(6, 'F')).unwrap();
+    assert!(
+        board
+            .legal_moves()
+            .contains(pit(6, best.chars().next().unwrap())),
+        "{line}"
+    );
+    assert!(errors(&program.text()).is_empty(), "{}", program.text());
+    quit(&mut program);
 }
 
 #[test]

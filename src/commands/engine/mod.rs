@@ -15,15 +15,15 @@ mod think;
 
 use std::io::{BufRead, Read};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::cli::EngineCmd;
 use crate::players::Limits;
-use crate::players::oware::{Builder, OwareEndgame};
+use crate::players::oware::{OwareEndgame, shelf};
 use crate::rules::{Game, Side};
 
 use notation::{EnginePosition, shown};
@@ -61,37 +61,6 @@ impl EngineOutput {
 
     fn failed(&self) -> bool {
         self.failed.load(Ordering::Acquire)
-    }
-}
-
-/// The Oware endgame database as far as it is built, grown on a thread of
-/// its own so that no command waits for it.
-#[derive(Default)]
-struct Shelf {
-    built: Mutex<Arc<OwareEndgame>>,
-}
-
-impl Shelf {
-    fn current(&self) -> Arc<OwareEndgame> {
-        Arc::clone(
-            &self
-                .built
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-        )
-    }
-
-    /// Builds every seed count up to `max_seeds`, publishing each.
-    fn grow(self: Arc<Self>, max_seeds: usize, stop: Arc<AtomicBool>) {
-        let mut builder = Builder::new();
-        while builder.built() <= max_seeds && !stop.load(Ordering::Relaxed) {
-            builder.build_next();
-            let db = Arc::new(builder.database());
-            *self
-                .built
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner) = db;
-        }
     }
 }
 
@@ -170,7 +139,6 @@ struct Service {
     deadline: Option<Instant>,
     hash_mb: usize,
     use_endgame: bool,
-    shelf: Arc<Shelf>,
     debug: bool,
 }
 
@@ -178,16 +146,12 @@ struct Service {
 ///
 /// # Errors
 /// None so far: every bad input is answered on standard output.
-pub fn run(cmd: &EngineCmd) -> anyhow::Result<ExitCode> {
+pub fn run(EngineCmd {}: &EngineCmd) -> anyhow::Result<ExitCode> {
     let out = EngineOutput::default();
-    let shelf = Arc::new(Shelf::default());
-    let stop_growing = Arc::new(AtomicBool::new(false));
-    let grower = {
-        let shelf = Arc::clone(&shelf);
-        let stop = Arc::clone(&stop_growing);
-        let max = usize::from(cmd.endgame_seeds);
-        (max > 0).then(|| thread::spawn(move || shelf.grow(max, stop)))
-    };
+    // The process's shared Oware endgame database: read from the data
+    // directory (or built there, a seed count at a time, on a thread of
+    // low priority) from now on, so that the first `go` has what is kept.
+    shelf().wake();
     let (send, lines) = mpsc::channel();
     thread::spawn(move || read_lines(std::io::stdin(), &send));
     let mut engine = Service {
@@ -199,7 +163,6 @@ pub fn run(cmd: &EngineCmd) -> anyhow::Result<ExitCode> {
         deadline: None,
         hash_mb: DEFAULT_HASH_MB,
         use_endgame: true,
-        shelf,
         debug: false,
     };
     loop {
@@ -239,10 +202,8 @@ pub fn run(cmd: &EngineCmd) -> anyhow::Result<ExitCode> {
         }
     }
     engine.stop_search();
-    stop_growing.store(true, Ordering::Relaxed);
-    // The database grows one seed count at a time; the last one is not
-    // waited for.
-    drop(grower);
+    // The database's grower is not waited for: a count it was building is
+    // built again at the next start (the counts written are kept).
     Ok(ExitCode::SUCCESS)
 }
 
@@ -350,6 +311,11 @@ impl Service {
             },
             // The GUI says whether it will ask for pondering: nothing to do.
             "ponder" => check(value).map(|_| ()),
+            // Aualé sends it to every engine, at every strength: there is
+            // no opening book to switch, so nothing to do (not offered).
+            "ownbook" => {
+                check(value).map(|_| self.debug("no opening book: OwnBook changes nothing"))
+            }
             "useleaves" => check(value).map(|on| self.use_endgame = on),
             _ => Err(format!("unknown option '{}'", shown(name))),
         };
@@ -367,6 +333,9 @@ impl Service {
             self.error("go: the engine is not ready");
             return;
         };
+        if !go.ignored.is_empty() {
+            self.debug(&format!("go: skipped {}", go.ignored.join(" ")));
+        }
         let budget = move_budget(go, self.position.to_move());
         let hold = go.infinite || go.ponder;
         let limits = Limits {
@@ -379,7 +348,7 @@ impl Service {
             stop: Arc::new(AtomicBool::new(false)),
         };
         let endgame = if self.use_endgame {
-            self.shelf.current()
+            shelf().current()
         } else {
             Arc::new(OwareEndgame::default())
         };

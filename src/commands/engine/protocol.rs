@@ -7,7 +7,8 @@
 //! `position startpos|fen F [moves M]`, `go` with `depth`, `movetime`,
 //! `nodes`, `infinite`, `ponder`, `wtime`, `btime`, `winc`, `binc`,
 //! `movestogo`, then `stop`, `ponderhit`, `wait` (until the search ends)
-//! and `quit`.
+//! and `quit`. As the protocol asks (and Aalina does), words not
+//! understood before a command, or among `go`'s limits, are skipped.
 
 use super::notation::shown;
 
@@ -39,6 +40,9 @@ pub struct Go {
     pub increment: [Option<u64>; 2],
     /// Moves until the next time control.
     pub moves_to_go: Option<u64>,
+    /// Words not understood, skipped as the protocol asks (`searchmoves`,
+    /// `mate`, and what follows them): the search goes on without them.
+    pub ignored: Vec<String>,
 }
 
 /// One command.
@@ -73,17 +77,37 @@ pub enum EngineCommand {
     Quit,
 }
 
-/// Reads one line. Blank lines are `Ok(None)`.
+/// The words that begin a command.
+const COMMANDS: [&str; 11] = [
+    "uci",
+    "isready",
+    "ucinewgame",
+    "stop",
+    "ponderhit",
+    "wait",
+    "quit",
+    "debug",
+    "setoption",
+    "position",
+    "go",
+];
+
+/// Reads one line. Blank lines are `Ok(None)`. Words before the first
+/// command word are skipped, as the protocol asks of an engine (and
+/// Aalina does): `joho debug on` is `debug on`.
 ///
 /// # Errors
-/// A message for an unknown command or bad arguments (the command's name
-/// and the offending text escaped).
+/// A message for a line without a command or with bad arguments (the
+/// command's name and the offending text escaped).
 pub fn parse(line: &str) -> Result<Option<EngineCommand>, String> {
-    let mut words = line.split_whitespace();
-    let Some(first) = words.next() else {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some(&start) = words.first() else {
         return Ok(None);
     };
-    let rest: Vec<&str> = words.collect();
+    let Some(at) = words.iter().position(|w| COMMANDS.contains(w)) else {
+        return Err(format!("unknown command '{}'", shown(start)));
+    };
+    let (first, rest) = (words[at], words[at + 1..].to_vec());
     let none = |command: EngineCommand| {
         if rest.is_empty() {
             Ok(Some(command))
@@ -184,7 +208,7 @@ fn go(words: &[&str]) -> Result<Go, String> {
             "winc" => go.increment[0] = Some(number()?),
             "binc" => go.increment[1] = Some(number()?),
             "movestogo" => go.moves_to_go = Some(number()?),
-            other => return Err(format!("go: unknown limit '{}'", shown(other))),
+            other => go.ignored.push(shown(other)),
         }
     }
     Ok(go)
@@ -241,6 +265,23 @@ mod tests {
     }
 
     #[test]
+    fn words_not_understood_are_skipped_as_the_protocol_asks() {
+        // Before the command: skipped, the rest read (Aalina reads its
+        // input a word at a time and skips the unknown ones).
+        assert_eq!(
+            parse("joho debug on"),
+            Ok(Some(EngineCommand::Debug(Some(true))))
+        );
+        assert_eq!(parse("\u{fffd} isready"), Ok(Some(EngineCommand::IsReady)));
+        // Inside `go`: skipped, and the search still starts.
+        let Ok(Some(EngineCommand::Go(go))) = parse("go searchmoves A B depth 4 mate 3") else {
+            panic!("go with words it does not know");
+        };
+        assert_eq!(go.depth, Some(4));
+        assert_eq!(go.ignored, ["searchmoves", "A", "B", "mate", "3"]);
+    }
+
+    #[test]
     fn bad_commands_are_reasons_with_the_text_escaped() {
         for (line, says) in [
             ("fly", "unknown command 'fly'"),
@@ -249,7 +290,6 @@ mod tests {
             ("go depth 0", "from 1 up"),
             ("go movetime -5", "'-5' is not a whole number"),
             ("go movetime 99999999999999999999999", "not a whole number"),
-            ("go sideways", "unknown limit"),
             ("position", "startpos or fen"),
             ("position fen", "is missing"),
             ("position startpos FfBe", "expected moves"),
