@@ -1,5 +1,5 @@
-//! The engine of `mancala`: everything that needs speed and nothing that
-//! touches a terminal, a file or a socket. Its modules live beside the rest
+//! The engine of `mancala`: everything that needs speed, and nothing that
+//! draws on a terminal, keeps a file or opens a socket. Its modules live beside the rest
 //! of the program's in `src/` (one tree to read); this crate compiles them
 //! on their own so that the tests build them optimised once while the
 //! front ends build unoptimised (see the root `Cargo.toml`'s `fast` profile).
