@@ -162,6 +162,10 @@ fn a_match_killed_mid_round_resumes_on_the_same_board() {
     assert!(killed.success());
     drop(first);
     assert_eq!(std::fs::read_to_string(&saves[0]).unwrap(), saved);
+    // A killed process lets go of the match's lock only once it has
+    // exited, a moment after the signal; a copy started before that is
+    // rightly told another window plays the match.
+    wait_until_unlocked(&data.join("locks"));
 
     let Some(second) = Tmux::start("resume-2", 80, 24, &game) else {
         return;
@@ -521,4 +525,24 @@ fn on_twelve_pits_q_plays_its_pit_and_esc_and_capitals_are_the_commands() {
     assert_eq!(bar.trim(), "y quit  n back", "{asked}");
     tmux.keys(&["y"]);
     assert_eq!(wait_for_line(&status), "0");
+}
+
+/// Waits (at most 10 s) until no program holds a lock file in `locks`.
+fn wait_until_unlocked(locks: &std::path::Path) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let held = std::fs::read_dir(locks).unwrap().any(|entry| {
+            let file = std::fs::File::open(entry.unwrap().path()).unwrap();
+            file.try_lock().is_err()
+        });
+        if !held {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "a lock in {} is still held",
+            locks.display()
+        );
+        sleep(Duration::from_millis(20));
+    }
 }
