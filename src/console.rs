@@ -16,7 +16,11 @@ use std::io::{self, Write as _};
 /// mancala::console::warn(format_args!("mancala: {}", "a warning"));
 /// ```
 pub fn warn(text: impl Display) {
-    let _ = writeln!(io::stderr().lock(), "{text}");
+    // One write: standard error is unbuffered, and a line written in
+    // pieces interleaves with other output (seen: "mancala: " alone).
+    let _ = io::stderr()
+        .lock()
+        .write_all(format!("{text}\n").as_bytes());
 }
 
 /// Writes `text` and a line break to standard output and flushes it; a

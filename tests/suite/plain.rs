@@ -1095,11 +1095,19 @@ fn keeping_never_switches_off_after_a_failed_write() {
     for letter in &first {
         game.send(letter);
     }
-    let out = game.wait_for("play again", |t| t.contains("Play again? (y/n)"));
-    // Each move's save, and the next round's at the round's end.
+    game.wait_for("play again", |t| t.contains("Play again? (y/n)"));
+    // Each move's save, and the next round's at the round's end: standard
+    // error is read apart from standard output, so its lines may come in
+    // after the question.
+    let saves = first.len() + 1;
+    let out = game.wait_for("every failed save said", |t| {
+        t.matches("could not save the match").count() >= saves
+            && t.contains("could not record the round")
+            && t.contains("could not count the round")
+    });
     assert_eq!(
         out.matches("could not save the match").count(),
-        first.len() + 1,
+        saves,
         "{out}"
     );
     assert!(out.contains("could not record the round"), "{out}");

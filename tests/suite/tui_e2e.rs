@@ -345,6 +345,9 @@ fn ctrl_letters_do_not_play_and_the_speed_chosen_is_kept_for_the_next_game() {
     else {
         return;
     };
+    // The key bar is the first frame's last line: once it is on the
+    // screen, so is the board (a capture can catch the frame half drawn).
+    tmux.wait_for("q quit");
     let opening = tmux.wait_for("150 ms per seed");
     // Ctrl-D is not d, Ctrl-U not u: nothing is played, the screen says why.
     tmux.keys(&["C-d"]);
