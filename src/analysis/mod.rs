@@ -870,6 +870,18 @@ mod tests {
 
     use crate::players::oware::tests::Memo as OwareMemo;
 
+    /// `m` is an estimate: not exact, one best move named (not all of
+    /// them), and both values inside bounds that are apart.
+    fn assert_an_estimate(m: &MoveAnalysis) {
+        assert!(!m.exact(), "{m:?}");
+        assert!(!m.all_best);
+        assert_eq!(m.best.len(), 1);
+        for v in [m.before, m.after] {
+            assert!(v.lower <= v.value && v.value <= v.upper, "{v:?}");
+            assert!(v.lower < v.upper);
+        }
+    }
+
     /// The margin of `board`'s mover in captured seeds now.
     fn oware_margin(board: &OwareBoard) -> i32 {
         let score = board.score();
@@ -997,13 +1009,7 @@ mod tests {
             )
             .unwrap();
         for m in &analysis.moves {
-            assert!(!m.exact(), "{m:?}");
-            assert!(!m.all_best);
-            assert_eq!(m.best.len(), 1);
-            for v in [m.before, m.after] {
-                assert!(v.lower <= v.value && v.value <= v.upper, "{v:?}");
-                assert!(v.lower < v.upper);
-            }
+            assert_an_estimate(m);
         }
         let json = analysis.to_json();
         assert_eq!(json["game"], "oware");
@@ -1200,13 +1206,7 @@ mod tests {
             .round(rules, Side::South, &[first], &budget, |_, _| {})
             .unwrap();
         let m = &analysis.moves[0];
-        assert!(!m.exact());
-        assert!(!m.all_best);
-        assert_eq!(m.best.len(), 1);
-        for v in [m.before, m.after] {
-            assert!(v.lower <= v.value && v.value <= v.upper, "{v:?}");
-            assert!(v.lower < v.upper);
-        }
+        assert_an_estimate(m);
         let json = analysis.to_json();
         assert_eq!(json["moves"][0]["exact"], false);
         assert_eq!(json["moves"][0]["bounds_before"][0], m.before.lower);

@@ -301,6 +301,22 @@ mod tests {
         }
     }
 
+    /// Asks `worker` for a hint in `board` under `id`; the one answer's
+    /// hint (a panic naming the answers when it is anything else).
+    fn hint_from(worker: &mut Worker, id: u64, board: GameBoard) -> Hint {
+        worker.submit(Request::Hint { id, board });
+        let answers = wait_for(worker);
+        match answers[..] {
+            [
+                Answer::Hint {
+                    id: answered,
+                    hint: Some(hint),
+                },
+            ] if answered == id => hint,
+            _ => panic!("{answers:?}"),
+        }
+    }
+
     fn wait_for(worker: &mut Worker) -> Vec<Answer> {
         let until = Instant::now() + Duration::from_secs(10);
         loop {
@@ -375,20 +391,7 @@ mod tests {
     fn hints_are_worked_out_off_the_calling_thread() {
         let mut worker = Worker::new(&config(), Duration::from_millis(100), 7);
         let board = Board::new(Rules::KALAH);
-        worker.submit(Request::Hint {
-            id: 9,
-            board: GameBoard::Kalah(board),
-        });
-        let answers = wait_for(&mut worker);
-        let [
-            Answer::Hint {
-                id: 9,
-                hint: Some(hint),
-            },
-        ] = answers[..]
-        else {
-            panic!("{answers:?}");
-        };
+        let hint = hint_from(&mut worker, 9, GameBoard::Kalah(board));
         assert!(board.legal_moves().contains(hint.pit));
     }
 
@@ -482,17 +485,7 @@ mod tests {
         assert!(board.check(pit).is_ok());
         // the person's hint in the same position, within the think time
         let mut worker = Worker::new(&config, Duration::from_millis(100), 7);
-        worker.submit(Request::Hint { id: 6, board });
-        let answers = wait_for(&mut worker);
-        let [
-            Answer::Hint {
-                id: 6,
-                hint: Some(hint),
-            },
-        ] = answers[..]
-        else {
-            panic!("{answers:?}");
-        };
+        let hint = hint_from(&mut worker, 6, board);
         assert!(board.check(hint.pit).is_ok());
         assert!(!hint.exact, "48 seeds are not proven in 100 ms");
     }
