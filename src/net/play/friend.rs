@@ -307,7 +307,7 @@ impl<S: Show> FriendSeat<S> {
             && let Some(hosted) = self.hosted.as_mut()
         {
             let said = hosted.save_again();
-            let saved = !said.show.is_empty();
+            let saved = !hosted.is_unsaved();
             self.apply(said)?;
             if saved {
                 self.prompt()?;

@@ -257,6 +257,12 @@ pub fn host_left(host: &str) -> String {
     )
 }
 
+/// What the player is told when the host's events cannot be followed.
+#[must_use]
+pub fn cannot_go_on(why: impl std::fmt::Display) -> String {
+    format!("The game cannot go on: {why}. The host's match is kept on the host.")
+}
+
 /// What the player is told on leaving.
 #[must_use]
 pub fn you_left(host: &str) -> String {
@@ -463,9 +469,7 @@ impl<S: Show> JoinGame<S> {
         let followed = match self.f.follow(&mut self.session, message) {
             Ok(followed) => followed,
             Err(e) => {
-                self.show.say(&format!(
-                    "The game cannot go on: {e}. The host's match is kept on the host."
-                ))?;
+                self.show.say(&cannot_go_on(e))?;
                 self.link.send(&ToHost::Leave);
                 return Ok(Some(ExitCode::FAILURE));
             }
@@ -723,9 +727,7 @@ impl Follower {
                         crate::game::names::shown(&pit.to_string())
                     ));
                 };
-                if self.pending.is_some_and(|(p, _)| p == at) {
-                    self.pending = None;
-                }
+                self.pending.take_if(|(p, _)| *p == at);
                 let events = session.handle_for(by, SessionCommand::Play(pit));
                 if let Some(SessionEvent::Refused(e)) = events.first() {
                     return disagree(format!(
@@ -766,9 +768,7 @@ impl Follower {
             }
             ToJoiner::UndoDeclined => return news(Happening::UndoDeclined { by: HOST_SIDE }),
             ToJoiner::MoveRefused { at, why } => {
-                if self.pending.is_some_and(|(p, _)| p == at) {
-                    self.pending = None;
-                }
+                self.pending.take_if(|(p, _)| *p == at);
                 let host = session.current().name(HOST_SIDE);
                 return news(Happening::Said(match why {
                     NotNow::TakeBackAsked => format!(

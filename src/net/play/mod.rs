@@ -43,7 +43,9 @@ mod joiner;
 
 pub use friend::FriendSeat;
 pub use host::HostGame;
-pub use joiner::{Followed, Follower, JoinGame, JoinLink, Linked, greeting, host_left, you_left};
+pub use joiner::{
+    Followed, Follower, JoinGame, JoinLink, Linked, cannot_go_on, greeting, host_left, you_left,
+};
 
 /// What `mancala host` was asked for.
 #[derive(Clone, Debug)]

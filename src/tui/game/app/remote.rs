@@ -30,7 +30,9 @@ use super::{App, Mode, Note, Overlay, Tone, key_name};
 use crate::game::Match;
 use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE};
 use crate::net::message::{ToHost, ToJoiner};
-use crate::net::play::{Ask, Command, Followed, Follower, greeting, help_text, host_left, opening};
+use crate::net::play::{
+    Ask, Command, Followed, Follower, cannot_go_on, greeting, help_text, host_left, opening,
+};
 use crate::rules::{Pit, Side};
 use crate::session::SessionCommand;
 use crate::tui::game::keys::Does;
@@ -397,9 +399,7 @@ impl App {
         }
         match followed {
             Err(e) => {
-                self.warn(format!(
-                    "The game cannot go on: {e}. The host's match is kept on the host."
-                ));
+                self.warn(cannot_go_on(e));
                 if let Some(remote) = self.remote.as_mut() {
                     remote.outbox.push(ToHost::Leave);
                     remote.ended = Some(1);
