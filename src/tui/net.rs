@@ -291,7 +291,7 @@ impl NetEnd for JoinEngine {
                 None
             }
             Linked::Failed(why) => {
-                if !why.is_empty() {
+                if let Some(why) = why {
                     self.say(why);
                 }
                 Some(ExitCode::FAILURE)

@@ -44,8 +44,8 @@ pub enum Linked {
     Nothing,
     /// Connected again: the host's welcome.
     Welcome(ToJoiner),
-    /// It gave up: why; the program ends.
-    Failed(String),
+    /// It gave up: why, where there are words for it; the program ends.
+    Failed(Option<String>),
 }
 
 impl JoinLink {
@@ -176,16 +176,16 @@ impl JoinLink {
                 match &first {
                     ToJoiner::Welcome { seat_key, .. } => self.seat_key = Some(seat_key.clone()),
                     ToJoiner::Refused { text } | ToJoiner::Error { text } => {
-                        return Linked::Failed(crate::net::remote_text(text));
+                        return Linked::Failed(Some(crate::net::remote_text(text)));
                     }
-                    _ => return Linked::Failed(String::new()),
+                    _ => return Linked::Failed(None),
                 }
                 self.lost = None;
                 self.last_sent = Instant::now();
                 Linked::Welcome(first)
             }
             Err(e @ (SessionError::WrongCode | SessionError::Version(_))) => {
-                Linked::Failed(link::join_failure(&setup.address, &setup.code, &e))
+                Linked::Failed(Some(link::join_failure(&setup.address, &setup.code, &e)))
             }
             Err(e) if Instant::now() < deadline => {
                 // Told to wait: come back then, not sooner, but never past
@@ -198,10 +198,10 @@ impl JoinLink {
                 self.lost = Some((deadline, (Instant::now() + pause).min(deadline)));
                 Linked::Nothing
             }
-            Err(e) => Linked::Failed(format!(
+            Err(e) => Linked::Failed(Some(format!(
                 "Could not reconnect to {host}'s match. {} Run the same command again to go on: the match is saved on {host}'s machine.",
                 link::join_failure(&setup.address, &setup.code, &e)
-            )),
+            ))),
         }
     }
 }
@@ -343,7 +343,7 @@ impl<S: Show> JoinGame<S> {
         match self.link.tick(&self.host_name()) {
             Linked::Nothing => Ok(None),
             Linked::Failed(why) => {
-                if !why.is_empty() {
+                if let Some(why) = why {
                     self.show.say(&why)?;
                 }
                 Ok(Some(ExitCode::FAILURE))

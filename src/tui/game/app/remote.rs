@@ -384,18 +384,18 @@ impl App {
     /// the network has goes to the log, and what the host asks now
     /// decides what the player may do.
     fn follow_host(&mut self, message: ToJoiner, now: Instant) {
-        let Some(mut follower) = self.remote.as_mut().and_then(|r| r.follower.take()) else {
+        let before = self.session.asking();
+        let Some(remote) = self.remote.as_mut() else {
             return;
         };
-        let before = self.session.asking();
+        let Some(follower) = remote.follower.as_mut() else {
+            return;
+        };
         let followed = follower.follow(&mut self.session, message);
-        let m = self.session.current();
-        let resent = matches!(followed, Ok(Followed::Welcomed))
-            .then(|| follower.resend(m))
-            .flatten();
-        if let Some(remote) = self.remote.as_mut() {
-            remote.follower = Some(follower);
-            remote.outbox.extend(resent);
+        if matches!(followed, Ok(Followed::Welcomed)) {
+            remote
+                .outbox
+                .extend(follower.resend(self.session.current()));
         }
         match followed {
             Err(e) => {
