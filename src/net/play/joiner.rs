@@ -349,12 +349,16 @@ impl<S: Show> JoinGame<S> {
                 Ok(Some(ExitCode::FAILURE))
             }
             Linked::Welcome(first) => {
-                if let Err(e) = self.f.follow(&mut self.session, first) {
-                    self.show.say(&format!("The game cannot go on: {e}."))?;
-                    return Ok(Some(ExitCode::FAILURE));
-                }
+                let again = match self.f.follow(&mut self.session, first) {
+                    Ok(Followed::Welcomed(again)) => again,
+                    Ok(_) => None,
+                    Err(e) => {
+                        self.show.say(&format!("The game cannot go on: {e}."))?;
+                        return Ok(Some(ExitCode::FAILURE));
+                    }
+                };
                 self.welcomed(true)?;
-                if let Some(again) = self.f.resend(self.session.current()) {
+                if let Some(again) = again {
                     self.link.send(&again);
                 }
                 self.prompt()?;
@@ -557,8 +561,9 @@ pub enum Followed {
     Events(Vec<SessionEvent>),
     /// What only the network has (a request, an answer, the end).
     News(Happening),
-    /// The match was taken from the host's welcome.
-    Welcomed,
+    /// The match was taken from the host's welcome; with the move the
+    /// host never saved, to send again ([`Follower::resend`]).
+    Welcomed(Option<ToHost>),
     /// Nothing to show (the question asked is [`Follower::ask`]).
     Nothing,
 }
@@ -571,7 +576,7 @@ impl Followed {
         match self {
             Followed::Events(events) => happenings(events, m),
             Followed::News(what) => vec![what],
-            Followed::Welcomed | Followed::Nothing => Vec::new(),
+            Followed::Welcomed(_) | Followed::Nothing => Vec::new(),
         }
     }
 }
@@ -614,7 +619,7 @@ impl Follower {
 
     /// After a reconnection to `m`: the move the host never saved, sent
     /// again (one it saved is in the match already and is never resent).
-    pub fn resend(&mut self, m: &Match) -> Option<ToHost> {
+    fn resend(&mut self, m: &Match) -> Option<ToHost> {
         self.pending = self.pending.take().filter(|&(at, _)| at == At::of(m));
         let (at, pit) = self.pending?;
         Some(ToHost::Move { at, pit })
@@ -756,7 +761,7 @@ impl Follower {
             ToJoiner::Welcome { state, .. } => {
                 session.follow(state.to_match().map_err(|e| RemoteText::new(&e))?);
                 self.asked = None;
-                return Ok(Followed::Welcomed);
+                return Ok(Followed::Welcomed(self.resend(session.current())));
             }
             ToJoiner::Asked { question } => {
                 self.question = Some(question).filter(|&q| self.answered != Some(q));

@@ -392,10 +392,8 @@ impl App {
             return;
         };
         let followed = follower.follow(&mut self.session, message);
-        if matches!(followed, Ok(Followed::Welcomed)) {
-            remote
-                .outbox
-                .extend(follower.resend(self.session.current()));
+        if let Ok(Followed::Welcomed(again)) = &followed {
+            remote.outbox.extend(again.clone());
         }
         match followed {
             Err(e) => {
@@ -419,7 +417,7 @@ impl App {
                 }
                 self.notes.log_lines(lines.into_iter().map(Note::plain));
             }
-            Ok(Followed::Welcomed) => {
+            Ok(Followed::Welcomed(_)) => {
                 self.settle();
                 self.cursor = [None; 2];
                 self.hint = None;
