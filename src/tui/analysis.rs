@@ -969,12 +969,9 @@ mod tests {
         let position: crate::rules::Position = line.parse().unwrap();
         assert_eq!(position.board(), &boards[2], "before move 3");
         let text = screen(&view, 120, 26);
-        assert!(
-            text.contains(&format!("Position (sent to the clipboard): {line}")),
-            "{text}"
-        );
+        assert!(text.contains(&format!("Position: {line}")), "{text}");
         press(&mut view, KeyCode::Char('?'));
-        assert!(screen(&view, 100, 40).contains("the one-line notation"));
+        assert!(screen(&view, 100, 40).contains("one-line notation; copied where OSC 52 works"));
     }
 
     #[test]
