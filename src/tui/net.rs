@@ -276,11 +276,9 @@ impl NetEnd for JoinEngine {
                 }
                 Ok(message) => self.follow(message),
                 Err(e) => {
-                    self.link.lost();
-                    self.say(format!("Connection lost ({e})."));
-                    let name = self.host.clone();
-                    self.news
-                        .push(News::Show(Shown::Ask(Ask::Reconnecting { name })));
+                    let (said, ask) = self.link.lost(&e, &self.host);
+                    self.say(said);
+                    self.news.push(News::Show(Shown::Ask(ask)));
                 }
             }
         }
