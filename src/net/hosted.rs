@@ -289,9 +289,8 @@ impl Hosted {
                     let at = At::of(self.current());
                     tell.push(ToJoiner::TookBack { at, by });
                 }
-                // Both answer "Play again?" afresh.
-                SessionEvent::RoundOver(..) => self.again = [None, None],
                 SessionEvent::RoundOpened(..) => {
+                    // Both answer the next "Play again?" afresh.
                     self.again = [None, None];
                     let m = self.current();
                     let (round, starter) = (m.round(), m.starter());
