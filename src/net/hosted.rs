@@ -239,7 +239,12 @@ impl Hosted {
         }
         let mut state = Snapshot::of(m);
         let told = usize::try_from(self.told_at().ply).unwrap_or(usize::MAX);
-        state.moves = state.moves.split(',').take(told).collect::<Vec<_>>().join(",");
+        state.moves = state
+            .moves
+            .split(',')
+            .take(told)
+            .collect::<Vec<_>>()
+            .join(",");
         // A request made before the joiner went away no longer stands.
         self.undo = None;
         let mut said = Said::default();

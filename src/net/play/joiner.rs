@@ -139,7 +139,10 @@ impl JoinLink {
         let now = Instant::now();
         self.lost = Some((now + self.setup.reconnect_for, now));
         let name = host.to_string();
-        (format!("Connection lost ({why})."), Ask::Reconnecting { name })
+        (
+            format!("Connection lost ({why})."),
+            Ask::Reconnecting { name },
+        )
     }
 
     /// How long the caller may wait before calling [`JoinLink::tick`].
