@@ -64,16 +64,15 @@ impl Show for Feed {
 
     /// The screen's session plays each move the host's session kept.
     fn moved(&mut self, _: &Match, moved: &Moved) -> io::Result<()> {
-        self.news
-            .push(Shown::Played(moved.played.mover(), moved.played.pit()));
+        let command = Command::Play(moved.played.pit());
+        self.news.push(Shown::Kept(moved.played.mover(), command));
         Ok(())
     }
 
     fn show(&mut self, m: &Match, what: &Happening) -> io::Result<()> {
         match what {
-            // The screen words a move, its captures and extra turns, and the
-            // round's result itself, with their marks, as in a local match.
-            Happening::Moved(moved) => self.moved(m, moved),
+            // The screen's session words a move and the round's result
+            // itself (moved), as in a local match.
             Happening::RoundOver { record, .. } => {
                 if let Some(path) = record {
                     self.news.push(Shown::Recorded(format!(
@@ -83,7 +82,11 @@ impl Show for Feed {
                 }
                 Ok(())
             }
-            Happening::NextRound => self.board(m),
+            Happening::NextRound => {
+                self.news
+                    .push(Shown::Kept(HOST_SIDE, Command::Answer(true)));
+                Ok(())
+            }
             other => crate::net::play::show_happening(self, m, other),
         }
     }
@@ -168,16 +171,6 @@ struct JoinEngine {
     news: Vec<Shown>,
 }
 
-impl JoinEngine {
-    fn say(&mut self, text: String) {
-        self.news.push(Shown::Say(text));
-    }
-
-    fn follow(&mut self, message: ToJoiner) {
-        self.news.push(Shown::Host(Box::new(message)));
-    }
-}
-
 impl NetEnd for JoinEngine {
     fn to_host(&mut self, message: ToHost) -> Option<ExitCode> {
         if message == ToHost::Leave {
@@ -196,32 +189,29 @@ impl NetEnd for JoinEngine {
                 _ if !self.link.is_current(id) => {}
                 Ok(ToJoiner::Ping) => {}
                 Ok(ToJoiner::Error { text } | ToJoiner::Refused { text }) => {
-                    self.say(crate::net::remote_text(&text));
+                    self.news.push(Shown::Say(crate::net::remote_text(&text)));
                     return Ok(Some(ExitCode::FAILURE));
                 }
                 Ok(end @ (ToJoiner::Finished | ToJoiner::Leave)) => {
                     self.link.close();
-                    self.follow(end);
+                    self.news.push(Shown::Host(Box::new(end)));
                     return Ok(Some(ExitCode::SUCCESS));
                 }
-                Ok(message) => self.follow(message),
+                Ok(message) => self.news.push(Shown::Host(Box::new(message))),
                 Err(e) => {
                     let (said, ask) = self.link.lost(&e, &self.host);
-                    self.say(said);
-                    self.news.push(Shown::Ask(ask));
+                    self.news.extend([Shown::Say(said), Shown::Ask(ask)]);
                 }
             }
         }
         Ok(match self.link.tick(&self.host) {
             Linked::Nothing => None,
             Linked::Welcome(first) => {
-                self.follow(first);
+                self.news.push(Shown::Host(Box::new(first)));
                 None
             }
             Linked::Failed(why) => {
-                if let Some(why) = why {
-                    self.say(why);
-                }
+                self.news.extend(why.map(Shown::Say));
                 Some(ExitCode::FAILURE)
             }
         })

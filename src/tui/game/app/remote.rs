@@ -6,9 +6,9 @@
 //! host's session, shown as a local match shows its own, and what the
 //! network game asks this player decides whose turn it is. The joiner's
 //! screen follows the host's messages ([`Shown::Host`], see
-//! [`crate::net::play::Follower`]); the host's plays each move its
-//! session kept, either player's ([`Shown::Played`]), and a take-back or a
-//! new round brings the host's match ([`Shown::Board`]). Both are the same
+//! [`crate::net::play::Follower`]); the host's carries out each move and
+//! new round its session kept ([`Shown::Kept`]), and a take-back brings
+//! the host's match ([`Shown::Board`]). Both are the same
 //! [`App`] as a local match (board, cursor, key bar, ★ notes, header,
 //! `+ - t ?`, the quit question), and turn the keys that only the network
 //! has into the commands the network game carries out
@@ -44,8 +44,9 @@ pub enum Shown {
     /// round): the joiner's screen takes it; the host's shows it until
     /// there is a match of its own ([`Shown::Start`]).
     Board(Box<Match>),
-    /// The host's session kept `side`'s move from this pit: play it.
-    Played(Side, Pit),
+    /// The host's session kept this command of `side`'s player (a move,
+    /// the next round): the screen's session carries it out too.
+    Kept(Side, SessionCommand),
     /// Where the round that just ended was recorded.
     Recorded(String),
     /// A message of the host's, for the joiner's screen to follow.
@@ -310,13 +311,13 @@ impl App {
                     self.next_turn(now);
                 }
             }
-            Shown::Played(side, pit) => {
+            Shown::Kept(side, command) => {
                 if let Some(remote) = self.remote.as_mut() {
                     remote.sent = None;
                 }
                 self.cancel_thinking();
                 let before = self.session.asking();
-                let events = self.session.handle_for(side, SessionCommand::Play(pit));
+                let events = self.session.handle_for(side, command);
                 self.show_events(events, before, now);
                 if !matches!(self.mode, Mode::Sowing(_)) {
                     self.next_turn(now);
@@ -324,18 +325,10 @@ impl App {
             }
             Shown::Board(m) => {
                 self.settle();
-                // The round on show: the one just finished at "Play again?".
                 let shown = self.game();
-                let next_round =
-                    self.remote.as_ref().is_some_and(|r| r.started) && shown.round() < m.round();
                 if shown.round() != m.round() || shown.rules() != m.rules() {
                     self.cursor = [None; 2];
                     self.notes.set_round_note(None);
-                }
-                if next_round {
-                    // The new round starts on a clean log, as in a local match.
-                    self.forget_analysis();
-                    self.notes.clear_log();
                 }
                 self.take_match(*m, now);
                 self.hint = None;
@@ -343,10 +336,6 @@ impl App {
                     // The screen shows the host's match from now on.
                     remote.started = true;
                     remote.sent = None;
-                }
-                if next_round {
-                    let opening = self.session.game().round_message();
-                    self.notes.log_lines([Note::from(opening)]);
                 }
                 self.next_turn(now);
             }
@@ -456,7 +445,7 @@ impl App {
     }
 
     /// The joiner chose `pit` (already checked with the rules): the host
-    /// decides it; the board waits for its word ([`Shown::Played`]).
+    /// decides it; the board waits for its word ([`Shown::Kept`]).
     pub(super) fn send_move(&mut self, pit: Pit) {
         self.send(Command::Play(pit));
         if let Some(remote) = self.remote.as_mut().filter(|r| r.follower.is_none()) {
@@ -894,13 +883,18 @@ mod tests {
         let pit = pit(app, letter);
         app.handle_event(&ch(letter), t0);
         assert_eq!(app.take_commands(), [Command::Play(pit)]);
-        app.on_shown(Shown::Played(Side::South, pit), t0);
+        app.on_shown(played(Side::South, pit), t0);
+    }
+
+    /// The host's session kept `side`'s move from `pit`.
+    fn played(side: Side, pit: Pit) -> Shown {
+        Shown::Kept(side, SessionCommand::Play(pit))
     }
 
     /// The host's session kept Michael's move from `letter`, and asks
     /// Alice to move.
     fn friend_plays(app: &mut App, letter: char, t0: Instant) {
-        app.on_shown(Shown::Played(Side::North, pit(app, letter)), t0);
+        app.on_shown(played(Side::North, pit(app, letter)), t0);
         app.on_shown(Shown::Ask(alice_to_move()), t0);
     }
 
@@ -920,7 +914,7 @@ mod tests {
         app.handle_event(&ch('a'), t0);
         assert_eq!(app.take_commands(), [Command::Play(pit(&app, 'a'))]);
         assert!(app.game().moves().is_empty(), "nothing before it is kept");
-        app.on_shown(Shown::Played(Side::South, pit(&app, 'a')), t0);
+        app.on_shown(played(Side::South, pit(&app, 'a')), t0);
         assert_eq!(app.game().moves().len(), 1);
         app.on_shown(Shown::Ask(michael(|name| Ask::Waiting { name })), t0);
         assert_eq!(app.remote_prompt().as_deref(), Some("Waiting for Michael…"));
@@ -935,8 +929,9 @@ mod tests {
         assert_eq!(app.human_to_move(), Some(Side::South));
     }
 
-    /// A take-back both agreed to, and a new round both wanted, come from
-    /// the host's session as its match; the screen shows it.
+    /// A take-back both agreed to comes from the host's session as its
+    /// match; a new round both wanted is opened by the screen's session as
+    /// the host's opened it, on a clean log, as in a local match.
     #[test]
     fn on_the_host_an_agreed_take_back_and_a_new_round_are_shown() {
         let t0 = Instant::now();
@@ -958,14 +953,18 @@ mod tests {
         while app.game().outcome().is_none() {
             let board = app.game().board();
             let (side, pit) = (board.to_move(), board.legal_moves().next().unwrap());
-            app.on_shown(Shown::Played(side, pit), t0);
+            app.on_shown(played(side, pit), t0);
         }
         app.on_shown(Shown::Ask(Ask::PlayAgain), t0);
         assert!(app.round_over());
-        let mut next = app.game().clone();
-        next.next_round();
-        app.on_shown(Shown::Board(Box::new(next)), t0);
+        app.handle_event(&ch('a'), t0);
+        assert!(app.notes().message().is_some(), "a is no answer");
+        app.on_shown(Shown::Kept(Side::South, SessionCommand::Answer(true)), t0);
         assert_eq!(app.game().round(), 2);
+        assert!(app.game().moves().is_empty());
+        let log = log(&app);
+        assert!(log.len() == 1 && log[0].starts_with("Round 2"), "{log:?}");
+        assert!(app.notes().message().is_none(), "nothing said of round 1");
     }
 
     #[test]
