@@ -222,6 +222,24 @@ impl OwareBoard {
         Ok(board)
     }
 
+    /// Whether the round from here is sure to be the round played out
+    /// ([`OwareBoard::played_out`]) with the seeds captured so far added:
+    /// no player can capture more than half of all seeds while a seed is
+    /// still on the board, so the round never stops at 25 (§7.5) with
+    /// seeds left to sweep. Only then is an endgame database's margin the
+    /// real one (its winner always is; RULES.md §7.9). Always true of a
+    /// position played out; with 48 seeds, true only with at most two on
+    /// the board.
+    #[must_use]
+    pub fn ends_as_played_out(&self) -> bool {
+        let on_board = self.seeds_in_houses(Side::South) + self.seeds_in_houses(Side::North);
+        let captured = self.captured();
+        on_board == 0
+            || [captured.south, captured.north]
+                .iter()
+                .all(|&c| 2 * u32::from(c + on_board - 1) <= u32::from(self.total))
+    }
+
     /// The rules in force.
     #[must_use]
     pub const fn rules(&self) -> OwareRules {
