@@ -133,9 +133,17 @@ pub fn unrank(mut index: u64, n: usize) -> [u16; 2 * HOUSES] {
 pub fn mover_first(board: &OwareBoard) -> [u16; 2 * HOUSES] {
     let mut houses = board.houses();
     if board.to_move() == Side::North {
-        houses.rotate_left(HOUSES);
+        turn_round(&mut houses);
     }
     houses
+}
+
+/// The two rows of `houses` swapped (a swap of halves, where
+/// `rotate_left` would call `memmove`: this is the build's inner loop).
+#[inline]
+fn turn_round(houses: &mut [u16; 2 * HOUSES]) {
+    let (first, second) = houses.split_at_mut(HOUSES);
+    first.swap_with_slice(second);
 }
 
 /// The database: one table of bytes per seed count `0..=max_seeds`.
@@ -440,7 +448,7 @@ fn for_each_parent(index: usize, n: usize, mut parent: impl FnMut(usize)) {
     // The child has the parent's opponent to move: the parent's row is
     // the child's second.
     let mut after = child;
-    after.rotate_left(HOUSES);
+    turn_round(&mut after);
     for from in 0..HOUSES {
         if after[from] != 0 {
             continue;

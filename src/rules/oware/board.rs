@@ -215,9 +215,28 @@ impl OwareBoard {
         houses: &[u16],
         to_move: Side,
     ) -> Result<OwareBoard, PositionError> {
-        let mut board = OwareBoard::from_houses(rules, houses, Score::default(), to_move)?;
-        // No capture can reach half of this.
-        board.total = u16::MAX / 4;
+        if houses.len() != 2 * HOUSES {
+            return Err(PositionError::Length {
+                expected: 2 * HOUSES,
+                found: houses.len(),
+            });
+        }
+        let seeds = houses.iter().map(|&c| usize::from(c)).sum::<usize>();
+        if seeds > usize::from(u8::MAX) {
+            return Err(PositionError::TooManySeeds(seeds));
+        }
+        // Built directly (the database's build makes millions of these):
+        // nothing captured, and no capture can reach half of `total`.
+        let mut cells = [0; CELLS];
+        cells[..HOUSES].copy_from_slice(&houses[..HOUSES]);
+        cells[HOUSES + 1..2 * HOUSES + 1].copy_from_slice(&houses[HOUSES..]);
+        let mut board = OwareBoard {
+            cells,
+            rules,
+            to_move,
+            end: None,
+            total: u16::MAX / 4,
+        };
         board.end = board.legal_moves().is_empty().then_some(End::NoFeed);
         Ok(board)
     }
