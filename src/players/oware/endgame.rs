@@ -605,3 +605,80 @@ pub fn checksum(bytes: &[u8]) -> u64 {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Un-sowing finds exactly the positions whose moves lead to each
+    /// position without a capture or the end of the round: the reverse of
+    /// every such move, found by playing every move of every position of
+    /// the count forward.
+    #[test]
+    fn un_sowing_finds_exactly_the_positions_that_lead_to_each_one() {
+        for n in [2, 5, 8] {
+            let count = positions(n) as usize;
+            let mut forward: Vec<Vec<usize>> = vec![Vec::new(); count];
+            for index in 0..count {
+                let board = OwareBoard::played_out(
+                    OwareRules::ABAPA,
+                    &unrank(index as u64, n),
+                    Side::South,
+                )
+                .unwrap();
+                for pit in board.legal_moves() {
+                    let mut child = board;
+                    let played = child.play_unchecked(pit);
+                    if played.captured == 0 && played.end.is_none() {
+                        forward[rank(&mover_first(&child)) as usize].push(index);
+                    }
+                }
+            }
+            let mut found = 0;
+            for (index, expected) in forward.iter_mut().enumerate() {
+                let mut parents = Vec::new();
+                for_each_parent(index, n, |p| parents.push(p));
+                parents.sort_unstable();
+                expected.sort_unstable();
+                assert_eq!(
+                    &parents,
+                    expected,
+                    "{n} seeds, {:?}",
+                    unrank(index as u64, n)
+                );
+                found += parents.len();
+            }
+            assert!(found > 0, "{n} seeds");
+        }
+    }
+
+    /// A sowing of 12 seeds or more laps the board, skipping the house it
+    /// started from: un-sowing the position it leads to finds the one it
+    /// came from.
+    #[test]
+    fn un_sowing_takes_back_a_sowing_that_laps_the_board() {
+        let mut checked = 0;
+        for big in 12..=23u16 {
+            for house in 0..HOUSES {
+                let mut houses = [0u16; 2 * HOUSES];
+                houses[house] = big;
+                houses[(house + 7) % (2 * HOUSES)] = 1;
+                houses[HOUSES + 2] += 2;
+                let n = houses.iter().sum::<u16>() as usize;
+                let board =
+                    OwareBoard::played_out(OwareRules::ABAPA, &houses, Side::South).unwrap();
+                let pit = crate::rules::Pit::new(house as u8);
+                let mut child = board;
+                let played = child.play_unchecked(pit);
+                if played.captured != 0 || played.end.is_some() {
+                    continue;
+                }
+                let mut parents = Vec::new();
+                for_each_parent(rank(&mover_first(&child)) as usize, n, |p| parents.push(p));
+                assert!(parents.contains(&(rank(&houses) as usize)), "{houses:?}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 20, "{checked}");
+    }
+}
