@@ -25,7 +25,8 @@ use crate::net::play::{
 };
 use crate::players::PlayerKind;
 use crate::rules::Rules;
-use crate::session::Moved;
+use crate::session::{Moved, Session};
+use crate::store::Keeper;
 use crate::tui::game::app::{App, Shown};
 use crate::tui::game::computer::Worker;
 use crate::tui::game::world::{Effect, GameMessage};
@@ -356,16 +357,10 @@ fn settings(given: Option<Option<Duration>>) -> (Chosen, Option<PathBuf>, PlayOp
 pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result<ExitCode> {
     let (tx, rx) = mpsc::channel();
     let (chosen, kept_at, options) = settings(given);
-    let shown = placeholder(&setup);
+    let session = Session::following(placeholder(&setup), Keeper::new(None));
     let seat = FriendSeat::open(setup, Feed::default(), tx)?;
-    let app = App::networked(
-        shown,
-        HOST_SIDE,
-        options,
-        *chosen.theme(),
-        (80, 24),
-        Instant::now(),
-    );
+    let app = App::start(session, options, *chosen.theme(), (80, 24), Instant::now());
+    let app = app.networked(HOST_SIDE);
     let engine = HostEngine { seat, rx };
     run_world(app, engine, kept_at, chosen)
 }
