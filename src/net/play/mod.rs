@@ -23,7 +23,6 @@
 
 use std::io;
 use std::net::SocketAddr;
-use std::process::ExitCode;
 use std::time::Duration;
 
 use super::code::JoinCode;
@@ -387,14 +386,6 @@ impl Ask {
     pub fn is_question(&self) -> bool {
         matches!(self, Ask::Resume | Ask::Agree | Ask::PlayAgain)
     }
-}
-
-/// What taking one input did.
-enum Taken {
-    /// The program ends with this code.
-    Exit(ExitCode),
-    /// It went on; `true` when the match or a question changed.
-    Changed(bool),
 }
 
 /// What a line typed by `side`'s player means, read as the session reads
