@@ -71,8 +71,7 @@ pub enum SeatKind {
     /// which arrive over the network.
     Network,
     /// A player whose moves come from outside the session (a computer
-    /// thinking on the front end's thread, a friend over the network): the
-    /// session asks for its move ([`Asking::Computer`]) and takes it as
+    /// thinking on the front end's thread): the session asks for its move ([`Asking::Computer`]) and takes it as
     /// [`SessionCommand::Computer`].
     Outside,
 }

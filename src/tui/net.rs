@@ -59,10 +59,6 @@ impl Show for Feed {
         Ok(())
     }
 
-    fn started(&mut self, m: &Match) -> io::Result<()> {
-        self.board(m)
-    }
-
     /// The screen's session plays each move the host's session kept.
     fn moved(&mut self, _: &Match, moved: &Moved) -> io::Result<()> {
         let command = Command::Play(moved.played.pit());

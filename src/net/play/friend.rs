@@ -263,7 +263,6 @@ impl<S: Show> FriendSeat<S> {
         let Some(keeper) = self.keeper.take() else {
             return Ok(());
         };
-        self.show.started(&m)?;
         let mut hosted = Hosted::new(m, keeper).with_journal(&self.setup.name, note);
         let problem = hosted.take_journal_problem();
         self.hosted = Some(hosted);

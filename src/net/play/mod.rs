@@ -137,14 +137,6 @@ pub trait Show {
     fn echo(&mut self, _line: &str) -> io::Result<()> {
         Ok(())
     }
-    /// The host's match from now on (the friend joined, or a saved match
-    /// was resumed); plain mode has shown it already.
-    ///
-    /// # Errors
-    /// When the output fails.
-    fn started(&mut self, _m: &Match) -> io::Result<()> {
-        Ok(())
-    }
     /// The match as it stands (after a welcome, an undo, a new round).
     ///
     /// # Errors
