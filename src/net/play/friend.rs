@@ -720,10 +720,8 @@ impl<S: Show> FriendSeat<S> {
                 Ok(false)
             }
             Ok(mut messages) => {
-                if let Some((_, mut old)) = self.conn.take() {
-                    // The same player again: the old connection is dead.
-                    old.close();
-                }
+                // The same player again: the old connection is dead.
+                self.close();
                 self.seat.seat(admission);
                 for message in &mut messages {
                     if let ToJoiner::Welcome { seat_key, .. } = message {
