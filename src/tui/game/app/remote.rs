@@ -301,7 +301,7 @@ impl App {
                     self.cursor = [None; 2];
                     self.notes.set_round_note(None);
                 }
-                self.take_match(*m, now);
+                self.session.follow(*m);
                 self.hint = None;
                 self.next_turn(now);
             }
