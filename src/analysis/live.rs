@@ -21,7 +21,26 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::{Analysis, Analyst, PositionBudget, RoundAnalyser};
+use crate::players::solver::{DEFAULT_PLAYER_MEMORY, PLAYER_TABLE_BYTES, Solver};
 use crate::rules::{Board, GameBoard, Pit};
+
+/// The live analysis's table: a player's size, so that it is the one
+/// the players of the process use (an analysis of a record takes 64 MiB of
+/// its own).
+const LIVE_TABLE_BYTES: usize = PLAYER_TABLE_BYTES;
+
+/// The live analysis's solver: it uses the process's endgame database and
+/// table of the game's rules, sized as a player's ([`Solver::sharing`]),
+/// so that beside `perfect` (or a hint giver) they are built and held
+/// once, and the analysis finds what the players proved (an analysis of
+/// its own held a 16-seed database of 30 MB on Kalah(6,4) and a 64 MiB
+/// table); one search thread, leaving the other cores to the players.
+fn live_solver() -> Solver {
+    Solver::new(DEFAULT_PLAYER_MEMORY)
+        .sharing()
+        .with_table_limit(LIVE_TABLE_BYTES)
+        .with_threads(1)
+}
 
 /// What the thread is told and what it reports, under one lock.
 #[derive(Default)]
@@ -318,7 +337,10 @@ fn follow(analyser: &mut Option<RoundAnalyser>, start: Board, moves: &[Pit]) -> 
             a.restart(start);
             a
         }
-        None => analyser.insert(RoundAnalyser::from_start(Analyst::single_threaded(), start)),
+        None => analyser.insert(RoundAnalyser::from_start(
+            Analyst::with_solver(live_solver()),
+            start,
+        )),
     };
     let common = analyser
         .moves()
@@ -450,6 +472,20 @@ mod tests {
             panic!("not done");
         };
         assert_eq!(analysis, from_scratch(rules, &moves));
+    }
+
+    #[test]
+    fn the_live_analysis_uses_the_players_database_and_table() {
+        // Kalah(6,4): one 18-seed database and one table for `perfect` and
+        // the analysis (made, not built: the memory is mapped, untouched)
+        let board = Board::new(Rules::KALAH);
+        let mut player = crate::players::solver::PerfectPlayer::sharing();
+        player.solver_mut().reserve(&board);
+        let mut live = live_solver();
+        live.reserve(&board);
+        assert!(live.shares_memory_with(player.solver_mut()));
+        let database = player.solver_mut().memory_used() - PLAYER_TABLE_BYTES;
+        assert_eq!(live.memory_used(), database + LIVE_TABLE_BYTES);
     }
 
     #[test]
