@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use super::{Analysis, Analyst, PositionBudget, RoundAnalyser};
 use crate::players::solver::{DEFAULT_PLAYER_MEMORY, PLAYER_TABLE_BYTES, Solver};
-use crate::rules::{Board, GameBoard, Pit};
+use crate::rules::{GameRound, Pit};
 
 /// The live analysis's table: a player's size, so that it is the one
 /// the players of the process use (an analysis of a record takes 64 MiB of
@@ -46,7 +46,7 @@ fn live_solver() -> Solver {
 #[derive(Default)]
 struct State {
     /// The round to follow: its start and its moves.
-    target: Option<(Board, Vec<Pit>)>,
+    target: Option<(GameRound, Vec<Pit>)>,
     /// Bumped at every change of `target`.
     version: u64,
     /// Pauses held (a computer thinking).
@@ -86,7 +86,7 @@ pub struct LiveAnalysis {
     shared: Arc<Shared>,
     thread: Option<JoinHandle<()>>,
     /// What was last sent (so that an unchanged round is not sent again).
-    sent: Option<(Board, Vec<Pit>)>,
+    sent: Option<(GameRound, Vec<Pit>)>,
 }
 
 impl LiveAnalysis {
@@ -123,8 +123,12 @@ impl LiveAnalysis {
     /// The round now stands at `moves` played from `start`: what changed
     /// since the last call is analysed next (a move taken back keeps the
     /// values of the positions before it; another start begins anew with
-    /// the same solver).
-    pub fn follow(&mut self, start: Board, moves: &[Pit]) {
+    /// the same solver). The round is of either family (a Kalah [`Board`],
+    /// or a [`GameRound`]).
+    ///
+    /// [`Board`]: crate::rules::Board
+    pub fn follow(&mut self, start: impl Into<GameRound>, moves: &[Pit]) {
+        let start = start.into();
         if let Some((was, played)) = &self.sent
             && *was == start
             && played == moves
@@ -135,7 +139,7 @@ impl LiveAnalysis {
             .sent
             .as_ref()
             .is_some_and(|(was, played)| *was == start && moves.starts_with(played));
-        self.sent = Some((start, moves.to_vec()));
+        self.sent = Some((start.clone(), moves.to_vec()));
         let mut state = self.shared.lock();
         state.target = Some((start, moves.to_vec()));
         state.version += 1;
@@ -330,9 +334,13 @@ fn work(shared: &Shared, budget: &PositionBudget) {
 
 /// Brings `analyser` to the round of `moves` from `start`: the moves in
 /// common kept, the rest taken back and played.
-fn follow(analyser: &mut Option<RoundAnalyser>, start: Board, moves: &[Pit]) -> Result<(), String> {
+fn follow(
+    analyser: &mut Option<RoundAnalyser>,
+    start: GameRound,
+    moves: &[Pit],
+) -> Result<(), String> {
     let analyser = match analyser {
-        Some(a) if *a.start() == GameBoard::Kalah(start) => a,
+        Some(a) if *a.start() == start.position() => a,
         Some(a) => {
             a.restart(start);
             a
@@ -360,7 +368,7 @@ fn follow(analyser: &mut Option<RoundAnalyser>, start: Board, moves: &[Pit]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Capture, Rules, Side};
+    use crate::rules::{Board, Capture, Rules, Side};
 
     /// A round of `rules` of varied moves: pits taken in turn from a
     /// fixed pattern, whichever are legal.
