@@ -120,11 +120,11 @@ enum Buckets {
     /// Owned by one solver, lent to one solve at a time.
     Owned(Zeroed<Bucket>),
     /// Kept for the process's life and shared (see [`kept`]).
-    Kept(&'static Kept),
+    Kept(&'static KeptTable),
 }
 
 /// A table kept for the process's life (see [`kept`]).
-struct Kept {
+struct KeptTable {
     rules: CompactRules,
     buckets: &'static [Bucket],
     /// Buckets [`TableMemory::fault_in`] has brought in so far (by any of
@@ -132,16 +132,16 @@ struct Kept {
     faulted: AtomicUsize,
 }
 
-impl std::fmt::Debug for Kept {
+impl std::fmt::Debug for KeptTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Kept")
+        f.debug_struct("KeptTable")
             .field("buckets", &self.buckets.len())
             .finish_non_exhaustive()
     }
 }
 
 /// The tables kept for the process's life, one per rules and size.
-static KEPT: Mutex<Vec<&'static Kept>> = Mutex::new(Vec::new());
+static KEPT: Mutex<Vec<&'static KeptTable>> = Mutex::new(Vec::new());
 
 /// The table of `rules` of about `bytes` that every sharing solver of this
 /// process uses: made on the first call, then the same one, with what any
@@ -165,7 +165,7 @@ pub(crate) fn kept(rules: CompactRules, bytes: usize) -> TableMemory {
             let memory = Box::leak(Box::new(Zeroed::<Bucket>::new(len)));
             // heap memory is all in already
             let faulted = if memory.is_mapped() { 0 } else { len };
-            let table: &'static Kept = Box::leak(Box::new(Kept {
+            let table: &'static KeptTable = Box::leak(Box::new(KeptTable {
                 rules,
                 buckets: memory.view(),
                 faulted: AtomicUsize::new(faulted),
