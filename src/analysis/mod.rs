@@ -387,7 +387,7 @@ impl Analyst {
 
     /// An analyst whose solver searches on one thread (an analysis on
     /// spare time leaves the other cores to the players) and keeps its
-    /// first table (beside the players' own, during a match).
+    /// first table.
     #[must_use]
     pub fn single_threaded() -> Analyst {
         Analyst::with_solver(analysis_solver().with_threads(1)).with_fixed_table()
