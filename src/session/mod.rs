@@ -71,8 +71,7 @@ pub enum SeatKind {
     /// which arrive over the network.
     Network,
     /// A player whose moves come from outside the session (a computer
-    /// thinking on the front end's thread, a friend over the network): the
-    /// session asks for its move ([`Asking::Computer`]) and takes it as
+    /// thinking on the front end's thread): the session asks for its move ([`Asking::Computer`]) and takes it as
     /// [`SessionCommand::Computer`].
     Outside,
 }
@@ -336,12 +335,13 @@ impl Session {
         session
     }
 
-    /// Takes `game` as the followed match from here on (the host's, sent
-    /// again after a reconnection); a finished round waits at "Play
-    /// again?" and is not kept again.
+    /// Takes `game` as the followed match from here on (the host's, as
+    /// it stands after a welcome or a take-back); a finished round waits at
+    /// "Play again?" and is not kept again.
     pub fn follow(&mut self, game: Match) {
         self.game = game;
         self.follow_game();
+        self.follow_analysis();
     }
 
     fn follow_game(&mut self) {
@@ -379,7 +379,14 @@ impl Session {
     /// `per_position`, so that it is ready when the round ends
     /// ([`Session::round_analysis`]). Kalah only: nothing for another game.
     pub fn analyse_as_played(&mut self, per_position: Duration) {
-        if self.game.game() == Game::Kalah && self.live.is_none() {
+        if self.game.game() == Game::Kalah {
+            self.start_analysis(per_position);
+        }
+    }
+
+    /// Starts the analysis of the rounds as they are played, if not yet.
+    fn start_analysis(&mut self, per_position: Duration) {
+        if self.live.is_none() {
             self.live = LiveAnalysis::start(per_position);
             self.follow_analysis();
         }
@@ -401,12 +408,13 @@ impl Session {
     }
 
     /// The analysis of the round just finished, asked for at "Play
-    /// again?" ([`SessionCommand::Analyse`]): the one worked out as it was
-    /// played, started now (within `per_position` a position, then kept
-    /// for the rounds after) where it was not; `None` for a game the live
-    /// analysis does not follow (Oware: analyse the record instead).
+    /// again?" ([`SessionCommand::Analyse`]), of either family: the one
+    /// worked out as it was played, started now (within `per_position` a
+    /// position, then kept for the rounds after) where it was not. The
+    /// one path of every front end: none analyses a round itself. `None`
+    /// only when the system refuses the analysis a thread.
     pub fn analysis_of_round(&mut self, per_position: Duration) -> Option<Watch> {
-        self.analyse_as_played(per_position);
+        self.start_analysis(per_position);
         self.round_analysis()
     }
 
@@ -416,9 +424,7 @@ impl Session {
             return;
         };
         let m = self.finished.as_deref().unwrap_or(&self.game);
-        if m.game() == Game::Kalah {
-            live.follow(m.config().start_board(m.starter()), m.moves());
-        }
+        live.follow(m.config().start_round(m.starter()), m.moves());
     }
 
     /// Plays the pie rule (`--swap`, RULES.md §5.3): when the starter's
@@ -485,16 +491,6 @@ impl Session {
     #[must_use]
     pub fn has_save(&self) -> bool {
         self.keeper.has_save(self.game.config())
-    }
-
-    /// Takes `game` as the match from here on (a network match as its
-    /// host sent it) and plays on to its next question; nothing is kept.
-    pub fn take_match(&mut self, game: Match) -> Vec<SessionEvent> {
-        self.game = game;
-        self.finished = None;
-        self.play_on();
-        self.follow_analysis();
-        std::mem::take(&mut self.events)
     }
 
     /// What to say once as the match starts, before anything else (both
