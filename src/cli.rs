@@ -327,8 +327,17 @@ pub struct ShowPositionCmd {
     #[command(flatten)]
     pub position: PositionCmd,
     /// How to print it: json (default) or line (the one-line notation, RULES.md §8).
-    #[arg(long, value_name = "FORMAT", default_value = "json", hide_possible_values = true, value_parser = ["json", "line"])]
-    pub format: String,
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = PositionFormat::Json, hide_possible_values = true)]
+    pub format: PositionFormat,
+}
+
+/// How `mancala position` prints a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PositionFormat {
+    /// One JSON object.
+    Json,
+    /// The one-line notation (Kalah's).
+    Line,
 }
 
 /// Options of `mancala solve`.
