@@ -238,8 +238,13 @@ impl Hosted {
             ));
         }
         let mut state = Snapshot::of(m);
-        let told: Vec<&str> = state.moves.split(',').collect();
-        state.moves = told[..told.len().saturating_sub(self.held.len())].join(",");
+        let told = usize::try_from(self.told_at().ply).unwrap_or(usize::MAX);
+        state.moves = state
+            .moves
+            .split(',')
+            .take(told)
+            .collect::<Vec<_>>()
+            .join(",");
         // A request made before the joiner went away no longer stands.
         self.undo = None;
         let mut said = Said::default();
@@ -289,9 +294,8 @@ impl Hosted {
                     let at = At::of(self.current());
                     tell.push(ToJoiner::TookBack { at, by });
                 }
-                // Both answer "Play again?" afresh.
-                SessionEvent::RoundOver(..) => self.again = [None, None],
                 SessionEvent::RoundOpened(..) => {
+                    // Both answer the next "Play again?" afresh.
                     self.again = [None, None];
                     let m = self.current();
                     let (round, starter) = (m.round(), m.starter());

@@ -322,14 +322,16 @@ impl Session {
         session
     }
 
-    /// A network match's joiner: the match `game` as its host sent it, with
-    /// both seats [`SeatKind::Network`], since every move comes from the
+    /// A network match's screen on either end: the match `game` as the
+    /// host's session keeps it, with both seats [`SeatKind::Network`], since every move comes from the
     /// host's session, the referee ([`Session::handle_for`]); `keeper` keeps
-    /// each finished round's record and statistics.
+    /// each finished round's record and statistics. Hints are worked out by
+    /// the front end ([`SessionEvent::HintWanted`]).
     #[must_use]
     pub fn following(game: Match, keeper: Keeper) -> Session {
         let seats = [SeatKind::Network, SeatKind::Network];
         let mut session = Session::with_seats(game, seats, Duration::ZERO, keeper);
+        session.hints_outside = true;
         session.follow_game();
         session
     }

@@ -27,8 +27,10 @@ use crate::players::oware::{Builder, EndgameShelf, OwareEndgame, shelf};
 /// The folder, in the data directory, of the database's files.
 pub const DIR: &str = "oware-endgame";
 
-/// The most seeds on the board the database is grown to on spare time.
-pub const GROW_TO: usize = 16;
+/// The most seeds on the board the database is grown to on spare time:
+/// about two minutes of CPU time and 300 MB at the largest (count 18's
+/// build), 173 MB of files (docs/PERFORMANCE.md).
+pub const GROW_TO: usize = 18;
 
 /// The first bytes of a count's file.
 const MAGIC: &[u8; 8] = b"OWLEVEL1";

@@ -6,11 +6,10 @@
 //! typed commands (play a pit, ask to take back, yes or no, quit) to the
 //! friend's seat on the host ([`HostEngine`]), the joiner's messages to
 //! the host ([`JoinEngine`], around the connection), and brings back what
-//! comes: on the joiner the host's messages, which the screen's session
-//! follows, each kept move sown seed by seed. Both say the same words as
-//! plain mode; the screen loop polls both.
+//! comes: the host's kept moves (on the joiner, its messages), which the
+//! screen's session follows, each sown seed by seed. Both say the same
+//! words as plain mode; the screen loop polls both.
 
-use std::collections::VecDeque;
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,10 +24,10 @@ use crate::net::play::{
     Ask, Command, FriendSeat, HostIn, HostSetup, JoinIn, JoinLink, JoinSetup, Linked, Show,
 };
 use crate::players::PlayerKind;
-use crate::rules::{Pit, Rules};
+use crate::rules::Rules;
 use crate::session::Moved;
 use crate::tui::game::app::{App, Shown};
-use crate::tui::game::computer::{Answer, Request, Worker};
+use crate::tui::game::computer::Worker;
 use crate::tui::game::world::{Effect, GameMessage};
 use crate::tui::prefs::{self, Chosen};
 use crate::tui::screen::{self, World};
@@ -36,42 +35,26 @@ use crate::tui::screen::{self, World};
 /// How long a hint may think.
 const HINT_THINK: Duration = Duration::from_secs(1);
 
-/// What the network game said, for the world to hand to the screen.
-#[derive(Debug)]
-enum News {
-    /// For the screen as it is.
-    Show(Shown),
-    /// A move of the other player's, confirmed: the answer to the screen's
-    /// request for that seat's turn.
-    Other(Pit),
-}
-
 /// The [`Show`] of the host's full screen: it collects what is said for
 /// the world to hand to the screen.
 #[derive(Debug, Default)]
 pub struct Feed {
-    news: Vec<News>,
-}
-
-impl Feed {
-    fn push(&mut self, shown: Shown) {
-        self.news.push(News::Show(shown));
-    }
+    news: Vec<Shown>,
 }
 
 impl Show for Feed {
     fn say(&mut self, text: &str) -> io::Result<()> {
-        self.push(Shown::Say(text.to_string()));
+        self.news.push(Shown::Say(text.to_string()));
         Ok(())
     }
 
     fn ask(&mut self, ask: &Ask, _: &Rules) -> io::Result<()> {
-        self.push(Shown::Ask(ask.clone()));
+        self.news.push(Shown::Ask(ask.clone()));
         Ok(())
     }
 
     fn board(&mut self, m: &Match) -> io::Result<()> {
-        self.push(Shown::Board(Box::new(m.clone())));
+        self.news.push(Shown::Board(Box::new(m.clone())));
         Ok(())
     }
 
@@ -79,82 +62,32 @@ impl Show for Feed {
         self.board(m)
     }
 
-    /// The screen plays each confirmed move on its own match: this
-    /// player's as confirmed, the other's as the answer to its turn.
+    /// The screen's session plays each move the host's session kept.
     fn moved(&mut self, _: &Match, moved: &Moved) -> io::Result<()> {
-        let (mover, pit) = (moved.played.mover(), moved.played.pit());
-        self.news.push(if mover == HOST_SIDE {
-            News::Show(Shown::Played(pit))
-        } else {
-            News::Other(pit)
-        });
+        let command = Command::Play(moved.played.pit());
+        self.news.push(Shown::Kept(moved.played.mover(), command));
         Ok(())
     }
 
     fn show(&mut self, m: &Match, what: &Happening) -> io::Result<()> {
         match what {
-            // The screen words a move, its captures and extra turns, and the
-            // round's result itself, with their marks, as in a local match.
-            Happening::Moved(moved) => self.moved(m, moved),
+            // The screen's session words a move and the round's result
+            // itself (moved), as in a local match.
             Happening::RoundOver { record, .. } => {
                 if let Some(path) = record {
-                    self.push(Shown::Recorded(format!(
+                    self.news.push(Shown::Recorded(format!(
                         "Round recorded in {}.",
                         path.display()
                     )));
                 }
                 Ok(())
             }
-            Happening::NextRound => self.board(m),
-            other => crate::net::play::show_happening(self, m, other),
-        }
-    }
-}
-
-/// The other player's turns, as the screen asks for them ([`Request::Move`]
-/// for the network seat) and as their moves come over the connection: the
-/// turn function of the network seat, shared by both ends' worlds.
-#[derive(Debug, Default)]
-struct NetworkTurns {
-    /// The screen's request for the other player's move, waiting for it.
-    asked: Option<u64>,
-    /// The other player's moves that came before the screen asked for
-    /// them (while a move was still being sown), in order.
-    arrived: VecDeque<Pit>,
-}
-
-impl NetworkTurns {
-    /// The screen asks for the other's move (request `id`): answered at
-    /// once with a move that came already.
-    fn ask(&mut self, id: u64, answers: &mut Vec<GameMessage>) {
-        match self.arrived.pop_front() {
-            Some(pit) => answers.push(GameMessage::Computer(Answer::Move { id, pit: Some(pit) })),
-            None => self.asked = Some(id),
-        }
-    }
-
-    /// The other player's move came: the answer to the screen's request,
-    /// or kept for it.
-    fn came(&mut self, pit: Pit, answers: &mut Vec<GameMessage>) {
-        match self.asked.take() {
-            Some(id) => answers.push(GameMessage::Computer(Answer::Move { id, pit: Some(pit) })),
-            None => self.arrived.push_back(pit),
-        }
-    }
-
-    /// A request for the computer that is not about the other's turn, to
-    /// pass on: a person is not hurried, and once the screen stops every
-    /// search it no longer waits for that turn (the other player is away,
-    /// a take-back is asked; a move that came stays, for when it asks
-    /// again).
-    fn pass_on(&mut self, request: Request) -> Option<Request> {
-        match request {
-            Request::Hurry { id } if self.asked == Some(id) => None,
-            Request::StopAll => {
-                self.asked = None;
-                Some(request)
+            Happening::NextRound => {
+                self.news
+                    .push(Shown::Kept(HOST_SIDE, Command::Answer(true)));
+                Ok(())
             }
-            other => Some(other),
+            other => crate::net::play::show_happening(self, m, other),
         }
     }
 }
@@ -180,7 +113,7 @@ trait NetEnd {
     /// As [`NetEnd::command`].
     fn poll(&mut self) -> anyhow::Result<Option<ExitCode>>;
     /// What the network game said since the last call.
-    fn drain(&mut self) -> Vec<News>;
+    fn drain(&mut self) -> Vec<Shown>;
 }
 
 /// The host's end: the friend's seat, whose session plays and keeps the
@@ -223,7 +156,7 @@ impl NetEnd for HostEngine {
         Ok(self.seat.settle(false)?)
     }
 
-    fn drain(&mut self) -> Vec<News> {
+    fn drain(&mut self) -> Vec<Shown> {
         std::mem::take(&mut self.seat.show_mut().news)
     }
 }
@@ -235,17 +168,7 @@ struct JoinEngine {
     rx: mpsc::Receiver<JoinIn>,
     /// The host's name.
     host: String,
-    news: Vec<News>,
-}
-
-impl JoinEngine {
-    fn say(&mut self, text: String) {
-        self.news.push(News::Show(Shown::Say(text)));
-    }
-
-    fn follow(&mut self, message: ToJoiner) {
-        self.news.push(News::Show(Shown::Host(Box::new(message))));
-    }
+    news: Vec<Shown>,
 }
 
 impl NetEnd for JoinEngine {
@@ -266,70 +189,51 @@ impl NetEnd for JoinEngine {
                 _ if !self.link.is_current(id) => {}
                 Ok(ToJoiner::Ping) => {}
                 Ok(ToJoiner::Error { text } | ToJoiner::Refused { text }) => {
-                    self.say(crate::net::remote_text(&text));
+                    self.news.push(Shown::Say(crate::net::remote_text(&text)));
                     return Ok(Some(ExitCode::FAILURE));
                 }
                 Ok(end @ (ToJoiner::Finished | ToJoiner::Leave)) => {
                     self.link.close();
-                    self.follow(end);
+                    self.news.push(Shown::Host(Box::new(end)));
                     return Ok(Some(ExitCode::SUCCESS));
                 }
-                Ok(message) => self.follow(message),
+                Ok(message) => self.news.push(Shown::Host(Box::new(message))),
                 Err(e) => {
-                    self.link.lost();
-                    self.say(format!("Connection lost ({e})."));
-                    let name = self.host.clone();
-                    self.news
-                        .push(News::Show(Shown::Ask(Ask::Reconnecting { name })));
+                    let (said, ask) = self.link.lost(&e, &self.host);
+                    self.news.extend([Shown::Say(said), Shown::Ask(ask)]);
                 }
             }
         }
         Ok(match self.link.tick(&self.host) {
             Linked::Nothing => None,
             Linked::Welcome(first) => {
-                self.follow(first);
+                self.news.push(Shown::Host(Box::new(first)));
                 None
             }
             Linked::Failed(why) => {
-                if let Some(why) = why {
-                    self.say(why);
-                }
+                self.news.extend(why.map(Shown::Say));
                 Some(ExitCode::FAILURE)
             }
         })
     }
 
-    fn drain(&mut self) -> Vec<News> {
+    fn drain(&mut self) -> Vec<Shown> {
         std::mem::take(&mut self.news)
     }
 }
 
 /// The world of either end: carries the screen's commands to the network
-/// game and brings back what it says; answers the other player's turns
-/// with their kept moves; works out hints on this machine.
+/// game and brings back what it says; works out hints on this machine.
 struct NetWorld<E> {
     engine: E,
     ended: bool,
     hints: Worker,
     prefs: Option<PathBuf>,
-    /// The other player's turns (each move kept by the host).
-    other: NetworkTurns,
 }
 
 impl<E: NetEnd> NetWorld<E> {
     fn settle(&mut self, result: anyhow::Result<Option<ExitCode>>, answers: &mut Vec<GameMessage>) {
-        for news in self.engine.drain() {
-            match news {
-                News::Other(pit) => self.other.came(pit, answers),
-                News::Show(shown) => {
-                    if matches!(shown, Shown::Board(_)) {
-                        // The host's match as it stands holds those moves.
-                        self.other.arrived.clear();
-                    }
-                    answers.push(GameMessage::Net(shown));
-                }
-            }
-        }
+        answers.extend(self.engine.drain().into_iter().map(GameMessage::Net));
         match result {
             Ok(None) => {}
             Ok(Some(code)) => {
@@ -357,12 +261,7 @@ impl<E: NetEnd> World<App> for NetWorld<E> {
                 let ended = self.engine.to_host(message);
                 self.settle(Ok(ended), answers);
             }
-            Effect::Think(Request::Move { id, .. }) => self.other.ask(id, answers),
-            Effect::Think(request) => {
-                if let Some(request) = self.other.pass_on(request) {
-                    self.hints.submit(request);
-                }
-            }
+            Effect::Think(request) => self.hints.submit(request),
             Effect::SavePrefs(kept) => {
                 if let Some(path) = &self.prefs
                     && let Err(warning) = prefs::save(path, &kept)
@@ -516,62 +415,8 @@ fn run_world<E: NetEnd>(
         ended: false,
         hints,
         prefs,
-        other: NetworkTurns::default(),
     };
     let mut first = Vec::new();
     world.settle(Ok(None), &mut first);
     run_screen(app, &mut world, first, chosen)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn answered(answers: &[GameMessage]) -> Vec<(u64, Option<Pit>)> {
-        answers
-            .iter()
-            .filter_map(|a| match a {
-                GameMessage::Computer(Answer::Move { id, pit }) => Some((*id, *pit)),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// The network seat's turns: a move answers the request waiting for
-    /// it, or waits (in order) for the next request; nobody hurries a
-    /// person; once the screen stops its searches the request is gone, and
-    /// a move that came later waits for the screen to ask again.
-    #[test]
-    fn the_network_seats_moves_answer_the_screens_requests_in_order() {
-        let rules = Rules::KALAH;
-        let [g, h] = ['g', 'h'].map(|c| rules.pit_by_letter(c).unwrap());
-        let mut turns = NetworkTurns::default();
-        let mut answers = Vec::new();
-        turns.ask(1, &mut answers);
-        assert!(answers.is_empty(), "nothing came yet");
-        assert_eq!(turns.pass_on(Request::Hurry { id: 1 }), None);
-        turns.came(g, &mut answers);
-        assert_eq!(answered(&answers), [(1, Some(g))]);
-        // Two moves in a row (an extra turn) before the screen asks.
-        answers.clear();
-        turns.came(h, &mut answers);
-        turns.came(g, &mut answers);
-        assert!(answers.is_empty());
-        turns.ask(2, &mut answers);
-        turns.ask(3, &mut answers);
-        assert_eq!(answered(&answers), [(2, Some(h)), (3, Some(g))]);
-        // A request the screen withdrew gets no move.
-        answers.clear();
-        turns.ask(4, &mut answers);
-        assert_eq!(turns.pass_on(Request::StopAll), Some(Request::StopAll));
-        turns.came(h, &mut answers);
-        assert!(answers.is_empty(), "kept for the next request");
-        assert_eq!(
-            turns.pass_on(Request::Hurry { id: 9 }),
-            Some(Request::Hurry { id: 9 }),
-            "a computer's hint is hurried as asked"
-        );
-        turns.ask(5, &mut answers);
-        assert_eq!(answered(&answers), [(5, Some(h))]);
-    }
 }

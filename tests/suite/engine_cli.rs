@@ -334,6 +334,54 @@ fn the_engine_answers_from_the_database_kept_in_the_data_directory() {
     program.assert_clean("the engine");
 }
 
+/// Waits, at most [`common::program::PATIENCE`], for `file` to exist.
+fn wait_for_file(file: &std::path::Path) {
+    let start = Instant::now();
+    while !file.exists() {
+        assert!(
+            start.elapsed() < common::program::PATIENCE,
+            "{} never came",
+            file.display()
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn an_engine_that_only_plays_kalah_never_grows_the_oware_database() {
+    // Two engines started together: one told to play Kalah before anything
+    // else, one left on Oware (the default). The Oware one's first counts
+    // written show that a grower started with a process has had its time;
+    // the Kalah one's data directory must still have no database.
+    let kalah_dir = Scratch::new("engine-kalah-only");
+    let oware_dir = Scratch::new("engine-oware-grows");
+    let mut kalah = Program::spawn(&kalah_dir.data(), &["engine"]);
+    let mut oware = Program::spawn(&oware_dir.data(), &["engine"]);
+    for line in [
+        "uci",
+        "setoption name Game value kalah",
+        "isready",
+        "ucinewgame",
+        "position startpos moves C",
+    ] {
+        kalah.send(line);
+    }
+    kalah.wait_for("readyok", |t| t.contains("readyok\n"));
+    assert!(go(&mut kalah, "go depth 3").starts_with("bestmove "));
+    oware.send("uci");
+    oware.send("isready");
+    oware.wait_for("readyok", |t| t.contains("readyok\n"));
+    wait_for_file(&level_path(&oware_dir.data().join(DIR), 6));
+    quit(&mut kalah);
+    kalah.assert_clean("the Kalah engine");
+    assert!(
+        !kalah_dir.data().join(DIR).exists(),
+        "a Kalah-only engine session made {}",
+        kalah_dir.data().join(DIR).display()
+    );
+    quit(&mut oware);
+}
+
 /// The error lines in `text`.
 fn errors(text: &str) -> Vec<&str> {
     text.lines()

@@ -152,6 +152,39 @@ fn solve_finds_the_winning_capture_and_estimates_the_start() {
 }
 
 #[test]
+fn solve_near_25_never_calls_the_database_s_played_out_margin_exact() {
+    // 24 to 20, four seeds on the board. The endgame database values the
+    // round played out past 25 (RULES.md §7.9) and makes this 0; the real
+    // round stops when South passes 24, the seeds left going to their
+    // sides, and is worth 2 (the brute-force referee's value, in
+    // `players::oware::tests::near_25_a_value_called_exact_is_the_real_rounds`).
+    // Before, solve gave the database's 0 as exact.
+    let data = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args([
+            "solve",
+            "--game",
+            "oware",
+            "--board",
+            "0,0,0,1,2,0,1,0,0,0,0,0",
+            "--score",
+            "24,20",
+            "--nodes",
+            "20000",
+        ])
+        .env("MANCALA_DATA_DIR", data.path())
+        .output()
+        .expect("run mancala");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["exact"] == false || v["value"] == 2, "{v}");
+}
+
+#[test]
 fn commands_that_do_not_play_oware_yet_say_so() {
     // The arena plays Oware (engine_cli.rs); the rated ladder is Kalah's.
     let out = mancala(&[

@@ -50,7 +50,13 @@ fn game_length_bound(board: &Board) -> u64 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    // XorShift: the default ChaCha, unoptimised in the tests' profile,
+    // took most of these tests' time.
+    #![proptest_config(ProptestConfig {
+        cases: 512,
+        rng_algorithm: proptest::test_runner::RngAlgorithm::XorShift,
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn seeds_are_conserved_by_every_move(board in any_position(), choices in proptest::collection::vec(any::<u8>(), 1..40)) {

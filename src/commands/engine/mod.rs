@@ -148,10 +148,6 @@ struct Service {
 /// None so far: every bad input is answered on standard output.
 pub fn run(EngineCmd {}: &EngineCmd) -> anyhow::Result<ExitCode> {
     let out = EngineOutput::default();
-    // The process's shared Oware endgame database: read from the data
-    // directory (or built there, a seed count at a time, on a thread of
-    // low priority) from now on, so that the first `go` has what is kept.
-    shelf().wake();
     let (send, lines) = mpsc::channel();
     thread::spawn(move || read_lines(std::io::stdin(), &send));
     let mut engine = Service {
@@ -218,9 +214,31 @@ impl Service {
         }
     }
 
+    /// Starts the process's shared Oware endgame database (read from the
+    /// data directory, or built there a seed count at a time on a thread of
+    /// low priority) once the engine plays Oware with it: a session that
+    /// only plays Kalah never reads, builds or writes it.
+    fn wake_endgame(&self) {
+        if self.game == Game::Oware && self.use_endgame {
+            shelf().wake();
+        }
+    }
+
     /// Acts on one command; `false` to end.
     fn handle(&mut self, command: EngineCommand) -> bool {
         self.reclaim();
+        // A command that readies or uses a game: from the first one while
+        // the game is Oware, its database is on its way (`isready` is where
+        // a GUI lets an engine prepare, so the first `go` has what is kept).
+        if matches!(
+            command,
+            EngineCommand::IsReady
+                | EngineCommand::NewGame
+                | EngineCommand::Position(_)
+                | EngineCommand::Go(_)
+        ) {
+            self.wake_endgame();
+        }
         match command {
             EngineCommand::Uci => self.identify(),
             EngineCommand::Debug(on) => self.debug = on.unwrap_or(!self.debug),
@@ -297,6 +315,7 @@ impl Service {
                     self.game = game;
                     self.position = EnginePosition::start(game);
                     self.debug(&format!("playing {game}"));
+                    self.wake_endgame();
                     Ok(())
                 }
                 _ => Err("setoption Game: the value is oware or kalah".to_string()),
@@ -347,7 +366,7 @@ impl Service {
             nodes: go.nodes,
             stop: Arc::new(AtomicBool::new(false)),
         };
-        let endgame = if self.use_endgame {
+        let endgame = if self.use_endgame && self.game == Game::Oware {
             shelf().current()
         } else {
             Arc::new(OwareEndgame::default())

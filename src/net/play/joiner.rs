@@ -132,11 +132,17 @@ impl JoinLink {
         self.close();
     }
 
-    /// The connection broke: start trying to make it again.
-    pub fn lost(&mut self) {
+    /// The connection to `host`'s match broke (`why`): it is made again
+    /// from now on. What the player is told, and what is asked meanwhile.
+    pub fn lost(&mut self, why: &SessionError, host: &str) -> (String, Ask) {
         self.sender.close();
         let now = Instant::now();
         self.lost = Some((now + self.setup.reconnect_for, now));
+        let name = host.to_string();
+        (
+            format!("Connection lost ({why})."),
+            Ask::Reconnecting { name },
+        )
     }
 
     /// How long the caller may wait before calling [`JoinLink::tick`].
@@ -353,7 +359,7 @@ impl<S: Show> JoinGame<S> {
                     Ok(Followed::Welcomed(again)) => again,
                     Ok(_) => None,
                     Err(e) => {
-                        self.show.say(&format!("The game cannot go on: {e}."))?;
+                        self.show.say(&cannot_go_on(e))?;
                         return Ok(Some(ExitCode::FAILURE));
                     }
                 };
@@ -383,11 +389,10 @@ impl<S: Show> JoinGame<S> {
                 }
             }
             JoinIn::Net(_, Err(e)) => {
-                let host = self.host_name();
-                self.show.say(&format!("Connection lost ({e})."))?;
                 let rules = *self.m().rules();
-                self.show.ask(&Ask::Reconnecting { name: host }, &rules)?;
-                self.link.lost();
+                let (said, ask) = self.link.lost(&e, &self.host_name());
+                self.show.say(&said)?;
+                self.show.ask(&ask, &rules)?;
                 false
             }
             JoinIn::Input(input) => {

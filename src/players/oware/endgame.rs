@@ -133,9 +133,17 @@ pub fn unrank(mut index: u64, n: usize) -> [u16; 2 * HOUSES] {
 pub fn mover_first(board: &OwareBoard) -> [u16; 2 * HOUSES] {
     let mut houses = board.houses();
     if board.to_move() == Side::North {
-        houses.rotate_left(HOUSES);
+        turn_round(&mut houses);
     }
     houses
+}
+
+/// The two rows of `houses` swapped (a swap of halves, where
+/// `rotate_left` would call `memmove`: this is the build's inner loop).
+#[inline]
+fn turn_round(houses: &mut [u16; 2 * HOUSES]) {
+    let (first, second) = houses.split_at_mut(HOUSES);
+    first.swap_with_slice(second);
 }
 
 /// The database: one table of bytes per seed count `0..=max_seeds`.
@@ -174,21 +182,6 @@ fn to_i8(v: i16) -> i8 {
     v.clamp(i16::from(UNKNOWN_LOW), i16::from(UNKNOWN_HIGH)) as i8
 }
 
-/// A position's bounds from its `fixed` ones and the current bounds in
-/// `level` of the positions its other moves lead to (each move's value is
-/// minus the opponent's there).
-#[inline]
-fn value(fixed: Bounds, children: &[u32], level: &[Bounds]) -> Bounds {
-    let (mut lo, mut hi) = (fixed.lo, fixed.hi);
-    for &child in children {
-        let b = level[child as usize];
-        // `-UNKNOWN_HIGH` is `UNKNOWN_LOW`: an unknown bound stays unknown.
-        lo = lo.max(-b.hi);
-        hi = hi.max(-b.lo);
-    }
-    Bounds { lo, hi }
-}
-
 /// A builder keeping both bounds of every count below, so that a capture
 /// into a repetition-dependent position is bounded, not guessed.
 #[derive(Default)]
@@ -214,9 +207,17 @@ impl Builder {
     /// The moves of the position of rank `index` among those with `n`
     /// seeds: the bounds it has whatever its moves that capture nothing
     /// lead to (the end of the round, or a capture into a count built,
-    /// whose bounds are final), and the ranks of the positions those moves
-    /// lead to, pushed onto `children`.
-    fn moves_of(&self, index: u64, n: usize, children: &mut Vec<u32>) -> Bounds {
+    /// whose bounds are final; only when `fixed`, else nothing is looked
+    /// up), and the rank of each position of the same count a move leads
+    /// to, handed to `same_count`.
+    #[inline]
+    fn moves_of(
+        &self,
+        index: u64,
+        n: usize,
+        fixed: bool,
+        mut same_count: impl FnMut(usize),
+    ) -> Bounds {
         let houses = unrank(index, n);
         let board = OwareBoard::played_out(OwareRules::ABAPA, &houses, Side::South)
             .expect("a database position is a position");
@@ -232,6 +233,14 @@ impl Builder {
         for pit in board.legal_moves() {
             let mut child = board;
             let played = child.play_unchecked(pit);
+            if played.end.is_none() && played.captured == 0 {
+                // Same count: its bounds are still being found.
+                same_count(rank(&mover_first(&child)) as usize);
+                continue;
+            }
+            if !fixed {
+                continue;
+            }
             let c = played.captured as i16;
             let (lo, hi) = if played.end.is_some() {
                 let me = played.mover.index();
@@ -239,11 +248,6 @@ impl Builder {
                 (v, v)
             } else {
                 let rank = rank(&mover_first(&child));
-                if played.captured == 0 {
-                    // Same count: its bounds are still being found.
-                    children.push(rank as u32);
-                    continue;
-                }
                 let b = self.levels[n - usize::from(played.captured)][rank as usize];
                 let lo = if b.hi == UNKNOWN_HIGH {
                     LOW
@@ -267,94 +271,89 @@ impl Builder {
 
     /// Builds the next seed count; what it took.
     ///
-    /// Each position's moves are worked out once ([`Builder::moves_of`]):
-    /// those that end the round or capture give fixed bounds, those that
-    /// capture nothing a position of the same count. Then a worklist:
-    /// every position is valued once, and a position is valued again only
-    /// when one its moves lead to has changed (found through the reversed
-    /// moves). Bounds only ever tighten, so this reaches the same least
+    /// Nothing is kept of a position's moves: two bytes of bounds it has
+    /// whatever the positions of its own count hold (its moves that end
+    /// the round or capture, worked out once), two of its current bounds,
+    /// and two bits, so that a count's build takes about 4.25 bytes a
+    /// position beside the counts below (three bytes a position each).
+    /// Every position is valued once, in order; a position whose bounds
+    /// change marks the positions that lead to it by a move that captures
+    /// nothing (found by un-sowing it, [`for_each_parent`]) to be valued
+    /// again: later in the same round when they come after it, else in
+    /// the next round; its moves are worked out again each time it is
+    /// valued. Bounds only ever tighten, so this reaches the same least
     /// fixed point as sweeping every position until nothing changes,
     /// whatever the order.
     ///
     /// # Panics
-    /// Past [`MAX_DB_SEEDS`], or past the counts whose moves fit in memory
-    /// indexed by `u32`.
+    /// Past [`MAX_DB_SEEDS`].
     pub fn build_next(&mut self) -> LevelReport {
         let n = self.levels.len();
         assert!(n <= MAX_DB_SEEDS, "{n} seeds is past the index tables");
-        let count = positions(n) as usize;
-        assert!(
-            count.saturating_mul(HOUSES) < u32::MAX as usize,
-            "{n} seeds is past what one build indexes"
-        );
-        // The moves of every position, once: fixed bounds, and the
-        // positions of this count each leads to (`first[i]..first[i + 1]`
-        // of `children`).
-        let mut fixed = Vec::with_capacity(count);
-        let mut first = Vec::with_capacity(count + 1);
-        let mut children: Vec<u32> = Vec::with_capacity(count * 3);
-        first.push(0u32);
-        for index in 0..count {
-            fixed.push(self.moves_of(index as u64, n, &mut children));
-            first.push(children.len() as u32);
-        }
-        // The same moves reversed: which positions lead to each one.
-        let mut parent_first = vec![0u32; count + 1];
-        for &child in &children {
-            parent_first[child as usize + 1] += 1;
-        }
-        for i in 0..count {
-            parent_first[i + 1] += parent_first[i];
-        }
-        let mut parents = vec![0u32; children.len()];
-        let mut fill = parent_first.clone();
-        for index in 0..count {
-            for &child in &children[first[index] as usize..first[index + 1] as usize] {
-                parents[fill[child as usize] as usize] = index as u32;
-                fill[child as usize] += 1;
-            }
-        }
-        drop(fill);
+        let count = usize::try_from(positions(n)).expect("a count that fits in memory");
         // Least fixed points: nothing is known at first; a bound is set
         // once a line that ends (a capture, the end of the round) forces it.
-        let mut level = vec![
-            Bounds {
-                lo: UNKNOWN_LOW,
-                hi: UNKNOWN_HIGH,
-            };
-            count
-        ];
-        let mut queued = vec![true; count];
-        let mut round: Vec<u32> = (0..count as u32).collect();
-        let mut next: Vec<u32> = Vec::new();
+        let unknown = Bounds {
+            lo: UNKNOWN_LOW,
+            hi: UNKNOWN_HIGH,
+        };
+        let mut level = vec![unknown; count];
+        let mut fixed = vec![unknown; count];
+        let words = count.div_ceil(64);
+        // To be valued this round (all at first), and in the next one.
+        let mut round = vec![u64::MAX; words];
+        if count % 64 != 0 {
+            round[words - 1] = (1u64 << (count % 64)) - 1;
+        }
+        let mut next = vec![0u64; words];
         let (mut sweeps, mut evaluations) = (0, 0u64);
-        while !round.is_empty() {
+        let mut first_round = true;
+        let mut any = true;
+        while any {
             sweeps += 1;
-            for &index in &round {
-                let index = index as usize;
-                queued[index] = false;
-                evaluations += 1;
-                let b = value(
-                    fixed[index],
-                    &children[first[index] as usize..first[index + 1] as usize],
-                    &level,
-                );
-                if b == level[index] {
-                    continue;
-                }
-                level[index] = b;
-                for &parent in
-                    &parents[parent_first[index] as usize..parent_first[index + 1] as usize]
-                {
-                    if !queued[parent as usize] {
-                        queued[parent as usize] = true;
-                        next.push(parent);
+            any = false;
+            for w in 0..words {
+                while round[w] != 0 {
+                    let index = w * 64 + round[w].trailing_zeros() as usize;
+                    round[w] &= round[w] - 1;
+                    evaluations += 1;
+                    // The best of the moves into this count (each worth
+                    // minus the opponent's bounds there);
+                    // `-UNKNOWN_HIGH` is `UNKNOWN_LOW`: an unknown bound
+                    // stays unknown.
+                    let mut b = Bounds {
+                        lo: UNKNOWN_LOW,
+                        hi: UNKNOWN_LOW,
+                    };
+                    let f = self.moves_of(index as u64, n, first_round, |child| {
+                        let c = level[child];
+                        b.lo = b.lo.max(-c.hi);
+                        b.hi = b.hi.max(-c.lo);
+                    });
+                    if first_round {
+                        fixed[index] = f;
                     }
+                    b.lo = b.lo.max(fixed[index].lo);
+                    b.hi = b.hi.max(fixed[index].hi);
+                    if b == level[index] {
+                        continue;
+                    }
+                    level[index] = b;
+                    for_each_parent(index, n, |parent| {
+                        let (pw, bit) = (parent / 64, 1u64 << (parent % 64));
+                        if parent > index {
+                            round[pw] |= bit;
+                        } else {
+                            next[pw] |= bit;
+                            any = true;
+                        }
+                    });
                 }
             }
+            first_round = false;
             std::mem::swap(&mut round, &mut next);
-            next.clear();
         }
+        drop(fixed);
         debug_assert!(level.iter().all(|b| b.lo <= b.hi));
         let repetition = self.push(level);
         LevelReport {
@@ -435,6 +434,46 @@ impl Builder {
     pub fn database(&self) -> OwareEndgame {
         OwareEndgame {
             tables: self.tables.clone(),
+        }
+    }
+}
+
+/// Calls `parent` with the rank of every position of `n` seeds that
+/// leads to the one of rank `index` by a move that captures nothing and
+/// does not end the round: the move's sowing taken back (the house it
+/// started from was emptied, each house after it got its share of the
+/// seeds), each candidate played forward to check it.
+fn for_each_parent(index: usize, n: usize, mut parent: impl FnMut(usize)) {
+    let child = unrank(index as u64, n);
+    // The child has the parent's opponent to move: the parent's row is
+    // the child's second.
+    let mut after = child;
+    turn_round(&mut after);
+    for from in 0..HOUSES {
+        if after[from] != 0 {
+            continue;
+        }
+        let mut before = after;
+        for k in 1..=n {
+            // The k-th seed's house: the houses after `from`, in turn,
+            // skipping `from` itself.
+            let to = (from + 1 + (k - 1) % (2 * HOUSES - 1)) % (2 * HOUSES);
+            if before[to] == 0 {
+                break;
+            }
+            before[to] -= 1;
+            before[from] = k as u16;
+            let board = OwareBoard::played_out(OwareRules::ABAPA, &before, Side::South)
+                .expect("a database position is a position");
+            let pit = crate::rules::Pit::new(from as u8);
+            if board.legal_moves().contains(pit) {
+                let mut played = board;
+                let what = played.play_unchecked(pit);
+                if what.captured == 0 && what.end.is_none() && mover_first(&played) == child {
+                    parent(rank(&before) as usize);
+                }
+            }
+            before[from] = 0;
         }
     }
 }
@@ -565,4 +604,81 @@ pub fn checksum(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Un-sowing finds exactly the positions whose moves lead to each
+    /// position without a capture or the end of the round: the reverse of
+    /// every such move, found by playing every move of every position of
+    /// the count forward.
+    #[test]
+    fn un_sowing_finds_exactly_the_positions_that_lead_to_each_one() {
+        for n in [2, 5, 8] {
+            let count = positions(n) as usize;
+            let mut forward: Vec<Vec<usize>> = vec![Vec::new(); count];
+            for index in 0..count {
+                let board = OwareBoard::played_out(
+                    OwareRules::ABAPA,
+                    &unrank(index as u64, n),
+                    Side::South,
+                )
+                .unwrap();
+                for pit in board.legal_moves() {
+                    let mut child = board;
+                    let played = child.play_unchecked(pit);
+                    if played.captured == 0 && played.end.is_none() {
+                        forward[rank(&mover_first(&child)) as usize].push(index);
+                    }
+                }
+            }
+            let mut found = 0;
+            for (index, expected) in forward.iter_mut().enumerate() {
+                let mut parents = Vec::new();
+                for_each_parent(index, n, |p| parents.push(p));
+                parents.sort_unstable();
+                expected.sort_unstable();
+                assert_eq!(
+                    &parents,
+                    expected,
+                    "{n} seeds, {:?}",
+                    unrank(index as u64, n)
+                );
+                found += parents.len();
+            }
+            assert!(found > 0, "{n} seeds");
+        }
+    }
+
+    /// A sowing of 12 seeds or more laps the board, skipping the house it
+    /// started from: un-sowing the position it leads to finds the one it
+    /// came from.
+    #[test]
+    fn un_sowing_takes_back_a_sowing_that_laps_the_board() {
+        let mut checked = 0;
+        for big in 12..=23u16 {
+            for house in 0..HOUSES {
+                let mut houses = [0u16; 2 * HOUSES];
+                houses[house] = big;
+                houses[(house + 7) % (2 * HOUSES)] = 1;
+                houses[HOUSES + 2] += 2;
+                let n = houses.iter().sum::<u16>() as usize;
+                let board =
+                    OwareBoard::played_out(OwareRules::ABAPA, &houses, Side::South).unwrap();
+                let pit = crate::rules::Pit::new(house as u8);
+                let mut child = board;
+                let played = child.play_unchecked(pit);
+                if played.captured != 0 || played.end.is_some() {
+                    continue;
+                }
+                let mut parents = Vec::new();
+                for_each_parent(rank(&mover_first(&child)) as usize, n, |p| parents.push(p));
+                assert!(parents.contains(&(rank(&houses) as usize)), "{houses:?}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 20, "{checked}");
+    }
 }

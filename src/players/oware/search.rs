@@ -3,10 +3,12 @@
 //!
 //! Values are seed margins for the side to move: its captured seeds minus
 //! the opponent's, the final sweep included at the end of the round.
-//! Leaves are exact (a finished round, or a database value) or estimates
-//! (the evaluation at the horizon); a database position whose value
-//! depends on repetition is searched on, and nothing found below it is
-//! exact. A search result is exact when every leaf it rests on is.
+//! Leaves are exact (a finished round, or a database value where the
+//! round cannot stop at 25 with seeds left on the board) or estimates
+//! (the evaluation at the horizon, or there a database value whose
+//! margin may not be the real one: such a position is searched on); a
+//! database position whose value depends on repetition is searched on,
+//! and nothing found below it is exact. A search result is exact when every leaf it rests on is.
 //! The table is allocated once: the search itself allocates nothing.
 
 use std::sync::Arc;
@@ -255,7 +257,17 @@ impl OwareSearch {
                 let captured = board.captured();
                 let me = board.to_move();
                 let m = i32::from(captured.of(me)) - i32::from(captured.of(me.opponent()));
-                return SEED * (m + i32::from(v));
+                let value = SEED * (m + i32::from(v));
+                if board.ends_as_played_out() {
+                    return value;
+                }
+                // Near 25 the database's margin is the round played out's
+                // (its winner is right, its margin perhaps not: RULES.md
+                // §7.9): searched on, and the estimate at the horizon.
+                if depth == 0 {
+                    *proven = false;
+                    return value;
+                }
             }
             // Searched on, as outside the database: a value found below
             // is the search's, never proven (a line of it may repeat a

@@ -16,10 +16,25 @@ use crate::rules::oware::{OwareBoard, OwareRules};
 /// same for the opponent. The database's retrograde sweeps must find the
 /// same where the depth exceeds their number.
 pub(crate) fn forward(board: &OwareBoard, depth: u32, memo: &mut Memo) -> (i32, i32) {
+    lines(board, depth, memo, true)
+}
+
+/// [`forward`]'s bounds for the real round from `board` on (its captured
+/// seeds kept, so that it stops when a player passes half of all seeds,
+/// 25 of 48, the seeds left going to their sides): what the mover
+/// captures from here on, the final sweep included, minus what the
+/// opponent does.
+pub(crate) fn forward_real(board: &OwareBoard, depth: u32, memo: &mut Memo) -> (i32, i32) {
+    lines(board, depth, memo, false)
+}
+
+/// [`forward`] (`played_out`) or [`forward_real`].
+fn lines(board: &OwareBoard, depth: u32, memo: &mut Memo, played_out: bool) -> (i32, i32) {
     if board.is_over() {
-        let s = board.score();
-        let me = board.to_move();
-        let v = i32::from(s.of(me)) - i32::from(s.of(me.opponent()));
+        // What is still to come: the sweep (and nothing captured before).
+        let (s, c) = (board.score(), board.captured());
+        let to_come = |side| i32::from(s.of(side)) - i32::from(c.of(side));
+        let v = to_come(board.to_move()) - to_come(board.to_move().opponent());
         return (v, v);
     }
     if depth == 0 {
@@ -43,11 +58,14 @@ pub(crate) fn forward(board: &OwareBoard, depth: u32, memo: &mut Memo) -> (i32, 
             let v = c + i32::from(played.swept[me]) - i32::from(played.swept[1 - me]);
             (v, v)
         } else {
-            // The child's captured seeds start again from nothing.
-            let houses = child.houses();
-            let fresh =
-                OwareBoard::played_out(OwareRules::ABAPA, &houses, child.to_move()).unwrap();
-            let (clo, chi) = forward(&fresh, depth - 1, memo);
+            // Played out, the child's captured seeds start again from
+            // nothing.
+            let next = if played_out {
+                OwareBoard::played_out(OwareRules::ABAPA, &child.houses(), child.to_move()).unwrap()
+            } else {
+                child
+            };
+            let (clo, chi) = lines(&next, depth - 1, memo, played_out);
             let lo = if chi == i32::MAX { i32::MIN } else { c - chi };
             let hi = if clo == i32::MIN { i32::MAX } else { c - clo };
             (lo, hi)
@@ -226,4 +244,57 @@ fn the_chase_of_two_seeds_is_marked_as_depending_on_repetition() {
     let houses = [0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0];
     let board = OwareBoard::played_out(OwareRules::ABAPA, &houses, Side::South).unwrap();
     assert_eq!(db.probe(&board), Probe::Value(1));
+}
+
+/// Near 25 (48 seeds, a few on the board) the database's margin is the
+/// round played out's, not the real round's, which stops when a player
+/// passes 24 (RULES.md §7.9): a value the search calls exact is the real
+/// one, by the referee's search of every real line, and where the
+/// database's margin is not, the search does not take it.
+#[test]
+fn near_25_a_value_called_exact_is_the_real_rounds() {
+    let db = Arc::new(OwareEndgame::build(5));
+    let mut search = OwareSearch::new(14, Arc::clone(&db));
+    let memo = &mut Memo::default();
+    let (mut exact, mut differs) = (0, 0);
+    for (n, south, north) in [
+        (4, 24, 20),
+        (4, 20, 24),
+        (4, 23, 21),
+        (5, 22, 21),
+        (5, 21, 22),
+    ] {
+        for index in (0..endgame::positions(n)).step_by(3) {
+            let houses = endgame::unrank(index, n);
+            let captured = crate::rules::Score { south, north };
+            let board =
+                OwareBoard::from_houses(OwareRules::ABAPA, &houses, captured, Side::South).unwrap();
+            if board.is_over() {
+                continue;
+            }
+            let (lo, hi) = forward_real(&board, 40, memo);
+            let played_out =
+                OwareBoard::played_out(OwareRules::ABAPA, &houses, Side::South).unwrap();
+            if let Probe::Value(v) = db.probe(&played_out)
+                && lo == hi
+                && lo != i32::from(v)
+            {
+                differs += 1;
+            }
+            let result = search.search(&board, 12, &Limits::none());
+            if result.proven {
+                exact += 1;
+                assert_eq!(
+                    (result.value - i32::from(south) + i32::from(north), lo),
+                    (lo, hi),
+                    "{houses:?} {south}-{north}: the referee's bounds are {lo}..{hi}"
+                );
+            }
+        }
+    }
+    // Real rounds whose margin the database has wrong, and values proven.
+    assert!(
+        differs > 20 && exact > 20,
+        "{differs} differ, {exact} proven"
+    );
 }

@@ -215,11 +215,48 @@ impl OwareBoard {
         houses: &[u16],
         to_move: Side,
     ) -> Result<OwareBoard, PositionError> {
-        let mut board = OwareBoard::from_houses(rules, houses, Score::default(), to_move)?;
-        // No capture can reach half of this.
-        board.total = u16::MAX / 4;
+        if houses.len() != 2 * HOUSES {
+            return Err(PositionError::Length {
+                expected: 2 * HOUSES,
+                found: houses.len(),
+            });
+        }
+        let seeds = houses.iter().map(|&c| usize::from(c)).sum::<usize>();
+        if seeds > usize::from(u8::MAX) {
+            return Err(PositionError::TooManySeeds(seeds));
+        }
+        // Built directly (the database's build makes millions of these):
+        // nothing captured, and no capture can reach half of `total`.
+        let mut cells = [0; CELLS];
+        cells[..HOUSES].copy_from_slice(&houses[..HOUSES]);
+        cells[HOUSES + 1..2 * HOUSES + 1].copy_from_slice(&houses[HOUSES..]);
+        let mut board = OwareBoard {
+            cells,
+            rules,
+            to_move,
+            end: None,
+            total: u16::MAX / 4,
+        };
         board.end = board.legal_moves().is_empty().then_some(End::NoFeed);
         Ok(board)
+    }
+
+    /// Whether the round from here is sure to be the round played out
+    /// ([`OwareBoard::played_out`]) with the seeds captured so far added:
+    /// no player can capture more than half of all seeds while a seed is
+    /// still on the board, so the round never stops at 25 (§7.5) with
+    /// seeds left to sweep. Only then is an endgame database's margin the
+    /// real one (its winner always is; RULES.md §7.9). Always true of a
+    /// position played out; with 48 seeds, true only with at most two on
+    /// the board.
+    #[must_use]
+    pub fn ends_as_played_out(&self) -> bool {
+        let on_board = self.seeds_in_houses(Side::South) + self.seeds_in_houses(Side::North);
+        let captured = self.captured();
+        on_board == 0
+            || [captured.south, captured.north]
+                .iter()
+                .all(|&c| 2 * u32::from(c + on_board - 1) <= u32::from(self.total))
     }
 
     /// The rules in force.

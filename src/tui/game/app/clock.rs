@@ -104,12 +104,6 @@ impl App {
     /// hint being looked for answers now.
     pub(super) fn move_now(&mut self, now: Instant) {
         match self.session.asking() {
-            Asking::Computer(side) if self.session.game().seat(side).kind.is_person() => {
-                let name = self.session.game().name(side).to_string();
-                self.notes.say(Note::plain(format!(
-                    "{name} plays over the network: m makes only a thinking computer move now."
-                )));
-            }
             Asking::Computer(_) => self.command(SessionCommand::MoveNow, now),
             _ => self.hurry(now),
         }
@@ -187,16 +181,10 @@ impl App {
                     return self.command(SessionCommand::Computer { pit, unproven }, now);
                 };
                 self.cursor[side.index()] = Some(pit);
-                // A computer's choice shows for a moment before it is
-                // played; a friend's move over the network is played at once.
-                let pause = if self.session.game().seat(side).kind.is_person() {
-                    std::time::Duration::ZERO
-                } else {
-                    self.move_pause
-                };
+                // A computer's choice shows for a moment before it is played.
                 self.mode = Mode::Chosen {
                     pit,
-                    at: now + pause,
+                    at: now + self.move_pause,
                 };
             }
             (Answer::Unproven { id, thought }, Mode::Thinking(thinking)) if id == thinking.id => {
@@ -291,10 +279,6 @@ impl App {
         let frame = SPINNER[(elapsed.as_millis() / 100) as usize % SPINNER.len()];
         Some(match thinking.purpose {
             Purpose::Hint => format!("{frame} Looking for the best move for you…"),
-            // A friend over the network: the words of the network game.
-            Purpose::Move(side) if self.session.game().seat(side).kind.is_person() => {
-                format!("Waiting for {}…", self.session.game().name(side))
-            }
             Purpose::Move(side) => {
                 format!(
                     "{frame} {} is thinking… {:.1} s",

@@ -1,25 +1,21 @@
 //! The game screen for a match with a friend on another machine.
 //!
-//! Both ends show the match the host's session plays (the referee). The
-//! joiner's screen draws the one session that follows the host's events
-//! ([`Shown::Host`], see [`crate::net::play::Follower`]): each kept move,
-//! take-back and new round comes as that session's events, shown as a
-//! local match shows its own; what the host asks this player decides
-//! whose turn it is. The host's screen has the other player at a
-//! [`PlayerKind::Network`] seat: its turn is asked of the world like a
-//! computer's ([`Request::Move`]) and answered with the move the host
-//! kept; a move of the host's own is played once the host's session has
-//! kept it ([`Shown::Played`]), and a take-back or a new round brings the
-//! host's match ([`Shown::Board`]). Both are the same [`App`] as a local
-//! match (board, cursor, key bar, ★ notes, header, `+ - t ?`, the quit
-//! question), and turn the keys that only the network has into the
-//! commands the network game carries out ([`App::take_commands`]). What only the
-//! network has (waiting for the friend, asking to take a move back, both
-//! answering "Play again?", a lost connection) comes in as the network
-//! game's [`Ask`], and holds the game while it is open.
-//!
-//! [`PlayerKind::Network`]: crate::players::PlayerKind::Network
-//! [`Request::Move`]: crate::tui::game::computer::Request::Move
+//! Both ends show the match the host's session plays (the referee), in a
+//! session of the screen's own that follows it, both seats at the network
+//! ([`crate::session::Session::following`]): the moves come from the
+//! host's session, shown as a local match shows its own, and what the
+//! network game asks this player decides whose turn it is. The joiner's
+//! screen follows the host's messages ([`Shown::Host`], see
+//! [`crate::net::play::Follower`]); the host's carries out each move and
+//! new round its session kept ([`Shown::Kept`]), and a take-back brings
+//! the host's match ([`Shown::Board`]). Both are the same
+//! [`App`] as a local match (board, cursor, key bar, ★ notes, header,
+//! `+ - t ?`, the quit question), and turn the keys that only the network
+//! has into the commands the network game carries out
+//! ([`App::take_commands`]). What only the network has (waiting for the
+//! friend, asking to take a move back, both answering "Play again?", a
+//! lost connection) comes in as the network game's [`Ask`], and holds the
+//! game while it is open.
 
 use std::collections::VecDeque;
 use std::time::Instant;
@@ -34,7 +30,7 @@ use crate::net::play::{
     Ask, Command, Followed, Follower, cannot_go_on, greeting, help_text, host_left, opening,
 };
 use crate::rules::{Pit, Side};
-use crate::session::SessionCommand;
+use crate::session::{Session, SessionCommand};
 use crate::tui::game::keys::Does;
 
 /// What the network game says, in order, for the screen to show.
@@ -48,8 +44,9 @@ pub enum Shown {
     /// round): the joiner's screen takes it; the host's shows it until
     /// there is a match of its own ([`Shown::Start`]).
     Board(Box<Match>),
-    /// The host confirmed this player's move (on the joiner): play it.
-    Played(Pit),
+    /// The host's session kept this command of `side`'s player (a move,
+    /// the next round): the screen's session carries it out too.
+    Kept(Side, SessionCommand),
     /// Where the round that just ended was recorded.
     Recorded(String),
     /// A message of the host's, for the joiner's screen to follow.
@@ -114,7 +111,8 @@ impl App {
         size: (u16, u16),
         now: Instant,
     ) -> App {
-        let mut app = App::new(placeholder, settings, theme, size, now);
+        let session = Session::following(placeholder, crate::store::Keeper::new(None));
+        let mut app = App::start(session, settings, theme, size, now);
         app.notes.clear_log();
         app.remote = Some(Remote::new(me, None));
         app.mode = Mode::Waiting;
@@ -164,23 +162,11 @@ impl App {
     /// "Play again?", the other player or the connection coming back, the
     /// resume question). Nothing is played meanwhile.
     pub(super) fn held_by_the_network(&self) -> bool {
+        // The player moves or answers "Play again?" only when asked to.
         self.remote.as_ref().is_some_and(|r| {
             !r.started
                 || r.sent.is_some()
-                // The joiner moves or answers only when the host asks.
-                || (r.follower.is_some()
-                    && !matches!(r.ask, Some(Ask::Move { .. } | Ask::PlayAgain)))
-                || matches!(
-                    r.ask,
-                    Some(
-                        Ask::Agree
-                            | Ask::WaitingAgree { .. }
-                            | Ask::WaitingAgain { .. }
-                            | Ask::Away { .. }
-                            | Ask::Reconnecting { .. }
-                            | Ask::Resume
-                    )
-                )
+                || !matches!(r.ask, Some(Ask::Move { .. } | Ask::PlayAgain))
         })
     }
 
@@ -325,33 +311,24 @@ impl App {
                     self.next_turn(now);
                 }
             }
-            Shown::Played(pit) => {
+            Shown::Kept(side, command) => {
                 if let Some(remote) = self.remote.as_mut() {
                     remote.sent = None;
                 }
                 self.cancel_thinking();
-                match self.session.game().board().check(pit) {
-                    Ok(()) => self.command(crate::session::SessionCommand::Play(pit), now),
-                    Err(e) => {
-                        self.refuse(e);
-                        self.next_turn(now);
-                    }
+                let before = self.session.asking();
+                let events = self.session.handle_for(side, command);
+                self.show_events(events, before, now);
+                if !matches!(self.mode, Mode::Sowing(_)) {
+                    self.next_turn(now);
                 }
             }
             Shown::Board(m) => {
                 self.settle();
-                // The round on show: the one just finished at "Play again?".
                 let shown = self.game();
-                let next_round =
-                    self.remote.as_ref().is_some_and(|r| r.started) && shown.round() < m.round();
                 if shown.round() != m.round() || shown.rules() != m.rules() {
                     self.cursor = [None; 2];
                     self.notes.set_round_note(None);
-                }
-                if next_round {
-                    // The new round starts on a clean log, as in a local match.
-                    self.forget_analysis();
-                    self.notes.clear_log();
                 }
                 self.take_match(*m, now);
                 self.hint = None;
@@ -359,10 +336,6 @@ impl App {
                     // The screen shows the host's match from now on.
                     remote.started = true;
                     remote.sent = None;
-                }
-                if next_round {
-                    let opening = self.session.game().round_message();
-                    self.notes.log_lines([Note::from(opening)]);
                 }
                 self.next_turn(now);
             }
@@ -472,7 +445,7 @@ impl App {
     }
 
     /// The joiner chose `pit` (already checked with the rules): the host
-    /// decides it; the board waits for its word ([`Shown::Played`]).
+    /// decides it; the board waits for its word ([`Shown::Kept`]).
     pub(super) fn send_move(&mut self, pit: Pit) {
         self.send(Command::Play(pit));
         if let Some(remote) = self.remote.as_mut().filter(|r| r.follower.is_none()) {
@@ -571,7 +544,6 @@ mod tests {
     use crate::players::PlayerKind;
     use crate::rules::{NoTrace, Rules};
     use crate::session::Session;
-    use crate::tui::game::computer::{Answer, Request};
     use crate::tui::game::testing::{ch, config, press};
     use crate::tui::theme::Theme;
 
@@ -911,64 +883,64 @@ mod tests {
         let pit = pit(app, letter);
         app.handle_event(&ch(letter), t0);
         assert_eq!(app.take_commands(), [Command::Play(pit)]);
-        app.on_shown(Shown::Played(pit), t0);
+        app.on_shown(played(Side::South, pit), t0);
     }
 
-    /// The id of the screen's request for `side`'s move, if it made one.
-    fn move_request(app: &mut App, side: Side) -> Option<u64> {
-        app.take_requests().into_iter().find_map(|r| match r {
-            Request::Move { id, side: s, .. } if s == side => Some(id),
-            _ => None,
-        })
+    /// The host's session kept `side`'s move from `pit`.
+    fn played(side: Side, pit: Pit) -> Shown {
+        Shown::Kept(side, SessionCommand::Play(pit))
     }
 
-    /// On the host the screen shows the session's match: the host's pit
-    /// goes to the session and is played once kept, and the friend's turn
-    /// is asked of the world like a computer's, shown as waiting for
-    /// Michael, never paused or hurried; the move that comes back is
-    /// played at once.
+    /// The host's session kept Michael's move from `letter`, and asks
+    /// Alice to move.
+    fn friend_plays(app: &mut App, letter: char, t0: Instant) {
+        app.on_shown(played(Side::North, pit(app, letter)), t0);
+        app.on_shown(Shown::Ask(alice_to_move()), t0);
+    }
+
+    fn michael(ask: fn(String) -> Ask) -> Ask {
+        ask("Michael".into())
+    }
+
+    /// On the host the screen's session follows the host's: the host's pit
+    /// goes to the host's session and is played here once kept; on the
+    /// friend's turn the screen waits for Michael, nobody is paused or
+    /// hurried, and his kept move is played at once.
     #[test]
-    fn the_hosts_screen_plays_its_match_and_asks_the_world_for_the_friends_move() {
+    fn the_hosts_screen_plays_each_move_the_hosts_session_kept() {
         let t0 = Instant::now();
         let mut app = hosting(None, t0);
         assert_eq!(app.human_to_move(), Some(Side::South));
         app.handle_event(&ch('a'), t0);
         assert_eq!(app.take_commands(), [Command::Play(pit(&app, 'a'))]);
         assert!(app.game().moves().is_empty(), "nothing before it is kept");
-        app.on_shown(Shown::Played(pit(&app, 'a')), t0);
+        app.on_shown(played(Side::South, pit(&app, 'a')), t0);
         assert_eq!(app.game().moves().len(), 1);
-        let id = move_request(&mut app, Side::North).expect("Michael's turn is asked");
-        assert_eq!(app.thinking_text().as_deref(), Some("Waiting for Michael…"));
+        app.on_shown(Shown::Ask(michael(|name| Ask::Waiting { name })), t0);
+        assert_eq!(app.remote_prompt().as_deref(), Some("Waiting for Michael…"));
+        assert_eq!(app.human_to_move(), None);
+        app.take_requests();
         app.handle_event(&ch('m'), t0);
-        assert!(app.take_requests().is_empty(), "a person is not hurried");
         app.handle_event(&ch('p'), t0);
+        assert!(app.take_requests().is_empty(), "nobody is hurried");
         assert!(!app.paused(), "nobody to pause");
-        let h = app.rules().pit_by_letter('h').unwrap();
-        app.on_answer(Answer::Move { id, pit: Some(h) }, t0);
-        app.tick(t0);
+        friend_plays(&mut app, 'h', t0);
         assert_eq!(app.game().moves().len(), 2, "played at once");
         assert_eq!(app.human_to_move(), Some(Side::South));
     }
 
-    /// A take-back both agreed to, and a new round both wanted, come from
-    /// the host's session as its match; the screen shows it.
+    /// A take-back both agreed to comes from the host's session as its
+    /// match; a new round both wanted is opened by the screen's session as
+    /// the host's opened it, on a clean log, as in a local match.
     #[test]
     fn on_the_host_an_agreed_take_back_and_a_new_round_are_shown() {
         let t0 = Instant::now();
         let mut app = hosting(None, t0);
         host_plays(&mut app, 'a', t0);
-        let id = move_request(&mut app, Side::North).unwrap();
-        let h = app.rules().pit_by_letter('h').unwrap();
-        app.on_answer(Answer::Move { id, pit: Some(h) }, t0);
-        app.tick(t0);
+        friend_plays(&mut app, 'h', t0);
         app.handle_event(&ch('u'), t0);
         assert_eq!(app.take_commands(), [Command::Undo]);
-        app.on_shown(
-            Shown::Ask(Ask::WaitingAgree {
-                name: "Michael".into(),
-            }),
-            t0,
-        );
+        app.on_shown(Shown::Ask(michael(|name| Ask::WaitingAgree { name })), t0);
         assert_eq!(app.human_to_move(), None, "nothing is played meanwhile");
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(!screen.contains("u take back"), "asked already: {screen}");
@@ -977,23 +949,22 @@ mod tests {
         assert!(app.game().moves().is_empty(), "Alice's a and the reply");
         app.on_shown(Shown::Ask(alice_to_move()), t0);
         assert_eq!(app.human_to_move(), Some(Side::South));
-        // The round played to its end, the friend's moves from the world.
-        while !app.round_over() {
-            if app.human_to_move().is_some() {
-                let pit = app.game().board().legal_moves().next().unwrap();
-                let letter = app.rules().letter(pit).unwrap();
-                host_plays(&mut app, letter, t0);
-                app.on_shown(Shown::Ask(alice_to_move()), t0);
-            } else if let Some(id) = move_request(&mut app, Side::North) {
-                let pit = app.game().board().legal_moves().next();
-                app.on_answer(Answer::Move { id, pit }, t0);
-                app.tick(t0);
-            }
+        // The round played to its end, each move as the host's session kept it.
+        while app.game().outcome().is_none() {
+            let board = app.game().board();
+            let (side, pit) = (board.to_move(), board.legal_moves().next().unwrap());
+            app.on_shown(played(side, pit), t0);
         }
-        let mut next = app.game().clone();
-        next.next_round();
-        app.on_shown(Shown::Board(Box::new(next)), t0);
+        app.on_shown(Shown::Ask(Ask::PlayAgain), t0);
+        assert!(app.round_over());
+        app.handle_event(&ch('a'), t0);
+        assert!(app.notes().message().is_some(), "a is no answer");
+        app.on_shown(Shown::Kept(Side::South, SessionCommand::Answer(true)), t0);
         assert_eq!(app.game().round(), 2);
+        assert!(app.game().moves().is_empty());
+        let log = log(&app);
+        assert!(log.len() == 1 && log[0].starts_with("Round 2"), "{log:?}");
+        assert!(app.notes().message().is_none(), "nothing said of round 1");
     }
 
     #[test]
@@ -1001,30 +972,13 @@ mod tests {
         let t0 = Instant::now();
         let mut app = hosting(None, t0);
         host_plays(&mut app, 'a', t0);
-        let id = move_request(&mut app, Side::North).unwrap();
-        app.on_shown(
-            Shown::Ask(Ask::Away {
-                name: "Michael".into(),
-            }),
-            t0,
-        );
+        app.on_shown(Shown::Ask(michael(|name| Ask::Away { name })), t0);
         assert!(app.other_away());
         assert_eq!(app.human_to_move(), None);
-        assert!(
-            app.take_requests().contains(&Request::StopAll),
-            "the request for Michael's move is withdrawn"
-        );
         for key in ['c', 'u', '3'] {
             app.handle_event(&ch(key), t0);
             assert!(app.take_commands().is_empty(), "nothing is sent for {key}");
         }
-        let h = app.rules().pit_by_letter('h').unwrap();
-        app.on_answer(Answer::Move { id, pit: Some(h) }, t0);
-        assert_eq!(
-            app.game().moves().len(),
-            1,
-            "a withdrawn request plays nothing"
-        );
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(
             screen.contains("Waiting for Michael to come back"),
@@ -1036,13 +990,8 @@ mod tests {
             screen.contains("Nothing can be played until Michael is back."),
             "{screen}"
         );
-        app.on_shown(
-            Shown::Ask(Ask::Waiting {
-                name: "Michael".into(),
-            }),
-            t0,
-        );
-        assert!(move_request(&mut app, Side::North).is_some(), "asked again");
+        app.on_shown(Shown::Ask(michael(|name| Ask::Waiting { name })), t0);
+        assert_eq!(app.remote_prompt().as_deref(), Some("Waiting for Michael…"));
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(screen.contains("u take back"), "back: {screen}");
     }

@@ -89,14 +89,24 @@ mod tests {
     /// (2 pits, 1 seed each), played to the end of round 1.
     fn tiny_round_over(t0: Instant) -> App {
         let rules = Rules::KALAH.with_pits(2).unwrap().with_seeds(1).unwrap();
-        let mut app = app_for(
+        let app = app_for(
             config(rules, PlayerKind::Human, PlayerKind::Human),
             None,
             t0,
         );
-        while !app.round_over() {
+        played_out(app, t0)
+    }
+
+    /// `app` with round 1 played to its end, Enter (the cursor's pit) at
+    /// every turn.
+    fn played_out(mut app: App, t0: Instant) -> App {
+        for _ in 0..2000 {
+            if app.round_over() {
+                break;
+            }
             app.handle_event(&press(KeyCode::Enter), t0);
         }
+        assert!(app.round_over());
         app
     }
 
@@ -161,14 +171,8 @@ mod tests {
         let t0 = Instant::now();
         let mut oware = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human);
         oware.game = crate::rules::Game::Oware;
-        let mut app = app_for(oware, None, t0);
-        for _ in 0..2000 {
-            if app.round_over() {
-                break;
-            }
-            app.handle_event(&press(KeyCode::Enter), t0);
-        }
-        assert!(app.round_over() && app.can_analyse());
+        let mut app = played_out(app_for(oware, None, t0), t0);
+        assert!(app.can_analyse());
         app.handle_event(&ch('A'), t0);
         assert!(app.analysis_on_screen().is_some());
         let screen = render(&app, 80, 24);
@@ -183,10 +187,7 @@ mod tests {
     #[test]
     fn a_long_round_is_analysed_off_the_event_loop_with_its_progress_shown() {
         let t0 = Instant::now();
-        let mut app = humans(t0);
-        while !app.round_over() {
-            app.handle_event(&press(KeyCode::Enter), t0);
-        }
+        let mut app = played_out(humans(t0), t0);
         app.handle_event(&ch('A'), t0);
         // The key came back at once, with the analysis still at work (a
         // whole 6-pit round takes seconds): its progress is on screen.

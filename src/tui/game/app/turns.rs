@@ -250,9 +250,7 @@ impl App {
             self.mode = Mode::Turn { hint: None };
             return;
         };
-        // A friend over the network is asked like a computer, but never
-        // paused.
-        if self.paused && !self.session.game().seat(side).kind.is_person() {
+        if self.paused {
             if self.steps_allowed == 0 {
                 self.mode = Mode::Paused;
                 return;
