@@ -342,6 +342,7 @@ impl Session {
     pub fn follow(&mut self, game: Match) {
         self.game = game;
         self.follow_game();
+        self.follow_analysis();
     }
 
     fn follow_game(&mut self) {
