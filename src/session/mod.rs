@@ -71,8 +71,7 @@ pub enum SeatKind {
     /// which arrive over the network.
     Network,
     /// A player whose moves come from outside the session (a computer
-    /// thinking on the front end's thread, a friend over the network): the
-    /// session asks for its move ([`Asking::Computer`]) and takes it as
+    /// thinking on the front end's thread): the session asks for its move ([`Asking::Computer`]) and takes it as
     /// [`SessionCommand::Computer`].
     Outside,
 }
@@ -336,9 +335,9 @@ impl Session {
         session
     }
 
-    /// Takes `game` as the followed match from here on (the host's, sent
-    /// again after a reconnection); a finished round waits at "Play
-    /// again?" and is not kept again.
+    /// Takes `game` as the followed match from here on (the host's, as
+    /// it stands after a welcome or a take-back); a finished round waits at
+    /// "Play again?" and is not kept again.
     pub fn follow(&mut self, game: Match) {
         self.game = game;
         self.follow_game();
@@ -492,16 +491,6 @@ impl Session {
     #[must_use]
     pub fn has_save(&self) -> bool {
         self.keeper.has_save(self.game.config())
-    }
-
-    /// Takes `game` as the match from here on (a network match as its
-    /// host sent it) and plays on to its next question; nothing is kept.
-    pub fn take_match(&mut self, game: Match) -> Vec<SessionEvent> {
-        self.game = game;
-        self.finished = None;
-        self.play_on();
-        self.follow_analysis();
-        std::mem::take(&mut self.events)
     }
 
     /// What to say once as the match starts, before anything else (both

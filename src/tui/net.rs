@@ -25,7 +25,8 @@ use crate::net::play::{
 };
 use crate::players::PlayerKind;
 use crate::rules::Rules;
-use crate::session::Moved;
+use crate::session::{Moved, Session};
+use crate::store::Keeper;
 use crate::tui::game::app::{App, Shown};
 use crate::tui::game::computer::Worker;
 use crate::tui::game::world::{Effect, GameMessage};
@@ -56,10 +57,6 @@ impl Show for Feed {
     fn board(&mut self, m: &Match) -> io::Result<()> {
         self.news.push(Shown::Board(Box::new(m.clone())));
         Ok(())
-    }
-
-    fn started(&mut self, m: &Match) -> io::Result<()> {
-        self.board(m)
     }
 
     /// The screen's session plays each move the host's session kept.
@@ -306,35 +303,6 @@ fn placeholder(setup: &HostSetup) -> Match {
     Match::new(config, 0)
 }
 
-/// Runs the screen until the game ends, then prints the last news on the
-/// normal screen; `first` is what was said before the screen started.
-fn run_screen<W: World<App>>(
-    mut app: App,
-    world: &mut W,
-    first: Vec<GameMessage>,
-    chosen: Chosen,
-) -> anyhow::Result<ExitCode> {
-    app.keep_prefs(chosen);
-    let now = Instant::now();
-    for message in first {
-        if let GameMessage::Net(shown) = message {
-            app.on_shown(shown, now);
-        }
-    }
-    screen::run(&mut app, world)?;
-    if let Some(status) = crate::tui::terminal::signal_exit_status() {
-        return Ok(ExitCode::from(status));
-    }
-    let last: Vec<String> = app.notes().log().iter().map(|n| n.text.clone()).collect();
-    for line in &last[last.len().saturating_sub(3)..] {
-        console::say(line);
-    }
-    Ok(match app.network_ended() {
-        Some(0) | None => ExitCode::SUCCESS,
-        Some(code) => ExitCode::from(code),
-    })
-}
-
 /// The screen's settings: the speed `given` on the command line (see
 /// [`SpeedArgs::given`](crate::cli::SpeedArgs::given)), else the kept one,
 /// and the kept theme (`NO_COLOR` still wins).
@@ -356,16 +324,10 @@ fn settings(given: Option<Option<Duration>>) -> (Chosen, Option<PathBuf>, PlayOp
 pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result<ExitCode> {
     let (tx, rx) = mpsc::channel();
     let (chosen, kept_at, options) = settings(given);
-    let shown = placeholder(&setup);
+    let session = Session::following(placeholder(&setup), Keeper::new(None));
     let seat = FriendSeat::open(setup, Feed::default(), tx)?;
-    let app = App::networked(
-        shown,
-        HOST_SIDE,
-        options,
-        *chosen.theme(),
-        (80, 24),
-        Instant::now(),
-    );
+    let app = App::start(session, options, *chosen.theme(), (80, 24), Instant::now());
+    let app = app.networked(HOST_SIDE);
     let engine = HostEngine { seat, rx };
     run_world(app, engine, kept_at, chosen)
 }
@@ -402,21 +364,37 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
     run_world(app, engine, kept_at, chosen)
 }
 
-/// Runs the screen of `app` around `engine` until the game ends.
+/// Runs the screen of `app` around `engine` until the game ends, then
+/// prints the last news on the normal screen.
 fn run_world<E: NetEnd>(
-    app: App,
-    engine: E,
+    mut app: App,
+    mut engine: E,
     prefs: Option<PathBuf>,
     chosen: Chosen,
 ) -> anyhow::Result<ExitCode> {
     let hints = Worker::new(app.game().config(), HINT_THINK, 0);
+    app.keep_prefs(chosen);
+    // What was said before the screen started.
+    let now = Instant::now();
+    for shown in engine.drain() {
+        app.on_shown(shown, now);
+    }
     let mut world = NetWorld {
         engine,
         ended: false,
         hints,
         prefs,
     };
-    let mut first = Vec::new();
-    world.settle(Ok(None), &mut first);
-    run_screen(app, &mut world, first, chosen)
+    screen::run(&mut app, &mut world)?;
+    if let Some(status) = crate::tui::terminal::signal_exit_status() {
+        return Ok(ExitCode::from(status));
+    }
+    let last: Vec<String> = app.notes().log().iter().map(|n| n.text.clone()).collect();
+    for line in &last[last.len().saturating_sub(3)..] {
+        console::say(line);
+    }
+    Ok(match app.network_ended() {
+        Some(0) | None => ExitCode::SUCCESS,
+        Some(code) => ExitCode::from(code),
+    })
 }

@@ -263,7 +263,6 @@ impl<S: Show> FriendSeat<S> {
         let Some(keeper) = self.keeper.take() else {
             return Ok(());
         };
-        self.show.started(&m)?;
         let mut hosted = Hosted::new(m, keeper).with_journal(&self.setup.name, note);
         let problem = hosted.take_journal_problem();
         self.hosted = Some(hosted);
@@ -721,10 +720,8 @@ impl<S: Show> FriendSeat<S> {
                 Ok(false)
             }
             Ok(mut messages) => {
-                if let Some((_, mut old)) = self.conn.take() {
-                    // The same player again: the old connection is dead.
-                    old.close();
-                }
+                // The same player again: the old connection is dead.
+                self.close();
                 self.seat.seat(admission);
                 for message in &mut messages {
                     if let ToJoiner::Welcome { seat_key, .. } = message {

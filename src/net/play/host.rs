@@ -11,7 +11,7 @@ use std::time::Duration;
 use crate::net::hosted::HOST_SIDE;
 
 use super::friend::FriendSeat;
-use super::{Ask, Command, HostIn, HostSetup, LineInput, Show, Taken, is_command_line, read};
+use super::{Ask, Command, HostIn, HostSetup, LineInput, Show, is_command_line, read};
 
 /// The host's program (see this module's docs).
 pub struct HostGame<S> {
@@ -90,10 +90,11 @@ impl<S: Show> HostGame<S> {
                 self.typed_ahead.push_front(input);
                 break;
             }
-            let changed = match self.take_input(input)? {
-                Taken::Exit(code) => return Ok(Some(code)),
-                Taken::Changed(changed) => changed,
-            };
+            // An answer to the resume question changes no question yet.
+            let changed = !self.seat.is_offering();
+            if let Some(code) = self.take_input(input)? {
+                return Ok(Some(code));
+            }
             if let Some(code) = self.seat.settle(changed)? {
                 return Ok(Some(code));
             }
@@ -117,33 +118,31 @@ impl<S: Show> HostGame<S> {
                 .is_some_and(|a| a.is_answered_by_this_player())
     }
 
-    /// Takes one input: a line or the end of input.
-    fn take_input(&mut self, input: LineInput) -> anyhow::Result<Taken> {
+    /// Takes one input: a line or the end of input; `Some` ends the
+    /// program with that code.
+    fn take_input(&mut self, input: LineInput) -> anyhow::Result<Option<ExitCode>> {
         Ok(match input {
             LineInput::Line(line) if self.seat.is_offering() => {
                 self.seat.show_mut().echo(&line)?;
                 self.answer_offer(&line)?;
-                Taken::Changed(false)
+                None
             }
             LineInput::End if self.seat.is_offering() => {
                 self.seat.show_mut().say("")?;
                 self.seat
                     .show_mut()
                     .say("End of input: nothing was played.")?;
-                Taken::Exit(ExitCode::SUCCESS)
+                Some(ExitCode::SUCCESS)
             }
             LineInput::Line(line) => {
                 self.seat.show_mut().echo(&line)?;
-                match self.on_line(&line)? {
-                    Some(code) => Taken::Exit(code),
-                    None => Taken::Changed(true),
-                }
+                self.on_line(&line)?
             }
             LineInput::End => {
                 self.seat.show_mut().say("")?;
                 self.seat.show_mut().say("End of input.")?;
                 self.seat.leave()?;
-                Taken::Exit(ExitCode::SUCCESS)
+                Some(ExitCode::SUCCESS)
             }
         })
     }

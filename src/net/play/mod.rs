@@ -23,7 +23,6 @@
 
 use std::io;
 use std::net::SocketAddr;
-use std::process::ExitCode;
 use std::time::Duration;
 
 use super::code::JoinCode;
@@ -136,14 +135,6 @@ pub trait Show {
     /// # Errors
     /// When the output fails.
     fn echo(&mut self, _line: &str) -> io::Result<()> {
-        Ok(())
-    }
-    /// The host's match from now on (the friend joined, or a saved match
-    /// was resumed); plain mode has shown it already.
-    ///
-    /// # Errors
-    /// When the output fails.
-    fn started(&mut self, _m: &Match) -> io::Result<()> {
         Ok(())
     }
     /// The match as it stands (after a welcome, an undo, a new round).
@@ -387,14 +378,6 @@ impl Ask {
     pub fn is_question(&self) -> bool {
         matches!(self, Ask::Resume | Ask::Agree | Ask::PlayAgain)
     }
-}
-
-/// What taking one input did.
-enum Taken {
-    /// The program ends with this code.
-    Exit(ExitCode),
-    /// It went on; `true` when the match or a question changed.
-    Changed(bool),
 }
 
 /// What a line typed by `side`'s player means, read as the session reads

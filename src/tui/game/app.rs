@@ -174,8 +174,8 @@ pub struct App {
 }
 
 impl App {
-    /// The screen for a new `game` kept nowhere (a test's, or a network
-    /// match's placeholder) on a terminal of `size` (columns, lines).
+    /// The screen for a new `game` kept nowhere (a test's) on a terminal
+    /// of `size` (columns, lines).
     #[must_use]
     pub fn new(
         game: Match,

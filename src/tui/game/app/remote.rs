@@ -30,7 +30,7 @@ use crate::net::play::{
     Ask, Command, Followed, Follower, cannot_go_on, greeting, help_text, host_left, opening,
 };
 use crate::rules::{Pit, Side};
-use crate::session::{Session, SessionCommand};
+use crate::session::SessionCommand;
 use crate::tui::game::keys::Does;
 
 /// What the network game says, in order, for the screen to show.
@@ -69,10 +69,6 @@ pub struct Remote {
     commands: Vec<Command>,
     /// The exit code, once the network game has ended.
     ended: Option<u8>,
-    /// Whether the match is in play here: once the network game sent it.
-    started: bool,
-    /// A move of this player's sent to the host and not yet confirmed.
-    sent: Option<Pit>,
     /// On the joiner: what the host asks this player (the screen's session
     /// follows the host's).
     follower: Option<Follower>,
@@ -83,38 +79,30 @@ pub struct Remote {
 
 impl Remote {
     /// The network's part of the screen of `me`'s player; the joiner's
-    /// screen follows the host's match with `follower`.
-    fn new(me: Side, follower: Option<Follower>) -> Remote {
+    /// screen follows the host's messages with a [`Follower`].
+    fn new(me: Side) -> Remote {
         Remote {
             me,
             ask: None,
             queue: VecDeque::new(),
             commands: Vec::new(),
             ended: None,
-            started: follower.is_some(),
-            sent: None,
-            follower,
+            follower: (me == JOINER_SIDE).then(Follower::default),
             outbox: Vec::new(),
         }
     }
 }
 
 impl App {
-    /// The screen of a network match for the player of `me`; `placeholder`
-    /// is shown until the network game sends the match.
+    /// This screen as the network match's screen for the player of `me`:
+    /// its session follows the host's
+    /// ([`crate::session::Session::following`]), and it waits for what the
+    /// network game asks.
     #[must_use]
-    pub fn networked(
-        placeholder: Match,
-        me: Side,
-        settings: crate::game::PlayOptions,
-        theme: crate::tui::theme::Theme,
-        size: (u16, u16),
-        now: Instant,
-    ) -> App {
-        let session = Session::following(placeholder, crate::store::Keeper::new(None));
-        let mut app = App::start(session, settings, theme, size, now);
+    pub fn networked(self, me: Side) -> App {
+        let mut app = self;
         app.notes.clear_log();
-        app.remote = Some(Remote::new(me, None));
+        app.remote = Some(Remote::new(me));
         app.mode = Mode::Waiting;
         app
     }
@@ -124,15 +112,13 @@ impl App {
     /// first in the log.
     #[must_use]
     pub fn following(self, said: Vec<String>) -> App {
-        let mut app = self;
-        app.remote = Some(Remote::new(JOINER_SIDE, Some(Follower::default())));
+        let mut app = self.networked(JOINER_SIDE);
         let m = app.session.current();
         let mut lines = said;
         lines.extend(greeting(m, false));
         lines.push(help_text(m.rules(), JOINER_SIDE));
         lines.push(opening(m).text);
         app.notes.log_lines(lines.into_iter().map(Note::plain));
-        app.mode = Mode::Waiting;
         app
     }
 
@@ -145,29 +131,22 @@ impl App {
             .unwrap_or_default()
     }
 
-    /// Whether this screen follows the host's match (the joiner's).
-    fn is_following(&self) -> bool {
-        self.remote.as_ref().is_some_and(|r| r.follower.is_some())
-    }
-
     /// Whether this screen shows a network match.
     #[must_use]
     pub fn is_networked(&self) -> bool {
         self.remote.is_some()
     }
 
-    /// Whether the network game holds the match: no match in play yet, a
-    /// move on its way to the host, or something only the network has
-    /// waiting for an answer (taking a move back, the other's answer to
-    /// "Play again?", the other player or the connection coming back, the
-    /// resume question). Nothing is played meanwhile.
+    /// Whether the network game holds the match: the player moves or
+    /// answers "Play again?" only when the network game asks it (not
+    /// before the match is in play, nor while a move or an answer is on
+    /// its way, nor while something only the network has waits: taking a
+    /// move back, the other's answer to "Play again?", the other player or
+    /// the connection coming back, the resume question).
     pub(super) fn held_by_the_network(&self) -> bool {
-        // The player moves or answers "Play again?" only when asked to.
-        self.remote.as_ref().is_some_and(|r| {
-            !r.started
-                || r.sent.is_some()
-                || !matches!(r.ask, Some(Ask::Move { .. } | Ask::PlayAgain))
-        })
+        self.remote
+            .as_ref()
+            .is_some_and(|r| !matches!(r.ask, Some(Ask::Move { .. } | Ask::PlayAgain)))
     }
 
     /// The answers typed for the network game since the last call, in order.
@@ -298,11 +277,6 @@ impl App {
             }
             Shown::Ask(ask) => {
                 if let Some(remote) = self.remote.as_mut() {
-                    // Asked to move: no move of this player's is on its
-                    // way (the host's session refused it, or kept it).
-                    if matches!(ask, Ask::Move { side, .. } if side == remote.me) {
-                        remote.sent = None;
-                    }
                     remote.ask = Some(ask);
                 }
                 // What the local flow asks itself (a move, the other's
@@ -312,9 +286,6 @@ impl App {
                 }
             }
             Shown::Kept(side, command) => {
-                if let Some(remote) = self.remote.as_mut() {
-                    remote.sent = None;
-                }
                 self.cancel_thinking();
                 let before = self.session.asking();
                 let events = self.session.handle_for(side, command);
@@ -330,13 +301,8 @@ impl App {
                     self.cursor = [None; 2];
                     self.notes.set_round_note(None);
                 }
-                self.take_match(*m, now);
+                self.session.follow(*m);
                 self.hint = None;
-                if let Some(remote) = self.remote.as_mut() {
-                    // The screen shows the host's match from now on.
-                    remote.started = true;
-                    remote.sent = None;
-                }
                 self.next_turn(now);
             }
             Shown::Recorded(text) => self.round_recorded(text),
@@ -448,18 +414,13 @@ impl App {
     /// decides it; the board waits for its word ([`Shown::Kept`]).
     pub(super) fn send_move(&mut self, pit: Pit) {
         self.send(Command::Play(pit));
-        if let Some(remote) = self.remote.as_mut().filter(|r| r.follower.is_none()) {
-            remote.sent = Some(pit);
-        }
         self.answered();
     }
 
     /// `u`: ask the other player to agree to take back the last move.
     pub(super) fn ask_take_back(&mut self) {
         self.send(Command::Undo);
-        if self.is_following() {
-            self.refresh_ask(self.now);
-        }
+        self.refresh_ask(self.now);
     }
 
     /// `y` or `n` to the question the network game asked.
@@ -480,9 +441,7 @@ impl App {
             remote.ask = None;
         }
         self.mode = Mode::Waiting;
-        if self.is_following() {
-            self.refresh_ask(self.now);
-        }
+        self.refresh_ask(self.now);
     }
 
     /// A key while waiting for the other machine (or for its question's
@@ -544,6 +503,7 @@ mod tests {
     use crate::players::PlayerKind;
     use crate::rules::{NoTrace, Rules};
     use crate::session::Session;
+    use crate::store::Keeper;
     use crate::tui::game::testing::{ch, config, press};
     use crate::tui::theme::Theme;
 
@@ -560,7 +520,7 @@ mod tests {
             seed_delay: delay,
             ..PlayOptions::default()
         };
-        let session = Session::following(m.clone(), crate::store::Keeper::new(None));
+        let session = Session::following(m.clone(), Keeper::new(None));
         App::start(session, options, Theme::monochrome(), (80, 24), t0).following(Vec::new())
     }
 
@@ -864,14 +824,9 @@ mod tests {
             ..PlayOptions::default()
         };
         let config: MatchConfig = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Network);
-        let mut app = App::networked(
-            Match::new(config.clone(), 1),
-            Side::South,
-            options,
-            Theme::monochrome(),
-            (80, 24),
-            t0,
-        );
+        let session = Session::following(Match::new(config.clone(), 1), Keeper::new(None));
+        let app = App::start(session, options, Theme::monochrome(), (80, 24), t0);
+        let mut app = app.networked(Side::South);
         app.on_shown(Shown::Board(Box::new(Match::new(config, 1))), t0);
         app.on_shown(Shown::Ask(alice_to_move()), t0);
         app

@@ -23,13 +23,6 @@ impl App {
         }
     }
 
-    /// Takes `m` as the match in play (a network match as its host sent
-    /// it).
-    pub(super) fn take_match(&mut self, m: crate::game::Match, now: Instant) {
-        let events = self.session.take_match(m);
-        self.show_events(events, Asking::Over, now);
-    }
-
     /// The session's first words: its notes on other saved matches (one
     /// line however many there are: they would fill the message area) and
     /// what could not be kept; the question it asks is drawn from the
