@@ -122,17 +122,6 @@ struct HostEngine {
 
 impl NetEnd for HostEngine {
     fn command(&mut self, command: Command) -> anyhow::Result<Option<ExitCode>> {
-        if self.seat.is_offering() {
-            match command {
-                Command::Answer(yes) => {
-                    self.seat.answer_offer(yes)?;
-                    // A resumed match waits for the friend (Ask::Away).
-                    return Ok(self.seat.settle(true)?);
-                }
-                Command::Quit => return Ok(Some(ExitCode::SUCCESS)),
-                _ => return Ok(None),
-            }
-        }
         Ok(match self.seat.command(command)? {
             Some(code) => Some(code),
             None => self.seat.settle(true)?,

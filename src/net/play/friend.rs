@@ -328,15 +328,23 @@ impl<S: Show> FriendSeat<S> {
     }
 
     /// Carries out the host's player's `command` (a move, asking to take
-    /// one back, a yes or no, leaving: see [`FriendSeat::leave`]); `Some`
-    /// when the program ends with that code.
+    /// one back, a yes or no, the answer to the resume question, leaving:
+    /// see [`FriendSeat::leave`]); `Some` when the program ends with that
+    /// code.
     ///
     /// # Errors
-    /// When the output fails.
-    pub fn command(&mut self, command: Command) -> io::Result<Option<ExitCode>> {
+    /// When the port cannot be listened on, or the output fails.
+    pub fn command(&mut self, command: Command) -> anyhow::Result<Option<ExitCode>> {
         if command == Command::Quit {
             self.leave()?;
             return Ok(Some(ExitCode::SUCCESS));
+        }
+        if self.is_offering() {
+            // A resumed match waits for the friend (Ask::Away).
+            if let Command::Answer(yes) = command {
+                self.answer_offer(yes)?;
+            }
+            return Ok(None);
         }
         let opponent = self.opponent();
         let connected = self.conn.is_some();

@@ -155,7 +155,7 @@ impl<S: Show> HostGame<S> {
         let question = ask.as_ref().is_some_and(Ask::is_question);
         let answers_only = question || matches!(ask, Some(Ask::WaitingAgain { .. }));
         let said = match read(&rules, HOST_SIDE, question, line) {
-            Ok(Some(command)) => return Ok(self.seat.command(command)?),
+            Ok(Some(command)) => return self.seat.command(command),
             Ok(None) => return Ok(None),
             Err(_) if self.seat.hosted().is_none() => "Nobody has joined yet; q quits.".into(),
             Err(_) if answers_only => "Please answer y or n.".into(),
