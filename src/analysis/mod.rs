@@ -1266,14 +1266,21 @@ mod tests {
         out
     }
 
-    #[test]
-    fn a_round_analysed_as_it_is_played_matches_the_analysis_after_it() {
+    /// A short round of Kalah(4,3), capture nonempty, its budget and its
+    /// analysis worked out after it.
+    fn a_small_round_analysed() -> (Rules, Vec<Pit>, PositionBudget, Analysis) {
         let rules = Rules::new(4, 3).unwrap().with_capture(Capture::NonEmpty);
         let moves = round_of(rules, &[2, 2, 0, 1]);
         let budget = PositionBudget::default();
         let whole = Analyst::new()
             .round(rules, Side::South, &moves, &budget, |_, _| {})
             .unwrap();
+        (rules, moves, budget, whole)
+    }
+
+    #[test]
+    fn a_round_analysed_as_it_is_played_matches_the_analysis_after_it() {
+        let (rules, moves, budget, whole) = a_small_round_analysed();
         let mut live = RoundAnalyser::new(Analyst::new(), rules, Side::South);
         for (i, &pit) in moves.iter().enumerate() {
             live.push(pit).unwrap();
@@ -1296,12 +1303,7 @@ mod tests {
 
     #[test]
     fn a_sketch_shows_every_move_at_once_and_leaves_the_analysis_as_it_was() {
-        let rules = Rules::new(4, 3).unwrap().with_capture(Capture::NonEmpty);
-        let moves = round_of(rules, &[2, 2, 0, 1]);
-        let budget = PositionBudget::default();
-        let whole = Analyst::new()
-            .round(rules, Side::South, &moves, &budget, |_, _| {})
-            .unwrap();
+        let (rules, moves, budget, whole) = a_small_round_analysed();
         let mut live = RoundAnalyser::new(Analyst::new(), rules, Side::South);
         for &pit in &moves {
             live.push(pit).unwrap();

@@ -902,6 +902,16 @@ mod tests {
         assert_eq!(view.analysis(), expected.analysis());
     }
 
+    /// The screen of `view` once its sketch is drawn (at most 20 s).
+    fn sketched(view: &mut AnalysisView) -> String {
+        let t0 = Instant::now();
+        while !view.sketched && t0.elapsed() < Duration::from_secs(20) {
+            std::thread::sleep(Duration::from_millis(5));
+            view.handle(&Input::Tick);
+        }
+        screen(view, 80, 26)
+    }
+
     /// A long analysis (a big board, a second a position) shows every move
     /// at once as a sketch, marked as estimates, and not as the analysis
     /// done; leaving the screen stops it.
@@ -913,12 +923,7 @@ mod tests {
         .unwrap();
         let chosen = Chosen::unkept(None, Theme::monochrome());
         let mut view = AnalysisView::start(record, Duration::from_secs(60), chosen);
-        let t0 = Instant::now();
-        while !view.sketched && t0.elapsed() < Duration::from_secs(20) {
-            std::thread::sleep(Duration::from_millis(5));
-            view.handle(&Input::Tick);
-        }
-        let text = screen(&view, 80, 26);
+        let text = sketched(&mut view);
         assert!(text.contains("≈ estimates for now"), "{text}");
         for ply in 1..=4 {
             let row = text
@@ -938,12 +943,7 @@ mod tests {
         let record = view.record.clone();
         live.follow(record.start_board(), &record.moves);
         let mut view = AnalysisView::watching(record, live.watch(), chosen);
-        let t0 = Instant::now();
-        while !view.sketched && t0.elapsed() < Duration::from_secs(20) {
-            std::thread::sleep(Duration::from_millis(5));
-            view.handle(&Input::Tick);
-        }
-        let text = screen(&view, 80, 26);
+        let text = sketched(&mut view);
         assert!(text.contains("≈ estimates for now"), "{text}");
         assert_eq!(view.analysis(), None, "a sketch is not the analysis");
     }
