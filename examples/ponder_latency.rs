@@ -1,33 +1,42 @@
 //! Measures how long `perfect` keeps a person waiting on Kalah(6,4).
 //!
-//! `cargo run --release --example ponder_latency -- GAMES PACE_MS [south|north|both] [person|computer] [TABLE_MIB]`
+//! `cargo run --release --example ponder_latency -- GAMES PACE_MS [south|north|both] [person|computer|game] [TABLE_MIB]`
 //!
 //! Plays GAMES games for each capture rule and each seat: a fresh `perfect`
 //! (thinking on the opponent's time, as against a person) against random
 //! moves made PACE_MS milliseconds after `perfect` answered, as a person
 //! would take to move (only the seat named, if one is). With `computer`,
 //! `perfect` does not ponder, as against a computer in a live game (the
-//! pace then stands for the moves' animations). With TABLE_MIB, its
-//! table holds at most that many MiB (else a player's own limit). Prints
-//! the time of every `perfect` move as mean, 95th percentile and maximum,
-//! per rule and seat and over all, and the process's peak resident memory
-//! (where the system tells it). A throwaway
-//! measuring tool: the figures go in notes and the README, not in tests.
+//! pace then stands for the moves' animations). With `game`, it is as a
+//! person's game meets it: the player a match seats (sharing the process's
+//! database and table), the game's think time (1 s a move) and the round
+//! analysed as it is played, held still while `perfect` thinks. With
+//! TABLE_MIB, its table holds at most that many MiB (else a player's own
+//! limit; not with `game`). Prints the time of every `perfect` move as
+//! mean, median, 95th percentile and maximum, per rule and seat and over
+//! all, and the process's peak resident memory (where the system tells
+//! it). A throwaway measuring tool: the figures go in notes and the
+//! README, not in tests.
 
 use std::time::{Duration, Instant};
 
+use mancala::analysis::live::LiveAnalysis;
 use mancala::commands::arena::MoveTimes;
 use mancala::players::solver::book;
 use mancala::players::solver::{DEFAULT_PLAYER_MEMORY, PLAYER_TABLE_BYTES};
 use mancala::players::{Limits, PerfectPlayer, Solver, TurnFn, random_move};
 use mancala::rng::Rng;
-use mancala::rules::{Board, Capture, Rules, Side};
+use mancala::rules::{Board, Capture, Pit, Rules, Side};
 
-/// The move count, mean, 95th percentile and maximum of `times`.
+/// A game's think time per move (`--think`'s default).
+const GAME_THINK: Duration = Duration::from_millis(1000);
+
+/// The move count, mean, median, 95th percentile and maximum of `times`.
 fn summary(times: &MoveTimes) -> String {
     let (mean, p95, max) = times.stats();
+    let p50 = times.percentile(50);
     format!(
-        "{} moves, mean {mean:.1} ms, p95 {p95:.1} ms, max {max:.1} ms",
+        "{} moves, mean {mean:.1} ms, p50 {p50:.1} ms, p95 {p95:.1} ms, max {max:.1} ms",
         times.len()
     )
 }
@@ -37,7 +46,9 @@ fn main() {
     let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2);
     let pace = Duration::from_millis(args.next().and_then(|a| a.parse().ok()).unwrap_or(2000));
     let only = args.next().filter(|seat| seat != "both");
-    let against_a_person = args.next().as_deref() != Some("computer");
+    let mode = args.next();
+    let against_a_person = mode.as_deref() != Some("computer");
+    let as_a_game = mode.as_deref() == Some("game");
     let table = args
         .next()
         .and_then(|a| a.parse::<usize>().ok())
@@ -55,19 +66,40 @@ fn main() {
             let mut times = MoveTimes::default();
             for game in 0..games {
                 let mut rng = Rng::new(game * 2 + u64::from(seat == Side::North));
-                let mut perfect = PerfectPlayer::with_solver(
-                    Solver::new(DEFAULT_PLAYER_MEMORY)
-                        .growing()
-                        .with_table_limit(table),
-                );
+                let mut perfect = if as_a_game {
+                    PerfectPlayer::sharing()
+                } else {
+                    PerfectPlayer::with_solver(
+                        Solver::new(DEFAULT_PLAYER_MEMORY)
+                            .growing()
+                            .with_table_limit(table),
+                    )
+                };
                 perfect.think_on_opponents_time(against_a_person);
-                let mut board = Board::new(rules);
+                let mut live = if as_a_game {
+                    LiveAnalysis::start(GAME_THINK)
+                } else {
+                    None
+                };
+                let start = Board::new(rules);
+                let mut board = start;
+                let mut played: Vec<Pit> = Vec::new();
                 let mut ply = 0;
                 while !board.is_over() {
+                    if let Some(live) = &mut live {
+                        live.follow(start, &played);
+                    }
                     let pit = if board.to_move() == seat {
+                        let held = live.as_ref().map(|live| live.pause().hold());
+                        let limits = if as_a_game {
+                            Limits::time(GAME_THINK)
+                        } else {
+                            Limits::none()
+                        };
                         let t0 = Instant::now();
-                        let pit = perfect.choose(&board, &Limits::none()).expect("a move");
+                        let pit = perfect.choose(&board, &limits).expect("a move");
                         let took = t0.elapsed();
+                        drop(held);
                         let ms = took.as_secs_f64() * 1000.0;
                         if ms > 100.0 {
                             let book = if book::lookup(&board).is_some() {
@@ -87,6 +119,7 @@ fn main() {
                         random_move(&board, &mut rng).expect("a move")
                     };
                     board.play(pit).expect("a legal move");
+                    played.push(pit);
                     ply += 1;
                 }
             }

@@ -21,13 +21,32 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::{Analysis, Analyst, PositionBudget, RoundAnalyser};
-use crate::rules::{Board, GameBoard, Pit};
+use crate::players::solver::{DEFAULT_PLAYER_MEMORY, PLAYER_TABLE_BYTES, Solver};
+use crate::rules::{GameRound, Pit};
+
+/// The live analysis's table: a player's size, so that it is the one
+/// the players of the process use (an analysis of a record takes 64 MiB of
+/// its own).
+const LIVE_TABLE_BYTES: usize = PLAYER_TABLE_BYTES;
+
+/// The live analysis's solver: it uses the process's endgame database and
+/// table of the game's rules, sized as a player's ([`Solver::sharing`]),
+/// so that beside `perfect` (or a hint giver) they are built and held
+/// once, and the analysis finds what the players proved (an analysis of
+/// its own held a 16-seed database of 30 MB on Kalah(6,4) and a 64 MiB
+/// table); one search thread, leaving the other cores to the players.
+fn live_solver() -> Solver {
+    Solver::new(DEFAULT_PLAYER_MEMORY)
+        .sharing()
+        .with_table_limit(LIVE_TABLE_BYTES)
+        .with_threads(1)
+}
 
 /// What the thread is told and what it reports, under one lock.
 #[derive(Default)]
 struct State {
     /// The round to follow: its start and its moves.
-    target: Option<(Board, Vec<Pit>)>,
+    target: Option<(GameRound, Vec<Pit>)>,
     /// Bumped at every change of `target`.
     version: u64,
     /// Pauses held (a computer thinking).
@@ -67,7 +86,7 @@ pub struct LiveAnalysis {
     shared: Arc<Shared>,
     thread: Option<JoinHandle<()>>,
     /// What was last sent (so that an unchanged round is not sent again).
-    sent: Option<(Board, Vec<Pit>)>,
+    sent: Option<(GameRound, Vec<Pit>)>,
 }
 
 impl LiveAnalysis {
@@ -104,8 +123,12 @@ impl LiveAnalysis {
     /// The round now stands at `moves` played from `start`: what changed
     /// since the last call is analysed next (a move taken back keeps the
     /// values of the positions before it; another start begins anew with
-    /// the same solver).
-    pub fn follow(&mut self, start: Board, moves: &[Pit]) {
+    /// the same solver). The round is of either family (a Kalah [`Board`],
+    /// or a [`GameRound`]).
+    ///
+    /// [`Board`]: crate::rules::Board
+    pub fn follow(&mut self, start: impl Into<GameRound>, moves: &[Pit]) {
+        let start = start.into();
         if let Some((was, played)) = &self.sent
             && *was == start
             && played == moves
@@ -116,7 +139,7 @@ impl LiveAnalysis {
             .sent
             .as_ref()
             .is_some_and(|(was, played)| *was == start && moves.starts_with(played));
-        self.sent = Some((start, moves.to_vec()));
+        self.sent = Some((start.clone(), moves.to_vec()));
         let mut state = self.shared.lock();
         state.target = Some((start, moves.to_vec()));
         state.version += 1;
@@ -311,14 +334,21 @@ fn work(shared: &Shared, budget: &PositionBudget) {
 
 /// Brings `analyser` to the round of `moves` from `start`: the moves in
 /// common kept, the rest taken back and played.
-fn follow(analyser: &mut Option<RoundAnalyser>, start: Board, moves: &[Pit]) -> Result<(), String> {
+fn follow(
+    analyser: &mut Option<RoundAnalyser>,
+    start: GameRound,
+    moves: &[Pit],
+) -> Result<(), String> {
     let analyser = match analyser {
-        Some(a) if *a.start() == GameBoard::Kalah(start) => a,
+        Some(a) if *a.start() == start.position() => a,
         Some(a) => {
             a.restart(start);
             a
         }
-        None => analyser.insert(RoundAnalyser::from_start(Analyst::single_threaded(), start)),
+        None => analyser.insert(RoundAnalyser::from_start(
+            Analyst::with_solver(live_solver()),
+            start,
+        )),
     };
     let common = analyser
         .moves()
@@ -338,7 +368,7 @@ fn follow(analyser: &mut Option<RoundAnalyser>, start: Board, moves: &[Pit]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Capture, Rules, Side};
+    use crate::rules::{Board, Capture, Rules, Side};
 
     /// A round of `rules` of varied moves: pits taken in turn from a
     /// fixed pattern, whichever are legal.
@@ -450,6 +480,20 @@ mod tests {
             panic!("not done");
         };
         assert_eq!(analysis, from_scratch(rules, &moves));
+    }
+
+    #[test]
+    fn the_live_analysis_uses_the_players_database_and_table() {
+        // Kalah(6,4): one 18-seed database and one table for `perfect` and
+        // the analysis (made, not built: the memory is mapped, untouched)
+        let board = Board::new(Rules::KALAH);
+        let mut player = crate::players::solver::PerfectPlayer::sharing();
+        player.solver_mut().reserve(&board);
+        let mut live = live_solver();
+        live.reserve(&board);
+        assert!(live.shares_memory_with(player.solver_mut()));
+        let database = player.solver_mut().memory_used() - PLAYER_TABLE_BYTES;
+        assert_eq!(live.memory_used(), database + LIVE_TABLE_BYTES);
     }
 
     #[test]

@@ -309,6 +309,35 @@ const ANALYSIS_DB_SCALE: u32 = 1;
 /// seeds and a 64 MiB table 8.4 s and 0.3 s; see docs/PERFORMANCE.md).
 const ANALYSIS_TABLE_BYTES: usize = 64 << 20;
 
+/// Positions searched for each position of a sketch
+/// ([`RoundAnalyser::sketch`]): the 129 positions of a 6×20 round in well
+/// under a second.
+pub const SKETCH_NODES: u64 = 4_000;
+
+/// Memory of the solver of a sketch made on its own ([`sketch`]): what
+/// [`SKETCH_NODES`] can use, so that it never waits for a big table.
+const SKETCH_MEMORY: usize = 4 << 20;
+
+/// A sketch of the round from `start` with `moves` on its own
+/// ([`RoundAnalyser::sketch`] with a small solver of its own): every
+/// position estimated within `nodes`, for a screen to show at once while
+/// the analysis is worked out elsewhere.
+///
+/// # Errors
+/// The index of the first move the rules refuse, and why.
+pub fn sketch(
+    start: impl Into<GameRound>,
+    moves: &[Pit],
+    nodes: u64,
+) -> Result<Analysis, (usize, MoveError)> {
+    let solver = Solver::new(SKETCH_MEMORY).with_threads(1);
+    let mut analyser = RoundAnalyser::from_start(Analyst::with_solver(solver), start);
+    for (i, &pit) in moves.iter().enumerate() {
+        analyser.push(pit).map_err(|e| (i, e))?;
+    }
+    Ok(analyser.sketch(nodes))
+}
+
 /// Table size of the analysis's Oware search: 2^20 entries of 16 bytes.
 const OWARE_TABLE_BITS: u32 = 20;
 
@@ -630,6 +659,19 @@ impl RoundAnalyser {
         self.round.work_one(&mut self.analyst, budget)
     }
 
+    /// The analysis of the moves pushed so far as it stands, at once: the
+    /// positions valued so far with their values, the others with an
+    /// estimate within `nodes` positions each ([`SKETCH_NODES`]: a few
+    /// milliseconds for a whole round), marked as estimates unless proven
+    /// on the way. Nothing of it is kept: [`RoundAnalyser::work_one`]
+    /// still values every position in full. So a long analysis (big
+    /// boards, a slow machine) shows its figures at once and firms them
+    /// up as it goes.
+    #[must_use]
+    pub fn sketch(&mut self, nodes: u64) -> Analysis {
+        self.round.sketch(&mut self.analyst, nodes)
+    }
+
     /// The analysis of the moves pushed so far: the positions not valued
     /// yet are valued first, within `budget` each (at once, as estimates,
     /// when its stop flag is set).
@@ -701,6 +743,24 @@ impl Round {
         self.values.iter().all(Option::is_some)
     }
 
+    /// The analysis now, at once: the positions valued so far as they are,
+    /// the others estimated within `nodes` each and not kept (see
+    /// [`RoundAnalyser::sketch`]).
+    fn sketch(&mut self, analyst: &mut Analyst, nodes: u64) -> Analysis {
+        let budget = PositionBudget {
+            nodes: Some(nodes),
+            ..PositionBudget::default()
+        };
+        let values: Vec<PositionValue> = (self.boards.iter().zip(&self.values))
+            .map(|(board, value)| {
+                value
+                    .clone()
+                    .unwrap_or_else(|| analyst.position(board, &budget))
+            })
+            .collect();
+        self.assemble(&values)
+    }
+
     fn analysis(&mut self, analyst: &mut Analyst, budget: &PositionBudget) -> Analysis {
         let stopped = budget.stop.load(Ordering::Relaxed);
         let budget = PositionBudget {
@@ -715,10 +775,15 @@ impl Round {
         };
         while !self.work_one(analyst, &budget) {}
         let values: Vec<PositionValue> = self.values.iter().flatten().cloned().collect();
+        self.assemble(&values)
+    }
+
+    /// The analysis of the round with `values`, one for each position.
+    fn assemble(&self, values: &[PositionValue]) -> Analysis {
         let boards = &self.boards;
         let south_values = boards
             .iter()
-            .zip(&values)
+            .zip(values)
             .map(|(b, v)| v.value.for_side(b.to_move(), Side::South))
             .collect();
         let mut analysed = Vec::with_capacity(self.moves.len());
@@ -1176,6 +1241,41 @@ mod tests {
         halt.stop.store(true, Ordering::Relaxed);
         assert!(!stopped.work_one(&halt));
         assert_eq!(stopped.progress(), (0, 2));
+    }
+
+    #[test]
+    fn a_sketch_shows_every_move_at_once_and_leaves_the_analysis_as_it_was() {
+        let rules = Rules::new(4, 3).unwrap().with_capture(Capture::NonEmpty);
+        let moves = round_of(rules, &[2, 2, 0, 1]);
+        let budget = PositionBudget::default();
+        let whole = Analyst::new()
+            .round(rules, Side::South, &moves, &budget, |_, _| {})
+            .unwrap();
+        let mut live = RoundAnalyser::new(Analyst::new(), rules, Side::South);
+        for &pit in &moves {
+            live.push(pit).unwrap();
+        }
+        // the last two positions valued, the rest sketched
+        live.work_one(&budget);
+        live.work_one(&budget);
+        let drawn = live.sketch(SKETCH_NODES);
+        assert_eq!(drawn.moves.len(), moves.len());
+        let n = whole.south_values.len();
+        assert_eq!(drawn.south_values[n - 2..], whole.south_values[n - 2..]);
+        // nothing of it kept: the positions left are still valued in full
+        assert_eq!(live.progress(), (2, n));
+        assert_eq!(live.analysis(&budget), whole);
+        // on its own, for a big board: estimates within their bounds
+        let big = Rules::new(6, 6).unwrap();
+        let opening = round_of(big, &[2, 3, 0]);
+        let sketched = sketch(
+            Board::starting(big, Side::South),
+            &opening[..4],
+            SKETCH_NODES,
+        )
+        .unwrap();
+        assert_eq!(sketched.moves.len(), 4);
+        assert_an_estimate(&sketched.moves[1]);
     }
 
     #[test]

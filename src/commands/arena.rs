@@ -92,23 +92,34 @@ impl MoveTimes {
         if self.millis.is_empty() {
             return (0.0, 0.0, 0.0);
         }
+        let n = self.millis.len();
+        let mean = self.millis.iter().sum::<f64>() / n as f64;
+        (mean, self.percentile(95), self.percentile(100))
+    }
+
+    /// The `p`th percentile (nearest rank) in milliseconds: 50 the
+    /// median, 100 the maximum (zero when no move was timed).
+    #[must_use]
+    pub fn percentile(&self, p: usize) -> f64 {
         let mut sorted = self.millis.clone();
         sorted.sort_by(f64::total_cmp);
         let n = sorted.len();
-        let mean = sorted.iter().sum::<f64>() / n as f64;
-        let p95 = sorted[(n * 95).div_ceil(100).clamp(1, n) - 1];
-        (mean, p95, sorted[n - 1])
+        if n == 0 {
+            return 0.0;
+        }
+        sorted[(n * p.min(100)).div_ceil(100).clamp(1, n) - 1]
     }
 
     fn json(&self) -> serde_json::Value {
         let (mean, p95, max) = self.stats();
         let r = |x: f64| (x * 1000.0).round() / 1000.0;
-        json!({ "mean": r(mean), "p95": r(p95), "max": r(max) })
+        json!({ "mean": r(mean), "p50": r(self.percentile(50)), "p95": r(p95), "max": r(max) })
     }
 
     fn summary(&self) -> String {
         let (mean, p95, max) = self.stats();
-        format!("mean {mean:.2} ms, p95 {p95:.2} ms, max {max:.2} ms")
+        let p50 = self.percentile(50);
+        format!("mean {mean:.2} ms, p50 {p50:.2} ms, p95 {p95:.2} ms, max {max:.2} ms")
     }
 }
 
@@ -433,9 +444,15 @@ mod tests {
         assert!((mean - 10.5).abs() < 1e-9);
         assert!((p95 - 19.0).abs() < 1e-9);
         assert!((max - 20.0).abs() < 1e-9);
+        assert!((t.percentile(50) - 10.0).abs() < 1e-9);
         let json = t.json();
         assert_eq!(json["p95"], 19.0);
-        assert!(t.summary().contains("p95 19.00 ms"), "{}", t.summary());
+        assert_eq!(json["p50"], 10.0);
+        assert!(
+            t.summary().contains("p50 10.00 ms, p95 19.00 ms"),
+            "{}",
+            t.summary()
+        );
     }
 
     #[test]

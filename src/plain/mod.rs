@@ -64,8 +64,8 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::Duration;
 
+use crate::analysis::DEFAULT_THINK;
 use crate::analysis::live::Standing;
-use crate::analysis::{Analyst, DEFAULT_THINK, PositionBudget};
 
 use crate::console::{self, LineInput};
 use crate::game::messages::{gave_no_move, hint_text, plays, swap_question, unproven};
@@ -428,14 +428,7 @@ impl<W: Write> LocalGame<W> {
                     Standing::Working(..) => {}
                 }
             },
-            None => Analyst::new()
-                .round_from(
-                    record.start_round(),
-                    &record.moves,
-                    &PositionBudget::time(DEFAULT_THINK),
-                    |_, _| {},
-                )
-                .map_err(|(i, e)| format!("move {}: {e}", i + 1)),
+            None => Err("the system refused the analysis a thread".to_string()),
         };
         if shown {
             eprint!("\r\x1b[K");

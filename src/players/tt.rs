@@ -8,6 +8,8 @@
 //! pits only, so positions that differ only in their stores share an entry.
 //! It is allocated once; probing and storing never allocate.
 
+use zerocopy::FromZeros;
+
 use crate::rules::{Board, Side};
 
 /// A 64-bit hash of the pits as the side to move sees them (its own pits
@@ -33,7 +35,7 @@ pub fn position_key(board: &Board) -> u64 {
 }
 
 /// How a stored search value relates to the true value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, FromZeros)]
 #[repr(u8)]
 pub enum Bound {
     /// Nothing stored.
@@ -52,7 +54,7 @@ pub enum Bound {
 pub const DEPTH_EXACT: u8 = u8::MAX;
 
 /// One remembered result of the depth-limited search.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, FromZeros)]
 pub struct SearchEntry {
     /// [`position_key`] of the position (0: empty slot).
     pub key: u64,
@@ -75,12 +77,17 @@ pub struct SearchTable {
 }
 
 impl SearchTable {
-    /// A table of `2^bits` buckets (32 bytes each).
+    /// A table of `2^bits` buckets (32 bytes each), allocated zeroed (an
+    /// empty entry is all zeros): the system supplies a page only when a
+    /// search first writes to it, so an engine that searches little (an
+    /// analysis whose positions the solver proves) costs little memory.
     #[must_use]
     pub fn new(bits: u32) -> SearchTable {
         let len = 1usize << bits;
         SearchTable {
-            buckets: vec![[SearchEntry::default(); 2]; len],
+            buckets: <[SearchEntry; 2]>::new_vec_zeroed(len).unwrap_or_else(|_| {
+                std::alloc::handle_alloc_error(std::alloc::Layout::new::<[SearchEntry; 2]>())
+            }),
             mask: len - 1,
         }
     }
@@ -228,6 +235,14 @@ mod tests {
         }
         assert!(t.probe(3).is_some(), "the costly entry survives");
         assert!(t.probe(5).is_none() || t.probe(7).is_none());
+    }
+
+    #[test]
+    fn a_new_search_table_allocated_zeroed_is_empty() {
+        // zeroed memory must read as empty entries, the default
+        let t = SearchTable::new(4);
+        assert!(t.buckets.iter().all(|b| *b == [SearchEntry::default(); 2]));
+        assert_eq!(t.probe(1), None);
     }
 
     #[test]

@@ -225,7 +225,10 @@ impl Board {
         }
         let total: usize = counts.iter().map(|&c| c as usize).sum();
         if total > MAX_TOTAL_SEEDS {
-            return Err(PositionError::TooManySeeds(total));
+            return Err(PositionError::TooManySeeds {
+                seeds: total,
+                most: MAX_TOTAL_SEEDS,
+            });
         }
         let mut cells = [0; MAX_CELLS];
         cells[..counts.len()].copy_from_slice(counts);

@@ -86,8 +86,13 @@ pub enum PositionError {
         /// How many were given.
         found: usize,
     },
-    /// More seeds than the board can count.
-    TooManySeeds(usize),
+    /// More seeds than the board can count: `seeds` of at most `most`.
+    TooManySeeds {
+        /// The seeds asked for.
+        seeds: usize,
+        /// The most this game's board counts.
+        most: usize,
+    },
 }
 
 impl fmt::Display for PositionError {
@@ -98,12 +103,8 @@ impl fmt::Display for PositionError {
                 f,
                 "the board needs {expected} counts (each side's pits then its store), not {found}"
             ),
-            PositionError::TooManySeeds(n) => {
-                write!(
-                    f,
-                    "{n} seeds are more than a board can hold ({})",
-                    super::board::MAX_TOTAL_SEEDS
-                )
+            PositionError::TooManySeeds { seeds, most } => {
+                write!(f, "{seeds} seeds are more than a board can hold ({most})")
             }
         }
     }

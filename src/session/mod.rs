@@ -379,7 +379,14 @@ impl Session {
     /// `per_position`, so that it is ready when the round ends
     /// ([`Session::round_analysis`]). Kalah only: nothing for another game.
     pub fn analyse_as_played(&mut self, per_position: Duration) {
-        if self.game.game() == Game::Kalah && self.live.is_none() {
+        if self.game.game() == Game::Kalah {
+            self.start_analysis(per_position);
+        }
+    }
+
+    /// Starts the analysis of the rounds as they are played, if not yet.
+    fn start_analysis(&mut self, per_position: Duration) {
+        if self.live.is_none() {
             self.live = LiveAnalysis::start(per_position);
             self.follow_analysis();
         }
@@ -401,12 +408,13 @@ impl Session {
     }
 
     /// The analysis of the round just finished, asked for at "Play
-    /// again?" ([`SessionCommand::Analyse`]): the one worked out as it was
-    /// played, started now (within `per_position` a position, then kept
-    /// for the rounds after) where it was not; `None` for a game the live
-    /// analysis does not follow (Oware: analyse the record instead).
+    /// again?" ([`SessionCommand::Analyse`]), of either family: the one
+    /// worked out as it was played, started now (within `per_position` a
+    /// position, then kept for the rounds after) where it was not. The
+    /// one path of every front end: none analyses a round itself. `None`
+    /// only when the system refuses the analysis a thread.
     pub fn analysis_of_round(&mut self, per_position: Duration) -> Option<Watch> {
-        self.analyse_as_played(per_position);
+        self.start_analysis(per_position);
         self.round_analysis()
     }
 
@@ -416,9 +424,7 @@ impl Session {
             return;
         };
         let m = self.finished.as_deref().unwrap_or(&self.game);
-        if m.game() == Game::Kalah {
-            live.follow(m.config().start_board(m.starter()), m.moves());
-        }
+        live.follow(m.config().start_round(m.starter()), m.moves());
     }
 
     /// Plays the pie rule (`--swap`, RULES.md §5.3): when the starter's

@@ -559,6 +559,28 @@ fn computers_moves_are_analysed_and_the_next_round_is_followed_after_play_again(
 }
 
 #[test]
+fn an_oware_rounds_analysis_at_play_again_comes_from_the_session_too() {
+    use crate::analysis::live::Standing;
+    // two computers play an Oware round out; nothing is analysed as it is
+    // played (Kalah only), but asked at "Play again?" the session gives it
+    let mut both = config(Rules::KALAH, PlayerKind::Greedy);
+    both.game = crate::rules::Game::Oware;
+    both.seats[0] = Seat::new("Alice", PlayerKind::Greedy);
+    let mut s = Session::new(both, 3, Duration::from_millis(1), Keeper::new(None));
+    s.analyse_as_played(Duration::from_millis(5));
+    assert!(s.round_analysis().is_none(), "not as it is played");
+    s.start();
+    assert_eq!(s.asking(), Asking::PlayAgain);
+    let moves = s.finished_round().unwrap().moves().len();
+    let watch = s.analysis_of_round(Duration::from_millis(5)).unwrap();
+    let Standing::Done(analysis) = analysed(&watch) else {
+        panic!("not analysed");
+    };
+    assert_eq!(analysis.moves.len(), moves);
+    assert_eq!(analysis.to_json()["game"], "oware");
+}
+
+#[test]
 fn the_greetings_say_the_fair_start_and_the_pie_rule_for_both_front_ends() {
     let mut dealt = config(Rules::KALAH, PlayerKind::Human);
     let start = crate::players::fair::deal(Rules::KALAH, 1, Duration::ZERO).unwrap();

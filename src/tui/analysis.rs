@@ -8,7 +8,10 @@
 //! The analysis itself ([`crate::analysis`]) runs on a thread of its
 //! own (or was worked out while the round was played,
 //! [`crate::analysis::live`]): the screen shows its progress and stays
-//! responsive; leaving the screen stops a thread of its own.
+//! responsive; leaving the screen stops a thread of its own. Until it is
+//! done, the screen shows a sketch ([`crate::analysis::sketch`]): every
+//! move at once, estimated where not proven yet (`≈`), firmed up as the
+//! analysis goes (big boards take minutes).
 
 use std::cell::Cell;
 use std::sync::Arc;
@@ -25,7 +28,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph};
 
 use crate::analysis::live::{Standing, Watch};
-use crate::analysis::{Analysis, Analyst, PositionBudget};
+use crate::analysis::{Analysis, Analyst, PositionBudget, RoundAnalyser, SKETCH_NODES, sketch};
 use crate::analysis::{best_text, difference_word, loss_text, value_text};
 use crate::store::Record;
 use crate::tui::chrome::{HelpScroll, HelpText, KeyBar, Weight, draw_help, draw_too_small};
@@ -46,10 +49,14 @@ const CHART_HEIGHT: u16 = 8;
 pub use crate::analysis::DEFAULT_THINK;
 /// How often the screen looks for the analysis's progress.
 const POLL: Duration = Duration::from_millis(100);
+/// How often the analysis thread sends a new sketch while it works.
+const SKETCH_EVERY: Duration = Duration::from_secs(2);
 
 /// What the analysis thread reports.
 enum Report {
     Progress(usize, usize),
+    /// The analysis so far, estimated where not proven yet.
+    Sketch(Analysis),
     Done(Result<Analysis, String>),
 }
 
@@ -71,6 +78,10 @@ impl Drop for Job {
 pub struct AnalysisView {
     record: Record,
     analysis: Option<Analysis>,
+    /// Whether `analysis` is a sketch, shown until the analysis is done.
+    sketched: bool,
+    /// The sketch made for a watched analysis, until it comes.
+    sketching: Option<Receiver<Analysis>>,
     progress: (usize, usize),
     problem: Option<String>,
     job: Option<Job>,
@@ -99,6 +110,8 @@ impl AnalysisView {
         AnalysisView {
             record,
             analysis: Some(analysis),
+            sketched: false,
+            sketching: None,
             progress: (total, total),
             problem: None,
             job: None,
@@ -125,12 +138,7 @@ impl AnalysisView {
         let spawned = std::thread::Builder::new()
             .name("mancala-analysis".into())
             .spawn(move || {
-                let progress = sender.clone();
-                let result = Analyst::new()
-                    .round_from(start, &moves, &budget, |done, total| {
-                        let _ = progress.send(Report::Progress(done, total));
-                    })
-                    .map_err(|(i, e)| format!("move {} of the record: {e}", i + 1));
+                let result = analyse(start, &moves, &budget, &sender);
                 let _ = sender.send(Report::Done(result));
             });
         let (job, problem) = match spawned {
@@ -148,6 +156,8 @@ impl AnalysisView {
         AnalysisView {
             record,
             analysis: None,
+            sketched: false,
+            sketching: None,
             progress: (0, total),
             problem: None,
             job: None,
@@ -167,16 +177,44 @@ impl AnalysisView {
     #[must_use]
     pub fn watching(record: Record, watch: Watch, chosen: Chosen) -> AnalysisView {
         let total = record.moves.len() + 1;
+        let (start, moves) = (record.start_round(), record.moves.clone());
         let mut view = AnalysisView::waiting(record, chosen, total);
         view.watch = Some(watch);
         view.poll();
+        if view.analysis.is_none() && view.problem.is_none() {
+            // the figures at once, while the round's analysis goes on
+            let (sender, sketching) = mpsc::channel();
+            let spawned = std::thread::Builder::new()
+                .name("mancala-sketch".into())
+                .spawn(move || {
+                    if let Ok(drawn) = sketch(start, &moves, SKETCH_NODES) {
+                        let _ = sender.send(drawn);
+                    }
+                });
+            view.sketching = spawned.is_ok().then_some(sketching);
+        }
         view
     }
 
-    /// The analysis, once done.
+    /// The analysis, once done (not its sketch).
     #[must_use]
     pub fn analysis(&self) -> Option<&Analysis> {
-        self.analysis.as_ref()
+        self.analysis.as_ref().filter(|_| !self.sketched)
+    }
+
+    /// Shows `drawn`, a sketch, unless the analysis is done.
+    fn show_sketch(&mut self, drawn: Analysis) {
+        if self.analysis.is_none() || self.sketched {
+            self.analysis = Some(drawn);
+            self.sketched = true;
+        }
+    }
+
+    /// Shows the analysis done.
+    fn show_done(&mut self, analysis: Analysis) {
+        self.analysis = Some(analysis);
+        self.sketched = false;
+        self.sketching = None;
     }
 
     /// Whether the viewer left the screen.
@@ -248,12 +286,16 @@ impl AnalysisView {
 
     /// Takes the thread's reports in, without waiting.
     pub fn poll(&mut self) {
+        if let Some(drawn) = self.sketching.as_ref().and_then(|r| r.try_recv().ok()) {
+            self.sketching = None;
+            self.show_sketch(drawn);
+        }
         if let Some(watch) = &self.watch {
             match watch.standing() {
                 Standing::Working(done, total) => self.progress = (done, total),
                 Standing::Done(analysis) => {
                     self.progress = (analysis.south_values.len(), analysis.south_values.len());
-                    self.analysis = Some(analysis);
+                    self.show_done(analysis);
                     self.watch = None;
                 }
                 Standing::Failed(problem) => {
@@ -263,14 +305,15 @@ impl AnalysisView {
             }
             return;
         }
-        let Some(job) = &self.job else {
-            return;
-        };
         loop {
+            let Some(job) = &self.job else {
+                return;
+            };
             match job.reports.try_recv() {
                 Ok(Report::Progress(done, total)) => self.progress = (done, total),
+                Ok(Report::Sketch(drawn)) => self.show_sketch(drawn),
                 Ok(Report::Done(Ok(analysis))) => {
-                    self.analysis = Some(analysis);
+                    self.show_done(analysis);
                     self.job = None;
                     return;
                 }
@@ -384,7 +427,8 @@ impl AnalysisView {
     /// When the screen should look at the thread again.
     #[must_use]
     pub fn next_wake(&self) -> Option<Instant> {
-        (self.job.is_some() || self.watch.is_some()).then(|| Instant::now() + POLL)
+        (self.job.is_some() || self.watch.is_some() || self.sketching.is_some())
+            .then(|| Instant::now() + POLL)
     }
 
     /// Draws the screen.
@@ -453,7 +497,16 @@ impl AnalysisView {
             }
             Some(analysis) => {
                 self.draw_table(frame, table, analysis, theme);
-                self.draw_turning(frame, turning, analysis, theme);
+                if self.sketched {
+                    // the turning points wait for proven figures
+                    let (done, total) = self.progress;
+                    let text = format!(
+                        "≈ estimates for now; analysing the round: position {done} of {total}…"
+                    );
+                    frame.render_widget(Line::styled(text, theme.text), turning);
+                } else {
+                    self.draw_turning(frame, turning, analysis, theme);
+                }
                 self.draw_chart(frame, chart, analysis, theme);
                 bar.add("↑↓", "move", Weight::Essential);
                 bar.add("n", "next turning point", Weight::Useful);
@@ -610,6 +663,35 @@ impl AnalysisView {
             );
         frame.render_widget(chart, area);
     }
+}
+
+/// The analysis of the round from `start` with `moves` within `budget`
+/// per position, the last position first, on the analysis thread: a sketch
+/// at once and every [`SKETCH_EVERY`] after, and the progress after each
+/// position, sent on `reports`.
+fn analyse(
+    start: crate::rules::GameRound,
+    moves: &[crate::rules::Pit],
+    budget: &PositionBudget,
+    reports: &mpsc::Sender<Report>,
+) -> Result<Analysis, String> {
+    let mut analyser = RoundAnalyser::from_start(Analyst::new(), start);
+    for (i, &pit) in moves.iter().enumerate() {
+        analyser
+            .push(pit)
+            .map_err(|e| format!("move {} of the record: {e}", i + 1))?;
+    }
+    let _ = reports.send(Report::Sketch(analyser.sketch(SKETCH_NODES)));
+    let mut sketched = Instant::now();
+    while !analyser.work_one(budget) && !budget.stop.load(Ordering::Relaxed) {
+        let (done, total) = analyser.progress();
+        let _ = reports.send(Report::Progress(done, total));
+        if sketched.elapsed() >= SKETCH_EVERY {
+            let _ = reports.send(Report::Sketch(analyser.sketch(SKETCH_NODES)));
+            sketched = Instant::now();
+        }
+    }
+    Ok(analyser.analysis(budget))
 }
 
 impl Screen for AnalysisView {
@@ -820,6 +902,52 @@ mod tests {
         assert_eq!(view.analysis(), expected.analysis());
     }
 
+    /// A long analysis (a big board, a second a position) shows every move
+    /// at once as a sketch, marked as estimates, and not as the analysis
+    /// done; leaving the screen stops it.
+    #[test]
+    fn a_long_analysis_shows_its_figures_at_once_as_a_sketch() {
+        let record = Record::parse(
+            "mancala record 1\npits: 6\nseeds: 6\ncapture: always\nsowing: single\nsweep: owner\nsouth: Alice\nnorth: Michael\nstarter: south\nmoves: c,h,a,k\n",
+        )
+        .unwrap();
+        let chosen = Chosen::unkept(None, Theme::monochrome());
+        let mut view = AnalysisView::start(record, Duration::from_secs(60), chosen);
+        let t0 = Instant::now();
+        while !view.sketched && t0.elapsed() < Duration::from_secs(20) {
+            std::thread::sleep(Duration::from_millis(5));
+            view.handle(&Input::Tick);
+        }
+        let text = screen(&view, 80, 26);
+        assert!(text.contains("≈ estimates for now"), "{text}");
+        for ply in 1..=4 {
+            let row = text
+                .lines()
+                .find(|l| {
+                    let words = l.trim_start_matches(['▶', '▼', ' ']);
+                    words.split_whitespace().next() == Some(&ply.to_string())
+                })
+                .unwrap_or_else(|| panic!("move {ply} in\n{text}"));
+            assert!(row.contains('≈'), "an estimate: {row}");
+        }
+        assert_eq!(view.analysis(), None, "a sketch is not the analysis");
+        assert!(view.next_wake().is_some(), "the analysis goes on");
+        // the same for an analysis worked out as the round was played
+        let mut live =
+            crate::analysis::live::LiveAnalysis::start(Duration::from_secs(60)).expect("a thread");
+        let record = view.record.clone();
+        live.follow(record.start_board(), &record.moves);
+        let mut view = AnalysisView::watching(record, live.watch(), chosen);
+        let t0 = Instant::now();
+        while !view.sketched && t0.elapsed() < Duration::from_secs(20) {
+            std::thread::sleep(Duration::from_millis(5));
+            view.handle(&Input::Tick);
+        }
+        let text = screen(&view, 80, 26);
+        assert!(text.contains("≈ estimates for now"), "{text}");
+        assert_eq!(view.analysis(), None, "a sketch is not the analysis");
+    }
+
     #[test]
     fn with_no_color_set_the_key_bar_offers_no_colours_key() {
         let mut view = analysed();
@@ -969,12 +1097,9 @@ mod tests {
         let position: crate::rules::Position = line.parse().unwrap();
         assert_eq!(position.board(), &boards[2], "before move 3");
         let text = screen(&view, 120, 26);
-        assert!(
-            text.contains(&format!("Position (sent to the clipboard): {line}")),
-            "{text}"
-        );
+        assert!(text.contains(&format!("Position: {line}")), "{text}");
         press(&mut view, KeyCode::Char('?'));
-        assert!(screen(&view, 100, 40).contains("the one-line notation"));
+        assert!(screen(&view, 100, 40).contains("one-line notation; copied where OSC 52 works"));
     }
 
     #[test]

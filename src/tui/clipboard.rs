@@ -4,8 +4,11 @@
 //!
 //! OSC 52 (`ESC ] 52 ; c ; BASE64 BEL`) asks the terminal to put the text
 //! on the system clipboard; terminals that allow it take it (most modern
-//! ones; tmux with `set-clipboard on`), the others ignore it, so the
-//! status line always says the position too. The text travels in base64:
+//! ones; tmux with `set-clipboard on`), the others ignore it without a
+//! word. No answer tells which (reading the clipboard back is refused by
+//! most terminals, and rightly; helix and gitui send it unasked too), so
+//! the words never claim the copy was made ([`said`]): the status line
+//! shows the position itself, which is always there. The text travels in base64:
 //! nothing in it can end the sequence early or reach the terminal as a
 //! control code. A screen hands the text to copy to the screen loop
 //! ([`Screen::take_copy`](crate::tui::screen::Screen::take_copy)), which
@@ -19,8 +22,16 @@ pub const LETTER: char = 'c';
 /// What the key does, in a key bar's few letters.
 pub const LABEL: &str = "copy position";
 /// What the key does, as the help says it.
-pub const HELP: &str =
-    "the position in the one-line notation: on the status line, and to the clipboard (OSC 52)";
+pub const HELP: &str = "the position's one-line notation; copied where OSC 52 works";
+
+/// What the status line says when the key is pressed: the position, and
+/// only what is known of the copy (a terminal that ignores OSC 52 does not
+/// say so).
+#[must_use]
+pub fn said(line: &str) -> String {
+    // the position first: a narrow status line cuts the note, not it
+    format!("Position: {line} (copied if your terminal allows OSC 52)")
+}
 
 /// What the key does for `position`: `Ok((said, line))`, the status
 /// line's words and the line to copy; `Err(said)` where the notation has
@@ -32,7 +43,7 @@ pub fn copy(position: &GameBoard) -> Result<(String, String), String> {
     match position {
         GameBoard::Kalah(board) => {
             let line = Position::new(*board).to_string();
-            Ok((format!("Position (sent to the clipboard): {line}"), line))
+            Ok((said(&line), line))
         }
         GameBoard::Oware(_) => {
             Err("The one-line position notation is for Kalah; Oware has none yet.".to_string())
@@ -103,7 +114,10 @@ mod tests {
             line,
             "kalah 6x4 capture=always sowing=single sweep=owner S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south"
         );
-        assert!(said.ends_with(&line), "{said}");
+        assert!(said.starts_with(&format!("Position: {line} (")), "{said}");
+        // never a claim the terminal did not confirm
+        assert!(!said.contains("sent to"), "{said}");
+        assert!(said.contains("if your terminal allows OSC 52"), "{said}");
         let sequence = osc52(&line);
         let payload = sequence
             .strip_prefix("\x1b]52;c;")

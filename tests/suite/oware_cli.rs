@@ -116,6 +116,11 @@ fn illegal_moves_and_bad_positions_are_refused_with_the_reason() {
     );
     refused(&["--score", "1,2"], "--score needs --board");
     refused(&["--pits", "4"], "--pits is a Kalah option");
+    // Oware's board counts at most 255 seeds (Kalah's 65,535).
+    refused(
+        &["--board", "300,0,0,0,0,0,0,0,0,0,0,1"],
+        "301 seeds are more than a board can hold (255)",
+    );
 }
 
 #[test]

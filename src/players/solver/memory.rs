@@ -36,11 +36,11 @@ pub(crate) struct Zeroed<T> {
 }
 
 /// The stride of [`Zeroed::fault_in`]: the smallest page.
-const PAGE_BYTES: usize = 4096;
+pub(crate) const PAGE_BYTES: usize = 4096;
 
 /// How often [`Zeroed::fault_in`] asks whether to stop: at each huge page
 /// (bringing one in took up to 3.5 ms here, so a deadline is kept to that).
-const STOP_STRIDE: usize = 2 << 20;
+pub(crate) const STOP_STRIDE: usize = 2 << 20;
 
 enum Memory<T> {
     /// An anonymous mapping (advised to use huge pages on Linux).

@@ -1152,10 +1152,11 @@ impl Solver {
         self
     }
 
-    /// The same using the process's one database for its rules and size
-    /// (see [`endgame::kept`]) instead of one of its own: two players of
-    /// one process (`perfect` against `perfect`, a player and the hint
-    /// giver) build and hold it once. Only the table stays the solver's.
+    /// The same using the process's one database and table for its rules
+    /// and sizes (see [`endgame::kept`] and `table::kept`) instead of its
+    /// own: two players of one process (`perfect` against `perfect`, a
+    /// player, the hint giver and the live analysis) build and hold them
+    /// once, and each finds the bounds the others proved.
     #[must_use]
     pub fn sharing(mut self) -> Solver {
         self.sharing = true;
@@ -1302,10 +1303,11 @@ impl Solver {
         {
             // a growing solver's first table: its few entries are cheaper
             // to find again than to keep
-            let bytes = self.table_bytes;
+            let (rules, bytes) = (CompactRules::new(*board.rules()), self.table_bytes);
+            let sharing = self.sharing;
             let full = self
                 .pending_table
-                .get_or_insert_with(|| TableMemory::with_bytes(bytes));
+                .get_or_insert_with(|| Solver::new_table(sharing, rules, bytes));
             if full.fault_in(stop) {
                 self.table = self.pending_table.take();
             }
@@ -1389,6 +1391,21 @@ impl Solver {
         self.prepare_for(CompactRules::new(*board.rules()), in_play, usize::MAX);
     }
 
+    /// Whether this solver and `other` use one database and one table, the
+    /// process's kept ones ([`Solver::sharing`]), rather than one each.
+    #[must_use]
+    pub fn shares_memory_with(&self, other: &Solver) -> bool {
+        let database = match (&self.endgame, &other.endgame) {
+            (Some(HeldDatabase::Kept(a)), Some(HeldDatabase::Kept(b))) => std::ptr::eq(*a, *b),
+            _ => false,
+        };
+        let table = match (&self.table, &other.table) {
+            (Some(a), Some(b)) => a.is_same(b),
+            _ => false,
+        };
+        database && table
+    }
+
     /// Live figures of the current or last solve.
     #[must_use]
     pub fn progress(&self) -> Arc<Progress> {
@@ -1459,17 +1476,32 @@ impl Solver {
             // a growing solver's table is small already (see `growing`)
             if self.table.is_none() {
                 self.small_view = false;
-                self.table = Some(TableMemory::with_bytes(
+                self.table = Some(Solver::new_table(
+                    self.sharing,
+                    rules,
                     self.table_bytes.min(GROWING_TABLE_BYTES),
                 ));
             }
             return;
         }
-        let want =
-            (self.table_bytes.min(table_cap) / table::BUCKET_BYTES).max(1) * table::BUCKET_BYTES;
+        // a shared table is the one size of the rules (a budget's cap
+        // would make another), and is never cleared in part
+        let cap = if self.sharing { usize::MAX } else { table_cap };
+        let want = (self.table_bytes.min(cap) / table::BUCKET_BYTES).max(1) * table::BUCKET_BYTES;
         if self.table.as_ref().is_none_or(|t| t.bytes() < want) {
-            self.small_view = want > SMALL_TABLE_BYTES && seeds < SMALL_TABLE_MAX_SEEDS;
-            self.table = Some(TableMemory::with_bytes(want));
+            self.small_view =
+                !self.sharing && want > SMALL_TABLE_BYTES && seeds < SMALL_TABLE_MAX_SEEDS;
+            self.table = Some(Solver::new_table(self.sharing, rules, want));
+        }
+    }
+
+    /// A table of `bytes` for `rules`: the process's kept one when
+    /// `sharing` ([`Solver::sharing`]), else one of its own.
+    fn new_table(sharing: bool, rules: CompactRules, bytes: usize) -> TableMemory {
+        if sharing {
+            table::kept(rules, bytes)
+        } else {
+            TableMemory::with_bytes(bytes)
         }
     }
 

@@ -475,6 +475,39 @@ mod tests {
         assert!(tried >= 4, "{tried} positions");
     }
 
+    #[test]
+    fn pondering_ends_by_itself_once_the_positions_ahead_are_proven() {
+        // no stop flag, no turn: the thread ends when it has proven every
+        // position where `perfect` may move next, and leaves no core busy
+        // (a position a few moves in where its move hands the turn over)
+        let rules = Rules::new(5, 3).unwrap();
+        let (board, pit, mut p) = (3..12)
+            .step_by(2)
+            .find_map(|plies| {
+                let mut board = Board::new(rules);
+                for _ in 0..plies {
+                    board.play_unchecked(board.legal_moves().last().unwrap());
+                }
+                let mut p = player(true);
+                let pit = p.choose(&board, &Limits::none()).unwrap();
+                (turns_after(&board, pit).len() >= 2).then_some((board, pit, p))
+            })
+            .expect("a position with replies");
+        let ponder = p.ponder.as_ref().expect("pondering");
+        let until = Instant::now() + Duration::from_secs(20);
+        while !ponder.thread.is_finished() {
+            assert!(Instant::now() < until, "still pondering after 20 s");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(!ponder.stop.load(Ordering::Relaxed), "it ended by itself");
+        p.finish_pondering();
+        for next in &turns_after(&board, pit) {
+            let solver = p.solver_mut();
+            solver.best_move(next, &Limits::none()).expect("solved");
+            assert!(solver.nodes < 100, "{} positions: not proven", solver.nodes);
+        }
+    }
+
     /// The first positions along the book's lines (from `board`, `me` to
     /// move) where `me` moves and the book has no answer.
     fn book_frontier(board: &Board, me: Side, out: &mut Vec<Board>) {

@@ -11,13 +11,19 @@
 //!
 //! The memory ([`TableMemory`]) is owned by the solver between calls, on
 //! huge pages where possible (see the `memory` module); a search borrows it
-//! as a [`Table`] for the length of one solve.
+//! as a [`Table`] for the length of one solve. Solvers that share
+//! (`Solver::sharing`: the players of a process, its hint giver and its
+//! live analysis) use the process's one table for their rules and size
+//! instead ([`kept`]): a bound one of them proved is there for the others,
+//! and its memory is held once.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use zerocopy::{FromBytes, IntoBytes, KnownLayout};
 
-use super::memory::Zeroed;
+use super::memory::{PAGE_BYTES, STOP_STRIDE, Zeroed};
+use crate::rules::CompactRules;
 
 /// Entries per bucket: one 64-byte cache line.
 const WAYS: usize = 8;
@@ -105,7 +111,72 @@ impl Entry {
 /// solves.
 #[derive(Debug)]
 pub(crate) struct TableMemory {
-    buckets: Zeroed<Bucket>,
+    buckets: Buckets,
+}
+
+/// Where a table's buckets live.
+#[derive(Debug)]
+enum Buckets {
+    /// Owned by one solver, lent to one solve at a time.
+    Owned(Zeroed<Bucket>),
+    /// Kept for the process's life and shared (see [`kept`]).
+    Kept(&'static KeptTable),
+}
+
+/// A table kept for the process's life (see [`kept`]).
+struct KeptTable {
+    rules: CompactRules,
+    buckets: &'static [Bucket],
+    /// Buckets [`TableMemory::fault_in`] has brought in so far (by any of
+    /// its solvers).
+    faulted: AtomicUsize,
+}
+
+impl std::fmt::Debug for KeptTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeptTable")
+            .field("buckets", &self.buckets.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The tables kept for the process's life, one per rules and size.
+static KEPT: Mutex<Vec<&'static KeptTable>> = Mutex::new(Vec::new());
+
+/// The table of `rules` of about `bytes` that every sharing solver of this
+/// process uses: made on the first call, then the same one, with what any
+/// of them stored. Every entry is a proven bound of a position of these
+/// rules, whoever stored it, and the threads of several solves may use it
+/// at once as those of one do. It is kept for the process's life (a
+/// process plays one game's rules at a time): its entries are atomics over
+/// a fresh mapping, which can be shared only while the mapping is borrowed
+/// for good (see the `memory` module).
+pub(crate) fn kept(rules: CompactRules, bytes: usize) -> TableMemory {
+    let len = (bytes / BUCKET_BYTES).max(1);
+    let mut kept = KEPT
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let table = match kept
+        .iter()
+        .find(|t| t.rules == rules && t.buckets.len() == len)
+    {
+        Some(table) => table,
+        None => {
+            let memory = Box::leak(Box::new(Zeroed::<Bucket>::new(len)));
+            // heap memory is all in already
+            let faulted = if memory.is_mapped() { 0 } else { len };
+            let table: &'static KeptTable = Box::leak(Box::new(KeptTable {
+                rules,
+                buckets: memory.view(),
+                faulted: AtomicUsize::new(faulted),
+            }));
+            kept.push(table);
+            table
+        }
+    };
+    TableMemory {
+        buckets: Buckets::Kept(table),
+    }
 }
 
 /// Bytes of one bucket.
@@ -115,31 +186,64 @@ impl TableMemory {
     /// A table of about `bytes` (at least one bucket).
     pub fn with_bytes(bytes: usize) -> TableMemory {
         TableMemory {
-            buckets: Zeroed::new((bytes / BUCKET_BYTES).max(1)),
+            buckets: Buckets::Owned(Zeroed::new((bytes / BUCKET_BYTES).max(1))),
         }
     }
 
     /// Bytes allocated.
     pub fn bytes(&self) -> usize {
-        self.buckets.len() * BUCKET_BYTES
+        let len = match &self.buckets {
+            Buckets::Owned(owned) => owned.len(),
+            Buckets::Kept(kept) => kept.buckets.len(),
+        };
+        len * BUCKET_BYTES
+    }
+
+    /// Whether this and `other` are the same memory (one kept table).
+    pub fn is_same(&self, other: &TableMemory) -> bool {
+        matches!((&self.buckets, &other.buckets),
+            (Buckets::Kept(a), Buckets::Kept(b)) if std::ptr::eq(*a, *b))
     }
 
     /// Has the system supply the table's memory now, until `stop` holds;
-    /// true when it is all in (see [`Zeroed::fault_in`]).
+    /// true when it is all in (see [`Zeroed::fault_in`]; a kept table's
+    /// pages are brought in by an atomic write that changes nothing, as
+    /// other solvers may be storing in them).
     pub fn fault_in(&mut self, stop: impl Fn() -> bool) -> bool {
-        self.buckets.fault_in(stop)
+        let kept = match &mut self.buckets {
+            Buckets::Owned(owned) => return owned.fault_in(stop),
+            Buckets::Kept(kept) => *kept,
+        };
+        let page = (PAGE_BYTES / BUCKET_BYTES).max(1);
+        let stride = STOP_STRIDE / BUCKET_BYTES;
+        loop {
+            let at = kept.faulted.load(Ordering::Relaxed);
+            if at >= kept.buckets.len() {
+                return true;
+            }
+            if at.is_multiple_of(stride) && stop() {
+                return false;
+            }
+            kept.buckets[at].0[0].fetch_or(0, Ordering::Relaxed);
+            kept.faulted.fetch_max(at + page, Ordering::Relaxed);
+        }
     }
 
     /// Whether [`TableMemory::fault_in`] has brought it all in.
     pub fn is_faulted_in(&self) -> bool {
-        self.buckets.is_faulted_in()
+        match &self.buckets {
+            Buckets::Owned(owned) => owned.is_faulted_in(),
+            Buckets::Kept(kept) => kept.faulted.load(Ordering::Relaxed) >= kept.buckets.len(),
+        }
     }
 
     /// The table, shared by the threads of one solve.
     pub fn table(&mut self) -> Table<'_> {
-        Table {
-            buckets: self.buckets.view(),
-        }
+        let buckets = match &mut self.buckets {
+            Buckets::Owned(owned) => owned.view(),
+            Buckets::Kept(kept) => kept.buckets,
+        };
+        Table { buckets }
     }
 }
 

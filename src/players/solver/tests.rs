@@ -810,3 +810,30 @@ fn a_solve_whose_deadline_passed_builds_and_searches_nothing() {
     let table = solver.table.as_ref().map_or(0, TableMemory::bytes);
     assert!(table <= 1 << 16, "{table} bytes of table");
 }
+
+#[test]
+fn sharing_solvers_hold_one_table_and_find_each_others_bounds() {
+    // rules no other test shares a table of
+    let rules = Rules::new(4, 3)
+        .unwrap()
+        .with_capture(Capture::NonEmpty)
+        .with_sweep(Sweep::None);
+    let board = Board::new(rules);
+    let mut a = Solver::new(16 << 20).growing().sharing();
+    let mut b = Solver::new(16 << 20).sharing().with_threads(1);
+    let value = a.value(&board, &Limits::none());
+    b.reserve(&board);
+    assert!(a.shares_memory_with(&b));
+    // b's first look at the start finds a's proof: no search
+    assert_eq!(b.value(&board, &Limits::none()), value);
+    assert_eq!(b.nodes, 1, "found in the shared table");
+    // its own memory: its own table, searched again
+    let mut own = Solver::new(16 << 20).with_threads(1);
+    assert_eq!(own.value(&board, &Limits::none()), value);
+    assert!(own.nodes > 1000, "{} positions", own.nodes);
+    assert!(!own.shares_memory_with(&a));
+    // bringing a kept table in by atomic writes keeps its entries
+    assert!(b.warm_up(&board, &Limits::none()).unwrap());
+    assert!(b.table.as_ref().unwrap().is_faulted_in());
+    assert_eq!(b.value(&board, &Limits::none()), value);
+}

@@ -12,6 +12,10 @@ use super::super::trace::{NoTrace, Step, Tracer};
 pub const HOUSES: usize = 6;
 /// Places in the layout: both rows of houses and the two captured piles.
 const CELLS: usize = 2 * HOUSES + 2;
+
+/// The most seeds an Oware position may hold (a set-up board; the game
+/// itself has 48).
+const MAX_SEEDS: usize = u8::MAX as usize;
 /// Seeds per house at the start.
 const START_SEEDS: u16 = 4;
 
@@ -175,8 +179,11 @@ impl OwareBoard {
         let total = houses.iter().map(|&c| usize::from(c)).sum::<usize>()
             + usize::from(captured.south)
             + usize::from(captured.north);
-        if total > usize::from(u8::MAX) {
-            return Err(PositionError::TooManySeeds(total));
+        if total > MAX_SEEDS {
+            return Err(PositionError::TooManySeeds {
+                seeds: total,
+                most: MAX_SEEDS,
+            });
         }
         let mut cells = [0; CELLS];
         cells[..HOUSES].copy_from_slice(&houses[..HOUSES]);
@@ -222,8 +229,11 @@ impl OwareBoard {
             });
         }
         let seeds = houses.iter().map(|&c| usize::from(c)).sum::<usize>();
-        if seeds > usize::from(u8::MAX) {
-            return Err(PositionError::TooManySeeds(seeds));
+        if seeds > MAX_SEEDS {
+            return Err(PositionError::TooManySeeds {
+                seeds,
+                most: MAX_SEEDS,
+            });
         }
         // Built directly (the database's build makes millions of these):
         // nothing captured, and no capture can reach half of `total`.

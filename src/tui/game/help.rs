@@ -76,18 +76,18 @@ pub fn key_list(app: &App) -> Vec<(String, String)> {
         .collect();
     // The session's commands: their capitals and words, the same in
     // plain mode, name no pit on any board.
-    let (capitals, words): (Vec<String>, Vec<&str>) = (app.session().open_commands().iter())
+    // One line at 80 columns, so that the whole help fits 80×24; plain
+    // mode's own help lists its words.
+    let capitals: Vec<String> = (app.session().open_commands().iter())
         .filter(|o| o.key.is_ascii_alphabetic())
-        .map(|o| (o.key.to_ascii_uppercase().to_string(), o.word))
-        .unzip();
+        .map(|o| o.key.to_ascii_uppercase().to_string())
+        .collect();
     if !capitals.is_empty() {
         list.push((
             "Capitals".into(),
             format!(
-                "{} and Esc work on every board, as in plain mode, where the words {} do too; \
-                 a small letter that names a pit is that pit",
-                capitals.join(", "),
-                words.join(", ")
+                "{} and Esc work on every board, as in plain mode",
+                capitals.join(", ")
             ),
         ));
     }

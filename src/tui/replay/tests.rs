@@ -368,10 +368,7 @@ fn c_says_the_position_on_the_board_and_hands_its_line_to_the_clipboard() {
     let position: crate::rules::Position = line.parse().unwrap();
     assert_eq!(position.board(), &boards[1]);
     assert!(
-        screen(&view).contains(&format!(
-            "Position (sent to the clipboard): {}",
-            &line[..40]
-        )),
+        screen(&view).contains(&format!("Position: {}", &line[..60])),
         "{}",
         screen(&view)
     );

@@ -3,16 +3,18 @@
 //! and the replay's `a` show) of the round. A session that works the
 //! analysis out as the round is played ([`Session::analyse_as_played`],
 //! as the full screen's does) has it complete or nearly so: shown at
-//! once, or the rest with its progress; otherwise it is analysed on a
-//! thread of its own. `q` comes back to the question.
+//! once, or the rest with its progress; otherwise the session starts it
+//! then ([`Session::analysis_of_round`], as plain mode's `A` does). `q`
+//! comes back to the question.
 //!
 //! [`Session::analyse_as_played`]: crate::session::Session::analyse_as_played
+//! [`Session::analysis_of_round`]: crate::session::Session::analysis_of_round
 
 use std::time::Instant;
 
 use super::App;
 use crate::store::Record;
-use crate::tui::analysis::{AnalysisView, HostedAnalysis};
+use crate::tui::analysis::{AnalysisView, DEFAULT_THINK, HostedAnalysis};
 use crate::tui::input::Input;
 
 impl App {
@@ -34,11 +36,14 @@ impl App {
     /// its thread the first time.
     pub(super) fn open_analysis(&mut self) {
         if self.can_analyse() {
+            // the session's (worked out while the round was played, or
+            // started now), the one plain mode prints
+            let watch = self.session.analysis_of_round(DEFAULT_THINK);
             let game = self.session.finished_round().unwrap_or(self.session.game());
             let record = || Record::of_match(game);
-            match self.session.round_analysis() {
-                // worked out while the round was played: shown at once
+            match watch {
                 Some(watch) => self.review.open_watching(record, watch, self.chosen),
+                // no thread for the session's analysis: the screen's own
                 None => self.review.open(record, self.chosen),
             }
         }

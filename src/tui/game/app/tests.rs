@@ -775,7 +775,7 @@ fn the_arrows_scroll_the_help_screen_and_other_keys_close_it() {
     let bottom = crate::tui::game::testing::render(&app, 46, 15);
     let last_row = |screen: &str| screen.lines().nth(13).unwrap_or_default().to_string();
     assert!(
-        last_row(&bottom).contains("is that pit"),
+        last_row(&bottom).contains("│                mode "),
         "the last line at the bottom:\n{bottom}"
     );
     app.handle_event(&press(KeyCode::Up), t0);

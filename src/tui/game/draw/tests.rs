@@ -161,7 +161,17 @@ fn help_screen() {
     assert_eq!(app.dialog(), Some(Overlay::Help));
     let screen = render(&app, 80, 24);
     assert!(screen.contains("Rules: 6 pits × 4 seeds"));
+    // whole at 80×24: nothing to scroll, the last key shown
+    assert!(screen.contains(" any key closes "), "{screen}");
+    assert!(!screen.contains("scroll"), "{screen}");
+    assert!(screen.contains("work on every board"), "{screen}");
     insta::assert_snapshot!(screen);
+    // against the computer too (its pause key one row more)
+    let mut app = against(PlayerKind::Random, None, t0);
+    app.handle_event(&ch('?'), t0);
+    let screen = render(&app, 80, 24);
+    assert!(screen.contains("the computer players"), "{screen}");
+    assert!(!screen.contains("scroll"), "{screen}");
 }
 
 #[test]
