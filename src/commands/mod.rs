@@ -20,7 +20,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::cli::{Cli, Command, CompletionShell, PositionCmd};
+use crate::cli::{Cli, Command, CompletionShell, PositionCmd, PositionFormat};
 use crate::console;
 use crate::rules::{Board, Game, Position};
 
@@ -118,6 +118,11 @@ fn help_text(shown: &clap::Error) -> String {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Position(cmd)) if cmd.position.game == Game::Oware => {
+            if cmd.format == PositionFormat::Line {
+                return usage(
+                    "--format line: the one-line notation writes Kalah positions only; an Oware position prints as JSON",
+                );
+            }
             let cmd = &cmd.position;
             let round = position::oware_from(cmd, &mut |board| {
                 if cmd.each {
@@ -132,7 +137,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Position(cmd)) => {
             let board = board_from(&cmd.position)?;
-            if cmd.format == "line" {
+            if cmd.format == PositionFormat::Line {
                 output::emit_line(Position::new(board))?;
             } else {
                 output::emit_line(position_json(&board))?;

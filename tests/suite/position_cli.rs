@@ -157,6 +157,12 @@ fn a_position_printed_as_one_line_reads_back_as_the_same_position() {
         &["--from", "kalah 6x4 S:1,2:0 N:4,4,4,4,4,4:0 south"],
         "2 houses",
     );
+    // The notation is Kalah's: asked of an Oware position, it says so
+    // rather than printing JSON as if the option were not there.
+    refused(
+        &["--game", "oware", "--format", "line"],
+        "the one-line notation writes Kalah positions only",
+    );
 }
 
 /// `mancala NAME NAME --from POSITION` plays on from the position a
