@@ -33,6 +33,8 @@
 
 use std::sync::Arc;
 
+use crate::players::solver::prefetch::prefetch;
+
 use crate::rules::Side;
 use crate::rules::oware::{HOUSES, OwareBoard, OwareRules};
 
@@ -42,6 +44,9 @@ pub const REPETITION: u8 = 0xFF;
 const OFFSET: i16 = 64;
 /// The largest seed count the index tables cover.
 pub const MAX_DB_SEEDS: usize = 48;
+/// Positions valued together in a build: their moves first, each child's
+/// bounds prefetched, then their values.
+const BATCH: usize = 256;
 
 /// Below every value.
 const LOW: i16 = -1000;
@@ -309,39 +314,61 @@ impl Builder {
         let (mut sweeps, mut evaluations) = (0, 0u64);
         let mut first_round = true;
         let mut any = true;
+        // A batch of positions to value and the positions of this count
+        // their moves lead to (`kids[starts[j]..starts[j + 1]]`), each
+        // prefetched when found: its bounds are a cache miss read only
+        // once the whole batch's moves are worked out.
+        let mut batch: Vec<usize> = Vec::with_capacity(BATCH);
+        let mut kids: Vec<usize> = Vec::with_capacity(BATCH * HOUSES);
+        let mut starts: Vec<usize> = Vec::with_capacity(BATCH + 1);
         while any {
             sweeps += 1;
             any = false;
-            for w in 0..words {
-                while round[w] != 0 {
-                    let index = w * 64 + round[w].trailing_zeros() as usize;
+            // Words before `w` have nothing left to value this round.
+            let mut w = 0;
+            while w < words {
+                batch.clear();
+                while w < words && batch.len() < BATCH {
+                    if round[w] == 0 {
+                        w += 1;
+                        continue;
+                    }
+                    batch.push(w * 64 + round[w].trailing_zeros() as usize);
                     round[w] &= round[w] - 1;
+                }
+                kids.clear();
+                starts.clear();
+                for &index in &batch {
+                    starts.push(kids.len());
+                    let f = self.moves_of(index as u64, n, first_round, |child| {
+                        prefetch(&level[child]);
+                        kids.push(child);
+                    });
+                    if first_round {
+                        fixed[index] = f;
+                    }
+                }
+                starts.push(kids.len());
+                for (j, &index) in batch.iter().enumerate() {
                     evaluations += 1;
                     // The best of the moves into this count (each worth
                     // minus the opponent's bounds there);
                     // `-UNKNOWN_HIGH` is `UNKNOWN_LOW`: an unknown bound
                     // stays unknown.
-                    let mut b = Bounds {
-                        lo: UNKNOWN_LOW,
-                        hi: UNKNOWN_LOW,
-                    };
-                    let f = self.moves_of(index as u64, n, first_round, |child| {
+                    let mut b = fixed[index];
+                    for &child in &kids[starts[j]..starts[j + 1]] {
                         let c = level[child];
                         b.lo = b.lo.max(-c.hi);
                         b.hi = b.hi.max(-c.lo);
-                    });
-                    if first_round {
-                        fixed[index] = f;
                     }
-                    b.lo = b.lo.max(fixed[index].lo);
-                    b.hi = b.hi.max(fixed[index].hi);
                     if b == level[index] {
                         continue;
                     }
                     level[index] = b;
                     for_each_parent(index, n, |parent| {
                         let (pw, bit) = (parent / 64, 1u64 << (parent % 64));
-                        if parent > index {
+                        if pw >= w {
+                            // Still to come this round.
                             round[pw] |= bit;
                         } else {
                             next[pw] |= bit;

@@ -42,7 +42,7 @@ pub mod book;
 pub mod endgame;
 mod memory;
 mod player;
-mod prefetch;
+pub(crate) mod prefetch;
 mod split;
 mod table;
 
