@@ -25,11 +25,13 @@
 //! each.
 //! `MANCALA_BENCH=analysis` analyses a random round of Kalah(6,4) (capture
 //! always, the round `Rng::new(MANCALA_BENCH_ROUND)` plays, 1 by default)
-//! as `mancala analyze ROUND` does (a fresh [`Analyst`], 1 s a position)
-//! and solves the start of the same rules as `mancala solve --pits 6
-//! --seeds 4` does (a fresh solver of 1 GiB listing every best move), in
-//! turn, `MANCALA_BENCH_PAIRS` times (3 by default), and prints each run's
-//! wall and CPU time, the medians and the ratios (analysis / solve);
+//! as `mancala analyze ROUND` does (a fresh [`Analyst`], 1 s a position),
+//! the same with the table kept at its first size (the analysis as it was
+//! before its table could grow, [`Analyst::with_fixed_table`]), and solves
+//! the start of the same rules as `mancala solve --pits 6 --seeds 4` does
+//! (a fresh solver of 1 GiB listing every best move), in turn,
+//! `MANCALA_BENCH_PAIRS` times (3 by default), and prints each run's wall
+//! and CPU time, the medians and the ratios (analysis / solve, each);
 //! `MANCALA_BENCH=analysis6x5` the same on Kalah(6,5) (8 GiB for the
 //! solve, as its README figures).
 
@@ -343,10 +345,10 @@ fn analysis_against_solve(seeds: usize, memory: usize) {
     }
     let start = Board::new(rules);
     let threads = mancala::players::solver::default_threads();
-    let (mut analyses, mut solves) = (Vec::new(), Vec::new());
-    for pair in 1..=pairs {
-        let analysis = timed(|| {
-            let analysis = Analyst::new()
+    let (mut analyses, mut fixed, mut solves) = (Vec::new(), Vec::new(), Vec::new());
+    let analyse = |analyst: Analyst| {
+        timed(|| {
+            let analysis = { analyst }
                 .round_from(
                     start,
                     &moves,
@@ -356,7 +358,11 @@ fn analysis_against_solve(seeds: usize, memory: usize) {
                 .expect("the round's moves are legal");
             assert!(analysis.exact(), "every position proven");
             black_box(analysis);
-        });
+        })
+    };
+    for pair in 1..=pairs {
+        let before = analyse(Analyst::new().with_fixed_table());
+        let analysis = analyse(Analyst::new());
         let solve = timed(|| {
             let mut solver = Solver::new(memory).with_threads(threads);
             let outcome = solver.solve_bounded(&start, &Limits::none(), true);
@@ -364,36 +370,42 @@ fn analysis_against_solve(seeds: usize, memory: usize) {
         });
         println!(
             "analysis/kalah_6_{seeds}_always pair {pair}: analysis of {} moves {:.2} s wall \
-             {:.2} s CPU; solve {:.2} s wall {:.2} s CPU",
+             {:.2} s CPU (fixed table {:.2} s wall {:.2} s CPU); solve {:.2} s wall {:.2} s CPU",
             moves.len(),
             analysis.0,
             analysis.1,
+            before.0,
+            before.1,
             solve.0,
             solve.1
         );
         analyses.push(analysis);
+        fixed.push(before);
         solves.push(solve);
     }
     let wall = |runs: &[(f64, f64)]| median(&mut runs.iter().map(|r| r.0).collect::<Vec<_>>());
     let cpu = |runs: &[(f64, f64)]| median(&mut runs.iter().map(|r| r.1).collect::<Vec<_>>());
-    let mut ratios: Vec<f64> = analyses
-        .iter()
-        .zip(&solves)
-        .map(|(a, s)| a.1 / s.1)
-        .collect();
-    let ratio = median(&mut ratios);
+    let ratios = |runs: &[(f64, f64)]| {
+        let mut ratios: Vec<f64> = runs.iter().zip(&solves).map(|(a, s)| a.1 / s.1).collect();
+        let ratio = median(&mut ratios);
+        (ratio, ratios[0], ratios[ratios.len() - 1])
+    };
+    let (ratio, lo, hi) = ratios(&analyses);
+    let (fixed_ratio, fixed_lo, fixed_hi) = ratios(&fixed);
     println!(
         "analysis/kalah_6_{seeds}_always: {} pairs, {threads} solver threads; medians: analysis \
-         {:.2} s wall {:.2} s CPU, solve {:.2} s wall {:.2} s CPU; analysis/solve CPU {ratio:.3} \
-         ({:.3}-{:.3}), wall {:.3}",
+         {:.2} s wall {:.2} s CPU, with a fixed table {:.2} s wall {:.2} s CPU, solve {:.2} s \
+         wall {:.2} s CPU; analysis/solve CPU {ratio:.3} ({lo:.3}-{hi:.3}), wall {:.3}; fixed \
+         table/solve CPU {fixed_ratio:.3} ({fixed_lo:.3}-{fixed_hi:.3}), wall {:.3}",
         pairs,
         wall(&analyses),
         cpu(&analyses),
+        wall(&fixed),
+        cpu(&fixed),
         wall(&solves),
         cpu(&solves),
-        ratios[0],
-        ratios[ratios.len() - 1],
-        wall(&analyses) / wall(&solves)
+        wall(&analyses) / wall(&solves),
+        wall(&fixed) / wall(&solves)
     );
 }
 

@@ -302,12 +302,20 @@ fn always_exact(board: &Board, in_play: i32) -> bool {
 /// in play (16 seeds on Kalah(6,4) where a solve builds 18).
 const ANALYSIS_DB_SCALE: u32 = 1;
 
-/// An analysis's table holds at most this many bytes: positions valued
-/// from the last to the first each reuse the later ones' entries, and the
-/// 512 MiB table of a solve of Kalah(6,4) cost its pages' clearing (a
-/// round's analysis: 15.8 s of CPU, 2.1 s of it the system's, with 16
+/// An analysis's table first holds at most this many bytes: positions
+/// valued from the last to the first each reuse the later ones' entries,
+/// and the 512 MiB table of a solve of Kalah(6,4) cost its pages' clearing
+/// (a round's analysis: 15.8 s of CPU, 2.1 s of it the system's, with 16
 /// seeds and a 64 MiB table 8.4 s and 0.3 s; see docs/PERFORMANCE.md).
+/// A position whose search visits more positions than the table has
+/// entries (8 bytes each) overflows it (an opening far from the book:
+/// 222 M positions in this table, 87 M with a solve's table and
+/// database), and for the positions before it the table may grow to the
+/// solver's memory ([`Analyst::with_fixed_table`] keeps it).
 const ANALYSIS_TABLE_BYTES: usize = 64 << 20;
+
+/// Bytes of table a table entry takes (a bucket of 64 bytes holds 8).
+const TABLE_ENTRY_BYTES: u64 = 8;
 
 /// Positions searched for each position of a sketch
 /// ([`RoundAnalyser::sketch`]): the 129 positions of a 6×20 round in well
@@ -355,6 +363,9 @@ fn analysis_solver() -> Solver {
 #[derive(Debug)]
 pub struct Analyst {
     solver: Solver,
+    /// Whether the table may grow once a search overflows it (see
+    /// [`ANALYSIS_TABLE_BYTES`]).
+    grows: bool,
     engine: Engine,
     /// Oware's search, made for the first Oware position.
     oware: Option<OwareSearch>,
@@ -375,10 +386,11 @@ impl Analyst {
     }
 
     /// An analyst whose solver searches on one thread (an analysis on
-    /// spare time leaves the other cores to the players).
+    /// spare time leaves the other cores to the players) and keeps its
+    /// first table.
     #[must_use]
     pub fn single_threaded() -> Analyst {
-        Analyst::with_solver(analysis_solver().with_threads(1))
+        Analyst::with_solver(analysis_solver().with_threads(1)).with_fixed_table()
     }
 
     /// An analyst with this solver (for its memory and threads).
@@ -386,9 +398,18 @@ impl Analyst {
     pub fn with_solver(solver: Solver) -> Analyst {
         Analyst {
             solver,
+            grows: true,
             engine: Engine::new(Level::HARD.table_bits),
             oware: None,
         }
+    }
+
+    /// The same keeping its solver's table at its first size, whatever
+    /// the searches (measurements: the analysis as it was).
+    #[must_use]
+    pub fn with_fixed_table(mut self) -> Analyst {
+        self.grows = false;
+        self
     }
 
     /// The value of `position` for its side to move and its best pits,
@@ -493,6 +514,11 @@ impl Analyst {
             Some(v) => self.solver.solve_at_least(board, &limits, true, v),
             None => self.solver.solve_bounded(board, &limits, true),
         };
+        let entries = self.solver.table_bytes() as u64 / TABLE_ENTRY_BYTES;
+        if self.grows && self.solver.nodes > entries {
+            // the table overflowed: the positions before want a solve's
+            self.solver.raise_table_limit(usize::MAX);
+        }
         let (lower, upper) = match outcome {
             Some(SolveOutcome::Solved(solution)) => {
                 return PositionValue {
@@ -1092,6 +1118,31 @@ mod tests {
             analyst.solver.memory_used(),
             30_421_755 + ANALYSIS_TABLE_BYTES
         );
+    }
+
+    #[test]
+    fn a_search_that_overflows_the_table_lets_it_grow_and_the_figures_stay() {
+        let rules = Rules::new(4, 4).unwrap();
+        let moves = round_of(rules, &[2, 2, 0, 1]);
+        let first = 64 << 10;
+        let small = || {
+            Solver::new(32 << 20)
+                .with_table_limit(first)
+                .with_threads(1)
+        };
+        let budget = PositionBudget::default();
+        let mut grown = Analyst::with_solver(small());
+        let analysis = grown
+            .round(rules, Side::South, &moves, &budget, |_, _| {})
+            .unwrap();
+        assert!(analysis.exact());
+        assert!(grown.solver.table_bytes() > first, "the table grew");
+        let mut fixed = Analyst::with_solver(small()).with_fixed_table();
+        let same = fixed
+            .round(rules, Side::South, &moves, &budget, |_, _| {})
+            .unwrap();
+        assert_eq!(fixed.solver.table_bytes(), first, "kept at its size");
+        assert_eq!(analysis, same);
     }
 
     #[test]

@@ -1171,6 +1171,33 @@ impl Solver {
         self
     }
 
+    /// Lets the table grow to `bytes` (within the memory, as sized for the
+    /// positions reserved) from the next solve on: a fresh table then,
+    /// its entries lost. An analysis starts small and grows its table once
+    /// a position's search overflows it (see `crate::analysis`). Nothing
+    /// for a solver sharing the process's table ([`Solver::sharing`]):
+    /// that is the players' too, sized as theirs.
+    pub fn raise_table_limit(&mut self, bytes: usize) {
+        if self.sharing || bytes <= self.table_limit {
+            return;
+        }
+        self.table_limit = bytes;
+        if self.sized_for > 0 {
+            let database = self.endgame.as_ref().map_or(0, |e| e.bytes());
+            let rest = self.memory.saturating_sub(database);
+            let bytes = rest
+                .min(1usize << table_bits(self.sized_for))
+                .min(self.table_limit);
+            self.table_bytes = (bytes / table::BUCKET_BYTES).max(1) * table::BUCKET_BYTES;
+        }
+    }
+
+    /// The table's size now, in bytes (0 before the first use).
+    #[must_use]
+    pub fn table_bytes(&self) -> usize {
+        self.table.as_ref().map_or(0, TableMemory::bytes)
+    }
+
     /// The same with an eagerly built database of at most `2^(seeds / 2 +
     /// scale)` positions for positions of `seeds` seeds in play (the
     /// default scale is 3, see `DB_SCALE`): a smaller scale for many
