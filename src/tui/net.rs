@@ -17,13 +17,12 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::console;
-use crate::game::{Match, MatchConfig, PlayOptions, Seat};
+use crate::game::{Match, PlayOptions};
 use crate::net::hosted::{HOST_SIDE, Happening};
 use crate::net::message::{ToHost, ToJoiner};
 use crate::net::play::{
     Ask, Command, FriendSeat, HostIn, HostSetup, JoinIn, JoinLink, JoinSetup, Linked, Show,
 };
-use crate::players::PlayerKind;
 use crate::rules::Rules;
 use crate::session::{Moved, Session};
 use crate::store::Keeper;
@@ -57,6 +56,11 @@ impl Show for Feed {
     fn board(&mut self, m: &Match) -> io::Result<()> {
         self.news.push(Shown::Board(Box::new(m.clone())));
         Ok(())
+    }
+
+    /// The saved match leaves the screen, and its moves the key bar.
+    fn declined(&mut self, waiting: &Match) -> io::Result<()> {
+        self.board(waiting)
     }
 
     /// The screen's session plays each move the host's session kept.
@@ -276,22 +280,6 @@ impl<E: NetEnd> World<App> for NetWorld<E> {
     }
 }
 
-/// The match shown until the network game sends one: the host's rules and
-/// names, nobody's move; the friend plays over the network.
-fn placeholder(setup: &HostSetup) -> Match {
-    let config = MatchConfig {
-        game: setup.game,
-        rules: setup.rules,
-        seats: [
-            Seat::new(setup.name.clone(), PlayerKind::Human),
-            Seat::new("your friend", PlayerKind::Network),
-        ],
-        first: setup.first,
-        start: None,
-    };
-    Match::new(config, 0)
-}
-
 /// The screen's settings: the speed `given` on the command line (see
 /// [`SpeedArgs::given`](crate::cli::SpeedArgs::given)), else the kept one,
 /// and the kept theme (`NO_COLOR` still wins).
@@ -313,7 +301,7 @@ fn settings(given: Option<Option<Duration>>) -> (Chosen, Option<PathBuf>, PlayOp
 pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result<ExitCode> {
     let (tx, rx) = mpsc::channel();
     let (chosen, kept_at, options) = settings(given);
-    let session = Session::following(placeholder(&setup), Keeper::new(None));
+    let session = Session::following(setup.waiting_match(), Keeper::new(None));
     let seat = FriendSeat::open(setup, Feed::default(), tx)?;
     let app = App::start(session, options, *chosen.theme(), (80, 24), Instant::now());
     let app = app.networked(HOST_SIDE);
@@ -386,4 +374,80 @@ fn run_world<E: NetEnd>(
         Some(0) | None => ExitCode::SUCCESS,
         Some(code) => ExitCode::from(code),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::FirstMover;
+    use crate::net::code::JoinCode;
+    use crate::net::resume::HostNote;
+    use crate::rules::{Game, NoTrace, Side};
+    use crate::tui::game::testing::{ch, render};
+    use crate::tui::theme::Theme;
+
+    /// Hosting the unfinished match of Alice against Michael (Alice a,
+    /// Michael h: Alice has a move to take back), answering `n` to the
+    /// resume question shows the new match that waits for a friend: no
+    /// move of the declined match on the board, and no take-back offered
+    /// or sent. (Before the fix the saved board stayed, with "u take
+    /// back" in the key bar, until the friend joined.)
+    #[test]
+    fn declining_the_resume_question_shows_a_fresh_start_without_take_back() {
+        let t0 = Instant::now();
+        let setup = HostSetup {
+            name: "Alice".into(),
+            game: Game::Kalah,
+            rules: Rules::KALAH,
+            first: FirstMover::South,
+            bind: "127.0.0.1:0".parse().unwrap(),
+            seed_delay: None,
+        };
+        let mut saved = Match::new(setup.config("Michael"), 1);
+        for letter in ['a', 'h'] {
+            let pit = saved.rules().pit_by_letter(letter).unwrap();
+            saved.play(pit, &mut NoTrace).unwrap();
+        }
+        let (tx, rx) = mpsc::channel();
+        let mut seat = FriendSeat::new(setup.clone(), Feed::default(), Keeper::new(None), tx);
+        let note = HostNote {
+            opponent: "Michael".into(),
+            code: JoinCode::random(),
+        };
+        seat.offering(saved, note).unwrap();
+        let mut engine = HostEngine { seat, rx };
+        let session = Session::following(setup.waiting_match(), Keeper::new(None));
+        let app = App::start(
+            session,
+            PlayOptions::default(),
+            Theme::monochrome(),
+            (80, 24),
+            t0,
+        );
+        let mut app = app.networked(HOST_SIDE);
+        for shown in engine.drain() {
+            app.on_shown(shown, t0);
+        }
+        assert_eq!(app.game().moves().len(), 2, "the saved match is shown");
+        assert!(app.remote_resume_question());
+        app.handle_event(&ch('n'), t0);
+        let commands = app.take_commands();
+        assert_eq!(commands, [Command::Answer(false)]);
+        for command in commands {
+            assert_eq!(engine.command(command).unwrap(), None);
+        }
+        for shown in engine.drain() {
+            app.on_shown(shown, t0);
+        }
+        let screen = render(&app, 80, 24);
+        assert!(app.game().moves().is_empty(), "a fresh start: {screen}");
+        assert_eq!(app.game().name(Side::North), "your friend", "{screen}");
+        assert!(!screen.contains("take back"), "{screen}");
+        assert!(
+            screen.contains("q quit") && screen.contains("? help"),
+            "{screen}"
+        );
+        app.handle_event(&ch('u'), t0);
+        assert!(app.take_commands().is_empty(), "u does nothing: {screen}");
+    }
 }

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::game::{Match, MatchConfig, Seat, rules_text};
+use crate::game::{Match, rules_text};
 use crate::net::code::JoinCode;
 use crate::net::frame::FrameError;
 use crate::net::hosted::{HOST_SIDE, Happening, Hosted, JOINER_SIDE, Said};
@@ -20,7 +20,6 @@ use crate::net::message::{ToHost, ToJoiner};
 use crate::net::resume::{self, HostNote};
 use crate::net::seat::{Admission, SeatKeeper};
 use crate::net::session::{Sender, SessionError};
-use crate::players::PlayerKind;
 use crate::rng::Rng;
 use crate::rules::Game;
 use crate::store::Keeper;
@@ -137,8 +136,11 @@ impl<S: Show> FriendSeat<S> {
     /// # Errors
     /// When the port cannot be listened on, or the output fails.
     pub fn answer_offer(&mut self, yes: bool) -> anyhow::Result<()> {
-        if let Some((saved, note)) = self.offer.take().filter(|_| yes) {
-            self.resume(saved, note)?;
+        match self.offer.take() {
+            Some((saved, note)) if yes => self.resume(saved, note)?,
+            // Declined: nothing of the saved match stays on show.
+            Some(_) => self.show.declined(&self.setup.waiting_match())?,
+            None => {}
         }
         self.listen()
     }
@@ -158,21 +160,6 @@ impl<S: Show> FriendSeat<S> {
     #[must_use]
     pub fn is_finished(&self) -> bool {
         self.hosted.as_ref().is_some_and(Hosted::is_finished)
-    }
-
-    /// The host's match config against `opponent` (the friend's seat is
-    /// the network's).
-    fn config(&self, opponent: &str) -> MatchConfig {
-        MatchConfig {
-            game: self.setup.game,
-            rules: self.setup.rules,
-            seats: [
-                Seat::new(self.setup.name.clone(), PlayerKind::Human),
-                Seat::new(opponent, PlayerKind::Network),
-            ],
-            first: self.setup.first,
-            start: None,
-        }
     }
 
     /// The host's unfinished network match, if its note and save are
@@ -208,10 +195,27 @@ impl<S: Show> FriendSeat<S> {
         let Some(saved) = self.saved_against(&note.opponent)? else {
             return Ok(None);
         };
-        self.show.board(&saved)?;
-        self.show.say(&saved_summary(&saved))?;
-        self.show.ask(&Ask::Resume, &self.setup.rules)?;
+        self.offer(&saved)?;
         Ok(Some((saved, note)))
+    }
+
+    /// Shows `saved` with its summary, and asks whether to resume it.
+    fn offer(&mut self, saved: &Match) -> io::Result<()> {
+        self.show.board(saved)?;
+        self.show.say(&saved_summary(saved))?;
+        self.show.ask(&Ask::Resume, &self.setup.rules)
+    }
+
+    /// Offers `saved` (kept under `note`) for resuming, as a start that
+    /// found it does: the resume question waits for its answer.
+    ///
+    /// # Errors
+    /// When the output fails.
+    #[cfg(test)]
+    pub(crate) fn offering(&mut self, saved: Match, note: HostNote) -> io::Result<()> {
+        self.offer(&saved)?;
+        self.offer = Some((saved, note));
+        Ok(())
     }
 
     /// The first to join is one of the host's several unfinished matches'
@@ -238,7 +242,7 @@ impl<S: Show> FriendSeat<S> {
     /// The saved match against `opponent` under these rules, if any (a
     /// problem with the file is said).
     fn saved_against(&mut self, opponent: &str) -> io::Result<Option<Match>> {
-        let config = self.config(opponent);
+        let config = self.setup.config(opponent);
         let Some(keeper) = self.keeper.as_mut() else {
             return Ok(None);
         };
@@ -710,7 +714,7 @@ impl<S: Show> FriendSeat<S> {
         let first_join = self.hosted.is_none();
         if first_join {
             let seed = Rng::from_entropy().next_u64();
-            let m = Match::new(self.config(&name), seed);
+            let m = Match::new(self.setup.config(&name), seed);
             let note = HostNote {
                 opponent: name.clone(),
                 code: self.code,

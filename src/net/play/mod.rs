@@ -31,7 +31,8 @@ use super::link::HostEvent;
 use super::message::{OpenQuestion, ToJoiner};
 use super::session::SessionError;
 use crate::game::messages::round_goes_on;
-use crate::game::{Match, match_score_line, outcome_message};
+use crate::game::{Match, MatchConfig, Seat, match_score_line, outcome_message};
+use crate::players::PlayerKind;
 use crate::rules::{Rules, Side};
 use crate::session::Moved;
 use crate::store::RESUME_QUESTION;
@@ -62,6 +63,31 @@ pub struct HostSetup {
     /// Pause between two seeds of the sowing animation; `None` shows each
     /// move at once (plain mode prints the sowing line when `Some`).
     pub seed_delay: Option<Duration>,
+}
+
+impl HostSetup {
+    /// The host's match config against `opponent` (the friend's seat is
+    /// the network's).
+    #[must_use]
+    pub fn config(&self, opponent: &str) -> MatchConfig {
+        MatchConfig {
+            game: self.game,
+            rules: self.rules,
+            seats: [
+                Seat::new(self.name.clone(), PlayerKind::Human),
+                Seat::new(opponent, PlayerKind::Network),
+            ],
+            first: self.first,
+            start: None,
+        }
+    }
+
+    /// The match shown until a friend joins: the host's rules and name,
+    /// no move played.
+    #[must_use]
+    pub fn waiting_match(&self) -> Match {
+        Match::new(self.config("your friend"), 0)
+    }
 }
 
 /// What `mancala join` was asked for.
@@ -142,6 +168,15 @@ pub trait Show {
     /// # Errors
     /// When the output fails.
     fn board(&mut self, m: &Match) -> io::Result<()>;
+    /// The resume question was answered no: `waiting` is the match shown
+    /// until a friend joins (a screen shows it in place of the saved one,
+    /// whose moves are no longer in play; plain mode's lines go on).
+    ///
+    /// # Errors
+    /// When the output fails.
+    fn declined(&mut self, _waiting: &Match) -> io::Result<()> {
+        Ok(())
+    }
     /// A kept move, as the session made it: `m` is the match after it.
     ///
     /// # Errors
