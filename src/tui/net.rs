@@ -76,10 +76,10 @@ impl Show for Feed {
             // itself (moved), as in a local match.
             Happening::RoundOver { record, .. } => {
                 if let Some(path) = record {
-                    self.news.push(Shown::Recorded(format!(
-                        "Round recorded in {}.",
-                        path.display()
-                    )));
+                    self.news
+                        .push(Shown::Recorded(crate::tui::game::world::recorded_note(
+                            path,
+                        )));
                 }
                 Ok(())
             }
@@ -386,6 +386,18 @@ mod tests {
     use crate::tui::game::testing::{ch, render};
     use crate::tui::theme::Theme;
 
+    /// Alice hosts Kalah, moving first.
+    fn alice_hosts() -> HostSetup {
+        HostSetup {
+            name: "Alice".into(),
+            game: Game::Kalah,
+            rules: Rules::KALAH,
+            first: FirstMover::South,
+            bind: "127.0.0.1:0".parse().unwrap(),
+            seed_delay: None,
+        }
+    }
+
     /// Hosting the unfinished match of Alice against Michael (Alice a,
     /// Michael h: Alice has a move to take back), answering `n` to the
     /// resume question shows the new match that waits for a friend: no
@@ -395,14 +407,7 @@ mod tests {
     #[test]
     fn declining_the_resume_question_shows_a_fresh_start_without_take_back() {
         let t0 = Instant::now();
-        let setup = HostSetup {
-            name: "Alice".into(),
-            game: Game::Kalah,
-            rules: Rules::KALAH,
-            first: FirstMover::South,
-            bind: "127.0.0.1:0".parse().unwrap(),
-            seed_delay: None,
-        };
+        let setup = alice_hosts();
         let mut saved = Match::new(setup.config("Michael"), 1);
         for letter in ['a', 'h'] {
             let pit = saved.rules().pit_by_letter(letter).unwrap();
@@ -449,5 +454,32 @@ mod tests {
         );
         app.handle_event(&ch('u'), t0);
         assert!(app.take_commands().is_empty(), "u does nothing: {screen}");
+    }
+
+    /// Where the host's round was recorded is said as the joiner's screen
+    /// and a local match say it: under the home directory, from `~`.
+    /// (Before, the host's screen wrote the whole path.)
+    #[test]
+    fn the_hosts_screen_says_where_the_round_was_recorded_from_home() {
+        let Some(home) = std::env::var_os("HOME").map(std::path::PathBuf::from) else {
+            return;
+        };
+        let m = Match::new(alice_hosts().config("Michael"), 1);
+        let mut feed = Feed::default();
+        let record = home.join("records").join("r1.txt");
+        let over = Happening::RoundOver {
+            outcome: crate::rules::Outcome::Draw,
+            record: Some(record),
+        };
+        feed.show(&m, &over).unwrap();
+        let said: Vec<String> = feed
+            .news
+            .iter()
+            .filter_map(|n| match n {
+                Shown::Recorded(text) => Some(text.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(said, ["Round recorded in ~/records/r1.txt."]);
     }
 }

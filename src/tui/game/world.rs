@@ -91,6 +91,11 @@ impl Screen for App {
     }
 }
 
+/// Where a round was recorded, as both ends' screens say it.
+pub(crate) fn recorded_note(path: &std::path::Path) -> String {
+    format!("Round recorded in {}.", home_relative(path))
+}
+
 /// `path` as a player reads it: under the home directory it starts with
 /// `~`, which keeps the line short enough for the screen.
 pub(crate) fn home_relative(path: &std::path::Path) -> String {

@@ -330,11 +330,7 @@ impl App {
         let Some(follower) = remote.follower.as_mut() else {
             return;
         };
-        let followed = follower.follow(&mut self.session, message);
-        if let Ok(Followed::Welcomed(again)) = &followed {
-            remote.outbox.extend(again.clone());
-        }
-        match followed {
+        match follower.follow(&mut self.session, message) {
             Err(e) => {
                 self.warn(cannot_go_on(e));
                 if let Some(remote) = self.remote.as_mut() {
@@ -356,7 +352,8 @@ impl App {
                 }
                 self.notes.log_lines(lines.into_iter().map(Note::plain));
             }
-            Ok(Followed::Welcomed(_)) => {
+            Ok(Followed::Welcomed(again)) => {
+                remote.outbox.extend(again);
                 self.settle();
                 self.cursor = [None; 2];
                 self.hint = None;

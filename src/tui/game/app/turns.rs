@@ -108,10 +108,9 @@ impl App {
                 SessionEvent::RoundOver(result, _) => {
                     self.notes.add_to_move(Note::new(result.text, Tone::Good));
                 }
-                SessionEvent::Recorded(path) => self.round_recorded(format!(
-                    "Round recorded in {}.",
-                    super::super::world::home_relative(&path)
-                )),
+                SessionEvent::Recorded(path) => {
+                    self.round_recorded(super::super::world::recorded_note(&path));
+                }
                 SessionEvent::KeepFailed(problem) => self.warn(problem),
                 // The end panel says it.
                 SessionEvent::Rated(change) => self.rated.push(change),
