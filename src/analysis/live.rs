@@ -24,11 +24,6 @@ use super::{Analysis, Analyst, PositionBudget, RoundAnalyser};
 use crate::players::solver::{DEFAULT_PLAYER_MEMORY, PLAYER_TABLE_BYTES, Solver};
 use crate::rules::{GameRound, Pit};
 
-/// The live analysis's table: a player's size, so that it is the one
-/// the players of the process use (an analysis of a record takes 64 MiB of
-/// its own).
-const LIVE_TABLE_BYTES: usize = PLAYER_TABLE_BYTES;
-
 /// The live analysis's solver: it uses the process's endgame database and
 /// table of the game's rules, sized as a player's ([`Solver::sharing`]),
 /// so that beside `perfect` (or a hint giver) they are built and held
@@ -38,7 +33,8 @@ const LIVE_TABLE_BYTES: usize = PLAYER_TABLE_BYTES;
 fn live_solver() -> Solver {
     Solver::new(DEFAULT_PLAYER_MEMORY)
         .sharing()
-        .with_table_limit(LIVE_TABLE_BYTES)
+        // a player's size: the table the players of the process use
+        .with_table_limit(PLAYER_TABLE_BYTES)
         .with_threads(1)
 }
 
@@ -493,7 +489,7 @@ mod tests {
         live.reserve(&board);
         assert!(live.shares_memory_with(player.solver_mut()));
         let database = player.solver_mut().memory_used() - PLAYER_TABLE_BYTES;
-        assert_eq!(live.memory_used(), database + LIVE_TABLE_BYTES);
+        assert_eq!(live.memory_used(), database + PLAYER_TABLE_BYTES);
     }
 
     #[test]

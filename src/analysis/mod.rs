@@ -318,8 +318,7 @@ const ANALYSIS_TABLE_BYTES: usize = 64 << 20;
 const TABLE_ENTRY_BYTES: u64 = 8;
 
 /// Positions searched for each position of a sketch
-/// ([`RoundAnalyser::sketch`]): the 129 positions of a 6×20 round in well
-/// under a second.
+/// ([`RoundAnalyser::sketch`]).
 pub const SKETCH_NODES: u64 = 4_000;
 
 /// Memory of the solver of a sketch made on its own ([`sketch`]): what
