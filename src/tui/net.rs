@@ -71,25 +71,19 @@ impl Show for Feed {
     }
 
     fn show(&mut self, m: &Match, what: &Happening) -> io::Result<()> {
-        match what {
-            // The screen's session words a move and the round's result
-            // itself (moved), as in a local match.
-            Happening::RoundOver { record, .. } => {
-                if let Some(path) = record {
-                    self.news
-                        .push(Shown::Recorded(crate::tui::game::world::recorded_note(
-                            path,
-                        )));
-                }
-                Ok(())
-            }
-            Happening::NextRound => {
-                self.news
-                    .push(Shown::Kept(HOST_SIDE, Command::Answer(true)));
-                Ok(())
-            }
-            other => crate::net::play::show_happening(self, m, other),
-        }
+        use crate::tui::game::world::recorded_note;
+        // The screen's session words a move, a take-back, a new round and
+        // the round's result itself, as in a local match.
+        self.news.push(match what {
+            Happening::RoundOver {
+                record: Some(path), ..
+            } => Shown::Recorded(recorded_note(path)),
+            Happening::RoundOver { .. } => return Ok(()),
+            Happening::Undone { by, .. } => Shown::Kept(*by, Command::TakeBack(*by)),
+            Happening::NextRound => Shown::Kept(HOST_SIDE, Command::Answer(true)),
+            other => return crate::net::play::show_happening(self, m, other),
+        });
+        Ok(())
     }
 }
 

@@ -293,7 +293,7 @@ pub fn show_happening<S: Show + ?Sized>(
                 show.say(&format!("Round recorded in {}.", path.display()))?;
             }
         }
-        Happening::Undone { text } => {
+        Happening::Undone { text, .. } => {
             show.say(text)?;
             show.board(m)?;
         }

@@ -7,8 +7,8 @@
 //! network game asks this player decides whose turn it is. The joiner's
 //! screen follows the host's messages ([`Shown::Host`], see
 //! [`crate::net::play::Follower`]); the host's carries out each move and
-//! new round its session kept ([`Shown::Kept`]), and a take-back brings
-//! the host's match ([`Shown::Board`]). Both are the same
+//! new round and take-back its session kept ([`Shown::Kept`]). Both are
+//! the same
 //! [`App`] as a local match (board, cursor, key bar, ★ notes, header,
 //! `+ - t ?`, the quit question), and turn the keys that only the network
 //! has into the commands the network game carries out
@@ -40,12 +40,12 @@ pub enum Shown {
     Say(String),
     /// What the player is asked now.
     Ask(Ask),
-    /// The host's match as it stands (after a welcome, a take-back, a new
-    /// round): the joiner's screen takes it; the host's shows it until
-    /// there is a match of its own ([`Shown::Start`]).
+    /// The host's match as it stands (an unfinished match offered, the
+    /// match the friend joined): the host's screen takes it.
     Board(Box<Match>),
     /// The host's session kept this command of `side`'s player (a move,
-    /// the next round): the screen's session carries it out too.
+    /// a take-back both agreed to, the next round): the screen's session
+    /// carries it out too.
     Kept(Side, SessionCommand),
     /// Where the round that just ended was recorded.
     Recorded(String),
@@ -881,8 +881,9 @@ mod tests {
         assert_eq!(app.human_to_move(), Some(Side::South));
     }
 
-    /// A take-back both agreed to comes from the host's session as its
-    /// match; a new round both wanted is opened by the screen's session as
+    /// A take-back both agreed to comes from the host's session as the
+    /// command it kept, and the screen's session takes the moves back; a
+    /// new round both wanted is opened by the screen's session as
     /// the host's opened it, on a clean log, as in a local match.
     #[test]
     fn on_the_host_an_agreed_take_back_and_a_new_round_are_shown() {
@@ -896,9 +897,14 @@ mod tests {
         assert_eq!(app.human_to_move(), None, "nothing is played meanwhile");
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(!screen.contains("u take back"), "asked already: {screen}");
-        let fresh = Match::new(app.game().config().clone(), 1);
-        app.on_shown(Shown::Board(Box::new(fresh)), t0);
+        let by = Side::South;
+        app.on_shown(Shown::Kept(by, SessionCommand::TakeBack(by)), t0);
         assert!(app.game().moves().is_empty(), "Alice's a and the reply");
+        assert!(
+            log(&app).contains(&"Took back 2 moves: Alice plays again.".to_string()),
+            "said as a take-back: {:?}",
+            log(&app)
+        );
         app.on_shown(Shown::Ask(alice_to_move()), t0);
         assert_eq!(app.human_to_move(), Some(Side::South));
         // The round played to its end, each move as the host's session kept it.
