@@ -172,8 +172,8 @@ impl NetEnd for JoinEngine {
             match message {
                 _ if !self.link.is_current(id) => {}
                 Ok(ToJoiner::Ping) => {}
-                Ok(ToJoiner::Error { text } | ToJoiner::Refused { text }) => {
-                    self.news.push(Shown::Say(crate::net::remote_text(&text)));
+                Ok(message) if message.closing_words().is_some() => {
+                    self.news.extend(message.closing_words().map(Shown::Say));
                     return Ok(Some(ExitCode::FAILURE));
                 }
                 Ok(end @ (ToJoiner::Finished | ToJoiner::Leave)) => {

@@ -63,18 +63,12 @@ impl JoinLink {
             link::connect(&setup.addresses, &setup.code, &setup.name, None)
                 .map_err(|e| link::join_failure(&setup.address, &setup.code, &e))?;
         link::spawn_reader(receiver, tx.clone(), move |m| JoinIn::Net(1, m));
-        let (state, seat_key) = match first {
-            ToJoiner::Welcome {
-                state, seat_key, ..
-            } => (state, seat_key),
-            ToJoiner::Refused { text } | ToJoiner::Error { text } => {
-                return Err(crate::net::remote_text(&text));
-            }
-            _ => {
-                return Err(
-                    "The host answered with something other than a welcome; try again.".into(),
-                );
-            }
+        let ToJoiner::Welcome {
+            state, seat_key, ..
+        } = first
+        else {
+            let other = "The host answered with something other than a welcome; try again.";
+            return Err(first.closing_words().unwrap_or_else(|| other.into()));
         };
         let joined = JoinLink {
             setup,
@@ -179,13 +173,10 @@ impl JoinLink {
                 let id = self.conn;
                 link::spawn_reader(receiver, self.tx.clone(), move |m| JoinIn::Net(id, m));
                 self.sender = sender;
-                match &first {
-                    ToJoiner::Welcome { seat_key, .. } => self.seat_key = Some(seat_key.clone()),
-                    ToJoiner::Refused { text } | ToJoiner::Error { text } => {
-                        return Linked::Failed(Some(crate::net::remote_text(text)));
-                    }
-                    _ => return Linked::Failed(None),
-                }
+                let ToJoiner::Welcome { seat_key, .. } = &first else {
+                    return Linked::Failed(first.closing_words());
+                };
+                self.seat_key = Some(seat_key.clone());
                 self.lost = None;
                 self.last_sent = Instant::now();
                 Linked::Welcome(first)
@@ -471,8 +462,8 @@ impl<S: Show> JoinGame<S> {
     }
 
     fn on_message(&mut self, message: ToJoiner) -> io::Result<Option<ExitCode>> {
-        if let ToJoiner::Error { text } | ToJoiner::Refused { text } = &message {
-            self.show.say(&crate::net::remote_text(text))?;
+        if let Some(words) = message.closing_words() {
+            self.show.say(&words)?;
             return Ok(Some(ExitCode::FAILURE));
         }
         let followed = match self.f.follow(&mut self.session, message) {
@@ -720,7 +711,6 @@ impl Follower {
         }
         let news = |what| Ok(Followed::News(what));
         let events = match message {
-            ToJoiner::Error { text } | ToJoiner::Refused { text } => return disagree(text),
             ToJoiner::Moved { at, by, pit } => {
                 if at != here {
                     return disagree(format!(
@@ -794,7 +784,9 @@ impl Follower {
             }
             ToJoiner::Finished => return news(Happening::Finished),
             ToJoiner::Leave => return news(Happening::Left { side: HOST_SIDE }),
-            ToJoiner::Ping => return Ok(Followed::Nothing),
+            // Ping; the host's closing words end the connection before
+            // they would be followed (`ToJoiner::closing_words`).
+            _ => return Ok(Followed::Nothing),
         };
         Ok(Followed::Events(events))
     }
