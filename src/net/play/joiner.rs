@@ -229,8 +229,9 @@ fn following(
     Ok((Session::following(m, keeper), warning))
 }
 
-/// The sentences that greet the joiner's player in `m`: who plays whom,
-/// the rules (not again after a reconnection).
+/// The sentences that greet the joiner's player in `m`, every front end's:
+/// who plays whom, the rules and the keys (not again after a
+/// reconnection).
 #[must_use]
 pub fn greeting(m: &Match, again: bool) -> Vec<String> {
     if again {
@@ -243,6 +244,7 @@ pub fn greeting(m: &Match, again: bool) -> Vec<String> {
             m.name(JOINER_SIDE)
         ),
         format!("Rules: {}.", m.config().rules_text()),
+        super::help_text(m.rules(), JOINER_SIDE),
     ]
 }
 
@@ -448,11 +450,7 @@ impl<S: Show> JoinGame<S> {
         for line in greeting(self.session.current(), again) {
             self.show.say(&line)?;
         }
-        let m = self.session.current();
-        if !again {
-            self.show.help(m.rules(), JOINER_SIDE)?;
-        }
-        self.show.round_start(m)
+        self.show.round_start(self.session.current())
     }
 
     fn leave(&mut self) -> io::Result<ExitCode> {

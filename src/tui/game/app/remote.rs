@@ -27,7 +27,7 @@ use crate::game::Match;
 use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE};
 use crate::net::message::{ToHost, ToJoiner};
 use crate::net::play::{
-    Ask, Command, Followed, Follower, cannot_go_on, greeting, help_text, host_left, opening,
+    Ask, Command, Followed, Follower, cannot_go_on, greeting, host_left, opening,
 };
 use crate::rules::{Pit, Side};
 use crate::session::SessionCommand;
@@ -113,13 +113,18 @@ impl App {
     #[must_use]
     pub fn following(self, said: Vec<String>) -> App {
         let mut app = self.networked(JOINER_SIDE);
-        let m = app.session.current();
-        let mut lines = said;
-        lines.extend(greeting(m, false));
-        lines.push(help_text(m.rules(), JOINER_SIDE));
-        lines.push(opening(m).text);
-        app.notes.log_lines(lines.into_iter().map(Note::plain));
+        app.notes.log_lines(said.into_iter().map(Note::plain));
+        app.greet(false);
         app
+    }
+
+    /// The joiner's screen greets its player in the host's match (the
+    /// same words as plain mode, [`greeting`]), and says the round.
+    fn greet(&mut self, again: bool) {
+        let m = self.session.current();
+        let mut lines = greeting(m, again);
+        lines.push(opening(m).text);
+        self.notes.log_lines(lines.into_iter().map(Note::plain));
     }
 
     /// The messages for the host since the last call, in order (the
@@ -357,10 +362,7 @@ impl App {
                 self.settle();
                 self.cursor = [None; 2];
                 self.hint = None;
-                let m = self.session.current();
-                let mut lines = greeting(m, true);
-                lines.push(opening(m).text);
-                self.notes.log_lines(lines.into_iter().map(Note::plain));
+                self.greet(true);
             }
             Ok(Followed::Nothing) => {}
         }
