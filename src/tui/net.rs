@@ -396,8 +396,9 @@ mod tests {
     /// Michael h: Alice has a move to take back), answering `n` to the
     /// resume question shows the new match that waits for a friend: no
     /// move of the declined match on the board, and no take-back offered
-    /// or sent. (Before the fix the saved board stayed, with "u take
-    /// back" in the key bar, until the friend joined.)
+    /// or sent, and nothing said of it in the log. (Before the fixes the
+    /// saved board stayed, with "u take back" in the key bar, until the
+    /// friend joined; the log kept the declined match's summary.)
     #[test]
     fn declining_the_resume_question_shows_a_fresh_start_without_take_back() {
         let t0 = Instant::now();
@@ -439,6 +440,12 @@ mod tests {
             app.on_shown(shown, t0);
         }
         let screen = render(&app, 80, 24);
+        let log: Vec<&str> = app.notes().log().iter().map(|n| n.text.as_str()).collect();
+        assert!(
+            !log.iter().any(|l| l.contains("unfinished match")),
+            "nothing said of the declined match stays: {log:?}"
+        );
+        assert!(log.iter().any(|l| l.starts_with("Listening on")), "{log:?}");
         assert!(app.game().moves().is_empty(), "a fresh start: {screen}");
         assert_eq!(app.game().name(Side::North), "your friend", "{screen}");
         assert!(!screen.contains("take back"), "{screen}");

@@ -299,13 +299,11 @@ impl App {
                     self.next_turn(now);
                 }
             }
+            // Another match than the one on show (offered, declined, joined).
             Shown::Board(m) => {
                 self.settle();
-                let shown = self.game();
-                if shown.round() != m.round() || shown.rules() != m.rules() {
-                    self.cursor = [None; 2];
-                    self.notes.set_round_note(None);
-                }
+                self.cursor = [None; 2];
+                self.notes.set_round_note(None);
                 self.session.follow(*m);
                 self.hint = None;
                 self.next_turn(now);
@@ -424,6 +422,10 @@ impl App {
 
     /// `y` or `n` to the question the network game asked.
     pub(super) fn answer_remote(&mut self, yes: bool) {
+        if !yes && self.remote_resume_question() {
+            // Declined: what was said of the saved match goes with it.
+            self.notes.clear_log();
+        }
         self.send(Command::Answer(yes));
         self.answered();
     }
