@@ -304,6 +304,7 @@ impl App {
                 self.settle();
                 self.cursor = [None; 2];
                 self.notes.set_round_note(None);
+                self.notes.hush();
                 self.session.follow(*m);
                 self.hint = None;
                 self.next_turn(now);
@@ -335,14 +336,9 @@ impl App {
         };
         match follower.follow(&mut self.session, message) {
             Err(e) => {
+                remote.outbox.push(ToHost::Leave);
                 self.warn(cannot_go_on(e));
-                if let Some(remote) = self.remote.as_mut() {
-                    remote.outbox.push(ToHost::Leave);
-                    remote.ended = Some(1);
-                }
-                self.cancel_thinking();
-                self.quit = true;
-                return;
+                return self.show_now(Shown::Ended(1), now);
             }
             Ok(Followed::Events(events)) => {
                 self.show_events(events, before, now);
@@ -927,6 +923,37 @@ mod tests {
         let log = log(&app);
         assert!(log.len() == 1 && log[0].starts_with("Round 2"), "{log:?}");
         assert!(app.notes().message().is_none(), "nothing said of round 1");
+    }
+
+    /// A key pressed while the host waits for a friend is answered in the
+    /// status line; once the friend has joined that answer is gone (it
+    /// stayed above "Alice, your move" before the fix).
+    #[test]
+    fn what_was_said_while_waiting_for_a_friend_goes_when_the_friend_joins() {
+        let t0 = Instant::now();
+        let config: MatchConfig = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Network);
+        let session = Session::following(Match::new(config.clone(), 0), Keeper::new(None));
+        let app = App::start(
+            session,
+            PlayOptions::default(),
+            Theme::monochrome(),
+            (80, 24),
+            t0,
+        );
+        let mut app = app.networked(Side::South);
+        app.handle_event(&ch('a'), t0);
+        let said = app.notes().message().map(|n| n.text.clone());
+        assert!(said.is_some_and(|s| s.contains("does nothing now")));
+        // What the friend's seat says as Michael joins.
+        app.on_shown(
+            Shown::Say("Michael joined (from 127.0.0.1:5000).".into()),
+            t0,
+        );
+        app.on_shown(Shown::Board(Box::new(Match::new(config, 1))), t0);
+        app.on_shown(Shown::Ask(alice_to_move()), t0);
+        assert_eq!(app.notes().message(), None);
+        let screen = crate::tui::game::testing::render(&app, 80, 24);
+        assert!(!screen.contains("does nothing"), "{screen}");
     }
 
     #[test]
