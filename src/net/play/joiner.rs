@@ -248,14 +248,6 @@ pub fn greeting(m: &Match, again: bool) -> Vec<String> {
     ]
 }
 
-/// What the player is told when the host left: the match waits there.
-#[must_use]
-pub fn host_left(host: &str) -> String {
-    format!(
-        "The match is saved on {host}'s machine: join again with the same command when {host} hosts it again."
-    )
-}
-
 /// What the player is told when the host's events cannot be followed.
 #[must_use]
 pub fn cannot_go_on(why: impl std::fmt::Display) -> String {
@@ -475,12 +467,7 @@ impl<S: Show> JoinGame<S> {
         for what in followed.happenings(self.session.current()) {
             self.show.show(self.session.current(), &what)?;
             match what {
-                Happening::Finished => {
-                    self.link.close();
-                    return Ok(Some(ExitCode::SUCCESS));
-                }
-                Happening::Left { .. } => {
-                    self.show.say(&host_left(&self.host_name()))?;
+                Happening::Finished | Happening::Left { .. } => {
                     self.link.close();
                     return Ok(Some(ExitCode::SUCCESS));
                 }

@@ -26,7 +26,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use super::code::JoinCode;
-use super::hosted::Happening;
+use super::hosted::{HOST_SIDE, Happening};
 use super::link::HostEvent;
 use super::message::{OpenQuestion, ToJoiner};
 use super::session::SessionError;
@@ -44,7 +44,7 @@ mod joiner;
 pub use friend::FriendSeat;
 pub use host::HostGame;
 pub use joiner::{
-    Followed, Follower, JoinGame, JoinLink, Linked, cannot_go_on, greeting, host_left, you_left,
+    Followed, Follower, JoinGame, JoinLink, Linked, cannot_go_on, greeting, you_left,
 };
 
 /// What `mancala host` was asked for.
@@ -264,6 +264,16 @@ pub fn news_lines(m: &Match, what: &Happening) -> Vec<String> {
             return vec![
                 "The match is over. Thanks for playing!".to_string(),
                 match_score_line(m.tally(), names(m)),
+            ];
+        }
+        // On the joiner's end: the match waits on the host's machine.
+        Happening::Left { side: HOST_SIDE } => {
+            let host = name(HOST_SIDE);
+            return vec![
+                format!("{host} left the match."),
+                format!(
+                    "The match is saved on {host}'s machine: join again with the same command when {host} hosts it again."
+                ),
             ];
         }
         Happening::Left { side } => format!("{} left the match.", name(*side)),

@@ -24,11 +24,9 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Mode, Note, Overlay, Tone, key_name};
 use crate::game::Match;
-use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE};
+use crate::net::hosted::{HOST_SIDE, JOINER_SIDE};
 use crate::net::message::{ToHost, ToJoiner};
-use crate::net::play::{
-    Ask, Command, Followed, Follower, cannot_go_on, greeting, host_left, opening,
-};
+use crate::net::play::{Ask, Command, Followed, Follower, cannot_go_on, greeting, opening};
 use crate::rules::{Pit, Side};
 use crate::session::SessionCommand;
 use crate::tui::game::keys::Does;
@@ -344,11 +342,7 @@ impl App {
                 self.show_events(events, before, now);
             }
             Ok(Followed::News(what)) => {
-                let m = self.session.current();
-                let mut lines = crate::net::play::news_lines(m, &what);
-                if let Happening::Left { side } = what {
-                    lines.push(host_left(m.name(side)));
-                }
+                let lines = crate::net::play::news_lines(self.session.current(), &what);
                 self.notes.log_lines(lines.into_iter().map(Note::plain));
             }
             Ok(Followed::Welcomed(again)) => {
@@ -659,6 +653,24 @@ mod tests {
         assert_eq!(app.take_messages(), [ToHost::Leave]);
         assert!(app.wants_quit());
         assert_eq!(app.network_ended(), Some(1));
+    }
+
+    /// The host left: the joiner's screen says so and where the match
+    /// waits, in plain mode's words (`news_lines`).
+    #[test]
+    fn the_host_leaving_is_said_with_where_the_match_waits() {
+        let t0 = Instant::now();
+        let mut app = joiner(None, t0);
+        host(&mut app, ToJoiner::Leave, t0);
+        let log = log(&app);
+        let tail: Vec<&str> = log.iter().rev().take(2).rev().map(String::as_str).collect();
+        assert_eq!(
+            tail,
+            [
+                "Alice left the match.",
+                "The match is saved on Alice's machine: join again with the same command when Alice hosts it again."
+            ]
+        );
     }
 
     #[test]
