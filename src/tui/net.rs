@@ -378,7 +378,6 @@ mod tests {
     use crate::net::resume::HostNote;
     use crate::rules::{Game, NoTrace, Side};
     use crate::tui::game::testing::{ch, render};
-    use crate::tui::theme::Theme;
 
     /// Alice hosts Kalah, moving first.
     fn alice_hosts() -> HostSetup {
@@ -416,15 +415,8 @@ mod tests {
         };
         seat.offering(saved, note).unwrap();
         let mut engine = HostEngine { seat, rx };
-        let session = Session::following(setup.waiting_match(), Keeper::new(None));
-        let app = App::start(
-            session,
-            PlayOptions::default(),
-            Theme::monochrome(),
-            (80, 24),
-            t0,
-        );
-        let mut app = app.networked(HOST_SIDE);
+        let waiting = setup.waiting_match();
+        let mut app = crate::tui::game::app::remote::tests::host_screen(waiting, None, t0);
         for shown in engine.drain() {
             app.on_shown(shown, t0);
         }

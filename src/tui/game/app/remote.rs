@@ -483,7 +483,7 @@ impl App {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::time::{Duration, Instant};
 
     use crossterm::event::KeyCode;
@@ -828,17 +828,23 @@ mod tests {
     /// The host's screen showing a fresh match against Michael, a friend
     /// at a network seat: Alice to move.
     fn hosting(delay: Option<Duration>, t0: Instant) -> App {
+        let config: MatchConfig = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Network);
+        let mut app = host_screen(Match::new(config.clone(), 1), delay, t0);
+        app.on_shown(Shown::Board(Box::new(Match::new(config, 1))), t0);
+        app.on_shown(Shown::Ask(alice_to_move()), t0);
+        app
+    }
+
+    /// The host's screen of a network match showing `m`, before the
+    /// network game says anything.
+    pub(crate) fn host_screen(m: Match, delay: Option<Duration>, t0: Instant) -> App {
         let options = PlayOptions {
             seed_delay: delay,
             ..PlayOptions::default()
         };
-        let config: MatchConfig = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Network);
-        let session = Session::following(Match::new(config.clone(), 1), Keeper::new(None));
+        let session = Session::following(m, Keeper::new(None));
         let app = App::start(session, options, Theme::monochrome(), (80, 24), t0);
-        let mut app = app.networked(Side::South);
-        app.on_shown(Shown::Board(Box::new(Match::new(config, 1))), t0);
-        app.on_shown(Shown::Ask(alice_to_move()), t0);
-        app
+        app.networked(Side::South)
     }
 
     /// The host's player plays `letter`: the move goes to the host's
@@ -944,15 +950,7 @@ mod tests {
     fn what_was_said_while_waiting_for_a_friend_goes_when_the_friend_joins() {
         let t0 = Instant::now();
         let config: MatchConfig = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Network);
-        let session = Session::following(Match::new(config.clone(), 0), Keeper::new(None));
-        let app = App::start(
-            session,
-            PlayOptions::default(),
-            Theme::monochrome(),
-            (80, 24),
-            t0,
-        );
-        let mut app = app.networked(Side::South);
+        let mut app = host_screen(Match::new(config.clone(), 0), None, t0);
         app.handle_event(&ch('a'), t0);
         let said = app.notes().message().map(|n| n.text.clone());
         assert!(said.is_some_and(|s| s.contains("does nothing now")));
