@@ -63,26 +63,14 @@ impl Show for Feed {
         self.board(waiting)
     }
 
-    /// The screen's session plays each move the host's session kept.
-    fn moved(&mut self, _: &Match, moved: &Moved) -> io::Result<()> {
-        let command = Command::Play(moved.played.pit());
-        self.news.push(Shown::Kept(moved.played.mover(), command));
+    /// Never asked: [`Feed::show`] takes every happening whole.
+    fn moved(&mut self, _: &Match, _: &Moved) -> io::Result<()> {
         Ok(())
     }
 
-    fn show(&mut self, m: &Match, what: &Happening) -> io::Result<()> {
-        use crate::tui::game::world::recorded_note;
-        // The screen's session words a move, a take-back, a new round and
-        // the round's result itself, as in a local match.
-        self.news.push(match what {
-            Happening::RoundOver {
-                record: Some(path), ..
-            } => Shown::Recorded(recorded_note(path)),
-            Happening::RoundOver { .. } => return Ok(()),
-            Happening::Undone { by, .. } => Shown::Kept(*by, Command::TakeBack(*by)),
-            Happening::NextRound => Shown::Kept(HOST_SIDE, Command::Answer(true)),
-            other => return crate::net::play::show_happening(self, m, other),
-        });
+    /// The screen takes what happened as it is ([`Shown::Happened`]).
+    fn show(&mut self, _: &Match, what: &Happening) -> io::Result<()> {
+        self.news.push(Shown::Happened(what.clone()));
         Ok(())
     }
 }
@@ -465,14 +453,12 @@ mod tests {
             record: Some(record),
         };
         feed.show(&m, &over).unwrap();
-        let said: Vec<String> = feed
-            .news
-            .iter()
-            .filter_map(|n| match n {
-                Shown::Recorded(text) => Some(text.clone()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(said, ["Round recorded in ~/records/r1.txt."]);
+        let t0 = Instant::now();
+        let mut app = crate::tui::game::app::remote::tests::host_screen(m, None, t0);
+        for shown in std::mem::take(&mut feed.news) {
+            app.on_shown(shown, t0);
+        }
+        let said = app.notes().round_note().map(|n| n.text.as_str());
+        assert_eq!(said, Some("Round recorded in ~/records/r1.txt."));
     }
 }

@@ -7,7 +7,7 @@
 //! network game asks this player decides whose turn it is. The joiner's
 //! screen follows the host's messages ([`Shown::Host`], see
 //! [`crate::net::play::Follower`]); the host's carries out each move and
-//! new round and take-back its session kept ([`Shown::Kept`]). Both are
+//! new round and take-back its session kept ([`Shown::Happened`]). Both are
 //! the same
 //! [`App`] as a local match (board, cursor, key bar, ★ notes, header,
 //! `+ - t ?`, the quit question), and turn the keys that only the network
@@ -24,7 +24,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Mode, Note, Overlay, Tone, key_name};
 use crate::game::Match;
-use crate::net::hosted::{HOST_SIDE, JOINER_SIDE};
+use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE};
 use crate::net::message::{ToHost, ToJoiner};
 use crate::net::play::{Ask, Command, Followed, Follower, cannot_go_on, greeting, opening};
 use crate::rules::{Pit, Side};
@@ -41,12 +41,11 @@ pub enum Shown {
     /// The host's match as it stands (an unfinished match offered, the
     /// match the friend joined): the host's screen takes it.
     Board(Box<Match>),
-    /// The host's session kept this command of `side`'s player (a move,
-    /// a take-back both agreed to, the next round): the screen's session
-    /// carries it out too.
-    Kept(Side, SessionCommand),
-    /// Where the round that just ended was recorded.
-    Recorded(String),
+    /// What happened in the host's session, as plain mode is told it too
+    /// ([`crate::net::play::Show::show`]): the host's screen's session
+    /// carries out each change (a move, a take-back both agreed to, the
+    /// next round), the rest is said.
+    Happened(Happening),
     /// A message of the host's, for the joiner's screen to follow.
     Host(Box<ToJoiner>),
     /// The network game ended with this exit code.
@@ -288,15 +287,7 @@ impl App {
                     self.next_turn(now);
                 }
             }
-            Shown::Kept(side, command) => {
-                self.cancel_thinking();
-                let before = self.session.asking();
-                let events = self.session.handle_for(side, command);
-                self.show_events(events, before, now);
-                if !matches!(self.mode, Mode::Sowing(_)) {
-                    self.next_turn(now);
-                }
-            }
+            Shown::Happened(what) => self.happened(what, now),
             // Another match than the one on show (offered, declined, joined).
             Shown::Board(m) => {
                 self.settle();
@@ -307,7 +298,6 @@ impl App {
                 self.hint = None;
                 self.next_turn(now);
             }
-            Shown::Recorded(text) => self.round_recorded(text),
             Shown::Host(message) => self.follow_host(*message, now),
             Shown::Ended(code) => {
                 if let Some(remote) = self.remote.as_mut() {
@@ -341,10 +331,7 @@ impl App {
             Ok(Followed::Events(events)) => {
                 self.show_events(events, before, now);
             }
-            Ok(Followed::News(what)) => {
-                let lines = crate::net::play::news_lines(self.session.current(), &what);
-                self.notes.log_lines(lines.into_iter().map(Note::plain));
-            }
+            Ok(Followed::News(what)) => self.happened(what, now),
             Ok(Followed::Welcomed(again)) => {
                 remote.outbox.extend(again);
                 self.settle();
@@ -355,6 +342,32 @@ impl App {
             Ok(Followed::Nothing) => {}
         }
         self.refresh_ask(now);
+    }
+
+    /// Shows what happened in the host's session, on either end: a
+    /// change of the match is carried out by the screen's session as the
+    /// host's kept it (the host's screen; the joiner's follows the host's
+    /// messages), and news is said in plain mode's words.
+    fn happened(&mut self, what: Happening, now: Instant) {
+        let (side, command) = match what {
+            Happening::Moved(moved) => (moved.played.mover(), Command::Play(moved.played.pit())),
+            Happening::Undone { by, .. } => (by, Command::TakeBack(by)),
+            Happening::NextRound => (HOST_SIDE, Command::Answer(true)),
+            Happening::RoundOver {
+                record: Some(path), ..
+            } => return self.round_recorded(crate::tui::game::world::recorded_note(&path)),
+            news => {
+                let lines = crate::net::play::news_lines(self.session.current(), &news);
+                return self.notes.log_lines(lines.into_iter().map(Note::plain));
+            }
+        };
+        self.cancel_thinking();
+        let before = self.session.asking();
+        let events = self.session.handle_for(side, command);
+        self.show_events(events, before, now);
+        if !matches!(self.mode, Mode::Sowing(_)) {
+            self.next_turn(now);
+        }
     }
 
     /// The joiner's screen: what the host asks now, and what the player
@@ -398,7 +411,7 @@ impl App {
     }
 
     /// The joiner chose `pit` (already checked with the rules): the host
-    /// decides it; the board waits for its word ([`Shown::Kept`]).
+    /// decides it; the board waits for its word (its `Moved`).
     pub(super) fn send_move(&mut self, pit: Pit) {
         self.send(Command::Play(pit));
         self.answered();
@@ -853,18 +866,24 @@ pub(crate) mod tests {
         let pit = pit(app, letter);
         app.handle_event(&ch(letter), t0);
         assert_eq!(app.take_commands(), [Command::Play(pit)]);
-        app.on_shown(played(Side::South, pit), t0);
+        app.on_shown(played(app, Side::South, pit), t0);
     }
 
     /// The host's session kept `side`'s move from `pit`.
-    fn played(side: Side, pit: Pit) -> Shown {
-        Shown::Kept(side, SessionCommand::Play(pit))
+    fn played(app: &App, side: Side, pit: Pit) -> Shown {
+        let mut session = Session::following(app.game().clone(), Keeper::new(None));
+        let events = session.handle_for(side, SessionCommand::Play(pit));
+        let moved = events.into_iter().find_map(|e| match e {
+            crate::session::SessionEvent::Moved(moved) => Some(moved),
+            _ => None,
+        });
+        Shown::Happened(Happening::Moved(moved.expect("a legal move")))
     }
 
     /// The host's session kept Michael's move from `letter`, and asks
     /// Alice to move.
     fn friend_plays(app: &mut App, letter: char, t0: Instant) {
-        app.on_shown(played(Side::North, pit(app, letter)), t0);
+        app.on_shown(played(app, Side::North, pit(app, letter)), t0);
         app.on_shown(Shown::Ask(alice_to_move()), t0);
     }
 
@@ -884,7 +903,7 @@ pub(crate) mod tests {
         app.handle_event(&ch('a'), t0);
         assert_eq!(app.take_commands(), [Command::Play(pit(&app, 'a'))]);
         assert!(app.game().moves().is_empty(), "nothing before it is kept");
-        app.on_shown(played(Side::South, pit(&app, 'a')), t0);
+        app.on_shown(played(&app, Side::South, pit(&app, 'a')), t0);
         assert_eq!(app.game().moves().len(), 1);
         app.on_shown(Shown::Ask(michael(|name| Ask::Waiting { name })), t0);
         assert_eq!(app.remote_prompt().as_deref(), Some("Waiting for Michael…"));
@@ -916,7 +935,8 @@ pub(crate) mod tests {
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(!screen.contains("u take back"), "asked already: {screen}");
         let by = Side::South;
-        app.on_shown(Shown::Kept(by, SessionCommand::TakeBack(by)), t0);
+        let text = String::new();
+        app.on_shown(Shown::Happened(Happening::Undone { by, text }), t0);
         assert!(app.game().moves().is_empty(), "Alice's a and the reply");
         assert!(
             log(&app).contains(&"Took back 2 moves: Alice plays again.".to_string()),
@@ -929,13 +949,13 @@ pub(crate) mod tests {
         while app.game().outcome().is_none() {
             let board = app.game().board();
             let (side, pit) = (board.to_move(), board.legal_moves().next().unwrap());
-            app.on_shown(played(side, pit), t0);
+            app.on_shown(played(&app, side, pit), t0);
         }
         app.on_shown(Shown::Ask(Ask::PlayAgain), t0);
         assert!(app.round_over());
         app.handle_event(&ch('a'), t0);
         assert!(app.notes().message().is_some(), "a is no answer");
-        app.on_shown(Shown::Kept(Side::South, SessionCommand::Answer(true)), t0);
+        app.on_shown(Shown::Happened(Happening::NextRound), t0);
         assert_eq!(app.game().round(), 2);
         assert!(app.game().moves().is_empty());
         let log = log(&app);
