@@ -24,7 +24,7 @@ use crate::net::play::{
     Ask, Command, FriendSeat, HostIn, HostSetup, JoinIn, JoinLink, JoinSetup, Linked, Show,
 };
 use crate::rules::Rules;
-use crate::session::{Moved, Session};
+use crate::session::Session;
 use crate::store::Keeper;
 use crate::tui::game::app::{App, Shown};
 use crate::tui::game::computer::Worker;
@@ -61,11 +61,6 @@ impl Show for Feed {
     /// The saved match leaves the screen, and its moves the key bar.
     fn declined(&mut self, waiting: &Match) -> io::Result<()> {
         self.board(waiting)
-    }
-
-    /// Never asked: [`Feed::show`] takes every happening whole.
-    fn moved(&mut self, _: &Match, _: &Moved) -> io::Result<()> {
-        Ok(())
     }
 
     /// The screen takes what happened as it is ([`Shown::Happened`]).

@@ -34,7 +34,6 @@ use crate::game::messages::round_goes_on;
 use crate::game::{Match, MatchConfig, Seat, match_score_line, outcome_message};
 use crate::players::PlayerKind;
 use crate::rules::{Rules, Side};
-use crate::session::Moved;
 use crate::store::RESUME_QUESTION;
 
 mod friend;
@@ -177,11 +176,6 @@ pub trait Show {
     fn declined(&mut self, _waiting: &Match) -> io::Result<()> {
         Ok(())
     }
-    /// A kept move, as the session made it: `m` is the match after it.
-    ///
-    /// # Errors
-    /// When the output fails.
-    fn moved(&mut self, m: &Match, moved: &Moved) -> io::Result<()>;
 
     /// The match score.
     ///
@@ -295,7 +289,6 @@ pub fn show_happening<S: Show + ?Sized>(
     what: &Happening,
 ) -> io::Result<()> {
     match what {
-        Happening::Moved(moved) => show.moved(m, moved)?,
         Happening::RoundOver { outcome, record } => {
             show.say(&outcome_message(*outcome, m.position().score(), names(m)))?;
             show.tally(m)?;
