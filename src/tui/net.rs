@@ -6,8 +6,9 @@
 //! typed commands (play a pit, ask to take back, yes or no, quit) to the
 //! friend's seat on the host ([`HostEngine`]), the joiner's messages to
 //! the host ([`JoinEngine`], around the connection), and brings back what
-//! comes: the host's kept moves (on the joiner, its messages), which the
-//! screen's session follows, each sown seed by seed. Both say the same
+//! comes: what happened in the host's session (on the joiner, the host's
+//! messages), which the screen's session follows, each move sown seed by
+//! seed. Both say the same
 //! words as plain mode; the screen loop polls both.
 
 use std::io;

@@ -6,10 +6,10 @@
 //! host's session, shown as a local match shows its own, and what the
 //! network game asks this player decides whose turn it is. The joiner's
 //! screen follows the host's messages ([`Shown::Host`], see
-//! [`crate::net::play::Follower`]); the host's carries out each move and
-//! new round and take-back its session kept ([`Shown::Happened`]). Both are
-//! the same
-//! [`App`] as a local match (board, cursor, key bar, ★ notes, header,
+//! [`crate::net::play::Follower`]); the host's is told what happened in
+//! the host's session as plain mode is ([`Shown::Happened`], a
+//! [`Happening`]), and carries out each move, take-back and new round
+//! that session kept. Both are the same [`App`] as a local match (board, cursor, key bar, ★ notes, header,
 //! `+ - t ?`, the quit question), and turn the keys that only the network
 //! has into the commands the network game carries out
 //! ([`App::take_commands`]). What only the network has (waiting for the
