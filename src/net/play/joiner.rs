@@ -340,20 +340,9 @@ impl<S: Show> JoinGame<S> {
                 Ok(Some(ExitCode::FAILURE))
             }
             Linked::Welcome(first) => {
-                let again = match self.f.follow(&mut self.session, first) {
-                    Ok(Followed::Welcomed(again)) => again,
-                    Ok(_) => None,
-                    Err(e) => {
-                        self.show.say(&cannot_go_on(e))?;
-                        return Ok(Some(ExitCode::FAILURE));
-                    }
-                };
-                self.welcomed(true)?;
-                if let Some(again) = again {
-                    self.link.send(&again);
-                }
+                let ended = self.on_message(first)?;
                 self.prompt()?;
-                Ok(None)
+                Ok(ended)
             }
         }
     }
@@ -464,6 +453,12 @@ impl<S: Show> JoinGame<S> {
                 return Ok(Some(ExitCode::FAILURE));
             }
         };
+        if let Followed::Welcomed(again) = followed {
+            // Reconnected: the move the host never saved goes again.
+            self.welcomed(true)?;
+            again.iter().for_each(|message| self.link.send(message));
+            return Ok(None);
+        }
         for what in followed.happenings(self.session.current()) {
             self.show.show(self.session.current(), &what)?;
             match what {
