@@ -256,7 +256,7 @@ pub fn cannot_go_on(why: impl std::fmt::Display) -> String {
 
 /// What the player is told on leaving.
 #[must_use]
-pub fn you_left(host: &str) -> String {
+fn you_left(host: &str) -> String {
     format!(
         "You left the match; it stays saved on {host}'s machine: join again with the same command while {host} hosts it."
     )
@@ -602,8 +602,8 @@ impl Follower {
     }
 
     /// The player's `command` in `m`: what goes to the host (checked here
-    /// first, so that nothing the host would refuse is sent), what the
-    /// player is told.
+    /// first, so that nothing the host would refuse is sent; leaving is
+    /// said to the host), what the player is told.
     pub fn command(&mut self, m: &Match, command: Command) -> (Option<ToHost>, Option<String>) {
         let host = m.name(HOST_SIDE);
         let round_over = m.outcome().is_some();
@@ -657,6 +657,7 @@ impl Follower {
                     (Some(ToHost::Move { at, pit: letter }), None)
                 }
             }
+            Command::Quit => (Some(ToHost::Leave), Some(you_left(host))),
             // Not offered over the network.
             _ => (None, None),
         }

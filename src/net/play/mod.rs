@@ -42,9 +42,7 @@ mod joiner;
 
 pub use friend::FriendSeat;
 pub use host::HostGame;
-pub use joiner::{
-    Followed, Follower, JoinGame, JoinLink, Linked, cannot_go_on, greeting, you_left,
-};
+pub use joiner::{Followed, Follower, JoinGame, JoinLink, Linked, cannot_go_on, greeting};
 
 /// What `mancala host` was asked for.
 #[derive(Clone, Debug)]

@@ -396,14 +396,7 @@ impl App {
             remote.commands.push(command);
             return;
         };
-        let m = self.session.current();
-        let (send, say) = match command {
-            Command::Quit => (
-                Some(ToHost::Leave),
-                Some(crate::net::play::you_left(m.name(HOST_SIDE))),
-            ),
-            command => follower.command(m, command),
-        };
+        let (send, say) = follower.command(self.session.current(), command);
         remote.outbox.extend(send);
         if let Some(text) = say {
             self.notes.log_lines([Note::plain(text)]);
