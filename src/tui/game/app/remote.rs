@@ -398,9 +398,7 @@ impl App {
         };
         let (send, say) = follower.command(self.session.current(), command);
         remote.outbox.extend(send);
-        if let Some(text) = say {
-            self.notes.log_lines([Note::plain(text)]);
-        }
+        self.notes.log_lines(say.map(Note::plain));
     }
 
     /// The joiner chose `pit` (already checked with the rules): the host
