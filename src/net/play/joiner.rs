@@ -378,11 +378,9 @@ impl<S: Show> JoinGame<S> {
             self.prompt()?;
         }
         // What was typed answers the questions as they come, in order.
-        while let Some(input) = self.typed_ahead.pop_front() {
-            if !self.ready_for(&input) {
-                self.typed_ahead.push_front(input);
-                break;
-            }
+        while let Some(input) = self.typed_ahead.front().filter(|i| self.ready_for(i)) {
+            let input = input.clone();
+            self.typed_ahead.pop_front();
             let changed = match input {
                 LineInput::Line(line) => {
                     self.show.echo(&line)?;
