@@ -410,13 +410,9 @@ impl AnalysisView {
             return;
         };
         stepper.seek(self.selected);
-        match clipboard::copy(&stepper.position()) {
-            Ok((said, line)) => {
-                self.note = Some(said);
-                self.copied = Some(line);
-            }
-            Err(said) => self.note = Some(said),
-        }
+        let (said, line) = clipboard::copy(&stepper.position());
+        self.note = Some(said);
+        self.copied = line;
     }
 
     /// The position line the key asked to copy, once.
