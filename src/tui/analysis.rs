@@ -73,13 +73,31 @@ impl Drop for Job {
     }
 }
 
+/// What the screen has of the analysis.
+enum Shown {
+    /// Nothing yet.
+    Nothing,
+    /// A sketch, shown until the analysis is done.
+    Sketch(Analysis),
+    /// The analysis done.
+    Done(Analysis),
+}
+
+impl Shown {
+    /// The figures on screen, a sketch's or the analysis's.
+    fn figures(&self) -> Option<&Analysis> {
+        match self {
+            Shown::Nothing => None,
+            Shown::Sketch(a) | Shown::Done(a) => Some(a),
+        }
+    }
+}
+
 /// The analysis screen: the record, the analysis (once done) and the move
 /// the cursor is on.
 pub struct AnalysisView {
     record: Record,
-    analysis: Option<Analysis>,
-    /// Whether `analysis` is a sketch, shown until the analysis is done.
-    sketched: bool,
+    analysis: Shown,
     /// The sketch made for a watched analysis, until it comes.
     sketching: Option<Receiver<Analysis>>,
     progress: (usize, usize),
@@ -109,8 +127,7 @@ impl AnalysisView {
         let total = analysis.south_values.len();
         AnalysisView {
             record,
-            analysis: Some(analysis),
-            sketched: false,
+            analysis: Shown::Done(analysis),
             sketching: None,
             progress: (total, total),
             problem: None,
@@ -155,8 +172,7 @@ impl AnalysisView {
     fn waiting(record: Record, chosen: Chosen, total: usize) -> AnalysisView {
         AnalysisView {
             record,
-            analysis: None,
-            sketched: false,
+            analysis: Shown::Nothing,
             sketching: None,
             progress: (0, total),
             problem: None,
@@ -181,7 +197,7 @@ impl AnalysisView {
         let mut view = AnalysisView::waiting(record, chosen, total);
         view.watch = Some(watch);
         view.poll();
-        if view.analysis.is_none() && view.problem.is_none() {
+        if view.analysis.figures().is_none() && view.problem.is_none() {
             // the figures at once, while the round's analysis goes on
             let (sender, sketching) = mpsc::channel();
             let spawned = std::thread::Builder::new()
@@ -199,21 +215,22 @@ impl AnalysisView {
     /// The analysis, once done (not its sketch).
     #[must_use]
     pub fn analysis(&self) -> Option<&Analysis> {
-        self.analysis.as_ref().filter(|_| !self.sketched)
+        match &self.analysis {
+            Shown::Done(analysis) => Some(analysis),
+            Shown::Nothing | Shown::Sketch(_) => None,
+        }
     }
 
     /// Shows `drawn`, a sketch, unless the analysis is done.
     fn show_sketch(&mut self, drawn: Analysis) {
-        if self.analysis.is_none() || self.sketched {
-            self.analysis = Some(drawn);
-            self.sketched = true;
+        if !matches!(self.analysis, Shown::Done(_)) {
+            self.analysis = Shown::Sketch(drawn);
         }
     }
 
     /// Shows the analysis done.
     fn show_done(&mut self, analysis: Analysis) {
-        self.analysis = Some(analysis);
-        self.sketched = false;
+        self.analysis = Shown::Done(analysis);
         self.sketching = None;
     }
 
@@ -334,7 +351,7 @@ impl AnalysisView {
 
     /// Reacts to a key or a tick.
     pub fn handle(&mut self, input: &Input) {
-        let moves = self.analysis.as_ref().map_or(0, |a| a.moves.len());
+        let moves = self.analysis.figures().map_or(0, |a| a.moves.len());
         let last = moves.saturating_sub(1);
         match input {
             Input::Key(key) if key.kind == KeyEventKind::Press => {
@@ -359,7 +376,7 @@ impl AnalysisView {
                     KeyCode::End => self.selected = last,
                     KeyCode::Char('n') => {
                         // the next turning point after the cursor, round the end
-                        if let Some(a) = &self.analysis {
+                        if let Some(a) = self.analysis.figures() {
                             let mut points = a.turning_points();
                             points.sort_unstable();
                             let next = points.iter().find(|&&i| i > self.selected);
@@ -400,7 +417,8 @@ impl AnalysisView {
     /// Whether the position key is offered: the analysis is on screen,
     /// and the notation has words for the game.
     fn copies(&self) -> bool {
-        self.analysis.is_some() && clipboard::offered(&self.record.start_round().position())
+        self.analysis.figures().is_some()
+            && clipboard::offered(&self.record.start_round().position())
     }
 
     /// The position key: the position the chosen move was played in, on
@@ -477,7 +495,7 @@ impl AnalysisView {
             explain,
         );
         let mut bar = KeyBar::new();
-        match &self.analysis {
+        match self.analysis.figures() {
             None => {
                 let (done, total) = self.progress;
                 let text = self
@@ -493,7 +511,7 @@ impl AnalysisView {
             }
             Some(analysis) => {
                 self.draw_table(frame, table, analysis, theme);
-                if self.sketched {
+                if matches!(self.analysis, Shown::Sketch(_)) {
                     // the turning points wait for proven figures
                     let (done, total) = self.progress;
                     let text = format!(
@@ -901,7 +919,7 @@ mod tests {
     /// The screen of `view` once its sketch is drawn (at most 20 s).
     fn sketched(view: &mut AnalysisView) -> String {
         let t0 = Instant::now();
-        while !view.sketched && t0.elapsed() < Duration::from_secs(20) {
+        while !matches!(view.analysis, Shown::Sketch(_)) && t0.elapsed() < Duration::from_secs(20) {
             std::thread::sleep(Duration::from_millis(5));
             view.handle(&Input::Tick);
         }
@@ -1059,7 +1077,10 @@ mod tests {
     fn the_zero_label_sits_on_the_zero_line() {
         let mut view = analysed();
         // a lopsided round: +10 at best, -22 at worst
-        let values = &mut view.analysis.as_mut().unwrap().south_values;
+        let Shown::Done(analysis) = &mut view.analysis else {
+            panic!("analysed");
+        };
+        let values = &mut analysis.south_values;
         let n = values.len();
         for (i, v) in values.iter_mut().enumerate() {
             let value = if i < n / 3 { 10 } else { -22 };
