@@ -98,6 +98,9 @@ impl Shown {
 pub struct AnalysisView {
     record: Record,
     analysis: Shown,
+    /// Whether the position key is offered: the notation has words for
+    /// the record's game (the record stays for the screen's life).
+    copy_offered: bool,
     /// The sketch made for a watched analysis, until it comes.
     sketching: Option<Receiver<Analysis>>,
     progress: (usize, usize),
@@ -126,6 +129,7 @@ impl AnalysisView {
     pub fn ready(record: Record, analysis: Analysis, theme: Theme) -> AnalysisView {
         let total = analysis.south_values.len();
         AnalysisView {
+            copy_offered: clipboard::offered(&record.start_round().position()),
             record,
             analysis: Shown::Done(analysis),
             sketching: None,
@@ -171,6 +175,7 @@ impl AnalysisView {
     /// The screen of `record` with no analysis yet, of `total` positions.
     fn waiting(record: Record, chosen: Chosen, total: usize) -> AnalysisView {
         AnalysisView {
+            copy_offered: clipboard::offered(&record.start_round().position()),
             record,
             analysis: Shown::Nothing,
             sketching: None,
@@ -417,8 +422,7 @@ impl AnalysisView {
     /// Whether the position key is offered: the analysis is on screen,
     /// and the notation has words for the game.
     fn copies(&self) -> bool {
-        self.analysis.figures().is_some()
-            && clipboard::offered(&self.record.start_round().position())
+        self.copy_offered && self.analysis.figures().is_some()
     }
 
     /// The position key: the position the chosen move was played in, on
