@@ -36,6 +36,7 @@ use crate::tui::clipboard;
 use crate::tui::input::Input;
 use crate::tui::prefs::{Chosen, Kept, Prefs, PrefsWorld};
 use crate::tui::screen::Screen;
+use crate::tui::text::{columns, first_fitting, fit};
 use crate::tui::theme::Theme;
 
 /// The least window the screen is drawn in.
@@ -43,6 +44,13 @@ const MIN_WIDTH: u16 = 60;
 const MIN_HEIGHT: u16 = 20;
 /// Lines of the chart.
 const CHART_HEIGHT: u16 = 8;
+/// The table's columns besides the player's name: the cursor and turning
+/// point marks (2), the move (4), the pit (3), the best moves (9), the
+/// values before and after (6 each), the loss (4), and a space between
+/// each two.
+const TABLE_COLUMNS: usize = 2 + 4 + 3 + 9 + 6 + 6 + 4 + 6;
+/// The heading of the players' column, and its least width.
+const PLAYER_HEADING: &str = "player";
 /// Time per position of an analysis opened from another screen (the
 /// replay, the end of a round); `mancala analyze --think MS` sets it on
 /// the command line.
@@ -478,16 +486,17 @@ impl AnalysisView {
             Constraint::Length(1),
         ])
         .areas(area);
-        frame.render_widget(
-            Line::styled(
-                format!(
-                    "Analysis of round {}: {} against {}",
-                    self.record.round, names[0], names[1]
-                ),
-                theme.title,
-            ),
-            title,
+        // long names keep the title whole by shortening its words
+        let (round, players) = (self.record.round, format!("{} against {}", names[0], names[1]));
+        let heading = first_fitting(
+            &[
+                format!("Analysis of round {round}: {players}"),
+                format!("Round {round}: {players}"),
+                players,
+            ],
+            usize::from(title.width),
         );
+        frame.render_widget(Line::styled(heading, theme.title), title);
         frame.render_widget(
             Line::styled(
                 format!(
@@ -549,12 +558,15 @@ impl AnalysisView {
     fn draw_table(&self, frame: &mut Frame, area: Rect, analysis: &Analysis, theme: &Theme) {
         let names = self.record.names();
         let rules = self.record.rules();
+        // the names take what the other columns leave, cut with `…` only
+        // where the screen is narrower than they are
+        let room = usize::from(area.width).saturating_sub(TABLE_COLUMNS);
         let width = names
             .iter()
-            .map(|n| n.chars().count())
+            .map(|n| columns(n))
             .max()
-            .unwrap_or(6)
-            .clamp(6, 16);
+            .unwrap_or(0)
+            .clamp(PLAYER_HEADING.len(), room.max(PLAYER_HEADING.len()));
         let turning = analysis.turning_points();
         let rows = usize::from(area.height.saturating_sub(1));
         // the window of rows keeps the cursor in sight
@@ -565,12 +577,12 @@ impl AnalysisView {
         let mut lines = vec![Line::styled(
             format!(
                 "  {:>4} {:<width$} {:<3} {:<9} {:>6} {:>6} {:>4}",
-                "move", "player", "pit", "best", "before", "after", "loss"
+                "move", PLAYER_HEADING, "pit", "best", "before", "after", "loss"
             ),
             theme.title,
         )];
         for (i, m) in analysis.moves.iter().enumerate().skip(first).take(rows) {
-            let name: String = names[m.side.index()].chars().take(width).collect();
+            let name = fit(&names[m.side.index()], width);
             let pit = format!(
                 "{}{}",
                 rules.letter(m.pit).unwrap_or('?'),
@@ -580,9 +592,8 @@ impl AnalysisView {
             let cursor = if i == self.selected { "▶" } else { " " };
             let mark = if is_turning { "▼" } else { " " };
             let text = format!(
-                "{:>4} {:<width$} {:<3} {:<9} {:>6} {:>6} {:>4}",
+                "{:>4} {name} {:<3} {:<9} {:>6} {:>6} {:>4}",
                 m.ply,
-                name,
                 pit,
                 best_text(rules, m),
                 value_text(m.before),
@@ -830,6 +841,11 @@ mod tests {
     /// A whole round of Kalah(4,3) with mistakes in it: the pits taken in
     /// turn from a fixed pattern, whichever are legal.
     fn record() -> Record {
+        record_of("Alice", "Michael")
+    }
+
+    /// The same round between `south` and `north`.
+    fn record_of(south: &str, north: &str) -> Record {
         let rules = crate::rules::Rules::new(4, 3).unwrap();
         let mut board = crate::rules::Board::new(rules);
         let mut letters = Vec::new();
@@ -843,14 +859,17 @@ mod tests {
             letters.push(rules.letter(pit).unwrap().to_string());
         }
         Record::parse(&format!(
-            "mancala record 1\npits: 4\nseeds: 3\ncapture: always\nsowing: single\nsweep: owner\nsouth: Alice\nnorth: Michael\nstarter: south\nmoves: {}\n",
+            "mancala record 1\npits: 4\nseeds: 3\ncapture: always\nsowing: single\nsweep: owner\nsouth: {south}\nnorth: {north}\nstarter: south\nmoves: {}\n",
             letters.join(",")
         ))
         .unwrap()
     }
 
     fn analysed() -> AnalysisView {
-        let record = record();
+        analysed_of(record())
+    }
+
+    fn analysed_of(record: Record) -> AnalysisView {
         let analysis = Analyst::new()
             .round_from(
                 record.start_board(),
@@ -876,6 +895,33 @@ mod tests {
     fn the_screen_shows_the_moves_the_turning_points_and_the_chart() {
         let view = analysed();
         insta::assert_snapshot!(screen(&view, 80, 26));
+    }
+
+    #[test]
+    fn the_table_gives_the_names_the_room_they_need() {
+        // a computer's name, and a name of the most characters a name keeps
+        let long = "Maximiliana Konstantinopoulou-Wellington";
+        assert_eq!(long.chars().count(), crate::game::names::MAX_NAME_GRAPHEMES);
+        let view = analysed_of(record_of("Computer (perfect)", long));
+        let rows = |text: &str| -> Vec<String> {
+            text.lines()
+                .filter(|l| l.trim_start_matches(['▶', '▼', ' ']).starts_with(char::is_numeric))
+                .map(str::to_string)
+                .collect()
+        };
+        for (width, height) in [(100, 30), (80, 24)] {
+            let text = screen(&view, width, height);
+            let rows = rows(&text);
+            assert!(rows.iter().any(|r| r.contains(" Computer (perfect) ")), "{text}");
+            assert!(rows.iter().any(|r| r.contains(long)), "{text}");
+            insta::assert_snapshot!(format!("long_names_at_{width}_by_{height}"), text);
+        }
+        // narrower than the names: cut, and said to be cut
+        let text = screen(&view, MIN_WIDTH, 24);
+        assert!(
+            rows(&text).iter().any(|r| r.contains(" Maximiliana Konstan… ")),
+            "{text}"
+        );
     }
 
     #[test]
