@@ -487,7 +487,10 @@ impl AnalysisView {
         ])
         .areas(area);
         // long names keep the title whole by shortening its words
-        let (round, players) = (self.record.round, format!("{} against {}", names[0], names[1]));
+        let (round, players) = (
+            self.record.round,
+            format!("{} against {}", names[0], names[1]),
+        );
         let heading = first_fitting(
             &[
                 format!("Analysis of round {round}: {players}"),
@@ -582,7 +585,7 @@ impl AnalysisView {
             theme.title,
         )];
         for (i, m) in analysis.moves.iter().enumerate().skip(first).take(rows) {
-            let name = fit(&names[m.side.index()], width);
+            let name = fit(names[m.side.index()], width);
             let pit = format!(
                 "{}{}",
                 rules.letter(m.pit).unwrap_or('?'),
@@ -905,21 +908,29 @@ mod tests {
         let view = analysed_of(record_of("Computer (perfect)", long));
         let rows = |text: &str| -> Vec<String> {
             text.lines()
-                .filter(|l| l.trim_start_matches(['▶', '▼', ' ']).starts_with(char::is_numeric))
+                .filter(|l| {
+                    l.trim_start_matches(['▶', '▼', ' '])
+                        .starts_with(char::is_numeric)
+                })
                 .map(str::to_string)
                 .collect()
         };
         for (width, height) in [(100, 30), (80, 24)] {
             let text = screen(&view, width, height);
             let rows = rows(&text);
-            assert!(rows.iter().any(|r| r.contains(" Computer (perfect) ")), "{text}");
+            assert!(
+                rows.iter().any(|r| r.contains(" Computer (perfect) ")),
+                "{text}"
+            );
             assert!(rows.iter().any(|r| r.contains(long)), "{text}");
             insta::assert_snapshot!(format!("long_names_at_{width}_by_{height}"), text);
         }
         // narrower than the names: cut, and said to be cut
         let text = screen(&view, MIN_WIDTH, 24);
         assert!(
-            rows(&text).iter().any(|r| r.contains(" Maximiliana Konstan… ")),
+            rows(&text)
+                .iter()
+                .any(|r| r.contains(" Maximiliana Konstan… ")),
             "{text}"
         );
     }
