@@ -82,7 +82,7 @@ impl Drop for Job {
 }
 
 /// What the screen has of the analysis.
-enum Shown {
+enum Figures {
     /// Nothing yet.
     Nothing,
     /// A sketch, shown until the analysis is done.
@@ -91,12 +91,12 @@ enum Shown {
     Done(Analysis),
 }
 
-impl Shown {
+impl Figures {
     /// The figures on screen, a sketch's or the analysis's.
     fn figures(&self) -> Option<&Analysis> {
         match self {
-            Shown::Nothing => None,
-            Shown::Sketch(a) | Shown::Done(a) => Some(a),
+            Figures::Nothing => None,
+            Figures::Sketch(a) | Figures::Done(a) => Some(a),
         }
     }
 }
@@ -105,7 +105,7 @@ impl Shown {
 /// the cursor is on.
 pub struct AnalysisView {
     record: Record,
-    analysis: Shown,
+    analysis: Figures,
     /// Whether the position key is offered: the notation has words for
     /// the record's game (the record stays for the screen's life).
     copy_offered: bool,
@@ -139,7 +139,7 @@ impl AnalysisView {
         AnalysisView {
             copy_offered: clipboard::offered(&record.start_round().position()),
             record,
-            analysis: Shown::Done(analysis),
+            analysis: Figures::Done(analysis),
             sketching: None,
             progress: (total, total),
             problem: None,
@@ -185,7 +185,7 @@ impl AnalysisView {
         AnalysisView {
             copy_offered: clipboard::offered(&record.start_round().position()),
             record,
-            analysis: Shown::Nothing,
+            analysis: Figures::Nothing,
             sketching: None,
             progress: (0, total),
             problem: None,
@@ -229,21 +229,21 @@ impl AnalysisView {
     #[must_use]
     pub fn analysis(&self) -> Option<&Analysis> {
         match &self.analysis {
-            Shown::Done(analysis) => Some(analysis),
-            Shown::Nothing | Shown::Sketch(_) => None,
+            Figures::Done(analysis) => Some(analysis),
+            Figures::Nothing | Figures::Sketch(_) => None,
         }
     }
 
     /// Shows `drawn`, a sketch, unless the analysis is done.
     fn show_sketch(&mut self, drawn: Analysis) {
-        if !matches!(self.analysis, Shown::Done(_)) {
-            self.analysis = Shown::Sketch(drawn);
+        if !matches!(self.analysis, Figures::Done(_)) {
+            self.analysis = Figures::Sketch(drawn);
         }
     }
 
     /// Shows the analysis done.
     fn show_done(&mut self, analysis: Analysis) {
-        self.analysis = Shown::Done(analysis);
+        self.analysis = Figures::Done(analysis);
         self.sketching = None;
     }
 
@@ -527,7 +527,7 @@ impl AnalysisView {
             }
             Some(analysis) => {
                 self.draw_table(frame, table, analysis, theme);
-                if matches!(self.analysis, Shown::Sketch(_)) {
+                if matches!(self.analysis, Figures::Sketch(_)) {
                     // the turning points wait for proven figures
                     let (done, total) = self.progress;
                     let text = format!(
@@ -980,7 +980,8 @@ mod tests {
     /// The screen of `view` once its sketch is drawn (at most 20 s).
     fn sketched(view: &mut AnalysisView) -> String {
         let t0 = Instant::now();
-        while !matches!(view.analysis, Shown::Sketch(_)) && t0.elapsed() < Duration::from_secs(20) {
+        while !matches!(view.analysis, Figures::Sketch(_)) && t0.elapsed() < Duration::from_secs(20)
+        {
             std::thread::sleep(Duration::from_millis(5));
             view.handle(&Input::Tick);
         }
@@ -1138,7 +1139,7 @@ mod tests {
     fn the_zero_label_sits_on_the_zero_line() {
         let mut view = analysed();
         // a lopsided round: +10 at best, -22 at worst
-        let Shown::Done(analysis) = &mut view.analysis else {
+        let Figures::Done(analysis) = &mut view.analysis else {
             panic!("analysed");
         };
         let values = &mut analysis.south_values;
