@@ -5,8 +5,6 @@
 
 use std::time::Instant;
 
-#[cfg(test)]
-use crossterm::event::Event;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Position, Rect};
 
@@ -30,7 +28,7 @@ impl App {
     /// Reacts to one terminal event at time `now` (through [`Input`], the
     /// one input path).
     #[cfg(test)]
-    pub fn handle_event(&mut self, event: &Event, now: Instant) {
+    pub fn handle_event(&mut self, event: &crossterm::event::Event, now: Instant) {
         if let Some(input) = Input::from_event(event) {
             self.on_input(input, now);
         }
