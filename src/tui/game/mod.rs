@@ -33,9 +33,6 @@ pub mod keys;
 pub mod notes;
 pub mod world;
 
-#[cfg(test)]
-pub(crate) mod testing;
-
 use std::process::ExitCode;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -99,3 +96,6 @@ pub fn run(config: MatchConfig, options: &PlayOptions) -> anyhow::Result<ExitCod
     }
     Ok(ExitCode::SUCCESS)
 }
+
+#[cfg(test)]
+pub(crate) mod testing;
