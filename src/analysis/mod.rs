@@ -381,14 +381,6 @@ impl Analyst {
         Analyst::with_solver(analysis_solver())
     }
 
-    /// An analyst whose solver searches on one thread (an analysis on
-    /// spare time leaves the other cores to the players) and keeps its
-    /// first table.
-    #[must_use]
-    pub fn single_threaded() -> Analyst {
-        Analyst::with_solver(analysis_solver().with_threads(1)).with_fixed_table()
-    }
-
     /// An analyst with this solver (for its memory and threads).
     #[must_use]
     pub fn with_solver(solver: Solver) -> Analyst {
@@ -868,6 +860,13 @@ pub fn value_text(v: Valuation) -> String {
 pub fn loss_text(m: &MoveAnalysis) -> String {
     let mark = if m.exact() { "" } else { "≈" };
     format!("{mark}{}", m.loss())
+}
+
+/// The pit played as its letter, with `+` when it earned an extra turn.
+#[must_use]
+pub fn pit_text(rules: &Rules, m: &MoveAnalysis) -> String {
+    let extra = if m.extra_turn { "+" } else { "" };
+    format!("{}{extra}", rules.letter(m.pit).unwrap_or('?'))
 }
 
 /// The best pits as letters (`c d`), with `…` when there may be more.

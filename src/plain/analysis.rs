@@ -4,7 +4,9 @@
 
 use std::fmt::Write as _;
 
-use crate::analysis::{Analysis, Valuation, best_text, difference_word, loss_text, value_text};
+use crate::analysis::{
+    Analysis, Valuation, best_text, difference_word, loss_text, pit_text, value_text,
+};
 use crate::rules::Side;
 use crate::store::Record;
 
@@ -169,17 +171,12 @@ pub fn report(record: &Record, analysis: &Analysis) -> String {
     );
     let turning = analysis.turning_points();
     for (i, m) in analysis.moves.iter().enumerate() {
-        let pit = format!(
-            "{}{}",
-            rules.letter(m.pit).unwrap_or('?'),
-            if m.extra_turn { "+" } else { "" }
-        );
         let _ = writeln!(
             out,
             "{:>4}  {:<width$}  {:<3}  {:<9}  {:>6}  {:>6}  {:>4}{}",
             m.ply,
             names[m.side.index()],
-            pit,
+            pit_text(rules, m),
             best_text(rules, m),
             value_text(m.before),
             value_text(m.after),

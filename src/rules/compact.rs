@@ -174,21 +174,6 @@ impl Compact {
         bits
     }
 
-    /// Whether playing pit `i` ends in the mover's store (an extra turn,
-    /// unless the move also ends the game), for move ordering.
-    #[inline]
-    #[must_use]
-    pub fn reaches_store(&self, rules: &CompactRules, i: usize) -> bool {
-        let n = rules.pits;
-        let seeds = usize::from(self.cells[i]);
-        let ring = 2 * n + 1;
-        if seeds < ring {
-            seeds == n - i
-        } else {
-            seeds % ring == n - i
-        }
-    }
-
     /// Plays the mover's pit `i` (it must hold seeds): the position after
     /// it, the store margin the mover gained (captures and, when the game
     /// ends, the sweep included), and who moves next.
@@ -455,12 +440,6 @@ mod tests {
                         Next::Opponent
                     };
                     assert_eq!(next_turn, expected);
-                    if rules.sowing() == Sowing::Single {
-                        assert_eq!(
-                            before.reaches_store(&compact_rules, number),
-                            played.extra_turn || played.extra_turn_voided
-                        );
-                    }
                     if !board.is_over() {
                         assert_eq!(Some(after), Compact::from_board(&board), "{board:?}");
                     } else {

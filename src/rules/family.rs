@@ -9,7 +9,7 @@
 //! paths (the players' search and solver) keep [`Board`]; this type is for
 //! the match, one move at a time.
 
-use super::oware::{End, OwareBoard, OwarePlayed, OwareRound, OwareRules};
+use super::oware::{OwareBoard, OwarePlayed, OwareRound, OwareRules};
 use super::{
     Board, Game, MoveError, Moves, NoTrace, Outcome, Pit, Played, Rules, Score, Side, Step, Tracer,
 };
@@ -141,12 +141,6 @@ impl GameBoard {
             GameBoard::Kalah(board) => board.outcome(),
             GameBoard::Oware(board) => board.outcome(),
         }
-    }
-
-    /// Why an Oware round ended (`None` for Kalah, or while it is on).
-    #[must_use]
-    pub fn oware_end(&self) -> Option<End> {
-        self.oware().and_then(OwareBoard::end)
     }
 }
 

@@ -106,12 +106,6 @@ impl Step {
             Step::ExtraTurn | Step::GameOver => {}
         }
     }
-
-    /// Whether this step changes any count (an animation frame is worth showing).
-    #[must_use]
-    pub const fn moves_seeds(&self) -> bool {
-        !matches!(self, Step::ExtraTurn | Step::GameOver)
-    }
 }
 
 /// Receives the steps of a move as the board carries them out.

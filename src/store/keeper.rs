@@ -184,12 +184,6 @@ impl Keeper {
         self.behind
     }
 
-    /// Whether anything is being kept.
-    #[must_use]
-    pub fn is_keeping(&self) -> bool {
-        self.store.is_some()
-    }
-
     /// Whether moves are being saved: a store is open and the match is not
     /// open in another window.
     #[must_use]
@@ -597,7 +591,7 @@ mod tests {
     fn a_keeper_without_a_store_keeps_nothing_and_says_nothing() {
         let mut keeper = Keeper::new(None);
         let m = Match::new(config(), 1);
-        assert!(!keeper.is_keeping());
+        assert!(keeper.store.is_none());
         assert!(keeper.save(&m).is_none());
         assert!(keeper.close_round(&m).record.is_none());
         assert!(keeper.look(m.config()).saved.is_none());
@@ -673,7 +667,7 @@ mod tests {
         assert!(problem.contains(&aside), "{problem}");
         assert_eq!(problem.matches(&path.display().to_string()).count(), 1);
         assert!(!path.exists());
-        assert!(keeper.is_keeping(), "the new match is kept");
+        assert!(keeper.store.is_some(), "the new match is kept");
     }
 
     #[test]

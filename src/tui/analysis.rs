@@ -29,7 +29,7 @@ use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph};
 
 use crate::analysis::live::{Standing, Watch};
 use crate::analysis::{Analysis, Analyst, PositionBudget, RoundAnalyser, SKETCH_NODES, sketch};
-use crate::analysis::{best_text, difference_word, loss_text, value_text};
+use crate::analysis::{best_text, difference_word, loss_text, pit_text, value_text};
 use crate::store::Record;
 use crate::tui::chrome::{HelpScroll, HelpText, KeyBar, Weight, draw_help, draw_too_small};
 use crate::tui::clipboard;
@@ -132,29 +132,6 @@ pub struct AnalysisView {
 }
 
 impl AnalysisView {
-    /// The screen of `analysis` of `record`, already done.
-    #[must_use]
-    pub fn ready(record: Record, analysis: Analysis, theme: Theme) -> AnalysisView {
-        let total = analysis.south_values.len();
-        AnalysisView {
-            copy_offered: clipboard::offered(&record.start_round().position()),
-            record,
-            analysis: Figures::Done(analysis),
-            sketching: None,
-            progress: (total, total),
-            problem: None,
-            job: None,
-            watch: None,
-            selected: 0,
-            chosen: Chosen::unkept(None, theme),
-            note: None,
-            quit: false,
-            help: None,
-            drawn: Cell::default(),
-            copied: None,
-        }
-    }
-
     /// The screen of `record`, analysed on a thread within `think` per
     /// position.
     #[must_use]
@@ -586,18 +563,13 @@ impl AnalysisView {
         )];
         for (i, m) in analysis.moves.iter().enumerate().skip(first).take(rows) {
             let name = fit(names[m.side.index()], width);
-            let pit = format!(
-                "{}{}",
-                rules.letter(m.pit).unwrap_or('?'),
-                if m.extra_turn { "+" } else { "" }
-            );
             let is_turning = turning.contains(&i);
             let cursor = if i == self.selected { "▶" } else { " " };
             let mark = if is_turning { "▼" } else { " " };
             let text = format!(
                 "{:>4} {name} {:<3} {:<9} {:>6} {:>6} {:>4}",
                 m.ply,
-                pit,
+                pit_text(rules, m),
                 best_text(rules, m),
                 value_text(m.before),
                 value_text(m.after),
@@ -881,7 +853,12 @@ mod tests {
                 |_, _| {},
             )
             .unwrap();
-        AnalysisView::ready(record, analysis, Theme::monochrome())
+        let total = analysis.south_values.len();
+        let chosen = Chosen::unkept(None, Theme::monochrome());
+        let mut view = AnalysisView::waiting(record, chosen, total);
+        view.analysis = Figures::Done(analysis);
+        view.progress = (total, total);
+        view
     }
 
     fn screen(view: &AnalysisView, width: u16, height: u16) -> String {

@@ -163,17 +163,6 @@ impl Theme {
         }
     }
 
-    /// The monochrome theme when `no_color` holds a non-empty value (the
-    /// <https://no-color.org> convention), else the colour theme.
-    #[must_use]
-    pub fn for_no_color(no_color: Option<&std::ffi::OsStr>) -> Theme {
-        if forbids_colour(no_color) {
-            Theme::monochrome()
-        } else {
-            Theme::colour()
-        }
-    }
-
     /// The theme of `palette`.
     #[must_use]
     pub fn of(palette: Palette) -> Theme {
@@ -215,9 +204,9 @@ mod tests {
 
     #[test]
     fn no_color_with_a_value_means_monochrome() {
-        assert!(Theme::for_no_color(Some(OsStr::new("1"))).monochrome);
-        assert!(!Theme::for_no_color(Some(OsStr::new(""))).monochrome);
-        assert!(!Theme::for_no_color(None).monochrome);
+        assert!(forbids_colour(Some(OsStr::new("1"))));
+        assert!(!forbids_colour(Some(OsStr::new(""))));
+        assert!(!forbids_colour(None));
     }
 
     #[test]
