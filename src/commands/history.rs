@@ -81,15 +81,8 @@ pub fn replay(cmd: &ReplayCmd) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = std::io::stdout().lock();
-    match crate::plain::replay::print(&record, !cmd.show.speed.no_animation, &mut out) {
-        Err(e)
-            if e.downcast_ref::<std::io::Error>()
-                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
-        {
-            Ok(ExitCode::SUCCESS)
-        }
-        other => other.map(|()| ExitCode::SUCCESS),
-    }
+    let printed = crate::plain::replay::print(&record, !cmd.show.speed.no_animation, &mut out);
+    crate::plain::quiet_when_unread(printed.map(|()| ExitCode::SUCCESS))
 }
 
 /// The date of a record named as the game names them

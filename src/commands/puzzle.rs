@@ -78,13 +78,6 @@ pub fn run(cmd: &PuzzleCmd) -> anyhow::Result<ExitCode> {
         animate: !cmd.speed.no_animation,
         echo: !std::io::stdin().is_terminal(),
     };
-    match crate::plain::puzzle::run(&mut trainer, &mut input, &mut out, shown) {
-        Err(e)
-            if e.downcast_ref::<std::io::Error>()
-                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
-        {
-            Ok(ExitCode::SUCCESS)
-        }
-        other => other.map(|()| ExitCode::SUCCESS),
-    }
+    let played = crate::plain::puzzle::run(&mut trainer, &mut input, &mut out, shown);
+    crate::plain::quiet_when_unread(played.map(|()| ExitCode::SUCCESS))
 }

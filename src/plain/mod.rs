@@ -117,17 +117,24 @@ pub fn run(mut config: MatchConfig, options: &PlayOptions) -> anyhow::Result<Exi
         Some(code) => Ok(code),
         None => lines::drive(&mut game, &rx),
     });
-    match played {
-        Ok(code) => Ok(code),
-        // The reader went away (`| head`): nothing left to tell.
-        Err(e) if is_broken_pipe(&e) => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(e),
-    }
+    quiet_when_unread(played)
 }
 
-fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.downcast_ref::<io::Error>()
-        .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+/// `played`, except that a reader that went away (`| head`) ends it with
+/// success: nothing is left to tell.
+///
+/// # Errors
+/// Any other error of `played`.
+pub fn quiet_when_unread(played: anyhow::Result<ExitCode>) -> anyhow::Result<ExitCode> {
+    match played {
+        Err(e)
+            if e.downcast_ref::<io::Error>()
+                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe) =>
+        {
+            Ok(ExitCode::SUCCESS)
+        }
+        other => other,
+    }
 }
 
 /// The local match, line by line: a [`LineGame`] that the one plain loop

@@ -238,15 +238,12 @@ impl AnalysisView {
 
     /// What `?` shows: every key of the screen.
     fn help_text(&self) -> HelpText {
-        let mut keys = vec![
-            (
-                "↑↓ ←→ j k".to_string(),
-                "the move before / after".to_string(),
-            ),
-            ("PgUp PgDn".to_string(), "ten moves back / on".to_string()),
-            ("Home End".to_string(), "the first / last move".to_string()),
-            ("n".to_string(), "the next turning point".to_string()),
-        ];
+        let mut keys = HelpText::pairs(&[
+            ("↑↓ ←→ j k", "the move before / after"),
+            ("PgUp PgDn", "ten moves back / on"),
+            ("Home End", "the first / last move"),
+            ("n", "the next turning point"),
+        ]);
         if self.copies() {
             keys.push((
                 clipboard::LETTER.to_string(),
@@ -254,8 +251,7 @@ impl AnalysisView {
             ));
         }
         keys.extend(self.chosen.help_theme_key("t"));
-        keys.push(("?".to_string(), "this help".to_string()));
-        keys.push(("q Esc".to_string(), "back".to_string()));
+        keys.extend(HelpText::pairs(&[("?", "this help"), ("q Esc", "back")]));
         HelpText {
             title: " Analysis — help ".to_string(),
             heading: format!(

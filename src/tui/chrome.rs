@@ -89,6 +89,16 @@ pub struct HelpText {
 }
 
 impl HelpText {
+    /// `(keys, what they do)` pairs written as text, as [`HelpText::keys`]
+    /// holds them.
+    #[must_use]
+    pub fn pairs(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|&(keys, what)| (keys.to_string(), what.to_string()))
+            .collect()
+    }
+
     /// The help as lines of at most `width` columns. Wrapped here rather
     /// than by the paragraph so that continuation lines hang under the
     /// words, not under the bullet or the keys.

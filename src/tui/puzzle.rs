@@ -263,28 +263,25 @@ impl PuzzleView {
         let rules = self
             .board()
             .map_or(crate::rules::Rules::KALAH, |b| *b.rules());
-        let mut keys = vec![
+        let mut keys = HelpText::pairs(&[
             (
-                "a-f 1-6 click".to_string(),
-                "play that pit of the side to move: your answer".to_string(),
+                "a-f 1-6 click",
+                "play that pit of the side to move: your answer",
             ),
             (
-                "n Space Enter".to_string(),
-                "the next puzzle, once the answer is judged".to_string(),
+                "n Space Enter",
+                "the next puzzle, once the answer is judged",
             ),
-            ("r".to_string(), "sow the best line again".to_string()),
-        ];
-        keys.extend(self.chosen.help_keys("t"));
-        keys.extend([
-            (
-                "q or Esc".to_string(),
-                "leave the puzzles (your progress is kept after every answer)".to_string(),
-            ),
-            (
-                "?".to_string(),
-                "this help (↑↓ scroll it, any other key closes it)".to_string(),
-            ),
+            ("r", "sow the best line again"),
         ]);
+        keys.extend(self.chosen.help_keys("t"));
+        keys.extend(HelpText::pairs(&[
+            (
+                "q or Esc",
+                "leave the puzzles (your progress is kept after every answer)",
+            ),
+            ("?", "this help (↑↓ scroll it, any other key closes it)"),
+        ]));
         HelpText {
             title: " Mancala puzzles — help ".to_string(),
             heading: format!("Rules: {rules}"),

@@ -382,24 +382,23 @@ fn hand_line(
 
 fn draw_scroll_marks(buf: &mut ratatui::buffer::Buffer, layout: &Layout, theme: Theme) {
     let mut notes = Vec::new();
-    if let Some((lo, hi)) = layout.hidden_left {
+    let span = |(lo, hi): (usize, usize)| {
+        if lo == hi {
+            format!("{lo}")
+        } else {
+            format!("{hi}-{lo}")
+        }
+    };
+    if let Some(hidden) = layout.hidden_left {
         if let Some(&(_, first)) = layout.houses.first() {
             buf.set_string(first.x - ARROW, first.y + first.height - 2, "◀", theme.key);
         }
-        notes.push(if lo == hi {
-            format!("{lo}")
-        } else {
-            format!("{hi}-{lo}")
-        });
+        notes.push(span(hidden));
     }
-    if let Some((lo, hi)) = layout.hidden_right {
+    if let Some(hidden) = layout.hidden_right {
         let store = layout.store;
         buf.set_string(store.x - ARROW, store.y + store.height - 2, "▶", theme.key);
-        notes.push(if lo == hi {
-            format!("{lo}")
-        } else {
-            format!("{hi}-{lo}")
-        });
+        notes.push(span(hidden));
     }
     if !notes.is_empty() {
         let text = format!(
@@ -488,7 +487,7 @@ fn draw_banner(
 /// give them).
 #[must_use]
 pub fn help_text(app: &SolitaireGame) -> HelpText {
-    let pairs = [
+    let mut keys = HelpText::pairs(&[
         (
             "1-9",
             "play that house; a number a longer one could start waits for more digits or Enter",
@@ -501,20 +500,13 @@ pub fn help_text(app: &SolitaireGame) -> HelpText {
         ("s", "start this board over"),
         ("h", "hint"),
         ("n", "a new board"),
-    ];
-    let mut keys: Vec<(String, String)> = pairs
-        .into_iter()
-        .map(|(keys, what)| (keys.to_string(), what.to_string()))
-        .collect();
-    keys.extend(app.prefs().help_keys("t"));
-    keys.extend([
-        (
-            "?".to_string(),
-            "this help (↑↓ scroll it, any other key closes it)".to_string(),
-        ),
-        ("q or Esc".to_string(), "quit (asks first)".to_string()),
-        ("any key".to_string(), "skips an animation".to_string()),
     ]);
+    keys.extend(app.prefs().help_keys("t"));
+    keys.extend(HelpText::pairs(&[
+        ("?", "this help (↑↓ scroll it, any other key closes it)"),
+        ("q or Esc", "quit (asks first)"),
+        ("any key", "skips an animation"),
+    ]));
     HelpText {
         title: " Solitaire Mancala — help ".to_string(),
         heading: "Rules: bring every seed into the store at the right end.".to_string(),
