@@ -13,8 +13,6 @@ use crate::game::PlayOptions;
 use crate::game::{FirstMover, Match, MatchConfig, Seat};
 use crate::players::PlayerKind;
 use crate::rules::{Board, Pit, Rules};
-use crate::session::Session;
-use crate::store::Keeper;
 use crate::tui::game::app::App;
 use crate::tui::game::computer::{Answer, Request};
 use crate::tui::game::draw::draw;
@@ -29,23 +27,6 @@ pub fn config(rules: Rules, south: PlayerKind, north: PlayerKind) -> MatchConfig
         seats: [Seat::new("Alice", south), Seat::new("Michael", north)],
         first: FirstMover::Alternate,
         start: None,
-    }
-}
-
-impl App {
-    /// The screen for a new `game` kept nowhere on a terminal of `size`
-    /// (columns, lines).
-    pub fn new(
-        game: Match,
-        settings: PlayOptions,
-        theme: Theme,
-        size: (u16, u16),
-        now: Instant,
-    ) -> App {
-        let mut session = Session::thinking_outside(game, settings.think, Keeper::new(None));
-        session.set_pie_rule(settings.pie_rule);
-        session.set_fair_start(settings.fair);
-        App::start(session, settings, theme, size, now)
     }
 }
 
