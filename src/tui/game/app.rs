@@ -391,12 +391,6 @@ impl App {
         }
     }
 
-    /// The terminal's size.
-    #[must_use]
-    pub fn size(&self) -> Rect {
-        self.size
-    }
-
     /// South's and North's names.
     #[must_use]
     pub fn names(&self) -> [&str; 2] {

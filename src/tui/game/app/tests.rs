@@ -138,7 +138,7 @@ fn n_at_the_end_of_a_round_quits() {
 fn clicking_a_pit_plays_it_and_clicking_a_store_is_refused() {
     let t0 = Instant::now();
     let mut app = humans(t0);
-    let layout = ScreenLayout::new(app.size(), app.rules()).unwrap();
+    let layout = ScreenLayout::new(app.size, app.rules()).unwrap();
     let store = layout.geometry().cell(Rules::KALAH.store(Side::South));
     app.handle_event(&click(store.x + 2, store.y + 2), t0);
     assert_eq!(message(&app), "Sorry, you can't select the store.");
