@@ -397,10 +397,9 @@ impl AnalysisView {
         }
     }
 
-    /// Whether the position key is offered: the analysis is on screen,
-    /// and the notation has words for the game.
+    /// Whether the position key is offered: the analysis is on screen.
     fn copies(&self) -> bool {
-        self.analysis.is_some() && clipboard::offered(&self.record.start_round().position())
+        self.analysis.is_some()
     }
 
     /// The position key: the position the chosen move was played in, on
@@ -410,13 +409,9 @@ impl AnalysisView {
             return;
         };
         stepper.seek(self.selected);
-        match clipboard::copy(&stepper.position()) {
-            Ok((said, line)) => {
-                self.note = Some(said);
-                self.copied = Some(line);
-            }
-            Err(said) => self.note = Some(said),
-        }
+        let (said, line) = clipboard::copy(&stepper.position());
+        self.note = Some(said);
+        self.copied = Some(line);
     }
 
     /// The position line the key asked to copy, once.
@@ -1095,7 +1090,7 @@ mod tests {
         assert_eq!(view.take_copy(), None, "handed over once");
         let boards = view.record.stepper().unwrap().boards().to_vec();
         let position: crate::rules::Position = line.parse().unwrap();
-        assert_eq!(position.board(), &boards[2], "before move 3");
+        assert_eq!(position.kalah(), Some(&boards[2]), "before move 3");
         let text = screen(&view, 120, 26);
         assert!(text.contains(&format!("Position: {line}")), "{text}");
         press(&mut view, KeyCode::Char('?'));

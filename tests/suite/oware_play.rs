@@ -397,3 +397,154 @@ fn an_oware_hint_in_plain_mode_names_a_house_and_says_it_is_an_estimate() {
     );
     assert!(!stdout.contains("no hints"), "{stdout}");
 }
+
+/// The one-line position of RULES.md §8.2 that the tests below play on
+/// from: 24 to 20 captured, five seeds left, South to move.
+const NEAR_THE_END: &str = "oware grandslam=nocapture S:0,0,0,1,2,0:24 N:1,0,0,0,0,0:20 south";
+
+/// `mancala NAME NAME --from LINE` plays Oware on from the line `position
+/// --format line` printed: its houses, captured seeds and mover; the
+/// record keeps the start, its "same position" command rebuilds the end,
+/// and the replay starts from the line.
+#[test]
+fn a_round_of_oware_plays_on_from_a_position_printed_as_a_line() {
+    let scratch = Scratch::new("oware-from");
+    let args = [
+        "position",
+        "--game",
+        "oware",
+        "--board",
+        "0,0,0,1,2,0,1,0,0,0,0,0",
+        "--score",
+        "24,20",
+        "--format",
+        "line",
+    ];
+    let printed = play(&scratch, &args, "");
+    assert!(printed.status.success(), "{}", text(&printed.stderr));
+    let line = text(&printed.stdout);
+    assert_eq!(line.trim_end(), NEAR_THE_END);
+    let start = *line
+        .trim()
+        .parse::<mancala::rules::Position>()
+        .unwrap()
+        .oware()
+        .unwrap();
+
+    let args = [
+        "--plain", "--from", NEAR_THE_END, "--south", "greedy", "--north", "greedy", "Alice",
+        "Michael",
+    ];
+    let out = play(&scratch, &args, "n\n");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("Round 1: Alice moves first."), "{stdout}");
+    assert_eq!(boxes(&stdout)[0], box_of(&start), "{stdout}");
+    assert!(stdout.contains("The round is over: "), "{stdout}");
+
+    let record_path = records(&scratch.data()).remove(0);
+    let kept = std::fs::read_to_string(&record_path).unwrap();
+    assert!(
+        kept.contains("\nstart: 0,0,0,1,2,0,24,1,0,0,0,0,0,20\n"),
+        "{kept}"
+    );
+    let record = Record::parse(&kept).unwrap();
+    let mut round = OwareRound::new(start);
+    for &pit in &record.moves {
+        round.play(pit).unwrap();
+    }
+    assert!(round.board().is_over());
+    let score = round.board().score();
+    assert_eq!(score.south + score.north, 48);
+    assert!(
+        kept.contains(&format!("result: south {}, north {} (", score.south, score.north)),
+        "{kept}"
+    );
+    // The record's "same position" command gives the round's end.
+    let command = kept
+        .lines()
+        .find_map(|l| l.strip_prefix("# The same position: mancala "))
+        .expect("the command");
+    let same = play(
+        &scratch,
+        &command.split_whitespace().collect::<Vec<_>>(),
+        "",
+    );
+    let same: serde_json::Value = serde_json::from_slice(&same.stdout).unwrap();
+    assert_eq!(same["board"], serde_json::json!(round.board().houses()));
+    assert_eq!(same["score"]["south"], score.south, "{command}");
+
+    let replay = play(
+        &scratch,
+        &["replay", "--plain", record_path.to_str().unwrap()],
+        "",
+    );
+    let shown = text(&replay.stdout);
+    assert!(replay.status.success(), "{shown}");
+    assert!(
+        shown.contains(&format!("From the position {NEAR_THE_END}")),
+        "{shown}"
+    );
+    assert_eq!(boxes(&shown)[0], box_of(&start), "{shown}");
+    assert_eq!(boxes(&shown).pop().unwrap(), box_of(round.board()), "{shown}");
+
+    // A line of another game, or of other rules, is refused in one line.
+    for (args, needle) in [
+        (
+            vec![
+                "--game",
+                "oware",
+                "--from",
+                "kalah 6x4 S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south",
+                "Alice",
+                "Michael",
+            ],
+            "leave out --game oware",
+        ),
+        (
+            vec![
+                "--from",
+                "oware grandslam=illegal S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south",
+                "Alice",
+                "Michael",
+            ],
+            "plays Abapa",
+        ),
+        (
+            vec!["--from", "oware S:4,4,4:0 N:4,4,4,4,4,4:0 south", "Alice"],
+            "3 houses given",
+        ),
+    ] {
+        let out = play(&scratch, &args, "");
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+/// The full screen plays on from an Oware line, and its position key
+/// (`C`) says the position in the same notation.
+#[test]
+fn the_full_screen_plays_on_from_an_oware_line_and_copies_it() {
+    let scratch = Scratch::new("oware-from-screen");
+    let status = scratch.file("status");
+    let Some(tmux) = Tmux::start(
+        "oware-from",
+        100,
+        30,
+        &scratch.command(&format!("--from '{NEAR_THE_END}' Alice Michael"), &status),
+    ) else {
+        return;
+    };
+    let opening = tmux.wait_for("▶ Alice to move");
+    assert!(opening.contains("Oware (Abapa)"), "{opening}");
+    assert!(opening.contains("24"), "{opening}");
+    tmux.keys(&["C"]);
+    let copied = tmux.wait_for("Position: oware");
+    assert!(copied.contains(&format!("Position: {}", &NEAR_THE_END[..40])), "{copied}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("Quit? (y/n)");
+    tmux.keys(&["y"]);
+    assert_eq!(wait_for_line(&status), "0");
+}

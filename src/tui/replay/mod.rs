@@ -139,13 +139,9 @@ impl ReplayView {
                 // The position on the board: a move being sown is shown
                 // whole first.
                 self.animation = None;
-                match clipboard::copy(&self.stepper.position()) {
-                    Ok((said, line)) => {
-                        self.note = Some(said);
-                        self.copied = Some(line);
-                    }
-                    Err(said) => self.note = Some(said),
-                }
+                let (said, line) = clipboard::copy(&self.stepper.position());
+                self.note = Some(said);
+                self.copied = Some(line);
             }
             ReplayKey::Help => {
                 // The board stands still behind the help.
@@ -392,13 +388,11 @@ impl ReplayView {
         keys.add("End", "end", Weight::Useful);
         self.chosen.add_keys(&mut keys, "t");
         keys.add("a", "analysis", Weight::Useful);
-        if clipboard::offered(&self.stepper.position()) {
-            keys.add(
-                clipboard::LETTER.to_string(),
-                clipboard::LABEL,
-                Weight::Optional,
-            );
-        }
+        keys.add(
+            clipboard::LETTER.to_string(),
+            clipboard::LABEL,
+            Weight::Optional,
+        );
         keys.add("?", "help", Weight::Essential);
         keys.add("q", "quit", Weight::Essential);
         keys
