@@ -238,10 +238,8 @@ impl GameRound {
                 None => Board::starting(rules, starter),
             }),
             Game::Oware => GameRound::Oware(OwareRound::new(match start {
-                Some(start) => {
-                    OwareBoard::from_counts(OwareRules::ABAPA, start.counts(), starter)
-                        .unwrap_or_else(|_| OwareBoard::starting(OwareRules::ABAPA, starter))
-                }
+                Some(start) => OwareBoard::from_counts(OwareRules::ABAPA, start.counts(), starter)
+                    .unwrap_or_else(|_| OwareBoard::starting(OwareRules::ABAPA, starter)),
                 None => OwareBoard::starting(OwareRules::ABAPA, starter),
             })),
         }

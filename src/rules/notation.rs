@@ -235,7 +235,11 @@ fn kalah<'a>(mut words: impl Iterator<Item = &'a str>) -> Result<Board, ParsePos
             "capture" => rules.with_capture(value.parse::<Capture>().map_err(ParsePositionError)?),
             "sowing" => rules.with_sowing(value.parse::<Sowing>().map_err(ParsePositionError)?),
             "sweep" => rules.with_sweep(value.parse::<Sweep>().map_err(ParsePositionError)?),
-            _ => return fail(format!("'{key}' is not a rule of Kalah (capture, sowing, sweep)")),
+            _ => {
+                return fail(format!(
+                    "'{key}' is not a rule of Kalah (capture, sowing, sweep)"
+                ));
+            }
         };
         Ok(())
     })?;
@@ -259,8 +263,7 @@ fn oware<'a>(words: impl Iterator<Item = &'a str>) -> Result<OwareBoard, ParsePo
         }
         _ => fail(format!("'{key}' is not a rule of Oware (grandslam)")),
     })?;
-    OwareBoard::from_counts(rules, &counts, to_move)
-        .map_err(|e| ParsePositionError(e.to_string()))
+    OwareBoard::from_counts(rules, &counts, to_move).map_err(|e| ParsePositionError(e.to_string()))
 }
 
 impl FromStr for Position {
@@ -324,14 +327,29 @@ mod tests {
             ("kalah 2x1 S:1,1:0 N:1,1:0 south north", "twice"),
             ("kalah 2x1 S:1,1:0 N:1,1:0 east", "'east'"),
             ("kalah 2x1 S:1,1:0 S:1,1:0 N:1,1:0 south", "twice"),
-            ("kalah 2x1 grandslam=illegal S:1,1:0 N:1,1:0 south", "not a rule of Kalah"),
+            (
+                "kalah 2x1 grandslam=illegal S:1,1:0 N:1,1:0 south",
+                "not a rule of Kalah",
+            ),
             ("oware 6x4", "both sides"),
-            ("oware 7x4 S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south", "6x4, not 7x4"),
+            (
+                "oware 7x4 S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south",
+                "6x4, not 7x4",
+            ),
             ("oware S:4,4,4,4,4:0 N:4,4,4,4,4,4:0 south", "5 houses"),
             ("oware S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0", "who moves"),
-            ("oware capture=always S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south", "not a rule of Oware"),
-            ("oware grandslam=sometimes S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south", "grand-slam rule"),
-            ("oware S:200,4,4,4,4,4:0 N:4,4,4,4,4,4:50 south", "more than a board can hold (255)"),
+            (
+                "oware capture=always S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south",
+                "not a rule of Oware",
+            ),
+            (
+                "oware grandslam=sometimes S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south",
+                "grand-slam rule",
+            ),
+            (
+                "oware S:200,4,4,4,4,4:0 N:4,4,4,4,4,4:50 south",
+                "more than a board can hold (255)",
+            ),
             ("oware S:4,4,4,4,4,4:99999 N:4,4,4,4,4,4:0 south", "'99999'"),
         ] {
             let err = text.parse::<Position>().unwrap_err();
@@ -342,7 +360,9 @@ mod tests {
     #[test]
     fn an_oware_position_states_its_rule_houses_captures_and_mover() {
         let mut board = OwareBoard::new();
-        board.play(Rules::KALAH.pit_by_letter('c').unwrap()).unwrap();
+        board
+            .play(Rules::KALAH.pit_by_letter('c').unwrap())
+            .unwrap();
         let position = Position::from(board);
         assert_eq!(
             position.to_string(),

@@ -367,7 +367,10 @@ impl Record {
             )
         } else {
             // Oware's --board is the twelve houses; the captured seeds are --score's
-            let start = self.config.start.and(self.start_round().position().oware().copied());
+            let start = self
+                .config
+                .start
+                .and(self.start_round().position().oware().copied());
             let start = start.map(|board| {
                 let houses: Vec<String> = board.houses().iter().map(u16::to_string).collect();
                 let captured = board.captured();

@@ -432,7 +432,14 @@ fn a_round_of_oware_plays_on_from_a_position_printed_as_a_line() {
         .unwrap();
 
     let args = [
-        "--plain", "--from", NEAR_THE_END, "--south", "greedy", "--north", "greedy", "Alice",
+        "--plain",
+        "--from",
+        NEAR_THE_END,
+        "--south",
+        "greedy",
+        "--north",
+        "greedy",
+        "Alice",
         "Michael",
     ];
     let out = play(&scratch, &args, "n\n");
@@ -457,7 +464,10 @@ fn a_round_of_oware_plays_on_from_a_position_printed_as_a_line() {
     let score = round.board().score();
     assert_eq!(score.south + score.north, 48);
     assert!(
-        kept.contains(&format!("result: south {}, north {} (", score.south, score.north)),
+        kept.contains(&format!(
+            "result: south {}, north {} (",
+            score.south, score.north
+        )),
         "{kept}"
     );
     // The record's "same position" command gives the round's end.
@@ -486,7 +496,11 @@ fn a_round_of_oware_plays_on_from_a_position_printed_as_a_line() {
         "{shown}"
     );
     assert_eq!(boxes(&shown)[0], box_of(&start), "{shown}");
-    assert_eq!(boxes(&shown).pop().unwrap(), box_of(round.board()), "{shown}");
+    assert_eq!(
+        boxes(&shown).pop().unwrap(),
+        box_of(round.board()),
+        "{shown}"
+    );
 
     // A line of another game, or of other rules, is refused in one line.
     for (args, needle) in [
@@ -542,7 +556,10 @@ fn the_full_screen_plays_on_from_an_oware_line_and_copies_it() {
     assert!(opening.contains("24"), "{opening}");
     tmux.keys(&["C"]);
     let copied = tmux.wait_for("Position: oware");
-    assert!(copied.contains(&format!("Position: {}", &NEAR_THE_END[..40])), "{copied}");
+    assert!(
+        copied.contains(&format!("Position: {}", &NEAR_THE_END[..40])),
+        "{copied}"
+    );
     tmux.keys(&["q"]);
     tmux.wait_for("Quit? (y/n)");
     tmux.keys(&["y"]);

@@ -45,7 +45,11 @@ fn any_oware_position() -> impl Strategy<Value = OwareBoard> {
         ],
     )
         .prop_map(|(houses, south, north, north_moves, grand_slam)| {
-            let side = if north_moves { Side::North } else { Side::South };
+            let side = if north_moves {
+                Side::North
+            } else {
+                Side::South
+            };
             let rules = OwareRules { grand_slam };
             OwareBoard::from_houses(rules, &houses, Score { south, north }, side).unwrap()
         })
