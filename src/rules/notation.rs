@@ -250,10 +250,10 @@ fn kalah<'a>(mut words: impl Iterator<Item = &'a str>) -> Result<Board, ParsePos
 /// option, sides and mover.
 fn oware<'a>(words: impl Iterator<Item = &'a str>) -> Result<OwareBoard, ParsePositionError> {
     let mut words = words.peekable();
-    if let Some(size) = words.next_if(|word| board_size(word).is_some()) {
-        if board_size(size) != Some((HOUSES, 4)) {
-            return fail(format!("Oware is played on 6x4, not {size}"));
-        }
+    if let Some(size) = words.next_if(|word| board_size(word).is_some())
+        && board_size(size) != Some((HOUSES, 4))
+    {
+        return fail(format!("Oware is played on 6x4, not {size}"));
     }
     let mut rules = OwareRules::ABAPA;
     let (counts, to_move) = sides_and_mover(words, HOUSES, |key, value| match key {
