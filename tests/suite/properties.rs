@@ -5,7 +5,7 @@ use crate::common;
 use common::Oracle;
 use mancala::rules::oware::{GrandSlam, OwareBoard, OwareRules};
 use mancala::rules::{
-    Board, Capture, MAX_PITS, Pit, Position, Rules, Score, Side, Sowing, Step, Sweep,
+    Board, Capture, MAX_PITS, Moves, Pit, Position, Rules, Score, Side, Sowing, Step, Sweep,
 };
 use proptest::prelude::*;
 
@@ -28,6 +28,12 @@ fn any_rules() -> impl Strategy<Value = Rules> {
                 .with_sowing(sowing)
                 .with_sweep(sweep)
         })
+}
+
+/// The `c`-th legal move, counted round the moves there are; `None`
+/// when there are none.
+fn chosen(mut moves: Moves, c: u8) -> Option<Pit> {
+    moves.nth(usize::from(c) % moves.count().max(1))
 }
 
 /// A random Oware position: houses of up to 12 seeds, up to 30 captured
@@ -105,9 +111,8 @@ proptest! {
     fn a_position_printed_and_read_back_is_the_same(board in any_position(), choices in proptest::collection::vec(any::<u8>(), 0..20)) {
         let mut b = board;
         for c in choices {
-            let moves = b.legal_moves();
-            if moves.is_empty() { break; }
-            b.play(moves.clone().nth(c as usize % moves.count()).unwrap()).unwrap();
+            let Some(pit) = chosen(b.legal_moves(), c) else { break };
+            b.play(pit).unwrap();
         }
         let line = Position::from(b).to_string();
         let back: Position = line.parse().map_err(|e| TestCaseError::fail(format!("{line}: {e}")))?;
@@ -120,9 +125,8 @@ proptest! {
     fn an_oware_position_printed_and_read_back_is_the_same(board in any_oware_position(), choices in proptest::collection::vec(any::<u8>(), 0..30)) {
         let mut b = board;
         for c in choices {
-            let moves = b.legal_moves();
-            if moves.is_empty() { break; }
-            b.play(moves.clone().nth(c as usize % moves.count()).unwrap()).unwrap();
+            let Some(pit) = chosen(b.legal_moves(), c) else { break };
+            b.play(pit).unwrap();
         }
         let line = Position::from(b).to_string();
         let back: Position = line.parse().map_err(|e| TestCaseError::fail(format!("{line}: {e}")))?;
