@@ -56,14 +56,17 @@ fn main() {
                 moves.clone().nth(rng.below(moves.count())).expect("a move")
             } else {
                 let player = &mut players[board.to_move().index()];
-                player.choose(&board, &Limits::nodes(nodes)).expect("a move")
+                player
+                    .choose(&board, &Limits::nodes(nodes))
+                    .expect("a move")
             };
             round_played.play(pit).expect("a legal move");
             ply += 1;
         }
         let board = round_played.board();
-        on_board_at_end
-            .push(usize::from(board.seeds_in_houses(Side::South) + board.seeds_in_houses(Side::North)));
+        on_board_at_end.push(usize::from(
+            board.seeds_in_houses(Side::South) + board.seeds_in_houses(Side::North),
+        ));
         lengths.push(ply);
         for (i, at) in reached.iter().enumerate() {
             if let Some(at) = at {
