@@ -1198,6 +1198,13 @@ impl Solver {
         self.table.as_ref().map_or(0, TableMemory::bytes)
     }
 
+    /// The entries the table holds now (0 before the first use): a search
+    /// that visits more positions overwrites what it proved.
+    #[must_use]
+    pub fn table_entries(&self) -> usize {
+        self.table.as_ref().map_or(0, TableMemory::entries)
+    }
+
     /// The same with an eagerly built database of at most `2^(seeds / 2 +
     /// scale)` positions for positions of `seeds` seeds in play (the
     /// default scale is 3, see `DB_SCALE`): a smaller scale for many
