@@ -1183,13 +1183,18 @@ impl Solver {
         }
         self.table_limit = bytes;
         if self.sized_for > 0 {
-            let database = self.endgame.as_ref().map_or(0, |e| e.bytes());
-            let rest = self.memory.saturating_sub(database);
-            let bytes = rest
-                .min(1usize << table_bits(self.sized_for))
-                .min(self.table_limit);
-            self.table_bytes = (bytes / table::BUCKET_BYTES).max(1) * table::BUCKET_BYTES;
+            self.size_table(self.sized_for);
         }
+    }
+
+    /// Sizes the table for positions of `seeds` seeds in play: what the
+    /// memory leaves beside the database, at most what the game wants and
+    /// the limit, in whole buckets (as the table takes them).
+    fn size_table(&mut self, seeds: u32) {
+        let database = self.endgame.as_ref().map_or(0, |e| e.bytes());
+        let rest = self.memory.saturating_sub(database);
+        let bytes = rest.min(1usize << table_bits(seeds)).min(self.table_limit);
+        self.table_bytes = (bytes / table::BUCKET_BYTES).max(1) * table::BUCKET_BYTES;
     }
 
     /// The table's size now, in bytes (0 before the first use).
@@ -1492,11 +1497,8 @@ impl Solver {
                     }
                 }
             };
-            let rest = self.memory.saturating_sub(db.bytes());
             self.endgame = Some(db);
-            // whole buckets, as the table takes them
-            let bytes = rest.min(1usize << table_bits(seeds)).min(self.table_limit);
-            self.table_bytes = (bytes / table::BUCKET_BYTES).max(1) * table::BUCKET_BYTES;
+            self.size_table(seeds);
             self.sized_for = seeds;
         }
         if self.endgame_slice.is_some() {
