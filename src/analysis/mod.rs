@@ -308,14 +308,11 @@ const ANALYSIS_DB_SCALE: u32 = 1;
 /// (a round's analysis: 15.8 s of CPU, 2.1 s of it the system's, with 16
 /// seeds and a 64 MiB table 8.4 s and 0.3 s; see docs/PERFORMANCE.md).
 /// A position whose search visits more positions than the table has
-/// entries (8 bytes each) overflows it (an opening far from the book:
+/// entries overflows it (an opening far from the book:
 /// 222 M positions in this table, 87 M with a solve's table and
 /// database), and for the positions before it the table may grow to the
 /// solver's memory ([`Analyst::with_fixed_table`] keeps it).
 const ANALYSIS_TABLE_BYTES: usize = 64 << 20;
-
-/// Bytes of table a table entry takes (a bucket of 64 bytes holds 8).
-const TABLE_ENTRY_BYTES: u64 = 8;
 
 /// Positions searched for each position of a sketch
 /// ([`RoundAnalyser::sketch`]).
@@ -513,8 +510,7 @@ impl Analyst {
             Some(v) => self.solver.solve_at_least(board, &limits, true, v),
             None => self.solver.solve_bounded(board, &limits, true),
         };
-        let entries = self.solver.table_bytes() as u64 / TABLE_ENTRY_BYTES;
-        if self.grows && self.solver.nodes > entries {
+        if self.grows && self.solver.nodes > self.solver.table_entries() {
             // the table overflowed: the positions before want a solve's
             self.solver.raise_table_limit(usize::MAX);
         }

@@ -355,9 +355,8 @@ fn table_bits(total: u32) -> u32 {
 /// machine, Kalah(6,4) on two idle cores about 5 M a second each).
 const NODES_PER_SECOND: u64 = 16_000_000;
 
-/// Bytes of table a searched position may need: a bucket of 64 bytes holds
-/// 8 entries.
-const TABLE_BYTES_PER_NODE: u64 = 8;
+/// Bytes of table a searched position may need: an entry.
+const TABLE_BYTES_PER_NODE: u64 = table::ENTRY_BYTES as u64;
 
 /// The most table a solve within `limits` on `threads` threads can fill:
 /// what its node budget, or its time at [`NODES_PER_SECOND`], can store
@@ -1201,6 +1200,13 @@ impl Solver {
     #[must_use]
     pub fn table_bytes(&self) -> usize {
         self.table.as_ref().map_or(0, TableMemory::bytes)
+    }
+
+    /// The positions the table holds now (0 before the first use): a
+    /// search of more overflows it.
+    #[must_use]
+    pub fn table_entries(&self) -> u64 {
+        (self.table_bytes() / table::ENTRY_BYTES) as u64
     }
 
     /// The same with an eagerly built database of at most `2^(seeds / 2 +
