@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, Throughput};
 use mancala::analysis::{Analyst, PositionBudget};
-use mancala::commands::arena::{MoveBudget, play_arena};
+use mancala::commands::arena::{MoveBudget, MoveStats, play_arena};
 use mancala::players::solver::DEFAULT_SOLVE_MEMORY;
 use mancala::players::solver::book;
 use mancala::players::{Advisor, Engine, Limits, PlayerKind, Solver, random_move};
@@ -236,7 +236,7 @@ fn arena_once() {
         let start = Instant::now();
         let result = play_arena(rules, kinds, 4, 1, budget, |_| {}).expect("computer players");
         let times = &result.move_times[0];
-        let (mean, p95, max) = times.stats();
+        let MoveStats { mean, p95, max, .. } = times.stats();
         println!(
             "arena/perfect_random_kalah_6_4_{name}: {} moves of perfect, mean {mean:.1} ms, \
              p95 {p95:.1} ms, max {max:.1} ms, {:.1} s in all (one run)",
