@@ -337,9 +337,21 @@ const GROWING_TABLE_BYTES: usize = 32 << 20;
 /// A player's table ([`Solver::growing`]: `perfect`, the hints) holds at
 /// most this many bytes once warm: what pondering on Kalah(6,4) needs (see
 /// docs/PERFORMANCE.md: the moves' times the same as with the 512 MiB it
-/// had, which held 565 MB resident in a game against a person). With the
-/// 18-seed database beside it, a player takes about 120 MB.
+/// had, which held 565 MB resident in a game against a person). With its
+/// 16-seed database (30 MB, see [`PLAYER_DB_SCALE`]) beside it, a player
+/// takes about 65 MB.
 pub const PLAYER_TABLE_BYTES: usize = 32 << 20;
+
+/// A player's endgame database ([`Solver::growing`]: `perfect`, the hints,
+/// and the live analysis beside them) holds at most `2^(total / 2 + this)`
+/// positions for a game of `total` seeds: two steps below a solve's (see
+/// `DB_SCALE`), 16 seeds on Kalah(6,4) (30 M positions, 30 MB) where a
+/// solve builds 18 (86.5 M). A player builds it on the person's time while
+/// the book plays, and a game holds it: the 18 seeds took 9.2 s to build
+/// under load where the 16 took 3.7 s, and the searches of the first
+/// positions past the book with 16 took 1.1 to 1.5 times as long as with
+/// 18 (see docs/PERFORMANCE.md). Bigger games keep what the memory allows.
+pub const PLAYER_DB_SCALE: u32 = 1;
 
 /// The transposition table of a game of `total` seeds holds at most
 /// `2^table_bits(total)` bytes: 8 MiB for Kalah(6,3) (the same positions
@@ -1135,8 +1147,9 @@ impl Solver {
     }
 
     /// The same for a player, whose first searches past the book must not
-    /// wait for the whole endgame database (2.4 s on Kalah(6,4), 18 seeds)
-    /// nor for a big table's memory: a solve builds the database up to
+    /// wait for the whole endgame database (seconds on Kalah(6,4), whose
+    /// player's database holds 16 seeds: [`PLAYER_DB_SCALE`]) nor for a
+    /// big table's memory: a solve builds the database up to
     /// `FIRST_DB_SEEDS` seeds at most (0.28 s of CPU on 6 pits; within
     /// the limits, as any solve's), searching with the levels complete so
     /// far, and the table holds
@@ -1148,6 +1161,7 @@ impl Solver {
     pub fn growing(mut self) -> Solver {
         self.endgame_slice = Some(ENDGAME_SLICE);
         self.table_limit = self.table_limit.min(PLAYER_TABLE_BYTES);
+        self.db_scale = PLAYER_DB_SCALE;
         self
     }
 

@@ -222,8 +222,8 @@ impl PerfectPlayer {
     /// ([`Solver::grow`]), unless it ponders: then the thread that starts
     /// once the move is played builds it on the person's time, and the
     /// person is not kept waiting for it (under load, the 18-seed
-    /// database of Kalah(6,4) was still being built at the end of a game,
-    /// and every move took the 50 ms of its slice more).
+    /// database Kalah(6,4)'s player then had was still being built at the
+    /// end of a game, and every move took the 50 ms of its slice more).
     fn grow(&mut self, board: &Board, share: &Limits) {
         if !self.pondering {
             self.solver_mut().grow(board, share);
@@ -296,8 +296,8 @@ impl PerfectPlayer {
 fn ponder(solver: &mut Solver, next: &Board, me: Side, limits: &Limits) {
     // the endgame database and the table's memory first, even while the
     // book answers everything in reach: else the first position past the
-    // book waits for the database (3.4 s measured on 6x4, where the
-    // player's database holds 18 seeds), and the first search on a fresh
+    // book waits for the database (3.7 s measured on 6x4 under load, where
+    // the player's database holds 16 seeds), and the first search on a fresh
     // table is slow to stop (see `Zeroed::fault_in`)
     if solver.warm_up(next, limits) != Some(true) {
         return;
@@ -637,7 +637,7 @@ mod tests {
 
     #[test]
     fn with_its_first_levels_a_player_searches_at_once_without_waiting_for_the_rest() {
-        // Kalah(6,4), past the book: the default player's 18-seed database
+        // Kalah(6,4), past the book: the default player's 16-seed database
         // takes seconds to build. Once its first levels are built and its
         // small table is in, a timed turn searches at once: nothing is
         // built or brought in on another thread first
