@@ -1333,17 +1333,9 @@ impl Solver {
     /// them once it is all in.
     pub fn warm_up(&mut self, board: &Board, limits: &Limits) -> Option<bool> {
         Solver::check(board, self.memory).ok()?;
-        self.prepare(CompactRules::new(*board.rules()));
-        // made ready for many searches: the whole table
-        self.leave_small_view();
         self.endgame_time = Duration::ZERO;
+        self.ready_first(board, limits);
         let stop = || limits.should_stop();
-        if self.endgame_slice.is_some() {
-            self.build_endgame(FIRST_DB_SEEDS, limits);
-            if let Some(table) = &mut self.table {
-                table.fault_in(stop);
-            }
-        }
         self.build_endgame(u8::MAX, limits);
         if !self.endgame.as_ref().is_some_and(|e| e.is_complete()) {
             return Some(false);
@@ -1367,6 +1359,40 @@ impl Solver {
             table.fault_in(stop);
         }
         Some(self.is_warm(board))
+    }
+
+    /// The first part of [`Solver::warm_up`]: makes a growing solver ready
+    /// to search ([`Solver::is_ready_to_search`]: the database's first
+    /// levels, the small table's memory) unless `limits` stop it first, and
+    /// says whether it is; for another solver the whole warm-up. False for
+    /// a board too big ([`Solver::check`]). A player pondering past the
+    /// book solves its next turn's positions with these before it builds
+    /// the rest of the database.
+    pub fn get_ready_to_search(&mut self, board: &Board, limits: &Limits) -> bool {
+        if self.endgame_slice.is_none() {
+            return self.warm_up(board, limits) == Some(true);
+        }
+        if Solver::check(board, self.memory).is_err() {
+            return false;
+        }
+        self.endgame_time = Duration::ZERO;
+        self.ready_first(board, limits);
+        self.is_ready_to_search(board)
+    }
+
+    /// Sizes the table and database for `board`'s rules, leaves the small
+    /// view (made ready for many searches: the whole table) and, for a
+    /// growing solver, builds the database's first levels and brings in
+    /// its table's memory, until `limits` stop it.
+    fn ready_first(&mut self, board: &Board, limits: &Limits) {
+        self.prepare(CompactRules::new(*board.rules()));
+        self.leave_small_view();
+        if self.endgame_slice.is_some() {
+            self.build_endgame(FIRST_DB_SEEDS, limits);
+            if let Some(table) = &mut self.table {
+                table.fault_in(|| limits.should_stop());
+            }
+        }
     }
 
     /// For a growing solver ([`Solver::growing`]), on time a move leaves
