@@ -108,6 +108,10 @@ impl PerfectPlayer {
     /// A perfect player around `solver`.
     #[must_use]
     pub fn with_solver(solver: Solver) -> PerfectPlayer {
+        // the book is read now rather than at the first move, which would
+        // otherwise wait for it, or for the thread reading it first (the
+        // live analysis's, of the lowest priority)
+        let _ = book::shipped();
         PerfectPlayer {
             memory: solver.memory,
             sharing: solver.sharing,
