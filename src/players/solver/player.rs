@@ -574,7 +574,10 @@ mod tests {
         let thread = std::thread::spawn(move || ponder(&mut solver(), &next, Side::South, &limits));
         let until = Instant::now() + Duration::from_secs(60);
         while !ahead.iter().all(|b| observer.table_move(b).is_some()) {
-            assert!(!thread.is_finished() && Instant::now() < until, "never solved");
+            assert!(
+                !thread.is_finished() && Instant::now() < until,
+                "never solved"
+            );
             std::thread::sleep(Duration::from_millis(1));
         }
         let built = observer.endgame().0;
