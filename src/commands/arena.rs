@@ -106,24 +106,17 @@ impl MoveTimes {
     }
 
     fn json(&self) -> serde_json::Value {
-        let MoveStats {
-            mean,
-            p50,
-            p95,
-            max,
-        } = self.stats();
+        let s = self.stats();
         let r = |x: f64| (x * 1000.0).round() / 1000.0;
-        json!({ "mean": r(mean), "p50": r(p50), "p95": r(p95), "max": r(max) })
+        json!({ "mean": r(s.mean), "p50": r(s.p50), "p95": r(s.p95), "max": r(s.max) })
     }
 
     fn summary(&self) -> String {
-        let MoveStats {
-            mean,
-            p50,
-            p95,
-            max,
-        } = self.stats();
-        format!("mean {mean:.2} ms, p50 {p50:.2} ms, p95 {p95:.2} ms, max {max:.2} ms")
+        let s = self.stats();
+        format!(
+            "mean {:.2} ms, p50 {:.2} ms, p95 {:.2} ms, max {:.2} ms",
+            s.mean, s.p50, s.p95, s.max
+        )
     }
 }
 
