@@ -308,7 +308,7 @@ const ANALYSIS_DB_SCALE: u32 = 1;
 /// (a round's analysis: 15.8 s of CPU, 2.1 s of it the system's, with 16
 /// seeds and a 64 MiB table 8.4 s and 0.3 s; see docs/PERFORMANCE.md).
 /// A position whose search visits more positions than the table has
-/// entries overflows it (an opening far from the book:
+/// entries ([`Solver::table_entries`]) overflows it (an opening far from the book:
 /// 222 M positions in this table, 87 M with a solve's table and
 /// database), and for the positions before it the table may grow to the
 /// solver's memory ([`Analyst::with_fixed_table`] keeps it).
@@ -510,7 +510,8 @@ impl Analyst {
             Some(v) => self.solver.solve_at_least(board, &limits, true, v),
             None => self.solver.solve_bounded(board, &limits, true),
         };
-        if self.grows && self.solver.nodes > self.solver.table_entries() {
+        let entries = self.solver.table_entries() as u64;
+        if self.grows && self.solver.nodes > entries {
             // the table overflowed: the positions before want a solve's
             self.solver.raise_table_limit(usize::MAX);
         }
@@ -947,11 +948,13 @@ mod tests {
     /// The referee's bounds of what is still to come from `board` for its
     /// mover: a forward search of every line, memoised, with no shared
     /// code with the analysis's search ([`crate::players::oware::tests::forward`]);
-    /// equal bounds are the exact value whatever the history.
+    /// equal bounds are the exact value whatever the history. Twenty plies
+    /// prove every position of these rounds that the analysis proves;
+    /// forty took 2.8 times the CPU (7.6 s against 2.7 s).
     fn oware_future(board: &OwareBoard, memo: &mut OwareMemo) -> (i32, i32) {
         let played_out =
             OwareBoard::played_out(OwareRules::ABAPA, &board.houses(), board.to_move()).unwrap();
-        crate::players::oware::tests::forward(&played_out, 40, memo)
+        crate::players::oware::tests::forward(&played_out, 20, memo)
     }
 
     use crate::players::oware::tests::Memo as OwareMemo;

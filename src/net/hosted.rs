@@ -49,8 +49,11 @@ pub enum Happening {
         /// Who said no.
         by: Side,
     },
-    /// Moves were taken back (both agreed): what is said of it.
+    /// Both agreed: `by`'s last move and the replies to it were taken
+    /// back (a screen's session takes them back too).
     Undone {
+        /// Whose move it was: they play again.
+        by: Side,
         /// "Took back 1 move: Alice plays again."
         text: String,
     },
@@ -103,7 +106,10 @@ pub fn happenings(events: Vec<SessionEvent>, m: &Match) -> Vec<Happening> {
                 outcome: m.outcome()?,
                 record: record.clone(),
             },
-            SessionEvent::TookBack(notice, _) => Happening::Undone { text: notice.text },
+            SessionEvent::TookBack(notice, _) => Happening::Undone {
+                by: m.position().to_move(),
+                text: notice.text,
+            },
             SessionEvent::RoundOpened(..) => Happening::NextRound,
             _ => return None,
         })

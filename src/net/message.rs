@@ -228,6 +228,18 @@ pub enum ToJoiner {
     },
 }
 
+impl ToJoiner {
+    /// The host's words when it ends the connection (it turned the joiner
+    /// away, or the joiner's program broke the protocol), safe to show.
+    #[must_use]
+    pub fn closing_words(&self) -> Option<String> {
+        match self {
+            ToJoiner::Refused { text } | ToJoiner::Error { text } => Some(super::remote_text(text)),
+            _ => None,
+        }
+    }
+}
+
 /// Why the host's session refused a joiner's move that crossed a change
 /// on the wire ([`ToJoiner::MoveRefused`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

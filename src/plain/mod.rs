@@ -265,11 +265,7 @@ impl<W: Write> LocalGame<W> {
             )?,
             Asking::Swap(side) => {
                 // the session's word for it, as typed here
-                let offers = self.session.open_commands();
-                let word = offers
-                    .iter()
-                    .find(|o| o.command == SessionCommand::Swap)
-                    .map_or("swap", |o| o.word);
+                let word = crate::session::commands::swap_offer(m.rules()).word;
                 let question =
                     swap_question(m.name(side), m.name(side.opponent()), &format!("'{word}'"));
                 write!(self.out, "{question} ({}): ", m.rules().letter_range(side))?;

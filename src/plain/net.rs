@@ -11,11 +11,11 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::game::Match;
+use crate::net::hosted::Happening;
 use crate::net::play::{
     Ask, HostGame, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, Show, names,
 };
 use crate::rules::Rules;
-use crate::session::Moved;
 
 use super::board;
 use super::lines::{LineGame, drive, spawn_input};
@@ -100,8 +100,12 @@ impl<W: Write> Show for Lines<W> {
         self.out.flush()
     }
 
-    /// The local game's printer: a move typed here is not announced.
-    fn moved(&mut self, m: &Match, moved: &Moved) -> io::Result<()> {
+    /// A kept move through the local game's printer (a move typed here is
+    /// not announced); the rest as every front end says it.
+    fn show(&mut self, m: &Match, what: &Happening) -> io::Result<()> {
+        let Happening::Moved(moved) = what else {
+            return crate::net::play::show_happening(self, m, what);
+        };
         self.cut()?;
         super::report_move(&mut self.out, self.animate, m, moved)?;
         self.out.flush()

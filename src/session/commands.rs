@@ -198,17 +198,21 @@ pub fn computer_offers(rules: &Rules) -> Vec<OpenCommand> {
 #[must_use]
 pub fn swap_offers(rules: &Rules) -> Vec<OpenCommand> {
     let mut offers = turn_offers(rules);
-    offers.insert(
-        0,
-        OpenCommand {
-            command: SessionCommand::Swap,
-            word: "swap",
-            key: command_key(rules, 'w'),
-            does: "swaps sides",
-            label: "swap",
-        },
-    );
+    offers.insert(0, swap_offer(rules));
     offers
+}
+
+/// The pie rule's `swap` on a board of `rules`, as [`swap_offers`] opens
+/// it: what the front ends name in the question.
+#[must_use]
+pub fn swap_offer(rules: &Rules) -> OpenCommand {
+    OpenCommand {
+        command: SessionCommand::Swap,
+        word: "swap",
+        key: command_key(rules, 'w'),
+        does: "swaps sides",
+        label: "swap",
+    }
 }
 
 /// The command of `offers` that `text` spells: its word (any case), or its

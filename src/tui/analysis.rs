@@ -36,6 +36,7 @@ use crate::tui::clipboard;
 use crate::tui::input::Input;
 use crate::tui::prefs::{Chosen, Kept, Prefs, PrefsWorld};
 use crate::tui::screen::Screen;
+use crate::tui::text::{columns, first_fitting, fit};
 use crate::tui::theme::Theme;
 
 /// The least window the screen is drawn in.
@@ -43,6 +44,13 @@ const MIN_WIDTH: u16 = 60;
 const MIN_HEIGHT: u16 = 20;
 /// Lines of the chart.
 const CHART_HEIGHT: u16 = 8;
+/// The table's columns besides the player's name: the cursor and turning
+/// point marks (2), the move (4), the pit (3), the best moves (9), the
+/// values before and after (6 each), the loss (4), and a space between
+/// each two.
+const TABLE_COLUMNS: usize = 2 + 4 + 3 + 9 + 6 + 6 + 4 + 6;
+/// The heading of the players' column, and its least width.
+const PLAYER_HEADING: &str = "player";
 /// Time per position of an analysis opened from another screen (the
 /// replay, the end of a round); `mancala analyze --think MS` sets it on
 /// the command line.
@@ -73,13 +81,34 @@ impl Drop for Job {
     }
 }
 
+/// What the screen has of the analysis.
+enum Figures {
+    /// Nothing yet.
+    Nothing,
+    /// A sketch, shown until the analysis is done.
+    Sketch(Analysis),
+    /// The analysis done.
+    Done(Analysis),
+}
+
+impl Figures {
+    /// The figures on screen, a sketch's or the analysis's.
+    fn figures(&self) -> Option<&Analysis> {
+        match self {
+            Figures::Nothing => None,
+            Figures::Sketch(a) | Figures::Done(a) => Some(a),
+        }
+    }
+}
+
 /// The analysis screen: the record, the analysis (once done) and the move
 /// the cursor is on.
 pub struct AnalysisView {
     record: Record,
-    analysis: Option<Analysis>,
-    /// Whether `analysis` is a sketch, shown until the analysis is done.
-    sketched: bool,
+    analysis: Figures,
+    /// Whether the position key is offered: the notation has words for
+    /// the record's game (the record stays for the screen's life).
+    copy_offered: bool,
     /// The sketch made for a watched analysis, until it comes.
     sketching: Option<Receiver<Analysis>>,
     progress: (usize, usize),
@@ -108,9 +137,9 @@ impl AnalysisView {
     pub fn ready(record: Record, analysis: Analysis, theme: Theme) -> AnalysisView {
         let total = analysis.south_values.len();
         AnalysisView {
+            copy_offered: clipboard::offered(&record.start_round().position()),
             record,
-            analysis: Some(analysis),
-            sketched: false,
+            analysis: Figures::Done(analysis),
             sketching: None,
             progress: (total, total),
             problem: None,
@@ -154,9 +183,9 @@ impl AnalysisView {
     /// The screen of `record` with no analysis yet, of `total` positions.
     fn waiting(record: Record, chosen: Chosen, total: usize) -> AnalysisView {
         AnalysisView {
+            copy_offered: clipboard::offered(&record.start_round().position()),
             record,
-            analysis: None,
-            sketched: false,
+            analysis: Figures::Nothing,
             sketching: None,
             progress: (0, total),
             problem: None,
@@ -181,7 +210,7 @@ impl AnalysisView {
         let mut view = AnalysisView::waiting(record, chosen, total);
         view.watch = Some(watch);
         view.poll();
-        if view.analysis.is_none() && view.problem.is_none() {
+        if view.analysis.figures().is_none() && view.problem.is_none() {
             // the figures at once, while the round's analysis goes on
             let (sender, sketching) = mpsc::channel();
             let spawned = std::thread::Builder::new()
@@ -199,21 +228,22 @@ impl AnalysisView {
     /// The analysis, once done (not its sketch).
     #[must_use]
     pub fn analysis(&self) -> Option<&Analysis> {
-        self.analysis.as_ref().filter(|_| !self.sketched)
+        match &self.analysis {
+            Figures::Done(analysis) => Some(analysis),
+            Figures::Nothing | Figures::Sketch(_) => None,
+        }
     }
 
     /// Shows `drawn`, a sketch, unless the analysis is done.
     fn show_sketch(&mut self, drawn: Analysis) {
-        if self.analysis.is_none() || self.sketched {
-            self.analysis = Some(drawn);
-            self.sketched = true;
+        if !matches!(self.analysis, Figures::Done(_)) {
+            self.analysis = Figures::Sketch(drawn);
         }
     }
 
     /// Shows the analysis done.
     fn show_done(&mut self, analysis: Analysis) {
-        self.analysis = Some(analysis);
-        self.sketched = false;
+        self.analysis = Figures::Done(analysis);
         self.sketching = None;
     }
 
@@ -334,7 +364,7 @@ impl AnalysisView {
 
     /// Reacts to a key or a tick.
     pub fn handle(&mut self, input: &Input) {
-        let moves = self.analysis.as_ref().map_or(0, |a| a.moves.len());
+        let moves = self.analysis.figures().map_or(0, |a| a.moves.len());
         let last = moves.saturating_sub(1);
         match input {
             Input::Key(key) if key.kind == KeyEventKind::Press => {
@@ -359,7 +389,7 @@ impl AnalysisView {
                     KeyCode::End => self.selected = last,
                     KeyCode::Char('n') => {
                         // the next turning point after the cursor, round the end
-                        if let Some(a) = &self.analysis {
+                        if let Some(a) = self.analysis.figures() {
                             let mut points = a.turning_points();
                             points.sort_unstable();
                             let next = points.iter().find(|&&i| i > self.selected);
@@ -400,7 +430,7 @@ impl AnalysisView {
     /// Whether the position key is offered: the analysis is on screen,
     /// and the notation has words for the game.
     fn copies(&self) -> bool {
-        self.analysis.is_some() && clipboard::offered(&self.record.start_round().position())
+        self.copy_offered && self.analysis.figures().is_some()
     }
 
     /// The position key: the position the chosen move was played in, on
@@ -410,13 +440,9 @@ impl AnalysisView {
             return;
         };
         stepper.seek(self.selected);
-        match clipboard::copy(&stepper.position()) {
-            Ok((said, line)) => {
-                self.note = Some(said);
-                self.copied = Some(line);
-            }
-            Err(said) => self.note = Some(said),
-        }
+        let (said, line) = clipboard::copy(&stepper.position());
+        self.note = Some(said);
+        self.copied = line;
     }
 
     /// The position line the key asked to copy, once.
@@ -460,16 +486,20 @@ impl AnalysisView {
             Constraint::Length(1),
         ])
         .areas(area);
-        frame.render_widget(
-            Line::styled(
-                format!(
-                    "Analysis of round {}: {} against {}",
-                    self.record.round, names[0], names[1]
-                ),
-                theme.title,
-            ),
-            title,
+        // long names keep the title whole by shortening its words
+        let (round, players) = (
+            self.record.round,
+            format!("{} against {}", names[0], names[1]),
         );
+        let heading = first_fitting(
+            &[
+                format!("Analysis of round {round}: {players}"),
+                format!("Round {round}: {players}"),
+                players,
+            ],
+            usize::from(title.width),
+        );
+        frame.render_widget(Line::styled(heading, theme.title), title);
         frame.render_widget(
             Line::styled(
                 format!(
@@ -481,7 +511,7 @@ impl AnalysisView {
             explain,
         );
         let mut bar = KeyBar::new();
-        match &self.analysis {
+        match self.analysis.figures() {
             None => {
                 let (done, total) = self.progress;
                 let text = self
@@ -497,7 +527,7 @@ impl AnalysisView {
             }
             Some(analysis) => {
                 self.draw_table(frame, table, analysis, theme);
-                if self.sketched {
+                if matches!(self.analysis, Figures::Sketch(_)) {
                     // the turning points wait for proven figures
                     let (done, total) = self.progress;
                     let text = format!(
@@ -531,12 +561,15 @@ impl AnalysisView {
     fn draw_table(&self, frame: &mut Frame, area: Rect, analysis: &Analysis, theme: &Theme) {
         let names = self.record.names();
         let rules = self.record.rules();
+        // the names take what the other columns leave, cut with `…` only
+        // where the screen is narrower than they are
+        let room = usize::from(area.width).saturating_sub(TABLE_COLUMNS);
         let width = names
             .iter()
-            .map(|n| n.chars().count())
+            .map(|n| columns(n))
             .max()
-            .unwrap_or(6)
-            .clamp(6, 16);
+            .unwrap_or(0)
+            .clamp(PLAYER_HEADING.len(), room.max(PLAYER_HEADING.len()));
         let turning = analysis.turning_points();
         let rows = usize::from(area.height.saturating_sub(1));
         // the window of rows keeps the cursor in sight
@@ -547,12 +580,12 @@ impl AnalysisView {
         let mut lines = vec![Line::styled(
             format!(
                 "  {:>4} {:<width$} {:<3} {:<9} {:>6} {:>6} {:>4}",
-                "move", "player", "pit", "best", "before", "after", "loss"
+                "move", PLAYER_HEADING, "pit", "best", "before", "after", "loss"
             ),
             theme.title,
         )];
         for (i, m) in analysis.moves.iter().enumerate().skip(first).take(rows) {
-            let name: String = names[m.side.index()].chars().take(width).collect();
+            let name = fit(names[m.side.index()], width);
             let pit = format!(
                 "{}{}",
                 rules.letter(m.pit).unwrap_or('?'),
@@ -562,9 +595,8 @@ impl AnalysisView {
             let cursor = if i == self.selected { "▶" } else { " " };
             let mark = if is_turning { "▼" } else { " " };
             let text = format!(
-                "{:>4} {:<width$} {:<3} {:<9} {:>6} {:>6} {:>4}",
+                "{:>4} {name} {:<3} {:<9} {:>6} {:>6} {:>4}",
                 m.ply,
-                name,
                 pit,
                 best_text(rules, m),
                 value_text(m.before),
@@ -812,6 +844,11 @@ mod tests {
     /// A whole round of Kalah(4,3) with mistakes in it: the pits taken in
     /// turn from a fixed pattern, whichever are legal.
     fn record() -> Record {
+        record_of("Alice", "Michael")
+    }
+
+    /// The same round between `south` and `north`.
+    fn record_of(south: &str, north: &str) -> Record {
         let rules = crate::rules::Rules::new(4, 3).unwrap();
         let mut board = crate::rules::Board::new(rules);
         let mut letters = Vec::new();
@@ -825,14 +862,17 @@ mod tests {
             letters.push(rules.letter(pit).unwrap().to_string());
         }
         Record::parse(&format!(
-            "mancala record 1\npits: 4\nseeds: 3\ncapture: always\nsowing: single\nsweep: owner\nsouth: Alice\nnorth: Michael\nstarter: south\nmoves: {}\n",
+            "mancala record 1\npits: 4\nseeds: 3\ncapture: always\nsowing: single\nsweep: owner\nsouth: {south}\nnorth: {north}\nstarter: south\nmoves: {}\n",
             letters.join(",")
         ))
         .unwrap()
     }
 
     fn analysed() -> AnalysisView {
-        let record = record();
+        analysed_of(record())
+    }
+
+    fn analysed_of(record: Record) -> AnalysisView {
         let analysis = Analyst::new()
             .round_from(
                 record.start_board(),
@@ -858,6 +898,41 @@ mod tests {
     fn the_screen_shows_the_moves_the_turning_points_and_the_chart() {
         let view = analysed();
         insta::assert_snapshot!(screen(&view, 80, 26));
+    }
+
+    #[test]
+    fn the_table_gives_the_names_the_room_they_need() {
+        // a computer's name, and a name of the most characters a name keeps
+        let long = "Maximiliana Konstantinopoulou-Wellington";
+        assert_eq!(long.chars().count(), crate::game::names::MAX_NAME_GRAPHEMES);
+        let view = analysed_of(record_of("Computer (perfect)", long));
+        let rows = |text: &str| -> Vec<String> {
+            text.lines()
+                .filter(|l| {
+                    l.trim_start_matches(['▶', '▼', ' '])
+                        .starts_with(char::is_numeric)
+                })
+                .map(str::to_string)
+                .collect()
+        };
+        for (width, height) in [(100, 30), (80, 24)] {
+            let text = screen(&view, width, height);
+            let rows = rows(&text);
+            assert!(
+                rows.iter().any(|r| r.contains(" Computer (perfect) ")),
+                "{text}"
+            );
+            assert!(rows.iter().any(|r| r.contains(long)), "{text}");
+            insta::assert_snapshot!(format!("long_names_at_{width}_by_{height}"), text);
+        }
+        // narrower than the names: cut, and said to be cut
+        let text = screen(&view, MIN_WIDTH, 24);
+        assert!(
+            rows(&text)
+                .iter()
+                .any(|r| r.contains(" Maximiliana Konstan… ")),
+            "{text}"
+        );
     }
 
     #[test]
@@ -905,7 +980,8 @@ mod tests {
     /// The screen of `view` once its sketch is drawn (at most 20 s).
     fn sketched(view: &mut AnalysisView) -> String {
         let t0 = Instant::now();
-        while !view.sketched && t0.elapsed() < Duration::from_secs(20) {
+        while !matches!(view.analysis, Figures::Sketch(_)) && t0.elapsed() < Duration::from_secs(20)
+        {
             std::thread::sleep(Duration::from_millis(5));
             view.handle(&Input::Tick);
         }
@@ -1063,7 +1139,10 @@ mod tests {
     fn the_zero_label_sits_on_the_zero_line() {
         let mut view = analysed();
         // a lopsided round: +10 at best, -22 at worst
-        let values = &mut view.analysis.as_mut().unwrap().south_values;
+        let Figures::Done(analysis) = &mut view.analysis else {
+            panic!("analysed");
+        };
+        let values = &mut analysis.south_values;
         let n = values.len();
         for (i, v) in values.iter_mut().enumerate() {
             let value = if i < n / 3 { 10 } else { -22 };

@@ -6,8 +6,9 @@
 //! typed commands (play a pit, ask to take back, yes or no, quit) to the
 //! friend's seat on the host ([`HostEngine`]), the joiner's messages to
 //! the host ([`JoinEngine`], around the connection), and brings back what
-//! comes: the host's kept moves (on the joiner, its messages), which the
-//! screen's session follows, each sown seed by seed. Both say the same
+//! comes: what happened in the host's session (on the joiner, the host's
+//! messages), which the screen's session follows, each move sown seed by
+//! seed. Both say the same
 //! words as plain mode; the screen loop polls both.
 
 use std::io;
@@ -24,7 +25,7 @@ use crate::net::play::{
     Ask, Command, FriendSeat, HostIn, HostSetup, JoinIn, JoinLink, JoinSetup, Linked, Show,
 };
 use crate::rules::Rules;
-use crate::session::{Moved, Session};
+use crate::session::Session;
 use crate::store::Keeper;
 use crate::tui::game::app::{App, Shown};
 use crate::tui::game::computer::Worker;
@@ -63,33 +64,10 @@ impl Show for Feed {
         self.board(waiting)
     }
 
-    /// The screen's session plays each move the host's session kept.
-    fn moved(&mut self, _: &Match, moved: &Moved) -> io::Result<()> {
-        let command = Command::Play(moved.played.pit());
-        self.news.push(Shown::Kept(moved.played.mover(), command));
+    /// The screen takes what happened as it is ([`Shown::Happened`]).
+    fn show(&mut self, _: &Match, what: &Happening) -> io::Result<()> {
+        self.news.push(Shown::Happened(what.clone()));
         Ok(())
-    }
-
-    fn show(&mut self, m: &Match, what: &Happening) -> io::Result<()> {
-        match what {
-            // The screen's session words a move and the round's result
-            // itself (moved), as in a local match.
-            Happening::RoundOver { record, .. } => {
-                if let Some(path) = record {
-                    self.news
-                        .push(Shown::Recorded(crate::tui::game::world::recorded_note(
-                            path,
-                        )));
-                }
-                Ok(())
-            }
-            Happening::NextRound => {
-                self.news
-                    .push(Shown::Kept(HOST_SIDE, Command::Answer(true)));
-                Ok(())
-            }
-            other => crate::net::play::show_happening(self, m, other),
-        }
     }
 }
 
@@ -178,8 +156,8 @@ impl NetEnd for JoinEngine {
             match message {
                 _ if !self.link.is_current(id) => {}
                 Ok(ToJoiner::Ping) => {}
-                Ok(ToJoiner::Error { text } | ToJoiner::Refused { text }) => {
-                    self.news.push(Shown::Say(crate::net::remote_text(&text)));
+                Ok(message) if message.closing_words().is_some() => {
+                    self.news.extend(message.closing_words().map(Shown::Say));
                     return Ok(Some(ExitCode::FAILURE));
                 }
                 Ok(end @ (ToJoiner::Finished | ToJoiner::Leave)) => {
@@ -384,7 +362,6 @@ mod tests {
     use crate::net::resume::HostNote;
     use crate::rules::{Game, NoTrace, Side};
     use crate::tui::game::testing::{ch, render};
-    use crate::tui::theme::Theme;
 
     /// Alice hosts Kalah, moving first.
     fn alice_hosts() -> HostSetup {
@@ -402,8 +379,9 @@ mod tests {
     /// Michael h: Alice has a move to take back), answering `n` to the
     /// resume question shows the new match that waits for a friend: no
     /// move of the declined match on the board, and no take-back offered
-    /// or sent. (Before the fix the saved board stayed, with "u take
-    /// back" in the key bar, until the friend joined.)
+    /// or sent, and nothing said of it in the log. (Before the fixes the
+    /// saved board stayed, with "u take back" in the key bar, until the
+    /// friend joined; the log kept the declined match's summary.)
     #[test]
     fn declining_the_resume_question_shows_a_fresh_start_without_take_back() {
         let t0 = Instant::now();
@@ -421,15 +399,8 @@ mod tests {
         };
         seat.offering(saved, note).unwrap();
         let mut engine = HostEngine { seat, rx };
-        let session = Session::following(setup.waiting_match(), Keeper::new(None));
-        let app = App::start(
-            session,
-            PlayOptions::default(),
-            Theme::monochrome(),
-            (80, 24),
-            t0,
-        );
-        let mut app = app.networked(HOST_SIDE);
+        let waiting = setup.waiting_match();
+        let mut app = crate::tui::game::app::remote::tests::host_screen(waiting, None, t0);
         for shown in engine.drain() {
             app.on_shown(shown, t0);
         }
@@ -445,6 +416,12 @@ mod tests {
             app.on_shown(shown, t0);
         }
         let screen = render(&app, 80, 24);
+        let log: Vec<&str> = app.notes().log().iter().map(|n| n.text.as_str()).collect();
+        assert!(
+            !log.iter().any(|l| l.contains("unfinished match")),
+            "nothing said of the declined match stays: {log:?}"
+        );
+        assert!(log.iter().any(|l| l.starts_with("Listening on")), "{log:?}");
         assert!(app.game().moves().is_empty(), "a fresh start: {screen}");
         assert_eq!(app.game().name(Side::North), "your friend", "{screen}");
         assert!(!screen.contains("take back"), "{screen}");
@@ -472,14 +449,12 @@ mod tests {
             record: Some(record),
         };
         feed.show(&m, &over).unwrap();
-        let said: Vec<String> = feed
-            .news
-            .iter()
-            .filter_map(|n| match n {
-                Shown::Recorded(text) => Some(text.clone()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(said, ["Round recorded in ~/records/r1.txt."]);
+        let t0 = Instant::now();
+        let mut app = crate::tui::game::app::remote::tests::host_screen(m, None, t0);
+        for shown in std::mem::take(&mut feed.news) {
+            app.on_shown(shown, t0);
+        }
+        let said = app.notes().round_note().map(|n| n.text.as_str());
+        assert_eq!(said, Some("Round recorded in ~/records/r1.txt."));
     }
 }

@@ -21,6 +21,27 @@ pub fn first_fitting(wordings: &[String], width: usize) -> String {
         .unwrap_or_default()
 }
 
+/// `text` in exactly `width` columns: padded with spaces, or cut with `…`
+/// as its last column where it is longer.
+#[must_use]
+pub fn fit(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    if columns(text) <= width {
+        out.push_str(text);
+    } else if width > 0 {
+        for c in text.chars() {
+            if columns(&out) + columns(c.encode_utf8(&mut [0; 4])) > width - 1 {
+                break;
+            }
+            out.push(c);
+        }
+        out.push('…');
+    }
+    let pad = width.saturating_sub(columns(&out));
+    out.extend(std::iter::repeat_n(' ', pad));
+    out
+}
+
 /// `text` wrapped at spaces into lines of at most `width` columns; lines
 /// after the first start with `indent` spaces (a hanging indent, so that a
 /// bullet's continuation lines up under its words). A path breaks after a
@@ -80,6 +101,15 @@ fn word<'a>(text: &'a str, whitespace: &'a str) -> textwrap::core::Word<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fitting_pads_or_cuts_to_the_columns_exactly() {
+        assert_eq!(fit("Alice", 8), "Alice   ");
+        assert_eq!(fit("Alexandria", 8), "Alexand…");
+        // a wide character is two columns: cut before one that would not fit
+        assert_eq!(fit("名前名前", 6), "名前… ");
+        assert_eq!(fit("x", 0), "");
+    }
 
     #[test]
     fn wrapping_keeps_words_whole_and_indents_continuations() {

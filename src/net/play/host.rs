@@ -85,11 +85,9 @@ impl<S: Show> HostGame<S> {
         }
         // What was typed answers the questions as they come, in order:
         // a line typed ahead waits for the question it answers.
-        while let Some(input) = self.typed_ahead.pop_front() {
-            if !self.ready_for(&input) {
-                self.typed_ahead.push_front(input);
-                break;
-            }
+        while let Some(input) = self.typed_ahead.front().filter(|i| self.ready_for(i)) {
+            let input = input.clone();
+            self.typed_ahead.pop_front();
             // An answer to the resume question changes no question yet.
             let changed = !self.seat.is_offering();
             if let Some(code) = self.take_input(input)? {

@@ -63,18 +63,12 @@ impl JoinLink {
             link::connect(&setup.addresses, &setup.code, &setup.name, None)
                 .map_err(|e| link::join_failure(&setup.address, &setup.code, &e))?;
         link::spawn_reader(receiver, tx.clone(), move |m| JoinIn::Net(1, m));
-        let (state, seat_key) = match first {
-            ToJoiner::Welcome {
-                state, seat_key, ..
-            } => (state, seat_key),
-            ToJoiner::Refused { text } | ToJoiner::Error { text } => {
-                return Err(crate::net::remote_text(&text));
-            }
-            _ => {
-                return Err(
-                    "The host answered with something other than a welcome; try again.".into(),
-                );
-            }
+        let ToJoiner::Welcome {
+            state, seat_key, ..
+        } = first
+        else {
+            let other = "The host answered with something other than a welcome; try again.";
+            return Err(first.closing_words().unwrap_or_else(|| other.into()));
         };
         let joined = JoinLink {
             setup,
@@ -179,13 +173,10 @@ impl JoinLink {
                 let id = self.conn;
                 link::spawn_reader(receiver, self.tx.clone(), move |m| JoinIn::Net(id, m));
                 self.sender = sender;
-                match &first {
-                    ToJoiner::Welcome { seat_key, .. } => self.seat_key = Some(seat_key.clone()),
-                    ToJoiner::Refused { text } | ToJoiner::Error { text } => {
-                        return Linked::Failed(Some(crate::net::remote_text(text)));
-                    }
-                    _ => return Linked::Failed(None),
-                }
+                let ToJoiner::Welcome { seat_key, .. } = &first else {
+                    return Linked::Failed(first.closing_words());
+                };
+                self.seat_key = Some(seat_key.clone());
                 self.lost = None;
                 self.last_sent = Instant::now();
                 Linked::Welcome(first)
@@ -238,8 +229,9 @@ fn following(
     Ok((Session::following(m, keeper), warning))
 }
 
-/// The sentences that greet the joiner's player in `m`: who plays whom,
-/// the rules (not again after a reconnection).
+/// The sentences that greet the joiner's player in `m`, every front end's:
+/// who plays whom, the rules and the keys (not again after a
+/// reconnection).
 #[must_use]
 pub fn greeting(m: &Match, again: bool) -> Vec<String> {
     if again {
@@ -252,15 +244,8 @@ pub fn greeting(m: &Match, again: bool) -> Vec<String> {
             m.name(JOINER_SIDE)
         ),
         format!("Rules: {}.", m.config().rules_text()),
+        super::help_text(m.rules(), JOINER_SIDE),
     ]
-}
-
-/// What the player is told when the host left: the match waits there.
-#[must_use]
-pub fn host_left(host: &str) -> String {
-    format!(
-        "The match is saved on {host}'s machine: join again with the same command when {host} hosts it again."
-    )
 }
 
 /// What the player is told when the host's events cannot be followed.
@@ -271,7 +256,7 @@ pub fn cannot_go_on(why: impl std::fmt::Display) -> String {
 
 /// What the player is told on leaving.
 #[must_use]
-pub fn you_left(host: &str) -> String {
+fn you_left(host: &str) -> String {
     format!(
         "You left the match; it stays saved on {host}'s machine: join again with the same command while {host} hosts it."
     )
@@ -355,20 +340,9 @@ impl<S: Show> JoinGame<S> {
                 Ok(Some(ExitCode::FAILURE))
             }
             Linked::Welcome(first) => {
-                let again = match self.f.follow(&mut self.session, first) {
-                    Ok(Followed::Welcomed(again)) => again,
-                    Ok(_) => None,
-                    Err(e) => {
-                        self.show.say(&cannot_go_on(e))?;
-                        return Ok(Some(ExitCode::FAILURE));
-                    }
-                };
-                self.welcomed(true)?;
-                if let Some(again) = again {
-                    self.link.send(&again);
-                }
+                let ended = self.on_message(first)?;
                 self.prompt()?;
-                Ok(None)
+                Ok(ended)
             }
         }
     }
@@ -404,11 +378,9 @@ impl<S: Show> JoinGame<S> {
             self.prompt()?;
         }
         // What was typed answers the questions as they come, in order.
-        while let Some(input) = self.typed_ahead.pop_front() {
-            if !self.ready_for(&input) {
-                self.typed_ahead.push_front(input);
-                break;
-            }
+        while let Some(input) = self.typed_ahead.front().filter(|i| self.ready_for(i)) {
+            let input = input.clone();
+            self.typed_ahead.pop_front();
             let changed = match input {
                 LineInput::Line(line) => {
                     self.show.echo(&line)?;
@@ -457,11 +429,7 @@ impl<S: Show> JoinGame<S> {
         for line in greeting(self.session.current(), again) {
             self.show.say(&line)?;
         }
-        let m = self.session.current();
-        if !again {
-            self.show.help(m.rules(), JOINER_SIDE)?;
-        }
-        self.show.round_start(m)
+        self.show.round_start(self.session.current())
     }
 
     fn leave(&mut self) -> io::Result<ExitCode> {
@@ -471,8 +439,8 @@ impl<S: Show> JoinGame<S> {
     }
 
     fn on_message(&mut self, message: ToJoiner) -> io::Result<Option<ExitCode>> {
-        if let ToJoiner::Error { text } | ToJoiner::Refused { text } = &message {
-            self.show.say(&crate::net::remote_text(text))?;
+        if let Some(words) = message.closing_words() {
+            self.show.say(&words)?;
             return Ok(Some(ExitCode::FAILURE));
         }
         let followed = match self.f.follow(&mut self.session, message) {
@@ -483,15 +451,16 @@ impl<S: Show> JoinGame<S> {
                 return Ok(Some(ExitCode::FAILURE));
             }
         };
+        if let Followed::Welcomed(again) = followed {
+            // Reconnected: the move the host never saved goes again.
+            self.welcomed(true)?;
+            again.iter().for_each(|message| self.link.send(message));
+            return Ok(None);
+        }
         for what in followed.happenings(self.session.current()) {
             self.show.show(self.session.current(), &what)?;
             match what {
-                Happening::Finished => {
-                    self.link.close();
-                    return Ok(Some(ExitCode::SUCCESS));
-                }
-                Happening::Left { .. } => {
-                    self.show.say(&host_left(&self.host_name()))?;
+                Happening::Finished | Happening::Left { .. } => {
                     self.link.close();
                     return Ok(Some(ExitCode::SUCCESS));
                 }
@@ -631,8 +600,8 @@ impl Follower {
     }
 
     /// The player's `command` in `m`: what goes to the host (checked here
-    /// first, so that nothing the host would refuse is sent), what the
-    /// player is told.
+    /// first, so that nothing the host would refuse is sent; leaving is
+    /// said to the host), what the player is told.
     pub fn command(&mut self, m: &Match, command: Command) -> (Option<ToHost>, Option<String>) {
         let host = m.name(HOST_SIDE);
         let round_over = m.outcome().is_some();
@@ -686,6 +655,7 @@ impl Follower {
                     (Some(ToHost::Move { at, pit: letter }), None)
                 }
             }
+            Command::Quit => (Some(ToHost::Leave), Some(you_left(host))),
             // Not offered over the network.
             _ => (None, None),
         }
@@ -720,7 +690,6 @@ impl Follower {
         }
         let news = |what| Ok(Followed::News(what));
         let events = match message {
-            ToJoiner::Error { text } | ToJoiner::Refused { text } => return disagree(text),
             ToJoiner::Moved { at, by, pit } => {
                 if at != here {
                     return disagree(format!(
@@ -794,7 +763,9 @@ impl Follower {
             }
             ToJoiner::Finished => return news(Happening::Finished),
             ToJoiner::Leave => return news(Happening::Left { side: HOST_SIDE }),
-            ToJoiner::Ping => return Ok(Followed::Nothing),
+            // Ping; the host's closing words end the connection before
+            // they would be followed (`ToJoiner::closing_words`).
+            _ => return Ok(Followed::Nothing),
         };
         Ok(Followed::Events(events))
     }

@@ -26,7 +26,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use super::code::JoinCode;
-use super::hosted::Happening;
+use super::hosted::{HOST_SIDE, Happening};
 use super::link::HostEvent;
 use super::message::{OpenQuestion, ToJoiner};
 use super::session::SessionError;
@@ -34,7 +34,6 @@ use crate::game::messages::round_goes_on;
 use crate::game::{Match, MatchConfig, Seat, match_score_line, outcome_message};
 use crate::players::PlayerKind;
 use crate::rules::{Rules, Side};
-use crate::session::Moved;
 use crate::store::RESUME_QUESTION;
 
 mod friend;
@@ -43,9 +42,7 @@ mod joiner;
 
 pub use friend::FriendSeat;
 pub use host::HostGame;
-pub use joiner::{
-    Followed, Follower, JoinGame, JoinLink, Linked, cannot_go_on, greeting, host_left, you_left,
-};
+pub use joiner::{Followed, Follower, JoinGame, JoinLink, Linked, cannot_go_on, greeting};
 
 /// What `mancala host` was asked for.
 #[derive(Clone, Debug)]
@@ -177,11 +174,6 @@ pub trait Show {
     fn declined(&mut self, _waiting: &Match) -> io::Result<()> {
         Ok(())
     }
-    /// A kept move, as the session made it: `m` is the match after it.
-    ///
-    /// # Errors
-    /// When the output fails.
-    fn moved(&mut self, m: &Match, moved: &Moved) -> io::Result<()>;
 
     /// The match score.
     ///
@@ -266,6 +258,16 @@ pub fn news_lines(m: &Match, what: &Happening) -> Vec<String> {
                 match_score_line(m.tally(), names(m)),
             ];
         }
+        // On the joiner's end: the match waits on the host's machine.
+        Happening::Left { side: HOST_SIDE } => {
+            let host = name(HOST_SIDE);
+            return vec![
+                format!("{host} left the match."),
+                format!(
+                    "The match is saved on {host}'s machine: join again with the same command when {host} hosts it again."
+                ),
+            ];
+        }
         Happening::Left { side } => format!("{} left the match.", name(*side)),
         Happening::Note(text) => format!("Note: {text}"),
         Happening::Said(text) => text.clone(),
@@ -285,7 +287,6 @@ pub fn show_happening<S: Show + ?Sized>(
     what: &Happening,
 ) -> io::Result<()> {
     match what {
-        Happening::Moved(moved) => show.moved(m, moved)?,
         Happening::RoundOver { outcome, record } => {
             show.say(&outcome_message(*outcome, m.position().score(), names(m)))?;
             show.tally(m)?;
@@ -293,7 +294,7 @@ pub fn show_happening<S: Show + ?Sized>(
                 show.say(&format!("Round recorded in {}.", path.display()))?;
             }
         }
-        Happening::Undone { text } => {
+        Happening::Undone { text, .. } => {
             show.say(text)?;
             show.board(m)?;
         }

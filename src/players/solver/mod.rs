@@ -1216,11 +1216,11 @@ impl Solver {
         self.table.as_ref().map_or(0, TableMemory::bytes)
     }
 
-    /// The positions the table holds now (0 before the first use): a
-    /// search of more overflows it.
+    /// The entries the table holds now (0 before the first use): a search
+    /// that visits more positions overwrites what it proved.
     #[must_use]
-    pub fn table_entries(&self) -> u64 {
-        (self.table_bytes() / table::ENTRY_BYTES) as u64
+    pub fn table_entries(&self) -> usize {
+        self.table.as_ref().map_or(0, TableMemory::entries)
     }
 
     /// The same with an eagerly built database of at most `2^(seeds / 2 +

@@ -193,6 +193,11 @@ impl TableMemory {
         }
     }
 
+    /// Entries the table holds at most.
+    pub fn entries(&self) -> usize {
+        self.bytes() / BUCKET_BYTES * WAYS
+    }
+
     /// Bytes allocated.
     pub fn bytes(&self) -> usize {
         let len = match &self.buckets {
@@ -396,6 +401,8 @@ mod tests {
     fn a_table_starts_empty_in_whole_cache_lines_and_keeps_its_entries() {
         let mut memory = TableMemory::with_bytes(8 << 20);
         assert_eq!(memory.bytes(), 8 << 20);
+        // eight bytes an entry
+        assert_eq!(memory.entries(), (8 << 20) / 8);
         let t = memory.table();
         assert_eq!(t.buckets.len(), (8 << 20) / 64);
         for bucket in t.buckets {

@@ -139,13 +139,9 @@ impl ReplayView {
                 // The position on the board: a move being sown is shown
                 // whole first.
                 self.animation = None;
-                match clipboard::copy(&self.stepper.position()) {
-                    Ok((said, line)) => {
-                        self.note = Some(said);
-                        self.copied = Some(line);
-                    }
-                    Err(said) => self.note = Some(said),
-                }
+                let (said, line) = clipboard::copy(&self.stepper.position());
+                self.note = Some(said);
+                self.copied = line;
             }
             ReplayKey::Help => {
                 // The board stands still behind the help.

@@ -220,13 +220,9 @@ impl App {
         if matches!(self.mode, Mode::Sowing(_)) {
             self.finish_sowing(now);
         }
-        match clipboard::copy(&self.session.current().position()) {
-            Ok((said, line)) => {
-                self.notes.say(Note::plain(said));
-                self.copied = Some(line);
-            }
-            Err(said) => self.notes.say(Note::plain(said)),
-        }
+        let (said, line) = clipboard::copy(&self.session.current().position());
+        self.notes.say(Note::plain(said));
+        self.copied = line;
     }
 
     fn open_help(&mut self) {

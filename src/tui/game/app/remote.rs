@@ -6,10 +6,10 @@
 //! host's session, shown as a local match shows its own, and what the
 //! network game asks this player decides whose turn it is. The joiner's
 //! screen follows the host's messages ([`Shown::Host`], see
-//! [`crate::net::play::Follower`]); the host's carries out each move and
-//! new round its session kept ([`Shown::Kept`]), and a take-back brings
-//! the host's match ([`Shown::Board`]). Both are the same
-//! [`App`] as a local match (board, cursor, key bar, ★ notes, header,
+//! [`crate::net::play::Follower`]); the host's is told what happened in
+//! the host's session as plain mode is ([`Shown::Happened`], a
+//! [`Happening`]), and carries out each move, take-back and new round
+//! that session kept. Both are the same [`App`] as a local match (board, cursor, key bar, ★ notes, header,
 //! `+ - t ?`, the quit question), and turn the keys that only the network
 //! has into the commands the network game carries out
 //! ([`App::take_commands`]). What only the network has (waiting for the
@@ -26,9 +26,7 @@ use super::{App, Mode, Note, Overlay, Tone, key_name};
 use crate::game::Match;
 use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE};
 use crate::net::message::{ToHost, ToJoiner};
-use crate::net::play::{
-    Ask, Command, Followed, Follower, cannot_go_on, greeting, help_text, host_left, opening,
-};
+use crate::net::play::{Ask, Command, Followed, Follower, cannot_go_on, greeting, opening};
 use crate::rules::{Pit, Side};
 use crate::session::SessionCommand;
 use crate::tui::game::keys::Does;
@@ -40,15 +38,14 @@ pub enum Shown {
     Say(String),
     /// What the player is asked now.
     Ask(Ask),
-    /// The host's match as it stands (after a welcome, a take-back, a new
-    /// round): the joiner's screen takes it; the host's shows it until
-    /// there is a match of its own ([`Shown::Start`]).
+    /// The host's match as it stands (an unfinished match offered, the
+    /// match the friend joined): the host's screen takes it.
     Board(Box<Match>),
-    /// The host's session kept this command of `side`'s player (a move,
-    /// the next round): the screen's session carries it out too.
-    Kept(Side, SessionCommand),
-    /// Where the round that just ended was recorded.
-    Recorded(String),
+    /// What happened in the host's session, as plain mode is told it too
+    /// ([`crate::net::play::Show::show`]): the host's screen's session
+    /// carries out each change (a move, a take-back both agreed to, the
+    /// next round), the rest is said.
+    Happened(Happening),
     /// A message of the host's, for the joiner's screen to follow.
     Host(Box<ToJoiner>),
     /// The network game ended with this exit code.
@@ -113,13 +110,18 @@ impl App {
     #[must_use]
     pub fn following(self, said: Vec<String>) -> App {
         let mut app = self.networked(JOINER_SIDE);
-        let m = app.session.current();
-        let mut lines = said;
-        lines.extend(greeting(m, false));
-        lines.push(help_text(m.rules(), JOINER_SIDE));
-        lines.push(opening(m).text);
-        app.notes.log_lines(lines.into_iter().map(Note::plain));
+        app.notes.log_lines(said.into_iter().map(Note::plain));
+        app.greet(false);
         app
+    }
+
+    /// The joiner's screen greets its player in the host's match (the
+    /// same words as plain mode, [`greeting`]), and says the round.
+    fn greet(&mut self, again: bool) {
+        let m = self.session.current();
+        let mut lines = greeting(m, again);
+        lines.push(opening(m).text);
+        self.notes.log_lines(lines.into_iter().map(Note::plain));
     }
 
     /// The messages for the host since the last call, in order (the
@@ -285,27 +287,17 @@ impl App {
                     self.next_turn(now);
                 }
             }
-            Shown::Kept(side, command) => {
-                self.cancel_thinking();
-                let before = self.session.asking();
-                let events = self.session.handle_for(side, command);
-                self.show_events(events, before, now);
-                if !matches!(self.mode, Mode::Sowing(_)) {
-                    self.next_turn(now);
-                }
-            }
+            Shown::Happened(what) => self.happened(what, now),
+            // Another match than the one on show (offered, declined, joined).
             Shown::Board(m) => {
                 self.settle();
-                let shown = self.game();
-                if shown.round() != m.round() || shown.rules() != m.rules() {
-                    self.cursor = [None; 2];
-                    self.notes.set_round_note(None);
-                }
+                self.cursor = [None; 2];
+                self.notes.set_round_note(None);
+                self.notes.hush();
                 self.session.follow(*m);
                 self.hint = None;
                 self.next_turn(now);
             }
-            Shown::Recorded(text) => self.round_recorded(text),
             Shown::Host(message) => self.follow_host(*message, now),
             Shown::Ended(code) => {
                 if let Some(remote) = self.remote.as_mut() {
@@ -332,39 +324,50 @@ impl App {
         };
         match follower.follow(&mut self.session, message) {
             Err(e) => {
+                remote.outbox.push(ToHost::Leave);
                 self.warn(cannot_go_on(e));
-                if let Some(remote) = self.remote.as_mut() {
-                    remote.outbox.push(ToHost::Leave);
-                    remote.ended = Some(1);
-                }
-                self.cancel_thinking();
-                self.quit = true;
-                return;
+                return self.show_now(Shown::Ended(1), now);
             }
             Ok(Followed::Events(events)) => {
                 self.show_events(events, before, now);
             }
-            Ok(Followed::News(what)) => {
-                let m = self.session.current();
-                let mut lines = crate::net::play::news_lines(m, &what);
-                if let Happening::Left { side } = what {
-                    lines.push(host_left(m.name(side)));
-                }
-                self.notes.log_lines(lines.into_iter().map(Note::plain));
-            }
+            Ok(Followed::News(what)) => self.happened(what, now),
             Ok(Followed::Welcomed(again)) => {
                 remote.outbox.extend(again);
                 self.settle();
                 self.cursor = [None; 2];
                 self.hint = None;
-                let m = self.session.current();
-                let mut lines = greeting(m, true);
-                lines.push(opening(m).text);
-                self.notes.log_lines(lines.into_iter().map(Note::plain));
+                self.greet(true);
             }
             Ok(Followed::Nothing) => {}
         }
         self.refresh_ask(now);
+    }
+
+    /// Shows what happened in the host's session, on either end: a
+    /// change of the match is carried out by the screen's session as the
+    /// host's kept it (the host's screen; the joiner's follows the host's
+    /// messages), and news is said in plain mode's words.
+    fn happened(&mut self, what: Happening, now: Instant) {
+        let (side, command) = match what {
+            Happening::Moved(moved) => (moved.played.mover(), Command::Play(moved.played.pit())),
+            Happening::Undone { by, .. } => (by, Command::TakeBack(by)),
+            Happening::NextRound => (HOST_SIDE, Command::Answer(true)),
+            Happening::RoundOver {
+                record: Some(path), ..
+            } => return self.round_recorded(crate::tui::game::world::recorded_note(&path)),
+            news => {
+                let lines = crate::net::play::news_lines(self.session.current(), &news);
+                return self.notes.log_lines(lines.into_iter().map(Note::plain));
+            }
+        };
+        self.cancel_thinking();
+        let before = self.session.asking();
+        let events = self.session.handle_for(side, command);
+        self.show_events(events, before, now);
+        if !matches!(self.mode, Mode::Sowing(_)) {
+            self.next_turn(now);
+        }
     }
 
     /// The joiner's screen: what the host asks now, and what the player
@@ -393,22 +396,13 @@ impl App {
             remote.commands.push(command);
             return;
         };
-        let m = self.session.current();
-        let (send, say) = match command {
-            Command::Quit => (
-                Some(ToHost::Leave),
-                Some(crate::net::play::you_left(m.name(HOST_SIDE))),
-            ),
-            command => follower.command(m, command),
-        };
+        let (send, say) = follower.command(self.session.current(), command);
         remote.outbox.extend(send);
-        if let Some(text) = say {
-            self.notes.log_lines([Note::plain(text)]);
-        }
+        self.notes.log_lines(say.map(Note::plain));
     }
 
     /// The joiner chose `pit` (already checked with the rules): the host
-    /// decides it; the board waits for its word ([`Shown::Kept`]).
+    /// decides it; the board waits for its word (its `Moved`).
     pub(super) fn send_move(&mut self, pit: Pit) {
         self.send(Command::Play(pit));
         self.answered();
@@ -422,6 +416,10 @@ impl App {
 
     /// `y` or `n` to the question the network game asked.
     pub(super) fn answer_remote(&mut self, yes: bool) {
+        if !yes && self.remote_resume_question() {
+            // Declined: what was said of the saved match goes with it.
+            self.notes.clear_log();
+        }
         self.send(Command::Answer(yes));
         self.answered();
     }
@@ -489,7 +487,7 @@ impl App {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::time::{Duration, Instant};
 
     use crossterm::event::KeyCode;
@@ -661,6 +659,24 @@ mod tests {
         assert_eq!(app.network_ended(), Some(1));
     }
 
+    /// The host left: the joiner's screen says so and where the match
+    /// waits, in plain mode's words (`news_lines`).
+    #[test]
+    fn the_host_leaving_is_said_with_where_the_match_waits() {
+        let t0 = Instant::now();
+        let mut app = joiner(None, t0);
+        host(&mut app, ToJoiner::Leave, t0);
+        let log = log(&app);
+        let tail: Vec<&str> = log.iter().rev().take(2).rev().map(String::as_str).collect();
+        assert_eq!(
+            tail,
+            [
+                "Alice left the match.",
+                "The match is saved on Alice's machine: join again with the same command when Alice hosts it again."
+            ]
+        );
+    }
+
     #[test]
     fn an_illegal_pit_is_refused_here_and_never_sent() {
         let t0 = Instant::now();
@@ -816,17 +832,23 @@ mod tests {
     /// The host's screen showing a fresh match against Michael, a friend
     /// at a network seat: Alice to move.
     fn hosting(delay: Option<Duration>, t0: Instant) -> App {
+        let config: MatchConfig = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Network);
+        let mut app = host_screen(Match::new(config.clone(), 1), delay, t0);
+        app.on_shown(Shown::Board(Box::new(Match::new(config, 1))), t0);
+        app.on_shown(Shown::Ask(alice_to_move()), t0);
+        app
+    }
+
+    /// The host's screen of a network match showing `m`, before the
+    /// network game says anything.
+    pub(crate) fn host_screen(m: Match, delay: Option<Duration>, t0: Instant) -> App {
         let options = PlayOptions {
             seed_delay: delay,
             ..PlayOptions::default()
         };
-        let config: MatchConfig = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Network);
-        let session = Session::following(Match::new(config.clone(), 1), Keeper::new(None));
+        let session = Session::following(m, Keeper::new(None));
         let app = App::start(session, options, Theme::monochrome(), (80, 24), t0);
-        let mut app = app.networked(Side::South);
-        app.on_shown(Shown::Board(Box::new(Match::new(config, 1))), t0);
-        app.on_shown(Shown::Ask(alice_to_move()), t0);
-        app
+        app.networked(Side::South)
     }
 
     /// The host's player plays `letter`: the move goes to the host's
@@ -835,18 +857,24 @@ mod tests {
         let pit = pit(app, letter);
         app.handle_event(&ch(letter), t0);
         assert_eq!(app.take_commands(), [Command::Play(pit)]);
-        app.on_shown(played(Side::South, pit), t0);
+        app.on_shown(played(app, Side::South, pit), t0);
     }
 
     /// The host's session kept `side`'s move from `pit`.
-    fn played(side: Side, pit: Pit) -> Shown {
-        Shown::Kept(side, SessionCommand::Play(pit))
+    fn played(app: &App, side: Side, pit: Pit) -> Shown {
+        let mut session = Session::following(app.game().clone(), Keeper::new(None));
+        let events = session.handle_for(side, SessionCommand::Play(pit));
+        let moved = events.into_iter().find_map(|e| match e {
+            crate::session::SessionEvent::Moved(moved) => Some(moved),
+            _ => None,
+        });
+        Shown::Happened(Happening::Moved(moved.expect("a legal move")))
     }
 
     /// The host's session kept Michael's move from `letter`, and asks
     /// Alice to move.
     fn friend_plays(app: &mut App, letter: char, t0: Instant) {
-        app.on_shown(played(Side::North, pit(app, letter)), t0);
+        app.on_shown(played(app, Side::North, pit(app, letter)), t0);
         app.on_shown(Shown::Ask(alice_to_move()), t0);
     }
 
@@ -866,7 +894,7 @@ mod tests {
         app.handle_event(&ch('a'), t0);
         assert_eq!(app.take_commands(), [Command::Play(pit(&app, 'a'))]);
         assert!(app.game().moves().is_empty(), "nothing before it is kept");
-        app.on_shown(played(Side::South, pit(&app, 'a')), t0);
+        app.on_shown(played(&app, Side::South, pit(&app, 'a')), t0);
         assert_eq!(app.game().moves().len(), 1);
         app.on_shown(Shown::Ask(michael(|name| Ask::Waiting { name })), t0);
         assert_eq!(app.remote_prompt().as_deref(), Some("Waiting for Michael…"));
@@ -881,8 +909,9 @@ mod tests {
         assert_eq!(app.human_to_move(), Some(Side::South));
     }
 
-    /// A take-back both agreed to comes from the host's session as its
-    /// match; a new round both wanted is opened by the screen's session as
+    /// A take-back both agreed to comes from the host's session as the
+    /// command it kept, and the screen's session takes the moves back; a
+    /// new round both wanted is opened by the screen's session as
     /// the host's opened it, on a clean log, as in a local match.
     #[test]
     fn on_the_host_an_agreed_take_back_and_a_new_round_are_shown() {
@@ -896,27 +925,56 @@ mod tests {
         assert_eq!(app.human_to_move(), None, "nothing is played meanwhile");
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(!screen.contains("u take back"), "asked already: {screen}");
-        let fresh = Match::new(app.game().config().clone(), 1);
-        app.on_shown(Shown::Board(Box::new(fresh)), t0);
+        let by = Side::South;
+        let text = String::new();
+        app.on_shown(Shown::Happened(Happening::Undone { by, text }), t0);
         assert!(app.game().moves().is_empty(), "Alice's a and the reply");
+        assert!(
+            log(&app).contains(&"Took back 2 moves: Alice plays again.".to_string()),
+            "said as a take-back: {:?}",
+            log(&app)
+        );
         app.on_shown(Shown::Ask(alice_to_move()), t0);
         assert_eq!(app.human_to_move(), Some(Side::South));
         // The round played to its end, each move as the host's session kept it.
         while app.game().outcome().is_none() {
             let board = app.game().board();
             let (side, pit) = (board.to_move(), board.legal_moves().next().unwrap());
-            app.on_shown(played(side, pit), t0);
+            app.on_shown(played(&app, side, pit), t0);
         }
         app.on_shown(Shown::Ask(Ask::PlayAgain), t0);
         assert!(app.round_over());
         app.handle_event(&ch('a'), t0);
         assert!(app.notes().message().is_some(), "a is no answer");
-        app.on_shown(Shown::Kept(Side::South, SessionCommand::Answer(true)), t0);
+        app.on_shown(Shown::Happened(Happening::NextRound), t0);
         assert_eq!(app.game().round(), 2);
         assert!(app.game().moves().is_empty());
         let log = log(&app);
         assert!(log.len() == 1 && log[0].starts_with("Round 2"), "{log:?}");
         assert!(app.notes().message().is_none(), "nothing said of round 1");
+    }
+
+    /// A key pressed while the host waits for a friend is answered in the
+    /// status line; once the friend has joined that answer is gone (it
+    /// stayed above "Alice, your move" before the fix).
+    #[test]
+    fn what_was_said_while_waiting_for_a_friend_goes_when_the_friend_joins() {
+        let t0 = Instant::now();
+        let config: MatchConfig = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Network);
+        let mut app = host_screen(Match::new(config.clone(), 0), None, t0);
+        app.handle_event(&ch('a'), t0);
+        let said = app.notes().message().map(|n| n.text.clone());
+        assert!(said.is_some_and(|s| s.contains("does nothing now")));
+        // What the friend's seat says as Michael joins.
+        app.on_shown(
+            Shown::Say("Michael joined (from 127.0.0.1:5000).".into()),
+            t0,
+        );
+        app.on_shown(Shown::Board(Box::new(Match::new(config, 1))), t0);
+        app.on_shown(Shown::Ask(alice_to_move()), t0);
+        assert_eq!(app.notes().message(), None);
+        let screen = crate::tui::game::testing::render(&app, 80, 24);
+        assert!(!screen.contains("does nothing"), "{screen}");
     }
 
     #[test]

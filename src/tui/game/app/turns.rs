@@ -271,14 +271,7 @@ impl App {
     fn ask_swap(&mut self, side: crate::rules::Side) {
         let game = self.session.game();
         // the session's key for it on this board
-        let offers = self.session.open_commands();
-        let key = offers
-            .iter()
-            .find(|o| o.command == crate::session::SessionCommand::Swap)
-            .map_or_else(
-                || crate::session::commands::command_key(game.rules(), 'w'),
-                |o| o.key,
-            );
+        let key = crate::session::commands::swap_offer(game.rules()).key;
         let question = crate::game::messages::swap_question(
             game.name(side),
             game.name(side.opponent()),
