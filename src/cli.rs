@@ -586,6 +586,10 @@ pub struct HostCmd {
     /// The rules (the joiner plays by them).
     #[command(flatten)]
     pub rules: RuleArgs,
+    /// The pie rule: not played over the network yet, so refused (play it
+    /// at one keyboard: mancala Alice Michael --swap).
+    #[arg(long)]
+    pub swap: bool,
 }
 
 /// Options of `mancala join`.
