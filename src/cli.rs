@@ -106,10 +106,10 @@ pub struct PlayArgs {
     /// North's name (top row).
     #[arg(value_name = "NORTH_NAME")]
     pub north_name: Option<String>,
-    /// Who plays South: human, random, greedy, tree:N, easy, medium, hard, perfect, level:N (1 to 10, 10 is perfect; ratings: mancala levels) or level:auto (nearest your rating). Perfect (level:10) holds about 165 MB on 6x4, with the round's analysis (one endgame database and table for the players, the hints and the analysis), and, against a person, thinks on both cores while they do, until the positions ahead are proven (on 6x4 about 15 to 20 s after each of its moves on a busy 2-core machine); the other levels a few MB and no time between moves.
+    /// Who plays South: human, random, greedy, tree:N, easy, medium, hard, perfect, level:N (1 to 10, 10 is perfect; ratings: mancala levels) or level:auto (nearest your rating). Perfect (level:10) holds about 110 MB on 6x4, with the round's analysis (one endgame database and table for the players, the hints and the analysis), and, against a person, thinks on both cores while they do, until the positions ahead are proven (on 6x4 about 15 to 20 s after each of its moves on a busy 2-core machine); the other levels a few MB and no time between moves.
     #[arg(long, value_name = "KIND", default_value = "human", hide_possible_values = true, value_parser = Choices::players())]
     pub south: PlayerKind,
-    /// Who plays North: human, random, greedy, tree:N, easy, medium, hard, perfect, level:N (1 to 10, 10 is perfect; ratings: mancala levels) or level:auto (nearest your rating). Perfect (level:10) holds about 165 MB on 6x4, with the round's analysis (one endgame database and table for the players, the hints and the analysis), and, against a person, thinks on both cores while they do, until the positions ahead are proven (on 6x4 about 15 to 20 s after each of its moves on a busy 2-core machine); the other levels a few MB and no time between moves.
+    /// Who plays North: human, random, greedy, tree:N, easy, medium, hard, perfect, level:N (1 to 10, 10 is perfect; ratings: mancala levels) or level:auto (nearest your rating). Perfect (level:10) holds about 110 MB on 6x4, with the round's analysis (one endgame database and table for the players, the hints and the analysis), and, against a person, thinks on both cores while they do, until the positions ahead are proven (on 6x4 about 15 to 20 s after each of its moves on a busy 2-core machine); the other levels a few MB and no time between moves.
     #[arg(long, value_name = "KIND", default_value = "human", hide_possible_values = true, value_parser = Choices::players())]
     pub north: PlayerKind,
     /// Who starts each round: south, north, alternate or random.
@@ -131,8 +131,8 @@ pub struct PlayArgs {
     #[command(flatten)]
     pub rules: RuleArgs,
     /// Play on from this position, in the one-line notation (RULES.md §8),
-    /// as `mancala position --format line` prints it: its rules are the
-    /// position's own, and its side to move starts every round.
+    /// as `mancala position --format line` prints it: its game and rules
+    /// are the position's own, and its side to move starts every round.
     #[arg(long, value_name = "POSITION", allow_hyphen_values = true)]
     pub from: Option<String>,
     /// The pie rule: when the first player's first turn ends, the other
@@ -309,7 +309,8 @@ pub struct PositionCmd {
     #[arg(long, hide = true)]
     pub each: bool,
     /// Start from this position, in the one-line notation (RULES.md §8):
-    /// "kalah 6x4 S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south". Its rules are the
+    /// "kalah 6x4 S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south" or "oware
+    /// S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south". Its game and rules are the
     /// position's own.
     #[arg(
         long,
@@ -336,7 +337,7 @@ pub struct ShowPositionCmd {
 pub enum PositionFormat {
     /// One JSON object.
     Json,
-    /// The one-line notation (Kalah's).
+    /// The one-line notation (RULES.md §8), of Kalah or Oware.
     Line,
 }
 
@@ -585,6 +586,10 @@ pub struct HostCmd {
     /// The rules (the joiner plays by them).
     #[command(flatten)]
     pub rules: RuleArgs,
+    /// The pie rule: not played over the network yet, so refused (play it
+    /// at one keyboard: mancala Alice Michael --swap).
+    #[arg(long)]
+    pub swap: bool,
 }
 
 /// Options of `mancala join`.
