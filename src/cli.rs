@@ -131,8 +131,8 @@ pub struct PlayArgs {
     #[command(flatten)]
     pub rules: RuleArgs,
     /// Play on from this position, in the one-line notation (RULES.md §8),
-    /// as `mancala position --format line` prints it: its rules are the
-    /// position's own, and its side to move starts every round.
+    /// as `mancala position --format line` prints it: its game and rules
+    /// are the position's own, and its side to move starts every round.
     #[arg(long, value_name = "POSITION", allow_hyphen_values = true)]
     pub from: Option<String>,
     /// The pie rule: when the first player's first turn ends, the other
@@ -309,7 +309,8 @@ pub struct PositionCmd {
     #[arg(long, hide = true)]
     pub each: bool,
     /// Start from this position, in the one-line notation (RULES.md §8):
-    /// "kalah 6x4 S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south". Its rules are the
+    /// "kalah 6x4 S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south" or "oware
+    /// S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south". Its game and rules are the
     /// position's own.
     #[arg(
         long,
@@ -336,7 +337,7 @@ pub struct ShowPositionCmd {
 pub enum PositionFormat {
     /// One JSON object.
     Json,
-    /// The one-line notation (Kalah's).
+    /// The one-line notation (RULES.md §8), of Kalah or Oware.
     Line,
 }
 

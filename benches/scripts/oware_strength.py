@@ -24,7 +24,7 @@ Optional, not part of the test suite (figures in docs/PERFORMANCE.md):
 
 The engine keeps its endgame database in the data directory (`--data-dir`,
 a fresh temporary one by default) and grows it on spare time;
-`--wait-db N` first waits until it holds N seeds (16: all it grows to),
+`--wait-db N` first waits until it holds N seeds (18: all it grows to),
 so that every game is played with the same database.
 """
 
@@ -225,7 +225,7 @@ def main():
     parser.add_argument("--opening", type=int, default=4, help="random plies first")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--data-dir", default=None)
-    parser.add_argument("--wait-db", type=int, default=16, help="seeds (0: do not wait)")
+    parser.add_argument("--wait-db", type=int, default=18, help="seeds (0: do not wait)")
     parser.add_argument("--only", choices=["mcts", "alphabeta"], default=None)
     args = parser.parse_args()
 

@@ -135,7 +135,7 @@ impl Puzzle {
     /// The position in the one-line notation: the puzzle's key.
     #[must_use]
     pub fn key(&self) -> String {
-        Position::new(self.board).to_string()
+        Position::from(self.board).to_string()
     }
 
     /// The puzzle as JSON: `{"board":[...],"position":"kalah 6x4 …",

@@ -117,34 +117,32 @@ fn help_text(shown: &clap::Error) -> String {
 /// A [`UsageError`] for bad input, anything else for a failure.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Some(Command::Position(cmd)) if cmd.position.game == Game::Oware => {
-            if cmd.format == PositionFormat::Line {
-                return usage(
-                    "--format line: the one-line notation writes Kalah positions only; an Oware position prints as JSON",
-                );
-            }
-            let cmd = &cmd.position;
-            let round = position::oware_from(cmd, &mut |board| {
-                if cmd.each {
+        Some(Command::Position(cmd)) if game_of(&cmd.position)? == Game::Oware => {
+            let each = cmd.position.each;
+            let round = position::oware_from(&cmd.position, &mut |board| {
+                if each {
                     output::emit_line(position::oware_json_with_moves(board))?;
                 }
                 Ok(())
             })?;
-            if !cmd.each {
-                output::emit_line(oware_json(round.board()))?;
+            // --each printed every position already, as JSON
+            match cmd.format {
+                _ if each => {}
+                PositionFormat::Line => output::emit_line(Position::from(*round.board()))?,
+                PositionFormat::Json => output::emit_line(oware_json(round.board()))?,
             }
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Position(cmd)) => {
             let board = board_from(&cmd.position)?;
             if cmd.format == PositionFormat::Line {
-                output::emit_line(Position::new(board))?;
+                output::emit_line(Position::from(board))?;
             } else {
                 output::emit_line(position_json(&board))?;
             }
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Solve(cmd)) if cmd.position.game == Game::Oware => {
+        Some(Command::Solve(cmd)) if game_of(&cmd.position)? == Game::Oware => {
             let round = position::oware_from(&cmd.position, &mut |_| Ok(()))?;
             output::emit_line(solve::oware_solve_json(round.board(), &cmd)?)?;
             Ok(ExitCode::SUCCESS)
@@ -196,6 +194,12 @@ pub fn completions(shell: CompletionShell) -> String {
 /// How long `--fair` may look for a fair start.
 const FAIR_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// The game a [`PositionCmd`] is about: its `--from` position's, else
+/// `--game`'s ([`position::game_of`]).
+fn game_of(cmd: &PositionCmd) -> anyhow::Result<Game> {
+    position::game_of(cmd.game, cmd.from.as_deref())
+}
+
 /// The position a [`PositionCmd`] describes: its rules, its board (or the
 /// start), its side to move, and its moves played in order.
 ///
@@ -203,19 +207,15 @@ const FAIR_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
 /// A [`UsageError`] naming the bad item: a count, a letter, or a move the
 /// rules refuse (with its position in the list and the reason).
 pub fn board_from(cmd: &PositionCmd) -> anyhow::Result<Board> {
-    if cmd.game != Game::Kalah {
-        return usage(format!("this command does not play {} yet", cmd.game));
+    let game = game_of(cmd)?;
+    if game != Game::Kalah {
+        return usage(format!("this command does not play {game} yet"));
     }
     if cmd.score.is_some() {
         return usage("--score is an Oware option (--game oware): Kalah's stores are in --board");
     }
     let from = match &cmd.from {
-        Some(text) => Some(
-            *text
-                .parse::<Position>()
-                .map_err(|e| UsageError(format!("--from: {e}")))?
-                .board(),
-        ),
+        Some(text) => position::parse_from(text)?.kalah().copied(),
         None => None,
     };
     let rules = match &from {

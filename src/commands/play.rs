@@ -8,7 +8,7 @@ use crate::cli::PlayArgs;
 use crate::game::names::{checked_name, same_name};
 use crate::game::{FirstMover, MOVE_PAUSE, MatchConfig, PlayOptions, Seat, kind_refused};
 use crate::players::PlayerKind;
-use crate::rules::{Game, Position, Side};
+use crate::rules::{Game, Side};
 use crate::store::SaveStore;
 use crate::store::rating::Rating;
 
@@ -19,7 +19,8 @@ use super::UsageError;
 /// # Errors
 /// A [`UsageError`] when the rules are not playable.
 pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
-    if args.game == Game::Oware {
+    let game = super::position::game_of(args.game, args.from.as_deref())?;
+    if game == Game::Oware {
         oware_settings_refused(args).map_err(UsageError)?;
     }
     let (rules, first, start) = match &args.from {
@@ -37,10 +38,13 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
                 )
                 .into());
             }
-            let board = *line
-                .parse::<Position>()
-                .map_err(|e| UsageError(format!("--from: {e}")))?
-                .board();
+            let position = super::position::parse_from(line)?;
+            if let Some(oware) = position.oware() {
+                super::position::abapa_only(oware)?;
+            }
+            // An Oware position is kept as drawn: its houses and captured
+            // seeds in the shared layout (GameRound::starting reads them).
+            let board = position.board().drawn();
             let first = match board.to_move() {
                 Side::South => FirstMover::South,
                 Side::North => FirstMover::North,
@@ -48,10 +52,10 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
             (*board.rules(), first, Some(board))
         }
     };
-    let kinds = resolve_auto_levels(args);
+    let kinds = resolve_auto_levels(args, game);
     let [south, north] = seat_names(args, kinds)?;
     let config = MatchConfig {
-        game: args.game,
+        game,
         rules,
         seats: [Seat::new(south, kinds[0]), Seat::new(north, kinds[1])],
         first,
@@ -84,18 +88,14 @@ fn fair_seed() -> u64 {
 }
 
 /// Why `args` cannot set up an Oware match: Oware has its own board and
-/// rules (no Kalah rule options, no Kalah position to play on from), and
-/// its computer players are random up to perfect, without Kalah's rated
-/// levels.
+/// rules (no Kalah rule options), and its computer players are random up
+/// to perfect, without Kalah's rated levels.
 fn oware_settings_refused(args: &PlayArgs) -> Result<(), String> {
     if args.rules.any_given() {
         return Err(
             "Oware is played on 6 houses a side with 4 seeds each: leave out the rule options"
                 .to_string(),
         );
-    }
-    if args.from.is_some() {
-        return Err("--from takes a Kalah position: leave out --game oware".to_string());
     }
     if args.fair || args.swap {
         return Err("--fair and --swap are Kalah's: leave them out with --game oware".to_string());
@@ -116,12 +116,12 @@ fn oware_settings_refused(args: &PlayArgs) -> Result<(), String> {
 /// rating of the person in the other seat (from the statistics in the data
 /// directory, see [`crate::store::rating`]), or a new player's level when
 /// the person has no rating yet or is not named.
-fn resolve_auto_levels(args: &PlayArgs) -> [PlayerKind; 2] {
+fn resolve_auto_levels(args: &PlayArgs, game: Game) -> [PlayerKind; 2] {
     let kinds = args.kinds();
     if !kinds.contains(&PlayerKind::AutoLevel) {
         return kinds;
     }
-    if args.game == Game::Oware {
+    if game == Game::Oware {
         // The ratings and levels are Kalah's.
         return kinds.map(|kind| match kind {
             PlayerKind::AutoLevel => PlayerKind::Medium,

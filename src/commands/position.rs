@@ -5,7 +5,7 @@ use serde_json::json;
 use super::{UsageError, usage};
 use crate::cli::PositionCmd;
 use crate::rules::oware::{End, OwareBoard, OwareRound, OwareRules};
-use crate::rules::{Board, Game, Outcome, Rules, Score, Side};
+use crate::rules::{Board, Game, Outcome, Position, Rules, Score, Side};
 
 /// The JSON object `mancala position` prints:
 /// `{"pits":6,"seeds":4,"board":[...],"to_move":"south","over":false,"score":{"south":0,"north":0},"winner":null}`.
@@ -94,8 +94,54 @@ pub fn no_kalah_options(rules: &crate::cli::RuleArgs) -> anyhow::Result<()> {
     }
 }
 
-/// The Oware round a [`PositionCmd`] describes: its houses (or the start),
-/// captured seeds, side to move, and its moves played in order, with the
+/// The position a `--from` option gives, in the one-line notation.
+///
+/// # Errors
+/// A [`UsageError`] with the notation's reason.
+pub fn parse_from(text: &str) -> anyhow::Result<Position> {
+    text.parse::<Position>()
+        .map_err(|e| UsageError(format!("--from: {e}")).into())
+}
+
+/// The game a command is about: the one its `--from` position states,
+/// else `--game`'s.
+///
+/// # Errors
+/// A [`UsageError`] when `--from` is not a position, or is Kalah's where
+/// `--game oware` was asked for.
+pub fn game_of(game: Game, from: Option<&str>) -> anyhow::Result<Game> {
+    let Some(text) = from else {
+        return Ok(game);
+    };
+    let stated = parse_from(text)?.game();
+    if game == Game::Oware && stated != Game::Oware {
+        return usage(format!(
+            "--from gives a position of {stated}: leave out --game oware (the position states its game)"
+        ));
+    }
+    Ok(stated)
+}
+
+/// Refuses an Oware position played by other rules than Abapa's: the
+/// command line, its players and the endgame database play Abapa
+/// (RULES.md §7.4).
+///
+/// # Errors
+/// A [`UsageError`] naming the position's grand-slam rule.
+pub fn abapa_only(board: &OwareBoard) -> anyhow::Result<()> {
+    if board.rules() == OwareRules::ABAPA {
+        return Ok(());
+    }
+    usage(format!(
+        "--from: grandslam={} is not played here; the command line plays Abapa (grandslam={})",
+        board.rules().grand_slam,
+        OwareRules::ABAPA.grand_slam
+    ))
+}
+
+/// The Oware round a [`PositionCmd`] describes: its `--from` position, or
+/// its houses (or the start), captured seeds and side to move; and its
+/// moves played in order, with the
 /// positions since the last capture (for repetition). `each` sees the
 /// start and the position after every move.
 ///
@@ -123,6 +169,20 @@ pub fn oware_from(
         None => Score::default(),
     };
     let board = match &cmd.board {
+        _ if cmd.from.is_some() => {
+            if cmd.score.is_some() {
+                return usage("--score: the --from position states the captured seeds");
+            }
+            let position = parse_from(cmd.from.as_deref().unwrap_or_default())?;
+            let Some(board) = position.oware() else {
+                return usage(format!(
+                    "--from gives a position of {}, not of Oware",
+                    position.game()
+                ));
+            };
+            abapa_only(board)?;
+            *board
+        }
         Some(text) => {
             let houses = crate::cli::parse_counts::<u16>(text, "--board")
                 .map_err(|e| UsageError(e.to_string()))?;

@@ -30,7 +30,7 @@ pub fn print(record: &Record, animate: bool, out: &mut impl Write) -> anyhow::Re
         writeln!(
             out,
             "From the position {}",
-            crate::rules::Position::new(record.start_board())
+            crate::rules::Position::new(record.start_round().position())
         )?;
     }
     writeln!(out)?;

@@ -457,8 +457,12 @@ mod tests {
         assert_eq!(hint(&over, &Limits::none()), None);
     }
 
+    /// A database value is the real round's only where no player can
+    /// pass 24 with a seed left on the board (RULES.md §7.9): a hint there
+    /// is proven from it at once; where 25 can be crossed the same
+    /// database holds every reply, but the hint is the search's estimate.
     #[test]
-    fn an_oware_hint_is_proven_inside_the_database_and_estimated_outside_it() {
+    fn an_oware_hint_is_proven_where_the_database_is_exact_and_estimated_where_25_can_be_crossed() {
         use crate::rules::Score;
         use crate::rules::oware::{OwareBoard, OwareRules};
         let mut advisor = Advisor::new();
@@ -467,40 +471,60 @@ mod tests {
         let hint = advisor.advise(&start, &Limits::nodes(20_000)).unwrap();
         assert!(!hint.exact);
         assert!(start.check(hint.pit).is_ok());
-        // six seeds on the board: every reply is in the database (the
-        // analysis's, which puts itself on the shelf hints probe); the
-        // first such position whose replies all have values (none depends
-        // on repetition) has its best move proven
+        // the analysis's database, which puts itself on the shelf hints probe
         let endgame = oware::analysis_endgame();
-        let captured = Score {
-            south: 20,
-            north: 22,
-        };
-        let valued = |board: &OwareBoard| {
-            board.legal_moves().all(|pit| {
-                let mut next = *board;
-                next.play_unchecked(pit);
-                next.is_over() || matches!(endgame.probe(&next), oware::Probe::Value(_))
-            })
-        };
-        let board = (0..oware::endgame::positions(6))
-            .map(|index| {
-                let houses = oware::endgame::unrank(index, 6);
-                OwareBoard::from_houses(OwareRules::ABAPA, &houses, captured, Side::South).unwrap()
-            })
-            .find(|board| !board.is_over() && board.legal_moves().count() > 1 && valued(board))
-            .expect("a position of values");
-        let hint = advisor
-            .advise(&GameBoard::Oware(board), &Limits::nodes(1_000_000))
-            .unwrap();
-        assert!(hint.exact, "{hint:?}");
-        // the value is the best of the moves', each the capture now and
-        // the database's value of the reply (or the end of the round)
-        let best = board
-            .legal_moves()
-            .map(|pit| {
+        let replies = |board: &OwareBoard| {
+            let board = *board;
+            board.legal_moves().map(move |pit| {
                 let mut next = board;
                 next.play_unchecked(pit);
+                next
+            })
+        };
+        // the first position of `seeds` on the board, `captured` so far,
+        // that `keep` keeps, valued itself and every reply
+        // finished or valued (none depends on repetition, which would
+        // keep a hint from being proven whatever the database's margins)
+        let first = |seeds: usize, captured: Score, keep: &dyn Fn(&OwareBoard) -> bool| {
+            (0..oware::endgame::positions(seeds))
+                .map(|index| {
+                    let houses = oware::endgame::unrank(index, seeds);
+                    OwareBoard::from_houses(OwareRules::ABAPA, &houses, captured, Side::South)
+                        .unwrap()
+                })
+                .find(|board| {
+                    !board.is_over()
+                        && keep(board)
+                        && matches!(endgame.probe(board), oware::Probe::Value(_))
+                        && replies(board).all(|next| {
+                            next.is_over() || matches!(endgame.probe(&next), oware::Probe::Value(_))
+                        })
+                })
+                .expect("a position of values")
+        };
+        // A budget far too small to play the rounds out (the search stops
+        // at the first check, 4,096 positions): what is proven is proven
+        // by the database.
+        let limits = Limits::nodes(1);
+
+        // 23 to 23 with two seeds on the board (with 48 seeds, the most
+        // that leaves the database exact; two seeds give no choice of
+        // move): the reply's database value is the real round's, so the
+        // hint is proven, and its value is the move's (the capture now and
+        // the reply's value).
+        let exact = first(
+            2,
+            Score {
+                south: 23,
+                north: 23,
+            },
+            &|_| true,
+        );
+        assert!(replies(&exact).all(|next| next.is_over() || next.ends_as_played_out()));
+        let hint = advisor.advise(&GameBoard::Oware(exact), &limits).unwrap();
+        assert!(hint.exact, "{exact:?}: {hint:?}");
+        let best = replies(&exact)
+            .map(|next| {
                 let score = next.score();
                 let mine = i32::from(score.south) - i32::from(score.north);
                 match (next.is_over(), endgame.probe(&next)) {
@@ -511,8 +535,38 @@ mod tests {
             })
             .max()
             .unwrap();
-        assert_eq!(hint.value, best);
-        assert!(board.legal_moves().contains(hint.pit));
+        assert_eq!(hint.value, best, "{exact:?}");
+        assert!(exact.legal_moves().contains(hint.pit));
+
+        // 20 to 20 with eight seeds on the board: every reply is in the
+        // database too, but a player can pass 24 before the last seed is
+        // taken, so the database's margins are the round played out's:
+        // the hint is an estimate.
+        let crossing = first(
+            8,
+            Score {
+                south: 20,
+                north: 20,
+            },
+            // a choice of moves, none of which captures, four seeds a side
+            // in two houses or more: no round ends within the budget (with
+            // the opponent's seeds in one house, or a capture to 25, the
+            // search plays every line out, and proves it)
+            &|board| {
+                let houses = board.houses();
+                board.legal_moves().count() > 1
+                    && houses.chunks(6).all(|row| {
+                        row.iter().sum::<u16>() == 4 && row.iter().filter(|&&c| c > 0).count() > 1
+                    })
+                    && replies(board).all(|next| next.captured() == board.captured())
+            },
+        );
+        assert!(!crossing.ends_as_played_out());
+        let hint = advisor
+            .advise(&GameBoard::Oware(crossing), &limits)
+            .unwrap();
+        assert!(!hint.exact, "{crossing:?}: {hint:?}");
+        assert!(crossing.legal_moves().contains(hint.pit));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::oware::GrandSlam;
 use super::pit::Pit;
 use super::side::Side;
 
@@ -506,6 +507,7 @@ keyword_enum!(Capture, "capture rule", Always => "always", NonEmpty => "nonempty
 keyword_enum!(Sowing, "sowing rule", Single => "single", Relay => "relay");
 keyword_enum!(Sweep, "sweep rule", Owner => "owner", None => "none");
 keyword_enum!(Variant, "variant", Kalah => "kalah", Avalanche => "avalanche");
+keyword_enum!(GrandSlam, "grand-slam rule", NoCapture => "nocapture", CaptureAll => "capture", Illegal => "illegal");
 
 #[cfg(test)]
 mod tests {

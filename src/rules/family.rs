@@ -225,8 +225,10 @@ pub enum GameRound {
 }
 
 impl GameRound {
-    /// A round of `game` from its start. `rules` and `start` are Kalah's
-    /// (Oware is played on its own 6×4 board from the usual start).
+    /// A round of `game` from its start, or from `start`'s counts in the
+    /// shared layout (Oware: houses and captured seeds, as
+    /// [`GameBoard::drawn`] holds them). `rules` are Kalah's; Oware is
+    /// played by Abapa on its own 6×4 board.
     #[must_use]
     pub fn starting(game: Game, rules: Rules, start: Option<&Board>, starter: Side) -> GameRound {
         match game {
@@ -235,10 +237,11 @@ impl GameRound {
                     .unwrap_or_else(|_| Board::starting(rules, starter)),
                 None => Board::starting(rules, starter),
             }),
-            Game::Oware => GameRound::Oware(OwareRound::new(OwareBoard::starting(
-                OwareRules::ABAPA,
-                starter,
-            ))),
+            Game::Oware => GameRound::Oware(OwareRound::new(match start {
+                Some(start) => OwareBoard::from_counts(OwareRules::ABAPA, start.counts(), starter)
+                    .unwrap_or_else(|_| OwareBoard::starting(OwareRules::ABAPA, starter)),
+                None => OwareBoard::starting(OwareRules::ABAPA, starter),
+            })),
         }
     }
 
@@ -314,6 +317,12 @@ mod tests {
         assert_eq!(round.position().to_move(), Side::North);
         assert_eq!(round.position().drawn().counts(), round.position().counts());
         let kalah = GameRound::starting(Game::Kalah, Rules::KALAH, None, Side::South);
+        // from a position: its houses and captured seeds, as drawn
+        let drawn = round.position().drawn();
+        let again = GameRound::starting(Game::Oware, Rules::KALAH, Some(&drawn), Side::North);
+        assert_eq!(again.position().counts(), round.position().counts());
+        assert_eq!(again.position().oware().unwrap().captured().south, 0);
+        assert_eq!(again.position().to_move(), Side::North);
         assert_eq!(kalah.position().game(), Game::Kalah);
         assert_eq!(round.position().game(), Game::Oware);
     }

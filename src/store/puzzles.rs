@@ -104,7 +104,7 @@ impl KeptPuzzle {
     /// on the board.
     #[must_use]
     pub fn puzzle(&self) -> Option<Puzzle> {
-        let board = *self.position.parse::<Position>().ok()?.board();
+        let board = *self.position.parse::<Position>().ok()?.kalah()?;
         let rules = *board.rules();
         let legal: Vec<Pit> = board.legal_moves().collect();
         let seeds: i32 = board.counts().iter().map(|&c| i32::from(c)).sum();

@@ -40,7 +40,7 @@
 //! | `south-player`, `north-player` | who played: human, random, greedy, tree:N, easy, medium, hard, perfect, level:N, or network (the friend on another machine, in the host's record of a network match) | no (human) |
 //! | `round` | the round's number in its match, from 1 | no (1) |
 //! | `starter` | the side that moved first in this round | yes |
-//! | `start` | the position the round started from, when not the usual one: every count in `--board`'s order (South's pits, South's store, North's pits, North's store) | no (the usual start) |
+//! | `start` | the position the round started from, when not the usual one: every count in `--board`'s order (South's pits, South's store, North's pits, North's store; Oware: captured seeds where the stores are) | no (the usual start) |
 //! | `earlier-rounds` | the match tally before this round | no (all 0) |
 //! | `moves` | every move in playing order as pit letters, comma separated | yes (may be empty) |
 //! | `result` | `unfinished`, or `south 30, north 18 (Alice wins)` | no; checked if given |
@@ -65,6 +65,7 @@ pub use crate::game::names::clean_name;
 use crate::game::names::{escaped, shown};
 use crate::game::{FirstMover, Match, MatchConfig, Seat, Tally};
 use crate::players::PlayerKind;
+use crate::rules::oware::{OwareBoard, OwareRules};
 use crate::rules::{
     Board, Capture, Game, GameBoard, GamePlayed, GameRound, NoTrace, Outcome, Pit, Rules, Side,
     Sowing, Step, Sweep,
@@ -365,7 +366,26 @@ impl Record {
                 start.map(|c| format!(" --board {c}")).unwrap_or_default(),
             )
         } else {
-            format!("--game {}", self.config.game.as_str())
+            // Oware's --board is the twelve houses; the captured seeds are --score's
+            let start = self
+                .config
+                .start
+                .and(self.start_round().position().oware().copied());
+            let start = start.map(|board| {
+                let houses: Vec<String> = board.houses().iter().map(u16::to_string).collect();
+                let captured = board.captured();
+                format!(
+                    " --board {} --score {},{}",
+                    houses.join(","),
+                    captured.south,
+                    captured.north
+                )
+            });
+            format!(
+                "--game {}{}",
+                self.config.game.as_str(),
+                start.unwrap_or_default()
+            )
         };
         let _ = writeln!(
             out,
@@ -598,7 +618,6 @@ impl Fields {
             ("capture", self.capture.is_some()),
             ("sowing", self.sowing.is_some()),
             ("sweep", self.sweep.is_some()),
-            ("start", self.start.is_some()),
         ];
         match given.into_iter().find(|(_, given)| *given) {
             Some((key, _)) => Err(error(
@@ -667,6 +686,11 @@ impl Fields {
                     })?;
                 let board = Board::from_counts(rules, &counts, starter)
                     .map_err(|e| error(line, format!("'start': {e}")))?;
+                if game == Game::Oware {
+                    // houses and captured seeds (RULES.md §7.1)
+                    OwareBoard::from_counts(OwareRules::ABAPA, &counts, starter)
+                        .map_err(|e| error(line, format!("'start': {e}")))?;
+                }
                 // the usual start written out is the usual start
                 (board != Board::starting(rules, starter)).then_some(board)
             }

@@ -106,9 +106,6 @@ impl Figures {
 pub struct AnalysisView {
     record: Record,
     analysis: Figures,
-    /// Whether the position key is offered: the notation has words for
-    /// the record's game (the record stays for the screen's life).
-    copy_offered: bool,
     /// The sketch made for a watched analysis, until it comes.
     sketching: Option<Receiver<Analysis>>,
     progress: (usize, usize),
@@ -137,7 +134,6 @@ impl AnalysisView {
     pub fn ready(record: Record, analysis: Analysis, theme: Theme) -> AnalysisView {
         let total = analysis.south_values.len();
         AnalysisView {
-            copy_offered: clipboard::offered(&record.start_round().position()),
             record,
             analysis: Figures::Done(analysis),
             sketching: None,
@@ -183,7 +179,6 @@ impl AnalysisView {
     /// The screen of `record` with no analysis yet, of `total` positions.
     fn waiting(record: Record, chosen: Chosen, total: usize) -> AnalysisView {
         AnalysisView {
-            copy_offered: clipboard::offered(&record.start_round().position()),
             record,
             analysis: Figures::Nothing,
             sketching: None,
@@ -427,10 +422,9 @@ impl AnalysisView {
         }
     }
 
-    /// Whether the position key is offered: the analysis is on screen,
-    /// and the notation has words for the game.
+    /// Whether the position key is offered: the analysis is on screen.
     fn copies(&self) -> bool {
-        self.copy_offered && self.analysis.figures().is_some()
+        self.analysis.figures().is_some()
     }
 
     /// The position key: the position the chosen move was played in, on
@@ -442,7 +436,7 @@ impl AnalysisView {
         stepper.seek(self.selected);
         let (said, line) = clipboard::copy(&stepper.position());
         self.note = Some(said);
-        self.copied = line;
+        self.copied = Some(line);
     }
 
     /// The position line the key asked to copy, once.
@@ -1174,7 +1168,7 @@ mod tests {
         assert_eq!(view.take_copy(), None, "handed over once");
         let boards = view.record.stepper().unwrap().boards().to_vec();
         let position: crate::rules::Position = line.parse().unwrap();
-        assert_eq!(position.board(), &boards[2], "before move 3");
+        assert_eq!(position.kalah(), Some(&boards[2]), "before move 3");
         let text = screen(&view, 120, 26);
         assert!(text.contains(&format!("Position: {line}")), "{text}");
         press(&mut view, KeyCode::Char('?'));

@@ -33,27 +33,12 @@ pub fn said(line: &str) -> String {
     format!("Position: {line} (copied if your terminal allows OSC 52)")
 }
 
-/// What the key does for `position`, the same on every screen: the status
-/// line's words, and the line to copy (`None` where the notation has no
-/// words for the game, Oware; the words say why).
+/// What the key does for `position` (of either game): `(said, line)`,
+/// the status line's words and the line to copy.
 #[must_use]
-pub fn copy(position: &GameBoard) -> (String, Option<String>) {
-    match position {
-        GameBoard::Kalah(board) => {
-            let line = Position::new(*board).to_string();
-            (said(&line), Some(line))
-        }
-        GameBoard::Oware(_) => (
-            "The one-line position notation is for Kalah; Oware has none yet.".to_string(),
-            None,
-        ),
-    }
-}
-
-/// Whether the key is offered for a round of `position`'s game.
-#[must_use]
-pub fn offered(position: &GameBoard) -> bool {
-    matches!(position, GameBoard::Kalah(_))
+pub fn copy(position: &GameBoard) -> (String, String) {
+    let line = Position::new(*position).to_string();
+    (said(&line), line)
 }
 
 /// The OSC 52 sequence that puts `text` on the clipboard.
@@ -109,7 +94,6 @@ mod tests {
     fn the_sequence_is_exactly_the_base64_of_the_line_and_safe() {
         let board = Board::new(Rules::KALAH);
         let (said, line) = copy(&GameBoard::Kalah(board));
-        let line = line.expect("a Kalah position is copied");
         assert_eq!(
             line,
             "kalah 6x4 capture=always sowing=single sweep=owner S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south"
@@ -135,15 +119,18 @@ mod tests {
         );
         // and it reads back as the same position
         let back: Position = line.parse().unwrap();
-        assert_eq!(back.board(), &board);
+        assert_eq!(back.kalah(), Some(&board));
     }
 
     #[test]
-    fn an_oware_position_is_not_copied_and_says_why() {
-        let oware = GameBoard::Oware(crate::rules::oware::OwareBoard::new());
-        assert!(!offered(&oware));
-        let (said, line) = copy(&oware);
-        assert!(said.contains("Oware"), "{said}");
-        assert_eq!(line, None);
+    fn an_oware_position_is_copied_in_its_own_notation() {
+        let board = crate::rules::oware::OwareBoard::new();
+        let (said, line) = copy(&GameBoard::Oware(board));
+        assert_eq!(
+            line,
+            "oware grandslam=nocapture S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south"
+        );
+        assert!(said.starts_with(&format!("Position: {line} (")), "{said}");
+        assert_eq!(line.parse::<Position>().unwrap().oware(), Some(&board));
     }
 }

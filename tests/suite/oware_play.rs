@@ -82,6 +82,45 @@ fn play(scratch: &Scratch, args: &[&str], input: &str) -> std::process::Output {
     run(&scratch.data(), &scratch.config(), args, input)
 }
 
+/// The full screen in tmux, `size` columns and rows, started with `args`,
+/// and the file its exit status goes to; `None` without tmux.
+fn full_screen(
+    scratch: &Scratch,
+    name: &str,
+    (columns, rows): (u16, u16),
+    args: &str,
+) -> Option<(Tmux, PathBuf)> {
+    let status = scratch.file("status");
+    let tmux = Tmux::start(name, columns, rows, &scratch.command(args, &status))?;
+    Some((tmux, status))
+}
+
+/// Quits the full screen, which exits with status 0.
+fn quit(tmux: &Tmux, status: &Path) {
+    tmux.keys(&["q"]);
+    tmux.wait_for("Quit? (y/n)");
+    tmux.keys(&["y"]);
+    assert_eq!(wait_for_line(status), "0");
+}
+
+/// What `mancala replay --plain` shows of the record at `path`.
+fn replayed(scratch: &Scratch, path: &Path) -> String {
+    let replay = play(scratch, &["replay", "--plain", path.to_str().unwrap()], "");
+    let shown = text(&replay.stdout);
+    assert!(replay.status.success(), "{shown}");
+    shown
+}
+
+/// `args` are refused: exit code 2, one line on standard error that
+/// contains `needle`.
+fn refused(scratch: &Scratch, args: &[&str], needle: &str) {
+    let out = play(scratch, args, "");
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: {err}");
+}
+
 #[test]
 fn a_capture_of_several_houses_is_named_house_by_house() {
     // The first move of the walk that captures two houses or more.
@@ -215,13 +254,7 @@ fn a_round_of_oware_ends_is_recorded_replayed_and_counted_apart_from_kalah() {
     );
 
     // mancala replay of the record shows the same round to its end.
-    let replay = play(
-        &scratch,
-        &["replay", "--plain", record_path.to_str().unwrap()],
-        "",
-    );
-    let shown = text(&replay.stdout);
-    assert!(replay.status.success(), "{shown}");
+    let shown = replayed(&scratch, &record_path);
     assert!(shown.contains("Rules: Oware (Abapa)"), "{shown}");
     assert_eq!(
         shown.matches("plays ").count(),
@@ -332,11 +365,7 @@ fn oware_refuses_what_only_kalah_has_with_one_line_and_exit_2() {
             "leave out the rule options",
         ),
     ] {
-        let out = play(&scratch, &args, "");
-        let err = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-        assert!(err.contains(needle), "{args:?}: {err}");
+        refused(&scratch, &args, needle);
     }
     // One name alone plays Oware's computer (the levels are Kalah's).
     let out = play(&scratch, &["--game", "oware", "--plain", "Alice"], "");
@@ -348,13 +377,8 @@ fn oware_refuses_what_only_kalah_has_with_one_line_and_exit_2() {
 #[test]
 fn the_full_screen_plays_oware_with_the_captured_seeds_where_the_stores_were() {
     let scratch = Scratch::new("oware-screen");
-    let status = scratch.file("status");
-    let Some(tmux) = Tmux::start(
-        "oware",
-        80,
-        24,
-        &scratch.command("--game oware --first south Alice Michael", &status),
-    ) else {
+    let args = "--game oware --first south Alice Michael";
+    let Some((tmux, status)) = full_screen(&scratch, "oware", (80, 24), args) else {
         return;
     };
     let opening = tmux.wait_for("▶ Alice to move");
@@ -367,10 +391,7 @@ fn the_full_screen_plays_oware_with_the_captured_seeds_where_the_stores_were() {
     // Alice's houses are not Michael's to play.
     tmux.keys(&["a"]);
     tmux.wait_for("Sorry, you don't control that pit.");
-    tmux.keys(&["q"]);
-    tmux.wait_for("Quit? (y/n)");
-    tmux.keys(&["y"]);
-    assert_eq!(wait_for_line(&status), "0");
+    quit(&tmux, &status);
 }
 
 #[test]
@@ -396,4 +417,144 @@ fn an_oware_hint_in_plain_mode_names_a_house_and_says_it_is_an_estimate() {
         "{line}"
     );
     assert!(!stdout.contains("no hints"), "{stdout}");
+}
+
+/// The one-line position of RULES.md §8.2 that the tests below play on
+/// from: 24 to 20 captured, five seeds left, South to move.
+const NEAR_THE_END: &str = "oware grandslam=nocapture S:0,0,0,1,2,0:24 N:1,0,0,0,0,0:20 south";
+
+/// `mancala NAME NAME --from LINE` plays Oware on from the line `position
+/// --format line` printed: its houses, captured seeds and mover; the
+/// record keeps the start, its "same position" command rebuilds the end,
+/// and the replay starts from the line.
+#[test]
+fn a_round_of_oware_plays_on_from_a_position_printed_as_a_line() {
+    let scratch = Scratch::new("oware-from");
+    let args = "position --game oware --board 0,0,0,1,2,0,1,0,0,0,0,0 --score 24,20 --format line";
+    let printed = play(&scratch, &args.split_whitespace().collect::<Vec<_>>(), "");
+    assert!(printed.status.success(), "{}", text(&printed.stderr));
+    let line = text(&printed.stdout);
+    assert_eq!(line.trim_end(), NEAR_THE_END);
+    let start = *line
+        .trim()
+        .parse::<mancala::rules::Position>()
+        .unwrap()
+        .oware()
+        .unwrap();
+
+    let args = [
+        "--plain",
+        "--from",
+        NEAR_THE_END,
+        "--south",
+        "greedy",
+        "--north",
+        "greedy",
+        "Alice",
+        "Michael",
+    ];
+    let out = play(&scratch, &args, "n\n");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("Round 1: Alice moves first."), "{stdout}");
+    assert_eq!(boxes(&stdout)[0], box_of(&start), "{stdout}");
+    assert!(stdout.contains("The round is over: "), "{stdout}");
+
+    let record_path = records(&scratch.data()).remove(0);
+    let kept = std::fs::read_to_string(&record_path).unwrap();
+    assert!(
+        kept.contains("\nstart: 0,0,0,1,2,0,24,1,0,0,0,0,0,20\n"),
+        "{kept}"
+    );
+    let record = Record::parse(&kept).unwrap();
+    let mut round = OwareRound::new(start);
+    for &pit in &record.moves {
+        round.play(pit).unwrap();
+    }
+    assert!(round.board().is_over());
+    let score = round.board().score();
+    assert_eq!(score.south + score.north, 48);
+    assert!(
+        kept.contains(&format!(
+            "result: south {}, north {} (",
+            score.south, score.north
+        )),
+        "{kept}"
+    );
+    // The record's "same position" command gives the round's end.
+    let command = kept
+        .lines()
+        .find_map(|l| l.strip_prefix("# The same position: mancala "))
+        .expect("the command");
+    let same = play(
+        &scratch,
+        &command.split_whitespace().collect::<Vec<_>>(),
+        "",
+    );
+    let same: serde_json::Value = serde_json::from_slice(&same.stdout).unwrap();
+    assert_eq!(same["board"], serde_json::json!(round.board().houses()));
+    assert_eq!(same["score"]["south"], score.south, "{command}");
+
+    let shown = replayed(&scratch, &record_path);
+    assert!(
+        shown.contains(&format!("From the position {NEAR_THE_END}")),
+        "{shown}"
+    );
+    assert_eq!(boxes(&shown)[0], box_of(&start), "{shown}");
+    assert_eq!(
+        boxes(&shown).pop().unwrap(),
+        box_of(round.board()),
+        "{shown}"
+    );
+
+    // A line of another game, or of other rules, is refused in one line.
+    for (args, needle) in [
+        (
+            vec![
+                "--game",
+                "oware",
+                "--from",
+                "kalah 6x4 S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south",
+                "Alice",
+                "Michael",
+            ],
+            "leave out --game oware",
+        ),
+        (
+            vec![
+                "--from",
+                "oware grandslam=illegal S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 south",
+                "Alice",
+                "Michael",
+            ],
+            "plays Abapa",
+        ),
+        (
+            vec!["--from", "oware S:4,4,4:0 N:4,4,4,4,4,4:0 south", "Alice"],
+            "3 houses given",
+        ),
+    ] {
+        refused(&scratch, &args, needle);
+    }
+}
+
+/// The full screen plays on from an Oware line, and its position key
+/// (`C`) says the position in the same notation.
+#[test]
+fn the_full_screen_plays_on_from_an_oware_line_and_copies_it() {
+    let scratch = Scratch::new("oware-from-screen");
+    let args = format!("--from '{NEAR_THE_END}' Alice Michael");
+    let Some((tmux, status)) = full_screen(&scratch, "oware-from", (100, 30), &args) else {
+        return;
+    };
+    let opening = tmux.wait_for("▶ Alice to move");
+    assert!(opening.contains("Oware (Abapa)"), "{opening}");
+    assert!(opening.contains("24"), "{opening}");
+    tmux.keys(&["C"]);
+    let copied = tmux.wait_for("Position: oware");
+    assert!(
+        copied.contains(&format!("Position: {}", &NEAR_THE_END[..40])),
+        "{copied}"
+    );
+    quit(&tmux, &status);
 }

@@ -157,11 +157,28 @@ fn a_position_printed_as_one_line_reads_back_as_the_same_position() {
         &["--from", "kalah 6x4 S:1,2:0 N:4,4,4,4,4,4:0 south"],
         "2 houses",
     );
-    // The notation is Kalah's: asked of an Oware position, it says so
-    // rather than printing JSON as if the option were not there.
+    // Oware's positions have their own line (RULES.md §8.2), read back
+    // the same, played on from, its game stated by the line itself.
+    let oware = ["--game", "oware", "--moves", "c,h,d"];
+    let out = mancala(&[&["position"], &oware[..], &["--format", "line"]].concat());
+    assert!(out.status.success());
+    let line = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        line.trim_end(),
+        "oware grandslam=nocapture S:4,4,0,0,6,6:0 N:6,1,6,5,5,5:0 north"
+    );
+    assert_eq!(position(&["--from", line.trim_end()]), position(&oware));
+    assert_eq!(
+        position(&["--from", line.trim_end(), "--moves", "i"]),
+        position(&["--game", "oware", "--moves", "c,h,d,i"])
+    );
     refused(
-        &["--game", "oware", "--format", "line"],
-        "the one-line notation writes Kalah positions only",
+        &["--from", "oware S:4,4,4,4,4,4:0 N:4,4,4,4,4,4:0 east"],
+        "'east' is not part of a position",
+    );
+    refused(
+        &["--from", line.trim_end(), "--score", "1,2"],
+        "the --from position states the captured seeds",
     );
 }
 

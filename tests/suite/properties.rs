@@ -3,7 +3,10 @@
 use crate::common;
 
 use common::Oracle;
-use mancala::rules::{Board, Capture, MAX_PITS, Pit, Position, Rules, Side, Sowing, Step, Sweep};
+use mancala::rules::oware::{GrandSlam, OwareBoard, OwareRules};
+use mancala::rules::{
+    Board, Capture, MAX_PITS, Moves, Pit, Position, Rules, Score, Side, Sowing, Step, Sweep,
+};
 use proptest::prelude::*;
 
 fn any_rules() -> impl Strategy<Value = Rules> {
@@ -24,6 +27,37 @@ fn any_rules() -> impl Strategy<Value = Rules> {
                 .with_capture(capture)
                 .with_sowing(sowing)
                 .with_sweep(sweep)
+        })
+}
+
+/// The `c`-th legal move, counted round the moves there are; `None`
+/// when there are none.
+fn chosen(mut moves: Moves, c: u8) -> Option<Pit> {
+    moves.nth(usize::from(c) % moves.count().max(1))
+}
+
+/// A random Oware position: houses of up to 12 seeds, up to 30 captured
+/// a side (so that some rounds are won already), any grand-slam rule.
+fn any_oware_position() -> impl Strategy<Value = OwareBoard> {
+    (
+        proptest::collection::vec(0u16..=12, 12),
+        0u16..=30,
+        0u16..=30,
+        any::<bool>(),
+        prop_oneof![
+            Just(GrandSlam::NoCapture),
+            Just(GrandSlam::CaptureAll),
+            Just(GrandSlam::Illegal)
+        ],
+    )
+        .prop_map(|(houses, south, north, north_moves, grand_slam)| {
+            let side = if north_moves {
+                Side::North
+            } else {
+                Side::South
+            };
+            let rules = OwareRules { grand_slam };
+            OwareBoard::from_houses(rules, &houses, Score { south, north }, side).unwrap()
         })
 }
 
@@ -77,13 +111,27 @@ proptest! {
     fn a_position_printed_and_read_back_is_the_same(board in any_position(), choices in proptest::collection::vec(any::<u8>(), 0..20)) {
         let mut b = board;
         for c in choices {
-            let moves = b.legal_moves();
-            if moves.is_empty() { break; }
-            b.play(moves.clone().nth(c as usize % moves.count()).unwrap()).unwrap();
+            let Some(pit) = chosen(b.legal_moves(), c) else { break };
+            b.play(pit).unwrap();
         }
-        let line = Position::new(b).to_string();
+        let line = Position::from(b).to_string();
         let back: Position = line.parse().map_err(|e| TestCaseError::fail(format!("{line}: {e}")))?;
-        prop_assert_eq!(back.board(), &b, "{}", line);
+        prop_assert_eq!(back.kalah(), Some(&b), "{}", line);
+    }
+
+    /// The same of Oware (RULES.md §8.2): any houses, captured seeds,
+    /// grand-slam rule and side to move, played on or not, finished or not.
+    #[test]
+    fn an_oware_position_printed_and_read_back_is_the_same(board in any_oware_position(), choices in proptest::collection::vec(any::<u8>(), 0..30)) {
+        let mut b = board;
+        for c in choices {
+            let Some(pit) = chosen(b.legal_moves(), c) else { break };
+            b.play(pit).unwrap();
+        }
+        let line = Position::from(b).to_string();
+        let back: Position = line.parse().map_err(|e| TestCaseError::fail(format!("{line}: {e}")))?;
+        prop_assert_eq!(back.oware(), Some(&b), "{}", line);
+        prop_assert_eq!(back.to_string(), line);
     }
 
     #[test]

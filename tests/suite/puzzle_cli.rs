@@ -77,7 +77,7 @@ fn after(o: &Oracle, m: usize, memo: &mut Memo) -> i32 {
 /// Each legal move's letter and value for the side to move, by brute force.
 fn move_values(puzzle: &Value, memo: &mut Memo) -> (Vec<(char, i32)>, Side) {
     let position: Position = puzzle["position"].as_str().unwrap().parse().unwrap();
-    let board = position.board();
+    let board = position.kalah().expect("a puzzle is Kalah's");
     let rules = board.rules();
     assert_eq!(
         puzzle["board"]
@@ -214,7 +214,7 @@ fn own_puzzles_are_the_moves_of_a_record_that_lost_three_or_more() {
         let letter = letter.chars().next().unwrap();
         if board.to_move() == Side::South && board.legal_moves().count() >= 2 {
             let value = serde_json::json!({
-                "position": Position::new(board).to_string(),
+                "position": Position::from(board).to_string(),
                 "board": board.counts(),
             });
             let (values, _) = move_values(&value, &mut memo);

@@ -208,6 +208,34 @@ impl OwareBoard {
         Ok(board)
     }
 
+    /// Any position from every count in the layout ([`OwareBoard::counts`]:
+    /// South's houses, South's captured seeds, North's houses, North's),
+    /// as [`OwareBoard::from_houses`] reads it.
+    ///
+    /// # Errors
+    /// As [`OwareBoard::from_houses`], and when there are not fourteen
+    /// counts.
+    pub fn from_counts(
+        rules: OwareRules,
+        counts: &[u16],
+        to_move: Side,
+    ) -> Result<OwareBoard, PositionError> {
+        if counts.len() != CELLS {
+            return Err(PositionError::Length {
+                expected: CELLS,
+                found: counts.len(),
+            });
+        }
+        let mut houses = [0; 2 * HOUSES];
+        houses[..HOUSES].copy_from_slice(&counts[..HOUSES]);
+        houses[HOUSES..].copy_from_slice(&counts[HOUSES + 1..2 * HOUSES + 1]);
+        let captured = Score {
+            south: counts[pile(Side::South)],
+            north: counts[pile(Side::North)],
+        };
+        OwareBoard::from_houses(rules, &houses, captured, to_move)
+    }
+
     /// A position with nothing captured where the round is **played out**:
     /// it ends only when the mover cannot feed (RULES.md §7.5) or on a
     /// repetition, never at 25. What the side to move can then win from

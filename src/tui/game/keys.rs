@@ -287,10 +287,8 @@ fn view_offers(app: &App) -> Vec<KeyOffer> {
         .next()
         .map_or((String::new(), None), |(_, w)| (w, Some(Weight::Optional)));
     offers.push(KeyOffer::new(Does::Theme, t, "colours").help(what).bar(bar));
-    if clipboard::offered(&app.session().current().position()) {
-        let copy = KeyOffer::letter(Does::Copy, app.rules(), clipboard::LETTER, clipboard::LABEL);
-        offers.push(copy.help(clipboard::HELP).bar(Some(Weight::Optional)));
-    }
+    let copy = KeyOffer::letter(Does::Copy, app.rules(), clipboard::LETTER, clipboard::LABEL);
+    offers.push(copy.help(clipboard::HELP).bar(Some(Weight::Optional)));
     offers
 }
 

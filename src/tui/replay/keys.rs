@@ -90,9 +90,7 @@ pub fn help_text(record: &Record, chosen: &Chosen) -> HelpText {
         "a".to_string(),
         "the analysis of the round: every move under perfect play (q comes back)".to_string(),
     )]);
-    if clipboard::offered(&record.start_round().position()) {
-        keys.push((clipboard::LETTER.to_string(), clipboard::HELP.to_string()));
-    }
+    keys.push((clipboard::LETTER.to_string(), clipboard::HELP.to_string()));
     keys.extend([
         (
             "q or Esc".to_string(),

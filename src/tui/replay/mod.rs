@@ -141,7 +141,7 @@ impl ReplayView {
                 self.animation = None;
                 let (said, line) = clipboard::copy(&self.stepper.position());
                 self.note = Some(said);
-                self.copied = line;
+                self.copied = Some(line);
             }
             ReplayKey::Help => {
                 // The board stands still behind the help.
@@ -388,13 +388,11 @@ impl ReplayView {
         keys.add("End", "end", Weight::Useful);
         self.chosen.add_keys(&mut keys, "t");
         keys.add("a", "analysis", Weight::Useful);
-        if clipboard::offered(&self.stepper.position()) {
-            keys.add(
-                clipboard::LETTER.to_string(),
-                clipboard::LABEL,
-                Weight::Optional,
-            );
-        }
+        keys.add(
+            clipboard::LETTER.to_string(),
+            clipboard::LABEL,
+            Weight::Optional,
+        );
         keys.add("?", "help", Weight::Essential);
         keys.add("q", "quit", Weight::Essential);
         keys

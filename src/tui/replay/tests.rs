@@ -366,7 +366,7 @@ fn c_says_the_position_on_the_board_and_hands_its_line_to_the_clipboard() {
     let line = view.take_copy().expect("a line to copy");
     assert_eq!(view.take_copy(), None, "handed over once");
     let position: crate::rules::Position = line.parse().unwrap();
-    assert_eq!(position.board(), &boards[1]);
+    assert_eq!(position.kalah(), Some(&boards[1]));
     assert!(
         screen(&view).contains(&format!("Position: {}", &line[..60])),
         "{}",

@@ -222,7 +222,7 @@ impl App {
         }
         let (said, line) = clipboard::copy(&self.session.current().position());
         self.notes.say(Note::plain(said));
-        self.copied = line;
+        self.copied = Some(line);
     }
 
     fn open_help(&mut self) {

@@ -217,7 +217,7 @@ mod tests {
         let line = app.take_copied().expect("a line to copy");
         assert_eq!(app.take_copied(), None, "handed over once");
         let position: crate::rules::Position = line.parse().unwrap();
-        assert_eq!(position.board(), app.game().board());
+        assert_eq!(position.kalah(), Some(app.game().board()));
         insta::assert_snapshot!(render(&app, 100, 30));
         // at the end of a round, from the analysis on top
         let mut app = tiny_round_over(t0);
@@ -227,7 +227,7 @@ mod tests {
         let line = app.take_copied().expect("the analysis's line");
         let start: crate::rules::Position = line.parse().unwrap();
         let rules = Rules::KALAH.with_pits(2).unwrap().with_seeds(1).unwrap();
-        assert_eq!(start.board(), &crate::rules::Board::new(rules));
+        assert_eq!(start.kalah(), Some(&crate::rules::Board::new(rules)));
     }
 
     #[test]
