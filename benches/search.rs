@@ -41,7 +41,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, Throughput};
 use mancala::analysis::{Analyst, PositionBudget};
-use mancala::commands::arena::{MoveBudget, play_arena};
+use mancala::commands::arena::{MoveBudget, MoveStats, play_arena};
 use mancala::players::solver::book;
 use mancala::players::solver::{DEFAULT_PLAYER_MEMORY, DEFAULT_SOLVE_MEMORY};
 use mancala::players::{Advisor, Engine, Limits, PlayerKind, Solver, random_move};
@@ -237,7 +237,7 @@ fn arena_once() {
         let start = Instant::now();
         let result = play_arena(rules, kinds, 4, 1, budget, |_| {}).expect("computer players");
         let times = &result.move_times[0];
-        let (mean, p95, max) = times.stats();
+        let MoveStats { mean, p95, max, .. } = times.stats();
         println!(
             "arena/perfect_random_kalah_6_4_{name}: {} moves of perfect, mean {mean:.1} ms, \
              p95 {p95:.1} ms, max {max:.1} ms, {:.1} s in all (one run)",
@@ -292,16 +292,23 @@ fn first_hints() {
     }
 }
 
-/// CPU time of this process so far (all its threads), in seconds, from
-/// `/proc/self/stat` (Linux; `None` elsewhere).
+/// CPU time of this process so far (all its threads, those ended too), in
+/// seconds: the system's process CPU clock (`CLOCK_PROCESS_CPUTIME_ID`),
+/// counted in nanoseconds rather than in the kernel's clock ticks (`None`
+/// where the system has no such clock).
 fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // the fields after the command's name (which may hold spaces)
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
-    // the kernel's clock ticks a second (USER_HZ, 100 on Linux)
-    Some(ticks / 100.0)
+    #[cfg(unix)]
+    {
+        let mut now = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `now` is a valid timespec that the call only writes
+        let read = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &raw mut now) };
+        (read == 0).then(|| now.tv_sec as f64 + now.tv_nsec as f64 / 1e9)
+    }
+    #[cfg(not(unix))]
+    None
 }
 
 /// The median of `values` (sorted here).

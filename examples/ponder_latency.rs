@@ -21,7 +21,7 @@
 use std::time::{Duration, Instant};
 
 use mancala::analysis::live::LiveAnalysis;
-use mancala::commands::arena::MoveTimes;
+use mancala::commands::arena::{MoveStats, MoveTimes};
 use mancala::players::solver::book;
 use mancala::players::solver::{DEFAULT_PLAYER_MEMORY, PLAYER_TABLE_BYTES};
 use mancala::players::{Limits, PerfectPlayer, Solver, TurnFn, random_move};
@@ -33,8 +33,12 @@ const GAME_THINK: Duration = Duration::from_millis(1000);
 
 /// The move count, mean, median, 95th percentile and maximum of `times`.
 fn summary(times: &MoveTimes) -> String {
-    let (mean, p95, max) = times.stats();
-    let p50 = times.percentile(50);
+    let MoveStats {
+        mean,
+        p50,
+        p95,
+        max,
+    } = times.stats();
     format!(
         "{} moves, mean {mean:.1} ms, p50 {p50:.1} ms, p95 {p95:.1} ms, max {max:.1} ms",
         times.len()

@@ -106,10 +106,10 @@ pub struct PlayArgs {
     /// North's name (top row).
     #[arg(value_name = "NORTH_NAME")]
     pub north_name: Option<String>,
-    /// Who plays South: human, random, greedy, tree:N, easy, medium, hard, perfect, level:N (1 to 10, 10 is perfect; ratings: mancala levels) or level:auto (nearest your rating). Perfect (level:10) holds about 165 MB on 6x4, with the round's analysis (one endgame database and table for the players, the hints and the analysis), and, against a person, thinks on both cores while they do, until the positions ahead are proven (on 6x4 about 15 to 20 s after each of its moves on a busy 2-core machine); the other levels a few MB and no time between moves.
+    /// Who plays South: human, random, greedy, tree:N, easy, medium, hard, perfect, level:N (1 to 10, 10 is perfect; ratings: mancala levels) or level:auto (nearest your rating). Perfect (level:10) holds about 110 MB on 6x4, with the round's analysis (one endgame database and table for the players, the hints and the analysis), and, against a person, thinks on both cores while they do, until the positions ahead are proven (on 6x4 about 15 to 20 s after each of its moves on a busy 2-core machine); the other levels a few MB and no time between moves.
     #[arg(long, value_name = "KIND", default_value = "human", hide_possible_values = true, value_parser = Choices::players())]
     pub south: PlayerKind,
-    /// Who plays North: human, random, greedy, tree:N, easy, medium, hard, perfect, level:N (1 to 10, 10 is perfect; ratings: mancala levels) or level:auto (nearest your rating). Perfect (level:10) holds about 165 MB on 6x4, with the round's analysis (one endgame database and table for the players, the hints and the analysis), and, against a person, thinks on both cores while they do, until the positions ahead are proven (on 6x4 about 15 to 20 s after each of its moves on a busy 2-core machine); the other levels a few MB and no time between moves.
+    /// Who plays North: human, random, greedy, tree:N, easy, medium, hard, perfect, level:N (1 to 10, 10 is perfect; ratings: mancala levels) or level:auto (nearest your rating). Perfect (level:10) holds about 110 MB on 6x4, with the round's analysis (one endgame database and table for the players, the hints and the analysis), and, against a person, thinks on both cores while they do, until the positions ahead are proven (on 6x4 about 15 to 20 s after each of its moves on a busy 2-core machine); the other levels a few MB and no time between moves.
     #[arg(long, value_name = "KIND", default_value = "human", hide_possible_values = true, value_parser = Choices::players())]
     pub north: PlayerKind,
     /// Who starts each round: south, north, alternate or random.
@@ -586,6 +586,10 @@ pub struct HostCmd {
     /// The rules (the joiner plays by them).
     #[command(flatten)]
     pub rules: RuleArgs,
+    /// The pie rule: not played over the network yet, so refused (play it
+    /// at one keyboard: mancala Alice Michael --swap).
+    #[arg(long)]
+    pub swap: bool,
 }
 
 /// Options of `mancala join`.

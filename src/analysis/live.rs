@@ -21,7 +21,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::{Analysis, Analyst, PositionBudget, RoundAnalyser};
-use crate::players::solver::{DEFAULT_PLAYER_MEMORY, PLAYER_TABLE_BYTES, Solver};
+use crate::players::solver::{DEFAULT_PLAYER_MEMORY, PLAYER_DB_SCALE, PLAYER_TABLE_BYTES, Solver};
 use crate::rules::{GameRound, Pit};
 
 /// The live analysis's solver: it uses the process's endgame database and
@@ -33,7 +33,9 @@ use crate::rules::{GameRound, Pit};
 fn live_solver() -> Solver {
     Solver::new(DEFAULT_PLAYER_MEMORY)
         .sharing()
-        // a player's size: the table the players of the process use
+        // a player's sizes: the database and table the players of the
+        // process use
+        .with_endgame_scale(PLAYER_DB_SCALE)
         .with_table_limit(PLAYER_TABLE_BYTES)
         .with_threads(1)
 }
@@ -480,7 +482,7 @@ mod tests {
 
     #[test]
     fn the_live_analysis_uses_the_players_database_and_table() {
-        // Kalah(6,4): one 18-seed database and one table for `perfect` and
+        // Kalah(6,4): one 16-seed database and one table for `perfect` and
         // the analysis (made, not built: the memory is mapped, untouched)
         let board = Board::new(Rules::KALAH);
         let mut player = crate::players::solver::PerfectPlayer::sharing();

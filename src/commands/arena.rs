@@ -85,42 +85,52 @@ impl MoveTimes {
         self.millis.is_empty()
     }
 
-    /// Mean, 95th percentile (nearest rank) and maximum, in milliseconds
-    /// (zeros when no move was timed).
+    /// Mean, median, 95th percentile (nearest rank) and maximum, in
+    /// milliseconds, from one sort (zeros when no move was timed).
     #[must_use]
-    pub fn stats(&self) -> (f64, f64, f64) {
-        if self.millis.is_empty() {
-            return (0.0, 0.0, 0.0);
-        }
-        let n = self.millis.len();
-        let mean = self.millis.iter().sum::<f64>() / n as f64;
-        (mean, self.percentile(95), self.percentile(100))
-    }
-
-    /// The `p`th percentile (nearest rank) in milliseconds: 50 the
-    /// median, 100 the maximum (zero when no move was timed).
-    #[must_use]
-    pub fn percentile(&self, p: usize) -> f64 {
+    pub fn stats(&self) -> MoveStats {
         let mut sorted = self.millis.clone();
         sorted.sort_by(f64::total_cmp);
         let n = sorted.len();
         if n == 0 {
-            return 0.0;
+            return MoveStats::default();
         }
-        sorted[(n * p.min(100)).div_ceil(100).clamp(1, n) - 1]
+        // the nearest rank: the smallest time at least `p`% of the moves take
+        let rank = |p: usize| sorted[(n * p).div_ceil(100).clamp(1, n) - 1];
+        MoveStats {
+            mean: sorted.iter().sum::<f64>() / n as f64,
+            p50: rank(50),
+            p95: rank(95),
+            max: sorted[n - 1],
+        }
     }
 
     fn json(&self) -> serde_json::Value {
-        let (mean, p95, max) = self.stats();
+        let s = self.stats();
         let r = |x: f64| (x * 1000.0).round() / 1000.0;
-        json!({ "mean": r(mean), "p50": r(self.percentile(50)), "p95": r(p95), "max": r(max) })
+        json!({ "mean": r(s.mean), "p50": r(s.p50), "p95": r(s.p95), "max": r(s.max) })
     }
 
     fn summary(&self) -> String {
-        let (mean, p95, max) = self.stats();
-        let p50 = self.percentile(50);
-        format!("mean {mean:.2} ms, p50 {p50:.2} ms, p95 {p95:.2} ms, max {max:.2} ms")
+        let s = self.stats();
+        format!(
+            "mean {:.2} ms, p50 {:.2} ms, p95 {:.2} ms, max {:.2} ms",
+            s.mean, s.p50, s.p95, s.max
+        )
     }
+}
+
+/// A player's move times summed up ([`MoveTimes::stats`]), in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveStats {
+    /// The mean.
+    pub mean: f64,
+    /// The median (nearest rank).
+    pub p50: f64,
+    /// The 95th percentile (nearest rank).
+    pub p95: f64,
+    /// The longest.
+    pub max: f64,
 }
 
 /// The results of an arena run.
@@ -426,7 +436,7 @@ mod tests {
             ta.len() >= 6 * 3 && tb.len() >= 6 * 3,
             "every move is timed"
         );
-        let (mean, p95, max) = ta.stats();
+        let MoveStats { mean, p95, max, .. } = ta.stats();
         assert!(
             0.0 < mean && mean <= max && p95 <= max,
             "{mean} {p95} {max}"
@@ -436,15 +446,21 @@ mod tests {
     #[test]
     fn move_times_give_the_nearest_rank_percentile() {
         let mut t = MoveTimes::default();
-        assert_eq!(t.stats(), (0.0, 0.0, 0.0));
-        for ms in 1..=20 {
+        assert_eq!(t.stats(), MoveStats::default());
+        // added out of order: the stats sort them
+        for ms in (1..=20).rev() {
             t.add(Duration::from_millis(ms));
         }
-        let (mean, p95, max) = t.stats();
+        let MoveStats {
+            mean,
+            p50,
+            p95,
+            max,
+        } = t.stats();
         assert!((mean - 10.5).abs() < 1e-9);
         assert!((p95 - 19.0).abs() < 1e-9);
         assert!((max - 20.0).abs() < 1e-9);
-        assert!((t.percentile(50) - 10.0).abs() < 1e-9);
+        assert!((p50 - 10.0).abs() < 1e-9);
         let json = t.json();
         assert_eq!(json["p95"], 19.0);
         assert_eq!(json["p50"], 10.0);

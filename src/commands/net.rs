@@ -30,6 +30,13 @@ fn full_screen(plain: bool) -> bool {
 /// # Errors
 /// Bad options, or a port that cannot be listened on.
 pub fn host(cmd: &HostCmd) -> anyhow::Result<ExitCode> {
+    if cmd.swap {
+        // The network's seats are its sides (host South, joiner North):
+        // the pie rule would change that mid-round, and neither end is
+        // ready for it, so no match starts that would half-play it.
+        let refused = "the pie rule (--swap) is not played over the network yet: play it at one keyboard (mancala Alice Michael --swap), or host without --swap";
+        return Err(UsageError(refused.into()).into());
+    }
     if cmd.game == Game::Oware && cmd.rules.any_given() {
         let refused =
             "Oware is played on 6 houses a side with 4 seeds each: leave out the rule options";

@@ -591,7 +591,7 @@ mod tests {
     #[test]
     fn a_fresh_advisor_hints_with_the_first_levels_of_its_database() {
         // Kalah(6,4) past the book: a fresh advisor's first exact hint does
-        // not wait for the whole 18-seed database (seconds to build)
+        // not wait for the whole 16-seed database (seconds to build)
         let counts = [3, 0, 2, 1, 4, 1, 15, 2, 1, 0, 3, 2, 1, 13];
         let board = Board::from_counts(Rules::KALAH, &counts, Side::South).unwrap();
         // its own database: the process's kept one may be built by others

@@ -1387,3 +1387,26 @@ fn quitting_where_q_is_a_pit_plays_no_move() {
     assert_eq!(joiner.wait_exit(), 0, "{}", joiner.text());
     assert!(joiner.text().contains("You left the match"));
 }
+
+/// The pie rule is not played over the network yet: `host --swap` says so
+/// in one sentence and exits with the usage code, before it listens (a
+/// friend who joined would meet a match that half-plays it).
+#[test]
+fn host_with_the_pie_rule_is_refused_before_it_listens() {
+    let scratch = data_dir("swap");
+    let data = scratch.path();
+    let port = free_port();
+    let args = host_args(port, &["--swap", "--plain"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = common::program::run(data, &data.join("config"), &args, "");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("the pie rule (--swap) is not played over the network yet"),
+        "{said}"
+    );
+    assert!(!said.contains("unexpected argument"), "{said}");
+    assert!(out.stdout.is_empty(), "no join line");
+    // Nothing listened: the port is still free.
+    assert!(TcpListener::bind(("127.0.0.1", port)).is_ok());
+}

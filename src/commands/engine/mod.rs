@@ -227,15 +227,13 @@ impl Service {
     /// Acts on one command; `false` to end.
     fn handle(&mut self, command: EngineCommand) -> bool {
         self.reclaim();
-        // A command that readies or uses a game: from the first one while
-        // the game is Oware, its database is on its way (`isready` is where
-        // a GUI lets an engine prepare, so the first `go` has what is kept).
+        // A command that readies a game: from the first one while the game
+        // is Oware, its database is on its way (`isready` is where a GUI
+        // lets an engine prepare, so the first `go` has what is kept; a
+        // `go` with none before wakes it as it takes the database).
         if matches!(
             command,
-            EngineCommand::IsReady
-                | EngineCommand::NewGame
-                | EngineCommand::Position(_)
-                | EngineCommand::Go(_)
+            EngineCommand::IsReady | EngineCommand::NewGame | EngineCommand::Position(_)
         ) {
             self.wake_endgame();
         }

@@ -337,9 +337,21 @@ const GROWING_TABLE_BYTES: usize = 32 << 20;
 /// A player's table ([`Solver::growing`]: `perfect`, the hints) holds at
 /// most this many bytes once warm: what pondering on Kalah(6,4) needs (see
 /// docs/PERFORMANCE.md: the moves' times the same as with the 512 MiB it
-/// had, which held 565 MB resident in a game against a person). With the
-/// 18-seed database beside it, a player takes about 120 MB.
+/// had, which held 565 MB resident in a game against a person). With its
+/// 16-seed database (30 MB, see [`PLAYER_DB_SCALE`]) beside it, a player
+/// takes about 65 MB.
 pub const PLAYER_TABLE_BYTES: usize = 32 << 20;
+
+/// A player's endgame database ([`Solver::growing`]: `perfect`, the hints,
+/// and the live analysis beside them) holds at most `2^(total / 2 + this)`
+/// positions for a game of `total` seeds: two steps below a solve's (see
+/// `DB_SCALE`), 16 seeds on Kalah(6,4) (30 M positions, 30 MB) where a
+/// solve builds 18 (86.5 M). A player builds it on the person's time while
+/// the book plays, and a game holds it: the 18 seeds took 9.2 s to build
+/// under load where the 16 took 3.7 s, and the searches of the first
+/// positions past the book with 16 took 1.1 to 1.5 times as long as with
+/// 18 (see docs/PERFORMANCE.md). Bigger games keep what the memory allows.
+pub const PLAYER_DB_SCALE: u32 = 1;
 
 /// The transposition table of a game of `total` seeds holds at most
 /// `2^table_bits(total)` bytes: 8 MiB for Kalah(6,3) (the same positions
@@ -355,9 +367,8 @@ fn table_bits(total: u32) -> u32 {
 /// machine, Kalah(6,4) on two idle cores about 5 M a second each).
 const NODES_PER_SECOND: u64 = 16_000_000;
 
-/// Bytes of table a searched position may need: a bucket of 64 bytes holds
-/// 8 entries.
-const TABLE_BYTES_PER_NODE: u64 = 8;
+/// Bytes of table a searched position may need: an entry.
+const TABLE_BYTES_PER_NODE: u64 = table::ENTRY_BYTES as u64;
 
 /// The most table a solve within `limits` on `threads` threads can fill:
 /// what its node budget, or its time at [`NODES_PER_SECOND`], can store
@@ -1136,8 +1147,9 @@ impl Solver {
     }
 
     /// The same for a player, whose first searches past the book must not
-    /// wait for the whole endgame database (2.4 s on Kalah(6,4), 18 seeds)
-    /// nor for a big table's memory: a solve builds the database up to
+    /// wait for the whole endgame database (seconds on Kalah(6,4), whose
+    /// player's database holds 16 seeds: [`PLAYER_DB_SCALE`]) nor for a
+    /// big table's memory: a solve builds the database up to
     /// `FIRST_DB_SEEDS` seeds at most (0.28 s of CPU on 6 pits; within
     /// the limits, as any solve's), searching with the levels complete so
     /// far, and the table holds
@@ -1149,6 +1161,7 @@ impl Solver {
     pub fn growing(mut self) -> Solver {
         self.endgame_slice = Some(ENDGAME_SLICE);
         self.table_limit = self.table_limit.min(PLAYER_TABLE_BYTES);
+        self.db_scale = PLAYER_DB_SCALE;
         self
     }
 
@@ -1183,13 +1196,18 @@ impl Solver {
         }
         self.table_limit = bytes;
         if self.sized_for > 0 {
-            let database = self.endgame.as_ref().map_or(0, |e| e.bytes());
-            let rest = self.memory.saturating_sub(database);
-            let bytes = rest
-                .min(1usize << table_bits(self.sized_for))
-                .min(self.table_limit);
-            self.table_bytes = (bytes / table::BUCKET_BYTES).max(1) * table::BUCKET_BYTES;
+            self.size_table(self.sized_for);
         }
+    }
+
+    /// Sizes the table for positions of `seeds` seeds in play: what the
+    /// memory leaves beside the database, at most what the game wants and
+    /// the limit, in whole buckets (as the table takes them).
+    fn size_table(&mut self, seeds: u32) {
+        let database = self.endgame.as_ref().map_or(0, |e| e.bytes());
+        let rest = self.memory.saturating_sub(database);
+        let bytes = rest.min(1usize << table_bits(seeds)).min(self.table_limit);
+        self.table_bytes = (bytes / table::BUCKET_BYTES).max(1) * table::BUCKET_BYTES;
     }
 
     /// The table's size now, in bytes (0 before the first use).
@@ -1315,17 +1333,9 @@ impl Solver {
     /// them once it is all in.
     pub fn warm_up(&mut self, board: &Board, limits: &Limits) -> Option<bool> {
         Solver::check(board, self.memory).ok()?;
-        self.prepare(CompactRules::new(*board.rules()));
-        // made ready for many searches: the whole table
-        self.leave_small_view();
         self.endgame_time = Duration::ZERO;
+        self.ready_first(board, limits);
         let stop = || limits.should_stop();
-        if self.endgame_slice.is_some() {
-            self.build_endgame(FIRST_DB_SEEDS, limits);
-            if let Some(table) = &mut self.table {
-                table.fault_in(stop);
-            }
-        }
         self.build_endgame(u8::MAX, limits);
         if !self.endgame.as_ref().is_some_and(|e| e.is_complete()) {
             return Some(false);
@@ -1349,6 +1359,40 @@ impl Solver {
             table.fault_in(stop);
         }
         Some(self.is_warm(board))
+    }
+
+    /// The first part of [`Solver::warm_up`]: makes a growing solver ready
+    /// to search ([`Solver::is_ready_to_search`]: the database's first
+    /// levels, the small table's memory) unless `limits` stop it first, and
+    /// says whether it is; for another solver the whole warm-up. False for
+    /// a board too big ([`Solver::check`]). A player pondering past the
+    /// book solves its next turn's positions with these before it builds
+    /// the rest of the database.
+    pub fn get_ready_to_search(&mut self, board: &Board, limits: &Limits) -> bool {
+        if self.endgame_slice.is_none() {
+            return self.warm_up(board, limits) == Some(true);
+        }
+        if Solver::check(board, self.memory).is_err() {
+            return false;
+        }
+        self.endgame_time = Duration::ZERO;
+        self.ready_first(board, limits);
+        self.is_ready_to_search(board)
+    }
+
+    /// Sizes the table and database for `board`'s rules, leaves the small
+    /// view (made ready for many searches: the whole table) and, for a
+    /// growing solver, builds the database's first levels and brings in
+    /// its table's memory, until `limits` stop it.
+    fn ready_first(&mut self, board: &Board, limits: &Limits) {
+        self.prepare(CompactRules::new(*board.rules()));
+        self.leave_small_view();
+        if self.endgame_slice.is_some() {
+            self.build_endgame(FIRST_DB_SEEDS, limits);
+            if let Some(table) = &mut self.table {
+                table.fault_in(|| limits.should_stop());
+            }
+        }
     }
 
     /// For a growing solver ([`Solver::growing`]), on time a move leaves
@@ -1499,11 +1543,8 @@ impl Solver {
                     }
                 }
             };
-            let rest = self.memory.saturating_sub(db.bytes());
             self.endgame = Some(db);
-            // whole buckets, as the table takes them
-            let bytes = rest.min(1usize << table_bits(seeds)).min(self.table_limit);
-            self.table_bytes = (bytes / table::BUCKET_BYTES).max(1) * table::BUCKET_BYTES;
+            self.size_table(seeds);
             self.sized_for = seeds;
         }
         if self.endgame_slice.is_some() {

@@ -108,6 +108,10 @@ impl PerfectPlayer {
     /// A perfect player around `solver`.
     #[must_use]
     pub fn with_solver(solver: Solver) -> PerfectPlayer {
+        // the book is read now rather than at the first move, which would
+        // otherwise wait for it, or for the thread reading it first (the
+        // live analysis's, of the lowest priority)
+        let _ = book::shipped();
         PerfectPlayer {
             memory: solver.memory,
             sharing: solver.sharing,
@@ -222,8 +226,8 @@ impl PerfectPlayer {
     /// ([`Solver::grow`]), unless it ponders: then the thread that starts
     /// once the move is played builds it on the person's time, and the
     /// person is not kept waiting for it (under load, the 18-seed
-    /// database of Kalah(6,4) was still being built at the end of a game,
-    /// and every move took the 50 ms of its slice more).
+    /// database Kalah(6,4)'s player then had was still being built at the
+    /// end of a game, and every move took the 50 ms of its slice more).
     fn grow(&mut self, board: &Board, share: &Limits) {
         if !self.pondering {
             self.solver_mut().grow(board, share);
@@ -292,18 +296,35 @@ impl PerfectPlayer {
 /// need nothing: pondering follows their book move instead, level by level
 /// up to [`PONDER_BOOK_DEPTH`] book moves ahead, so that while the book
 /// still plays, the first positions it does not answer are solved before
-/// the game reaches them.
+/// the game reaches them. While the database is not complete, the
+/// positions of its very next turn come first, solved with the levels
+/// built so far (see [`Solver::get_ready_to_search`]).
 fn ponder(solver: &mut Solver, next: &Board, me: Side, limits: &Limits) {
-    // the endgame database and the table's memory first, even while the
-    // book answers everything in reach: else the first position past the
-    // book waits for the database (3.4 s measured on 6x4, where the
-    // player's database holds 18 seeds), and the first search on a fresh
-    // table is slow to stop (see `Zeroed::fault_in`)
-    if solver.warm_up(next, limits) != Some(true) {
+    // what a search needs first, even while the book answers everything in
+    // reach: the database's first levels and the table's memory (the first
+    // search on a fresh table is slow to stop, see `Zeroed::fault_in`)
+    if !solver.get_ready_to_search(next, limits) {
         return;
     }
+    // under load the whole database (3.7 s measured on 6x4, where the
+    // player's database holds 16 seeds) was not built when the game left
+    // the book, and the first move past it waited for its search: the
+    // positions of the next turn are solved first with the levels built
+    if !solver.is_warm(next) {
+        solve_ahead(solver, next, me, limits, 0);
+    }
+    if limits.should_stop() || solver.warm_up(next, limits) != Some(true) {
+        return;
+    }
+    solve_ahead(solver, next, me, limits, PONDER_BOOK_DEPTH);
+}
+
+/// Solves the positions where `me` moves next after its move left `next`
+/// that the book does not answer, and, through the book's moves, those up
+/// to `book_depth` book moves ahead (see [`ponder`]), until `limits` stop.
+fn solve_ahead(solver: &mut Solver, next: &Board, me: Side, limits: &Limits, book_depth: u32) {
     let mut level = vec![*next];
-    for _ in 0..=PONDER_BOOK_DEPTH {
+    for _ in 0..=book_depth {
         let mut deeper = Vec::new();
         for after in &level {
             let mut open = Vec::new();
@@ -509,6 +530,63 @@ mod tests {
     }
 
     #[test]
+    fn pondering_solves_its_next_turn_before_it_builds_the_rest_of_the_database() {
+        // a 24-seed database: its first levels build at once, the rest in
+        // about a second; the positions of the next turn are in the table
+        // while the rest is still being built (they waited for all of it,
+        // and under load on 6x4 the game left the book first). Rules no
+        // other test shares a database of; an observer shares the thread's
+        // table and database
+        use crate::rules::{Capture, Sweep};
+        let rules = Rules::new(4, 4)
+            .unwrap()
+            .with_capture(Capture::NonEmpty)
+            .with_sweep(Sweep::None);
+        let solver = || {
+            Solver::new(64 << 20)
+                .with_threads(1)
+                .growing()
+                .with_endgame_seeds(24)
+                .sharing()
+        };
+        let board = Board::new(rules);
+        let pit = board
+            .legal_moves()
+            .find(|&pit| {
+                let mut next = board;
+                next.play_unchecked(pit);
+                next.to_move() == Side::North
+            })
+            .expect("a move that passes the turn");
+        let mut next = board;
+        next.play_unchecked(pit);
+        let ahead = next_turns(&next, Side::South);
+        assert!(ahead.len() >= 2);
+        let mut observer = solver();
+        // sized for the whole game, as the thread's
+        observer.reserve(&board);
+        let stop = Arc::new(AtomicBool::new(false));
+        let limits = Limits {
+            deadline: None,
+            nodes: None,
+            stop: Arc::clone(&stop),
+        };
+        let thread = std::thread::spawn(move || ponder(&mut solver(), &next, Side::South, &limits));
+        let until = Instant::now() + Duration::from_secs(60);
+        while !ahead.iter().all(|b| observer.table_move(b).is_some()) {
+            assert!(
+                !thread.is_finished() && Instant::now() < until,
+                "never solved"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let built = observer.endgame().0;
+        stop.store(true, Ordering::Relaxed);
+        thread.join().expect("pondered");
+        assert!(built < 24, "the whole database was built first");
+    }
+
+    #[test]
     fn pondering_ends_by_itself_once_the_positions_ahead_are_proven() {
         // no stop flag, no turn: the thread ends when it has proven every
         // position where `perfect` may move next, and leaves no core busy
@@ -637,7 +715,7 @@ mod tests {
 
     #[test]
     fn with_its_first_levels_a_player_searches_at_once_without_waiting_for_the_rest() {
-        // Kalah(6,4), past the book: the default player's 18-seed database
+        // Kalah(6,4), past the book: the default player's 16-seed database
         // takes seconds to build. Once its first levels are built and its
         // small table is in, a timed turn searches at once: nothing is
         // built or brought in on another thread first

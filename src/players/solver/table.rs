@@ -182,6 +182,9 @@ pub(crate) fn kept(rules: CompactRules, bytes: usize) -> TableMemory {
 /// Bytes of one bucket.
 pub(crate) const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
 
+/// Bytes of one entry as a bucket holds it.
+pub(crate) const ENTRY_BYTES: usize = BUCKET_BYTES / WAYS;
+
 impl TableMemory {
     /// A table of about `bytes` (at least one bucket).
     pub fn with_bytes(bytes: usize) -> TableMemory {
