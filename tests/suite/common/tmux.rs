@@ -108,12 +108,23 @@ impl Tmux {
         self.wait_for_in("game", want)
     }
 
-    /// Polls `pane` until `want` shows; the screen then.
+    /// Polls `pane` until `want` shows; the screen then, once two captures
+    /// agree (a capture taken while a frame is written can hold its first
+    /// lines without its last: the key bar), or the last of a few tries
+    /// while an animation runs.
     pub fn wait_for_in(&self, pane: &str, want: &str) -> String {
         let until = Instant::now() + WAIT;
         loop {
-            let screen = self.pane(pane);
+            let mut screen = self.pane(pane);
             if screen.contains(want) {
+                for _ in 0..10 {
+                    sleep(Duration::from_millis(20));
+                    let again = self.pane(pane);
+                    if again == screen || !again.contains(want) {
+                        break;
+                    }
+                    screen = again;
+                }
                 return screen;
             }
             assert!(
