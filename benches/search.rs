@@ -26,9 +26,9 @@
 //! `MANCALA_BENCH=analysis` analyses a random round of Kalah(6,4) (capture
 //! always, the round `Rng::new(MANCALA_BENCH_ROUND)` plays, 1 by default)
 //! as `mancala analyze ROUND` does (a fresh [`Analyst`], 1 s a position),
-//! the same with a player's endgame database instead of the analysis's
-//! (18 seeds where the analysis builds 16, the same 64 MiB of table
-//! first: measured, no faster; see docs/PERFORMANCE.md), and solves
+//! the same with a solve's 18-seed endgame database instead of the
+//! analysis's 16 (the same 64 MiB of table first: measured, no faster;
+//! see docs/PERFORMANCE.md), and solves
 //! the start of the same rules as `mancala solve --pits 6 --seeds 4` does
 //! (a fresh solver of 1 GiB listing every best move), in turn,
 //! `MANCALA_BENCH_PAIRS` times (3 by default), and prints each run's wall
@@ -369,7 +369,7 @@ fn analysis_against_solve(seeds: usize, memory: usize) {
         })
     };
     for pair in 1..=pairs {
-        let player_db = analyse(Analyst::with_solver(
+        let solve_db = analyse(Analyst::with_solver(
             Solver::new(DEFAULT_PLAYER_MEMORY).with_table_limit(64 << 20),
         ));
         let analysis = analyse(Analyst::new());
@@ -384,13 +384,13 @@ fn analysis_against_solve(seeds: usize, memory: usize) {
             moves.len(),
             analysis.0,
             analysis.1,
-            player_db.0,
-            player_db.1,
+            solve_db.0,
+            solve_db.1,
             solve.0,
             solve.1
         );
         analyses.push(analysis);
-        eighteen.push(player_db);
+        eighteen.push(solve_db);
         solves.push(solve);
     }
     let wall = |runs: &[(f64, f64)]| median(&mut runs.iter().map(|r| r.0).collect::<Vec<_>>());

@@ -311,7 +311,7 @@ const ANALYSIS_DB_SCALE: u32 = 1;
 /// entries ([`Solver::table_entries`]) overflows it (an opening far from the book:
 /// 222 M positions in this table, 87 M with a solve's table and
 /// database), and for the positions before it the table may grow to the
-/// solver's memory ([`Analyst::with_fixed_table`] keeps it).
+/// solver's memory.
 const ANALYSIS_TABLE_BYTES: usize = 64 << 20;
 
 /// Positions searched for each position of a sketch
@@ -359,9 +359,6 @@ fn analysis_solver() -> Solver {
 #[derive(Debug)]
 pub struct Analyst {
     solver: Solver,
-    /// Whether the table may grow once a search overflows it (see
-    /// [`ANALYSIS_TABLE_BYTES`]).
-    grows: bool,
     engine: Engine,
     /// Oware's search, made for the first Oware position.
     oware: Option<OwareSearch>,
@@ -386,18 +383,9 @@ impl Analyst {
     pub fn with_solver(solver: Solver) -> Analyst {
         Analyst {
             solver,
-            grows: true,
             engine: Engine::new(Level::HARD.table_bits),
             oware: None,
         }
-    }
-
-    /// The same keeping its solver's table at its first size, whatever
-    /// the searches (measurements: the analysis as it was).
-    #[must_use]
-    pub fn with_fixed_table(mut self) -> Analyst {
-        self.grows = false;
-        self
     }
 
     /// The value of `position` for its side to move and its best pits,
@@ -503,7 +491,7 @@ impl Analyst {
             None => self.solver.solve_bounded(board, &limits, true),
         };
         let entries = self.solver.table_entries() as u64;
-        if self.grows && self.solver.nodes > entries {
+        if self.solver.nodes > entries {
             // the table overflowed: the positions before want a solve's
             self.solver.raise_table_limit(usize::MAX);
         }
@@ -1134,11 +1122,11 @@ mod tests {
             .unwrap();
         assert!(analysis.exact());
         assert!(grown.solver.table_bytes() > first, "the table grew");
-        let mut fixed = Analyst::with_solver(small()).with_fixed_table();
-        let same = fixed
+        // the same figures as with a table that never overflows
+        let mut roomy = Analyst::with_solver(Solver::new(32 << 20).with_threads(1));
+        let same = roomy
             .round(rules, Side::South, &moves, &budget, |_, _| {})
             .unwrap();
-        assert_eq!(fixed.solver.table_bytes(), first, "kept at its size");
         assert_eq!(analysis, same);
     }
 

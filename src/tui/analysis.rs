@@ -847,8 +847,7 @@ mod tests {
         let total = analysis.south_values.len();
         let chosen = Chosen::unkept(None, Theme::monochrome());
         let mut view = AnalysisView::waiting(record, chosen, total);
-        view.analysis = Figures::Done(analysis);
-        view.progress = (total, total);
+        view.show_done(analysis);
         view
     }
 

@@ -156,16 +156,18 @@ impl NetEnd for JoinEngine {
             match message {
                 _ if !self.link.is_current(id) => {}
                 Ok(ToJoiner::Ping) => {}
-                Ok(message) if message.closing_words().is_some() => {
-                    self.news.extend(message.closing_words().map(Shown::Say));
-                    return Ok(Some(ExitCode::FAILURE));
-                }
                 Ok(end @ (ToJoiner::Finished | ToJoiner::Leave)) => {
                     self.link.close();
                     self.news.push(Shown::Host(Box::new(end)));
                     return Ok(Some(ExitCode::SUCCESS));
                 }
-                Ok(message) => self.news.push(Shown::Host(Box::new(message))),
+                Ok(message) => {
+                    if let Some(words) = message.closing_words() {
+                        self.news.push(Shown::Say(words));
+                        return Ok(Some(ExitCode::FAILURE));
+                    }
+                    self.news.push(Shown::Host(Box::new(message)));
+                }
                 Err(e) => {
                     let (said, ask) = self.link.lost(&e, &self.host);
                     self.news.extend([Shown::Say(said), Shown::Ask(ask)]);

@@ -26,18 +26,25 @@ pub fn first_fitting(wordings: &[String], width: usize) -> String {
 #[must_use]
 pub fn fit(text: &str, width: usize) -> String {
     let mut out = String::new();
-    if columns(text) <= width {
+    let mut used = columns(text);
+    if used <= width {
         out.push_str(text);
-    } else if width > 0 {
-        for c in text.chars() {
-            if columns(&out) + columns(c.encode_utf8(&mut [0; 4])) > width - 1 {
-                break;
+    } else {
+        used = 0;
+        if width > 0 {
+            for c in text.chars() {
+                let w = columns(c.encode_utf8(&mut [0; 4]));
+                if used + w > width - 1 {
+                    break;
+                }
+                used += w;
+                out.push(c);
             }
-            out.push(c);
+            out.push('…');
+            used += 1;
         }
-        out.push('…');
     }
-    let pad = width.saturating_sub(columns(&out));
+    let pad = width.saturating_sub(used);
     out.extend(std::iter::repeat_n(' ', pad));
     out
 }

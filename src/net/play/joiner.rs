@@ -341,7 +341,9 @@ impl<S: Show> JoinGame<S> {
             }
             Linked::Welcome(first) => {
                 let ended = self.on_message(first)?;
-                self.prompt()?;
+                if ended.is_none() {
+                    self.prompt()?;
+                }
                 Ok(ended)
             }
         }

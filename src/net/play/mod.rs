@@ -258,17 +258,17 @@ pub fn news_lines(m: &Match, what: &Happening) -> Vec<String> {
                 match_score_line(m.tally(), names(m)),
             ];
         }
-        // On the joiner's end: the match waits on the host's machine.
-        Happening::Left { side: HOST_SIDE } => {
-            let host = name(HOST_SIDE);
-            return vec![
-                format!("{host} left the match."),
-                format!(
-                    "The match is saved on {host}'s machine: join again with the same command when {host} hosts it again."
-                ),
-            ];
+        Happening::Left { side } => {
+            let who = name(*side);
+            let mut lines = vec![format!("{who} left the match.")];
+            // on the joiner's end: the match waits on the host's machine
+            if *side == HOST_SIDE {
+                lines.push(format!(
+                    "The match is saved on {who}'s machine: join again with the same command when {who} hosts it again."
+                ));
+            }
+            return lines;
         }
-        Happening::Left { side } => format!("{} left the match.", name(*side)),
         Happening::Note(text) => format!("Note: {text}"),
         Happening::Said(text) => text.clone(),
         _ => return Vec::new(),

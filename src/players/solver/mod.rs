@@ -338,8 +338,9 @@ const GROWING_TABLE_BYTES: usize = 32 << 20;
 /// most this many bytes once warm: what pondering on Kalah(6,4) needs (see
 /// docs/PERFORMANCE.md: the moves' times the same as with the 512 MiB it
 /// had, which held 565 MB resident in a game against a person). With its
-/// 16-seed database (30 MB, see [`PLAYER_DB_SCALE`]) beside it, a player
-/// takes about 65 MB.
+/// 16-seed database (30 MB, see [`PLAYER_DB_SCALE`]) beside it: about
+/// 109 MB resident in a game against a person with the round's analysis
+/// (docs/PERFORMANCE.md).
 pub const PLAYER_TABLE_BYTES: usize = 32 << 20;
 
 /// A player's endgame database ([`Solver::growing`]: `perfect`, the hints,
