@@ -402,7 +402,7 @@ mod tests {
         seat.offering(saved, note).unwrap();
         let mut engine = HostEngine { seat, rx };
         let waiting = setup.waiting_match();
-        let mut app = crate::tui::game::app::remote::tests::host_screen(waiting, None, t0);
+        let mut app = crate::tui::game::testing::host_screen(waiting, None, t0);
         for shown in engine.drain() {
             app.on_shown(shown, t0);
         }
@@ -452,7 +452,7 @@ mod tests {
         };
         feed.show(&m, &over).unwrap();
         let t0 = Instant::now();
-        let mut app = crate::tui::game::app::remote::tests::host_screen(m, None, t0);
+        let mut app = crate::tui::game::testing::host_screen(m, None, t0);
         for shown in std::mem::take(&mut feed.news) {
             app.on_shown(shown, t0);
         }

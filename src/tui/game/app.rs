@@ -50,7 +50,7 @@ use crate::tui::theme::Theme;
 
 mod clock;
 mod input;
-pub(crate) mod remote;
+mod remote;
 mod review;
 mod turns;
 use input::key_name;

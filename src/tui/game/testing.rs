@@ -193,3 +193,15 @@ pub fn moves_to_first_capture(rules: Rules) -> Vec<char> {
     }
     panic!("no capture within 5 moves");
 }
+
+/// The host's screen of a network match showing `m`, before the network
+/// game says anything.
+pub fn host_screen(m: Match, delay: Option<Duration>, t0: Instant) -> App {
+    let options = PlayOptions {
+        seed_delay: delay,
+        ..PlayOptions::default()
+    };
+    let session = crate::session::Session::following(m, crate::store::Keeper::new(None));
+    let app = App::start(session, options, Theme::monochrome(), (80, 24), t0);
+    app.networked(crate::rules::Side::South)
+}

@@ -487,7 +487,7 @@ impl App {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use std::time::{Duration, Instant};
 
     use crossterm::event::KeyCode;
@@ -499,6 +499,7 @@ pub(crate) mod tests {
     use crate::rules::{NoTrace, Rules};
     use crate::session::Session;
     use crate::store::Keeper;
+    use crate::tui::game::testing::host_screen;
     use crate::tui::game::testing::{ch, config, press};
     use crate::tui::theme::Theme;
 
@@ -837,18 +838,6 @@ pub(crate) mod tests {
         app.on_shown(Shown::Board(Box::new(Match::new(config, 1))), t0);
         app.on_shown(Shown::Ask(alice_to_move()), t0);
         app
-    }
-
-    /// The host's screen of a network match showing `m`, before the
-    /// network game says anything.
-    pub(crate) fn host_screen(m: Match, delay: Option<Duration>, t0: Instant) -> App {
-        let options = PlayOptions {
-            seed_delay: delay,
-            ..PlayOptions::default()
-        };
-        let session = Session::following(m, Keeper::new(None));
-        let app = App::start(session, options, Theme::monochrome(), (80, 24), t0);
-        app.networked(Side::South)
     }
 
     /// The host's player plays `letter`: the move goes to the host's
