@@ -143,16 +143,22 @@ pub fn describe(rules: &Rules, played: &Played, names: [&str; 2]) -> Vec<Notice>
     }
     if let Some(c) = played.capture {
         let letter = |p| rules.letter(p).unwrap_or('?');
-        // The classic wording (the opponent's pit first, then the player's
-        // own), with what the capture was worth.
+        // What the capture was worth, then where it came from: the last
+        // seed from the mover's own pit, the rest from the pit across
+        // (none there under "capture always", RULES.md §3.4).
+        let across = c.seeds - 1;
+        let from = if across > 0 {
+            format!(
+                "{across} from {}, 1 from {}",
+                letter(c.opposite),
+                letter(c.pit)
+            )
+        } else {
+            format!("1 from {}", letter(c.pit))
+        };
         said.push(Notice::new(
             EventKind::Capture,
-            format!(
-                "{name} captured the contents of pits {} and {} ({})",
-                letter(c.opposite),
-                letter(c.pit),
-                plural(c.seeds, "seed")
-            ),
+            format!("{name} captures {}: {from}.", plural(c.seeds, "seed")),
         ));
     }
     if played.extra_turn {
@@ -585,10 +591,19 @@ mod tests {
         let said = describe(&rules, &played, ["Alice", "Michael"]);
         assert_eq!(said.len(), 1, "{said:?}");
         assert_eq!(said[0].kind, EventKind::Capture);
-        assert_eq!(
-            said[0].text,
-            "Alice captured the contents of pits g and f (6 seeds)"
-        );
+        assert_eq!(said[0].text, "Alice captures 6 seeds: 5 from g, 1 from f.");
+    }
+
+    #[test]
+    fn a_capture_of_the_last_seed_alone_names_one_pit() {
+        // capture always (RULES.md §3.4): a lands in the empty b, k across is empty
+        let rules = Rules::KALAH.with_capture(crate::rules::Capture::Always);
+        let counts = [1, 0, 0, 0, 0, 2, 0, 3, 0, 0, 0, 0, 0, 0];
+        let mut board = crate::rules::Board::from_counts(rules, &counts, Side::South).unwrap();
+        let played = board.play(rules.pit_by_letter('a').unwrap()).unwrap();
+        let said = describe(&rules, &played, ["Alice", "Michael"]);
+        assert_eq!(said[0].kind, EventKind::Capture, "{said:?}");
+        assert_eq!(said[0].text, "Alice captures 1 seed: 1 from b.");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //!
 //! - the board after every move, box-drawn with pit letters
 //!   ([`board::render`]), and the messages of RULES.md §3 ("Alice gets an extra
-//!   turn!", "Michael captured the contents of pits e and h");
+//!   turn!", "Michael captures 4 seeds: 3 from e, 1 from h.");
 //! - with animation on (the default), one line before the board listing
 //!   where the hand dropped each seed (`Alice sows c: d e f store`); with
 //!   `--no-animation`, only the boards and messages. Plain mode never

@@ -175,6 +175,29 @@ fn a_scripted_round_prints_every_board_the_result_and_the_score() {
     std::fs::remove_dir_all(data).unwrap();
 }
 
+/// A capture says what it was worth and where the seeds came from
+/// (RULES.md §3.4: 5 from g across, the last seed from f).
+#[test]
+fn a_capture_says_its_seeds_and_the_pits_they_came_from() {
+    let scratch = data_dir("capture");
+    let line =
+        "kalah 6x4 capture=always sowing=single sweep=owner S:1,0,0,0,1,0:0 N:5,1,1,1,1,1:0 south";
+    let args = [
+        "--plain",
+        "--no-animation",
+        "Alice",
+        "Michael",
+        "--from",
+        line,
+    ];
+    let out = run(scratch.path(), &args, "e\nq\n");
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("\nAlice captures 6 seeds: 5 from g, 1 from f.\n"),
+        "{stdout}"
+    );
+}
+
 /// The scripted match of the test above, played on the full screen (the
 /// local game's `App`, drawn into ratatui's test backend before every
 /// key), keeps the same record as plain mode: both drive the one session.

@@ -137,7 +137,10 @@ fn capture_message() {
         app.handle_event(&ch(letter), t0);
     }
     let screen = render(&app, 80, 24);
-    assert!(screen.contains("captured the contents of pits"), "{screen}");
+    assert!(
+        screen.contains("captures 7 seeds: 6 from h, 1 from e."),
+        "{screen}"
+    );
     insta::assert_snapshot!(screen);
 }
 
