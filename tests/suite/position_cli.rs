@@ -234,3 +234,20 @@ fn a_game_plays_on_from_a_position_printed_as_a_line() {
     let out = mancala(&["Alice", "Bob", "--from", "kalah 6x4 nonsense"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A bad line's words are quoted in the error with their control
+/// characters escaped: an escape sequence in `--from` never reaches the
+/// terminal (it did: the error printed the ESC byte as it came).
+#[test]
+fn an_escape_sequence_in_a_bad_line_is_shown_escaped() {
+    for from in [
+        "\u{1b}[31mkalah S:1:0",
+        "oware S:1,2,3,4,5,x\u{1b}[2J:0 N:1:0 south",
+    ] {
+        let out = mancala(&["position", "--from", from]);
+        assert_eq!(out.status.code(), Some(2));
+        let said = String::from_utf8(out.stderr).unwrap();
+        assert!(!said.contains('\u{1b}'), "{said:?}");
+        assert!(said.contains("\\u{1b}["), "{said:?}");
+    }
+}
