@@ -10,6 +10,9 @@ use std::fmt::Display;
 use std::io::{self, Write as _};
 
 /// Writes `text` and a line break to standard error; a failure is ignored.
+/// A warning may quote what came from outside (a `--from` line, a file's
+/// text): each line is written with its control characters escaped, so
+/// no escape sequence reaches the terminal.
 ///
 /// ```
 /// // Never panics, even with standard error closed or a broken pipe.
@@ -18,9 +21,16 @@ use std::io::{self, Write as _};
 pub fn warn(text: impl Display) {
     // One write: standard error is unbuffered, and a line written in
     // pieces interleaves with other output (seen: "mancala: " alone).
-    let _ = io::stderr()
-        .lock()
-        .write_all(format!("{text}\n").as_bytes());
+    let mut said = String::new();
+    for c in text.to_string().chars() {
+        if c.is_control() && c != '\n' {
+            said.extend(c.escape_unicode());
+        } else {
+            said.push(c);
+        }
+    }
+    said.push('\n');
+    let _ = io::stderr().lock().write_all(said.as_bytes());
 }
 
 /// Writes `text` and a line break to standard output and flushes it; a

@@ -90,15 +90,7 @@ pub fn main() -> ExitCode {
             .downcast_ref::<output::OutputError>()
             .map_or(ExitCode::FAILURE, output::OutputError::exit),
         Err(e) => {
-            // an error may quote what came from outside (a --from line, a
-            // file's text): each line printed with its control characters
-            // escaped, so no escape sequence reaches the terminal
-            let said = format!("{e:#}");
-            let lines: Vec<String> = said
-                .lines()
-                .map(|l| crate::game::names::escaped(l, 2000))
-                .collect();
-            console::warn(format_args!("mancala: {}", lines.join("\n")));
+            console::warn(format_args!("mancala: {e:#}"));
             if e.is::<UsageError>() {
                 ExitCode::from(2)
             } else {
