@@ -157,23 +157,21 @@ fn solve_finds_the_winning_capture_and_estimates_the_start() {
 }
 
 #[test]
-fn solve_near_25_never_calls_the_database_s_played_out_margin_exact() {
-    // 24 to 20, four seeds on the board. The endgame database values the
-    // round played out past 25 (RULES.md §7.9) and makes this 0; the real
-    // round stops when South passes 24, the seeds left going to their
-    // sides, and is worth 2 (the brute-force referee's value, in
-    // `players::oware::tests::near_25_a_value_called_exact_is_the_real_rounds`).
-    // Before, solve gave the database's 0 as exact.
+fn solve_near_25_proves_the_short_forced_round_and_not_the_played_out_margin() {
+    // 24 to 20, four seeds on the board (RULES.md §7.9's example). The
+    // endgame database values the round played out past 25 and makes
+    // this 0; the real round is d, North's only move g, then e captures
+    // 2 at h and passes 24: 27 to 21, worth 2 from here. Before, solve
+    // gave the database's 0 as exact, then (since the database's margin
+    // near 25 is not taken) 2 as an estimate with bounds [-4,4] at depth
+    // 64: a reply that never ends refuted e, and a position the database
+    // marks as depending on repetition left all below it unproven.
     let data = tempfile::tempdir().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
         .args([
             "solve",
-            "--game",
-            "oware",
-            "--board",
-            "0,0,0,1,2,0,1,0,0,0,0,0",
-            "--score",
-            "24,20",
+            "--from",
+            "oware S:0,0,0,1,2,0:24 N:1,0,0,0,0,0:20 south",
             "--nodes",
             "20000",
         ])
@@ -186,7 +184,11 @@ fn solve_near_25_never_calls_the_database_s_played_out_margin_exact() {
         String::from_utf8_lossy(&out.stderr)
     );
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert!(v["exact"] == false || v["value"] == 2, "{v}");
+    assert_eq!(
+        (&v["exact"], &v["value"], &v["best"]),
+        (&json!(true), &json!(2), &json!(["d"])),
+        "{v}"
+    );
 }
 
 #[test]

@@ -7,8 +7,9 @@
 //! round cannot stop at 25 with seeds left on the board) or estimates
 //! (the evaluation at the horizon, or there a database value whose
 //! margin may not be the real one: such a position is searched on); a
-//! database position whose value depends on repetition is searched on,
-//! and nothing found below it is exact. A search result is exact when every leaf it rests on is.
+//! database position whose value depends on repetition is searched on
+//! too. A search result is exact when every leaf it rests on is: a probe
+//! that is not exact is never one.
 //! The table is allocated once: the search itself allocates nothing.
 
 use std::sync::Arc;
@@ -16,13 +17,17 @@ use std::sync::Arc;
 use super::super::Limits;
 use super::endgame::{OwareEndgame, Probe};
 use crate::rng::Rng;
-use crate::rules::Pit;
 use crate::rules::oware::OwareBoard;
+use crate::rules::{Pit, Side};
 
 /// Above every margin (48 seeds).
 const INF: i32 = 10_000;
 /// The evaluation's units per seed of margin.
 const SEED: i32 = 16;
+/// The largest iteration whose tree is searched again for bounds that
+/// hold when it is not proven, and the most positions each of the two
+/// bound searches may take.
+const PROVE_NODES: u64 = 1 << 16;
 /// The longest principal variation reported.
 pub const PV_MOVES: usize = 32;
 
@@ -31,15 +36,95 @@ struct OwareEntry {
     key: u64,
     value: i16,
     depth: u8,
-    /// Bit 0-1: bound (1 exact, 2 lower, 3 upper); bit 2: proven.
+    /// The bound `value` is: 1 exact, 2 lower, 3 upper.
     flags: u8,
     best: u8,
+    /// The position's proven bounds in seeds ([`Proof::to_seeds`]).
+    proof: [i8; 2],
 }
 
 const EXACT_BOUND: u8 = 1;
 const LOWER: u8 = 2;
 const UPPER: u8 = 3;
-const PROVEN: u8 = 4;
+
+/// What is proven of a position's value, in 1/16 seed: bounds that hold
+/// by lines that all end (a finished round, an exact database value),
+/// whatever the search's window and horizon were; `-INF` and `INF` where
+/// nothing is. The value is exact where they meet. Kept apart from the
+/// search's value, which may be an estimate: a position whose best line
+/// is not proven may still have a proven bound that settles its parent
+/// (a reply that surely ends and is good enough for the opponent).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Proof {
+    lo: i32,
+    hi: i32,
+}
+
+impl Proof {
+    const NOTHING: Proof = Proof { lo: -INF, hi: INF };
+
+    const fn exact(value: i32) -> Proof {
+        Proof {
+            lo: value,
+            hi: value,
+        }
+    }
+
+    const fn is_exact(self) -> bool {
+        self.lo == self.hi
+    }
+
+    /// What holds of every position: the mover ends between losing and
+    /// winning every seed still on the board.
+    fn trivial(board: &OwareBoard) -> Proof {
+        let on_board = i32::from(board.seeds_in_houses(board.to_move()))
+            + i32::from(board.seeds_in_houses(board.to_move().opponent()));
+        let m = margin(board);
+        Proof {
+            lo: SEED * (m - on_board),
+            hi: SEED * (m + on_board),
+        }
+    }
+
+    /// Both facts at once.
+    fn and(self, other: Proof) -> Proof {
+        Proof {
+            lo: self.lo.max(other.lo),
+            hi: self.hi.min(other.hi),
+        }
+    }
+
+    /// In whole seeds for the table (proven values are whole seeds;
+    /// `i8::MIN` and `i8::MAX` for nothing proven).
+    fn to_seeds(self) -> [i8; 2] {
+        let lo = if self.lo <= -INF {
+            i8::MIN
+        } else {
+            (self.lo / SEED) as i8
+        };
+        let hi = if self.hi >= INF {
+            i8::MAX
+        } else {
+            (self.hi / SEED) as i8
+        };
+        [lo, hi]
+    }
+
+    fn from_seeds([lo, hi]: [i8; 2]) -> Proof {
+        Proof {
+            lo: if lo == i8::MIN {
+                -INF
+            } else {
+                SEED * i32::from(lo)
+            },
+            hi: if hi == i8::MAX {
+                INF
+            } else {
+                SEED * i32::from(hi)
+            },
+        }
+    }
+}
 
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,6 +155,18 @@ pub struct OwareSearch {
     endgame: Arc<OwareEndgame>,
     nodes: u64,
     stopped: bool,
+    /// A bound search past its budget ([`PROVE_NODES`]), or `stopped`:
+    /// what is found is not kept.
+    halted: bool,
+    /// `None` for the search's estimate; in a bound search, the side
+    /// whose every leaf not proven is valued at its worst (the least it
+    /// surely gets), the other's at its best: the result is then a bound
+    /// that holds, not an estimate ([`OwareSearch::prove`]).
+    worst_for: Option<Side>,
+    /// Where a bound search gives up (a count of positions).
+    prove_until: u64,
+    /// The best move at the root of the last search.
+    root_best: Pit,
 }
 
 impl std::fmt::Debug for OwareSearch {
@@ -117,6 +214,10 @@ impl OwareSearch {
             endgame,
             nodes: 0,
             stopped: false,
+            halted: false,
+            prove_until: 0,
+            worst_for: None,
+            root_best: Pit::new(0),
         }
     }
 
@@ -157,6 +258,7 @@ impl OwareSearch {
     ) -> OwareSearchResult {
         self.nodes = 0;
         self.stopped = false;
+        self.halted = false;
         let mut result = OwareSearchResult {
             best: board.legal_moves().next(),
             value: margin(board),
@@ -168,13 +270,27 @@ impl OwareSearch {
             return result;
         }
         for depth in 1..=max_depth {
-            let mut proven = true;
-            let value = self.negamax(board, depth, -INF, INF, 0, &mut proven, limits);
+            let before = self.nodes;
+            let mut proof = Proof::NOTHING;
+            let mut value = self.negamax(board, depth, -INF, INF, 0, &mut proof, limits);
+            let mut best = self.root_best;
+            // A small tree not proven (its best lines end, but a reply
+            // that does not end refuted a move): what holds is bounded
+            // by searching it again with every such leaf at its worst
+            // for one side, then for the other.
+            if !self.stopped && !proof.is_exact() && self.nodes - before <= PROVE_NODES {
+                let (proved, pit) = self.prove(board, depth, limits);
+                proof = proof.and(proved);
+                if proof.is_exact() {
+                    value = proof.lo;
+                    best = pit;
+                }
+            }
             if self.stopped {
                 break;
             }
-            let e = self.table[key(board) as usize & self.mask];
-            result.best = Some(Pit::new(e.best));
+            let proven = proof.is_exact();
+            result.best = Some(best);
             result.depth = depth;
             result.proven = proven;
             result.value = (value + SEED / 2).div_euclid(SEED);
@@ -190,6 +306,27 @@ impl OwareSearch {
         }
         result.nodes = self.nodes;
         result
+    }
+
+    /// Bounds of `board`'s value that hold, by two bound searches to
+    /// `depth` (the mover's leaves at their worst, then at their best),
+    /// and the root's best move of the first (which surely gets its lower
+    /// bound).
+    fn prove(&mut self, board: &OwareBoard, depth: u32, limits: &Limits) -> (Proof, Pit) {
+        let me = board.to_move();
+        let mut ignored = Proof::NOTHING;
+        self.prove_until = self.nodes + PROVE_NODES;
+        self.worst_for = Some(me);
+        let lo = self.negamax(board, depth, -INF, INF, 0, &mut ignored, limits);
+        let pit = self.root_best;
+        self.worst_for = Some(me.opponent());
+        let hi = self.negamax(board, depth, -INF, INF, 0, &mut ignored, limits);
+        self.worst_for = None;
+        if self.halted {
+            self.halted = self.stopped;
+            return (Proof::NOTHING, pit);
+        }
+        (Proof { lo, hi }, pit)
     }
 
     /// Probes `endgame` from now on (a database grown, or none): what the
@@ -225,8 +362,9 @@ impl OwareSearch {
         len
     }
 
-    /// The value of `board` for its mover in 1/16 seed; `proven` is
-    /// cleared when it rests on an estimate.
+    /// The value of `board` for its mover in 1/16 seed (fail-soft, an
+    /// estimate where a line meets the horizon); `proof` gets what is
+    /// proven of it.
     #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
@@ -235,20 +373,33 @@ impl OwareSearch {
         mut alpha: i32,
         beta: i32,
         ply: u32,
-        proven: &mut bool,
+        proof: &mut Proof,
         limits: &Limits,
     ) -> i32 {
+        *proof = Proof::NOTHING;
+        // In a bound search, the bound that holds at a leaf not proven:
+        // the least for the side valued at its worst, else the most.
+        let at_worst = |p: Proof| {
+            if self.worst_for == Some(board.to_move()) {
+                p.lo
+            } else {
+                p.hi
+            }
+        };
         self.nodes += 1;
         if self.nodes & 4095 == 0
             && (limits.should_stop() || limits.nodes.is_some_and(|n| self.nodes >= n))
         {
             self.stopped = true;
         }
-        if self.stopped {
-            *proven = false;
+        if self.stopped || (self.worst_for.is_some() && self.nodes >= self.prove_until) {
+            self.halted = true;
+        }
+        if self.halted {
             return 0;
         }
         if board.is_over() {
+            *proof = Proof::exact(SEED * margin(board));
             return SEED * margin(board);
         }
         // The root is searched, so that it has a best move.
@@ -259,33 +410,55 @@ impl OwareSearch {
                 let m = i32::from(captured.of(me)) - i32::from(captured.of(me.opponent()));
                 let value = SEED * (m + i32::from(v));
                 if board.ends_as_played_out() {
+                    *proof = Proof::exact(value);
                     return value;
                 }
                 // Near 25 the database's margin is the round played out's
                 // (its winner is right, its margin perhaps not: RULES.md
                 // §7.9): searched on, and the estimate at the horizon.
                 if depth == 0 {
-                    *proven = false;
-                    return value;
+                    *proof = Proof::trivial(board);
+                    return if self.worst_for.is_some() {
+                        at_worst(*proof)
+                    } else {
+                        value
+                    };
                 }
             }
-            // Searched on, as outside the database: a value found below
-            // is the search's, never proven (a line of it may repeat a
-            // position, which ends a real round).
-            Probe::Repetition => *proven = false,
+            // Searched on, as outside the database: the probe is no leaf.
+            // What is found below is proven only where every line it rests
+            // on ends (a capture, the end of the round), the database's
+            // own test; played out that never happens where the database
+            // found no value, but near 25 a line ends sooner (RULES.md
+            // §7.9), so the value below can be exact.
             _ => {}
-        }
-        if depth == 0 {
-            *proven = false;
-            return evaluate(board);
         }
         let k = key(board);
         let slot = k as usize & self.mask;
         let entry = self.table[slot];
+        let known = if entry.key == k {
+            Proof::from_seeds(entry.proof).and(Proof::trivial(board))
+        } else {
+            Proof::trivial(board)
+        };
+        // What is proven holds at every depth and in either search.
+        if ply > 0 && (known.is_exact() || known.lo >= beta || known.hi <= alpha) {
+            *proof = known;
+            return if known.lo >= beta { known.lo } else { known.hi };
+        }
+        if depth == 0 {
+            *proof = known;
+            return if self.worst_for.is_some() {
+                at_worst(known)
+            } else {
+                evaluate(board)
+            };
+        }
         let mut first = None;
         if entry.key == k {
             first = Some(Pit::new(entry.best));
-            if ply > 0 && u32::from(entry.depth) >= depth {
+            // The table's values are estimates: not for a bound search.
+            if ply > 0 && self.worst_for.is_none() && u32::from(entry.depth) >= depth {
                 let v = i32::from(entry.value);
                 let usable = match entry.flags & 3 {
                     EXACT_BOUND => true,
@@ -294,9 +467,7 @@ impl OwareSearch {
                     _ => false,
                 };
                 if usable {
-                    if entry.flags & PROVEN == 0 {
-                        *proven = false;
-                    }
+                    *proof = known;
                     return v;
                 }
             }
@@ -304,7 +475,10 @@ impl OwareSearch {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = first.unwrap_or(Pit::new(0));
-        let mut all_proven = true;
+        // Proven: the best any move searched surely gets, and the best
+        // any move may get (unbounded once a move is left unsearched).
+        let mut proven = Proof { lo: -INF, hi: -INF };
+        let mut searched = 0;
         let moves = board.legal_moves();
         let ordered = first
             .filter(|&p| moves.contains(p))
@@ -313,17 +487,19 @@ impl OwareSearch {
         for pit in ordered {
             let mut child = *board;
             child.play_unchecked(pit);
-            let mut child_proven = true;
+            let mut child_proof = Proof::NOTHING;
             let v = -self.negamax(
                 &child,
                 depth - 1,
                 -beta,
                 -alpha,
                 ply + 1,
-                &mut child_proven,
+                &mut child_proof,
                 limits,
             );
-            all_proven &= child_proven;
+            searched += 1;
+            proven.lo = proven.lo.max(-child_proof.hi);
+            proven.hi = proven.hi.max(-child_proof.lo);
             if v > best {
                 best = v;
                 best_move = pit;
@@ -333,10 +509,45 @@ impl OwareSearch {
                 break;
             }
         }
-        if !all_proven {
-            *proven = false;
+        if searched < moves.count() {
+            proven.hi = INF;
         }
-        if !self.stopped {
+        proven = proven.and(known);
+        // A bound search's result is a bound that holds (for the side at
+        // its worst when above alpha, for the other when below beta).
+        match self.worst_for {
+            Some(side) if side == board.to_move() && best > alpha0 => {
+                proven.lo = proven.lo.max(best);
+            }
+            Some(side) if side != board.to_move() && best < beta => {
+                proven.hi = proven.hi.min(best);
+            }
+            _ => {}
+        }
+        if ply == 0 {
+            self.root_best = best_move;
+        }
+        if self.halted {
+            proven = Proof::NOTHING;
+        } else if proven.is_exact() {
+            best = proven.lo;
+        }
+        *proof = proven;
+        if self.worst_for.is_some() {
+            // Only what it proved is kept of a bound search (its values
+            // are no estimates).
+            if !self.halted {
+                let e = &mut self.table[slot];
+                if e.key != k {
+                    *e = OwareEntry {
+                        key: k,
+                        best: best_move.index() as u8,
+                        ..OwareEntry::default()
+                    };
+                }
+                e.proof = proven.to_seeds();
+            }
+        } else if !self.halted {
             let bound = if best <= alpha0 {
                 UPPER
             } else if best >= beta {
@@ -348,8 +559,9 @@ impl OwareSearch {
                 key: k,
                 value: best as i16,
                 depth: depth.min(255) as u8,
-                flags: bound | if all_proven { PROVEN } else { 0 },
+                flags: bound,
                 best: best_move.index() as u8,
+                proof: proven.to_seeds(),
             };
         }
         best
