@@ -801,6 +801,77 @@ pub(crate) mod tests {
         assert_eq!(h.current().moves().len(), 2);
     }
 
+    /// The pie rule (RULES.md §5.3) with the host's session as referee:
+    /// the joiner's swap is taken only where the question is open to him
+    /// (else refused, typed, and nothing is played), after it the seats
+    /// play the other sides, and a joiner who comes back is welcomed with
+    /// the swap.
+    #[test]
+    fn the_joiners_swap_is_refereed_and_the_seats_change_sides() {
+        let mut h = Hosted::new(a_match(), Keeper::new(None), true);
+        let at = At::of(h.current());
+        let said = h.remote(ToHost::Swap { at }).unwrap();
+        let refused = ToJoiner::MoveRefused {
+            at,
+            why: NotNow::NoSwapOpen,
+        };
+        assert_eq!(said.send[0], refused, "no swap before the first turn");
+        assert_eq!(
+            h.local_swap().unwrap_err(),
+            crate::session::no_swap_open().text
+        );
+        let said = h.local_move(pit(&h, 'a')).unwrap();
+        let asked = |question| ToJoiner::Asked { question };
+        assert_eq!(said.send.last(), Some(&asked(OpenQuestion::Swap)));
+        assert_eq!(h.question(HOST_SEAT), Some(OpenQuestion::Wait));
+        assert!(h.local_swap().is_err(), "not Alice's to take");
+        let at = At::of(h.current());
+        let said = h.remote(ToHost::Swap { at }).unwrap();
+        assert_eq!(
+            said.send,
+            [ToJoiner::Swapped { at }, asked(OpenQuestion::Wait)]
+        );
+        assert!(
+            matches!(&said.show[..], [Happening::Swapped { text }] if text.starts_with("Michael swaps sides"))
+        );
+        assert_eq!(side_of(h.current(), JOINER_SEAT), Side::South);
+        assert_eq!(h.question(HOST_SEAT), Some(OpenQuestion::Move));
+        // Alice now plays North's pits; Michael South's.
+        assert!(h.local_move(pit(&h, 'a')).is_err());
+        h.local_move(pit(&h, 'd')).unwrap();
+        let welcome = h.welcome("Michael", true).unwrap();
+        let ToJoiner::Welcome { state, .. } = &welcome[0] else {
+            panic!("{welcome:?}")
+        };
+        assert!(state.pie_rule);
+        let m = state.to_match().unwrap();
+        assert_eq!((m.swapped(), m.names()), (Some(1), ["Michael", "Alice"]));
+        // A take-back that would reach back past the swap is refused.
+        let at = At::of(h.current());
+        let said = h.remote(ToHost::Undo { at }).unwrap();
+        assert_eq!(said.send[0], ToJoiner::UndoDeclined);
+    }
+
+    /// The host's own swap, with the joiner moving first.
+    #[test]
+    fn the_hosts_swap_changes_sides_for_both() {
+        let mut config = a_match().config().clone();
+        config.first = FirstMover::North;
+        let mut h = Hosted::new(Match::new(config, 1), Keeper::new(None), true);
+        let at = At::of(h.current());
+        h.remote(ToHost::Move { at, pit: 'd' }).unwrap();
+        assert_eq!(h.question(HOST_SEAT), Some(OpenQuestion::Swap));
+        let said = h.local_swap().unwrap();
+        assert_eq!(
+            said.send[0],
+            ToJoiner::Swapped {
+                at: At::of(h.current())
+            }
+        );
+        assert_eq!(h.current().names(), ["Michael", "Alice"]);
+        assert_eq!(h.question(JOINER_SEAT), Some(OpenQuestion::Move));
+    }
+
     #[test]
     fn a_round_ends_with_both_answers() {
         let mut h = hosted();

@@ -764,7 +764,9 @@ impl Session {
         let m = &self.game;
         let opening = match m.moves().len() {
             0 => m.round_message(),
-            played => round_goes_on(m.round(), played, m.name(m.starter())),
+            // who moved first: the starter's seat, whatever side it plays
+            // after the pie rule's swap (Match::holder maps both ways)
+            played => round_goes_on(m.round(), played, m.name(m.holder(m.starter()))),
         };
         let board = *m.board();
         self.events.push(SessionEvent::RoundOpened(opening, board));

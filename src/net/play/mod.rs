@@ -236,7 +236,8 @@ pub fn help_text(rules: &Rules, side: Side) -> String {
 pub fn opening(m: &Match) -> crate::game::Notice {
     match m.moves().len() {
         0 => m.round_message(),
-        played => round_goes_on(m.round(), played, m.name(m.starter())),
+        // who moved first: the starter's seat, whatever side it has now
+        played => round_goes_on(m.round(), played, name_of(m, m.starter())),
     }
 }
 

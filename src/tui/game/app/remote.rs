@@ -662,6 +662,49 @@ mod tests {
         assert_eq!(app.human_to_move(), Some(Side::North), "the extra turn");
     }
 
+    /// The pie rule on the joiner's screen: after Alice's first turn the
+    /// host asks Michael the swap question; `w` sends the swap (nothing
+    /// changes before the host's word), and the host's `Swapped` puts
+    /// Michael on South and Alice on North; he then plays South's pits.
+    #[test]
+    fn the_joiners_swap_is_sent_and_taken_once_the_host_confirms_it() {
+        let t0 = Instant::now();
+        let mut m = a_match();
+        m.play(Rules::KALAH.pit_by_letter('a').unwrap(), &mut NoTrace)
+            .unwrap();
+        let mut session = Session::following(m, Keeper::new(None));
+        session.set_pie_rule(true);
+        let options = PlayOptions {
+            seed_delay: None,
+            ..PlayOptions::default()
+        };
+        let mut app =
+            App::start(session, options, Theme::monochrome(), (80, 24), t0).following(Vec::new());
+        asked(&mut app, OpenQuestion::Swap, t0);
+        assert_eq!(app.human_to_move(), Some(Side::North));
+        let screen = crate::tui::game::testing::render(&app, 80, 24);
+        assert!(screen.contains("w swap"), "{screen}");
+        app.handle_event(&ch('w'), t0);
+        assert_eq!(app.take_messages(), [ToHost::Swap { at: at(1) }]);
+        assert_eq!(app.game().swapped(), None, "not before the host's word");
+        host(&mut app, ToJoiner::Swapped { at: at(1) }, t0);
+        assert_eq!(app.game().swapped(), Some(1));
+        assert_eq!(app.game().names(), ["Michael", "Alice"]);
+        asked(&mut app, OpenQuestion::Wait, t0);
+        assert_eq!(app.remote_prompt().as_deref(), Some("Waiting for Alice…"));
+        moved(&mut app, 1, Side::North, 'h', t0);
+        asked(&mut app, OpenQuestion::Move, t0);
+        assert_eq!(app.human_to_move(), Some(Side::South), "Michael's side now");
+        app.handle_event(&ch('b'), t0);
+        assert_eq!(
+            app.take_messages(),
+            [ToHost::Move {
+                at: at(2),
+                pit: 'b'
+            }]
+        );
+    }
+
     /// A host whose confirmed move this board refuses is not followed:
     /// the screen says why and leaves.
     #[test]
