@@ -1408,6 +1408,36 @@ fn play_out(host: &mut Player, joiner: &mut Player, alice: &[char], michael: &[c
     }
 }
 
+/// Both ends say `swapped` with the board under it, Michael on South and
+/// Alice on North.
+fn both_see_the_swap(host: &Player, joiner: &Player, swapped: &str) {
+    for end in [host, joiner] {
+        // the sentence, then the board under it
+        let text = end.wait_for("the swap", |t| {
+            t.split(swapped)
+                .nth(1)
+                .is_some_and(|a| a.contains("South: "))
+        });
+        let after = text.split(swapped).nth(1).unwrap().to_string();
+        assert!(
+            after.contains("North: Alice") && after.contains("South: Michael"),
+            "{text}"
+        );
+    }
+}
+
+/// `player`, asked `prompt` to move on the side they have now, types
+/// `swap`: refused in words, and nothing is played (the same prompt comes
+/// again; its answers so far are counted).
+fn no_swap_is_open(player: &mut Player, prompt: &str) {
+    player.wait_for("the other side", |t| t.ends_with(prompt));
+    player.send("swap");
+    let text = player.wait_for("refused", |t| t.matches(prompt).count() == 2);
+    assert!(text.contains("No swap is open now"), "{text}");
+    let name = prompt.split(',').next().unwrap();
+    player.answered = text.matches(&format!("{name}, choose a pit (")).count() - 1;
+}
+
 /// The one record at `dir`, parsed.
 fn the_record(dir: &Path) -> mancala::store::Record {
     let found = records(dir);
@@ -1440,29 +1470,8 @@ fn the_joiner_takes_the_pie_rules_swap_and_both_ends_follow() {
     host.wait_for("waiting", |t| t.contains("Waiting for Michael…"));
     joiner.send("swap");
     let swapped = "Michael swaps sides: Michael now plays South, and Alice moves for North.";
-    for player in [&host, &joiner] {
-        // the sentence, then the board under it
-        let text = player.wait_for("the swap", |t| {
-            t.split(swapped)
-                .nth(1)
-                .is_some_and(|a| a.contains("South: "))
-        });
-        let after = text.split(swapped).nth(1).unwrap().to_string();
-        assert!(
-            after.contains("North: Alice") && after.contains("South: Michael"),
-            "{text}"
-        );
-    }
-    host.wait_for("Alice on North", |t| {
-        t.ends_with("Alice, choose a pit (d-f): ")
-    });
-    // No swap is open now: said, and nothing is played.
-    host.send("swap");
-    let text = host.wait_for("refused", |t| {
-        t.matches("Alice, choose a pit (d-f): ").count() == 2
-    });
-    assert!(text.contains("No swap is open now"), "{text}");
-    host.answered = text.matches("Alice, choose a pit (").count() - 1;
+    both_see_the_swap(&host, &joiner, swapped);
+    no_swap_is_open(&mut host, "Alice, choose a pit (d-f): ");
     play_out(
         &mut host,
         &mut joiner,
@@ -1507,28 +1516,8 @@ fn the_host_takes_the_pie_rules_swap_and_both_ends_follow() {
     host.wait_for("the swap question", |t| t.ends_with(question));
     host.send("swap");
     let swapped = "Alice swaps sides: Alice now plays North, and Michael moves for South.";
-    for player in [&host, &joiner] {
-        // the sentence, then the board under it
-        let text = player.wait_for("the swap", |t| {
-            t.split(swapped)
-                .nth(1)
-                .is_some_and(|a| a.contains("South: "))
-        });
-        let after = text.split(swapped).nth(1).unwrap().to_string();
-        assert!(
-            after.contains("North: Alice") && after.contains("South: Michael"),
-            "{text}"
-        );
-    }
-    joiner.wait_for("Michael on South", |t| {
-        t.ends_with("Michael, choose a pit (a-c): ")
-    });
-    joiner.send("swap");
-    let text = joiner.wait_for("refused", |t| {
-        t.matches("Michael, choose a pit (a-c): ").count() == 2
-    });
-    assert!(text.contains("No swap is open now"), "{text}");
-    joiner.answered = text.matches("Michael, choose a pit (").count() - 1;
+    both_see_the_swap(&host, &joiner, swapped);
+    no_swap_is_open(&mut joiner, "Michael, choose a pit (a-c): ");
     play_out(
         &mut host,
         &mut joiner,

@@ -746,15 +746,7 @@ impl Follower {
         let news = |what| Ok(Followed::News(what));
         let events = match message {
             ToJoiner::Moved { at, by, pit } => {
-                if at != here {
-                    return disagree(format!(
-                        "the host confirmed move {} of round {}, but this board is at move {} of round {}",
-                        at.ply + 1,
-                        at.round,
-                        here.ply + 1,
-                        here.round
-                    ));
-                }
+                in_place("confirmed move", at, here)?;
                 let Some(pit) = session.current().rules().pit_by_letter(pit) else {
                     return disagree(format!(
                         "the host confirmed a move from pit '{}', which this board does not have",
@@ -771,15 +763,7 @@ impl Follower {
                 events
             }
             ToJoiner::Swapped { at } => {
-                if at != here {
-                    return disagree(format!(
-                        "the host swapped sides at move {} of round {}, but this board is at move {} of round {}",
-                        at.ply + 1,
-                        at.round,
-                        here.ply + 1,
-                        here.round
-                    ));
-                }
+                in_place("swapped sides at move", at, here)?;
                 self.pending.take_if(|(p, _)| *p == at);
                 let events = session.handle(SessionCommand::Swap);
                 if !events.iter().any(|e| matches!(e, SessionEvent::Swapped(_))) {
@@ -848,6 +832,24 @@ impl Follower {
         };
         Ok(Followed::Events(events))
     }
+}
+
+/// Whether the host's change `at` (what it `did` at which move) is where
+/// this board is, `here`.
+///
+/// # Errors
+/// Why the game cannot go on, when it is not.
+fn in_place(did: &str, at: At, here: At) -> Result<(), RemoteText> {
+    if at == here {
+        return Ok(());
+    }
+    Err(RemoteText::new(&format!(
+        "the host {did} {} of round {}, but this board is at move {} of round {}",
+        at.ply + 1,
+        at.round,
+        here.ply + 1,
+        here.round
+    )))
 }
 
 #[cfg(test)]
