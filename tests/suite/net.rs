@@ -1497,6 +1497,57 @@ fn the_joiner_takes_the_pie_rules_swap_and_both_ends_follow() {
     }
 }
 
+/// A host killed after the joiner's swap and started again with the same
+/// options resumes the match with the swap: its board, and the joiner's
+/// after it reconnects, show Michael on South and Alice on North, the
+/// round goes on naming Alice as its first mover, and Michael plays on
+/// from South's pits.
+#[test]
+fn a_swap_survives_the_hosts_restart() {
+    let scratch = data_dir("swap-resume");
+    let data = scratch.path();
+    let port = free_port();
+    let args = ["--swap", "--pits", "3", "--seeds", "2"];
+    let (mut host, code) = start_host(data, port, &args);
+    let mut joiner = Player::spawn(data, &join_args(port, &code, &[]));
+    host.wait_for("prompt", |t| t.ends_with("Alice, choose a pit (a-c): "));
+    host.send("a");
+    joiner.wait_for("the swap question", |t| t.ends_with("(d-f): "));
+    joiner.send("swap");
+    host.wait_for("Alice on North", |t| {
+        t.ends_with("Alice, choose a pit (d-f): ")
+    });
+    host.send("d");
+    joiner.wait_for("Michael on South", |t| {
+        t.ends_with("Michael, choose a pit (a-c): ")
+    });
+    drop(host);
+    joiner.wait_for("lost", |t| t.contains("Trying to reconnect"));
+    let mut host = Player::spawn(data, &host_args(port, &args));
+    let text = host.wait_for("the resume question", |t| {
+        t.ends_with("Resume the unfinished match? (y/n) ")
+    });
+    assert!(
+        last_board(&text).contains("North: Alice") && text.contains("South: Michael"),
+        "{text}"
+    );
+    host.send("y");
+    let resumed = "Round 1 goes on after 2 moves (Alice moved first).";
+    host.wait_for("resumed", |t| t.contains(resumed));
+    let text = joiner.wait_for("reconnected", |t| {
+        t.split("Reconnected").nth(1).is_some_and(|rest| {
+            rest.contains(resumed) && rest.ends_with("Michael, choose a pit (a-c): ")
+        })
+    });
+    assert!(last_board(&text).contains("South: Michael"), "{text}");
+    joiner.send("b");
+    host.wait_for("Michael's move", |t| t.contains("Michael sows b"));
+    joiner.send("q");
+    assert_eq!(joiner.wait_exit(), 0, "{}", joiner.text());
+    host.send("q");
+    assert_eq!(host.wait_exit(), 0, "{}", host.text());
+}
+
 /// The pie rule over the network, the host swapping: Michael (the
 /// joiner) moves first (`--first north`), Alice is asked on the host and
 /// answers `swap`; Michael's `swap` at his next turn is refused in words
