@@ -852,6 +852,22 @@ pub(crate) mod tests {
         assert_eq!(said.send[0], ToJoiner::UndoDeclined);
     }
 
+    /// A pit at the pie rule's question plays on: nothing is swapped.
+    #[test]
+    fn a_pit_at_the_swap_question_plays_on() {
+        let mut h = Hosted::new(a_match(), Keeper::new(None), true);
+        h.local_move(pit(&h, 'a')).unwrap();
+        assert_eq!(h.question(JOINER_SEAT), Some(OpenQuestion::Swap));
+        let at = At::of(h.current());
+        let said = h.remote(ToHost::Move { at, pit: 'd' }).unwrap();
+        assert!(
+            matches!(said.send[0], ToJoiner::Moved { pit: 'd', .. }),
+            "{said:?}"
+        );
+        assert_eq!(h.current().swapped(), None);
+        assert_eq!(h.current().names(), ["Alice", "Michael"]);
+    }
+
     /// The host's own swap, with the joiner moving first.
     #[test]
     fn the_hosts_swap_changes_sides_for_both() {

@@ -1494,6 +1494,14 @@ fn the_joiner_takes_the_pie_rules_swap_and_both_ends_follow() {
         let record = the_record(&dir);
         assert_eq!(record.names(), ["Michael", "Alice"], "{dir:?}");
         assert_eq!(record.swapped, Some(1), "{dir:?}");
+        // the statistics name the sides as they were played
+        let stats = std::fs::read_to_string(dir.join("stats.jsonl")).unwrap();
+        let round: serde_json::Value = serde_json::from_str(stats.lines().next().unwrap()).unwrap();
+        assert_eq!(
+            (&round["south"], &round["north"]),
+            (&"Michael".into(), &"Alice".into()),
+            "{stats}"
+        );
     }
 }
 
@@ -1583,4 +1591,23 @@ fn the_host_takes_the_pie_rules_swap_and_both_ends_follow() {
         assert_eq!(record.names(), ["Michael", "Alice"], "{dir:?}");
         assert_eq!(record.swapped, Some(1), "{dir:?}");
     }
+}
+
+/// The pie rule is Kalah's: `host --swap --game oware` says so in one
+/// sentence and exits with the usage code, before it listens.
+#[test]
+fn hosting_oware_with_the_pie_rule_is_refused_before_it_listens() {
+    let scratch = data_dir("swap-oware");
+    let data = scratch.path();
+    let args = host_args(free_port(), &["--swap", "--game", "oware", "--plain"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = common::program::run(data, &data.join("config"), &args, "");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("--swap is Kalah's"), "{said}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }
