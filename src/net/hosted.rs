@@ -6,6 +6,13 @@
 //! [`Keeper`], and the joiner hears of a change only once it is saved
 //! ([`Hosted::tell`]): a move counts once the host has saved it.
 //!
+//! The match's two seats are the host's ([`HOST_SEAT`]) and the joiner's
+//! ([`JOINER_SEAT`]); which side each plays is the match's word
+//! ([`side_of`]): South and North, until the pie rule's swap (`--swap`,
+//! RULES.md §5.3) changes them for the rest of the round. The session
+//! asks the swap of whichever seat moves second, on either end, and takes
+//! it from that seat only.
+//!
 //! What only a network match adds lives here beside the session: a
 //! take-back needs the other player's yes, and both answer "Play again?".
 //! Nothing here touches a socket or a screen: what to send and what to

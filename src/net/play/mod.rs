@@ -14,8 +14,8 @@
 //! player's answer, requests to take back a move, and who left.
 //!
 //! A player's input is a typed [`Command`] (the session's): play a pit,
-//! ask to take back your last move, leave (the match stays saved on the
-//! host), help, and yes or no to questions. The full screen gives commands;
+//! take the pie rule's swap, ask to take back your last move, leave (the
+//! match stays saved on the host), help, and yes or no to questions. The full screen gives commands;
 //! plain mode's lines are read as the session reads them (a letter that
 //! names a pit is that pit; `undo`, `quit`, `help` always are commands).
 //!
