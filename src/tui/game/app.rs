@@ -34,6 +34,7 @@ use crate::game::{Match, PlayOptions, match_score, plural};
 use crate::players::Hint;
 use crate::rules::{Pit, Rules, Side};
 use crate::session::{Asking, Ending, Session};
+use crate::store::Keeper;
 use crate::store::keeper::saved_summary;
 use crate::tui::analysis::HostedAnalysis;
 use crate::tui::animation::Animation;
@@ -173,6 +174,22 @@ pub struct App {
 }
 
 impl App {
+    /// The screen for a new `game` kept nowhere (a test's) on a terminal
+    /// of `size` (columns, lines).
+    #[must_use]
+    pub fn new(
+        game: Match,
+        settings: PlayOptions,
+        theme: Theme,
+        size: (u16, u16),
+        now: Instant,
+    ) -> App {
+        let mut session = Session::thinking_outside(game, settings.think, Keeper::new(None));
+        session.set_pie_rule(settings.pie_rule);
+        session.set_fair_start(settings.fair);
+        App::start(session, settings, theme, size, now)
+    }
+
     /// The screen of `session`, started here: the question it asks first
     /// (a saved match to resume, a match open in another window) or the
     /// first turn.

@@ -13,8 +13,6 @@ use crate::game::PlayOptions;
 use crate::game::{FirstMover, Match, MatchConfig, Seat};
 use crate::players::PlayerKind;
 use crate::rules::{Board, Pit, Rules};
-use crate::session::Session;
-use crate::store::Keeper;
 use crate::tui::game::app::App;
 use crate::tui::game::computer::{Answer, Request};
 use crate::tui::game::draw::draw;
@@ -32,24 +30,17 @@ pub fn config(rules: Rules, south: PlayerKind, north: PlayerKind) -> MatchConfig
     }
 }
 
-/// The screen for a new `game` kept nowhere, in the monochrome theme on
-/// an 80×24 terminal.
-pub fn unkept_app(game: Match, settings: PlayOptions, t0: Instant) -> App {
-    let mut session = Session::thinking_outside(game, settings.think, Keeper::new(None));
-    session.set_pie_rule(settings.pie_rule);
-    session.set_fair_start(settings.fair);
-    App::start(session, settings, Theme::monochrome(), (80, 24), t0)
-}
-
 /// An app for `config` on an 80×24 terminal; `delay` is the sowing delay.
 pub fn app_for(config: MatchConfig, delay: Option<Duration>, t0: Instant) -> App {
-    unkept_app(
+    App::new(
         Match::new(config, 1),
         PlayOptions {
             seed_delay: delay,
             move_pause: Duration::from_millis(500),
             ..PlayOptions::default()
         },
+        Theme::monochrome(),
+        (80, 24),
         t0,
     )
 }

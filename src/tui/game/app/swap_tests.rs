@@ -10,10 +10,11 @@ use crate::game::{Match, PlayOptions};
 use crate::players::PlayerKind;
 use crate::rules::Rules;
 use crate::tui::game::computer::Request;
-use crate::tui::game::testing::{ch, config, render, unkept_app};
+use crate::tui::game::testing::{ch, config, render};
+use crate::tui::theme::Theme;
 
 fn pie_app(north: PlayerKind, t0: Instant) -> App {
-    unkept_app(
+    App::new(
         Match::new(config(Rules::KALAH, PlayerKind::Human, north), 1),
         PlayOptions {
             seed_delay: None,
@@ -21,6 +22,8 @@ fn pie_app(north: PlayerKind, t0: Instant) -> App {
             pie_rule: true,
             ..PlayOptions::default()
         },
+        Theme::monochrome(),
+        (80, 24),
         t0,
     )
 }
