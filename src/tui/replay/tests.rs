@@ -176,7 +176,7 @@ fn question_mark_shows_the_help_arrows_scroll_it_and_any_other_key_closes_it() {
     );
     assert!(view.help.is_some());
     press(&mut view, KeyCode::Char('q'), t0);
-    assert!(!view.help.is_some(), "q closes the help");
+    assert!(view.help.is_none(), "q closes the help");
     assert!(!Screen::done(&view), "and does not leave the replay");
     assert_eq!(view.position(), 0);
     assert!(screen(&view).contains("Replay of round 1"));

@@ -760,13 +760,13 @@ mod tests {
             a.on_key(press(KeyCode::Char('?')), now);
             assert!(a.help_scroll().is_some());
             a.on_key(press(KeyCode::Char(key)), now);
-            assert!(!a.help_scroll().is_some(), "{key} closes the help");
+            assert!(a.help_scroll().is_none(), "{key} closes the help");
             assert_eq!((a.seed_delay(), *a.theme()), (delay, theme), "{key}");
             assert_eq!(a.message(), None, "{key}");
         }
         a.on_key(press(KeyCode::Char('?')), now);
         a.on_key(press(KeyCode::Char('q')), now);
-        assert!(!a.help_scroll().is_some());
+        assert!(a.help_scroll().is_none());
         assert_eq!(a.question(), Some(Question::Quit));
         // Outside the help, they act.
         a.on_key(press(KeyCode::Char('n')), now);
@@ -804,7 +804,7 @@ mod tests {
             "drawn over it:\n{text}"
         );
         a.on_key(press(KeyCode::Char('q')), now);
-        assert!(!a.help_scroll().is_some(), "q closes the help");
+        assert!(a.help_scroll().is_none(), "q closes the help");
         assert_eq!(
             a.question(),
             Some(Question::Quit),
@@ -1126,7 +1126,7 @@ mod tests {
         a.on_key(press(KeyCode::Char('n')), now);
         a.on_key(press(KeyCode::Char('Y')), now);
         assert_eq!(a.deal_number(), 2);
-        assert!(a.moves().is_empty() && a.redo.len() == 0);
+        assert!(a.moves().is_empty() && a.redo.is_empty());
         // A finished board (won here) is left without a question.
         let mut b = app(&[0, 1], None);
         b.on_key(press(KeyCode::Char('1')), now);
@@ -1165,7 +1165,7 @@ mod tests {
         assert!(a.help_scroll().is_some());
         a.on_key(press(KeyCode::Esc), now);
         assert!(
-            !a.help_scroll().is_some() && !a.should_quit(),
+            a.help_scroll().is_none() && !a.should_quit(),
             "Esc closes the help first"
         );
         a.on_key(press(KeyCode::Esc), now);
