@@ -68,10 +68,10 @@ use crate::analysis::DEFAULT_THINK;
 use crate::analysis::live::Standing;
 
 use crate::console::{self, LineInput};
-use crate::game::messages::{gave_no_move, hint_text, plays, swap_question, unproven};
+use crate::game::messages::{gave_no_move, hint_text, plays, unproven};
 use crate::game::{Match, MatchConfig, PlayOptions, describe_move, match_score_line};
 use crate::rng::Rng;
-use crate::session::commands::{keys_said, turn_offers, words_said};
+use crate::session::commands::{keys_said, swap_prompt, turn_offers, words_said};
 use crate::session::{
     Asking, Ending, Moved, MovedBy, Session, SessionCommand, SessionEvent, Unparsed,
 };
@@ -213,7 +213,9 @@ impl<W: Write> LocalGame<W> {
     }
 
     fn show_one(&mut self, event: SessionEvent) -> anyhow::Result<Option<ExitCode>> {
-        let m = self.session.game();
+        // the round the event is of (a round's last move and its end: the
+        // round just finished, its sides as held after a swap)
+        let m = self.session.current();
         match event {
             SessionEvent::Notice(notice) => writeln!(self.out, "{notice}")?,
             SessionEvent::Note(note) => writeln!(self.out, "Note: {note}")?,
@@ -270,13 +272,11 @@ impl<W: Write> LocalGame<W> {
                 m.name(side),
                 m.rules().letter_range(side)
             )?,
-            Asking::Swap(side) => {
-                // the session's word for it, as typed here
-                let word = crate::session::commands::swap_offer(m.rules()).word;
-                let question =
-                    swap_question(m.name(side), m.name(side.opponent()), &format!("'{word}'"));
-                write!(self.out, "{question} ({}): ", m.rules().letter_range(side))?;
-            }
+            Asking::Swap(side) => write!(
+                self.out,
+                "{}",
+                swap_prompt(m.rules(), m.name(side), m.name(side.opponent()), side)
+            )?,
             // Plain mode's computers move inside the session.
             Asking::Computer(_) | Asking::Over => {}
         }
