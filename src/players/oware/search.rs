@@ -330,8 +330,13 @@ impl OwareSearch {
     }
 
     /// Probes `endgame` from now on (a database grown, or none): what the
-    /// table holds stays true, since every database value is exact.
+    /// table holds stays true of a database grown, since every database
+    /// value is exact; it is forgotten for a smaller one (an engine told
+    /// not to use its database answers without it).
     pub fn set_endgame(&mut self, endgame: Arc<OwareEndgame>) {
+        if endgame.max_seeds() < self.endgame.max_seeds() {
+            self.clear();
+        }
         self.endgame = endgame;
     }
 
