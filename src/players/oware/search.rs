@@ -440,8 +440,14 @@ impl OwareSearch {
         }
         let k = key(board);
         let slot = k as usize & self.mask;
-        let entry = self.table[slot];
-        let known = if entry.key == k {
+        // The estimate's leaves read no table (a cache miss a leaf): what
+        // they prove is only what holds of every position.
+        let entry = if depth > 0 || self.worst_for.is_some() {
+            self.table[slot]
+        } else {
+            OwareEntry::default()
+        };
+        let known = if entry.key == k && entry.key != 0 {
             Proof::from_seeds(entry.proof).and(Proof::trivial(board))
         } else {
             Proof::trivial(board)
