@@ -55,7 +55,7 @@ fn round_trip(c: &mut Criterion) {
             host_handshake(stream, &code, &Tries::default(), deadline).unwrap();
         sender
             .send(&ToJoiner::Welcome {
-                state: Box::new(Snapshot::of(&position())),
+                state: Box::new(Snapshot::of(&position(), false)),
                 resumed: false,
                 seat_key: String::new(),
             })
@@ -66,7 +66,7 @@ fn round_trip(c: &mut Criterion) {
             };
             // The host's session checks the move, plays it (kept
             // nowhere here) and confirms it.
-            let mut hosted = Hosted::new(position(), Keeper::new(None));
+            let mut hosted = Hosted::new(position(), Keeper::new(None), false);
             for reply in hosted.remote(message).unwrap().send {
                 sender.send(&reply).unwrap();
             }

@@ -586,8 +586,8 @@ pub struct HostCmd {
     /// The rules (the joiner plays by them).
     #[command(flatten)]
     pub rules: RuleArgs,
-    /// The pie rule: not played over the network yet, so refused (play it
-    /// at one keyboard: mancala Alice Michael --swap).
+    /// The pie rule (RULES.md §5.3): after the first turn the other player
+    /// may answer 'swap' to take its position (the joiner too).
     #[arg(long)]
     pub swap: bool,
 }

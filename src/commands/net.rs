@@ -30,11 +30,8 @@ fn full_screen(plain: bool) -> bool {
 /// # Errors
 /// Bad options, or a port that cannot be listened on.
 pub fn host(cmd: &HostCmd) -> anyhow::Result<ExitCode> {
-    if cmd.swap {
-        // The network's seats are its sides (host South, joiner North):
-        // the pie rule would change that mid-round, and neither end is
-        // ready for it, so no match starts that would half-play it.
-        let refused = "the pie rule (--swap) is not played over the network yet: play it at one keyboard (mancala Alice Michael --swap), or host without --swap";
+    if cmd.game == Game::Oware && cmd.swap {
+        let refused = "--swap is Kalah's: leave it out with --game oware";
         return Err(UsageError(refused.into()).into());
     }
     if cmd.game == Game::Oware && cmd.rules.any_given() {
@@ -60,6 +57,7 @@ pub fn host(cmd: &HostCmd) -> anyhow::Result<ExitCode> {
         first: cmd.first,
         bind: SocketAddr::new(cmd.bind, cmd.port),
         seed_delay: cmd.show.speed.seed_delay(),
+        pie_rule: cmd.swap,
     };
     if full_screen(cmd.show.plain) {
         crate::tui::net::host(setup, cmd.show.speed.given())

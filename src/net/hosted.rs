@@ -6,6 +6,13 @@
 //! [`Keeper`], and the joiner hears of a change only once it is saved
 //! ([`Hosted::tell`]): a move counts once the host has saved it.
 //!
+//! The match's two seats are the host's ([`HOST_SEAT`]) and the joiner's
+//! ([`JOINER_SEAT`]); which side each plays is the match's word
+//! ([`side_of`]): South and North, until the pie rule's swap (`--swap`,
+//! RULES.md §5.3) changes them for the rest of the round. The session
+//! asks the swap of whichever seat moves second, on either end, and takes
+//! it from that seat only.
+//!
 //! What only a network match adds lives here beside the session: a
 //! take-back needs the other player's yes, and both answer "Play again?".
 //! Nothing here touches a socket or a screen: what to send and what to
@@ -21,10 +28,41 @@ use crate::rules::{MoveError, Outcome, Pit, Side};
 use crate::session::{Asking, Moved, Session, SessionCommand, SessionEvent};
 use crate::store::Keeper;
 
-/// The side the host plays; the joiner plays the other.
-pub const HOST_SIDE: Side = Side::South;
-/// The side the joiner plays.
-pub const JOINER_SIDE: Side = Side::North;
+/// The host's seat: the match's first ([`crate::game::MatchConfig::seats`]),
+/// which plays South until the pie rule's swap ([`side_of`]).
+pub const HOST_SEAT: Side = Side::South;
+/// The joiner's seat: the match's second, North's until a swap.
+pub const JOINER_SEAT: Side = Side::North;
+
+/// The side `seat` plays in `m`'s round: its own, or the other after the
+/// pie rule's swap (RULES.md §5.3; [`Match::holder`] maps both ways).
+#[must_use]
+pub fn side_of(m: &Match, seat: Side) -> Side {
+    m.holder(seat)
+}
+
+/// The name of the player at `seat` in `m`, whichever side they play.
+#[must_use]
+pub fn name_of(m: &Match, seat: Side) -> &str {
+    m.name(side_of(m, seat))
+}
+
+/// Why the player at `seat` may not take back their last move in `m`
+/// now: the match's own reasons ([`Match::undo_for_refused`]), and, over
+/// the network, a take-back that would reach back past the pie rule's
+/// swap (the swap is answered once, like "Play again?").
+#[must_use]
+pub fn undo_refused(m: &Match, seat: Side) -> Option<String> {
+    let side = side_of(m, seat);
+    if let Some(refused) = m.undo_for_refused(side) {
+        return Some(refused.message().text);
+    }
+    let mut probe = m.clone();
+    probe.undo_for(side);
+    (probe.swapped() != m.swapped()).then(|| {
+        "The players swapped sides after that move: a move from before the swap cannot be taken back.".to_string()
+    })
+}
 
 /// Something that happened in the match, for the front ends to show.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,27 +77,27 @@ pub enum Happening {
         /// Where it was recorded.
         record: Option<PathBuf>,
     },
-    /// `by` asks to take back the last move.
+    /// The player at seat `by` asks to take back the last move.
     UndoAsked {
-        /// Who asks.
+        /// Who asks (a seat).
         by: Side,
     },
-    /// `by` said no to taking back a move.
+    /// The player at seat `by` said no to taking back a move.
     UndoDeclined {
-        /// Who said no.
+        /// Who said no (a seat).
         by: Side,
     },
-    /// Both agreed: `by`'s last move and the replies to it were taken
+    /// Both agreed: side `by`'s last move and the replies to it were taken
     /// back (a screen's session takes them back too).
     Undone {
-        /// Whose move it was: they play again.
+        /// Whose move it was (a side): they play again.
         by: Side,
         /// "Took back 1 move: Alice plays again."
         text: String,
     },
-    /// `side` answered "Play again?".
+    /// The player at seat `side` answered "Play again?".
     Again {
-        /// Who answered.
+        /// Who answered (a seat).
         side: Side,
         /// The answer.
         yes: bool,
@@ -68,9 +106,15 @@ pub enum Happening {
     NextRound,
     /// The match is over: someone does not want to play again.
     Finished,
-    /// `side`'s player left (the match stays saved on the host).
+    /// The pie rule's swap was taken: the seats play the other sides for
+    /// the rest of the round (a screen's session swaps too).
+    Swapped {
+        /// "Michael swaps sides: …"
+        text: String,
+    },
+    /// The player at seat `side` left (the match stays saved on the host).
     Left {
-        /// Who left.
+        /// Who left (a seat).
         side: Side,
     },
     /// Something to know about what is kept ("Note: …").
@@ -111,6 +155,7 @@ pub fn happenings(events: Vec<SessionEvent>, m: &Match) -> Vec<Happening> {
                 text: notice.text,
             },
             SessionEvent::RoundOpened(..) => Happening::NextRound,
+            SessionEvent::Swapped(notice) => Happening::Swapped { text: notice.text },
             _ => return None,
         })
     };
@@ -127,19 +172,24 @@ pub struct Hosted {
     session: Session,
     /// Why the resume note could not be kept, until it is said.
     journal_problem: Option<String>,
+    /// Each seat's answer to "Play again?".
     again: [Option<bool>; 2],
+    /// The seat that asked to take back a move, and where.
     undo: Option<(Side, At)>,
     /// What the joiner is told once the change waiting for its save is
-    /// kept (moves only: nothing else is done meanwhile).
+    /// kept (moves and the swap only: nothing else is done meanwhile).
     held: Vec<ToJoiner>,
 }
 
 impl Hosted {
-    /// The host's match `game`, kept by `keeper`.
+    /// The host's match `game`, kept by `keeper`, played with the pie
+    /// rule when `pie_rule` (`--swap`, RULES.md §5.3).
     #[must_use]
-    pub fn new(game: Match, keeper: Keeper) -> Hosted {
+    pub fn new(game: Match, keeper: Keeper, pie_rule: bool) -> Hosted {
+        let mut session = Session::hosting(game, JOINER_SEAT, keeper);
+        session.set_pie_rule(pie_rule);
         Hosted {
-            session: Session::hosting(game, JOINER_SIDE, keeper),
+            session,
             journal_problem: None,
             again: [None, None],
             undo: None,
@@ -185,44 +235,58 @@ impl Hosted {
         self.session.is_behind()
     }
 
+    /// Whether the pie rule is played.
+    #[must_use]
+    pub fn pie_rule(&self) -> bool {
+        self.session.pie_rule()
+    }
+
     /// Where the match is as the joiner was told of it.
     fn told_at(&self) -> At {
         let mut at = At::of(self.current());
+        let held = self
+            .held
+            .iter()
+            .filter(|m| matches!(m, ToJoiner::Moved { .. }))
+            .count();
         at.ply = at
             .ply
-            .saturating_sub(u32::try_from(self.held.len()).unwrap_or(u32::MAX));
+            .saturating_sub(u32::try_from(held).unwrap_or(u32::MAX));
         at
     }
 
-    /// What `side`'s player is asked now, as the session has it with what
-    /// only a network match adds (a take-back both agree to, both answers
-    /// to "Play again?"); nothing while a change waits for its save.
+    /// What the player at `seat` is asked now, as the session has it with
+    /// what only a network match adds (a take-back both agree to, both
+    /// answers to "Play again?"); nothing while a change waits for its
+    /// save.
     #[must_use]
-    pub fn question(&self, side: Side) -> Option<OpenQuestion> {
+    pub fn question(&self, seat: Side) -> Option<OpenQuestion> {
         if self.is_unsaved() {
             return None;
         }
         if let Some((by, _)) = self.undo {
-            return Some(if by == side {
+            return Some(if by == seat {
                 OpenQuestion::WaitAgree
             } else {
                 OpenQuestion::Agree
             });
         }
+        let side = side_of(self.current(), seat);
         match self.session.asking() {
-            Asking::PlayAgain if self.again[side.index()].is_some() => {
+            Asking::PlayAgain if self.again[seat.index()].is_some() => {
                 Some(OpenQuestion::WaitAgain)
             }
             Asking::PlayAgain => Some(OpenQuestion::PlayAgain),
             Asking::Move(to_move) if to_move == side => Some(OpenQuestion::Move),
-            Asking::Move(_) => Some(OpenQuestion::Wait),
+            Asking::Swap(asked) if asked == side => Some(OpenQuestion::Swap),
+            Asking::Move(_) | Asking::Swap(_) => Some(OpenQuestion::Wait),
             _ => None,
         }
     }
 
     /// The joiner's question, for it to be told after a change.
     fn ask_joiner(&self, said: &mut Said) {
-        if let Some(question) = self.question(JOINER_SIDE) {
+        if let Some(question) = self.question(JOINER_SEAT) {
             said.send.push(ToJoiner::Asked { question });
         }
     }
@@ -236,14 +300,22 @@ impl Hosted {
     /// was started with.
     pub fn welcome(&mut self, name: &str, resumed: bool) -> Result<Vec<ToJoiner>, String> {
         let m = self.current();
-        let expected = m.name(JOINER_SIDE);
+        let expected = name_of(m, JOINER_SEAT);
         if name != expected {
-            let host = m.name(HOST_SIDE);
+            let host = name_of(m, HOST_SEAT);
             return Err(format!(
                 "This is {host}'s match against {expected}: join as {expected}, or ask {host} for a new match."
             ));
         }
-        let mut state = Snapshot::of(m);
+        let mut state = Snapshot::of(m, self.pie_rule());
+        if self
+            .held
+            .iter()
+            .any(|m| matches!(m, ToJoiner::Swapped { .. }))
+        {
+            // Told once it is saved, as a move is.
+            state.swapped = None;
+        }
         let told = usize::try_from(self.told_at().ply).unwrap_or(usize::MAX);
         state.moves = state
             .moves
@@ -260,27 +332,30 @@ impl Hosted {
             // The host's seat keeper fills in the key (see `super::seat`).
             seat_key: String::new(),
         });
-        if let Some(yes) = self.again[HOST_SIDE.index()] {
+        if let Some(yes) = self.again[HOST_SEAT.index()] {
             said.send.push(ToJoiner::Again { yes });
         }
         // The joiner answers again after coming back.
-        self.again[JOINER_SIDE.index()] = None;
+        self.again[JOINER_SEAT.index()] = None;
         self.ask_joiner(&mut said);
         Ok(said.send)
     }
 
-    /// Carries out `command` (of `side`'s player, when given) in the
+    /// Carries out `command` (of the player at `seat`, when given) in the
     /// session: what the host's player is shown, and what the joiner is
     /// told once the change is kept; the rules' refusal, if any.
     fn run(
         &mut self,
-        side: Option<Side>,
+        seat: Option<Side>,
         command: SessionCommand,
         said: &mut Said,
     ) -> Option<MoveError> {
         let mut at = At::of(self.current());
-        let events = match side {
-            Some(side) => self.session.handle_for(side, command),
+        let events = match seat {
+            Some(seat) => {
+                let side = side_of(self.current(), seat);
+                self.session.handle_for(side, command)
+            }
             None => self.session.handle(command),
         };
         let mut tell = Vec::new();
@@ -296,10 +371,12 @@ impl Hosted {
                     self.undo = None;
                 }
                 SessionEvent::TookBack(..) => {
-                    let by = self.undo.take().map_or(HOST_SIDE, |(by, _)| by);
+                    let seat = self.undo.take().map_or(HOST_SEAT, |(by, _)| by);
+                    let by = side_of(self.current(), seat);
                     let at = At::of(self.current());
                     tell.push(ToJoiner::TookBack { at, by });
                 }
+                SessionEvent::Swapped(..) => tell.push(ToJoiner::Swapped { at }),
                 SessionEvent::RoundOpened(..) => {
                     // Both answer the next "Play again?" afresh.
                     self.again = [None, None];
@@ -313,7 +390,7 @@ impl Hosted {
         said.show.extend(happenings(events, self.current()));
         if self.is_unsaved() {
             if self.held.is_empty() {
-                let opponent = self.current().name(JOINER_SIDE);
+                let opponent = name_of(self.current(), JOINER_SEAT);
                 said.show.push(Happening::Said(format!(
                     "{opponent} is told of it once it is saved; the save is tried again every second."
                 )));
@@ -333,7 +410,7 @@ impl Hosted {
         // The reason was said already.
         let _ = self.session.save_again();
         if !self.is_unsaved() {
-            let opponent = self.current().name(JOINER_SIDE);
+            let opponent = name_of(self.current(), JOINER_SEAT);
             said.show.push(Happening::Said(format!(
                 "The match is saved now: {opponent} is told."
             )));
@@ -355,10 +432,10 @@ impl Hosted {
             return Err("The last move is not saved yet: play on once it is.".into());
         }
         let mut said = Said::default();
-        match self.run(Some(HOST_SIDE), SessionCommand::Play(pit), &mut said) {
+        match self.run(Some(HOST_SEAT), SessionCommand::Play(pit), &mut said) {
             Some(MoveError::NotYours) => Err(format!(
                 "It is {}'s turn.",
-                self.current().name(JOINER_SIDE)
+                name_of(self.current(), JOINER_SEAT)
             )),
             Some(MoveError::GameOver) => Err("The round is over: answer y or n.".into()),
             Some(e) => Err(e.to_string()),
@@ -369,14 +446,31 @@ impl Hosted {
         }
     }
 
+    /// The host's player takes the pie rule's swap (RULES.md §5.3).
+    ///
+    /// # Errors
+    /// Why it cannot be taken now: no swap is open to the host's player.
+    pub fn local_swap(&mut self) -> Result<Said, String> {
+        if self.undo.is_some() {
+            return Err("First the request to take back a move must be answered.".into());
+        }
+        if self.question(HOST_SEAT) != Some(OpenQuestion::Swap) {
+            return Err(crate::session::no_swap_open().text);
+        }
+        let mut said = Said::default();
+        self.run(Some(HOST_SEAT), SessionCommand::Swap, &mut said);
+        self.ask_joiner(&mut said);
+        Ok(said)
+    }
+
     /// The host's player asks to take back their last move.
     ///
     /// # Errors
     /// Why it cannot be asked now.
     pub fn local_undo(&mut self) -> Result<Said, String> {
-        self.check_undo(HOST_SIDE)?;
+        self.check_undo(HOST_SEAT)?;
         let at = At::of(self.current());
-        self.undo = Some((HOST_SIDE, at));
+        self.undo = Some((HOST_SEAT, at));
         let mut said = Said::default();
         said.send.push(ToJoiner::UndoAsked { at });
         self.ask_joiner(&mut said);
@@ -388,7 +482,7 @@ impl Hosted {
     /// round; `None` when neither is open.
     pub fn local_answer(&mut self, yes: bool) -> Option<Said> {
         let mut said = Said::default();
-        match self.question(HOST_SIDE)? {
+        match self.question(HOST_SEAT)? {
             OpenQuestion::Agree if yes => self.take_back(&mut said),
             OpenQuestion::Agree => {
                 self.undo = None;
@@ -396,14 +490,15 @@ impl Hosted {
                 said.show
                     .push(Happening::Said("You said no: the move stays.".into()));
             }
-            OpenQuestion::PlayAgain => self.answer_again(HOST_SIDE, yes, &mut said),
+            OpenQuestion::PlayAgain => self.answer_again(HOST_SEAT, yes, &mut said),
             _ => return None,
         }
         self.ask_joiner(&mut said);
         Some(said)
     }
 
-    /// Whether `by` may ask to take back their last move now.
+    /// Whether the player at seat `by` may ask to take back their last
+    /// move now.
     fn check_undo(&self, by: Side) -> Result<(), String> {
         let m = self.current();
         if m.outcome().is_some() || self.is_finished() {
@@ -412,7 +507,7 @@ impl Hosted {
         if self.is_unsaved() {
             return Err(format!(
                 "{} has just moved: the move is on its way.",
-                m.name(JOINER_SIDE)
+                name_of(m, JOINER_SEAT)
             ));
         }
         if !m.can_undo() {
@@ -421,25 +516,23 @@ impl Hosted {
         if self.undo.is_some() {
             return Err("A request to take back a move is already waiting for an answer.".into());
         }
-        match m.undo_for_refused(by) {
-            None => Ok(()),
-            Some(refused) => Err(refused.message().text),
-        }
+        undo_refused(m, by).map_or(Ok(()), Err)
     }
 
     /// Both agreed: the asker's move and the replies to it go.
     fn take_back(&mut self, said: &mut Said) {
-        if let Some((by, _)) = self.undo {
-            self.run(None, SessionCommand::TakeBack(by), said);
+        if let Some((seat, _)) = self.undo {
+            let side = side_of(self.current(), seat);
+            self.run(None, SessionCommand::TakeBack(side), said);
         }
     }
 
-    /// `side`'s answer to "Play again?" (the host's own, or the joiner's):
+    /// Seat `side`'s answer to "Play again?" (the host's own, or the joiner's):
     /// a no ends the match (its save cleared before the joiner is told),
     /// two yeses start the next round.
     fn answer_again(&mut self, side: Side, yes: bool, said: &mut Said) {
         self.again[side.index()] = Some(yes);
-        if side == HOST_SIDE {
+        if side == HOST_SEAT {
             said.send.push(ToJoiner::Again { yes });
         } else {
             said.show.push(Happening::Again { side, yes });
@@ -471,28 +564,46 @@ impl Hosted {
             ToHost::Join { .. } => return violation("joined twice on one connection"),
             // Sent again by a joiner who came back before hearing of it:
             // the first one stands, and waits for its save.
-            ToHost::Move { at, .. } if self.is_unsaved() && at == told => return Ok(said),
+            ToHost::Move { at, .. } | ToHost::Swap { at } if self.is_unsaved() && at == told => {
+                return Ok(said);
+            }
             ToHost::Move { at, .. } if at != told => {
                 return violation("sent a move for another position");
             }
             // Sent before the host's request to take back a move reached
             // the joiner: the request stands, the move is refused.
-            ToHost::Move { at, .. } if matches!(self.undo, Some((HOST_SIDE, _))) => {
+            ToHost::Move { at, .. } if matches!(self.undo, Some((HOST_SEAT, _))) => {
                 let why = NotNow::TakeBackAsked;
                 said.send.push(ToJoiner::MoveRefused { at, why });
             }
             ToHost::Move { .. } if self.undo.is_some() => {
                 return violation("sent a move while its own take-back request was open");
             }
+            ToHost::Swap { at } if at != told => {
+                return violation("sent a swap for another position");
+            }
+            // Sent before the host's request to take back a move reached
+            // the joiner: the request stands, the swap is refused.
+            ToHost::Swap { at } if matches!(self.undo, Some((HOST_SEAT, _))) => {
+                let why = NotNow::TakeBackAsked;
+                said.send.push(ToJoiner::MoveRefused { at, why });
+            }
+            // The referee's word: no swap is open to the joiner, so none
+            // is taken (and nothing is played in its place).
+            ToHost::Swap { at } if self.question(JOINER_SEAT) != Some(OpenQuestion::Swap) => {
+                let why = NotNow::NoSwapOpen;
+                said.send.push(ToJoiner::MoveRefused { at, why });
+            }
+            ToHost::Swap { .. } => {
+                self.run(Some(JOINER_SEAT), SessionCommand::Swap, &mut said);
+            }
             ToHost::Move { pit, .. } => {
                 let rules = *self.current().rules();
-                let Some(pit) = rules
-                    .pit_by_letter(pit)
-                    .filter(|&p| rules.owner(p) == JOINER_SIDE)
-                else {
+                let side = side_of(self.current(), JOINER_SEAT);
+                let Some(pit) = rules.pit_by_letter(pit).filter(|&p| rules.owner(p) == side) else {
                     return violation("sent a move from a pit that is not theirs");
                 };
-                match self.run(Some(JOINER_SIDE), SessionCommand::Play(pit), &mut said) {
+                match self.run(Some(JOINER_SEAT), SessionCommand::Play(pit), &mut said) {
                     Some(MoveError::NotYours | MoveError::GameOver) => {
                         return violation("sent a move out of turn");
                     }
@@ -504,31 +615,31 @@ impl Hosted {
                 if at != told {
                     // Asked before the last move arrived: void, not a fault.
                     said.send.push(ToJoiner::UndoDeclined);
-                } else if let Err(why) = self.check_undo(JOINER_SIDE) {
+                } else if let Err(why) = self.check_undo(JOINER_SEAT) {
                     said.send.push(ToJoiner::UndoDeclined);
                     said.show.push(Happening::Note(why));
                 } else {
-                    self.undo = Some((JOINER_SIDE, at));
-                    said.show.push(Happening::UndoAsked { by: JOINER_SIDE });
+                    self.undo = Some((JOINER_SEAT, at));
+                    said.show.push(Happening::UndoAsked { by: JOINER_SEAT });
                 }
             }
             ToHost::UndoAnswer { at, yes } => match self.undo {
-                Some((HOST_SIDE, asked)) if asked == at && yes => self.take_back(&mut said),
-                Some((HOST_SIDE, asked)) if asked == at => {
+                Some((HOST_SEAT, asked)) if asked == at && yes => self.take_back(&mut said),
+                Some((HOST_SEAT, asked)) if asked == at => {
                     self.undo = None;
-                    said.show.push(Happening::UndoDeclined { by: JOINER_SIDE });
+                    said.show.push(Happening::UndoDeclined { by: JOINER_SEAT });
                 }
                 // An answer to a request that no longer stands.
                 _ => {}
             },
-            ToHost::Again { yes } => match self.question(JOINER_SIDE) {
-                Some(OpenQuestion::PlayAgain) => self.answer_again(JOINER_SIDE, yes, &mut said),
+            ToHost::Again { yes } => match self.question(JOINER_SEAT) {
+                Some(OpenQuestion::PlayAgain) => self.answer_again(JOINER_SEAT, yes, &mut said),
                 Some(OpenQuestion::WaitAgain) => {}
                 _ => return violation("answered 'Play again?' during a round"),
             },
             ToHost::Leave => {
                 self.undo = None;
-                said.show.push(Happening::Left { side: JOINER_SIDE });
+                said.show.push(Happening::Left { side: JOINER_SEAT });
                 return Ok(said);
             }
         }
@@ -561,7 +672,7 @@ pub(crate) mod tests {
     }
 
     fn hosted() -> Hosted {
-        Hosted::new(a_match(), Keeper::new(None))
+        Hosted::new(a_match(), Keeper::new(None), false)
     }
 
     fn pit(h: &Hosted, letter: char) -> Pit {
@@ -581,7 +692,7 @@ pub(crate) mod tests {
             [
                 ToJoiner::Moved {
                     pit: 'a',
-                    by: HOST_SIDE,
+                    by: HOST_SEAT,
                     ..
                 },
                 ToJoiner::Asked {
@@ -622,9 +733,9 @@ pub(crate) mod tests {
         h.remote(ToHost::Move { at, pit: 'd' }).unwrap();
         let at = At::of(h.current());
         let said = h.remote(ToHost::Undo { at }).unwrap();
-        assert_eq!(said.show, [Happening::UndoAsked { by: JOINER_SIDE }]);
+        assert_eq!(said.show, [Happening::UndoAsked { by: JOINER_SEAT }]);
         assert_eq!(said.send, [asked(OpenQuestion::WaitAgree)]);
-        assert_eq!(h.question(HOST_SIDE), Some(OpenQuestion::Agree));
+        assert_eq!(h.question(HOST_SEAT), Some(OpenQuestion::Agree));
         assert_eq!(
             h.local_answer(false).unwrap().send,
             [ToJoiner::UndoDeclined, asked(OpenQuestion::Wait)]
@@ -636,7 +747,7 @@ pub(crate) mod tests {
                 said.send[..],
                 [
                     ToJoiner::TookBack {
-                        by: JOINER_SIDE,
+                        by: JOINER_SEAT,
                         ..
                     },
                     ToJoiner::Asked {
@@ -647,7 +758,7 @@ pub(crate) mod tests {
             "{said:?}"
         );
         assert_eq!(h.current().moves().len(), 1, "back to Michael's turn");
-        assert_eq!(h.current().board().to_move(), JOINER_SIDE);
+        assert_eq!(h.current().board().to_move(), JOINER_SEAT);
     }
 
     /// The race: the joiner's move crosses the host's request to take back
@@ -678,11 +789,11 @@ pub(crate) mod tests {
             ]
         );
         assert_eq!(h.current().moves().len(), 1, "the move is not played");
-        assert_eq!(h.question(HOST_SIDE), Some(OpenQuestion::WaitAgree));
+        assert_eq!(h.question(HOST_SEAT), Some(OpenQuestion::WaitAgree));
         // The joiner's yes to the request it then sees takes Alice's a back.
         let said = h.remote(ToHost::UndoAnswer { at, yes: true }).unwrap();
         assert!(
-            matches!(said.send[0], ToJoiner::TookBack { by: HOST_SIDE, .. }),
+            matches!(said.send[0], ToJoiner::TookBack { by: HOST_SEAT, .. }),
             "{said:?}"
         );
         assert!(h.current().moves().is_empty());
@@ -697,12 +808,99 @@ pub(crate) mod tests {
         assert_eq!(h.current().moves().len(), 2);
     }
 
+    /// The pie rule (RULES.md §5.3) with the host's session as referee:
+    /// the joiner's swap is taken only where the question is open to him
+    /// (else refused, typed, and nothing is played), after it the seats
+    /// play the other sides, and a joiner who comes back is welcomed with
+    /// the swap.
+    #[test]
+    fn the_joiners_swap_is_refereed_and_the_seats_change_sides() {
+        let mut h = Hosted::new(a_match(), Keeper::new(None), true);
+        let at = At::of(h.current());
+        let said = h.remote(ToHost::Swap { at }).unwrap();
+        let refused = ToJoiner::MoveRefused {
+            at,
+            why: NotNow::NoSwapOpen,
+        };
+        assert_eq!(said.send[0], refused, "no swap before the first turn");
+        assert_eq!(
+            h.local_swap().unwrap_err(),
+            crate::session::no_swap_open().text
+        );
+        let said = h.local_move(pit(&h, 'a')).unwrap();
+        let asked = |question| ToJoiner::Asked { question };
+        assert_eq!(said.send.last(), Some(&asked(OpenQuestion::Swap)));
+        assert_eq!(h.question(HOST_SEAT), Some(OpenQuestion::Wait));
+        assert!(h.local_swap().is_err(), "not Alice's to take");
+        let at = At::of(h.current());
+        let said = h.remote(ToHost::Swap { at }).unwrap();
+        assert_eq!(
+            said.send,
+            [ToJoiner::Swapped { at }, asked(OpenQuestion::Wait)]
+        );
+        assert!(
+            matches!(&said.show[..], [Happening::Swapped { text }] if text.starts_with("Michael swaps sides"))
+        );
+        assert_eq!(side_of(h.current(), JOINER_SEAT), Side::South);
+        assert_eq!(h.question(HOST_SEAT), Some(OpenQuestion::Move));
+        // Alice now plays North's pits; Michael South's.
+        assert!(h.local_move(pit(&h, 'a')).is_err());
+        h.local_move(pit(&h, 'd')).unwrap();
+        let welcome = h.welcome("Michael", true).unwrap();
+        let ToJoiner::Welcome { state, .. } = &welcome[0] else {
+            panic!("{welcome:?}")
+        };
+        assert!(state.pie_rule);
+        let m = state.to_match().unwrap();
+        assert_eq!((m.swapped(), m.names()), (Some(1), ["Michael", "Alice"]));
+        // A take-back that would reach back past the swap is refused.
+        let at = At::of(h.current());
+        let said = h.remote(ToHost::Undo { at }).unwrap();
+        assert_eq!(said.send[0], ToJoiner::UndoDeclined);
+    }
+
+    /// A pit at the pie rule's question plays on: nothing is swapped.
+    #[test]
+    fn a_pit_at_the_swap_question_plays_on() {
+        let mut h = Hosted::new(a_match(), Keeper::new(None), true);
+        h.local_move(pit(&h, 'a')).unwrap();
+        assert_eq!(h.question(JOINER_SEAT), Some(OpenQuestion::Swap));
+        let at = At::of(h.current());
+        let said = h.remote(ToHost::Move { at, pit: 'd' }).unwrap();
+        assert!(
+            matches!(said.send[0], ToJoiner::Moved { pit: 'd', .. }),
+            "{said:?}"
+        );
+        assert_eq!(h.current().swapped(), None);
+        assert_eq!(h.current().names(), ["Alice", "Michael"]);
+    }
+
+    /// The host's own swap, with the joiner moving first.
+    #[test]
+    fn the_hosts_swap_changes_sides_for_both() {
+        let mut config = a_match().config().clone();
+        config.first = FirstMover::North;
+        let mut h = Hosted::new(Match::new(config, 1), Keeper::new(None), true);
+        let at = At::of(h.current());
+        h.remote(ToHost::Move { at, pit: 'd' }).unwrap();
+        assert_eq!(h.question(HOST_SEAT), Some(OpenQuestion::Swap));
+        let said = h.local_swap().unwrap();
+        assert_eq!(
+            said.send[0],
+            ToJoiner::Swapped {
+                at: At::of(h.current())
+            }
+        );
+        assert_eq!(h.current().names(), ["Michael", "Alice"]);
+        assert_eq!(h.question(JOINER_SEAT), Some(OpenQuestion::Move));
+    }
+
     #[test]
     fn a_round_ends_with_both_answers() {
         let mut h = hosted();
         while h.current().outcome().is_none() {
             let p = h.current().board().legal_moves().next().unwrap();
-            if h.current().board().to_move() == HOST_SIDE {
+            if h.current().board().to_move() == HOST_SEAT {
                 h.local_move(p).unwrap();
             } else {
                 let letter = h.current().rules().letter(p).unwrap();

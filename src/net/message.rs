@@ -114,6 +114,12 @@ pub enum ToHost {
         #[serde(with = "pit_letter")]
         pit: char,
     },
+    /// The pie rule's swap (RULES.md §5.3) at `at`: the joiner takes the
+    /// position the host's first turn made.
+    Swap {
+        /// Where it was asked.
+        at: At,
+    },
     /// A request to take back the last move, made at `at`.
     Undo {
         /// Where it was asked.
@@ -171,6 +177,13 @@ pub enum ToJoiner {
         #[serde(with = "pit_letter")]
         pit: char,
     },
+    /// The pie rule's swap (RULES.md §5.3), taken at `at` by the player
+    /// asked: the seats change sides for the rest of the round (the board
+    /// stays).
+    Swapped {
+        /// Where it was taken.
+        at: At,
+    },
     /// The host asks to take back the last move made before `at`.
     UndoAsked {
         /// Where it was asked.
@@ -178,9 +191,9 @@ pub enum ToJoiner {
     },
     /// The host's "no" to the joiner's request to take back a move.
     UndoDeclined,
-    /// The joiner's move at `at` is not played: when it reached the host's
-    /// session the question it answered was no longer open. The match is
-    /// unchanged; what the joiner is asked now follows.
+    /// The joiner's move (or swap) at `at` is not played: when it reached
+    /// the host's session the question it answered was no longer open. The
+    /// match is unchanged; what the joiner is asked now follows.
     MoveRefused {
         /// Where the move was proposed.
         at: At,
@@ -248,6 +261,8 @@ pub enum NotNow {
     /// The host asked to take back its last move first: that request is
     /// answered before any move.
     TakeBackAsked,
+    /// A swap came when the pie rule's question was not open to the joiner.
+    NoSwapOpen,
 }
 
 /// What the host's session asks one player now, as [`ToJoiner::Asked`]
@@ -257,6 +272,8 @@ pub enum NotNow {
 pub enum OpenQuestion {
     /// To choose a pit.
     Move,
+    /// The pie rule's question (RULES.md §5.3): swap sides, or choose a pit.
+    Swap,
     /// To wait for the other player's move.
     Wait,
     /// To agree to take back the other player's last move (y/n).
@@ -287,9 +304,15 @@ pub struct Snapshot {
     pub sweep: String,
     /// Who starts each round.
     pub first: String,
-    /// South's and North's names (cleaned on decoding).
+    /// The host's and the joiner's names, the match's seats (cleaned on
+    /// decoding): South's and North's unless they swapped sides.
     #[serde(deserialize_with = "cleaned::names")]
     pub names: [String; 2],
+    /// Whether the pie rule is played (`--swap`, RULES.md §5.3).
+    pub pie_rule: bool,
+    /// After how many moves of this round the seats swapped sides, if
+    /// they did.
+    pub swapped: Option<u32>,
     /// The round in play.
     pub round: u32,
     /// Who started it.
@@ -302,9 +325,9 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    /// The snapshot of `m`.
+    /// The snapshot of `m`, played with the pie rule when `pie_rule`.
     #[must_use]
-    pub fn of(m: &Match) -> Snapshot {
+    pub fn of(m: &Match, pie_rule: bool) -> Snapshot {
         let record = Record::of_match(m);
         let rules = m.rules();
         Snapshot {
@@ -315,10 +338,11 @@ impl Snapshot {
             sowing: rules.sowing().to_string(),
             sweep: rules.sweep().to_string(),
             first: m.config().first.to_string(),
-            names: [
-                m.name(Side::South).to_string(),
-                m.name(Side::North).to_string(),
-            ],
+            names: m.config().seats.clone().map(|seat| seat.name),
+            pie_rule,
+            swapped: m
+                .swapped()
+                .map(|after| u32::try_from(after).unwrap_or(u32::MAX)),
             round: m.round(),
             starter: m.starter(),
             earlier: [
@@ -380,8 +404,17 @@ impl Snapshot {
                 wins: [self.earlier[0], self.earlier[1]],
                 draws: self.earlier[2],
             },
+            // A swap is taken after a move, within the round's moves.
+            swapped: match self.swapped {
+                Some(after) => Some(
+                    usize::try_from(after)
+                        .ok()
+                        .filter(|&after| after > 0 && after <= moves.len())
+                        .ok_or_else(|| bad("the swap"))?,
+                ),
+                None => None,
+            },
             moves,
-            swapped: None,
         };
         record.to_match(0).map_err(|e| bad(&e.to_string()))
     }
@@ -497,7 +530,7 @@ mod tests {
     #[test]
     fn a_snapshot_rebuilds_the_same_match() {
         let m = a_match();
-        let snap = Snapshot::of(&m);
+        let snap = Snapshot::of(&m, false);
         let json = encode(&ToJoiner::Welcome {
             state: Box::new(snap.clone()),
             resumed: true,
@@ -520,7 +553,7 @@ mod tests {
 
     #[test]
     fn bad_snapshots_and_messages_are_refused_in_words() {
-        let mut snap = Snapshot::of(&a_match());
+        let mut snap = Snapshot::of(&a_match(), false);
         snap.moves = "a,a,a,a,a,a".into();
         assert!(snap.to_match().unwrap_err().contains("cannot be used"));
         snap.moves = "zz".into();
@@ -569,7 +602,7 @@ mod tests {
                     panic!("{join:?}")
                 };
                 assert!(clean(&name), "{name:?}");
-                let mut snapshot = serde_json::to_value(Snapshot::of(&a_match())).unwrap();
+                let mut snapshot = serde_json::to_value(Snapshot::of(&a_match(), false)).unwrap();
                 snapshot["names"] = serde_json::json!([text, text]);
                 let snapshot: Snapshot = serde_json::from_value(snapshot).unwrap();
                 assert!(snapshot.names.iter().all(|n| clean(n)), "{snapshot:?}");

@@ -72,8 +72,10 @@ pub mod session;
 /// protocols are equal: [`session`] checks it first, in the clear.
 /// (4: the host sends its session's events, moves as who and which pit
 /// with no board, and the question open for the joiner; 5: a move that
-/// crossed the host's take-back request is refused, typed.)
-pub const PROTOCOL_VERSION: u32 = 5;
+/// crossed the host's take-back request is refused, typed; 6: the pie
+/// rule, its question and swap, and the seats apart from the sides in
+/// the snapshot.)
+pub const PROTOCOL_VERSION: u32 = 6;
 
 /// The port `mancala host` listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = 7531;

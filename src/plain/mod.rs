@@ -213,7 +213,9 @@ impl<W: Write> LocalGame<W> {
     }
 
     fn show_one(&mut self, event: SessionEvent) -> anyhow::Result<Option<ExitCode>> {
-        let m = self.session.game();
+        // the round the event is of (a round's last move and its end: the
+        // round just finished, its sides as held after a swap)
+        let m = self.session.current();
         match event {
             SessionEvent::Notice(notice) => writeln!(self.out, "{notice}")?,
             SessionEvent::Note(note) => writeln!(self.out, "Note: {note}")?,

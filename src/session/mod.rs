@@ -61,6 +61,16 @@ fn swap_value(board: &Board) -> Option<i32> {
         .map(|result| result.value)
 }
 
+/// What a `swap` when the pie rule's question is not open is told
+/// (RULES.md §5.3): it is refused, never taken for a move.
+#[must_use]
+pub fn no_swap_open() -> Notice {
+    Notice::new(
+        EventKind::Problem,
+        "No swap is open now: the pie rule's swap is offered once, to the second player, just after the first turn.",
+    )
+}
+
 /// What plays one seat.
 pub enum SeatKind {
     /// A person at this front end: the session waits for their commands.
@@ -346,7 +356,7 @@ impl Session {
 
     fn follow_game(&mut self) {
         self.finished = None;
-        self.pending = Pending::Move;
+        self.pending = self.turn();
         if self.game.position().is_over() {
             self.finished = Some(Box::new(self.game.clone()));
             self.game.next_round();
@@ -429,8 +439,23 @@ impl Session {
 
     /// Plays the pie rule (`--swap`, RULES.md §5.3): when the starter's
     /// first turn ends, the other player may take its position.
+    /// A followed match's open turn becomes the pie rule's question where
+    /// it is due.
     pub fn set_pie_rule(&mut self, on: bool) {
         self.pie_rule = on;
+        if matches!(self.pending, Pending::Move | Pending::Swap) {
+            self.pending = self.turn();
+        }
+    }
+
+    /// The question of a person's turn now: the pie rule's where it is due
+    /// (RULES.md §5.3, Kalah's only), else a move.
+    fn turn(&self) -> Pending {
+        if self.pie_rule && self.game.game() == Game::Kalah && self.game.at_pie_point() {
+            Pending::Swap
+        } else {
+            Pending::Move
+        }
     }
 
     /// Whether the pie rule is played.
@@ -529,13 +554,21 @@ impl Session {
     /// Carries out `command` given by `side`'s player: a move is refused
     /// ([`MoveError::NotYours`]) unless that player is the one asked to
     /// move now (a seat at another machine may send one at any time).
+    /// At the pie rule's question a pit of the player asked plays on, and
+    /// [`SessionCommand::Swap`] is taken from that player only; a swap
+    /// when none is open is refused with [`no_swap_open`]'s sentence.
     pub fn handle_for(&mut self, side: Side, command: SessionCommand) -> Vec<SessionEvent> {
-        if matches!(command, SessionCommand::Play(_)) && self.asking() != Asking::Move(side) {
-            let error = match self.asking() {
-                Asking::Move(_) | Asking::Computer(_) => MoveError::NotYours,
+        let asking = self.asking();
+        let theirs = matches!(asking, Asking::Move(s) | Asking::Swap(s) if s == side);
+        if matches!(command, SessionCommand::Play(_)) && !theirs {
+            let error = match asking {
+                Asking::Move(_) | Asking::Computer(_) | Asking::Swap(_) => MoveError::NotYours,
                 _ => MoveError::GameOver,
             };
             return vec![SessionEvent::Refused(error)];
+        }
+        if command == SessionCommand::Swap && asking != Asking::Swap(side) {
+            return vec![SessionEvent::Notice(no_swap_open())];
         }
         self.handle(command)
     }
@@ -731,7 +764,9 @@ impl Session {
         let m = &self.game;
         let opening = match m.moves().len() {
             0 => m.round_message(),
-            played => round_goes_on(m.round(), played, m.name(m.starter())),
+            // who moved first: the starter's seat, whatever side it plays
+            // after the pie rule's swap (Match::holder maps both ways)
+            played => round_goes_on(m.round(), played, m.name(m.holder(m.starter()))),
         };
         let board = *m.board();
         self.events.push(SessionEvent::RoundOpened(opening, board));

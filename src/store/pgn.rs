@@ -100,7 +100,7 @@ pub fn to_pgn(record: &Record, date: Option<&str>) -> String {
     out.push('\n');
     let mut moves = String::new();
     if let Some(stepper) = &stepper {
-        for line in stepper.turn_lines(["", ""]) {
+        for line in stepper.turn_lines(["", ""], None) {
             // "3. : c+ f" without names: "3. c+ f"
             let line = line.replacen(". :", ".", 1);
             let _ = write!(moves, "{line} ");

@@ -350,8 +350,13 @@ impl Record {
                 self.result_text(&stepper.last_position())
             );
             out.push_str("# Turn by turn (\"+\" after a move: it earned another turn):\n");
-            let [s, n] = self.names().map(clean_name);
-            for line in stepper.turn_lines([&s, &n]) {
+            // the seats' own sides: the turns before a swap are theirs
+            let [s, n] = self
+                .config
+                .seats
+                .each_ref()
+                .map(|seat| clean_name(&seat.name));
+            for line in stepper.turn_lines([&s, &n], self.swapped) {
                 let _ = writeln!(out, "#   {line}");
             }
         }
@@ -861,9 +866,11 @@ impl Stepper {
     }
 
     /// The round turn by turn, one line per turn: `3. Alice: c+ f` (a `+`
-    /// marks a move that earned another turn).
+    /// marks a move that earned another turn). `names` are South's and
+    /// North's before the pie rule's swap; from move `swapped` on (when
+    /// the players swapped sides) each side is the other's.
     #[must_use]
-    pub fn turn_lines(&self, names: [&str; 2]) -> Vec<String> {
+    pub fn turn_lines(&self, names: [&str; 2], swapped: Option<usize>) -> Vec<String> {
         let mut lines: Vec<String> = Vec::new();
         let mut current = String::new();
         let mut turn = 0;
@@ -875,7 +882,11 @@ impl Stepper {
                     lines.push(std::mem::take(&mut current));
                 }
                 turn += 1;
-                let _ = write!(current, "{turn}. {}:", names[played.mover().index()]);
+                let mover = match swapped {
+                    Some(after) if i >= after => played.mover().opponent(),
+                    _ => played.mover(),
+                };
+                let _ = write!(current, "{turn}. {}:", names[mover.index()]);
             }
             let _ = write!(current, " {}", rules.letter(played.pit()).unwrap_or('?'));
             if played.extra_turn() {
@@ -943,6 +954,28 @@ mod tests {
         let docs = include_str!("record.rs");
         let documented: String = DOC_EXAMPLE.lines().map(|l| format!("//! {l}\n")).collect();
         assert!(docs.contains(&documented), "module docs out of date");
+    }
+
+    /// After the pie rule's swap the turn-by-turn lines name who played
+    /// each move: the first turn is the starter's, the swapper's moves come
+    /// from the starter's old side. (They named the swapper for the first
+    /// turn.)
+    #[test]
+    fn the_turns_name_each_mover_across_the_pie_rules_swap() {
+        let mut cfg = config();
+        cfg.first = FirstMover::South;
+        cfg.seats[1].kind = PlayerKind::Human;
+        let mut m = Match::new(cfg, 0);
+        m.play(letters("a")[0], &mut NoTrace).unwrap();
+        m.swap_seats();
+        for pit in letters("h,b") {
+            m.play(pit, &mut NoTrace).unwrap();
+        }
+        let text = Record::of_match(&m).to_text();
+        assert!(
+            text.contains("#   1. Alice: a\n#   2. Alice: h\n#   3. Michael: b+\n"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use crate::console;
 use crate::game::{Match, PlayOptions};
-use crate::net::hosted::{HOST_SIDE, Happening};
+use crate::net::hosted::{HOST_SEAT, Happening, name_of};
 use crate::net::message::{ToHost, ToJoiner};
 use crate::net::play::{
     Ask, Command, FriendSeat, HostIn, HostSetup, JoinIn, JoinLink, JoinSetup, Linked, Show,
@@ -281,10 +281,11 @@ fn settings(given: Option<Option<Duration>>) -> (Chosen, Option<PathBuf>, PlayOp
 pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result<ExitCode> {
     let (tx, rx) = mpsc::channel();
     let (chosen, kept_at, options) = settings(given);
-    let session = Session::following(setup.waiting_match(), Keeper::new(None));
+    let mut session = Session::following(setup.waiting_match(), Keeper::new(None));
+    session.set_pie_rule(setup.pie_rule);
     let seat = FriendSeat::open(setup, Feed::default(), tx)?;
     let app = App::start(session, options, *chosen.theme(), (80, 24), Instant::now());
-    let app = app.networked(HOST_SIDE);
+    let app = app.networked(HOST_SEAT);
     let engine = HostEngine { seat, rx };
     run_world(app, engine, kept_at, chosen)
 }
@@ -307,7 +308,7 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
             return Ok(ExitCode::FAILURE);
         }
     };
-    let host = session.current().name(HOST_SIDE).to_string();
+    let host = name_of(session.current(), HOST_SEAT).to_string();
     let mut said = vec![joining];
     said.extend(warning.map(|w| format!("Note: {w}")));
     let app = App::start(session, options, *chosen.theme(), (80, 24), Instant::now());
@@ -374,6 +375,7 @@ mod tests {
             first: FirstMover::South,
             bind: "127.0.0.1:0".parse().unwrap(),
             seed_delay: None,
+            pie_rule: false,
         }
     }
 

@@ -105,6 +105,17 @@ fn swap_takes_the_first_turns_position_and_the_record_replays_it() {
         Some(name) => assert!(said.contains(&format!("{name} wins!")), "{said}"),
         None => assert!(said.contains("It's a draw"), "{said}"),
     }
+    // Every match score counts the round for its winner (the one at its
+    // end once named the sides of the next round, turned round).
+    if let Some(name) = winner {
+        for line in said.lines().filter(|l| l.starts_with("Match score: ")) {
+            let won = [format!("{name} 1 "), format!(" 1 {name}")];
+            assert!(
+                won.iter().any(|w| line.contains(w.as_str())),
+                "{line}\n{said}"
+            );
+        }
+    }
     // The replay of the record says the same result.
     let replay = run(
         &data,

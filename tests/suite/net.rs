@@ -1388,24 +1388,238 @@ fn quitting_where_q_is_a_pit_plays_no_move() {
     assert!(joiner.text().contains("You left the match"));
 }
 
-/// The pie rule is not played over the network yet: `host --swap` says so
-/// in one sentence and exits with the usage code, before it listens (a
-/// friend who joined would meet a match that half-plays it).
+/// Plays out the round in progress with random pits (wrong ones are
+/// refused and asked again): Alice at `host` on `alice`'s letters,
+/// Michael at `joiner` on `michael`'s; both answer "Play again?" `again`.
+fn play_out(host: &mut Player, joiner: &mut Player, alice: &[char], michael: &[char], again: bool) {
+    let mut rng = Rng::new(11);
+    let deadline = Instant::now() + PATIENCE * 2;
+    let done = |p: &Player| p.again_answered > 0 || p.text().contains("The match is over");
+    while !done(host) || !done(joiner) {
+        assert!(
+            Instant::now() < deadline,
+            "no end:\n{}\n----\n{}",
+            host.text(),
+            joiner.text()
+        );
+        answer(host, "Alice", &mut rng, alice, again);
+        answer(joiner, "Michael", &mut rng, michael, again);
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Both ends say `swapped` with the board under it, Michael on South and
+/// Alice on North.
+fn both_see_the_swap(host: &Player, joiner: &Player, swapped: &str) {
+    for end in [host, joiner] {
+        // the sentence, then the board under it
+        let text = end.wait_for("the swap", |t| {
+            t.split(swapped)
+                .nth(1)
+                .is_some_and(|a| a.contains("South: "))
+        });
+        let after = text.split(swapped).nth(1).unwrap().to_string();
+        assert!(
+            after.contains("North: Alice") && after.contains("South: Michael"),
+            "{text}"
+        );
+    }
+}
+
+/// `player`, asked `prompt` to move on the side they have now, types
+/// `swap`: refused in words, and nothing is played (the same prompt comes
+/// again; its answers so far are counted).
+fn no_swap_is_open(player: &mut Player, prompt: &str) {
+    player.wait_for("the other side", |t| t.ends_with(prompt));
+    player.send("swap");
+    let text = player.wait_for("refused", |t| t.matches(prompt).count() == 2);
+    assert!(text.contains("No swap is open now"), "{text}");
+    let name = prompt.split(',').next().unwrap();
+    player.answered = text.matches(&format!("{name}, choose a pit (")).count() - 1;
+}
+
+/// The one record at `dir`, parsed.
+fn the_record(dir: &Path) -> mancala::store::Record {
+    let found = records(dir);
+    assert_eq!(found.len(), 1, "{dir:?}");
+    mancala::store::Record::parse(&std::fs::read_to_string(&found[0]).unwrap()).unwrap()
+}
+
+/// The pie rule over the network (RULES.md §5.3), the joiner swapping:
+/// after Alice's first turn Michael (the joiner) is asked, answers
+/// `swap`, and from then on both ends show Michael on South and Alice on
+/// North, each typing the other row's letters; `swap` when none is open
+/// is refused in words and plays nothing; both ends' records name who
+/// played which side, and the next round starts as `--first alternate`
+/// says, with the players on their own sides again. (Before, `host
+/// --swap` was refused.)
 #[test]
-fn host_with_the_pie_rule_is_refused_before_it_listens() {
-    let scratch = data_dir("swap");
+fn the_joiner_takes_the_pie_rules_swap_and_both_ends_follow() {
+    let scratch = data_dir("swap-joiner");
     let data = scratch.path();
     let port = free_port();
-    let args = host_args(port, &["--swap", "--plain"]);
+    let (mut host, code) = start_host(data, port, &["--swap", "--pits", "3", "--seeds", "2"]);
+    let mut joiner = Player::spawn(data, &join_args(port, &code, &[]));
+    let greeted = joiner.wait_for("welcome", |t| t.contains("Waiting for Alice…"));
+    assert!(greeted.contains("The pie rule: "), "{greeted}");
+    host.wait_for("prompt", |t| t.ends_with("Alice, choose a pit (a-c): "));
+    host.send("a");
+    let question =
+        "Michael, swap sides? 'swap' takes Alice's position; a pit plays on from yours (d-f): ";
+    joiner.wait_for("the swap question", |t| t.ends_with(question));
+    host.wait_for("waiting", |t| t.contains("Waiting for Michael…"));
+    joiner.send("swap");
+    let swapped = "Michael swaps sides: Michael now plays South, and Alice moves for North.";
+    both_see_the_swap(&host, &joiner, swapped);
+    no_swap_is_open(&mut host, "Alice, choose a pit (d-f): ");
+    play_out(
+        &mut host,
+        &mut joiner,
+        &['d', 'e', 'f'],
+        &['a', 'b', 'c'],
+        true,
+    );
+    // The next round: Michael (North, his own side again) moves first.
+    for player in [&host, &joiner] {
+        player.wait_for("round 2", |t| t.contains("Round 2: Michael moves first."));
+    }
+    joiner.wait_for("Michael on North", |t| {
+        t.ends_with("Michael, choose a pit (d-f): ")
+    });
+    joiner.send("q");
+    assert_eq!(joiner.wait_exit(), 0, "{}", joiner.text());
+    host.send("q");
+    assert_eq!(host.wait_exit(), 0, "{}", host.text());
+    for dir in [data.to_path_buf(), joiner_dir(data)] {
+        let record = the_record(&dir);
+        assert_eq!(record.names(), ["Michael", "Alice"], "{dir:?}");
+        assert_eq!(record.swapped, Some(1), "{dir:?}");
+        let text = std::fs::read_to_string(&records(&dir)[0]).unwrap();
+        assert!(text.contains("#   1. Alice: a\n#   2. Alice: "), "{text}");
+        // both ends credit the round to its winner
+        let end = *record.stepper().unwrap().last_board();
+        if let Some(side) = end.outcome().unwrap().winner() {
+            let name = record.names()[side.index()];
+            for said in [host.text(), joiner.text()] {
+                let score = said
+                    .lines()
+                    .find(|l| l.starts_with("Match score: "))
+                    .unwrap();
+                let won = [format!("{name} 1 "), format!(" 1 {name}")];
+                assert!(won.iter().any(|w| score.contains(w.as_str())), "{said}");
+            }
+        }
+        // the statistics name the sides as they were played
+        let stats = std::fs::read_to_string(dir.join("stats.jsonl")).unwrap();
+        let round: serde_json::Value = serde_json::from_str(stats.lines().next().unwrap()).unwrap();
+        assert_eq!(
+            (&round["south"], &round["north"]),
+            (&"Michael".into(), &"Alice".into()),
+            "{stats}"
+        );
+    }
+}
+
+/// A host killed after the joiner's swap and started again with the same
+/// options resumes the match with the swap: its board, and the joiner's
+/// after it reconnects, show Michael on South and Alice on North, the
+/// round goes on naming Alice as its first mover, and Michael plays on
+/// from South's pits.
+#[test]
+fn a_swap_survives_the_hosts_restart() {
+    let scratch = data_dir("swap-resume");
+    let data = scratch.path();
+    let port = free_port();
+    let args = ["--swap", "--pits", "3", "--seeds", "2"];
+    let (mut host, code) = start_host(data, port, &args);
+    let mut joiner = Player::spawn(data, &join_args(port, &code, &[]));
+    host.wait_for("prompt", |t| t.ends_with("Alice, choose a pit (a-c): "));
+    host.send("a");
+    joiner.wait_for("the swap question", |t| t.ends_with("(d-f): "));
+    joiner.send("swap");
+    host.wait_for("Alice on North", |t| {
+        t.ends_with("Alice, choose a pit (d-f): ")
+    });
+    host.send("d");
+    joiner.wait_for("Michael on South", |t| {
+        t.ends_with("Michael, choose a pit (a-c): ")
+    });
+    drop(host);
+    joiner.wait_for("lost", |t| t.contains("Trying to reconnect"));
+    let mut host = Player::spawn(data, &host_args(port, &args));
+    let text = host.wait_for("the resume question", |t| {
+        t.ends_with("Resume the unfinished match? (y/n) ")
+    });
+    assert!(
+        last_board(&text).contains("North: Alice") && text.contains("South: Michael"),
+        "{text}"
+    );
+    host.send("y");
+    let resumed = "Round 1 goes on after 2 moves (Alice moved first).";
+    host.wait_for("resumed", |t| t.contains(resumed));
+    let text = joiner.wait_for("reconnected", |t| {
+        t.split("Reconnected").nth(1).is_some_and(|rest| {
+            rest.contains(resumed) && rest.ends_with("Michael, choose a pit (a-c): ")
+        })
+    });
+    assert!(last_board(&text).contains("South: Michael"), "{text}");
+    joiner.send("b");
+    host.wait_for("Michael's move", |t| t.contains("Michael sows b"));
+    joiner.send("q");
+    assert_eq!(joiner.wait_exit(), 0, "{}", joiner.text());
+    host.send("q");
+    assert_eq!(host.wait_exit(), 0, "{}", host.text());
+}
+
+/// The pie rule over the network, the host swapping: Michael (the
+/// joiner) moves first (`--first north`), Alice is asked on the host and
+/// answers `swap`; Michael's `swap` at his next turn is refused in words
+/// on his end, and both ends' records name who played which side.
+#[test]
+fn the_host_takes_the_pie_rules_swap_and_both_ends_follow() {
+    let scratch = data_dir("swap-host");
+    let data = scratch.path();
+    let port = free_port();
+    let args = ["--swap", "--first", "north", "--pits", "3", "--seeds", "2"];
+    let (mut host, code) = start_host(data, port, &args);
+    let mut joiner = Player::spawn(data, &join_args(port, &code, &[]));
+    joiner.wait_for("prompt", |t| t.ends_with("Michael, choose a pit (d-f): "));
+    joiner.send("d");
+    let question =
+        "Alice, swap sides? 'swap' takes Michael's position; a pit plays on from yours (a-c): ";
+    host.wait_for("the swap question", |t| t.ends_with(question));
+    host.send("swap");
+    let swapped = "Alice swaps sides: Alice now plays North, and Michael moves for South.";
+    both_see_the_swap(&host, &joiner, swapped);
+    no_swap_is_open(&mut joiner, "Michael, choose a pit (a-c): ");
+    play_out(
+        &mut host,
+        &mut joiner,
+        &['d', 'e', 'f'],
+        &['a', 'b', 'c'],
+        false,
+    );
+    assert_eq!(host.wait_exit(), 0, "{}", host.text());
+    assert_eq!(joiner.wait_exit(), 0, "{}", joiner.text());
+    for dir in [data.to_path_buf(), joiner_dir(data)] {
+        let record = the_record(&dir);
+        assert_eq!(record.names(), ["Michael", "Alice"], "{dir:?}");
+        assert_eq!(record.swapped, Some(1), "{dir:?}");
+    }
+}
+
+/// The pie rule is Kalah's: `host --swap --game oware` says so in one
+/// sentence and exits with the usage code, before it listens.
+#[test]
+fn hosting_oware_with_the_pie_rule_is_refused_before_it_listens() {
+    let scratch = data_dir("swap-oware");
+    let data = scratch.path();
+    let args = host_args(free_port(), &["--swap", "--game", "oware", "--plain"]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = common::program::run(data, &data.join("config"), &args, "");
     let said = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{said}");
-    assert!(
-        said.contains("the pie rule (--swap) is not played over the network yet"),
-        "{said}"
-    );
-    // no join line: it never listened
+    assert!(said.contains("--swap is Kalah's"), "{said}");
     assert!(
         out.stdout.is_empty(),
         "{}",

@@ -32,7 +32,7 @@ fn hosted(moves: usize) -> Hosted {
             m.play(pit, &mut NoTrace).unwrap();
         }
     }
-    Hosted::new(m, Keeper::new(None))
+    Hosted::new(m, Keeper::new(None), false)
 }
 
 fn to_host() -> impl Strategy<Value = ToHost> {
@@ -79,7 +79,7 @@ proptest! {
         let text = format!("{{\"type\":\"{kind}\",{body}}}");
         let _ = decode::<ToHost>(text.as_bytes());
         if let Ok(message) = decode::<ToJoiner>(text.as_bytes()) {
-            let m = Snapshot::of(hosted(3).current()).to_match().unwrap();
+            let m = Snapshot::of(hosted(3).current(), false).to_match().unwrap();
             let mut session = Session::following(m, Keeper::new(None));
             let _ = Follower::default().follow(&mut session, message);
         }
@@ -112,12 +112,13 @@ proptest! {
         round in any::<u32>(), moves in "[a-z,]{0,40}",
         earlier in proptest::array::uniform3(any::<u32>()),
         game in "(kalah|oware|[a-z]{0,8})",
+        pie_rule in any::<bool>(), swapped in proptest::option::of(0u32..50),
     ) {
         let snapshot = Snapshot {
             game, pits, seeds,
             capture: "always".into(), sowing: "single".into(), sweep: "owner".into(),
             first: "alternate".into(), names, round,
-            starter: mancala::rules::Side::South, earlier, moves,
+            starter: mancala::rules::Side::South, earlier, moves, pie_rule, swapped,
         };
         if let Ok(m) = snapshot.to_match() {
             prop_assert!(m.rules().pits() == usize::from(pits));

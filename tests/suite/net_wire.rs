@@ -212,7 +212,7 @@ fn snapshot() -> Snapshot {
         first: FirstMover::South,
         start: None,
     };
-    Snapshot::of(&Match::new(config, 1))
+    Snapshot::of(&Match::new(config, 1), false)
 }
 
 /// Runs the real joiner against a host played here that answers the

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use crate::game::{Match, rules_text};
 use crate::net::code::JoinCode;
 use crate::net::frame::FrameError;
-use crate::net::hosted::{HOST_SIDE, Happening, Hosted, JOINER_SIDE, Said};
+use crate::net::hosted::{HOST_SEAT, Happening, Hosted, JOINER_SEAT, Said, name_of, side_of};
 use crate::net::link::{self, HostEvent, PING_EVERY};
 use crate::net::message::{ToHost, ToJoiner};
 use crate::net::resume::{self, HostNote};
@@ -267,7 +267,8 @@ impl<S: Show> FriendSeat<S> {
         let Some(keeper) = self.keeper.take() else {
             return Ok(());
         };
-        let mut hosted = Hosted::new(m, keeper).with_journal(&self.setup.name, note);
+        let mut hosted =
+            Hosted::new(m, keeper, self.setup.pie_rule).with_journal(&self.setup.name, note);
         let problem = hosted.take_journal_problem();
         self.hosted = Some(hosted);
         match problem {
@@ -363,7 +364,8 @@ impl<S: Show> FriendSeat<S> {
             },
             Command::Help => {
                 let rules = *hosted.current().rules();
-                self.show.help(&rules, HOST_SIDE)?;
+                let side = side_of(hosted.current(), HOST_SEAT);
+                self.show.help(&rules, side)?;
                 return Ok(None);
             }
             _ if !connected => Err(format!(
@@ -376,6 +378,7 @@ impl<S: Show> FriendSeat<S> {
                 said
             }),
             Command::Play(pit) => hosted.local_move(pit),
+            Command::Swap => hosted.local_swap(),
             // Not offered over the network.
             _ => return Ok(None),
         };
@@ -512,7 +515,7 @@ impl<S: Show> FriendSeat<S> {
             let m = hosted.current();
             resume::clear(
                 &self.setup.name,
-                m.name(JOINER_SIDE),
+                name_of(m, JOINER_SEAT),
                 resume::Settings::of(m),
             );
         }
@@ -524,8 +527,17 @@ impl<S: Show> FriendSeat<S> {
     pub fn opponent(&self) -> String {
         self.hosted.as_ref().map_or_else(
             || "your friend".to_string(),
-            |h| h.current().name(JOINER_SIDE).to_string(),
+            |h| name_of(h.current(), JOINER_SEAT).to_string(),
         )
+    }
+
+    /// The side the host's player plays now (South's until the pie rule's
+    /// swap).
+    #[must_use]
+    pub fn side(&self) -> crate::rules::Side {
+        self.hosted
+            .as_ref()
+            .map_or(HOST_SEAT, |h| side_of(h.current(), HOST_SEAT))
     }
 
     /// The host's rules (the match's, once there is one).
@@ -541,11 +553,15 @@ impl<S: Show> FriendSeat<S> {
         let name = self.setup.name.clone();
         let rules = rules_text(self.setup.game, self.setup.rules);
         self.show.say(&match self.setup.game {
+            Game::Kalah if self.setup.pie_rule => format!(
+                "{name} hosts a match of Mancala. Rules: {rules}. {}",
+                crate::game::messages::pie_rule_greeting().text
+            ),
             Game::Kalah => format!("{name} hosts a match of Mancala. Rules: {rules}."),
             Game::Oware => format!("{name} hosts a match of {rules}."),
         })?;
         let who = match &self.hosted {
-            Some(h) => h.current().name(JOINER_SIDE).to_string(),
+            Some(h) => name_of(h.current(), JOINER_SEAT).to_string(),
             None => "NAME".to_string(),
         };
         self.show.say(&format!(
@@ -598,7 +614,7 @@ impl<S: Show> FriendSeat<S> {
         for what in &said.show {
             self.show.show(hosted.current(), what)?;
         }
-        if said.show.contains(&Happening::Left { side: JOINER_SIDE }) {
+        if said.show.contains(&Happening::Left { side: JOINER_SEAT }) {
             // What is waited for now is asked next (Ask::Away).
             self.close();
         }
@@ -796,10 +812,10 @@ impl<S: Show> FriendSeat<S> {
         }
         if self.conn.is_none() {
             return Some(Ask::Away {
-                name: r.current().name(JOINER_SIDE).to_string(),
+                name: name_of(r.current(), JOINER_SEAT).to_string(),
             });
         }
-        let question = r.question(HOST_SIDE)?;
-        Some(Ask::of(question, r.current(), HOST_SIDE))
+        let question = r.question(HOST_SEAT)?;
+        Some(Ask::of(question, r.current(), HOST_SEAT))
     }
 }

@@ -8,8 +8,6 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::net::hosted::HOST_SIDE;
-
 use super::friend::FriendSeat;
 use super::{Ask, Command, HostIn, HostSetup, LineInput, Show, is_command_line, read};
 
@@ -42,7 +40,7 @@ impl<S: Show> HostGame<S> {
 
     /// The answer to the resume question.
     fn answer_offer(&mut self, line: &str) -> anyhow::Result<()> {
-        match read(&self.seat.rules(), HOST_SIDE, true, line) {
+        match read(&self.seat.rules(), self.seat.side(), true, line) {
             Ok(Some(Command::Answer(yes))) => self.seat.answer_offer(yes),
             _ => {
                 self.seat.show_mut().say("Please answer y or n.")?;
@@ -109,7 +107,7 @@ impl<S: Show> HostGame<S> {
         if self.seat.is_offering() {
             return true;
         }
-        is_command_line(&self.seat.rules(), HOST_SIDE, line)
+        is_command_line(&self.seat.rules(), self.seat.side(), line)
             || self
                 .seat
                 .current_ask()
@@ -152,7 +150,7 @@ impl<S: Show> HostGame<S> {
         let ask = self.seat.current_ask();
         let question = ask.as_ref().is_some_and(Ask::is_question);
         let answers_only = question || matches!(ask, Some(Ask::WaitingAgain { .. }));
-        let said = match read(&rules, HOST_SIDE, question, line) {
+        let said = match read(&rules, self.seat.side(), question, line) {
             Ok(Some(command)) => return self.seat.command(command),
             Ok(None) => return Ok(None),
             Err(_) if self.seat.hosted().is_none() => "Nobody has joined yet; q quits.".into(),

@@ -16,10 +16,13 @@ use std::time::{Duration, Instant};
 
 use crate::game::Match;
 use crate::net::RemoteText;
-use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE, happenings};
+use crate::net::hosted::{
+    HOST_SEAT, Happening, JOINER_SEAT, happenings, name_of, side_of, undo_refused,
+};
 use crate::net::link::{self, PING_EVERY};
 use crate::net::message::{At, NotNow, OpenQuestion, Snapshot, ToHost, ToJoiner};
 use crate::net::session::{Sender, SessionError};
+use crate::rules::Side;
 use crate::session::{Session, SessionCommand, SessionEvent};
 use crate::store::Keeper;
 
@@ -226,26 +229,43 @@ fn following(
     // This player keeps its own record and statistics of each round (the
     // host keeps the match itself).
     let (keeper, warning) = Keeper::open_recording();
-    Ok((Session::following(m, keeper), warning))
+    let mut session = Session::following(m, keeper);
+    session.set_pie_rule(state.pie_rule);
+    Ok((session, warning))
 }
 
-/// The sentences that greet the joiner's player in `m`, every front end's:
-/// who plays whom, the rules and the keys (not again after a
-/// reconnection).
+/// The sentences that greet the joiner's player in the followed
+/// `session`'s match, every front end's: who plays whom, the rules (the
+/// pie rule's too) and the keys (not again after a reconnection).
 #[must_use]
-pub fn greeting(m: &Match, again: bool) -> Vec<String> {
+pub fn greeting(session: &Session, again: bool) -> Vec<String> {
+    let m = session.current();
     if again {
-        return vec![format!("Reconnected to {}'s match.", m.name(HOST_SIDE))];
+        return vec![format!("Reconnected to {}'s match.", name_of(m, HOST_SEAT))];
     }
+    let row = |side: Side| match side {
+        Side::South => "South, bottom row",
+        Side::North => "North, top row",
+    };
+    let (host, me) = (side_of(m, HOST_SEAT), side_of(m, JOINER_SEAT));
     vec![
         format!(
-            "Connected: {} (South, bottom row) against you, {} (North, top row).",
-            m.name(HOST_SIDE),
-            m.name(JOINER_SIDE)
+            "Connected: {} ({}) against you, {} ({}).",
+            m.name(host),
+            row(host),
+            m.name(me),
+            row(me)
         ),
         format!("Rules: {}.", m.config().rules_text()),
-        super::help_text(m.rules(), JOINER_SIDE),
+        super::help_text(m.rules(), me),
     ]
+    .into_iter()
+    .chain(
+        session
+            .pie_rule()
+            .then(|| crate::game::messages::pie_rule_greeting().text),
+    )
+    .collect()
 }
 
 /// What the player is told when the host's events cannot be followed.
@@ -410,7 +430,7 @@ impl<S: Show> JoinGame<S> {
         let LineInput::Line(line) = input else {
             return true;
         };
-        is_command_line(self.m().rules(), JOINER_SIDE, line)
+        is_command_line(self.m().rules(), self.side(), line)
             || (!self.link.is_lost()
                 && self
                     .f
@@ -423,12 +443,17 @@ impl<S: Show> JoinGame<S> {
     }
 
     fn host_name(&self) -> String {
-        self.m().name(HOST_SIDE).to_string()
+        name_of(self.m(), HOST_SEAT).to_string()
+    }
+
+    /// The side this player plays now (North's until the pie rule's swap).
+    fn side(&self) -> Side {
+        side_of(self.m(), JOINER_SEAT)
     }
 
     /// Shows the match just received from the host.
     fn welcomed(&mut self, again: bool) -> io::Result<()> {
-        for line in greeting(self.session.current(), again) {
+        for line in greeting(&self.session, again) {
             self.show.say(&line)?;
         }
         self.show.round_start(self.session.current())
@@ -475,7 +500,7 @@ impl<S: Show> JoinGame<S> {
     fn on_line(&mut self, line: &str) -> io::Result<Option<ExitCode>> {
         let round_over = self.m().outcome().is_some();
         let question = self.f.is_yes_no();
-        match read(self.m().rules(), JOINER_SIDE, question, line) {
+        match read(self.m().rules(), self.side(), question, line) {
             Ok(Some(command)) => return self.on_command(command),
             Ok(None) => {}
             Err(_) if self.link.is_lost() => self
@@ -505,7 +530,7 @@ impl<S: Show> JoinGame<S> {
             Command::Quit => self.leave().map(Some),
             Command::Help => {
                 let rules = *self.m().rules();
-                self.show.help(&rules, JOINER_SIDE)?;
+                self.show.help(&rules, self.side())?;
                 Ok(None)
             }
             command => {
@@ -557,13 +582,22 @@ impl Followed {
     }
 }
 
+/// What the joiner's player sent the host and waits to see confirmed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sent {
+    /// A move from the pit of this letter.
+    Move(char),
+    /// The pie rule's swap.
+    Swap,
+}
+
 /// What the host asks the joiner's player, and what is on its way to
 /// the host: the host's word on whose turn it is, never this end's. The
 /// match itself is the followed session's ([`following`]), handed in.
 #[derive(Debug, Default)]
 pub struct Follower {
-    /// A move sent and not yet confirmed.
-    pending: Option<(At, char)>,
+    /// A move (its pit's letter) or the swap sent and not yet confirmed.
+    pending: Option<(At, Sent)>,
     /// What the host asks this player now; `None` while an answer is on
     /// its way.
     question: Option<OpenQuestion>,
@@ -581,7 +615,7 @@ impl Follower {
         if self.pending.is_some() {
             return None;
         }
-        Some(Ask::of(self.question?, m, JOINER_SIDE))
+        Some(Ask::of(self.question?, m, JOINER_SEAT))
     }
 
     /// Whether the question open asks for a yes or a no.
@@ -597,15 +631,18 @@ impl Follower {
     /// again (one it saved is in the match already and is never resent).
     fn resend(&mut self, m: &Match) -> Option<ToHost> {
         self.pending = self.pending.take().filter(|&(at, _)| at == At::of(m));
-        let (at, pit) = self.pending?;
-        Some(ToHost::Move { at, pit })
+        Some(match self.pending? {
+            (at, Sent::Move(pit)) => ToHost::Move { at, pit },
+            (at, Sent::Swap) => ToHost::Swap { at },
+        })
     }
 
     /// The player's `command` in `m`: what goes to the host (checked here
     /// first, so that nothing the host would refuse is sent; leaving is
     /// said to the host), what the player is told.
     pub fn command(&mut self, m: &Match, command: Command) -> (Option<ToHost>, Option<String>) {
-        let host = m.name(HOST_SIDE);
+        let host = name_of(m, HOST_SEAT);
+        let me = side_of(m, JOINER_SEAT);
         let round_over = m.outcome().is_some();
         let say = |text: String| (None, Some(text));
         match command {
@@ -626,10 +663,12 @@ impl Follower {
             Command::Undo => {
                 if round_over {
                     say("The round is over: its moves are recorded.".into())
-                } else if let Some(refused) = m.undo_for_refused(JOINER_SIDE) {
-                    say(refused.message().text)
-                } else if !matches!(self.question, Some(OpenQuestion::Move | OpenQuestion::Wait))
-                    || self.pending.is_some()
+                } else if let Some(refused) = undo_refused(m, JOINER_SEAT) {
+                    say(refused)
+                } else if !matches!(
+                    self.question,
+                    Some(OpenQuestion::Move | OpenQuestion::Swap | OpenQuestion::Wait)
+                ) || self.pending.is_some()
                 {
                     say("A request is already waiting for an answer.".into())
                 } else {
@@ -643,20 +682,33 @@ impl Follower {
                     say("First answer: take back their last move? (y/n)".into())
                 } else if round_over {
                     say("The round is over: answer y or n.".into())
-                } else if m.position().to_move() != JOINER_SIDE {
+                } else if m.position().to_move() != me {
                     say(format!("It is {host}'s turn."))
-                } else if self.pending.is_some() || self.question != Some(OpenQuestion::Move) {
+                } else if self.pending.is_some()
+                    || !matches!(self.question, Some(OpenQuestion::Move | OpenQuestion::Swap))
+                {
                     say(format!("Waiting for {host}'s program to answer…"))
                 } else if let Err(e) = m.position().check(pit) {
                     say(e.to_string())
                 } else {
                     let at = At::of(m);
                     let letter = m.rules().letter(pit).unwrap_or('?');
-                    self.pending = Some((at, letter));
+                    self.pending = Some((at, Sent::Move(letter)));
                     self.question = None;
                     (Some(ToHost::Move { at, pit: letter }), None)
                 }
             }
+            // The host's session is the referee; this end does not send
+            // a swap its last word did not open.
+            Command::Swap
+                if self.pending.is_none() && self.question == Some(OpenQuestion::Swap) =>
+            {
+                let at = At::of(m);
+                self.pending = Some((at, Sent::Swap));
+                self.question = None;
+                (Some(ToHost::Swap { at }), None)
+            }
+            Command::Swap => say(crate::session::no_swap_open().text),
             Command::Quit => (Some(ToHost::Leave), Some(you_left(host))),
             // Not offered over the network.
             _ => (None, None),
@@ -683,6 +735,7 @@ impl Follower {
         if matches!(
             message,
             ToJoiner::Moved { .. }
+                | ToJoiner::Swapped { .. }
                 | ToJoiner::TookBack { .. }
                 | ToJoiner::NextRound { .. }
                 | ToJoiner::Welcome { .. }
@@ -693,15 +746,7 @@ impl Follower {
         let news = |what| Ok(Followed::News(what));
         let events = match message {
             ToJoiner::Moved { at, by, pit } => {
-                if at != here {
-                    return disagree(format!(
-                        "the host confirmed move {} of round {}, but this board is at move {} of round {}",
-                        at.ply + 1,
-                        at.round,
-                        here.ply + 1,
-                        here.round
-                    ));
-                }
+                in_place("confirmed move", at, here)?;
                 let Some(pit) = session.current().rules().pit_by_letter(pit) else {
                     return disagree(format!(
                         "the host confirmed a move from pit '{}', which this board does not have",
@@ -714,6 +759,17 @@ impl Follower {
                     return disagree(format!(
                         "the host confirmed a move this board refuses ({e})"
                     ));
+                }
+                events
+            }
+            ToJoiner::Swapped { at } => {
+                in_place("swapped sides at move", at, here)?;
+                self.pending.take_if(|(p, _)| *p == at);
+                let events = session.handle(SessionCommand::Swap);
+                if !events.iter().any(|e| matches!(e, SessionEvent::Swapped(_))) {
+                    return disagree(
+                        "the host swapped sides where this board has no swap open".into(),
+                    );
                 }
                 events
             }
@@ -735,6 +791,7 @@ impl Follower {
                 events
             }
             ToJoiner::Welcome { state, .. } => {
+                session.set_pie_rule(state.pie_rule);
                 session.follow(state.to_match().map_err(|e| RemoteText::new(&e))?);
                 self.asked = None;
                 return Ok(Followed::Welcomed(self.resend(session.current())));
@@ -745,32 +802,54 @@ impl Follower {
             }
             ToJoiner::UndoAsked { at } => {
                 self.asked = Some(at);
-                return news(Happening::UndoAsked { by: HOST_SIDE });
+                return news(Happening::UndoAsked { by: HOST_SEAT });
             }
-            ToJoiner::UndoDeclined => return news(Happening::UndoDeclined { by: HOST_SIDE }),
+            ToJoiner::UndoDeclined => return news(Happening::UndoDeclined { by: HOST_SEAT }),
             ToJoiner::MoveRefused { at, why } => {
                 self.pending.take_if(|(p, _)| *p == at);
-                let host = session.current().name(HOST_SIDE);
+                let host = name_of(session.current(), HOST_SEAT);
                 return news(Happening::Said(match why {
                     NotNow::TakeBackAsked => format!(
                         "Your move was not played: {host} asked first to take back their last move."
+                    ),
+                    NotNow::NoSwapOpen => format!(
+                        "Your swap was not taken: {}",
+                        crate::session::no_swap_open().text
                     ),
                 }));
             }
             ToJoiner::Again { yes } => {
                 return news(Happening::Again {
-                    side: HOST_SIDE,
+                    side: HOST_SEAT,
                     yes,
                 });
             }
             ToJoiner::Finished => return news(Happening::Finished),
-            ToJoiner::Leave => return news(Happening::Left { side: HOST_SIDE }),
+            ToJoiner::Leave => return news(Happening::Left { side: HOST_SEAT }),
             // Ping; the host's closing words end the connection before
             // they would be followed (`ToJoiner::closing_words`).
             _ => return Ok(Followed::Nothing),
         };
         Ok(Followed::Events(events))
     }
+}
+
+/// Whether the host's change `at` (what it `did` at which move) is where
+/// this board is, `here`.
+///
+/// # Errors
+/// Why the game cannot go on, when it is not.
+fn in_place(did: &str, at: At, here: At) -> Result<(), RemoteText> {
+    if at == here {
+        return Ok(());
+    }
+    Err(RemoteText::new(&format!(
+        "the host {did} {} of round {}, but this board is at move {} of round {}",
+        at.ply + 1,
+        at.round,
+        here.ply + 1,
+        here.round
+    )))
 }
 
 #[cfg(test)]
@@ -786,7 +865,7 @@ mod tests {
         let m = a_match();
         let mut f = Follower::default();
         let at = At::of(&m);
-        f.pending = Some((at, 'a'));
+        f.pending = Some((at, Sent::Move('a')));
         assert_eq!(f.resend(&m), Some(ToHost::Move { at, pit: 'a' }));
         let mut after = m.clone();
         let a = m.rules().pit_by_letter('a').unwrap();
@@ -809,14 +888,14 @@ mod tests {
         let mut session = Session::following(m, Keeper::new(None));
         let mut f = Follower::default();
         let at = At::of(session.current());
-        f.pending = Some((at, 'd'));
+        f.pending = Some((at, Sent::Move('d')));
         let mut follow = |f: &mut Follower, message| {
             f.follow(&mut session, message)
                 .unwrap()
                 .happenings(&a_match())
         };
         let undo_asked = follow(&mut f, ToJoiner::UndoAsked { at });
-        assert_eq!(undo_asked, [Happening::UndoAsked { by: HOST_SIDE }]);
+        assert_eq!(undo_asked, [Happening::UndoAsked { by: HOST_SEAT }]);
         let question = OpenQuestion::Agree;
         follow(&mut f, ToJoiner::Asked { question });
         let why = NotNow::TakeBackAsked;

@@ -14,8 +14,8 @@
 //! player's answer, requests to take back a move, and who left.
 //!
 //! A player's input is a typed [`Command`] (the session's): play a pit,
-//! ask to take back your last move, leave (the match stays saved on the
-//! host), help, and yes or no to questions. The full screen gives commands;
+//! take the pie rule's swap, ask to take back your last move, leave (the
+//! match stays saved on the host), help, and yes or no to questions. The full screen gives commands;
 //! plain mode's lines are read as the session reads them (a letter that
 //! names a pit is that pit; `undo`, `quit`, `help` always are commands).
 //!
@@ -26,11 +26,11 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use super::code::JoinCode;
-use super::hosted::{HOST_SIDE, Happening};
+use super::hosted::{HOST_SEAT, Happening, name_of, side_of};
 use super::link::HostEvent;
 use super::message::{OpenQuestion, ToJoiner};
 use super::session::SessionError;
-use crate::game::messages::round_goes_on;
+use crate::game::messages::{round_goes_on, swap_question};
 use crate::game::{Match, MatchConfig, Seat, match_score_line, outcome_message};
 use crate::players::PlayerKind;
 use crate::rules::{Rules, Side};
@@ -60,6 +60,9 @@ pub struct HostSetup {
     /// Pause between two seeds of the sowing animation; `None` shows each
     /// move at once (plain mode prints the sowing line when `Some`).
     pub seed_delay: Option<Duration>,
+    /// The pie rule (`--swap`, RULES.md §5.3): after the first turn the
+    /// other player may take its position, on either end.
+    pub pie_rule: bool,
 }
 
 impl HostSetup {
@@ -111,7 +114,7 @@ pub struct JoinSetup {
 pub use crate::console::LineInput;
 /// A player's command to the network game, typed: the session's.
 pub use crate::session::SessionCommand as Command;
-use crate::session::commands::{command_key, parse_turn, spelled, turn_offers, yes_no};
+use crate::session::commands::{command_key, parse_turn, spelled, swap_offer, turn_offers, yes_no};
 
 /// Everything the host's loop waits for.
 pub enum HostIn {
@@ -233,7 +236,8 @@ pub fn help_text(rules: &Rules, side: Side) -> String {
 pub fn opening(m: &Match) -> crate::game::Notice {
     match m.moves().len() {
         0 => m.round_message(),
-        played => round_goes_on(m.round(), played, m.name(m.starter())),
+        // who moved first: the starter's seat, whatever side it has now
+        played => round_goes_on(m.round(), played, name_of(m, m.starter())),
     }
 }
 
@@ -242,7 +246,7 @@ pub fn opening(m: &Match) -> crate::game::Notice {
 /// nothing for a change of the match.
 #[must_use]
 pub fn news_lines(m: &Match, what: &Happening) -> Vec<String> {
-    let name = |side: Side| m.name(side);
+    let name = |seat: Side| name_of(m, seat);
     vec![match what {
         Happening::UndoAsked { by } => format!("{} asks to take back their last move.", name(*by)),
         Happening::UndoDeclined { by } => {
@@ -262,7 +266,7 @@ pub fn news_lines(m: &Match, what: &Happening) -> Vec<String> {
             let who = name(*side);
             let mut lines = vec![format!("{who} left the match.")];
             // on the joiner's end: the match waits on the host's machine
-            if *side == HOST_SIDE {
+            if *side == HOST_SEAT {
                 lines.push(format!(
                     "The match is saved on {who}'s machine: join again with the same command when {who} hosts it again."
                 ));
@@ -270,6 +274,7 @@ pub fn news_lines(m: &Match, what: &Happening) -> Vec<String> {
             return lines;
         }
         Happening::Note(text) => format!("Note: {text}"),
+        Happening::Swapped { text } => text.clone(),
         Happening::Said(text) => text.clone(),
         _ => return Vec::new(),
     }]
@@ -299,6 +304,10 @@ pub fn show_happening<S: Show + ?Sized>(
             show.board(m)?;
         }
         Happening::NextRound => show.round_start(m)?,
+        Happening::Swapped { text } => {
+            show.say(text)?;
+            show.board(m)?;
+        }
         news => {
             for line in news_lines(m, news) {
                 show.say(&line)?;
@@ -326,6 +335,16 @@ pub enum Ask {
         /// The player's name.
         name: String,
         /// Their side.
+        side: Side,
+    },
+    /// The pie rule's question (RULES.md §5.3): `name` may take the
+    /// position `other`'s first turn made, or play on from `side`.
+    Swap {
+        /// The player's name.
+        name: String,
+        /// The other player's name.
+        other: String,
+        /// The player's side now.
         side: Side,
     },
     /// The other player's turn.
@@ -362,14 +381,20 @@ pub enum Ask {
 }
 
 impl Ask {
-    /// What `me`'s player is asked by `question` in `m`.
+    /// What the player at seat `me` is asked by `question` in `m`.
     #[must_use]
     pub fn of(question: OpenQuestion, m: &Match, me: Side) -> Ask {
-        let name = m.name(me.opponent()).to_string();
+        let side = side_of(m, me);
+        let name = m.name(side.opponent()).to_string();
         match question {
             OpenQuestion::Move => Ask::Move {
-                name: m.name(me).to_string(),
-                side: me,
+                name: m.name(side).to_string(),
+                side,
+            },
+            OpenQuestion::Swap => Ask::Swap {
+                name: m.name(side).to_string(),
+                other: name,
+                side,
             },
             OpenQuestion::Wait => Ask::Waiting { name },
             OpenQuestion::Agree => Ask::Agree,
@@ -387,6 +412,12 @@ impl Ask {
             Ask::Resume => format!("{RESUME_QUESTION} "),
             Ask::Move { name, side } => {
                 format!("{name}, choose a pit ({}): ", rules.letter_range(*side))
+            }
+            Ask::Swap { name, other, side } => {
+                // the session's word for it, as plain mode types it
+                let word = swap_offer(rules).word;
+                let question = swap_question(name, other, &format!("'{word}'"));
+                format!("{question} ({}): ", rules.letter_range(*side))
             }
             Ask::Waiting { name } => format!("Waiting for {name}…"),
             Ask::Agree => "Agree? (y/n) ".to_string(),
@@ -406,7 +437,7 @@ impl Ask {
     /// than waiting for the other player.
     #[must_use]
     pub fn is_answered_by_this_player(&self) -> bool {
-        self.is_question() || matches!(self, Ask::Move { .. })
+        self.is_question() || matches!(self, Ask::Move { .. } | Ask::Swap { .. })
     }
 
     /// Whether it asks for a yes or a no.
@@ -418,9 +449,10 @@ impl Ask {
 
 /// What a line typed by `side`'s player means, read as the session reads
 /// it ([`crate::session::commands`]): a yes or no while `question` is open,
-/// a letter that names a pit is that pit, and `undo`, `quit` and `help` (or
-/// their keys on this board) are the commands. `Ok(None)` for an empty
-/// line; `Err` says why it is none of these.
+/// a letter that names a pit is that pit, and `undo`, `quit`, `help` and
+/// the pie rule's `swap` (or their keys on this board) are the commands
+/// (whether a swap is open is the host's session's word). `Ok(None)` for
+/// an empty line; `Err` says why it is none of these.
 fn read(rules: &Rules, side: Side, question: bool, line: &str) -> Result<Option<Command>, String> {
     let text = line.trim();
     if text.is_empty() {
@@ -434,6 +466,7 @@ fn read(rules: &Rules, side: Side, question: bool, line: &str) -> Result<Option<
     let offers: Vec<_> = turn_offers(rules)
         .into_iter()
         .filter(|o| is_command(o.command))
+        .chain([swap_offer(rules)])
         .collect();
     parse_turn(rules, side, &offers, text).map(Some).map_err(|_| {
         let key = |letter| command_key(rules, letter);

@@ -391,10 +391,11 @@ impl App {
         }
     }
 
-    /// South's and North's names.
+    /// South's and North's names in the match on show ([`App::game`]:
+    /// the round just finished keeps the sides of the pie rule's swap).
     #[must_use]
     pub fn names(&self) -> [&str; 2] {
-        self.session.game().names()
+        self.game().names()
     }
 
     /// Whether the players have quit.

@@ -303,7 +303,9 @@ fn network_offers(app: &App, offers: &mut Vec<KeyOffer>) {
     let waiting = matches!(app.mode(), Mode::Waiting);
     offers.retain(|o| match o.does {
         Does::Session(SessionCommand::Redo | SessionCommand::MoveNow) | Does::Hurry => false,
-        Does::Session(SessionCommand::Hint | SessionCommand::Answer(_)) => !waiting,
+        Does::Session(SessionCommand::Hint | SessionCommand::Answer(_) | SessionCommand::Swap) => {
+            !waiting
+        }
         _ => true,
     });
     let take_back = app.can_ask_take_back().then_some(Weight::Useful);

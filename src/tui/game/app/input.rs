@@ -273,6 +273,8 @@ impl App {
             // Both players agree before a move is taken back.
             SessionCommand::Undo if self.remote.is_some() => self.ask_take_back(),
             SessionCommand::Answer(yes) if self.remote.is_some() => self.answer_remote(yes),
+            // The host's session decides the pie rule's swap too.
+            SessionCommand::Swap if self.remote.is_some() => self.send_swap(),
             command => self.command(command, now),
         }
     }

@@ -24,11 +24,11 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Mode, Note, Overlay, Tone, key_name};
 use crate::game::Match;
-use crate::net::hosted::{HOST_SIDE, Happening, JOINER_SIDE};
+use crate::net::hosted::{HOST_SEAT, Happening, JOINER_SEAT, undo_refused};
 use crate::net::message::{ToHost, ToJoiner};
 use crate::net::play::{Ask, Command, Followed, Follower, cannot_go_on, greeting, opening};
 use crate::rules::{Pit, Side};
-use crate::session::SessionCommand;
+use crate::session::{Asking, SessionCommand};
 use crate::tui::game::keys::Does;
 
 /// What the network game says, in order, for the screen to show.
@@ -55,7 +55,8 @@ pub enum Shown {
 /// The network's part of the screen's state.
 #[derive(Debug)]
 pub struct Remote {
-    /// The side this screen's player plays.
+    /// The seat of this screen's player (the host's or the joiner's:
+    /// its side is the match's word, see [`crate::net::hosted::side_of`]).
     me: Side,
     /// What the network game asks now (`None` until it asks, and while a
     /// move or an answer is on its way).
@@ -84,7 +85,7 @@ impl Remote {
             queue: VecDeque::new(),
             commands: Vec::new(),
             ended: None,
-            follower: (me == JOINER_SIDE).then(Follower::default),
+            follower: (me == JOINER_SEAT).then(Follower::default),
             outbox: Vec::new(),
         }
     }
@@ -109,7 +110,7 @@ impl App {
     /// first in the log.
     #[must_use]
     pub fn following(self, said: Vec<String>) -> App {
-        let mut app = self.networked(JOINER_SIDE);
+        let mut app = self.networked(JOINER_SEAT);
         app.notes.log_lines(said.into_iter().map(Note::plain));
         app.greet(false);
         app
@@ -118,9 +119,8 @@ impl App {
     /// The joiner's screen greets its player in the host's match (the
     /// same words as plain mode, [`greeting`]), and says the round.
     fn greet(&mut self, again: bool) {
-        let m = self.session.current();
-        let mut lines = greeting(m, again);
-        lines.push(opening(m).text);
+        let mut lines = greeting(&self.session, again);
+        lines.push(opening(self.session.current()).text);
         self.notes.log_lines(lines.into_iter().map(Note::plain));
     }
 
@@ -146,9 +146,12 @@ impl App {
     /// move back, the other's answer to "Play again?", the other player or
     /// the connection coming back, the resume question).
     pub(super) fn held_by_the_network(&self) -> bool {
-        self.remote
-            .as_ref()
-            .is_some_and(|r| !matches!(r.ask, Some(Ask::Move { .. } | Ask::PlayAgain)))
+        self.remote.as_ref().is_some_and(|r| {
+            !matches!(
+                r.ask,
+                Some(Ask::Move { .. } | Ask::Swap { .. } | Ask::PlayAgain)
+            )
+        })
     }
 
     /// The answers typed for the network game since the last call, in order.
@@ -163,7 +166,7 @@ impl App {
     /// host resumes it by hosting again, the joiner by joining again.
     #[must_use]
     pub fn network_quit_fate(&self) -> Option<&'static str> {
-        Some(if self.remote.as_ref()?.me == HOST_SIDE {
+        Some(if self.remote.as_ref()?.me == HOST_SEAT {
             "The match stays saved: host it again with the same name to resume."
         } else {
             "The match stays saved on the host's machine: join again to resume."
@@ -230,7 +233,7 @@ impl App {
         !self.other_away()
             && !self.remote_question()
             && !matches!(remote.ask, Some(Ask::WaitingAgree { .. }))
-            && self.session.game().undo_for_refused(remote.me).is_none()
+            && undo_refused(self.session.game(), remote.me).is_none()
     }
 
     /// Whether the network game asks whether to resume a saved match.
@@ -352,7 +355,12 @@ impl App {
         let (side, command) = match what {
             Happening::Moved(moved) => (moved.played.mover(), Command::Play(moved.played.pit())),
             Happening::Undone { by, .. } => (by, Command::TakeBack(by)),
-            Happening::NextRound => (HOST_SIDE, Command::Answer(true)),
+            Happening::NextRound => (HOST_SEAT, Command::Answer(true)),
+            // The side asked the pie rule's question takes the swap.
+            Happening::Swapped { .. } => match self.session.asking() {
+                Asking::Swap(side) => (side, Command::Swap),
+                _ => (self.session.game().position().to_move(), Command::Swap),
+            },
             Happening::RoundOver {
                 record: Some(path), ..
             } => return self.round_recorded(crate::tui::game::world::recorded_note(&path)),
@@ -405,6 +413,13 @@ impl App {
     /// decides it; the board waits for its word (its `Moved`).
     pub(super) fn send_move(&mut self, pit: Pit) {
         self.send(Command::Play(pit));
+        self.answered();
+    }
+
+    /// The pie rule's swap, answered by this player: the host decides it;
+    /// the board waits for its word (its `Swapped`).
+    pub(super) fn send_swap(&mut self) {
+        self.send(Command::Swap);
         self.answered();
     }
 
@@ -645,6 +660,49 @@ mod tests {
         assert_eq!(app.human_to_move(), None, "until the host asks");
         asked(&mut app, OpenQuestion::Move, t0);
         assert_eq!(app.human_to_move(), Some(Side::North), "the extra turn");
+    }
+
+    /// The pie rule on the joiner's screen: after Alice's first turn the
+    /// host asks Michael the swap question; `w` sends the swap (nothing
+    /// changes before the host's word), and the host's `Swapped` puts
+    /// Michael on South and Alice on North; he then plays South's pits.
+    #[test]
+    fn the_joiners_swap_is_sent_and_taken_once_the_host_confirms_it() {
+        let t0 = Instant::now();
+        let mut m = a_match();
+        m.play(Rules::KALAH.pit_by_letter('a').unwrap(), &mut NoTrace)
+            .unwrap();
+        let mut session = Session::following(m, Keeper::new(None));
+        session.set_pie_rule(true);
+        let options = PlayOptions {
+            seed_delay: None,
+            ..PlayOptions::default()
+        };
+        let mut app =
+            App::start(session, options, Theme::monochrome(), (80, 24), t0).following(Vec::new());
+        asked(&mut app, OpenQuestion::Swap, t0);
+        assert_eq!(app.human_to_move(), Some(Side::North));
+        let screen = crate::tui::game::testing::render(&app, 80, 24);
+        assert!(screen.contains("w swap"), "{screen}");
+        app.handle_event(&ch('w'), t0);
+        assert_eq!(app.take_messages(), [ToHost::Swap { at: at(1) }]);
+        assert_eq!(app.game().swapped(), None, "not before the host's word");
+        host(&mut app, ToJoiner::Swapped { at: at(1) }, t0);
+        assert_eq!(app.game().swapped(), Some(1));
+        assert_eq!(app.game().names(), ["Michael", "Alice"]);
+        asked(&mut app, OpenQuestion::Wait, t0);
+        assert_eq!(app.remote_prompt().as_deref(), Some("Waiting for Alice…"));
+        moved(&mut app, 1, Side::North, 'h', t0);
+        asked(&mut app, OpenQuestion::Move, t0);
+        assert_eq!(app.human_to_move(), Some(Side::South), "Michael's side now");
+        app.handle_event(&ch('b'), t0);
+        assert_eq!(
+            app.take_messages(),
+            [ToHost::Move {
+                at: at(2),
+                pit: 'b'
+            }]
+        );
     }
 
     /// A host whose confirmed move this board refuses is not followed:

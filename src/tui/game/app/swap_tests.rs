@@ -141,3 +141,42 @@ fn the_end_panel_says_the_rating_change_after_a_round_against_a_level() {
         "{screen}"
     );
 }
+
+/// After a round played across a swap, the end panel names the winner of
+/// that round by the sides as they were held in it, not by the next
+/// round's (they named the other player, and the match score was turned
+/// round).
+#[test]
+fn the_end_panel_names_the_winner_by_the_sides_of_the_round_played() {
+    let t0 = Instant::now();
+    let rules = Rules::KALAH.with_pits(3).unwrap().with_seeds(2).unwrap();
+    let options = PlayOptions {
+        seed_delay: None,
+        pie_rule: true,
+        ..PlayOptions::default()
+    };
+    let m = Match::new(config(rules, PlayerKind::Human, PlayerKind::Human), 1);
+    let mut app = App::new(m, options, Theme::monochrome(), (80, 24), t0);
+    app.handle_event(&ch('a'), t0);
+    app.handle_event(&ch('w'), t0);
+    assert_eq!(app.names(), ["Michael", "Alice"]);
+    let mut last = String::new();
+    while !app.round_over() {
+        let pit = app.game().board().legal_moves().next().unwrap();
+        let letter = rules.letter(pit).unwrap();
+        last = format!(
+            "{} played {letter}.",
+            app.game().name(app.game().board().to_move())
+        );
+        app.handle_event(&ch(letter), t0);
+    }
+    let log: Vec<&str> = app.notes().log().iter().map(|n| n.text.as_str()).collect();
+    assert!(log.contains(&last.as_str()), "{last}: {log:?}");
+    assert_eq!(app.names(), ["Michael", "Alice"], "the round on show");
+    let Some(crate::rules::Outcome::Win(side)) = app.game().outcome() else {
+        panic!("a draw: pick another line")
+    };
+    let winner = app.game().name(side).to_string();
+    let screen = render(&app, 80, 24);
+    assert!(screen.contains(&format!("★ {winner} wins!")), "{screen}");
+}

@@ -176,7 +176,8 @@ impl App {
             before,
             ..
         } = moved;
-        let game = self.session.game();
+        // the round the move was played in (a last move's, just finished)
+        let game = self.session.current();
         let names = game.names();
         let letter = game.rules().letter(played.pit()).unwrap_or('?');
         let name = names[played.mover().index()];
