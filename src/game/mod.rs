@@ -398,6 +398,22 @@ impl Match {
         messages::round_starts(self.round, self.name(self.starter), self.coin_tossed())
     }
 
+    /// The round in play, as it opens ([`Match::round_message`]) or goes on
+    /// after the moves played so far: the words every front end and both
+    /// network ends say. Who moved first is the starter's seat, whatever
+    /// side it plays after the pie rule's swap.
+    #[must_use]
+    pub fn opening(&self) -> Notice {
+        match self.moves.len() {
+            0 => self.round_message(),
+            played => messages::round_goes_on(
+                self.round,
+                played,
+                &self.config.seats[self.starter.index()].name,
+            ),
+        }
+    }
+
     /// South's and North's names.
     #[must_use]
     pub fn names(&self) -> [&str; 2] {

@@ -144,13 +144,33 @@ impl Match {
         if self.moves.is_empty() {
             return Some(Undo::NothingToUndo);
         }
+        self.last_turn_of(side)
+            .is_none()
+            .then_some(Undo::NoEarlierTurn)
+    }
+
+    /// Whether [`Match::undo_for`] of `side` would reach back before the
+    /// pie rule's swap (RULES.md §5.3), which a network match refuses:
+    /// there, the swap is answered once. Without copying the match, like
+    /// [`Match::undo_for_refused`].
+    #[must_use]
+    pub fn undo_for_crosses_swap(&self, side: Side) -> bool {
+        // undo_for keeps the moves before `side`'s last turn
+        matches!((self.swapped(), self.last_turn_of(side)), (Some(after), Some(kept)) if kept < after)
+    }
+
+    /// The index in this round's moves of `side`'s last move (the last
+    /// one made with `side` to move), if it has one.
+    fn last_turn_of(&self, side: Side) -> Option<usize> {
         let mut play = self.config.start_round(self.starter);
-        let moved = self.moves.iter().any(|&pit| {
-            let theirs = play.position().to_move() == side;
+        let mut last = None;
+        for (i, &pit) in self.moves.iter().enumerate() {
+            if play.position().to_move() == side {
+                last = Some(i);
+            }
             play.replay(pit);
-            theirs
-        });
-        (!moved).then_some(Undo::NoEarlierTurn)
+        }
+        last
     }
 
     /// Redo by turn: replays the last move taken back and then, from the

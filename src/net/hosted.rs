@@ -44,7 +44,7 @@ pub fn side_of(m: &Match, seat: Side) -> Side {
 /// The name of the player at `seat` in `m`, whichever side they play.
 #[must_use]
 pub fn name_of(m: &Match, seat: Side) -> &str {
-    m.name(side_of(m, seat))
+    &m.config().seats[seat.index()].name
 }
 
 /// Why the player at `seat` may not take back their last move in `m`
@@ -57,9 +57,7 @@ pub fn undo_refused(m: &Match, seat: Side) -> Option<String> {
     if let Some(refused) = m.undo_for_refused(side) {
         return Some(refused.message().text);
     }
-    let mut probe = m.clone();
-    probe.undo_for(side);
-    (probe.swapped() != m.swapped()).then(|| {
+    m.undo_for_crosses_swap(side).then(|| {
         "The players swapped sides after that move: a move from before the swap cannot be taken back.".to_string()
     })
 }
@@ -95,10 +93,10 @@ pub enum Happening {
         /// "Took back 1 move: Alice plays again."
         text: String,
     },
-    /// The player at seat `side` answered "Play again?".
+    /// The player at `seat` answered "Play again?".
     Again {
-        /// Who answered (a seat).
-        side: Side,
+        /// Who answered.
+        seat: Side,
         /// The answer.
         yes: bool,
     },
@@ -112,10 +110,10 @@ pub enum Happening {
         /// "Michael swaps sides: …"
         text: String,
     },
-    /// The player at seat `side` left (the match stays saved on the host).
+    /// The player at `seat` left (the match stays saved on the host).
     Left {
-        /// Who left (a seat).
-        side: Side,
+        /// Who left.
+        seat: Side,
     },
     /// Something to know about what is kept ("Note: …").
     Note(String),
@@ -527,15 +525,15 @@ impl Hosted {
         }
     }
 
-    /// Seat `side`'s answer to "Play again?" (the host's own, or the joiner's):
+    /// `seat`'s answer to "Play again?" (the host's own, or the joiner's):
     /// a no ends the match (its save cleared before the joiner is told),
     /// two yeses start the next round.
-    fn answer_again(&mut self, side: Side, yes: bool, said: &mut Said) {
-        self.again[side.index()] = Some(yes);
-        if side == HOST_SEAT {
+    fn answer_again(&mut self, seat: Side, yes: bool, said: &mut Said) {
+        self.again[seat.index()] = Some(yes);
+        if seat == HOST_SEAT {
             said.send.push(ToJoiner::Again { yes });
         } else {
-            said.show.push(Happening::Again { side, yes });
+            said.show.push(Happening::Again { seat, yes });
         }
         match self.again {
             [Some(false), _] | [_, Some(false)] => {
@@ -639,7 +637,7 @@ impl Hosted {
             },
             ToHost::Leave => {
                 self.undo = None;
-                said.show.push(Happening::Left { side: JOINER_SEAT });
+                said.show.push(Happening::Left { seat: JOINER_SEAT });
                 return Ok(said);
             }
         }

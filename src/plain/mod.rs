@@ -68,10 +68,10 @@ use crate::analysis::DEFAULT_THINK;
 use crate::analysis::live::Standing;
 
 use crate::console::{self, LineInput};
-use crate::game::messages::{gave_no_move, hint_text, plays, swap_question, unproven};
+use crate::game::messages::{gave_no_move, hint_text, plays, unproven};
 use crate::game::{Match, MatchConfig, PlayOptions, describe_move, match_score_line};
 use crate::rng::Rng;
-use crate::session::commands::{keys_said, turn_offers, words_said};
+use crate::session::commands::{keys_said, swap_prompt, turn_offers, words_said};
 use crate::session::{
     Asking, Ending, Moved, MovedBy, Session, SessionCommand, SessionEvent, Unparsed,
 };
@@ -272,13 +272,11 @@ impl<W: Write> LocalGame<W> {
                 m.name(side),
                 m.rules().letter_range(side)
             )?,
-            Asking::Swap(side) => {
-                // the session's word for it, as typed here
-                let word = crate::session::commands::swap_offer(m.rules()).word;
-                let question =
-                    swap_question(m.name(side), m.name(side.opponent()), &format!("'{word}'"));
-                write!(self.out, "{question} ({}): ", m.rules().letter_range(side))?;
-            }
+            Asking::Swap(side) => write!(
+                self.out,
+                "{}",
+                swap_prompt(m.rules(), m.name(side), m.name(side.opponent()), side)
+            )?,
             // Plain mode's computers move inside the session.
             Asking::Computer(_) | Asking::Over => {}
         }

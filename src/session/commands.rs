@@ -215,6 +215,16 @@ pub fn swap_offer(rules: &Rules) -> OpenCommand {
     }
 }
 
+/// Plain mode's pie-rule question to `name` (at `side`), whose opponent
+/// `other` has just made the first turn: "Michael, swap sides? 'swap' …
+/// (d-f): ", on one keyboard and over the network alike.
+#[must_use]
+pub fn swap_prompt(rules: &Rules, name: &str, other: &str, side: Side) -> String {
+    let word = swap_offer(rules).word;
+    let question = crate::game::messages::swap_question(name, other, &format!("'{word}'"));
+    format!("{question} ({}): ", rules.letter_range(side))
+}
+
 /// The command of `offers` that `text` spells: its word (any case), or its
 /// key (a lower-case key in either case, a capital exactly).
 #[must_use]

@@ -29,7 +29,7 @@ use std::time::Duration;
 
 use crate::analysis::live::{LiveAnalysis, Pause, Watch};
 use crate::game::Tally;
-use crate::game::messages::{fair_start, pie_rule_greeting, round_goes_on, swapped, taken_back};
+use crate::game::messages::{fair_start, pie_rule_greeting, swapped, taken_back};
 use crate::game::{
     EventKind, Match, MatchConfig, Notice, Redone, SeatPlayer, Undo, computer_move_in,
     outcome_event, perfect_warning, redo_message, seat_player_for,
@@ -761,14 +761,8 @@ impl Session {
     }
 
     fn open_round(&mut self) {
-        let m = &self.game;
-        let opening = match m.moves().len() {
-            0 => m.round_message(),
-            // who moved first: the starter's seat, whatever side it plays
-            // after the pie rule's swap (Match::holder maps both ways)
-            played => round_goes_on(m.round(), played, m.name(m.holder(m.starter()))),
-        };
-        let board = *m.board();
+        let opening = self.game.opening();
+        let board = *self.game.board();
         self.events.push(SessionEvent::RoundOpened(opening, board));
     }
 

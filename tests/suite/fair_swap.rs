@@ -108,7 +108,12 @@ fn swap_takes_the_first_turns_position_and_the_record_replays_it() {
     // Every match score counts the round for its winner (the one at its
     // end once named the sides of the next round, turned round).
     if let Some(name) = winner {
-        for line in said.lines().filter(|l| l.starts_with("Match score: ")) {
+        let scores: Vec<&str> = said
+            .lines()
+            .filter(|l| l.starts_with("Match score: "))
+            .collect();
+        assert!(!scores.is_empty(), "{said}");
+        for line in scores {
             let won = [format!("{name} 1 "), format!(" 1 {name}")];
             assert!(
                 won.iter().any(|w| line.contains(w.as_str())),

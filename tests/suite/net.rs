@@ -1498,16 +1498,19 @@ fn the_joiner_takes_the_pie_rules_swap_and_both_ends_follow() {
         assert!(text.contains("#   1. Alice: a\n#   2. Alice: "), "{text}");
         // both ends credit the round to its winner
         let end = *record.stepper().unwrap().last_board();
-        if let Some(side) = end.outcome().unwrap().winner() {
-            let name = record.names()[side.index()];
-            for said in [host.text(), joiner.text()] {
-                let score = said
-                    .lines()
-                    .find(|l| l.starts_with("Match score: "))
-                    .unwrap();
-                let won = [format!("{name} 1 "), format!(" 1 {name}")];
-                assert!(won.iter().any(|w| score.contains(w.as_str())), "{said}");
-            }
+        let side = end
+            .outcome()
+            .unwrap()
+            .winner()
+            .expect("the scripted round has a winner");
+        let name = record.names()[side.index()];
+        for said in [host.text(), joiner.text()] {
+            let score = said
+                .lines()
+                .find(|l| l.starts_with("Match score: "))
+                .unwrap();
+            let won = [format!("{name} 1 "), format!(" 1 {name}")];
+            assert!(won.iter().any(|w| score.contains(w.as_str())), "{said}");
         }
         // the statistics name the sides as they were played
         let stats = std::fs::read_to_string(dir.join("stats.jsonl")).unwrap();

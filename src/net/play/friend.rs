@@ -614,7 +614,7 @@ impl<S: Show> FriendSeat<S> {
         for what in &said.show {
             self.show.show(hosted.current(), what)?;
         }
-        if said.show.contains(&Happening::Left { side: JOINER_SEAT }) {
+        if said.show.contains(&Happening::Left { seat: JOINER_SEAT }) {
             // What is waited for now is asked next (Ask::Away).
             self.close();
         }

@@ -820,12 +820,12 @@ impl Follower {
             }
             ToJoiner::Again { yes } => {
                 return news(Happening::Again {
-                    side: HOST_SEAT,
+                    seat: HOST_SEAT,
                     yes,
                 });
             }
             ToJoiner::Finished => return news(Happening::Finished),
-            ToJoiner::Leave => return news(Happening::Left { side: HOST_SEAT }),
+            ToJoiner::Leave => return news(Happening::Left { seat: HOST_SEAT }),
             // Ping; the host's closing words end the connection before
             // they would be followed (`ToJoiner::closing_words`).
             _ => return Ok(Followed::Nothing),

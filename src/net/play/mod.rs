@@ -30,7 +30,6 @@ use super::hosted::{HOST_SEAT, Happening, name_of, side_of};
 use super::link::HostEvent;
 use super::message::{OpenQuestion, ToJoiner};
 use super::session::SessionError;
-use crate::game::messages::{round_goes_on, swap_question};
 use crate::game::{Match, MatchConfig, Seat, match_score_line, outcome_message};
 use crate::players::PlayerKind;
 use crate::rules::{Rules, Side};
@@ -114,7 +113,9 @@ pub struct JoinSetup {
 pub use crate::console::LineInput;
 /// A player's command to the network game, typed: the session's.
 pub use crate::session::SessionCommand as Command;
-use crate::session::commands::{command_key, parse_turn, spelled, swap_offer, turn_offers, yes_no};
+use crate::session::commands::{
+    command_key, parse_turn, spelled, swap_offer, swap_prompt, turn_offers, yes_no,
+};
 
 /// Everything the host's loop waits for.
 pub enum HostIn {
@@ -193,7 +194,7 @@ pub trait Show {
     /// When the output fails.
     fn round_start(&mut self, m: &Match) -> io::Result<()> {
         self.say("")?;
-        self.say(&opening(m).text)?;
+        self.say(&m.opening().text)?;
         self.board(m)?;
         match m.outcome() {
             Some(outcome) => self.say(&outcome_message(outcome, m.position().score(), names(m))),
@@ -230,17 +231,6 @@ pub fn help_text(rules: &Rules, side: Side) -> String {
     )
 }
 
-/// The round in play in `m`, as it opens or goes on: the same words as
-/// every front end ([`crate::game::messages`]).
-#[must_use]
-pub fn opening(m: &Match) -> crate::game::Notice {
-    match m.moves().len() {
-        0 => m.round_message(),
-        // who moved first: the starter's seat, whatever side it has now
-        played => round_goes_on(m.round(), played, name_of(m, m.starter())),
-    }
-}
-
 /// What is said of `what` in `m` (the match after it) when it is news
 /// only the network has (a request, an answer, the end, who left);
 /// nothing for a change of the match.
@@ -252,9 +242,9 @@ pub fn news_lines(m: &Match, what: &Happening) -> Vec<String> {
         Happening::UndoDeclined { by } => {
             format!("{} does not agree to take back the move.", name(*by))
         }
-        Happening::Again { side, yes } => {
+        Happening::Again { seat, yes } => {
             let does = if *yes { "wants" } else { "does not want" };
-            format!("{} {does} to play again.", name(*side))
+            format!("{} {does} to play again.", name(*seat))
         }
         Happening::Finished => {
             return vec![
@@ -262,11 +252,11 @@ pub fn news_lines(m: &Match, what: &Happening) -> Vec<String> {
                 match_score_line(m.tally(), names(m)),
             ];
         }
-        Happening::Left { side } => {
-            let who = name(*side);
+        Happening::Left { seat } => {
+            let who = name(*seat);
             let mut lines = vec![format!("{who} left the match.")];
             // on the joiner's end: the match waits on the host's machine
-            if *side == HOST_SEAT {
+            if *seat == HOST_SEAT {
                 lines.push(format!(
                     "The match is saved on {who}'s machine: join again with the same command when {who} hosts it again."
                 ));
@@ -413,12 +403,7 @@ impl Ask {
             Ask::Move { name, side } => {
                 format!("{name}, choose a pit ({}): ", rules.letter_range(*side))
             }
-            Ask::Swap { name, other, side } => {
-                // the session's word for it, as plain mode types it
-                let word = swap_offer(rules).word;
-                let question = swap_question(name, other, &format!("'{word}'"));
-                format!("{question} ({}): ", rules.letter_range(*side))
-            }
+            Ask::Swap { name, other, side } => swap_prompt(rules, name, other, *side),
             Ask::Waiting { name } => format!("Waiting for {name}…"),
             Ask::Agree => "Agree? (y/n) ".to_string(),
             Ask::WaitingAgree { name } => format!("Waiting for {name} to answer…"),

@@ -26,9 +26,9 @@ use super::{App, Mode, Note, Overlay, Tone, key_name};
 use crate::game::Match;
 use crate::net::hosted::{HOST_SEAT, Happening, JOINER_SEAT, undo_refused};
 use crate::net::message::{ToHost, ToJoiner};
-use crate::net::play::{Ask, Command, Followed, Follower, cannot_go_on, greeting, opening};
+use crate::net::play::{Ask, Command, Followed, Follower, cannot_go_on, greeting};
 use crate::rules::{Pit, Side};
-use crate::session::{Asking, SessionCommand};
+use crate::session::SessionCommand;
 use crate::tui::game::keys::Does;
 
 /// What the network game says, in order, for the screen to show.
@@ -120,7 +120,7 @@ impl App {
     /// same words as plain mode, [`greeting`]), and says the round.
     fn greet(&mut self, again: bool) {
         let mut lines = greeting(&self.session, again);
-        lines.push(opening(self.session.current()).text);
+        lines.push(self.session.current().opening().text);
         self.notes.log_lines(lines.into_iter().map(Note::plain));
     }
 
@@ -356,11 +356,9 @@ impl App {
             Happening::Moved(moved) => (moved.played.mover(), Command::Play(moved.played.pit())),
             Happening::Undone { by, .. } => (by, Command::TakeBack(by)),
             Happening::NextRound => (HOST_SEAT, Command::Answer(true)),
-            // The side asked the pie rule's question takes the swap.
-            Happening::Swapped { .. } => match self.session.asking() {
-                Asking::Swap(side) => (side, Command::Swap),
-                _ => (self.session.game().position().to_move(), Command::Swap),
-            },
+            // The side asked the pie rule's question (the one to move) takes
+            // the swap.
+            Happening::Swapped { .. } => (self.session.game().position().to_move(), Command::Swap),
             Happening::RoundOver {
                 record: Some(path), ..
             } => return self.round_recorded(crate::tui::game::world::recorded_note(&path)),
