@@ -17,9 +17,9 @@
 //!
 //! `MANCALA_BOOK_EVERY` adds every position of the first plies, whoever
 //! plays what (`SEEDS:PLIES` for both capture rules, or
-//! `SEEDS:PLIES:CAPTURE` for one, comma-separated; the default,
-//! `3:2,4:2:always`, is the shipped book: on Kalah(6,3) and on Kalah(6,4)
-//! with capture always every position after at most two plies, so that
+//! `SEEDS:PLIES:CAPTURE` for one, comma-separated; the default, `3:2,4:2`,
+//! is the shipped book: on Kalah(6,3) and Kalah(6,4), both capture rules,
+//! every position after at most two plies, so that
 //! the analysis of a round from the start, where both players may have
 //! left the book at once, values its first three positions from the book
 //! and lists every best move of its first two; see docs/PERFORMANCE.md).
@@ -194,7 +194,7 @@ fn main() {
             );
         }
     }
-    let every = std::env::var("MANCALA_BOOK_EVERY").unwrap_or_else(|_| "3:2,4:2:always".into());
+    let every = std::env::var("MANCALA_BOOK_EVERY").unwrap_or_else(|_| "3:2,4:2".into());
     for item in every.split(',').filter(|i| !i.trim().is_empty()) {
         let fields: Vec<&str> = item.split(':').map(str::trim).collect();
         let captures = match fields.get(2).copied() {
