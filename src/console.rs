@@ -9,10 +9,12 @@
 use std::fmt::Display;
 use std::io::{self, Write as _};
 
+use crate::escape::escaped;
+
 /// Writes `text` and a line break to standard error; a failure is ignored.
 /// A warning may quote what came from outside (a `--from` line, a file's
-/// text): each line is written with its control characters escaped, so
-/// no escape sequence reaches the terminal.
+/// text): each line is written [`escaped`], so no escape sequence or
+/// invisible character reaches the terminal.
 ///
 /// ```
 /// // Never panics, even with standard error closed or a broken pipe.
@@ -21,16 +23,10 @@ use std::io::{self, Write as _};
 pub fn warn(text: impl Display) {
     // One write: standard error is unbuffered, and a line written in
     // pieces interleaves with other output (seen: "mancala: " alone).
-    let mut said = String::new();
-    for c in text.to_string().chars() {
-        if c.is_control() && c != '\n' {
-            said.extend(c.escape_unicode());
-        } else {
-            said.push(c);
-        }
-    }
-    said.push('\n');
-    let _ = io::stderr().lock().write_all(said.as_bytes());
+    let text = text.to_string();
+    let mut said: Vec<String> = text.split('\n').map(|l| escaped(l, usize::MAX)).collect();
+    said.push(String::new());
+    let _ = io::stderr().lock().write_all(said.join("\n").as_bytes());
 }
 
 /// Writes `text` and a line break to standard output and flushes it; a

@@ -22,7 +22,7 @@
 //! - [`commands`]: what each command-line command does; [`cli`] parses them.
 #![warn(missing_docs)]
 
-pub use mancala_engine::{analysis, game, players, rng, rules};
+pub use mancala_engine::{analysis, escape, game, players, rng, rules};
 pub mod cli;
 pub mod commands;
 pub mod console;

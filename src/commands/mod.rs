@@ -22,7 +22,9 @@ use clap::Parser;
 
 use crate::cli::{Cli, Command, CompletionShell, PositionCmd, PositionFormat};
 use crate::console;
-use crate::rules::{Board, Game, Position};
+use crate::rules::{Board, Position};
+
+use position::Start;
 
 pub use history::read_record;
 pub use play::settings;
@@ -117,39 +119,47 @@ fn help_text(shown: &clap::Error) -> String {
 /// A [`UsageError`] for bad input, anything else for a failure.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Some(Command::Position(cmd)) if game_of(&cmd.position)? == Game::Oware => {
-            let each = cmd.position.each;
-            let round = position::oware_from(&cmd.position, &mut |board| {
-                if each {
-                    output::emit_line(position::oware_json_with_moves(board))?;
-                }
-                Ok(())
-            })?;
-            // --each printed every position already, as JSON
-            match cmd.format {
-                _ if each => {}
-                PositionFormat::Line => output::emit_line(Position::from(*round.board()))?,
-                PositionFormat::Json => output::emit_line(oware_json(round.board()))?,
-            }
-            Ok(ExitCode::SUCCESS)
-        }
         Some(Command::Position(cmd)) => {
-            let board = board_from(&cmd.position)?;
-            if cmd.format == PositionFormat::Line {
-                output::emit_line(Position::from(board))?;
-            } else {
-                output::emit_line(position_json(&board))?;
+            match start_of(&cmd.position)? {
+                Start::Oware(from) => {
+                    let each = cmd.position.each;
+                    let round = position::oware_from(&cmd.position, from, &mut |board| {
+                        if each {
+                            output::emit_line(position::oware_json_with_moves(board))?;
+                        }
+                        Ok(())
+                    })?;
+                    // --each printed every position already, as JSON
+                    match cmd.format {
+                        _ if each => {}
+                        PositionFormat::Line => {
+                            output::emit_line(Position::from(*round.board()))?;
+                        }
+                        PositionFormat::Json => output::emit_line(oware_json(round.board()))?,
+                    }
+                }
+                Start::Kalah(from) => {
+                    let board = board_from(&cmd.position, from)?;
+                    if cmd.format == PositionFormat::Line {
+                        output::emit_line(Position::from(board))?;
+                    } else {
+                        output::emit_line(position_json(&board))?;
+                    }
+                }
             }
-            Ok(ExitCode::SUCCESS)
-        }
-        Some(Command::Solve(cmd)) if game_of(&cmd.position)? == Game::Oware => {
-            let round = position::oware_from(&cmd.position, &mut |_| Ok(()))?;
-            output::emit_line(solve::oware_solve_json(round.board(), &cmd)?)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Solve(cmd)) => {
-            let board = board_from(&cmd.position)?;
-            output::emit_line(solve_json(&board, &solve::options(&cmd))?)?;
+            match start_of(&cmd.position)? {
+                Start::Oware(from) => {
+                    let round = position::oware_from(&cmd.position, from, &mut |_| Ok(()))?;
+                    output::emit_line(solve::oware_solve_json(round.board(), &cmd)?)?;
+                }
+                Start::Kalah(from) => {
+                    let board = board_from(&cmd.position, from)?;
+                    output::emit_line(solve_json(&board, &solve::options(&cmd))?)?;
+                }
+            }
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Arena(cmd)) => {
@@ -194,45 +204,37 @@ pub fn completions(shell: CompletionShell) -> String {
 /// How long `--fair` may look for a fair start.
 const FAIR_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// The game a [`PositionCmd`] is about: its `--from` position's, else
-/// `--game`'s ([`position::game_of`]).
-fn game_of(cmd: &PositionCmd) -> anyhow::Result<Game> {
-    position::game_of(cmd.game, cmd.from.as_deref())
+/// What a [`PositionCmd`] plays from ([`position::start`]).
+fn start_of(cmd: &PositionCmd) -> anyhow::Result<Start> {
+    position::start(cmd.game, cmd.from.as_deref())
 }
 
-/// The position a [`PositionCmd`] describes: its rules, its board (or the
-/// start), its side to move, and its moves played in order.
+/// The position a [`PositionCmd`] describes: its rules, its board (`from`,
+/// the `--from` board read already, or the start), its side to move, and
+/// its moves played in order.
 ///
 /// # Errors
 /// A [`UsageError`] naming the bad item: a count, a letter, or a move the
 /// rules refuse (with its position in the list and the reason).
-pub fn board_from(cmd: &PositionCmd) -> anyhow::Result<Board> {
-    let game = game_of(cmd)?;
-    if game != Game::Kalah {
-        return usage(format!("this command does not play {game} yet"));
-    }
+pub fn board_from(cmd: &PositionCmd, from: Option<Board>) -> anyhow::Result<Board> {
     if cmd.score.is_some() {
         return usage("--score is an Oware option (--game oware): Kalah's stores are in --board");
     }
-    let from = match &cmd.from {
-        Some(text) => position::parse_from(text)?.kalah().copied(),
-        None => None,
-    };
     let rules = match &from {
         Some(board) => *board.rules(),
         None => cmd.rules.rules().map_err(UsageError)?,
     };
-    let mut board = match &cmd.board {
-        _ if from.is_some() => from.expect("read above"),
-        None if cmd.fair => crate::players::fair::deal(rules, cmd.seed, FAIR_BUDGET)
+    let mut board = match (from, &cmd.board) {
+        (Some(board), _) => board,
+        (None, None) if cmd.fair => crate::players::fair::deal(rules, cmd.seed, FAIR_BUDGET)
             .map_err(|e| UsageError(e.to_string()))?,
-        Some(text) => {
+        (None, Some(text)) => {
             let counts = crate::cli::parse_counts::<u16>(text, "--board")
                 .map_err(|e| UsageError(e.to_string()))?;
             Board::from_counts(rules, &counts, cmd.to_move)
                 .map_err(|e| UsageError(e.to_string()))?
         }
-        None => Board::starting(rules, cmd.to_move),
+        (None, None) => Board::starting(rules, cmd.to_move),
     };
     if let Some(text) = &cmd.moves {
         let moves = rules.parse_moves(text).map_err(UsageError)?;

@@ -19,11 +19,12 @@ use super::UsageError;
 /// # Errors
 /// A [`UsageError`] when the rules are not playable.
 pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
-    let game = super::position::game_of(args.game, args.from.as_deref())?;
+    let from = super::position::start(args.game, args.from.as_deref())?;
+    let game = from.game();
     if game == Game::Oware {
         oware_settings_refused(args).map_err(UsageError)?;
     }
-    let (rules, first, start) = match &args.from {
+    let (rules, first, start) = match from.board() {
         None if args.fair => {
             let rules = args.rules.rules().map_err(UsageError)?;
             let board = crate::players::fair::deal(rules, fair_seed(), FAIR_BUDGET)
@@ -31,20 +32,19 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
             (rules, args.first, Some(board))
         }
         None => (args.rules.rules().map_err(UsageError)?, args.first, None),
-        Some(line) => {
+        Some(board) => {
             if args.rules.any_given() {
                 return Err(UsageError(
                     "--from states its own rules: leave out the rule options".to_string(),
                 )
                 .into());
             }
-            let position = super::position::parse_from(line)?;
-            if let Some(oware) = position.oware() {
+            if let Some(oware) = board.oware() {
                 super::position::abapa_only(oware)?;
             }
             // An Oware position is kept as drawn: its houses and captured
             // seeds in the shared layout (GameRound::starting reads them).
-            let board = position.board().drawn();
+            let board = board.drawn();
             let first = match board.to_move() {
                 Side::South => FirstMover::South,
                 Side::North => FirstMover::North,

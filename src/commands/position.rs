@@ -5,7 +5,7 @@ use serde_json::json;
 use super::{UsageError, usage};
 use crate::cli::PositionCmd;
 use crate::rules::oware::{End, OwareBoard, OwareRound, OwareRules};
-use crate::rules::{Board, Game, Outcome, Position, Rules, Score, Side};
+use crate::rules::{Board, Game, GameBoard, Outcome, Position, Rules, Score, Side};
 
 /// The JSON object `mancala position` prints:
 /// `{"pits":6,"seeds":4,"board":[...],"to_move":"south","over":false,"score":{"south":0,"north":0},"winner":null}`.
@@ -94,32 +94,60 @@ pub fn no_kalah_options(rules: &crate::cli::RuleArgs) -> anyhow::Result<()> {
     }
 }
 
-/// The position a `--from` option gives, in the one-line notation.
-///
-/// # Errors
-/// A [`UsageError`] with the notation's reason.
-pub fn parse_from(text: &str) -> anyhow::Result<Position> {
-    text.parse::<Position>()
-        .map_err(|e| UsageError(format!("--from: {e}")).into())
+/// What a command plays from: the game it is about, with the board its
+/// `--from` position gives (read once, here).
+#[derive(Clone, Copy, Debug)]
+pub enum Start {
+    /// Kalah, from the `--from` board or the command's own options.
+    Kalah(Option<Board>),
+    /// Oware, from the `--from` board or the command's own options.
+    Oware(Option<OwareBoard>),
 }
 
-/// The game a command is about: the one its `--from` position states,
-/// else `--game`'s.
+impl Start {
+    /// The game it is about.
+    #[must_use]
+    pub const fn game(&self) -> Game {
+        match self {
+            Start::Kalah(_) => Game::Kalah,
+            Start::Oware(_) => Game::Oware,
+        }
+    }
+
+    /// The board `--from` gives, if it was given.
+    #[must_use]
+    pub fn board(&self) -> Option<GameBoard> {
+        match *self {
+            Start::Kalah(board) => board.map(GameBoard::Kalah),
+            Start::Oware(board) => board.map(GameBoard::Oware),
+        }
+    }
+}
+
+/// What a command with `--game game` and `--from from` plays from: the
+/// game its `--from` position states, else `--game`'s.
 ///
 /// # Errors
 /// A [`UsageError`] when `--from` is not a position, or is Kalah's where
 /// `--game oware` was asked for.
-pub fn game_of(game: Game, from: Option<&str>) -> anyhow::Result<Game> {
+pub fn start(game: Game, from: Option<&str>) -> anyhow::Result<Start> {
     let Some(text) = from else {
-        return Ok(game);
+        return Ok(match game {
+            Game::Kalah => Start::Kalah(None),
+            Game::Oware => Start::Oware(None),
+        });
     };
-    let stated = parse_from(text)?.game();
-    if game == Game::Oware && stated != Game::Oware {
-        return usage(format!(
-            "--from gives a position of {stated}: leave out --game oware (the position states its game)"
-        ));
+    let position = text
+        .parse::<Position>()
+        .map_err(|e| UsageError(format!("--from: {e}")))?;
+    match *position.board() {
+        GameBoard::Oware(board) => Ok(Start::Oware(Some(board))),
+        GameBoard::Kalah(_) if game == Game::Oware => usage(format!(
+            "--from gives a position of {}: leave out --game oware (the position states its game)",
+            Game::Kalah
+        )),
+        GameBoard::Kalah(board) => Ok(Start::Kalah(Some(board))),
     }
-    Ok(stated)
 }
 
 /// Refuses an Oware position played by other rules than Abapa's: the
@@ -151,6 +179,7 @@ pub fn abapa_only(board: &OwareBoard) -> anyhow::Result<()> {
 /// reason).
 pub fn oware_from(
     cmd: &PositionCmd,
+    from: Option<OwareBoard>,
     each: &mut dyn FnMut(&OwareBoard) -> anyhow::Result<()>,
 ) -> anyhow::Result<OwareRound> {
     no_kalah_options(&cmd.rules)?;
@@ -168,31 +197,24 @@ pub fn oware_from(
         },
         None => Score::default(),
     };
-    let board = match &cmd.board {
-        _ if cmd.from.is_some() => {
+    let board = match (from, &cmd.board) {
+        (Some(board), _) => {
             if cmd.score.is_some() {
                 return usage("--score: the --from position states the captured seeds");
             }
-            let position = parse_from(cmd.from.as_deref().unwrap_or_default())?;
-            let Some(board) = position.oware() else {
-                return usage(format!(
-                    "--from gives a position of {}, not of Oware",
-                    position.game()
-                ));
-            };
-            abapa_only(board)?;
-            *board
+            abapa_only(&board)?;
+            board
         }
-        Some(text) => {
+        (None, Some(text)) => {
             let houses = crate::cli::parse_counts::<u16>(text, "--board")
                 .map_err(|e| UsageError(e.to_string()))?;
             OwareBoard::from_houses(OwareRules::ABAPA, &houses, captured, cmd.to_move)
                 .map_err(|e| UsageError(format!("--board: {e}")))?
         }
-        None if cmd.score.is_some() => {
+        (None, None) if cmd.score.is_some() => {
             return usage("--score needs --board: the start has nothing captured");
         }
-        None => OwareBoard::starting(OwareRules::ABAPA, cmd.to_move),
+        (None, None) => OwareBoard::starting(OwareRules::ABAPA, cmd.to_move),
     };
     let mut round = OwareRound::new(board);
     each(round.board())?;

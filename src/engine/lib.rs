@@ -7,7 +7,7 @@
 //! Each layer uses only itself and the layers above it (checked by
 //! `tests/suite/architecture.rs`):
 //!
-//! - [`rules`] (and [`rng`]): the pure rules core: board, sowing, captures,
+//! - [`rules`] (and [`rng`], and [`escape`] for text from outside): the pure rules core: board, sowing, captures,
 //!   variants, the Oware family and solitaire. Every rule is written down,
 //!   with worked examples, in the repository's `RULES.md`.
 //! - [`players`]: turn functions, from random moves to perfect play.
@@ -18,6 +18,8 @@
 
 #[path = "../analysis/mod.rs"]
 pub mod analysis;
+#[path = "../escape.rs"]
+pub mod escape;
 #[path = "../game/mod.rs"]
 pub mod game;
 #[path = "../players/mod.rs"]

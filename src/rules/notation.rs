@@ -89,7 +89,7 @@ impl From<OwareBoard> for Position {
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let pits = match &self.board {
+        match &self.board {
             GameBoard::Kalah(board) => {
                 let rules = board.rules();
                 write!(
@@ -102,28 +102,25 @@ impl fmt::Display for Position {
                     rules.sowing(),
                     rules.sweep()
                 )?;
-                rules.pits()
             }
-            GameBoard::Oware(board) => {
-                write!(
-                    f,
-                    "{} grandslam={}",
-                    Game::Oware.as_str(),
-                    board.rules().grand_slam
-                )?;
-                HOUSES
-            }
-        };
+            GameBoard::Oware(board) => write!(
+                f,
+                "{} grandslam={}",
+                Game::Oware.as_str(),
+                board.rules().grand_slam
+            )?,
+        }
         // Both families share the layout of RULES.md §2.1: each side's
         // houses, then its store or captured seeds.
+        let layout = self.board.layout();
         let counts = self.board.counts();
         for (side, letter) in [(Side::South, 'S'), (Side::North, 'N')] {
-            let first = side.index() * (pits + 1);
-            let houses: Vec<String> = counts[first..first + pits]
-                .iter()
-                .map(u16::to_string)
+            let houses: Vec<String> = layout
+                .pits_of(side)
+                .map(|pit| counts[pit.index()].to_string())
                 .collect();
-            write!(f, " {letter}:{}:{}", houses.join(","), counts[first + pits])?;
+            let store = counts[layout.store(side).index()];
+            write!(f, " {letter}:{}:{store}", houses.join(","))?;
         }
         write!(f, " {}", self.board.to_move().as_str())
     }

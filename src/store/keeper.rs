@@ -338,12 +338,7 @@ impl Keeper {
             let whole = take_archived(&store, archived, &mut kept);
             let config = finished.config();
             if whole && matches!(store.closing(config), Ok(Some((noted, _))) if noted == *id) {
-                kept.warnings.extend(
-                    store
-                        .end_closing(config)
-                        .err()
-                        .map(|e| format!("could not clear the note of the round's end: {e}")),
-                );
+                kept.warnings.extend(end_closing(&store, config));
             }
             problems.extend(kept.warnings);
             !whole
@@ -394,12 +389,7 @@ impl Keeper {
             self.unkept.push((id.clone(), finished.clone()));
         }
         if noted && whole && self.store.is_some() {
-            kept.warnings.extend(
-                store
-                    .end_closing(config)
-                    .err()
-                    .map(|e| format!("could not clear the note of the round's end: {e}")),
-            );
+            kept.warnings.extend(end_closing(&store, config));
         }
         kept
     }
@@ -433,12 +423,8 @@ impl Keeper {
         if !whole && self.unkept.iter().all(|(kept_id, _)| *kept_id != id) {
             self.unkept.push((id.clone(), finished.clone()));
         }
-        if whole
-            && self.store.is_some()
-            && let Err(e) = store.end_closing(config)
-        {
-            kept.warnings
-                .push(format!("could not clear the note of the round's end: {e}"));
+        if whole && self.store.is_some() {
+            kept.warnings.extend(end_closing(&store, config));
         }
         (!kept.warnings.is_empty()).then(|| kept.warnings.join("; "))
     }
@@ -493,6 +479,15 @@ fn add_problem(problem: &mut Option<String>, more: String) {
         Some(first) => format!("{first}; {more}"),
         None => more,
     });
+}
+
+/// Forgets the note of the end of `config`'s round, now that the round is
+/// kept whole; the warning when it cannot.
+fn end_closing(store: &SaveStore, config: &MatchConfig) -> Option<String> {
+    store
+        .end_closing(config)
+        .err()
+        .map(|e| format!("could not clear the note of the round's end: {e}"))
 }
 
 /// Adds what became of a round's record and statistics line to `kept`:

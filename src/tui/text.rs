@@ -49,6 +49,17 @@ pub fn fit(text: &str, width: usize) -> String {
     out
 }
 
+/// `text` cut into lines of `width` columns, each filled to its end (for
+/// a path, which has no spaces to break at).
+#[must_use]
+pub fn cut(text: &str, width: usize) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .chunks(width.max(1))
+        .map(|line| line.iter().collect())
+        .collect()
+}
+
 /// `text` wrapped at spaces into lines of at most `width` columns; lines
 /// after the first start with `indent` spaces (a hanging indent, so that a
 /// bullet's continuation lines up under its words). A path breaks after a

@@ -168,7 +168,7 @@ fn rules_are_cited_from_rules_md_by_existing_sections() {
 /// the commands, and a module may use only its own layer and those below.
 fn layer(module: &str) -> Option<usize> {
     Some(match module {
-        "rules" | "rng" | "console" => 0,
+        "rules" | "rng" | "escape" | "console" => 0,
         "players" => 1,
         // A match of rounds, its policies and its words.
         "game" => 2,

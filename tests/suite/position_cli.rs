@@ -251,3 +251,24 @@ fn an_escape_sequence_in_a_bad_line_is_shown_escaped() {
         assert!(said.contains("\\u{1b}["), "{said:?}");
     }
 }
+
+/// A bidirectional override or an invisible character in a bad `--from`
+/// line is shown escaped too: the line reads as it was typed, not
+/// reversed or with a character hidden (the error once escaped control
+/// characters only).
+#[test]
+fn a_bidi_or_invisible_character_in_a_bad_line_is_shown_escaped() {
+    for (from, hidden) in [
+        (
+            "kalah 6x4 S:4,4,4,4,4,4:0 N:4,4,4\u{202e},4,4,4:0 south",
+            "\\u{202e}",
+        ),
+        ("oware S:1,2,3,4,5,x\u{200b}:0 N:1:0 south", "\\u{200b}"),
+    ] {
+        let out = mancala(&["position", "--from", from]);
+        assert_eq!(out.status.code(), Some(2));
+        let said = String::from_utf8(out.stderr).unwrap();
+        assert!(!said.contains(['\u{202e}', '\u{200b}']), "{said:?}");
+        assert!(said.contains(hidden), "{said:?}");
+    }
+}

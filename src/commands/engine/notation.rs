@@ -13,64 +13,45 @@
 //! moves played from the position given.
 
 use crate::rules::oware::{HOUSES, OwareBoard, OwareRound, OwareRules};
-use crate::rules::{Board, Game, MAX_PITS, Pit, Rules, Score, Side};
+use crate::rules::{Board, Game, GameRound, MAX_PITS, NoTrace, Pit, Rules, Score, Side};
 
 /// The most seeds a position may hold (Oware's own bound: a count in a byte).
 const MAX_POSITION_SEEDS: usize = 255;
 
-/// A position to think about.
+/// A position to think about: the round (Oware's with every position
+/// since the last capture, for repetition; or Kalah's board).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EnginePosition {
-    /// Oware: the position and every position since the last capture.
-    Oware(OwareRound),
-    /// Kalah.
-    Kalah(Board),
-}
+pub struct EnginePosition(pub GameRound);
 
 impl EnginePosition {
     /// The starting position of `game`, South to move.
     #[must_use]
     pub fn start(game: Game) -> EnginePosition {
-        match game {
-            Game::Oware => EnginePosition::Oware(OwareRound::new(OwareBoard::new())),
-            Game::Kalah => EnginePosition::Kalah(Board::new(Rules::KALAH)),
-        }
+        EnginePosition(GameRound::starting(game, Rules::KALAH, None, Side::South))
     }
 
     /// The game of the position.
     #[must_use]
     pub fn game(&self) -> Game {
-        match self {
-            EnginePosition::Oware(_) => Game::Oware,
-            EnginePosition::Kalah(_) => Game::Kalah,
-        }
+        self.0.position().game()
     }
 
     /// Houses per side.
     #[must_use]
     pub fn pits(&self) -> usize {
-        match self {
-            EnginePosition::Oware(_) => HOUSES,
-            EnginePosition::Kalah(board) => board.rules().pits(),
-        }
+        self.0.position().layout().pits()
     }
 
     /// Whose turn it is.
     #[must_use]
     pub fn to_move(&self) -> Side {
-        match self {
-            EnginePosition::Oware(round) => round.board().to_move(),
-            EnginePosition::Kalah(board) => board.to_move(),
-        }
+        self.0.position().to_move()
     }
 
     /// Whether the round is over.
     #[must_use]
     pub fn is_over(&self) -> bool {
-        match self {
-            EnginePosition::Oware(round) => round.board().is_over(),
-            EnginePosition::Kalah(board) => board.is_over(),
-        }
+        self.0.position().is_over()
     }
 
     /// Reads a position in Aalina's notation for `game`.
@@ -120,7 +101,7 @@ impl EnginePosition {
                 let board =
                     OwareBoard::from_houses(OwareRules::ABAPA, &counts[..12], captured, to_move)
                         .map_err(|e| e.to_string())?;
-                Ok(EnginePosition::Oware(OwareRound::new(board)))
+                Ok(EnginePosition(GameRound::Oware(OwareRound::new(board))))
             }
             Game::Kalah => {
                 let n = counts.len();
@@ -140,7 +121,7 @@ impl EnginePosition {
                 layout.push(counts[2 * pits + 1]);
                 let board =
                     Board::from_counts(rules, &layout, to_move).map_err(|e| e.to_string())?;
-                Ok(EnginePosition::Kalah(board))
+                Ok(EnginePosition(GameRound::Kalah(board)))
             }
         }
     }
@@ -148,13 +129,13 @@ impl EnginePosition {
     /// The position in Aalina's notation.
     #[must_use]
     pub fn fen(&self) -> String {
-        let (houses, stores, to_move): (Vec<u16>, [u16; 2], Side) = match self {
-            EnginePosition::Oware(round) => {
+        let (houses, stores, to_move): (Vec<u16>, [u16; 2], Side) = match &self.0 {
+            GameRound::Oware(round) => {
                 let board = round.board();
                 let c = board.captured();
                 (board.houses().to_vec(), [c.south, c.north], board.to_move())
             }
-            EnginePosition::Kalah(board) => {
+            GameRound::Kalah(board) => {
                 let rules = board.rules();
                 let houses = Side::BOTH
                     .iter()
@@ -177,7 +158,6 @@ impl EnginePosition {
     /// character).
     #[must_use]
     pub fn pit(&self, letter: char) -> Option<Pit> {
-        let pits = self.pits();
         let (side, number) = if letter.is_ascii_uppercase() {
             (Side::South, usize::from(letter as u8 - b'A'))
         } else if letter.is_ascii_lowercase() {
@@ -185,14 +165,7 @@ impl EnginePosition {
         } else {
             return None;
         };
-        if number >= pits {
-            return None;
-        }
-        let first = match side {
-            Side::South => 0,
-            Side::North => pits + 1,
-        };
-        Some(Pit::new((first + number) as u8))
+        self.0.position().layout().pit(side, number + 1)
     }
 
     /// Aalina's letter of a house of this board.
@@ -216,10 +189,7 @@ impl EnginePosition {
     /// The legal moves.
     #[must_use]
     pub fn legal_pits(&self) -> Vec<Pit> {
-        match self {
-            EnginePosition::Oware(round) => round.board().legal_moves().collect(),
-            EnginePosition::Kalah(board) => board.legal_moves().collect(),
-        }
+        self.0.position().legal_moves().collect()
     }
 
     /// Plays the moves `letters` names (whitespace between them ignored).
@@ -240,11 +210,9 @@ impl EnginePosition {
                 ));
             };
             let mover = next.to_move();
-            let played = match &mut next {
-                EnginePosition::Oware(round) => round.play(pit).map(|_| ()),
-                EnginePosition::Kalah(board) => board.play(pit).map(|_| ()),
-            };
-            played.map_err(|e| format!("move {} ('{letter}', {mover} to move): {e}", i + 1))?;
+            next.0
+                .play(pit, &mut NoTrace)
+                .map_err(|e| format!("move {} ('{letter}', {mover} to move): {e}", i + 1))?;
         }
         *self = next;
         Ok(())
@@ -286,7 +254,7 @@ mod tests {
                 .play(Rules::KALAH.pit_by_letter(letter).unwrap())
                 .unwrap();
         }
-        let EnginePosition::Oware(round) = &position else {
+        let GameRound::Oware(round) = &position.0 else {
             panic!("an Oware position");
         };
         assert_eq!(round.board(), &board);
@@ -308,7 +276,7 @@ mod tests {
         let small = EnginePosition::from_fen(Game::Kalah, "1-2-3-4-5-6-7-8-N").unwrap();
         assert_eq!(small.pits(), 3);
         assert_eq!(small.fen(), "1-2-3-4-5-6-7-8-N");
-        let EnginePosition::Kalah(board) = &small else {
+        let GameRound::Kalah(board) = &small.0 else {
             panic!("a Kalah position");
         };
         assert_eq!(board.counts(), [1, 2, 3, 7, 4, 5, 6, 8]);

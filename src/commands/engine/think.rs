@@ -13,7 +13,7 @@ use super::EngineOutput;
 use super::notation::EnginePosition;
 use crate::players::oware::{OwareEndgame, OwareSearch};
 use crate::players::{Engine, Limits};
-use crate::rules::Pit;
+use crate::rules::{GameRound, Pit};
 
 /// The deepest Oware iteration when `go` sets no depth.
 const MAX_OWARE_DEPTH: u32 = 200;
@@ -90,8 +90,8 @@ fn think(searchers: &mut Searchers, job: &SearchJob, out: &EngineOutput) {
     if position.is_over() {
         out.line("info string the round is over: no move");
     } else {
-        match position {
-            EnginePosition::Oware(round) => {
+        match &position.0 {
+            GameRound::Oware(round) => {
                 let board = round.board();
                 let search = &mut searchers.oware;
                 search.set_endgame(Arc::clone(&job.endgame));
@@ -113,7 +113,7 @@ fn think(searchers: &mut Searchers, job: &SearchJob, out: &EngineOutput) {
                 best = result.best;
                 ponder = line.get(1).copied();
             }
-            EnginePosition::Kalah(board) => {
+            GameRound::Kalah(board) => {
                 let depth = job.depth.unwrap_or(u32::MAX);
                 if let Some(result) = searchers.kalah.search(board, &job.limits, depth, None) {
                     out.line(&info(

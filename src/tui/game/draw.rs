@@ -3,6 +3,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 
@@ -279,11 +280,7 @@ fn prompt(app: &App, width: usize) -> Option<Note> {
 /// first line, the rest indented under its words; a word longer than a line
 /// (a path, say) is broken where the line ends.
 fn note_lines(note: &Note, theme: &Theme, width: u16) -> Vec<Line<'static>> {
-    let (mark, style) = match note.tone {
-        Tone::Plain => ("", theme.text),
-        Tone::Good => ("★ ", theme.good),
-        Tone::Error => ("✗ ", theme.error),
-    };
+    let (mark, style) = marked(note.tone, theme);
     text::wrap(
         &format!("{mark}{}", note.text),
         usize::from(width),
@@ -414,7 +411,18 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
     {
         let mut said = note_lines(note, theme, area.width);
         // The heading gives way to them.
-        let free = (room + 1).saturating_sub(lines.len() + below.len());
+        let mut free = (room + 1).saturating_sub(lines.len() + below.len());
+        if notes.is_empty() && said.len() > free.max(1) {
+            // A path that does not fit loses its directory, not its name;
+            // the match score (the header has it too) gives way to the name.
+            if let Some(short) = directory_shortened(note, theme, area.width) {
+                said = short;
+                if said.len() > free {
+                    lines.remove(1);
+                    free += 1;
+                }
+            }
+        }
         if notes.is_empty() && said.len() > free.max(1) {
             // A path that does not fit keeps its end: the record's name.
             said.drain(..said.len() - free.max(1));
@@ -447,6 +455,32 @@ fn draw_round_over(frame: &mut Frame, app: &App, area: Rect) {
         );
     }
     frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The mark and style of a note of `tone`: ★ good, ✗ refused.
+fn marked(tone: Tone, theme: &Theme) -> (&'static str, Style) {
+    match tone {
+        Tone::Plain => ("", theme.text),
+        Tone::Good => ("★ ", theme.good),
+        Tone::Error => ("✗ ", theme.error),
+    }
+}
+
+/// `note` naming a file with its directory shortened to `…/` and its
+/// words filled to the line's end, so that the file's name is whole in
+/// the fewest lines; `None` when it names no file.
+fn directory_shortened(note: &Note, theme: &Theme, width: u16) -> Option<Vec<Line<'static>>> {
+    let text = &note.text;
+    let slash = text.rfind('/')?;
+    let start = text[..slash].rfind(' ').map_or(0, |space| space + 1);
+    let (mark, style) = marked(note.tone, theme);
+    let short = format!("{mark}{}…{}", &text[..start], &text[slash..]);
+    Some(
+        text::cut(&short, usize::from(width))
+            .into_iter()
+            .map(|line| Line::styled(line, style))
+            .collect(),
+    )
 }
 
 /// The question about a saved match, in place of the status line, below

@@ -102,12 +102,6 @@ impl ReplayView {
         self.stepper.index()
     }
 
-    /// Whether the help screen is open.
-    #[must_use]
-    pub fn help_open(&self) -> bool {
-        self.help.is_some()
-    }
-
     /// The counts the board shows now.
     #[must_use]
     pub fn counts(&self) -> &[u16] {

@@ -162,7 +162,7 @@ fn question_mark_shows_the_help_arrows_scroll_it_and_any_other_key_closes_it() {
     let mut view = ReplayView::new(record(), None).unwrap();
     assert!(screen(&view).contains("? help"), "the key bar says so");
     press(&mut view, KeyCode::Char('?'), t0);
-    assert!(view.help_open());
+    assert!(view.help.is_some());
     let shown = screen(&view);
     insta::assert_snapshot!(shown);
     assert!(shown.contains("Mancala replay — help"), "{shown}");
@@ -174,9 +174,9 @@ fn question_mark_shows_the_help_arrows_scroll_it_and_any_other_key_closes_it() {
         shown.contains("any key closes ╯") && !shown.contains("↑↓ scroll ·"),
         "nor arrows offered: {shown}"
     );
-    assert!(view.help_open());
+    assert!(view.help.is_some());
     press(&mut view, KeyCode::Char('q'), t0);
-    assert!(!view.help_open(), "q closes the help");
+    assert!(view.help.is_none(), "q closes the help");
     assert!(!Screen::done(&view), "and does not leave the replay");
     assert_eq!(view.position(), 0);
     assert!(screen(&view).contains("Replay of round 1"));
@@ -219,7 +219,7 @@ fn the_help_fits_a_small_screen_and_scrolls_to_its_last_line() {
         Screen::update(&mut view, Input::Scroll(1), t0);
     }
     assert_eq!(small(&view), bottom, "and down to its last line");
-    assert!(view.help_open());
+    assert!(view.help.is_some());
     assert_eq!(view.position(), 0, "the round did not move behind it");
 }
 

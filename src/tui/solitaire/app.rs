@@ -226,11 +226,6 @@ impl SolitaireGame {
         &self.moves
     }
 
-    /// The moves taken back that `r` can replay, the next one first.
-    pub fn redoable(&self) -> impl Iterator<Item = usize> + '_ {
-        self.redo.iter().rev().copied()
-    }
-
     /// The question waiting for an answer, if any.
     #[must_use]
     pub fn question(&self) -> Option<Question> {
@@ -256,12 +251,6 @@ impl SolitaireGame {
     #[must_use]
     pub fn typed(&self) -> Option<usize> {
         self.digits.typed()
-    }
-
-    /// Whether the help is open.
-    #[must_use]
-    pub fn help_open(&self) -> bool {
-        self.help_scroll().is_some()
     }
 
     /// How far the help is scrolled, while it is open.
@@ -769,15 +758,15 @@ mod tests {
         let (delay, theme) = (a.seed_delay(), *a.theme());
         for key in ['+', '-', 't'] {
             a.on_key(press(KeyCode::Char('?')), now);
-            assert!(a.help_open());
+            assert!(a.help_scroll().is_some());
             a.on_key(press(KeyCode::Char(key)), now);
-            assert!(!a.help_open(), "{key} closes the help");
+            assert!(a.help_scroll().is_none(), "{key} closes the help");
             assert_eq!((a.seed_delay(), *a.theme()), (delay, theme), "{key}");
             assert_eq!(a.message(), None, "{key}");
         }
         a.on_key(press(KeyCode::Char('?')), now);
         a.on_key(press(KeyCode::Char('q')), now);
-        assert!(!a.help_open());
+        assert!(a.help_scroll().is_none());
         assert_eq!(a.question(), Some(Question::Quit));
         // Outside the help, they act.
         a.on_key(press(KeyCode::Char('n')), now);
@@ -815,7 +804,7 @@ mod tests {
             "drawn over it:\n{text}"
         );
         a.on_key(press(KeyCode::Char('q')), now);
-        assert!(!a.help_open(), "q closes the help");
+        assert!(a.help_scroll().is_none(), "q closes the help");
         assert_eq!(
             a.question(),
             Some(Question::Quit),
@@ -851,7 +840,10 @@ mod tests {
         }
         a.on_input(Input::Scroll(1), now);
         assert!(a.moves().is_empty());
-        assert_eq!((a.cursor(), a.hint(), a.help_open()), (cursor, None, false));
+        assert_eq!(
+            (a.cursor(), a.hint(), a.help_scroll().is_some()),
+            (cursor, None, false)
+        );
         assert_eq!((a.seed_delay(), a.message()), (delay, None));
         a.on_key(press(KeyCode::Char('q')), now);
         assert_eq!(a.question(), Some(Question::Quit));
@@ -1054,24 +1046,24 @@ mod tests {
         a.on_key(press(KeyCode::Char('u')), now);
         a.on_key(press(KeyCode::Char('u')), now);
         assert_eq!(a.moves(), [1]);
-        assert_eq!(a.redoable().collect::<Vec<_>>(), [3, 1]);
+        assert_eq!(a.redo.iter().rev().copied().collect::<Vec<_>>(), [3, 1]);
         a.on_key(press(KeyCode::Char('r')), now);
         a.on_key(press(KeyCode::Char('R')), now);
         assert_eq!(a.moves(), [1, 3, 1]);
         assert_eq!(a.board(), &after_three);
         // A new move forgets the moves taken back.
         a.on_key(press(KeyCode::Char('u')), now);
-        assert_eq!(a.redoable().count(), 1);
+        assert_eq!(a.redo.len(), 1);
         a.on_key(press(KeyCode::Char('2')), now);
         assert_eq!(a.moves(), [1, 3, 2]);
-        assert_eq!(a.redoable().count(), 0);
+        assert_eq!(a.redo.len(), 0);
         a.on_key(press(KeyCode::Char('r')), now);
         assert_eq!(a.moves(), [1, 3, 2]);
         // A refused move keeps them.
         a.on_key(press(KeyCode::Char('u')), now);
         a.on_key(press(KeyCode::Char('3')), now);
         assert!(a.message().unwrap().contains("House 3"));
-        assert_eq!(a.redoable().collect::<Vec<_>>(), [2]);
+        assert_eq!(a.redo.iter().rev().copied().collect::<Vec<_>>(), [2]);
     }
 
     #[test]
@@ -1113,7 +1105,7 @@ mod tests {
         assert_eq!(a.board().counts(), [0, 1, 1, 3]);
         assert!(a.moves().is_empty());
         assert_eq!(a.deal_number(), 1, "the same board");
-        assert_eq!(a.redoable().collect::<Vec<_>>(), [1, 3, 1]);
+        assert_eq!(a.redo.iter().rev().copied().collect::<Vec<_>>(), [1, 3, 1]);
         for _ in 0..3 {
             a.on_key(press(KeyCode::Char('r')), now);
         }
@@ -1134,7 +1126,7 @@ mod tests {
         a.on_key(press(KeyCode::Char('n')), now);
         a.on_key(press(KeyCode::Char('Y')), now);
         assert_eq!(a.deal_number(), 2);
-        assert!(a.moves().is_empty() && a.redoable().count() == 0);
+        assert!(a.moves().is_empty() && a.redo.is_empty());
         // A finished board (won here) is left without a question.
         let mut b = app(&[0, 1], None);
         b.on_key(press(KeyCode::Char('1')), now);
@@ -1170,10 +1162,10 @@ mod tests {
         assert!((10..=40).contains(&a.board().in_houses()));
         assert!(a.board().plan().won());
         a.on_key(press(KeyCode::Char('?')), now);
-        assert!(a.help_open());
+        assert!(a.help_scroll().is_some());
         a.on_key(press(KeyCode::Esc), now);
         assert!(
-            !a.help_open() && !a.should_quit(),
+            a.help_scroll().is_none() && !a.should_quit(),
             "Esc closes the help first"
         );
         a.on_key(press(KeyCode::Esc), now);

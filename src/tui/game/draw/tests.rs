@@ -99,20 +99,41 @@ fn the_round_recorded_line_is_whole_at_80_by_24() {
     assert!(screen.contains("Play again? (y/n)"), "{screen}");
 }
 
-#[test]
-fn a_low_screen_keeps_the_records_name_at_the_end_of_a_round() {
+/// Humans' round played to its end and recorded under `dir` with the
+/// name the game gives two computers' records, the longest kind.
+fn recorded_round(dir: &str) -> (crate::tui::game::app::App, &'static str) {
     let t0 = Instant::now();
     let mut app = humans(t0);
     while !app.round_over() {
         app.handle_event(&press(KeyCode::Enter), t0);
     }
-    let name = "alice-vs-michael-2026-11-23-03-31-12-round-1.txt";
-    app.round_recorded(format!(
-        "Round recorded in /home/alice/.local/share/mancala/records/{name}."
-    ));
+    let name = "20261127-175652-computer_greedy_south-vs-computer_greedy_north-r1.txt";
+    app.round_recorded(format!("Round recorded in {dir}/{name}."));
+    (app, name)
+}
+
+#[test]
+fn a_low_screen_keeps_the_records_name_whole_at_the_end_of_a_round() {
+    let (app, name) = recorded_round("/home/alice/.local/share/mancala/records");
     let screen = render(&app, 60, 20);
-    assert!(screen.contains(name), "{screen}");
+    let joined: String = screen.lines().map(str::trim).collect();
+    assert!(joined.contains(&format!("…/{name}.")), "{screen}");
     assert!(screen.contains("Play again? (y/n)"), "{screen}");
+    // The match score stays in the header.
+    assert!(screen.contains("Match: Alice 0 – 1 Michael"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn the_records_name_is_whole_at_80_by_24_and_100_by_30() {
+    let dir = "/home/alice/.local/share/mancala/records";
+    let (app, name) = recorded_round(dir);
+    for (width, height) in [(80, 24), (100, 30)] {
+        let screen = render(&app, width, height);
+        let joined: String = screen.lines().map(str::trim).collect();
+        assert!(joined.contains(&format!("{name}.")), "{screen}");
+        assert!(screen.contains("Play again? (y/n)"), "{screen}");
+    }
 }
 
 #[test]
