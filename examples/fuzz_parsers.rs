@@ -24,7 +24,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use mancala::game::names::{MAX_NAME_GRAPHEMES, clean_name, is_unsafe_char};
+use mancala::escape::is_unsafe_char;
+use mancala::game::names::{MAX_NAME_GRAPHEMES, clean_name};
 use mancala::game::{FirstMover, Match, MatchConfig, Seat};
 use mancala::players::PlayerKind;
 use mancala::rules::{Capture, Rules, Sowing, Sweep};

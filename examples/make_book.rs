@@ -14,6 +14,15 @@
 //! ply. With `MANCALA_BOOK_REUSE` set, the entries of the book compiled
 //! into this program are taken as they are and only the positions it lacks
 //! are solved: a deeper book costs only its new positions.
+//!
+//! `MANCALA_BOOK_EVERY` adds every position of the first plies, whoever
+//! plays what (`SEEDS:PLIES` for both capture rules, or
+//! `SEEDS:PLIES:CAPTURE` for one, comma-separated; the default, `3:2,4:2`,
+//! is the shipped book: on Kalah(6,3) and Kalah(6,4), both capture rules,
+//! every position after at most two plies, so that
+//! the analysis of a round from the start, where both players may have
+//! left the book at once, values its first three positions from the book
+//! and lists every best move of its first two; see docs/PERFORMANCE.md).
 
 use std::collections::HashMap;
 
@@ -46,18 +55,7 @@ fn walk(
     }
     *walked = plies;
     if mine {
-        let known = reuse.then(|| book::shipped().get(board)).flatten();
-        let entry = known.unwrap_or_else(|| {
-            let solution = solver
-                .solve(board, &Limits::none())
-                .expect("the book's boards fit the solver");
-            let pit = solution.best[0];
-            let number = board.rules().number(pit).expect("a pit") - 1;
-            BookMove {
-                number: number as u8,
-                future: solution.value - board.score().margin(board.to_move()),
-            }
-        });
+        let (entry, known) = entry_of(board, solver, reuse);
         let pit = board
             .rules()
             .pit(board.to_move(), usize::from(entry.number) + 1)
@@ -67,11 +65,7 @@ fn walk(
             "{} ({} so far{})",
             out.last().expect("just pushed"),
             out.len(),
-            if known.is_some() {
-                ", from the book"
-            } else {
-                ""
-            }
+            if known { ", from the book" } else { "" }
         );
         let mut next = *board;
         next.play_unchecked(pit);
@@ -82,6 +76,65 @@ fn walk(
             next.play_unchecked(pit);
             walk(&next, perfect, plies - 1, solver, seen, out, reuse);
         }
+    }
+}
+
+/// The book's line for `board` (the shipped book's with `reuse`, else
+/// solved), and where it came from.
+fn entry_of(board: &Board, solver: &mut Solver, reuse: bool) -> (BookMove, bool) {
+    if let Some(known) = reuse.then(|| book::shipped().get(board)).flatten() {
+        return (known, true);
+    }
+    let solution = solver
+        .solve(board, &Limits::none())
+        .expect("the book's boards fit the solver");
+    let pit = solution.best[0];
+    let number = board.rules().number(pit).expect("a pit") - 1;
+    let entry = BookMove {
+        number: number as u8,
+        future: solution.value - board.score().margin(board.to_move()),
+    };
+    (entry, false)
+}
+
+/// Writes every position within `plies` of `board`, whoever moves.
+fn walk_every(
+    board: &Board,
+    plies: u32,
+    solver: &mut Solver,
+    seen: &mut HashMap<Compact, u32>,
+    out: &mut Vec<String>,
+    reuse: bool,
+) {
+    if board.is_over() {
+        return;
+    }
+    let Some(pos) = Compact::from_board(board) else {
+        return;
+    };
+    let walked = seen.entry(pos).or_insert(0);
+    if *walked > plies {
+        return;
+    }
+    let first = *walked == 0;
+    *walked = plies + 1;
+    if first {
+        let (entry, known) = entry_of(board, solver, reuse);
+        out.push(line(board.rules(), &pos, entry).expect("standard rules"));
+        let from = if known { ", from the book" } else { "" };
+        eprintln!(
+            "{} ({} so far{from})",
+            out.last().expect("just pushed"),
+            out.len()
+        );
+    }
+    if plies == 0 {
+        return;
+    }
+    for pit in board.legal_moves() {
+        let mut next = *board;
+        next.play_unchecked(pit);
+        walk_every(&next, plies - 1, solver, seen, out, reuse);
     }
 }
 
@@ -133,6 +186,47 @@ fn main() {
             walk(
                 &Board::new(rules),
                 perfect,
+                plies,
+                &mut solver,
+                &mut seen,
+                &mut lines,
+                reuse,
+            );
+        }
+    }
+    let every = std::env::var("MANCALA_BOOK_EVERY").unwrap_or_else(|_| "3:2,4:2".into());
+    for item in every.split(',').filter(|i| !i.trim().is_empty()) {
+        let fields: Vec<&str> = item.split(':').map(str::trim).collect();
+        let captures = match fields.get(2).copied() {
+            None => Some(vec![Capture::Always, Capture::NonEmpty]),
+            Some("always") => Some(vec![Capture::Always]),
+            Some("nonempty") => Some(vec![Capture::NonEmpty]),
+            Some(_) => None,
+        };
+        let parsed = match (fields.first(), fields.get(1), captures, fields.len()) {
+            (Some(s), Some(p), Some(c), 2 | 3) => s
+                .parse::<usize>()
+                .ok()
+                .zip(p.parse::<u32>().ok())
+                .filter(|&(seeds, plies)| (1..=12).contains(&seeds) && plies <= 4)
+                .map(|(seeds, plies)| (seeds, plies, c)),
+            _ => None,
+        };
+        let Some((seeds, plies, captures)) = parsed else {
+            eprintln!(
+                "MANCALA_BOOK_EVERY: '{item}' is not SEEDS:PLIES or SEEDS:PLIES:CAPTURE \
+                 (seeds 1 to 12, plies up to 4, capture always or nonempty)"
+            );
+            std::process::exit(2);
+        };
+        for capture in captures {
+            let rules = Rules::new(6, seeds)
+                .expect("a 6-pit board")
+                .with_capture(capture);
+            let mut solver = Solver::new(2 << 30);
+            let mut seen = HashMap::new();
+            walk_every(
+                &Board::new(rules),
                 plies,
                 &mut solver,
                 &mut seen,

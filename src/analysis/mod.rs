@@ -353,6 +353,34 @@ fn analysis_solver() -> Solver {
         .with_table_limit(ANALYSIS_TABLE_BYTES)
 }
 
+/// Every best pit of `board` (worth `value` to its mover), when the
+/// position after each legal move is over or in the book (the book's first
+/// plies hold every position, so the positions before them are listed in
+/// full); `None` when one is not.
+fn book_best(board: &Board, value: i32) -> Option<Vec<Pit>> {
+    let mut best = Vec::new();
+    for pit in board.legal_moves() {
+        let mut next = *board;
+        next.play_unchecked(pit);
+        let after = if next.is_over() {
+            next.score().margin(board.to_move())
+        } else {
+            let (_, v) = book::known(&next)?;
+            if next.to_move() == board.to_move() {
+                v
+            } else {
+                -v
+            }
+        };
+        if after == value {
+            best.push(pit);
+        }
+    }
+    best.sort();
+    // (an empty list would be a book that disagrees with itself)
+    (!best.is_empty()).then_some(best)
+}
+
 /// Analyses positions of either family, keeping its solver's table and
 /// the engines' from one position to the next (positions of one round
 /// share most of their trees).
@@ -467,10 +495,12 @@ impl Analyst {
             };
         }
         if let Some((pit, value)) = book::known(board) {
+            let (best, all_best) =
+                book_best(board, value).map_or((vec![pit], false), |b| (b, true));
             return PositionValue {
                 value: Valuation::exact(value),
-                best: vec![pit],
-                all_best: false,
+                best,
+                all_best,
             };
         }
         let in_play = i32::from(board.seeds_in_pits(Side::South))
@@ -1106,6 +1136,32 @@ mod tests {
             analyst.solver.memory_used(),
             30_421_755 + ANALYSIS_TABLE_BYTES
         );
+    }
+
+    #[test]
+    fn positions_the_book_answers_list_the_solvers_best_moves() {
+        // the start of Kalah(6,3) and two positions after one move: the
+        // book holds them and every position after them, so their best
+        // moves are listed in full from the book, and they are the
+        // solver's
+        let rules = Rules::new(6, 3).unwrap().with_capture(Capture::Always);
+        let start = Board::new(rules);
+        let mut boards = vec![start];
+        for letter in ['a', 'c'] {
+            let mut next = start;
+            next.play(rules.pit_by_letter(letter).unwrap()).unwrap();
+            boards.push(next);
+        }
+        let mut analyst = Analyst::new();
+        let mut solver = Solver::new(64 << 20).with_threads(1);
+        for board in &boards {
+            assert!(book::known(board).is_some(), "{board:?}");
+            let listed = analyst.position(&GameBoard::Kalah(*board), &PositionBudget::default());
+            let solved = solver.solve(board, &Limits::none()).unwrap();
+            assert!(listed.all_best, "{board:?}");
+            assert_eq!(listed.value, Valuation::exact(solved.value), "{board:?}");
+            assert_eq!(listed.best, solved.best, "{board:?}");
+        }
     }
 
     #[test]

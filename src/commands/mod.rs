@@ -120,7 +120,7 @@ fn help_text(shown: &clap::Error) -> String {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Position(cmd)) => {
-            match start_of(&cmd.position)? {
+            match position::start(cmd.position.game, cmd.position.from.as_deref())? {
                 Start::Oware(from) => {
                     let each = cmd.position.each;
                     let round = position::oware_from(&cmd.position, from, &mut |board| {
@@ -150,7 +150,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Solve(cmd)) => {
-            match start_of(&cmd.position)? {
+            match position::start(cmd.position.game, cmd.position.from.as_deref())? {
                 Start::Oware(from) => {
                     let round = position::oware_from(&cmd.position, from, &mut |_| Ok(()))?;
                     output::emit_line(solve::oware_solve_json(round.board(), &cmd)?)?;
@@ -203,11 +203,6 @@ pub fn completions(shell: CompletionShell) -> String {
 
 /// How long `--fair` may look for a fair start.
 const FAIR_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// What a [`PositionCmd`] plays from ([`position::start`]).
-fn start_of(cmd: &PositionCmd) -> anyhow::Result<Start> {
-    position::start(cmd.game, cmd.from.as_deref())
-}
 
 /// The position a [`PositionCmd`] describes: its rules, its board (`from`,
 /// the `--from` board read already, or the start), its side to move, and

@@ -39,9 +39,6 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
                 )
                 .into());
             }
-            if let Some(oware) = board.oware() {
-                super::position::abapa_only(oware)?;
-            }
             // An Oware position is kept as drawn: its houses and captured
             // seeds in the shared layout (GameRound::starting reads them).
             let board = board.drawn();

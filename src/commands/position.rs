@@ -141,7 +141,10 @@ pub fn start(game: Game, from: Option<&str>) -> anyhow::Result<Start> {
         .parse::<Position>()
         .map_err(|e| UsageError(format!("--from: {e}")))?;
     match *position.board() {
-        GameBoard::Oware(board) => Ok(Start::Oware(Some(board))),
+        GameBoard::Oware(board) => {
+            abapa_only(&board)?;
+            Ok(Start::Oware(Some(board)))
+        }
         GameBoard::Kalah(_) if game == Game::Oware => usage(format!(
             "--from gives a position of {}: leave out --game oware (the position states its game)",
             Game::Kalah
@@ -156,7 +159,7 @@ pub fn start(game: Game, from: Option<&str>) -> anyhow::Result<Start> {
 ///
 /// # Errors
 /// A [`UsageError`] naming the position's grand-slam rule.
-pub fn abapa_only(board: &OwareBoard) -> anyhow::Result<()> {
+fn abapa_only(board: &OwareBoard) -> anyhow::Result<()> {
     if board.rules() == OwareRules::ABAPA {
         return Ok(());
     }
@@ -202,7 +205,6 @@ pub fn oware_from(
             if cmd.score.is_some() {
                 return usage("--score: the --from position states the captured seeds");
             }
-            abapa_only(&board)?;
             board
         }
         (None, Some(text)) => {

@@ -406,11 +406,7 @@ impl Match {
     pub fn opening(&self) -> Notice {
         match self.moves.len() {
             0 => self.round_message(),
-            played => messages::round_goes_on(
-                self.round,
-                played,
-                &self.config.seats[self.starter.index()].name,
-            ),
+            played => messages::round_goes_on(self.round, played, self.seat_name(self.starter)),
         }
     }
 
@@ -452,6 +448,13 @@ impl Match {
     #[must_use]
     pub fn seat(&self, side: Side) -> &Seat {
         &self.config.seats[self.holder(side).index()]
+    }
+
+    /// The name of the player at `seat` (the side they sat down at), whatever
+    /// side they play after the pie rule's swap.
+    #[must_use]
+    pub fn seat_name(&self, seat: Side) -> &str {
+        &self.config.seats[seat.index()].name
     }
 
     /// `side`'s name in this round.

@@ -10,7 +10,7 @@
 //! and bidirectional controls and tag characters, line and paragraph
 //! separators `Zl`/`Zp`, and the default-ignorable and blank-looking
 //! fillers such as U+3164 HANGUL FILLER and U+2800 BRAILLE PATTERN BLANK:
-//! [`is_invisible`]), keeping the zero-width joiner and the emoji
+//! [`crate::escape::is_invisible`]), keeping the zero-width joiner and the emoji
 //! variation selectors only inside an emoji sequence; squeezes runs of
 //! spaces, trims, and keeps at most [`MAX_NAME_GRAPHEMES`] characters as a
 //! reader counts them (graphemes: `é` or a family emoji is one), at most
@@ -38,7 +38,7 @@ pub const MAX_NAME_BYTES: usize = 160;
 /// emoji with skin tones (11), and a few combining marks on a letter.
 pub const MAX_GRAPHEME_CHARS: usize = 12;
 
-pub use crate::escape::{escaped, is_invisible, is_unsafe_char};
+use crate::escape::{escaped, is_unsafe_char};
 
 /// Whether `c` is a pictograph that a zero-width joiner or an emoji
 /// variation selector may follow (the `Extended_Pictographic` blocks,

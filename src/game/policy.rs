@@ -156,7 +156,9 @@ impl Match {
     #[must_use]
     pub fn undo_for_crosses_swap(&self, side: Side) -> bool {
         // undo_for keeps the moves before `side`'s last turn
-        matches!((self.swapped(), self.last_turn_of(side)), (Some(after), Some(kept)) if kept < after)
+        // (replayed only when the players swapped)
+        self.swapped()
+            .is_some_and(|after| self.last_turn_of(side).is_some_and(|kept| kept < after))
     }
 
     /// The index in this round's moves of `side`'s last move (the last

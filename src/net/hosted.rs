@@ -44,7 +44,7 @@ pub fn side_of(m: &Match, seat: Side) -> Side {
 /// The name of the player at `seat` in `m`, whichever side they play.
 #[must_use]
 pub fn name_of(m: &Match, seat: Side) -> &str {
-    &m.config().seats[seat.index()].name
+    m.seat_name(seat)
 }
 
 /// Why the player at `seat` may not take back their last move in `m`

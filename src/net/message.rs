@@ -491,7 +491,7 @@ const MAX_DECODE_ERROR: usize = 120;
 /// words quote what was sent (an unknown field's name, say).
 pub fn decode<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, RemoteText> {
     serde_json::from_slice(body).map_err(|e| {
-        let said = crate::game::names::escaped(&e.to_string(), MAX_DECODE_ERROR);
+        let said = crate::escape::escaped(&e.to_string(), MAX_DECODE_ERROR);
         RemoteText::new(&format!("a message could not be read ({said})"))
     })
 }
@@ -577,7 +577,7 @@ mod tests {
     ];
 
     fn clean(text: &str) -> bool {
-        !text.chars().any(crate::game::names::is_unsafe_char)
+        !text.chars().any(crate::escape::is_unsafe_char)
     }
 
     #[test]

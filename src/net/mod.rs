@@ -107,7 +107,7 @@ pub fn clean_remote_name(name: &str) -> Option<String> {
 /// escaped, at most [`MAX_REMOTE_TEXT`] characters.
 #[must_use]
 pub fn remote_text(text: &str) -> String {
-    crate::game::names::escaped(text, MAX_REMOTE_TEXT)
+    crate::escape::escaped(text, MAX_REMOTE_TEXT)
 }
 
 /// Text made from what the other program sent (a decoder's complaint, an

@@ -115,7 +115,7 @@ pub fn to_pgn(record: &Record, date: Option<&str>) -> String {
 fn error(line: usize, message: impl Into<String>) -> RecordError {
     RecordError {
         line,
-        message: crate::game::names::escaped(&message.into(), 300),
+        message: crate::escape::escaped(&message.into(), 300),
     }
 }
 

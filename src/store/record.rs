@@ -61,8 +61,9 @@
 
 use std::fmt::{self, Write as _};
 
+use crate::escape::escaped;
 pub use crate::game::names::clean_name;
-use crate::game::names::{escaped, shown};
+use crate::game::names::shown;
 use crate::game::{FirstMover, Match, MatchConfig, Seat, Tally};
 use crate::players::PlayerKind;
 use crate::rules::oware::{OwareBoard, OwareRules};

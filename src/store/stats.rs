@@ -26,8 +26,9 @@ use serde_json::json;
 
 use super::files::{self, Follow, ReadError};
 use crate::analysis::Analysis;
+use crate::escape::escaped;
 use crate::game::Match;
-use crate::game::names::{clean_name, escaped, same_name};
+use crate::game::names::{clean_name, same_name};
 use crate::rules::Side;
 
 /// One finished round, as stored.
@@ -674,10 +675,7 @@ mod tests {
         );
         let stats = summarize(&text);
         let rules = &stats.pairs[0].rules;
-        assert!(
-            !rules.chars().any(crate::game::names::is_unsafe_char),
-            "{rules}"
-        );
+        assert!(!rules.chars().any(crate::escape::is_unsafe_char), "{rules}");
         assert!(rules.ends_with('…'), "{rules}");
         assert!(rules.chars().count() < 2 * MAX_RULES_CHARS, "{rules}");
         assert!(

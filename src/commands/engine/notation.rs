@@ -222,7 +222,7 @@ impl EnginePosition {
 /// Untrusted text as it may be printed: escaped and cut short.
 #[must_use]
 pub fn shown(text: &str) -> String {
-    crate::game::names::escaped(text, 40)
+    crate::escape::escaped(text, 40)
 }
 
 #[cfg(test)]

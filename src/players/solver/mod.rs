@@ -1211,9 +1211,11 @@ impl Solver {
         self.table_bytes = (bytes / table::BUCKET_BYTES).max(1) * table::BUCKET_BYTES;
     }
 
-    /// The table's size now, in bytes (0 before the first use).
-    #[must_use]
-    pub fn table_bytes(&self) -> usize {
+    /// The table's size now, in bytes (0 before the first use): for the
+    /// crate's tests (the analysis's growth); callers outside go by
+    /// [`Solver::table_entries`].
+    #[cfg(test)]
+    pub(crate) fn table_bytes(&self) -> usize {
         self.table.as_ref().map_or(0, TableMemory::bytes)
     }
 
