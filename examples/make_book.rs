@@ -37,7 +37,7 @@ fn walk(
     solver: &mut Solver,
     seen: &mut HashMap<(Compact, bool), u32>,
     out: &mut Vec<String>,
-    reuse: bool,
+    known: &mut Known,
 ) {
     if plies == 0 || board.is_over() {
         return;
@@ -55,7 +55,7 @@ fn walk(
     }
     *walked = plies;
     if mine {
-        let (entry, known) = entry_of(board, solver, reuse);
+        let (entry, shipped) = entry_of(board, solver, known);
         let pit = board
             .rules()
             .pit(board.to_move(), usize::from(entry.number) + 1)
@@ -65,25 +65,39 @@ fn walk(
             "{} ({} so far{})",
             out.last().expect("just pushed"),
             out.len(),
-            if known { ", from the book" } else { "" }
+            if shipped { ", from the book" } else { "" }
         );
         let mut next = *board;
         next.play_unchecked(pit);
-        walk(&next, perfect, plies - 1, solver, seen, out, reuse);
+        walk(&next, perfect, plies - 1, solver, seen, out, known);
     } else {
         for pit in board.legal_moves() {
             let mut next = *board;
             next.play_unchecked(pit);
-            walk(&next, perfect, plies - 1, solver, seen, out, reuse);
+            walk(&next, perfect, plies - 1, solver, seen, out, known);
         }
     }
 }
 
-/// The book's line for `board` (the shipped book's with `reuse`, else
-/// solved), and where it came from.
-fn entry_of(board: &Board, solver: &mut Solver, reuse: bool) -> (BookMove, bool) {
-    if let Some(known) = reuse.then(|| book::shipped().get(board)).flatten() {
-        return (known, true);
+/// What is known before solving: the shipped book's entries (taken as
+/// they are with `reuse`) and the entries solved in this run, so that the
+/// pass over every position does not solve again what the pass along
+/// `perfect`'s lines solved.
+struct Known {
+    reuse: bool,
+    solved: HashMap<(Capture, usize, Compact), BookMove>,
+}
+
+/// The book's line for `board` (known already, else solved), and whether
+/// it came from the shipped book.
+fn entry_of(board: &Board, solver: &mut Solver, known: &mut Known) -> (BookMove, bool) {
+    if let Some(shipped) = known.reuse.then(|| book::shipped().get(board)).flatten() {
+        return (shipped, true);
+    }
+    let rules = board.rules();
+    let key = Compact::from_board(board).map(|pos| (rules.capture(), rules.seeds(), pos));
+    if let Some(entry) = key.and_then(|key| known.solved.get(&key)) {
+        return (*entry, false);
     }
     let solution = solver
         .solve(board, &Limits::none())
@@ -94,6 +108,9 @@ fn entry_of(board: &Board, solver: &mut Solver, reuse: bool) -> (BookMove, bool)
         number: number as u8,
         future: solution.value - board.score().margin(board.to_move()),
     };
+    if let Some(key) = key {
+        known.solved.insert(key, entry);
+    }
     (entry, false)
 }
 
@@ -104,7 +121,7 @@ fn walk_every(
     solver: &mut Solver,
     seen: &mut HashMap<Compact, u32>,
     out: &mut Vec<String>,
-    reuse: bool,
+    known: &mut Known,
 ) {
     if board.is_over() {
         return;
@@ -119,9 +136,9 @@ fn walk_every(
     let first = *walked == 0;
     *walked = plies + 1;
     if first {
-        let (entry, known) = entry_of(board, solver, reuse);
+        let (entry, shipped) = entry_of(board, solver, known);
         out.push(line(board.rules(), &pos, entry).expect("standard rules"));
-        let from = if known { ", from the book" } else { "" };
+        let from = if shipped { ", from the book" } else { "" };
         eprintln!(
             "{} ({} so far{from})",
             out.last().expect("just pushed"),
@@ -134,7 +151,7 @@ fn walk_every(
     for pit in board.legal_moves() {
         let mut next = *board;
         next.play_unchecked(pit);
-        walk_every(&next, plies - 1, solver, seen, out, reuse);
+        walk_every(&next, plies - 1, solver, seen, out, known);
     }
 }
 
@@ -165,7 +182,10 @@ fn main() {
     }
     // entries of the shipped book are taken as they are (a deeper book
     // then solves only the new positions)
-    let reuse = std::env::var_os("MANCALA_BOOK_REUSE").is_some();
+    let mut known = Known {
+        reuse: std::env::var_os("MANCALA_BOOK_REUSE").is_some(),
+        solved: HashMap::new(),
+    };
     let mut lines = Vec::new();
     for (seeds, south_plies, north_plies, capture) in boards
         .iter()
@@ -190,7 +210,7 @@ fn main() {
                 &mut solver,
                 &mut seen,
                 &mut lines,
-                reuse,
+                &mut known,
             );
         }
     }
@@ -231,7 +251,7 @@ fn main() {
                 &mut solver,
                 &mut seen,
                 &mut lines,
-                reuse,
+                &mut known,
             );
         }
     }

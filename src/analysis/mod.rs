@@ -353,34 +353,6 @@ fn analysis_solver() -> Solver {
         .with_table_limit(ANALYSIS_TABLE_BYTES)
 }
 
-/// Every best pit of `board` (worth `value` to its mover), when the
-/// position after each legal move is over or in the book (the book's first
-/// plies hold every position, so the positions before them are listed in
-/// full); `None` when one is not.
-fn book_best(board: &Board, value: i32) -> Option<Vec<Pit>> {
-    let mut best = Vec::new();
-    for pit in board.legal_moves() {
-        let mut next = *board;
-        next.play_unchecked(pit);
-        let after = if next.is_over() {
-            next.score().margin(board.to_move())
-        } else {
-            let (_, v) = book::known(&next)?;
-            if next.to_move() == board.to_move() {
-                v
-            } else {
-                -v
-            }
-        };
-        if after == value {
-            best.push(pit);
-        }
-    }
-    best.sort();
-    // (an empty list would be a book that disagrees with itself)
-    (!best.is_empty()).then_some(best)
-}
-
 /// Analyses positions of either family, keeping its solver's table and
 /// the engines' from one position to the next (positions of one round
 /// share most of their trees).
@@ -495,8 +467,9 @@ impl Analyst {
             };
         }
         if let Some((pit, value)) = book::known(board) {
-            let (best, all_best) =
-                book_best(board, value).map_or((vec![pit], false), |b| (b, true));
+            let (best, all_best) = book::every_best(board)
+                .filter(|(v, _)| *v == value)
+                .map_or((vec![pit], false), |(_, b)| (b, true));
             return PositionValue {
                 value: Valuation::exact(value),
                 best,

@@ -805,8 +805,9 @@ mod tests {
                 slowest = slowest.max(thought);
             },
         );
-        // the bound leaves room for a loaded machine
-        assert!(slowest < think * 4, "{slowest:?}");
+        // the bound leaves room for a loaded machine (2 cores at load 17
+        // took 800 ms once); the fault it guards took over a minute
+        assert!(slowest < think * 10, "{slowest:?}");
     }
 
     #[test]
@@ -852,8 +853,9 @@ mod tests {
         assert!(board.legal_moves().contains(pit));
         assert!(matches!(p.last_proof(), Some(MoveProof::Unproven { .. })));
         let late = answered.saturating_duration_since(pressed);
+        // room for a loaded machine; the fault it guards never answered
         assert!(
-            late < Duration::from_secs(1),
+            late < Duration::from_secs(3),
             "answered {late:?} after the flag"
         );
     }
