@@ -17,7 +17,7 @@ use crossterm::event::KeyCode;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 pub use self::keys::{ReplayKey, action, help_text};
 use crate::game::{MOVE_PAUSE, describe_move, outcome_message};
@@ -362,7 +362,11 @@ impl ReplayView {
         if let Some(note) = &self.note {
             lines.push(Line::styled(note.clone(), theme.text));
         }
-        frame.render_widget(Paragraph::new(lines), layout.bottom());
+        // long names make long sentences: wrapped, never cut at the edge
+        frame.render_widget(
+            Paragraph::new(lines).wrap(Wrap { trim: false }),
+            layout.bottom(),
+        );
         let keys = self.key_bar();
         frame.render_widget(keys.line(layout.keys().width, theme), layout.keys());
     }

@@ -373,3 +373,26 @@ fn c_says_the_position_on_the_board_and_hands_its_line_to_the_clipboard() {
         screen(&view)
     );
 }
+
+/// A sentence wider than the screen wraps onto the next line instead of
+/// losing its end at the edge (it was cut: "… goes to Alexandra" and no
+/// more).
+#[test]
+fn a_long_sentence_at_the_end_of_the_record_is_shown_whole() {
+    let south = "Alexandra Catherine Montgomery-Smythe";
+    let north = "Bartholomew Maximilian Fairweather";
+    let record = Record::parse(&format!(
+        "mancala record 1\npits: 1\nseeds: 1\ncapture: always\nsowing: single\nsweep: owner\nsouth: {south}\nnorth: {north}\nstarter: south\nmoves: a\n"
+    ))
+    .unwrap();
+    let mut view = ReplayView::new(record, None).unwrap();
+    view.handle(ReplayKey::Forward, Instant::now());
+    let shown = screen(&view);
+    let joined: String = shown.lines().map(str::trim).collect::<Vec<_>>().join(" ");
+    let sweep = format!("The round is over: 1 seed left on {north}'s side goes to {north}.");
+    assert!(
+        sweep.chars().count() > 80,
+        "the sentence must not fit one line"
+    );
+    assert!(joined.contains(&sweep), "{shown}");
+}
