@@ -942,8 +942,7 @@ mod tests {
     /// ended within the depth is bounded by the seeds on the board, as the
     /// search bounds it); equal bounds are the exact value whatever the
     /// history. Twenty plies
-    /// prove every position of these rounds that the analysis proves;
-    /// forty took 2.8 times the CPU (7.6 s against 2.7 s).
+    /// prove every position of these rounds that the analysis proves.
     fn oware_future(board: &OwareBoard, memo: &mut OwareMemo) -> (i32, i32) {
         let played_out =
             OwareBoard::played_out(OwareRules::ABAPA, &board.houses(), board.to_move()).unwrap();

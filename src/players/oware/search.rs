@@ -25,8 +25,8 @@ const INF: i32 = 10_000;
 /// The evaluation's units per seed of margin.
 const SEED: i32 = 16;
 /// The largest iteration whose tree is searched again for bounds that
-/// hold when it is not proven, and the most positions each of the two
-/// bound searches may take.
+/// hold when it is not proven, and the most positions the two bound
+/// searches may take together.
 const PROVE_NODES: u64 = 1 << 16;
 /// The longest principal variation reported.
 pub const PV_MOVES: usize = 32;
@@ -167,6 +167,9 @@ pub struct OwareSearch {
     prove_until: u64,
     /// The best move at the root of the last search.
     root_best: Pit,
+    /// The root's move that surely gets its proven lower bound, and that
+    /// bound (the last search's).
+    root_proven: (Pit, i32),
 }
 
 impl std::fmt::Debug for OwareSearch {
@@ -218,6 +221,7 @@ impl OwareSearch {
             prove_until: 0,
             worst_for: None,
             root_best: Pit::new(0),
+            root_proven: (Pit::new(0), -INF),
         }
     }
 
@@ -269,21 +273,32 @@ impl OwareSearch {
         if board.is_over() {
             return result;
         }
+        // Bound searches stop for good once one runs out of positions:
+        // deeper trees only grow.
+        let mut may_prove = true;
         for depth in 1..=max_depth {
             let before = self.nodes;
             let mut proof = Proof::NOTHING;
             let mut value = self.negamax(board, depth, -INF, INF, 0, &mut proof, limits);
             let mut best = self.root_best;
+            let searched_proven = self.root_proven;
             // A small tree not proven (its best lines end, but a reply
             // that does not end refuted a move): what holds is bounded
             // by searching it again with every such leaf at its worst
             // for one side, then for the other.
-            if !self.stopped && !proof.is_exact() && self.nodes - before <= PROVE_NODES {
-                let (proved, pit) = self.prove(board, depth, limits);
+            if may_prove && !self.stopped && !proof.is_exact() && self.nodes - before <= PROVE_NODES
+            {
+                let (proved, pit, finished) = self.prove(board, depth, limits);
+                may_prove = finished;
                 proof = proof.and(proved);
                 if proof.is_exact() {
                     value = proof.lo;
-                    best = pit;
+                    // the move that surely gets the proven value
+                    if proved.lo == proof.lo {
+                        best = pit;
+                    } else if searched_proven.1 == proof.lo {
+                        best = searched_proven.0;
+                    }
                 }
             }
             if self.stopped {
@@ -310,9 +325,9 @@ impl OwareSearch {
 
     /// Bounds of `board`'s value that hold, by two bound searches to
     /// `depth` (the mover's leaves at their worst, then at their best),
-    /// and the root's best move of the first (which surely gets its lower
-    /// bound).
-    fn prove(&mut self, board: &OwareBoard, depth: u32, limits: &Limits) -> (Proof, Pit) {
+    /// the root's best move of the first (which surely gets its lower
+    /// bound), and whether they finished within their positions.
+    fn prove(&mut self, board: &OwareBoard, depth: u32, limits: &Limits) -> (Proof, Pit, bool) {
         let me = board.to_move();
         let mut ignored = Proof::NOTHING;
         self.prove_until = self.nodes + PROVE_NODES;
@@ -324,9 +339,9 @@ impl OwareSearch {
         self.worst_for = None;
         if self.halted {
             self.halted = self.stopped;
-            return (Proof::NOTHING, pit);
+            return (Proof::NOTHING, pit, false);
         }
-        (Proof { lo, hi }, pit)
+        (Proof { lo, hi }, pit, true)
     }
 
     /// Probes `endgame` from now on (a database grown, or none): what the
@@ -487,8 +502,10 @@ impl OwareSearch {
         let mut best = -INF;
         let mut best_move = first.unwrap_or(Pit::new(0));
         // Proven: the best any move searched surely gets, and the best
-        // any move may get (unbounded once a move is left unsearched).
+        // any move may get (unbounded once a move is left unsearched);
+        // the move that surely gets the first.
         let mut proven = Proof { lo: -INF, hi: -INF };
+        let mut proven_move = best_move;
         let mut searched = 0;
         let moves = board.legal_moves();
         let ordered = first
@@ -509,6 +526,9 @@ impl OwareSearch {
                 limits,
             );
             searched += 1;
+            if -child_proof.hi > proven.lo {
+                proven_move = pit;
+            }
             proven.lo = proven.lo.max(-child_proof.hi);
             proven.hi = proven.hi.max(-child_proof.lo);
             if v > best {
@@ -523,6 +543,7 @@ impl OwareSearch {
         if searched < moves.count() {
             proven.hi = INF;
         }
+        let children_lo = proven.lo;
         proven = proven.and(known);
         // A bound search's result is a bound that holds (for the side at
         // its worst when above alpha, for the other when below beta).
@@ -535,13 +556,18 @@ impl OwareSearch {
             }
             _ => {}
         }
-        if ply == 0 {
-            self.root_best = best_move;
-        }
         if self.halted {
             proven = Proof::NOTHING;
         } else if proven.is_exact() {
             best = proven.lo;
+            // an exact value is reported with a move that surely gets it
+            if children_lo == proven.lo && self.worst_for.is_none() {
+                best_move = proven_move;
+            }
+        }
+        if ply == 0 {
+            self.root_best = best_move;
+            self.root_proven = (proven_move, children_lo);
         }
         *proof = proven;
         if self.worst_for.is_some() {
