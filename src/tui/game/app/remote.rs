@@ -99,7 +99,10 @@ impl App {
     #[must_use]
     pub fn networked(self, me: Side) -> App {
         let mut app = self;
+        // the greetings of the screen's own session go: the network's
+        // welcome says them (once)
         app.notes.clear_log();
+        app.notes.hush();
         app.remote = Some(Remote::new(me));
         app.mode = Mode::Waiting;
         app
@@ -678,6 +681,9 @@ mod tests {
         };
         let mut app =
             App::start(session, options, Theme::monochrome(), (80, 24), t0).following(Vec::new());
+        // said once, by the welcome (the screen's own session said it too)
+        let screen = crate::tui::game::testing::render(&app, 100, 30);
+        assert_eq!(screen.matches("The pie rule:").count(), 1, "{screen}");
         asked(&mut app, OpenQuestion::Swap, t0);
         assert_eq!(app.human_to_move(), Some(Side::North));
         let screen = crate::tui::game::testing::render(&app, 80, 24);
