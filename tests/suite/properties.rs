@@ -130,7 +130,15 @@ proptest! {
         }
         let line = Position::from(b).to_string();
         let back: Position = line.parse().map_err(|e| TestCaseError::fail(format!("{line}: {e}")))?;
-        prop_assert_eq!(back.oware(), Some(&b), "{}", line);
+        // The line states the position, not why a finished round ended:
+        // the sweep after "no feeding move" (or a repetition) can leave a
+        // majority that reads back as 25 reached. Everything else is the
+        // same, and the round is over in both or in neither.
+        let said = |o: &OwareBoard| (o.counts().to_vec(), o.to_move(), o.rules(), o.end().is_some());
+        prop_assert_eq!(back.oware().map(said), Some(said(&b)), "{}", line);
+        if b.end().is_none() {
+            prop_assert_eq!(back.oware(), Some(&b), "{}", line);
+        }
         prop_assert_eq!(back.to_string(), line);
     }
 
