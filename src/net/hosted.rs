@@ -8,7 +8,7 @@
 //!
 //! The match's two seats are the host's ([`HOST_SEAT`]) and the joiner's
 //! ([`JOINER_SEAT`]); which side each plays is the match's word
-//! ([`side_of`]): South and North, until the pie rule's swap (`--swap`,
+//! ([`Match::holder`]): South and North, until the pie rule's swap (`--swap`,
 //! RULES.md §5.3) changes them for the rest of the round. The session
 //! asks the swap of whichever seat moves second, on either end, and takes
 //! it from that seat only.
@@ -29,23 +29,10 @@ use crate::session::{Asking, Moved, Session, SessionCommand, SessionEvent};
 use crate::store::Keeper;
 
 /// The host's seat: the match's first ([`crate::game::MatchConfig::seats`]),
-/// which plays South until the pie rule's swap ([`side_of`]).
+/// which plays South until the pie rule's swap ([`Match::holder`]).
 pub const HOST_SEAT: Side = Side::South;
 /// The joiner's seat: the match's second, North's until a swap.
 pub const JOINER_SEAT: Side = Side::North;
-
-/// The side `seat` plays in `m`'s round: its own, or the other after the
-/// pie rule's swap (RULES.md §5.3; [`Match::holder`] maps both ways).
-#[must_use]
-pub fn side_of(m: &Match, seat: Side) -> Side {
-    m.holder(seat)
-}
-
-/// The name of the player at `seat` in `m`, whichever side they play.
-#[must_use]
-pub fn name_of(m: &Match, seat: Side) -> &str {
-    m.seat_name(seat)
-}
 
 /// Why the player at `seat` may not take back their last move in `m`
 /// now: the match's own reasons ([`Match::undo_for_refused`]), and, over
@@ -53,7 +40,7 @@ pub fn name_of(m: &Match, seat: Side) -> &str {
 /// swap (the swap is answered once, like "Play again?").
 #[must_use]
 pub fn undo_refused(m: &Match, seat: Side) -> Option<String> {
-    let side = side_of(m, seat);
+    let side = m.holder(seat);
     if let Some(refused) = m.undo_for_refused(side) {
         return Some(refused.message().text);
     }
@@ -269,7 +256,7 @@ impl Hosted {
                 OpenQuestion::Agree
             });
         }
-        let side = side_of(self.current(), seat);
+        let side = self.current().holder(seat);
         match self.session.asking() {
             Asking::PlayAgain if self.again[seat.index()].is_some() => {
                 Some(OpenQuestion::WaitAgain)
@@ -298,9 +285,9 @@ impl Hosted {
     /// was started with.
     pub fn welcome(&mut self, name: &str, resumed: bool) -> Result<Vec<ToJoiner>, String> {
         let m = self.current();
-        let expected = name_of(m, JOINER_SEAT);
+        let expected = m.seat_name(JOINER_SEAT);
         if name != expected {
-            let host = name_of(m, HOST_SEAT);
+            let host = m.seat_name(HOST_SEAT);
             return Err(format!(
                 "This is {host}'s match against {expected}: join as {expected}, or ask {host} for a new match."
             ));
@@ -351,7 +338,7 @@ impl Hosted {
         let mut at = At::of(self.current());
         let events = match seat {
             Some(seat) => {
-                let side = side_of(self.current(), seat);
+                let side = self.current().holder(seat);
                 self.session.handle_for(side, command)
             }
             None => self.session.handle(command),
@@ -370,7 +357,7 @@ impl Hosted {
                 }
                 SessionEvent::TookBack(..) => {
                     let seat = self.undo.take().map_or(HOST_SEAT, |(by, _)| by);
-                    let by = side_of(self.current(), seat);
+                    let by = self.current().holder(seat);
                     let at = At::of(self.current());
                     tell.push(ToJoiner::TookBack { at, by });
                 }
@@ -388,7 +375,7 @@ impl Hosted {
         said.show.extend(happenings(events, self.current()));
         if self.is_unsaved() {
             if self.held.is_empty() {
-                let opponent = name_of(self.current(), JOINER_SEAT);
+                let opponent = self.current().seat_name(JOINER_SEAT);
                 said.show.push(Happening::Said(format!(
                     "{opponent} is told of it once it is saved; the save is tried again every second."
                 )));
@@ -408,7 +395,7 @@ impl Hosted {
         // The reason was said already.
         let _ = self.session.save_again();
         if !self.is_unsaved() {
-            let opponent = name_of(self.current(), JOINER_SEAT);
+            let opponent = self.current().seat_name(JOINER_SEAT);
             said.show.push(Happening::Said(format!(
                 "The match is saved now: {opponent} is told."
             )));
@@ -433,7 +420,7 @@ impl Hosted {
         match self.run(Some(HOST_SEAT), SessionCommand::Play(pit), &mut said) {
             Some(MoveError::NotYours) => Err(format!(
                 "It is {}'s turn.",
-                name_of(self.current(), JOINER_SEAT)
+                self.current().seat_name(JOINER_SEAT)
             )),
             Some(MoveError::GameOver) => Err("The round is over: answer y or n.".into()),
             Some(e) => Err(e.to_string()),
@@ -505,7 +492,7 @@ impl Hosted {
         if self.is_unsaved() {
             return Err(format!(
                 "{} has just moved: the move is on its way.",
-                name_of(m, JOINER_SEAT)
+                m.seat_name(JOINER_SEAT)
             ));
         }
         if !m.can_undo() {
@@ -520,7 +507,7 @@ impl Hosted {
     /// Both agreed: the asker's move and the replies to it go.
     fn take_back(&mut self, said: &mut Said) {
         if let Some((seat, _)) = self.undo {
-            let side = side_of(self.current(), seat);
+            let side = self.current().holder(seat);
             self.run(None, SessionCommand::TakeBack(side), said);
         }
     }
@@ -597,7 +584,7 @@ impl Hosted {
             }
             ToHost::Move { pit, .. } => {
                 let rules = *self.current().rules();
-                let side = side_of(self.current(), JOINER_SEAT);
+                let side = self.current().holder(JOINER_SEAT);
                 let Some(pit) = rules.pit_by_letter(pit).filter(|&p| rules.owner(p) == side) else {
                     return violation("sent a move from a pit that is not theirs");
                 };
@@ -839,7 +826,7 @@ pub(crate) mod tests {
         assert!(
             matches!(&said.show[..], [Happening::Swapped { text }] if text.starts_with("Michael swaps sides"))
         );
-        assert_eq!(side_of(h.current(), JOINER_SEAT), Side::South);
+        assert_eq!(h.current().holder(JOINER_SEAT), Side::South);
         assert_eq!(h.question(HOST_SEAT), Some(OpenQuestion::Move));
         // Alice now plays North's pits; Michael South's.
         assert!(h.local_move(pit(&h, 'a')).is_err());

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use crate::console;
 use crate::game::{Match, PlayOptions};
-use crate::net::hosted::{HOST_SEAT, Happening, name_of};
+use crate::net::hosted::{HOST_SEAT, Happening};
 use crate::net::message::{ToHost, ToJoiner};
 use crate::net::play::{
     Ask, Command, FriendSeat, HostIn, HostSetup, JoinIn, JoinLink, JoinSetup, Linked, Show,
@@ -308,7 +308,7 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
             return Ok(ExitCode::FAILURE);
         }
     };
-    let host = name_of(session.current(), HOST_SEAT).to_string();
+    let host = session.current().seat_name(HOST_SEAT).to_string();
     let mut said = vec![joining];
     said.extend(warning.map(|w| format!("Note: {w}")));
     let app = App::start(session, options, *chosen.theme(), (80, 24), Instant::now());

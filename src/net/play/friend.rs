@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use crate::game::{Match, rules_text};
 use crate::net::code::JoinCode;
 use crate::net::frame::FrameError;
-use crate::net::hosted::{HOST_SEAT, Happening, Hosted, JOINER_SEAT, Said, name_of, side_of};
+use crate::net::hosted::{HOST_SEAT, Happening, Hosted, JOINER_SEAT, Said};
 use crate::net::link::{self, HostEvent, PING_EVERY};
 use crate::net::message::{ToHost, ToJoiner};
 use crate::net::resume::{self, HostNote};
@@ -364,7 +364,7 @@ impl<S: Show> FriendSeat<S> {
             },
             Command::Help => {
                 let rules = *hosted.current().rules();
-                let side = side_of(hosted.current(), HOST_SEAT);
+                let side = hosted.current().holder(HOST_SEAT);
                 self.show.help(&rules, side)?;
                 return Ok(None);
             }
@@ -515,7 +515,7 @@ impl<S: Show> FriendSeat<S> {
             let m = hosted.current();
             resume::clear(
                 &self.setup.name,
-                name_of(m, JOINER_SEAT),
+                m.seat_name(JOINER_SEAT),
                 resume::Settings::of(m),
             );
         }
@@ -527,7 +527,7 @@ impl<S: Show> FriendSeat<S> {
     pub fn opponent(&self) -> String {
         self.hosted.as_ref().map_or_else(
             || "your friend".to_string(),
-            |h| name_of(h.current(), JOINER_SEAT).to_string(),
+            |h| h.current().seat_name(JOINER_SEAT).to_string(),
         )
     }
 
@@ -537,7 +537,7 @@ impl<S: Show> FriendSeat<S> {
     pub fn side(&self) -> crate::rules::Side {
         self.hosted
             .as_ref()
-            .map_or(HOST_SEAT, |h| side_of(h.current(), HOST_SEAT))
+            .map_or(HOST_SEAT, |h| h.current().holder(HOST_SEAT))
     }
 
     /// The host's rules (the match's, once there is one).
@@ -561,7 +561,7 @@ impl<S: Show> FriendSeat<S> {
             Game::Oware => format!("{name} hosts a match of {rules}."),
         })?;
         let who = match &self.hosted {
-            Some(h) => name_of(h.current(), JOINER_SEAT).to_string(),
+            Some(h) => h.current().seat_name(JOINER_SEAT).to_string(),
             None => "NAME".to_string(),
         };
         self.show.say(&format!(
@@ -812,7 +812,7 @@ impl<S: Show> FriendSeat<S> {
         }
         if self.conn.is_none() {
             return Some(Ask::Away {
-                name: name_of(r.current(), JOINER_SEAT).to_string(),
+                name: r.current().seat_name(JOINER_SEAT).to_string(),
             });
         }
         let question = r.question(HOST_SEAT)?;
