@@ -22,7 +22,6 @@
 use std::path::PathBuf;
 
 use super::message::{At, NotNow, OpenQuestion, Snapshot, ToHost, ToJoiner};
-use super::resume::{self, HostNote};
 use crate::game::Match;
 use crate::rules::{MoveError, Outcome, Pit, Side};
 use crate::session::{Asking, Moved, Session, SessionCommand, SessionEvent};
@@ -155,8 +154,6 @@ pub struct Violation(pub String);
 /// The host's match. See the [module docs](self).
 pub struct Hosted {
     session: Session,
-    /// Why the resume note could not be kept, until it is said.
-    journal_problem: Option<String>,
     /// Each seat's answer to "Play again?".
     again: [Option<bool>; 2],
     /// The seat that asked to take back a move, and where.
@@ -175,29 +172,10 @@ impl Hosted {
         session.set_pie_rule(pie_rule);
         Hosted {
             session,
-            journal_problem: None,
             again: [None, None],
             undo: None,
             held: Vec::new(),
         }
-    }
-
-    /// Keeps host `host`'s resume note (see [`super::resume`]) for this
-    /// match.
-    #[must_use]
-    pub fn with_journal(mut self, host: &str, note: &HostNote) -> Hosted {
-        if let Err(e) = resume::store(host, resume::Settings::of(self.current()), note) {
-            self.journal_problem = Some(format!(
-                "the note that offers this match again after a restart could not be kept ({}); the match itself is saved as usual",
-                crate::store::files::words(&e)
-            ));
-        }
-        self
-    }
-
-    /// Why the resume note could not be kept, once.
-    pub fn take_journal_problem(&mut self) -> Option<String> {
-        self.journal_problem.take()
     }
 
     /// The match as the host's session holds it: the round just finished
@@ -218,12 +196,6 @@ impl Hosted {
     #[must_use]
     pub fn is_unsaved(&self) -> bool {
         self.session.is_behind()
-    }
-
-    /// Whether the pie rule is played.
-    #[must_use]
-    pub fn pie_rule(&self) -> bool {
-        self.session.pie_rule()
     }
 
     /// Where the match is as the joiner was told of it.
@@ -292,7 +264,7 @@ impl Hosted {
                 "This is {host}'s match against {expected}: join as {expected}, or ask {host} for a new match."
             ));
         }
-        let mut state = Snapshot::of(m, self.pie_rule());
+        let mut state = Snapshot::of(m, self.session.pie_rule());
         if self
             .held
             .iter()

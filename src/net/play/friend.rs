@@ -261,19 +261,21 @@ impl<S: Show> FriendSeat<S> {
         self.begin(saved, &note)
     }
 
-    /// `m` is the match from now on: its session keeps it (the resume
-    /// note too, and a note that could not be kept is said).
+    /// `m` is the match from now on: its session keeps it, and host's
+    /// resume note (see [`resume`]) offers it again after a restart (a
+    /// note that could not be kept is said).
     fn begin(&mut self, m: Match, note: &HostNote) -> io::Result<()> {
         let Some(keeper) = self.keeper.take() else {
             return Ok(());
         };
-        let mut hosted =
-            Hosted::new(m, keeper, self.setup.pie_rule).with_journal(&self.setup.name, note);
-        let problem = hosted.take_journal_problem();
-        self.hosted = Some(hosted);
-        match problem {
-            Some(problem) => self.show.say(&format!("Note: {problem}.")),
-            None => Ok(()),
+        let kept = resume::store(&self.setup.name, resume::Settings::of(&m), note);
+        self.hosted = Some(Hosted::new(m, keeper, self.setup.pie_rule));
+        match kept {
+            Err(e) => self.show.say(&format!(
+                "Note: the note that offers this match again after a restart could not be kept ({}); the match itself is saved as usual.",
+                crate::store::files::words(&e)
+            )),
+            Ok(()) => Ok(()),
         }
     }
 
