@@ -4,7 +4,7 @@
 
 use mancala::game::{FirstMover, Match, MatchConfig, Seat};
 use mancala::net::frame::read_frame;
-use mancala::net::hosted::Hosted;
+use mancala::net::hosted::{Hosted, referee};
 use mancala::net::message::{At, Hello, Snapshot, ToHost, ToJoiner, decode};
 use mancala::net::play::Follower;
 use mancala::players::PlayerKind;
@@ -14,8 +14,9 @@ use mancala::store::Keeper;
 use proptest::prelude::*;
 
 /// The host's match after `moves` moves (each side's first legal pit),
-/// kept nowhere.
-fn hosted(moves: usize) -> Hosted {
+/// kept nowhere: its session, the referee, and what only a network match
+/// adds to it.
+fn hosted(moves: usize) -> (Hosted, Session) {
     let config = MatchConfig {
         game: mancala::rules::Game::Kalah,
         rules: Rules::new(4, 3).unwrap(),
@@ -32,7 +33,7 @@ fn hosted(moves: usize) -> Hosted {
             m.play(pit, &mut NoTrace).unwrap();
         }
     }
-    Hosted::new(m, Keeper::new(None), false)
+    (Hosted::default(), referee(m, Keeper::new(None), false))
 }
 
 fn to_host() -> impl Strategy<Value = ToHost> {
@@ -79,7 +80,7 @@ proptest! {
         let text = format!("{{\"type\":\"{kind}\",{body}}}");
         let _ = decode::<ToHost>(text.as_bytes());
         if let Ok(message) = decode::<ToJoiner>(text.as_bytes()) {
-            let m = Snapshot::of(hosted(3).current(), false).to_match().unwrap();
+            let m = Snapshot::of(hosted(3).1.current(), false).to_match().unwrap();
             let mut session = Session::following(m, Keeper::new(None));
             let _ = Follower::default().follow(&mut session, message);
         }
@@ -90,18 +91,18 @@ proptest! {
         played in 0usize..6,
         messages in proptest::collection::vec(to_host(), 1..8),
     ) {
-        let mut h = hosted(played);
+        let (mut h, mut s) = hosted(played);
         for message in messages {
-            let state = |h: &Hosted| {
-                let m = h.current();
+            let state = |s: &Session| {
+                let m = s.current();
                 (*m.board(), m.moves().to_vec(), *m.tally(), m.round())
             };
-            let before = state(&h);
-            if h.remote(message.clone()).is_err() {
-                prop_assert_eq!(&before, &state(&h), "{:?}", message);
+            let before = state(&s);
+            if h.remote(&mut s, message.clone()).is_err() {
+                prop_assert_eq!(&before, &state(&s), "{:?}", message);
             }
             // Nothing is kept unsaved here: the joiner is told of all.
-            prop_assert!(!h.is_unsaved());
+            prop_assert!(!s.is_behind());
         }
     }
 

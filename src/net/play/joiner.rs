@@ -431,7 +431,7 @@ impl<S: Show> JoinGame<S> {
         let LineInput::Line(line) = input else {
             return true;
         };
-        is_command_line(self.m().rules(), self.side(), line)
+        is_command_line(self.m(), JOINER_SEAT, line)
             || (!self.link.is_lost()
                 && self
                     .f
@@ -445,11 +445,6 @@ impl<S: Show> JoinGame<S> {
 
     fn host_name(&self) -> String {
         self.m().seat_name(HOST_SEAT).to_string()
-    }
-
-    /// The side this player plays now (North's until the pie rule's swap).
-    fn side(&self) -> Side {
-        self.m().holder(JOINER_SEAT)
     }
 
     /// Shows the match just received from the host.
@@ -501,7 +496,7 @@ impl<S: Show> JoinGame<S> {
     fn on_line(&mut self, line: &str) -> io::Result<Option<ExitCode>> {
         let round_over = self.m().outcome().is_some();
         let question = self.f.is_yes_no();
-        match read(self.m().rules(), self.side(), question, line) {
+        match read(self.m(), JOINER_SEAT, question, line) {
             Ok(Some(command)) => return self.on_command(command),
             Ok(None) => {}
             Err(_) if self.link.is_lost() => self
@@ -531,7 +526,7 @@ impl<S: Show> JoinGame<S> {
             Command::Quit => self.leave().map(Some),
             Command::Help => {
                 let rules = *self.m().rules();
-                self.show.help(&rules, self.side())?;
+                self.show.help(&rules, self.m().holder(JOINER_SEAT))?;
                 Ok(None)
             }
             command => {

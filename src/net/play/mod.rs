@@ -289,7 +289,7 @@ pub fn show_happening<S: Show + ?Sized>(
                 show.say(&format!("Round recorded in {}.", path.display()))?;
             }
         }
-        Happening::Undone { text, .. } => {
+        Happening::Undone { text } => {
             show.say(text)?;
             show.board(m)?;
         }
@@ -426,13 +426,15 @@ impl Ask {
     }
 }
 
-/// What a line typed by `side`'s player means, read as the session reads
+/// What a line typed by the player at `seat` in `m` means (on the side
+/// the seat plays: [`Match::holder`]), read as the session reads
 /// it ([`crate::session::commands`]): a yes or no while `question` is open,
 /// a letter that names a pit is that pit, and `undo`, `quit`, `help` and
 /// the pie rule's `swap` (or their keys on this board) are the commands
 /// (whether a swap is open is the host's session's word). `Ok(None)` for
 /// an empty line; `Err` says why it is none of these.
-fn read(rules: &Rules, side: Side, question: bool, line: &str) -> Result<Option<Command>, String> {
+fn read(m: &Match, seat: Side, question: bool, line: &str) -> Result<Option<Command>, String> {
+    let (rules, side) = (m.rules(), m.holder(seat));
     let text = line.trim();
     if text.is_empty() {
         return Ok(None);
@@ -466,6 +468,6 @@ fn is_command(command: Command) -> bool {
 }
 
 /// Whether `line` can be taken at any moment: an empty line or a command.
-fn is_command_line(rules: &Rules, side: Side, line: &str) -> bool {
-    read(rules, side, false, line).is_ok_and(|c| c.is_none_or(is_command))
+fn is_command_line(m: &Match, seat: Side, line: &str) -> bool {
+    read(m, seat, false, line).is_ok_and(|c| c.is_none_or(is_command))
 }
