@@ -5,7 +5,7 @@
 //! seat ([`Session::handle_for`]), so the session checks whose turn it is
 //! and the rules check the move; the session keeps every change with its
 //! [`Keeper`], and the joiner hears of a change only once it is saved
-//! ([`Hosted::tell`]): a move counts once the host has saved it.
+//! ([`Said`]): a move counts once the host has saved it.
 //!
 //! The match's two seats are the host's ([`HOST_SEAT`]) and the joiner's
 //! ([`JOINER_SEAT`]); which side each plays is the match's word

@@ -113,7 +113,9 @@ fn json_shaped_noise_never_panics_a_decoder() {
         let text = format!("{{\"type\":\"{kind}\",{body}}}");
         let _ = decode::<ToHost>(text.as_bytes());
         if let Ok(message) = decode::<ToJoiner>(text.as_bytes()) {
-            let m = Snapshot::of(hosted(3).1.current(), false).to_match().unwrap();
+            let m = Snapshot::of(hosted(3).1.current(), false)
+                .to_match()
+                .unwrap();
             let mut session = Session::following(m, Keeper::new(None));
             let _ = Follower::default().follow(&mut session, message);
         }
