@@ -320,12 +320,15 @@ impl Session {
     /// ([`SeatKind::Network`]), the other this front end's person; its
     /// commands come through [`Session::handle_for`], which checks whose
     /// they are. The match is played on to its first question (nothing is
-    /// kept before the first change).
+    /// kept before the first change). Hints are worked out by the front
+    /// end ([`SessionEvent::HintWanted`]): the full screen's computer, as
+    /// before a friend joined (plain mode's host offers none).
     #[must_use]
     pub fn hosting(game: Match, network: Side, keeper: Keeper) -> Session {
         let mut seats = [SeatKind::Human, SeatKind::Human];
         seats[network.index()] = SeatKind::Network;
         let mut session = Session::with_seats(game, seats, Duration::ZERO, keeper);
+        session.hints_outside = true;
         session.play_on();
         session.events.clear();
         session

@@ -518,6 +518,7 @@ mod tests {
     use crate::rules::{NoTrace, Rules};
     use crate::session::Session;
     use crate::store::Keeper;
+    use crate::tui::game::computer::Request;
     use crate::tui::game::testing::host_screen;
     use crate::tui::game::testing::{ch, config, press};
     use crate::tui::theme::Theme;
@@ -972,6 +973,35 @@ mod tests {
         friend_plays(&mut app, 'h', t0);
         assert_eq!(app.game().moves().len(), 2, "played at once");
         assert_eq!(app.human_to_move(), Some(Side::South));
+    }
+
+    /// A hint on the host's turn, once the friend has joined, is worked
+    /// out by the screen's computer, as before the friend joined (the
+    /// referee's session once ran an advisor with no time itself, and the
+    /// screen showed nothing).
+    #[test]
+    fn a_hint_on_the_hosts_turn_is_asked_of_the_screens_computer() {
+        let t0 = Instant::now();
+        let mut app = hosting(None, t0);
+        app.take_requests();
+        app.handle_event(&ch('H'), t0);
+        let [Request::Hint { id, board }] = app.take_requests()[..] else {
+            panic!("no hint asked for")
+        };
+        assert_eq!(board, app.game().position());
+        assert!(app.take_commands().is_empty(), "nothing for the friend");
+        let hint = crate::players::Hint {
+            pit: pit(&app, 'c'),
+            value: 3,
+            exact: false,
+        };
+        let hint = Some(hint);
+        app.on_answer(crate::tui::game::computer::Answer::Hint { id, hint }, t0);
+        let said = app.notes().message().map(|n| n.text.clone());
+        assert_eq!(
+            said.as_deref(),
+            Some("Hint: play c: the engine expects you to win by 3.")
+        );
     }
 
     /// A take-back both agreed to comes from the host's session as the
