@@ -24,8 +24,8 @@
 use std::path::PathBuf;
 
 use super::message::{At, NotNow, OpenQuestion, Snapshot, ToHost, ToJoiner};
-use crate::game::Match;
-use crate::rules::{MoveError, Outcome, Pit, Side};
+use crate::game::{Match, Notice};
+use crate::rules::{MoveError, Pit, Side};
 use crate::session::{Asking, Moved, Session, SessionCommand, SessionEvent};
 use crate::store::Keeper;
 
@@ -58,8 +58,8 @@ pub enum Happening {
     Moved(Box<Moved>),
     /// The round just ended (its last move was shown before).
     RoundOver {
-        /// How it ended.
-        outcome: Outcome,
+        /// How it ended, as the session said it ("Alice wins! 30–18").
+        result: Notice,
         /// Where it was recorded.
         record: Option<PathBuf>,
     },
@@ -118,10 +118,9 @@ pub struct Said {
     pub show: Vec<Happening>,
 }
 
-/// What the session's `events` show on either end, in order (`m`: the
-/// match after them).
+/// What the session's `events` show on either end, in order.
 #[must_use]
-pub fn happenings(events: Vec<SessionEvent>, m: &Match) -> Vec<Happening> {
+pub fn happenings(events: Vec<SessionEvent>) -> Vec<Happening> {
     let record = events.iter().find_map(|e| match e {
         SessionEvent::Recorded(path) => Some(path.clone()),
         _ => None,
@@ -130,8 +129,8 @@ pub fn happenings(events: Vec<SessionEvent>, m: &Match) -> Vec<Happening> {
         Some(match event {
             SessionEvent::KeepFailed(text) => Happening::Note(text),
             SessionEvent::Moved(moved) => Happening::Moved(moved),
-            SessionEvent::RoundOver(..) => Happening::RoundOver {
-                outcome: m.outcome()?,
+            SessionEvent::RoundOver(result, _) => Happening::RoundOver {
+                result,
                 record: record.clone(),
             },
             SessionEvent::TookBack(notice, _) => Happening::Undone { text: notice.text },
@@ -324,7 +323,7 @@ impl Hosted {
                 _ => {}
             }
         }
-        said.show.extend(happenings(events, s.current()));
+        said.show.extend(happenings(events));
         if s.is_behind() {
             if self.held.is_empty() {
                 let opponent = s.current().seat_name(JOINER_SEAT);

@@ -467,8 +467,10 @@ mod tests {
         let m = Match::new(alice_hosts().config("Michael"), 1);
         let mut feed = Feed::default();
         let record = home.join("records").join("r1.txt");
+        let draw = crate::rules::Outcome::Draw;
+        let result = crate::game::outcome_event(draw, m.position().score(), m.names());
         let over = Happening::RoundOver {
-            outcome: crate::rules::Outcome::Draw,
+            result,
             record: Some(record),
         };
         feed.show(&m, &over).unwrap();

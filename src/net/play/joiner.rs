@@ -480,7 +480,7 @@ impl<S: Show> JoinGame<S> {
             again.iter().for_each(|message| self.link.send(message));
             return Ok(None);
         }
-        for what in followed.happenings(self.session.current()) {
+        for what in followed.happenings() {
             self.show.show(self.session.current(), &what)?;
             match what {
                 Happening::Finished | Happening::Left { .. } => {
@@ -566,12 +566,11 @@ pub enum Followed {
 }
 
 impl Followed {
-    /// What happened, as both ends' front ends show it (`m`: the match
-    /// after it).
+    /// What happened, as both ends' front ends show it.
     #[must_use]
-    pub fn happenings(self, m: &Match) -> Vec<Happening> {
+    pub fn happenings(self) -> Vec<Happening> {
         match self {
-            Followed::Events(events) => happenings(events, m),
+            Followed::Events(events) => happenings(events),
             Followed::News(what) => vec![what],
             Followed::Welcomed(_) | Followed::Nothing => Vec::new(),
         }
@@ -885,11 +884,8 @@ mod tests {
         let mut f = Follower::default();
         let at = At::of(session.current());
         f.pending = Some((at, Sent::Move('d')));
-        let mut follow = |f: &mut Follower, message| {
-            f.follow(&mut session, message)
-                .unwrap()
-                .happenings(&a_match())
-        };
+        let mut follow =
+            |f: &mut Follower, message| f.follow(&mut session, message).unwrap().happenings();
         let undo_asked = follow(&mut f, ToJoiner::UndoAsked { at });
         assert_eq!(undo_asked, [Happening::UndoAsked { by: HOST_SEAT }]);
         let question = OpenQuestion::Agree;

@@ -282,8 +282,8 @@ pub fn show_happening<S: Show + ?Sized>(
     what: &Happening,
 ) -> io::Result<()> {
     match what {
-        Happening::RoundOver { outcome, record } => {
-            show.say(&outcome_message(*outcome, m.position().score(), m.names()))?;
+        Happening::RoundOver { result, record } => {
+            show.say(&result.text)?;
             show.tally(m)?;
             if let Some(path) = record {
                 show.say(&format!("Round recorded in {}.", path.display()))?;

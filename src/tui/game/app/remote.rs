@@ -25,7 +25,6 @@ use std::time::Instant;
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Mode, Note, Overlay, Tone, key_name};
-use crate::game::outcome_message;
 use crate::net::hosted::{HOST_SEAT, Happening, JOINER_SEAT, undo_refused};
 use crate::net::message::{ToHost, ToJoiner};
 use crate::net::play::{Ask, Command, Followed, Follower, cannot_go_on, greeting};
@@ -363,9 +362,8 @@ impl App {
                 self.round_opened(opening, Asking::PlayAgain);
             }
             Happening::Swapped { text } => self.swapped(Note::plain(text)),
-            Happening::RoundOver { outcome, record } => {
-                let result = outcome_message(outcome, m.position().score(), m.names());
-                self.notes.add_to_move(Note::new(result, Tone::Good));
+            Happening::RoundOver { result, record } => {
+                self.notes.add_to_move(Note::new(result.text, Tone::Good));
                 if let Some(path) = record {
                     self.round_recorded(crate::tui::game::world::recorded_note(&path));
                 }
