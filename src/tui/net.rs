@@ -456,6 +456,43 @@ mod tests {
         assert!(app.take_commands().is_empty(), "u does nothing: {screen}");
     }
 
+    /// Yes to the resume question resumes the match offered, as the
+    /// session on show holds it: a saved round that is over stays over
+    /// (its moves and result), with "Play again?" next.
+    #[test]
+    fn resuming_a_saved_round_that_is_over_resumes_it_as_it_was() {
+        let t0 = Instant::now();
+        let setup = alice_hosts();
+        let mut saved = Match::new(setup.config("Michael"), 1);
+        while let Some(pit) = saved.board().legal_moves().next() {
+            saved.play(pit, &mut NoTrace).unwrap();
+        }
+        let (tx, rx) = mpsc::channel();
+        let mut seat = FriendSeat::new(setup.clone(), Feed::default(), Keeper::new(None), tx);
+        let note = HostNote {
+            opponent: "Michael".into(),
+            code: JoinCode::random(),
+        };
+        let mut app = crate::tui::game::testing::host_screen(setup.waiting_match(), None, t0);
+        seat.offering(app.session_mut(), saved.clone(), note)
+            .unwrap();
+        let mut net = NetScreen {
+            app,
+            host: Some((seat, rx)),
+            join: None,
+        };
+        net.host(None, t0);
+        let y = Input::from_event(&ch('y')).unwrap();
+        net.update(GameMessage::Input(y), t0);
+        let s = net.app.session();
+        let resumed = s.current();
+        assert_eq!(resumed.name(Side::North), "Michael");
+        assert_eq!(resumed.round(), saved.round());
+        assert_eq!(resumed.moves(), saved.moves());
+        assert_eq!(resumed.outcome(), saved.outcome());
+        assert_eq!(s.asking(), crate::session::Asking::PlayAgain);
+    }
+
     /// Where the host's round was recorded is said as the joiner's screen
     /// and a local match say it: under the home directory, from `~`.
     /// (Before, the host's screen wrote the whole path.)

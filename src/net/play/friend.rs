@@ -56,9 +56,10 @@ pub struct FriendSeat<S> {
     /// The host's unfinished matches under these rules, when there are
     /// several: the one whose opponent joins resumes.
     unfinished: Vec<HostNote>,
-    /// The host's unfinished match offered for resuming, with its note:
-    /// the resume question waits for its answer.
-    offer: Option<(Match, HostNote)>,
+    /// The note of the host's unfinished match offered for resuming (the
+    /// match is the one on show in the session): the resume question
+    /// waits for its answer.
+    offer: Option<HostNote>,
 }
 
 /// How often a save that failed is tried again.
@@ -142,7 +143,7 @@ impl<S: Show> FriendSeat<S> {
     /// When the port cannot be listened on, or the output fails.
     pub fn answer_offer(&mut self, s: &mut Session, yes: bool) -> anyhow::Result<()> {
         match self.offer.take() {
-            Some((saved, note)) if yes => self.resume(s, saved, note)?,
+            Some(note) if yes => self.resume(s, s.current().clone(), note)?,
             // Declined: nothing of the saved match stays on show.
             Some(_) => {
                 s.follow(self.setup.waiting_match());
@@ -169,7 +170,7 @@ impl<S: Show> FriendSeat<S> {
     ///
     /// # Errors
     /// When the output fails.
-    fn look_for_saved(&mut self, s: &mut Session) -> io::Result<Option<(Match, HostNote)>> {
+    fn look_for_saved(&mut self, s: &mut Session) -> io::Result<Option<HostNote>> {
         let settings = resume::Settings {
             game: self.setup.game,
             rules: self.setup.rules,
@@ -197,16 +198,17 @@ impl<S: Show> FriendSeat<S> {
         let Some(saved) = self.saved_against(&note.opponent)? else {
             return Ok(None);
         };
-        self.offer(s, &saved)?;
-        Ok(Some((saved, note)))
+        self.offer(s, saved)?;
+        Ok(Some(note))
     }
 
     /// Shows `saved` with its summary (in `s`, the session on show until
-    /// a friend joins), and asks whether to resume it.
-    fn offer(&mut self, s: &mut Session, saved: &Match) -> io::Result<()> {
-        s.follow(saved.clone());
-        self.show.board(saved)?;
-        self.show.say(&saved_summary(saved))?;
+    /// a friend joins: resuming takes it from there), and asks whether to
+    /// resume it.
+    fn offer(&mut self, s: &mut Session, saved: Match) -> io::Result<()> {
+        s.follow(saved);
+        self.show.board(s.current())?;
+        self.show.say(&saved_summary(s.current()))?;
         self.show.ask(&Ask::Resume, &self.setup.rules)
     }
 
@@ -222,8 +224,8 @@ impl<S: Show> FriendSeat<S> {
         saved: Match,
         note: HostNote,
     ) -> io::Result<()> {
-        self.offer(s, &saved)?;
-        self.offer = Some((saved, note));
+        self.offer(s, saved)?;
+        self.offer = Some(note);
         Ok(())
     }
 
