@@ -29,7 +29,6 @@ use crate::net::play::{
 };
 use crate::rules::Rules;
 use crate::session::Session;
-use crate::store::Keeper;
 use crate::tui::game::app::{App, Shown};
 use crate::tui::game::computer::Worker;
 use crate::tui::game::world::{Effect, GameMessage, GameWorld};
@@ -294,8 +293,7 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
     let (tx, rx) = mpsc::channel();
     let (chosen, kept_at, options) = settings(given);
     // The match on show until a friend joins; the host's session from then.
-    let mut session = Session::following(setup.waiting_match(), Keeper::new(None));
-    session.set_pie_rule(setup.pie_rule);
+    let mut session = setup.waiting_session();
     let seat = FriendSeat::open(setup, Feed::default(), tx, &mut session)?;
     let app = App::start(session, options, *chosen.theme(), (80, 24), Instant::now());
     let (app, host) = (app.networked(HOST_SEAT), Some((seat, rx)));
@@ -385,6 +383,7 @@ mod tests {
     use crate::net::code::JoinCode;
     use crate::net::resume::HostNote;
     use crate::rules::{Game, NoTrace, Side};
+    use crate::store::Keeper;
     use crate::tui::game::testing::{ch, render};
 
     /// Alice hosts Kalah, moving first.
@@ -422,7 +421,7 @@ mod tests {
             opponent: "Michael".into(),
             code: JoinCode::random(),
         };
-        let waiting = setup.waiting_match();
+        let waiting = setup.waiting_session().current().clone();
         let mut app = crate::tui::game::testing::host_screen(waiting, None, t0);
         seat.offering(app.session_mut(), saved, note).unwrap();
         let host = Some((seat, rx));
@@ -473,7 +472,8 @@ mod tests {
             opponent: "Michael".into(),
             code: JoinCode::random(),
         };
-        let mut app = crate::tui::game::testing::host_screen(setup.waiting_match(), None, t0);
+        let waiting = setup.waiting_session().current().clone();
+        let mut app = crate::tui::game::testing::host_screen(waiting, None, t0);
         seat.offering(app.session_mut(), saved.clone(), note)
             .unwrap();
         let mut net = NetScreen {

@@ -146,7 +146,7 @@ impl<S: Show> FriendSeat<S> {
             Some(note) if yes => self.resume(s, s.current().clone(), note)?,
             // Declined: nothing of the saved match stays on show.
             Some(_) => {
-                s.follow(self.setup.waiting_match());
+                *s = self.setup.waiting_session();
                 self.show.declined(s.current())?;
             }
             None => {}

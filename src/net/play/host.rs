@@ -12,7 +12,6 @@ use super::friend::FriendSeat;
 use super::{Ask, Command, HostIn, HostSetup, LineInput, Show, is_command_line, read};
 use crate::net::hosted::HOST_SEAT;
 use crate::session::Session;
-use crate::store::Keeper;
 
 /// The host's program (see this module's docs).
 pub struct HostGame<S> {
@@ -33,7 +32,7 @@ impl<S: Show> HostGame<S> {
     /// # Errors
     /// When the port cannot be listened on, or the output fails.
     pub fn new(setup: HostSetup, show: S, tx: mpsc::Sender<HostIn>) -> anyhow::Result<HostGame<S>> {
-        let mut session = Session::following(setup.waiting_match(), Keeper::new(None));
+        let mut session = setup.waiting_session();
         Ok(HostGame {
             seat: FriendSeat::open(setup, show, tx, &mut session)?,
             session,

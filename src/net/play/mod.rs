@@ -33,7 +33,8 @@ use super::session::SessionError;
 use crate::game::{Match, MatchConfig, Seat, match_score_line, outcome_message};
 use crate::players::PlayerKind;
 use crate::rules::{Rules, Side};
-use crate::store::RESUME_QUESTION;
+use crate::session::Session;
+use crate::store::{Keeper, RESUME_QUESTION};
 
 mod friend;
 mod host;
@@ -81,11 +82,16 @@ impl HostSetup {
         }
     }
 
-    /// The match shown until a friend joins: the host's rules and name,
-    /// no move played.
+    /// The host's session until a friend joins (every host front end
+    /// holds it, and a declined resume question starts it again): the
+    /// match that waits for a friend (the host's rules and name, no move
+    /// played), or the unfinished match offered; it keeps nothing.
     #[must_use]
-    pub fn waiting_match(&self) -> Match {
-        Match::new(self.config("your friend"), 0)
+    pub fn waiting_session(&self) -> Session {
+        let waiting = Match::new(self.config("your friend"), 0);
+        let mut session = Session::following(waiting, Keeper::new(None));
+        session.set_pie_rule(self.pie_rule);
+        session
     }
 }
 
