@@ -180,20 +180,28 @@ fn host_turn(
     Ok(seat.settle(s, false)?)
 }
 
-/// The screen of either end: the game screen and its end of the network
-/// game. On the host that is the friend's seat (with the network's events
-/// for it), which plays the match in the screen's own session, the
-/// referee; on the joiner the connection to the host.
+/// The screen of either end: the game screen and its [`End`] of the
+/// network game.
 struct NetScreen {
     app: App,
-    host: Option<(FriendSeat<Feed>, mpsc::Receiver<HostIn>)>,
-    join: Option<JoinEngine>,
+    end: End,
+}
+
+/// A screen's end of the network game.
+enum End {
+    /// The host's: the friend's seat (with the network's events for it),
+    /// which plays the match in the screen's own session, the referee.
+    Host(Box<FriendSeat<Feed>>, mpsc::Receiver<HostIn>),
+    /// The joiner's: the connection to the host.
+    Join(Box<JoinEngine>),
+    /// The network game has ended: nothing more goes to the network.
+    Over,
 }
 
 impl NetScreen {
     /// The host's seat's turn ([`host_turn`]), then what it said shown.
     fn host(&mut self, command: Option<Command>, now: Instant) -> Vec<Effect> {
-        let Some((seat, rx)) = self.host.as_mut() else {
+        let End::Host(seat, rx) = &mut self.end else {
             return Vec::new();
         };
         let result = host_turn(seat, rx, self.app.session_mut(), command);
@@ -204,7 +212,7 @@ impl NetScreen {
     /// The joiner's `message` for the host, else what came from the host
     /// and time passed; then what came shown.
     fn join(&mut self, message: Option<ToHost>, now: Instant) -> Vec<Effect> {
-        let Some(join) = self.join.as_mut() else {
+        let End::Join(join) = &mut self.end else {
             return Vec::new();
         };
         let result = match message {
@@ -220,7 +228,7 @@ impl NetScreen {
     fn show(&mut self, mut news: Vec<Shown>, result: Going, now: Instant) -> Vec<Effect> {
         news.extend(ending(result));
         if matches!(news.last(), Some(Shown::Ended(_))) {
-            (self.host, self.join) = (None, None);
+            self.end = End::Over;
         }
         let shown = news.into_iter().map(GameMessage::Net);
         shown
@@ -258,7 +266,7 @@ impl Screen for NetScreen {
 
     /// The network is looked at every [`NET_TICK`] while it is there.
     fn next_wake(&self) -> Option<Instant> {
-        let net = (self.host.is_some() || self.join.is_some()).then(|| Instant::now() + NET_TICK);
+        let net = (!matches!(self.end, End::Over)).then(|| Instant::now() + NET_TICK);
         self.app.next_wake().into_iter().chain(net).min()
     }
 
@@ -296,16 +304,8 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
     let mut session = setup.waiting_session();
     let seat = FriendSeat::open(setup, Feed::default(), tx, &mut session)?;
     let app = App::start(session, options, *chosen.theme(), (80, 24), Instant::now());
-    let (app, host) = (app.networked(HOST_SEAT), Some((seat, rx)));
-    run_world(
-        NetScreen {
-            app,
-            host,
-            join: None,
-        },
-        kept_at,
-        chosen,
-    )
+    let (app, end) = (app.networked(HOST_SEAT), End::Host(Box::new(seat), rx));
+    run_world(NetScreen { app, end }, kept_at, chosen)
 }
 
 /// Runs `mancala join` full screen, sowing at the speed `given` on the
@@ -332,25 +332,17 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
     let app = App::start(session, options, *chosen.theme(), (80, 24), Instant::now());
     let app = app.following(said);
     let news = Vec::new();
-    let join = Some(JoinEngine {
+    let end = End::Join(Box::new(JoinEngine {
         link,
         rx,
         host,
         news,
-    });
-    run_world(
-        NetScreen {
-            app,
-            host: None,
-            join,
-        },
-        kept_at,
-        chosen,
-    )
+    }));
+    run_world(NetScreen { app, end }, kept_at, chosen)
 }
 
-/// Runs `screen` (with the joiner's end `join`) until the game ends, then
-/// prints the last news on the normal screen.
+/// Runs `screen` until the game ends, then prints the last news on the
+/// normal screen.
 fn run_world(
     mut screen: NetScreen,
     prefs: Option<PathBuf>,
@@ -424,18 +416,14 @@ mod tests {
         let waiting = setup.waiting_session().current().clone();
         let mut app = crate::tui::game::testing::host_screen(waiting, None, t0);
         seat.offering(app.session_mut(), saved, note).unwrap();
-        let host = Some((seat, rx));
-        let mut net = NetScreen {
-            app,
-            host,
-            join: None,
-        };
+        let end = End::Host(Box::new(seat), rx);
+        let mut net = NetScreen { app, end };
         net.host(None, t0);
         assert_eq!(net.app.game().moves().len(), 2, "the saved match is shown");
         assert!(net.app.remote_resume_question());
         let n = Input::from_event(&ch('n')).unwrap();
         net.update(GameMessage::Input(n), t0);
-        assert!(net.host.is_some(), "listening");
+        assert!(matches!(net.end, End::Host(..)), "listening");
         let app = &mut net.app;
         let screen = render(app, 80, 24);
         let log: Vec<&str> = app.notes().log().iter().map(|n| n.text.as_str()).collect();
@@ -476,11 +464,8 @@ mod tests {
         let mut app = crate::tui::game::testing::host_screen(waiting, None, t0);
         seat.offering(app.session_mut(), saved.clone(), note)
             .unwrap();
-        let mut net = NetScreen {
-            app,
-            host: Some((seat, rx)),
-            join: None,
-        };
+        let end = End::Host(Box::new(seat), rx);
+        let mut net = NetScreen { app, end };
         net.host(None, t0);
         let y = Input::from_event(&ch('y')).unwrap();
         net.update(GameMessage::Input(y), t0);
