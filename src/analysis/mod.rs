@@ -656,6 +656,14 @@ impl RoundAnalyser {
         (self.round.valued(), self.round.boards.len())
     }
 
+    /// Positions whose value is proven so far.
+    #[must_use]
+    pub fn proven(&self) -> usize {
+        (self.round.values.iter().flatten())
+            .filter(|v| v.value.is_exact())
+            .count()
+    }
+
     /// Values the latest position not valued yet within `budget`; true
     /// when every position is valued. A position whose work `budget`'s
     /// stop flag ended is left for a later call (nothing half-proven is
