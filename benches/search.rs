@@ -26,9 +26,10 @@
 //! `MANCALA_BENCH=analysis` analyses a random round of Kalah(6,4) (capture
 //! always, the round `Rng::new(MANCALA_BENCH_ROUND)` plays, 1 by default)
 //! as `mancala analyze ROUND` does (a fresh [`Analyst`], 1 s a position),
-//! the same with a solve's 18-seed endgame database instead of the
-//! analysis's 16 (the same 64 MiB of table first: measured, no faster;
-//! see docs/PERFORMANCE.md), and solves
+//! the same with a variant solver (by default a solve's 18-seed endgame
+//! database instead of the analysis's 16, the same 64 MiB of table first:
+//! measured, no faster, see docs/PERFORMANCE.md; `MANCALA_BENCH_DB_SCALE`,
+//! default 3, and `MANCALA_BENCH_TABLE_MIB`, default 64, size it), and solves
 //! the start of the same rules as `mancala solve --pits 6 --seeds 4` does
 //! (a fresh solver of 1 GiB listing every best move), in turn,
 //! `MANCALA_BENCH_PAIRS` times (3 by default), and prints each run's wall
@@ -47,6 +48,10 @@
 //! analysis takes to be complete (what `A` at "Play again?" waits for)
 //! and its positions proven. `MANCALA_BENCH=live6x5` the same on
 //! Kalah(6,5).
+//! `MANCALA_BENCH=positions` analyses the round `MANCALA_BENCH_ROUND` of
+//! the `analysis` entry position by position (the last first, as the
+//! analysis goes) and prints each one's seeds in play, value and CPU time
+//! (`MANCALA_BENCH_MOVES=c,d,i,...`: that round instead, South first).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -371,7 +376,18 @@ fn analysis_by_position() {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(1);
-    let moves = random_round(rules, round);
+    // or a round's moves given as a record writes them (`c,d,i,...`)
+    let moves = std::env::var("MANCALA_BENCH_MOVES").map_or_else(
+        |_| random_round(rules, round),
+        |letters| {
+            (letters.split(','))
+                .map(|l| {
+                    let letter = l.trim().chars().next().expect("a letter");
+                    rules.pit_by_letter(letter).expect("a pit's letter")
+                })
+                .collect()
+        },
+    );
     let start = Board::new(rules);
     let mut boards = vec![start];
     for &pit in &moves {
