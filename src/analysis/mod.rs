@@ -748,12 +748,57 @@ impl Round {
             let after = after.for_side(to.to_move(), from.to_move());
             after.is_exact().then_some(after.value)
         });
-        let value = analyst.position_at_least(&self.boards[i], budget, at_least);
-        if budget.stop.load(Ordering::Relaxed) {
-            return false;
-        }
+        let value = match self.from_the_book(i, at_least) {
+            Some(value) => value,
+            None => {
+                let value = analyst.position_at_least(&self.boards[i], budget, at_least);
+                if budget.stop.load(Ordering::Relaxed) {
+                    return false;
+                }
+                value
+            }
+        };
         self.values[i] = Some(value);
         self.values.iter().all(Option::is_some)
+    }
+
+    /// The value of position `i` without a search, when the book proves
+    /// it: a Kalah position off the book whose parent the book values and
+    /// whose move played there is one of the book's best (so position `i`
+    /// is worth what its parent is, for the same side), where the move
+    /// played at `i` reaches that value (`after`, the value after it for
+    /// its mover, proven), so it is a best move (not every one listed).
+    /// The first position off the book is the costliest of a round (a
+    /// person's round against `perfect`: 12.2 s of its 17.8 s of CPU,
+    /// docs/PERFORMANCE.md); after a best move of the book its value needs
+    /// no proof.
+    fn from_the_book(&self, i: usize, after: Option<i32>) -> Option<PositionValue> {
+        let after = after?;
+        let (GameBoard::Kalah(parent), GameBoard::Kalah(board)) =
+            (self.boards.get(i.checked_sub(1)?)?, &self.boards[i])
+        else {
+            return None;
+        };
+        if board.is_over() || book::known(board).is_some() {
+            return None;
+        }
+        let (value, best) = match book::every_best(parent) {
+            Some(every) => every,
+            None => book::known(parent).map(|(pit, value)| (value, vec![pit]))?,
+        };
+        if !best.contains(&self.moves[i - 1]) {
+            return None;
+        }
+        let value = if board.to_move() == parent.to_move() {
+            value
+        } else {
+            -value
+        };
+        (after == value).then(|| PositionValue {
+            value: Valuation::exact(value),
+            best: vec![self.moves[i]],
+            all_best: false,
+        })
     }
 
     /// The analysis now, at once: the positions valued so far as they are,
@@ -1141,6 +1186,66 @@ mod tests {
             assert!(listed.all_best, "{board:?}");
             assert_eq!(listed.value, Valuation::exact(solved.value), "{board:?}");
             assert_eq!(listed.best, solved.best, "{board:?}");
+        }
+    }
+
+    #[test]
+    fn the_first_position_off_the_book_after_its_best_move_is_valued_from_the_book() {
+        // Kalah(6,3): the first position off the book that a best move of
+        // the book reaches (breadth-first along the book's best moves),
+        // and a best move played there
+        let rules = Rules::new(6, 3).unwrap().with_capture(Capture::Always);
+        let mut queue = std::collections::VecDeque::from([(Board::new(rules), Vec::new())]);
+        let (mut moves, off) = loop {
+            let (board, moves): (Board, Vec<Pit>) = queue.pop_front().expect("one is found");
+            let (pit, _) = book::known(&board).expect("a position of the book");
+            let best = book::every_best(&board).map_or(vec![pit], |(_, best)| best);
+            let found = best.into_iter().find_map(|pit| {
+                let mut next = board;
+                next.play_unchecked(pit);
+                let mut line = moves.clone();
+                line.push(pit);
+                if next.is_over() {
+                    return None;
+                }
+                if book::known(&next).is_none() {
+                    return Some((line, next));
+                }
+                queue.push_back((next, line));
+                None
+            });
+            if let Some(found) = found {
+                break found;
+            }
+        };
+        let mut solver = Solver::new(64 << 20).with_threads(1);
+        let solved = solver.solve(&off, &Limits::none()).unwrap();
+        let i = moves.len();
+        moves.push(solved.best[0]);
+        let analysis = Analyst::new()
+            .round(
+                rules,
+                Side::South,
+                &moves,
+                &PositionBudget::default(),
+                |_, _| {},
+            )
+            .unwrap();
+        let m = &analysis.moves[i];
+        // valued from the book, without a search: the move played the one
+        // best move named
+        assert_eq!(m.before, Valuation::exact(solved.value), "{off:?}");
+        assert_eq!((m.best.clone(), m.all_best), (vec![solved.best[0]], false));
+        // and every value is the solver's
+        let mut board = Board::new(rules);
+        for (k, &pit) in moves.iter().enumerate() {
+            let value = solver.solve(&board, &Limits::none()).unwrap().value;
+            assert_eq!(
+                analysis.moves[k].before,
+                Valuation::exact(value),
+                "move {k}"
+            );
+            board.play(pit).unwrap();
         }
     }
 
