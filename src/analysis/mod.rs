@@ -18,7 +18,9 @@
 //! # Proven or estimated
 //! Each Kalah position is valued by the exact solver within a budget per
 //! position; the opening book answers the standard boards' first plies at
-//! once. Where neither proves the value in time (big boards such as
+//! once, and the position a best move of the book leads to off it is
+//! worth what the book's position was (its move played named as a best
+//! move where it keeps that value, [`MoveAnalysis::all_best`] false). Where neither proves the value in time (big boards such as
 //! Kalah(6,6)), the value is the `hard` engine's estimate, kept within the
 //! bounds the solver did prove, and marked as not exact ([`Valuation`]).
 //! The best pits are then the book's or the engine's choice, and
@@ -748,7 +750,7 @@ impl Round {
             let after = after.for_side(to.to_move(), from.to_move());
             after.is_exact().then_some(after.value)
         });
-        let value = match self.from_the_book(i, at_least) {
+        let value = match self.valued_by_the_book(i, at_least) {
             Some(value) => value,
             None => {
                 let value = analyst.position_at_least(&self.boards[i], budget, at_least);
@@ -772,7 +774,7 @@ impl Round {
     /// person's round against `perfect`: 12.2 s of its 17.8 s of CPU,
     /// docs/PERFORMANCE.md); after a best move of the book its value needs
     /// no proof.
-    fn from_the_book(&self, i: usize, after: Option<i32>) -> Option<PositionValue> {
+    fn valued_by_the_book(&self, i: usize, after: Option<i32>) -> Option<PositionValue> {
         let after = after?;
         let (GameBoard::Kalah(parent), GameBoard::Kalah(board)) =
             (self.boards.get(i.checked_sub(1)?)?, &self.boards[i])
