@@ -354,6 +354,14 @@ fn timed(work: impl FnOnce()) -> (f64, f64) {
     )
 }
 
+/// The number the environment variable `name` holds, else `default`.
+fn env_number<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(default)
+}
+
 /// The moves of the random round `Rng::new(round)` plays on `rules`.
 fn random_round(rules: Rules, round: u64) -> Vec<Pit> {
     let mut rng = Rng::new(round);
@@ -372,10 +380,7 @@ fn random_round(rules: Rules, round: u64) -> Vec<Pit> {
 /// play, value and CPU time.
 fn analysis_by_position() {
     let rules = Rules::new(6, 4).unwrap().with_capture(Capture::Always);
-    let round: u64 = std::env::var("MANCALA_BENCH_ROUND")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(1);
+    let round: u64 = env_number("MANCALA_BENCH_ROUND", 1);
     // or a round's moves given as a record writes them (`c,d,i,...`)
     let moves = std::env::var("MANCALA_BENCH_MOVES").map_or_else(
         |_| random_round(rules, round),
@@ -434,23 +439,11 @@ fn analysis_by_position() {
 /// the module docs): `seeds` per pit, `memory` for the solve.
 fn analysis_against_solve(seeds: usize, memory: usize) {
     let rules = Rules::new(6, seeds).unwrap().with_capture(Capture::Always);
-    let round: u64 = std::env::var("MANCALA_BENCH_ROUND")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(1);
-    let pairs: usize = std::env::var("MANCALA_BENCH_PAIRS")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(3);
+    let round: u64 = env_number("MANCALA_BENCH_ROUND", 1);
+    let pairs: usize = env_number("MANCALA_BENCH_PAIRS", 3);
     let moves = random_round(rules, round);
-    let variant_scale: u32 = std::env::var("MANCALA_BENCH_DB_SCALE")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(3);
-    let variant_table: usize = std::env::var("MANCALA_BENCH_TABLE_MIB")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(64);
+    let variant_scale: u32 = env_number("MANCALA_BENCH_DB_SCALE", 3);
+    let variant_table: usize = env_number("MANCALA_BENCH_TABLE_MIB", 64);
     let start = Board::new(rules);
     let threads = mancala::players::solver::default_threads();
     let (mut analyses, mut eighteen, mut solves) = (Vec::new(), Vec::new(), Vec::new());
@@ -525,15 +518,9 @@ fn analysis_against_solve(seeds: usize, memory: usize) {
 /// A round played as a person plays it against `greedy`, analysed as it
 /// is played (see the module docs): `seeds` per pit.
 fn live_analysis(seeds: usize) {
-    let var = |name: &str, default: u64| {
-        std::env::var(name)
-            .ok()
-            .and_then(|r| r.parse().ok())
-            .unwrap_or(default)
-    };
     let rules = Rules::new(6, seeds).unwrap().with_capture(Capture::Always);
-    let think = Duration::from_millis(var("MANCALA_BENCH_PAUSE_MS", 2000));
-    let round = var("MANCALA_BENCH_ROUND", 1);
+    let think = Duration::from_millis(env_number("MANCALA_BENCH_PAUSE_MS", 2000));
+    let round: u64 = env_number("MANCALA_BENCH_ROUND", 1);
     // the full screen's default speed
     let per_seed = Duration::from_millis(150);
     // a person who plays well enough to keep the round even (the hard

@@ -383,6 +383,7 @@ fn follow(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::tests::analysed as from_scratch;
     use crate::rules::{Board, Capture, Rules, Side};
 
     /// A round of `rules` of varied moves: pits taken in turn from a
@@ -400,18 +401,6 @@ mod tests {
             moves.push(pit);
         }
         moves
-    }
-
-    fn from_scratch(rules: Rules, moves: &[Pit]) -> Analysis {
-        Analyst::new()
-            .round(
-                rules,
-                Side::South,
-                moves,
-                &PositionBudget::default(),
-                |_, _| {},
-            )
-            .unwrap()
     }
 
     #[test]

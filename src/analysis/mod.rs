@@ -939,6 +939,20 @@ mod tests {
     use crate::rules::Capture;
     use crate::rules::oware::{OwareRound, OwareRules};
 
+    /// The analysis of the round of `rules` South starts with `moves`, every
+    /// position proven (the live analysis's tests' reference too).
+    pub(super) fn analysed(rules: Rules, moves: &[Pit]) -> Analysis {
+        Analyst::new()
+            .round(
+                rules,
+                Side::South,
+                moves,
+                &PositionBudget::default(),
+                |_, _| {},
+            )
+            .unwrap()
+    }
+
     /// The value of `board` for its side to move by plain minimax over the
     /// whole game tree (no pruning; positions already valued are looked up,
     /// so that Kalah(4,3) takes a moment): the test's own referee.
@@ -1224,15 +1238,7 @@ mod tests {
         let solved = solver.solve(&off, &Limits::none()).unwrap();
         let i = moves.len();
         moves.push(solved.best[0]);
-        let analysis = Analyst::new()
-            .round(
-                rules,
-                Side::South,
-                &moves,
-                &PositionBudget::default(),
-                |_, _| {},
-            )
-            .unwrap();
+        let analysis = analysed(rules, &moves);
         let m = &analysis.moves[i];
         // valued from the book, without a search: the move played the one
         // best move named
@@ -1286,15 +1292,7 @@ mod tests {
             let seen = &mut TestMap::default();
             for choices in [&[0usize, 3, 1][..], &[2, 2, 0, 1], &[5, 1]] {
                 let moves = round_of(rules, choices);
-                let analysis = Analyst::new()
-                    .round(
-                        rules,
-                        Side::South,
-                        &moves,
-                        &PositionBudget::default(),
-                        |_, _| {},
-                    )
-                    .unwrap();
+                let analysis = analysed(rules, &moves);
                 assert!(analysis.exact());
                 assert_eq!(analysis.moves.len(), moves.len());
                 let mut board = Board::new(rules);
