@@ -6,7 +6,7 @@
 //! - `values-NN.bin`, what a game reads and probes: the magic
 //!   `OWVALUE1`, the count (one byte), its positions and its valued
 //!   positions (eight bytes each, little-endian), each valued position's
-//!   rank and value ([`Values::entry_bytes`]: nine bytes; nearly every
+//!   rank and value ([`CountValues::entry_bytes`]: nine bytes; nearly every
 //!   position depends on repetition and has none), and a checksum;
 //! - `seeds-NN.bin`, what the next counts are built from: the magic
 //!   `OWLEVEL1`, the count, its positions, both bounds of every position
@@ -37,7 +37,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::files::{self, Follow};
-use crate::players::oware::endgame::{ENTRY_BYTES, MAX_DB_SEEDS, Values, checksum, positions};
+use crate::players::oware::endgame::{CountValues, ENTRY_BYTES, MAX_DB_SEEDS, checksum, positions};
 use crate::players::oware::{Builder, EndgameShelf, OwareEndgame, shelf};
 
 /// The folder, in the data directory, of the database's files.
@@ -123,7 +123,7 @@ pub fn level_file(n: usize, bounds: &[u8]) -> Vec<u8> {
 
 /// The values file of count `n` holding `values`.
 #[must_use]
-pub fn values_file(values: &Values) -> Vec<u8> {
+pub fn values_file(values: &CountValues) -> Vec<u8> {
     let n = values.seeds();
     file_of(
         VALUES_MAGIC,
@@ -184,17 +184,17 @@ pub fn level_bounds(n: usize, bytes: &[u8]) -> Result<&[u8], String> {
 ///
 /// # Errors
 /// The header, the length, the checksum or an entry is not right.
-pub fn level_values(n: usize, bytes: &[u8]) -> Result<Values, String> {
+pub fn level_values(n: usize, bytes: &[u8]) -> Result<CountValues, String> {
     let body = checked_body(VALUES_MAGIC, n, bytes, |valued| {
         let entries = valued.checked_mul(ENTRY_BYTES as u64)?;
         (VALUES_HEADER as u64 + 8).checked_add(entries)
     })?;
-    Values::from_entry_bytes(n, &body[8..]).map_err(|e| e.0)
+    CountValues::from_entry_bytes(n, &body[8..]).map_err(|e| e.0)
 }
 
 /// Count `n`'s values file in `dir`: `Ok(None)` when there is none, what
 /// is wrong with it when it is refused.
-fn read_values(dir: &Path, n: usize) -> Result<Option<Values>, String> {
+fn read_values(dir: &Path, n: usize) -> Result<Option<CountValues>, String> {
     let cap = VALUES_HEADER as u64 + ENTRY_BYTES as u64 * positions(n).min(MOST_VALUED) + 8;
     match files::read_bytes(&values_path(dir, n), cap, Follow::Never) {
         Err(files::ReadError::NotFound) => Ok(None),
@@ -225,12 +225,10 @@ fn read_level(dir: &Path, n: usize, builder: &mut Builder) -> bool {
 /// Count `n`'s values as kept in `dir`: its values file, else (a folder
 /// grown before values files were kept) its bounds file's; `Ok(None)`
 /// when neither is there, what is wrong when the values file is refused.
-fn kept_count(dir: &Path, n: usize) -> Result<Option<Values>, String> {
+fn kept_count(dir: &Path, n: usize) -> Result<Option<CountValues>, String> {
     match read_values(dir, n) {
-        Ok(None) => {
-            Ok(read_bounds(dir, n)
-                .and_then(|file| Values::from_level_bytes(n, bounds_of(&file)).ok()))
-        }
+        Ok(None) => Ok(read_bounds(dir, n)
+            .and_then(|file| CountValues::from_level_bytes(n, bounds_of(&file)).ok())),
         other => other,
     }
 }
@@ -289,7 +287,7 @@ fn write_bounds(dir: &Path, n: usize, builder: &Builder) -> bool {
 }
 
 /// Writes `values`' file into `dir`; whether it is there.
-fn write_values(dir: &Path, values: &Values) -> bool {
+fn write_values(dir: &Path, values: &CountValues) -> bool {
     files::write_atomic_bytes(&values_path(dir, values.seeds()), &values_file(values)).is_ok()
 }
 
@@ -305,7 +303,7 @@ pub fn grow(dir: Option<&Path>, upto: usize, mut show: impl FnMut(&OwareEndgame)
     if let Some(dir) = dir {
         files::remove_leftovers(dir);
     }
-    let mut counts: Vec<Arc<Values>> = Vec::new();
+    let mut counts: Vec<Arc<CountValues>> = Vec::new();
     // The bounds of the counts below, made only when a count must be built.
     let mut builder: Option<Builder> = None;
     let mut how = Vec::new();
@@ -314,7 +312,8 @@ pub fn grow(dir: Option<&Path>, upto: usize, mut show: impl FnMut(&OwareEndgame)
         let kept = dir.and_then(|dir| match read_values(dir, n) {
             Ok(Some(values)) => Some((values, Grown::Read)),
             _ => {
-                let values = Values::from_level_bytes(n, bounds_of(&read_bounds(dir, n)?)).ok()?;
+                let values =
+                    CountValues::from_level_bytes(n, bounds_of(&read_bounds(dir, n)?)).ok()?;
                 let written = write_values(dir, &values);
                 Some((
                     values,

@@ -1,11 +1,11 @@
 //! Oware's endgame database: the exact value of every position with at most
 //! `N` seeds on the board, by retrograde analysis (RULES.md §7.9): kept
-//! as the values of the few positions that have one ([`Values`]).
+//! as the values of the few positions that have one ([`CountValues`]).
 //!
 //! A position is the twelve houses with the mover's row first (a position
 //! with North to move is turned round), indexed by its rank among the
 //! ways to share its `n` seeds between twelve houses (the combinatorial
-//! number system: `C(n + 11, 11)` positions with `n` seeds). Values are
+//! number system: `C(n + 11, 11)` positions with `n` seeds). CountValues are
 //! those of the round played out ([`OwareBoard::played_out`]): what the
 //! mover captures from here on, the final sweep included, minus what the
 //! opponent does.
@@ -156,7 +156,7 @@ fn turn_round(houses: &mut [u16; 2 * HOUSES]) {
 pub struct OwareEndgame {
     // Shared, so that a database grown by a count shares the counts below
     // with the one before it.
-    tables: Vec<Arc<Values>>,
+    tables: Vec<Arc<CountValues>>,
 }
 
 /// The values of one seed count: only its positions that have one (the
@@ -166,7 +166,7 @@ pub struct OwareEndgame {
 /// this holds about 16 bytes a valued position where a byte a position
 /// would hold the same marker 99.97 % of the time.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Values {
+pub struct CountValues {
     seeds: usize,
     /// `rank << 8 | value byte`, or [`EMPTY`]; a power of two long, at
     /// most half full, so that a miss (the usual probe) stops soon.
@@ -174,26 +174,26 @@ pub struct Values {
     valued: u64,
 }
 
-/// A slot of [`Values`] holding nothing (no rank reaches `2^56`).
+/// A slot of [`CountValues`] holding nothing (no rank reaches `2^56`).
 const EMPTY: u64 = u64::MAX;
 
 /// The bytes of one valued position in a count's file
-/// ([`Values::entry_bytes`]): its rank (eight bytes, little-endian) and
+/// ([`CountValues::entry_bytes`]): its rank (eight bytes, little-endian) and
 /// its value (an `i8`).
 pub const ENTRY_BYTES: usize = 9;
 
-impl Values {
+impl CountValues {
     /// The values of count `seeds` from its valued positions, by rank.
-    fn new(seeds: usize, valued: &[(u64, i8)]) -> Values {
+    fn new(seeds: usize, valued: &[(u64, i8)]) -> CountValues {
         let len = (2 * valued.len()).next_power_of_two().max(2);
-        let mut values = Values {
+        let mut values = CountValues {
             seeds,
             slots: vec![EMPTY; len].into_boxed_slice(),
             valued: valued.len() as u64,
         };
         let mask = len - 1;
         for &(rank, value) in valued {
-            let mut i = Values::slot(rank, mask);
+            let mut i = CountValues::slot(rank, mask);
             while values.slots[i] != EMPTY {
                 i = (i + 1) & mask;
             }
@@ -213,7 +213,7 @@ impl Values {
     #[must_use]
     pub fn get(&self, rank: u64) -> Option<i8> {
         let mask = self.slots.len() - 1;
-        let mut i = Values::slot(rank, mask);
+        let mut i = CountValues::slot(rank, mask);
         loop {
             let slot = self.slots[i];
             if slot == EMPTY {
@@ -266,14 +266,14 @@ impl Values {
             .collect()
     }
 
-    /// Count `seeds`'s values from `bytes` as [`Values::entry_bytes`]
+    /// Count `seeds`'s values from `bytes` as [`CountValues::entry_bytes`]
     /// gave them (read back from a file, so untrusted): every rank a
     /// position of the count, in increasing order, every value one the
     /// count's seeds allow.
     ///
     /// # Errors
     /// [`EndgameFileError`] saying what is wrong.
-    pub fn from_entry_bytes(seeds: usize, bytes: &[u8]) -> Result<Values, EndgameFileError> {
+    pub fn from_entry_bytes(seeds: usize, bytes: &[u8]) -> Result<CountValues, EndgameFileError> {
         if seeds > MAX_DB_SEEDS || bytes.len() % ENTRY_BYTES != 0 {
             return Err(EndgameFileError("wrong length".to_string()));
         }
@@ -291,7 +291,7 @@ impl Values {
             }
             valued.push((rank, value));
         }
-        Ok(Values::new(seeds, &valued))
+        Ok(CountValues::new(seeds, &valued))
     }
 
     /// Count `seeds`'s values from both bounds of its positions as
@@ -301,20 +301,20 @@ impl Values {
     ///
     /// # Errors
     /// [`EndgameFileError`] saying what is wrong.
-    pub fn from_level_bytes(seeds: usize, bytes: &[u8]) -> Result<Values, EndgameFileError> {
+    pub fn from_level_bytes(seeds: usize, bytes: &[u8]) -> Result<CountValues, EndgameFileError> {
         let level = parse_level(seeds, bytes)?;
-        Ok(Values::of_level(seeds, &level))
+        Ok(CountValues::of_level(seeds, &level))
     }
 
     /// The values of a count built: where both bounds meet.
-    fn of_level(seeds: usize, level: &[Bounds]) -> Values {
+    fn of_level(seeds: usize, level: &[Bounds]) -> CountValues {
         let valued: Vec<(u64, i8)> = level
             .iter()
             .enumerate()
             .filter(|(_, b)| b.lo == b.hi)
             .map(|(rank, b)| (rank as u64, b.lo))
             .collect();
-        Values::new(seeds, &valued)
+        CountValues::new(seeds, &valued)
     }
 }
 
@@ -376,7 +376,7 @@ fn to_i8(v: i16) -> i8 {
 pub struct Builder {
     levels: Vec<Vec<Bounds>>,
     /// Each count's values (see [`Builder::database`]).
-    tables: Vec<Arc<Values>>,
+    tables: Vec<Arc<CountValues>>,
 }
 
 impl Builder {
@@ -578,7 +578,7 @@ impl Builder {
     /// Keeps `level` as the next count built; how many of its positions
     /// depend on repetition.
     fn push(&mut self, level: Vec<Bounds>) -> u64 {
-        let values = Values::of_level(self.levels.len(), &level);
+        let values = CountValues::of_level(self.levels.len(), &level);
         let repetition = level.len() as u64 - values.valued();
         self.levels.push(level);
         self.tables.push(Arc::new(values));
@@ -587,7 +587,7 @@ impl Builder {
 
     /// The values of count `n` (built).
     #[must_use]
-    pub fn values(&self, n: usize) -> Option<Arc<Values>> {
+    pub fn values(&self, n: usize) -> Option<Arc<CountValues>> {
         self.tables.get(n).cloned()
     }
 
@@ -706,7 +706,7 @@ impl OwareEndgame {
     ///
     /// # Errors
     /// A count out of its place.
-    pub fn from_counts(counts: Vec<Arc<Values>>) -> Result<OwareEndgame, EndgameFileError> {
+    pub fn from_counts(counts: Vec<Arc<CountValues>>) -> Result<OwareEndgame, EndgameFileError> {
         if counts.iter().enumerate().any(|(n, v)| v.seeds() != n) {
             return Err(EndgameFileError("a seed count out of place".to_string()));
         }
@@ -800,7 +800,7 @@ impl OwareEndgame {
                 }
                 valued.push((rank as u64, value as i8));
             }
-            tables.push(Arc::new(Values::new(n, &valued)));
+            tables.push(Arc::new(CountValues::new(n, &valued)));
             at += len;
         }
         Ok(OwareEndgame { tables })
@@ -832,9 +832,15 @@ mod tests {
             let values = builder.values(n).unwrap();
             let bytes = values.entry_bytes();
             assert_eq!(bytes.len() as u64, values.valued() * ENTRY_BYTES as u64);
-            assert_eq!(Values::from_entry_bytes(n, &bytes).as_ref(), Ok(&*values));
+            assert_eq!(
+                CountValues::from_entry_bytes(n, &bytes).as_ref(),
+                Ok(&*values)
+            );
             let bounds = builder.level_bytes(n).unwrap();
-            assert_eq!(Values::from_level_bytes(n, &bounds).as_ref(), Ok(&*values));
+            assert_eq!(
+                CountValues::from_level_bytes(n, &bounds).as_ref(),
+                Ok(&*values)
+            );
             for rank in 0..positions(n) {
                 let b = &bounds[2 * rank as usize..2 * rank as usize + 2];
                 let want = (b[0] == b[1]).then_some(b[0] as i8);
@@ -852,7 +858,7 @@ mod tests {
         let last = past.len() - ENTRY_BYTES;
         past[last..last + 8].copy_from_slice(&positions(7).to_le_bytes());
         for bad in [swapped, too_big, past, bytes[..bytes.len() - 1].to_vec()] {
-            assert!(Values::from_entry_bytes(7, &bad).is_err());
+            assert!(CountValues::from_entry_bytes(7, &bad).is_err());
         }
     }
 
