@@ -100,37 +100,46 @@ pub fn values_path(dir: &Path, n: usize) -> PathBuf {
     dir.join(format!("values-{n:02}.bin"))
 }
 
-/// `body` after a header of `magic`, count `n` and `fields`, then the
-/// checksum.
-fn file_of(magic: &[u8; 8], n: usize, fields: &[u64], body: &[u8]) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(magic.len() + 1 + 8 * fields.len() + body.len() + 8);
-    bytes.extend_from_slice(magic);
+/// A file of `magic`, count `n` and `fields`, its body added by `body`
+/// (false: none), then the checksum.
+fn file_of(
+    magic: &[u8; 8],
+    n: usize,
+    fields: &[u64],
+    body: impl FnOnce(&mut Vec<u8>) -> bool,
+) -> Option<Vec<u8>> {
+    let mut bytes = magic.to_vec();
     bytes.push(n as u8);
     for field in fields {
         bytes.extend_from_slice(&field.to_le_bytes());
     }
-    bytes.extend_from_slice(body);
+    if !body(&mut bytes) {
+        return None;
+    }
     let sum = checksum(&bytes);
     bytes.extend_from_slice(&sum.to_le_bytes());
-    bytes
+    Some(bytes)
 }
 
 /// The bounds file of count `n` holding `bounds` ([`Builder::level_bytes`]).
 #[must_use]
 pub fn level_file(n: usize, bounds: &[u8]) -> Vec<u8> {
-    file_of(MAGIC, n, &[positions(n)], bounds)
+    file_of(MAGIC, n, &[positions(n)], |bytes| {
+        bytes.extend_from_slice(bounds);
+        true
+    })
+    .expect("a body")
 }
 
 /// The values file of count `n` holding `values`.
 #[must_use]
 pub fn values_file(values: &CountValues) -> Vec<u8> {
     let n = values.seeds();
-    file_of(
-        VALUES_MAGIC,
-        n,
-        &[positions(n), values.valued()],
-        &values.entry_bytes(),
-    )
+    file_of(VALUES_MAGIC, n, &[positions(n), values.valued()], |bytes| {
+        bytes.extend_from_slice(&values.entry_bytes());
+        true
+    })
+    .expect("a body")
 }
 
 /// The length of count `n`'s bounds file.
@@ -280,10 +289,12 @@ pub enum Grown {
 /// Writes count `n`'s bounds from `builder` into `dir` (not for
 /// [`MOST`]: nothing is built from it); whether it is there.
 fn write_bounds(dir: &Path, n: usize, builder: &Builder) -> bool {
+    // The file made with the bounds in place: no copy of them first.
     n >= MOST
-        || builder.level_bytes(n).is_some_and(|bounds| {
-            files::write_atomic_bytes(&level_path(dir, n), &level_file(n, &bounds)).is_ok()
+        || file_of(MAGIC, n, &[positions(n)], |bytes| {
+            builder.extend_level_bytes(n, bytes)
         })
+        .is_some_and(|file| files::write_atomic_bytes(&level_path(dir, n), &file).is_ok())
 }
 
 /// Writes `values`' file into `dir`; whether it is there.

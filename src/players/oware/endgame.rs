@@ -596,13 +596,19 @@ impl Builder {
     /// counts are built from, for keeping on disk.
     #[must_use]
     pub fn level_bytes(&self, n: usize) -> Option<Vec<u8>> {
-        let level = self.levels.get(n)?;
-        Some(
-            level
-                .iter()
-                .flat_map(|b| [b.lo as u8, b.hi as u8])
-                .collect(),
-        )
+        let mut bytes = Vec::new();
+        self.extend_level_bytes(n, &mut bytes).then_some(bytes)
+    }
+
+    /// [`Builder::level_bytes`] added to `bytes` (no copy of them made
+    /// first: count 23's are 572 MB); false when count `n` is not built.
+    pub fn extend_level_bytes(&self, n: usize, bytes: &mut Vec<u8>) -> bool {
+        let Some(level) = self.levels.get(n) else {
+            return false;
+        };
+        bytes.reserve(2 * level.len());
+        bytes.extend(level.iter().flat_map(|b| [b.lo as u8, b.hi as u8]));
+        true
     }
 
     /// Takes `bytes` (as [`Builder::level_bytes`] gave them, read back from
