@@ -163,13 +163,14 @@ pub struct OwareEndgame {
 /// others depend on repetition, [`REPETITION`]), in a table of open
 /// addressing keyed by rank. Nearly every position depends on repetition
 /// (all but 126,637 of count 24's 417,225,900: docs/PERFORMANCE.md), so
-/// this holds about 16 bytes a valued position where a byte a position
+/// this holds 32 to 64 bytes a valued position where a byte a position
 /// would hold the same marker 99.97 % of the time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CountValues {
     seeds: usize,
     /// `rank << 8 | value byte`, or [`EMPTY`]; a power of two long, at
-    /// most half full, so that a miss (the usual probe) stops soon.
+    /// most a quarter full, so that a miss (the usual probe) stops soon
+    /// (half full, a probe took 1.2 times as long: docs/PERFORMANCE.md).
     slots: Box<[u64]>,
     valued: u64,
 }
@@ -185,7 +186,7 @@ pub const ENTRY_BYTES: usize = 9;
 impl CountValues {
     /// The values of count `seeds` from its valued positions, by rank.
     fn new(seeds: usize, valued: &[(u64, i8)]) -> CountValues {
-        let len = (2 * valued.len()).next_power_of_two().max(2);
+        let len = (4 * valued.len()).next_power_of_two().max(2);
         let mut values = CountValues {
             seeds,
             slots: vec![EMPTY; len].into_boxed_slice(),
