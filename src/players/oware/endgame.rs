@@ -275,7 +275,7 @@ impl CountValues {
     /// # Errors
     /// [`EndgameFileError`] saying what is wrong.
     pub fn from_entry_bytes(seeds: usize, bytes: &[u8]) -> Result<CountValues, EndgameFileError> {
-        if seeds > MAX_DB_SEEDS || bytes.len() % ENTRY_BYTES != 0 {
+        if seeds > MAX_DB_SEEDS || !bytes.len().is_multiple_of(ENTRY_BYTES) {
             return Err(EndgameFileError("wrong length".to_string()));
         }
         let mut valued = Vec::with_capacity(bytes.len() / ENTRY_BYTES);
