@@ -12,7 +12,7 @@
 //! endgame database, then a search of the whole opening: tens of seconds
 //! on a busy machine), so its fair starts are proven once, as the opening
 //! book is: `fair_starts.txt`, written by `cargo run --profile fast
-//! --example fair_starts`, lists proven draws for both capture rules, and
+//! -p mancala-benches --example fair_starts`, lists proven draws for both capture rules, and
 //! [`deal`] picks one of them by the seed. The tests prove the listed
 //! positions again with the solver.
 

@@ -2,7 +2,7 @@
 //! them.
 //!
 //! The table ([`table`]) is the checked-in output of one command, `cargo run
-//! --profile fast --example ladder` (see docs/PERFORMANCE.md): a
+//! --profile fast -p mancala-benches --example ladder` (see docs/PERFORMANCE.md): a
 //! round-robin arena of every level against every other on Kalah(6,4) with
 //! both capture rules, fitted by [`fit`]. Nothing here is set by hand.
 

@@ -11,7 +11,8 @@ use mancala::players::PlayerKind;
 use mancala::rules::{NoTrace, Rules};
 use mancala::session::Session;
 use mancala::store::Keeper;
-use proptest::prelude::*;
+
+use crate::common::cases::{Rng, any_char, any_string, byte, for_all, int, list, one_of};
 
 /// The host's match after `moves` moves (each side's first legal pit),
 /// kept nowhere.
@@ -35,47 +36,79 @@ fn hosted(moves: usize) -> Hosted {
     Hosted::new(m, Keeper::new(None), false)
 }
 
-fn to_host() -> impl Strategy<Value = ToHost> {
-    let at = (0u32..4, 0u32..12).prop_map(|(round, ply)| At { round, ply });
-    prop_oneof![
-        ".{0,40}".prop_map(|name| ToHost::Join {
-            name,
-            seat_key: None
-        }),
-        (at.clone(), any::<char>()).prop_map(|(at, pit)| ToHost::Move { at, pit }),
-        (at.clone(), proptest::char::range('a', 'j'))
-            .prop_map(|(at, pit)| ToHost::Move { at, pit }),
-        at.clone().prop_map(|at| ToHost::Undo { at }),
-        (at, any::<bool>()).prop_map(|(at, yes)| ToHost::UndoAnswer { at, yes }),
-        any::<bool>().prop_map(|yes| ToHost::Again { yes }),
-        Just(ToHost::Ping),
-        Just(ToHost::Leave),
-    ]
+fn to_host(rng: &mut Rng) -> ToHost {
+    let at = |rng: &mut Rng| At {
+        round: int(rng, 0, 3) as u32,
+        ply: int(rng, 0, 11) as u32,
+    };
+    match rng.below(8) {
+        0 => ToHost::Join {
+            name: any_string(rng, 0, 40),
+            seat_key: None,
+        },
+        1 => ToHost::Move {
+            at: at(rng),
+            pit: any_char(rng),
+        },
+        2 => ToHost::Move {
+            at: at(rng),
+            pit: one_of(rng, &['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j']),
+        },
+        3 => ToHost::Undo { at: at(rng) },
+        4 => ToHost::UndoAnswer {
+            at: at(rng),
+            yes: rng.coin(),
+        },
+        5 => ToHost::Again { yes: rng.coin() },
+        6 => ToHost::Ping,
+        _ => ToHost::Leave,
+    }
 }
 
-proptest! {
-    // XorShift: the default ChaCha, unoptimised in the tests' profile,
-    // took most of these tests' time.
-    #![proptest_config(ProptestConfig {
-        cases: 512,
-        rng_algorithm: proptest::test_runner::RngAlgorithm::XorShift,
-        ..ProptestConfig::default()
-    })]
+/// Cases for each property.
+const CASES: u64 = 512;
 
-    #[test]
-    fn arbitrary_bytes_never_panic_a_decoder(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
-        let _ = decode::<ToHost>(&bytes);
-        let _ = decode::<ToJoiner>(&bytes);
-        let _ = decode::<Hello>(&bytes);
-        let mut input = &bytes[..];
-        while read_frame(&mut input).is_ok() {}
-    }
+#[test]
+fn arbitrary_bytes_never_panic_a_decoder() {
+    for_all(
+        CASES,
+        |rng| list(rng, 0, 599, byte),
+        |bytes| {
+            let _ = decode::<ToHost>(&bytes);
+            let _ = decode::<ToJoiner>(&bytes);
+            let _ = decode::<Hello>(&bytes);
+            let mut input = &bytes[..];
+            while read_frame(&mut input).is_ok() {}
+        },
+    );
+}
 
-    #[test]
-    fn json_shaped_noise_never_panics_a_decoder(
-        kind in "(join|move|undo|undo-answer|again|ping|leave|welcome|moved|took-back|asked|next-round|move-refused|error)",
-        body in "[ -~]{0,80}",
-    ) {
+#[test]
+fn json_shaped_noise_never_panics_a_decoder() {
+    const KINDS: [&str; 14] = [
+        "join",
+        "move",
+        "undo",
+        "undo-answer",
+        "again",
+        "ping",
+        "leave",
+        "welcome",
+        "moved",
+        "took-back",
+        "asked",
+        "next-round",
+        "move-refused",
+        "error",
+    ];
+    let printable = |rng: &mut Rng| char::from(b' ' + int(rng, 0, 94) as u8);
+    let draw = |rng: &mut Rng| {
+        (
+            one_of(rng, &KINDS),
+            list(rng, 0, 80, printable).into_iter().collect::<String>(),
+        )
+    };
+    for_all(CASES, draw, |(kind, body)| {
         let text = format!("{{\"type\":\"{kind}\",{body}}}");
         let _ = decode::<ToHost>(text.as_bytes());
         if let Ok(message) = decode::<ToJoiner>(text.as_bytes()) {
@@ -83,46 +116,77 @@ proptest! {
             let mut session = Session::following(m, Keeper::new(None));
             let _ = Follower::default().follow(&mut session, message);
         }
-    }
+    });
+}
 
-    #[test]
-    fn a_refused_message_never_changes_the_hosts_match(
-        played in 0usize..6,
-        messages in proptest::collection::vec(to_host(), 1..8),
-    ) {
-        let mut h = hosted(played);
-        for message in messages {
-            let state = |h: &Hosted| {
-                let m = h.current();
-                (*m.board(), m.moves().to_vec(), *m.tally(), m.round())
-            };
-            let before = state(&h);
-            if h.remote(message.clone()).is_err() {
-                prop_assert_eq!(&before, &state(&h), "{:?}", message);
+#[test]
+fn a_refused_message_never_changes_the_hosts_match() {
+    for_all(
+        CASES,
+        |rng| (int(rng, 0, 5), list(rng, 1, 7, to_host)),
+        |(played, messages)| {
+            let mut h = hosted(played);
+            for message in messages {
+                let state = |h: &Hosted| {
+                    let m = h.current();
+                    (*m.board(), m.moves().to_vec(), *m.tally(), m.round())
+                };
+                let before = state(&h);
+                if h.remote(message.clone()).is_err() {
+                    assert_eq!(&before, &state(&h), "{message:?}");
+                }
+                // Nothing is kept unsaved here: the joiner is told of all.
+                assert!(!h.is_unsaved());
             }
-            // Nothing is kept unsaved here: the joiner is told of all.
-            prop_assert!(!h.is_unsaved());
-        }
-    }
+        },
+    );
+}
 
-    #[test]
-    fn arbitrary_snapshots_are_checked_not_trusted(
-        pits in any::<u8>(), seeds in any::<u8>(),
-        names in proptest::array::uniform2(".{0,40}"),
-        round in any::<u32>(), moves in "[a-z,]{0,40}",
-        earlier in proptest::array::uniform3(any::<u32>()),
-        game in "(kalah|oware|[a-z]{0,8})",
-        pie_rule in any::<bool>(), swapped in proptest::option::of(0u32..50),
-    ) {
-        let snapshot = Snapshot {
-            game, pits, seeds,
-            capture: "always".into(), sowing: "single".into(), sweep: "owner".into(),
-            first: "alternate".into(), names, round,
-            starter: mancala::rules::Side::South, earlier, moves, pie_rule, swapped,
+#[test]
+fn arbitrary_snapshots_are_checked_not_trusted() {
+    let draw = |rng: &mut Rng| {
+        let game = match rng.below(3) {
+            0 => "kalah".to_string(),
+            1 => "oware".to_string(),
+            _ => list(rng, 0, 8, |rng| char::from(b'a' + int(rng, 0, 25) as u8))
+                .into_iter()
+                .collect(),
         };
-        if let Ok(m) = snapshot.to_match() {
-            prop_assert!(m.rules().pits() == usize::from(pits));
-            prop_assert!(!m.name(mancala::rules::Side::North).chars().any(char::is_control));
+        let letter_or_comma = |rng: &mut Rng| match rng.below(27) {
+            26 => ',',
+            k => char::from(b'a' + k as u8),
+        };
+        let moves = list(rng, 0, 40, letter_or_comma).into_iter().collect();
+        Snapshot {
+            game,
+            pits: byte(rng),
+            seeds: byte(rng),
+            capture: "always".into(),
+            sowing: "single".into(),
+            sweep: "owner".into(),
+            first: "alternate".into(),
+            names: [any_string(rng, 0, 40), any_string(rng, 0, 40)],
+            round: rng.next_u64() as u32,
+            starter: mancala::rules::Side::South,
+            earlier: [
+                rng.next_u64() as u32,
+                rng.next_u64() as u32,
+                rng.next_u64() as u32,
+            ],
+            moves,
+            pie_rule: rng.coin(),
+            swapped: rng.coin().then(|| int(rng, 0, 49) as u32),
         }
-    }
+    };
+    for_all(CASES, draw, |snapshot| {
+        let pits = snapshot.pits;
+        if let Ok(m) = snapshot.to_match() {
+            assert!(m.rules().pits() == usize::from(pits));
+            assert!(
+                !m.name(mancala::rules::Side::North)
+                    .chars()
+                    .any(char::is_control)
+            );
+        }
+    });
 }

@@ -1,6 +1,6 @@
 //! Measures the ladder of computer levels and writes its table.
 //!
-//! `cargo run --profile fast --example ladder -- --rounds 24 > /tmp/ladder.md`
+//! `cargo run --profile fast -p mancala-benches --example ladder -- --rounds 24 > /tmp/ladder.md`
 //!
 //! A round-robin arena: every level of `level:N` against every other, on
 //! Kalah(6,4) with capture always and capture nonempty, `--rounds` rounds
@@ -276,7 +276,7 @@ fn main() {
         })
         .collect();
     let mut command = format!(
-        "cargo run --profile fast --example ladder -- --rounds {} --analysed {} --seed {}",
+        "cargo run --profile fast -p mancala-benches --example ladder -- --rounds {} --analysed {} --seed {}",
         o.rounds, o.analysed, o.seed
     );
     if o.pairs < MAX_LEVEL {

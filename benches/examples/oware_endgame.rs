@@ -3,7 +3,7 @@
 //! positions valued, wall seconds for the count and in all, and the
 //! process's CPU seconds for the count (Linux: `/proc/self/schedstat`;
 //! `-` elsewhere):
-//! `cargo run --profile fast --example oware_endgame -- 16 [FILE]`.
+//! `cargo run --profile fast -p mancala-benches --example oware_endgame -- 16 [FILE]`.
 
 use std::time::Instant;
 

@@ -1,5 +1,5 @@
 //! Perft of Oware (Abapa) from the start, with the time each depth took:
-//! `cargo run --profile fast --example oware_perft -- 11`.
+//! `cargo run --profile fast -p mancala-benches --example oware_perft -- 11`.
 
 use std::time::Instant;
 

@@ -4,7 +4,7 @@
 //! prints, for N = 12, 18 and 24, how many rounds ever reach a position
 //! with at most N seeds on the board before they end, the median ply at
 //! which they do, and the share of all the rounds' positions with at most
-//! N seeds: `cargo run --profile fast --example oware_reach -- [ROUNDS]
+//! N seeds: `cargo run --profile fast -p mancala-benches --example oware_reach -- [ROUNDS]
 //! [NODES]` (40 and 50,000 by default; figures in docs/PERFORMANCE.md).
 
 use std::sync::Arc;

@@ -1,6 +1,6 @@
 //! Measures how long `perfect` keeps a person waiting on Kalah(6,4).
 //!
-//! `cargo run --release --example ponder_latency -- GAMES PACE_MS [south|north|both] [person|computer|game] [TABLE_MIB]`
+//! `cargo run --release -p mancala-benches --example ponder_latency -- GAMES PACE_MS [south|north|both] [person|computer|game] [TABLE_MIB]`
 //!
 //! Plays GAMES games for each capture rule and each seat: a fresh `perfect`
 //! (thinking on the opponent's time, as against a person) against random

@@ -1,6 +1,6 @@
 //! Generates `perfect`'s opening book with the project's own solver.
 //!
-//! `cargo run --release --example make_book > src/players/solver/book.txt`
+//! `cargo run --release -p mancala-benches --example make_book > src/players/solver/book.txt`
 //!
 //! For 6-pit boards under both capture rules, and for `perfect` in either
 //! seat, it walks every position `perfect` can meet in its first plies
