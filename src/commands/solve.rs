@@ -169,7 +169,7 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
 /// minus what the opponent does: exact when `exact` (every line the
 /// search rests on ends, or reaches the endgame database of positions
 /// with at most `K` seeds on the board: 6, or as many as the database
-/// kept in the data directory holds), else the search's estimate after
+/// kept in the data directory holds, up to `--oware-db`), else the search's estimate after
 /// `--think` milliseconds (2000 by default), with `bounds` that always
 /// hold (the seeds on the board).
 ///
