@@ -52,8 +52,8 @@ fn solve(scratch: &Scratch, extra: &[&str]) -> (u64, String) {
         "solve",
         "--from",
         "oware S:2,1,1,0,0,0:20 N:1,1,1,1,0,1:20 south",
-        "--think",
-        "200",
+        "--nodes",
+        "2000",
     ];
     args.extend_from_slice(extra);
     let out = common::program::run(&scratch.data(), &scratch.config(), &args, "");
@@ -111,7 +111,7 @@ fn the_first_oware_game_keeps_the_database_and_a_damaged_count_is_built_again() 
     game.wait_for("the first board", |out| out.contains("Alice"));
     // Count 9 takes a fraction of a second: had the game gone on, it
     // would be there.
-    std::thread::sleep(Duration::from_millis(800));
+    std::thread::sleep(Duration::from_millis(500));
     game.kill();
     assert!(!values_path(&dir, 9).exists() && !level_path(&dir, 9).exists());
     for (n, (bounds, values)) in expected.iter().enumerate() {
