@@ -51,7 +51,7 @@ pub const GROW_TO: usize = 18;
 
 /// The most seeds on the board a player may ask the database to be grown
 /// to (`--oware-db`): counts 19 to 24 take about 33 minutes of one core
-/// more, up to 3.4 GB while count 24 builds, and 1.7 GB of files more
+/// more, up to 3.4 GB while count 24 builds, and 1.5 GB of files more
 /// (docs/PERFORMANCE.md).
 pub const MOST: usize = 24;
 
