@@ -16,7 +16,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use mancala::game::{FirstMover, Match, MatchConfig, Seat};
 use mancala::net::code::JoinCode;
 use mancala::net::gate::Tries;
-use mancala::net::hosted::Hosted;
+use mancala::net::hosted::{Hosted, referee};
 use mancala::net::link;
 use mancala::net::message::{At, Snapshot, ToHost, ToJoiner};
 use mancala::net::play::{Followed, Follower};
@@ -66,8 +66,12 @@ fn round_trip(c: &mut Criterion) {
             };
             // The host's session checks the move, plays it (kept
             // nowhere here) and confirms it.
-            let mut hosted = Hosted::new(position(), Keeper::new(None), false);
-            for reply in hosted.remote(message).unwrap().send {
+            let mut session = referee(position(), Keeper::new(None), false);
+            for reply in Hosted::default()
+                .remote(&mut session, message)
+                .unwrap()
+                .send
+            {
                 sender.send(&reply).unwrap();
             }
         }

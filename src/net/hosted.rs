@@ -1,20 +1,22 @@
 //! The host's match: a [`Session`] with the friend at its
 //! [`SeatKind::Network`](crate::session::SeatKind::Network) seat is the
-//! referee. Each message of the joiner becomes a typed command for that
+//! referee ([`referee`]; the host's front end holds it, and the full
+//! screen draws it). Each message of the joiner becomes a typed command for that
 //! seat ([`Session::handle_for`]), so the session checks whose turn it is
 //! and the rules check the move; the session keeps every change with its
 //! [`Keeper`], and the joiner hears of a change only once it is saved
-//! ([`Hosted::tell`]): a move counts once the host has saved it.
+//! ([`Said`]): a move counts once the host has saved it.
 //!
 //! The match's two seats are the host's ([`HOST_SEAT`]) and the joiner's
 //! ([`JOINER_SEAT`]); which side each plays is the match's word
-//! ([`side_of`]): South and North, until the pie rule's swap (`--swap`,
+//! ([`Match::holder`]): South and North, until the pie rule's swap (`--swap`,
 //! RULES.md §5.3) changes them for the rest of the round. The session
 //! asks the swap of whichever seat moves second, on either end, and takes
 //! it from that seat only.
 //!
-//! What only a network match adds lives here beside the session: a
-//! take-back needs the other player's yes, and both answer "Play again?".
+//! What only a network match adds lives here beside the session
+//! ([`Hosted`], handed the session at each call): a take-back needs the
+//! other player's yes, and both answer "Play again?".
 //! Nothing here touches a socket or a screen: what to send and what to
 //! show comes back as [`Said`], for the friend's seat
 //! ([`super::play::FriendSeat`]) to carry out.
@@ -22,30 +24,16 @@
 use std::path::PathBuf;
 
 use super::message::{At, NotNow, OpenQuestion, Snapshot, ToHost, ToJoiner};
-use super::resume::{self, HostNote};
 use crate::game::Match;
 use crate::rules::{MoveError, Outcome, Pit, Side};
 use crate::session::{Asking, Moved, Session, SessionCommand, SessionEvent};
 use crate::store::Keeper;
 
 /// The host's seat: the match's first ([`crate::game::MatchConfig::seats`]),
-/// which plays South until the pie rule's swap ([`side_of`]).
+/// which plays South until the pie rule's swap ([`Match::holder`]).
 pub const HOST_SEAT: Side = Side::South;
 /// The joiner's seat: the match's second, North's until a swap.
 pub const JOINER_SEAT: Side = Side::North;
-
-/// The side `seat` plays in `m`'s round: its own, or the other after the
-/// pie rule's swap (RULES.md §5.3; [`Match::holder`] maps both ways).
-#[must_use]
-pub fn side_of(m: &Match, seat: Side) -> Side {
-    m.holder(seat)
-}
-
-/// The name of the player at `seat` in `m`, whichever side they play.
-#[must_use]
-pub fn name_of(m: &Match, seat: Side) -> &str {
-    m.seat_name(seat)
-}
 
 /// Why the player at `seat` may not take back their last move in `m`
 /// now: the match's own reasons ([`Match::undo_for_refused`]), and, over
@@ -53,7 +41,7 @@ pub fn name_of(m: &Match, seat: Side) -> &str {
 /// swap (the swap is answered once, like "Play again?").
 #[must_use]
 pub fn undo_refused(m: &Match, seat: Side) -> Option<String> {
-    let side = side_of(m, seat);
+    let side = m.holder(seat);
     if let Some(refused) = m.undo_for_refused(side) {
         return Some(refused.message().text);
     }
@@ -85,11 +73,9 @@ pub enum Happening {
         /// Who said no (a seat).
         by: Side,
     },
-    /// Both agreed: side `by`'s last move and the replies to it were taken
-    /// back (a screen's session takes them back too).
+    /// Both agreed: a move and the replies to it were taken back (a
+    /// joiner's session takes them back too).
     Undone {
-        /// Whose move it was (a side): they play again.
-        by: Side,
         /// "Took back 1 move: Alice plays again."
         text: String,
     },
@@ -148,10 +134,7 @@ pub fn happenings(events: Vec<SessionEvent>, m: &Match) -> Vec<Happening> {
                 outcome: m.outcome()?,
                 record: record.clone(),
             },
-            SessionEvent::TookBack(notice, _) => Happening::Undone {
-                by: m.position().to_move(),
-                text: notice.text,
-            },
+            SessionEvent::TookBack(notice, _) => Happening::Undone { text: notice.text },
             SessionEvent::RoundOpened(..) => Happening::NextRound,
             SessionEvent::Swapped(notice) => Happening::Swapped { text: notice.text },
             _ => return None,
@@ -160,16 +143,25 @@ pub fn happenings(events: Vec<SessionEvent>, m: &Match) -> Vec<Happening> {
     events.into_iter().filter_map(happening).collect()
 }
 
+/// The host's session, the referee, of the match `game`, kept by
+/// `keeper`, played with the pie rule when `pie_rule` (`--swap`, RULES.md
+/// §5.3).
+#[must_use]
+pub fn referee(game: Match, keeper: Keeper, pie_rule: bool) -> Session {
+    let mut session = Session::hosting(game, JOINER_SEAT, keeper);
+    session.set_pie_rule(pie_rule);
+    session
+}
+
 /// A message from the joiner that breaks the protocol: the connection
 /// ends with this sentence, and the match is untouched.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation(pub String);
 
-/// The host's match. See the [module docs](self).
+/// What only a network match adds to the host's session (see the
+/// [module docs](self)): each method is handed that session, `s`.
+#[derive(Default)]
 pub struct Hosted {
-    session: Session,
-    /// Why the resume note could not be kept, until it is said.
-    journal_problem: Option<String>,
     /// Each seat's answer to "Play again?".
     again: [Option<bool>; 2],
     /// The seat that asked to take back a move, and where.
@@ -180,68 +172,9 @@ pub struct Hosted {
 }
 
 impl Hosted {
-    /// The host's match `game`, kept by `keeper`, played with the pie
-    /// rule when `pie_rule` (`--swap`, RULES.md §5.3).
-    #[must_use]
-    pub fn new(game: Match, keeper: Keeper, pie_rule: bool) -> Hosted {
-        let mut session = Session::hosting(game, JOINER_SEAT, keeper);
-        session.set_pie_rule(pie_rule);
-        Hosted {
-            session,
-            journal_problem: None,
-            again: [None, None],
-            undo: None,
-            held: Vec::new(),
-        }
-    }
-
-    /// Keeps host `host`'s resume note (see [`super::resume`]) for this
-    /// match.
-    #[must_use]
-    pub fn with_journal(mut self, host: &str, note: &HostNote) -> Hosted {
-        if let Err(e) = resume::store(host, resume::Settings::of(self.current()), note) {
-            self.journal_problem = Some(format!(
-                "the note that offers this match again after a restart could not be kept ({}); the match itself is saved as usual",
-                crate::store::files::words(&e)
-            ));
-        }
-        self
-    }
-
-    /// Why the resume note could not be kept, once.
-    pub fn take_journal_problem(&mut self) -> Option<String> {
-        self.journal_problem.take()
-    }
-
-    /// The match as the host's session holds it: the round just finished
-    /// while "Play again?" is asked (ahead of what the joiner was told
-    /// while a change waits for its save).
-    #[must_use]
-    pub fn current(&self) -> &Match {
-        self.session.current()
-    }
-
-    /// Whether the match is over for good.
-    #[must_use]
-    pub fn is_finished(&self) -> bool {
-        self.session.asking() == Asking::Over
-    }
-
-    /// Whether a change waits for its save before the joiner hears of it.
-    #[must_use]
-    pub fn is_unsaved(&self) -> bool {
-        self.session.is_behind()
-    }
-
-    /// Whether the pie rule is played.
-    #[must_use]
-    pub fn pie_rule(&self) -> bool {
-        self.session.pie_rule()
-    }
-
     /// Where the match is as the joiner was told of it.
-    fn told_at(&self) -> At {
-        let mut at = At::of(self.current());
+    fn told_at(&self, s: &Session) -> At {
+        let mut at = At::of(s.current());
         let held = self
             .held
             .iter()
@@ -258,8 +191,8 @@ impl Hosted {
     /// answers to "Play again?"); nothing while a change waits for its
     /// save.
     #[must_use]
-    pub fn question(&self, seat: Side) -> Option<OpenQuestion> {
-        if self.is_unsaved() {
+    pub fn question(&self, s: &Session, seat: Side) -> Option<OpenQuestion> {
+        if s.is_behind() {
             return None;
         }
         if let Some((by, _)) = self.undo {
@@ -269,8 +202,8 @@ impl Hosted {
                 OpenQuestion::Agree
             });
         }
-        let side = side_of(self.current(), seat);
-        match self.session.asking() {
+        let side = s.current().holder(seat);
+        match s.asking() {
             Asking::PlayAgain if self.again[seat.index()].is_some() => {
                 Some(OpenQuestion::WaitAgain)
             }
@@ -283,8 +216,8 @@ impl Hosted {
     }
 
     /// The joiner's question, for it to be told after a change.
-    fn ask_joiner(&self, said: &mut Said) {
-        if let Some(question) = self.question(JOINER_SEAT) {
+    fn ask_joiner(&self, s: &Session, said: &mut Said) {
+        if let Some(question) = self.question(s, JOINER_SEAT) {
             said.send.push(ToJoiner::Asked { question });
         }
     }
@@ -296,16 +229,21 @@ impl Hosted {
     /// # Errors
     /// The sentence that turns the joiner away: not the name this match
     /// was started with.
-    pub fn welcome(&mut self, name: &str, resumed: bool) -> Result<Vec<ToJoiner>, String> {
-        let m = self.current();
-        let expected = name_of(m, JOINER_SEAT);
+    pub fn welcome(
+        &mut self,
+        s: &Session,
+        name: &str,
+        resumed: bool,
+    ) -> Result<Vec<ToJoiner>, String> {
+        let m = s.current();
+        let expected = m.seat_name(JOINER_SEAT);
         if name != expected {
-            let host = name_of(m, HOST_SEAT);
+            let host = m.seat_name(HOST_SEAT);
             return Err(format!(
                 "This is {host}'s match against {expected}: join as {expected}, or ask {host} for a new match."
             ));
         }
-        let mut state = Snapshot::of(m, self.pie_rule());
+        let mut state = Snapshot::of(m, s.pie_rule());
         if self
             .held
             .iter()
@@ -314,7 +252,7 @@ impl Hosted {
             // Told once it is saved, as a move is.
             state.swapped = None;
         }
-        let told = usize::try_from(self.told_at().ply).unwrap_or(usize::MAX);
+        let told = usize::try_from(self.told_at(s).ply).unwrap_or(usize::MAX);
         state.moves = state
             .moves
             .split(',')
@@ -335,7 +273,7 @@ impl Hosted {
         }
         // The joiner answers again after coming back.
         self.again[JOINER_SEAT.index()] = None;
-        self.ask_joiner(&mut said);
+        self.ask_joiner(s, &mut said);
         Ok(said.send)
     }
 
@@ -344,17 +282,18 @@ impl Hosted {
     /// told once the change is kept; the rules' refusal, if any.
     fn run(
         &mut self,
+        s: &mut Session,
         seat: Option<Side>,
         command: SessionCommand,
         said: &mut Said,
     ) -> Option<MoveError> {
-        let mut at = At::of(self.current());
+        let mut at = At::of(s.current());
         let events = match seat {
             Some(seat) => {
-                let side = side_of(self.current(), seat);
-                self.session.handle_for(side, command)
+                let side = s.current().holder(seat);
+                s.handle_for(side, command)
             }
-            None => self.session.handle(command),
+            None => s.handle(command),
         };
         let mut tell = Vec::new();
         for event in &events {
@@ -362,7 +301,7 @@ impl Hosted {
                 SessionEvent::Refused(e) => return Some(*e),
                 SessionEvent::Moved(moved) => {
                     let (by, pit) = (moved.played.mover(), moved.played.pit());
-                    let pit = self.current().rules().letter(pit).unwrap_or('?');
+                    let pit = s.current().rules().letter(pit).unwrap_or('?');
                     tell.push(ToJoiner::Moved { at, by, pit });
                     at.ply += 1;
                     // A move ends any request to take one back.
@@ -370,25 +309,25 @@ impl Hosted {
                 }
                 SessionEvent::TookBack(..) => {
                     let seat = self.undo.take().map_or(HOST_SEAT, |(by, _)| by);
-                    let by = side_of(self.current(), seat);
-                    let at = At::of(self.current());
+                    let by = s.current().holder(seat);
+                    let at = At::of(s.current());
                     tell.push(ToJoiner::TookBack { at, by });
                 }
                 SessionEvent::Swapped(..) => tell.push(ToJoiner::Swapped { at }),
                 SessionEvent::RoundOpened(..) => {
                     // Both answer the next "Play again?" afresh.
                     self.again = [None, None];
-                    let m = self.current();
+                    let m = s.current();
                     let (round, starter) = (m.round(), m.starter());
                     tell.push(ToJoiner::NextRound { round, starter });
                 }
                 _ => {}
             }
         }
-        said.show.extend(happenings(events, self.current()));
-        if self.is_unsaved() {
+        said.show.extend(happenings(events, s.current()));
+        if s.is_behind() {
             if self.held.is_empty() {
-                let opponent = name_of(self.current(), JOINER_SEAT);
+                let opponent = s.current().seat_name(JOINER_SEAT);
                 said.show.push(Happening::Said(format!(
                     "{opponent} is told of it once it is saved; the save is tried again every second."
                 )));
@@ -403,17 +342,17 @@ impl Hosted {
 
     /// Tries again the save that failed; once it is kept, the joiner
     /// hears of the change.
-    pub fn save_again(&mut self) -> Said {
+    pub fn save_again(&mut self, s: &mut Session) -> Said {
         let mut said = Said::default();
         // The reason was said already.
-        let _ = self.session.save_again();
-        if !self.is_unsaved() {
-            let opponent = name_of(self.current(), JOINER_SEAT);
+        let _ = s.save_again();
+        if !s.is_behind() {
+            let opponent = s.current().seat_name(JOINER_SEAT);
             said.show.push(Happening::Said(format!(
                 "The match is saved now: {opponent} is told."
             )));
             said.send.append(&mut self.held);
-            self.ask_joiner(&mut said);
+            self.ask_joiner(s, &mut said);
         }
         said
     }
@@ -422,23 +361,23 @@ impl Hosted {
     ///
     /// # Errors
     /// Why it cannot be played now.
-    pub fn local_move(&mut self, pit: Pit) -> Result<Said, String> {
+    pub fn local_move(&mut self, s: &mut Session, pit: Pit) -> Result<Said, String> {
         if self.undo.is_some() {
             return Err("First the request to take back a move must be answered.".into());
         }
-        if self.is_unsaved() {
+        if s.is_behind() {
             return Err("The last move is not saved yet: play on once it is.".into());
         }
         let mut said = Said::default();
-        match self.run(Some(HOST_SEAT), SessionCommand::Play(pit), &mut said) {
+        match self.run(s, Some(HOST_SEAT), SessionCommand::Play(pit), &mut said) {
             Some(MoveError::NotYours) => Err(format!(
                 "It is {}'s turn.",
-                name_of(self.current(), JOINER_SEAT)
+                s.current().seat_name(JOINER_SEAT)
             )),
             Some(MoveError::GameOver) => Err("The round is over: answer y or n.".into()),
             Some(e) => Err(e.to_string()),
             None => {
-                self.ask_joiner(&mut said);
+                self.ask_joiner(s, &mut said);
                 Ok(said)
             }
         }
@@ -448,16 +387,16 @@ impl Hosted {
     ///
     /// # Errors
     /// Why it cannot be taken now: no swap is open to the host's player.
-    pub fn local_swap(&mut self) -> Result<Said, String> {
+    pub fn local_swap(&mut self, s: &mut Session) -> Result<Said, String> {
         if self.undo.is_some() {
             return Err("First the request to take back a move must be answered.".into());
         }
-        if self.question(HOST_SEAT) != Some(OpenQuestion::Swap) {
+        if self.question(s, HOST_SEAT) != Some(OpenQuestion::Swap) {
             return Err(crate::session::no_swap_open().text);
         }
         let mut said = Said::default();
-        self.run(Some(HOST_SEAT), SessionCommand::Swap, &mut said);
-        self.ask_joiner(&mut said);
+        self.run(s, Some(HOST_SEAT), SessionCommand::Swap, &mut said);
+        self.ask_joiner(s, &mut said);
         Ok(said)
     }
 
@@ -465,47 +404,47 @@ impl Hosted {
     ///
     /// # Errors
     /// Why it cannot be asked now.
-    pub fn local_undo(&mut self) -> Result<Said, String> {
-        self.check_undo(HOST_SEAT)?;
-        let at = At::of(self.current());
+    pub fn local_undo(&mut self, s: &Session) -> Result<Said, String> {
+        self.check_undo(s, HOST_SEAT)?;
+        let at = At::of(s.current());
         self.undo = Some((HOST_SEAT, at));
         let mut said = Said::default();
         said.send.push(ToJoiner::UndoAsked { at });
-        self.ask_joiner(&mut said);
+        self.ask_joiner(s, &mut said);
         Ok(said)
     }
 
     /// The host's player's yes or no to the question open now: the
     /// joiner's request to take back a move, else "Play again?" after a
     /// round; `None` when neither is open.
-    pub fn local_answer(&mut self, yes: bool) -> Option<Said> {
+    pub fn local_answer(&mut self, s: &mut Session, yes: bool) -> Option<Said> {
         let mut said = Said::default();
-        match self.question(HOST_SEAT)? {
-            OpenQuestion::Agree if yes => self.take_back(&mut said),
+        match self.question(s, HOST_SEAT)? {
+            OpenQuestion::Agree if yes => self.take_back(s, &mut said),
             OpenQuestion::Agree => {
                 self.undo = None;
                 said.send.push(ToJoiner::UndoDeclined);
                 said.show
                     .push(Happening::Said("You said no: the move stays.".into()));
             }
-            OpenQuestion::PlayAgain => self.answer_again(HOST_SEAT, yes, &mut said),
+            OpenQuestion::PlayAgain => self.answer_again(s, HOST_SEAT, yes, &mut said),
             _ => return None,
         }
-        self.ask_joiner(&mut said);
+        self.ask_joiner(s, &mut said);
         Some(said)
     }
 
     /// Whether the player at seat `by` may ask to take back their last
     /// move now.
-    fn check_undo(&self, by: Side) -> Result<(), String> {
-        let m = self.current();
-        if m.outcome().is_some() || self.is_finished() {
+    fn check_undo(&self, s: &Session, by: Side) -> Result<(), String> {
+        let m = s.current();
+        if m.outcome().is_some() || s.asking() == Asking::Over {
             return Err("The round is over: its moves are recorded.".into());
         }
-        if self.is_unsaved() {
+        if s.is_behind() {
             return Err(format!(
                 "{} has just moved: the move is on its way.",
-                name_of(m, JOINER_SEAT)
+                m.seat_name(JOINER_SEAT)
             ));
         }
         if !m.can_undo() {
@@ -518,17 +457,17 @@ impl Hosted {
     }
 
     /// Both agreed: the asker's move and the replies to it go.
-    fn take_back(&mut self, said: &mut Said) {
+    fn take_back(&mut self, s: &mut Session, said: &mut Said) {
         if let Some((seat, _)) = self.undo {
-            let side = side_of(self.current(), seat);
-            self.run(None, SessionCommand::TakeBack(side), said);
+            let side = s.current().holder(seat);
+            self.run(s, None, SessionCommand::TakeBack(side), said);
         }
     }
 
     /// `seat`'s answer to "Play again?" (the host's own, or the joiner's):
     /// a no ends the match (its save cleared before the joiner is told),
     /// two yeses start the next round.
-    fn answer_again(&mut self, seat: Side, yes: bool, said: &mut Said) {
+    fn answer_again(&mut self, s: &mut Session, seat: Side, yes: bool, said: &mut Said) {
         self.again[seat.index()] = Some(yes);
         if seat == HOST_SEAT {
             said.send.push(ToJoiner::Again { yes });
@@ -537,12 +476,12 @@ impl Hosted {
         }
         match self.again {
             [Some(false), _] | [_, Some(false)] => {
-                self.run(None, SessionCommand::Answer(false), said);
+                self.run(s, None, SessionCommand::Answer(false), said);
                 said.send.push(ToJoiner::Finished);
                 said.show.push(Happening::Finished);
             }
             [Some(true), Some(true)] => {
-                self.run(None, SessionCommand::Answer(true), said);
+                self.run(s, None, SessionCommand::Answer(true), said);
             }
             _ => {}
         }
@@ -553,16 +492,16 @@ impl Hosted {
     /// # Errors
     /// A [`Violation`] for a message out of turn, out of place or against
     /// the rules: the match is unchanged, and the connection should end.
-    pub fn remote(&mut self, message: ToHost) -> Result<Said, Violation> {
+    pub fn remote(&mut self, s: &mut Session, message: ToHost) -> Result<Said, Violation> {
         let violation = |what: &str| Err(Violation(what.to_string()));
         let mut said = Said::default();
-        let told = self.told_at();
+        let told = self.told_at(s);
         match message {
             ToHost::Ping => return Ok(said),
             ToHost::Join { .. } => return violation("joined twice on one connection"),
             // Sent again by a joiner who came back before hearing of it:
             // the first one stands, and waits for its save.
-            ToHost::Move { at, .. } | ToHost::Swap { at } if self.is_unsaved() && at == told => {
+            ToHost::Move { at, .. } | ToHost::Swap { at } if s.is_behind() && at == told => {
                 return Ok(said);
             }
             ToHost::Move { at, .. } if at != told => {
@@ -588,20 +527,20 @@ impl Hosted {
             }
             // The referee's word: no swap is open to the joiner, so none
             // is taken (and nothing is played in its place).
-            ToHost::Swap { at } if self.question(JOINER_SEAT) != Some(OpenQuestion::Swap) => {
+            ToHost::Swap { at } if self.question(s, JOINER_SEAT) != Some(OpenQuestion::Swap) => {
                 let why = NotNow::NoSwapOpen;
                 said.send.push(ToJoiner::MoveRefused { at, why });
             }
             ToHost::Swap { .. } => {
-                self.run(Some(JOINER_SEAT), SessionCommand::Swap, &mut said);
+                self.run(s, Some(JOINER_SEAT), SessionCommand::Swap, &mut said);
             }
             ToHost::Move { pit, .. } => {
-                let rules = *self.current().rules();
-                let side = side_of(self.current(), JOINER_SEAT);
+                let rules = *s.current().rules();
+                let side = s.current().holder(JOINER_SEAT);
                 let Some(pit) = rules.pit_by_letter(pit).filter(|&p| rules.owner(p) == side) else {
                     return violation("sent a move from a pit that is not theirs");
                 };
-                match self.run(Some(JOINER_SEAT), SessionCommand::Play(pit), &mut said) {
+                match self.run(s, Some(JOINER_SEAT), SessionCommand::Play(pit), &mut said) {
                     Some(MoveError::NotYours | MoveError::GameOver) => {
                         return violation("sent a move out of turn");
                     }
@@ -613,7 +552,7 @@ impl Hosted {
                 if at != told {
                     // Asked before the last move arrived: void, not a fault.
                     said.send.push(ToJoiner::UndoDeclined);
-                } else if let Err(why) = self.check_undo(JOINER_SEAT) {
+                } else if let Err(why) = self.check_undo(s, JOINER_SEAT) {
                     said.send.push(ToJoiner::UndoDeclined);
                     said.show.push(Happening::Note(why));
                 } else {
@@ -622,7 +561,7 @@ impl Hosted {
                 }
             }
             ToHost::UndoAnswer { at, yes } => match self.undo {
-                Some((HOST_SEAT, asked)) if asked == at && yes => self.take_back(&mut said),
+                Some((HOST_SEAT, asked)) if asked == at && yes => self.take_back(s, &mut said),
                 Some((HOST_SEAT, asked)) if asked == at => {
                     self.undo = None;
                     said.show.push(Happening::UndoDeclined { by: JOINER_SEAT });
@@ -630,8 +569,8 @@ impl Hosted {
                 // An answer to a request that no longer stands.
                 _ => {}
             },
-            ToHost::Again { yes } => match self.question(JOINER_SEAT) {
-                Some(OpenQuestion::PlayAgain) => self.answer_again(JOINER_SEAT, yes, &mut said),
+            ToHost::Again { yes } => match self.question(s, JOINER_SEAT) {
+                Some(OpenQuestion::PlayAgain) => self.answer_again(s, JOINER_SEAT, yes, &mut said),
                 Some(OpenQuestion::WaitAgain) => {}
                 _ => return violation("answered 'Play again?' during a round"),
             },
@@ -641,7 +580,7 @@ impl Hosted {
                 return Ok(said);
             }
         }
-        self.ask_joiner(&mut said);
+        self.ask_joiner(s, &mut said);
         Ok(said)
     }
 }
@@ -669,11 +608,44 @@ pub(crate) mod tests {
         Match::new(config, 1)
     }
 
-    fn hosted() -> Hosted {
-        Hosted::new(a_match(), Keeper::new(None), false)
+    /// The host's session and what only a network match adds to it.
+    struct H(Hosted, Session);
+
+    impl H {
+        fn new(m: Match, pie_rule: bool) -> H {
+            H(Hosted::default(), referee(m, Keeper::new(None), pie_rule))
+        }
+        fn current(&self) -> &Match {
+            self.1.current()
+        }
+        fn question(&self, seat: Side) -> Option<OpenQuestion> {
+            self.0.question(&self.1, seat)
+        }
+        fn welcome(&mut self, name: &str, resumed: bool) -> Result<Vec<ToJoiner>, String> {
+            self.0.welcome(&self.1, name, resumed)
+        }
+        fn local_move(&mut self, pit: Pit) -> Result<Said, String> {
+            self.0.local_move(&mut self.1, pit)
+        }
+        fn local_swap(&mut self) -> Result<Said, String> {
+            self.0.local_swap(&mut self.1)
+        }
+        fn local_undo(&mut self) -> Result<Said, String> {
+            self.0.local_undo(&self.1)
+        }
+        fn local_answer(&mut self, yes: bool) -> Option<Said> {
+            self.0.local_answer(&mut self.1, yes)
+        }
+        fn remote(&mut self, message: ToHost) -> Result<Said, Violation> {
+            self.0.remote(&mut self.1, message)
+        }
     }
 
-    fn pit(h: &Hosted, letter: char) -> Pit {
+    fn hosted() -> H {
+        H::new(a_match(), false)
+    }
+
+    fn pit(h: &H, letter: char) -> Pit {
         h.current().rules().pit_by_letter(letter).unwrap()
     }
 
@@ -813,7 +785,7 @@ pub(crate) mod tests {
     /// the swap.
     #[test]
     fn the_joiners_swap_is_refereed_and_the_seats_change_sides() {
-        let mut h = Hosted::new(a_match(), Keeper::new(None), true);
+        let mut h = H::new(a_match(), true);
         let at = At::of(h.current());
         let said = h.remote(ToHost::Swap { at }).unwrap();
         let refused = ToJoiner::MoveRefused {
@@ -839,7 +811,7 @@ pub(crate) mod tests {
         assert!(
             matches!(&said.show[..], [Happening::Swapped { text }] if text.starts_with("Michael swaps sides"))
         );
-        assert_eq!(side_of(h.current(), JOINER_SEAT), Side::South);
+        assert_eq!(h.current().holder(JOINER_SEAT), Side::South);
         assert_eq!(h.question(HOST_SEAT), Some(OpenQuestion::Move));
         // Alice now plays North's pits; Michael South's.
         assert!(h.local_move(pit(&h, 'a')).is_err());
@@ -860,7 +832,7 @@ pub(crate) mod tests {
     /// A pit at the pie rule's question plays on: nothing is swapped.
     #[test]
     fn a_pit_at_the_swap_question_plays_on() {
-        let mut h = Hosted::new(a_match(), Keeper::new(None), true);
+        let mut h = H::new(a_match(), true);
         h.local_move(pit(&h, 'a')).unwrap();
         assert_eq!(h.question(JOINER_SEAT), Some(OpenQuestion::Swap));
         let at = At::of(h.current());
@@ -878,7 +850,7 @@ pub(crate) mod tests {
     fn the_hosts_swap_changes_sides_for_both() {
         let mut config = a_match().config().clone();
         config.first = FirstMover::North;
-        let mut h = Hosted::new(Match::new(config, 1), Keeper::new(None), true);
+        let mut h = H::new(Match::new(config, 1), true);
         let at = At::of(h.current());
         h.remote(ToHost::Move { at, pit: 'd' }).unwrap();
         assert_eq!(h.question(HOST_SEAT), Some(OpenQuestion::Swap));

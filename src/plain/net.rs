@@ -12,9 +12,7 @@ use std::time::Duration;
 
 use crate::game::Match;
 use crate::net::hosted::Happening;
-use crate::net::play::{
-    Ask, HostGame, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, Show, names,
-};
+use crate::net::play::{Ask, HostGame, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, Show};
 use crate::rules::Rules;
 
 use super::board;
@@ -95,7 +93,7 @@ impl<W: Write> Show for Lines<W> {
         write!(
             self.out,
             "{}",
-            board::render_piles(m.board(), names(m), piles)
+            board::render_piles(m.board(), m.names(), piles)
         )?;
         self.out.flush()
     }

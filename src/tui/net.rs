@@ -2,14 +2,15 @@
 //! screen ([`App`], see `tui/game/app/remote.rs`).
 //!
 //! On both ends the screen shows the match that the host's session plays
-//! (the referee, [`crate::net::hosted`]): [`NetWorld`] carries the screen's
-//! typed commands (play a pit, ask to take back, yes or no, quit) to the
-//! friend's seat on the host ([`HostEngine`]), the joiner's messages to
-//! the host ([`JoinEngine`], around the connection), and brings back what
-//! comes: what happened in the host's session (on the joiner, the host's
-//! messages), which the screen's session follows, each move sown seed by
-//! seed. Both say the same
-//! words as plain mode; the screen loop polls both.
+//! (the referee, [`crate::net::hosted`]). On the host that session is the
+//! screen's own: [`NetScreen`] hands the screen's typed commands (play a
+//! pit, ask to take back, yes or no, quit) and the friend's messages to
+//! the friend's seat, which plays them in it, and shows the screen what
+//! happened. On the joiner it carries the screen's messages to the host
+//! ([`JoinEngine`], around the connection) and brings back the host's,
+//! which the joiner's session follows. Each move is sown seed by seed;
+//! both say the same words as plain mode, and look at the network at each
+//! tick.
 
 use std::io;
 use std::path::PathBuf;
@@ -17,9 +18,11 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use ratatui::Frame;
+
 use crate::console;
 use crate::game::{Match, PlayOptions};
-use crate::net::hosted::{HOST_SEAT, Happening, name_of};
+use crate::net::hosted::{HOST_SEAT, Happening};
 use crate::net::message::{ToHost, ToJoiner};
 use crate::net::play::{
     Ask, Command, FriendSeat, HostIn, HostSetup, JoinIn, JoinLink, JoinSetup, Linked, Show,
@@ -29,15 +32,18 @@ use crate::session::Session;
 use crate::store::Keeper;
 use crate::tui::game::app::{App, Shown};
 use crate::tui::game::computer::Worker;
-use crate::tui::game::world::{Effect, GameMessage};
+use crate::tui::game::world::{Effect, GameMessage, GameWorld};
+use crate::tui::input::Input;
 use crate::tui::prefs::{self, Chosen};
-use crate::tui::screen::{self, World};
+use crate::tui::screen::{self, Screen};
 
 /// How long a hint may think.
 const HINT_THINK: Duration = Duration::from_secs(1);
+/// How often the network is looked at.
+const NET_TICK: Duration = Duration::from_millis(20);
 
 /// The [`Show`] of the host's full screen: it collects what is said for
-/// the world to hand to the screen.
+/// the screen.
 #[derive(Debug, Default)]
 pub struct Feed {
     news: Vec<Shown>,
@@ -54,8 +60,9 @@ impl Show for Feed {
         Ok(())
     }
 
-    fn board(&mut self, m: &Match) -> io::Result<()> {
-        self.news.push(Shown::Board(Box::new(m.clone())));
+    /// The screen's session shows it already.
+    fn board(&mut self, _: &Match) -> io::Result<()> {
+        self.news.push(Shown::Board);
         Ok(())
     }
 
@@ -71,66 +78,8 @@ impl Show for Feed {
     }
 }
 
-/// One end of the network game, as the screen's world drives it.
-trait NetEnd {
-    /// A command from the screen (the host's: the joiner's screen sends
-    /// messages); `Some` when the game ends with that code.
-    ///
-    /// # Errors
-    /// When the network game fails (a port, the output).
-    fn command(&mut self, _command: Command) -> anyhow::Result<Option<ExitCode>> {
-        Ok(None)
-    }
-    /// A message for the host (the joiner's); `Some` when the game ends
-    /// with that code.
-    fn to_host(&mut self, _message: ToHost) -> Option<ExitCode> {
-        None
-    }
-    /// What came from the network, and time passed.
-    ///
-    /// # Errors
-    /// As [`NetEnd::command`].
-    fn poll(&mut self) -> anyhow::Result<Option<ExitCode>>;
-    /// What the network game said since the last call.
-    fn drain(&mut self) -> Vec<Shown>;
-}
-
-/// The host's end: the friend's seat, whose session plays and keeps the
-/// match (and is the referee of the friend's moves).
-struct HostEngine {
-    seat: FriendSeat<Feed>,
-    rx: mpsc::Receiver<HostIn>,
-}
-
-impl NetEnd for HostEngine {
-    fn command(&mut self, command: Command) -> anyhow::Result<Option<ExitCode>> {
-        Ok(match self.seat.command(command)? {
-            Some(code) => Some(code),
-            None => self.seat.settle(true)?,
-        })
-    }
-
-    fn poll(&mut self) -> anyhow::Result<Option<ExitCode>> {
-        while let Ok(event) = self.rx.try_recv() {
-            let HostIn::Net(event) = event else {
-                continue;
-            };
-            let changed = self.seat.on_net(event)?;
-            if let Some(code) = self.seat.settle(changed)? {
-                return Ok(Some(code));
-            }
-        }
-        self.seat.tick()?;
-        Ok(self.seat.settle(false)?)
-    }
-
-    fn drain(&mut self) -> Vec<Shown> {
-        std::mem::take(&mut self.seat.show_mut().news)
-    }
-}
-
 /// The joiner's end: the connection to the host, whose messages the
-/// screen's session follows.
+/// joiner's session follows.
 struct JoinEngine {
     link: JoinLink,
     rx: mpsc::Receiver<JoinIn>,
@@ -139,8 +88,9 @@ struct JoinEngine {
     news: Vec<Shown>,
 }
 
-impl NetEnd for JoinEngine {
-    fn to_host(&mut self, message: ToHost) -> Option<ExitCode> {
+impl JoinEngine {
+    /// A message for the host; `Some` when the game ends with that code.
+    fn send(&mut self, message: ToHost) -> Option<ExitCode> {
         if message == ToHost::Leave {
             self.link.leave();
             return Some(ExitCode::SUCCESS);
@@ -151,6 +101,8 @@ impl NetEnd for JoinEngine {
         None
     }
 
+    /// What came from the network, and time passed; `Some` when the
+    /// game ends with that code.
     fn poll(&mut self) -> anyhow::Result<Option<ExitCode>> {
         while let Ok(JoinIn::Net(id, message)) = self.rx.try_recv() {
             match message {
@@ -186,77 +138,137 @@ impl NetEnd for JoinEngine {
             }
         })
     }
+}
 
-    fn drain(&mut self) -> Vec<Shown> {
-        std::mem::take(&mut self.news)
+/// How the network game goes on: `Some` when it ended with that code.
+type Going = anyhow::Result<Option<ExitCode>>;
+
+/// The end of the network game, if `result` says it ended, as the
+/// screen is told it.
+fn ending(result: Going) -> Vec<Shown> {
+    match result {
+        Ok(None) => Vec::new(),
+        Ok(Some(code)) => vec![Shown::Ended(u8::from(code != ExitCode::SUCCESS))],
+        Err(e) => vec![Shown::Say(format!("mancala: {e:#}")), Shown::Ended(1)],
     }
 }
 
-/// The world of either end: carries the screen's commands to the network
-/// game and brings back what it says; works out hints on this machine.
-struct NetWorld<E> {
-    engine: E,
-    ended: bool,
-    hints: Worker,
-    prefs: Option<PathBuf>,
+/// The host's seat's turn, in the host's session `s`: the player's
+/// `command`, else what came from the network (`rx`) and time passed;
+/// `Some` when the game ends with that code.
+fn host_turn(
+    seat: &mut FriendSeat<Feed>,
+    rx: &mpsc::Receiver<HostIn>,
+    s: &mut Session,
+    command: Option<Command>,
+) -> anyhow::Result<Option<ExitCode>> {
+    if let Some(command) = command {
+        return Ok(match seat.command(s, command)? {
+            Some(code) => Some(code),
+            None => seat.settle(s, true)?,
+        });
+    }
+    while let Ok(event) = rx.try_recv() {
+        let HostIn::Net(event) = event else {
+            continue;
+        };
+        let changed = seat.on_net(s, event)?;
+        if let Some(code) = seat.settle(s, changed)? {
+            return Ok(Some(code));
+        }
+    }
+    seat.tick(s)?;
+    Ok(seat.settle(s, false)?)
 }
 
-impl<E: NetEnd> NetWorld<E> {
-    fn settle(&mut self, result: anyhow::Result<Option<ExitCode>>, answers: &mut Vec<GameMessage>) {
-        answers.extend(self.engine.drain().into_iter().map(GameMessage::Net));
-        match result {
-            Ok(None) => {}
-            Ok(Some(code)) => {
-                self.ended = true;
-                let code = if code == ExitCode::SUCCESS { 0 } else { 1 };
-                answers.push(GameMessage::Net(Shown::Ended(code)));
-            }
-            Err(e) => {
-                self.ended = true;
-                answers.push(GameMessage::Net(Shown::Say(format!("mancala: {e:#}"))));
-                answers.push(GameMessage::Net(Shown::Ended(1)));
-            }
+/// The screen of either end: the game screen and its end of the network
+/// game. On the host that is the friend's seat (with the network's events
+/// for it), which plays the match in the screen's own session, the
+/// referee; on the joiner the connection to the host.
+struct NetScreen {
+    app: App,
+    host: Option<(FriendSeat<Feed>, mpsc::Receiver<HostIn>)>,
+    join: Option<JoinEngine>,
+}
+
+impl NetScreen {
+    /// The host's seat's turn ([`host_turn`]), then what it said shown.
+    fn host(&mut self, command: Option<Command>, now: Instant) -> Vec<Effect> {
+        let Some((seat, rx)) = self.host.as_mut() else {
+            return Vec::new();
+        };
+        let result = host_turn(seat, rx, self.app.session_mut(), command);
+        let news = std::mem::take(&mut seat.show_mut().news);
+        self.show(news, result, now)
+    }
+
+    /// The joiner's `message` for the host, else what came from the host
+    /// and time passed; then what came shown.
+    fn join(&mut self, message: Option<ToHost>, now: Instant) -> Vec<Effect> {
+        let Some(join) = self.join.as_mut() else {
+            return Vec::new();
+        };
+        let result = match message {
+            Some(message) => Ok(join.send(message)),
+            None => join.poll(),
+        };
+        let news = std::mem::take(&mut join.news);
+        self.show(news, result, now)
+    }
+
+    /// Shows `news`, and the game's end if `result` ended it (nothing
+    /// more goes to the network then); the effects of showing them.
+    fn show(&mut self, mut news: Vec<Shown>, result: Going, now: Instant) -> Vec<Effect> {
+        news.extend(ending(result));
+        if matches!(news.last(), Some(Shown::Ended(_))) {
+            (self.host, self.join) = (None, None);
         }
+        let shown = news.into_iter().map(GameMessage::Net);
+        shown
+            .flat_map(|message| self.update(message, now))
+            .collect()
     }
 }
 
-impl<E: NetEnd> World<App> for NetWorld<E> {
-    fn perform(&mut self, effect: Effect, answers: &mut Vec<GameMessage>) {
-        match effect {
-            Effect::Net(command) if !self.ended => {
-                let result = self.engine.command(command);
-                self.settle(result, answers);
+impl Screen for NetScreen {
+    type Message = GameMessage;
+    type Effect = Effect;
+
+    /// The screen's commands go to the host's seat at once; the seat looks
+    /// for the friend's messages at each tick.
+    fn update(&mut self, message: GameMessage, now: Instant) -> Vec<Effect> {
+        let tick = matches!(message, GameMessage::Input(Input::Tick));
+        let mut effects = Vec::new();
+        for effect in self.app.update(message, now) {
+            match effect {
+                Effect::Net(command) => effects.extend(self.host(Some(command), now)),
+                Effect::ToHost(message) => effects.extend(self.join(Some(message), now)),
+                effect => effects.push(effect),
             }
-            Effect::ToHost(message) if !self.ended => {
-                let ended = self.engine.to_host(message);
-                self.settle(Ok(ended), answers);
-            }
-            Effect::Think(request) => self.hints.submit(request),
-            Effect::SavePrefs(kept) => {
-                if let Some(path) = &self.prefs
-                    && let Err(warning) = prefs::save(path, &kept)
-                {
-                    answers.push(GameMessage::Warning(warning));
-                }
-            }
-            Effect::Net(_) | Effect::ToHost(_) => {}
         }
-    }
-
-    fn poll(&mut self, answers: &mut Vec<GameMessage>) {
-        if !self.ended {
-            let result = self.engine.poll();
-            self.settle(result, answers);
+        if tick {
+            effects.extend(self.host(None, now));
+            effects.extend(self.join(None, now));
         }
-        answers.extend(self.hints.poll().into_iter().map(GameMessage::Computer));
+        effects
     }
 
-    fn busy(&self) -> bool {
-        !self.ended || self.hints.busy()
+    fn view(&self, frame: &mut Frame) {
+        self.app.view(frame);
     }
 
-    fn shut_down(&mut self) {
-        self.hints.stop_all();
+    /// The network is looked at every [`NET_TICK`] while it is there.
+    fn next_wake(&self) -> Option<Instant> {
+        let net = (self.host.is_some() || self.join.is_some()).then(|| Instant::now() + NET_TICK);
+        self.app.next_wake().into_iter().chain(net).min()
+    }
+
+    fn done(&self) -> bool {
+        self.app.done()
+    }
+
+    fn take_copy(&mut self) -> Option<String> {
+        self.app.take_copy()
     }
 }
 
@@ -281,13 +293,21 @@ fn settings(given: Option<Option<Duration>>) -> (Chosen, Option<PathBuf>, PlayOp
 pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result<ExitCode> {
     let (tx, rx) = mpsc::channel();
     let (chosen, kept_at, options) = settings(given);
+    // The match on show until a friend joins; the host's session from then.
     let mut session = Session::following(setup.waiting_match(), Keeper::new(None));
     session.set_pie_rule(setup.pie_rule);
-    let seat = FriendSeat::open(setup, Feed::default(), tx)?;
+    let seat = FriendSeat::open(setup, Feed::default(), tx, &mut session)?;
     let app = App::start(session, options, *chosen.theme(), (80, 24), Instant::now());
-    let app = app.networked(HOST_SEAT);
-    let engine = HostEngine { seat, rx };
-    run_world(app, engine, kept_at, chosen)
+    let (app, host) = (app.networked(HOST_SEAT), Some((seat, rx)));
+    run_world(
+        NetScreen {
+            app,
+            host,
+            join: None,
+        },
+        kept_at,
+        chosen,
+    )
 }
 
 /// Runs `mancala join` full screen, sowing at the speed `given` on the
@@ -308,45 +328,46 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
             return Ok(ExitCode::FAILURE);
         }
     };
-    let host = name_of(session.current(), HOST_SEAT).to_string();
+    let host = session.current().seat_name(HOST_SEAT).to_string();
     let mut said = vec![joining];
     said.extend(warning.map(|w| format!("Note: {w}")));
     let app = App::start(session, options, *chosen.theme(), (80, 24), Instant::now());
     let app = app.following(said);
-    let engine = JoinEngine {
+    let news = Vec::new();
+    let join = Some(JoinEngine {
         link,
         rx,
         host,
-        news: Vec::new(),
-    };
-    run_world(app, engine, kept_at, chosen)
+        news,
+    });
+    run_world(
+        NetScreen {
+            app,
+            host: None,
+            join,
+        },
+        kept_at,
+        chosen,
+    )
 }
 
-/// Runs the screen of `app` around `engine` until the game ends, then
+/// Runs `screen` (with the joiner's end `join`) until the game ends, then
 /// prints the last news on the normal screen.
-fn run_world<E: NetEnd>(
-    mut app: App,
-    mut engine: E,
+fn run_world(
+    mut screen: NetScreen,
     prefs: Option<PathBuf>,
     chosen: Chosen,
 ) -> anyhow::Result<ExitCode> {
-    let hints = Worker::new(app.game().config(), HINT_THINK, 0);
-    app.keep_prefs(chosen);
+    let worker = Worker::new(screen.app.game().config(), HINT_THINK, 0);
+    screen.app.keep_prefs(chosen);
     // What was said before the screen started.
-    let now = Instant::now();
-    for shown in engine.drain() {
-        app.on_shown(shown, now);
-    }
-    let mut world = NetWorld {
-        engine,
-        ended: false,
-        hints,
-        prefs,
-    };
-    screen::run(&mut app, &mut world)?;
+    screen.host(None, Instant::now());
+    let mut world = GameWorld { worker, prefs };
+    screen::run(&mut screen, &mut world)?;
     if let Some(status) = crate::tui::terminal::signal_exit_status() {
         return Ok(ExitCode::from(status));
     }
+    let app = screen.app;
     let last: Vec<String> = app.notes().log().iter().map(|n| n.text.clone()).collect();
     for line in &last[last.len().saturating_sub(3)..] {
         console::say(line);
@@ -401,25 +422,23 @@ mod tests {
             opponent: "Michael".into(),
             code: JoinCode::random(),
         };
-        seat.offering(saved, note).unwrap();
-        let mut engine = HostEngine { seat, rx };
         let waiting = setup.waiting_match();
         let mut app = crate::tui::game::testing::host_screen(waiting, None, t0);
-        for shown in engine.drain() {
-            app.on_shown(shown, t0);
-        }
-        assert_eq!(app.game().moves().len(), 2, "the saved match is shown");
-        assert!(app.remote_resume_question());
-        app.handle_event(&ch('n'), t0);
-        let commands = app.take_commands();
-        assert_eq!(commands, [Command::Answer(false)]);
-        for command in commands {
-            assert_eq!(engine.command(command).unwrap(), None);
-        }
-        for shown in engine.drain() {
-            app.on_shown(shown, t0);
-        }
-        let screen = render(&app, 80, 24);
+        seat.offering(app.session_mut(), saved, note).unwrap();
+        let host = Some((seat, rx));
+        let mut net = NetScreen {
+            app,
+            host,
+            join: None,
+        };
+        net.host(None, t0);
+        assert_eq!(net.app.game().moves().len(), 2, "the saved match is shown");
+        assert!(net.app.remote_resume_question());
+        let n = Input::from_event(&ch('n')).unwrap();
+        net.update(GameMessage::Input(n), t0);
+        assert!(net.host.is_some(), "listening");
+        let app = &mut net.app;
+        let screen = render(app, 80, 24);
         let log: Vec<&str> = app.notes().log().iter().map(|n| n.text.as_str()).collect();
         assert!(
             !log.iter().any(|l| l.contains("unfinished match")),

@@ -4,7 +4,7 @@
 
 use mancala::game::{FirstMover, Match, MatchConfig, Seat};
 use mancala::net::frame::read_frame;
-use mancala::net::hosted::Hosted;
+use mancala::net::hosted::{Hosted, referee};
 use mancala::net::message::{At, Hello, Snapshot, ToHost, ToJoiner, decode};
 use mancala::net::play::Follower;
 use mancala::players::PlayerKind;
@@ -15,8 +15,9 @@ use mancala::store::Keeper;
 use crate::common::cases::{Rng, any_char, any_string, byte, for_all, int, list, one_of};
 
 /// The host's match after `moves` moves (each side's first legal pit),
-/// kept nowhere.
-fn hosted(moves: usize) -> Hosted {
+/// kept nowhere: its session, the referee, and what only a network match
+/// adds to it.
+fn hosted(moves: usize) -> (Hosted, Session) {
     let config = MatchConfig {
         game: mancala::rules::Game::Kalah,
         rules: Rules::new(4, 3).unwrap(),
@@ -33,7 +34,7 @@ fn hosted(moves: usize) -> Hosted {
             m.play(pit, &mut NoTrace).unwrap();
         }
     }
-    Hosted::new(m, Keeper::new(None), false)
+    (Hosted::default(), referee(m, Keeper::new(None), false))
 }
 
 fn to_host(rng: &mut Rng) -> ToHost {
@@ -112,7 +113,9 @@ fn json_shaped_noise_never_panics_a_decoder() {
         let text = format!("{{\"type\":\"{kind}\",{body}}}");
         let _ = decode::<ToHost>(text.as_bytes());
         if let Ok(message) = decode::<ToJoiner>(text.as_bytes()) {
-            let m = Snapshot::of(hosted(3).current(), false).to_match().unwrap();
+            let m = Snapshot::of(hosted(3).1.current(), false)
+                .to_match()
+                .unwrap();
             let mut session = Session::following(m, Keeper::new(None));
             let _ = Follower::default().follow(&mut session, message);
         }
@@ -125,18 +128,18 @@ fn a_refused_message_never_changes_the_hosts_match() {
         CASES,
         |rng| (int(rng, 0, 5), list(rng, 1, 7, to_host)),
         |(played, messages)| {
-            let mut h = hosted(played);
+            let (mut h, mut s) = hosted(played);
             for message in messages {
-                let state = |h: &Hosted| {
-                    let m = h.current();
+                let state = |s: &Session| {
+                    let m = s.current();
                     (*m.board(), m.moves().to_vec(), *m.tally(), m.round())
                 };
-                let before = state(&h);
-                if h.remote(message.clone()).is_err() {
-                    assert_eq!(&before, &state(&h), "{message:?}");
+                let before = state(&s);
+                if h.remote(&mut s, message.clone()).is_err() {
+                    assert_eq!(&before, &state(&s), "{message:?}");
                 }
                 // Nothing is kept unsaved here: the joiner is told of all.
-                assert!(!h.is_unsaved());
+                assert!(!s.is_behind());
             }
         },
     );

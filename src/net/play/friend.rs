@@ -1,7 +1,10 @@
 //! The friend's seat on the host: listening, who may take the seat, and
-//! the host's match ([`Hosted`]: the session that is the referee, with
-//! what only a network match adds). Both host front ends use it: plain
-//! mode's [`super::HostGame`] and the full screen's world. What the match
+//! what only a network match adds to the host's session ([`Hosted`]). The
+//! session, the referee, is the front end's: each call is handed it (`s`:
+//! the match that waits for a friend, or the unfinished one offered,
+//! until one joins and [`referee`] starts it). Both host front ends use
+//! it: plain mode's [`super::HostGame`] and the full screen's
+//! `NetScreen`, whose game screen draws that one session. What the match
 //! says is shown through [`Show`]; the joiner is told of a change only
 //! once the session has kept it.
 
@@ -14,7 +17,7 @@ use std::time::{Duration, Instant};
 use crate::game::{Match, rules_text};
 use crate::net::code::JoinCode;
 use crate::net::frame::FrameError;
-use crate::net::hosted::{HOST_SEAT, Happening, Hosted, JOINER_SEAT, Said, name_of, side_of};
+use crate::net::hosted::{HOST_SEAT, Happening, Hosted, JOINER_SEAT, Said, referee};
 use crate::net::link::{self, HostEvent, PING_EVERY};
 use crate::net::message::{ToHost, ToJoiner};
 use crate::net::resume::{self, HostNote};
@@ -22,6 +25,7 @@ use crate::net::seat::{Admission, SeatKeeper};
 use crate::net::session::{Sender, SessionError};
 use crate::rng::Rng;
 use crate::rules::Game;
+use crate::session::{Asking, Session};
 use crate::store::Keeper;
 use crate::store::keeper::saved_summary;
 
@@ -111,15 +115,16 @@ impl<S: Show> FriendSeat<S> {
         setup: HostSetup,
         show: S,
         tx: mpsc::Sender<HostIn>,
+        s: &mut Session,
     ) -> anyhow::Result<FriendSeat<S>> {
         let (keeper, warning) = Keeper::open_network();
         let mut seat = FriendSeat::new(setup, show, keeper, tx);
         if let Some(warning) = warning {
             seat.show.say(&format!("Note: {warning}"))?;
         }
-        seat.offer = seat.look_for_saved()?;
+        seat.offer = seat.look_for_saved(s)?;
         if seat.offer.is_none() {
-            seat.listen()?;
+            seat.listen(s)?;
         }
         Ok(seat)
     }
@@ -135,14 +140,17 @@ impl<S: Show> FriendSeat<S> {
     ///
     /// # Errors
     /// When the port cannot be listened on, or the output fails.
-    pub fn answer_offer(&mut self, yes: bool) -> anyhow::Result<()> {
+    pub fn answer_offer(&mut self, s: &mut Session, yes: bool) -> anyhow::Result<()> {
         match self.offer.take() {
-            Some((saved, note)) if yes => self.resume(saved, note)?,
+            Some((saved, note)) if yes => self.resume(s, saved, note)?,
             // Declined: nothing of the saved match stays on show.
-            Some(_) => self.show.declined(&self.setup.waiting_match())?,
+            Some(_) => {
+                s.follow(self.setup.waiting_match());
+                self.show.declined(s.current())?;
+            }
             None => {}
         }
-        self.listen()
+        self.listen(s)
     }
 
     /// The front end's view.
@@ -156,18 +164,12 @@ impl<S: Show> FriendSeat<S> {
         self.hosted.as_ref()
     }
 
-    /// Whether the match is over for good.
-    #[must_use]
-    pub fn is_finished(&self) -> bool {
-        self.hosted.as_ref().is_some_and(Hosted::is_finished)
-    }
-
     /// The host's unfinished network match, if its note and save are
     /// found: shown with its summary, and the resume question asked.
     ///
     /// # Errors
     /// When the output fails.
-    fn look_for_saved(&mut self) -> io::Result<Option<(Match, HostNote)>> {
+    fn look_for_saved(&mut self, s: &mut Session) -> io::Result<Option<(Match, HostNote)>> {
         let settings = resume::Settings {
             game: self.setup.game,
             rules: self.setup.rules,
@@ -195,12 +197,14 @@ impl<S: Show> FriendSeat<S> {
         let Some(saved) = self.saved_against(&note.opponent)? else {
             return Ok(None);
         };
-        self.offer(&saved)?;
+        self.offer(s, &saved)?;
         Ok(Some((saved, note)))
     }
 
-    /// Shows `saved` with its summary, and asks whether to resume it.
-    fn offer(&mut self, saved: &Match) -> io::Result<()> {
+    /// Shows `saved` with its summary (in `s`, the session on show until
+    /// a friend joins), and asks whether to resume it.
+    fn offer(&mut self, s: &mut Session, saved: &Match) -> io::Result<()> {
+        s.follow(saved.clone());
         self.show.board(saved)?;
         self.show.say(&saved_summary(saved))?;
         self.show.ask(&Ask::Resume, &self.setup.rules)
@@ -212,15 +216,20 @@ impl<S: Show> FriendSeat<S> {
     /// # Errors
     /// When the output fails.
     #[cfg(test)]
-    pub(crate) fn offering(&mut self, saved: Match, note: HostNote) -> io::Result<()> {
-        self.offer(&saved)?;
+    pub(crate) fn offering(
+        &mut self,
+        s: &mut Session,
+        saved: Match,
+        note: HostNote,
+    ) -> io::Result<()> {
+        self.offer(s, &saved)?;
         self.offer = Some((saved, note));
         Ok(())
     }
 
     /// The first to join is one of the host's several unfinished matches'
     /// opponents: that match resumes (with this session's code).
-    fn resume_for(&mut self, name: &str) -> io::Result<()> {
+    fn resume_for(&mut self, s: &mut Session, name: &str) -> io::Result<()> {
         let name = crate::net::clean_remote_name(name).unwrap_or_default();
         let same = |n: &HostNote| crate::game::names::same_name(&n.opponent, &name);
         let Some(i) = self.unfinished.iter().position(same) else {
@@ -234,7 +243,7 @@ impl<S: Show> FriendSeat<S> {
                 crate::rules::plural(saved.moves().len(), "move")
             ))?;
             let code = self.code;
-            self.resume(saved, HostNote { code, ..note })?;
+            self.resume(s, saved, HostNote { code, ..note })?;
         }
         Ok(())
     }
@@ -255,34 +264,37 @@ impl<S: Show> FriendSeat<S> {
 
     /// Resumes `saved` (answered yes to the resume question): it is the
     /// match from now on, and the friend joins it with the same code.
-    fn resume(&mut self, saved: Match, note: HostNote) -> io::Result<()> {
+    fn resume(&mut self, s: &mut Session, saved: Match, note: HostNote) -> io::Result<()> {
         self.code = note.code;
         self.resumed = true;
-        self.begin(saved, &note)
+        self.begin(s, saved, &note)
     }
 
-    /// `m` is the match from now on: its session keeps it (the resume
-    /// note too, and a note that could not be kept is said).
-    fn begin(&mut self, m: Match, note: &HostNote) -> io::Result<()> {
+    /// `m` is the match from now on: its session keeps it, and host's
+    /// resume note (see [`resume`]) offers it again after a restart (a
+    /// note that could not be kept is said).
+    fn begin(&mut self, s: &mut Session, m: Match, note: &HostNote) -> io::Result<()> {
         let Some(keeper) = self.keeper.take() else {
             return Ok(());
         };
-        let mut hosted =
-            Hosted::new(m, keeper, self.setup.pie_rule).with_journal(&self.setup.name, note);
-        let problem = hosted.take_journal_problem();
-        self.hosted = Some(hosted);
-        match problem {
-            Some(problem) => self.show.say(&format!("Note: {problem}.")),
-            None => Ok(()),
+        let kept = resume::store(&self.setup.name, resume::Settings::of(&m), note);
+        *s = referee(m, keeper, self.setup.pie_rule);
+        self.hosted = Some(Hosted::default());
+        match kept {
+            Err(e) => self.show.say(&format!(
+                "Note: the note that offers this match again after a restart could not be kept ({}); the match itself is saved as usual.",
+                crate::store::files::words(&e)
+            )),
+            Ok(()) => Ok(()),
         }
     }
 
     /// Listens, says how to join, and accepts joiners from now on.
-    fn listen(&mut self) -> anyhow::Result<()> {
+    fn listen(&mut self, s: &Session) -> anyhow::Result<()> {
         let listener = TcpListener::bind(self.setup.bind)
             .map_err(|e| anyhow::anyhow!(link::bind_failure(self.setup.bind, &e)))?;
         let bound = listener.local_addr()?;
-        self.announce(bound)?;
+        self.announce(s, bound)?;
         link::listen(listener, self.code, self.tx.clone());
         Ok(())
     }
@@ -306,27 +318,27 @@ impl<S: Show> FriendSeat<S> {
     ///
     /// # Errors
     /// When the output fails.
-    pub fn tick(&mut self) -> io::Result<()> {
+    pub fn tick(&mut self, s: &mut Session) -> io::Result<()> {
         if self.save_again_at.is_some_and(|at| at <= Instant::now())
             && let Some(hosted) = self.hosted.as_mut()
         {
-            let said = hosted.save_again();
-            let saved = !hosted.is_unsaved();
-            self.apply(said)?;
+            let said = hosted.save_again(s);
+            let saved = !s.is_behind();
+            self.apply(s, said)?;
             if saved {
-                self.prompt()?;
+                self.prompt(s)?;
             }
         }
-        if self.contender.is_some() && self.settle_contender()? {
+        if self.contender.is_some() && self.settle_contender(s)? {
             // Say again what is asked now, under the news.
-            self.prompt()?;
+            self.prompt(s)?;
         }
         if PING_EVERY <= self.last_sent.elapsed() {
             let connected = self.conn.is_some();
             self.send(&ToJoiner::Ping)?;
             if connected && self.conn.is_none() {
                 // Lost on the ping: say what is waited for now.
-                self.prompt()?;
+                self.prompt(s)?;
             }
         }
         Ok(())
@@ -339,51 +351,55 @@ impl<S: Show> FriendSeat<S> {
     ///
     /// # Errors
     /// When the port cannot be listened on, or the output fails.
-    pub fn command(&mut self, command: Command) -> anyhow::Result<Option<ExitCode>> {
+    pub fn command(
+        &mut self,
+        s: &mut Session,
+        command: Command,
+    ) -> anyhow::Result<Option<ExitCode>> {
         if command == Command::Quit {
-            self.leave()?;
+            self.leave(s)?;
             return Ok(Some(ExitCode::SUCCESS));
         }
         if self.is_offering() {
             // A resumed match waits for the friend (Ask::Away).
             if let Command::Answer(yes) = command {
-                self.answer_offer(yes)?;
+                self.answer_offer(s, yes)?;
             }
             return Ok(None);
         }
-        let opponent = self.opponent();
+        let opponent = self.opponent(s);
         let connected = self.conn.is_some();
         let Some(hosted) = self.hosted.as_mut() else {
             self.show.say("Nobody has joined yet; q quits.")?;
             return Ok(None);
         };
         let said = match command {
-            Command::Answer(yes) => match hosted.local_answer(yes) {
+            Command::Answer(yes) => match hosted.local_answer(s, yes) {
                 Some(said) => Ok(said),
                 None => return Ok(None),
             },
             Command::Help => {
-                let rules = *hosted.current().rules();
-                let side = side_of(hosted.current(), HOST_SEAT);
+                let rules = *s.current().rules();
+                let side = s.current().holder(HOST_SEAT);
                 self.show.help(&rules, side)?;
                 return Ok(None);
             }
             _ if !connected => Err(format!(
                 "{opponent} is not connected: waiting for {opponent} to come back (q quits)."
             )),
-            Command::Undo => hosted.local_undo().map(|mut said| {
+            Command::Undo => hosted.local_undo(s).map(|mut said| {
                 said.show.push(Happening::Said(format!(
                     "You asked {opponent} to agree to take back your last move."
                 )));
                 said
             }),
-            Command::Play(pit) => hosted.local_move(pit),
-            Command::Swap => hosted.local_swap(),
+            Command::Play(pit) => hosted.local_move(s, pit),
+            Command::Swap => hosted.local_swap(s),
             // Not offered over the network.
             _ => return Ok(None),
         };
         match said {
-            Ok(said) => self.apply(said)?,
+            Ok(said) => self.apply(s, said)?,
             Err(why) => self.show.say(&why)?,
         }
         Ok(None)
@@ -394,10 +410,10 @@ impl<S: Show> FriendSeat<S> {
     ///
     /// # Errors
     /// When the output fails.
-    pub fn on_net(&mut self, event: HostEvent) -> io::Result<bool> {
-        let changed = self.on_event(event)?;
+    pub fn on_net(&mut self, s: &mut Session, event: HostEvent) -> io::Result<bool> {
+        let changed = self.on_event(s, event)?;
         if self.contender.is_some() {
-            return Ok(self.settle_contender()? || changed);
+            return Ok(self.settle_contender(s)? || changed);
         }
         Ok(changed)
     }
@@ -405,13 +421,13 @@ impl<S: Show> FriendSeat<S> {
     /// Lets the join waiting for the seat in once the seat's connection
     /// has ended, or turns it away once its grace is over; `true` when
     /// either happened (what the host's player is asked may change).
-    fn settle_contender(&mut self) -> io::Result<bool> {
+    fn settle_contender(&mut self, s: &mut Session) -> io::Result<bool> {
         let held = self.conn.as_ref().is_some_and(|(_, s)| s.is_open());
         let Some(c) = self.contender.take() else {
             return Ok(false);
         };
         if !held {
-            return self.on_join(c.id, &c.name, None, c.peer, c.sender);
+            return self.on_join(s, c.id, &c.name, None, c.peer, c.sender);
         }
         if Instant::now() < c.until {
             self.contender = Some(c);
@@ -421,7 +437,7 @@ impl<S: Show> FriendSeat<S> {
         Ok(true)
     }
 
-    fn on_event(&mut self, event: HostEvent) -> io::Result<bool> {
+    fn on_event(&mut self, s: &mut Session, event: HostEvent) -> io::Result<bool> {
         match event {
             HostEvent::Turned(text) => {
                 self.show.say(&text)?;
@@ -434,14 +450,14 @@ impl<S: Show> FriendSeat<S> {
                 peer,
                 sender,
             } => {
-                self.resume_for(&name)?;
-                self.on_join(id, &name, seat_key.as_deref(), peer, sender)
+                self.resume_for(s, &name)?;
+                self.on_join(s, id, &name, seat_key.as_deref(), peer, sender)
             }
             HostEvent::Message { id, message } => {
                 if self.conn.as_ref().is_none_or(|(current, _)| *current != id) {
                     return Ok(false);
                 }
-                let name = self.opponent();
+                let name = self.opponent(s);
                 let message = match message {
                     Ok(message) => message,
                     Err(SessionError::Frame(e))
@@ -471,8 +487,8 @@ impl<S: Show> FriendSeat<S> {
                 let Some(hosted) = self.hosted.as_mut() else {
                     return Ok(false);
                 };
-                match hosted.remote(message) {
-                    Ok(said) => self.apply(said)?,
+                match hosted.remote(s, message) {
+                    Ok(said) => self.apply(s, said)?,
                     Err(violation) => {
                         self.violation(&format!("{name}'s program {}", violation.0))?;
                     }
@@ -486,16 +502,14 @@ impl<S: Show> FriendSeat<S> {
     ///
     /// # Errors
     /// When the output fails.
-    pub fn leave(&mut self) -> io::Result<()> {
+    pub fn leave(&mut self, s: &mut Session) -> io::Result<()> {
         if self.hosted.is_some() {
             self.send(&ToJoiner::Leave)?;
             self.show.say(&format!(
                 "Stopped. The match is saved: run `mancala host {}` with the same rules to resume it.",
                 self.setup.name
             ))?;
-            if let Some(hosted) = &self.hosted {
-                self.show.tally(hosted.current())?;
-            }
+            self.show.tally(s.current())?;
         }
         self.close();
         Ok(())
@@ -510,46 +524,26 @@ impl<S: Show> FriendSeat<S> {
 
     /// The match is over for good: its resume note goes, and the friend's
     /// connection ends.
-    pub fn end(&mut self) {
-        if let Some(hosted) = &self.hosted {
-            let m = hosted.current();
+    pub fn end(&mut self, s: &mut Session) {
+        if self.hosted.is_some() {
+            let m = s.current();
             resume::clear(
                 &self.setup.name,
-                name_of(m, JOINER_SEAT),
+                m.seat_name(JOINER_SEAT),
                 resume::Settings::of(m),
             );
         }
         self.close();
     }
 
-    /// The friend's name (or "your friend" before anyone joined).
-    #[must_use]
-    pub fn opponent(&self) -> String {
-        self.hosted.as_ref().map_or_else(
-            || "your friend".to_string(),
-            |h| name_of(h.current(), JOINER_SEAT).to_string(),
-        )
-    }
-
-    /// The side the host's player plays now (South's until the pie rule's
-    /// swap).
-    #[must_use]
-    pub fn side(&self) -> crate::rules::Side {
-        self.hosted
-            .as_ref()
-            .map_or(HOST_SEAT, |h| side_of(h.current(), HOST_SEAT))
-    }
-
-    /// The host's rules (the match's, once there is one).
-    #[must_use]
-    pub fn rules(&self) -> crate::rules::Rules {
-        self.hosted
-            .as_ref()
-            .map_or(self.setup.rules, |h| *h.current().rules())
+    /// The friend's name in the match on show in `s` ("your friend"
+    /// before anyone joined).
+    fn opponent(&self, s: &Session) -> String {
+        s.current().seat_name(JOINER_SEAT).to_string()
     }
 
     /// Says how the friend joins.
-    fn announce(&mut self, bound: SocketAddr) -> io::Result<()> {
+    fn announce(&mut self, s: &Session, bound: SocketAddr) -> io::Result<()> {
         let name = self.setup.name.clone();
         let rules = rules_text(self.setup.game, self.setup.rules);
         self.show.say(&match self.setup.game {
@@ -561,7 +555,7 @@ impl<S: Show> FriendSeat<S> {
             Game::Oware => format!("{name} hosts a match of {rules}."),
         })?;
         let who = match &self.hosted {
-            Some(h) => name_of(h.current(), JOINER_SEAT).to_string(),
+            Some(_) => s.current().seat_name(JOINER_SEAT).to_string(),
             None => "NAME".to_string(),
         };
         self.show.say(&format!(
@@ -580,7 +574,7 @@ impl<S: Show> FriendSeat<S> {
         }
         self.show.say(&format!(
             "Listening on {bound}. Waiting for {} to join… (q quits)",
-            self.opponent()
+            self.opponent(s)
         ))
     }
 
@@ -607,12 +601,12 @@ impl<S: Show> FriendSeat<S> {
     /// Carries out what the host's match `said`: news for the host's
     /// player, then messages for the joiner; a save that failed is tried
     /// again every second until it works.
-    fn apply(&mut self, said: Said) -> io::Result<()> {
-        let Some(hosted) = &self.hosted else {
+    fn apply(&mut self, s: &mut Session, said: Said) -> io::Result<()> {
+        if self.hosted.is_none() {
             return Ok(());
-        };
+        }
         for what in &said.show {
-            self.show.show(hosted.current(), what)?;
+            self.show.show(s.current(), what)?;
         }
         if said.show.contains(&Happening::Left { seat: JOINER_SEAT }) {
             // What is waited for now is asked next (Ask::Away).
@@ -621,11 +615,7 @@ impl<S: Show> FriendSeat<S> {
         for message in said.send {
             self.send(&message)?;
         }
-        self.save_again_at = self
-            .hosted
-            .as_ref()
-            .is_some_and(Hosted::is_unsaved)
-            .then(|| Instant::now() + SAVE_AGAIN_EVERY);
+        self.save_again_at = s.is_behind().then(|| Instant::now() + SAVE_AGAIN_EVERY);
         Ok(())
     }
 
@@ -675,6 +665,7 @@ impl<S: Show> FriendSeat<S> {
 
     fn on_join(
         &mut self,
+        s: &mut Session,
         id: u64,
         name: &str,
         seat_key: Option<&str>,
@@ -696,7 +687,7 @@ impl<S: Show> FriendSeat<S> {
             )?;
             return Ok(false);
         }
-        let playing = self.opponent();
+        let playing = self.opponent(s);
         let in_use = self.conn.as_ref().is_some_and(|(_, s)| s.is_open());
         if self.hosted.is_some() && in_use && playing != name {
             let text = format!("{} is already playing with {playing}.", self.setup.name);
@@ -735,13 +726,13 @@ impl<S: Show> FriendSeat<S> {
                 opponent: name.clone(),
                 code: self.code,
             };
-            self.begin(m, &note)?;
+            self.begin(s, m, &note)?;
         }
         let Some(hosted) = self.hosted.as_mut() else {
             return Ok(false);
         };
         let resumed = self.resumed || !first_join;
-        match hosted.welcome(&name, resumed) {
+        match hosted.welcome(s, &name, resumed) {
             Err(text) => {
                 let said = format!("{name} at {peer} was turned away: {text}");
                 self.refuse(sender, &text, &said)?;
@@ -767,9 +758,7 @@ impl<S: Show> FriendSeat<S> {
                         "(From a new program: {name}'s seat was free, so it took it; the program that played before can no longer take it back.)"
                     ))?;
                 }
-                if let Some(m) = self.hosted.as_ref().map(Hosted::current) {
-                    self.show.round_start(m)?;
-                }
+                self.show.round_start(s.current())?;
                 Ok(true)
             }
         }
@@ -780,13 +769,13 @@ impl<S: Show> FriendSeat<S> {
     ///
     /// # Errors
     /// When the output fails.
-    pub fn settle(&mut self, changed: bool) -> io::Result<Option<ExitCode>> {
-        if self.is_finished() {
-            self.end();
+    pub fn settle(&mut self, s: &mut Session, changed: bool) -> io::Result<Option<ExitCode>> {
+        if s.asking() == Asking::Over {
+            self.end(s);
             return Ok(Some(ExitCode::SUCCESS));
         }
         if changed {
-            self.prompt()?;
+            self.prompt(s)?;
         }
         Ok(None)
     }
@@ -795,27 +784,26 @@ impl<S: Show> FriendSeat<S> {
     ///
     /// # Errors
     /// When the output fails.
-    pub fn prompt(&mut self) -> io::Result<()> {
-        let Some(ask) = self.current_ask() else {
+    pub fn prompt(&mut self, s: &mut Session) -> io::Result<()> {
+        let Some(ask) = self.current_ask(s) else {
             return Ok(());
         };
-        let rules = self.rules();
-        self.show.ask(&ask, &rules)
+        self.show.ask(&ask, s.current().rules())
     }
 
     /// What the host's player is asked now, if anything.
     #[must_use]
-    pub fn current_ask(&self) -> Option<Ask> {
+    pub fn current_ask(&self, s: &Session) -> Option<Ask> {
         let r = self.hosted.as_ref()?;
-        if r.is_finished() {
+        if s.asking() == Asking::Over {
             return None;
         }
         if self.conn.is_none() {
             return Some(Ask::Away {
-                name: name_of(r.current(), JOINER_SEAT).to_string(),
+                name: s.current().seat_name(JOINER_SEAT).to_string(),
             });
         }
-        let question = r.question(HOST_SEAT)?;
-        Some(Ask::of(question, r.current(), HOST_SEAT))
+        let question = r.question(s, HOST_SEAT)?;
+        Some(Ask::of(question, s.current(), HOST_SEAT))
     }
 }

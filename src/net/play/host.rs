@@ -10,10 +10,16 @@ use std::time::Duration;
 
 use super::friend::FriendSeat;
 use super::{Ask, Command, HostIn, HostSetup, LineInput, Show, is_command_line, read};
+use crate::net::hosted::HOST_SEAT;
+use crate::session::Session;
+use crate::store::Keeper;
 
 /// The host's program (see this module's docs).
 pub struct HostGame<S> {
     seat: FriendSeat<S>,
+    /// The host's session: the referee once a friend joins (the match
+    /// waiting for one until then).
+    session: Session,
     /// Lines typed before the question they answer.
     typed_ahead: VecDeque<LineInput>,
 }
@@ -27,8 +33,10 @@ impl<S: Show> HostGame<S> {
     /// # Errors
     /// When the port cannot be listened on, or the output fails.
     pub fn new(setup: HostSetup, show: S, tx: mpsc::Sender<HostIn>) -> anyhow::Result<HostGame<S>> {
+        let mut session = Session::following(setup.waiting_match(), Keeper::new(None));
         Ok(HostGame {
-            seat: FriendSeat::open(setup, show, tx)?,
+            seat: FriendSeat::open(setup, show, tx, &mut session)?,
+            session,
             typed_ahead: VecDeque::new(),
         })
     }
@@ -40,11 +48,11 @@ impl<S: Show> HostGame<S> {
 
     /// The answer to the resume question.
     fn answer_offer(&mut self, line: &str) -> anyhow::Result<()> {
-        match read(&self.seat.rules(), self.seat.side(), true, line) {
-            Ok(Some(Command::Answer(yes))) => self.seat.answer_offer(yes),
+        match read(self.session.current(), HOST_SEAT, true, line) {
+            Ok(Some(Command::Answer(yes))) => self.seat.answer_offer(&mut self.session, yes),
             _ => {
                 self.seat.show_mut().say("Please answer y or n.")?;
-                let rules = self.seat.rules();
+                let rules = *self.session.current().rules();
                 self.seat.show_mut().ask(&Ask::Resume, &rules)?;
                 Ok(())
             }
@@ -63,7 +71,7 @@ impl<S: Show> HostGame<S> {
     /// # Errors
     /// When the output fails.
     pub fn tick(&mut self) -> io::Result<()> {
-        self.seat.tick()
+        self.seat.tick(&mut self.session)
     }
 
     /// Handles one event; `Some` when the program should end with that code.
@@ -72,13 +80,13 @@ impl<S: Show> HostGame<S> {
     /// When the port cannot be listened on, or the output fails.
     pub fn handle(&mut self, event: HostIn) -> anyhow::Result<Option<ExitCode>> {
         let changed = match event {
-            HostIn::Net(event) => self.seat.on_net(event)?,
+            HostIn::Net(event) => self.seat.on_net(&mut self.session, event)?,
             HostIn::Input(input) => {
                 self.typed_ahead.push_back(input);
                 false
             }
         };
-        if let Some(code) = self.seat.settle(changed)? {
+        if let Some(code) = self.seat.settle(&mut self.session, changed)? {
             return Ok(Some(code));
         }
         // What was typed answers the questions as they come, in order:
@@ -91,7 +99,7 @@ impl<S: Show> HostGame<S> {
             if let Some(code) = self.take_input(input)? {
                 return Ok(Some(code));
             }
-            if let Some(code) = self.seat.settle(changed)? {
+            if let Some(code) = self.seat.settle(&mut self.session, changed)? {
                 return Ok(Some(code));
             }
         }
@@ -107,10 +115,10 @@ impl<S: Show> HostGame<S> {
         if self.seat.is_offering() {
             return true;
         }
-        is_command_line(&self.seat.rules(), self.seat.side(), line)
+        is_command_line(self.session.current(), HOST_SEAT, line)
             || self
                 .seat
-                .current_ask()
+                .current_ask(&self.session)
                 .is_some_and(|a| a.is_answered_by_this_player())
     }
 
@@ -137,7 +145,7 @@ impl<S: Show> HostGame<S> {
             LineInput::End => {
                 self.seat.show_mut().say("")?;
                 self.seat.show_mut().say("End of input.")?;
-                self.seat.leave()?;
+                self.seat.leave(&mut self.session)?;
                 Some(ExitCode::SUCCESS)
             }
         })
@@ -145,13 +153,12 @@ impl<S: Show> HostGame<S> {
 
     /// Handles a typed line; `Some` ends the program with that code.
     fn on_line(&mut self, line: &str) -> anyhow::Result<Option<ExitCode>> {
-        let rules = self.seat.rules();
         // What is open is the session's question (see `Hosted::question`).
-        let ask = self.seat.current_ask();
+        let ask = self.seat.current_ask(&self.session);
         let question = ask.as_ref().is_some_and(Ask::is_question);
         let answers_only = question || matches!(ask, Some(Ask::WaitingAgain { .. }));
-        let said = match read(&rules, self.seat.side(), question, line) {
-            Ok(Some(command)) => return self.seat.command(command),
+        let said = match read(self.session.current(), HOST_SEAT, question, line) {
+            Ok(Some(command)) => return self.seat.command(&mut self.session, command),
             Ok(None) => return Ok(None),
             Err(_) if self.seat.hosted().is_none() => "Nobody has joined yet; q quits.".into(),
             Err(_) if answers_only => "Please answer y or n.".into(),

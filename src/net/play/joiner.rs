@@ -16,9 +16,7 @@ use std::time::{Duration, Instant};
 
 use crate::game::Match;
 use crate::net::RemoteText;
-use crate::net::hosted::{
-    HOST_SEAT, Happening, JOINER_SEAT, happenings, name_of, side_of, undo_refused,
-};
+use crate::net::hosted::{HOST_SEAT, Happening, JOINER_SEAT, happenings, undo_refused};
 use crate::net::link::{self, PING_EVERY};
 use crate::net::message::{At, NotNow, OpenQuestion, Snapshot, ToHost, ToJoiner};
 use crate::net::session::{Sender, SessionError};
@@ -241,13 +239,16 @@ fn following(
 pub fn greeting(session: &Session, again: bool) -> Vec<String> {
     let m = session.current();
     if again {
-        return vec![format!("Reconnected to {}'s match.", name_of(m, HOST_SEAT))];
+        return vec![format!(
+            "Reconnected to {}'s match.",
+            m.seat_name(HOST_SEAT)
+        )];
     }
     let row = |side: Side| match side {
         Side::South => "South, bottom row",
         Side::North => "North, top row",
     };
-    let (host, me) = (side_of(m, HOST_SEAT), side_of(m, JOINER_SEAT));
+    let (host, me) = (m.holder(HOST_SEAT), m.holder(JOINER_SEAT));
     vec![
         format!(
             "Connected: {} ({}) against you, {} ({}).",
@@ -430,7 +431,7 @@ impl<S: Show> JoinGame<S> {
         let LineInput::Line(line) = input else {
             return true;
         };
-        is_command_line(self.m().rules(), self.side(), line)
+        is_command_line(self.m(), JOINER_SEAT, line)
             || (!self.link.is_lost()
                 && self
                     .f
@@ -443,12 +444,7 @@ impl<S: Show> JoinGame<S> {
     }
 
     fn host_name(&self) -> String {
-        name_of(self.m(), HOST_SEAT).to_string()
-    }
-
-    /// The side this player plays now (North's until the pie rule's swap).
-    fn side(&self) -> Side {
-        side_of(self.m(), JOINER_SEAT)
+        self.m().seat_name(HOST_SEAT).to_string()
     }
 
     /// Shows the match just received from the host.
@@ -500,7 +496,7 @@ impl<S: Show> JoinGame<S> {
     fn on_line(&mut self, line: &str) -> io::Result<Option<ExitCode>> {
         let round_over = self.m().outcome().is_some();
         let question = self.f.is_yes_no();
-        match read(self.m().rules(), self.side(), question, line) {
+        match read(self.m(), JOINER_SEAT, question, line) {
             Ok(Some(command)) => return self.on_command(command),
             Ok(None) => {}
             Err(_) if self.link.is_lost() => self
@@ -530,7 +526,7 @@ impl<S: Show> JoinGame<S> {
             Command::Quit => self.leave().map(Some),
             Command::Help => {
                 let rules = *self.m().rules();
-                self.show.help(&rules, self.side())?;
+                self.show.help(&rules, self.m().holder(JOINER_SEAT))?;
                 Ok(None)
             }
             command => {
@@ -641,8 +637,8 @@ impl Follower {
     /// first, so that nothing the host would refuse is sent; leaving is
     /// said to the host), what the player is told.
     pub fn command(&mut self, m: &Match, command: Command) -> (Option<ToHost>, Option<String>) {
-        let host = name_of(m, HOST_SEAT);
-        let me = side_of(m, JOINER_SEAT);
+        let host = m.seat_name(HOST_SEAT);
+        let me = m.holder(JOINER_SEAT);
         let round_over = m.outcome().is_some();
         let say = |text: String| (None, Some(text));
         match command {
@@ -807,7 +803,7 @@ impl Follower {
             ToJoiner::UndoDeclined => return news(Happening::UndoDeclined { by: HOST_SEAT }),
             ToJoiner::MoveRefused { at, why } => {
                 self.pending.take_if(|(p, _)| *p == at);
-                let host = name_of(session.current(), HOST_SEAT);
+                let host = session.current().seat_name(HOST_SEAT);
                 return news(Happening::Said(match why {
                     NotNow::TakeBackAsked => format!(
                         "Your move was not played: {host} asked first to take back their last move."

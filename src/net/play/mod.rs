@@ -26,7 +26,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use super::code::JoinCode;
-use super::hosted::{HOST_SEAT, Happening, name_of, side_of};
+use super::hosted::{HOST_SEAT, Happening};
 use super::link::HostEvent;
 use super::message::{OpenQuestion, ToJoiner};
 use super::session::SessionError;
@@ -184,7 +184,7 @@ pub trait Show {
     /// # Errors
     /// When the output fails.
     fn tally(&mut self, m: &Match) -> io::Result<()> {
-        self.say(&match_score_line(m.tally(), names(m)))
+        self.say(&match_score_line(m.tally(), m.names()))
     }
 
     /// The round in play and its board, and its result when it is over
@@ -197,7 +197,7 @@ pub trait Show {
         self.say(&m.opening().text)?;
         self.board(m)?;
         match m.outcome() {
-            Some(outcome) => self.say(&outcome_message(outcome, m.position().score(), names(m))),
+            Some(outcome) => self.say(&outcome_message(outcome, m.position().score(), m.names())),
             None => Ok(()),
         }
     }
@@ -236,7 +236,7 @@ pub fn help_text(rules: &Rules, side: Side) -> String {
 /// nothing for a change of the match.
 #[must_use]
 pub fn news_lines(m: &Match, what: &Happening) -> Vec<String> {
-    let name = |seat: Side| name_of(m, seat);
+    let name = |seat: Side| m.seat_name(seat);
     vec![match what {
         Happening::UndoAsked { by } => format!("{} asks to take back their last move.", name(*by)),
         Happening::UndoDeclined { by } => {
@@ -249,7 +249,7 @@ pub fn news_lines(m: &Match, what: &Happening) -> Vec<String> {
         Happening::Finished => {
             return vec![
                 "The match is over. Thanks for playing!".to_string(),
-                match_score_line(m.tally(), names(m)),
+                match_score_line(m.tally(), m.names()),
             ];
         }
         Happening::Left { seat } => {
@@ -283,13 +283,13 @@ pub fn show_happening<S: Show + ?Sized>(
 ) -> io::Result<()> {
     match what {
         Happening::RoundOver { outcome, record } => {
-            show.say(&outcome_message(*outcome, m.position().score(), names(m)))?;
+            show.say(&outcome_message(*outcome, m.position().score(), m.names()))?;
             show.tally(m)?;
             if let Some(path) = record {
                 show.say(&format!("Round recorded in {}.", path.display()))?;
             }
         }
-        Happening::Undone { text, .. } => {
+        Happening::Undone { text } => {
             show.say(text)?;
             show.board(m)?;
         }
@@ -305,12 +305,6 @@ pub fn show_happening<S: Show + ?Sized>(
         }
     }
     Ok(())
-}
-
-/// South's and North's names.
-#[must_use]
-pub fn names(m: &Match) -> [&str; 2] {
-    [m.name(Side::South), m.name(Side::North)]
 }
 
 /// What the network game asks of its player now: the prompt, as data,
@@ -374,7 +368,7 @@ impl Ask {
     /// What the player at seat `me` is asked by `question` in `m`.
     #[must_use]
     pub fn of(question: OpenQuestion, m: &Match, me: Side) -> Ask {
-        let side = side_of(m, me);
+        let side = m.holder(me);
         let name = m.name(side.opponent()).to_string();
         match question {
             OpenQuestion::Move => Ask::Move {
@@ -432,13 +426,15 @@ impl Ask {
     }
 }
 
-/// What a line typed by `side`'s player means, read as the session reads
+/// What a line typed by the player at `seat` in `m` means (on the side
+/// the seat plays: [`Match::holder`]), read as the session reads
 /// it ([`crate::session::commands`]): a yes or no while `question` is open,
 /// a letter that names a pit is that pit, and `undo`, `quit`, `help` and
 /// the pie rule's `swap` (or their keys on this board) are the commands
 /// (whether a swap is open is the host's session's word). `Ok(None)` for
 /// an empty line; `Err` says why it is none of these.
-fn read(rules: &Rules, side: Side, question: bool, line: &str) -> Result<Option<Command>, String> {
+fn read(m: &Match, seat: Side, question: bool, line: &str) -> Result<Option<Command>, String> {
+    let (rules, side) = (m.rules(), m.holder(seat));
     let text = line.trim();
     if text.is_empty() {
         return Ok(None);
@@ -472,6 +468,6 @@ fn is_command(command: Command) -> bool {
 }
 
 /// Whether `line` can be taken at any moment: an empty line or a command.
-fn is_command_line(rules: &Rules, side: Side, line: &str) -> bool {
-    read(rules, side, false, line).is_ok_and(|c| c.is_none_or(is_command))
+fn is_command_line(m: &Match, seat: Side, line: &str) -> bool {
+    read(m, seat, false, line).is_ok_and(|c| c.is_none_or(is_command))
 }

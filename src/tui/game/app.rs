@@ -309,6 +309,13 @@ impl App {
         &self.session
     }
 
+    /// The session playing the match, for the host's seat to referee the
+    /// friend's commands in (the host's full screen: the screen is told
+    /// what changed, [`Shown::Happened`]).
+    pub fn session_mut(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
     /// The match on show: the saved one while its resume is asked, the
     /// round just finished while "Play again?" is, else the one in play.
     #[must_use]

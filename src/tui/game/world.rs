@@ -117,7 +117,9 @@ pub struct GameWorld {
     pub prefs: Option<PathBuf>,
 }
 
-impl World<App> for GameWorld {
+/// The game screen's, and a network match's screen's
+/// (`crate::tui::net`).
+impl<S: Screen<Message = GameMessage, Effect = Effect>> World<S> for GameWorld {
     fn perform(&mut self, effect: Effect, answers: &mut Vec<GameMessage>) {
         match effect {
             Effect::Think(request) => self.worker.submit(request),

@@ -1,15 +1,17 @@
 //! The game screen for a match with a friend on another machine.
 //!
-//! Both ends show the match the host's session plays (the referee), in a
-//! session of the screen's own that follows it, both seats at the network
-//! ([`crate::session::Session::following`]): the moves come from the
-//! host's session, shown as a local match shows its own, and what the
-//! network game asks this player decides whose turn it is. The joiner's
-//! screen follows the host's messages ([`Shown::Host`], see
-//! [`crate::net::play::Follower`]); the host's is told what happened in
-//! the host's session as plain mode is ([`Shown::Happened`], a
-//! [`Happening`]), and carries out each move, take-back and new round
-//! that session kept. Both are the same [`App`] as a local match (board, cursor, key bar, ★ notes, header,
+//! Both ends show the match the host's session plays (the referee): the
+//! moves come from that session, shown as a local match shows its own,
+//! and what the network game asks this player decides whose turn it is.
+//! On the host the screen's session *is* the host's session (the friend's
+//! seat plays the match in it, see `tui/net.rs`), and the screen is told
+//! what happened in it as plain mode is ([`Shown::Happened`], a
+//! [`Happening`]); until a friend joins it shows the match that waits for
+//! one, or the unfinished match offered ([`Shown::Board`]). The joiner's
+//! screen has a session of its own, on another machine, that follows the
+//! host's messages ([`Shown::Host`], see [`crate::net::play::Follower`]
+//! and [`crate::session::Session::following`]). Both are the same [`App`]
+//! as a local match (board, cursor, key bar, ★ notes, header,
 //! `+ - t ?`, the quit question), and turn the keys that only the network
 //! has into the commands the network game carries out
 //! ([`App::take_commands`]). What only the network has (waiting for the
@@ -23,12 +25,12 @@ use std::time::Instant;
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Mode, Note, Overlay, Tone, key_name};
-use crate::game::Match;
+use crate::game::outcome_message;
 use crate::net::hosted::{HOST_SEAT, Happening, JOINER_SEAT, undo_refused};
 use crate::net::message::{ToHost, ToJoiner};
 use crate::net::play::{Ask, Command, Followed, Follower, cannot_go_on, greeting};
 use crate::rules::{Pit, Side};
-use crate::session::SessionCommand;
+use crate::session::{Asking, SessionCommand};
 use crate::tui::game::keys::Does;
 
 /// What the network game says, in order, for the screen to show.
@@ -38,13 +40,11 @@ pub enum Shown {
     Say(String),
     /// What the player is asked now.
     Ask(Ask),
-    /// The host's match as it stands (an unfinished match offered, the
-    /// match the friend joined): the host's screen takes it.
-    Board(Box<Match>),
-    /// What happened in the host's session, as plain mode is told it too
-    /// ([`crate::net::play::Show::show`]): the host's screen's session
-    /// carries out each change (a move, a take-back both agreed to, the
-    /// next round), the rest is said.
+    /// Another match is on show in the host's screen's session (an
+    /// unfinished match offered, declined, the match the friend joined).
+    Board,
+    /// What happened in the host's session, the screen's own, as plain
+    /// mode is told it too ([`crate::net::play::Show::show`]).
     Happened(Happening),
     /// A message of the host's, for the joiner's screen to follow.
     Host(Box<ToJoiner>),
@@ -56,7 +56,7 @@ pub enum Shown {
 #[derive(Debug)]
 pub struct Remote {
     /// The seat of this screen's player (the host's or the joiner's:
-    /// its side is the match's word, see [`crate::net::hosted::side_of`]).
+    /// its side is the match's word, see [`Match::holder`]).
     me: Side,
     /// What the network game asks now (`None` until it asks, and while a
     /// move or an answer is on its way).
@@ -92,10 +92,9 @@ impl Remote {
 }
 
 impl App {
-    /// This screen as the network match's screen for the player of `me`:
-    /// its session follows the host's
-    /// ([`crate::session::Session::following`]), and it waits for what the
-    /// network game asks.
+    /// This screen as the network match's screen for the player of `me`
+    /// (its session is the host's on the host, a follower of it on the
+    /// joiner): it waits for what the network game asks.
     #[must_use]
     pub fn networked(self, me: Side) -> App {
         let mut app = self;
@@ -294,13 +293,12 @@ impl App {
                 }
             }
             Shown::Happened(what) => self.happened(what, now),
-            // Another match than the one on show (offered, declined, joined).
-            Shown::Board(m) => {
+            // Another match on show (offered, declined, joined).
+            Shown::Board => {
                 self.settle();
                 self.cursor = [None; 2];
                 self.notes.set_round_note(None);
                 self.notes.hush();
-                self.session.follow(*m);
                 self.hint = None;
                 self.next_turn(now);
             }
@@ -350,30 +348,35 @@ impl App {
         self.refresh_ask(now);
     }
 
-    /// Shows what happened in the host's session, on either end: a
-    /// change of the match is carried out by the screen's session as the
-    /// host's kept it (the host's screen; the joiner's follows the host's
-    /// messages), and news is said in plain mode's words.
+    /// Shows what happened in the host's session, on either end: on the
+    /// host a change of the match is in the screen's session already (it
+    /// is the host's session, the referee) and is shown as a local match
+    /// shows its own; news is said in plain mode's words (the joiner's
+    /// screen follows the host's changes in [`App::follow_host`]).
     fn happened(&mut self, what: Happening, now: Instant) {
-        let (side, command) = match what {
-            Happening::Moved(moved) => (moved.played.mover(), Command::Play(moved.played.pit())),
-            Happening::Undone { by, .. } => (by, Command::TakeBack(by)),
-            Happening::NextRound => (HOST_SEAT, Command::Answer(true)),
-            // The side asked the pie rule's question (the one to move) takes
-            // the swap.
-            Happening::Swapped { .. } => (self.session.game().position().to_move(), Command::Swap),
-            Happening::RoundOver {
-                record: Some(path), ..
-            } => return self.round_recorded(crate::tui::game::world::recorded_note(&path)),
+        let m = self.session.current();
+        match what {
+            Happening::Moved(moved) => self.show_move(*moved, now),
+            Happening::Undone { text } => self.took_back(Note::plain(text)),
+            Happening::NextRound => {
+                let opening = self.session.game().opening();
+                self.round_opened(opening, Asking::PlayAgain);
+            }
+            Happening::Swapped { text } => self.swapped(Note::plain(text)),
+            Happening::RoundOver { outcome, record } => {
+                let result = outcome_message(outcome, m.position().score(), m.names());
+                self.notes.add_to_move(Note::new(result, Tone::Good));
+                if let Some(path) = record {
+                    self.round_recorded(crate::tui::game::world::recorded_note(&path));
+                }
+                return;
+            }
             news => {
-                let lines = crate::net::play::news_lines(self.session.current(), &news);
+                let lines = crate::net::play::news_lines(m, &news);
                 return self.notes.log_lines(lines.into_iter().map(Note::plain));
             }
-        };
+        }
         self.cancel_thinking();
-        let before = self.session.asking();
-        let events = self.session.handle_for(side, command);
-        self.show_events(events, before, now);
         if !matches!(self.mode, Mode::Sowing(_)) {
             self.next_turn(now);
         }
@@ -509,7 +512,7 @@ mod tests {
     use crossterm::event::KeyCode;
 
     use super::*;
-    use crate::game::{MatchConfig, PlayOptions};
+    use crate::game::{Match, MatchConfig, PlayOptions};
     use crate::net::message::{At, OpenQuestion};
     use crate::players::PlayerKind;
     use crate::rules::{NoTrace, Rules};
@@ -892,40 +895,50 @@ mod tests {
         );
     }
 
+    /// Michael joins the host's screen `app`: its session is the host's
+    /// match from now on (the referee), as the friend's seat makes it.
+    fn joined(app: &mut App, t0: Instant) {
+        let config: MatchConfig = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Network);
+        app.session = crate::net::hosted::referee(Match::new(config, 1), Keeper::new(None), false);
+        app.on_shown(Shown::Board, t0);
+    }
+
     /// The host's screen showing a fresh match against Michael, a friend
     /// at a network seat: Alice to move.
     fn hosting(delay: Option<Duration>, t0: Instant) -> App {
         let config: MatchConfig = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Network);
-        let mut app = host_screen(Match::new(config.clone(), 1), delay, t0);
-        app.on_shown(Shown::Board(Box::new(Match::new(config, 1))), t0);
+        let mut app = host_screen(Match::new(config, 0), delay, t0);
+        joined(&mut app, t0);
         app.on_shown(Shown::Ask(alice_to_move()), t0);
         app
     }
 
     /// The host's player plays `letter`: the move goes to the host's
-    /// session, and is played here once it is kept.
+    /// session, and is shown once it is kept.
     fn host_plays(app: &mut App, letter: char, t0: Instant) {
         let pit = pit(app, letter);
         app.handle_event(&ch(letter), t0);
         assert_eq!(app.take_commands(), [Command::Play(pit)]);
-        app.on_shown(played(app, Side::South, pit), t0);
+        played(app, Side::South, pit, t0);
     }
 
-    /// The host's session kept `side`'s move from `pit`.
-    fn played(app: &App, side: Side, pit: Pit) -> Shown {
-        let mut session = Session::following(app.game().clone(), Keeper::new(None));
-        let events = session.handle_for(side, SessionCommand::Play(pit));
+    /// The host's session, the screen's, keeps `side`'s move from `pit`,
+    /// and the screen is told.
+    fn played(app: &mut App, side: Side, pit: Pit, t0: Instant) {
+        let events = app.session.handle_for(side, SessionCommand::Play(pit));
         let moved = events.into_iter().find_map(|e| match e {
             crate::session::SessionEvent::Moved(moved) => Some(moved),
             _ => None,
         });
-        Shown::Happened(Happening::Moved(moved.expect("a legal move")))
+        let moved = Happening::Moved(moved.expect("a legal move"));
+        app.on_shown(Shown::Happened(moved), t0);
     }
 
     /// The host's session kept Michael's move from `letter`, and asks
     /// Alice to move.
     fn friend_plays(app: &mut App, letter: char, t0: Instant) {
-        app.on_shown(played(app, Side::North, pit(app, letter)), t0);
+        let pit = pit(app, letter);
+        played(app, Side::North, pit, t0);
         app.on_shown(Shown::Ask(alice_to_move()), t0);
     }
 
@@ -933,8 +946,8 @@ mod tests {
         ask("Michael".into())
     }
 
-    /// On the host the screen's session follows the host's: the host's pit
-    /// goes to the host's session and is played here once kept; on the
+    /// On the host the screen shows the host's session: the host's pit
+    /// goes to the friend's seat and is shown once that session kept it; on the
     /// friend's turn the screen waits for Michael, nobody is paused or
     /// hurried, and his kept move is played at once.
     #[test]
@@ -945,7 +958,8 @@ mod tests {
         app.handle_event(&ch('a'), t0);
         assert_eq!(app.take_commands(), [Command::Play(pit(&app, 'a'))]);
         assert!(app.game().moves().is_empty(), "nothing before it is kept");
-        app.on_shown(played(&app, Side::South, pit(&app, 'a')), t0);
+        let a = pit(&app, 'a');
+        played(&mut app, Side::South, a, t0);
         assert_eq!(app.game().moves().len(), 1);
         app.on_shown(Shown::Ask(michael(|name| Ask::Waiting { name })), t0);
         assert_eq!(app.remote_prompt().as_deref(), Some("Waiting for Michael…"));
@@ -961,9 +975,8 @@ mod tests {
     }
 
     /// A take-back both agreed to comes from the host's session as the
-    /// command it kept, and the screen's session takes the moves back; a
-    /// new round both wanted is opened by the screen's session as
-    /// the host's opened it, on a clean log, as in a local match.
+    /// take-back, shown as a local match shows one; a new round both
+    /// wanted is shown on a clean log, as in a local match.
     #[test]
     fn on_the_host_an_agreed_take_back_and_a_new_round_are_shown() {
         let t0 = Instant::now();
@@ -977,8 +990,13 @@ mod tests {
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(!screen.contains("u take back"), "asked already: {screen}");
         let by = Side::South;
-        let text = String::new();
-        app.on_shown(Shown::Happened(Happening::Undone { by, text }), t0);
+        let events = app.session.handle(SessionCommand::TakeBack(by));
+        let Some(crate::session::SessionEvent::TookBack(notice, _)) = events.into_iter().next()
+        else {
+            panic!("taken back");
+        };
+        let text = notice.text;
+        app.on_shown(Shown::Happened(Happening::Undone { text }), t0);
         assert!(app.game().moves().is_empty(), "Alice's a and the reply");
         assert!(
             log(&app).contains(&"Took back 2 moves: Alice plays again.".to_string()),
@@ -991,12 +1009,13 @@ mod tests {
         while app.game().outcome().is_none() {
             let board = app.game().board();
             let (side, pit) = (board.to_move(), board.legal_moves().next().unwrap());
-            app.on_shown(played(&app, side, pit), t0);
+            played(&mut app, side, pit, t0);
         }
         app.on_shown(Shown::Ask(Ask::PlayAgain), t0);
         assert!(app.round_over());
         app.handle_event(&ch('a'), t0);
         assert!(app.notes().message().is_some(), "a is no answer");
+        app.session.handle(SessionCommand::Answer(true));
         app.on_shown(Shown::Happened(Happening::NextRound), t0);
         assert_eq!(app.game().round(), 2);
         assert!(app.game().moves().is_empty());
@@ -1012,7 +1031,7 @@ mod tests {
     fn what_was_said_while_waiting_for_a_friend_goes_when_the_friend_joins() {
         let t0 = Instant::now();
         let config: MatchConfig = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Network);
-        let mut app = host_screen(Match::new(config.clone(), 0), None, t0);
+        let mut app = host_screen(Match::new(config, 0), None, t0);
         app.handle_event(&ch('a'), t0);
         let said = app.notes().message().map(|n| n.text.clone());
         assert!(said.is_some_and(|s| s.contains("does nothing now")));
@@ -1021,7 +1040,7 @@ mod tests {
             Shown::Say("Michael joined (from 127.0.0.1:5000).".into()),
             t0,
         );
-        app.on_shown(Shown::Board(Box::new(Match::new(config, 1))), t0);
+        joined(&mut app, t0);
         app.on_shown(Shown::Ask(alice_to_move()), t0);
         assert_eq!(app.notes().message(), None);
         let screen = crate::tui::game::testing::render(&app, 80, 24);

@@ -76,14 +76,7 @@ impl App {
                 }
                 SessionEvent::TookBack(said, _) => {
                     changed = true;
-                    self.settle();
-                    self.hint = None;
-                    self.notes
-                        .log_lines([Note::new(said.text.clone(), said.tone())]);
-                    if self.remote.is_none() {
-                        self.notes
-                            .say(Note::plain(format!("{} r redoes.", said.text)));
-                    }
+                    self.took_back(Note::from(said));
                 }
                 SessionEvent::HintWanted(board) => {
                     let id = self.fresh_id();
@@ -99,10 +92,7 @@ impl App {
                 SessionEvent::Hurry => self.hurry(now),
                 SessionEvent::Swapped(said) => {
                     changed = true;
-                    self.cursor = [None; 2];
-                    self.hint = None;
-                    self.notes.say(Note::from(said.clone()));
-                    self.notes.log_lines([Note::from(said)]);
+                    self.swapped(Note::from(said));
                 }
                 SessionEvent::Refused(e) => self.refuse(e),
                 SessionEvent::RoundOver(result, _) => {
@@ -126,9 +116,28 @@ impl App {
         changed || self.session.asking() != before
     }
 
+    /// Moves were taken back: `said` how many, and who plays again.
+    pub(super) fn took_back(&mut self, said: Note) {
+        self.settle();
+        self.hint = None;
+        let redo = format!("{} r redoes.", said.text);
+        self.notes.log_lines([said]);
+        if self.remote.is_none() {
+            self.notes.say(Note::plain(redo));
+        }
+    }
+
+    /// The pie rule's swap was taken, as `said`.
+    pub(super) fn swapped(&mut self, said: Note) {
+        self.cursor = [None; 2];
+        self.hint = None;
+        self.notes.say(said.clone());
+        self.notes.log_lines([said]);
+    }
+
     /// A round begins or goes on: under its own heading on a clean log
     /// after "Play again?", "Resumed." when a saved one goes on.
-    fn round_opened(&mut self, opening: crate::game::Notice, before: Asking) {
+    pub(super) fn round_opened(&mut self, opening: crate::game::Notice, before: Asking) {
         self.cursor = [None; 2];
         self.hint = None;
         if before == Asking::Resume {
@@ -165,7 +174,7 @@ impl App {
 
     /// A move the session made: sown on screen (the one before it, in a
     /// redo of several, shown at once), with its notes in the log.
-    fn show_move(&mut self, moved: Moved, now: Instant) {
+    pub(super) fn show_move(&mut self, moved: Moved, now: Instant) {
         self.finish_sowing_quietly();
         self.hint = None;
         self.notes.hush();
