@@ -4,7 +4,9 @@
 //! `cargo bench -p mancala-benches --bench search -- --warm-up-time 1 --measurement-time 3`.
 //! Criterion measures the engine's speed, the solver's speed on a fixed
 //! node budget, Oware's search with and without its principal variation
-//! read after each iteration (`-- oware_search`), building a 12-seed endgame database on one and two threads,
+//! read after each iteration (`-- oware_search`), Oware's endgame
+//! database probed as it is kept and as a byte a position
+//! (`-- oware_probe`), building a 12-seed endgame database on one and two threads,
 //! and whole solves of Kalah(6,2) and Kalah(5,3) on one thread and of
 //! Kalah(6,3) on two (10 samples).
 //! Bigger solves take seconds to minutes, so they are one measured run
@@ -125,6 +127,67 @@ fn solver_nodes_per_second(c: &mut Criterion) {
             },
             BatchSize::PerIteration,
         );
+    });
+    group.finish();
+}
+
+/// Seeds on the board up to which `oware_probe` builds its database.
+const PROBE_SEEDS: usize = 14;
+
+/// Oware's endgame database probed on 4,096 random positions of 6 to
+/// [`PROBE_SEEDS`] seeds, side by side: as it is kept (the valued
+/// positions of each count, looked up by rank) and as a byte a position
+/// (each count's table as `OwareEndgame::to_bytes` writes it, indexed by
+/// rank, as the database was kept before).
+fn oware_probe(c: &mut Criterion) {
+    use mancala::players::oware::OwareEndgame;
+    use mancala::players::oware::endgame::{REPETITION, mover_first, positions, rank, unrank};
+    use mancala::rules::oware::{OwareBoard, OwareRules};
+    let db = OwareEndgame::build(PROBE_SEEDS);
+    let bytes = db.to_bytes();
+    // Each count's table: after the magic and the count of tables.
+    let mut at = 9;
+    let dense: Vec<&[u8]> = (0..=PROBE_SEEDS)
+        .map(|n| {
+            let len = positions(n) as usize;
+            at += len;
+            &bytes[at - len..at]
+        })
+        .collect();
+    let mut rng = Rng::new(7);
+    let boards: Vec<OwareBoard> = (0..4096)
+        .map(|_| {
+            let n = 6 + rng.below(PROBE_SEEDS - 5);
+            let houses = unrank(rng.below(positions(n) as usize) as u64, n);
+            OwareBoard::played_out(OwareRules::ABAPA, &houses, Side::South).unwrap()
+        })
+        .collect();
+    let mut group = c.benchmark_group("oware_probe");
+    group.throughput(Throughput::Elements(boards.len() as u64));
+    group.bench_function("valued_positions_4096", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .filter(|board| {
+                    matches!(
+                        db.probe(black_box(board)),
+                        mancala::players::oware::Probe::Value(_)
+                    )
+                })
+                .count()
+        });
+    });
+    group.bench_function("byte_a_position_4096", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .filter(|board| {
+                    let houses = mover_first(black_box(board));
+                    let n: usize = houses.iter().map(|&c| usize::from(c)).sum();
+                    dense[n][rank(&houses) as usize] != REPETITION
+                })
+                .count()
+        });
     });
     group.finish();
 }
@@ -593,6 +656,7 @@ fn main() {
     engine_nodes_per_second(&mut c);
     solver_nodes_per_second(&mut c);
     oware_search_pv(&mut c);
+    oware_probe(&mut c);
     endgame_build(&mut c);
     small_solves(&mut c);
     c.final_summary();
