@@ -33,6 +33,19 @@ pub struct Cli {
     pub play: PlayArgs,
 }
 
+impl Cli {
+    /// The `--oware-db` given to the command run, if any.
+    #[must_use]
+    pub fn oware_db(&self) -> Option<u8> {
+        match &self.command {
+            None => self.play.oware_db.oware_db,
+            Some(Command::Solve(cmd)) => cmd.oware_db.oware_db,
+            Some(Command::Engine(cmd)) => cmd.oware_db.oware_db,
+            Some(_) => None,
+        }
+    }
+}
+
 /// The environment variables `mancala --help` names.
 const ENVIRONMENT: &str = "Environment:
   MANCALA_DATA_DIR    where saves, records and statistics are kept
@@ -76,7 +89,19 @@ pub enum Command {
 /// them; the Oware endgame database is the one kept in the data
 /// directory).
 #[derive(Debug, Args)]
-pub struct EngineCmd {}
+pub struct EngineCmd {
+    /// How far Oware's endgame database is grown.
+    #[command(flatten)]
+    pub oware_db: OwareDbArg,
+}
+
+/// `--oware-db N`, on the commands that play or solve Oware.
+#[derive(Clone, Copy, Debug, Default, Args)]
+pub struct OwareDbArg {
+    /// Oware's endgame database to N seeds on the board (default 18, at most 24), kept in the data directory: a game and the engine grow it that far, `solve` reads that far of what is kept. It grows once, a seed count at a time, on one core at low priority: no game waits for it, and a game reads only its values (a few MB). Past 18 each count costs more than the one before: 19 about 1 minute of CPU and 110 MB of disk, 20 about 2 minutes, 170 MB and 0.7 GB of memory while it builds; to 24 about 33 minutes of CPU, 1.5 GB of disk and 3.4 GB of memory at the largest (docs/PERFORMANCE.md).
+    #[arg(long = "oware-db", value_name = "N", value_parser = clap::value_parser!(u8).range(0..=24))]
+    pub oware_db: Option<u8>,
+}
 
 /// Options of `mancala completions`.
 #[derive(Debug, Args)]
@@ -127,6 +152,9 @@ pub struct PlayArgs {
     /// The game: kalah (default) or oware (Abapa, RULES.md §7).
     #[arg(long, value_name = "GAME", default_value = "kalah", hide_possible_values = true, value_parser = Choices::<Game>::new(&["kalah", "oware"]))]
     pub game: Game,
+    /// How far Oware's endgame database is grown.
+    #[command(flatten)]
+    pub oware_db: OwareDbArg,
     /// The rules.
     #[command(flatten)]
     pub rules: RuleArgs,
@@ -359,6 +387,9 @@ pub struct SolveCmd {
     /// Stop after this many positions and report the bounds proven so far.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
+    /// How far Oware's endgame database is read (solve grows nothing).
+    #[command(flatten)]
+    pub oware_db: OwareDbArg,
 }
 
 /// Options of `mancala arena`.

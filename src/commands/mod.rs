@@ -80,6 +80,9 @@ pub fn main() -> ExitCode {
     // Oware's endgame database is kept in the data directory and grown
     // on spare time from the first Oware game on.
     crate::store::oware_endgame::register();
+    if let Some(n) = cli.oware_db() {
+        crate::store::oware_endgame::set_grow_to(usize::from(n));
+    }
     let result = run(cli);
     // A full-screen screen left because of a signal: exit as the signal
     // would have (128 + its number), whatever the screen returned.

@@ -169,7 +169,7 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
 /// minus what the opponent does: exact when `exact` (every line the
 /// search rests on ends, or reaches the endgame database of positions
 /// with at most `K` seeds on the board: 6, or as many as the database
-/// kept in the data directory holds), else the search's estimate after
+/// kept in the data directory holds, up to `--oware-db`), else the search's estimate after
 /// `--think` milliseconds (2000 by default), with `bounds` that always
 /// hold (the seeds on the board).
 ///
@@ -185,7 +185,11 @@ pub fn oware_solve_json(board: &OwareBoard, cmd: &SolveCmd) -> anyhow::Result<se
     // up to the seeds on the board (no position after this one has more).
     let seeds =
         usize::from(board.seeds_in_houses(Side::South) + board.seeds_in_houses(Side::North));
-    let kept = crate::store::oware_endgame::kept(seeds.min(crate::store::oware_endgame::GROW_TO));
+    let (kept, refused) =
+        crate::store::oware_endgame::kept(seeds.min(crate::store::oware_endgame::grow_to()));
+    if let Some(refused) = refused {
+        crate::console::warn(format_args!("mancala: {refused}"));
+    }
     let endgame = Arc::new(if kept.max_seeds() > Some(ENDGAME_SEEDS) {
         kept
     } else {

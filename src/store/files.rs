@@ -177,7 +177,11 @@ pub fn hex(bytes: &[u8]) -> String {
 /// or an I/O failure.
 pub fn read_bytes(path: &Path, limit: u64, follow: Follow) -> Result<Vec<u8>, ReadError> {
     let file = open_regular(path, follow)?;
-    let mut bytes = Vec::new();
+    // Room for the whole file at once (within the cap): a growing buffer
+    // would double and copy, holding up to three times a large file
+    // (Oware's database: a count's bounds are up to 572 MB).
+    let size = file.metadata().map_or(0, |meta| meta.len()).min(limit);
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     // One byte more than the cap tells a file of exactly `limit` bytes from
     // a larger one without reading the rest.
     file.take(limit.saturating_add(1))

@@ -2,158 +2,374 @@
 //! built once, a seed count at a time, and read back at the next start
 //! instead of being built again.
 //!
-//! Each count is a file of its own, `oware-endgame/seeds-NN.bin`: the
-//! magic `OWLEVEL1`, the count (one byte), its positions (eight bytes,
-//! little-endian), both bounds of every position (two bytes each, what
-//! the next counts are built from; see [`Builder::level_bytes`]), and an
-//! FNV-1a checksum of everything before it. A file is read through the
-//! store's one door ([`files::read_bytes`]: no link followed, a size cap
-//! of exactly its length), and checked whole (magic, count, length,
-//! checksum, every bound) before it is used; one that fails is built
-//! again and replaced, never trusted.
+//! Each count has two files of its own in `oware-endgame/`:
+//! - `values-NN.bin`, what a game reads and probes: the magic
+//!   `OWVALUE1`, the count (one byte), its positions and its valued
+//!   positions (eight bytes each, little-endian), each valued position's
+//!   rank and value ([`CountValues::entry_bytes`]: nine bytes; nearly every
+//!   position depends on repetition and has none), and a checksum;
+//! - `seeds-NN.bin`, what the next counts are built from: the magic
+//!   `OWLEVEL1`, the count, its positions, both bounds of every position
+//!   (two bytes each, see [`Builder::level_bytes`]), and a checksum. A
+//!   game reads these only to build a count it does not have; they cannot
+//!   be rebuilt from the values (a position that depends on repetition
+//!   keeps its bounds only here), and the next count needs those of every
+//!   count below it (a capture takes two seeds or more). The last count
+//!   offered ([`MOST`]) has none: no count is built from it.
+//!
+//! The checksum is FNV-1a of everything before it. A file is read through
+//! the store's one door ([`files::read_bytes`]: no link followed, a size
+//! cap), and checked whole (magic, count, length, checksum, every bound,
+//! rank and value) before it is used; one that fails is refused, said
+//! ([`kept`]), built again and replaced, never trusted. A file is written
+//! under a temporary name and renamed, so a count half written when the
+//! process was killed is never read: growth takes up where it stopped.
 //!
 //! [`register`] gives the process's [`shelf()`] its grower: the first
 //! time something wants the database (the first Oware game), a thread of
-//! low priority reads or builds count after count up to [`GROW_TO`],
-//! writing each count it builds, and shows each on the shelf as soon as
-//! it has it, so that no game waits.
+//! low priority reads or builds count after count up to [`grow_to`]
+//! ([`GROW_TO`] unless the player asked for more with `--oware-db`,
+//! [`set_grow_to`]), writing each count it builds, and shows each on the
+//! shelf as soon as it has it, so that no game waits.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::files::{self, Follow};
-use crate::players::oware::endgame::{MAX_DB_SEEDS, checksum, positions};
+use crate::players::oware::endgame::{CountValues, ENTRY_BYTES, MAX_DB_SEEDS, checksum, positions};
 use crate::players::oware::{Builder, EndgameShelf, OwareEndgame, shelf};
 
 /// The folder, in the data directory, of the database's files.
 pub const DIR: &str = "oware-endgame";
 
-/// The most seeds on the board the database is grown to on spare time:
-/// about two minutes of CPU time and 300 MB at the largest (count 18's
-/// build), 173 MB of files (docs/PERFORMANCE.md).
+/// The most seeds on the board the database is grown to on spare time
+/// unless the player asks for more: about 1.5 minutes of CPU time and
+/// 300 MB at the largest (count 18's build), 173 MB of files
+/// (docs/PERFORMANCE.md).
 pub const GROW_TO: usize = 18;
 
-/// The first bytes of a count's file.
+/// The most seeds on the board a player may ask the database to be grown
+/// to (`--oware-db`): counts 19 to 24 take about 33 minutes of one core
+/// more, up to 3.4 GB while count 24 builds, and 1.5 GB of files more
+/// (docs/PERFORMANCE.md).
+pub const MOST: usize = 24;
+
+/// The count the grower goes to ([`set_grow_to`]).
+static GROW_TARGET: AtomicUsize = AtomicUsize::new(GROW_TO);
+
+/// Grows the database to `n` seeds (at most [`MOST`]) rather than
+/// [`GROW_TO`]: the command line's `--oware-db N`, before anything wakes
+/// the grower.
+pub fn set_grow_to(n: usize) {
+    GROW_TARGET.store(n.min(MOST), Ordering::Relaxed);
+}
+
+/// The count the grower goes to.
+#[must_use]
+pub fn grow_to() -> usize {
+    GROW_TARGET.load(Ordering::Relaxed)
+}
+
+/// The first bytes of a count's bounds file.
 const MAGIC: &[u8; 8] = b"OWLEVEL1";
+
+/// The first bytes of a count's values file.
+const VALUES_MAGIC: &[u8; 8] = b"OWVALUE1";
 
 /// The bytes before the bounds: the magic, the count, the positions.
 const HEADER: usize = MAGIC.len() + 1 + 8;
 
-/// The file of count `n` in `dir`.
+/// The bytes before the values: the magic, the count, the positions, the
+/// valued positions.
+const VALUES_HEADER: usize = VALUES_MAGIC.len() + 1 + 8 + 8;
+
+/// The most valued positions a values file is read with: a cap on what is
+/// read from a file that may be planted (count 24 has 126,637).
+const MOST_VALUED: u64 = 1 << 22;
+
+/// The bounds file of count `n` in `dir`.
 #[must_use]
 pub fn level_path(dir: &Path, n: usize) -> PathBuf {
     dir.join(format!("seeds-{n:02}.bin"))
 }
 
-/// The file of count `n` holding `bounds` ([`Builder::level_bytes`]).
+/// The values file of count `n` in `dir`.
 #[must_use]
-pub fn level_file(n: usize, bounds: &[u8]) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(HEADER + bounds.len() + 8);
-    bytes.extend_from_slice(MAGIC);
-    bytes.push(n as u8);
-    bytes.extend_from_slice(&positions(n).to_le_bytes());
-    bytes.extend_from_slice(bounds);
-    let sum = checksum(&bytes);
-    bytes.extend_from_slice(&sum.to_le_bytes());
-    bytes
+pub fn values_path(dir: &Path, n: usize) -> PathBuf {
+    dir.join(format!("values-{n:02}.bin"))
 }
 
-/// The length of count `n`'s file.
+/// A file of `magic`, count `n` and `fields`, its body added by `body`
+/// (false: none), then the checksum.
+fn file_of(
+    magic: &[u8; 8],
+    n: usize,
+    fields: &[u64],
+    body: impl FnOnce(&mut Vec<u8>) -> bool,
+) -> Option<Vec<u8>> {
+    let mut bytes = magic.to_vec();
+    bytes.push(n as u8);
+    for field in fields {
+        bytes.extend_from_slice(&field.to_le_bytes());
+    }
+    if !body(&mut bytes) {
+        return None;
+    }
+    let sum = checksum(&bytes);
+    bytes.extend_from_slice(&sum.to_le_bytes());
+    Some(bytes)
+}
+
+/// The bounds file of count `n` holding `bounds` ([`Builder::level_bytes`]).
+#[must_use]
+pub fn level_file(n: usize, bounds: &[u8]) -> Vec<u8> {
+    file_of(MAGIC, n, &[positions(n)], |bytes| {
+        bytes.extend_from_slice(bounds);
+        true
+    })
+    .expect("a body")
+}
+
+/// The values file of count `n` holding `values`.
+#[must_use]
+pub fn values_file(values: &CountValues) -> Vec<u8> {
+    let n = values.seeds();
+    file_of(VALUES_MAGIC, n, &[positions(n), values.valued()], |bytes| {
+        bytes.extend_from_slice(&values.entry_bytes());
+        true
+    })
+    .expect("a body")
+}
+
+/// The length of count `n`'s bounds file.
 fn file_len(n: usize) -> u64 {
     HEADER as u64 + 2 * positions(n) + 8
 }
 
-/// The bounds in `bytes`, when they are a whole, undamaged file of count
-/// `n`; else what is wrong.
-///
-/// # Errors
-/// The header, the length or the checksum is not that of count `n`'s file.
-pub fn level_bounds(n: usize, bytes: &[u8]) -> Result<&[u8], String> {
-    if bytes.len() < HEADER + 8 || &bytes[..MAGIC.len()] != MAGIC {
+/// The body of `bytes` (between the header and the checksum) when they
+/// are a whole, undamaged file of `magic` and count `n` whose length is
+/// `len` (given the header's field after the positions); else what is
+/// wrong.
+fn checked_body<'a>(
+    magic: &[u8; 8],
+    n: usize,
+    bytes: &'a [u8],
+    len: impl Fn(u64) -> Option<u64>,
+) -> Result<&'a [u8], String> {
+    let header = magic.len() + 1 + 8;
+    if bytes.len() < header + 8 || &bytes[..magic.len()] != magic {
         return Err("no header".to_string());
     }
-    if usize::from(bytes[MAGIC.len()]) != n
-        || bytes[MAGIC.len() + 1..HEADER] != positions(n).to_le_bytes()
+    if usize::from(bytes[magic.len()]) != n
+        || bytes[magic.len() + 1..header] != positions(n).to_le_bytes()
     {
         return Err("another seed count".to_string());
     }
-    if bytes.len() as u64 != file_len(n) {
+    let field = bytes.get(header..header + 8).map_or(0, |f| {
+        u64::from_le_bytes(f.try_into().expect("eight bytes"))
+    });
+    if len(field) != Some(bytes.len() as u64) {
         return Err("wrong length".to_string());
     }
     let (data, sum) = bytes.split_at(bytes.len() - 8);
     if checksum(data).to_le_bytes() != sum {
         return Err("checksum mismatch".to_string());
     }
-    Ok(&data[HEADER..])
+    Ok(&data[header..])
 }
 
-/// Reads count `n`'s file from `dir` into `builder` (whose next count it
-/// must be); false when there is none or it is refused (then `builder` is
-/// unchanged).
+/// The bounds in `bytes`, when they are a whole, undamaged bounds file of
+/// count `n`; else what is wrong.
+///
+/// # Errors
+/// The header, the length or the checksum is not that of count `n`'s file.
+pub fn level_bounds(n: usize, bytes: &[u8]) -> Result<&[u8], String> {
+    checked_body(MAGIC, n, bytes, |_| Some(file_len(n)))
+}
+
+/// The values in `bytes`, when they are a whole, undamaged values file of
+/// count `n`; else what is wrong.
+///
+/// # Errors
+/// The header, the length, the checksum or an entry is not right.
+pub fn level_values(n: usize, bytes: &[u8]) -> Result<CountValues, String> {
+    let body = checked_body(VALUES_MAGIC, n, bytes, |valued| {
+        let entries = valued.checked_mul(ENTRY_BYTES as u64)?;
+        (VALUES_HEADER as u64 + 8).checked_add(entries)
+    })?;
+    CountValues::from_entry_bytes(n, &body[8..]).map_err(|e| e.0)
+}
+
+/// Count `n`'s values file in `dir`: `Ok(None)` when there is none, what
+/// is wrong with it when it is refused.
+fn read_values(dir: &Path, n: usize) -> Result<Option<CountValues>, String> {
+    let cap = VALUES_HEADER as u64 + ENTRY_BYTES as u64 * positions(n).min(MOST_VALUED) + 8;
+    match files::read_bytes(&values_path(dir, n), cap, Follow::Never) {
+        Err(files::ReadError::NotFound) => Ok(None),
+        Err(e) => Err(e.to_string()),
+        Ok(bytes) => level_values(n, &bytes).map(Some),
+    }
+}
+
+/// Count `n`'s bounds file in `dir`, read and checked (its bounds are
+/// [`level_bounds`] of it), `None` when there is none or it is refused.
+fn read_bounds(dir: &Path, n: usize) -> Option<Vec<u8>> {
+    let bytes = files::read_bytes(&level_path(dir, n), file_len(n), Follow::Never).ok()?;
+    level_bounds(n, &bytes).is_ok().then_some(bytes)
+}
+
+/// The bounds of a file [`read_bounds`] read.
+fn bounds_of(file: &[u8]) -> &[u8] {
+    &file[HEADER..file.len() - 8]
+}
+
+/// Reads count `n`'s bounds file from `dir` into `builder` (whose next
+/// count it must be); false when there is none or it is refused (then
+/// `builder` is unchanged).
 fn read_level(dir: &Path, n: usize, builder: &mut Builder) -> bool {
-    let Ok(bytes) = files::read_bytes(&level_path(dir, n), file_len(n), Follow::Never) else {
-        return false;
-    };
-    level_bounds(n, &bytes).is_ok_and(|bounds| builder.push_level_bytes(bounds).is_ok())
+    read_bounds(dir, n).is_some_and(|file| builder.push_level_bytes(bounds_of(&file)).is_ok())
+}
+
+/// Count `n`'s values as kept in `dir`: its values file, else (a folder
+/// grown before values files were kept) its bounds file's; `Ok(None)`
+/// when neither is there, what is wrong when the values file is refused.
+fn kept_count(dir: &Path, n: usize) -> Result<Option<CountValues>, String> {
+    match read_values(dir, n) {
+        Ok(None) => Ok(read_bounds(dir, n)
+            .and_then(|file| CountValues::from_level_bytes(n, bounds_of(&file)).ok())),
+        other => other,
+    }
 }
 
 /// The database as far as its files in the data directory go (counts
 /// `0..=upto` at most, in order, up to the first missing or refused),
-/// read without building anything: for a command that answers at once.
+/// read without building or writing anything: for a command that answers
+/// at once. A refused file is said in the second part, in words.
 #[must_use]
-pub fn kept(upto: usize) -> OwareEndgame {
-    let mut builder = Builder::new();
+pub fn kept(upto: usize) -> (OwareEndgame, Option<String>) {
+    let mut counts = Vec::new();
+    let mut refused = None;
     // Reading makes nothing: no data directory, no database.
     if let Some(dir) = super::dirs::data_dir().map(|root| root.join(DIR)) {
-        while builder.built() <= upto.min(MAX_DB_SEEDS)
-            && read_level(&dir, builder.built(), &mut builder)
-        {}
+        while counts.len() <= upto.min(MAX_DB_SEEDS) {
+            let n = counts.len();
+            match kept_count(&dir, n) {
+                Ok(Some(values)) => counts.push(Arc::new(values)),
+                Ok(None) => break,
+                Err(why) => {
+                    refused = Some(format!(
+                        "the Oware endgame database's file {} is not used ({why}); the next Oware game builds it again",
+                        values_path(&dir, n).display()
+                    ));
+                    break;
+                }
+            }
+        }
     }
-    builder.database()
+    let db = OwareEndgame::from_counts(counts).unwrap_or_default();
+    (db, refused)
 }
 
 /// How one count came to be there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Grown {
-    /// Read from its file.
+    /// Read from its values file.
     Read,
-    /// Built, and its file written.
+    /// Its values taken from its bounds file (kept before values files
+    /// were), and their file written.
+    FromBounds,
+    /// Built, and its files written.
     Built,
-    /// Built, but its file could not be written (kept in memory only; the
+    /// Built, but a file could not be written (kept in memory only; the
     /// next start tries again).
     NotWritten,
 }
 
-/// Reads or builds every count from 0 to `upto` into a fresh builder,
-/// keeping the files in `dir` (none when `None`), and hands the database
-/// to `show` after each count. How each count came.
-pub fn grow(dir: Option<&Path>, upto: usize, mut show: impl FnMut(&Builder)) -> Vec<Grown> {
+/// Writes count `n`'s bounds from `builder` into `dir` (not for
+/// [`MOST`]: nothing is built from it); whether it is there.
+fn write_bounds(dir: &Path, n: usize, builder: &Builder) -> bool {
+    // The file made with the bounds in place: no copy of them first.
+    n >= MOST
+        || file_of(MAGIC, n, &[positions(n)], |bytes| {
+            builder.extend_level_bytes(n, bytes)
+        })
+        .is_some_and(|file| files::write_atomic_bytes(&level_path(dir, n), &file).is_ok())
+}
+
+/// Writes `values`' file into `dir`; whether it is there.
+fn write_values(dir: &Path, values: &CountValues) -> bool {
+    files::write_atomic_bytes(&values_path(dir, values.seeds()), &values_file(values)).is_ok()
+}
+
+/// Reads or builds every count from 0 to `upto`, keeping the files in
+/// `dir` (none when `None`), and hands the database to `show` after each
+/// count. How each count came.
+///
+/// A count whose values file is there and sound is only read: the bounds
+/// of the counts below are read (or built again, when refused) only to
+/// build one that is not, and let go once it is.
+pub fn grow(dir: Option<&Path>, upto: usize, mut show: impl FnMut(&OwareEndgame)) -> Vec<Grown> {
     let dir = dir.filter(|dir| files::own_dir(dir).is_ok());
     if let Some(dir) = dir {
         files::remove_leftovers(dir);
     }
-    let mut builder = Builder::new();
+    let mut counts: Vec<Arc<CountValues>> = Vec::new();
+    // The bounds of the counts below, made only when a count must be built.
+    let mut builder: Option<Builder> = None;
     let mut how = Vec::new();
-    while builder.built() <= upto.min(MAX_DB_SEEDS) {
-        let n = builder.built();
-        let grown = match dir {
-            Some(dir) if read_level(dir, n, &mut builder) => Grown::Read,
+    while counts.len() <= upto.min(MAX_DB_SEEDS) {
+        let n = counts.len();
+        let kept = dir.and_then(|dir| match read_values(dir, n) {
+            Ok(Some(values)) => Some((values, Grown::Read)),
             _ => {
-                builder.build_next();
-                let written = dir.is_some_and(|dir| {
-                    builder.level_bytes(n).is_some_and(|bounds| {
-                        files::write_atomic_bytes(&level_path(dir, n), &level_file(n, &bounds))
-                            .is_ok()
-                    })
-                });
-                if written {
-                    Grown::Built
-                } else {
-                    Grown::NotWritten
+                let values =
+                    CountValues::from_level_bytes(n, bounds_of(&read_bounds(dir, n)?)).ok()?;
+                let written = write_values(dir, &values);
+                Some((
+                    values,
+                    if written {
+                        Grown::FromBounds
+                    } else {
+                        Grown::NotWritten
+                    },
+                ))
+            }
+        });
+        let (values, grown) = match kept {
+            Some((values, grown)) => (Arc::new(values), grown),
+            None => {
+                let builder = builder.get_or_insert_with(Builder::new);
+                // The bounds of every count below, from their files or
+                // built again.
+                while builder.built() < n {
+                    let k = builder.built();
+                    if !dir.is_some_and(|dir| read_level(dir, k, builder)) {
+                        builder.build_next();
+                        if let Some(dir) = dir {
+                            write_bounds(dir, k, builder);
+                        }
+                    }
                 }
+                builder.build_next();
+                let values = builder.values(n).expect("the count just built");
+                let written = dir
+                    .is_some_and(|dir| write_bounds(dir, n, builder) && write_values(dir, &values));
+                (
+                    values,
+                    if written {
+                        Grown::Built
+                    } else {
+                        Grown::NotWritten
+                    },
+                )
             }
         };
+        counts.push(values);
         how.push(grown);
-        show(&builder);
+        if let Ok(db) = OwareEndgame::from_counts(counts.clone()) {
+            show(&db);
+        }
     }
     how
 }
@@ -172,8 +388,8 @@ fn grow_in_background() {
         .spawn(|| {
             crate::players::lower_thread_priority();
             let shelf: &EndgameShelf = shelf();
-            grow(data_folder().as_deref(), GROW_TO, |builder| {
-                shelf.publish(builder.database());
+            grow(data_folder().as_deref(), grow_to(), |db| {
+                shelf.publish(db.clone());
             });
         });
 }
@@ -210,45 +426,92 @@ mod tests {
     fn a_database_written_and_read_back_probes_the_same() {
         let dir = files::scratch("owaredb");
         let mut first = OwareEndgame::default();
-        let how = grow(Some(dir.path()), 7, |b| first = b.database());
+        let how = grow(Some(dir.path()), 7, |db| first = db.clone());
         assert_eq!(how, vec![Grown::Built; 8]);
         assert_eq!(first, OwareEndgame::build(7));
         let mut again = OwareEndgame::default();
-        let how = grow(Some(dir.path()), 7, |b| again = b.database());
+        let how = grow(Some(dir.path()), 7, |db| again = db.clone());
         assert_eq!(how, vec![Grown::Read; 8]);
         same_probes(&first, &again, 7);
         // Grown one count further from the files: the new count is built
         // from bounds read back, and is the one built from scratch.
-        let how = grow(Some(dir.path()), 8, |b| again = b.database());
+        let how = grow(Some(dir.path()), 8, |db| again = db.clone());
         assert_eq!(how.last(), Some(&Grown::Built));
         assert_eq!(again, OwareEndgame::build(8));
+    }
+
+    /// The values of a folder grown before values files were kept come
+    /// from its bounds files, and their files are written.
+    #[test]
+    fn a_folder_of_bounds_only_gets_its_values_without_a_build() {
+        let dir = files::scratch("owaredb-old");
+        grow(Some(dir.path()), 6, |_| {});
+        for n in 0..=6 {
+            std::fs::remove_file(values_path(dir.path(), n)).unwrap();
+        }
+        let mut db = OwareEndgame::default();
+        let how = grow(Some(dir.path()), 6, |d| db = d.clone());
+        assert_eq!(how, vec![Grown::FromBounds; 7]);
+        assert_eq!(db, OwareEndgame::build(6));
+        assert!(values_path(dir.path(), 6).exists());
     }
 
     #[test]
     fn a_damaged_or_truncated_count_is_refused_and_built_again() {
         let dir = files::scratch("owaredb-bad");
         let mut db = OwareEndgame::default();
-        grow(Some(dir.path()), 6, |b| db = b.database());
-        let good = std::fs::read(level_path(dir.path(), 5)).unwrap();
-        // A flipped byte among the bounds; a file cut short; a bound out
+        grow(Some(dir.path()), 6, |d| db = d.clone());
+        let good = std::fs::read(values_path(dir.path(), 5)).unwrap();
+        let good_bounds = std::fs::read(level_path(dir.path(), 5)).unwrap();
+        // A flipped byte among the values; a file cut short; a value out
         // of range with its checksum made right; another count's file.
         let mut flipped = good.clone();
-        flipped[HEADER + 100] ^= 1;
+        flipped[VALUES_HEADER + 3] ^= 1;
         let cut = good[..good.len() - 1].to_vec();
         let mut out_of_range = good[..good.len() - 8].to_vec();
-        out_of_range[HEADER] = 60;
+        out_of_range[VALUES_HEADER + 8] = 60;
         let sum = checksum(&out_of_range);
         out_of_range.extend_from_slice(&sum.to_le_bytes());
-        let other = std::fs::read(level_path(dir.path(), 4)).unwrap();
-        for bad in [flipped, cut, out_of_range, other, Vec::new()] {
-            std::fs::write(level_path(dir.path(), 5), &bad).unwrap();
+        let other = std::fs::read(values_path(dir.path(), 4)).unwrap();
+        for (bad, bounds_too) in [
+            (flipped, false),
+            (cut.clone(), false),
+            (out_of_range, false),
+            (other, false),
+            (Vec::new(), false),
+            (cut, true),
+        ] {
+            std::fs::write(values_path(dir.path(), 5), &bad).unwrap();
+            if bounds_too {
+                std::fs::write(level_path(dir.path(), 5), &bad).unwrap();
+            }
             let mut again = OwareEndgame::default();
-            let how = grow(Some(dir.path()), 6, |b| again = b.database());
-            assert_eq!(how[5], Grown::Built, "{:?}", bad.get(..HEADER));
+            let how = grow(Some(dir.path()), 6, |d| again = d.clone());
+            let want = if bounds_too {
+                Grown::Built
+            } else {
+                Grown::FromBounds
+            };
+            assert_eq!(how[5], want, "{:?}", bad.get(..VALUES_HEADER));
             assert_eq!(how[6], Grown::Read);
             assert_eq!(again, db);
-            assert_eq!(std::fs::read(level_path(dir.path(), 5)).unwrap(), good);
+            assert_eq!(std::fs::read(values_path(dir.path(), 5)).unwrap(), good);
+            assert_eq!(
+                std::fs::read(level_path(dir.path(), 5)).unwrap(),
+                good_bounds
+            );
         }
+        // A damaged bounds file is not read while no count is built from
+        // it; it is built again when one is.
+        std::fs::write(level_path(dir.path(), 5), b"OWLEVEL1").unwrap();
+        assert_eq!(grow(Some(dir.path()), 6, |_| {}), vec![Grown::Read; 7]);
+        let how = grow(Some(dir.path()), 7, |d| db = d.clone());
+        assert_eq!(how[7], Grown::Built);
+        assert_eq!(db, OwareEndgame::build(7));
+        assert_eq!(
+            std::fs::read(level_path(dir.path(), 5)).unwrap(),
+            good_bounds
+        );
     }
 
     #[cfg(unix)]
@@ -260,6 +523,7 @@ mod tests {
         let db_dir = dir.path().join(DIR);
         std::fs::create_dir(&db_dir).unwrap();
         std::os::unix::fs::symlink(&target, level_path(&db_dir, 0)).unwrap();
+        std::os::unix::fs::symlink(&target, values_path(&db_dir, 0)).unwrap();
         let how = grow(Some(&db_dir), 2, |_| {});
         assert_eq!(how[0], Grown::Built);
         assert_eq!(std::fs::read(&target).unwrap(), b"not a database");
@@ -268,7 +532,7 @@ mod tests {
     #[test]
     fn without_a_folder_the_database_is_still_built() {
         let mut db = OwareEndgame::default();
-        let how = grow(None, 5, |b| db = b.database());
+        let how = grow(None, 5, |d| db = d.clone());
         assert_eq!(how, vec![Grown::NotWritten; 6]);
         assert_eq!(db, OwareEndgame::build(5));
     }

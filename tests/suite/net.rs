@@ -1115,16 +1115,18 @@ fn wrong_guesses_do_not_hold_the_friend_behind_a_pause() {
         text.contains("is not trying any code from here now: too many wrong codes were tried lately. Try again in"),
         "{text}"
     );
-    // The host read one line per kind.
+    // The host read one line per kind, in either order: under load the
+    // door can turn a guesser away before the first wrong code is told.
+    assert!(within(&host, Duration::from_secs(5), |t| turned_lines(t)
+        .len()
+        >= 2));
     thread::sleep(Duration::from_millis(200));
     let hosted = host.text();
     let turned = turned_lines(&hosted);
     assert_eq!(turned.len(), 2, "{turned:#?}");
-    assert!(
-        turned[0].contains("tried to join with a wrong code"),
-        "{turned:#?}"
-    );
-    assert!(turned[1].contains("too many wrong codes"), "{turned:#?}");
+    for kind in ["tried to join with a wrong code", "too many wrong codes"] {
+        assert!(turned.iter().any(|l| l.contains(kind)), "{turned:#?}");
+    }
 }
 
 #[test]

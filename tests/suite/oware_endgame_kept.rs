@@ -1,26 +1,31 @@
 //! Oware's endgame database kept in the data directory, through the real
-//! binary (RULES.md §7.9): the first Oware game starts growing it and
-//! writes each seed count's file; a damaged file is built again, never
-//! trusted.
+//! binary (RULES.md §7.9): the first Oware game starts growing it, as far
+//! as `--oware-db` says, and writes each seed count's files; a damaged
+//! file is said, not used, and built again, never trusted; `solve` reads
+//! what is kept.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use mancala::players::oware::Builder;
-use mancala::store::oware_endgame::{DIR, level_file, level_path};
+use mancala::store::oware_endgame::{DIR, level_file, level_path, values_file, values_path};
 
 use crate::common;
 
 use common::program::Program;
 use common::scratch::Scratch;
 
-/// Every count's file from 0 to `upto` as it must be.
-fn expected_files(upto: usize) -> Vec<Vec<u8>> {
+/// Every count's files from 0 to `upto` as they must be: the bounds, the
+/// values.
+fn expected_files(upto: usize) -> Vec<(Vec<u8>, Vec<u8>)> {
     let mut builder = Builder::new();
     (0..=upto)
         .map(|n| {
             builder.build_next();
-            level_file(n, &builder.level_bytes(n).unwrap())
+            (
+                level_file(n, &builder.level_bytes(n).unwrap()),
+                values_file(&builder.values(n).unwrap()),
+            )
         })
         .collect()
 }
@@ -39,26 +44,89 @@ fn wait_for_file(path: &Path, game: &Program) {
     }
 }
 
+/// `mancala solve` of a position with 8 seeds on the board in `data`:
+/// the seeds its endgame database holds, and what it said on standard
+/// error.
+fn solve(scratch: &Scratch, extra: &[&str]) -> (u64, String) {
+    let mut args = vec![
+        "solve",
+        "--from",
+        "oware S:2,1,1,0,0,0:20 N:1,1,1,1,0,1:20 south",
+        "--nodes",
+        "2000",
+    ];
+    args.extend_from_slice(extra);
+    let out = common::program::run(&scratch.data(), &scratch.config(), &args, "");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let json: serde_json::Value = serde_json::from_str(stdout.trim()).expect(&stdout);
+    (
+        json["endgame_seeds"].as_u64().unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 #[test]
 fn the_first_oware_game_keeps_the_database_and_a_damaged_count_is_built_again() {
     let scratch = Scratch::new("oware-kept");
     let data = scratch.data();
     let dir = data.join(DIR);
     std::fs::create_dir_all(&dir).unwrap();
-    // A count planted damaged (its header, then nothing) and one cut short.
     let expected = expected_files(8);
-    std::fs::write(level_path(&dir, 3), &expected[3][..20]).unwrap();
-    let mut cut = expected[5].clone();
-    cut.pop();
-    std::fs::write(level_path(&dir, 5), &cut).unwrap();
-    // Two people at one keyboard: nothing asks for the database, and the
-    // game still waits for no one while it grows.
-    let mut game = Program::spawn(&data, &["--game", "oware", "--plain", "Alice", "Michael"]);
-    wait_for_file(&level_path(&dir, 8), &game);
-    game.wait_for("the first board", |out| out.contains("Alice"));
-    game.kill();
-    for (n, want) in expected.iter().enumerate() {
-        let got = std::fs::read(level_path(&dir, n)).unwrap();
-        assert!(got == *want, "count {n}'s file is not the one built");
+    for (n, (bounds, values)) in expected.iter().enumerate().take(5) {
+        std::fs::write(level_path(&dir, n), bounds).unwrap();
+        std::fs::write(values_path(&dir, n), values).unwrap();
     }
+    // Count 3's values planted damaged (their header, then nothing), and
+    // both of count 4's files cut short.
+    std::fs::write(values_path(&dir, 3), &expected[3].1[..20]).unwrap();
+    for (path, good) in [
+        (level_path(&dir, 4), &expected[4].0),
+        (values_path(&dir, 4), &expected[4].1),
+    ] {
+        std::fs::write(path, &good[..good.len() - 1]).unwrap();
+    }
+    // `solve` says so and uses none of it: counts 0-2 are too few to
+    // matter, so it builds its own 6.
+    let (seeds, said) = solve(&scratch, &[]);
+    assert_eq!(seeds, 6, "{said}");
+    assert!(
+        said.contains("values-03.bin is not used (no header)"),
+        "{said}"
+    );
+    // Two people at one keyboard: nothing asks for the database, and the
+    // game still waits for no one while it grows, to 8 as asked.
+    let mut game = Program::spawn(
+        &data,
+        &[
+            "--game",
+            "oware",
+            "--oware-db",
+            "8",
+            "--plain",
+            "Alice",
+            "Michael",
+        ],
+    );
+    wait_for_file(&values_path(&dir, 8), &game);
+    game.wait_for("the first board", |out| out.contains("Alice"));
+    // Count 9 takes a fraction of a second: had the game gone on, it
+    // would be there.
+    std::thread::sleep(Duration::from_millis(500));
+    game.kill();
+    assert!(!values_path(&dir, 9).exists() && !level_path(&dir, 9).exists());
+    for (n, (bounds, values)) in expected.iter().enumerate() {
+        let got = std::fs::read(level_path(&dir, n)).unwrap();
+        assert!(
+            got == *bounds,
+            "count {n}'s bounds file is not the one built"
+        );
+        let got = std::fs::read(values_path(&dir, n)).unwrap();
+        assert!(
+            got == *values,
+            "count {n}'s values file is not the one built"
+        );
+    }
+    // `solve` now reads every count kept, or as far as `--oware-db` says.
+    assert_eq!(solve(&scratch, &[]), (8, String::new()));
+    assert_eq!(solve(&scratch, &["--oware-db", "7"]), (7, String::new()));
 }

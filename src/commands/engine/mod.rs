@@ -146,7 +146,7 @@ struct Service {
 ///
 /// # Errors
 /// None so far: every bad input is answered on standard output.
-pub fn run(EngineCmd {}: &EngineCmd) -> anyhow::Result<ExitCode> {
+pub fn run(_: &EngineCmd) -> anyhow::Result<ExitCode> {
     let out = EngineOutput::default();
     let (send, lines) = mpsc::channel();
     thread::spawn(move || read_lines(std::io::stdin(), &send));

@@ -1,11 +1,11 @@
 //! Oware's endgame database: the exact value of every position with at most
-//! `N` seeds on the board, by retrograde analysis, one byte a position
-//! (RULES.md §7.9).
+//! `N` seeds on the board, by retrograde analysis (RULES.md §7.9): kept
+//! as the values of the few positions that have one ([`CountValues`]).
 //!
 //! A position is the twelve houses with the mover's row first (a position
 //! with North to move is turned round), indexed by its rank among the
 //! ways to share its `n` seeds between twelve houses (the combinatorial
-//! number system: `C(n + 11, 11)` positions with `n` seeds). Values are
+//! number system: `C(n + 11, 11)` positions with `n` seeds). CountValues are
 //! those of the round played out ([`OwareBoard::played_out`]): what the
 //! mover captures from here on, the final sweep included, minus what the
 //! opponent does.
@@ -151,12 +151,196 @@ fn turn_round(houses: &mut [u16; 2 * HOUSES]) {
     first.swap_with_slice(second);
 }
 
-/// The database: one table of bytes per seed count `0..=max_seeds`.
+/// The database: the values of each seed count `0..=max_seeds`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OwareEndgame {
     // Shared, so that a database grown by a count shares the counts below
     // with the one before it.
-    tables: Vec<Arc<[u8]>>,
+    tables: Vec<Arc<CountValues>>,
+}
+
+/// The values of one seed count: only its positions that have one (the
+/// others depend on repetition, [`REPETITION`]), in a table of open
+/// addressing keyed by rank. Nearly every position depends on repetition
+/// (all but 126,637 of count 24's 417,225,900: docs/PERFORMANCE.md), so
+/// this holds 32 to 64 bytes a valued position where a byte a position
+/// would hold the same marker 99.97 % of the time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CountValues {
+    seeds: usize,
+    /// `rank << 8 | value byte`, or [`EMPTY`]; a power of two long, at
+    /// most a quarter full, so that a miss (the usual probe) stops soon
+    /// (half full, a probe took 1.2 times as long: docs/PERFORMANCE.md).
+    slots: Box<[u64]>,
+    valued: u64,
+}
+
+/// A slot of [`CountValues`] holding nothing (no rank reaches `2^56`).
+const EMPTY: u64 = u64::MAX;
+
+/// The bytes of one valued position in a count's file
+/// ([`CountValues::entry_bytes`]): its rank (eight bytes, little-endian) and
+/// its value (an `i8`).
+pub const ENTRY_BYTES: usize = 9;
+
+impl CountValues {
+    /// The values of count `seeds` from its valued positions, by rank.
+    fn new(seeds: usize, valued: &[(u64, i8)]) -> CountValues {
+        let len = (4 * valued.len()).next_power_of_two().max(2);
+        let mut values = CountValues {
+            seeds,
+            slots: vec![EMPTY; len].into_boxed_slice(),
+            valued: valued.len() as u64,
+        };
+        let mask = len - 1;
+        for &(rank, value) in valued {
+            let mut i = CountValues::slot(rank, mask);
+            while values.slots[i] != EMPTY {
+                i = (i + 1) & mask;
+            }
+            values.slots[i] = rank << 8 | u64::from(value as u8);
+        }
+        values
+    }
+
+    #[inline]
+    fn slot(rank: u64, mask: usize) -> usize {
+        (rank.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask
+    }
+
+    /// The value of the position of rank `rank`, `None` when it depends
+    /// on repetition.
+    #[inline]
+    #[must_use]
+    pub fn get(&self, rank: u64) -> Option<i8> {
+        let mask = self.slots.len() - 1;
+        let mut i = CountValues::slot(rank, mask);
+        loop {
+            let slot = self.slots[i];
+            if slot == EMPTY {
+                return None;
+            }
+            if slot >> 8 == rank {
+                return Some(slot as u8 as i8);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Seeds on the board of this count's positions.
+    #[must_use]
+    pub fn seeds(&self) -> usize {
+        self.seeds
+    }
+
+    /// Positions of this count with a value (the others depend on
+    /// repetition).
+    #[must_use]
+    pub fn valued(&self) -> u64 {
+        self.valued
+    }
+
+    /// The valued positions, by rank.
+    fn sorted(&self) -> Vec<(u64, i8)> {
+        let mut valued: Vec<(u64, i8)> = self
+            .slots
+            .iter()
+            .filter(|&&s| s != EMPTY)
+            .map(|&s| (s >> 8, s as u8 as i8))
+            .collect();
+        valued.sort_unstable();
+        valued
+    }
+
+    /// The valued positions as a file keeps them: [`ENTRY_BYTES`] each,
+    /// by rank.
+    #[must_use]
+    pub fn entry_bytes(&self) -> Vec<u8> {
+        self.sorted()
+            .iter()
+            .flat_map(|&(rank, value)| {
+                let mut entry = [0u8; ENTRY_BYTES];
+                entry[..8].copy_from_slice(&rank.to_le_bytes());
+                entry[8] = value as u8;
+                entry
+            })
+            .collect()
+    }
+
+    /// Count `seeds`'s values from `bytes` as [`CountValues::entry_bytes`]
+    /// gave them (read back from a file, so untrusted): every rank a
+    /// position of the count, in increasing order, every value one the
+    /// count's seeds allow.
+    ///
+    /// # Errors
+    /// [`EndgameFileError`] saying what is wrong.
+    pub fn from_entry_bytes(seeds: usize, bytes: &[u8]) -> Result<CountValues, EndgameFileError> {
+        if seeds > MAX_DB_SEEDS || !bytes.len().is_multiple_of(ENTRY_BYTES) {
+            return Err(EndgameFileError("wrong length".to_string()));
+        }
+        let mut valued = Vec::with_capacity(bytes.len() / ENTRY_BYTES);
+        for entry in bytes.chunks_exact(ENTRY_BYTES) {
+            let mut rank = [0u8; 8];
+            rank.copy_from_slice(&entry[..8]);
+            let rank = u64::from_le_bytes(rank);
+            let value = entry[8] as i8;
+            if rank >= positions(seeds) || valued.last().is_some_and(|&(last, _)| rank <= last) {
+                return Err(EndgameFileError("a position out of order".to_string()));
+            }
+            if i16::from(value).unsigned_abs() > seeds as u16 {
+                return Err(EndgameFileError("a value out of range".to_string()));
+            }
+            valued.push((rank, value));
+        }
+        Ok(CountValues::new(seeds, &valued))
+    }
+
+    /// Count `seeds`'s values from both bounds of its positions as
+    /// [`Builder::level_bytes`] gave them (untrusted: checked as
+    /// [`Builder::push_level_bytes`] checks them): a position has a
+    /// value where its bounds meet.
+    ///
+    /// # Errors
+    /// [`EndgameFileError`] saying what is wrong.
+    pub fn from_level_bytes(seeds: usize, bytes: &[u8]) -> Result<CountValues, EndgameFileError> {
+        let level = parse_level(seeds, bytes)?;
+        Ok(CountValues::of_level(seeds, &level))
+    }
+
+    /// The values of a count built: where both bounds meet.
+    fn of_level(seeds: usize, level: &[Bounds]) -> CountValues {
+        let valued: Vec<(u64, i8)> = level
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.lo == b.hi)
+            .map(|(rank, b)| (rank as u64, b.lo))
+            .collect();
+        CountValues::new(seeds, &valued)
+    }
+}
+
+/// Both bounds of every position of count `n` from `bytes` (untrusted):
+/// a bound is a value the count's seeds allow, or not yet proven, and no
+/// lower bound is above its upper one.
+fn parse_level(n: usize, bytes: &[u8]) -> Result<Vec<Bounds>, EndgameFileError> {
+    if n > MAX_DB_SEEDS {
+        return Err(EndgameFileError("too many seed counts".to_string()));
+    }
+    if bytes.len() as u64 != 2 * positions(n) {
+        return Err(EndgameFileError("wrong length".to_string()));
+    }
+    let max = n as i8;
+    let mut level = Vec::with_capacity(bytes.len() / 2);
+    for pair in bytes.chunks_exact(2) {
+        let (lo, hi) = (pair[0] as i8, pair[1] as i8);
+        let lo_ok = lo == UNKNOWN_LOW || (-max..=max).contains(&lo);
+        let hi_ok = hi == UNKNOWN_HIGH || (-max..=max).contains(&hi);
+        if !lo_ok || !hi_ok || lo > hi {
+            return Err(EndgameFileError("a bound out of range".to_string()));
+        }
+        level.push(Bounds { lo, hi });
+    }
+    Ok(level)
 }
 
 /// Figures of one seed count's build.
@@ -192,8 +376,8 @@ fn to_i8(v: i16) -> i8 {
 #[derive(Default)]
 pub struct Builder {
     levels: Vec<Vec<Bounds>>,
-    /// Each count's bytes, one a position (see [`Builder::database`]).
-    tables: Vec<Arc<[u8]>>,
+    /// Each count's values (see [`Builder::database`]).
+    tables: Vec<Arc<CountValues>>,
 }
 
 impl Builder {
@@ -395,20 +579,17 @@ impl Builder {
     /// Keeps `level` as the next count built; how many of its positions
     /// depend on repetition.
     fn push(&mut self, level: Vec<Bounds>) -> u64 {
-        let table: Arc<[u8]> = level
-            .iter()
-            .map(|b| {
-                if b.lo == b.hi {
-                    (i16::from(b.lo) + OFFSET) as u8
-                } else {
-                    REPETITION
-                }
-            })
-            .collect();
-        let repetition = table.iter().filter(|&&b| b == REPETITION).count() as u64;
+        let values = CountValues::of_level(self.levels.len(), &level);
+        let repetition = level.len() as u64 - values.valued();
         self.levels.push(level);
-        self.tables.push(table);
+        self.tables.push(Arc::new(values));
         repetition
+    }
+
+    /// The values of count `n` (built).
+    #[must_use]
+    pub fn values(&self, n: usize) -> Option<Arc<CountValues>> {
+        self.tables.get(n).cloned()
     }
 
     /// Both bounds of every position of count `n` (built), two bytes a
@@ -416,13 +597,19 @@ impl Builder {
     /// counts are built from, for keeping on disk.
     #[must_use]
     pub fn level_bytes(&self, n: usize) -> Option<Vec<u8>> {
-        let level = self.levels.get(n)?;
-        Some(
-            level
-                .iter()
-                .flat_map(|b| [b.lo as u8, b.hi as u8])
-                .collect(),
-        )
+        let mut bytes = Vec::new();
+        self.extend_level_bytes(n, &mut bytes).then_some(bytes)
+    }
+
+    /// [`Builder::level_bytes`] added to `bytes` (no copy of them made
+    /// first: count 23's are 572 MB); false when count `n` is not built.
+    pub fn extend_level_bytes(&self, n: usize, bytes: &mut Vec<u8>) -> bool {
+        let Some(level) = self.levels.get(n) else {
+            return false;
+        };
+        bytes.reserve(2 * level.len());
+        bytes.extend(level.iter().flat_map(|b| [b.lo as u8, b.hi as u8]));
+        true
     }
 
     /// Takes `bytes` (as [`Builder::level_bytes`] gave them, read back from
@@ -434,28 +621,11 @@ impl Builder {
     /// # Errors
     /// [`EndgameFileError`] saying what is wrong; nothing is taken then.
     pub fn push_level_bytes(&mut self, bytes: &[u8]) -> Result<u64, EndgameFileError> {
-        let n = self.levels.len();
-        if n > MAX_DB_SEEDS {
-            return Err(EndgameFileError("too many seed counts".to_string()));
-        }
-        if bytes.len() as u64 != 2 * positions(n) {
-            return Err(EndgameFileError("wrong length".to_string()));
-        }
-        let max = n as i8;
-        let mut level = Vec::with_capacity(bytes.len() / 2);
-        for pair in bytes.chunks_exact(2) {
-            let (lo, hi) = (pair[0] as i8, pair[1] as i8);
-            let lo_ok = lo == UNKNOWN_LOW || (-max..=max).contains(&lo);
-            let hi_ok = hi == UNKNOWN_HIGH || (-max..=max).contains(&hi);
-            if !lo_ok || !hi_ok || lo > hi {
-                return Err(EndgameFileError("a bound out of range".to_string()));
-            }
-            level.push(Bounds { lo, hi });
-        }
+        let level = parse_level(self.levels.len(), bytes)?;
         Ok(self.push(level))
     }
 
-    /// The database of every count built, one byte a position (sharing
+    /// The database of every count built (sharing
     /// the builder's tables: no copy).
     #[must_use]
     pub fn database(&self) -> OwareEndgame {
@@ -539,6 +709,17 @@ impl OwareEndgame {
         OwareEndgame { tables: Vec::new() }
     }
 
+    /// The database of `counts`, each count's values in turn from 0.
+    ///
+    /// # Errors
+    /// A count out of its place.
+    pub fn from_counts(counts: Vec<Arc<CountValues>>) -> Result<OwareEndgame, EndgameFileError> {
+        if counts.iter().enumerate().any(|(n, v)| v.seeds() != n) {
+            return Err(EndgameFileError("a seed count out of place".to_string()));
+        }
+        Ok(OwareEndgame { tables: counts })
+    }
+
     /// Builds every count up to `max_seeds` (for tests and small databases).
     #[must_use]
     pub fn build(max_seeds: usize) -> OwareEndgame {
@@ -563,20 +744,25 @@ impl OwareEndgame {
         let Some(table) = self.tables.get(n) else {
             return Probe::Outside;
         };
-        match table[rank(&houses) as usize] {
-            REPETITION => Probe::Repetition,
-            byte => Probe::Value(i16::from(byte) - OFFSET),
+        match table.get(rank(&houses)) {
+            None => Probe::Repetition,
+            Some(value) => Probe::Value(i16::from(value)),
         }
     }
 
-    /// The file's bytes: a magic, the largest count, the tables, and a
-    /// checksum of everything before it.
+    /// The file's bytes: a magic, the largest count, the tables (one byte
+    /// a position: the value plus 64, or [`REPETITION`]), and a checksum
+    /// of everything before it.
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = MAGIC.to_vec();
         bytes.push(self.tables.len() as u8);
         for table in &self.tables {
-            bytes.extend_from_slice(table);
+            let at = bytes.len();
+            bytes.resize(at + positions(table.seeds()) as usize, REPETITION);
+            for (rank, value) in table.sorted() {
+                bytes[at + rank as usize] = (i16::from(value) + OFFSET) as u8;
+            }
         }
         let sum = checksum(&bytes);
         bytes.extend_from_slice(&sum.to_le_bytes());
@@ -610,14 +796,18 @@ impl OwareEndgame {
         let mut tables = Vec::with_capacity(levels);
         for n in 0..levels {
             let len = positions(n) as usize;
-            let table: Arc<[u8]> = data[at..at + len].into();
-            if table
-                .iter()
-                .any(|&b| b != REPETITION && (i16::from(b) - OFFSET).abs() > n as i16)
-            {
-                return fail("a value out of range");
+            let mut valued = Vec::new();
+            for (rank, &b) in data[at..at + len].iter().enumerate() {
+                if b == REPETITION {
+                    continue;
+                }
+                let value = i16::from(b) - OFFSET;
+                if value.abs() > n as i16 {
+                    return fail("a value out of range");
+                }
+                valued.push((rank as u64, value as i8));
             }
-            tables.push(table);
+            tables.push(Arc::new(CountValues::new(n, &valued)));
             at += len;
         }
         Ok(OwareEndgame { tables })
@@ -636,6 +826,48 @@ pub fn checksum(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A count's values written as a file keeps them and read back probe
+    /// the same, and they are those of its bounds; damage is refused.
+    #[test]
+    fn a_counts_values_round_trip_and_damage_is_refused() {
+        let mut builder = Builder::new();
+        for _ in 0..=7 {
+            builder.build_next();
+        }
+        for n in 0..=7 {
+            let values = builder.values(n).unwrap();
+            let bytes = values.entry_bytes();
+            assert_eq!(bytes.len() as u64, values.valued() * ENTRY_BYTES as u64);
+            assert_eq!(
+                CountValues::from_entry_bytes(n, &bytes).as_ref(),
+                Ok(&*values)
+            );
+            let bounds = builder.level_bytes(n).unwrap();
+            assert_eq!(
+                CountValues::from_level_bytes(n, &bounds).as_ref(),
+                Ok(&*values)
+            );
+            for rank in 0..positions(n) {
+                let b = &bounds[2 * rank as usize..2 * rank as usize + 2];
+                let want = (b[0] == b[1]).then_some(b[0] as i8);
+                assert_eq!(values.get(rank), want, "{n} seeds, rank {rank}");
+            }
+        }
+        let bytes = builder.values(7).unwrap().entry_bytes();
+        assert!(bytes.len() > 2 * ENTRY_BYTES);
+        // Out of order, out of range, past the count, cut short.
+        let mut swapped = bytes.clone();
+        swapped[..ENTRY_BYTES].copy_from_slice(&bytes[ENTRY_BYTES..2 * ENTRY_BYTES]);
+        let mut too_big = bytes.clone();
+        too_big[8] = 8;
+        let mut past = bytes.clone();
+        let last = past.len() - ENTRY_BYTES;
+        past[last..last + 8].copy_from_slice(&positions(7).to_le_bytes());
+        for bad in [swapped, too_big, past, bytes[..bytes.len() - 1].to_vec()] {
+            assert!(CountValues::from_entry_bytes(7, &bad).is_err());
+        }
+    }
 
     /// Un-sowing finds exactly the positions whose moves lead to each
     /// position without a capture or the end of the round: the reverse of
