@@ -34,12 +34,10 @@ use crate::tui::game::computer::Worker;
 use crate::tui::game::world::{Effect, GameMessage, GameWorld};
 use crate::tui::input::Input;
 use crate::tui::prefs::{self, Chosen};
-use crate::tui::screen::{self, Screen};
+use crate::tui::screen::{self, Screen, WHILE_BUSY};
 
 /// How long a hint may think.
 const HINT_THINK: Duration = Duration::from_secs(1);
-/// How often the network is looked at.
-const NET_TICK: Duration = Duration::from_millis(20);
 
 /// The [`Show`] of the host's full screen: it collects what is said for
 /// the screen.
@@ -264,9 +262,9 @@ impl Screen for NetScreen {
         self.app.view(frame);
     }
 
-    /// The network is looked at every [`NET_TICK`] while it is there.
+    /// The network is looked at every [`WHILE_BUSY`] while it is there.
     fn next_wake(&self) -> Option<Instant> {
-        let net = (!matches!(self.end, End::Over)).then(|| Instant::now() + NET_TICK);
+        let net = (!matches!(self.end, End::Over)).then(|| Instant::now() + WHILE_BUSY);
         self.app.next_wake().into_iter().chain(net).min()
     }
 

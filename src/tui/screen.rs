@@ -43,8 +43,9 @@ use crate::tui::terminal::{FullScreen, SIGNAL_TICK, resumed, suspend, terminated
 /// How long to wait for input when nothing else is due (the loop still
 /// wakes every [`SIGNAL_TICK`] to notice a termination signal).
 const IDLE: Duration = Duration::from_secs(60);
-/// How often to look for answers while the world is busy.
-const WHILE_BUSY: Duration = Duration::from_millis(20);
+/// How often to look for answers while the world is busy (and for the
+/// network, by a network match's screen).
+pub const WHILE_BUSY: Duration = Duration::from_millis(20);
 
 /// A full-screen view. See the [module docs](self).
 pub trait Screen {

@@ -55,7 +55,7 @@ pub enum Shown {
 #[derive(Debug)]
 pub struct Remote {
     /// The seat of this screen's player (the host's or the joiner's:
-    /// its side is the match's word, see [`Match::holder`]).
+    /// its side is the match's word, see [`crate::game::Match::holder`]).
     me: Side,
     /// What the network game asks now (`None` until it asks, and while a
     /// move or an answer is on its way).
