@@ -178,15 +178,15 @@ fn host_turn(
     Ok(seat.settle(s, false)?)
 }
 
-/// The screen of either end: the game screen and its [`End`] of the
+/// The screen of either end: the game screen and its [`NetEnd`] of the
 /// network game.
 struct NetScreen {
     app: App,
-    end: End,
+    end: NetEnd,
 }
 
 /// A screen's end of the network game.
-enum End {
+enum NetEnd {
     /// The host's: the friend's seat (with the network's events for it),
     /// which plays the match in the screen's own session, the referee.
     Host(Box<FriendSeat<Feed>>, mpsc::Receiver<HostIn>),
@@ -199,7 +199,7 @@ enum End {
 impl NetScreen {
     /// The host's seat's turn ([`host_turn`]), then what it said shown.
     fn host(&mut self, command: Option<Command>, now: Instant) -> Vec<Effect> {
-        let End::Host(seat, rx) = &mut self.end else {
+        let NetEnd::Host(seat, rx) = &mut self.end else {
             return Vec::new();
         };
         let result = host_turn(seat, rx, self.app.session_mut(), command);
@@ -210,7 +210,7 @@ impl NetScreen {
     /// The joiner's `message` for the host, else what came from the host
     /// and time passed; then what came shown.
     fn join(&mut self, message: Option<ToHost>, now: Instant) -> Vec<Effect> {
-        let End::Join(join) = &mut self.end else {
+        let NetEnd::Join(join) = &mut self.end else {
             return Vec::new();
         };
         let result = match message {
@@ -226,7 +226,7 @@ impl NetScreen {
     fn show(&mut self, mut news: Vec<Shown>, result: Going, now: Instant) -> Vec<Effect> {
         news.extend(ending(result));
         if matches!(news.last(), Some(Shown::Ended(_))) {
-            self.end = End::Over;
+            self.end = NetEnd::Over;
         }
         let shown = news.into_iter().map(GameMessage::Net);
         shown
@@ -264,7 +264,7 @@ impl Screen for NetScreen {
 
     /// The network is looked at every [`WHILE_BUSY`] while it is there.
     fn next_wake(&self) -> Option<Instant> {
-        let net = (!matches!(self.end, End::Over)).then(|| Instant::now() + WHILE_BUSY);
+        let net = (!matches!(self.end, NetEnd::Over)).then(|| Instant::now() + WHILE_BUSY);
         self.app.next_wake().into_iter().chain(net).min()
     }
 
@@ -302,7 +302,7 @@ pub fn host(setup: HostSetup, given: Option<Option<Duration>>) -> anyhow::Result
     let mut session = setup.waiting_session();
     let seat = FriendSeat::open(setup, Feed::default(), tx, &mut session)?;
     let app = App::start(session, options, *chosen.theme(), (80, 24), Instant::now());
-    let (app, end) = (app.networked(HOST_SEAT), End::Host(Box::new(seat), rx));
+    let (app, end) = (app.networked(HOST_SEAT), NetEnd::Host(Box::new(seat), rx));
     run_world(NetScreen { app, end }, kept_at, chosen)
 }
 
@@ -330,7 +330,7 @@ pub fn join(setup: JoinSetup, given: Option<Option<Duration>>) -> anyhow::Result
     let app = App::start(session, options, *chosen.theme(), (80, 24), Instant::now());
     let app = app.following(said);
     let news = Vec::new();
-    let end = End::Join(Box::new(JoinEngine {
+    let end = NetEnd::Join(Box::new(JoinEngine {
         link,
         rx,
         host,
@@ -414,14 +414,14 @@ mod tests {
         let waiting = setup.waiting_session().current().clone();
         let mut app = crate::tui::game::testing::host_screen(waiting, None, t0);
         seat.offering(app.session_mut(), saved, note).unwrap();
-        let end = End::Host(Box::new(seat), rx);
+        let end = NetEnd::Host(Box::new(seat), rx);
         let mut net = NetScreen { app, end };
         net.host(None, t0);
         assert_eq!(net.app.game().moves().len(), 2, "the saved match is shown");
         assert!(net.app.remote_resume_question());
         let n = Input::from_event(&ch('n')).unwrap();
         net.update(GameMessage::Input(n), t0);
-        assert!(matches!(net.end, End::Host(..)), "listening");
+        assert!(matches!(net.end, NetEnd::Host(..)), "listening");
         let app = &mut net.app;
         let screen = render(app, 80, 24);
         let log: Vec<&str> = app.notes().log().iter().map(|n| n.text.as_str()).collect();
@@ -462,7 +462,7 @@ mod tests {
         let mut app = crate::tui::game::testing::host_screen(waiting, None, t0);
         seat.offering(app.session_mut(), saved.clone(), note)
             .unwrap();
-        let end = End::Host(Box::new(seat), rx);
+        let end = NetEnd::Host(Box::new(seat), rx);
         let mut net = NetScreen { app, end };
         net.host(None, t0);
         let y = Input::from_event(&ch('y')).unwrap();
