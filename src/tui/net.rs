@@ -389,6 +389,24 @@ mod tests {
         }
     }
 
+    /// The host's screen under `setup`, offering to resume `saved`
+    /// (Alice against Michael), as a start that found it does.
+    fn offered(setup: &HostSetup, saved: Match, t0: Instant) -> NetScreen {
+        let (tx, rx) = mpsc::channel();
+        let mut seat = FriendSeat::new(setup.clone(), Feed::default(), Keeper::new(None), tx);
+        let note = HostNote {
+            opponent: "Michael".into(),
+            code: JoinCode::random(),
+        };
+        let waiting = setup.waiting_session().current().clone();
+        let mut app = crate::tui::game::testing::host_screen(waiting, None, t0);
+        seat.offering(app.session_mut(), saved, note).unwrap();
+        let end = NetEnd::Host(Box::new(seat), rx);
+        let mut net = NetScreen { app, end };
+        net.host(None, t0);
+        net
+    }
+
     /// Hosting the unfinished match of Alice against Michael (Alice a,
     /// Michael h: Alice has a move to take back), answering `n` to the
     /// resume question shows the new match that waits for a friend: no
@@ -405,18 +423,7 @@ mod tests {
             let pit = saved.rules().pit_by_letter(letter).unwrap();
             saved.play(pit, &mut NoTrace).unwrap();
         }
-        let (tx, rx) = mpsc::channel();
-        let mut seat = FriendSeat::new(setup.clone(), Feed::default(), Keeper::new(None), tx);
-        let note = HostNote {
-            opponent: "Michael".into(),
-            code: JoinCode::random(),
-        };
-        let waiting = setup.waiting_session().current().clone();
-        let mut app = crate::tui::game::testing::host_screen(waiting, None, t0);
-        seat.offering(app.session_mut(), saved, note).unwrap();
-        let end = NetEnd::Host(Box::new(seat), rx);
-        let mut net = NetScreen { app, end };
-        net.host(None, t0);
+        let mut net = offered(&setup, saved, t0);
         assert_eq!(net.app.game().moves().len(), 2, "the saved match is shown");
         assert!(net.app.remote_resume_question());
         let n = Input::from_event(&ch('n')).unwrap();
@@ -452,19 +459,7 @@ mod tests {
         while let Some(pit) = saved.board().legal_moves().next() {
             saved.play(pit, &mut NoTrace).unwrap();
         }
-        let (tx, rx) = mpsc::channel();
-        let mut seat = FriendSeat::new(setup.clone(), Feed::default(), Keeper::new(None), tx);
-        let note = HostNote {
-            opponent: "Michael".into(),
-            code: JoinCode::random(),
-        };
-        let waiting = setup.waiting_session().current().clone();
-        let mut app = crate::tui::game::testing::host_screen(waiting, None, t0);
-        seat.offering(app.session_mut(), saved.clone(), note)
-            .unwrap();
-        let end = NetEnd::Host(Box::new(seat), rx);
-        let mut net = NetScreen { app, end };
-        net.host(None, t0);
+        let mut net = offered(&setup, saved.clone(), t0);
         let y = Input::from_event(&ch('y')).unwrap();
         net.update(GameMessage::Input(y), t0);
         let s = net.app.session();
