@@ -37,9 +37,11 @@ pub struct FriendSeat<S> {
     setup: HostSetup,
     tx: mpsc::Sender<HostIn>,
     code: JoinCode,
-    /// Keeps the match: here until the match starts, then its session's.
+    /// Keeps the match: here until the match starts (see
+    /// [`FriendSeat::begun`]), then its session's.
     keeper: Option<Keeper>,
-    hosted: Option<Hosted>,
+    /// What the network match adds to the session, once it has begun.
+    hosted: Hosted,
     resumed: bool,
     conn: Option<(u64, Sender)>,
     /// Who may take the joiner's seat.
@@ -93,7 +95,7 @@ impl<S: Show> FriendSeat<S> {
             setup,
             tx,
             keeper: Some(keeper),
-            hosted: None,
+            hosted: Hosted::default(),
             resumed: false,
             conn: None,
             seat: SeatKeeper::default(),
@@ -159,10 +161,11 @@ impl<S: Show> FriendSeat<S> {
         &mut self.show
     }
 
-    /// The host's match, once it exists.
+    /// Whether the match has begun: a friend joined, or the host's
+    /// player resumed the unfinished one (its session keeps it since).
     #[must_use]
-    pub fn hosted(&self) -> Option<&Hosted> {
-        self.hosted.as_ref()
+    pub fn begun(&self) -> bool {
+        self.keeper.is_none()
     }
 
     /// The host's unfinished network match, if its note and save are
@@ -281,7 +284,6 @@ impl<S: Show> FriendSeat<S> {
         };
         let kept = resume::store(&self.setup.name, resume::Settings::of(&m), note);
         *s = referee(m, keeper, self.setup.pie_rule);
-        self.hosted = Some(Hosted::default());
         match kept {
             Err(e) => self.show.say(&format!(
                 "Note: the note that offers this match again after a restart could not be kept ({}); the match itself is saved as usual.",
@@ -321,10 +323,9 @@ impl<S: Show> FriendSeat<S> {
     /// # Errors
     /// When the output fails.
     pub fn tick(&mut self, s: &mut Session) -> io::Result<()> {
-        if self.save_again_at.is_some_and(|at| at <= Instant::now())
-            && let Some(hosted) = self.hosted.as_mut()
-        {
-            let said = hosted.save_again(s);
+        // Only a match that has begun saves (FriendSeat::apply).
+        if self.save_again_at.is_some_and(|at| at <= Instant::now()) {
+            let said = self.hosted.save_again(s);
             let saved = !s.is_behind();
             self.apply(s, said)?;
             if saved {
@@ -371,10 +372,11 @@ impl<S: Show> FriendSeat<S> {
         }
         let opponent = self.opponent(s);
         let connected = self.conn.is_some();
-        let Some(hosted) = self.hosted.as_mut() else {
+        if !self.begun() {
             self.show.say("Nobody has joined yet; q quits.")?;
             return Ok(None);
-        };
+        }
+        let hosted = &mut self.hosted;
         let said = match command {
             Command::Answer(yes) => match hosted.local_answer(s, yes) {
                 Some(said) => Ok(said),
@@ -486,10 +488,10 @@ impl<S: Show> FriendSeat<S> {
                 if message == ToHost::Ping {
                     return Ok(false);
                 }
-                let Some(hosted) = self.hosted.as_mut() else {
+                if !self.begun() {
                     return Ok(false);
-                };
-                match hosted.remote(s, message) {
+                }
+                match self.hosted.remote(s, message) {
                     Ok(said) => self.apply(s, said)?,
                     Err(violation) => {
                         self.violation(&format!("{name}'s program {}", violation.0))?;
@@ -504,8 +506,8 @@ impl<S: Show> FriendSeat<S> {
     ///
     /// # Errors
     /// When the output fails.
-    pub fn leave(&mut self, s: &mut Session) -> io::Result<()> {
-        if self.hosted.is_some() {
+    pub fn leave(&mut self, s: &Session) -> io::Result<()> {
+        if self.begun() {
             self.send(&ToJoiner::Leave)?;
             self.show.say(&format!(
                 "Stopped. The match is saved: run `mancala host {}` with the same rules to resume it.",
@@ -526,8 +528,8 @@ impl<S: Show> FriendSeat<S> {
 
     /// The match is over for good: its resume note goes, and the friend's
     /// connection ends.
-    pub fn end(&mut self, s: &mut Session) {
-        if self.hosted.is_some() {
+    pub fn end(&mut self, s: &Session) {
+        if self.begun() {
             let m = s.current();
             resume::clear(
                 &self.setup.name,
@@ -556,9 +558,10 @@ impl<S: Show> FriendSeat<S> {
             Game::Kalah => format!("{name} hosts a match of Mancala. Rules: {rules}."),
             Game::Oware => format!("{name} hosts a match of {rules}."),
         })?;
-        let who = match &self.hosted {
-            Some(_) => s.current().seat_name(JOINER_SEAT).to_string(),
-            None => "NAME".to_string(),
+        let who = if self.begun() {
+            s.current().seat_name(JOINER_SEAT)
+        } else {
+            "NAME"
         };
         self.show.say(&format!(
             "Your friend joins with this code: {}. On another machine, type:",
@@ -570,7 +573,7 @@ impl<S: Show> FriendSeat<S> {
                 self.code
             ))?;
         }
-        if self.hosted.is_none() {
+        if !self.begun() {
             self.show
                 .say("(NAME is your friend's name.) Over the internet, see the README's network section.")?;
         }
@@ -603,8 +606,8 @@ impl<S: Show> FriendSeat<S> {
     /// Carries out what the host's match `said`: news for the host's
     /// player, then messages for the joiner; a save that failed is tried
     /// again every second until it works.
-    fn apply(&mut self, s: &mut Session, said: Said) -> io::Result<()> {
-        if self.hosted.is_none() {
+    fn apply(&mut self, s: &Session, said: Said) -> io::Result<()> {
+        if !self.begun() {
             return Ok(());
         }
         for what in &said.show {
@@ -691,7 +694,7 @@ impl<S: Show> FriendSeat<S> {
         }
         let playing = self.opponent(s);
         let in_use = self.conn.as_ref().is_some_and(|(_, s)| s.is_open());
-        if self.hosted.is_some() && in_use && playing != name {
+        if self.begun() && in_use && playing != name {
             let text = format!("{} is already playing with {playing}.", self.setup.name);
             let said = format!(
                 "{name} at {peer} tried to join and was turned away: you are playing with {playing}."
@@ -720,7 +723,7 @@ impl<S: Show> FriendSeat<S> {
             return Ok(true);
         }
         let newcomer = matches!(admission, Admission::Newcomer(_)) && !self.seat.key().is_empty();
-        let first_join = self.hosted.is_none();
+        let first_join = !self.begun();
         if first_join {
             let seed = Rng::from_entropy().next_u64();
             let m = Match::new(self.setup.config(&name), seed);
@@ -730,11 +733,11 @@ impl<S: Show> FriendSeat<S> {
             };
             self.begin(s, m, &note)?;
         }
-        let Some(hosted) = self.hosted.as_mut() else {
+        if !self.begun() {
             return Ok(false);
-        };
+        }
         let resumed = self.resumed || !first_join;
-        match hosted.welcome(s, &name, resumed) {
+        match self.hosted.welcome(s, &name, resumed) {
             Err(text) => {
                 let said = format!("{name} at {peer} was turned away: {text}");
                 self.refuse(sender, &text, &said)?;
@@ -786,7 +789,7 @@ impl<S: Show> FriendSeat<S> {
     ///
     /// # Errors
     /// When the output fails.
-    pub fn prompt(&mut self, s: &mut Session) -> io::Result<()> {
+    pub fn prompt(&mut self, s: &Session) -> io::Result<()> {
         let Some(ask) = self.current_ask(s) else {
             return Ok(());
         };
@@ -796,8 +799,7 @@ impl<S: Show> FriendSeat<S> {
     /// What the host's player is asked now, if anything.
     #[must_use]
     pub fn current_ask(&self, s: &Session) -> Option<Ask> {
-        let r = self.hosted.as_ref()?;
-        if s.asking() == Asking::Over {
+        if !self.begun() || s.asking() == Asking::Over {
             return None;
         }
         if self.conn.is_none() {
@@ -805,7 +807,7 @@ impl<S: Show> FriendSeat<S> {
                 name: s.current().seat_name(JOINER_SEAT).to_string(),
             });
         }
-        let question = r.question(s, HOST_SEAT)?;
+        let question = self.hosted.question(s, HOST_SEAT)?;
         Some(Ask::of(question, s.current(), HOST_SEAT))
     }
 }

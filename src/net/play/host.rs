@@ -144,7 +144,7 @@ impl<S: Show> HostGame<S> {
             LineInput::End => {
                 self.seat.show_mut().say("")?;
                 self.seat.show_mut().say("End of input.")?;
-                self.seat.leave(&mut self.session)?;
+                self.seat.leave(&self.session)?;
                 Some(ExitCode::SUCCESS)
             }
         })
@@ -159,7 +159,7 @@ impl<S: Show> HostGame<S> {
         let said = match read(self.session.current(), HOST_SEAT, question, line) {
             Ok(Some(command)) => return self.seat.command(&mut self.session, command),
             Ok(None) => return Ok(None),
-            Err(_) if self.seat.hosted().is_none() => "Nobody has joined yet; q quits.".into(),
+            Err(_) if !self.seat.begun() => "Nobody has joined yet; q quits.".into(),
             Err(_) if answers_only => "Please answer y or n.".into(),
             Err(said) => said,
         };
