@@ -12,7 +12,7 @@ use mancala::store::oware_endgame::{DIR, level_file, level_path, values_file, va
 
 use crate::common;
 
-use common::program::Program;
+use common::program::{PATIENCE, Program};
 use common::scratch::Scratch;
 
 /// Every count's files from 0 to `upto` as they must be: the bounds, the
@@ -41,6 +41,33 @@ fn wait_for_file(path: &Path, game: &Program) {
             game.text()
         );
         std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The threads of `game` named as the database's grower.
+fn growers(game: &Program) -> usize {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{}/task", game.id())) else {
+        return 0;
+    };
+    tasks
+        .filter_map(Result::ok)
+        .filter(|task| {
+            std::fs::read_to_string(task.path().join("comm"))
+                .is_ok_and(|name| name.trim_end() == "oware-endgame")
+        })
+        .count()
+}
+
+/// Waits (up to [`PATIENCE`]) until `game` has no grower thread left.
+fn wait_for_grower_to_end(game: &Program) {
+    let start = Instant::now();
+    while growers(game) > 0 {
+        assert!(
+            start.elapsed() < PATIENCE,
+            "the database's grower still runs after {PATIENCE:?}; the game said:\n{}",
+            game.text()
+        );
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 
@@ -109,9 +136,9 @@ fn the_first_oware_game_keeps_the_database_and_a_damaged_count_is_built_again() 
     );
     wait_for_file(&values_path(&dir, 8), &game);
     game.wait_for("the first board", |out| out.contains("Alice"));
-    // Count 9 takes a fraction of a second: had the game gone on, it
-    // would be there.
-    std::thread::sleep(Duration::from_millis(500));
+    // The grower's thread is gone before count 9's file is looked for:
+    // had it gone on, it would still be there (or count 9 would be).
+    wait_for_grower_to_end(&game);
     game.kill();
     assert!(!values_path(&dir, 9).exists() && !level_path(&dir, 9).exists());
     for (n, (bounds, values)) in expected.iter().enumerate() {
