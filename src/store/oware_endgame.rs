@@ -85,8 +85,11 @@ const HEADER: usize = MAGIC.len() + 1 + 8;
 const VALUES_HEADER: usize = VALUES_MAGIC.len() + 1 + 8 + 8;
 
 /// The most valued positions a values file is read with: a cap on what is
-/// read from a file that may be planted (count 24 has 126,637).
-const MOST_VALUED: u64 = 1 << 22;
+/// read from a file that may be planted, and so on the table made of it
+/// ([`CountValues`] holds four slots of eight bytes a position, rounded
+/// up to a power of two: 8 MiB at most). The most of any count offered is
+/// count 24's 126,637 (count 18's, 38,581); this leaves twice that room.
+const MOST_VALUED: u64 = 1 << 18;
 
 /// The bounds file of count `n` in `dir`.
 #[must_use]
@@ -195,6 +198,9 @@ pub fn level_bounds(n: usize, bytes: &[u8]) -> Result<&[u8], String> {
 /// The header, the length, the checksum or an entry is not right.
 pub fn level_values(n: usize, bytes: &[u8]) -> Result<CountValues, String> {
     let body = checked_body(VALUES_MAGIC, n, bytes, |valued| {
+        if valued > MOST_VALUED {
+            return None;
+        }
         let entries = valued.checked_mul(ENTRY_BYTES as u64)?;
         (VALUES_HEADER as u64 + 8).checked_add(entries)
     })?;
@@ -511,6 +517,42 @@ mod tests {
         assert_eq!(
             std::fs::read(level_path(dir.path(), 5)).unwrap(),
             good_bounds
+        );
+    }
+
+    /// A planted values file claiming more valued positions than any
+    /// count has (each entry in order and in range, the checksum right)
+    /// is refused, not made into a table of that size.
+    #[test]
+    fn a_values_file_claiming_too_many_positions_is_refused() {
+        let dir = files::scratch("owaredb-huge");
+        let n = 12;
+        let valued = MOST_VALUED + 1;
+        assert!(valued < positions(n));
+        let file = file_of(VALUES_MAGIC, n, &[positions(n), valued], |bytes| {
+            for rank in 0..valued {
+                bytes.extend_from_slice(&rank.to_le_bytes());
+                bytes.push(0);
+            }
+            true
+        })
+        .unwrap();
+        assert!(level_values(n, &file).is_err());
+        std::fs::write(values_path(dir.path(), n), &file).unwrap();
+        assert!(read_values(dir.path(), n).is_err());
+        // One fewer is read.
+        let file = file_of(VALUES_MAGIC, n, &[positions(n), MOST_VALUED], |bytes| {
+            for rank in 0..MOST_VALUED {
+                bytes.extend_from_slice(&rank.to_le_bytes());
+                bytes.push(0);
+            }
+            true
+        })
+        .unwrap();
+        std::fs::write(values_path(dir.path(), n), &file).unwrap();
+        assert_eq!(
+            read_values(dir.path(), n).unwrap().unwrap().valued(),
+            MOST_VALUED
         );
     }
 
