@@ -55,20 +55,38 @@ pub const GROW_TO: usize = 18;
 /// (docs/PERFORMANCE.md).
 pub const MOST: usize = 24;
 
-/// The count the grower goes to ([`set_grow_to`]).
-static GROW_TARGET: AtomicUsize = AtomicUsize::new(GROW_TO);
+/// What `--oware-db` asked for ([`set_grow_to`]); [`NOT_ASKED`] when
+/// nothing did.
+static GROW_TARGET: AtomicUsize = AtomicUsize::new(NOT_ASKED);
+
+/// [`GROW_TARGET`] when no `--oware-db` was given.
+const NOT_ASKED: usize = usize::MAX;
 
 /// Grows the database to `n` seeds (at most [`MOST`]) rather than
-/// [`GROW_TO`]: the command line's `--oware-db N`, before anything wakes
-/// the grower.
+/// [`GROW_TO`], and reads no further: the command line's `--oware-db N`,
+/// before anything wakes the grower.
 pub fn set_grow_to(n: usize) {
     GROW_TARGET.store(n.min(MOST), Ordering::Relaxed);
 }
 
-/// The count the grower goes to.
+/// The count the grower builds to.
 #[must_use]
 pub fn grow_to() -> usize {
-    GROW_TARGET.load(Ordering::Relaxed)
+    match GROW_TARGET.load(Ordering::Relaxed) {
+        NOT_ASKED => GROW_TO,
+        n => n,
+    }
+}
+
+/// The count the database is read to when its files are there: all that
+/// is kept (a player who once grew it further with `--oware-db` keeps
+/// the use of it), unless `--oware-db` caps it.
+#[must_use]
+pub fn read_to() -> usize {
+    match GROW_TARGET.load(Ordering::Relaxed) {
+        NOT_ASKED => MOST,
+        n => n,
+    }
 }
 
 /// The first bytes of a count's bounds file.
@@ -309,13 +327,19 @@ fn write_values(dir: &Path, values: &CountValues) -> bool {
 }
 
 /// Reads or builds every count from 0 to `upto`, keeping the files in
-/// `dir` (none when `None`), and hands the database to `show` after each
-/// count. How each count came.
+/// `dir` (none when `None`), then reads on (never building) while the
+/// next count's values file is there and sound, up to `read_upto`, and
+/// hands the database to `show` after each count. How each count came.
 ///
 /// A count whose values file is there and sound is only read: the bounds
 /// of the counts below are read (or built again, when refused) only to
 /// build one that is not, and let go once it is.
-pub fn grow(dir: Option<&Path>, upto: usize, mut show: impl FnMut(&OwareEndgame)) -> Vec<Grown> {
+pub fn grow(
+    dir: Option<&Path>,
+    upto: usize,
+    read_upto: usize,
+    mut show: impl FnMut(&OwareEndgame),
+) -> Vec<Grown> {
     let dir = dir.filter(|dir| files::own_dir(dir).is_ok());
     if let Some(dir) = dir {
         files::remove_leftovers(dir);
@@ -377,6 +401,19 @@ pub fn grow(dir: Option<&Path>, upto: usize, mut show: impl FnMut(&OwareEndgame)
             show(&db);
         }
     }
+    // Counts kept past the target (grown further once) are read, not built.
+    if let Some(dir) = dir {
+        while counts.len() <= read_upto.min(MAX_DB_SEEDS) {
+            let Ok(Some(values)) = read_values(dir, counts.len()) else {
+                break;
+            };
+            counts.push(Arc::new(values));
+            how.push(Grown::Read);
+            if let Ok(db) = OwareEndgame::from_counts(counts.clone()) {
+                show(&db);
+            }
+        }
+    }
     how
 }
 
@@ -394,7 +431,7 @@ fn grow_in_background() {
         .spawn(|| {
             crate::players::lower_thread_priority();
             let shelf: &EndgameShelf = shelf();
-            grow(data_folder().as_deref(), grow_to(), |db| {
+            grow(data_folder().as_deref(), grow_to(), read_to(), |db| {
                 shelf.publish(db.clone());
             });
         });
@@ -432,18 +469,42 @@ mod tests {
     fn a_database_written_and_read_back_probes_the_same() {
         let dir = files::scratch("owaredb");
         let mut first = OwareEndgame::default();
-        let how = grow(Some(dir.path()), 7, |db| first = db.clone());
+        let how = grow(Some(dir.path()), 7, 7, |db| first = db.clone());
         assert_eq!(how, vec![Grown::Built; 8]);
         assert_eq!(first, OwareEndgame::build(7));
         let mut again = OwareEndgame::default();
-        let how = grow(Some(dir.path()), 7, |db| again = db.clone());
+        let how = grow(Some(dir.path()), 7, 7, |db| again = db.clone());
         assert_eq!(how, vec![Grown::Read; 8]);
         same_probes(&first, &again, 7);
         // Grown one count further from the files: the new count is built
         // from bounds read back, and is the one built from scratch.
-        let how = grow(Some(dir.path()), 8, |db| again = db.clone());
+        let how = grow(Some(dir.path()), 8, 8, |db| again = db.clone());
         assert_eq!(how.last(), Some(&Grown::Built));
         assert_eq!(again, OwareEndgame::build(8));
+    }
+
+    /// Counts kept past the target are read (up to `read_upto`), never
+    /// built; reading stops at the first missing or refused one.
+    #[test]
+    fn counts_kept_past_the_target_are_read_not_built() {
+        let dir = files::scratch("owaredb-past");
+        grow(Some(dir.path()), 8, 8, |_| {});
+        let mut db = OwareEndgame::default();
+        let how = grow(Some(dir.path()), 6, MOST, |d| db = d.clone());
+        assert_eq!(how, vec![Grown::Read; 9]);
+        assert_eq!(db, OwareEndgame::build(8));
+        assert_eq!(grow(Some(dir.path()), 6, 7, |_| {}).len(), 8);
+        // A refused count 8 ends the reading; nothing is built or written.
+        std::fs::write(values_path(dir.path(), 8), b"OWVALUE1").unwrap();
+        assert_eq!(
+            grow(Some(dir.path()), 6, MOST, |_| {}),
+            vec![Grown::Read; 8]
+        );
+        assert_eq!(
+            std::fs::read(values_path(dir.path(), 8)).unwrap(),
+            b"OWVALUE1"
+        );
+        assert!(!values_path(dir.path(), 9).exists());
     }
 
     /// The values of a folder grown before values files were kept come
@@ -451,12 +512,12 @@ mod tests {
     #[test]
     fn a_folder_of_bounds_only_gets_its_values_without_a_build() {
         let dir = files::scratch("owaredb-old");
-        grow(Some(dir.path()), 6, |_| {});
+        grow(Some(dir.path()), 6, 6, |_| {});
         for n in 0..=6 {
             std::fs::remove_file(values_path(dir.path(), n)).unwrap();
         }
         let mut db = OwareEndgame::default();
-        let how = grow(Some(dir.path()), 6, |d| db = d.clone());
+        let how = grow(Some(dir.path()), 6, 6, |d| db = d.clone());
         assert_eq!(how, vec![Grown::FromBounds; 7]);
         assert_eq!(db, OwareEndgame::build(6));
         assert!(values_path(dir.path(), 6).exists());
@@ -466,7 +527,7 @@ mod tests {
     fn a_damaged_or_truncated_count_is_refused_and_built_again() {
         let dir = files::scratch("owaredb-bad");
         let mut db = OwareEndgame::default();
-        grow(Some(dir.path()), 6, |d| db = d.clone());
+        grow(Some(dir.path()), 6, 6, |d| db = d.clone());
         let good = std::fs::read(values_path(dir.path(), 5)).unwrap();
         let good_bounds = std::fs::read(level_path(dir.path(), 5)).unwrap();
         // A flipped byte among the values; a file cut short; a value out
@@ -492,7 +553,7 @@ mod tests {
                 std::fs::write(level_path(dir.path(), 5), &bad).unwrap();
             }
             let mut again = OwareEndgame::default();
-            let how = grow(Some(dir.path()), 6, |d| again = d.clone());
+            let how = grow(Some(dir.path()), 6, 6, |d| again = d.clone());
             let want = if bounds_too {
                 Grown::Built
             } else {
@@ -510,8 +571,8 @@ mod tests {
         // A damaged bounds file is not read while no count is built from
         // it; it is built again when one is.
         std::fs::write(level_path(dir.path(), 5), b"OWLEVEL1").unwrap();
-        assert_eq!(grow(Some(dir.path()), 6, |_| {}), vec![Grown::Read; 7]);
-        let how = grow(Some(dir.path()), 7, |d| db = d.clone());
+        assert_eq!(grow(Some(dir.path()), 6, 6, |_| {}), vec![Grown::Read; 7]);
+        let how = grow(Some(dir.path()), 7, 7, |d| db = d.clone());
         assert_eq!(how[7], Grown::Built);
         assert_eq!(db, OwareEndgame::build(7));
         assert_eq!(
@@ -566,7 +627,7 @@ mod tests {
         std::fs::create_dir(&db_dir).unwrap();
         std::os::unix::fs::symlink(&target, level_path(&db_dir, 0)).unwrap();
         std::os::unix::fs::symlink(&target, values_path(&db_dir, 0)).unwrap();
-        let how = grow(Some(&db_dir), 2, |_| {});
+        let how = grow(Some(&db_dir), 2, 2, |_| {});
         assert_eq!(how[0], Grown::Built);
         assert_eq!(std::fs::read(&target).unwrap(), b"not a database");
     }
@@ -574,7 +635,7 @@ mod tests {
     #[test]
     fn without_a_folder_the_database_is_still_built() {
         let mut db = OwareEndgame::default();
-        let how = grow(None, 5, |d| db = d.clone());
+        let how = grow(None, 5, 5, |d| db = d.clone());
         assert_eq!(how, vec![Grown::NotWritten; 6]);
         assert_eq!(db, OwareEndgame::build(5));
     }

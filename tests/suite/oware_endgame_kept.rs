@@ -8,6 +8,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use mancala::players::oware::Builder;
+use mancala::players::oware::endgame::CountValues;
 use mancala::store::oware_endgame::{DIR, level_file, level_path, values_file, values_path};
 
 use crate::common;
@@ -156,4 +157,39 @@ fn the_first_oware_game_keeps_the_database_and_a_damaged_count_is_built_again() 
     // `solve` now reads every count kept, or as far as `--oware-db` says.
     assert_eq!(solve(&scratch, &[]), (8, String::new()));
     assert_eq!(solve(&scratch, &["--oware-db", "7"]), (7, String::new()));
+}
+
+/// Counts kept past the 18 grown on spare time (a player who once grew
+/// the database further with `--oware-db`) are read by `solve` without
+/// the flag, as far as they go; `--oware-db` caps the reading. The files
+/// are planted sound but hold no values (every position depends on
+/// repetition): what is read, not what it says, is asked here.
+#[test]
+fn solve_reads_every_count_kept_unless_the_flag_caps_it() {
+    let scratch = Scratch::new("oware-past");
+    let dir = scratch.data().join(DIR);
+    std::fs::create_dir_all(&dir).unwrap();
+    for n in 0..=20 {
+        let none = CountValues::from_entry_bytes(n, &[]).unwrap();
+        std::fs::write(values_path(&dir, n), values_file(&none)).unwrap();
+    }
+    // 20 seeds on the board.
+    let solve = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "--from",
+            "oware S:2,1,1,0,0,6:10 N:1,1,1,1,0,6:18 south",
+            "--nodes",
+            "2000",
+        ];
+        args.extend_from_slice(extra);
+        let out = common::program::run(&scratch.data(), &scratch.config(), &args, "");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let json: serde_json::Value = serde_json::from_str(stdout.trim()).expect(&stdout);
+        json["endgame_seeds"].as_u64().unwrap()
+    };
+    assert_eq!(solve(&[]), 20);
+    assert_eq!(solve(&["--oware-db", "19"]), 19);
+    std::fs::remove_file(values_path(&dir, 20)).unwrap();
+    assert_eq!(solve(&[]), 19);
 }
