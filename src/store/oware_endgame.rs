@@ -44,15 +44,16 @@ use crate::players::oware::{Builder, EndgameShelf, OwareEndgame, shelf};
 pub const DIR: &str = "oware-endgame";
 
 /// The most seeds on the board the database is grown to on spare time
-/// unless the player asks for more: about 1.5 minutes of CPU time and
+/// unless the player asks for more: about 75 s of CPU time and
 /// 300 MB at the largest (count 18's build), 173 MB of files
 /// (docs/PERFORMANCE.md).
 pub const GROW_TO: usize = 18;
 
 /// The most seeds on the board a player may ask the database to be grown
-/// to (`--oware-db`): counts 19 to 24 take about 33 minutes of one core
-/// more, up to 3.4 GB while count 24 builds, and 1.5 GB of files more
-/// (docs/PERFORMANCE.md).
+/// to (`--oware-db`): counts 19 to 24 take about 25 minutes of one core
+/// more (estimated from counts 19 and 20, which took 0.74–0.76 of the
+/// older build's time: it took 33 minutes), up to 3.4 GB while count 24
+/// builds, and 1.5 GB of files more (docs/PERFORMANCE.md).
 pub const MOST: usize = 24;
 
 /// What `--oware-db` asked for ([`set_grow_to`]); [`NOT_ASKED`] when
