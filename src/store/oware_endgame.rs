@@ -30,11 +30,17 @@
 //! low priority reads or builds count after count up to [`grow_to`]
 //! ([`GROW_TO`] unless the player asked for more with `--oware-db`,
 //! [`set_grow_to`]), writing each count it builds, and shows each on the
-//! shelf as soon as it has it, so that no game waits.
+//! shelf as soon as it has it, so that no game waits. Counts kept past
+//! that (grown further once) are read too, never built ([`read_to`]).
+//! One process at a time grows a folder (its lock file, `grow.lock`,
+//! [`grow_shared`]): another reads what it writes instead of building
+//! the same counts.
 
+use std::fs::TryLockError;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use super::files::{self, Follow};
 use crate::players::oware::endgame::{CountValues, ENTRY_BYTES, MAX_DB_SEEDS, checksum, positions};
@@ -273,27 +279,33 @@ fn kept_count(dir: &Path, n: usize) -> Result<Option<CountValues>, String> {
 /// at once. A refused file is said in the second part, in words.
 #[must_use]
 pub fn kept(upto: usize) -> (OwareEndgame, Option<String>) {
-    let mut counts = Vec::new();
-    let mut refused = None;
     // Reading makes nothing: no data directory, no database.
-    if let Some(dir) = super::dirs::data_dir().map(|root| root.join(DIR)) {
-        while counts.len() <= upto.min(MAX_DB_SEEDS) {
-            let n = counts.len();
-            match kept_count(&dir, n) {
-                Ok(Some(values)) => counts.push(Arc::new(values)),
-                Ok(None) => break,
-                Err(why) => {
-                    refused = Some(format!(
-                        "the Oware endgame database's file {} is not used ({why}); the next Oware game builds it again",
-                        values_path(&dir, n).display()
-                    ));
-                    break;
-                }
+    let (counts, refused) = super::dirs::data_dir()
+        .map(|root| kept_in(&root.join(DIR), upto))
+        .unwrap_or_default();
+    let db = OwareEndgame::from_counts(counts).unwrap_or_default();
+    (db, refused)
+}
+
+/// The counts kept in `dir`, `0..=upto` at most, in order, up to the
+/// first missing or refused (said in the second part, in words).
+fn kept_in(dir: &Path, upto: usize) -> (Vec<Arc<CountValues>>, Option<String>) {
+    let mut counts = Vec::new();
+    while counts.len() <= upto.min(MAX_DB_SEEDS) {
+        let n = counts.len();
+        match kept_count(dir, n) {
+            Ok(Some(values)) => counts.push(Arc::new(values)),
+            Ok(None) => break,
+            Err(why) => {
+                let refused = format!(
+                    "the Oware endgame database's file {} is not used ({why}); the next Oware game builds it again",
+                    values_path(dir, n).display()
+                );
+                return (counts, Some(refused));
             }
         }
     }
-    let db = OwareEndgame::from_counts(counts).unwrap_or_default();
-    (db, refused)
+    (counts, None)
 }
 
 /// How one count came to be there.
@@ -425,6 +437,56 @@ fn data_folder() -> Option<PathBuf> {
     Some(root.join(DIR))
 }
 
+/// The lock file, in the database's folder, of the one process that
+/// grows it.
+const LOCK: &str = "grow.lock";
+
+/// How often a process that does not grow the database looks again for
+/// the counts the one that does has written.
+const POLL: Duration = Duration::from_secs(2);
+
+/// [`grow`], by one process at a time per folder: the one that takes
+/// `dir`'s lock file grows it; another only reads what is kept (every
+/// `poll`, handing each new count to `show`) until it has `upto`, or
+/// takes the lock when the grower has gone (ended or killed) and grows
+/// the rest itself. Without a folder, or a lock file that cannot be
+/// opened, it grows alone (as [`grow`]). How each count came.
+pub fn grow_shared(
+    dir: Option<&Path>,
+    upto: usize,
+    read_upto: usize,
+    poll: Duration,
+    mut show: impl FnMut(&OwareEndgame),
+) -> Vec<Grown> {
+    let Some(dir) = dir.filter(|dir| files::own_dir(dir).is_ok()) else {
+        return grow(None, upto, read_upto, show);
+    };
+    let Ok(lock) = files::open_lock(&dir.join(LOCK)) else {
+        return grow(Some(dir), upto, read_upto, show);
+    };
+    let mut shown = 0;
+    loop {
+        match lock.try_lock() {
+            Err(TryLockError::WouldBlock) => {}
+            // Held until the growth ends (the file dropped with it).
+            Ok(()) | Err(TryLockError::Error(_)) => {
+                return grow(Some(dir), upto, read_upto, show);
+            }
+        }
+        let (counts, _) = kept_in(dir, read_upto.max(upto));
+        if counts.len() > shown {
+            shown = counts.len();
+            if let Ok(db) = OwareEndgame::from_counts(counts) {
+                show(&db);
+            }
+        }
+        if shown > upto.min(MAX_DB_SEEDS) {
+            return vec![Grown::Read; shown];
+        }
+        std::thread::sleep(poll);
+    }
+}
+
 /// Grows the process's shelf on a thread of low priority.
 fn grow_in_background() {
     let _ = std::thread::Builder::new()
@@ -432,7 +494,7 @@ fn grow_in_background() {
         .spawn(|| {
             crate::players::lower_thread_priority();
             let shelf: &EndgameShelf = shelf();
-            grow(data_folder().as_deref(), grow_to(), read_to(), |db| {
+            grow_shared(data_folder().as_deref(), grow_to(), read_to(), POLL, |db| {
                 shelf.publish(db.clone());
             });
         });
@@ -506,6 +568,33 @@ mod tests {
             b"OWVALUE1"
         );
         assert!(!values_path(dir.path(), 9).exists());
+    }
+
+    /// Two growers of one folder at once: one builds, the other reads
+    /// what it writes; every count is built once, and both end with the
+    /// whole database.
+    #[test]
+    fn two_growers_of_one_folder_build_each_count_once() {
+        let dir = files::scratch("owaredb-two");
+        let db_dir = dir.path().join(DIR);
+        let start = std::sync::Barrier::new(2);
+        let (a, b) = std::thread::scope(|scope| {
+            let grower = || {
+                start.wait();
+                let mut db = OwareEndgame::default();
+                let how = grow_shared(Some(&db_dir), 9, 9, Duration::from_millis(20), |d| {
+                    db = d.clone();
+                });
+                (how, db)
+            };
+            let a = scope.spawn(grower);
+            let b = scope.spawn(grower);
+            (a.join().unwrap(), b.join().unwrap())
+        });
+        let built = |how: &[Grown]| how.iter().filter(|&&g| g == Grown::Built).count();
+        assert_eq!(built(&a.0) + built(&b.0), 10, "{:?} {:?}", a.0, b.0);
+        assert_eq!(a.1, OwareEndgame::build(9));
+        assert_eq!(b.1, a.1);
     }
 
     /// The values of a folder grown before values files were kept come
