@@ -28,32 +28,54 @@
 //! `MANCALA_BENCH=analysis` analyses a random round of Kalah(6,4) (capture
 //! always, the round `Rng::new(MANCALA_BENCH_ROUND)` plays, 1 by default)
 //! as `mancala analyze ROUND` does (a fresh [`Analyst`], 1 s a position),
-//! the same with a solve's 18-seed endgame database instead of the
-//! analysis's 16 (the same 64 MiB of table first: measured, no faster;
-//! see docs/PERFORMANCE.md), and solves
+//! the same with a variant solver (by default a solve's 18-seed endgame
+//! database instead of the analysis's 16, the same 64 MiB of table first:
+//! measured, no faster, see docs/PERFORMANCE.md; `MANCALA_BENCH_DB_SCALE`,
+//! default 3, and `MANCALA_BENCH_TABLE_MIB`, default 64, size it), and solves
 //! the start of the same rules as `mancala solve --pits 6 --seeds 4` does
 //! (a fresh solver of 1 GiB listing every best move), in turn,
 //! `MANCALA_BENCH_PAIRS` times (3 by default), and prints each run's wall
 //! and CPU time, the medians and the ratios (analysis / solve, each);
 //! `MANCALA_BENCH=analysis6x5` the same on Kalah(6,5) (8 GiB for the
 //! solve, as its README figures).
+//! `MANCALA_BENCH=live` plays a round of Kalah(6,4) (capture always) as
+//! a person plays against `greedy` with the full screen's analysis worked
+//! out as it is played ([`LiveAnalysis`], 1 s a position): South a person
+//! who thinks `MANCALA_BENCH_PAUSE_MS` (2000 by default) and plays a
+//! random move (`Rng::new(MANCALA_BENCH_ROUND)`), or with
+//! `MANCALA_BENCH_PERSON=engine` the `hard` engine's on 20,000 positions
+//! (a person who keeps the round even), North `greedy` at once,
+//! each move then sown at the animation's default 150 ms a seed; it prints
+//! at the round's end the positions valued and proven, then how long the
+//! analysis takes to be complete (what `A` at "Play again?" waits for)
+//! and its positions proven. `MANCALA_BENCH=live6x5` the same on
+//! Kalah(6,5).
+//! `MANCALA_BENCH=positions` analyses the round `MANCALA_BENCH_ROUND` of
+//! the `analysis` entry position by position (the last first, as the
+//! analysis goes) and prints each one's seeds in play, value and CPU time
+//! (`MANCALA_BENCH_MOVES=c,d,i,...`: that round instead, South first).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, Throughput};
-use mancala::analysis::{Analyst, PositionBudget};
+use mancala::analysis::live::{LiveAnalysis, Standing};
+use mancala::analysis::{Analyst, DEFAULT_THINK, PositionBudget, RoundAnalyser};
 use mancala::commands::arena::{MoveBudget, MoveStats, play_arena};
 use mancala::players::solver::book;
 use mancala::players::solver::{DEFAULT_PLAYER_MEMORY, DEFAULT_SOLVE_MEMORY};
-use mancala::players::{Advisor, Engine, Limits, PlayerKind, Solver, random_move};
+use mancala::players::{
+    Advisor, Engine, Greedy, Level, Limits, PlayerKind, Solver, TurnFn, random_move,
+};
 use mancala::rng::Rng;
-use mancala::rules::{Board, Capture, Rules, Side};
+use mancala::rules::{Board, Capture, Pit, Rules, Side};
 
 const ENGINE_NODES: u64 = 200_000;
 const SOLVER_NODES: u64 = 2_000_000;
 /// Positions of Oware's search per measured run.
 const OWARE_NODES: u64 = 300_000;
+/// Positions the live analysis's skilled person searches a move.
+const PERSON_NODES: u64 = 20_000;
 /// Memory for solving Kalah(6,5): 8 GiB.
 const KALAH_6_5_MEMORY: usize = 8 << 30;
 
@@ -395,18 +417,16 @@ fn timed(work: impl FnOnce()) -> (f64, f64) {
     )
 }
 
-/// A round's analysis against a solve of the same rules, side by side (see
-/// the module docs): `seeds` per pit, `memory` for the solve.
-fn analysis_against_solve(seeds: usize, memory: usize) {
-    let rules = Rules::new(6, seeds).unwrap().with_capture(Capture::Always);
-    let round: u64 = std::env::var("MANCALA_BENCH_ROUND")
+/// The number the environment variable `name` holds, else `default`.
+fn env_number<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
         .ok()
         .and_then(|r| r.parse().ok())
-        .unwrap_or(1);
-    let pairs: usize = std::env::var("MANCALA_BENCH_PAIRS")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(3);
+        .unwrap_or(default)
+}
+
+/// The moves of the random round `Rng::new(round)` plays on `rules`.
+fn random_round(rules: Rules, round: u64) -> Vec<Pit> {
     let mut rng = Rng::new(round);
     let mut board = Board::new(rules);
     let mut moves = Vec::new();
@@ -414,6 +434,79 @@ fn analysis_against_solve(seeds: usize, memory: usize) {
         board.play_unchecked(pit);
         moves.push(pit);
     }
+    moves
+}
+
+/// The analysis of the round `MANCALA_BENCH_ROUND` of Kalah(6,4) (as
+/// [`analysis_against_solve`] plays it) position by position, as
+/// `mancala analyze` values them (the last first): each one's seeds in
+/// play, value and CPU time.
+fn analysis_by_position() {
+    let rules = Rules::new(6, 4).unwrap().with_capture(Capture::Always);
+    let round: u64 = env_number("MANCALA_BENCH_ROUND", 1);
+    // or a round's moves given as a record writes them (`c,d,i,...`)
+    let moves = std::env::var("MANCALA_BENCH_MOVES").map_or_else(
+        |_| random_round(rules, round),
+        |letters| {
+            (letters.split(','))
+                .map(|l| {
+                    let letter = l.trim().chars().next().expect("a letter");
+                    rules.pit_by_letter(letter).expect("a pit's letter")
+                })
+                .collect()
+        },
+    );
+    let start = Board::new(rules);
+    let mut boards = vec![start];
+    for &pit in &moves {
+        let mut next = boards[boards.len() - 1];
+        next.play_unchecked(pit);
+        boards.push(next);
+    }
+    let mut analyser = RoundAnalyser::from_start(Analyst::new(), start);
+    for &pit in &moves {
+        analyser.push(pit).expect("a legal move");
+    }
+    let budget = PositionBudget::time(Duration::from_secs(1));
+    let mut cpu = Vec::new();
+    let all = timed(|| {
+        loop {
+            let before = cpu_seconds().unwrap_or(0.0);
+            let done = analyser.work_one(&budget);
+            cpu.push(cpu_seconds().unwrap_or(0.0) - before);
+            if done {
+                break;
+            }
+        }
+    });
+    let analysis = analyser.analysis(&budget);
+    println!(
+        "analysis/positions round {round}: {} moves, {:.2} s CPU in all",
+        moves.len(),
+        all.1
+    );
+    for (k, seconds) in cpu.iter().enumerate() {
+        let i = boards.len() - 1 - k;
+        let board = &boards[i];
+        let in_play = board.seeds_in_pits(Side::South) + board.seeds_in_pits(Side::North);
+        let value = analysis.south_values[i];
+        println!(
+            "  after ply {i:>2}: {in_play:>2} seeds in play, value for South {:+}{}, {seconds:.2} s CPU",
+            value.value,
+            if value.is_exact() { "" } else { " (estimate)" }
+        );
+    }
+}
+
+/// A round's analysis against a solve of the same rules, side by side (see
+/// the module docs): `seeds` per pit, `memory` for the solve.
+fn analysis_against_solve(seeds: usize, memory: usize) {
+    let rules = Rules::new(6, seeds).unwrap().with_capture(Capture::Always);
+    let round: u64 = env_number("MANCALA_BENCH_ROUND", 1);
+    let pairs: usize = env_number("MANCALA_BENCH_PAIRS", 3);
+    let moves = random_round(rules, round);
+    let variant_scale: u32 = env_number("MANCALA_BENCH_DB_SCALE", 3);
+    let variant_table: usize = env_number("MANCALA_BENCH_TABLE_MIB", 64);
     let start = Board::new(rules);
     let threads = mancala::players::solver::default_threads();
     let (mut analyses, mut eighteen, mut solves) = (Vec::new(), Vec::new(), Vec::new());
@@ -433,7 +526,9 @@ fn analysis_against_solve(seeds: usize, memory: usize) {
     };
     for pair in 1..=pairs {
         let solve_db = analyse(Analyst::with_solver(
-            Solver::new(DEFAULT_PLAYER_MEMORY).with_table_limit(64 << 20),
+            Solver::new(DEFAULT_PLAYER_MEMORY)
+                .with_endgame_scale(variant_scale)
+                .with_table_limit(variant_table << 20),
         ));
         let analysis = analyse(Analyst::new());
         let solve = timed(|| {
@@ -443,7 +538,7 @@ fn analysis_against_solve(seeds: usize, memory: usize) {
         });
         println!(
             "analysis/kalah_6_{seeds}_always pair {pair}: analysis of {} moves {:.2} s wall \
-             {:.2} s CPU (18-seed database {:.2} s wall {:.2} s CPU); solve {:.2} s wall {:.2} s CPU",
+             {:.2} s CPU (variant {:.2} s wall {:.2} s CPU); solve {:.2} s wall {:.2} s CPU",
             moves.len(),
             analysis.0,
             analysis.1,
@@ -467,9 +562,10 @@ fn analysis_against_solve(seeds: usize, memory: usize) {
     let (eighteen_ratio, eighteen_lo, eighteen_hi) = ratios(&eighteen);
     println!(
         "analysis/kalah_6_{seeds}_always: {} pairs, {threads} solver threads; medians: analysis \
-         {:.2} s wall {:.2} s CPU, with an 18-seed database {:.2} s wall {:.2} s CPU, solve \
+         {:.2} s wall {:.2} s CPU, the variant (database scale {variant_scale}, table \
+         {variant_table} MiB first) {:.2} s wall {:.2} s CPU, solve \
          {:.2} s wall {:.2} s CPU; analysis/solve CPU {ratio:.3} ({lo:.3}-{hi:.3}), wall {:.3}; \
-         18-seed database/solve CPU {eighteen_ratio:.3} ({eighteen_lo:.3}-{eighteen_hi:.3}), wall {:.3}",
+         variant/solve CPU {eighteen_ratio:.3} ({eighteen_lo:.3}-{eighteen_hi:.3}), wall {:.3}",
         pairs,
         wall(&analyses),
         cpu(&analyses),
@@ -479,6 +575,79 @@ fn analysis_against_solve(seeds: usize, memory: usize) {
         cpu(&solves),
         wall(&analyses) / wall(&solves),
         wall(&eighteen) / wall(&solves)
+    );
+}
+
+/// A round played as a person plays it against `greedy`, analysed as it
+/// is played (see the module docs): `seeds` per pit.
+fn live_analysis(seeds: usize) {
+    let rules = Rules::new(6, seeds).unwrap().with_capture(Capture::Always);
+    let think = Duration::from_millis(env_number("MANCALA_BENCH_PAUSE_MS", 2000));
+    let round: u64 = env_number("MANCALA_BENCH_ROUND", 1);
+    // the full screen's default speed
+    let per_seed = Duration::from_millis(150);
+    // a person who plays well enough to keep the round even (the hard
+    // engine on a few thousand positions: milliseconds), or at random
+    let skilled = std::env::var("MANCALA_BENCH_PERSON").is_ok_and(|p| p == "engine");
+    let mut person = Engine::new(Level::HARD.table_bits);
+    let mut rng = Rng::new(round);
+    let start = Board::new(rules);
+    let mut live = LiveAnalysis::start(DEFAULT_THINK).expect("a thread");
+    let (mut board, mut moves) = (start, Vec::new());
+    live.follow(start, &moves);
+    let (clock, cpu) = (Instant::now(), cpu_seconds().unwrap_or(0.0));
+    while !board.is_over() {
+        let pit = if board.to_move() == Side::South {
+            std::thread::sleep(think);
+            if skilled {
+                person
+                    .search(
+                        &board,
+                        &Limits::nodes(PERSON_NODES),
+                        Level::HARD.max_depth,
+                        None,
+                    )
+                    .map(|r| r.best)
+            } else {
+                random_move(&board, &mut rng)
+            }
+        } else {
+            Greedy.choose(&board, &Limits::none())
+        }
+        .expect("a move while the round goes on");
+        let sown = u32::from(board.seeds(pit));
+        board.play_unchecked(pit);
+        moves.push(pit);
+        live.follow(start, &moves);
+        std::thread::sleep(per_seed * sown);
+    }
+    let played = clock.elapsed().as_secs_f64();
+    let watch = live.watch();
+    let at_end = watch.standing();
+    let proven_at_end = watch.proven();
+    let ended = Instant::now();
+    let Standing::Done(analysis) = watch.wait(Duration::from_secs(24 * 3600)) else {
+        panic!("the analysis failed: {:?}", watch.standing());
+    };
+    let rest = ended.elapsed().as_secs_f64();
+    let (valued, total) = match at_end {
+        Standing::Working(valued, total) => (valued, total),
+        Standing::Done(_) => (moves.len() + 1, moves.len() + 1),
+        Standing::Failed(why) => panic!("{why}"),
+    };
+    let proven = analysis
+        .south_values
+        .iter()
+        .filter(|v| v.is_exact())
+        .count();
+    println!(
+        "live/kalah_6_{seeds}_always round {round}: {} moves in {played:.1} s ({} ms a person's \
+         move, 150 ms a seed); at the end {valued} of {total} positions valued, \
+         {proven_at_end} proven; complete {rest:.2} s later, {proven} of {total} proven; \
+         {:.1} s of the process's CPU in all",
+        moves.len(),
+        think.as_millis(),
+        cpu_seconds().unwrap_or(0.0) - cpu
     );
 }
 
@@ -507,6 +676,9 @@ fn main() {
             "hint" => first_hints(),
             "analysis" => analysis_against_solve(4, DEFAULT_SOLVE_MEMORY),
             "analysis6x5" => analysis_against_solve(5, KALAH_6_5_MEMORY),
+            "positions" => analysis_by_position(),
+            "live" => live_analysis(4),
+            "live6x5" => live_analysis(5),
             _ => {}
         }
     }

@@ -7,7 +7,8 @@
 //! owner tells it the round as it stands after every change
 //! ([`LiveAnalysis::follow`]: a move played, moves taken back, a new
 //! round); the thread values the positions not valued yet, the latest
-//! first, as [`crate::analysis::Analyst::round`] would. While a computer
+//! first, as [`crate::analysis::Analyst::round`] would (a move played
+//! cuts the position being valued short: the new one goes first). While a computer
 //! thinks (a [`Pause`] held), the thread stops at once and waits: a
 //! position whose work was cut short is valued again later (nothing half
 //! proven is kept), so a move is never slowed by the analysis.
@@ -55,6 +56,8 @@ struct State {
     reported: u64,
     /// Positions valued, positions in all.
     progress: (usize, usize),
+    /// Positions proven (of those valued).
+    proven: usize,
     /// The whole analysis, once every position is valued.
     result: Option<Analysis>,
     /// A move the rules refused (nothing more is analysed until the next
@@ -119,7 +122,8 @@ impl LiveAnalysis {
     }
 
     /// The round now stands at `moves` played from `start`: what changed
-    /// since the last call is analysed next (a move taken back keeps the
+    /// since the last call is analysed next, the position being valued
+    /// cut short and valued again later (a move taken back keeps the
     /// values of the positions before it; another start begins anew with
     /// the same solver). The round is of either family (a Kalah [`Board`],
     /// or a [`GameRound`]).
@@ -133,18 +137,17 @@ impl LiveAnalysis {
         {
             return;
         }
-        let extends = self
-            .sent
-            .as_ref()
-            .is_some_and(|(was, played)| *was == start && moves.starts_with(played));
         self.sent = Some((start.clone(), moves.to_vec()));
         let mut state = self.shared.lock();
         state.target = Some((start, moves.to_vec()));
         state.version += 1;
-        if !extends {
-            // what the thread is valuing may be gone
-            self.shared.interrupt.store(true, Ordering::Relaxed);
-        }
+        // What the thread is valuing may be gone; and when the round only
+        // went on, the newest position goes first, as it does after the
+        // round (the latest first, each reusing what the later ones
+        // proved): a position of Kalah(6,5) proven from nothing took
+        // minutes of the round and 89 s after its end (docs/PERFORMANCE.md).
+        // The work cut short stays in the table.
+        self.shared.interrupt.store(true, Ordering::Relaxed);
         drop(state);
         self.shared.wake.notify_all();
     }
@@ -258,6 +261,18 @@ impl Watch {
         }
     }
 
+    /// Positions proven so far (0 until the thread has taken the round
+    /// watched in).
+    #[must_use]
+    pub fn proven(&self) -> usize {
+        let state = self.shared.lock();
+        if state.reported == self.version {
+            state.proven
+        } else {
+            0
+        }
+    }
+
     /// Waits until every position is valued or `timeout` passes (tests
     /// and benchmarks); the standing then.
     #[must_use]
@@ -318,12 +333,14 @@ fn work(shared: &Shared, budget: &PositionBudget) {
             continue;
         };
         let (valued, total) = analyser.progress();
+        let proven = analyser.proven();
         // assembled outside the lock (all positions valued: no work left)
         let result = (valued == total).then(|| analyser.analysis(budget));
         let mut state = shared.lock();
         if state.version == version {
             state.reported = version;
             state.progress = (valued, total);
+            state.proven = proven;
             state.result = result;
             state.problem.clone_from(&problem);
         }
@@ -366,6 +383,7 @@ fn follow(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::tests::analysed as from_scratch;
     use crate::rules::{Board, Capture, Rules, Side};
 
     /// A round of `rules` of varied moves: pits taken in turn from a
@@ -385,18 +403,6 @@ mod tests {
         moves
     }
 
-    fn from_scratch(rules: Rules, moves: &[Pit]) -> Analysis {
-        Analyst::new()
-            .round(
-                rules,
-                Side::South,
-                moves,
-                &PositionBudget::default(),
-                |_, _| {},
-            )
-            .unwrap()
-    }
-
     #[test]
     fn a_round_followed_move_by_move_is_analysed_as_from_scratch() {
         let rules = Rules::new(4, 3).unwrap().with_capture(Capture::NonEmpty);
@@ -406,10 +412,12 @@ mod tests {
         for n in 0..=moves.len() {
             live.follow(start, &moves[..n]);
         }
-        let Standing::Done(analysis) = live.watch().wait(Duration::from_secs(60)) else {
+        let watch = live.watch();
+        let Standing::Done(analysis) = watch.wait(Duration::from_secs(60)) else {
             panic!("not done");
         };
         assert!(analysis.exact());
+        assert_eq!(watch.proven(), moves.len() + 1, "every position proven");
         assert_eq!(analysis, from_scratch(rules, &moves));
     }
 
@@ -473,6 +481,7 @@ mod tests {
             Standing::Working(0, moves.len() + 1),
             "held still"
         );
+        assert_eq!(watch.proven(), 0);
         drop(held);
         let Standing::Done(analysis) = watch.wait(Duration::from_secs(60)) else {
             panic!("not done");
@@ -492,6 +501,32 @@ mod tests {
         assert!(live.shares_memory_with(player.solver_mut()));
         let database = player.solver_mut().memory_used() - PLAYER_TABLE_BYTES;
         assert_eq!(live.memory_used(), database + PLAYER_TABLE_BYTES);
+    }
+
+    #[test]
+    fn a_move_played_cuts_the_position_being_valued_short() {
+        let rules = Rules::new(4, 3).unwrap();
+        let moves = round_of(rules);
+        let start = Board::new(rules);
+        let mut live = LiveAnalysis::start(Duration::from_secs(1)).unwrap();
+        let held = live.pause().hold();
+        live.follow(start, &moves[..1]);
+        // as the thread does when it starts on a position
+        live.shared.interrupt.store(false, Ordering::Relaxed);
+        live.follow(start, &moves[..2]);
+        assert!(
+            live.shared.interrupt.load(Ordering::Relaxed),
+            "the newest position goes first"
+        );
+        // the same round again changes nothing
+        live.shared.interrupt.store(false, Ordering::Relaxed);
+        live.follow(start, &moves[..2]);
+        assert!(!live.shared.interrupt.load(Ordering::Relaxed));
+        drop(held);
+        let Standing::Done(analysis) = live.watch().wait(Duration::from_secs(60)) else {
+            panic!("not done");
+        };
+        assert_eq!(analysis, from_scratch(rules, &moves[..2]));
     }
 
     #[test]

@@ -18,7 +18,9 @@
 //! # Proven or estimated
 //! Each Kalah position is valued by the exact solver within a budget per
 //! position; the opening book answers the standard boards' first plies at
-//! once. Where neither proves the value in time (big boards such as
+//! once, and the position a best move of the book leads to off it is
+//! worth what the book's position was (its move played named as a best
+//! move where it keeps that value, [`MoveAnalysis::all_best`] false). Where neither proves the value in time (big boards such as
 //! Kalah(6,6)), the value is the `hard` engine's estimate, kept within the
 //! bounds the solver did prove, and marked as not exact ([`Valuation`]).
 //! The best pits are then the book's or the engine's choice, and
@@ -656,6 +658,14 @@ impl RoundAnalyser {
         (self.round.valued(), self.round.boards.len())
     }
 
+    /// Positions whose value is proven so far.
+    #[must_use]
+    pub fn proven(&self) -> usize {
+        (self.round.values.iter().flatten())
+            .filter(|v| v.value.is_exact())
+            .count()
+    }
+
     /// Values the latest position not valued yet within `budget`; true
     /// when every position is valued. A position whose work `budget`'s
     /// stop flag ended is left for a later call (nothing half-proven is
@@ -740,12 +750,57 @@ impl Round {
             let after = after.for_side(to.to_move(), from.to_move());
             after.is_exact().then_some(after.value)
         });
-        let value = analyst.position_at_least(&self.boards[i], budget, at_least);
-        if budget.stop.load(Ordering::Relaxed) {
-            return false;
-        }
+        let value = match self.valued_by_the_book(i, at_least) {
+            Some(value) => value,
+            None => {
+                let value = analyst.position_at_least(&self.boards[i], budget, at_least);
+                if budget.stop.load(Ordering::Relaxed) {
+                    return false;
+                }
+                value
+            }
+        };
         self.values[i] = Some(value);
         self.values.iter().all(Option::is_some)
+    }
+
+    /// The value of position `i` without a search, when the book proves
+    /// it: a Kalah position off the book whose parent the book values and
+    /// whose move played there is one of the book's best (so position `i`
+    /// is worth what its parent is, for the same side), where the move
+    /// played at `i` reaches that value (`after`, the value after it for
+    /// its mover, proven), so it is a best move (not every one listed).
+    /// The first position off the book is the costliest of a round (a
+    /// person's round against `perfect`: 12.2 s of its 17.8 s of CPU,
+    /// docs/PERFORMANCE.md); after a best move of the book its value needs
+    /// no proof.
+    fn valued_by_the_book(&self, i: usize, after: Option<i32>) -> Option<PositionValue> {
+        let after = after?;
+        let (GameBoard::Kalah(parent), GameBoard::Kalah(board)) =
+            (self.boards.get(i.checked_sub(1)?)?, &self.boards[i])
+        else {
+            return None;
+        };
+        if board.is_over() || book::known(board).is_some() {
+            return None;
+        }
+        let (value, best) = match book::every_best(parent) {
+            Some(every) => every,
+            None => book::known(parent).map(|(pit, value)| (value, vec![pit]))?,
+        };
+        if !best.contains(&self.moves[i - 1]) {
+            return None;
+        }
+        let value = if board.to_move() == parent.to_move() {
+            value
+        } else {
+            -value
+        };
+        (after == value).then(|| PositionValue {
+            value: Valuation::exact(value),
+            best: vec![self.moves[i]],
+            all_best: false,
+        })
     }
 
     /// The analysis now, at once: the positions valued so far as they are,
@@ -883,6 +938,20 @@ mod tests {
     use crate::rng::TestMap;
     use crate::rules::Capture;
     use crate::rules::oware::{OwareRound, OwareRules};
+
+    /// The analysis of the round of `rules` South starts with `moves`, every
+    /// position proven (the live analysis's tests' reference too).
+    pub(super) fn analysed(rules: Rules, moves: &[Pit]) -> Analysis {
+        Analyst::new()
+            .round(
+                rules,
+                Side::South,
+                moves,
+                &PositionBudget::default(),
+                |_, _| {},
+            )
+            .unwrap()
+    }
 
     /// The value of `board` for its side to move by plain minimax over the
     /// whole game tree (no pruning; positions already valued are looked up,
@@ -1137,6 +1206,58 @@ mod tests {
     }
 
     #[test]
+    fn the_first_position_off_the_book_after_its_best_move_is_valued_from_the_book() {
+        // Kalah(6,3): the first position off the book that a best move of
+        // the book reaches (breadth-first along the book's best moves),
+        // and a best move played there
+        let rules = Rules::new(6, 3).unwrap().with_capture(Capture::Always);
+        let mut queue = std::collections::VecDeque::from([(Board::new(rules), Vec::new())]);
+        let (mut moves, off) = loop {
+            let (board, moves): (Board, Vec<Pit>) = queue.pop_front().expect("one is found");
+            let (pit, _) = book::known(&board).expect("a position of the book");
+            let best = book::every_best(&board).map_or(vec![pit], |(_, best)| best);
+            let found = best.into_iter().find_map(|pit| {
+                let mut next = board;
+                next.play_unchecked(pit);
+                let mut line = moves.clone();
+                line.push(pit);
+                if next.is_over() {
+                    return None;
+                }
+                if book::known(&next).is_none() {
+                    return Some((line, next));
+                }
+                queue.push_back((next, line));
+                None
+            });
+            if let Some(found) = found {
+                break found;
+            }
+        };
+        let mut solver = Solver::new(64 << 20).with_threads(1);
+        let solved = solver.solve(&off, &Limits::none()).unwrap();
+        let i = moves.len();
+        moves.push(solved.best[0]);
+        let analysis = analysed(rules, &moves);
+        let m = &analysis.moves[i];
+        // valued from the book, without a search: the move played the one
+        // best move named
+        assert_eq!(m.before, Valuation::exact(solved.value), "{off:?}");
+        assert_eq!((m.best.clone(), m.all_best), (vec![solved.best[0]], false));
+        // and every value is the solver's
+        let mut board = Board::new(rules);
+        for (k, &pit) in moves.iter().enumerate() {
+            let value = solver.solve(&board, &Limits::none()).unwrap().value;
+            assert_eq!(
+                analysis.moves[k].before,
+                Valuation::exact(value),
+                "move {k}"
+            );
+            board.play(pit).unwrap();
+        }
+    }
+
+    #[test]
     fn a_search_that_overflows_the_table_lets_it_grow_and_the_figures_stay() {
         let rules = Rules::new(4, 4).unwrap();
         let moves = round_of(rules, &[2, 2, 0, 1]);
@@ -1171,15 +1292,7 @@ mod tests {
             let seen = &mut TestMap::default();
             for choices in [&[0usize, 3, 1][..], &[2, 2, 0, 1], &[5, 1]] {
                 let moves = round_of(rules, choices);
-                let analysis = Analyst::new()
-                    .round(
-                        rules,
-                        Side::South,
-                        &moves,
-                        &PositionBudget::default(),
-                        |_, _| {},
-                    )
-                    .unwrap();
+                let analysis = analysed(rules, &moves);
                 assert!(analysis.exact());
                 assert_eq!(analysis.moves.len(), moves.len());
                 let mut board = Board::new(rules);
