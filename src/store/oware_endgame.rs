@@ -671,6 +671,19 @@ mod tests {
         );
     }
 
+    /// A sound values file of count `n` valuing its first `valued`
+    /// positions 0.
+    fn planted(n: usize, valued: u64) -> Vec<u8> {
+        file_of(VALUES_MAGIC, n, &[positions(n), valued], |bytes| {
+            for rank in 0..valued {
+                bytes.extend_from_slice(&rank.to_le_bytes());
+                bytes.push(0);
+            }
+            true
+        })
+        .unwrap()
+    }
+
     /// A planted values file claiming more valued positions than any
     /// count has (each entry in order and in range, the checksum right)
     /// is refused, not made into a table of that size.
@@ -680,26 +693,12 @@ mod tests {
         let n = 12;
         let valued = MOST_VALUED + 1;
         assert!(valued < positions(n));
-        let file = file_of(VALUES_MAGIC, n, &[positions(n), valued], |bytes| {
-            for rank in 0..valued {
-                bytes.extend_from_slice(&rank.to_le_bytes());
-                bytes.push(0);
-            }
-            true
-        })
-        .unwrap();
+        let file = planted(n, valued);
         assert!(level_values(n, &file).is_err());
         std::fs::write(values_path(dir.path(), n), &file).unwrap();
         assert!(read_values(dir.path(), n).is_err());
         // One fewer is read.
-        let file = file_of(VALUES_MAGIC, n, &[positions(n), MOST_VALUED], |bytes| {
-            for rank in 0..MOST_VALUED {
-                bytes.extend_from_slice(&rank.to_le_bytes());
-                bytes.push(0);
-            }
-            true
-        })
-        .unwrap();
+        let file = planted(n, MOST_VALUED);
         std::fs::write(values_path(dir.path(), n), &file).unwrap();
         assert_eq!(
             read_values(dir.path(), n).unwrap().unwrap().valued(),

@@ -72,17 +72,13 @@ fn wait_for_grower_to_end(game: &Program) {
     }
 }
 
-/// `mancala solve` of a position with 8 seeds on the board in `data`:
-/// the seeds its endgame database holds, and what it said on standard
-/// error.
-fn solve(scratch: &Scratch, extra: &[&str]) -> (u64, String) {
-    let mut args = vec![
-        "solve",
-        "--from",
-        "oware S:2,1,1,0,0,0:20 N:1,1,1,1,0,1:20 south",
-        "--nodes",
-        "2000",
-    ];
+/// A position with 8 seeds on the board.
+const EIGHT: &str = "oware S:2,1,1,0,0,0:20 N:1,1,1,1,0,1:20 south";
+
+/// `mancala solve` of the position `from` in `data`: the seeds its
+/// endgame database holds, and what it said on standard error.
+fn solve_from(scratch: &Scratch, from: &str, extra: &[&str]) -> (u64, String) {
+    let mut args = vec!["solve", "--from", from, "--nodes", "2000"];
     args.extend_from_slice(extra);
     let out = common::program::run(&scratch.data(), &scratch.config(), &args, "");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -91,6 +87,11 @@ fn solve(scratch: &Scratch, extra: &[&str]) -> (u64, String) {
         json["endgame_seeds"].as_u64().unwrap(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// [`solve_from`] the position of 8 seeds.
+fn solve(scratch: &Scratch, extra: &[&str]) -> (u64, String) {
+    solve_from(scratch, EIGHT, extra)
 }
 
 #[test]
@@ -175,18 +176,12 @@ fn solve_reads_every_count_kept_unless_the_flag_caps_it() {
     }
     // 20 seeds on the board.
     let solve = |extra: &[&str]| {
-        let mut args = vec![
-            "solve",
-            "--from",
+        solve_from(
+            &scratch,
             "oware S:2,1,1,0,0,6:10 N:1,1,1,1,0,6:18 south",
-            "--nodes",
-            "2000",
-        ];
-        args.extend_from_slice(extra);
-        let out = common::program::run(&scratch.data(), &scratch.config(), &args, "");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let json: serde_json::Value = serde_json::from_str(stdout.trim()).expect(&stdout);
-        json["endgame_seeds"].as_u64().unwrap()
+            extra,
+        )
+        .0
     };
     assert_eq!(solve(&[]), 20);
     assert_eq!(solve(&["--oware-db", "19"]), 19);
