@@ -447,15 +447,9 @@ fn analysis_by_position() {
     // or a round's moves given as a record writes them (`c,d,i,...`)
     let moves = std::env::var("MANCALA_BENCH_MOVES").map_or_else(
         |_| random_round(rules, round),
-        |letters| {
-            (letters.split(','))
-                .map(|l| {
-                    let letter = l.trim().chars().next().expect("a letter");
-                    rules.pit_by_letter(letter).expect("a pit's letter")
-                })
-                .collect()
-        },
+        |letters| rules.parse_moves(&letters).expect("pit letters"),
     );
+    let given = std::env::var("MANCALA_BENCH_MOVES").is_ok();
     let start = Board::new(rules);
     let mut boards = vec![start];
     for &pit in &moves {
@@ -481,7 +475,12 @@ fn analysis_by_position() {
     });
     let analysis = analyser.analysis(&budget);
     println!(
-        "analysis/positions round {round}: {} moves, {:.2} s CPU in all",
+        "analysis/positions {}: {} moves, {:.2} s CPU in all",
+        if given {
+            "of the moves given".to_string()
+        } else {
+            format!("round {round}")
+        },
         moves.len(),
         all.1
     );

@@ -266,7 +266,7 @@ impl Watch {
     #[must_use]
     pub fn proven(&self) -> usize {
         let state = self.shared.lock();
-        if state.reported == self.version {
+        if state.reported == self.version && state.version == self.version && !state.closed {
             state.proven
         } else {
             0

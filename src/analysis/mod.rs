@@ -18,7 +18,7 @@
 //! # Proven or estimated
 //! Each Kalah position is valued by the exact solver within a budget per
 //! position; the opening book answers the standard boards' first plies at
-//! once, and the position a best move of the book leads to off it is
+//! once, and the position the book's move leads to off it is
 //! worth what the book's position was (its move played named as a best
 //! move where it keeps that value, [`MoveAnalysis::all_best`] false). Where neither proves the value in time (big boards such as
 //! Kalah(6,6)), the value is the `hard` engine's estimate, kept within the
@@ -766,14 +766,15 @@ impl Round {
 
     /// The value of position `i` without a search, when the book proves
     /// it: a Kalah position off the book whose parent the book values and
-    /// whose move played there is one of the book's best (so position `i`
+    /// whose move played there is the book's move (so position `i`
     /// is worth what its parent is, for the same side), where the move
     /// played at `i` reaches that value (`after`, the value after it for
     /// its mover, proven), so it is a best move (not every one listed).
     /// The first position off the book is the costliest of a round (a
     /// person's round against `perfect`: 12.2 s of its 17.8 s of CPU,
-    /// docs/PERFORMANCE.md); after a best move of the book its value needs
-    /// no proof.
+    /// docs/PERFORMANCE.md); after the book's move its value needs no
+    /// proof. (Only the book's one move: a parent whose every move led
+    /// into the book would have this position in the book too.)
     fn valued_by_the_book(&self, i: usize, after: Option<i32>) -> Option<PositionValue> {
         let after = after?;
         let (GameBoard::Kalah(parent), GameBoard::Kalah(board)) =
@@ -784,20 +785,13 @@ impl Round {
         if board.is_over() || book::known(board).is_some() {
             return None;
         }
-        let (value, best) = match book::every_best(parent) {
-            Some(every) => every,
-            None => book::known(parent).map(|(pit, value)| (value, vec![pit]))?,
-        };
-        if !best.contains(&self.moves[i - 1]) {
+        let (pit, value) = book::known(parent)?;
+        if pit != self.moves[i - 1] {
             return None;
         }
-        let value = if board.to_move() == parent.to_move() {
-            value
-        } else {
-            -value
-        };
-        (after == value).then(|| PositionValue {
-            value: Valuation::exact(value),
+        let value = Valuation::exact(value).for_side(parent.to_move(), board.to_move());
+        (after == value.value).then(|| PositionValue {
+            value,
             best: vec![self.moves[i]],
             all_best: false,
         })
