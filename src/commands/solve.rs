@@ -169,7 +169,8 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
 /// minus what the opponent does: exact when `exact` (every line the
 /// search rests on ends, or reaches the endgame database of positions
 /// with at most `K` seeds on the board: 6, or as many as the database
-/// kept in the data directory holds, up to `--oware-db`), else the search's estimate after
+/// kept in the data directory holds (every count kept, up to `--oware-db`
+/// when given), else the search's estimate after
 /// `--think` milliseconds (2000 by default), with `bounds` that always
 /// hold (the seeds on the board).
 ///
@@ -186,7 +187,7 @@ pub fn oware_solve_json(board: &OwareBoard, cmd: &SolveCmd) -> anyhow::Result<se
     let seeds =
         usize::from(board.seeds_in_houses(Side::South) + board.seeds_in_houses(Side::North));
     let (kept, refused) =
-        crate::store::oware_endgame::kept(seeds.min(crate::store::oware_endgame::grow_to()));
+        crate::store::oware_endgame::kept(seeds.min(crate::store::oware_endgame::read_to()));
     if let Some(refused) = refused {
         crate::console::warn(format_args!("mancala: {refused}"));
     }

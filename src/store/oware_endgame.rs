@@ -30,11 +30,17 @@
 //! low priority reads or builds count after count up to [`grow_to`]
 //! ([`GROW_TO`] unless the player asked for more with `--oware-db`,
 //! [`set_grow_to`]), writing each count it builds, and shows each on the
-//! shelf as soon as it has it, so that no game waits.
+//! shelf as soon as it has it, so that no game waits. Counts kept past
+//! that (grown further once) are read too, never built ([`read_to`]).
+//! One process at a time grows a folder (its lock file, `grow.lock`,
+//! [`grow_shared`]): another reads what it writes instead of building
+//! the same counts.
 
+use std::fs::TryLockError;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use super::files::{self, Follow};
 use crate::players::oware::endgame::{CountValues, ENTRY_BYTES, MAX_DB_SEEDS, checksum, positions};
@@ -44,31 +50,50 @@ use crate::players::oware::{Builder, EndgameShelf, OwareEndgame, shelf};
 pub const DIR: &str = "oware-endgame";
 
 /// The most seeds on the board the database is grown to on spare time
-/// unless the player asks for more: about 1.5 minutes of CPU time and
+/// unless the player asks for more: about 75 s of CPU time and
 /// 300 MB at the largest (count 18's build), 173 MB of files
 /// (docs/PERFORMANCE.md).
 pub const GROW_TO: usize = 18;
 
 /// The most seeds on the board a player may ask the database to be grown
-/// to (`--oware-db`): counts 19 to 24 take about 33 minutes of one core
-/// more, up to 3.4 GB while count 24 builds, and 1.5 GB of files more
-/// (docs/PERFORMANCE.md).
+/// to (`--oware-db`): counts 19 to 24 take about 25 minutes of one core
+/// more (estimated from counts 19 and 20, which took 0.74–0.76 of the
+/// older build's time: it took 33 minutes), up to 3.4 GB while count 24
+/// builds, and 1.5 GB of files more (docs/PERFORMANCE.md).
 pub const MOST: usize = 24;
 
-/// The count the grower goes to ([`set_grow_to`]).
-static GROW_TARGET: AtomicUsize = AtomicUsize::new(GROW_TO);
+/// What `--oware-db` asked for ([`set_grow_to`]); [`NOT_ASKED`] when
+/// nothing did.
+static GROW_TARGET: AtomicUsize = AtomicUsize::new(NOT_ASKED);
+
+/// [`GROW_TARGET`] when no `--oware-db` was given.
+const NOT_ASKED: usize = usize::MAX;
 
 /// Grows the database to `n` seeds (at most [`MOST`]) rather than
-/// [`GROW_TO`]: the command line's `--oware-db N`, before anything wakes
-/// the grower.
+/// [`GROW_TO`], and reads no further: the command line's `--oware-db N`,
+/// before anything wakes the grower.
 pub fn set_grow_to(n: usize) {
     GROW_TARGET.store(n.min(MOST), Ordering::Relaxed);
 }
 
-/// The count the grower goes to.
+/// The count the grower builds to.
 #[must_use]
 pub fn grow_to() -> usize {
-    GROW_TARGET.load(Ordering::Relaxed)
+    match GROW_TARGET.load(Ordering::Relaxed) {
+        NOT_ASKED => GROW_TO,
+        n => n,
+    }
+}
+
+/// The count the database is read to when its files are there: all that
+/// is kept (a player who once grew it further with `--oware-db` keeps
+/// the use of it), unless `--oware-db` caps it.
+#[must_use]
+pub fn read_to() -> usize {
+    match GROW_TARGET.load(Ordering::Relaxed) {
+        NOT_ASKED => MOST,
+        n => n,
+    }
 }
 
 /// The first bytes of a count's bounds file.
@@ -85,8 +110,11 @@ const HEADER: usize = MAGIC.len() + 1 + 8;
 const VALUES_HEADER: usize = VALUES_MAGIC.len() + 1 + 8 + 8;
 
 /// The most valued positions a values file is read with: a cap on what is
-/// read from a file that may be planted (count 24 has 126,637).
-const MOST_VALUED: u64 = 1 << 22;
+/// read from a file that may be planted, and so on the table made of it
+/// ([`CountValues`] holds four slots of eight bytes a position, rounded
+/// up to a power of two: 8 MiB at most). The most of any count offered is
+/// count 24's 126,637 (count 18's, 38,581); this leaves twice that room.
+const MOST_VALUED: u64 = 1 << 18;
 
 /// The bounds file of count `n` in `dir`.
 #[must_use]
@@ -195,6 +223,9 @@ pub fn level_bounds(n: usize, bytes: &[u8]) -> Result<&[u8], String> {
 /// The header, the length, the checksum or an entry is not right.
 pub fn level_values(n: usize, bytes: &[u8]) -> Result<CountValues, String> {
     let body = checked_body(VALUES_MAGIC, n, bytes, |valued| {
+        if valued > MOST_VALUED {
+            return None;
+        }
         let entries = valued.checked_mul(ENTRY_BYTES as u64)?;
         (VALUES_HEADER as u64 + 8).checked_add(entries)
     })?;
@@ -248,27 +279,33 @@ fn kept_count(dir: &Path, n: usize) -> Result<Option<CountValues>, String> {
 /// at once. A refused file is said in the second part, in words.
 #[must_use]
 pub fn kept(upto: usize) -> (OwareEndgame, Option<String>) {
-    let mut counts = Vec::new();
-    let mut refused = None;
     // Reading makes nothing: no data directory, no database.
-    if let Some(dir) = super::dirs::data_dir().map(|root| root.join(DIR)) {
-        while counts.len() <= upto.min(MAX_DB_SEEDS) {
-            let n = counts.len();
-            match kept_count(&dir, n) {
-                Ok(Some(values)) => counts.push(Arc::new(values)),
-                Ok(None) => break,
-                Err(why) => {
-                    refused = Some(format!(
-                        "the Oware endgame database's file {} is not used ({why}); the next Oware game builds it again",
-                        values_path(&dir, n).display()
-                    ));
-                    break;
-                }
+    let (counts, refused) = super::dirs::data_dir()
+        .map(|root| kept_in(&root.join(DIR), upto))
+        .unwrap_or_default();
+    let db = OwareEndgame::from_counts(counts).unwrap_or_default();
+    (db, refused)
+}
+
+/// The counts kept in `dir`, `0..=upto` at most, in order, up to the
+/// first missing or refused (said in the second part, in words).
+fn kept_in(dir: &Path, upto: usize) -> (Vec<Arc<CountValues>>, Option<String>) {
+    let mut counts = Vec::new();
+    while counts.len() <= upto.min(MAX_DB_SEEDS) {
+        let n = counts.len();
+        match kept_count(dir, n) {
+            Ok(Some(values)) => counts.push(Arc::new(values)),
+            Ok(None) => break,
+            Err(why) => {
+                let refused = format!(
+                    "the Oware endgame database's file {} is not used ({why}); the next Oware game builds it again",
+                    values_path(dir, n).display()
+                );
+                return (counts, Some(refused));
             }
         }
     }
-    let db = OwareEndgame::from_counts(counts).unwrap_or_default();
-    (db, refused)
+    (counts, None)
 }
 
 /// How one count came to be there.
@@ -303,13 +340,19 @@ fn write_values(dir: &Path, values: &CountValues) -> bool {
 }
 
 /// Reads or builds every count from 0 to `upto`, keeping the files in
-/// `dir` (none when `None`), and hands the database to `show` after each
-/// count. How each count came.
+/// `dir` (none when `None`), then reads on (never building) while the
+/// next count's values file is there and sound, up to `read_upto`, and
+/// hands the database to `show` after each count. How each count came.
 ///
 /// A count whose values file is there and sound is only read: the bounds
 /// of the counts below are read (or built again, when refused) only to
 /// build one that is not, and let go once it is.
-pub fn grow(dir: Option<&Path>, upto: usize, mut show: impl FnMut(&OwareEndgame)) -> Vec<Grown> {
+pub fn grow(
+    dir: Option<&Path>,
+    upto: usize,
+    read_upto: usize,
+    mut show: impl FnMut(&OwareEndgame),
+) -> Vec<Grown> {
     let dir = dir.filter(|dir| files::own_dir(dir).is_ok());
     if let Some(dir) = dir {
         files::remove_leftovers(dir);
@@ -371,6 +414,19 @@ pub fn grow(dir: Option<&Path>, upto: usize, mut show: impl FnMut(&OwareEndgame)
             show(&db);
         }
     }
+    // Counts kept past the target (grown further once) are read, not built.
+    if let Some(dir) = dir {
+        while counts.len() <= read_upto.min(MAX_DB_SEEDS) {
+            let Ok(Some(values)) = read_values(dir, counts.len()) else {
+                break;
+            };
+            counts.push(Arc::new(values));
+            how.push(Grown::Read);
+            if let Ok(db) = OwareEndgame::from_counts(counts.clone()) {
+                show(&db);
+            }
+        }
+    }
     how
 }
 
@@ -381,6 +437,56 @@ fn data_folder() -> Option<PathBuf> {
     Some(root.join(DIR))
 }
 
+/// The lock file, in the database's folder, of the one process that
+/// grows it.
+const LOCK: &str = "grow.lock";
+
+/// How often a process that does not grow the database looks again for
+/// the counts the one that does has written.
+const POLL: Duration = Duration::from_secs(2);
+
+/// [`grow`], by one process at a time per folder: the one that takes
+/// `dir`'s lock file grows it; another only reads what is kept (every
+/// `poll`, handing each new count to `show`) until it has `upto`, or
+/// takes the lock when the grower has gone (ended or killed) and grows
+/// the rest itself. Without a folder, or a lock file that cannot be
+/// opened, it grows alone (as [`grow`]). How each count came.
+pub fn grow_shared(
+    dir: Option<&Path>,
+    upto: usize,
+    read_upto: usize,
+    poll: Duration,
+    mut show: impl FnMut(&OwareEndgame),
+) -> Vec<Grown> {
+    let Some(dir) = dir.filter(|dir| files::own_dir(dir).is_ok()) else {
+        return grow(None, upto, read_upto, show);
+    };
+    let Ok(lock) = files::open_lock(&dir.join(LOCK)) else {
+        return grow(Some(dir), upto, read_upto, show);
+    };
+    let mut shown = 0;
+    loop {
+        match lock.try_lock() {
+            Err(TryLockError::WouldBlock) => {}
+            // Held until the growth ends (the file dropped with it).
+            Ok(()) | Err(TryLockError::Error(_)) => {
+                return grow(Some(dir), upto, read_upto, show);
+            }
+        }
+        let (counts, _) = kept_in(dir, read_upto.max(upto));
+        if counts.len() > shown {
+            shown = counts.len();
+            if let Ok(db) = OwareEndgame::from_counts(counts) {
+                show(&db);
+            }
+        }
+        if shown > upto.min(MAX_DB_SEEDS) {
+            return vec![Grown::Read; shown];
+        }
+        std::thread::sleep(poll);
+    }
+}
+
 /// Grows the process's shelf on a thread of low priority.
 fn grow_in_background() {
     let _ = std::thread::Builder::new()
@@ -388,7 +494,7 @@ fn grow_in_background() {
         .spawn(|| {
             crate::players::lower_thread_priority();
             let shelf: &EndgameShelf = shelf();
-            grow(data_folder().as_deref(), grow_to(), |db| {
+            grow_shared(data_folder().as_deref(), grow_to(), read_to(), POLL, |db| {
                 shelf.publish(db.clone());
             });
         });
@@ -426,18 +532,69 @@ mod tests {
     fn a_database_written_and_read_back_probes_the_same() {
         let dir = files::scratch("owaredb");
         let mut first = OwareEndgame::default();
-        let how = grow(Some(dir.path()), 7, |db| first = db.clone());
+        let how = grow(Some(dir.path()), 7, 7, |db| first = db.clone());
         assert_eq!(how, vec![Grown::Built; 8]);
         assert_eq!(first, OwareEndgame::build(7));
         let mut again = OwareEndgame::default();
-        let how = grow(Some(dir.path()), 7, |db| again = db.clone());
+        let how = grow(Some(dir.path()), 7, 7, |db| again = db.clone());
         assert_eq!(how, vec![Grown::Read; 8]);
         same_probes(&first, &again, 7);
         // Grown one count further from the files: the new count is built
         // from bounds read back, and is the one built from scratch.
-        let how = grow(Some(dir.path()), 8, |db| again = db.clone());
+        let how = grow(Some(dir.path()), 8, 8, |db| again = db.clone());
         assert_eq!(how.last(), Some(&Grown::Built));
         assert_eq!(again, OwareEndgame::build(8));
+    }
+
+    /// Counts kept past the target are read (up to `read_upto`), never
+    /// built; reading stops at the first missing or refused one.
+    #[test]
+    fn counts_kept_past_the_target_are_read_not_built() {
+        let dir = files::scratch("owaredb-past");
+        grow(Some(dir.path()), 8, 8, |_| {});
+        let mut db = OwareEndgame::default();
+        let how = grow(Some(dir.path()), 6, MOST, |d| db = d.clone());
+        assert_eq!(how, vec![Grown::Read; 9]);
+        assert_eq!(db, OwareEndgame::build(8));
+        assert_eq!(grow(Some(dir.path()), 6, 7, |_| {}).len(), 8);
+        // A refused count 8 ends the reading; nothing is built or written.
+        std::fs::write(values_path(dir.path(), 8), b"OWVALUE1").unwrap();
+        assert_eq!(
+            grow(Some(dir.path()), 6, MOST, |_| {}),
+            vec![Grown::Read; 8]
+        );
+        assert_eq!(
+            std::fs::read(values_path(dir.path(), 8)).unwrap(),
+            b"OWVALUE1"
+        );
+        assert!(!values_path(dir.path(), 9).exists());
+    }
+
+    /// Two growers of one folder at once: one builds, the other reads
+    /// what it writes; every count is built once, and both end with the
+    /// whole database.
+    #[test]
+    fn two_growers_of_one_folder_build_each_count_once() {
+        let dir = files::scratch("owaredb-two");
+        let db_dir = dir.path().join(DIR);
+        let start = std::sync::Barrier::new(2);
+        let (a, b) = std::thread::scope(|scope| {
+            let grower = || {
+                start.wait();
+                let mut db = OwareEndgame::default();
+                let how = grow_shared(Some(&db_dir), 9, 9, Duration::from_millis(20), |d| {
+                    db = d.clone();
+                });
+                (how, db)
+            };
+            let a = scope.spawn(grower);
+            let b = scope.spawn(grower);
+            (a.join().unwrap(), b.join().unwrap())
+        });
+        let built = |how: &[Grown]| how.iter().filter(|&&g| g == Grown::Built).count();
+        assert_eq!(built(&a.0) + built(&b.0), 10, "{:?} {:?}", a.0, b.0);
+        assert_eq!(a.1, OwareEndgame::build(9));
+        assert_eq!(b.1, a.1);
     }
 
     /// The values of a folder grown before values files were kept come
@@ -445,12 +602,12 @@ mod tests {
     #[test]
     fn a_folder_of_bounds_only_gets_its_values_without_a_build() {
         let dir = files::scratch("owaredb-old");
-        grow(Some(dir.path()), 6, |_| {});
+        grow(Some(dir.path()), 6, 6, |_| {});
         for n in 0..=6 {
             std::fs::remove_file(values_path(dir.path(), n)).unwrap();
         }
         let mut db = OwareEndgame::default();
-        let how = grow(Some(dir.path()), 6, |d| db = d.clone());
+        let how = grow(Some(dir.path()), 6, 6, |d| db = d.clone());
         assert_eq!(how, vec![Grown::FromBounds; 7]);
         assert_eq!(db, OwareEndgame::build(6));
         assert!(values_path(dir.path(), 6).exists());
@@ -460,7 +617,7 @@ mod tests {
     fn a_damaged_or_truncated_count_is_refused_and_built_again() {
         let dir = files::scratch("owaredb-bad");
         let mut db = OwareEndgame::default();
-        grow(Some(dir.path()), 6, |d| db = d.clone());
+        grow(Some(dir.path()), 6, 6, |d| db = d.clone());
         let good = std::fs::read(values_path(dir.path(), 5)).unwrap();
         let good_bounds = std::fs::read(level_path(dir.path(), 5)).unwrap();
         // A flipped byte among the values; a file cut short; a value out
@@ -486,7 +643,7 @@ mod tests {
                 std::fs::write(level_path(dir.path(), 5), &bad).unwrap();
             }
             let mut again = OwareEndgame::default();
-            let how = grow(Some(dir.path()), 6, |d| again = d.clone());
+            let how = grow(Some(dir.path()), 6, 6, |d| again = d.clone());
             let want = if bounds_too {
                 Grown::Built
             } else {
@@ -504,13 +661,48 @@ mod tests {
         // A damaged bounds file is not read while no count is built from
         // it; it is built again when one is.
         std::fs::write(level_path(dir.path(), 5), b"OWLEVEL1").unwrap();
-        assert_eq!(grow(Some(dir.path()), 6, |_| {}), vec![Grown::Read; 7]);
-        let how = grow(Some(dir.path()), 7, |d| db = d.clone());
+        assert_eq!(grow(Some(dir.path()), 6, 6, |_| {}), vec![Grown::Read; 7]);
+        let how = grow(Some(dir.path()), 7, 7, |d| db = d.clone());
         assert_eq!(how[7], Grown::Built);
         assert_eq!(db, OwareEndgame::build(7));
         assert_eq!(
             std::fs::read(level_path(dir.path(), 5)).unwrap(),
             good_bounds
+        );
+    }
+
+    /// A sound values file of count `n` valuing its first `valued`
+    /// positions 0.
+    fn planted(n: usize, valued: u64) -> Vec<u8> {
+        file_of(VALUES_MAGIC, n, &[positions(n), valued], |bytes| {
+            for rank in 0..valued {
+                bytes.extend_from_slice(&rank.to_le_bytes());
+                bytes.push(0);
+            }
+            true
+        })
+        .unwrap()
+    }
+
+    /// A planted values file claiming more valued positions than any
+    /// count has (each entry in order and in range, the checksum right)
+    /// is refused, not made into a table of that size.
+    #[test]
+    fn a_values_file_claiming_too_many_positions_is_refused() {
+        let dir = files::scratch("owaredb-huge");
+        let n = 12;
+        let valued = MOST_VALUED + 1;
+        assert!(valued < positions(n));
+        let file = planted(n, valued);
+        assert!(level_values(n, &file).is_err());
+        std::fs::write(values_path(dir.path(), n), &file).unwrap();
+        assert!(read_values(dir.path(), n).is_err());
+        // One fewer is read.
+        let file = planted(n, MOST_VALUED);
+        std::fs::write(values_path(dir.path(), n), &file).unwrap();
+        assert_eq!(
+            read_values(dir.path(), n).unwrap().unwrap().valued(),
+            MOST_VALUED
         );
     }
 
@@ -524,7 +716,7 @@ mod tests {
         std::fs::create_dir(&db_dir).unwrap();
         std::os::unix::fs::symlink(&target, level_path(&db_dir, 0)).unwrap();
         std::os::unix::fs::symlink(&target, values_path(&db_dir, 0)).unwrap();
-        let how = grow(Some(&db_dir), 2, |_| {});
+        let how = grow(Some(&db_dir), 2, 2, |_| {});
         assert_eq!(how[0], Grown::Built);
         assert_eq!(std::fs::read(&target).unwrap(), b"not a database");
     }
@@ -532,7 +724,7 @@ mod tests {
     #[test]
     fn without_a_folder_the_database_is_still_built() {
         let mut db = OwareEndgame::default();
-        let how = grow(None, 5, |d| db = d.clone());
+        let how = grow(None, 5, 5, |d| db = d.clone());
         assert_eq!(how, vec![Grown::NotWritten; 6]);
         assert_eq!(db, OwareEndgame::build(5));
     }

@@ -8,11 +8,12 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use mancala::players::oware::Builder;
+use mancala::players::oware::endgame::CountValues;
 use mancala::store::oware_endgame::{DIR, level_file, level_path, values_file, values_path};
 
 use crate::common;
 
-use common::program::Program;
+use common::program::{PATIENCE, Program};
 use common::scratch::Scratch;
 
 /// Every count's files from 0 to `upto` as they must be: the bounds, the
@@ -44,17 +45,40 @@ fn wait_for_file(path: &Path, game: &Program) {
     }
 }
 
-/// `mancala solve` of a position with 8 seeds on the board in `data`:
-/// the seeds its endgame database holds, and what it said on standard
-/// error.
-fn solve(scratch: &Scratch, extra: &[&str]) -> (u64, String) {
-    let mut args = vec![
-        "solve",
-        "--from",
-        "oware S:2,1,1,0,0,0:20 N:1,1,1,1,0,1:20 south",
-        "--nodes",
-        "2000",
-    ];
+/// The threads of `game` named as the database's grower.
+fn growers(game: &Program) -> usize {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{}/task", game.id())) else {
+        return 0;
+    };
+    tasks
+        .filter_map(Result::ok)
+        .filter(|task| {
+            std::fs::read_to_string(task.path().join("comm"))
+                .is_ok_and(|name| name.trim_end() == "oware-endgame")
+        })
+        .count()
+}
+
+/// Waits (up to [`PATIENCE`]) until `game` has no grower thread left.
+fn wait_for_grower_to_end(game: &Program) {
+    let start = Instant::now();
+    while growers(game) > 0 {
+        assert!(
+            start.elapsed() < PATIENCE,
+            "the database's grower still runs after {PATIENCE:?}; the game said:\n{}",
+            game.text()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A position with 8 seeds on the board.
+const EIGHT: &str = "oware S:2,1,1,0,0,0:20 N:1,1,1,1,0,1:20 south";
+
+/// `mancala solve` of the position `from` in `data`: the seeds its
+/// endgame database holds, and what it said on standard error.
+fn solve_from(scratch: &Scratch, from: &str, extra: &[&str]) -> (u64, String) {
+    let mut args = vec!["solve", "--from", from, "--nodes", "2000"];
     args.extend_from_slice(extra);
     let out = common::program::run(&scratch.data(), &scratch.config(), &args, "");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -63,6 +87,11 @@ fn solve(scratch: &Scratch, extra: &[&str]) -> (u64, String) {
         json["endgame_seeds"].as_u64().unwrap(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// [`solve_from`] the position of 8 seeds.
+fn solve(scratch: &Scratch, extra: &[&str]) -> (u64, String) {
+    solve_from(scratch, EIGHT, extra)
 }
 
 #[test]
@@ -109,9 +138,9 @@ fn the_first_oware_game_keeps_the_database_and_a_damaged_count_is_built_again() 
     );
     wait_for_file(&values_path(&dir, 8), &game);
     game.wait_for("the first board", |out| out.contains("Alice"));
-    // Count 9 takes a fraction of a second: had the game gone on, it
-    // would be there.
-    std::thread::sleep(Duration::from_millis(500));
+    // The grower's thread is gone before count 9's file is looked for:
+    // had it gone on, it would still be there (or count 9 would be).
+    wait_for_grower_to_end(&game);
     game.kill();
     assert!(!values_path(&dir, 9).exists() && !level_path(&dir, 9).exists());
     for (n, (bounds, values)) in expected.iter().enumerate() {
@@ -129,4 +158,33 @@ fn the_first_oware_game_keeps_the_database_and_a_damaged_count_is_built_again() 
     // `solve` now reads every count kept, or as far as `--oware-db` says.
     assert_eq!(solve(&scratch, &[]), (8, String::new()));
     assert_eq!(solve(&scratch, &["--oware-db", "7"]), (7, String::new()));
+}
+
+/// Counts kept past the 18 grown on spare time (a player who once grew
+/// the database further with `--oware-db`) are read by `solve` without
+/// the flag, as far as they go; `--oware-db` caps the reading. The files
+/// are planted sound but hold no values (every position depends on
+/// repetition): what is read, not what it says, is asked here.
+#[test]
+fn solve_reads_every_count_kept_unless_the_flag_caps_it() {
+    let scratch = Scratch::new("oware-past");
+    let dir = scratch.data().join(DIR);
+    std::fs::create_dir_all(&dir).unwrap();
+    for n in 0..=20 {
+        let none = CountValues::from_entry_bytes(n, &[]).unwrap();
+        std::fs::write(values_path(&dir, n), values_file(&none)).unwrap();
+    }
+    // 20 seeds on the board.
+    let solve = |extra: &[&str]| {
+        solve_from(
+            &scratch,
+            "oware S:2,1,1,0,0,6:10 N:1,1,1,1,0,6:18 south",
+            extra,
+        )
+        .0
+    };
+    assert_eq!(solve(&[]), 20);
+    assert_eq!(solve(&["--oware-db", "19"]), 19);
+    std::fs::remove_file(values_path(&dir, 20)).unwrap();
+    assert_eq!(solve(&[]), 19);
 }

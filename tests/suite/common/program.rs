@@ -166,6 +166,11 @@ impl Program {
 }
 
 impl Program {
+    /// Its process id (for `/proc/{id}`).
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Ends the program at once.
     pub fn kill(&mut self) {
         let _ = self.child.kill();
