@@ -12,7 +12,7 @@ use crate::game::{DEFAULT_SPEED_MS, FirstMover};
 use crate::players::PlayerKind;
 use crate::rules::{Capture, Game, MAX_PITS, MAX_SEEDS, Rules, Side, Sowing, Sweep, Variant};
 
-/// Mancala (Kalah) in the terminal.
+/// Mancala in the terminal: Kalah, and Oware (Abapa) with `--game oware`.
 ///
 /// `mancala Alice Michael` starts a game for two people at one keyboard.
 /// Give a seat to the computer with `--north hard` (or `--south ...`).

@@ -1,4 +1,4 @@
-//! Mancala (Kalah) in the terminal. Every rule is written down, with
+//! Mancala in the terminal: Kalah and Oware (Abapa). Every rule is written down, with
 //! worked examples, in the repository's `RULES.md`.
 //!
 //! The crate is laid out the way data flows through it, and each layer
