@@ -3,11 +3,11 @@
 //!
 //! On both ends the screen shows the match that the host's session plays
 //! (the referee, [`crate::net::hosted`]). On the host that session is the
-//! screen's own: [`NetScreen`] hands the screen's typed commands (play a
+//! screen's own: `NetScreen` hands the screen's typed commands (play a
 //! pit, ask to take back, yes or no, quit) and the friend's messages to
 //! the friend's seat, which plays them in it, and shows the screen what
 //! happened. On the joiner it carries the screen's messages to the host
-//! ([`JoinEngine`], around the connection) and brings back the host's,
+//! (`JoinEngine`, around the connection) and brings back the host's,
 //! which the joiner's session follows. Each move is sown seed by seed;
 //! both say the same words as plain mode, and look at the network at each
 //! tick.

@@ -83,7 +83,7 @@ impl JoinLink {
         Ok((joined, state))
     }
 
-    /// Connects, joins and follows the host's match ([`following`]): the
+    /// Connects, joins and follows the host's match (see `following`): the
     /// link, the session, and what to say of what it keeps.
     ///
     /// # Errors
@@ -559,7 +559,7 @@ pub enum Followed {
     /// What only the network has (a request, an answer, the end).
     News(Happening),
     /// The match was taken from the host's welcome; with the move the
-    /// host never saved, to send again ([`Follower::resend`]).
+    /// host never saved, to send again.
     Welcomed(Option<ToHost>),
     /// Nothing to show (the question asked is [`Follower::ask`]).
     Nothing,
@@ -588,7 +588,7 @@ enum Sent {
 
 /// What the host asks the joiner's player, and what is on its way to
 /// the host: the host's word on whose turn it is, never this end's. The
-/// match itself is the followed session's ([`following`]), handed in.
+/// match itself is the followed session's, handed in.
 #[derive(Debug, Default)]
 pub struct Follower {
     /// A move (its pit's letter) or the swap sent and not yet confirmed.
