@@ -27,7 +27,7 @@ use crate::net::message::{ToHost, ToJoiner};
 use crate::net::play::{
     Ask, Command, FriendSeat, HostIn, HostSetup, JoinIn, JoinLink, JoinSetup, Linked, Show,
 };
-use crate::rules::Rules;
+use crate::rules::Side;
 use crate::session::Session;
 use crate::tui::game::app::{App, Shown};
 use crate::tui::game::computer::Worker;
@@ -52,8 +52,8 @@ impl Show for Feed {
         Ok(())
     }
 
-    fn ask(&mut self, ask: &Ask, _: &Rules) -> io::Result<()> {
-        self.news.push(Shown::Ask(ask.clone()));
+    fn ask(&mut self, ask: Ask, _: &Match, _: Side) -> io::Result<()> {
+        self.news.push(Shown::Ask(ask));
         Ok(())
     }
 
@@ -118,7 +118,7 @@ impl JoinEngine {
                     self.news.push(Shown::Host(Box::new(message)));
                 }
                 Err(e) => {
-                    let (said, ask) = self.link.lost(&e, &self.host);
+                    let (said, ask) = self.link.lost(&e);
                     self.news.extend([Shown::Say(said), Shown::Ask(ask)]);
                 }
             }
@@ -372,7 +372,7 @@ mod tests {
     use crate::game::FirstMover;
     use crate::net::code::JoinCode;
     use crate::net::resume::HostNote;
-    use crate::rules::{Game, NoTrace, Side};
+    use crate::rules::{Game, NoTrace, Rules, Side};
     use crate::store::Keeper;
     use crate::tui::game::testing::{ch, render};
 

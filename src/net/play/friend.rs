@@ -212,7 +212,7 @@ impl<S: Show> FriendSeat<S> {
         s.follow(saved);
         self.show.board(s.current())?;
         self.show.say(&saved_summary(s.current()))?;
-        self.show.ask(&Ask::Resume, &self.setup.rules)
+        self.show.ask(Ask::Resume, s.current(), HOST_SEAT)
     }
 
     /// Offers `saved` (kept under `note`) for resuming, as a start that
@@ -793,7 +793,7 @@ impl<S: Show> FriendSeat<S> {
         let Some(ask) = self.current_ask(s) else {
             return Ok(());
         };
-        self.show.ask(&ask, s.current().rules())
+        self.show.ask(ask, s.current(), HOST_SEAT)
     }
 
     /// What the host's player is asked now, if anything.
@@ -803,11 +803,8 @@ impl<S: Show> FriendSeat<S> {
             return None;
         }
         if self.conn.is_none() {
-            return Some(Ask::Away {
-                name: s.current().seat_name(JOINER_SEAT).to_string(),
-            });
+            return Some(Ask::Away);
         }
-        let question = self.hosted.question(s, HOST_SEAT)?;
-        Some(Ask::of(question, s.current(), HOST_SEAT))
+        self.hosted.question(s, HOST_SEAT).map(Ask::Open)
     }
 }

@@ -127,17 +127,13 @@ impl JoinLink {
         self.close();
     }
 
-    /// The connection to `host`'s match broke (`why`): it is made again
+    /// The connection to the host's match broke (`why`): it is made again
     /// from now on. What the player is told, and what is asked meanwhile.
-    pub fn lost(&mut self, why: &SessionError, host: &str) -> (String, Ask) {
+    pub fn lost(&mut self, why: &SessionError) -> (String, Ask) {
         self.sender.close();
         let now = Instant::now();
         self.lost = Some((now + self.setup.reconnect_for, now));
-        let name = host.to_string();
-        (
-            format!("Connection lost ({why})."),
-            Ask::Reconnecting { name },
-        )
+        (format!("Connection lost ({why})."), Ask::Reconnecting)
     }
 
     /// How long the caller may wait before calling [`JoinLink::tick`].
@@ -331,7 +327,7 @@ impl<S: Show> JoinGame<S> {
     /// Whether the player is asked something now (see [`ToJoiner::Asked`]).
     #[must_use]
     pub fn is_asked(&self) -> bool {
-        self.f.ask(self.m()).is_some()
+        self.f.ask().is_some()
     }
 
     /// The front end's view.
@@ -386,10 +382,9 @@ impl<S: Show> JoinGame<S> {
                 }
             }
             JoinIn::Net(_, Err(e)) => {
-                let rules = *self.m().rules();
-                let (said, ask) = self.link.lost(&e, &self.host_name());
+                let (said, ask) = self.link.lost(&e);
                 self.show.say(&said)?;
-                self.show.ask(&ask, &rules)?;
+                self.show.ask(ask, self.session.current(), JOINER_SEAT)?;
                 false
             }
             JoinIn::Input(input) => {
@@ -433,10 +428,7 @@ impl<S: Show> JoinGame<S> {
         };
         is_command_line(self.m(), JOINER_SEAT, line)
             || (!self.link.is_lost()
-                && self
-                    .f
-                    .ask(self.m())
-                    .is_some_and(|a| a.is_answered_by_this_player()))
+                && self.f.ask().is_some_and(Ask::is_answered_by_this_player))
     }
 
     fn m(&self) -> &Match {
@@ -543,11 +535,10 @@ impl<S: Show> JoinGame<S> {
     }
 
     fn prompt(&mut self) -> io::Result<()> {
-        let Some(ask) = self.f.ask(self.m()) else {
+        let Some(ask) = self.f.ask() else {
             return Ok(());
         };
-        let rules = *self.m().rules();
-        self.show.ask(&ask, &rules)
+        self.show.ask(ask, self.session.current(), JOINER_SEAT)
     }
 }
 
@@ -603,14 +594,11 @@ pub struct Follower {
 }
 
 impl Follower {
-    /// What the player is asked now in `m` (the host's question), nothing
-    /// while a move or an answer is on its way.
+    /// What the player is asked now (the host's question), nothing while
+    /// a move or an answer is on its way.
     #[must_use]
-    pub fn ask(&self, m: &Match) -> Option<Ask> {
-        if self.pending.is_some() {
-            return None;
-        }
-        Some(Ask::of(self.question?, m, JOINER_SEAT))
+    pub fn ask(&self) -> Option<Ask> {
+        self.question.filter(|_| self.pending.is_none()).map(Ask::Open)
     }
 
     /// Whether the question open asks for a yes or a no.
@@ -868,7 +856,7 @@ mod tests {
         assert_eq!(f.resend(&after), None);
         assert_eq!(f.pending, None);
         f.question = Some(OpenQuestion::Wait);
-        assert!(f.ask(&after).is_some());
+        assert!(f.ask().is_some());
     }
 
     /// The race on the joiner's side: its move is on its way when the

@@ -26,7 +26,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Mode, Note, Overlay, Tone, key_name};
 use crate::net::hosted::{HOST_SEAT, Happening, JOINER_SEAT, undo_refused};
-use crate::net::message::{ToHost, ToJoiner};
+use crate::net::message::{OpenQuestion as Open, ToHost, ToJoiner};
 use crate::net::play::{Ask, Command, Followed, Follower, cannot_go_on, greeting};
 use crate::rules::{Pit, Side};
 use crate::session::{Asking, SessionCommand};
@@ -150,7 +150,7 @@ impl App {
         self.remote.as_ref().is_some_and(|r| {
             !matches!(
                 r.ask,
-                Some(Ask::Move { .. } | Ask::Swap { .. } | Ask::PlayAgain)
+                Some(Ask::Open(Open::Move | Open::Swap | Open::PlayAgain))
             )
         })
     }
@@ -187,7 +187,7 @@ impl App {
             && self
                 .remote
                 .as_ref()
-                .is_some_and(|r| !matches!(r.ask, Some(Ask::Waiting { .. })))
+                .is_some_and(|r| r.ask != Some(Ask::Open(Open::Wait)))
     }
 
     /// What the network game asks now, as the status line says it.
@@ -197,11 +197,13 @@ impl App {
         if !matches!(self.mode, Mode::Waiting) {
             return None;
         }
-        let ask = remote.ask.as_ref()?;
-        Some(match ask {
-            Ask::Agree => "Take back their last move? y agrees, n refuses.".to_string(),
+        Some(match remote.ask? {
+            Ask::Open(Open::Agree) => "Take back their last move? y agrees, n refuses.".to_string(),
             Ask::Resume => crate::store::RESUME_QUESTION.to_string(),
-            other => other.text(self.rules()).trim_end().to_string(),
+            other => other
+                .text(self.session.current(), remote.me)
+                .trim_end()
+                .to_string(),
         })
     }
 
@@ -210,17 +212,12 @@ impl App {
     /// asked of them then.
     #[must_use]
     pub fn other_away(&self) -> bool {
-        self.waiting_on(|a| matches!(a, Ask::Away { .. } | Ask::Reconnecting { .. }))
+        self.waiting_on(|a| matches!(a, Ask::Away | Ask::Reconnecting))
     }
 
     /// Whether the screen waits on the network with a prompt that `is`.
-    fn waiting_on(&self, is: impl Fn(&Ask) -> bool) -> bool {
-        matches!(self.mode, Mode::Waiting)
-            && self
-                .remote
-                .as_ref()
-                .and_then(|r| r.ask.as_ref())
-                .is_some_and(is)
+    fn waiting_on(&self, is: impl Fn(Ask) -> bool) -> bool {
+        matches!(self.mode, Mode::Waiting) && self.remote.as_ref().and_then(|r| r.ask).is_some_and(is)
     }
 
     /// Whether `u` can ask the other player to take back this player's
@@ -233,7 +230,7 @@ impl App {
         };
         !self.other_away()
             && !self.remote_question()
-            && !matches!(remote.ask, Some(Ask::WaitingAgree { .. }))
+            && remote.ask != Some(Ask::Open(Open::WaitAgree))
             && undo_refused(self.session.game(), remote.me).is_none()
     }
 
@@ -247,7 +244,7 @@ impl App {
     /// (other than "Play again?", which the round-over panel asks).
     #[must_use]
     pub fn remote_question(&self) -> bool {
-        self.waiting_on(|a| matches!(a, Ask::Agree | Ask::Resume))
+        self.waiting_on(|a| matches!(a, Ask::Open(Open::Agree) | Ask::Resume))
     }
 
     /// Shows what the network game said; behind a move being sown it waits
@@ -383,14 +380,13 @@ impl App {
     /// The joiner's screen: what the host asks now, and what the player
     /// may do (nothing while a move is sown: its end asks again).
     fn refresh_ask(&mut self, now: Instant) {
-        let m = self.session.current();
         let Some(remote) = self.remote.as_mut() else {
             return;
         };
         let Some(follower) = &remote.follower else {
             return;
         };
-        remote.ask = follower.ask(m);
+        remote.ask = follower.ask();
         if !matches!(self.mode, Mode::Sowing(_)) {
             self.next_turn(now);
         }
@@ -482,12 +478,13 @@ impl App {
                 key_name(key)
             ))),
             _ => {
-                let ask = self.remote.as_ref().and_then(|r| r.ask.clone());
-                let text = match ask {
+                let remote = self.remote.as_ref();
+                let other = remote.map_or("", |r| self.session.current().seat_name(r.me.opponent()));
+                let text = match remote.and_then(|r| r.ask) {
                     // The local screen's words for a key pressed out of turn.
-                    Some(Ask::Waiting { name }) => format!("Please wait: it is {name}'s turn."),
-                    Some(Ask::Away { name } | Ask::Reconnecting { name }) => {
-                        format!("Nothing can be played until {name} is back.")
+                    Some(Ask::Open(Open::Wait)) => format!("Please wait: it is {other}'s turn."),
+                    Some(Ask::Away | Ask::Reconnecting) => {
+                        format!("Nothing can be played until {other} is back.")
                     }
                     _ => format!(
                         "{} does nothing now: {}",
@@ -577,10 +574,7 @@ mod tests {
     }
 
     fn alice_to_move() -> Ask {
-        Ask::Move {
-            name: "Alice".into(),
-            side: Side::South,
-        }
+        Ask::Open(OpenQuestion::Move)
     }
 
     fn pit(app: &App, letter: char) -> Pit {
@@ -941,10 +935,6 @@ mod tests {
         app.on_shown(Shown::Ask(alice_to_move()), t0);
     }
 
-    fn michael(ask: fn(String) -> Ask) -> Ask {
-        ask("Michael".into())
-    }
-
     /// On the host the screen shows the host's session: the host's pit
     /// goes to the friend's seat and is shown once that session kept it; on the
     /// friend's turn the screen waits for Michael, nobody is paused or
@@ -964,7 +954,7 @@ mod tests {
             "{:?}",
             log(&app)
         );
-        app.on_shown(Shown::Ask(michael(|name| Ask::Waiting { name })), t0);
+        app.on_shown(Shown::Ask(Ask::Open(OpenQuestion::Wait)), t0);
         assert_eq!(app.remote_prompt().as_deref(), Some("Waiting for Michael…"));
         assert_eq!(app.human_to_move(), None);
         app.take_requests();
@@ -1021,7 +1011,7 @@ mod tests {
         friend_plays(&mut app, 'h', t0);
         app.handle_event(&ch('u'), t0);
         assert_eq!(app.take_commands(), [Command::Undo]);
-        app.on_shown(Shown::Ask(michael(|name| Ask::WaitingAgree { name })), t0);
+        app.on_shown(Shown::Ask(Ask::Open(OpenQuestion::WaitAgree)), t0);
         assert_eq!(app.human_to_move(), None, "nothing is played meanwhile");
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(!screen.contains("u take back"), "asked already: {screen}");
@@ -1046,7 +1036,7 @@ mod tests {
             let (side, pit) = (board.to_move(), board.legal_moves().next().unwrap());
             played(&mut app, side, pit, t0);
         }
-        app.on_shown(Shown::Ask(Ask::PlayAgain), t0);
+        app.on_shown(Shown::Ask(Ask::Open(OpenQuestion::PlayAgain)), t0);
         assert!(app.round_over());
         app.handle_event(&ch('a'), t0);
         assert!(app.notes().message().is_some(), "a is no answer");
@@ -1085,7 +1075,7 @@ mod tests {
         let t0 = Instant::now();
         let mut app = hosting(None, t0);
         host_plays(&mut app, 'a', t0);
-        app.on_shown(Shown::Ask(michael(|name| Ask::Away { name })), t0);
+        app.on_shown(Shown::Ask(Ask::Away), t0);
         assert!(app.other_away());
         assert_eq!(app.human_to_move(), None);
         for key in ['c', 'u', '3'] {
@@ -1103,7 +1093,7 @@ mod tests {
             screen.contains("Nothing can be played until Michael is back."),
             "{screen}"
         );
-        app.on_shown(Shown::Ask(michael(|name| Ask::Waiting { name })), t0);
+        app.on_shown(Shown::Ask(Ask::Open(OpenQuestion::Wait)), t0);
         assert_eq!(app.remote_prompt().as_deref(), Some("Waiting for Michael…"));
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(screen.contains("u take back"), "back: {screen}");
@@ -1113,12 +1103,7 @@ mod tests {
     fn while_reconnecting_no_move_is_offered_or_sent() {
         let t0 = Instant::now();
         let mut app = joiner(None, t0);
-        app.on_shown(
-            Shown::Ask(Ask::Reconnecting {
-                name: "Alice".into(),
-            }),
-            t0,
-        );
+        app.on_shown(Shown::Ask(Ask::Reconnecting), t0);
         assert_eq!(app.human_to_move(), None);
         assert_eq!(app.to_move(), None, "nobody is marked to move");
         app.handle_event(&ch('c'), t0);
@@ -1141,7 +1126,7 @@ mod tests {
         app.on_shown(Shown::Ask(alice_to_move()), t0);
         let bar = crate::tui::game::testing::render(&app, 80, 24);
         assert!(bar.contains("u take back"), "{bar}");
-        app.on_shown(Shown::Ask(Ask::Agree), t0);
+        app.on_shown(Shown::Ask(Ask::Open(OpenQuestion::Agree)), t0);
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(screen.contains("y yes"), "{screen}");
         assert!(screen.contains("Take back their last move?"), "{screen}");
