@@ -101,6 +101,19 @@ pub enum Happening {
         /// Who left.
         seat: Side,
     },
+    /// The host listens: how the friend joins (the code, the commands to
+    /// type, where it listens), each a line. Stale once the friend is in
+    /// ([`Happening::Joined`]): a screen's log drops them then; plain
+    /// mode's lines stay printed above the join, as any line does.
+    Listening(Vec<String>),
+    /// The friend joined the host's match from `from` (`back`: it was
+    /// going on before this connection).
+    Joined {
+        /// Whether the friend is back in a match that was going on.
+        back: bool,
+        /// Where the friend's program connected from.
+        from: std::net::SocketAddr,
+    },
     /// Something to know about what is kept ("Note: …").
     Note(String),
     /// A sentence for this end's player.

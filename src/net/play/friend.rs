@@ -563,24 +563,23 @@ impl<S: Show> FriendSeat<S> {
         } else {
             "NAME"
         };
-        self.show.say(&format!(
-            "Your friend joins with this code: {}. On another machine, type:",
-            self.code
-        ))?;
-        for address in link::reachable_addresses(bound) {
-            self.show.say(&format!(
-                "  mancala join {address} --code {} {who}",
-                self.code
-            ))?;
-        }
+        let code = self.code;
+        let mut lines = vec![format!(
+            "Your friend joins with this code: {code}. On another machine, type:"
+        )];
+        lines.extend(
+            link::reachable_addresses(bound)
+                .into_iter()
+                .map(|address| format!("  mancala join {address} --code {code} {who}")),
+        );
         if !self.begun() {
-            self.show
-                .say("(NAME is your friend's name.) Over the internet, see the README's network section.")?;
+            lines.push("(NAME is your friend's name.) Over the internet, see the README's network section.".into());
         }
-        self.show.say(&format!(
+        lines.push(format!(
             "Listening on {bound}. Waiting for {} to join… (q quits)",
             self.opponent(s)
-        ))
+        ));
+        self.show.show(s.current(), &Happening::Listening(lines))
     }
 
     /// Sends `message` to the joiner, if one is connected; a failure counts
@@ -756,8 +755,11 @@ impl<S: Show> FriendSeat<S> {
                 for message in &messages {
                     self.send(message)?;
                 }
-                let joined = if resumed { "is back" } else { "joined" };
-                self.show.say(&format!("{name} {joined} (from {peer})."))?;
+                let joined = Happening::Joined {
+                    back: resumed,
+                    from: peer,
+                };
+                self.show.show(s.current(), &joined)?;
                 if newcomer {
                     self.show.say(&format!(
                         "(From a new program: {name}'s seat was free, so it took it; the program that played before can no longer take it back.)"

@@ -427,8 +427,7 @@ impl<S: Show> JoinGame<S> {
             return true;
         };
         is_command_line(self.m(), JOINER_SEAT, line)
-            || (!self.link.is_lost()
-                && self.f.ask().is_some_and(Ask::is_answered_by_this_player))
+            || (!self.link.is_lost() && self.f.ask().is_some_and(Ask::is_answered_by_this_player))
     }
 
     fn m(&self) -> &Match {
@@ -598,7 +597,9 @@ impl Follower {
     /// a move or an answer is on its way.
     #[must_use]
     pub fn ask(&self) -> Option<Ask> {
-        self.question.filter(|_| self.pending.is_none()).map(Ask::Open)
+        self.question
+            .filter(|_| self.pending.is_none())
+            .map(Ask::Open)
     }
 
     /// Whether the question open asks for a yes or a no.

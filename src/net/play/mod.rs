@@ -26,7 +26,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use super::code::JoinCode;
-use super::hosted::{HOST_SEAT, Happening};
+use super::hosted::{HOST_SEAT, Happening, JOINER_SEAT};
 use super::link::HostEvent;
 use super::message::{OpenQuestion, ToJoiner};
 use super::session::SessionError;
@@ -268,6 +268,11 @@ pub fn news_lines(m: &Match, what: &Happening) -> Vec<String> {
                 ));
             }
             return lines;
+        }
+        Happening::Listening(lines) => return lines.clone(),
+        Happening::Joined { back, from } => {
+            let joined = if *back { "is back" } else { "joined" };
+            format!("{} {joined} (from {from}).", name(JOINER_SEAT))
         }
         Happening::Note(text) => format!("Note: {text}"),
         Happening::Swapped { text } => text.clone(),

@@ -72,6 +72,9 @@ pub struct Remote {
     /// On the joiner: the messages for the host since the last
     /// [`App::take_messages`].
     outbox: Vec<ToHost>,
+    /// On the host: the lines that say how the friend joins, in the log
+    /// until the friend is in ([`Happening::Listening`]).
+    how_to_join: Vec<String>,
 }
 
 impl Remote {
@@ -86,6 +89,7 @@ impl Remote {
             ended: None,
             follower: (me == JOINER_SEAT).then(Follower::default),
             outbox: Vec::new(),
+            how_to_join: Vec::new(),
         }
     }
 }
@@ -217,7 +221,8 @@ impl App {
 
     /// Whether the screen waits on the network with a prompt that `is`.
     fn waiting_on(&self, is: impl Fn(Ask) -> bool) -> bool {
-        matches!(self.mode, Mode::Waiting) && self.remote.as_ref().and_then(|r| r.ask).is_some_and(is)
+        matches!(self.mode, Mode::Waiting)
+            && self.remote.as_ref().and_then(|r| r.ask).is_some_and(is)
     }
 
     /// Whether `u` can ask the other player to take back this player's
@@ -350,7 +355,6 @@ impl App {
     /// shows its own; news is said in plain mode's words (the joiner's
     /// screen follows the host's changes in [`App::follow_host`]).
     fn happened(&mut self, what: Happening, now: Instant) {
-        let m = self.session.current();
         match what {
             Happening::Moved(moved) => self.show_move(*moved, now),
             Happening::Undone { text } => self.took_back(Note::plain(text)),
@@ -367,7 +371,20 @@ impl App {
                 return;
             }
             news => {
-                let lines = crate::net::play::news_lines(m, &news);
+                let lines = crate::net::play::news_lines(self.session.current(), &news);
+                match (news, self.remote.as_mut()) {
+                    (Happening::Listening(how), Some(remote)) => remote.how_to_join = how,
+                    (Happening::Joined { .. }, Some(remote)) => {
+                        // Stale once the friend is in: the log drops them.
+                        let stale = std::mem::take(&mut remote.how_to_join);
+                        let log = self.notes.log().iter();
+                        let kept: Vec<Note> =
+                            log.filter(|n| !stale.contains(&n.text)).cloned().collect();
+                        self.notes.clear_log();
+                        self.notes.log_lines(kept);
+                    }
+                    _ => {}
+                }
                 return self.notes.log_lines(lines.into_iter().map(Note::plain));
             }
         }
@@ -479,7 +496,8 @@ impl App {
             ))),
             _ => {
                 let remote = self.remote.as_ref();
-                let other = remote.map_or("", |r| self.session.current().seat_name(r.me.opponent()));
+                let other =
+                    remote.map_or("", |r| self.session.current().seat_name(r.me.opponent()));
                 let text = match remote.and_then(|r| r.ask) {
                     // The local screen's words for a key pressed out of turn.
                     Some(Ask::Open(Open::Wait)) => format!("Please wait: it is {other}'s turn."),
