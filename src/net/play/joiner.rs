@@ -465,13 +465,16 @@ impl<S: Show> JoinGame<S> {
                 return Ok(Some(ExitCode::FAILURE));
             }
         };
-        if let Followed::Welcomed(again) = followed {
-            // Reconnected: the move the host never saved goes again.
-            self.welcomed(true)?;
-            again.iter().for_each(|message| self.link.send(message));
-            return Ok(None);
-        }
-        for what in followed.happenings() {
+        let happened = match followed {
+            Followed::Happened(happened) => happened,
+            Followed::Welcomed(again) => {
+                // Reconnected: the move the host never saved goes again.
+                self.welcomed(true)?;
+                again.iter().for_each(|message| self.link.send(message));
+                return Ok(None);
+            }
+        };
+        for what in happened {
             self.show.show(self.session.current(), &what)?;
             match what {
                 Happening::Finished | Happening::Left { .. } => {
@@ -544,27 +547,14 @@ impl<S: Show> JoinGame<S> {
 /// What following one host message did.
 #[derive(Debug)]
 pub enum Followed {
-    /// The followed session's events (a move, a take-back, a new round).
-    Events(Vec<SessionEvent>),
-    /// What only the network has (a request, an answer, the end).
-    News(Happening),
+    /// What happened, as every front end of either end shows it: a change
+    /// of the followed session's match, or what only the network has (a
+    /// request, an answer, the end); none when only the question changed
+    /// ([`Follower::ask`]).
+    Happened(Vec<Happening>),
     /// The match was taken from the host's welcome; with the move the
     /// host never saved, to send again.
     Welcomed(Option<ToHost>),
-    /// Nothing to show (the question asked is [`Follower::ask`]).
-    Nothing,
-}
-
-impl Followed {
-    /// What happened, as both ends' front ends show it.
-    #[must_use]
-    pub fn happenings(self) -> Vec<Happening> {
-        match self {
-            Followed::Events(events) => happenings(events),
-            Followed::News(what) => vec![what],
-            Followed::Welcomed(_) | Followed::Nothing => Vec::new(),
-        }
-    }
 }
 
 /// What the joiner's player sent the host and waits to see confirmed.
@@ -727,7 +717,7 @@ impl Follower {
         ) {
             self.answered = None;
         }
-        let news = |what| Ok(Followed::News(what));
+        let news = |what| Ok(Followed::Happened(vec![what]));
         let events = match message {
             ToJoiner::Moved { at, by, pit } => {
                 in_place("confirmed move", at, here)?;
@@ -782,7 +772,7 @@ impl Follower {
             }
             ToJoiner::Asked { question } => {
                 self.question = Some(question).filter(|&q| self.answered != Some(q));
-                return Ok(Followed::Nothing);
+                return Ok(Followed::Happened(Vec::new()));
             }
             ToJoiner::UndoAsked { at } => {
                 self.asked = Some(at);
@@ -812,9 +802,9 @@ impl Follower {
             ToJoiner::Leave => return news(Happening::Left { seat: HOST_SEAT }),
             // Ping; the host's closing words end the connection before
             // they would be followed (`ToJoiner::closing_words`).
-            _ => return Ok(Followed::Nothing),
+            _ => return Ok(Followed::Happened(Vec::new())),
         };
-        Ok(Followed::Events(events))
+        Ok(Followed::Happened(happenings(events)))
     }
 }
 
@@ -873,8 +863,11 @@ mod tests {
         let mut f = Follower::default();
         let at = At::of(session.current());
         f.pending = Some((at, Sent::Move('d')));
-        let mut follow =
-            |f: &mut Follower, message| f.follow(&mut session, message).unwrap().happenings();
+        let mut follow = |f: &mut Follower, message| match f.follow(&mut session, message).unwrap()
+        {
+            Followed::Happened(happened) => happened,
+            Followed::Welcomed(_) => Vec::new(),
+        };
         let undo_asked = follow(&mut f, ToJoiner::UndoAsked { at });
         assert_eq!(undo_asked, [Happening::UndoAsked { by: HOST_SEAT }]);
         let question = OpenQuestion::Agree;

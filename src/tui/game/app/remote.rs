@@ -316,11 +316,10 @@ impl App {
     }
 
     /// The joiner's screen follows the host's `message` in its session:
-    /// a change of the match is shown as the session's events, news only
-    /// the network has goes to the log, and what the host asks now
-    /// decides what the player may do.
+    /// what happened is shown as on the host ([`App::happened`], the
+    /// values plain mode prints), and what the host asks now decides what
+    /// the player may do.
     fn follow_host(&mut self, message: ToJoiner, now: Instant) {
-        let before = self.session.asking();
         let Some(remote) = self.remote.as_mut() else {
             return;
         };
@@ -333,10 +332,11 @@ impl App {
                 self.warn(cannot_go_on(e));
                 return self.show_now(Shown::Ended(1), now);
             }
-            Ok(Followed::Events(events)) => {
-                self.show_events(events, before, now);
+            Ok(Followed::Happened(happened)) => {
+                for what in happened {
+                    self.happened(what, now);
+                }
             }
-            Ok(Followed::News(what)) => self.happened(what, now),
             Ok(Followed::Welcomed(again)) => {
                 remote.outbox.extend(again);
                 self.settle();
@@ -344,16 +344,15 @@ impl App {
                 self.hint = None;
                 self.greet(true);
             }
-            Ok(Followed::Nothing) => {}
         }
         self.refresh_ask(now);
     }
 
-    /// Shows what happened in the host's session, on either end: on the
-    /// host a change of the match is in the screen's session already (it
-    /// is the host's session, the referee) and is shown as a local match
-    /// shows its own; news is said in plain mode's words (the joiner's
-    /// screen follows the host's changes in [`App::follow_host`]).
+    /// Shows what happened in the host's match, on either end: a change
+    /// of the match is in the screen's session already (on the host it is
+    /// the host's session, the referee; on the joiner the session that
+    /// follows it, [`App::follow_host`]) and is shown as a local match
+    /// shows its own; news is said in plain mode's words.
     fn happened(&mut self, what: Happening, now: Instant) {
         match what {
             Happening::Moved(moved) => self.show_move(*moved, now),
