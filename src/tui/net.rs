@@ -39,6 +39,11 @@ use crate::tui::screen::{self, Screen, WHILE_BUSY};
 /// How long a hint may think.
 const HINT_THINK: Duration = Duration::from_secs(1);
 
+/// A line of news for the screen.
+fn said(text: &str) -> Shown {
+    Shown::Happened(Happening::Said(text.to_string()))
+}
+
 /// The [`Show`] of the host's full screen: it collects what is said for
 /// the screen.
 #[derive(Debug, Default)]
@@ -48,7 +53,7 @@ pub struct Feed {
 
 impl Show for Feed {
     fn say(&mut self, text: &str) -> io::Result<()> {
-        self.news.push(Shown::Say(text.to_string()));
+        self.news.push(said(text));
         Ok(())
     }
 
@@ -112,14 +117,14 @@ impl JoinEngine {
                 }
                 Ok(message) => {
                     if let Some(words) = message.closing_words() {
-                        self.news.push(Shown::Say(words));
+                        self.news.push(said(&words));
                         return Ok(Some(ExitCode::FAILURE));
                     }
                     self.news.push(Shown::Host(Box::new(message)));
                 }
                 Err(e) => {
-                    let (said, ask) = self.link.lost(&e);
-                    self.news.extend([Shown::Say(said), Shown::Ask(ask)]);
+                    let (words, ask) = self.link.lost(&e);
+                    self.news.extend([said(&words), Shown::Ask(ask)]);
                 }
             }
         }
@@ -130,7 +135,7 @@ impl JoinEngine {
                 None
             }
             Linked::Failed(why) => {
-                self.news.extend(why.map(Shown::Say));
+                self.news.extend(why.as_deref().map(said));
                 Some(ExitCode::FAILURE)
             }
         })
@@ -146,7 +151,7 @@ fn ending(result: Going) -> Vec<Shown> {
     match result {
         Ok(None) => Vec::new(),
         Ok(Some(code)) => vec![Shown::Ended(u8::from(code != ExitCode::SUCCESS))],
-        Err(e) => vec![Shown::Say(format!("mancala: {e:#}")), Shown::Ended(1)],
+        Err(e) => vec![said(&format!("mancala: {e:#}")), Shown::Ended(1)],
     }
 }
 

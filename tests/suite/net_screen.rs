@@ -177,7 +177,7 @@ fn the_hosts_log_drops_how_to_join_once_the_friend_is_in() {
         return;
     };
     tmux.wait_for_in("game.1", "Waiting for Alice…");
-    let host = tmux.wait_for_in("game.0", "Michael joined (from 127.0.0.1:");
+    tmux.wait_for_in("game.0", "Michael joined (from 127.0.0.1:");
     let host = tmux.wait_for_in("game.0", "Alice, your move: a-f");
     assert!(host.contains("Alice hosts a match of Mancala."), "{host}");
     for stale in [

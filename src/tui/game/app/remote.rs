@@ -10,7 +10,8 @@
 //! one, or the unfinished match offered ([`Shown::Board`]). The joiner's
 //! screen has a session of its own, on another machine, that follows the
 //! host's messages ([`Shown::Host`], see [`crate::net::play::Follower`]
-//! and [`crate::session::Session::following`]). Both are the same [`App`]
+//! and [`crate::session::Session::following`]), and is shown what happened
+//! in it as the same [`Happening`]s. Both are the same [`App`]
 //! as a local match (board, cursor, key bar, ★ notes, header,
 //! `+ - t ?`, the quit question), and turn the keys that only the network
 //! has into the commands the network game carries out
@@ -35,14 +36,12 @@ use crate::tui::game::keys::Does;
 /// What the network game says, in order, for the screen to show.
 #[derive(Clone, Debug)]
 pub enum Shown {
-    /// A line of news.
-    Say(String),
     /// What the player is asked now.
     Ask(Ask),
     /// Another match is on show in the host's screen's session (an
     /// unfinished match offered, declined, the match the friend joined).
     Board,
-    /// What happened in the host's session, the screen's own, as plain
+    /// What happened (a line of news is [`Happening::Said`]), as plain
     /// mode is told it too ([`crate::net::play::Show::show`]).
     Happened(Happening),
     /// A message of the host's, for the joiner's screen to follow.
@@ -278,11 +277,6 @@ impl App {
 
     fn show_now(&mut self, shown: Shown, now: Instant) {
         match shown {
-            Shown::Say(text) => {
-                if !text.is_empty() {
-                    self.notes.log_lines([Note::plain(text)]);
-                }
-            }
             Shown::Ask(ask) => {
                 if let Some(remote) = self.remote.as_mut() {
                     remote.ask = Some(ask);
@@ -384,7 +378,9 @@ impl App {
                     }
                     _ => {}
                 }
-                return self.notes.log_lines(lines.into_iter().map(Note::plain));
+                // plain mode's blank lines are the log's own spacing
+                let lines = lines.into_iter().filter(|line| !line.is_empty());
+                return self.notes.log_lines(lines.map(Note::plain));
             }
         }
         self.cancel_thinking();
@@ -1076,10 +1072,9 @@ mod tests {
         let said = app.notes().message().map(|n| n.text.clone());
         assert!(said.is_some_and(|s| s.contains("does nothing now")));
         // What the friend's seat says as Michael joins.
-        app.on_shown(
-            Shown::Say("Michael joined (from 127.0.0.1:5000).".into()),
-            t0,
-        );
+        let from = "127.0.0.1:5000".parse().unwrap();
+        let joined_now = Happening::Joined { back: false, from };
+        app.on_shown(Shown::Happened(joined_now), t0);
         joined(&mut app, t0);
         app.on_shown(Shown::Ask(alice_to_move()), t0);
         assert_eq!(app.notes().message(), None);
