@@ -101,11 +101,12 @@ pub enum Happening {
         /// Who left.
         seat: Side,
     },
-    /// The host listens: how the friend joins (the code, the commands to
-    /// type, where it listens), each a line. Stale once the friend is in
-    /// ([`Happening::Joined`]): a screen's log drops them then; plain
-    /// mode's lines stay printed above the join, as any line does.
-    Listening(Vec<String>),
+    /// How the friend joins, each a line (the code, the commands to type,
+    /// where the host listens; which unfinished matches a join resumes).
+    /// Stale once the friend is in ([`Happening::Joined`]): a screen's log
+    /// drops them then; plain mode's lines stay printed above the join, as
+    /// any line does.
+    HowToJoin(Vec<String>),
     /// The friend joined the host's match from `from` (`back`: it was
     /// going on before this connection).
     Joined {

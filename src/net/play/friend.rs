@@ -190,11 +190,13 @@ impl<S: Show> FriendSeat<S> {
                 .iter()
                 .map(|n| format!("against {}", n.opponent))
                 .collect();
-            self.show.say(&format!(
+            let how = format!(
                 "Unfinished network matches of {} under these rules: {}. Whoever of them joins (with the code below) goes on with their match; anyone else starts a new one.",
                 self.setup.name,
                 against.join(", ")
-            ))?;
+            );
+            self.show
+                .show(s.current(), &Happening::HowToJoin(vec![how]))?;
             self.unfinished = notes;
             return Ok(None);
         }
@@ -579,7 +581,7 @@ impl<S: Show> FriendSeat<S> {
             "Listening on {bound}. Waiting for {} to join… (q quits)",
             self.opponent(s)
         ));
-        self.show.show(s.current(), &Happening::Listening(lines))
+        self.show.show(s.current(), &Happening::HowToJoin(lines))
     }
 
     /// Sends `message` to the joiner, if one is connected; a failure counts

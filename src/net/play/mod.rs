@@ -269,7 +269,7 @@ pub fn news_lines(m: &Match, what: &Happening) -> Vec<String> {
             }
             return lines;
         }
-        Happening::Listening(lines) => return lines.clone(),
+        Happening::HowToJoin(lines) => return lines.clone(),
         Happening::Joined { back, from } => {
             let joined = if *back { "is back" } else { "joined" };
             format!("{} {joined} (from {from}).", name(JOINER_SEAT))

@@ -72,7 +72,7 @@ pub struct Remote {
     /// [`App::take_messages`].
     outbox: Vec<ToHost>,
     /// On the host: the lines that say how the friend joins, in the log
-    /// until the friend is in ([`Happening::Listening`]).
+    /// until the friend is in ([`Happening::HowToJoin`]).
     how_to_join: Vec<String>,
 }
 
@@ -366,7 +366,7 @@ impl App {
             news => {
                 let lines = crate::net::play::news_lines(self.session.current(), &news);
                 match (news, self.remote.as_mut()) {
-                    (Happening::Listening(how), Some(remote)) => remote.how_to_join = how,
+                    (Happening::HowToJoin(how), Some(remote)) => remote.how_to_join.extend(how),
                     (Happening::Joined { .. }, Some(remote)) => {
                         // Stale once the friend is in: the log drops them.
                         let stale = std::mem::take(&mut remote.how_to_join);
@@ -1080,6 +1080,33 @@ mod tests {
         assert_eq!(app.notes().message(), None);
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(!screen.contains("does nothing"), "{screen}");
+    }
+
+    /// The lines that say how the friend joins (which unfinished matches a
+    /// join resumes, the code, where the host listens) go from the host's
+    /// log once the friend is in; the welcome stays, with who joined.
+    #[test]
+    fn how_to_join_goes_from_the_hosts_log_once_the_friend_is_in() {
+        let t0 = Instant::now();
+        let config: MatchConfig = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Network);
+        let mut app = host_screen(Match::new(config, 0), None, t0);
+        let how = |lines: &[&str]| {
+            let lines = lines.iter().map(|line| (*line).to_string()).collect();
+            Shown::Happened(Happening::HowToJoin(lines))
+        };
+        app.on_shown(how(&["Unfinished network matches of Alice: …"]), t0);
+        let welcome = "Alice hosts a match of Mancala.";
+        app.on_shown(Shown::Happened(Happening::Said(welcome.into())), t0);
+        app.on_shown(
+            how(&["Your friend joins with this code: …", "Listening on …"]),
+            t0,
+        );
+        assert_eq!(log(&app).len(), 4, "{:?}", log(&app));
+        let from = "127.0.0.1:5000".parse().unwrap();
+        app.on_shown(Shown::Happened(Happening::Joined { back: false, from }), t0);
+        let name = app.game().seat_name(JOINER_SEAT).to_string();
+        let joined = format!("{name} joined (from 127.0.0.1:5000).");
+        assert_eq!(log(&app), [welcome.to_string(), joined]);
     }
 
     #[test]
