@@ -16,7 +16,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use mancala::game::{FirstMover, Match, MatchConfig, Seat};
 use mancala::net::code::JoinCode;
 use mancala::net::gate::Tries;
-use mancala::net::hosted::{Hosted, referee};
+use mancala::net::hosted::{Happening, Hosted, referee};
 use mancala::net::link;
 use mancala::net::message::{At, Snapshot, ToHost, ToJoiner};
 use mancala::net::play::{Followed, Follower};
@@ -90,7 +90,10 @@ fn round_trip(c: &mut Criterion) {
             sender.send(&ToHost::Move { at, pit: 'h' }).unwrap();
             let confirmed = receiver.recv::<ToJoiner>().unwrap();
             let shown = Follower::default().follow(&mut session, confirmed).unwrap();
-            assert!(matches!(shown, Followed::Events(_)), "{shown:?}");
+            assert!(
+                matches!(&shown, Followed::Happened(h) if matches!(h[..], [Happening::Moved(_)])),
+                "{shown:?}"
+            );
             let asked = receiver.recv::<ToJoiner>().unwrap();
             assert!(matches!(asked, ToJoiner::Asked { .. }), "{asked:?}");
         });

@@ -38,7 +38,7 @@ const INVISIBLE: &[(u32, u32)] = &[
     (0xE0000, 0xE0FFF), // tags and variation selectors supplement
 ];
 
-/// Whether `c` is not seen: see [`INVISIBLE`] (control characters too).
+/// Whether `c` is not seen: see `INVISIBLE` (control characters too).
 #[must_use]
 pub fn is_invisible(c: char) -> bool {
     let c = c as u32;

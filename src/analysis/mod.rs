@@ -553,7 +553,7 @@ impl Analyst {
 
     /// [`Analyst::round`] of a round of either family that started from
     /// `start` (a Kalah [`Board`], or a record's
-    /// [`crate::store::Record::start_round`]).
+    /// `Record::start_round`, in the program's store).
     ///
     /// # Errors
     /// The index of the first move the rules refuse, and why.

@@ -101,6 +101,20 @@ pub enum Happening {
         /// Who left.
         seat: Side,
     },
+    /// How the friend joins, each a line (the code, the commands to type,
+    /// where the host listens; which unfinished matches a join resumes).
+    /// Stale once the friend is in ([`Happening::Joined`]): a screen's log
+    /// drops them then; plain mode's lines stay printed above the join, as
+    /// any line does.
+    HowToJoin(Vec<String>),
+    /// The friend joined the host's match from `from` (`back`: it was
+    /// going on before this connection).
+    Joined {
+        /// Whether the friend is back in a match that was going on.
+        back: bool,
+        /// Where the friend's program connected from.
+        from: std::net::SocketAddr,
+    },
     /// Something to know about what is kept ("Note: …").
     Note(String),
     /// A sentence for this end's player.

@@ -13,7 +13,7 @@ use std::time::Duration;
 use crate::game::Match;
 use crate::net::hosted::Happening;
 use crate::net::play::{Ask, HostGame, HostIn, HostSetup, JoinGame, JoinIn, JoinSetup, Show};
-use crate::rules::Rules;
+use crate::rules::Side;
 
 use super::board;
 use super::lines::{LineGame, drive, spawn_input};
@@ -73,8 +73,8 @@ impl<W: Write> Show for Lines<W> {
         self.out.flush()
     }
 
-    fn ask(&mut self, ask: &Ask, rules: &Rules) -> io::Result<()> {
-        self.prompt(&ask.text(rules))
+    fn ask(&mut self, ask: Ask, m: &Match, me: Side) -> io::Result<()> {
+        self.prompt(&ask.text(m, me))
     }
 
     fn echo(&mut self, line: &str) -> io::Result<()> {

@@ -3,11 +3,11 @@
 //!
 //! On both ends the screen shows the match that the host's session plays
 //! (the referee, [`crate::net::hosted`]). On the host that session is the
-//! screen's own: [`NetScreen`] hands the screen's typed commands (play a
+//! screen's own: `NetScreen` hands the screen's typed commands (play a
 //! pit, ask to take back, yes or no, quit) and the friend's messages to
 //! the friend's seat, which plays them in it, and shows the screen what
 //! happened. On the joiner it carries the screen's messages to the host
-//! ([`JoinEngine`], around the connection) and brings back the host's,
+//! (`JoinEngine`, around the connection) and brings back the host's,
 //! which the joiner's session follows. Each move is sown seed by seed;
 //! both say the same words as plain mode, and look at the network at each
 //! tick.
@@ -27,7 +27,7 @@ use crate::net::message::{ToHost, ToJoiner};
 use crate::net::play::{
     Ask, Command, FriendSeat, HostIn, HostSetup, JoinIn, JoinLink, JoinSetup, Linked, Show,
 };
-use crate::rules::Rules;
+use crate::rules::Side;
 use crate::session::Session;
 use crate::tui::game::app::{App, Shown};
 use crate::tui::game::computer::Worker;
@@ -39,6 +39,11 @@ use crate::tui::screen::{self, Screen, WHILE_BUSY};
 /// How long a hint may think.
 const HINT_THINK: Duration = Duration::from_secs(1);
 
+/// A line of news for the screen.
+fn said(text: &str) -> Shown {
+    Shown::Happened(Happening::Said(text.to_string()))
+}
+
 /// The [`Show`] of the host's full screen: it collects what is said for
 /// the screen.
 #[derive(Debug, Default)]
@@ -48,12 +53,12 @@ pub struct Feed {
 
 impl Show for Feed {
     fn say(&mut self, text: &str) -> io::Result<()> {
-        self.news.push(Shown::Say(text.to_string()));
+        self.news.push(said(text));
         Ok(())
     }
 
-    fn ask(&mut self, ask: &Ask, _: &Rules) -> io::Result<()> {
-        self.news.push(Shown::Ask(ask.clone()));
+    fn ask(&mut self, ask: Ask, _: &Match, _: Side) -> io::Result<()> {
+        self.news.push(Shown::Ask(ask));
         Ok(())
     }
 
@@ -112,14 +117,14 @@ impl JoinEngine {
                 }
                 Ok(message) => {
                     if let Some(words) = message.closing_words() {
-                        self.news.push(Shown::Say(words));
+                        self.news.push(said(&words));
                         return Ok(Some(ExitCode::FAILURE));
                     }
                     self.news.push(Shown::Host(Box::new(message)));
                 }
                 Err(e) => {
-                    let (said, ask) = self.link.lost(&e, &self.host);
-                    self.news.extend([Shown::Say(said), Shown::Ask(ask)]);
+                    let (words, ask) = self.link.lost(&e);
+                    self.news.extend([said(&words), Shown::Ask(ask)]);
                 }
             }
         }
@@ -130,7 +135,7 @@ impl JoinEngine {
                 None
             }
             Linked::Failed(why) => {
-                self.news.extend(why.map(Shown::Say));
+                self.news.extend(why.as_deref().map(said));
                 Some(ExitCode::FAILURE)
             }
         })
@@ -146,7 +151,7 @@ fn ending(result: Going) -> Vec<Shown> {
     match result {
         Ok(None) => Vec::new(),
         Ok(Some(code)) => vec![Shown::Ended(u8::from(code != ExitCode::SUCCESS))],
-        Err(e) => vec![Shown::Say(format!("mancala: {e:#}")), Shown::Ended(1)],
+        Err(e) => vec![said(&format!("mancala: {e:#}")), Shown::Ended(1)],
     }
 }
 
@@ -372,7 +377,7 @@ mod tests {
     use crate::game::FirstMover;
     use crate::net::code::JoinCode;
     use crate::net::resume::HostNote;
-    use crate::rules::{Game, NoTrace, Side};
+    use crate::rules::{Game, NoTrace, Rules, Side};
     use crate::store::Keeper;
     use crate::tui::game::testing::{ch, render};
 

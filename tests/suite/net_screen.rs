@@ -49,6 +49,17 @@ fn without_cursor(line: &str) -> String {
 /// [`joiner_data`]) and the extra options given; `None` when there is no
 /// tmux (see [`Tmux::start`]).
 fn host_and_join(scratch: &Scratch, name: &str, host_opts: &str, join_opts: &str) -> Option<Tmux> {
+    host_and_join_in(scratch, name, (180, 30), host_opts, join_opts)
+}
+
+/// [`host_and_join`] in a tmux window of `size` (columns, rows).
+fn host_and_join_in(
+    scratch: &Scratch,
+    name: &str,
+    size: (u16, u16),
+    host_opts: &str,
+    join_opts: &str,
+) -> Option<Tmux> {
     let port = TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -62,7 +73,7 @@ fn host_and_join(scratch: &Scratch, name: &str, host_opts: &str, join_opts: &str
     let bin = binary();
     let host =
         format!("env {env} {bin} host Alice --bind 127.0.0.1 --port {port} {host_opts}; sleep 30");
-    let tmux = Tmux::start(name, 180, 30, &host)?;
+    let tmux = Tmux::start(name, size.0, size.1, &host)?;
     let screen = tmux.wait_for_in("game.0", "--code ");
     let code = screen
         .split("--code ")
@@ -153,6 +164,36 @@ fn both_full_screens_side_by_side_show_the_same_match() {
     tmux.wait_for_in("game.0", "Quit? (y/n)");
     tmux.keys_to("game.0", &["y"]);
     tmux.wait_for_in("game.0", "The match is saved");
+}
+
+/// The host's log says how the friend joins (the code, the `mancala join`
+/// commands, where it listens) until the friend is in; then those lines
+/// are stale and go, under the welcome, which stays, with who joined.
+/// (Before, they stayed in the host's log for the whole match.)
+#[test]
+fn the_hosts_log_drops_how_to_join_once_the_friend_is_in() {
+    let scratch = Scratch::new("net-how-to-join");
+    let Some(tmux) = host_and_join_in(&scratch, "how-to-join", (200, 60), "", "--plain") else {
+        return;
+    };
+    tmux.wait_for_in("game.1", "Waiting for Alice…");
+    tmux.wait_for_in("game.0", "Michael joined (from 127.0.0.1:");
+    let host = tmux.wait_for_in("game.0", "Alice, your move: a-f");
+    assert!(host.contains("Alice hosts a match of Mancala."), "{host}");
+    for stale in [
+        "Your friend joins with this code",
+        "mancala join",
+        "--code",
+        "NAME is your friend's name",
+        "Listening on",
+        "Waiting for your friend",
+    ] {
+        assert!(!host.contains(stale), "'{stale}' stays:\n{host}");
+    }
+    tmux.keys_to("game.0", &["q"]);
+    tmux.wait_for_in("game.0", "Quit? (y/n)");
+    tmux.keys_to("game.0", &["y"]);
+    tmux.wait_for_in("game.1", "Alice left the match.");
 }
 
 #[test]

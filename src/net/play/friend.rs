@@ -190,11 +190,13 @@ impl<S: Show> FriendSeat<S> {
                 .iter()
                 .map(|n| format!("against {}", n.opponent))
                 .collect();
-            self.show.say(&format!(
+            let how = format!(
                 "Unfinished network matches of {} under these rules: {}. Whoever of them joins (with the code below) goes on with their match; anyone else starts a new one.",
                 self.setup.name,
                 against.join(", ")
-            ))?;
+            );
+            self.show
+                .show(s.current(), &Happening::HowToJoin(vec![how]))?;
             self.unfinished = notes;
             return Ok(None);
         }
@@ -212,7 +214,7 @@ impl<S: Show> FriendSeat<S> {
         s.follow(saved);
         self.show.board(s.current())?;
         self.show.say(&saved_summary(s.current()))?;
-        self.show.ask(&Ask::Resume, &self.setup.rules)
+        self.show.ask(Ask::Resume, s.current(), HOST_SEAT)
     }
 
     /// Offers `saved` (kept under `note`) for resuming, as a start that
@@ -563,24 +565,23 @@ impl<S: Show> FriendSeat<S> {
         } else {
             "NAME"
         };
-        self.show.say(&format!(
-            "Your friend joins with this code: {}. On another machine, type:",
-            self.code
-        ))?;
-        for address in link::reachable_addresses(bound) {
-            self.show.say(&format!(
-                "  mancala join {address} --code {} {who}",
-                self.code
-            ))?;
-        }
+        let code = self.code;
+        let mut lines = vec![format!(
+            "Your friend joins with this code: {code}. On another machine, type:"
+        )];
+        lines.extend(
+            link::reachable_addresses(bound)
+                .into_iter()
+                .map(|address| format!("  mancala join {address} --code {code} {who}")),
+        );
         if !self.begun() {
-            self.show
-                .say("(NAME is your friend's name.) Over the internet, see the README's network section.")?;
+            lines.push("(NAME is your friend's name.) Over the internet, see the README's network section.".into());
         }
-        self.show.say(&format!(
+        lines.push(format!(
             "Listening on {bound}. Waiting for {} to join… (q quits)",
             self.opponent(s)
-        ))
+        ));
+        self.show.show(s.current(), &Happening::HowToJoin(lines))
     }
 
     /// Sends `message` to the joiner, if one is connected; a failure counts
@@ -756,8 +757,11 @@ impl<S: Show> FriendSeat<S> {
                 for message in &messages {
                     self.send(message)?;
                 }
-                let joined = if resumed { "is back" } else { "joined" };
-                self.show.say(&format!("{name} {joined} (from {peer})."))?;
+                let joined = Happening::Joined {
+                    back: resumed,
+                    from: peer,
+                };
+                self.show.show(s.current(), &joined)?;
                 if newcomer {
                     self.show.say(&format!(
                         "(From a new program: {name}'s seat was free, so it took it; the program that played before can no longer take it back.)"
@@ -793,7 +797,7 @@ impl<S: Show> FriendSeat<S> {
         let Some(ask) = self.current_ask(s) else {
             return Ok(());
         };
-        self.show.ask(&ask, s.current().rules())
+        self.show.ask(ask, s.current(), HOST_SEAT)
     }
 
     /// What the host's player is asked now, if anything.
@@ -803,11 +807,8 @@ impl<S: Show> FriendSeat<S> {
             return None;
         }
         if self.conn.is_none() {
-            return Some(Ask::Away {
-                name: s.current().seat_name(JOINER_SEAT).to_string(),
-            });
+            return Some(Ask::Away);
         }
-        let question = self.hosted.question(s, HOST_SEAT)?;
-        Some(Ask::of(question, s.current(), HOST_SEAT))
+        self.hosted.question(s, HOST_SEAT).map(Ask::Open)
     }
 }

@@ -11,6 +11,7 @@ use std::time::Duration;
 use super::friend::FriendSeat;
 use super::{Ask, Command, HostIn, HostSetup, LineInput, Show, is_command_line, read};
 use crate::net::hosted::HOST_SEAT;
+use crate::net::message::OpenQuestion;
 use crate::session::Session;
 
 /// The host's program (see this module's docs).
@@ -50,9 +51,9 @@ impl<S: Show> HostGame<S> {
         match read(self.session.current(), HOST_SEAT, true, line) {
             Ok(Some(Command::Answer(yes))) => self.seat.answer_offer(&mut self.session, yes),
             _ => {
-                self.seat.show_mut().say("Please answer y or n.")?;
-                let rules = *self.session.current().rules();
-                self.seat.show_mut().ask(&Ask::Resume, &rules)?;
+                let show = self.seat.show_mut();
+                show.say("Please answer y or n.")?;
+                show.ask(Ask::Resume, self.session.current(), HOST_SEAT)?;
                 Ok(())
             }
         }
@@ -154,8 +155,8 @@ impl<S: Show> HostGame<S> {
     fn on_line(&mut self, line: &str) -> anyhow::Result<Option<ExitCode>> {
         // What is open is the session's question (see `Hosted::question`).
         let ask = self.seat.current_ask(&self.session);
-        let question = ask.as_ref().is_some_and(Ask::is_question);
-        let answers_only = question || matches!(ask, Some(Ask::WaitingAgain { .. }));
+        let question = ask.is_some_and(Ask::is_question);
+        let answers_only = question || ask == Some(Ask::Open(OpenQuestion::WaitAgain));
         let said = match read(self.session.current(), HOST_SEAT, question, line) {
             Ok(Some(command)) => return self.seat.command(&mut self.session, command),
             Ok(None) => return Ok(None),

@@ -83,7 +83,7 @@ impl JoinLink {
         Ok((joined, state))
     }
 
-    /// Connects, joins and follows the host's match ([`following`]): the
+    /// Connects, joins and follows the host's match (see `following`): the
     /// link, the session, and what to say of what it keeps.
     ///
     /// # Errors
@@ -127,17 +127,13 @@ impl JoinLink {
         self.close();
     }
 
-    /// The connection to `host`'s match broke (`why`): it is made again
+    /// The connection to the host's match broke (`why`): it is made again
     /// from now on. What the player is told, and what is asked meanwhile.
-    pub fn lost(&mut self, why: &SessionError, host: &str) -> (String, Ask) {
+    pub fn lost(&mut self, why: &SessionError) -> (String, Ask) {
         self.sender.close();
         let now = Instant::now();
         self.lost = Some((now + self.setup.reconnect_for, now));
-        let name = host.to_string();
-        (
-            format!("Connection lost ({why})."),
-            Ask::Reconnecting { name },
-        )
+        (format!("Connection lost ({why})."), Ask::Reconnecting)
     }
 
     /// How long the caller may wait before calling [`JoinLink::tick`].
@@ -331,7 +327,7 @@ impl<S: Show> JoinGame<S> {
     /// Whether the player is asked something now (see [`ToJoiner::Asked`]).
     #[must_use]
     pub fn is_asked(&self) -> bool {
-        self.f.ask(self.m()).is_some()
+        self.f.ask().is_some()
     }
 
     /// The front end's view.
@@ -386,10 +382,9 @@ impl<S: Show> JoinGame<S> {
                 }
             }
             JoinIn::Net(_, Err(e)) => {
-                let rules = *self.m().rules();
-                let (said, ask) = self.link.lost(&e, &self.host_name());
+                let (said, ask) = self.link.lost(&e);
                 self.show.say(&said)?;
-                self.show.ask(&ask, &rules)?;
+                self.show.ask(ask, self.session.current(), JOINER_SEAT)?;
                 false
             }
             JoinIn::Input(input) => {
@@ -432,11 +427,7 @@ impl<S: Show> JoinGame<S> {
             return true;
         };
         is_command_line(self.m(), JOINER_SEAT, line)
-            || (!self.link.is_lost()
-                && self
-                    .f
-                    .ask(self.m())
-                    .is_some_and(|a| a.is_answered_by_this_player()))
+            || (!self.link.is_lost() && self.f.ask().is_some_and(Ask::is_answered_by_this_player))
     }
 
     fn m(&self) -> &Match {
@@ -474,13 +465,16 @@ impl<S: Show> JoinGame<S> {
                 return Ok(Some(ExitCode::FAILURE));
             }
         };
-        if let Followed::Welcomed(again) = followed {
-            // Reconnected: the move the host never saved goes again.
-            self.welcomed(true)?;
-            again.iter().for_each(|message| self.link.send(message));
-            return Ok(None);
-        }
-        for what in followed.happenings() {
+        let happened = match followed {
+            Followed::Happened(happened) => happened,
+            Followed::Welcomed(again) => {
+                // Reconnected: the move the host never saved goes again.
+                self.welcomed(true)?;
+                again.iter().for_each(|message| self.link.send(message));
+                return Ok(None);
+            }
+        };
+        for what in happened {
             self.show.show(self.session.current(), &what)?;
             match what {
                 Happening::Finished | Happening::Left { .. } => {
@@ -543,38 +537,24 @@ impl<S: Show> JoinGame<S> {
     }
 
     fn prompt(&mut self) -> io::Result<()> {
-        let Some(ask) = self.f.ask(self.m()) else {
+        let Some(ask) = self.f.ask() else {
             return Ok(());
         };
-        let rules = *self.m().rules();
-        self.show.ask(&ask, &rules)
+        self.show.ask(ask, self.session.current(), JOINER_SEAT)
     }
 }
 
 /// What following one host message did.
 #[derive(Debug)]
 pub enum Followed {
-    /// The followed session's events (a move, a take-back, a new round).
-    Events(Vec<SessionEvent>),
-    /// What only the network has (a request, an answer, the end).
-    News(Happening),
+    /// What happened, as every front end of either end shows it: a change
+    /// of the followed session's match, or what only the network has (a
+    /// request, an answer, the end); none when only the question changed
+    /// ([`Follower::ask`]).
+    Happened(Vec<Happening>),
     /// The match was taken from the host's welcome; with the move the
-    /// host never saved, to send again ([`Follower::resend`]).
+    /// host never saved, to send again.
     Welcomed(Option<ToHost>),
-    /// Nothing to show (the question asked is [`Follower::ask`]).
-    Nothing,
-}
-
-impl Followed {
-    /// What happened, as both ends' front ends show it.
-    #[must_use]
-    pub fn happenings(self) -> Vec<Happening> {
-        match self {
-            Followed::Events(events) => happenings(events),
-            Followed::News(what) => vec![what],
-            Followed::Welcomed(_) | Followed::Nothing => Vec::new(),
-        }
-    }
 }
 
 /// What the joiner's player sent the host and waits to see confirmed.
@@ -588,7 +568,7 @@ enum Sent {
 
 /// What the host asks the joiner's player, and what is on its way to
 /// the host: the host's word on whose turn it is, never this end's. The
-/// match itself is the followed session's ([`following`]), handed in.
+/// match itself is the followed session's, handed in.
 #[derive(Debug, Default)]
 pub struct Follower {
     /// A move (its pit's letter) or the swap sent and not yet confirmed.
@@ -603,14 +583,13 @@ pub struct Follower {
 }
 
 impl Follower {
-    /// What the player is asked now in `m` (the host's question), nothing
-    /// while a move or an answer is on its way.
+    /// What the player is asked now (the host's question), nothing while
+    /// a move or an answer is on its way.
     #[must_use]
-    pub fn ask(&self, m: &Match) -> Option<Ask> {
-        if self.pending.is_some() {
-            return None;
-        }
-        Some(Ask::of(self.question?, m, JOINER_SEAT))
+    pub fn ask(&self) -> Option<Ask> {
+        self.question
+            .filter(|_| self.pending.is_none())
+            .map(Ask::Open)
     }
 
     /// Whether the question open asks for a yes or a no.
@@ -738,7 +717,7 @@ impl Follower {
         ) {
             self.answered = None;
         }
-        let news = |what| Ok(Followed::News(what));
+        let news = |what| Ok(Followed::Happened(vec![what]));
         let events = match message {
             ToJoiner::Moved { at, by, pit } => {
                 in_place("confirmed move", at, here)?;
@@ -793,7 +772,7 @@ impl Follower {
             }
             ToJoiner::Asked { question } => {
                 self.question = Some(question).filter(|&q| self.answered != Some(q));
-                return Ok(Followed::Nothing);
+                return Ok(Followed::Happened(Vec::new()));
             }
             ToJoiner::UndoAsked { at } => {
                 self.asked = Some(at);
@@ -823,9 +802,9 @@ impl Follower {
             ToJoiner::Leave => return news(Happening::Left { seat: HOST_SEAT }),
             // Ping; the host's closing words end the connection before
             // they would be followed (`ToJoiner::closing_words`).
-            _ => return Ok(Followed::Nothing),
+            _ => return Ok(Followed::Happened(Vec::new())),
         };
-        Ok(Followed::Events(events))
+        Ok(Followed::Happened(happenings(events)))
     }
 }
 
@@ -868,7 +847,7 @@ mod tests {
         assert_eq!(f.resend(&after), None);
         assert_eq!(f.pending, None);
         f.question = Some(OpenQuestion::Wait);
-        assert!(f.ask(&after).is_some());
+        assert!(f.ask().is_some());
     }
 
     /// The race on the joiner's side: its move is on its way when the
@@ -884,8 +863,11 @@ mod tests {
         let mut f = Follower::default();
         let at = At::of(session.current());
         f.pending = Some((at, Sent::Move('d')));
-        let mut follow =
-            |f: &mut Follower, message| f.follow(&mut session, message).unwrap().happenings();
+        let mut follow = |f: &mut Follower, message| match f.follow(&mut session, message).unwrap()
+        {
+            Followed::Happened(happened) => happened,
+            Followed::Welcomed(_) => Vec::new(),
+        };
         let undo_asked = follow(&mut f, ToJoiner::UndoAsked { at });
         assert_eq!(undo_asked, [Happening::UndoAsked { by: HOST_SEAT }]);
         let question = OpenQuestion::Agree;

@@ -26,7 +26,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use super::code::JoinCode;
-use super::hosted::{HOST_SEAT, Happening};
+use super::hosted::{HOST_SEAT, Happening, JOINER_SEAT};
 use super::link::HostEvent;
 use super::message::{OpenQuestion, ToJoiner};
 use super::session::SessionError;
@@ -156,12 +156,12 @@ pub trait Show {
     /// # Errors
     /// When the output fails.
     fn say(&mut self, text: &str) -> io::Result<()>;
-    /// What the player is asked now, under `rules`; plain mode prints
-    /// [`Ask::text`].
+    /// What the player at seat `me` of `m` is asked now; plain mode
+    /// prints [`Ask::text`].
     ///
     /// # Errors
     /// When the output fails.
-    fn ask(&mut self, ask: &Ask, rules: &Rules) -> io::Result<()>;
+    fn ask(&mut self, ask: Ask, m: &Match, me: Side) -> io::Result<()>;
     /// A line the player typed, as read (plain mode echoes a line read
     /// from a pipe; a screen shows nothing).
     ///
@@ -269,6 +269,11 @@ pub fn news_lines(m: &Match, what: &Happening) -> Vec<String> {
             }
             return lines;
         }
+        Happening::HowToJoin(lines) => return lines.clone(),
+        Happening::Joined { back, from } => {
+            let joined = if *back { "is back" } else { "joined" };
+            format!("{} {joined} (from {from}).", name(JOINER_SEAT))
+        }
         Happening::Note(text) => format!("Note: {text}"),
         Happening::Swapped { text } => text.clone(),
         Happening::Said(text) => text.clone(),
@@ -313,122 +318,66 @@ pub fn show_happening<S: Show + ?Sized>(
     Ok(())
 }
 
-/// What the network game asks of its player now: the prompt, as data,
-/// so that each front end words or shows it in its own way
-/// ([`Ask::text`] is the line plain mode prints).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What the network game asks of its player now, as data, so that each
+/// front end words or shows it in its own way ([`Ask::text`] is the line
+/// plain mode prints): the question of the host's session, the referee
+/// (worked out once, by [`Hosted::question`](crate::net::hosted::Hosted::question),
+/// and carried to the joiner as it is, [`ToJoiner::Asked`]), or what only
+/// this end knows. The names and sides it speaks of are the match's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ask {
+    /// The host's session asks this player.
+    Open(OpenQuestion),
     /// "Resume the unfinished match? (y/n)" (the host, before listening).
     Resume,
-    /// The player's turn: `name` chooses one of `side`'s pits.
-    Move {
-        /// The player's name.
-        name: String,
-        /// Their side.
-        side: Side,
-    },
-    /// The pie rule's question (RULES.md §5.3): `name` may take the
-    /// position `other`'s first turn made, or play on from `side`.
-    Swap {
-        /// The player's name.
-        name: String,
-        /// The other player's name.
-        other: String,
-        /// The player's side now.
-        side: Side,
-    },
-    /// The other player's turn.
-    Waiting {
-        /// The other player's name.
-        name: String,
-    },
-    /// The other player asks to take back their last move: "Agree? (y/n)".
-    Agree,
-    /// This player asked to take back a move; the other has to answer.
-    WaitingAgree {
-        /// The other player's name.
-        name: String,
-    },
-    /// "Play again? (y/n)".
-    PlayAgain,
     /// The connection to the host was lost; the joiner's program tries to
     /// connect again by itself.
-    Reconnecting {
-        /// The host's name.
-        name: String,
-    },
+    Reconnecting,
     /// The other player left or lost the connection: the host waits for
     /// them to come back (the match is saved).
-    Away {
-        /// The other player's name.
-        name: String,
-    },
-    /// This player answered "Play again?"; the other has not yet.
-    WaitingAgain {
-        /// The other player's name.
-        name: String,
-    },
+    Away,
 }
 
 impl Ask {
-    /// What the player at seat `me` is asked by `question` in `m`.
+    /// The prompt as plain mode prints it to the player at seat `me` of
+    /// `m` (ends with a space when it asks for an answer).
     #[must_use]
-    pub fn of(question: OpenQuestion, m: &Match, me: Side) -> Ask {
+    pub fn text(self, m: &Match, me: Side) -> String {
+        let rules = m.rules();
         let side = m.holder(me);
-        let name = m.name(side.opponent()).to_string();
-        match question {
-            OpenQuestion::Move => Ask::Move {
-                name: m.name(side).to_string(),
-                side,
-            },
-            OpenQuestion::Swap => Ask::Swap {
-                name: m.name(side).to_string(),
-                other: name,
-                side,
-            },
-            OpenQuestion::Wait => Ask::Waiting { name },
-            OpenQuestion::Agree => Ask::Agree,
-            OpenQuestion::WaitAgree => Ask::WaitingAgree { name },
-            OpenQuestion::PlayAgain => Ask::PlayAgain,
-            OpenQuestion::WaitAgain => Ask::WaitingAgain { name },
-        }
-    }
-
-    /// The prompt as plain mode prints it (ends with a space when it asks
-    /// for an answer).
-    #[must_use]
-    pub fn text(&self, rules: &Rules) -> String {
+        let (name, other) = (m.name(side), m.name(side.opponent()));
         match self {
             Ask::Resume => format!("{RESUME_QUESTION} "),
-            Ask::Move { name, side } => {
-                format!("{name}, choose a pit ({}): ", rules.letter_range(*side))
+            Ask::Open(OpenQuestion::Move) => {
+                format!("{name}, choose a pit ({}): ", rules.letter_range(side))
             }
-            Ask::Swap { name, other, side } => swap_prompt(rules, name, other, *side),
-            Ask::Waiting { name } => format!("Waiting for {name}…"),
-            Ask::Agree => "Agree? (y/n) ".to_string(),
-            Ask::WaitingAgree { name } => format!("Waiting for {name} to answer…"),
-            Ask::PlayAgain => "Play again? (y/n) ".to_string(),
-            Ask::WaitingAgain { name } => format!("Waiting for {name}'s answer…"),
-            Ask::Away { name } => {
-                format!("Waiting for {name} to come back (the match is saved; q quits)…")
+            Ask::Open(OpenQuestion::Swap) => swap_prompt(rules, name, other, side),
+            Ask::Open(OpenQuestion::Wait) => format!("Waiting for {other}…"),
+            Ask::Open(OpenQuestion::Agree) => "Agree? (y/n) ".to_string(),
+            Ask::Open(OpenQuestion::WaitAgree) => format!("Waiting for {other} to answer…"),
+            Ask::Open(OpenQuestion::PlayAgain) => "Play again? (y/n) ".to_string(),
+            Ask::Open(OpenQuestion::WaitAgain) => format!("Waiting for {other}'s answer…"),
+            Ask::Away => {
+                format!("Waiting for {other} to come back (the match is saved; q quits)…")
             }
-            Ask::Reconnecting { name } => {
-                format!("Trying to reconnect to {name}'s match… (q leaves)")
-            }
+            Ask::Reconnecting => format!("Trying to reconnect to {other}'s match… (q leaves)"),
         }
     }
 
     /// Whether this player answers it (a move or a yes or no), rather
     /// than waiting for the other player.
     #[must_use]
-    pub fn is_answered_by_this_player(&self) -> bool {
-        self.is_question() || matches!(self, Ask::Move { .. } | Ask::Swap { .. })
+    pub fn is_answered_by_this_player(self) -> bool {
+        self.is_question() || matches!(self, Ask::Open(OpenQuestion::Move | OpenQuestion::Swap))
     }
 
     /// Whether it asks for a yes or a no.
     #[must_use]
-    pub fn is_question(&self) -> bool {
-        matches!(self, Ask::Resume | Ask::Agree | Ask::PlayAgain)
+    pub fn is_question(self) -> bool {
+        matches!(
+            self,
+            Ask::Resume | Ask::Open(OpenQuestion::Agree | OpenQuestion::PlayAgain)
+        )
     }
 }
 

@@ -467,7 +467,7 @@ impl Builder {
     /// position beside the counts below (three bytes a position each).
     /// Every position is valued once, in order; a position whose bounds
     /// change marks the positions that lead to it by a move that captures
-    /// nothing (found by un-sowing it, [`for_each_parent`]) to be valued
+    /// nothing (found by un-sowing it, `for_each_parent`) to be valued
     /// again: later in the same round when they come after it, else in
     /// the next round; its moves are worked out again each time it is
     /// valued. Bounds only ever tighten, so this reaches the same least

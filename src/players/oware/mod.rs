@@ -1,6 +1,6 @@
 //! Oware's computer players and their endgame database (RULES.md §7).
 //!
-//! [`endgame`] is the database by retrograde analysis, [`shelf`] the one a
+//! [`endgame`] is the database by retrograde analysis, [`shelf`](mod@shelf) the one a
 //! process shares as it grows; [`search`] the
 //! iterative-deepening alpha-beta search with a transposition table that
 //! probes it, and [`OwarePlayer`], a turn function for Oware;

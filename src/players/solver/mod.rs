@@ -1167,7 +1167,7 @@ impl Solver {
     }
 
     /// The same using the process's one database and table for its rules
-    /// and sizes (see [`endgame::kept`] and `table::kept`) instead of its
+    /// and sizes (see `endgame::kept` and `table::kept`) instead of its
     /// own: two players of one process (`perfect` against `perfect`, a
     /// player, the hint giver and the live analysis) build and hold them
     /// once, and each finds the bounds the others proved.

@@ -10,8 +10,8 @@
 //!
 //! Like the rest of the rules core this is pure. A round ends on a repeated
 //! position (RULES.md §7.6), which needs the positions seen so far: the
-//! caller keeps them in an [`OwareRound`], or passes its own set to
-//! [`OwareBoard::repeats`].
+//! caller keeps them in an [`OwareRound`], or keeps its own and ends the
+//! round with [`OwareBoard::end_by_repetition`].
 //!
 //! ```
 //! use mancala_engine::rules::oware::{OwareBoard, OwareRound};

@@ -1,6 +1,6 @@
 //! The computer players' thinking, off the drawing thread.
 //!
-//! Each computer turn moves that seat's [`TurnFn`] into a new thread with a
+//! Each computer turn moves that seat's [`TurnFn`](crate::players::TurnFn) into a new thread with a
 //! copy of the board; the thread sends the answer back over a channel
 //! together with the turn function, which waits in its slot for the next
 //! turn. The event loop checks the channel between frames, so nothing ever

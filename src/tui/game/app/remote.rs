@@ -10,7 +10,8 @@
 //! one, or the unfinished match offered ([`Shown::Board`]). The joiner's
 //! screen has a session of its own, on another machine, that follows the
 //! host's messages ([`Shown::Host`], see [`crate::net::play::Follower`]
-//! and [`crate::session::Session::following`]). Both are the same [`App`]
+//! and [`crate::session::Session::following`]), and is shown what happened
+//! in it as the same [`Happening`]s. Both are the same [`App`]
 //! as a local match (board, cursor, key bar, ★ notes, header,
 //! `+ - t ?`, the quit question), and turn the keys that only the network
 //! has into the commands the network game carries out
@@ -26,7 +27,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Mode, Note, Overlay, Tone, key_name};
 use crate::net::hosted::{HOST_SEAT, Happening, JOINER_SEAT, undo_refused};
-use crate::net::message::{ToHost, ToJoiner};
+use crate::net::message::{OpenQuestion as Open, ToHost, ToJoiner};
 use crate::net::play::{Ask, Command, Followed, Follower, cannot_go_on, greeting};
 use crate::rules::{Pit, Side};
 use crate::session::{Asking, SessionCommand};
@@ -35,14 +36,12 @@ use crate::tui::game::keys::Does;
 /// What the network game says, in order, for the screen to show.
 #[derive(Clone, Debug)]
 pub enum Shown {
-    /// A line of news.
-    Say(String),
     /// What the player is asked now.
     Ask(Ask),
     /// Another match is on show in the host's screen's session (an
     /// unfinished match offered, declined, the match the friend joined).
     Board,
-    /// What happened in the host's session, the screen's own, as plain
+    /// What happened (a line of news is [`Happening::Said`]), as plain
     /// mode is told it too ([`crate::net::play::Show::show`]).
     Happened(Happening),
     /// A message of the host's, for the joiner's screen to follow.
@@ -72,6 +71,9 @@ pub struct Remote {
     /// On the joiner: the messages for the host since the last
     /// [`App::take_messages`].
     outbox: Vec<ToHost>,
+    /// On the host: the lines that say how the friend joins, in the log
+    /// until the friend is in ([`Happening::HowToJoin`]).
+    how_to_join: Vec<String>,
 }
 
 impl Remote {
@@ -86,6 +88,7 @@ impl Remote {
             ended: None,
             follower: (me == JOINER_SEAT).then(Follower::default),
             outbox: Vec::new(),
+            how_to_join: Vec::new(),
         }
     }
 }
@@ -150,7 +153,7 @@ impl App {
         self.remote.as_ref().is_some_and(|r| {
             !matches!(
                 r.ask,
-                Some(Ask::Move { .. } | Ask::Swap { .. } | Ask::PlayAgain)
+                Some(Ask::Open(Open::Move | Open::Swap | Open::PlayAgain))
             )
         })
     }
@@ -187,7 +190,7 @@ impl App {
             && self
                 .remote
                 .as_ref()
-                .is_some_and(|r| !matches!(r.ask, Some(Ask::Waiting { .. })))
+                .is_some_and(|r| r.ask != Some(Ask::Open(Open::Wait)))
     }
 
     /// What the network game asks now, as the status line says it.
@@ -197,11 +200,13 @@ impl App {
         if !matches!(self.mode, Mode::Waiting) {
             return None;
         }
-        let ask = remote.ask.as_ref()?;
-        Some(match ask {
-            Ask::Agree => "Take back their last move? y agrees, n refuses.".to_string(),
+        Some(match remote.ask? {
+            Ask::Open(Open::Agree) => "Take back their last move? y agrees, n refuses.".to_string(),
             Ask::Resume => crate::store::RESUME_QUESTION.to_string(),
-            other => other.text(self.rules()).trim_end().to_string(),
+            other => other
+                .text(self.session.current(), remote.me)
+                .trim_end()
+                .to_string(),
         })
     }
 
@@ -210,17 +215,13 @@ impl App {
     /// asked of them then.
     #[must_use]
     pub fn other_away(&self) -> bool {
-        self.waiting_on(|a| matches!(a, Ask::Away { .. } | Ask::Reconnecting { .. }))
+        self.waiting_on(|a| matches!(a, Ask::Away | Ask::Reconnecting))
     }
 
     /// Whether the screen waits on the network with a prompt that `is`.
-    fn waiting_on(&self, is: impl Fn(&Ask) -> bool) -> bool {
+    fn waiting_on(&self, is: impl Fn(Ask) -> bool) -> bool {
         matches!(self.mode, Mode::Waiting)
-            && self
-                .remote
-                .as_ref()
-                .and_then(|r| r.ask.as_ref())
-                .is_some_and(is)
+            && self.remote.as_ref().and_then(|r| r.ask).is_some_and(is)
     }
 
     /// Whether `u` can ask the other player to take back this player's
@@ -233,7 +234,7 @@ impl App {
         };
         !self.other_away()
             && !self.remote_question()
-            && !matches!(remote.ask, Some(Ask::WaitingAgree { .. }))
+            && remote.ask != Some(Ask::Open(Open::WaitAgree))
             && undo_refused(self.session.game(), remote.me).is_none()
     }
 
@@ -247,7 +248,7 @@ impl App {
     /// (other than "Play again?", which the round-over panel asks).
     #[must_use]
     pub fn remote_question(&self) -> bool {
-        self.waiting_on(|a| matches!(a, Ask::Agree | Ask::Resume))
+        self.waiting_on(|a| matches!(a, Ask::Open(Open::Agree) | Ask::Resume))
     }
 
     /// Shows what the network game said; behind a move being sown it waits
@@ -276,11 +277,6 @@ impl App {
 
     fn show_now(&mut self, shown: Shown, now: Instant) {
         match shown {
-            Shown::Say(text) => {
-                if !text.is_empty() {
-                    self.notes.log_lines([Note::plain(text)]);
-                }
-            }
             Shown::Ask(ask) => {
                 if let Some(remote) = self.remote.as_mut() {
                     remote.ask = Some(ask);
@@ -314,11 +310,10 @@ impl App {
     }
 
     /// The joiner's screen follows the host's `message` in its session:
-    /// a change of the match is shown as the session's events, news only
-    /// the network has goes to the log, and what the host asks now
-    /// decides what the player may do.
+    /// what happened is shown as on the host ([`App::happened`], the
+    /// values plain mode prints), and what the host asks now decides what
+    /// the player may do.
     fn follow_host(&mut self, message: ToJoiner, now: Instant) {
-        let before = self.session.asking();
         let Some(remote) = self.remote.as_mut() else {
             return;
         };
@@ -331,10 +326,11 @@ impl App {
                 self.warn(cannot_go_on(e));
                 return self.show_now(Shown::Ended(1), now);
             }
-            Ok(Followed::Events(events)) => {
-                self.show_events(events, before, now);
+            Ok(Followed::Happened(happened)) => {
+                for what in happened {
+                    self.happened(what, now);
+                }
             }
-            Ok(Followed::News(what)) => self.happened(what, now),
             Ok(Followed::Welcomed(again)) => {
                 remote.outbox.extend(again);
                 self.settle();
@@ -342,18 +338,16 @@ impl App {
                 self.hint = None;
                 self.greet(true);
             }
-            Ok(Followed::Nothing) => {}
         }
         self.refresh_ask(now);
     }
 
-    /// Shows what happened in the host's session, on either end: on the
-    /// host a change of the match is in the screen's session already (it
-    /// is the host's session, the referee) and is shown as a local match
-    /// shows its own; news is said in plain mode's words (the joiner's
-    /// screen follows the host's changes in [`App::follow_host`]).
+    /// Shows what happened in the host's match, on either end: a change
+    /// of the match is in the screen's session already (on the host it is
+    /// the host's session, the referee; on the joiner the session that
+    /// follows it, [`App::follow_host`]) and is shown as a local match
+    /// shows its own; news is said in plain mode's words.
     fn happened(&mut self, what: Happening, now: Instant) {
-        let m = self.session.current();
         match what {
             Happening::Moved(moved) => self.show_move(*moved, now),
             Happening::Undone { text } => self.took_back(Note::plain(text)),
@@ -370,8 +364,23 @@ impl App {
                 return;
             }
             news => {
-                let lines = crate::net::play::news_lines(m, &news);
-                return self.notes.log_lines(lines.into_iter().map(Note::plain));
+                let lines = crate::net::play::news_lines(self.session.current(), &news);
+                match (news, self.remote.as_mut()) {
+                    (Happening::HowToJoin(how), Some(remote)) => remote.how_to_join.extend(how),
+                    (Happening::Joined { .. }, Some(remote)) => {
+                        // Stale once the friend is in: the log drops them.
+                        let stale = std::mem::take(&mut remote.how_to_join);
+                        let log = self.notes.log().iter();
+                        let kept: Vec<Note> =
+                            log.filter(|n| !stale.contains(&n.text)).cloned().collect();
+                        self.notes.clear_log();
+                        self.notes.log_lines(kept);
+                    }
+                    _ => {}
+                }
+                // plain mode's blank lines are the log's own spacing
+                let lines = lines.into_iter().filter(|line| !line.is_empty());
+                return self.notes.log_lines(lines.map(Note::plain));
             }
         }
         self.cancel_thinking();
@@ -383,14 +392,13 @@ impl App {
     /// The joiner's screen: what the host asks now, and what the player
     /// may do (nothing while a move is sown: its end asks again).
     fn refresh_ask(&mut self, now: Instant) {
-        let m = self.session.current();
         let Some(remote) = self.remote.as_mut() else {
             return;
         };
         let Some(follower) = &remote.follower else {
             return;
         };
-        remote.ask = follower.ask(m);
+        remote.ask = follower.ask();
         if !matches!(self.mode, Mode::Sowing(_)) {
             self.next_turn(now);
         }
@@ -482,12 +490,14 @@ impl App {
                 key_name(key)
             ))),
             _ => {
-                let ask = self.remote.as_ref().and_then(|r| r.ask.clone());
-                let text = match ask {
+                let remote = self.remote.as_ref();
+                let other =
+                    remote.map_or("", |r| self.session.current().seat_name(r.me.opponent()));
+                let text = match remote.and_then(|r| r.ask) {
                     // The local screen's words for a key pressed out of turn.
-                    Some(Ask::Waiting { name }) => format!("Please wait: it is {name}'s turn."),
-                    Some(Ask::Away { name } | Ask::Reconnecting { name }) => {
-                        format!("Nothing can be played until {name} is back.")
+                    Some(Ask::Open(Open::Wait)) => format!("Please wait: it is {other}'s turn."),
+                    Some(Ask::Away | Ask::Reconnecting) => {
+                        format!("Nothing can be played until {other} is back.")
                     }
                     _ => format!(
                         "{} does nothing now: {}",
@@ -577,10 +587,7 @@ mod tests {
     }
 
     fn alice_to_move() -> Ask {
-        Ask::Move {
-            name: "Alice".into(),
-            side: Side::South,
-        }
+        Ask::Open(OpenQuestion::Move)
     }
 
     fn pit(app: &App, letter: char) -> Pit {
@@ -941,10 +948,6 @@ mod tests {
         app.on_shown(Shown::Ask(alice_to_move()), t0);
     }
 
-    fn michael(ask: fn(String) -> Ask) -> Ask {
-        ask("Michael".into())
-    }
-
     /// On the host the screen shows the host's session: the host's pit
     /// goes to the friend's seat and is shown once that session kept it; on the
     /// friend's turn the screen waits for Michael, nobody is paused or
@@ -964,7 +967,7 @@ mod tests {
             "{:?}",
             log(&app)
         );
-        app.on_shown(Shown::Ask(michael(|name| Ask::Waiting { name })), t0);
+        app.on_shown(Shown::Ask(Ask::Open(OpenQuestion::Wait)), t0);
         assert_eq!(app.remote_prompt().as_deref(), Some("Waiting for Michael…"));
         assert_eq!(app.human_to_move(), None);
         app.take_requests();
@@ -1021,7 +1024,7 @@ mod tests {
         friend_plays(&mut app, 'h', t0);
         app.handle_event(&ch('u'), t0);
         assert_eq!(app.take_commands(), [Command::Undo]);
-        app.on_shown(Shown::Ask(michael(|name| Ask::WaitingAgree { name })), t0);
+        app.on_shown(Shown::Ask(Ask::Open(OpenQuestion::WaitAgree)), t0);
         assert_eq!(app.human_to_move(), None, "nothing is played meanwhile");
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(!screen.contains("u take back"), "asked already: {screen}");
@@ -1046,7 +1049,7 @@ mod tests {
             let (side, pit) = (board.to_move(), board.legal_moves().next().unwrap());
             played(&mut app, side, pit, t0);
         }
-        app.on_shown(Shown::Ask(Ask::PlayAgain), t0);
+        app.on_shown(Shown::Ask(Ask::Open(OpenQuestion::PlayAgain)), t0);
         assert!(app.round_over());
         app.handle_event(&ch('a'), t0);
         assert!(app.notes().message().is_some(), "a is no answer");
@@ -1069,10 +1072,9 @@ mod tests {
         let said = app.notes().message().map(|n| n.text.clone());
         assert!(said.is_some_and(|s| s.contains("does nothing now")));
         // What the friend's seat says as Michael joins.
-        app.on_shown(
-            Shown::Say("Michael joined (from 127.0.0.1:5000).".into()),
-            t0,
-        );
+        let from = "127.0.0.1:5000".parse().unwrap();
+        let joined_now = Happening::Joined { back: false, from };
+        app.on_shown(Shown::Happened(joined_now), t0);
         joined(&mut app, t0);
         app.on_shown(Shown::Ask(alice_to_move()), t0);
         assert_eq!(app.notes().message(), None);
@@ -1080,12 +1082,39 @@ mod tests {
         assert!(!screen.contains("does nothing"), "{screen}");
     }
 
+    /// The lines that say how the friend joins (which unfinished matches a
+    /// join resumes, the code, where the host listens) go from the host's
+    /// log once the friend is in; the welcome stays, with who joined.
+    #[test]
+    fn how_to_join_goes_from_the_hosts_log_once_the_friend_is_in() {
+        let t0 = Instant::now();
+        let config: MatchConfig = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Network);
+        let mut app = host_screen(Match::new(config, 0), None, t0);
+        let how = |lines: &[&str]| {
+            let lines = lines.iter().map(|line| (*line).to_string()).collect();
+            Shown::Happened(Happening::HowToJoin(lines))
+        };
+        app.on_shown(how(&["Unfinished network matches of Alice: …"]), t0);
+        let welcome = "Alice hosts a match of Mancala.";
+        app.on_shown(Shown::Happened(Happening::Said(welcome.into())), t0);
+        app.on_shown(
+            how(&["Your friend joins with this code: …", "Listening on …"]),
+            t0,
+        );
+        assert_eq!(log(&app).len(), 4, "{:?}", log(&app));
+        let from = "127.0.0.1:5000".parse().unwrap();
+        app.on_shown(Shown::Happened(Happening::Joined { back: false, from }), t0);
+        let name = app.game().seat_name(JOINER_SEAT).to_string();
+        let joined = format!("{name} joined (from 127.0.0.1:5000).");
+        assert_eq!(log(&app), [welcome.to_string(), joined]);
+    }
+
     #[test]
     fn while_the_friend_is_away_the_host_is_offered_no_move_nor_take_back() {
         let t0 = Instant::now();
         let mut app = hosting(None, t0);
         host_plays(&mut app, 'a', t0);
-        app.on_shown(Shown::Ask(michael(|name| Ask::Away { name })), t0);
+        app.on_shown(Shown::Ask(Ask::Away), t0);
         assert!(app.other_away());
         assert_eq!(app.human_to_move(), None);
         for key in ['c', 'u', '3'] {
@@ -1103,7 +1132,7 @@ mod tests {
             screen.contains("Nothing can be played until Michael is back."),
             "{screen}"
         );
-        app.on_shown(Shown::Ask(michael(|name| Ask::Waiting { name })), t0);
+        app.on_shown(Shown::Ask(Ask::Open(OpenQuestion::Wait)), t0);
         assert_eq!(app.remote_prompt().as_deref(), Some("Waiting for Michael…"));
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(screen.contains("u take back"), "back: {screen}");
@@ -1113,12 +1142,7 @@ mod tests {
     fn while_reconnecting_no_move_is_offered_or_sent() {
         let t0 = Instant::now();
         let mut app = joiner(None, t0);
-        app.on_shown(
-            Shown::Ask(Ask::Reconnecting {
-                name: "Alice".into(),
-            }),
-            t0,
-        );
+        app.on_shown(Shown::Ask(Ask::Reconnecting), t0);
         assert_eq!(app.human_to_move(), None);
         assert_eq!(app.to_move(), None, "nobody is marked to move");
         app.handle_event(&ch('c'), t0);
@@ -1141,7 +1165,7 @@ mod tests {
         app.on_shown(Shown::Ask(alice_to_move()), t0);
         let bar = crate::tui::game::testing::render(&app, 80, 24);
         assert!(bar.contains("u take back"), "{bar}");
-        app.on_shown(Shown::Ask(Ask::Agree), t0);
+        app.on_shown(Shown::Ask(Ask::Open(OpenQuestion::Agree)), t0);
         let screen = crate::tui::game::testing::render(&app, 80, 24);
         assert!(screen.contains("y yes"), "{screen}");
         assert!(screen.contains("Take back their last move?"), "{screen}");
