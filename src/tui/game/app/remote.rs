@@ -279,6 +279,11 @@ impl App {
         match shown {
             Shown::Ask(ask) => {
                 if let Some(remote) = self.remote.as_mut() {
+                    // The friend is away: how to join is news again.
+                    if ask == Ask::Away && remote.ask != Some(Ask::Away) {
+                        let how = remote.how_to_join.iter().cloned().map(Note::plain);
+                        self.notes.log_lines(how);
+                    }
                     remote.ask = Some(ask);
                 }
                 // What the local flow asks itself (a move, the other's
@@ -356,6 +361,8 @@ impl App {
                 self.round_opened(opening, Asking::PlayAgain);
             }
             Happening::Swapped { text } => self.swapped(Note::plain(text)),
+            // A write that failed (or a take-back refused) stands out.
+            Happening::Note(text) => return self.warn(format!("Note: {text}")),
             Happening::RoundOver { result, record } => {
                 self.notes.add_to_move(Note::new(result.text, Tone::Good));
                 if let Some(path) = record {
@@ -368,8 +375,9 @@ impl App {
                 match (news, self.remote.as_mut()) {
                     (Happening::HowToJoin(how), Some(remote)) => remote.how_to_join.extend(how),
                     (Happening::Joined { .. }, Some(remote)) => {
-                        // Stale once the friend is in: the log drops them.
-                        let stale = std::mem::take(&mut remote.how_to_join);
+                        // Stale once the friend is in: the log drops them
+                        // (and shows them again if the friend goes away).
+                        let stale = &remote.how_to_join;
                         let log = self.notes.log().iter();
                         let kept: Vec<Note> =
                             log.filter(|n| !stale.contains(&n.text)).cloned().collect();
@@ -1106,7 +1114,42 @@ mod tests {
         app.on_shown(Shown::Happened(Happening::Joined { back: false, from }), t0);
         let name = app.game().seat_name(JOINER_SEAT).to_string();
         let joined = format!("{name} joined (from 127.0.0.1:5000).");
-        assert_eq!(log(&app), [welcome.to_string(), joined]);
+        assert_eq!(log(&app), [welcome.to_string(), joined.clone()]);
+        // The friend goes away: how to join is shown again, once.
+        app.on_shown(Shown::Ask(Ask::Away), t0);
+        app.on_shown(Shown::Ask(Ask::Away), t0);
+        let again = log(&app);
+        assert_eq!(again.len(), 5, "{again:?}");
+        assert!(
+            again[2].starts_with("Unfinished network matches"),
+            "{again:?}"
+        );
+        assert!(
+            again[3].starts_with("Your friend joins with this code"),
+            "{again:?}"
+        );
+        // Back again: the lines go again.
+        app.on_shown(Shown::Happened(Happening::Joined { back: true, from }), t0);
+        assert!(
+            !log(&app).iter().any(|l| l.starts_with("Your friend joins")),
+            "{:?}",
+            log(&app)
+        );
+    }
+
+    /// A note of the host's session (a record or statistics line it could
+    /// not write) stands out on the status line, as a local screen's does,
+    /// not only in the log.
+    #[test]
+    fn a_note_of_what_could_not_be_kept_is_a_warning_on_the_status_line() {
+        let t0 = Instant::now();
+        let mut app = hosting(None, t0);
+        let text = "the round's record could not be written (disk full); it is tried again";
+        app.on_shown(Shown::Happened(Happening::Note(text.into())), t0);
+        let message = app.notes().message().expect("a message on the status line");
+        assert_eq!(message.text, format!("Note: {text}"));
+        assert_eq!(message.tone, Tone::Error);
+        assert_eq!(log(&app).last(), Some(&format!("Note: {text}")));
     }
 
     #[test]
