@@ -2,7 +2,9 @@
 """Code lines of the program (issue 32 point 7): every src/**/*.rs but the
 test modules (inline `#[cfg(test)] mod x { ... }` and files declared as
 `#[cfg(test)] mod x;`), with blank lines and `//` comments dropped.
-Usage: python3 benches/scripts/code_lines.py [REPOSITORY]"""
+Usage: python3 benches/scripts/code_lines.py [REPOSITORY [PATH...]]
+With PATHs (files or folders under src/, e.g. net session/mod.rs), the
+count of each of them too, one line each after the total."""
 import os,re,sys
 root=os.path.join(sys.argv[1] if len(sys.argv)>1 else '.','src')
 files=[]
@@ -32,6 +34,8 @@ for f in files:
         for c in (os.path.join(sub,name+'.rs'),os.path.join(sub,name,'mod.rs')):
             testfiles.add(os.path.normpath(c))
 total=0
+parts=sys.argv[2:]
+by_part=dict.fromkeys(parts,0)
 for f in files:
     if os.path.normpath(f) in testfiles: continue
     L=open(f,encoding='utf-8',errors='replace').read().split('\n')
@@ -48,6 +52,11 @@ for f in files:
                 i=k+1; continue
             i=j+1; continue
         s=l.strip()
-        if s and not s.startswith('//'): total+=1
+        if s and not s.startswith('//'):
+            total+=1
+            rel=os.path.relpath(f,root)
+            for p in parts:
+                if rel==p or rel.startswith(p.rstrip('/')+'/'): by_part[p]+=1
         i+=1
 print(total)
+for p in parts: print(by_part[p],p)

@@ -85,7 +85,11 @@ impl HostSetup {
     /// The host's session until a friend joins (every host front end
     /// holds it, and a declined resume question starts it again): the
     /// match that waits for a friend (the host's rules and name, no move
-    /// played), or the unfinished match offered; it keeps nothing.
+    /// played), or the unfinished match offered; it keeps nothing. It is
+    /// a following session, not a referee, because the match is not known
+    /// yet: the friend's name is in its seats, which name its save and its
+    /// resume note, the unfinished match played depends on who joins, and
+    /// a new match's seed is drawn at the join (the referee is built then).
     #[must_use]
     pub fn waiting_session(&self) -> Session {
         let waiting = Match::new(self.config("your friend"), 0);
