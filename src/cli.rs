@@ -200,18 +200,12 @@ impl PlayArgs {
         [self.south, self.north]
     }
 
-    /// The two seats' names: given names, else the computer's level, else
+    /// The two seats' names, with the seats played by `kinds` (`level:auto`
+    /// resolved to its level): given names, else the computer's level
+    /// with its measured rating ("Computer (level 4, ~1350)"), else
     /// "South" and "North". One name given for a person against a
     /// computer is the person's, whichever seat the computer has:
     /// `--south hard Michael` is "Computer (hard)" against Michael.
-    #[must_use]
-    pub fn names(&self) -> [String; 2] {
-        self.names_for(self.kinds())
-    }
-
-    /// [`PlayArgs::names`] with the seats played by `kinds` (`level:auto`
-    /// resolved to its level): a level is named with its measured rating,
-    /// "Computer (level 4, ~1350)".
     #[must_use]
     pub fn names_for(&self, kinds: [PlayerKind; 2]) -> [String; 2] {
         let mut names = self.given_names();

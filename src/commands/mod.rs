@@ -26,10 +26,7 @@ use crate::rules::{Board, Position};
 
 use position::Start;
 
-pub use history::read_record;
-pub use play::settings;
-pub use position::{oware_from, oware_json, position_json};
-pub use solitaire::{MAX_DEAL_SEEDS, parse_seed_count, plan_json, solitaire_board};
+pub use position::{oware_json, position_json};
 pub use solve::solve_json;
 
 /// A mistake in what the user asked for (exit code 2), as opposed to a

@@ -445,12 +445,6 @@ impl Trainer {
         &self.progress
     }
 
-    /// The built-in puzzles' board.
-    #[must_use]
-    pub fn rules(&self) -> &Rules {
-        &self.rules
-    }
-
     /// Looks through the record files not looked at yet (at most
     /// [`MAX_SCAN`], the newest first) for own puzzles; `each` is told
     /// before each file (its number, of how many). Returns how many
