@@ -29,7 +29,7 @@ use crate::analysis::Analysis;
 use crate::escape::escaped;
 use crate::game::Match;
 use crate::game::names::{clean_name, same_name};
-use crate::rules::Side;
+use crate::rules::{Side, plural};
 
 /// One finished round, as stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -499,14 +499,6 @@ pub fn summarize_reviewed(text: &str, mut review: Option<Reviewer>) -> Stats {
 /// The key that tells players apart: their name, case aside.
 fn name_key(name: &str) -> String {
     name.to_lowercase()
-}
-
-fn plural(n: u32, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
-    }
 }
 
 impl Stats {
