@@ -10,12 +10,9 @@
 //! [`Session::analyse_as_played`]: crate::session::Session::analyse_as_played
 //! [`Session::analysis_of_round`]: crate::session::Session::analysis_of_round
 
-use std::time::Instant;
-
 use super::App;
 use crate::store::Record;
-use crate::tui::analysis::{AnalysisView, DEFAULT_THINK, HostedAnalysis};
-use crate::tui::input::Input;
+use crate::tui::analysis::{AnalysisView, DEFAULT_THINK};
 
 impl App {
     /// Whether the end of this round offers its analysis (`A`): a local
@@ -49,28 +46,10 @@ impl App {
         }
     }
 
-    /// An input while the analysis is on screen: it goes there; leaving it
-    /// comes back to the end of the round with the theme chosen there, and
-    /// Ctrl-C leaves the game too. `false` when the analysis is not open.
-    pub(super) fn analysis_input(&mut self, input: &Input) -> bool {
-        self.review.input(input, &mut self.chosen)
-    }
-
-    /// When the analysis screen wants to look at its thread again.
-    pub(super) fn analysis_wake(&self) -> Option<Instant> {
-        self.review.next_wake()
-    }
-
     /// The position line the position key asked to copy, here or in the
     /// analysis on top, once.
     pub fn take_copied(&mut self) -> Option<String> {
         self.copied.take().or_else(|| self.review.take_copy())
-    }
-
-    /// A new round: the last one's analysis is dropped (which stops its
-    /// thread if it is still at work).
-    pub(super) fn forget_analysis(&mut self) {
-        self.review = HostedAnalysis::default();
     }
 }
 
