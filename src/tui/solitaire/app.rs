@@ -38,12 +38,6 @@ impl HouseAnimation {
         }
     }
 
-    /// The seeds still in the hand.
-    #[must_use]
-    pub fn in_hand(&self) -> u64 {
-        self.hand()
-    }
-
     /// Where the hand is: over the house it lifted the seeds from, then over
     /// each house (0 = the store) as it drops a seed there.
     #[must_use]
@@ -968,7 +962,7 @@ mod tests {
             "the move itself is done at once"
         );
         assert_eq!(a.shown_counts(), [0, 1, 1, 0], "lifted, nothing sown yet");
-        assert_eq!(a.animation().unwrap().in_hand(), 3);
+        assert_eq!(a.animation().unwrap().hand(), 3);
         assert_eq!(
             a.animation().unwrap().hand_at(),
             3,
@@ -978,7 +972,7 @@ mod tests {
         assert_eq!(a.shown_counts(), [0, 1, 1, 0]);
         a.tick(t0 + ms);
         assert_eq!(a.shown_counts(), [0, 1, 2, 0]);
-        assert_eq!(a.animation().unwrap().in_hand(), 2);
+        assert_eq!(a.animation().unwrap().hand(), 2);
         assert_eq!(a.animation().unwrap().last_drop(), Some(2));
         assert_eq!(a.animation().unwrap().hand_at(), 2);
         a.tick(t0 + 2 * ms);
@@ -1002,7 +996,7 @@ mod tests {
             [1, 2, 2, 0],
             "the last seed is in the store"
         );
-        assert_eq!(b.animation().unwrap().in_hand(), 0);
+        assert_eq!(b.animation().unwrap().hand(), 0);
         assert_eq!(b.animation().unwrap().hand_at(), 0);
         b.tick(t0 + 4 * ms);
         assert!(
