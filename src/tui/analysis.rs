@@ -728,28 +728,20 @@ pub struct HostedAnalysis {
 impl HostedAnalysis {
     /// Puts the analysis on screen with the host's `chosen` speed and
     /// theme: the analysis of `record` (only asked for the first time),
-    /// within [`DEFAULT_THINK`] per position.
-    pub fn open(&mut self, record: impl FnOnce() -> Record, chosen: Chosen) {
-        self.show(
-            || AnalysisView::start(record(), DEFAULT_THINK, chosen),
-            chosen,
-        );
-    }
-
-    /// The same, the analysis of `record` followed by `watch` (worked out
-    /// as the round was played).
-    pub fn open_watching(&mut self, record: impl FnOnce() -> Record, watch: Watch, chosen: Chosen) {
-        self.show(|| AnalysisView::watching(record(), watch, chosen), chosen);
-    }
-
-    /// Puts the screen `make` makes on screen (only the first time).
-    fn show(&mut self, make: impl FnOnce() -> AnalysisView, chosen: Chosen) {
+    /// followed by `watch` when it is worked out as the round was played,
+    /// else within [`DEFAULT_THINK`] per position.
+    pub fn open(&mut self, record: impl FnOnce() -> Record, watch: Option<Watch>, chosen: Chosen) {
         match &mut self.view {
             Some(view) => {
                 view.reopen();
                 *view.chosen() = chosen;
             }
-            None => self.view = Some(make()),
+            None => {
+                self.view = Some(match watch {
+                    Some(watch) => AnalysisView::watching(record(), watch, chosen),
+                    None => AnalysisView::start(record(), DEFAULT_THINK, chosen),
+                });
+            }
         }
     }
 

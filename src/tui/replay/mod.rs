@@ -127,7 +127,7 @@ impl ReplayView {
             ReplayKey::Analyse => {
                 self.stop_playing();
                 let record = &self.record;
-                self.analysis.open(|| record.clone(), self.chosen);
+                self.analysis.open(|| record.clone(), None, self.chosen);
             }
             ReplayKey::Copy => {
                 // The position on the board: a move being sown is shown

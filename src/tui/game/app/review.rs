@@ -34,15 +34,11 @@ impl App {
     pub(super) fn open_analysis(&mut self) {
         if self.can_analyse() {
             // the session's (worked out while the round was played, or
-            // started now), the one plain mode prints
+            // started now), the one plain mode prints; with no thread for
+            // the session's analysis, the screen's own
             let watch = self.session.analysis_of_round(DEFAULT_THINK);
             let game = self.session.finished_round().unwrap_or(self.session.game());
-            let record = || Record::of_match(game);
-            match watch {
-                Some(watch) => self.review.open_watching(record, watch, self.chosen),
-                // no thread for the session's analysis: the screen's own
-                None => self.review.open(record, self.chosen),
-            }
+            self.review.open(|| Record::of_match(game), watch, self.chosen);
         }
     }
 
