@@ -198,15 +198,6 @@ impl AnalysisView {
         view
     }
 
-    /// The analysis, once done (not its sketch).
-    #[must_use]
-    pub fn analysis(&self) -> Option<&Analysis> {
-        match &self.analysis {
-            Figures::Done(analysis) => Some(analysis),
-            Figures::Nothing | Figures::Sketch(_) => None,
-        }
-    }
-
     /// Shows `drawn`, a sketch, unless the analysis is done.
     fn show_sketch(&mut self, drawn: Analysis) {
         if !matches!(self.analysis, Figures::Done(_)) {
@@ -796,6 +787,14 @@ mod tests {
     use super::*;
     use crossterm::event::{KeyEvent, KeyModifiers};
 
+    /// The analysis of `view`, once done (not its sketch).
+    fn done_analysis(view: &AnalysisView) -> Option<&Analysis> {
+        match &view.analysis {
+            Figures::Done(analysis) => Some(analysis),
+            Figures::Nothing | Figures::Sketch(_) => None,
+        }
+    }
+
     /// A whole round of Kalah(4,3) with mistakes in it: the pits taken in
     /// turn from a fixed pattern, whichever are legal.
     fn record() -> Record {
@@ -897,7 +896,7 @@ mod tests {
     #[test]
     fn turning_points_are_marked_by_a_sign_not_only_a_style() {
         let mut view = analysed();
-        let points = view.analysis().unwrap().turning_points();
+        let points = done_analysis(&view).unwrap().turning_points();
         assert!(!points.is_empty(), "the record has mistakes");
         // from the last move, `n` goes round to the first turning point
         press(&mut view, KeyCode::End);
@@ -906,7 +905,7 @@ mod tests {
         sorted.sort_unstable();
         assert_eq!(view.selected, sorted[0]);
         let text = screen(&view, 80, 26);
-        let ply = view.analysis().unwrap().moves[sorted[0]].ply;
+        let ply = done_analysis(&view).unwrap().moves[sorted[0]].ply;
         let row = text
             .lines()
             .find(|l| l.starts_with("▶▼"))
@@ -927,13 +926,13 @@ mod tests {
         let mut view = AnalysisView::start(record.clone(), Duration::from_secs(5), chosen);
         assert!(screen(&view, 80, 26).contains("Analysing the round"));
         let t0 = Instant::now();
-        while view.analysis().is_none() && t0.elapsed() < Duration::from_secs(30) {
+        while done_analysis(&view).is_none() && t0.elapsed() < Duration::from_secs(30) {
             std::thread::sleep(Duration::from_millis(5));
             view.handle(&Input::Tick);
         }
         assert!(view.next_wake().is_none(), "nothing more to wait for");
         let expected = analysed();
-        assert_eq!(view.analysis(), expected.analysis());
+        assert_eq!(done_analysis(&view), done_analysis(&expected));
     }
 
     /// The screen of `view` once its sketch is drawn (at most 20 s).
@@ -970,7 +969,7 @@ mod tests {
                 .unwrap_or_else(|| panic!("move {ply} in\n{text}"));
             assert!(row.contains('≈'), "an estimate: {row}");
         }
-        assert_eq!(view.analysis(), None, "a sketch is not the analysis");
+        assert_eq!(done_analysis(&view), None, "a sketch is not the analysis");
         assert!(view.next_wake().is_some(), "the analysis goes on");
         // the same for an analysis worked out as the round was played
         let mut live =
@@ -980,7 +979,7 @@ mod tests {
         let mut view = AnalysisView::watching(record, live.watch(), chosen);
         let text = sketched(&mut view);
         assert!(text.contains("≈ estimates for now"), "{text}");
-        assert_eq!(view.analysis(), None, "a sketch is not the analysis");
+        assert_eq!(done_analysis(&view), None, "a sketch is not the analysis");
     }
 
     #[test]

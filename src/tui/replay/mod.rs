@@ -90,18 +90,6 @@ impl ReplayView {
         self.animation.is_some()
     }
 
-    /// Whether the moves are playing by themselves.
-    #[must_use]
-    pub fn playing(&self) -> bool {
-        self.playing
-    }
-
-    /// How many moves of the record have been played on the board.
-    #[must_use]
-    pub fn position(&self) -> usize {
-        self.stepper.index()
-    }
-
     /// The counts the board shows now.
     #[must_use]
     pub fn counts(&self) -> &[u16] {
