@@ -1,6 +1,6 @@
 //! `mancala solve`: a position's value under perfect play, as JSON.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -94,10 +94,9 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
                     continue;
                 }
                 if let Some((ready, seeds)) = progress.building() {
-                    eprint!(
-                        "\rbuilding the endgame database: {elapsed:.1} s, {ready} of {seeds} seeds\x1b[K"
-                    );
-                    let _ = std::io::stderr().flush();
+                    super::progress(format_args!(
+                        "building the endgame database: {elapsed:.1} s, {ready} of {seeds} seeds"
+                    ));
                     shown = true;
                     continue;
                 }
@@ -106,13 +105,13 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
                 let bound = progress
                     .bounds()
                     .map_or_else(String::new, |(lo, hi)| format!(", value in [{lo}, {hi}]"));
-                eprint!("\rsolving: {elapsed:.1} s, {rate:.1} M positions/s{bound}\x1b[K");
-                let _ = std::io::stderr().flush();
+                super::progress(format_args!(
+                    "solving: {elapsed:.1} s, {rate:.1} M positions/s{bound}"
+                ));
                 shown = true;
             }
             if shown {
-                eprint!("\r\x1b[K");
-                let _ = std::io::stderr().flush();
+                super::progress(format_args!(""));
             }
         })
     });
