@@ -312,11 +312,6 @@ impl SaveStore {
         Ok(store)
     }
 
-    /// The folder of this store's saves.
-    fn saves_dir(&self) -> PathBuf {
-        self.of_kind(self.root.join("saves"))
-    }
-
     /// The folder `name` (`saves` or `locks`) of this store, and its
     /// network folder for network matches, each created if missing and
     /// refused when it is a symbolic link (see [`files::own_dir`]). Checked
@@ -363,7 +358,7 @@ impl SaveStore {
     #[must_use]
     pub fn path_for(&self, config: &MatchConfig) -> PathBuf {
         let [s, n] = &config.seats;
-        self.saves_dir().join(format!(
+        self.of_kind(self.root.join("saves")).join(format!(
             "{}-vs-{}-{:016x}.txt",
             slug(&s.name),
             slug(&n.name),

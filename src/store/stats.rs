@@ -445,7 +445,8 @@ pub fn summarize_reviewed(text: &str, mut review: Option<Reviewer>) -> Stats {
             continue;
         }
         let rules = escaped(round.rules.trim(), MAX_RULES_CHARS);
-        let [south_key, north_key] = [&south, &north].map(|n| name_key(n));
+        // players are told apart by their name, case aside
+        let [south_key, north_key] = [&south, &north].map(|n| n.to_lowercase());
         spelling.insert(south_key.clone(), south);
         spelling.insert(north_key.clone(), north);
         let swap = north_key < south_key;
@@ -494,11 +495,6 @@ pub fn summarize_reviewed(text: &str, mut review: Option<Reviewer>) -> Stats {
         skipped_lines,
         ratings: super::rating::ratings(&rated),
     }
-}
-
-/// The key that tells players apart: their name, case aside.
-fn name_key(name: &str) -> String {
-    name.to_lowercase()
 }
 
 impl Stats {
