@@ -125,40 +125,32 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
     let (endgame_seeds, endgame_time) = solver.endgame();
     let endgame_seconds = (endgame_time.as_secs_f64() * 1000.0).round() / 1000.0;
     let rules = board.rules();
-    Ok(match outcome.expect("checked above") {
+    // unproven: no value and no best move, the bounds proven instead
+    let mut report = match outcome.expect("checked above") {
         SolveOutcome::Solved(solution) => {
             let best: Vec<String> = solution
                 .best
                 .iter()
                 .filter_map(|&p| rules.letter(p).map(String::from))
                 .collect();
-            json!({
-                "value": solution.value,
-                "best": best,
-                "nodes": solution.nodes,
-                "seconds": seconds,
-                "memory_mb": memory_mb,
-                "threads": options.threads,
-                "endgame_seeds": endgame_seeds,
-                "endgame_seconds": endgame_seconds,
-            })
+            json!({ "value": solution.value, "best": best, "nodes": solution.nodes })
         }
         SolveOutcome::Bounds {
             lower,
             upper,
             nodes,
-        } => json!({
-            "value": null,
-            "bounds": [lower, upper],
-            "best": [],
-            "nodes": nodes,
-            "seconds": seconds,
-            "memory_mb": memory_mb,
-            "threads": options.threads,
-            "endgame_seeds": endgame_seeds,
-            "endgame_seconds": endgame_seconds,
-        }),
-    })
+        } => json!({ "value": null, "bounds": [lower, upper], "best": [], "nodes": nodes }),
+    };
+    for (key, value) in [
+        ("seconds", json!(seconds)),
+        ("memory_mb", json!(memory_mb)),
+        ("threads", json!(options.threads)),
+        ("endgame_seeds", json!(endgame_seeds)),
+        ("endgame_seconds", json!(endgame_seconds)),
+    ] {
+        report[key] = value;
+    }
+    Ok(report)
 }
 
 /// The JSON report of `mancala solve --game oware`:
