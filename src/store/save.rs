@@ -27,7 +27,7 @@
 //! ```no_run
 //! # fn demo(config: mancala::game::MatchConfig) -> anyhow::Result<()> {
 //! use mancala::game::Match;
-//! use mancala::store::SaveStore;
+//! use mancala::store::save::{SaveStore, new_round_id};
 //! let store = SaveStore::open()?;
 //! // Only one program saves a match at a time: `None` means another has it.
 //! let Some(_lock) = store.lock(&config)? else { return Ok(()) };
@@ -42,7 +42,8 @@
 //! // ... after every move, undo, redo and new round:
 //! store.save(&m)?;
 //! // ... when a round ends:
-//! let archived = store.archive_round(&m); // its record and the statistics
+//! // its record and the statistics, under a new id
+//! let archived = store.archive_round_as(&m, &new_round_id(), false);
 //! archived.record?;
 //! archived.stats?;
 //! // ... when the players stop playing for good:
@@ -478,12 +479,6 @@ impl SaveStore {
         }
     }
 
-    /// Keeps a finished round under a new id: see
-    /// [`SaveStore::archive_round_as`].
-    pub fn archive_round(&self, m: &Match) -> Archived {
-        self.archive_round_as(m, &new_round_id(), false)
-    }
-
     /// Keeps the finished round `m` as round `id`: writes its record to
     /// `records/` under a name nothing else has (the id in a comment line,
     /// [`ROUND_ID_LINE`]), and adds it to the statistics with the same id.
@@ -736,7 +731,7 @@ pub fn new_round_id() -> String {
     format!("{:016x}", crate::rng::Rng::from_entropy().next_u64())
 }
 
-/// What became of a finished round: see [`SaveStore::archive_round`].
+/// What became of a finished round: see [`SaveStore::archive_round_as`].
 #[derive(Debug)]
 pub struct Archived {
     /// Where its record was written, or why it was not.
@@ -932,7 +927,7 @@ mod tests {
             let pit = m.board().legal_moves().next().unwrap();
             m.play(pit, &mut NoTrace).unwrap();
         }
-        let archived = store.archive_round(&m);
+        let archived = store.archive_round_as(&m, &new_round_id(), false);
         assert!(archived.record.is_err());
         assert!(archived.stats.is_ok());
         // A link planted after the start is met at the next use.

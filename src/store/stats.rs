@@ -4,7 +4,7 @@
 //! whatever its case, as for saves.
 //!
 //! Every finished round (from either front end, through
-//! [`SaveStore::archive_round`](super::SaveStore::archive_round) or
+//! [`SaveStore::archive_round_as`](super::SaveStore::archive_round_as) or
 //! [`append_round`]) appends one JSON object on its own line to
 //! `stats.jsonl` in the data directory:
 //!
