@@ -566,7 +566,6 @@ impl SpeedArgs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SeedDelay(pub Option<Duration>);
 
-
 /// Options of `mancala stats`.
 #[derive(Debug, Args)]
 pub struct StatsCmd {

@@ -40,7 +40,9 @@ pub fn run(cmd: &PuzzleCmd) -> anyhow::Result<ExitCode> {
     let progress = std::io::stderr().is_terminal();
     let (_, problem) = trainer.scan(|i, of| {
         if progress {
-            super::progress(format_args!("Looking for puzzles in your rounds: {i} of {of}"));
+            super::progress(format_args!(
+                "Looking for puzzles in your rounds: {i} of {of}"
+            ));
         }
     });
     if progress {

@@ -38,7 +38,8 @@ impl App {
             // the session's analysis, the screen's own
             let watch = self.session.analysis_of_round(DEFAULT_THINK);
             let game = self.session.finished_round().unwrap_or(self.session.game());
-            self.review.open(|| Record::of_match(game), watch, self.chosen);
+            self.review
+                .open(|| Record::of_match(game), watch, self.chosen);
         }
     }
 
