@@ -419,8 +419,8 @@ impl PuzzleView {
             "Puzzle {} (rated {:.0}) · your rating {:.0} · streak {}",
             self.number, puzzle_rating, self.rating, self.streak
         );
-        frame.render_widget(Line::styled(header, theme.title), layout.header());
-        frame.render_widget(Line::styled(rules.to_string(), theme.dim), layout.rules());
+        frame.render_widget(Line::styled(header, theme.title), layout.header);
+        frame.render_widget(Line::styled(rules.to_string(), theme.dim), layout.rules);
         let scores = crate::rules::Score {
             south: counts[rules.store(Side::South).index()],
             north: counts[rules.store(Side::North).index()],
@@ -432,14 +432,14 @@ impl PuzzleView {
             .to_move((self.animation.is_none() && !board.is_over()).then(|| board.to_move()))
             .sowing(self.animation.as_ref())
             .caption(caption)
-            .laid_out(layout.geometry());
-        frame.render_widget(&view, layout.board());
+            .laid_out(&layout.geometry);
+        frame.render_widget(&view, layout.board);
         frame.render_widget(
             Paragraph::new(self.lines(theme)).wrap(Wrap { trim: false }),
-            layout.bottom(),
+            layout.bottom,
         );
         let keys = self.key_bar();
-        frame.render_widget(keys.line(layout.keys().width, theme), layout.keys());
+        frame.render_widget(keys.line(layout.keys.width, theme), layout.keys);
     }
 
     /// The pit under a click, while asked.
@@ -448,7 +448,7 @@ impl PuzzleView {
             return None;
         };
         let layout = ScreenLayout::new(self.size, d.puzzle.board.rules()).ok()?;
-        layout.geometry().hit(at)
+        layout.geometry.hit(at)
     }
 }
 

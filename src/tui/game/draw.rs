@@ -96,7 +96,7 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         format!(" · {won}–{lost}, {draws}d"),
     ];
     let (score, speed) = header_parts(
-        usize::from(layout.header().width).saturating_sub(text::columns(&round)),
+        usize::from(layout.header.width).saturating_sub(text::columns(&round)),
         &scores,
         &help::speed_texts(app.seed_delay(), app.paused()),
         app.paused(),
@@ -105,19 +105,19 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         Span::styled(round, theme.title),
         Span::styled(score, theme.text),
     ]);
-    frame.render_widget(&header, layout.header());
+    frame.render_widget(&header, layout.header);
     if let Some(speed) = speed {
         frame.render_widget(
             Line::styled(speed, theme.dim).right_aligned(),
-            layout.header(),
+            layout.header,
         );
     }
     frame.render_widget(
         Line::styled(
-            rules_line(&game.config().rules_text(), layout.rules().width),
+            rules_line(&game.config().rules_text(), layout.rules.width),
             theme.dim,
         ),
-        layout.rules(),
+        layout.rules,
     );
 
     let counts = app.shown_counts();
@@ -136,20 +136,20 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         .to_move(app.to_move())
         .sowing(app.animation())
         .selected(app.selection())
-        .caption(caption(app, layout.geometry().caption().width))
-        .laid_out(layout.geometry());
-    frame.render_widget(&view, layout.board());
+        .caption(caption(app, layout.geometry.caption().width))
+        .laid_out(&layout.geometry);
+    frame.render_widget(&view, layout.board);
 
     if app.busy_question() {
-        draw_busy(frame, app, layout.bottom());
+        draw_busy(frame, app, layout.bottom);
     } else if let Some(summary) = app.resume_summary() {
-        draw_resume(frame, app, &summary, layout.bottom());
+        draw_resume(frame, app, &summary, layout.bottom);
     } else if app.round_over() {
-        draw_round_over(frame, app, layout.bottom());
+        draw_round_over(frame, app, layout.bottom);
     } else {
-        draw_status(frame, app, layout.bottom());
+        draw_status(frame, app, layout.bottom);
     }
-    frame.render_widget(key_bar(app, layout.keys().width), layout.keys());
+    frame.render_widget(key_bar(app, layout.keys.width), layout.keys);
 }
 
 /// The match score and the speed for a header of `width` columns after the

@@ -299,18 +299,18 @@ impl ReplayView {
             self.stepper.len(),
             if self.playing { " · playing" } else { "" }
         );
-        frame.render_widget(Line::styled(header, theme.title), layout.header());
+        frame.render_widget(Line::styled(header, theme.title), layout.header);
         frame.render_widget(
             Line::styled(self.record.config.rules_text(), theme.dim),
-            layout.rules(),
+            layout.rules,
         );
         let view = BoardView::new(rules, counts, names, scores, theme)
             .piles(self.record.config.pile_word())
             .to_move((self.animation.is_none() && !board.is_over()).then(|| board.to_move()))
             .sowing(self.animation.as_ref())
             .caption(self.caption())
-            .laid_out(layout.geometry());
-        frame.render_widget(&view, layout.board());
+            .laid_out(&layout.geometry);
+        frame.render_widget(&view, layout.board);
 
         let mut lines = Vec::new();
         match self.stepper.last_played() {
@@ -353,10 +353,10 @@ impl ReplayView {
         // long names make long sentences: wrapped, never cut at the edge
         frame.render_widget(
             Paragraph::new(lines).wrap(Wrap { trim: false }),
-            layout.bottom(),
+            layout.bottom,
         );
         let keys = self.key_bar();
-        frame.render_widget(keys.line(layout.keys().width, theme), layout.keys());
+        frame.render_widget(keys.line(layout.keys.width, theme), layout.keys);
     }
 
     /// The keys of the replay, the most important kept where they do not

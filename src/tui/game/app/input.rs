@@ -209,7 +209,7 @@ impl App {
         let Ok(layout) = ScreenLayout::new(self.size, self.rules()) else {
             return;
         };
-        if let Some(pit) = layout.geometry().hit(position) {
+        if let Some(pit) = layout.geometry.hit(position) {
             self.choose(pit, now);
         }
     }
