@@ -224,23 +224,11 @@ fn caption(app: &App, width: u16) -> Line<'static> {
 /// The line that says what to do now, worded to fit `width` columns.
 fn prompt(app: &App, width: usize) -> Option<Note> {
     let rules = app.rules();
-    if let Some(text) = app.remote_prompt() {
-        return Some(Note {
-            text,
-            tone: Tone::Plain,
-        });
-    }
-    if let Some(text) = app.thinking_text() {
-        return Some(Note {
-            text,
-            tone: Tone::Plain,
-        });
+    if let Some(text) = app.remote_prompt().or_else(|| app.thinking_text()) {
+        return Some(Note::plain(text));
     }
     if app.paused() && app.human_to_move().is_none() {
-        return Some(Note {
-            text: paused_text(rules),
-            tone: Tone::Plain,
-        });
+        return Some(Note::plain(paused_text(rules)));
     }
     if let Some(animation) = app.animation() {
         let name = app.game().name(animation.mover(rules));
@@ -248,32 +236,26 @@ fn prompt(app: &App, width: usize) -> Option<Note> {
             .origin()
             .and_then(|p| rules.letter(p))
             .unwrap_or('?');
-        return Some(Note {
-            text: text::first_fitting(
-                &[
-                    format!("{name} plays {letter}. Any key shows the rest of the move at once."),
-                    format!("{name} plays {letter}. Any key: skip."),
-                ],
-                width,
-            ),
-            tone: Tone::Plain,
-        });
+        return Some(Note::plain(text::first_fitting(
+            &[
+                format!("{name} plays {letter}. Any key shows the rest of the move at once."),
+                format!("{name} plays {letter}. Any key: skip."),
+            ],
+            width,
+        )));
     }
     let side = app.human_to_move()?;
     let name = app.game().name(side);
     let keys = format!("{} or {}", rules.letter_range(side), rules.number_range());
-    Some(Note {
-        text: text::first_fitting(
-            &[
-                format!("{name}, your move: {keys}, ← → and Enter, or click a pit."),
-                format!("{name}, your move: {keys}, ← → Enter, or click."),
-                format!("{name}, your move: {keys}."),
-                format!("Your move: {keys}."),
-            ],
-            width,
-        ),
-        tone: Tone::Plain,
-    })
+    Some(Note::plain(text::first_fitting(
+        &[
+            format!("{name}, your move: {keys}, ← → and Enter, or click a pit."),
+            format!("{name}, your move: {keys}, ← → Enter, or click."),
+            format!("{name}, your move: {keys}."),
+            format!("Your move: {keys}."),
+        ],
+        width,
+    )))
 }
 
 /// A note wrapped to `width` columns: its mark (★ good, ✗ refused) on the
