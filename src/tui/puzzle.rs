@@ -18,7 +18,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::analysis::puzzles::{origin_words, progress_words, task_words, verdict_words};
+use crate::analysis::puzzles::{origin_words, task_words, verdict_words};
 use crate::game::MOVE_PAUSE;
 use crate::rules::{Board, Pit, Side, Step};
 use crate::store::puzzles::{Answered, Dealt, Trainer};
@@ -365,15 +365,7 @@ impl PuzzleView {
                         theme.text,
                     ));
                 }
-                lines.push(Line::styled(
-                    progress_words(
-                        s.answered.solved,
-                        s.answered.streak,
-                        s.answered.rating,
-                        s.answered.comes_back,
-                    ),
-                    theme.title,
-                ));
+                lines.push(Line::styled(s.answered.to_string(), theme.title));
             }
         }
         if let Some(note) = &self.note {
