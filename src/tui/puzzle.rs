@@ -350,8 +350,6 @@ impl PuzzleView {
                 };
                 for line in verdict_words(&s.dealt.puzzle, s.pit) {
                     lines.push(Line::styled(line, style));
-                    // only the first line in the verdict's style
-                    let _ = &style;
                 }
                 let rules = s.dealt.puzzle.board.rules();
                 let line: Vec<String> = s
