@@ -74,19 +74,11 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::files::{self, Follow, ReadError};
+use super::files::{self, Follow, ReadError, write_atomic};
 use super::record::{MAX_RECORD_BYTES, Record, clean_name};
 use crate::game::{Match, MatchConfig};
 
 pub use super::dirs::{DATA_DIR_ENV, data_dir};
-
-/// Replaces `path` with `text` atomically: see [`files::write_atomic`].
-///
-/// # Errors
-/// Any I/O failure; `path` is untouched then.
-pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
-    files::write_atomic(path, text)
-}
 
 /// Seconds since the Unix epoch (0 if the clock is before it).
 fn unix_seconds() -> u64 {
