@@ -404,18 +404,6 @@ impl AnalysisView {
         self.copied = Some(line);
     }
 
-    /// The position line the key asked to copy, once.
-    pub fn take_copy(&mut self) -> Option<String> {
-        self.copied.take()
-    }
-
-    /// When the screen should look at the thread again.
-    #[must_use]
-    pub fn next_wake(&self) -> Option<Instant> {
-        (self.job.is_some() || self.watch.is_some() || self.sketching.is_some())
-            .then(|| Instant::now() + POLL)
-    }
-
     /// Draws the screen.
     pub fn draw(&self, frame: &mut Frame, theme: &Theme) {
         let area = frame.area();
@@ -693,16 +681,19 @@ impl Screen for AnalysisView {
         self.draw(frame, self.chosen.theme());
     }
 
+    /// While a thread works for it: soon, to look at the thread again.
     fn next_wake(&self) -> Option<Instant> {
-        AnalysisView::next_wake(self)
+        (self.job.is_some() || self.watch.is_some() || self.sketching.is_some())
+            .then(|| Instant::now() + POLL)
     }
 
     fn done(&self) -> bool {
         self.quit
     }
 
+    /// The position line the key asked to copy, once.
     fn take_copy(&mut self) -> Option<String> {
-        AnalysisView::take_copy(self)
+        self.copied.take()
     }
 }
 
