@@ -73,6 +73,18 @@ impl MoveTimes {
         self.millis.push(took.as_secs_f64() * 1000.0);
     }
 
+    /// Moves timed.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.millis.len()
+    }
+
+    /// Whether no move was timed.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.millis.is_empty()
+    }
+
     /// Mean, median, 95th percentile (nearest rank) and maximum, in
     /// milliseconds, from one sort (zeros when no move was timed).
     #[must_use]
@@ -408,7 +420,7 @@ mod tests {
         assert_eq!(first.a.wins, first.b.losses);
         let [ta, tb] = &first.move_times;
         assert!(
-            ta.millis.len() >= 6 * 3 && tb.millis.len() >= 6 * 3,
+            ta.len() >= 6 * 3 && tb.len() >= 6 * 3,
             "every move is timed"
         );
         let MoveStats { mean, p95, max, .. } = ta.stats();
