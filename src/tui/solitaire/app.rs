@@ -274,12 +274,6 @@ impl SolitaireGame {
         self.message.as_deref()
     }
 
-    /// When the screen must change next without input (the next seed).
-    #[must_use]
-    pub fn next_wake(&self) -> Option<Instant> {
-        self.animation().and_then(HouseAnimation::next_frame_at)
-    }
-
     /// Advances the animation to `now`.
     pub fn tick(&mut self, now: Instant) {
         let SolitaireMode::Sowing(animation) = &mut self.mode else {
@@ -689,6 +683,7 @@ impl SolitaireGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tui::screen::Screen as _;
     use crate::tui::theme::Palette;
     use crossterm::event::{KeyEventState, KeyModifiers};
 

@@ -12,7 +12,7 @@ use crate::tui::input::Input;
 use crate::tui::prefs::{Chosen, Kept, Prefs, PrefsWorld};
 use crate::tui::screen::Screen;
 
-use super::app::SolitaireGame;
+use super::app::{HouseAnimation, SolitaireGame};
 use super::view;
 
 impl Screen for SolitaireGame {
@@ -28,8 +28,9 @@ impl Screen for SolitaireGame {
         view::draw(frame, self, *self.theme());
     }
 
+    /// The next seed of the move being sown, if any.
     fn next_wake(&self) -> Option<Instant> {
-        SolitaireGame::next_wake(self)
+        self.animation().and_then(HouseAnimation::next_frame_at)
     }
 
     fn done(&self) -> bool {
