@@ -457,7 +457,7 @@ impl AnalysisView {
             ),
             explain,
         );
-        let mut bar = KeyBar::new();
+        let mut bar = KeyBar::default();
         match self.analysis.figures() {
             None => {
                 let (done, total) = self.progress;

@@ -296,7 +296,7 @@ impl PuzzleView {
     }
 
     fn key_bar(&self) -> KeyBar {
-        let mut keys = KeyBar::new();
+        let mut keys = KeyBar::default();
         match &self.stage {
             Stage::Asking(d) => {
                 let side = d.puzzle.board.to_move();

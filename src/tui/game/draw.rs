@@ -521,7 +521,7 @@ fn draw_question(
 /// The keys that work now, as many as fit in `width` columns: the
 /// screen's one table ([`keys::offers`]), which the help reads too.
 fn key_bar(app: &App, width: u16) -> Line<'static> {
-    let mut bar = KeyBar::new();
+    let mut bar = KeyBar::default();
     for offer in keys::offers(app) {
         if let Some(weight) = offer.bar {
             bar.add(offer.bar_key(), offer.label.clone(), weight);

@@ -362,7 +362,7 @@ impl ReplayView {
     /// The keys of the replay, the most important kept where they do not
     /// all fit.
     fn key_bar(&self) -> KeyBar {
-        let mut keys = KeyBar::new();
+        let mut keys = KeyBar::default();
         keys.add("←", "back", Weight::Essential);
         keys.add("→", "forward", Weight::Essential);
         keys.add(

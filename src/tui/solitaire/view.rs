@@ -327,7 +327,7 @@ fn key_bar(app: &SolitaireGame, width: u16, theme: Theme) -> Line<'static> {
         0 | 1 => "1".to_string(),
         n => format!("1-{n}"),
     };
-    let mut bar = KeyBar::new();
+    let mut bar = KeyBar::default();
     let mut add = |keys: &[(&str, &str, Weight)]| {
         for &(key, what, weight) in keys {
             bar.add(key, what, weight);
