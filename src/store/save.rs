@@ -613,27 +613,16 @@ impl SaveStore {
         }
     }
 
-    /// The round the save of `config`'s match is at: `None` when there is
-    /// no save, `Some(None)` when it cannot be read as a record.
-    fn saved_round(&self, config: &MatchConfig) -> Option<Option<u32>> {
-        match files::read_text(
-            &self.path_for(config),
-            MAX_RECORD_BYTES as u64,
-            Follow::Never,
-        ) {
-            Err(ReadError::NotFound) => None,
-            Ok(text) => Some(Record::parse(&text).ok().map(|r| r.round)),
-            Err(_) => Some(None),
-        }
-    }
-
     /// Whether the save of `config`'s match is at round `round` or
     /// before: the round's end being completed moves it on. No save (the
     /// players stopped the match) stays none, and a save that cannot be
     /// read is left for [`SaveStore::load`] to set aside.
     #[must_use]
     pub fn save_is_behind(&self, config: &MatchConfig, round: u32) -> bool {
-        matches!(self.saved_round(config), Some(Some(saved)) if saved <= round)
+        let limit = MAX_RECORD_BYTES as u64;
+        let text = files::read_text(&self.path_for(config), limit, Follow::Never);
+        let saved = text.map(|text| Record::parse(&text).map(|r| r.round));
+        matches!(saved, Ok(Ok(saved)) if saved <= round)
     }
 
     /// Takes the lock of the match with these settings, so that a second
