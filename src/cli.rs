@@ -200,18 +200,12 @@ impl PlayArgs {
         [self.south, self.north]
     }
 
-    /// The two seats' names: given names, else the computer's level, else
+    /// The two seats' names, with the seats played by `kinds` (`level:auto`
+    /// resolved to its level): given names, else the computer's level
+    /// with its measured rating ("Computer (level 4, ~1350)"), else
     /// "South" and "North". One name given for a person against a
     /// computer is the person's, whichever seat the computer has:
     /// `--south hard Michael` is "Computer (hard)" against Michael.
-    #[must_use]
-    pub fn names(&self) -> [String; 2] {
-        self.names_for(self.kinds())
-    }
-
-    /// [`PlayArgs::names`] with the seats played by `kinds` (`level:auto`
-    /// resolved to its level): a level is named with its measured rating,
-    /// "Computer (level 4, ~1350)".
     #[must_use]
     pub fn names_for(&self, kinds: [PlayerKind; 2]) -> [String; 2] {
         let mut names = self.given_names();
@@ -538,7 +532,8 @@ pub struct ShowArgs {
 pub struct SpeedArgs {
     /// Milliseconds between two seeds of the sowing animation, 0 to 5000,
     /// or off [default: 150, or the speed last chosen with + and -].
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = parse_speed_value)]
+    // read as the preferences file reads it, so that both take the same values
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = |text: &str| crate::game::parse_speed(text).map(SeedDelay))]
     pub speed: Option<SeedDelay>,
     /// Show each move at once, without animation.
     #[arg(long)]
@@ -570,12 +565,6 @@ impl SpeedArgs {
 /// no animation (`0` or `off`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SeedDelay(pub Option<Duration>);
-
-/// `--speed` read as the preferences file reads it (see
-/// [`crate::game::parse_speed`]), so that both take the same values.
-fn parse_speed_value(text: &str) -> Result<SeedDelay, String> {
-    crate::game::parse_speed(text).map(SeedDelay)
-}
 
 /// Options of `mancala stats`.
 #[derive(Debug, Args)]

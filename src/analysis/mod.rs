@@ -589,15 +589,9 @@ pub struct RoundAnalyser {
 }
 
 impl RoundAnalyser {
-    /// The analysis of a round of `rules` started by `starter`, with
+    /// The analysis of a round of either family that started from `start`
+    /// (a Kalah [`Board`], or a [`GameRound`] of either family), with
     /// `analyst`'s solver sized for it.
-    #[must_use]
-    pub fn new(analyst: Analyst, rules: Rules, starter: Side) -> RoundAnalyser {
-        RoundAnalyser::from_start(analyst, Board::starting(rules, starter))
-    }
-
-    /// The same for a round of either family that started from `start`
-    /// (a Kalah [`Board`], or a [`GameRound`] of either family).
     #[must_use]
     pub fn from_start(mut analyst: Analyst, start: impl Into<GameRound>) -> RoundAnalyser {
         let round = Round::new(&mut analyst, start.into());
@@ -1404,7 +1398,8 @@ mod tests {
     #[test]
     fn a_round_analysed_as_it_is_played_matches_the_analysis_after_it() {
         let (rules, moves, budget, whole) = a_small_round_analysed();
-        let mut live = RoundAnalyser::new(Analyst::new(), rules, Side::South);
+        let mut live =
+            RoundAnalyser::from_start(Analyst::new(), Board::starting(rules, Side::South));
         for (i, &pit) in moves.iter().enumerate() {
             live.push(pit).unwrap();
             // spare time after every other move: one position valued
@@ -1416,7 +1411,8 @@ mod tests {
         assert!(0 < valued && valued < total, "{valued} of {total}");
         assert_eq!(live.analysis(&budget), whole);
         // a stopped budget leaves the position for later, unvalued
-        let mut stopped = RoundAnalyser::new(Analyst::new(), rules, Side::South);
+        let mut stopped =
+            RoundAnalyser::from_start(Analyst::new(), Board::starting(rules, Side::South));
         stopped.push(moves[0]).unwrap();
         let halt = PositionBudget::default();
         halt.stop.store(true, Ordering::Relaxed);
@@ -1427,7 +1423,8 @@ mod tests {
     #[test]
     fn a_sketch_shows_every_move_at_once_and_leaves_the_analysis_as_it_was() {
         let (rules, moves, budget, whole) = a_small_round_analysed();
-        let mut live = RoundAnalyser::new(Analyst::new(), rules, Side::South);
+        let mut live =
+            RoundAnalyser::from_start(Analyst::new(), Board::starting(rules, Side::South));
         for &pit in &moves {
             live.push(pit).unwrap();
         }

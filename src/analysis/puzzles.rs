@@ -534,31 +534,6 @@ pub fn verdict_words(puzzle: &Puzzle, pit: Pit) -> Vec<String> {
     lines
 }
 
-/// The progress after an answer: "Solved · streak 3 · puzzle rating
-/// 1200 → 1235." (a failed puzzle: when it comes back).
-#[must_use]
-pub fn progress_words(
-    solved: bool,
-    streak: u32,
-    rating: (f64, f64),
-    comes_back: Option<u32>,
-) -> String {
-    let mut line = format!(
-        "{} · streak {streak} · puzzle rating {:.0} → {:.0}",
-        if solved { "Solved" } else { "Missed" },
-        rating.0,
-        rating.1
-    );
-    if let Some(after) = comes_back {
-        line.push_str(&format!(
-            " · it comes back after {}",
-            crate::rules::plural(after, "more puzzle")
-        ));
-    }
-    line.push('.');
-    line
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -156,21 +156,8 @@ pub struct ArenaResult {
 /// times differ from run to run).
 impl PartialEq for ArenaResult {
     fn eq(&self, other: &Self) -> bool {
-        (
-            self.kind_a,
-            self.kind_b,
-            self.a,
-            self.b,
-            self.rounds,
-            self.total_margin,
-        ) == (
-            other.kind_a,
-            other.kind_b,
-            other.a,
-            other.b,
-            other.rounds,
-            other.total_margin,
-        )
+        let rounds = |r: &ArenaResult| (r.kind_a, r.kind_b, r.a, r.b, r.rounds, r.total_margin);
+        rounds(self) == rounds(other)
     }
 }
 

@@ -1,6 +1,6 @@
 //! `mancala replay` and `mancala stats`: looking back at games played.
 
-use std::io::{IsTerminal, Read as _, Write as _};
+use std::io::{IsTerminal, Read as _};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -115,12 +115,9 @@ pub fn stats(cmd: &StatsCmd) -> anyhow::Result<ExitCode> {
             let number = done.analysed + done.cached + done.left_out + 1;
             reviews.review(round, |position, of| {
                 if progress {
-                    let mut err = std::io::stderr().lock();
-                    let _ = write!(
-                        err,
-                        "\rAnalysing round {number}: position {position} of {of}\x1b[K"
-                    );
-                    let _ = err.flush();
+                    super::progress(format_args!(
+                        "Analysing round {number}: position {position} of {of}"
+                    ));
                 }
             })
         }
@@ -134,7 +131,7 @@ pub fn stats(cmd: &StatsCmd) -> anyhow::Result<ExitCode> {
     .map_err(|e| anyhow::anyhow!("cannot read the statistics {}: {e}", path.display()))?;
     if let Some(reviews) = &reviews {
         if progress {
-            eprint!("\r\x1b[K");
+            super::progress(format_args!(""));
         }
         let analysed = crate::game::plural(reviews.counts().analysed, "recorded round");
         match reviews.cache_problem() {

@@ -15,7 +15,7 @@ mod puzzle;
 mod solitaire;
 mod solve;
 
-use std::io::IsTerminal as _;
+use std::io::{IsTerminal as _, Write as _};
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -26,10 +26,7 @@ use crate::rules::{Board, Position};
 
 use position::Start;
 
-pub use history::read_record;
-pub use play::settings;
-pub use position::{oware_from, oware_json, position_json};
-pub use solitaire::{MAX_DEAL_SEEDS, parse_seed_count, plan_json, solitaire_board};
+pub use position::{oware_json, position_json};
 pub use solve::solve_json;
 
 /// A mistake in what the user asked for (exit code 2), as opposed to a
@@ -48,6 +45,14 @@ impl std::error::Error for UsageError {}
 /// Shorthand for returning a [`UsageError`].
 pub fn usage<T>(message: impl Into<String>) -> anyhow::Result<T> {
     Err(UsageError(message.into()).into())
+}
+
+/// Shows `line` as the progress line on standard error, over the one
+/// before (the rest of the terminal's line cleared; an empty `line`
+/// clears it); a failure is ignored.
+fn progress(line: std::fmt::Arguments) {
+    let mut err = std::io::stderr().lock();
+    let _ = write!(err, "\r{line}\x1b[K").and_then(|()| err.flush());
 }
 
 /// Parses the command line and runs the command; the whole program.

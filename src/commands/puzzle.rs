@@ -2,7 +2,7 @@
 //! player's own recorded rounds and built in; listed as JSON, or played
 //! full screen or line by line.
 
-use std::io::{IsTerminal as _, Write as _};
+use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
 use super::UsageError;
@@ -40,16 +40,13 @@ pub fn run(cmd: &PuzzleCmd) -> anyhow::Result<ExitCode> {
     let progress = std::io::stderr().is_terminal();
     let (_, problem) = trainer.scan(|i, of| {
         if progress {
-            let mut err = std::io::stderr().lock();
-            let _ = write!(
-                err,
-                "\rLooking for puzzles in your rounds: {i} of {of}\x1b[K"
-            );
-            let _ = err.flush();
+            super::progress(format_args!(
+                "Looking for puzzles in your rounds: {i} of {of}"
+            ));
         }
     });
     if progress {
-        eprint!("\r\x1b[K");
+        super::progress(format_args!(""));
     }
     if let Some(problem) = problem {
         crate::console::warn(format_args!("mancala: {problem}"));

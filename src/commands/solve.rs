@@ -1,6 +1,6 @@
 //! `mancala solve`: a position's value under perfect play, as JSON.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -94,10 +94,9 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
                     continue;
                 }
                 if let Some((ready, seeds)) = progress.building() {
-                    eprint!(
-                        "\rbuilding the endgame database: {elapsed:.1} s, {ready} of {seeds} seeds\x1b[K"
-                    );
-                    let _ = std::io::stderr().flush();
+                    super::progress(format_args!(
+                        "building the endgame database: {elapsed:.1} s, {ready} of {seeds} seeds"
+                    ));
                     shown = true;
                     continue;
                 }
@@ -106,13 +105,13 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
                 let bound = progress
                     .bounds()
                     .map_or_else(String::new, |(lo, hi)| format!(", value in [{lo}, {hi}]"));
-                eprint!("\rsolving: {elapsed:.1} s, {rate:.1} M positions/s{bound}\x1b[K");
-                let _ = std::io::stderr().flush();
+                super::progress(format_args!(
+                    "solving: {elapsed:.1} s, {rate:.1} M positions/s{bound}"
+                ));
                 shown = true;
             }
             if shown {
-                eprint!("\r\x1b[K");
-                let _ = std::io::stderr().flush();
+                super::progress(format_args!(""));
             }
         })
     });
@@ -126,40 +125,32 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
     let (endgame_seeds, endgame_time) = solver.endgame();
     let endgame_seconds = (endgame_time.as_secs_f64() * 1000.0).round() / 1000.0;
     let rules = board.rules();
-    Ok(match outcome.expect("checked above") {
+    // unproven: no value and no best move, the bounds proven instead
+    let mut report = match outcome.expect("checked above") {
         SolveOutcome::Solved(solution) => {
             let best: Vec<String> = solution
                 .best
                 .iter()
                 .filter_map(|&p| rules.letter(p).map(String::from))
                 .collect();
-            json!({
-                "value": solution.value,
-                "best": best,
-                "nodes": solution.nodes,
-                "seconds": seconds,
-                "memory_mb": memory_mb,
-                "threads": options.threads,
-                "endgame_seeds": endgame_seeds,
-                "endgame_seconds": endgame_seconds,
-            })
+            json!({ "value": solution.value, "best": best, "nodes": solution.nodes })
         }
         SolveOutcome::Bounds {
             lower,
             upper,
             nodes,
-        } => json!({
-            "value": null,
-            "bounds": [lower, upper],
-            "best": [],
-            "nodes": nodes,
-            "seconds": seconds,
-            "memory_mb": memory_mb,
-            "threads": options.threads,
-            "endgame_seeds": endgame_seeds,
-            "endgame_seconds": endgame_seconds,
-        }),
-    })
+        } => json!({ "value": null, "bounds": [lower, upper], "best": [], "nodes": nodes }),
+    };
+    for (key, value) in [
+        ("seconds", json!(seconds)),
+        ("memory_mb", json!(memory_mb)),
+        ("threads", json!(options.threads)),
+        ("endgame_seeds", json!(endgame_seeds)),
+        ("endgame_seconds", json!(endgame_seconds)),
+    ] {
+        report[key] = value;
+    }
+    Ok(report)
 }
 
 /// The JSON report of `mancala solve --game oware`:

@@ -90,18 +90,12 @@ pub fn redo_message(redone: &[Redone]) -> Notice {
 }
 
 impl Match {
-    /// Whether any seat is played by a person.
-    #[must_use]
-    pub fn any_human(&self) -> bool {
-        self.config.seats.iter().any(|s| s.kind.is_human())
-    }
-
     /// Undo by turn: takes back moves until a human is to move, at least
     /// one (against a computer, back to the human's previous turn). Refused,
     /// with the match unchanged, when the round is over, when nobody is
     /// human, or when the only earlier turns are the computer's.
     pub fn undo_turn(&mut self) -> Undo {
-        if !self.any_human() {
+        if !self.config.seats.iter().any(|s| s.kind.is_human()) {
             return Undo::NoHuman;
         }
         if self.outcome().is_some() {

@@ -70,6 +70,11 @@ fn draw(rules: &Rules, counts: &[u16], names: [&str; 2], word: Option<&str>) -> 
 
     let bar = |w: usize| "═".repeat(w);
     let pit_bars = |join: &str| vec![bar(pit_width); rules.pits()].join(join);
+    // the top or bottom edge: `join` between every two boxes
+    let edge = |left: char, join: &str, right: char| {
+        let store = bar(store_width);
+        format!("{left}{store}{join}{}{join}{store}{right}", pit_bars(join))
+    };
     let cells = |pits: &[Pit]| {
         pits.iter()
             .map(|p| center(&counts[p.index()].to_string(), pit_width))
@@ -90,13 +95,7 @@ fn draw(rules: &Rules, counts: &[u16], names: [&str; 2], word: Option<&str>) -> 
     let mut out = String::new();
     let _ = writeln!(out, "North: {}", names[Side::North.index()]);
     let _ = writeln!(out, "{}", letters(&north));
-    let _ = writeln!(
-        out,
-        "╔{}╦{}╦{}╗",
-        bar(store_width),
-        pit_bars("╦"),
-        bar(store_width)
-    );
+    let _ = writeln!(out, "{}", edge('╔', "╦", '╗'));
     let _ = writeln!(
         out,
         "║{}║{}║{}║",
@@ -112,13 +111,7 @@ fn draw(rules: &Rules, counts: &[u16], names: [&str; 2], word: Option<&str>) -> 
         store(Side::South)
     );
     let _ = writeln!(out, "║{under}║{}║{under}║", cells(&south));
-    let _ = writeln!(
-        out,
-        "╚{}╩{}╩{}╝",
-        bar(store_width),
-        pit_bars("╩"),
-        bar(store_width)
-    );
+    let _ = writeln!(out, "{}", edge('╚', "╩", '╝'));
     let _ = writeln!(out, "{}", letters(&south));
     let _ = writeln!(out, "South: {}", names[Side::South.index()]);
     out

@@ -10,7 +10,7 @@
 use std::io::{BufRead, Write};
 
 use super::board;
-use crate::analysis::puzzles::{origin_words, progress_words, task_words, verdict_words};
+use crate::analysis::puzzles::{origin_words, task_words, verdict_words};
 use crate::rules::{Board, Step};
 use crate::store::puzzles::{Dealt, Trainer};
 
@@ -75,16 +75,7 @@ pub fn run(
         }
         let (answered, problem) = trainer.answer(&dealt, pit);
         show_best_line(trainer, &dealt, shown.animate, out)?;
-        writeln!(
-            out,
-            "{}",
-            progress_words(
-                answered.solved,
-                answered.streak,
-                answered.rating,
-                answered.comes_back
-            )
-        )?;
+        writeln!(out, "{answered}")?;
         if let Some(problem) = problem {
             writeln!(out, "Note: {problem}")?;
         }

@@ -33,7 +33,7 @@
 
 use std::fmt::Write as _;
 
-use super::record::{Record, RecordError};
+use super::record::{Record, RecordError, error};
 use crate::rules::Outcome;
 
 /// The longest PGN text read.
@@ -110,13 +110,6 @@ pub fn to_pgn(record: &Record, date: Option<&str>) -> String {
     out.push_str(&moves);
     out.push('\n');
     out
-}
-
-fn error(line: usize, message: impl Into<String>) -> RecordError {
-    RecordError {
-        line,
-        message: crate::escape::escaped(&message.into(), 300),
-    }
 }
 
 /// Reads PGN-style text (see the [module docs](self)) as a record.

@@ -163,6 +163,26 @@ pub struct Answered {
     pub comes_back: Option<u32>,
 }
 
+/// The progress after an answer: "Solved · streak 3 · puzzle rating
+/// 1200 → 1235." (a failed puzzle: when it comes back).
+impl std::fmt::Display for Answered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} · streak {} · puzzle rating {:.0} → {:.0}",
+            if self.solved { "Solved" } else { "Missed" },
+            self.streak,
+            self.rating.0,
+            self.rating.1
+        )?;
+        if let Some(after) = self.comes_back {
+            let more = crate::rules::plural(after, "more puzzle");
+            write!(f, " · it comes back after {more}")?;
+        }
+        f.write_str(".")
+    }
+}
+
 /// The progress kept in [`PROGRESS_FILE`]. See the [module docs](self).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -443,12 +463,6 @@ impl Trainer {
     #[must_use]
     pub fn progress(&self) -> &PuzzleProgress {
         &self.progress
-    }
-
-    /// The built-in puzzles' board.
-    #[must_use]
-    pub fn rules(&self) -> &Rules {
-        &self.rules
     }
 
     /// Looks through the record files not looked at yet (at most

@@ -18,7 +18,7 @@ use serde_json::json;
 use super::stats::RoundResult;
 use crate::game::names::clean_name;
 use crate::players::{PlayerKind, ladder};
-use crate::rules::{Capture, Rules};
+use crate::rules::{Capture, Rules, plural};
 
 /// Glicko-2's scale: Elo points per internal unit.
 const SCALE: f64 = 173.7178;
@@ -237,11 +237,7 @@ pub fn to_text(ratings: &[(String, Rating)]) -> String {
             "  {name}: {:.0} ± {:.0} after {} (nearest level: {})\n",
             r.rating,
             1.96 * r.deviation,
-            if r.rounds == 1 {
-                "1 round".to_string()
-            } else {
-                format!("{} rounds", r.rounds)
-            },
+            plural(r.rounds, "round"),
             r.level()
         ));
     }

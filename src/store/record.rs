@@ -125,8 +125,9 @@ const MAX_MESSAGE_CHARS: usize = 300;
 /// A [`RecordError`]. Its message quotes the record's text, which is
 /// untrusted: every echo goes through [`shown`] (escaped, cut short), and
 /// the message as a whole is escaped and bounded once more here, for
-/// wordings that come from elsewhere (the rules' parsers).
-fn error(line: usize, message: impl Into<String>) -> RecordError {
+/// wordings that come from elsewhere (the rules' parsers). PGN-style
+/// text's errors are made here too.
+pub(super) fn error(line: usize, message: impl Into<String>) -> RecordError {
     RecordError {
         line,
         message: escaped(&message.into(), MAX_MESSAGE_CHARS),

@@ -27,7 +27,7 @@
 //! ```no_run
 //! # fn demo(config: mancala::game::MatchConfig) -> anyhow::Result<()> {
 //! use mancala::game::Match;
-//! use mancala::store::SaveStore;
+//! use mancala::store::save::{SaveStore, new_round_id};
 //! let store = SaveStore::open()?;
 //! // Only one program saves a match at a time: `None` means another has it.
 //! let Some(_lock) = store.lock(&config)? else { return Ok(()) };
@@ -42,7 +42,8 @@
 //! // ... after every move, undo, redo and new round:
 //! store.save(&m)?;
 //! // ... when a round ends:
-//! let archived = store.archive_round(&m); // its record and the statistics
+//! // its record and the statistics, under a new id
+//! let archived = store.archive_round_as(&m, &new_round_id(), false);
 //! archived.record?;
 //! archived.stats?;
 //! // ... when the players stop playing for good:
@@ -73,19 +74,11 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::files::{self, Follow, ReadError};
+use super::files::{self, Follow, ReadError, write_atomic};
 use super::record::{MAX_RECORD_BYTES, Record, clean_name};
 use crate::game::{Match, MatchConfig};
 
 pub use super::dirs::{DATA_DIR_ENV, data_dir};
-
-/// Replaces `path` with `text` atomically: see [`files::write_atomic`].
-///
-/// # Errors
-/// Any I/O failure; `path` is untouched then.
-pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
-    files::write_atomic(path, text)
-}
 
 /// Seconds since the Unix epoch (0 if the clock is before it).
 fn unix_seconds() -> u64 {
@@ -312,11 +305,6 @@ impl SaveStore {
         Ok(store)
     }
 
-    /// The folder of this store's saves.
-    fn saves_dir(&self) -> PathBuf {
-        self.of_kind(self.root.join("saves"))
-    }
-
     /// The folder `name` (`saves` or `locks`) of this store, and its
     /// network folder for network matches, each created if missing and
     /// refused when it is a symbolic link (see [`files::own_dir`]). Checked
@@ -363,7 +351,7 @@ impl SaveStore {
     #[must_use]
     pub fn path_for(&self, config: &MatchConfig) -> PathBuf {
         let [s, n] = &config.seats;
-        self.saves_dir().join(format!(
+        self.of_kind(self.root.join("saves")).join(format!(
             "{}-vs-{}-{:016x}.txt",
             slug(&s.name),
             slug(&n.name),
@@ -481,12 +469,6 @@ impl SaveStore {
             Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
             _ => Ok(()),
         }
-    }
-
-    /// Keeps a finished round under a new id: see
-    /// [`SaveStore::archive_round_as`].
-    pub fn archive_round(&self, m: &Match) -> Archived {
-        self.archive_round_as(m, &new_round_id(), false)
     }
 
     /// Keeps the finished round `m` as round `id`: writes its record to
@@ -631,27 +613,16 @@ impl SaveStore {
         }
     }
 
-    /// The round the save of `config`'s match is at: `None` when there is
-    /// no save, `Some(None)` when it cannot be read as a record.
-    fn saved_round(&self, config: &MatchConfig) -> Option<Option<u32>> {
-        match files::read_text(
-            &self.path_for(config),
-            MAX_RECORD_BYTES as u64,
-            Follow::Never,
-        ) {
-            Err(ReadError::NotFound) => None,
-            Ok(text) => Some(Record::parse(&text).ok().map(|r| r.round)),
-            Err(_) => Some(None),
-        }
-    }
-
     /// Whether the save of `config`'s match is at round `round` or
     /// before: the round's end being completed moves it on. No save (the
     /// players stopped the match) stays none, and a save that cannot be
     /// read is left for [`SaveStore::load`] to set aside.
     #[must_use]
     pub fn save_is_behind(&self, config: &MatchConfig, round: u32) -> bool {
-        matches!(self.saved_round(config), Some(Some(saved)) if saved <= round)
+        let limit = MAX_RECORD_BYTES as u64;
+        let text = files::read_text(&self.path_for(config), limit, Follow::Never);
+        let saved = text.map(|text| Record::parse(&text).map(|r| r.round));
+        matches!(saved, Ok(Ok(saved)) if saved <= round)
     }
 
     /// Takes the lock of the match with these settings, so that a second
@@ -741,7 +712,7 @@ pub fn new_round_id() -> String {
     format!("{:016x}", crate::rng::Rng::from_entropy().next_u64())
 }
 
-/// What became of a finished round: see [`SaveStore::archive_round`].
+/// What became of a finished round: see [`SaveStore::archive_round_as`].
 #[derive(Debug)]
 pub struct Archived {
     /// Where its record was written, or why it was not.
@@ -937,7 +908,7 @@ mod tests {
             let pit = m.board().legal_moves().next().unwrap();
             m.play(pit, &mut NoTrace).unwrap();
         }
-        let archived = store.archive_round(&m);
+        let archived = store.archive_round_as(&m, &new_round_id(), false);
         assert!(archived.record.is_err());
         assert!(archived.stats.is_ok());
         // A link planted after the start is met at the next use.

@@ -4,7 +4,7 @@
 //! whatever its case, as for saves.
 //!
 //! Every finished round (from either front end, through
-//! [`SaveStore::archive_round`](super::SaveStore::archive_round) or
+//! [`SaveStore::archive_round_as`](super::SaveStore::archive_round_as) or
 //! [`append_round`]) appends one JSON object on its own line to
 //! `stats.jsonl` in the data directory:
 //!
@@ -29,7 +29,7 @@ use crate::analysis::Analysis;
 use crate::escape::escaped;
 use crate::game::Match;
 use crate::game::names::{clean_name, same_name};
-use crate::rules::Side;
+use crate::rules::{Side, plural};
 
 /// One finished round, as stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -445,7 +445,8 @@ pub fn summarize_reviewed(text: &str, mut review: Option<Reviewer>) -> Stats {
             continue;
         }
         let rules = escaped(round.rules.trim(), MAX_RULES_CHARS);
-        let [south_key, north_key] = [&south, &north].map(|n| name_key(n));
+        // players are told apart by their name, case aside
+        let [south_key, north_key] = [&south, &north].map(|n| n.to_lowercase());
         spelling.insert(south_key.clone(), south);
         spelling.insert(north_key.clone(), north);
         let swap = north_key < south_key;
@@ -493,19 +494,6 @@ pub fn summarize_reviewed(text: &str, mut review: Option<Reviewer>) -> Stats {
         pairs,
         skipped_lines,
         ratings: super::rating::ratings(&rated),
-    }
-}
-
-/// The key that tells players apart: their name, case aside.
-fn name_key(name: &str) -> String {
-    name.to_lowercase()
-}
-
-fn plural(n: u32, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
     }
 }
 

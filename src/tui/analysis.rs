@@ -198,15 +198,6 @@ impl AnalysisView {
         view
     }
 
-    /// The analysis, once done (not its sketch).
-    #[must_use]
-    pub fn analysis(&self) -> Option<&Analysis> {
-        match &self.analysis {
-            Figures::Done(analysis) => Some(analysis),
-            Figures::Nothing | Figures::Sketch(_) => None,
-        }
-    }
-
     /// Shows `drawn`, a sketch, unless the analysis is done.
     fn show_sketch(&mut self, drawn: Analysis) {
         if !matches!(self.analysis, Figures::Done(_)) {
@@ -413,18 +404,6 @@ impl AnalysisView {
         self.copied = Some(line);
     }
 
-    /// The position line the key asked to copy, once.
-    pub fn take_copy(&mut self) -> Option<String> {
-        self.copied.take()
-    }
-
-    /// When the screen should look at the thread again.
-    #[must_use]
-    pub fn next_wake(&self) -> Option<Instant> {
-        (self.job.is_some() || self.watch.is_some() || self.sketching.is_some())
-            .then(|| Instant::now() + POLL)
-    }
-
     /// Draws the screen.
     pub fn draw(&self, frame: &mut Frame, theme: &Theme) {
         let area = frame.area();
@@ -478,7 +457,7 @@ impl AnalysisView {
             ),
             explain,
         );
-        let mut bar = KeyBar::new();
+        let mut bar = KeyBar::default();
         match self.analysis.figures() {
             None => {
                 let (done, total) = self.progress;
@@ -702,16 +681,19 @@ impl Screen for AnalysisView {
         self.draw(frame, self.chosen.theme());
     }
 
+    /// While a thread works for it: soon, to look at the thread again.
     fn next_wake(&self) -> Option<Instant> {
-        AnalysisView::next_wake(self)
+        (self.job.is_some() || self.watch.is_some() || self.sketching.is_some())
+            .then(|| Instant::now() + POLL)
     }
 
     fn done(&self) -> bool {
         self.quit
     }
 
+    /// The position line the key asked to copy, once.
     fn take_copy(&mut self) -> Option<String> {
-        AnalysisView::take_copy(self)
+        self.copied.take()
     }
 }
 
@@ -728,28 +710,20 @@ pub struct HostedAnalysis {
 impl HostedAnalysis {
     /// Puts the analysis on screen with the host's `chosen` speed and
     /// theme: the analysis of `record` (only asked for the first time),
-    /// within [`DEFAULT_THINK`] per position.
-    pub fn open(&mut self, record: impl FnOnce() -> Record, chosen: Chosen) {
-        self.show(
-            || AnalysisView::start(record(), DEFAULT_THINK, chosen),
-            chosen,
-        );
-    }
-
-    /// The same, the analysis of `record` followed by `watch` (worked out
-    /// as the round was played).
-    pub fn open_watching(&mut self, record: impl FnOnce() -> Record, watch: Watch, chosen: Chosen) {
-        self.show(|| AnalysisView::watching(record(), watch, chosen), chosen);
-    }
-
-    /// Puts the screen `make` makes on screen (only the first time).
-    fn show(&mut self, make: impl FnOnce() -> AnalysisView, chosen: Chosen) {
+    /// followed by `watch` when it is worked out as the round was played,
+    /// else within [`DEFAULT_THINK`] per position.
+    pub fn open(&mut self, record: impl FnOnce() -> Record, watch: Option<Watch>, chosen: Chosen) {
         match &mut self.view {
             Some(view) => {
                 view.reopen();
                 *view.chosen() = chosen;
             }
-            None => self.view = Some(make()),
+            None => {
+                self.view = Some(match watch {
+                    Some(watch) => AnalysisView::watching(record(), watch, chosen),
+                    None => AnalysisView::start(record(), DEFAULT_THINK, chosen),
+                });
+            }
         }
     }
 
@@ -803,6 +777,14 @@ pub fn run(record: &Record, think: Duration) -> anyhow::Result<()> {
 mod tests {
     use super::*;
     use crossterm::event::{KeyEvent, KeyModifiers};
+
+    /// The analysis of `view`, once done (not its sketch).
+    fn done_analysis(view: &AnalysisView) -> Option<&Analysis> {
+        match &view.analysis {
+            Figures::Done(analysis) => Some(analysis),
+            Figures::Nothing | Figures::Sketch(_) => None,
+        }
+    }
 
     /// A whole round of Kalah(4,3) with mistakes in it: the pits taken in
     /// turn from a fixed pattern, whichever are legal.
@@ -905,7 +887,7 @@ mod tests {
     #[test]
     fn turning_points_are_marked_by_a_sign_not_only_a_style() {
         let mut view = analysed();
-        let points = view.analysis().unwrap().turning_points();
+        let points = done_analysis(&view).unwrap().turning_points();
         assert!(!points.is_empty(), "the record has mistakes");
         // from the last move, `n` goes round to the first turning point
         press(&mut view, KeyCode::End);
@@ -914,7 +896,7 @@ mod tests {
         sorted.sort_unstable();
         assert_eq!(view.selected, sorted[0]);
         let text = screen(&view, 80, 26);
-        let ply = view.analysis().unwrap().moves[sorted[0]].ply;
+        let ply = done_analysis(&view).unwrap().moves[sorted[0]].ply;
         let row = text
             .lines()
             .find(|l| l.starts_with("▶▼"))
@@ -935,13 +917,13 @@ mod tests {
         let mut view = AnalysisView::start(record.clone(), Duration::from_secs(5), chosen);
         assert!(screen(&view, 80, 26).contains("Analysing the round"));
         let t0 = Instant::now();
-        while view.analysis().is_none() && t0.elapsed() < Duration::from_secs(30) {
+        while done_analysis(&view).is_none() && t0.elapsed() < Duration::from_secs(30) {
             std::thread::sleep(Duration::from_millis(5));
             view.handle(&Input::Tick);
         }
         assert!(view.next_wake().is_none(), "nothing more to wait for");
         let expected = analysed();
-        assert_eq!(view.analysis(), expected.analysis());
+        assert_eq!(done_analysis(&view), done_analysis(&expected));
     }
 
     /// The screen of `view` once its sketch is drawn (at most 20 s).
@@ -978,7 +960,7 @@ mod tests {
                 .unwrap_or_else(|| panic!("move {ply} in\n{text}"));
             assert!(row.contains('≈'), "an estimate: {row}");
         }
-        assert_eq!(view.analysis(), None, "a sketch is not the analysis");
+        assert_eq!(done_analysis(&view), None, "a sketch is not the analysis");
         assert!(view.next_wake().is_some(), "the analysis goes on");
         // the same for an analysis worked out as the round was played
         let mut live =
@@ -988,7 +970,7 @@ mod tests {
         let mut view = AnalysisView::watching(record, live.watch(), chosen);
         let text = sketched(&mut view);
         assert!(text.contains("≈ estimates for now"), "{text}");
-        assert_eq!(view.analysis(), None, "a sketch is not the analysis");
+        assert_eq!(done_analysis(&view), None, "a sketch is not the analysis");
     }
 
     #[test]

@@ -31,12 +31,6 @@ pub struct KeyBar {
 }
 
 impl KeyBar {
-    /// An empty key bar.
-    #[must_use]
-    pub fn new() -> KeyBar {
-        KeyBar::default()
-    }
-
     /// Adds `key` doing `what`.
     pub fn add(&mut self, key: impl Into<String>, what: impl Into<String>, weight: Weight) {
         self.keys.push((key.into(), what.into(), weight));
@@ -391,7 +385,7 @@ mod tests {
 
     #[test]
     fn the_least_important_keys_go_first() {
-        let mut bar = KeyBar::new();
+        let mut bar = KeyBar::default();
         bar.add("a-f", "play", Weight::Essential);
         bar.add("h", "hint", Weight::Useful);
         bar.add("r", "redo", Weight::Optional);

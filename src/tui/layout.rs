@@ -22,17 +22,17 @@ const MAX_LOG: u16 = 12;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScreenLayout {
     /// Round and match score.
-    header: Rect,
+    pub header: Rect,
     /// The rules in force (empty when the screen is low).
-    rules: Rect,
+    pub rules: Rect,
     /// The board.
-    board: Rect,
-    /// Where the board's pits and stores are.
-    geometry: BoardGeometry,
+    pub board: Rect,
+    /// Where the board's pits and stores are (for drawing and clicks).
+    pub geometry: BoardGeometry,
     /// The status line and the log, or the end-of-round panel.
-    bottom: Rect,
+    pub bottom: Rect,
     /// The keys that work now.
-    keys: Rect,
+    pub keys: Rect,
 }
 
 /// The terminal is smaller than the game needs.
@@ -45,42 +45,6 @@ pub struct TooSmall {
 }
 
 impl ScreenLayout {
-    /// Round and match score.
-    #[must_use]
-    pub fn header(&self) -> Rect {
-        self.header
-    }
-
-    /// The rules in force (empty when the screen is low).
-    #[must_use]
-    pub fn rules(&self) -> Rect {
-        self.rules
-    }
-
-    /// The board.
-    #[must_use]
-    pub fn board(&self) -> Rect {
-        self.board
-    }
-
-    /// Where the board's pits and stores are (for drawing and clicks).
-    #[must_use]
-    pub fn geometry(&self) -> &BoardGeometry {
-        &self.geometry
-    }
-
-    /// The status line and the log, or the end-of-round panel.
-    #[must_use]
-    pub fn bottom(&self) -> Rect {
-        self.bottom
-    }
-
-    /// The keys that work now.
-    #[must_use]
-    pub fn keys(&self) -> Rect {
-        self.keys
-    }
-
     /// The smallest terminal that shows `rules`' board with its panels.
     #[must_use]
     pub fn minimum(rules: &Rules) -> TooSmall {

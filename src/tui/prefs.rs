@@ -23,8 +23,8 @@ pub use crate::game::{MAX_SPEED_MS, parse_speed};
 
 use crate::game::DEFAULT_SPEED_MS;
 use crate::store::dirs::config_dir;
+use crate::store::files::write_atomic;
 use crate::store::files::{self, Follow, ReadError};
-use crate::store::save::write_atomic;
 use crate::tui::chrome::{KeyBar, Weight};
 use crate::tui::screen::{Screen, World};
 use crate::tui::theme::{Palette, Theme};

@@ -18,7 +18,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::analysis::puzzles::{origin_words, progress_words, task_words, verdict_words};
+use crate::analysis::puzzles::{origin_words, task_words, verdict_words};
 use crate::game::MOVE_PAUSE;
 use crate::rules::{Board, Pit, Side, Step};
 use crate::store::puzzles::{Answered, Dealt, Trainer};
@@ -296,7 +296,7 @@ impl PuzzleView {
     }
 
     fn key_bar(&self) -> KeyBar {
-        let mut keys = KeyBar::new();
+        let mut keys = KeyBar::default();
         match &self.stage {
             Stage::Asking(d) => {
                 let side = d.puzzle.board.to_move();
@@ -350,8 +350,6 @@ impl PuzzleView {
                 };
                 for line in verdict_words(&s.dealt.puzzle, s.pit) {
                     lines.push(Line::styled(line, style));
-                    // only the first line in the verdict's style
-                    let _ = &style;
                 }
                 let rules = s.dealt.puzzle.board.rules();
                 let line: Vec<String> = s
@@ -365,15 +363,7 @@ impl PuzzleView {
                         theme.text,
                     ));
                 }
-                lines.push(Line::styled(
-                    progress_words(
-                        s.answered.solved,
-                        s.answered.streak,
-                        s.answered.rating,
-                        s.answered.comes_back,
-                    ),
-                    theme.title,
-                ));
+                lines.push(Line::styled(s.answered.to_string(), theme.title));
             }
         }
         if let Some(note) = &self.note {
@@ -419,8 +409,8 @@ impl PuzzleView {
             "Puzzle {} (rated {:.0}) · your rating {:.0} · streak {}",
             self.number, puzzle_rating, self.rating, self.streak
         );
-        frame.render_widget(Line::styled(header, theme.title), layout.header());
-        frame.render_widget(Line::styled(rules.to_string(), theme.dim), layout.rules());
+        frame.render_widget(Line::styled(header, theme.title), layout.header);
+        frame.render_widget(Line::styled(rules.to_string(), theme.dim), layout.rules);
         let scores = crate::rules::Score {
             south: counts[rules.store(Side::South).index()],
             north: counts[rules.store(Side::North).index()],
@@ -432,14 +422,14 @@ impl PuzzleView {
             .to_move((self.animation.is_none() && !board.is_over()).then(|| board.to_move()))
             .sowing(self.animation.as_ref())
             .caption(caption)
-            .laid_out(layout.geometry());
-        frame.render_widget(&view, layout.board());
+            .laid_out(&layout.geometry);
+        frame.render_widget(&view, layout.board);
         frame.render_widget(
             Paragraph::new(self.lines(theme)).wrap(Wrap { trim: false }),
-            layout.bottom(),
+            layout.bottom,
         );
         let keys = self.key_bar();
-        frame.render_widget(keys.line(layout.keys().width, theme), layout.keys());
+        frame.render_widget(keys.line(layout.keys.width, theme), layout.keys);
     }
 
     /// The pit under a click, while asked.
@@ -448,7 +438,7 @@ impl PuzzleView {
             return None;
         };
         let layout = ScreenLayout::new(self.size, d.puzzle.board.rules()).ok()?;
-        layout.geometry().hit(at)
+        layout.geometry.hit(at)
     }
 }
 

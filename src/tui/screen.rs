@@ -18,19 +18,16 @@
 //!    terminal or the disk; it returns effects instead. `next_wake` says
 //!    when the picture changes by itself (animation), so the loop sleeps
 //!    until then; `done` ends the loop.
-//! 3. If the screen has effects, implement [`World`] for whatever carries
-//!    them out: `perform` runs one effect (it may answer at once by pushing
-//!    messages), `poll` picks up answers that arrived meanwhile (from a
-//!    thread or a socket) without waiting, and `busy` asks the loop to
-//!    look again soon. A screen without effects uses
-//!    `type Effect = Infallible` and [`NoWorld`].
+//! 3. Implement [`World`] for whatever carries out the effects: `perform`
+//!    runs one effect (it may answer at once by pushing messages), `poll`
+//!    picks up answers that arrived meanwhile (from a thread or a socket)
+//!    without waiting, and `busy` asks the loop to look again soon.
 //! 4. Call [`run`]: it enters full screen ([`FullScreen`]), loops, and
 //!    restores the terminal on every way out (quit, error, panic, signal).
 //!
 //! The loop polls the terminal with a timeout, so animation needs no
 //! thread of its own.
 
-use std::convert::Infallible;
 use std::io;
 use std::time::{Duration, Instant};
 
@@ -89,18 +86,6 @@ pub trait World<S: Screen> {
 
     /// The screen is finished: stop what is under way, without waiting.
     fn shut_down(&mut self) {}
-}
-
-/// The world of a screen without effects.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NoWorld;
-
-impl<S: Screen<Effect = Infallible>> World<S> for NoWorld {
-    fn perform(&mut self, effect: Infallible, _: &mut Vec<S::Message>) {
-        match effect {}
-    }
-
-    fn poll(&mut self, _: &mut Vec<S::Message>) {}
 }
 
 /// Delivers `message` to `screen` at `now` and carries out the effects,

@@ -96,7 +96,7 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         format!(" · {won}–{lost}, {draws}d"),
     ];
     let (score, speed) = header_parts(
-        usize::from(layout.header().width).saturating_sub(text::columns(&round)),
+        usize::from(layout.header.width).saturating_sub(text::columns(&round)),
         &scores,
         &help::speed_texts(app.seed_delay(), app.paused()),
         app.paused(),
@@ -105,19 +105,19 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         Span::styled(round, theme.title),
         Span::styled(score, theme.text),
     ]);
-    frame.render_widget(&header, layout.header());
+    frame.render_widget(&header, layout.header);
     if let Some(speed) = speed {
         frame.render_widget(
             Line::styled(speed, theme.dim).right_aligned(),
-            layout.header(),
+            layout.header,
         );
     }
     frame.render_widget(
         Line::styled(
-            rules_line(&game.config().rules_text(), layout.rules().width),
+            rules_line(&game.config().rules_text(), layout.rules.width),
             theme.dim,
         ),
-        layout.rules(),
+        layout.rules,
     );
 
     let counts = app.shown_counts();
@@ -136,20 +136,20 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
         .to_move(app.to_move())
         .sowing(app.animation())
         .selected(app.selection())
-        .caption(caption(app, layout.geometry().caption().width))
-        .laid_out(layout.geometry());
-    frame.render_widget(&view, layout.board());
+        .caption(caption(app, layout.geometry.caption().width))
+        .laid_out(&layout.geometry);
+    frame.render_widget(&view, layout.board);
 
     if app.busy_question() {
-        draw_busy(frame, app, layout.bottom());
+        draw_busy(frame, app, layout.bottom);
     } else if let Some(summary) = app.resume_summary() {
-        draw_resume(frame, app, &summary, layout.bottom());
+        draw_resume(frame, app, &summary, layout.bottom);
     } else if app.round_over() {
-        draw_round_over(frame, app, layout.bottom());
+        draw_round_over(frame, app, layout.bottom);
     } else {
-        draw_status(frame, app, layout.bottom());
+        draw_status(frame, app, layout.bottom);
     }
-    frame.render_widget(key_bar(app, layout.keys().width), layout.keys());
+    frame.render_widget(key_bar(app, layout.keys.width), layout.keys);
 }
 
 /// The match score and the speed for a header of `width` columns after the
@@ -224,23 +224,11 @@ fn caption(app: &App, width: u16) -> Line<'static> {
 /// The line that says what to do now, worded to fit `width` columns.
 fn prompt(app: &App, width: usize) -> Option<Note> {
     let rules = app.rules();
-    if let Some(text) = app.remote_prompt() {
-        return Some(Note {
-            text,
-            tone: Tone::Plain,
-        });
-    }
-    if let Some(text) = app.thinking_text() {
-        return Some(Note {
-            text,
-            tone: Tone::Plain,
-        });
+    if let Some(text) = app.remote_prompt().or_else(|| app.thinking_text()) {
+        return Some(Note::plain(text));
     }
     if app.paused() && app.human_to_move().is_none() {
-        return Some(Note {
-            text: paused_text(rules),
-            tone: Tone::Plain,
-        });
+        return Some(Note::plain(paused_text(rules)));
     }
     if let Some(animation) = app.animation() {
         let name = app.game().name(animation.mover(rules));
@@ -248,32 +236,26 @@ fn prompt(app: &App, width: usize) -> Option<Note> {
             .origin()
             .and_then(|p| rules.letter(p))
             .unwrap_or('?');
-        return Some(Note {
-            text: text::first_fitting(
-                &[
-                    format!("{name} plays {letter}. Any key shows the rest of the move at once."),
-                    format!("{name} plays {letter}. Any key: skip."),
-                ],
-                width,
-            ),
-            tone: Tone::Plain,
-        });
+        return Some(Note::plain(text::first_fitting(
+            &[
+                format!("{name} plays {letter}. Any key shows the rest of the move at once."),
+                format!("{name} plays {letter}. Any key: skip."),
+            ],
+            width,
+        )));
     }
     let side = app.human_to_move()?;
     let name = app.game().name(side);
     let keys = format!("{} or {}", rules.letter_range(side), rules.number_range());
-    Some(Note {
-        text: text::first_fitting(
-            &[
-                format!("{name}, your move: {keys}, ← → and Enter, or click a pit."),
-                format!("{name}, your move: {keys}, ← → Enter, or click."),
-                format!("{name}, your move: {keys}."),
-                format!("Your move: {keys}."),
-            ],
-            width,
-        ),
-        tone: Tone::Plain,
-    })
+    Some(Note::plain(text::first_fitting(
+        &[
+            format!("{name}, your move: {keys}, ← → and Enter, or click a pit."),
+            format!("{name}, your move: {keys}, ← → Enter, or click."),
+            format!("{name}, your move: {keys}."),
+            format!("Your move: {keys}."),
+        ],
+        width,
+    )))
 }
 
 /// A note wrapped to `width` columns: its mark (★ good, ✗ refused) on the
@@ -539,7 +521,7 @@ fn draw_question(
 /// The keys that work now, as many as fit in `width` columns: the
 /// screen's one table ([`keys::offers`]), which the help reads too.
 fn key_bar(app: &App, width: u16) -> Line<'static> {
-    let mut bar = KeyBar::new();
+    let mut bar = KeyBar::default();
     for offer in keys::offers(app) {
         if let Some(weight) = offer.bar {
             bar.add(offer.bar_key(), offer.label.clone(), weight);

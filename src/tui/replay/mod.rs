@@ -90,18 +90,6 @@ impl ReplayView {
         self.animation.is_some()
     }
 
-    /// Whether the moves are playing by themselves.
-    #[must_use]
-    pub fn playing(&self) -> bool {
-        self.playing
-    }
-
-    /// How many moves of the record have been played on the board.
-    #[must_use]
-    pub fn position(&self) -> usize {
-        self.stepper.index()
-    }
-
     /// The counts the board shows now.
     #[must_use]
     pub fn counts(&self) -> &[u16] {
@@ -127,7 +115,7 @@ impl ReplayView {
             ReplayKey::Analyse => {
                 self.stop_playing();
                 let record = &self.record;
-                self.analysis.open(|| record.clone(), self.chosen);
+                self.analysis.open(|| record.clone(), None, self.chosen);
             }
             ReplayKey::Copy => {
                 // The position on the board: a move being sown is shown
@@ -311,18 +299,18 @@ impl ReplayView {
             self.stepper.len(),
             if self.playing { " · playing" } else { "" }
         );
-        frame.render_widget(Line::styled(header, theme.title), layout.header());
+        frame.render_widget(Line::styled(header, theme.title), layout.header);
         frame.render_widget(
             Line::styled(self.record.config.rules_text(), theme.dim),
-            layout.rules(),
+            layout.rules,
         );
         let view = BoardView::new(rules, counts, names, scores, theme)
             .piles(self.record.config.pile_word())
             .to_move((self.animation.is_none() && !board.is_over()).then(|| board.to_move()))
             .sowing(self.animation.as_ref())
             .caption(self.caption())
-            .laid_out(layout.geometry());
-        frame.render_widget(&view, layout.board());
+            .laid_out(&layout.geometry);
+        frame.render_widget(&view, layout.board);
 
         let mut lines = Vec::new();
         match self.stepper.last_played() {
@@ -365,16 +353,16 @@ impl ReplayView {
         // long names make long sentences: wrapped, never cut at the edge
         frame.render_widget(
             Paragraph::new(lines).wrap(Wrap { trim: false }),
-            layout.bottom(),
+            layout.bottom,
         );
         let keys = self.key_bar();
-        frame.render_widget(keys.line(layout.keys().width, theme), layout.keys());
+        frame.render_widget(keys.line(layout.keys.width, theme), layout.keys);
     }
 
     /// The keys of the replay, the most important kept where they do not
     /// all fit.
     fn key_bar(&self) -> KeyBar {
-        let mut keys = KeyBar::new();
+        let mut keys = KeyBar::default();
         keys.add("←", "back", Weight::Essential);
         keys.add("→", "forward", Weight::Essential);
         keys.add(

@@ -178,7 +178,7 @@ fn question_mark_shows_the_help_arrows_scroll_it_and_any_other_key_closes_it() {
     press(&mut view, KeyCode::Char('q'), t0);
     assert!(view.help.is_none(), "q closes the help");
     assert!(!Screen::done(&view), "and does not leave the replay");
-    assert_eq!(view.position(), 0);
+    assert_eq!(view.stepper.index(), 0);
     assert!(screen(&view).contains("Replay of round 1"));
 }
 
@@ -220,7 +220,7 @@ fn the_help_fits_a_small_screen_and_scrolls_to_its_last_line() {
     }
     assert_eq!(small(&view), bottom, "and down to its last line");
     assert!(view.help.is_some());
-    assert_eq!(view.position(), 0, "the round did not move behind it");
+    assert_eq!(view.stepper.index(), 0, "the round did not move behind it");
 }
 
 #[test]
@@ -247,13 +247,13 @@ fn with_no_color_set_neither_the_key_bar_nor_the_help_offers_colours() {
 fn play_through(view: &mut ReplayView, t0: Instant, limit: usize) -> Vec<Duration> {
     let mut played = Vec::new();
     for _ in 0..limit {
-        if !view.playing() {
+        if !view.playing {
             break;
         }
         let now = view.next_wake().expect("a playing replay wakes by itself");
-        let before = view.position();
+        let before = view.stepper.index();
         Screen::update(view, Input::Tick, now);
-        if view.position() != before {
+        if view.stepper.index() != before {
             played.push(now - t0);
         }
     }
@@ -265,15 +265,15 @@ fn p_plays_the_moves_by_themselves_on_ticks_and_stops_at_the_end() {
     let t0 = Instant::now();
     let mut view = ReplayView::new(record(), Some(Duration::from_millis(100))).unwrap();
     press(&mut view, KeyCode::Char('p'), t0);
-    assert!(view.playing());
-    assert_eq!(view.position(), 1, "the first move at once");
+    assert!(view.playing);
+    assert_eq!(view.stepper.index(), 1, "the first move at once");
     assert!(view.animating(), "sown seed by seed");
     assert!(screen(&view).contains("p stop"), "{}", screen(&view));
     assert!(screen(&view).contains("· playing"));
     let played = play_through(&mut view, t0, 1000);
     assert_eq!(played.len(), 2, "the two other moves, by themselves");
-    assert!(!view.playing(), "stopped at the end");
-    assert_eq!(view.position(), 3);
+    assert!(!view.playing, "stopped at the end");
+    assert_eq!(view.stepper.index(), 3);
     assert!(!view.animating());
     assert_eq!(view.next_wake(), None, "nothing more to wake for");
     let end = screen(&view);
@@ -289,8 +289,8 @@ fn p_plays_the_moves_by_themselves_on_ticks_and_stops_at_the_end() {
     );
     // p at the end plays the round again from the start.
     press(&mut view, KeyCode::Char('p'), t0);
-    assert_eq!(view.position(), 1);
-    assert!(view.playing());
+    assert_eq!(view.stepper.index(), 1);
+    assert!(view.playing);
 }
 
 #[test]
@@ -301,7 +301,7 @@ fn the_speed_sets_the_pace_and_a_step_key_or_p_stops_the_playing() {
         view.handle(ReplayKey::Play, t0);
         Screen::update(&mut view, Input::Tick, t0);
         let played = play_through(&mut view, t0, 1000);
-        assert_eq!(view.position(), 3, "{delay:?}");
+        assert_eq!(view.stepper.index(), 3, "{delay:?}");
         *played.last().unwrap()
     };
     let fast = pace(Some(Duration::from_millis(20)));
@@ -315,15 +315,15 @@ fn the_speed_sets_the_pace_and_a_step_key_or_p_stops_the_playing() {
     let mut view = ReplayView::new(record(), None).unwrap();
     view.handle(ReplayKey::Play, t0);
     view.handle(ReplayKey::Faster, t0);
-    assert!(view.playing(), "the speed keys keep it playing");
+    assert!(view.playing, "the speed keys keep it playing");
     view.handle(ReplayKey::Back, t0);
-    assert!(!view.playing(), "stepping by hand stops it");
-    assert_eq!(view.position(), 0);
+    assert!(!view.playing, "stepping by hand stops it");
+    assert_eq!(view.stepper.index(), 0);
     view.tick(t0 + Duration::from_secs(60));
-    assert_eq!(view.position(), 0, "and nothing plays any more");
+    assert_eq!(view.stepper.index(), 0, "and nothing plays any more");
     view.handle(ReplayKey::Play, t0);
     view.handle(ReplayKey::Play, t0);
-    assert!(!view.playing(), "p again stops it");
+    assert!(!view.playing, "p again stops it");
     assert!(screen(&view).contains("Stopped; p plays on."));
 }
 

@@ -38,12 +38,6 @@ impl HouseAnimation {
         }
     }
 
-    /// The seeds still in the hand.
-    #[must_use]
-    pub fn in_hand(&self) -> u64 {
-        self.hand()
-    }
-
     /// Where the hand is: over the house it lifted the seeds from, then over
     /// each house (0 = the store) as it drops a seed there.
     #[must_use]
@@ -183,12 +177,6 @@ impl SolitaireGame {
         }
     }
 
-    /// What the screen is doing.
-    #[must_use]
-    pub fn mode(&self) -> &SolitaireMode {
-        &self.mode
-    }
-
     /// Shows with `chosen`'s speed and theme, and keeps what the player
     /// changes from there.
     pub fn keep_prefs(&mut self, chosen: Chosen) {
@@ -212,12 +200,6 @@ impl SolitaireGame {
     #[must_use]
     pub fn theme(&self) -> &Theme {
         self.chosen.theme()
-    }
-
-    /// The pause between two seeds (`None`: no animation).
-    #[must_use]
-    pub fn seed_delay(&self) -> Option<Duration> {
-        self.chosen.seed_delay()
     }
 
     /// The moves made since the start of this board.
@@ -290,12 +272,6 @@ impl SolitaireGame {
     #[must_use]
     pub fn message(&self) -> Option<&str> {
         self.message.as_deref()
-    }
-
-    /// When the screen must change next without input (the next seed).
-    #[must_use]
-    pub fn next_wake(&self) -> Option<Instant> {
-        self.animation().and_then(HouseAnimation::next_frame_at)
     }
 
     /// Advances the animation to `now`.
@@ -707,6 +683,7 @@ impl SolitaireGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tui::screen::Screen as _;
     use crate::tui::theme::Palette;
     use crossterm::event::{KeyEventState, KeyModifiers};
 
@@ -755,13 +732,13 @@ mod tests {
     fn the_help_closes_on_the_speed_and_theme_keys_without_acting() {
         let now = Instant::now();
         let mut a = app(&[0, 1, 1, 3], Some(40));
-        let (delay, theme) = (a.seed_delay(), *a.theme());
+        let (delay, theme) = (a.chosen.seed_delay(), *a.theme());
         for key in ['+', '-', 't'] {
             a.on_key(press(KeyCode::Char('?')), now);
             assert!(a.help_scroll().is_some());
             a.on_key(press(KeyCode::Char(key)), now);
             assert!(a.help_scroll().is_none(), "{key} closes the help");
-            assert_eq!((a.seed_delay(), *a.theme()), (delay, theme), "{key}");
+            assert_eq!((a.chosen.seed_delay(), *a.theme()), (delay, theme), "{key}");
             assert_eq!(a.message(), None, "{key}");
         }
         a.on_key(press(KeyCode::Char('?')), now);
@@ -771,7 +748,7 @@ mod tests {
         // Outside the help, they act.
         a.on_key(press(KeyCode::Char('n')), now);
         a.on_key(press(KeyCode::Char('+')), now);
-        assert_ne!(a.seed_delay(), delay);
+        assert_ne!(a.chosen.seed_delay(), delay);
     }
 
     /// A help open when the window shrinks stays open over the too-small
@@ -824,7 +801,7 @@ mod tests {
         let now = Instant::now();
         // A middle speed, so that both + and - would change it.
         let mut a = app(&[0, 1, 1, 3], Some(40));
-        let delay = a.seed_delay();
+        let delay = a.chosen.seed_delay();
         a.on_input(Input::Resize(view::MIN_WIDTH - 1, view::MIN_HEIGHT), now);
         let cursor = a.cursor();
         for code in [
@@ -844,7 +821,7 @@ mod tests {
             (a.cursor(), a.hint(), a.help_scroll().is_some()),
             (cursor, None, false)
         );
-        assert_eq!((a.seed_delay(), a.message()), (delay, None));
+        assert_eq!((a.chosen.seed_delay(), a.message()), (delay, None));
         a.on_key(press(KeyCode::Char('q')), now);
         assert_eq!(a.question(), Some(Question::Quit));
         a.on_key(press(KeyCode::Char('n')), now);
@@ -968,7 +945,7 @@ mod tests {
             "the move itself is done at once"
         );
         assert_eq!(a.shown_counts(), [0, 1, 1, 0], "lifted, nothing sown yet");
-        assert_eq!(a.animation().unwrap().in_hand(), 3);
+        assert_eq!(a.animation().unwrap().hand(), 3);
         assert_eq!(
             a.animation().unwrap().hand_at(),
             3,
@@ -978,7 +955,7 @@ mod tests {
         assert_eq!(a.shown_counts(), [0, 1, 1, 0]);
         a.tick(t0 + ms);
         assert_eq!(a.shown_counts(), [0, 1, 2, 0]);
-        assert_eq!(a.animation().unwrap().in_hand(), 2);
+        assert_eq!(a.animation().unwrap().hand(), 2);
         assert_eq!(a.animation().unwrap().last_drop(), Some(2));
         assert_eq!(a.animation().unwrap().hand_at(), 2);
         a.tick(t0 + 2 * ms);
@@ -1002,7 +979,7 @@ mod tests {
             [1, 2, 2, 0],
             "the last seed is in the store"
         );
-        assert_eq!(b.animation().unwrap().in_hand(), 0);
+        assert_eq!(b.animation().unwrap().hand(), 0);
         assert_eq!(b.animation().unwrap().hand_at(), 0);
         b.tick(t0 + 4 * ms);
         assert!(
@@ -1200,15 +1177,15 @@ mod tests {
         let area = Rect::new(0, 0, 80, 24);
         let mut a = app(&[0, 1, 1, 3], None);
         let layout = view::layout(area, &a).expect("80x24 is big enough");
-        let (_, rect3) = *layout.houses().iter().find(|(h, _)| *h == 3).unwrap();
-        let (_, rect1) = *layout.houses().iter().find(|(h, _)| *h == 1).unwrap();
+        let (_, rect3) = *layout.houses.iter().find(|(h, _)| *h == 3).unwrap();
+        let (_, rect1) = *layout.houses.iter().find(|(h, _)| *h == 1).unwrap();
         assert!(rect3.x < rect1.x, "house 3 is left of house 1");
-        assert!(rect1.x < layout.store().x, "the store is at the right end");
+        assert!(rect1.x < layout.store.x, "the store is at the right end");
         let click = |rect: Rect| Input::Click(Position::new(rect.x + 1, rect.y + 1));
         a.on_input(Input::Resize(area.width, area.height), now);
         a.on_input(click(rect3), now);
         assert_eq!(a.moves(), [3]);
-        a.on_input(click(layout.store()), now);
+        a.on_input(click(layout.store), now);
         assert_eq!(a.message(), Some("The store cannot be played."));
     }
 
@@ -1218,10 +1195,10 @@ mod tests {
         let mut a = app(&[0, 1, 2, 3], Some(150));
         assert_eq!(a.take_prefs(), None, "nothing chosen yet");
         a.on_key(press(KeyCode::Char('3')), t0);
-        assert!(matches!(a.mode(), SolitaireMode::Sowing(_)));
+        assert!(matches!(&a.mode, SolitaireMode::Sowing(_)));
         a.on_key(press(KeyCode::Char('-')), t0);
         assert!(
-            matches!(a.mode(), SolitaireMode::Sowing(_)),
+            matches!(&a.mode, SolitaireMode::Sowing(_)),
             "- slows the sowing down, it does not skip it"
         );
         assert_eq!(a.animation().unwrap().delay(), Duration::from_millis(220));
@@ -1243,11 +1220,11 @@ mod tests {
         let t0 = Instant::now();
         let mut a = app(&[0, 1, 2, 3], None);
         a.on_key(press(KeyCode::Char('q')), t0);
-        assert!(matches!(a.mode(), SolitaireMode::Asking(Question::Quit)));
+        assert!(matches!(&a.mode, SolitaireMode::Asking(Question::Quit)));
         a.on_key(press(KeyCode::Char('+')), t0);
         assert_eq!(a.take_prefs(), None);
         assert!(
-            matches!(a.mode(), SolitaireMode::Play),
+            matches!(&a.mode, SolitaireMode::Play),
             "any other key answers no"
         );
         assert!(!a.should_quit());

@@ -54,18 +54,6 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The houses on screen with their boxes, left (farthest) to right.
-    #[must_use]
-    pub fn houses(&self) -> &[(usize, Rect)] {
-        &self.houses
-    }
-
-    /// The store's box.
-    #[must_use]
-    pub fn store(&self) -> Rect {
-        self.store
-    }
-
     /// The house a click at `(x, y)` is on: a house's box plays it, a
     /// scroll arrow selects the next house hidden past it.
     #[must_use]

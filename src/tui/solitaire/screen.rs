@@ -12,33 +12,29 @@ use crate::tui::input::Input;
 use crate::tui::prefs::{Chosen, Kept, Prefs, PrefsWorld};
 use crate::tui::screen::Screen;
 
-use super::app::SolitaireGame;
+use super::app::{HouseAnimation, SolitaireGame};
 use super::view;
 
-/// The solitaire game on the screen loop.
-pub struct SolitaireScreen {
-    app: SolitaireGame,
-}
-
-impl Screen for SolitaireScreen {
+impl Screen for SolitaireGame {
     type Message = Input;
     type Effect = Prefs;
 
     fn update(&mut self, input: Input, now: Instant) -> Vec<Prefs> {
-        self.app.on_input(input, now);
-        self.app.take_prefs().into_iter().collect()
+        self.on_input(input, now);
+        self.take_prefs().into_iter().collect()
     }
 
     fn view(&self, frame: &mut Frame) {
-        view::draw(frame, &self.app, *self.app.theme());
+        view::draw(frame, self, *self.theme());
     }
 
+    /// The next seed of the move being sown, if any.
     fn next_wake(&self) -> Option<Instant> {
-        self.app.next_wake()
+        self.animation().and_then(HouseAnimation::next_frame_at)
     }
 
     fn done(&self) -> bool {
-        self.app.should_quit()
+        self.should_quit()
     }
 }
 
@@ -55,7 +51,6 @@ pub fn run(board: SolitaireBoard, given: Option<Option<Duration>>, rng: Rng) -> 
     let mut app = SolitaireGame::new(board, chosen.seed_delay(), rng);
     app.keep_prefs(chosen);
     app.tell(kept.problem.clone());
-    let mut screen = SolitaireScreen { app };
-    PrefsWorld::run(&mut screen, kept)?;
+    PrefsWorld::run(&mut app, kept)?;
     Ok(())
 }

@@ -98,7 +98,7 @@ pub fn status_text(app: &SolitaireGame) -> String {
         return format!(
             "Sowing house {}: {} in hand.",
             animation.house(),
-            plural(animation.in_hand(), "seed")
+            plural(animation.hand(), "seed")
         );
     }
     if let Some(typed) = app.typed() {
@@ -178,7 +178,7 @@ pub fn draw(frame: &mut Frame, app: &SolitaireGame, theme: Theme) {
     let animation = app.animation();
     let just_landed = animation.and_then(|a| a.last_drop());
     let hand_at = animation
-        .filter(|a| a.in_hand() > 0)
+        .filter(|a| a.hand() > 0)
         .map(super::app::HouseAnimation::hand_at);
     let buf = frame.buffer_mut();
     for &(house, rect) in &layout.houses {
@@ -327,7 +327,7 @@ fn key_bar(app: &SolitaireGame, width: u16, theme: Theme) -> Line<'static> {
         0 | 1 => "1".to_string(),
         n => format!("1-{n}"),
     };
-    let mut bar = KeyBar::new();
+    let mut bar = KeyBar::default();
     let mut add = |keys: &[(&str, &str, Weight)]| {
         for &(key, what, weight) in keys {
             bar.add(key, what, weight);
@@ -371,7 +371,7 @@ fn hand_line(
     width: u16,
     theme: Theme,
 ) -> Line<'static> {
-    let in_hand = animation.map_or(0, super::app::HouseAnimation::in_hand);
+    let in_hand = animation.map_or(0, super::app::HouseAnimation::hand);
     let text = if in_hand <= u64::from(width) - 2 {
         SEED.repeat(in_hand as usize)
     } else {
@@ -572,7 +572,7 @@ mod tests {
         // "8" finishes house 1's animation and plays house 8.
         keys(&mut a, "18", t0);
         a.tick(t0 + Duration::from_millis(250));
-        assert_eq!(a.animation().unwrap().in_hand(), 6);
+        assert_eq!(a.animation().unwrap().hand(), 6);
         insta::assert_snapshot!(render(&a, 80, 24, Theme::colour()).backend());
     }
 

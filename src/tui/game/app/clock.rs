@@ -31,14 +31,14 @@ impl App {
         if self.frozen_since.is_some() {
             // Frames and moves wait for the clock to start again; waking
             // up for them now would only spin.
-            return spinner.into_iter().chain(self.analysis_wake()).min();
+            return spinner.into_iter().chain(self.review.next_wake()).min();
         }
         let due = match &self.mode {
             Mode::Sowing(a) => a.next_frame_at(),
             Mode::Chosen { at, .. } => Some(*at),
             _ => None,
         };
-        [due, self.digits.due(), spinner, self.analysis_wake()]
+        [due, self.digits.due(), spinner, self.review.next_wake()]
             .into_iter()
             .flatten()
             .min()

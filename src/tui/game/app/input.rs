@@ -40,7 +40,9 @@ impl App {
         if let Input::Resize(columns, lines) = input {
             self.resize(columns, lines);
         }
-        if self.analysis_input(&input) {
+        // While the analysis is on screen the input goes there; leaving it
+        // comes back to the end of the round with the theme chosen there.
+        if self.review.input(&input, &mut self.chosen) {
             if matches!(input, Input::Interrupt) {
                 self.quit_now();
             }
@@ -207,7 +209,7 @@ impl App {
         let Ok(layout) = ScreenLayout::new(self.size, self.rules()) else {
             return;
         };
-        if let Some(pit) = layout.geometry().hit(position) {
+        if let Some(pit) = layout.geometry.hit(position) {
             self.choose(pit, now);
         }
     }

@@ -10,12 +10,9 @@
 //! [`Session::analyse_as_played`]: crate::session::Session::analyse_as_played
 //! [`Session::analysis_of_round`]: crate::session::Session::analysis_of_round
 
-use std::time::Instant;
-
 use super::App;
 use crate::store::Record;
-use crate::tui::analysis::{AnalysisView, DEFAULT_THINK, HostedAnalysis};
-use crate::tui::input::Input;
+use crate::tui::analysis::{AnalysisView, DEFAULT_THINK};
 
 impl App {
     /// Whether the end of this round offers its analysis (`A`): a local
@@ -37,40 +34,19 @@ impl App {
     pub(super) fn open_analysis(&mut self) {
         if self.can_analyse() {
             // the session's (worked out while the round was played, or
-            // started now), the one plain mode prints
+            // started now), the one plain mode prints; with no thread for
+            // the session's analysis, the screen's own
             let watch = self.session.analysis_of_round(DEFAULT_THINK);
             let game = self.session.finished_round().unwrap_or(self.session.game());
-            let record = || Record::of_match(game);
-            match watch {
-                Some(watch) => self.review.open_watching(record, watch, self.chosen),
-                // no thread for the session's analysis: the screen's own
-                None => self.review.open(record, self.chosen),
-            }
+            self.review
+                .open(|| Record::of_match(game), watch, self.chosen);
         }
-    }
-
-    /// An input while the analysis is on screen: it goes there; leaving it
-    /// comes back to the end of the round with the theme chosen there, and
-    /// Ctrl-C leaves the game too. `false` when the analysis is not open.
-    pub(super) fn analysis_input(&mut self, input: &Input) -> bool {
-        self.review.input(input, &mut self.chosen)
-    }
-
-    /// When the analysis screen wants to look at its thread again.
-    pub(super) fn analysis_wake(&self) -> Option<Instant> {
-        self.review.next_wake()
     }
 
     /// The position line the position key asked to copy, here or in the
     /// analysis on top, once.
     pub fn take_copied(&mut self) -> Option<String> {
         self.copied.take().or_else(|| self.review.take_copy())
-    }
-
-    /// A new round: the last one's analysis is dropped (which stops its
-    /// thread if it is still at work).
-    pub(super) fn forget_analysis(&mut self) {
-        self.review = HostedAnalysis::default();
     }
 }
 

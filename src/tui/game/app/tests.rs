@@ -139,10 +139,10 @@ fn clicking_a_pit_plays_it_and_clicking_a_store_is_refused() {
     let t0 = Instant::now();
     let mut app = humans(t0);
     let layout = ScreenLayout::new(app.size, app.rules()).unwrap();
-    let store = layout.geometry().cell(Rules::KALAH.store(Side::South));
+    let store = layout.geometry.cell(Rules::KALAH.store(Side::South));
     app.handle_event(&click(store.x + 2, store.y + 2), t0);
     assert_eq!(message(&app), "Sorry, you can't select the store.");
-    let d = layout.geometry().cell(letter('d'));
+    let d = layout.geometry.cell(letter('d'));
     app.handle_event(&click(d.x + d.width / 2, d.y + 1), t0);
     assert_eq!(app.game().moves(), &[letter('d')]);
     let mut expected = Board::new(Rules::KALAH);

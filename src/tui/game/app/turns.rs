@@ -9,6 +9,7 @@ use std::time::Instant;
 use super::{App, Mode, Note, Purpose, Thinking, Tone};
 use crate::game::{describe_move, gave_no_move, messages::played_unproven, played as game_played};
 use crate::session::{Asking, Moved, MovedBy, SessionCommand, SessionEvent};
+use crate::tui::analysis::HostedAnalysis;
 use crate::tui::animation::Animation;
 use crate::tui::game::computer::Request;
 
@@ -148,7 +149,8 @@ impl App {
             Asking::PlayAgain => {
                 self.rated.clear();
                 self.settle();
-                self.forget_analysis();
+                // the last round's analysis goes (its thread stops if still at work)
+                self.review = HostedAnalysis::default();
                 self.notes.hush();
                 self.notes.set_round_note(None);
                 self.notes.clear_log();
