@@ -348,8 +348,13 @@ impl PuzzleView {
                 } else {
                     theme.title
                 };
-                for line in verdict_words(&s.dealt.puzzle, s.pit) {
-                    lines.push(Line::styled(line, style));
+                // The verdict in its colour; what each other move loses and
+                // the rest as plain text.
+                for (i, line) in verdict_words(&s.dealt.puzzle, s.pit)
+                    .into_iter()
+                    .enumerate()
+                {
+                    lines.push(Line::styled(line, if i == 0 { style } else { theme.text }));
                 }
                 let rules = s.dealt.puzzle.board.rules();
                 let line: Vec<String> = s
@@ -651,4 +656,61 @@ pub fn run(trainer: Trainer, given: Option<Option<Duration>>) -> anyhow::Result<
         crate::console::warn(problem);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::puzzles::{Origin, Puzzle};
+    use crate::rules::Rules;
+
+    /// A judged answer: the verdict's first line in the verdict's colour,
+    /// the lines after it (what each other move loses) in plain text.
+    #[test]
+    fn only_the_verdicts_first_line_takes_its_colour() {
+        let theme = Theme::colour();
+        let board = Board::starting(Rules::KALAH, Side::South);
+        let values: Vec<(Pit, i32)> = board
+            .legal_moves()
+            .enumerate()
+            .map(|(i, pit)| (pit, if i == 2 { 4 } else { -4 }))
+            .collect();
+        let best = values[2].0;
+        let puzzle = Puzzle {
+            board,
+            values,
+            origin: Origin::Builtin { seed: 1 },
+        };
+        let mut view = PuzzleView::new(Chosen::unkept(None, theme), 1200.0, 0);
+        view.stage = Stage::JudgedAnswer(Box::new(JudgedAnswer {
+            dealt: Dealt {
+                puzzle,
+                review: None,
+            },
+            pit: best,
+            answered: Answered {
+                solved: true,
+                rating: (1200.0, 1230.0),
+                streak: 1,
+                comes_back: None,
+            },
+            line: Vec::new(),
+            sown: 0,
+            board,
+        }));
+        let lines = view.lines(&theme);
+        let text = |l: &Line| {
+            l.spans
+                .iter()
+                .map(|s| s.content.as_ref())
+                .collect::<String>()
+        };
+        let verdict = lines.iter().find(|l| text(l).starts_with("Best!")).unwrap();
+        assert_eq!(verdict.style, theme.good);
+        let others = lines
+            .iter()
+            .find(|l| text(l).starts_with("The other moves"))
+            .unwrap();
+        assert_eq!(others.style, theme.text, "{:?}", text(others));
+    }
 }
