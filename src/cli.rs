@@ -532,8 +532,7 @@ pub struct ShowArgs {
 pub struct SpeedArgs {
     /// Milliseconds between two seeds of the sowing animation, 0 to 5000,
     /// or off [default: 150, or the speed last chosen with + and -].
-    // read as the preferences file reads it, so that both take the same values
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = |text: &str| crate::game::parse_speed(text).map(SeedDelay))]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = parse_speed_value)]
     pub speed: Option<SeedDelay>,
     /// Show each move at once, without animation.
     #[arg(long)]
@@ -565,6 +564,12 @@ impl SpeedArgs {
 /// no animation (`0` or `off`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SeedDelay(pub Option<Duration>);
+
+/// `--speed` read as the preferences file reads it (see
+/// [`crate::game::parse_speed`]), so that both take the same values.
+fn parse_speed_value(text: &str) -> Result<SeedDelay, String> {
+    crate::game::parse_speed(text).map(SeedDelay)
+}
 
 /// Options of `mancala stats`.
 #[derive(Debug, Args)]

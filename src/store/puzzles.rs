@@ -164,7 +164,10 @@ pub struct Answered {
 }
 
 /// The progress after an answer: "Solved · streak 3 · puzzle rating
-/// 1200 → 1235." (a failed puzzle: when it comes back).
+/// 1200 → 1235." (a failed puzzle: when it comes back). Here, beside the
+/// streak and rating it words, not with the verdict's sentences in
+/// `analysis::puzzles`: those are the engine crate's, which cannot name
+/// this type.
 impl std::fmt::Display for Answered {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
