@@ -21,7 +21,9 @@
 //! the store's one door ([`files::read_bytes`]: no link followed, a size
 //! cap), and checked whole (magic, count, length, checksum, every bound,
 //! rank and value) before it is used; one that fails is refused, said
-//! ([`kept`]), built again and replaced, never trusted. A file is written
+//! (by `solve`: [`kept`]; by a game, at its next command: the grower
+//! tells the shelf, [`grow_telling`]), built again and replaced, never
+//! trusted. A file is written
 //! under a temporary name and renamed, so a count half written when the
 //! process was killed is never read: growth takes up where it stopped.
 //!
