@@ -58,10 +58,9 @@ pub const DIR: &str = "oware-endgame";
 pub const GROW_TO: usize = 18;
 
 /// The most seeds on the board a player may ask the database to be grown
-/// to (`--oware-db`): counts 19 to 24 take about 25 minutes of one core
-/// more (estimated from counts 19 and 20, which took 0.74–0.76 of the
-/// older build's time: it took 33 minutes), up to 3.4 GB while count 24
-/// builds, and 1.5 GB of files more (docs/PERFORMANCE.md).
+/// to (`--oware-db`): counts 19 to 24 took 23 minutes of one core more,
+/// 3.43 GB at the peak (count 24's build) and 1.5 GB of files more,
+/// grown by a game (docs/PERFORMANCE.md).
 pub const MOST: usize = 24;
 
 /// What `--oware-db` asked for ([`set_grow_to`]); [`NOT_ASKED`] when
