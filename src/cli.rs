@@ -98,7 +98,7 @@ pub struct EngineCmd {
 /// `--oware-db N`, on the commands that play or solve Oware.
 #[derive(Clone, Copy, Debug, Default, Args)]
 pub struct OwareDbArg {
-    /// Oware's endgame database to N seeds on the board (default 18, at most 24), kept in the data directory: a game and the engine grow it that far, `solve` reads that far of what is kept (without it, every count kept: counts grown further once stay in use). It grows once, a seed count at a time, on one core at low priority: no game waits for it, and a game reads only its values (a few MB). Past 18 each count costs more than the one before: 19 about 1 minute of CPU and 110 MB of disk, 20 about 2 minutes, 170 MB and 0.7 GB of memory while it builds; to 24 about 25 minutes of CPU (estimated from 19 and 20), 1.5 GB of disk and 3.4 GB of memory at the largest (docs/PERFORMANCE.md).
+    /// Oware's endgame database to N seeds on the board (default 18, at most 24), kept in the data directory: a game and the engine grow it that far, `solve` reads that far of what is kept (without it, every count kept: counts grown further once stay in use). It grows once, a seed count at a time, on one core at low priority: no game waits for it, and a game reads only its values (a few MB). Past 18 each count costs more than the one before: 19 about 1 minute of CPU and 110 MB of disk, 20 about 2 minutes, 170 MB and 0.7 GB of memory while it builds; to 24, 23 minutes of CPU from 18 and 1.5 GB of disk more, 3.4 GB of memory while count 24 builds (measured: 48 minutes of wall time from nothing, beside other work on a 2-core machine; docs/PERFORMANCE.md).
     #[arg(long = "oware-db", value_name = "N", value_parser = clap::value_parser!(u8).range(0..=24))]
     pub oware_db: Option<u8>,
 }

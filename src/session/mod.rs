@@ -650,8 +650,31 @@ impl Session {
         {
             self.events.push(SessionEvent::Asked(self.asking()));
         }
+        self.tell_endgame_news();
         self.follow_analysis();
         std::mem::take(&mut self.events)
+    }
+
+    /// Says what Oware's endgame database's grower has to tell (a damaged
+    /// file it builds again on spare time), once, in an Oware match, before
+    /// the question asked or the ending: the grower runs on its own
+    /// thread, so it is told at the next command, never waited for.
+    fn tell_endgame_news(&mut self) {
+        if self.game.game() != Game::Oware {
+            return;
+        }
+        let news = crate::players::oware::shelf().take_news();
+        if news.is_empty() {
+            return;
+        }
+        let at = match self.events.last() {
+            Some(SessionEvent::Asked(_) | SessionEvent::Ended(_)) => self.events.len() - 1,
+            _ => self.events.len(),
+        };
+        let said = news
+            .into_iter()
+            .map(|words| SessionEvent::Notice(Notice::new(EventKind::Problem, words)));
+        self.events.splice(at..at, said);
     }
 
     fn on_turn(&mut self, command: SessionCommand) {

@@ -21,7 +21,9 @@
 //! the store's one door ([`files::read_bytes`]: no link followed, a size
 //! cap), and checked whole (magic, count, length, checksum, every bound,
 //! rank and value) before it is used; one that fails is refused, said
-//! ([`kept`]), built again and replaced, never trusted. A file is written
+//! (by `solve`: [`kept`]; by a game, at its next command: the grower
+//! tells the shelf, [`grow_telling`]), built again and replaced, never
+//! trusted. A file is written
 //! under a temporary name and renamed, so a count half written when the
 //! process was killed is never read: growth takes up where it stopped.
 //!
@@ -56,10 +58,9 @@ pub const DIR: &str = "oware-endgame";
 pub const GROW_TO: usize = 18;
 
 /// The most seeds on the board a player may ask the database to be grown
-/// to (`--oware-db`): counts 19 to 24 take about 25 minutes of one core
-/// more (estimated from counts 19 and 20, which took 0.74–0.76 of the
-/// older build's time: it took 33 minutes), up to 3.4 GB while count 24
-/// builds, and 1.5 GB of files more (docs/PERFORMANCE.md).
+/// to (`--oware-db`): counts 19 to 24 took 23 minutes of one core more,
+/// 3.43 GB at the peak (count 24's build) and 1.5 GB of files more,
+/// grown by a game (docs/PERFORMANCE.md).
 pub const MOST: usize = 24;
 
 /// What `--oware-db` asked for ([`set_grow_to`]); [`NOT_ASKED`] when
@@ -244,10 +245,22 @@ fn read_values(dir: &Path, n: usize) -> Result<Option<CountValues>, String> {
 }
 
 /// Count `n`'s bounds file in `dir`, read and checked (its bounds are
-/// [`level_bounds`] of it), `None` when there is none or it is refused.
+/// [`level_bounds`] of it): `Ok(None)` when there is none, what is wrong
+/// with it when it is refused.
+fn read_bounds_checked(dir: &Path, n: usize) -> Result<Option<Vec<u8>>, String> {
+    match files::read_bytes(&level_path(dir, n), file_len(n), Follow::Never) {
+        Err(files::ReadError::NotFound) => Ok(None),
+        Err(e) => Err(e.to_string()),
+        Ok(bytes) => match level_bounds(n, &bytes).err() {
+            Some(why) => Err(why),
+            None => Ok(Some(bytes)),
+        },
+    }
+}
+
+/// [`read_bounds_checked`], `None` when there is none or it is refused.
 fn read_bounds(dir: &Path, n: usize) -> Option<Vec<u8>> {
-    let bytes = files::read_bytes(&level_path(dir, n), file_len(n), Follow::Never).ok()?;
-    level_bounds(n, &bytes).is_ok().then_some(bytes)
+    read_bounds_checked(dir, n).ok().flatten()
 }
 
 /// The bounds of a file [`read_bounds`] read.
@@ -256,10 +269,16 @@ fn bounds_of(file: &[u8]) -> &[u8] {
 }
 
 /// Reads count `n`'s bounds file from `dir` into `builder` (whose next
-/// count it must be); false when there is none or it is refused (then
-/// `builder` is unchanged).
-fn read_level(dir: &Path, n: usize, builder: &mut Builder) -> bool {
-    read_bounds(dir, n).is_some_and(|file| builder.push_level_bytes(bounds_of(&file)).is_ok())
+/// count it must be): `Ok(false)` when there is none, what is wrong when
+/// it is refused (either way `builder` is unchanged).
+fn read_level(dir: &Path, n: usize, builder: &mut Builder) -> Result<bool, String> {
+    match read_bounds_checked(dir, n)? {
+        None => Ok(false),
+        Some(file) => builder
+            .push_level_bytes(bounds_of(&file))
+            .map(|_| true)
+            .map_err(|e| e.0),
+    }
 }
 
 /// Count `n`'s values as kept in `dir`: its values file, else (a folder
@@ -339,6 +358,41 @@ fn write_values(dir: &Path, values: &CountValues) -> bool {
     files::write_atomic_bytes(&values_path(dir, values.seeds()), &values_file(values)).is_ok()
 }
 
+/// A file of the database found damaged or refused while it grows: it is
+/// not used, and its count is made again (from its bounds, or built).
+/// Displayed, the sentence a player is told.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    /// The file's seed count.
+    pub seeds: usize,
+    /// The file's name in the database's folder (`values-05.bin`).
+    pub file: String,
+    /// What is wrong with it ("checksum mismatch").
+    pub why: String,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Oware's endgame database: the file for {} seeds ({}) was damaged ({}) and is not used; it is being built again on spare time.",
+            self.seeds, self.file, self.why
+        )
+    }
+}
+
+/// The [`Refused`] of count `n`'s file at `path`.
+fn refused(n: usize, path: &Path, why: String) -> Refused {
+    let file = path
+        .file_name()
+        .map_or_else(String::new, |name| name.to_string_lossy().into_owned());
+    Refused {
+        seeds: n,
+        file,
+        why,
+    }
+}
+
 /// Reads or builds every count from 0 to `upto`, keeping the files in
 /// `dir` (none when `None`), then reads on (never building) while the
 /// next count's values file is there and sound, up to `read_upto`, and
@@ -351,8 +405,29 @@ pub fn grow(
     dir: Option<&Path>,
     upto: usize,
     read_upto: usize,
-    mut show: impl FnMut(&OwareEndgame),
+    show: impl FnMut(&OwareEndgame),
 ) -> Vec<Grown> {
+    grow_telling(dir, upto, read_upto, show, |_| {})
+}
+
+/// [`grow`], handing `tell` each file it refuses and makes again, as it
+/// finds it (one a count: the first found).
+pub fn grow_telling(
+    dir: Option<&Path>,
+    upto: usize,
+    read_upto: usize,
+    mut show: impl FnMut(&OwareEndgame),
+    mut tell: impl FnMut(Refused),
+) -> Vec<Grown> {
+    // The counts told of: a count whose values and bounds are both
+    // damaged is said once.
+    let mut told = [false; MAX_DB_SEEDS + 1];
+    let mut tell = |n: usize, path: PathBuf, why: String| {
+        if let Some(done) = told.get_mut(n).filter(|done| !**done) {
+            *done = true;
+            tell(refused(n, &path, why));
+        }
+    };
     let dir = dir.filter(|dir| files::own_dir(dir).is_ok());
     if let Some(dir) = dir {
         files::remove_leftovers(dir);
@@ -365,9 +440,14 @@ pub fn grow(
         let n = counts.len();
         let kept = dir.and_then(|dir| match read_values(dir, n) {
             Ok(Some(values)) => Some((values, Grown::Read)),
-            _ => {
-                let values =
-                    CountValues::from_level_bytes(n, bounds_of(&read_bounds(dir, n)?)).ok()?;
+            values => {
+                if let Err(why) = values {
+                    tell(n, values_path(dir, n), why);
+                }
+                let bounds = read_bounds_checked(dir, n)
+                    .inspect_err(|why| tell(n, level_path(dir, n), why.clone()))
+                    .ok()??;
+                let values = CountValues::from_level_bytes(n, bounds_of(&bounds)).ok()?;
                 let written = write_values(dir, &values);
                 Some((
                     values,
@@ -387,7 +467,12 @@ pub fn grow(
                 // built again.
                 while builder.built() < n {
                     let k = builder.built();
-                    if !dir.is_some_and(|dir| read_level(dir, k, builder)) {
+                    let read = dir.is_some_and(|dir| {
+                        read_level(dir, k, builder)
+                            .inspect_err(|why| tell(k, level_path(dir, k), why.clone()))
+                            .unwrap_or(false)
+                    });
+                    if !read {
                         builder.build_next();
                         if let Some(dir) = dir {
                             write_bounds(dir, k, builder);
@@ -450,19 +535,21 @@ const POLL: Duration = Duration::from_secs(2);
 /// `poll`, handing each new count to `show`) until it has `upto`, or
 /// takes the lock when the grower has gone (ended or killed) and grows
 /// the rest itself. Without a folder, or a lock file that cannot be
-/// opened, it grows alone (as [`grow`]). How each count came.
+/// opened, it grows alone (as [`grow`]). The one that grows hands `tell`
+/// each file it refuses ([`grow_telling`]). How each count came.
 pub fn grow_shared(
     dir: Option<&Path>,
     upto: usize,
     read_upto: usize,
     poll: Duration,
     mut show: impl FnMut(&OwareEndgame),
+    tell: impl FnMut(Refused),
 ) -> Vec<Grown> {
     let Some(dir) = dir.filter(|dir| files::own_dir(dir).is_ok()) else {
-        return grow(None, upto, read_upto, show);
+        return grow_telling(None, upto, read_upto, show, tell);
     };
     let Ok(lock) = files::open_lock(&dir.join(LOCK)) else {
-        return grow(Some(dir), upto, read_upto, show);
+        return grow_telling(Some(dir), upto, read_upto, show, tell);
     };
     let mut shown = 0;
     loop {
@@ -470,7 +557,7 @@ pub fn grow_shared(
             Err(TryLockError::WouldBlock) => {}
             // Held until the growth ends (the file dropped with it).
             Ok(()) | Err(TryLockError::Error(_)) => {
-                return grow(Some(dir), upto, read_upto, show);
+                return grow_telling(Some(dir), upto, read_upto, show, tell);
             }
         }
         let (counts, _) = kept_in(dir, read_upto.max(upto));
@@ -487,16 +574,22 @@ pub fn grow_shared(
     }
 }
 
-/// Grows the process's shelf on a thread of low priority.
+/// Grows the process's shelf on a thread of low priority; a file found
+/// damaged is told on the shelf, for the game's session to say.
 fn grow_in_background() {
     let _ = std::thread::Builder::new()
         .name("oware-endgame".to_string())
         .spawn(|| {
             crate::players::lower_thread_priority();
             let shelf: &EndgameShelf = shelf();
-            grow_shared(data_folder().as_deref(), grow_to(), read_to(), POLL, |db| {
-                shelf.publish(db.clone());
-            });
+            grow_shared(
+                data_folder().as_deref(),
+                grow_to(),
+                read_to(),
+                POLL,
+                |db| shelf.publish(db.clone()),
+                |refused| shelf.tell(refused.to_string()),
+            );
         });
 }
 
@@ -582,9 +675,14 @@ mod tests {
             let grower = || {
                 start.wait();
                 let mut db = OwareEndgame::default();
-                let how = grow_shared(Some(&db_dir), 9, 9, Duration::from_millis(20), |d| {
-                    db = d.clone();
-                });
+                let how = grow_shared(
+                    Some(&db_dir),
+                    9,
+                    9,
+                    Duration::from_millis(20),
+                    |d| db = d.clone(),
+                    |_| {},
+                );
                 (how, db)
             };
             let a = scope.spawn(grower);
@@ -643,7 +741,17 @@ mod tests {
                 std::fs::write(level_path(dir.path(), 5), &bad).unwrap();
             }
             let mut again = OwareEndgame::default();
-            let how = grow(Some(dir.path()), 6, 6, |d| again = d.clone());
+            let mut told = Vec::new();
+            let how = grow_telling(
+                Some(dir.path()),
+                6,
+                6,
+                |d| again = d.clone(),
+                |refused| told.push(refused),
+            );
+            // Said once, of the values file, even when both are damaged.
+            assert_eq!(told.len(), 1, "{told:?}");
+            assert_eq!((told[0].seeds, told[0].file.as_str()), (5, "values-05.bin"));
             let want = if bounds_too {
                 Grown::Built
             } else {
@@ -659,10 +767,25 @@ mod tests {
             );
         }
         // A damaged bounds file is not read while no count is built from
-        // it; it is built again when one is.
+        // it; it is built again when one is, and said.
         std::fs::write(level_path(dir.path(), 5), b"OWLEVEL1").unwrap();
-        assert_eq!(grow(Some(dir.path()), 6, 6, |_| {}), vec![Grown::Read; 7]);
-        let how = grow(Some(dir.path()), 7, 7, |d| db = d.clone());
+        let mut told = Vec::new();
+        let how = grow_telling(Some(dir.path()), 6, 6, |_| {}, |r| told.push(r));
+        assert_eq!(how, vec![Grown::Read; 7]);
+        assert!(told.is_empty(), "{told:?}");
+        let how = grow_telling(Some(dir.path()), 7, 7, |d| db = d.clone(), |r| told.push(r));
+        assert_eq!(
+            told,
+            [Refused {
+                seeds: 5,
+                file: "seeds-05.bin".to_string(),
+                why: "no header".to_string(),
+            }]
+        );
+        assert_eq!(
+            told[0].to_string(),
+            "Oware's endgame database: the file for 5 seeds (seeds-05.bin) was damaged (no header) and is not used; it is being built again on spare time."
+        );
         assert_eq!(how[7], Grown::Built);
         assert_eq!(db, OwareEndgame::build(7));
         assert_eq!(

@@ -188,3 +188,51 @@ fn solve_reads_every_count_kept_unless_the_flag_caps_it() {
     std::fs::remove_file(values_path(&dir, 20)).unwrap();
     assert_eq!(solve(&[]), 19);
 }
+
+/// A game that finds a damaged file as the database grows goes on at
+/// once, and says so in words at the next command, once: the file is
+/// not used, and is built again on spare time.
+#[test]
+fn a_game_says_once_that_a_damaged_count_is_built_again() {
+    const TOLD: &str = "Oware's endgame database: the file for 5 seeds (values-05.bin) was damaged (checksum mismatch) and is not used; it is being built again on spare time.";
+    let scratch = Scratch::new("oware-told");
+    let data = scratch.data();
+    let dir = data.join(DIR);
+    std::fs::create_dir_all(&dir).unwrap();
+    let expected = expected_files(6);
+    for (n, (bounds, values)) in expected.iter().enumerate() {
+        std::fs::write(level_path(&dir, n), bounds).unwrap();
+        std::fs::write(values_path(&dir, n), values).unwrap();
+    }
+    // A byte of count 5's values flipped (before its checksum).
+    let mut damaged = expected[5].1.clone();
+    let at = damaged.len() - 9;
+    damaged[at] ^= 1;
+    std::fs::write(values_path(&dir, 5), &damaged).unwrap();
+    let mut game = Program::spawn(
+        &data,
+        &[
+            "--game",
+            "oware",
+            "--oware-db",
+            "6",
+            "--plain",
+            "Alice",
+            "Michael",
+        ],
+    );
+    game.wait_for("the first board", |out| out.contains("Alice"));
+    // The grower has made count 5 again (and told the shelf) once it ends.
+    wait_for_grower_to_end(&game);
+    assert!(std::fs::read(values_path(&dir, 5)).unwrap() == expected[5].1);
+    game.send("a");
+    game.wait_for("the notice", |out| out.contains(TOLD));
+    game.send("g");
+    game.close_input();
+    assert_eq!(game.wait_exit(), 0);
+    let text = game.text();
+    assert_eq!(text.matches(TOLD).count(), 1, "{text}");
+    // Before the question that follows the move, not in place of it.
+    let after = &text[text.find(TOLD).unwrap()..];
+    assert!(after.contains("Michael"), "{text}");
+}

@@ -7,9 +7,12 @@
 //!
 //! A searcher holds an `Arc` of one database and probes it without a lock;
 //! a player takes the newer one between moves ([`EndgameShelf::newer`]).
+//! What the grower has to tell the players (a damaged file built again)
+//! waits here until a game's session takes it ([`EndgameShelf::tell`],
+//! [`EndgameShelf::take_news`]): the grower has no front end of its own.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, LazyLock, Once, OnceLock, PoisonError, RwLock};
+use std::sync::{Arc, LazyLock, Mutex, Once, OnceLock, PoisonError, RwLock};
 
 use super::endgame::OwareEndgame;
 
@@ -20,6 +23,8 @@ pub struct EndgameShelf {
     counts: AtomicUsize,
     grower: OnceLock<fn()>,
     started: Once,
+    /// What the grower said that no session has taken yet.
+    news: Mutex<Vec<String>>,
 }
 
 /// The process's shelf.
@@ -40,6 +45,7 @@ impl EndgameShelf {
             counts: AtomicUsize::new(0),
             grower: OnceLock::new(),
             started: Once::new(),
+            news: Mutex::new(Vec::new()),
         }
     }
 
@@ -85,6 +91,22 @@ impl EndgameShelf {
             self.counts.store(counts, Ordering::Release);
         }
     }
+
+    /// Keeps `words` for the players, to be said once by the next
+    /// session that takes them ([`EndgameShelf::take_news`]).
+    pub fn tell(&self, words: String) {
+        self.news
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(words);
+    }
+
+    /// What the grower said since this was last asked, oldest first;
+    /// each sentence is handed out once.
+    #[must_use]
+    pub fn take_news(&self) -> Vec<String> {
+        std::mem::take(&mut *self.news.lock().unwrap_or_else(PoisonError::into_inner))
+    }
 }
 
 impl Default for EndgameShelf {
@@ -123,5 +145,15 @@ mod tests {
         shelf.publish(OwareEndgame::build(2));
         assert_eq!(shelf.current().max_seeds(), Some(3));
         assert_eq!(GROWN.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn what_the_grower_tells_is_handed_out_once_in_order() {
+        let shelf = EndgameShelf::new();
+        assert!(shelf.take_news().is_empty());
+        shelf.tell("one".to_string());
+        shelf.tell("two".to_string());
+        assert_eq!(shelf.take_news(), ["one", "two"]);
+        assert!(shelf.take_news().is_empty());
     }
 }
