@@ -141,7 +141,9 @@ pub fn happenings(events: Vec<SessionEvent>) -> Vec<Happening> {
     });
     let happening = |event| {
         Some(match event {
-            SessionEvent::KeepFailed(text) => Happening::Note(text),
+            SessionEvent::KeepFailed(text) | SessionEvent::Rebuilding(text) => {
+                Happening::Note(text)
+            }
             SessionEvent::Moved(moved) => Happening::Moved(moved),
             SessionEvent::RoundOver(result, _) => Happening::RoundOver {
                 result,
@@ -604,6 +606,23 @@ pub(crate) mod tests {
     use crate::game::{FirstMover, MatchConfig, Seat};
     use crate::players::PlayerKind;
     use crate::rules::Rules;
+
+    /// What could not be kept, and a kept file being made again (Oware's
+    /// endgame database), are shown on both ends of a network match.
+    #[test]
+    fn a_keeping_problem_and_a_rebuilt_file_are_shown_on_both_ends() {
+        let said = happenings(vec![
+            SessionEvent::KeepFailed("disk full".into()),
+            SessionEvent::Rebuilding("built again".into()),
+        ]);
+        assert_eq!(
+            said,
+            [
+                Happening::Note("disk full".into()),
+                Happening::Note("built again".into())
+            ]
+        );
+    }
 
     /// A fresh match of Kalah(3,2): Alice at the host, Michael at the
     /// network seat.

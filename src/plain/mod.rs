@@ -218,6 +218,7 @@ impl<W: Write> LocalGame<W> {
         let m = self.session.current();
         match event {
             SessionEvent::Notice(notice) => writeln!(self.out, "{notice}")?,
+            SessionEvent::Rebuilding(words) => writeln!(self.out, "{words}")?,
             SessionEvent::Note(note) => writeln!(self.out, "Note: {note}")?,
             SessionEvent::KeepFailed(problem) => console::warn(format_args!("mancala: {problem}")),
             SessionEvent::RoundOpened(opening, now) => {

@@ -242,6 +242,10 @@ pub enum SessionEvent {
     /// Something could not be kept (said each time; the match goes on and
     /// keeping is tried again at the next change).
     KeepFailed(String),
+    /// A kept file could not be used and is being made again on spare time
+    /// (Oware's endgame database, [`crate::store::oware_endgame::Refused`]):
+    /// said once, by every front end and on both ends of a network match.
+    Rebuilding(String),
     /// The players swapped sides by the pie rule: what to say ([`Session::game`]'s
     /// seats are the new ones).
     Swapped(Notice),
@@ -671,9 +675,7 @@ impl Session {
             Some(SessionEvent::Asked(_) | SessionEvent::Ended(_)) => self.events.len() - 1,
             _ => self.events.len(),
         };
-        let said = news
-            .into_iter()
-            .map(|words| SessionEvent::Notice(Notice::new(EventKind::Problem, words)));
+        let said = news.into_iter().map(SessionEvent::Rebuilding);
         self.events.splice(at..at, said);
     }
 

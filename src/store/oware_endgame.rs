@@ -59,7 +59,7 @@ pub const GROW_TO: usize = 18;
 
 /// The most seeds on the board a player may ask the database to be grown
 /// to (`--oware-db`): counts 19 to 24 took 23 minutes of one core more,
-/// 3.43 GB at the peak (count 24's build) and 1.5 GB of files more,
+/// 3.5 GB (3,427,812 KiB) at the peak (count 24's build) and 1.5 GB of files more,
 /// grown by a game (docs/PERFORMANCE.md).
 pub const MOST: usize = 24;
 
@@ -375,7 +375,7 @@ impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Oware's endgame database: the file for {} seeds ({}) was damaged ({}) and is not used; it is being built again on spare time.",
+            "Oware's endgame database: the file for {} seeds ({}) could not be used ({}); it is being built again on spare time.",
             self.seeds, self.file, self.why
         )
     }
@@ -784,7 +784,7 @@ mod tests {
         );
         assert_eq!(
             told[0].to_string(),
-            "Oware's endgame database: the file for 5 seeds (seeds-05.bin) was damaged (no header) and is not used; it is being built again on spare time."
+            "Oware's endgame database: the file for 5 seeds (seeds-05.bin) could not be used (no header); it is being built again on spare time."
         );
         assert_eq!(how[7], Grown::Built);
         assert_eq!(db, OwareEndgame::build(7));

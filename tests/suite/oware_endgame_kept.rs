@@ -194,7 +194,7 @@ fn solve_reads_every_count_kept_unless_the_flag_caps_it() {
 /// not used, and is built again on spare time.
 #[test]
 fn a_game_says_once_that_a_damaged_count_is_built_again() {
-    const TOLD: &str = "Oware's endgame database: the file for 5 seeds (values-05.bin) was damaged (checksum mismatch) and is not used; it is being built again on spare time.";
+    const TOLD: &str = "Oware's endgame database: the file for 5 seeds (values-05.bin) could not be used (checksum mismatch); it is being built again on spare time.";
     let scratch = Scratch::new("oware-told");
     let data = scratch.data();
     let dir = data.join(DIR);

@@ -1308,3 +1308,22 @@ fn undo_stops_the_computers_thinking_ahead() {
     assert_eq!(app.game().moves(), &[] as &[Pit]);
     assert_eq!(app.take_requests(), [Request::StopAll]);
 }
+
+/// A kept file being made again (Oware's endgame database) is a warning
+/// on the status line and a line of the log, which the next move does not
+/// take away.
+#[test]
+fn a_file_being_built_again_is_said_on_the_status_line_and_kept_in_the_log() {
+    let t0 = Instant::now();
+    let mut app = humans(t0);
+    let words = "Oware's endgame database: the file for 5 seeds (values-05.bin) could not be used (checksum mismatch); it is being built again on spare time.";
+    app.show_events(
+        vec![crate::session::SessionEvent::Rebuilding(words.to_string())],
+        crate::session::Asking::Move(crate::rules::Side::South),
+        t0,
+    );
+    assert_eq!(message(&app), words);
+    app.handle_event(&ch('c'), t0);
+    let log: Vec<String> = app.notes().log().iter().map(|n| n.text.clone()).collect();
+    assert!(log.iter().any(|line| line == words), "{log:?}");
+}

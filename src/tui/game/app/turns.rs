@@ -102,7 +102,9 @@ impl App {
                 SessionEvent::Recorded(path) => {
                     self.round_recorded(super::super::world::recorded_note(&path));
                 }
-                SessionEvent::KeepFailed(problem) => self.warn(problem),
+                SessionEvent::KeepFailed(problem) | SessionEvent::Rebuilding(problem) => {
+                    self.warn(problem);
+                }
                 // The end panel says it.
                 SessionEvent::Rated(change) => self.rated.push(change),
                 // Hints are worked out here (HintWanted), never inside.
