@@ -1,6 +1,8 @@
-//! `mancala arena`: rounds between two computer players.
+//! `mancala arena`: rounds between two computer players, of Kalah or of
+//! Oware (`--game oware`, [`play_oware`]).
 
 use std::io::{IsTerminal, Write};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -8,8 +10,10 @@ use serde_json::json;
 use super::usage;
 use crate::cli::ArenaCmd;
 use crate::game::{computer_move, plural, seat_player};
+use crate::players::oware::{OwareEndgame, OwarePlayer, oware_player};
 use crate::players::{Limits, PlayerKind, TurnFn};
 use crate::rng::Rng;
+use crate::rules::oware::{OwareBoard, OwareRound, OwareRules};
 use crate::rules::{Board, Game, Rules, Side};
 
 /// Milliseconds per move when neither `--think` nor `--nodes` is given.
@@ -328,7 +332,7 @@ pub fn starter(round: u32) -> Side {
 /// before the first round, when a `perfect` player sits.
 fn endgame_for(kinds: [PlayerKind; 2]) -> std::sync::Arc<crate::players::oware::OwareEndgame> {
     let db = if kinds.contains(&PlayerKind::Perfect) {
-        crate::players::oware::OwareEndgame::build(super::oware_arena::ARENA_ENDGAME_SEEDS)
+        crate::players::oware::OwareEndgame::build(ARENA_ENDGAME_SEEDS)
     } else {
         crate::players::oware::OwareEndgame::default()
     };
@@ -384,7 +388,7 @@ pub fn run(cmd: &ArenaCmd) -> anyhow::Result<()> {
     let kinds = [cmd.a, cmd.b];
     let result = match cmd.game {
         Game::Kalah => play_arena(rules, kinds, total, cmd.seed, budget, progress),
-        Game::Oware => super::oware_arena::play(
+        Game::Oware => play_oware(
             kinds,
             total,
             cmd.seed,
@@ -400,6 +404,61 @@ pub fn run(cmd: &ArenaCmd) -> anyhow::Result<()> {
         super::output::emit_line(result.summary())?;
     }
     Ok(())
+}
+
+/// Seeds on the board up to which `perfect` knows every exact value in
+/// the arena (built once, before the first round).
+pub const ARENA_ENDGAME_SEEDS: usize = 8;
+
+/// `mancala arena --game oware`: plays `rounds` rounds of Oware of `kinds[0]` (A, South) against
+/// `kinds[1]` (B): South starts the even rounds, North the odd ones. A
+/// round ends by the rules (25 seeds, no feeding move, a repetition).
+///
+/// # Errors
+/// A message when a kind is not an Oware computer player.
+pub fn play_oware(
+    kinds: [PlayerKind; 2],
+    rounds: u32,
+    seed: u64,
+    budget: MoveBudget,
+    endgame: &Arc<OwareEndgame>,
+    mut progress: impl FnMut(u32),
+) -> Result<ArenaResult, String> {
+    let mut seeds = Rng::new(seed);
+    let mut players: Vec<OwarePlayer> = Vec::with_capacity(2);
+    for (i, kind) in kinds.into_iter().enumerate() {
+        let player =
+            oware_player(kind, seed.wrapping_add(i as u64), endgame)?.ok_or_else(|| {
+                format!("'{kind}' is not a computer player (the arena has no keyboard)")
+            })?;
+        players.push(player);
+    }
+    let mut result = ArenaResult::new(kinds);
+    for round in 0..rounds {
+        let starter = starter(round);
+        let mut play = OwareRound::new(OwareBoard::starting(OwareRules::ABAPA, starter));
+        while !play.board().is_over() {
+            let board = *play.board();
+            let mover = board.to_move();
+            let limits = budget.limits(&mut seeds);
+            let started = Instant::now();
+            let chosen = players[mover.index()].choose(&board, &limits);
+            result.move_times[mover.index()].add(started.elapsed());
+            // As in Kalah's arena: a player that gives up has its first
+            // legal house played.
+            let Some(pit) = chosen
+                .filter(|&p| board.legal_moves().contains(p))
+                .or_else(|| board.legal_moves().next())
+            else {
+                break;
+            };
+            play.play(pit).map_err(|e| e.to_string())?;
+        }
+        let score = play.board().score();
+        result.add_round(i32::from(score.south) - i32::from(score.north), starter);
+        progress(round + 1);
+    }
+    Ok(result)
 }
 
 #[cfg(test)]
@@ -498,5 +557,28 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.contains("human"), "{err}");
+    }
+
+    #[test]
+    fn oware_rounds_are_whole_and_repeatable_and_the_search_beats_random() {
+        let db = Arc::new(OwareEndgame::build(4));
+        let run = |kinds| play_oware(kinds, 4, 3, MoveBudget::Nodes(3_000), &db, |_| {}).unwrap();
+        let first = run([PlayerKind::Medium, PlayerKind::Random]);
+        assert_eq!(first, run([PlayerKind::Medium, PlayerKind::Random]));
+        assert_eq!(first.rounds, 4);
+        assert_eq!(first.a.wins + first.a.draws + first.a.losses, 4);
+        assert_eq!(first.a.wins, 4, "{}", first.summary());
+        let greedy = run([PlayerKind::Greedy, PlayerKind::Random]);
+        assert!(greedy.a.wins >= 3, "{}", greedy.summary());
+        let err = play_oware(
+            [PlayerKind::Level(3), PlayerKind::Random],
+            1,
+            1,
+            MoveBudget::Nodes(10),
+            &db,
+            |_| {},
+        )
+        .unwrap_err();
+        assert!(err.contains("Kalah's"), "{err}");
     }
 }

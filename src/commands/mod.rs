@@ -8,7 +8,6 @@ mod history;
 mod levels;
 mod net;
 pub mod output;
-mod oware_arena;
 mod play;
 mod position;
 mod puzzle;
