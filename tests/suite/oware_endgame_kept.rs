@@ -4,7 +4,7 @@
 //! file is said, not used, and built again, never trusted; `solve` reads
 //! what is kept.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use mancala::players::oware::Builder;
@@ -189,26 +189,35 @@ fn solve_reads_every_count_kept_unless_the_flag_caps_it() {
     assert_eq!(solve(&[]), 19);
 }
 
-/// A game that finds a damaged file as the database grows goes on at
-/// once, and says so in words at the next command, once: the file is
-/// not used, and is built again on spare time.
-#[test]
-fn a_game_says_once_that_a_damaged_count_is_built_again() {
-    const TOLD: &str = "Oware's endgame database: the file for 5 seeds (values-05.bin) could not be used (checksum mismatch); it is being built again on spare time.";
-    let scratch = Scratch::new("oware-told");
-    let data = scratch.data();
-    let dir = data.join(DIR);
+/// What is said of count 5's values file when it is refused.
+const TOLD: &str = "Oware's endgame database: the file for 5 seeds (values-05.bin) could not be used (checksum mismatch); it is being built again on spare time.";
+
+/// A data directory holding the database's files to 6 seeds, count 5's
+/// values damaged (a byte flipped before its checksum); its folder, and
+/// count 5's values as they should be.
+fn with_count_5_damaged(scratch: &Scratch) -> (PathBuf, Vec<u8>) {
+    let dir = scratch.data().join(DIR);
     std::fs::create_dir_all(&dir).unwrap();
     let expected = expected_files(6);
     for (n, (bounds, values)) in expected.iter().enumerate() {
         std::fs::write(level_path(&dir, n), bounds).unwrap();
         std::fs::write(values_path(&dir, n), values).unwrap();
     }
-    // A byte of count 5's values flipped (before its checksum).
     let mut damaged = expected[5].1.clone();
     let at = damaged.len() - 9;
     damaged[at] ^= 1;
     std::fs::write(values_path(&dir, 5), &damaged).unwrap();
+    (dir, expected[5].1.clone())
+}
+
+/// A game that finds a damaged file as the database grows goes on at
+/// once, and says so in words at the next command, once: the file is
+/// not used, and is built again on spare time.
+#[test]
+fn a_game_says_once_that_a_damaged_count_is_built_again() {
+    let scratch = Scratch::new("oware-told");
+    let data = scratch.data();
+    let (dir, good) = with_count_5_damaged(&scratch);
     let mut game = Program::spawn(
         &data,
         &[
@@ -224,7 +233,7 @@ fn a_game_says_once_that_a_damaged_count_is_built_again() {
     game.wait_for("the first board", |out| out.contains("Alice"));
     // The grower has made count 5 again (and told the shelf) once it ends.
     wait_for_grower_to_end(&game);
-    assert!(std::fs::read(values_path(&dir, 5)).unwrap() == expected[5].1);
+    assert!(std::fs::read(values_path(&dir, 5)).unwrap() == good);
     game.send("a");
     game.wait_for("the notice", |out| out.contains(TOLD));
     game.send("g");
@@ -235,4 +244,28 @@ fn a_game_says_once_that_a_damaged_count_is_built_again() {
     // Before the question that follows the move, not in place of it.
     let after = &text[text.find(TOLD).unwrap()..];
     assert!(after.contains("Michael"), "{text}");
+}
+
+/// `mancala engine` says it too, once, as an engine says things
+/// (`info string …`), at the command after the grower found it.
+#[test]
+fn the_engine_says_once_that_a_damaged_count_is_built_again() {
+    let scratch = Scratch::new("oware-told-engine");
+    let data = scratch.data();
+    let (dir, good) = with_count_5_damaged(&scratch);
+    let mut engine = Program::spawn(&data, &["engine", "--oware-db", "6"]);
+    engine.send("isready");
+    engine.wait_for("readyok", |out| out.contains("readyok"));
+    wait_for_grower_to_end(&engine);
+    assert!(std::fs::read(values_path(&dir, 5)).unwrap() == good);
+    engine.send("isready");
+    engine.wait_for("the notice", |out| {
+        out.contains(&format!("info string {TOLD}"))
+    });
+    engine.send("isready");
+    engine.send("quit");
+    engine.close_input();
+    assert_eq!(engine.wait_exit(), 0);
+    let text = engine.text();
+    assert_eq!(text.matches(TOLD).count(), 1, "{text}");
 }

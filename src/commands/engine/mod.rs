@@ -227,6 +227,11 @@ impl Service {
     /// Acts on one command; `false` to end.
     fn handle(&mut self, command: EngineCommand) -> bool {
         self.reclaim();
+        // What the database's grower has to tell (a file it builds again)
+        // is said once, at the next command, as an engine says things.
+        for news in shelf().take_news() {
+            self.out.line(&format!("info string {news}"));
+        }
         // A command that readies a game: from the first one while the game
         // is Oware, its database is on its way (`isready` is where a GUI
         // lets an engine prepare, so the first `go` has what is kept; a
