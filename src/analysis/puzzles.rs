@@ -526,10 +526,18 @@ pub fn verdict_words(puzzle: &Puzzle, pit: Pit) -> Vec<String> {
     let others: Vec<String> = puzzle
         .losses()
         .iter()
-        .map(|&(p, l)| format!("{} loses {l}", rules.letter(p).unwrap_or('?')))
+        .map(|&(p, l)| {
+            let letter = rules.letter(p).unwrap_or('?');
+            format!("{letter} {}", crate::rules::plural(l, "seed"))
+        })
         .collect();
+    // "against the best": each loses that much more than the best keeps,
+    // not a round lost by that much
     if !others.is_empty() {
-        lines.push(format!("The other moves: {}.", others.join(", ")));
+        lines.push(format!(
+            "The other moves lose against the best: {}.",
+            others.join(", ")
+        ));
     }
     lines
 }
@@ -549,5 +557,29 @@ mod tests {
             assert!(p.losses().iter().all(|&(_, l)| l >= BUILTIN_MARGIN));
         }
         assert_eq!(Puzzler::new().builtins(rules, 1, 3), puzzles);
+    }
+
+    /// The verdict says what each other move loses against the best, so
+    /// that "loses 4" is not read as a round lost by 4 when the best move
+    /// itself keeps a loss by 4.
+    #[test]
+    fn the_verdict_says_what_the_other_moves_lose_against_the_best() {
+        let board = Board::starting(Rules::KALAH, Side::South);
+        let pits: Vec<Pit> = board.legal_moves().collect();
+        let values = pits
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| (p, if i == 0 { -4 } else { -5 - i as i32 }))
+            .collect();
+        let puzzle = Puzzle {
+            board,
+            values,
+            origin: Origin::Builtin { seed: 1 },
+        };
+        let words = verdict_words(&puzzle, pits[0]);
+        assert_eq!(
+            words[1],
+            "The other moves lose against the best: b 2 seeds, c 3 seeds, d 4 seeds, e 5 seeds, f 6 seeds."
+        );
     }
 }
