@@ -11,7 +11,7 @@ use super::usage;
 use crate::cli::ArenaCmd;
 use crate::game::{computer_move, plural, seat_player};
 use crate::players::oware::{OwareEndgame, OwarePlayer, oware_player};
-use crate::players::{Limits, PlayerKind, TurnFn};
+use crate::players::{Limits, PlayerKind};
 use crate::rng::Rng;
 use crate::rules::oware::{OwareBoard, OwareRound, OwareRules};
 use crate::rules::{Board, Game, Rules, Side};
@@ -286,13 +286,7 @@ pub fn play_arena(
     mut progress: impl FnMut(u32),
 ) -> Result<ArenaResult, String> {
     let mut seeds = Rng::new(seed);
-    let mut players: Vec<Box<dyn TurnFn>> = Vec::with_capacity(2);
-    for (kind, side) in kinds.into_iter().zip(Side::BOTH) {
-        let player = seat_player(kinds, seed, side).ok_or_else(|| {
-            format!("'{kind}' is not a computer player (the arena has no keyboard)")
-        })?;
-        players.push(player);
-    }
+    let mut players = seated(kinds, |i| Ok(seat_player(kinds, seed, Side::BOTH[i])))?;
     let mut result = ArenaResult::new(kinds);
     for round in 0..rounds {
         let starter = starter(round);
@@ -410,6 +404,23 @@ pub fn run(cmd: &ArenaCmd) -> anyhow::Result<()> {
 /// the arena (built once, before the first round).
 pub const ARENA_ENDGAME_SEEDS: usize = 8;
 
+/// The arena's two players, South's then North's, as `make` builds the
+/// one of seat `i` (`None`: a kind that needs a keyboard), whatever the
+/// game.
+fn seated<P>(
+    kinds: [PlayerKind; 2],
+    mut make: impl FnMut(usize) -> Result<Option<P>, String>,
+) -> Result<Vec<P>, String> {
+    (0..2)
+        .map(|i| {
+            make(i)?.ok_or_else(|| {
+                let kind = kinds[i];
+                format!("'{kind}' is not a computer player (the arena has no keyboard)")
+            })
+        })
+        .collect()
+}
+
 /// `mancala arena --game oware`: plays `rounds` rounds of Oware of `kinds[0]` (A, South) against
 /// `kinds[1]` (B): South starts the even rounds, North the odd ones. A
 /// round ends by the rules (25 seeds, no feeding move, a repetition).
@@ -425,14 +436,9 @@ pub fn play_oware(
     mut progress: impl FnMut(u32),
 ) -> Result<ArenaResult, String> {
     let mut seeds = Rng::new(seed);
-    let mut players: Vec<OwarePlayer> = Vec::with_capacity(2);
-    for (i, kind) in kinds.into_iter().enumerate() {
-        let player =
-            oware_player(kind, seed.wrapping_add(i as u64), endgame)?.ok_or_else(|| {
-                format!("'{kind}' is not a computer player (the arena has no keyboard)")
-            })?;
-        players.push(player);
-    }
+    let mut players: Vec<OwarePlayer> = seated(kinds, |i| {
+        oware_player(kinds[i], seed.wrapping_add(i as u64), endgame)
+    })?;
     let mut result = ArenaResult::new(kinds);
     for round in 0..rounds {
         let starter = starter(round);
