@@ -310,21 +310,27 @@ pub fn kept(upto: usize) -> (OwareEndgame, Option<String>) {
 /// first missing or refused (said in the second part, in words).
 fn kept_in(dir: &Path, upto: usize) -> (Vec<Arc<CountValues>>, Option<String>) {
     let mut counts = Vec::new();
+    let refused = read_on(dir, upto, &mut counts);
+    (counts, refused)
+}
+
+/// [`kept_in`], adding to `counts` the counts after those it holds: what
+/// is read once is not read again.
+fn read_on(dir: &Path, upto: usize, counts: &mut Vec<Arc<CountValues>>) -> Option<String> {
     while counts.len() <= upto.min(MAX_DB_SEEDS) {
         let n = counts.len();
         match kept_count(dir, n) {
             Ok(Some(values)) => counts.push(Arc::new(values)),
             Ok(None) => break,
             Err(why) => {
-                let refused = format!(
+                return Some(format!(
                     "the Oware endgame database's file {} is not used ({why}); the next Oware game builds it again",
                     values_path(dir, n).display()
-                );
-                return (counts, Some(refused));
+                ));
             }
         }
     }
-    (counts, None)
+    None
 }
 
 /// How one count came to be there.
@@ -551,6 +557,8 @@ pub fn grow_shared(
     let Ok(lock) = files::open_lock(&dir.join(LOCK)) else {
         return grow_telling(Some(dir), upto, read_upto, show, tell);
     };
+    // The counts read so far: each poll reads only the ones after them.
+    let mut counts = Vec::new();
     let mut shown = 0;
     loop {
         match lock.try_lock() {
@@ -560,10 +568,10 @@ pub fn grow_shared(
                 return grow_telling(Some(dir), upto, read_upto, show, tell);
             }
         }
-        let (counts, _) = kept_in(dir, read_upto.max(upto));
+        read_on(dir, read_upto.max(upto), &mut counts);
         if counts.len() > shown {
             shown = counts.len();
-            if let Ok(db) = OwareEndgame::from_counts(counts) {
+            if let Ok(db) = OwareEndgame::from_counts(counts.clone()) {
                 show(&db);
             }
         }
