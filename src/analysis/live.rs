@@ -465,13 +465,19 @@ mod tests {
         assert_eq!(analysis, whole);
     }
 
-    #[test]
-    fn a_pause_held_stops_the_work_until_it_is_dropped() {
+    /// A round of Kalah(4,3), its start, and a live analysis started with
+    /// a pause held: nothing is valued until the hold is dropped.
+    fn held_round() -> (Rules, Vec<Pit>, Board, LiveAnalysis, PauseHeld) {
         let rules = Rules::new(4, 3).unwrap();
         let moves = round_of(rules);
-        let start = Board::new(rules);
-        let mut live = LiveAnalysis::start(Duration::from_secs(1)).unwrap();
+        let live = LiveAnalysis::start(Duration::from_secs(1)).unwrap();
         let held = live.pause().hold();
+        (rules, moves, Board::new(rules), live, held)
+    }
+
+    #[test]
+    fn a_pause_held_stops_the_work_until_it_is_dropped() {
+        let (rules, moves, start, mut live, held) = held_round();
         live.follow(start, &moves);
         let watch = live.watch();
         // the thread takes the round in, then waits: nothing is valued
@@ -505,11 +511,7 @@ mod tests {
 
     #[test]
     fn a_move_played_cuts_the_position_being_valued_short() {
-        let rules = Rules::new(4, 3).unwrap();
-        let moves = round_of(rules);
-        let start = Board::new(rules);
-        let mut live = LiveAnalysis::start(Duration::from_secs(1)).unwrap();
-        let held = live.pause().hold();
+        let (rules, moves, start, mut live, held) = held_round();
         live.follow(start, &moves[..1]);
         // as the thread does when it starts on a position
         live.shared.interrupt.store(false, Ordering::Relaxed);
