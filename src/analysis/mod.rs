@@ -18,10 +18,10 @@
 //! # Proven or estimated
 //! Each Kalah position is valued by the exact solver within a budget per
 //! position; the opening book answers the standard boards' first plies at
-//! once, and the position the book's move leads to off it is
-//! worth what the book's position was (its move played named as a best
-//! move where it keeps that value, [`MoveAnalysis::all_best`] false). Where neither proves the value in time (big boards such as
-//! Kalah(6,6)), the value is the `hard` engine's estimate, kept within the
+//! once, and the position the book's move leads to off it is worth what
+//! the book's position was (its move played named as a best move where it
+//! keeps that value, [`MoveAnalysis::all_best`] false). Where neither
+//! proves the value in time (big boards such as Kalah(6,6)), the value is the `hard` engine's estimate, kept within the
 //! bounds the solver did prove, and marked as not exact ([`Valuation`]).
 //! The best pits are then the book's or the engine's choice, and
 //! [`MoveAnalysis::all_best`] is false.
