@@ -51,6 +51,10 @@
 //! analysis takes to be complete (what `A` at "Play again?" waits for)
 //! and its positions proven. `MANCALA_BENCH=live6x5` the same on
 //! Kalah(6,5).
+//! `MANCALA_BENCH=real` builds Oware's real round's endgame database
+//! (`RealEndgame`) to each count up to `MANCALA_BENCH_SEEDS` seeds (12 by
+//! default), anew each time as a process builds it, and prints each
+//! count's positions, those valued and the CPU seconds of the build.
 //! `MANCALA_BENCH=positions` analyses the round `MANCALA_BENCH_ROUND` of
 //! the `analysis` entry position by position (the last first, as the
 //! analysis goes) and prints each one's seeds in play, value and CPU time
@@ -63,6 +67,8 @@ use criterion::{BatchSize, Criterion, Throughput};
 use mancala::analysis::live::{LiveAnalysis, Standing};
 use mancala::analysis::{Analyst, DEFAULT_THINK, PositionBudget, RoundAnalyser};
 use mancala::commands::arena::{MoveBudget, MoveStats, play_arena};
+use mancala::players::oware::endgame;
+use mancala::players::oware::real::RealEndgame;
 use mancala::players::solver::book;
 use mancala::players::solver::{DEFAULT_PLAYER_MEMORY, DEFAULT_SOLVE_MEMORY};
 use mancala::players::{
@@ -652,6 +658,26 @@ fn live_analysis(seeds: usize) {
     );
 }
 
+fn real_endgame_build() {
+    let most: usize = env_number("MANCALA_BENCH_SEEDS", 12);
+    let mut before = cpu_seconds().unwrap_or(0.0);
+    let mut last = RealEndgame::default();
+    for n in 0..=most {
+        // every count to n built anew, as a process builds them
+        last = RealEndgame::build(n);
+        let now = cpu_seconds().unwrap_or(0.0);
+        let positions = endgame::positions(n) * (n as u64 + 1);
+        println!(
+            "real/oware count {n}: {positions} positions, {} valued ({:.1}%), counts 0 to {n} built in {:.2} s of CPU",
+            last.valued(n),
+            100.0 * last.valued(n) as f64 / positions as f64,
+            now - before
+        );
+        before = now;
+    }
+    black_box(last);
+}
+
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     engine_nodes_per_second(&mut c);
@@ -679,6 +705,7 @@ fn main() {
             "positions" => analysis_by_position(),
             "live" => live_analysis(4),
             "live6x5" => live_analysis(5),
+            "real" => real_endgame_build(),
             _ => {}
         }
     }

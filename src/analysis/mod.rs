@@ -31,8 +31,9 @@
 //! same for both ([`Analyst::round_from`], [`RoundAnalyser`]): only the
 //! valuing of one position is the family's. Oware has no extra turns, and
 //! its positions are valued by its search ([`OwareSearch`]) probing the
-//! endgame database ([`analysis_endgame`]): exact
-//! where the value rests only on finished rounds and the database's
+//! endgame databases (the round played out's, [`analysis_endgame`], and
+//! the real round's near its end, [`real::real_endgame`]): exact
+//! where the value rests only on finished rounds and exact database
 //! values, else the search's estimate within the budget, marked as not
 //! exact, between the bounds every value has (the margin now, give or
 //! take every seed still on the board). The search names one best house,
@@ -50,7 +51,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::players::oware::{DEEPEST, OwareSearch, analysis_endgame};
+use crate::players::oware::{DEEPEST, OwareSearch, analysis_endgame, real};
 use crate::players::solver::{DEFAULT_PLAYER_MEMORY, SolveOutcome, book};
 use crate::players::{Engine, Level, Limits, Solver};
 use crate::rules::oware::OwareBoard;
@@ -429,6 +430,19 @@ impl Analyst {
         let search = self
             .oware
             .get_or_insert_with(|| OwareSearch::new(OWARE_TABLE_BITS, analysis_endgame()));
+        // The real round's values near its end: built here (seconds) for
+        // a position near it, which a round's analysis values first (the
+        // last first); not for a quick estimate (a sketch), nor for a
+        // position far from the end, whose search seldom reaches it.
+        let in_play = board.seeds_in_houses(Side::South) + board.seeds_in_houses(Side::North);
+        let real = if budget.nodes.is_none() && usize::from(in_play) <= real::REAL_SEEDS + 4 {
+            Some(real::real_endgame())
+        } else {
+            real::real_endgame_built()
+        };
+        if let Some(real) = real {
+            search.set_real(real);
+        }
         let result = search.search(board, DEEPEST, &budget.limits(1, 1));
         let best: Vec<Pit> = result.best.into_iter().collect();
         if result.proven {
@@ -439,8 +453,7 @@ impl Analyst {
             };
         }
         // Every seed on the board may yet go either way.
-        let in_play = i32::from(board.seeds_in_houses(Side::South))
-            + i32::from(board.seeds_in_houses(Side::North));
+        let in_play = i32::from(in_play);
         let (lower, upper) = (margin - in_play, margin + in_play);
         PositionValue {
             value: Valuation {

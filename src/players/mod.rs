@@ -370,8 +370,11 @@ impl Advisor {
         let search = self.oware.get_or_insert_with(|| {
             oware::OwareSearch::new(OWARE_ADVICE_TABLE_BITS, Arc::clone(&endgame))
         });
-        // as much of the database as is built by now
+        // as much of the databases as is built by now
         search.set_endgame(endgame);
+        if let Some(real) = oware::real::real_endgame_if_built() {
+            search.set_real(real);
+        }
         let result = search.search(board, oware::DEEPEST, limits);
         Some(Hint {
             pit: result.best?,

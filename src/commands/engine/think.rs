@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::EngineOutput;
 use super::notation::EnginePosition;
+use crate::players::oware::real::real_endgame_if_built;
 use crate::players::oware::{OwareEndgame, OwareSearch};
 use crate::players::{Engine, Limits};
 use crate::rules::{GameRound, Pit};
@@ -95,6 +96,13 @@ fn think(searchers: &mut Searchers, job: &SearchJob, out: &EngineOutput) {
                 let board = round.board();
                 let search = &mut searchers.oware;
                 search.set_endgame(Arc::clone(&job.endgame));
+                // the real round's values near its end, with the database
+                // (once built: never waited for)
+                let real = job
+                    .endgame
+                    .max_seeds()
+                    .and_then(|_| real_endgame_if_built());
+                search.set_real(real.unwrap_or_default());
                 let depth = job.depth.unwrap_or(MAX_OWARE_DEPTH).min(MAX_OWARE_DEPTH);
                 let mut line = Vec::new();
                 let result = search.search_reporting(board, depth, &job.limits, &mut |r, pv| {

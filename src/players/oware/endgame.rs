@@ -53,9 +53,9 @@ const LOW: i16 = -1000;
 /// Above every value.
 const HIGH: i16 = 1000;
 /// A lower bound not proven yet.
-const UNKNOWN_LOW: i8 = -127;
+pub(super) const UNKNOWN_LOW: i8 = -127;
 /// An upper bound not proven yet.
-const UNKNOWN_HIGH: i8 = 127;
+pub(super) const UNKNOWN_HIGH: i8 = 127;
 
 /// `C(a, b)` for `a < MAX_DB_SEEDS + 12`, `b ≤ 12`.
 struct Binomials([[u64; 13]; MAX_DB_SEEDS + 13]);
@@ -360,11 +360,12 @@ pub struct LevelReport {
     pub evaluations: u64,
 }
 
-/// Bounds of a position while the database is built.
+/// Bounds of a position while the database (or the real round's,
+/// [`super::real`]) is built.
 #[derive(Clone, Copy, PartialEq, Eq)]
-struct Bounds {
-    lo: i8,
-    hi: i8,
+pub(super) struct Bounds {
+    pub(super) lo: i8,
+    pub(super) hi: i8,
 }
 
 fn to_i8(v: i16) -> i8 {

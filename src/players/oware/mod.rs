@@ -7,6 +7,7 @@
 //! [`oware_player`] gives each kind of computer player its Oware form.
 
 pub mod endgame;
+pub mod real;
 pub mod search;
 pub mod shelf;
 

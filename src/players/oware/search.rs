@@ -3,8 +3,10 @@
 //!
 //! Values are seed margins for the side to move: its captured seeds minus
 //! the opponent's, the final sweep included at the end of the round.
-//! Leaves are exact (a finished round, or a database value where the
-//! round cannot stop at 25 with seeds left on the board) or estimates
+//! Leaves are exact (a finished round, a value of the real round's
+//! database near its end, [`RealEndgame`], or a played-out database value
+//! where the round cannot stop at 25 with seeds left on the board) or
+//! estimates
 //! (the evaluation at the horizon, or there a database value whose
 //! margin may not be the real one: such a position is searched on); a
 //! database position whose value depends on repetition is searched on
@@ -16,6 +18,7 @@ use std::sync::Arc;
 
 use super::super::Limits;
 use super::endgame::{OwareEndgame, Probe};
+use super::real::RealEndgame;
 use crate::rng::Rng;
 use crate::rules::oware::OwareBoard;
 use crate::rules::{Pit, Side};
@@ -153,6 +156,8 @@ pub struct OwareSearch {
     table: Vec<OwareEntry>,
     mask: usize,
     endgame: Arc<OwareEndgame>,
+    /// The real round's values near its end (exact leaves).
+    real: Arc<RealEndgame>,
     nodes: u64,
     stopped: bool,
     /// A bound search past its budget ([`PROVE_NODES`]), or `stopped`:
@@ -215,6 +220,7 @@ impl OwareSearch {
             table: vec![OwareEntry::default(); 1 << bits],
             mask: (1 << bits) - 1,
             endgame,
+            real: Arc::new(RealEndgame::default()),
             nodes: 0,
             stopped: false,
             halted: false,
@@ -355,6 +361,13 @@ impl OwareSearch {
         self.endgame = endgame;
     }
 
+    /// Probes `real` too: the real round's values near its end
+    /// ([`RealEndgame`]). What the table holds stays true (every value
+    /// it gives is exact).
+    pub fn set_real(&mut self, real: Arc<RealEndgame>) {
+        self.real = real;
+    }
+
     /// Forgets every position searched (a new game).
     pub fn clear(&mut self) {
         self.table.fill(OwareEntry::default());
@@ -423,6 +436,13 @@ impl OwareSearch {
             return SEED * margin(board);
         }
         // The root is searched, so that it has a best move.
+        if ply > 0
+            && let Some(v) = self.real.probe(board)
+        {
+            let value = SEED * (margin(board) + i32::from(v));
+            *proof = Proof::exact(value);
+            return value;
+        }
         match self.endgame.probe(board) {
             Probe::Value(v) if ply > 0 => {
                 let captured = board.captured();
@@ -687,6 +707,13 @@ impl OwarePlayer {
             && let Some(db) = super::shelf().newer(&search.endgame)
         {
             search.set_endgame(db);
+        }
+        if self.follows_shelf
+            && let OwareStyle::Search { search, .. } = &mut self.style
+            && search.real.max_seeds().is_none()
+            && let Some(real) = super::real::real_endgame_if_built()
+        {
+            search.set_real(real);
         }
         match &mut self.style {
             OwareStyle::Search { depth, search } => search.search(board, *depth, limits).best,
