@@ -430,10 +430,11 @@ fn near_25_with_the_real_rounds_database_the_search_proves_all_a_minimax_proves(
 }
 
 /// [`near_25_the_search_proves_what_a_plain_minimax_proves`] on 3 to 8
-/// seeds, 40 positions each (on demand: it ran over 15 minutes without
-/// ending on the 2-core machine, where 3 to 5 seeds take under a second).
+/// seeds, 40 positions each, with the real round's database (on demand:
+/// about 20 s of CPU with it; without it, 54 minutes and 17 values left
+/// unproven: docs/PERFORMANCE.md).
 #[test]
-#[ignore = "long (over 15 minutes): run on demand with --ignored"]
+#[ignore = "long (about 20 s of CPU): run on demand with --ignored"]
 fn near_25_the_search_proves_what_a_plain_minimax_proves_up_to_8_seeds() {
     near_25_the_search_proves_what_a_plain_minimax_proves(3..=8, 40, true);
 }
