@@ -337,6 +337,26 @@ fn near_25_a_value_called_exact_is_the_real_rounds() {
     );
 }
 
+/// A position with `n` seeds spread at random on the board, South to move,
+/// the leader at 22 to 24 captured and the other the rest; `None` when
+/// the round is over there.
+fn near_25(rng: &mut crate::rng::Rng, n: u16) -> Option<OwareBoard> {
+    let mut houses = [0u16; 12];
+    for _ in 0..n {
+        houses[rng.below(12)] += 1;
+    }
+    let leader = 22 + rng.below(3) as u16;
+    let other = 48 - n - leader;
+    let (south, north) = if rng.below(2) == 0 {
+        (leader, other)
+    } else {
+        (other, leader)
+    };
+    let captured = crate::rules::Score { south, north };
+    let board = OwareBoard::from_houses(OwareRules::ABAPA, &houses, captured, Side::South).unwrap();
+    (!board.is_over()).then_some(board)
+}
+
 /// Near 25, `per_count` positions of each count of seeds in `counts`: what the search (probing a
 /// database of 6 seeds, whose values there are the round played out's)
 /// calls exact lies within what a plain exhaustive minimax of the real
@@ -367,25 +387,12 @@ fn near_25_the_search_proves_what_a_plain_minimax_proves(
         let memo = &mut Memo::default();
         let mut tried = 0;
         while tried < per_count {
-            let mut houses = [0u16; 12];
-            for _ in 0..n {
-                houses[rng.below(12)] += 1;
-            }
-            // The leader at 22..=24, the rest captured by the other.
-            let leader = 22 + rng.below(3) as u16;
-            let other = 48 - n - leader;
-            let (south, north) = if rng.below(2) == 0 {
-                (leader, other)
-            } else {
-                (other, leader)
-            };
-            let captured = crate::rules::Score { south, north };
-            let board =
-                OwareBoard::from_houses(OwareRules::ABAPA, &houses, captured, Side::South).unwrap();
-            if board.is_over() {
+            let Some(board) = near_25(&mut rng, n) else {
                 continue;
-            }
+            };
             tried += 1;
+            let (houses, captured) = (board.houses(), board.captured());
+            let (south, north) = (captured.south, captured.north);
             let (lo, hi) = forward_real(&board, 40, memo);
             let result = search.search(&board, 40, &Limits::none());
             let value = result.value - i32::from(south) + i32::from(north);
@@ -450,22 +457,9 @@ fn near_25_with_ten_seeds_the_real_rounds_database_proves_more() {
     let mut rng = crate::rng::Rng::new(36);
     let (mut tried, mut without, mut with) = (0, 0, 0);
     while tried < 30 {
-        let mut houses = [0u16; 12];
-        for _ in 0..10 {
-            houses[rng.below(12)] += 1;
-        }
-        let leader = 22 + rng.below(3) as u16;
-        let (south, north) = if rng.below(2) == 0 {
-            (leader, 38 - leader)
-        } else {
-            (38 - leader, leader)
-        };
-        let captured = crate::rules::Score { south, north };
-        let board =
-            OwareBoard::from_houses(OwareRules::ABAPA, &houses, captured, Side::South).unwrap();
-        if board.is_over() {
+        let Some(board) = near_25(&mut rng, 10) else {
             continue;
-        }
+        };
         tried += 1;
         let limits = Limits::nodes(200_000);
         let mut search = OwareSearch::new(16, Arc::clone(&db));
@@ -476,7 +470,7 @@ fn near_25_with_ten_seeds_the_real_rounds_database_proves_more() {
         without += usize::from(plain.proven);
         with += usize::from(real_too.proven);
         if plain.proven && real_too.proven {
-            assert_eq!(plain.value, real_too.value, "{houses:?} {south}-{north}");
+            assert_eq!(plain.value, real_too.value, "{board:?}");
         }
     }
     assert!(
