@@ -39,6 +39,12 @@
 //! take every seed still on the board). The search names one best house,
 //! so [`MoveAnalysis::all_best`] is false for Oware.
 //!
+//! A move that was the only legal one is worth the value after it, when
+//! that is proven: the round had no choice there. So a round that went
+//! round to a repetition, whose end its history decides (RULES.md §7.6),
+//! is valued as it went, where a search of each position alone could only
+//! estimate it.
+//!
 //! Nothing here reads or writes anything: it is given the round's start
 //! and its moves, and returns figures.
 
@@ -757,7 +763,10 @@ impl Round {
             let after = after.for_side(to.to_move(), from.to_move());
             after.is_exact().then_some(after.value)
         });
-        let value = match self.valued_by_the_book(i, at_least) {
+        let value = match self
+            .valued_by_the_book(i, at_least)
+            .or_else(|| self.forced(i, at_least))
+        {
             Some(value) => value,
             None => {
                 let value = analyst.position_at_least(&self.boards[i], budget, at_least);
@@ -769,6 +778,21 @@ impl Round {
         };
         self.values[i] = Some(value);
         self.values.iter().all(Option::is_some)
+    }
+
+    /// The value of position `i` when the move played there was the only
+    /// legal one and the value after it (`after`, for its mover) is
+    /// proven: the round had no choice, so it is worth that. A round that
+    /// went round to a repetition ends with a value its history decides
+    /// (RULES.md §7.6): the forced moves before it are worth what it gave,
+    /// where a search of the position alone could only estimate them.
+    fn forced(&self, i: usize, after: Option<i32>) -> Option<PositionValue> {
+        let after = after?;
+        (self.boards[i].legal_moves().count() == 1).then(|| PositionValue {
+            value: Valuation::exact(after),
+            best: vec![self.moves[i]],
+            all_best: true,
+        })
     }
 
     /// The value of position `i` without a search, when the book proves
@@ -1037,6 +1061,45 @@ mod tests {
     fn oware_margin(board: &OwareBoard) -> i32 {
         let score = board.score();
         i32::from(score.of(board.to_move())) - i32::from(score.of(board.to_move().opponent()))
+    }
+
+    /// One seed each, chasing round the board until the start repeats
+    /// (RULES.md §7.6): every move is forced, the round ends 25–23 to
+    /// South, and every move is exact and loses nothing (the analysis
+    /// said North's last move lost ≈2, the best move named being the one
+    /// played).
+    #[test]
+    fn forced_moves_are_worth_what_the_round_gave() {
+        let start: crate::rules::Position = "oware S:1,0,0,0,0,1:23 N:0,0,0,0,0,0:23 south"
+            .parse()
+            .unwrap();
+        let start = *start.oware().unwrap();
+        let moves: Vec<Pit> = "f g a h b i c j d k e l"
+            .split(' ')
+            .map(|c| {
+                Rules::KALAH
+                    .pit_by_letter(c.chars().next().unwrap())
+                    .unwrap()
+            })
+            .collect();
+        let budget = PositionBudget {
+            nodes: Some(10_000),
+            ..PositionBudget::default()
+        };
+        let analysis = Analyst::new()
+            .round_from(OwareRound::new(start), &moves, &budget, |_, _| {})
+            .unwrap();
+        assert_eq!(analysis.moves.len(), 12);
+        for m in &analysis.moves {
+            assert!(m.exact() && m.loss() == 0, "{m:?}");
+            assert_eq!(m.best, [m.pit], "{m:?}");
+        }
+        assert!(
+            analysis
+                .south_values
+                .iter()
+                .all(|v| *v == Valuation::exact(2))
+        );
     }
 
     #[test]
