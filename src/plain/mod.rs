@@ -239,7 +239,7 @@ impl<W: Write> LocalGame<W> {
             }
             SessionEvent::Refused(e) => {
                 let opponent = m.name(m.position().to_move().opponent());
-                writeln!(self.out, "{}", e.naming(opponent))?;
+                writeln!(self.out, "{}", e.naming_in(m.game(), opponent))?;
             }
             // Plain mode thinks inside the session: never asked.
             SessionEvent::HintWanted(_) | SessionEvent::Hurry => {}
@@ -328,7 +328,7 @@ impl<W: Write> LocalGame<W> {
                 writeln!(self.out, "Please answer y or n (q stops here, {analysis}).")
             }
             Asking::Move(side) | Asking::Computer(side) | Asking::Swap(side) => {
-                let Some(message) = unparsed.message() else {
+                let Some(message) = unparsed.message(self.session.game().game()) else {
                     return Ok(());
                 };
                 let keys = keys_said(
