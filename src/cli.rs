@@ -176,14 +176,11 @@ pub struct PlayArgs {
 }
 
 impl PlayArgs {
-    /// The names given on the command line, trimmed; blank ones are none.
+    /// The names given on the command line, trimmed. A blank one stays
+    /// given (and is refused where names are checked): taken as none, it
+    /// silently made a computer opponent or a person called South.
     fn given_names(&self) -> [Option<String>; 2] {
-        let given = |name: &Option<String>| {
-            name.as_deref()
-                .map(str::trim)
-                .filter(|n| !n.is_empty())
-                .map(str::to_string)
-        };
+        let given = |name: &Option<String>| name.as_deref().map(str::trim).map(str::to_string);
         [given(&self.south_name), given(&self.north_name)]
     }
 

@@ -8,7 +8,8 @@ use crate::cli::PlayArgs;
 use crate::game::names::{checked_name, same_name};
 use crate::game::{FirstMover, MOVE_PAUSE, MatchConfig, PlayOptions, Seat, kind_refused};
 use crate::players::PlayerKind;
-use crate::rules::{Game, Side};
+use crate::rules::oware::End;
+use crate::rules::{Game, GameBoard, Side};
 use crate::store::SaveStore;
 use crate::store::rating::Rating;
 
@@ -33,6 +34,7 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
         }
         None => (args.rules.rules().map_err(UsageError)?, args.first, None),
         Some(board) => {
+            finished_refused(&board)?;
             if args.rules.any_given() {
                 return Err(UsageError(
                     "--from states its own rules: leave out the rule options".to_string(),
@@ -68,6 +70,31 @@ pub fn settings(args: &PlayArgs) -> anyhow::Result<(MatchConfig, PlayOptions)> {
     };
     debug_assert_eq!(config.seats.len(), Side::BOTH.len());
     Ok((config, options))
+}
+
+/// Refuses a `--from` position whose round is over (RULES.md §8.1, §8.2):
+/// there is no move to play, and every "Play again?" would only record
+/// another round nobody played. `position --from` and `solve --from` still
+/// read it (they only print it).
+///
+/// # Errors
+/// A [`UsageError`] saying why the round is over.
+fn finished_refused(board: &GameBoard) -> anyhow::Result<()> {
+    if !board.is_over() {
+        return Ok(());
+    }
+    let why = match board {
+        GameBoard::Kalah(_) => "one side's pits are all empty",
+        GameBoard::Oware(board) => match board.end() {
+            Some(End::Goal) => "a player has captured more than half of the seeds, or both half",
+            Some(End::NoFeed) => "the player to move has no legal move",
+            Some(End::Repetition) | None => "it is over",
+        },
+    };
+    Err(UsageError(format!(
+        "--from: that round is finished ({why}): give a position with a move left to play"
+    ))
+    .into())
 }
 
 /// How long `--fair` may look for a fair start before it gives up.

@@ -230,7 +230,7 @@ pub fn oware_from(
                     "move {} ('{}', {mover} to move): {}",
                     i + 1,
                     letters.letter(pit).unwrap_or('?'),
-                    e.naming(&mover.opponent().to_string())
+                    e.naming_in(Game::Oware, &mover.opponent().to_string())
                 ))
             })?;
             each(round.board())?;

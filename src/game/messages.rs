@@ -216,7 +216,7 @@ fn round_over(why: Option<String>, swept: [u16; 2], names: [&str; 2]) -> Notice 
 /// let mut steps = Vec::new();
 /// let played = board.play_traced(Rules::KALAH.pit_by_letter('f').unwrap(), &mut steps).unwrap();
 /// let said = describe_move(&Rules::KALAH, &GamePlayed::Oware(played), &steps, ["Alice", "Michael"]);
-/// assert_eq!(said[0].text, "Alice captured 5 seeds: 3 from h, 2 from g");
+/// assert_eq!(said[0].text, "Alice captured 5 seeds: 3 from h, 2 from g.");
 /// ```
 #[must_use]
 pub fn describe_move(
@@ -239,7 +239,7 @@ pub fn describe_move(
         [(pit, seeds)] => said.push(Notice::new(
             EventKind::Capture,
             format!(
-                "{name} captured {} from {}",
+                "{name} captured {} from {}.",
                 plural(*seeds, "seed"),
                 letter(*pit)
             ),
@@ -252,7 +252,7 @@ pub fn describe_move(
             said.push(Notice::new(
                 EventKind::Capture,
                 format!(
-                    "{name} captured {}: {}",
+                    "{name} captured {}: {}.",
                     plural(played.captured, "seed"),
                     each.join(", ")
                 ),

@@ -153,6 +153,10 @@ pub struct EmptyName {
 
 impl fmt::Display for EmptyName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.given.trim().is_empty() {
+            return f
+                .write_str("a name is empty or only spaces: give each player a name, like Alice");
+        }
         write!(
             f,
             "the name '{}' has no letters once control characters are taken out: give a name that can be shown",

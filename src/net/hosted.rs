@@ -390,7 +390,7 @@ impl Hosted {
                 s.current().seat_name(JOINER_SEAT)
             )),
             Some(MoveError::GameOver) => Err("The round is over: answer y or n.".into()),
-            Some(e) => Err(e.to_string()),
+            Some(e) => Err(e.naming_in(s.current().game(), "your opponent")),
             None => {
                 self.ask_joiner(s, &mut said);
                 Ok(said)

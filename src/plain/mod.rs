@@ -43,7 +43,8 @@
 //! The match is saved after every move (see [`crate::store::save`]), so
 //! that a program killed at any moment loses nothing: starting again with
 //! the same names and settings asks "Resume the unfinished match? (y/n)".
-//! `q`, and end of input at a terminal (Ctrl-D), stop with the match saved.
+//! `q`, end of input at a terminal (Ctrl-D) and Ctrl-C (SIGINT or SIGTERM,
+//! exit status 128 + the signal) stop with the match saved, and say so.
 //! End of input from a script ends the match and clears its save, so that
 //! running the same script again plays the same game instead of meeting the
 //! resume question. Each finished round is written as a record and counted
@@ -104,7 +105,8 @@ pub fn run(mut config: MatchConfig, options: &PlayOptions) -> anyhow::Result<Exi
         console::warn(format_args!("mancala: {warning}"));
     }
     let (tx, rx) = mpsc::channel();
-    lines::spawn_input(tx, |line| line);
+    lines::spawn_interrupts(tx.clone(), Local::Interrupted);
+    lines::spawn_input(tx, Local::Input);
     let mut game = LocalGame::new(
         io::stdout().lock(),
         scripted,
@@ -135,6 +137,15 @@ pub fn quiet_when_unread(played: anyhow::Result<ExitCode>) -> anyhow::Result<Exi
         }
         other => other,
     }
+}
+
+/// What the local match waits for: a typed line (or the input's end), or
+/// a signal that asks the program to end ([`lines::spawn_interrupts`]).
+enum Local {
+    /// A line typed, or the end of input.
+    Input(LineInput),
+    /// Ctrl-C or another ending signal, by its number.
+    Interrupted(i32),
 }
 
 /// The local match, line by line: a [`LineGame`] that the one plain loop
@@ -239,7 +250,7 @@ impl<W: Write> LocalGame<W> {
             }
             SessionEvent::Refused(e) => {
                 let opponent = m.name(m.position().to_move().opponent());
-                writeln!(self.out, "{}", e.naming(opponent))?;
+                writeln!(self.out, "{}", e.naming_in(m.game(), opponent))?;
             }
             // Plain mode thinks inside the session: never asked.
             SessionEvent::HintWanted(_) | SessionEvent::Hurry => {}
@@ -328,7 +339,7 @@ impl<W: Write> LocalGame<W> {
                 writeln!(self.out, "Please answer y or n (q stops here, {analysis}).")
             }
             Asking::Move(side) | Asking::Computer(side) | Asking::Swap(side) => {
-                let Some(message) = unparsed.message() else {
+                let Some(message) = unparsed.message(self.session.game().game()) else {
                     return Ok(());
                 };
                 let keys = keys_said(
@@ -365,6 +376,19 @@ impl<W: Write> LocalGame<W> {
         let events = self.session.handle(command);
         self.show(events)?;
         Ok(Some(ExitCode::SUCCESS))
+    }
+
+    /// An interrupt (Ctrl-C): the match stops as on `q`, and says so (the
+    /// match saved, how to resume it); the program ends with 128 + the
+    /// signal's number, as the full screen does.
+    fn on_interrupt(&mut self, signal: i32) -> anyhow::Result<Option<ExitCode>> {
+        // The prompt's line was not ended: "^C" is on it.
+        writeln!(self.out)?;
+        let events = self.session.handle(SessionCommand::Quit);
+        self.show(events)?;
+        Ok(Some(ExitCode::from(
+            u8::try_from(128 + signal).unwrap_or(u8::MAX),
+        )))
     }
 
     /// Words how the session ended.
@@ -531,12 +555,13 @@ fn report_move(out: &mut impl Write, animate: bool, m: &Match, moved: &Moved) ->
 }
 
 impl<W: Write> LineGame for LocalGame<W> {
-    type Event = LineInput;
+    type Event = Local;
 
-    fn handle(&mut self, event: LineInput) -> anyhow::Result<Option<ExitCode>> {
+    fn handle(&mut self, event: Local) -> anyhow::Result<Option<ExitCode>> {
         let ended = match event {
-            LineInput::Line(line) => self.on_line(&line),
-            LineInput::End => self.on_end(),
+            Local::Input(LineInput::Line(line)) => self.on_line(&line),
+            Local::Input(LineInput::End) => self.on_end(),
+            Local::Interrupted(signal) => self.on_interrupt(signal),
         }?;
         self.out.flush()?;
         Ok(ended)
@@ -626,7 +651,7 @@ mod tests {
             if ended.is_some() {
                 break;
             }
-            ended = game.handle(event).unwrap();
+            ended = game.handle(Local::Input(event)).unwrap();
         }
         assert!(ended.is_some(), "the end of input ends the game");
         String::from_utf8(game.out).unwrap()

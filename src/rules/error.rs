@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::Game;
 use super::config::RulesError;
 
 /// Why a pit cannot be played. The board is left untouched.
@@ -52,6 +53,28 @@ impl MoveError {
                 format!("Sorry, that would capture all of {opponent}'s seeds (a grand slam).")
             }
             _ => self.to_string(),
+        }
+    }
+
+    /// [`MoveError::naming`] in the words of `game`: Oware's places are
+    /// houses (RULES.md §7.8), Kalah's pits.
+    ///
+    /// ```
+    /// use mancala_engine::rules::{Game, MoveError};
+    /// assert_eq!(MoveError::Empty.naming_in(Game::Oware, "Michael"), "Sorry, that house is empty.");
+    /// assert_eq!(MoveError::Empty.naming_in(Game::Kalah, "Michael"), "Sorry, that pit is empty.");
+    /// ```
+    #[must_use]
+    pub fn naming_in(&self, game: Game, opponent: &str) -> String {
+        if game == Game::Kalah {
+            return self.naming(opponent);
+        }
+        match self {
+            MoveError::NoSuchPit => "Sorry, there is no such house.".to_string(),
+            MoveError::Store => "Sorry, you can't select the captured seeds.".to_string(),
+            MoveError::NotYours => "Sorry, you don't control that house.".to_string(),
+            MoveError::Empty => "Sorry, that house is empty.".to_string(),
+            _ => self.naming(opponent),
         }
     }
 }

@@ -12,7 +12,7 @@
 //! their plain letters; the round's analysis at "Play again?" is no answer
 //! and keeps the capital the full screen shows (`A` on a Kalah board).
 
-use crate::rules::{MoveError, Rules, Side};
+use crate::rules::{Game, MoveError, Rules, Side};
 
 use super::{Asking, Session, SessionCommand};
 
@@ -273,13 +273,18 @@ pub fn parse_turn(
 }
 
 impl Unparsed {
-    /// What to tell the player, when there is something to tell.
+    /// What to tell the player of `game` (its word for a pit: Oware's
+    /// are houses), when there is something to tell.
     #[must_use]
-    pub fn message(&self) -> Option<String> {
+    pub fn message(&self, game: Game) -> Option<String> {
+        let pit = match game {
+            Game::Kalah => "pit",
+            Game::Oware => "house",
+        };
         match self {
             Unparsed::Empty | Unparsed::NoAnswer => None,
-            Unparsed::NoSuchPit => Some(MoveError::NoSuchPit.to_string()),
-            Unparsed::NotAPit(text) => Some(format!("'{text}' is not a pit.")),
+            Unparsed::NoSuchPit => Some(MoveError::NoSuchPit.naming_in(game, "")),
+            Unparsed::NotAPit(text) => Some(format!("'{text}' is not a {pit}.")),
         }
     }
 }

@@ -351,7 +351,13 @@ impl Record {
                 "result: {}",
                 self.result_text(&stepper.last_position())
             );
-            out.push_str("# Turn by turn (\"+\" after a move: it earned another turn):\n");
+            // Oware has no extra turns: no "+" to explain. Comments are
+            // skipped on reading, so records with either line stay readable.
+            out.push_str(if kalah {
+                "# Turn by turn (\"+\" after a move: it earned another turn):\n"
+            } else {
+                "# Turn by turn:\n"
+            });
             // the seats' own sides: the turns before a swap are theirs
             let [s, n] = self
                 .config
@@ -994,6 +1000,17 @@ mod tests {
         }
         let text = Record::of_match(&m).to_text();
         assert!(text.contains("\ngame: oware\n"), "{text}");
+        // No extra turns in Oware: Kalah's "+" is not explained.
+        assert!(text.contains("\n# Turn by turn:\n"), "{text}");
+        assert!(!text.contains("another turn"), "{text}");
+        // A record written with Kalah's comment is read alike.
+        let with_kalahs = text.replace(
+            "# Turn by turn:",
+            "# Turn by turn (\"+\" after a move: it earned another turn):",
+        );
+        assert_ne!(with_kalahs, text);
+        let old_oware = Record::parse(&with_kalahs).unwrap();
+        assert_eq!(old_oware.to_text(), text);
         assert!(text.contains("mancala position --game oware --to-move south --moves f,j"));
         let back = Record::parse(&text).unwrap();
         assert_eq!(back.config.game, Game::Oware);

@@ -133,6 +133,38 @@ fn one_name_against_a_computer_is_the_persons() {
     );
 }
 
+/// A name that is empty or only spaces is refused (exit 2, one line),
+/// for the game, the host and the joiner: `mancala Alice ""` silently
+/// gave a computer opponent, and `mancala "" ""` two people called South
+/// and North.
+#[test]
+fn a_blank_name_is_refused() {
+    let scratch = Scratch::new("blank-names");
+    for args in [
+        &["--plain", "Alice", ""][..],
+        &["--plain", "Alice", "   "],
+        &["--plain", "", "Bob"],
+        &["--plain", "", ""],
+        &["--plain", " ", "\t"],
+        &["--plain", "--north", "easy", "Alice", " "],
+        &["host", "--plain", "  "],
+        &[
+            "join",
+            "--plain",
+            "--code",
+            "7-guitar-orbit",
+            "127.0.0.1:7531",
+            " ",
+        ],
+    ] {
+        let run = mancala(&scratch.data(), args);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {run:?}");
+        assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {run:?}");
+        assert!(run.stderr.contains("name"), "{args:?}: {run:?}");
+        assert!(run.stdout.is_empty(), "no game started: {run:?}");
+    }
+}
+
 #[test]
 fn speed_takes_off_and_explains_a_bad_value() {
     let scratch = Scratch::new("speed");

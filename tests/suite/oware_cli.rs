@@ -106,9 +106,9 @@ fn illegal_moves_and_bad_positions_are_refused_with_the_reason() {
     );
     refused(
         &["--moves", "a,b"],
-        "move 2 ('b', North to move): Sorry, you don't control that pit.",
+        "move 2 ('b', North to move): Sorry, you don't control that house.",
     );
-    refused(&["--moves", "a,g,a"], "Sorry, that pit is empty.");
+    refused(&["--moves", "a,g,a"], "Sorry, that house is empty.");
     refused(&["--board", "4,4,4"], "12");
     refused(
         &["--board", "4,4,4,4,4,4,4,4,4,4,4,4", "--score", "1"],

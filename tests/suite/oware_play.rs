@@ -121,6 +121,38 @@ fn refused(scratch: &Scratch, args: &[&str], needle: &str) {
     assert!(err.contains(needle), "{args:?}: {err}");
 }
 
+/// Oware's refusals say "house", its word (RULES.md §7): an empty house,
+/// the opponent's, one that is not on the board, a word that is no
+/// house. Kalah's say "pit".
+#[test]
+fn oware_refusals_name_houses() {
+    let scratch = Scratch::new("oware-houses");
+    // a sows b-e; g sows h-k; a again is empty; h is North's; m is no
+    // house; xyz is no house either.
+    let out = play(
+        &scratch,
+        &[
+            "--game", "oware", "--plain", "--first", "south", "Alice", "Michael",
+        ],
+        "a\ng\na\nh\nm\nxyz\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    for said in [
+        "Sorry, that house is empty.\n",
+        "Sorry, you don't control that house.\n",
+        "Sorry, there is no such house.\n",
+        "'xyz' is not a house.\n",
+    ] {
+        assert!(stdout.contains(said), "{said:?} not in:\n{stdout}");
+    }
+    let refusals = stdout
+        .lines()
+        .filter(|l| l.starts_with("Sorry") || l.contains("is not a"));
+    assert!(refusals.clone().count() >= 4, "{stdout}");
+    assert!(refusals.clone().all(|l| !l.contains("pit")), "{stdout}");
+}
+
 #[test]
 fn a_capture_of_several_houses_is_named_house_by_house() {
     // The first move of the walk that captures two houses or more.
@@ -142,7 +174,7 @@ fn a_capture_of_several_houses_is_named_house_by_house() {
             (
                 line,
                 format!(
-                    "{name} captured {} seeds: {}",
+                    "{name} captured {} seeds: {}.\n",
                     played.captured,
                     takes.join(", ")
                 ),
@@ -390,7 +422,7 @@ fn the_full_screen_plays_oware_with_the_captured_seeds_where_the_stores_were() {
     assert!(after.contains("Alice played f."), "{after}");
     // Alice's houses are not Michael's to play.
     tmux.keys(&["a"]);
-    tmux.wait_for("Sorry, you don't control that pit.");
+    tmux.wait_for("Sorry, you don't control that house.");
     quit(&tmux, &status);
 }
 

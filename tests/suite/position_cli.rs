@@ -235,6 +235,44 @@ fn a_game_plays_on_from_a_position_printed_as_a_line() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// A finished position (one side's pits empty; in Oware a player past
+/// half, or a mover with no move) is refused for play, before any screen,
+/// with one line and exit code 2: it used to start a round that was over
+/// and record an empty round at every "Play again?". `position --from`
+/// still reads it.
+#[test]
+fn a_finished_position_is_refused_for_play() {
+    let scratch = common::scratch::Scratch::new("finished-from");
+    let (data, config) = (scratch.data(), scratch.config());
+    for (line, why) in [
+        (
+            "kalah 6x4 S:0,0,0,0,0,0:8 N:1,1,3,1,0,0:33 south",
+            "one side's pits are all empty",
+        ),
+        (
+            "oware S:0,0,0,1,2,0:26 N:1,0,0,0,0,0:18 south",
+            "captured more than half of the seeds",
+        ),
+        (
+            "oware S:0,0,0,0,0,0:20 N:4,4,0,0,0,0:20 south",
+            "no legal move",
+        ),
+    ] {
+        for plain in [&["--plain"][..], &[]] {
+            let args = [plain, &["Ann", "Ben", "--from", line]].concat();
+            let out = common::program::run(&data, &config, &args, "y\ny\nn\n");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+            assert!(out.stdout.is_empty(), "{args:?}: {:?}", out.stdout);
+            assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+            assert!(err.contains("--from: that round is finished"), "{err}");
+            assert!(err.contains(why), "{err}");
+        }
+        assert_eq!(position(&["--from", line])["over"], true, "{line}");
+    }
+    assert!(!data.join("records").exists(), "a round was recorded");
+}
+
 /// A bad line's words are quoted in the error with their control
 /// characters escaped: an escape sequence in `--from` never reaches the
 /// terminal (it did: the error printed the ESC byte as it came).

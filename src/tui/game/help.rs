@@ -63,6 +63,17 @@ pub fn oware_rules_text(names: [&str; 2]) -> Vec<String> {
     ]
 }
 
+/// The rules of `game` (with `rules`, Kalah's options) in a few
+/// sentences: what every help screen of a round shows, the game's and the
+/// replay's alike.
+#[must_use]
+pub fn family_rules_text(game: Game, rules: &Rules, names: [&str; 2]) -> Vec<String> {
+    match game {
+        Game::Kalah => rules_text(rules, names),
+        Game::Oware => oware_rules_text(names),
+    }
+}
+
 /// The help's keys: the screen's table of what can be done now
 /// ([`keys::offers`], the key bar's too), then how commands are spelled
 /// on every board.
@@ -114,10 +125,7 @@ pub fn text(app: &App) -> HelpText {
     HelpText {
         title: " Mancala — help ".into(),
         heading: format!("Rules: {}", config.rules_text()),
-        sentences: match config.game {
-            Game::Kalah => rules_text(app.rules(), app.names()),
-            Game::Oware => oware_rules_text(app.names()),
-        },
+        sentences: family_rules_text(config.game, app.rules(), app.names()),
         keys: key_list(app),
     }
 }

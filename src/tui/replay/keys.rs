@@ -8,7 +8,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 use crate::store::Record;
 use crate::tui::chrome::HelpText;
 use crate::tui::clipboard;
-use crate::tui::game::help::rules_text;
+use crate::tui::game::help::family_rules_text;
 use crate::tui::prefs::Chosen;
 
 /// What a key asks of the replay.
@@ -103,8 +103,8 @@ pub fn help_text(record: &Record, chosen: &Chosen) -> HelpText {
     ]);
     HelpText {
         title: " Mancala replay — help ".to_string(),
-        heading: format!("Rules: {}", record.rules()),
-        sentences: rules_text(record.rules(), record.names()),
+        heading: format!("Rules: {}", record.config.rules_text()),
+        sentences: family_rules_text(record.config.game, record.rules(), record.names()),
         keys,
     }
 }

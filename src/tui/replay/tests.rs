@@ -374,6 +374,32 @@ fn c_says_the_position_on_the_board_and_hands_its_line_to_the_clipboard() {
     );
 }
 
+/// The help of an Oware record's replay states Oware's rules, as the
+/// game's help does: it showed Kalah's (stores, extra turns, 6 pits × 4
+/// seeds with capture always).
+#[test]
+fn an_oware_replays_help_states_oware_rules() {
+    let oware = Record::parse(
+        "mancala record 1\ngame: oware\nsouth: Alice\nnorth: Michael\nstarter: south\nmoves: c,h\n",
+    )
+    .unwrap();
+    let view = ReplayView::new(oware, None).unwrap();
+    let help = help_text(&view.record, &view.chosen);
+    assert!(help.heading.contains("Oware"), "{}", help.heading);
+    assert!(!help.heading.contains("capture always"), "{}", help.heading);
+    let all = help.sentences.join(" ");
+    assert!(
+        all.contains("2 or 3") && all.contains("25 captured wins"),
+        "{all}"
+    );
+    assert!(
+        !all.contains("store") && !all.contains("move again"),
+        "{all}"
+    );
+    let kalah = help_text(&record(), &view.chosen);
+    assert!(kalah.sentences.join(" ").contains("your own store"));
+}
+
 /// A sentence wider than the screen wraps onto the next line instead of
 /// losing its end at the edge (it was cut: "… goes to Alexandra" and no
 /// more).

@@ -342,8 +342,10 @@ impl App {
     pub(super) fn refuse(&mut self, error: MoveError) {
         let game = self.session.game();
         let opponent = game.name(game.position().to_move().opponent());
-        self.notes
-            .say(Note::new(error.naming(opponent), Tone::Error));
+        self.notes.say(Note::new(
+            error.naming_in(game.game(), opponent),
+            Tone::Error,
+        ));
     }
 
     fn move_cursor(&mut self, direction: i32) {
