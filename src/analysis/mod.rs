@@ -440,7 +440,7 @@ impl Analyst {
         // a position near it, which a round's analysis values first (the
         // last first); not for a quick estimate (a sketch), nor for a
         // position far from the end, whose search seldom reaches it.
-        let in_play = board.seeds_in_houses(Side::South) + board.seeds_in_houses(Side::North);
+        let in_play = board.seeds_on_board();
         let real = if budget.nodes.is_none() && usize::from(in_play) <= real::REAL_SEEDS + 4 {
             Some(real::real_endgame())
         } else {

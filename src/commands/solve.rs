@@ -13,8 +13,8 @@ use crate::players::Limits;
 use crate::players::oware::real::{REAL_SEEDS, RealEndgame};
 use crate::players::oware::{OwareEndgame, OwareSearch};
 use crate::players::solver::{DEFAULT_SOLVE_MEMORY, SolveOutcome, Solver, default_threads};
+use crate::rules::Board;
 use crate::rules::oware::OwareBoard;
-use crate::rules::{Board, Side};
 
 /// The most seeds `solve` builds the real round's database to.
 const SOLVE_REAL_SEEDS: usize = 10;
@@ -162,10 +162,13 @@ pub fn solve_json(board: &Board, options: &SolveOptions) -> anyhow::Result<serde
 ///
 /// `V` is what the mover captures from here on, the final sweep included,
 /// minus what the opponent does: exact when `exact` (every line the
-/// search rests on ends, or reaches the endgame database of positions
-/// with at most `K` seeds on the board: 6, or as many as the database
-/// kept in the data directory holds (every count kept, up to `--oware-db`
-/// when given), else the search's estimate after
+/// search rests on ends, or reaches a value of the real round's database
+/// (RULES.md §7.9: built to 10 seeds for a position of at most 12 seeds
+/// and 48 in all), or of the played-out endgame database of positions
+/// with at most `K` seeds on the board where its margin is the real one:
+/// 6, or as many as the database kept in the data directory holds (every
+/// count kept, up to `--oware-db` when given)), else the search's
+/// estimate after
 /// `--think` milliseconds (2000 by default), with `bounds` that always
 /// hold (the seeds on the board).
 ///
@@ -179,8 +182,7 @@ pub fn oware_solve_json(board: &OwareBoard, cmd: &SolveCmd) -> anyhow::Result<se
     let start = Instant::now();
     // The database kept in the data directory when it holds more, read
     // up to the seeds on the board (no position after this one has more).
-    let seeds =
-        usize::from(board.seeds_in_houses(Side::South) + board.seeds_in_houses(Side::North));
+    let seeds = usize::from(board.seeds_on_board());
     let (kept, refused) =
         crate::store::oware_endgame::kept(seeds.min(crate::store::oware_endgame::read_to()));
     if let Some(refused) = refused {
@@ -196,8 +198,11 @@ pub fn oware_solve_json(board: &OwareBoard, cmd: &SolveCmd) -> anyhow::Result<se
     // The real round's values for a position with few seeds, built to
     // what it has (to 10 seeds, 1.4 s of CPU; to 12, 9 s: not for a
     // position of 12, whose lines soon reach 10): a position with more
-    // seeds, within the think time, seldom reaches them.
-    if seeds <= REAL_SEEDS {
+    // seeds, within the think time, seldom reaches them. Only a position
+    // of all 48 seeds is in it (another total never reaches it).
+    let captured = board.captured();
+    let total = seeds + usize::from(captured.south) + usize::from(captured.north);
+    if seeds <= REAL_SEEDS && total == 48 {
         search.set_real(Arc::new(RealEndgame::build(seeds.min(SOLVE_REAL_SEEDS))));
     }
     let limits = Limits {

@@ -372,7 +372,8 @@ impl Advisor {
         });
         // as much of the databases as is built by now
         search.set_endgame(endgame);
-        if let Some(real) = oware::real::real_endgame_if_built() {
+        if let Some(real) = oware::real::real_endgame_if_built(usize::from(board.seeds_on_board()))
+        {
             search.set_real(real);
         }
         let result = search.search(board, oware::DEEPEST, limits);

@@ -101,7 +101,7 @@ fn think(searchers: &mut Searchers, job: &SearchJob, out: &EngineOutput) {
                 let real = job
                     .endgame
                     .max_seeds()
-                    .and_then(|_| real_endgame_if_built());
+                    .and_then(|_| real_endgame_if_built(usize::from(board.seeds_on_board())));
                 search.set_real(real.unwrap_or_default());
                 let depth = job.depth.unwrap_or(MAX_OWARE_DEPTH).min(MAX_OWARE_DEPTH);
                 let mut line = Vec::new();

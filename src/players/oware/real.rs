@@ -128,13 +128,26 @@ impl RealEndgame {
 /// database ([`real_endgame`]): seconds on one core (docs/PERFORMANCE.md).
 pub const REAL_SEEDS: usize = 12;
 
+/// Seeds on the board from which a player's process starts building it
+/// ([`real_endgame_if_built`]): early enough that it is there long before
+/// a search reaches [`REAL_SEEDS`], late enough that a round far from its
+/// end holds nothing of it (33 MB, 160 MB while it builds).
+pub const REAL_FROM_SEEDS: usize = 24;
+
 static BUILT: OnceLock<Arc<RealEndgame>> = OnceLock::new();
 
-/// The process's real round's database to [`REAL_SEEDS`], built here the
-/// first time anything asks for it (the analysis, on its own thread).
+/// The process's real round's database to [`REAL_SEEDS`]: built here,
+/// at this thread's priority, unless it is built already. (Not waited for
+/// on another thread's build: a player's is at the lowest priority, and
+/// the analysis would wait on it; two builds at once each build it, and
+/// the first kept is the one everybody takes.)
 #[must_use]
 pub fn real_endgame() -> Arc<RealEndgame> {
-    Arc::clone(BUILT.get_or_init(|| Arc::new(RealEndgame::build(REAL_SEEDS))))
+    if let Some(built) = BUILT.get() {
+        return Arc::clone(built);
+    }
+    let built = Arc::new(RealEndgame::build(REAL_SEEDS));
+    Arc::clone(BUILT.get_or_init(|| built))
 }
 
 /// The process's real round's database if something built it already.
@@ -144,21 +157,24 @@ pub fn real_endgame_built() -> Option<Arc<RealEndgame>> {
 }
 
 /// The process's real round's database once it is built, never waited
-/// for: the first call starts its build on a thread of low priority (a
+/// for: the first call for a position with at most [`REAL_FROM_SEEDS`]
+/// seeds on the board starts its build on a thread of low priority (a
 /// player takes it between moves).
 #[must_use]
-pub fn real_endgame_if_built() -> Option<Arc<RealEndgame>> {
+pub fn real_endgame_if_built(seeds_on_board: usize) -> Option<Arc<RealEndgame>> {
     static STARTED: Once = Once::new();
-    STARTED.call_once(|| {
-        // Without a thread, nothing is built and the players go on
-        // without it.
-        let _ = std::thread::Builder::new()
-            .name("mancala-real-endgame".into())
-            .spawn(|| {
-                crate::players::lower_thread_priority();
-                let _ = real_endgame();
-            });
-    });
+    if seeds_on_board <= REAL_FROM_SEEDS {
+        STARTED.call_once(|| {
+            // Without a thread, nothing is built and the players go on
+            // without it.
+            let _ = std::thread::Builder::new()
+                .name("mancala-real-endgame".into())
+                .spawn(|| {
+                    crate::players::lower_thread_priority();
+                    let _ = real_endgame();
+                });
+        });
+    }
     BUILT.get().cloned()
 }
 

@@ -711,7 +711,8 @@ impl OwarePlayer {
         if self.follows_shelf
             && let OwareStyle::Search { search, .. } = &mut self.style
             && search.real.max_seeds().is_none()
-            && let Some(real) = super::real::real_endgame_if_built()
+            && let Some(real) =
+                super::real::real_endgame_if_built(usize::from(board.seeds_on_board()))
         {
             search.set_real(real);
         }

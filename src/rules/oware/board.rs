@@ -289,7 +289,7 @@ impl OwareBoard {
     /// the board.
     #[must_use]
     pub fn ends_as_played_out(&self) -> bool {
-        let on_board = self.seeds_in_houses(Side::South) + self.seeds_in_houses(Side::North);
+        let on_board = self.seeds_on_board();
         let captured = self.captured();
         on_board == 0
             || [captured.south, captured.north]
@@ -344,6 +344,13 @@ impl OwareBoard {
     pub fn seeds_in_houses(&self, side: Side) -> u16 {
         let first = first_house(side);
         self.cells[first..first + HOUSES].iter().sum()
+    }
+
+    /// Seeds in all twelve houses (not yet captured).
+    #[inline]
+    #[must_use]
+    pub fn seeds_on_board(&self) -> u16 {
+        self.seeds_in_houses(Side::South) + self.seeds_in_houses(Side::North)
     }
 
     /// Seeds each side has captured: once the round is over, with the
