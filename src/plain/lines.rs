@@ -66,36 +66,6 @@ pub fn drive<G: LineGame>(
     }
 }
 
-/// The signals that end a plain game by default and that it turns into a
-/// quit with its usual words (the match saved, how to resume): interrupt
-/// (Ctrl-C) and terminate.
-pub const INTERRUPTS: [i32; 2] = [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM];
-
-/// How long the game gets to say it stopped after an interrupt before the
-/// watcher ends the process itself (a computer thinking does not look at
-/// its events).
-pub const INTERRUPT_GRACE: Duration = Duration::from_millis(1500);
-
-/// Watches [`INTERRUPTS`] on a thread: the first one is sent as an event,
-/// and if the program has not ended [`INTERRUPT_GRACE`] later, it ends
-/// with 128 + the signal's number, as it would have by default (the match
-/// is saved after every move). The signals are watched only once the
-/// thread runs, so that without it they keep their default action.
-pub fn spawn_interrupts<E: Send + 'static>(tx: mpsc::Sender<E>, wrap: fn(i32) -> E) {
-    let _ = std::thread::Builder::new()
-        .name("interrupts".into())
-        .spawn(move || {
-            let Ok(mut signals) = signal_hook::iterator::Signals::new(INTERRUPTS) else {
-                return;
-            };
-            if let Some(signal) = signals.forever().next() {
-                let _ = tx.send(wrap(signal));
-                std::thread::sleep(INTERRUPT_GRACE);
-                std::process::exit(128 + signal);
-            }
-        });
-}
-
 /// Reads standard input on a thread: one event per line, then its end.
 pub fn spawn_input<E: Send + 'static>(tx: mpsc::Sender<E>, wrap: fn(LineInput) -> E) {
     std::thread::spawn(move || {

@@ -43,8 +43,7 @@
 //! The match is saved after every move (see [`crate::store::save`]), so
 //! that a program killed at any moment loses nothing: starting again with
 //! the same names and settings asks "Resume the unfinished match? (y/n)".
-//! `q`, end of input at a terminal (Ctrl-D) and Ctrl-C (SIGINT or SIGTERM,
-//! exit status 128 + the signal) stop with the match saved, and say so.
+//! `q`, and end of input at a terminal (Ctrl-D), stop with the match saved.
 //! End of input from a script ends the match and clears its save, so that
 //! running the same script again plays the same game instead of meeting the
 //! resume question. Each finished round is written as a record and counted
@@ -105,8 +104,7 @@ pub fn run(mut config: MatchConfig, options: &PlayOptions) -> anyhow::Result<Exi
         console::warn(format_args!("mancala: {warning}"));
     }
     let (tx, rx) = mpsc::channel();
-    lines::spawn_interrupts(tx.clone(), Local::Interrupted);
-    lines::spawn_input(tx, Local::Input);
+    lines::spawn_input(tx, |line| line);
     let mut game = LocalGame::new(
         io::stdout().lock(),
         scripted,
@@ -137,15 +135,6 @@ pub fn quiet_when_unread(played: anyhow::Result<ExitCode>) -> anyhow::Result<Exi
         }
         other => other,
     }
-}
-
-/// What the local match waits for: a typed line (or the input's end), or
-/// a signal that asks the program to end ([`lines::spawn_interrupts`]).
-enum Local {
-    /// A line typed, or the end of input.
-    Input(LineInput),
-    /// Ctrl-C or another ending signal, by its number.
-    Interrupted(i32),
 }
 
 /// The local match, line by line: a [`LineGame`] that the one plain loop
@@ -378,19 +367,6 @@ impl<W: Write> LocalGame<W> {
         Ok(Some(ExitCode::SUCCESS))
     }
 
-    /// An interrupt (Ctrl-C): the match stops as on `q`, and says so (the
-    /// match saved, how to resume it); the program ends with 128 + the
-    /// signal's number, as the full screen does.
-    fn on_interrupt(&mut self, signal: i32) -> anyhow::Result<Option<ExitCode>> {
-        // The prompt's line was not ended: "^C" is on it.
-        writeln!(self.out)?;
-        let events = self.session.handle(SessionCommand::Quit);
-        self.show(events)?;
-        Ok(Some(ExitCode::from(
-            u8::try_from(128 + signal).unwrap_or(u8::MAX),
-        )))
-    }
-
     /// Words how the session ended.
     fn ended(&mut self, ending: Ending) -> io::Result<()> {
         let why = if self.at_end {
@@ -555,13 +531,12 @@ fn report_move(out: &mut impl Write, animate: bool, m: &Match, moved: &Moved) ->
 }
 
 impl<W: Write> LineGame for LocalGame<W> {
-    type Event = Local;
+    type Event = LineInput;
 
-    fn handle(&mut self, event: Local) -> anyhow::Result<Option<ExitCode>> {
+    fn handle(&mut self, event: LineInput) -> anyhow::Result<Option<ExitCode>> {
         let ended = match event {
-            Local::Input(LineInput::Line(line)) => self.on_line(&line),
-            Local::Input(LineInput::End) => self.on_end(),
-            Local::Interrupted(signal) => self.on_interrupt(signal),
+            LineInput::Line(line) => self.on_line(&line),
+            LineInput::End => self.on_end(),
         }?;
         self.out.flush()?;
         Ok(ended)
@@ -651,7 +626,7 @@ mod tests {
             if ended.is_some() {
                 break;
             }
-            ended = game.handle(Local::Input(event)).unwrap();
+            ended = game.handle(event).unwrap();
         }
         assert!(ended.is_some(), "the end of input ends the game");
         String::from_utf8(game.out).unwrap()

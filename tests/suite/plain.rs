@@ -1202,37 +1202,3 @@ fn the_analysis_at_play_again_is_the_report_analyze_gives_of_the_record() {
     assert!(stdout.contains(&expected), "{expected}\n---\n{stdout}");
     assert!(stdout.contains("Thanks for playing!"), "{stdout}");
 }
-
-/// Ctrl-C (SIGINT) in plain mode stops the match as `q` does and says so:
-/// saved, and how to resume it (it printed nothing but the terminal's
-/// `^C`, though the match was saved). The program ends with 130, as the
-/// full screen does, and the same names are offered the match again.
-#[test]
-fn an_interrupt_says_the_match_is_saved_and_how_to_resume_it() {
-    let data = data_dir("interrupt");
-    let mut game = common::program::Program::spawn(data.path(), &["--plain", "Ann", "Eve"]);
-    game.send("c");
-    game.wait_for("Ann's second turn", |t| {
-        t.matches("Ann, choose a pit").count() >= 2
-    });
-    let sent = Command::new("kill")
-        .args(["-INT", &game.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    assert_eq!(game.wait_exit(), 130, "{}", game.text());
-    let said = game.text();
-    assert!(
-        said.contains(
-            "\nStopped. The match is saved: start mancala with the same names to resume it.\n"
-        ),
-        "{said}"
-    );
-    assert!(said.contains("This round so far: Ann 1, Eve 0."), "{said}");
-    let again = run(data.path(), &["--plain", "Ann", "Eve"], "n\n");
-    let again = text(&again.stdout);
-    assert!(
-        again.contains("Resume the unfinished match? (y/n)"),
-        "{again}"
-    );
-}
