@@ -86,7 +86,9 @@ fn finished_refused(board: &GameBoard) -> anyhow::Result<()> {
     let why = match board {
         GameBoard::Kalah(_) => "one side's pits are all empty",
         GameBoard::Oware(board) => match board.end() {
-            Some(End::Goal) => "a player has captured more than half of the seeds, or both half",
+            Some(End::Goal) => {
+                "a player has captured more than half of the seeds, or each has half"
+            }
             Some(End::NoFeed) => "the player to move has no legal move",
             Some(End::Repetition) | None => "it is over",
         },

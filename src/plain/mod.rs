@@ -269,8 +269,9 @@ impl<W: Write> LocalGame<W> {
             Asking::PlayAgain => write!(self.out, "Play again? (y/n) ")?,
             Asking::Move(side) => write!(
                 self.out,
-                "{}, choose a pit ({}): ",
+                "{}, choose a {} ({}): ",
                 m.name(side),
+                m.game().pit_word(),
                 m.rules().letter_range(side)
             )?,
             Asking::Swap(side) => write!(
@@ -451,10 +452,11 @@ impl<W: Write> LocalGame<W> {
     /// The pits and commands, from the session's open commands.
     fn print_help(&mut self) -> io::Result<()> {
         let rules = *self.session.game().rules();
+        let pit = self.session.game().game().pit_word();
         let offers = turn_offers(&rules);
         writeln!(
             self.out,
-            "Choose a pit by its letter or by its number {} from your left; {}. The words {} work on every board; a letter that names a pit is that pit.",
+            "Choose a {pit} by its letter or by its number {} from your left; {}. The words {} work on every board; a letter that names a {pit} is that {pit}.",
             rules.number_range(),
             keys_said(&offers, &[]),
             words_said(&offers),

@@ -277,10 +277,7 @@ impl Unparsed {
     /// are houses), when there is something to tell.
     #[must_use]
     pub fn message(&self, game: Game) -> Option<String> {
-        let pit = match game {
-            Game::Kalah => "pit",
-            Game::Oware => "house",
-        };
+        let pit = game.pit_word();
         match self {
             Unparsed::Empty | Unparsed::NoAnswer => None,
             Unparsed::NoSuchPit => Some(MoveError::NoSuchPit.naming_in(game, "")),

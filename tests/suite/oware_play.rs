@@ -243,7 +243,7 @@ fn a_move_that_does_not_feed_a_bare_opponent_is_refused_by_name() {
     // Nothing moved: the same player is asked again, and the feeding move
     // is played.
     let after = &stdout[at..];
-    assert!(after.contains("choose a pit"), "{after}");
+    assert!(after.contains("choose a house"), "{after}");
     assert!(
         after.contains(&format!("sows {}:", letter(feeding))),
         "{after}"
@@ -351,12 +351,12 @@ fn a_killed_oware_match_resumes_where_it_stopped() {
     let mut program = Program::spawn(&scratch.data(), &args);
     for (i, &pit) in moves[..played].iter().enumerate() {
         program.wait_for("the question", |out| {
-            out.matches("choose a pit").count() > i
+            out.matches("choose a house").count() > i
         });
         program.send(&letter(pit).to_string());
     }
     program.wait_for("the question", |out| {
-        out.matches("choose a pit").count() > played
+        out.matches("choose a house").count() > played
     });
     program.kill(); // SIGKILL: no chance to clean up
 

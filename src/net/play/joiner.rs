@@ -663,7 +663,7 @@ impl Follower {
                 {
                     say(format!("Waiting for {host}'s program to answer…"))
                 } else if let Err(e) = m.position().check(pit) {
-                    say(e.to_string())
+                    say(e.naming_in(m.game(), host))
                 } else {
                     let at = At::of(m);
                     let letter = m.rules().letter(pit).unwrap_or('?');
@@ -848,6 +848,36 @@ mod tests {
         assert_eq!(f.pending, None);
         f.question = Some(OpenQuestion::Wait);
         assert!(f.ask().is_some());
+    }
+
+    /// An Oware move the rules refuse is refused on the joiner's side in
+    /// Oware's words: a house, not a pit (RULES.md §7.8).
+    #[test]
+    fn an_oware_refusal_names_a_house() {
+        use crate::game::{FirstMover, MatchConfig, Seat};
+        use crate::players::PlayerKind;
+        let config = MatchConfig {
+            game: crate::rules::Game::Oware,
+            rules: crate::rules::Rules::KALAH,
+            seats: [
+                Seat::new("Alice", PlayerKind::Human),
+                Seat::new("Michael", PlayerKind::Network),
+            ],
+            first: FirstMover::North,
+            start: None,
+        };
+        let mut m = Match::new(config, 1);
+        let letter = |c| m.rules().pit_by_letter(c).unwrap();
+        let (g, a) = (letter('g'), letter('a'));
+        m.play(g, &mut crate::rules::NoTrace).unwrap();
+        m.play(a, &mut crate::rules::NoTrace).unwrap();
+        let mut f = Follower {
+            question: Some(OpenQuestion::Move),
+            ..Follower::default()
+        };
+        let (sent, said) = f.command(&m, Command::Play(g));
+        assert_eq!(sent, None);
+        assert_eq!(said.as_deref(), Some("Sorry, that house is empty."));
     }
 
     /// The race on the joiner's side: its move is on its way when the

@@ -32,7 +32,7 @@ use super::message::{OpenQuestion, ToJoiner};
 use super::session::SessionError;
 use crate::game::{Match, MatchConfig, Seat, match_score_line, outcome_message};
 use crate::players::PlayerKind;
-use crate::rules::{Game, Rules, Side};
+use crate::rules::{Rules, Side};
 use crate::session::Session;
 use crate::store::{Keeper, RESUME_QUESTION};
 
@@ -353,7 +353,8 @@ impl Ask {
         match self {
             Ask::Resume => format!("{RESUME_QUESTION} "),
             Ask::Open(OpenQuestion::Move) => {
-                format!("{name}, choose a pit ({}): ", rules.letter_range(side))
+                let pit = m.game().pit_word();
+                format!("{name}, choose a {pit} ({}): ", rules.letter_range(side))
             }
             Ask::Open(OpenQuestion::Swap) => swap_prompt(rules, name, other, side),
             Ask::Open(OpenQuestion::Wait) => format!("Waiting for {other}…"),
@@ -410,10 +411,7 @@ fn read(m: &Match, seat: Side, question: bool, line: &str) -> Result<Option<Comm
         .collect();
     parse_turn(rules, side, &offers, text).map(Some).map_err(|_| {
         let key = |letter| command_key(rules, letter);
-        let pit = match m.game() {
-            Game::Kalah => "pit",
-            Game::Oware => "house",
-        };
+        let pit = m.game().pit_word();
         format!(
             "'{text}' is not a {pit}: type a letter {} or a number {} ({} asks to take back a move, {} leaves).",
             rules.letter_range(side),

@@ -43,6 +43,16 @@ pub enum Game {
 }
 
 impl Game {
+    /// The family's word for a place a move starts from: Kalah's pits,
+    /// Oware's houses (RULES.md §7.1).
+    #[must_use]
+    pub const fn pit_word(self) -> &'static str {
+        match self {
+            Game::Kalah => "pit",
+            Game::Oware => "house",
+        }
+    }
+
     /// Lower-case name, as on the command line and in JSON.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
