@@ -387,7 +387,7 @@ impl<S: Show> FriendSeat<S> {
             Command::Help => {
                 let rules = *s.current().rules();
                 let side = s.current().holder(HOST_SEAT);
-                self.show.help(&rules, side)?;
+                self.show.help(s.current().game(), &rules, side)?;
                 return Ok(None);
             }
             _ if !connected => Err(format!(

@@ -254,7 +254,7 @@ pub fn greeting(session: &Session, again: bool) -> Vec<String> {
             row(me)
         ),
         format!("Rules: {}.", m.config().rules_text()),
-        super::help_text(m.rules(), me),
+        super::help_text(m.game(), m.rules(), me),
     ]
     .into_iter()
     .chain(
@@ -519,8 +519,8 @@ impl<S: Show> JoinGame<S> {
             }
             Command::Quit => self.leave().map(Some),
             Command::Help => {
-                let rules = *self.m().rules();
-                self.show.help(&rules, self.m().holder(JOINER_SEAT))?;
+                let (game, rules) = (self.m().game(), *self.m().rules());
+                self.show.help(game, &rules, self.m().holder(JOINER_SEAT))?;
                 Ok(None)
             }
             command => {

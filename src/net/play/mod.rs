@@ -32,7 +32,7 @@ use super::message::{OpenQuestion, ToJoiner};
 use super::session::SessionError;
 use crate::game::{Match, MatchConfig, Seat, match_score_line, outcome_message};
 use crate::players::PlayerKind;
-use crate::rules::{Rules, Side};
+use crate::rules::{Game, Rules, Side};
 use crate::session::Session;
 use crate::store::{Keeper, RESUME_QUESTION};
 
@@ -224,16 +224,18 @@ pub trait Show {
     ///
     /// # Errors
     /// When the output fails.
-    fn help(&mut self, rules: &Rules, side: Side) -> io::Result<()> {
-        self.say(&help_text(rules, side))
+    fn help(&mut self, game: Game, rules: &Rules, side: Side) -> io::Result<()> {
+        self.say(&help_text(game, rules, side))
     }
 }
 
-/// The keys of a network match for `side`'s player under `rules`.
+/// The keys of a network match of `game` for `side`'s player under
+/// `rules`.
 #[must_use]
-pub fn help_text(rules: &Rules, side: Side) -> String {
+pub fn help_text(game: Game, rules: &Rules, side: Side) -> String {
     format!(
-        "Choose a pit by its letter ({}) or its number {} from your left; {} asks to take back your last move, {} leaves (the match stays saved on the host), ? shows this help.",
+        "Choose a {} by its letter ({}) or its number {} from your left; {} asks to take back your last move, {} leaves (the match stays saved on the host), ? shows this help.",
+        game.pit_word(),
         rules.letter_range(side),
         rules.number_range(),
         command_key(rules, 'u'),

@@ -156,8 +156,17 @@ mod tests {
             "{all}"
         );
         assert!(!all.contains("store"), "{all}");
+        // its keys say houses, Oware's word, where Kalah's say pits
+        let keys = |help: &HelpText| {
+            let said: Vec<&str> = help.keys.iter().map(|(_, what)| what.as_str()).collect();
+            said.join(" ")
+        };
+        let said = keys(&help);
+        assert!(said.contains("choose a house by letter"), "{said}");
+        assert!(!said.contains("pit"), "{said}");
         let kalah = config(Rules::KALAH, PlayerKind::Human, PlayerKind::Human);
         let help = text(&app_for(kalah, None, Instant::now()));
         assert!(help.sentences.join(" ").contains("your own store"));
+        assert!(keys(&help).contains("choose a pit by letter"));
     }
 }

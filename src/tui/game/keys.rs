@@ -19,7 +19,7 @@
 
 use crossterm::event::KeyCode;
 
-use crate::rules::{Pit, Rules, Side};
+use crate::rules::{Game, Pit, Rules, Side};
 use crate::session::{Asking, SessionCommand};
 use crate::tui::chrome::Weight;
 use crate::tui::clipboard;
@@ -165,7 +165,7 @@ pub fn offers(app: &App) -> Vec<KeyOffer> {
         offers.push(skip.help("shows the rest of the move at once; a pit key is then played"));
     } else {
         if let Some(side) = app.human_to_move() {
-            offers.extend(pit_offers(rules, side));
+            offers.extend(pit_offers(rules, app.session().game().game(), side));
         }
         let screens = [SessionCommand::Quit, SessionCommand::Help];
         for open in commands.iter().filter(|o| {
@@ -233,7 +233,8 @@ fn quit_offer(app: &App, key: char, asking: Asking) -> KeyOffer {
 }
 
 /// The pits, by letter, number or the cursor, for `side` to move.
-fn pit_offers(rules: &Rules, side: Side) -> [KeyOffer; 2] {
+fn pit_offers(rules: &Rules, game: Game, side: Side) -> [KeyOffer; 2] {
+    let pit = game.pit_word();
     let wait = if rules.pits() >= 10 {
         " (1 waits a moment, or Enter, for a second digit)"
     } else {
@@ -244,10 +245,12 @@ fn pit_offers(rules: &Rules, side: Side) -> [KeyOffer; 2] {
     let cursor = KeyOffer::new(Does::Cursor, "←→\n ", "cursor").shown("← → Enter");
     [
         pits.help(format!(
-            "choose a pit by letter; {numbers} by number from your left{wait}"
+            "choose a {pit} by letter; {numbers} by number from your left{wait}"
         )),
         cursor
-            .help("move the cursor and play (Space too), or click a pit")
+            .help(format!(
+                "move the cursor and play (Space too), or click a {pit}"
+            ))
             .bar(None),
     ]
 }
