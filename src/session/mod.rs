@@ -865,10 +865,16 @@ impl Session {
     fn swap(&mut self) {
         self.stop_thinking_ahead();
         self.game.swap_seats();
-        let side = self.game.board().to_move();
-        let said = swapped(self.game.name(side.opponent()), self.game.name(side), side);
-        self.events.push(SessionEvent::Swapped(said));
+        self.events.push(SessionEvent::Swapped(self.swap_said()));
         self.save();
+    }
+
+    /// What the pie rule's swap in this round says: the second player took
+    /// the position of the starter's first turn (RULES.md §5.3), and the
+    /// starter moves next from the other side.
+    fn swap_said(&self) -> Notice {
+        let side = self.game.starter().opponent();
+        swapped(self.game.name(side.opponent()), self.game.name(side), side)
     }
 
     /// Plays a checked pit and keeps the match.
@@ -959,15 +965,25 @@ impl Session {
 
     fn redo(&mut self) {
         self.stop_thinking_ahead();
+        let (was_swapped, played_before) = (self.game.swapped(), self.game.moves().len());
         let redone = self.game.redo_turn();
         let said = redo_message(&redone);
         let any = !redone.is_empty();
-        for Redone {
-            played,
-            steps,
-            before,
-            after,
-        } in redone
+        // The pie rule's swap that undo took back with a move comes back
+        // with it, said after that move as when it was made.
+        let swapped_after = match (was_swapped, self.game.swapped()) {
+            (None, Some(after)) => Some(after),
+            _ => None,
+        };
+        for (
+            i,
+            Redone {
+                played,
+                steps,
+                before,
+                after,
+            },
+        ) in redone.into_iter().enumerate()
         {
             self.events.push(SessionEvent::Moved(Box::new(Moved {
                 by: MovedBy::Redone,
@@ -976,6 +992,9 @@ impl Session {
                 before,
                 after,
             })));
+            if swapped_after == Some(played_before + i + 1) {
+                self.events.push(SessionEvent::Swapped(self.swap_said()));
+            }
         }
         self.say(said);
         if any {
