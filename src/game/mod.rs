@@ -540,7 +540,10 @@ impl Match {
         } else {
             self.redo.clear();
         }
-        if self.redo_swap.is_some_and(|after| self.redo.is_empty() || self.moves.len() >= after) {
+        if self
+            .redo_swap
+            .is_some_and(|after| self.redo.is_empty() || self.moves.len() >= after)
+        {
             // Played on past the swap's point without it (only redo brings
             // it back), or a different move: the swap is forgotten.
             self.redo_swap = None;

@@ -207,6 +207,10 @@ pub struct Moved {
     pub before: Board,
     /// The position after it, as drawn.
     pub after: Board,
+    /// South's and North's names as the sides were held when it was made
+    /// (a pie rule's swap told after it, in the same events, changes the
+    /// match's names before they are drawn).
+    pub names: [String; 2],
 }
 
 /// What the session tells its front end.
@@ -877,6 +881,17 @@ impl Session {
         swapped(self.game.name(side.opponent()), self.game.name(side), side)
     }
 
+    /// South's and North's names when move `index` of this round was made:
+    /// the seats' own sides before the pie rule's swap, the other after.
+    fn names_at(&self, index: usize) -> [String; 2] {
+        let swapped = self.game.swapped().is_some_and(|after| index >= after);
+        let [south, north] = [Side::South, Side::North].map(|side| {
+            let seat = if swapped { side.opponent() } else { side };
+            self.game.seat_name(seat).to_string()
+        });
+        [south, north]
+    }
+
     /// Plays a checked pit and keeps the match.
     fn play(&mut self, pit: Pit, by: MovedBy) {
         let before = *self.game.board();
@@ -887,12 +902,14 @@ impl Session {
         };
         self.save();
         let after = *self.game.board();
+        let names = self.names_at(self.game.moves().len() - 1);
         self.events.push(SessionEvent::Moved(Box::new(Moved {
             by,
             played,
             steps,
             before,
             after,
+            names,
         })));
     }
 
@@ -985,12 +1002,14 @@ impl Session {
             },
         ) in redone.into_iter().enumerate()
         {
+            let names = self.names_at(played_before + i);
             self.events.push(SessionEvent::Moved(Box::new(Moved {
                 by: MovedBy::Redone,
                 played,
                 steps,
                 before,
                 after,
+                names,
             })));
             if swapped_after == Some(played_before + i + 1) {
                 self.events.push(SessionEvent::Swapped(self.swap_said()));

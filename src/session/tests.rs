@@ -469,6 +469,11 @@ fn redo_after_undo_brings_the_pie_rules_swap_back() {
         Some(&SessionEvent::Swapped(said)),
         "{events:?}"
     );
+    // The move is told with the sides as held when it was made.
+    let SessionEvent::Moved(moved) = &events[at] else {
+        unreachable!()
+    };
+    assert_eq!(moved.names, ["Alice", "Michael"]);
     assert_eq!(s.game().names(), ["Michael", "Alice"]);
     assert_eq!(s.game().swapped(), Some(1));
     assert_eq!(*s.game().board(), board);
