@@ -262,6 +262,10 @@ pub struct Match {
     /// The pie rule's swap in this round: the seats changed sides after
     /// this many moves (RULES.md §5.3).
     swapped: Option<usize>,
+    /// The swap that undo took back with the move it followed: it comes
+    /// back when redo replays that move (after this many moves), and is
+    /// forgotten with the redo list.
+    redo_swap: Option<usize>,
 }
 
 impl Match {
@@ -282,6 +286,7 @@ impl Match {
             tally: Tally::default(),
             rng,
             swapped: None,
+            redo_swap: None,
         }
     }
 
@@ -309,6 +314,7 @@ impl Match {
             tally,
             rng: Rng::new(seed),
             swapped: None,
+            redo_swap: None,
         };
         for (i, &pit) in moves.iter().enumerate() {
             m.play(pit, &mut NoTrace).map_err(|e| (i, e))?;
@@ -500,6 +506,7 @@ impl Match {
     pub fn swap_seats(&mut self) {
         if self.swapped.is_none() {
             self.swapped = Some(self.moves.len());
+            self.redo_swap = None;
             self.tally.wins.swap(0, 1);
         }
     }
@@ -533,6 +540,14 @@ impl Match {
         } else {
             self.redo.clear();
         }
+        if self
+            .redo_swap
+            .is_some_and(|after| self.redo.is_empty() || self.moves.len() >= after)
+        {
+            // Played on past the swap's point without it (only redo brings
+            // it back), or a different move: the swap is forgotten.
+            self.redo_swap = None;
+        }
         if let Some(outcome) = self.outcome() {
             self.tally.count(outcome, 1);
         }
@@ -563,9 +578,11 @@ impl Match {
         if let Some(outcome) = self.outcome() {
             self.tally.count(outcome, -1);
         }
-        if self.swapped.is_some_and(|after| self.moves.len() < after) {
-            // The swap came after the move taken back: it goes with it.
+        if let Some(after) = self.swapped.filter(|&after| self.moves.len() < after) {
+            // The swap came after the move taken back: it goes with it,
+            // and comes back with it on redo.
             self.unswap();
+            self.redo_swap = Some(after);
         }
         self.redo.push(pit);
         let mut play = self.config.start_round(self.starter);
@@ -602,10 +619,17 @@ impl Match {
         self.redo.last().copied()
     }
 
-    /// Replays the last move taken back, reporting its steps to `trace`.
+    /// Replays the last move taken back, reporting its steps to `trace`;
+    /// when undo took the pie rule's swap back with that move, the seats
+    /// swap sides again ([`Match::swapped`]), as before the undo.
     pub fn redo(&mut self, trace: &mut impl Tracer) -> Option<GamePlayed> {
         let pit = self.redo_move()?;
-        self.play_move(pit, trace).ok()
+        let swap_back = self.redo_swap == Some(self.moves.len() + 1);
+        let played = self.play_move(pit, trace).ok()?;
+        if swap_back {
+            self.swap_seats();
+        }
+        Some(played)
     }
 
     /// Starts the next round: a fresh board, the starter chosen by the
@@ -621,6 +645,7 @@ impl Match {
         self.play = InPlay::new(self.config.start_round(self.starter));
         self.moves.clear();
         self.redo.clear();
+        self.redo_swap = None;
         self.unswap();
     }
 
@@ -684,6 +709,41 @@ mod tests {
         m.redo(&mut NoTrace).unwrap();
         assert_eq!(*m.board(), after);
         assert_eq!(m.redo_move(), None);
+    }
+
+    /// Undo takes the pie rule's swap back with the move it followed;
+    /// redo brings both back, and a different move forgets the swap as it
+    /// forgets the redo list.
+    #[test]
+    fn redo_brings_back_the_swap_undo_took_back_with_its_move() {
+        let b = Rules::KALAH.pit_by_letter('b').unwrap();
+        let c = Rules::KALAH.pit_by_letter('c').unwrap();
+        let h = Rules::KALAH.pit_by_letter('h').unwrap();
+        let mut m = Match::new(config(FirstMover::South), 1);
+        m.play(b, &mut NoTrace).unwrap();
+        m.swap_seats();
+        let board = *m.board();
+        assert!(m.undo());
+        assert_eq!((m.swapped(), m.names()), (None, ["Alice", "Michael"]));
+        m.redo(&mut NoTrace).unwrap();
+        assert_eq!((m.swapped(), m.names()), (Some(1), ["Michael", "Alice"]));
+        assert_eq!(*m.board(), board);
+        // Moves after the swap: undone past it and redone, it comes back
+        // after the first move again, and only once.
+        m.play(h, &mut NoTrace).unwrap();
+        assert!(m.undo() && m.undo());
+        assert_eq!(m.swapped(), None);
+        assert_eq!(m.redo_turn().len(), 1);
+        assert_eq!(m.swapped(), Some(1));
+        assert_eq!(m.redo_turn().len(), 1);
+        assert_eq!((m.swapped(), m.moves()), (Some(1), &[b, h][..]));
+        // A different move instead of redo: the swap is forgotten.
+        assert!(m.undo() && m.undo());
+        m.play(c, &mut NoTrace).unwrap();
+        assert_eq!(m.swapped(), None);
+        assert!(m.undo());
+        m.redo(&mut NoTrace).unwrap();
+        assert_eq!((m.swapped(), m.names()), (None, ["Alice", "Michael"]));
     }
 
     #[test]

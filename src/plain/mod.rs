@@ -498,9 +498,12 @@ fn report_move(out: &mut impl Write, animate: bool, m: &Match, moved: &Moved) ->
         played,
         steps,
         after,
+        names,
         ..
     } = moved;
-    let name = m.name(played.mover());
+    // the sides as held when it was made (a swap may follow it)
+    let names = [names[0].as_str(), names[1].as_str()];
+    let name = names[played.mover().index()];
     let letter = m.rules().letter(played.pit()).unwrap_or('?');
     match *by {
         MovedBy::Person => {}
@@ -525,8 +528,8 @@ fn report_move(out: &mut impl Write, animate: bool, m: &Match, moved: &Moved) ->
         writeln!(out, "{name} {line}")?;
     }
     writeln!(out)?;
-    write!(out, "{}", board::render_piles(after, m.names(), piles(m)))?;
-    for line in describe_move(m.rules(), played, steps, m.names()) {
+    write!(out, "{}", board::render_piles(after, names, piles(m)))?;
+    for line in describe_move(m.rules(), played, steps, names) {
         writeln!(out, "{line}")?;
     }
     Ok(())

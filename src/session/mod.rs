@@ -207,6 +207,10 @@ pub struct Moved {
     pub before: Board,
     /// The position after it, as drawn.
     pub after: Board,
+    /// South's and North's names as the sides were held when it was made
+    /// (a pie rule's swap told after it, in the same events, changes the
+    /// match's names before they are drawn).
+    pub names: [String; 2],
 }
 
 /// What the session tells its front end.
@@ -865,10 +869,27 @@ impl Session {
     fn swap(&mut self) {
         self.stop_thinking_ahead();
         self.game.swap_seats();
-        let side = self.game.board().to_move();
-        let said = swapped(self.game.name(side.opponent()), self.game.name(side), side);
-        self.events.push(SessionEvent::Swapped(said));
+        self.events.push(SessionEvent::Swapped(self.swap_said()));
         self.save();
+    }
+
+    /// What the pie rule's swap in this round says: the second player took
+    /// the position of the starter's first turn (RULES.md §5.3), and the
+    /// starter moves next from the other side.
+    fn swap_said(&self) -> Notice {
+        let side = self.game.starter().opponent();
+        swapped(self.game.name(side.opponent()), self.game.name(side), side)
+    }
+
+    /// South's and North's names when move `index` of this round was made:
+    /// the seats' own sides before the pie rule's swap, the other after.
+    fn names_at(&self, index: usize) -> [String; 2] {
+        let swapped = self.game.swapped().is_some_and(|after| index >= after);
+        let [south, north] = [Side::South, Side::North].map(|side| {
+            let seat = if swapped { side.opponent() } else { side };
+            self.game.seat_name(seat).to_string()
+        });
+        [south, north]
     }
 
     /// Plays a checked pit and keeps the match.
@@ -881,12 +902,14 @@ impl Session {
         };
         self.save();
         let after = *self.game.board();
+        let names = self.names_at(self.game.moves().len() - 1);
         self.events.push(SessionEvent::Moved(Box::new(Moved {
             by,
             played,
             steps,
             before,
             after,
+            names,
         })));
     }
 
@@ -959,23 +982,38 @@ impl Session {
 
     fn redo(&mut self) {
         self.stop_thinking_ahead();
+        let (was_swapped, played_before) = (self.game.swapped(), self.game.moves().len());
         let redone = self.game.redo_turn();
         let said = redo_message(&redone);
         let any = !redone.is_empty();
-        for Redone {
-            played,
-            steps,
-            before,
-            after,
-        } in redone
+        // The pie rule's swap that undo took back with a move comes back
+        // with it, said after that move as when it was made.
+        let swapped_after = match (was_swapped, self.game.swapped()) {
+            (None, Some(after)) => Some(after),
+            _ => None,
+        };
+        for (
+            i,
+            Redone {
+                played,
+                steps,
+                before,
+                after,
+            },
+        ) in redone.into_iter().enumerate()
         {
+            let names = self.names_at(played_before + i);
             self.events.push(SessionEvent::Moved(Box::new(Moved {
                 by: MovedBy::Redone,
                 played,
                 steps,
                 before,
                 after,
+                names,
             })));
+            if swapped_after == Some(played_before + i + 1) {
+                self.events.push(SessionEvent::Swapped(self.swap_said()));
+            }
         }
         self.say(said);
         if any {

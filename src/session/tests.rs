@@ -429,6 +429,76 @@ fn the_pie_rule_asks_after_the_first_turn_and_swap_changes_sides() {
     assert_eq!(s.asking(), Asking::Move(Side::South));
 }
 
+/// Redo brings back what undo took back: the pie rule's swap with the
+/// move it followed, announced as the swap is, the same question open,
+/// and saved so that the match resumes swapped. (Redo brought back only
+/// the move, and the question "swap sides?" was asked again.)
+#[test]
+fn redo_after_undo_brings_the_pie_rules_swap_back() {
+    let scratch = crate::store::files::scratch("session-redo-swap");
+    let store = SaveStore::at(scratch.path()).unwrap();
+    let mut s = session(
+        Rules::KALAH,
+        PlayerKind::Human,
+        Keeper::new(Some(store.clone())),
+    );
+    s.set_pie_rule(true);
+    s.start();
+    s.handle(SessionCommand::Play(pit('b')));
+    assert_eq!(s.asking(), Asking::Swap(Side::North));
+    let swapped = s.handle(SessionCommand::Swap);
+    let said = match &swapped[0] {
+        SessionEvent::Swapped(said) => said.clone(),
+        other => panic!("{other:?}"),
+    };
+    let (board, asked) = (*s.game().board(), s.asking());
+    assert_eq!(s.game().names(), ["Michael", "Alice"]);
+    assert_eq!(asked, Asking::Move(Side::North));
+
+    s.handle(SessionCommand::Undo);
+    assert_eq!(s.game().names(), ["Alice", "Michael"]);
+    assert!(s.game().moves().is_empty());
+    let events = s.handle(SessionCommand::Redo);
+    assert_eq!(moves(&events), [(MovedBy::Redone, 'b')]);
+    let at = events
+        .iter()
+        .position(|e| matches!(e, SessionEvent::Moved(_)))
+        .unwrap();
+    assert_eq!(
+        events.get(at + 1),
+        Some(&SessionEvent::Swapped(said)),
+        "{events:?}"
+    );
+    // The move is told with the sides as held when it was made.
+    let SessionEvent::Moved(moved) = &events[at] else {
+        unreachable!()
+    };
+    assert_eq!(moved.names, ["Alice", "Michael"]);
+    assert_eq!(s.game().names(), ["Michael", "Alice"]);
+    assert_eq!(s.game().swapped(), Some(1));
+    assert_eq!(*s.game().board(), board);
+    assert_eq!(s.asking(), asked);
+    assert_eq!(events.last(), Some(&SessionEvent::Asked(asked)));
+    let kept = store.load(s.game().config()).unwrap().unwrap();
+    assert_eq!(
+        (kept.swapped(), kept.names(), kept.moves()),
+        (Some(1), ["Michael", "Alice"], s.game().moves())
+    );
+
+    // A different move instead of redo forgets the swap with the redo list.
+    s.handle(SessionCommand::Undo);
+    s.handle(SessionCommand::Play(pit('c')));
+    assert_eq!(s.game().swapped(), None);
+    s.handle(SessionCommand::Undo);
+    let events = s.handle(SessionCommand::Redo);
+    assert_eq!(moves(&events), [(MovedBy::Redone, 'c')]);
+    assert!(
+        !events.iter().any(|e| matches!(e, SessionEvent::Swapped(_))),
+        "{events:?}"
+    );
+    assert_eq!(s.game().names(), ["Alice", "Michael"]);
+}
+
 /// Without the pie rule, nobody is asked; a pit at the question plays on.
 #[test]
 fn without_the_pie_rule_or_with_a_pit_the_sides_stay() {

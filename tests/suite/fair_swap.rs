@@ -133,6 +133,37 @@ fn swap_takes_the_first_turns_position_and_the_record_replays_it() {
     assert!(shown.contains(&format!("{name} wins")), "{shown}");
 }
 
+/// Undo takes the swap back with the move it followed, and redo brings
+/// both back: the move told as Hank's with Hank at South, the swap told
+/// again, Hank asked to move for North as before the undo, and the match
+/// saved swapped, so that it resumes so. (Redo brought back only the move,
+/// and asked "swap sides?" again.)
+#[test]
+fn redo_brings_back_the_swap_undo_took_back() {
+    let scratch = Scratch::new("redo-swap");
+    let (data, config) = (scratch.path().join("data"), scratch.path().join("config"));
+    let args = ["--plain", "--no-animation", "--swap", "Hank", "Ivy"];
+    let out = run(&data, &config, &args, "b\nswap\nundo\nredo\nquit\n");
+    let said = text(&out.stdout);
+    assert!(out.status.success(), "{said}{}", text(&out.stderr));
+    let swap = "Ivy swaps sides: Ivy now plays South, and Hank moves for North.\n";
+    let (_, redone) = said
+        .split_once("Hank, choose a pit (a-f): redo\n")
+        .expect(&said);
+    let (moved, after) = redone.split_once(swap).expect(redone);
+    assert!(moved.starts_with("Hank plays b.\n"), "{said}");
+    assert!(moved.ends_with("South: Hank\n"), "{said}");
+    assert!(after.ends_with("South: Ivy\nRedid 1 move.\nHank, choose a pit (g-l): quit\nStopped. The match is saved: start mancala with the same names to resume it.\nThis round so far: Ivy 0, Hank 0.\nMatch score: Ivy 0 – 0 Hank, 0 draws (0 rounds).\n"), "{said}");
+    assert!(!redone.contains("swap sides?"), "{said}");
+    let resumed = run(&data, &config, &args, "y\nquit\n");
+    let said = text(&resumed.stdout);
+    assert!(resumed.status.success(), "{said}{}", text(&resumed.stderr));
+    assert!(
+        said.contains("South: Ivy\nHank, choose a pit (g-l): quit"),
+        "{said}"
+    );
+}
+
 /// A swap written after a move that did not end the starter's first turn
 /// is refused when the record is read.
 #[test]

@@ -73,6 +73,30 @@ fn a_pit_at_the_question_plays_on_from_ones_own_side() {
     assert_eq!(app.game().moves().len(), 2);
 }
 
+/// u takes the swap back with the move it followed, and r brings both
+/// back: the sides swapped again and told so, Alice asked for North as
+/// before the u, the move told as Alice's. (r brought back only the move
+/// and asked the question again.)
+#[test]
+fn redo_after_undo_brings_the_swap_back() {
+    let t0 = Instant::now();
+    let mut app = pie_app(PlayerKind::Human, t0);
+    app.handle_event(&ch('b'), t0);
+    app.handle_event(&ch('w'), t0);
+    app.handle_event(&ch('u'), t0);
+    assert_eq!(app.names(), ["Alice", "Michael"]);
+    app.handle_event(&ch('r'), t0);
+    assert_eq!(app.names(), ["Michael", "Alice"]);
+    assert_eq!(app.game().swapped(), Some(1));
+    assert_eq!(app.human_to_move(), Some(Side::North));
+    let screen = render(&app, 80, 40);
+    assert!(screen.contains("Michael swaps sides"), "{screen}");
+    assert!(!screen.contains("swap sides?"), "{screen}");
+    // told twice: as played, and as redone
+    assert_eq!(screen.matches("Alice played b.").count(), 2, "{screen}");
+    assert!(!screen.contains("Michael played b"), "{screen}");
+}
+
 /// After Michael (a computer) swaps, he plays South: the screen asks his
 /// own turn function (his seat, North's) for South's move.
 #[test]

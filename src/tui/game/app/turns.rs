@@ -187,11 +187,13 @@ impl App {
             played,
             steps,
             before,
+            names,
             ..
         } = moved;
         // the round the move was played in (a last move's, just finished)
         let game = self.session.current();
-        let names = game.names();
+        // the sides as held when it was made (a swap may follow it)
+        let names = [names[0].as_str(), names[1].as_str()];
         let letter = game.rules().letter(played.pit()).unwrap_or('?');
         let name = names[played.mover().index()];
         let said = match by {
