@@ -133,6 +133,9 @@ pub enum Mode {
 pub struct App {
     session: Session,
     mode: Mode,
+    /// South's and North's names as held when the move on show was made
+    /// (the pie rule's swap may follow it before it is sown).
+    sown_by: [String; 2],
     dialog: Option<Overlay>,
     /// How far the help screen is scrolled (on a small terminal).
     help_scroll: HelpScroll,
@@ -204,6 +207,7 @@ impl App {
         let mut app = App {
             session,
             mode: Mode::Turn { hint: None },
+            sown_by: Default::default(),
             dialog: None,
             help_scroll: HelpScroll::default(),
             notes: Notes::default(),
@@ -403,6 +407,16 @@ impl App {
     #[must_use]
     pub fn names(&self) -> [&str; 2] {
         self.game().names()
+    }
+
+    /// The names on the board: while a move is sown, the sides as held
+    /// when it was made, else [`App::names`].
+    #[must_use]
+    pub fn board_names(&self) -> [&str; 2] {
+        match self.mode {
+            Mode::Sowing(_) => [self.sown_by[0].as_str(), self.sown_by[1].as_str()],
+            _ => self.names(),
+        }
     }
 
     /// Whether the players have quit.

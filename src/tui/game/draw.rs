@@ -131,7 +131,7 @@ fn draw_game(frame: &mut Frame, app: &App, layout: &ScreenLayout) {
             north: counts[rules.store(Side::North).index()],
         }
     };
-    let view = BoardView::new(rules, counts, names, scores, theme)
+    let view = BoardView::new(rules, counts, app.board_names(), scores, theme)
         .piles(game.config().pile_word())
         .to_move(app.to_move())
         .sowing(app.animation())
@@ -200,7 +200,7 @@ fn caption(app: &App, width: u16) -> Line<'static> {
     let theme = app.theme();
     let rules = app.rules();
     if let Some(animation) = app.animation() {
-        let mut text = animation::caption(animation, app.names(), rules);
+        let mut text = animation::caption(animation, app.board_names(), rules);
         const SKIP: &str = " · any key: skip";
         if text.chars().count() + SKIP.chars().count() <= usize::from(width) {
             text.push_str(SKIP);
@@ -231,7 +231,7 @@ fn prompt(app: &App, width: usize) -> Option<Note> {
         return Some(Note::plain(paused_text(rules)));
     }
     if let Some(animation) = app.animation() {
-        let name = app.game().name(animation.mover(rules));
+        let name = app.board_names()[animation.mover(rules).index()];
         let letter = animation
             .origin()
             .and_then(|p| rules.letter(p))

@@ -14,10 +14,15 @@ use crate::tui::game::testing::{ch, config, render};
 use crate::tui::theme::Theme;
 
 fn pie_app(north: PlayerKind, t0: Instant) -> App {
+    pie_app_sowing(north, t0, None)
+}
+
+/// [`pie_app`] with each seed sown `seed_delay` apart.
+fn pie_app_sowing(north: PlayerKind, t0: Instant, seed_delay: Option<Duration>) -> App {
     App::new(
         Match::new(config(Rules::KALAH, PlayerKind::Human, north), 1),
         PlayOptions {
-            seed_delay: None,
+            seed_delay,
             move_pause: Duration::from_millis(500),
             pie_rule: true,
             ..PlayOptions::default()
@@ -95,6 +100,36 @@ fn redo_after_undo_brings_the_swap_back() {
     // told twice: as played, and as redone
     assert_eq!(screen.matches("Alice played b.").count(), 2, "{screen}");
     assert!(!screen.contains("Michael played b"), "{screen}");
+}
+
+/// The same sown seed by seed (the default): while the redone move is
+/// sown, the board, the caption and the prompt name its mover as the
+/// sides were then (the swap follows it), and the swap is logged after
+/// the move, not before it.
+#[test]
+fn a_redone_move_is_sown_under_the_names_it_was_made_with() {
+    let t0 = Instant::now();
+    let mut app = pie_app_sowing(PlayerKind::Human, t0, Some(Duration::from_millis(100)));
+    let later = t0 + Duration::from_secs(10);
+    app.handle_event(&ch('b'), t0);
+    app.tick(later);
+    app.handle_event(&ch('w'), later);
+    app.handle_event(&ch('u'), later);
+    app.handle_event(&ch('r'), later);
+    assert!(app.animation().is_some(), "the redone move is sown");
+    assert_eq!(app.board_names(), ["Alice", "Michael"]);
+    let screen = render(&app, 80, 40);
+    assert!(screen.contains("Alice plays b"), "{screen}");
+    assert!(!screen.contains("Michael plays b"), "{screen}");
+    app.tick(later + Duration::from_secs(10));
+    assert!(app.animation().is_none());
+    assert_eq!(app.board_names(), ["Michael", "Alice"]);
+    let screen = render(&app, 80, 40);
+    let (moved, swapped) = (
+        screen.rfind("Alice played b.").unwrap(),
+        screen.rfind("Michael swaps sides").unwrap(),
+    );
+    assert!(moved < swapped, "{screen}");
 }
 
 /// After Michael (a computer) swaps, he plays South: the screen asks his

@@ -135,7 +135,8 @@ impl App {
         self.cursor = [None; 2];
         self.hint = None;
         self.notes.say(said.clone());
-        self.notes.log_lines([said]);
+        // after the move it follows, when that is still sown (a redo)
+        self.notes.add_to_move(said);
     }
 
     /// A round begins or goes on: under its own heading on a clean log
@@ -193,6 +194,7 @@ impl App {
         // the round the move was played in (a last move's, just finished)
         let game = self.session.current();
         // the sides as held when it was made (a swap may follow it)
+        self.sown_by.clone_from(&names);
         let names = [names[0].as_str(), names[1].as_str()];
         let letter = game.rules().letter(played.pit()).unwrap_or('?');
         let name = names[played.mover().index()];
