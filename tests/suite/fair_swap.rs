@@ -164,6 +164,37 @@ fn redo_brings_back_the_swap_undo_took_back() {
     );
 }
 
+/// A computer that swaps straight after the person's first turn: the
+/// board under that turn's last move still shows the sides it was
+/// played from, then the swap is said and the board shows them swapped
+/// (the board was drawn with the swapped names already).
+#[test]
+fn a_computers_swap_follows_the_board_of_the_move_it_answers() {
+    let scratch = Scratch::new("computer-swap");
+    let (data, config) = (scratch.path().join("data"), scratch.path().join("config"));
+    let args = [
+        "--plain",
+        "--no-animation",
+        "--swap",
+        "--north",
+        "greedy",
+        "Hank",
+        "Ivy",
+    ];
+    let out = run(&data, &config, &args, "c\nf\nquit\n");
+    let said = text(&out.stdout);
+    assert!(out.status.success(), "{said}{}", text(&out.stderr));
+    let (_, after_f) = said.split_once("Hank, choose a pit (a-f): f\n").expect(&said);
+    let swap = "Ivy swaps sides: Ivy now plays South, and Hank moves for North.\n";
+    let (board, swapped) = after_f.split_once(swap).expect(after_f);
+    assert!(
+        board.starts_with("\nNorth: Ivy\n") && board.ends_with("South: Hank\n"),
+        "{said}"
+    );
+    assert!(swapped.starts_with("\nNorth: Hank\n"), "{said}");
+    assert!(swapped.contains("South: Ivy\nHank, choose a pit (g-l)"), "{said}");
+}
+
 /// A swap written after a move that did not end the starter's first turn
 /// is refused when the record is read.
 #[test]
