@@ -264,7 +264,8 @@ pub struct Match {
     swapped: Option<usize>,
     /// The swap that undo took back with the move it followed: it comes
     /// back when redo replays that move (after this many moves), and is
-    /// forgotten with the redo list.
+    /// forgotten with the redo list; that move typed again instead of
+    /// redone forgets it and the redo list.
     redo_swap: Option<usize>,
 }
 
@@ -540,13 +541,18 @@ impl Match {
         } else {
             self.redo.clear();
         }
-        if self
-            .redo_swap
-            .is_some_and(|after| self.redo.is_empty() || self.moves.len() >= after)
-        {
-            // Played on past the swap's point without it (only redo brings
-            // it back), or a different move: the swap is forgotten.
-            self.redo_swap = None;
+        if let Some(after) = self.redo_swap {
+            if self.redo.is_empty() {
+                // a different move: the swap goes with the redo list
+                self.redo_swap = None;
+            } else if self.moves.len() >= after {
+                // The same move typed up to the swap's point, without the
+                // swap (only redo brings it back): the moves taken back
+                // after it were the swapped seats', so they go too, or a
+                // redo would play one side's move as the other's.
+                self.redo.clear();
+                self.redo_swap = None;
+            }
         }
         if let Some(outcome) = self.outcome() {
             self.tally.count(outcome, 1);
@@ -624,10 +630,21 @@ impl Match {
     /// swap sides again ([`Match::swapped`]), as before the undo.
     pub fn redo(&mut self, trace: &mut impl Tracer) -> Option<GamePlayed> {
         let pit = self.redo_move()?;
-        let swap_back = self.redo_swap == Some(self.moves.len() + 1);
-        let played = self.play_move(pit, trace).ok()?;
-        if swap_back {
-            self.swap_seats();
+        // not seen by `play_move`, which forgets a swap passed by hand
+        let pending = self.redo_swap.take();
+        let played = match self.play_move(pit, trace) {
+            Ok(played) => played,
+            Err(_) => {
+                self.redo_swap = pending;
+                return None;
+            }
+        };
+        match pending {
+            Some(after) if after == self.moves.len() => self.swap_seats(),
+            Some(after) if after > self.moves.len() && !self.redo.is_empty() => {
+                self.redo_swap = pending;
+            }
+            _ => {}
         }
         Some(played)
     }
@@ -737,7 +754,16 @@ mod tests {
         assert_eq!(m.swapped(), Some(1));
         assert_eq!(m.redo_turn().len(), 1);
         assert_eq!((m.swapped(), m.moves()), (Some(1), &[b, h][..]));
+        // The same first move typed instead of redo: the swap is not
+        // made, and the move taken back after it (the swapped seats')
+        // cannot be redone as the other side's.
+        assert!(m.undo() && m.undo());
+        m.play(b, &mut NoTrace).unwrap();
+        assert_eq!((m.swapped(), m.redo_move()), (None, None));
+        assert!(m.at_pie_point(), "the swap is asked again");
         // A different move instead of redo: the swap is forgotten.
+        m.swap_seats();
+        m.play(h, &mut NoTrace).unwrap();
         assert!(m.undo() && m.undo());
         m.play(c, &mut NoTrace).unwrap();
         assert_eq!(m.swapped(), None);

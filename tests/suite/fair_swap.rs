@@ -184,7 +184,9 @@ fn a_computers_swap_follows_the_board_of_the_move_it_answers() {
     let out = run(&data, &config, &args, "c\nf\nquit\n");
     let said = text(&out.stdout);
     assert!(out.status.success(), "{said}{}", text(&out.stderr));
-    let (_, after_f) = said.split_once("Hank, choose a pit (a-f): f\n").expect(&said);
+    let (_, after_f) = said
+        .split_once("Hank, choose a pit (a-f): f\n")
+        .expect(&said);
     let swap = "Ivy swaps sides: Ivy now plays South, and Hank moves for North.\n";
     let (board, swapped) = after_f.split_once(swap).expect(after_f);
     assert!(
@@ -192,7 +194,10 @@ fn a_computers_swap_follows_the_board_of_the_move_it_answers() {
         "{said}"
     );
     assert!(swapped.starts_with("\nNorth: Hank\n"), "{said}");
-    assert!(swapped.contains("South: Ivy\nHank, choose a pit (g-l)"), "{said}");
+    assert!(
+        swapped.contains("South: Ivy\nHank, choose a pit (g-l)"),
+        "{said}"
+    );
 }
 
 /// A swap written after a move that did not end the starter's first turn
