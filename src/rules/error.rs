@@ -47,13 +47,7 @@ impl MoveError {
     /// ```
     #[must_use]
     pub fn naming(&self, opponent: &str) -> String {
-        match self {
-            MoveError::MustFeed => format!("Sorry, you must give {opponent} seeds."),
-            MoveError::GrandSlam => {
-                format!("Sorry, that would capture all of {opponent}'s seeds (a grand slam).")
-            }
-            _ => self.to_string(),
-        }
+        self.worded(Game::Kalah, opponent)
     }
 
     /// [`MoveError::naming`] in the words of `game`: Oware's places are
@@ -66,32 +60,33 @@ impl MoveError {
     /// ```
     #[must_use]
     pub fn naming_in(&self, game: Game, opponent: &str) -> String {
-        if game == Game::Kalah {
-            return self.naming(opponent);
-        }
+        self.worded(game, opponent)
+    }
+
+    /// The one wording of every refusal: `game`'s word for a place, and
+    /// `opponent` where it speaks of them.
+    fn worded(&self, game: Game, opponent: &str) -> String {
+        let place = game.pit_word();
         match self {
-            MoveError::NoSuchPit => "Sorry, there is no such house.".to_string(),
-            MoveError::Store => "Sorry, you can't select the captured seeds.".to_string(),
-            MoveError::NotYours => "Sorry, you don't control that house.".to_string(),
-            MoveError::Empty => "Sorry, that house is empty.".to_string(),
-            _ => self.naming(opponent),
+            MoveError::GameOver => "Sorry, the game is over.".to_string(),
+            MoveError::NoSuchPit => format!("Sorry, there is no such {place}."),
+            MoveError::Store => match game {
+                Game::Kalah => "Sorry, you can't select the store.".to_string(),
+                Game::Oware => "Sorry, you can't select the captured seeds.".to_string(),
+            },
+            MoveError::NotYours => format!("Sorry, you don't control that {place}."),
+            MoveError::Empty => format!("Sorry, that {place} is empty."),
+            MoveError::MustFeed => format!("Sorry, you must give {opponent} seeds."),
+            MoveError::GrandSlam => {
+                format!("Sorry, that would capture all of {opponent}'s seeds (a grand slam).")
+            }
         }
     }
 }
 
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            MoveError::GameOver => "Sorry, the game is over.",
-            MoveError::NoSuchPit => "Sorry, there is no such pit.",
-            MoveError::Store => "Sorry, you can't select the store.",
-            MoveError::NotYours => "Sorry, you don't control that pit.",
-            MoveError::Empty => "Sorry, that pit is empty.",
-            MoveError::MustFeed => "Sorry, you must give your opponent seeds.",
-            MoveError::GrandSlam => {
-                "Sorry, that would capture all of your opponent's seeds (a grand slam)."
-            }
-        })
+        f.write_str(&self.worded(Game::Kalah, "your opponent"))
     }
 }
 

@@ -249,7 +249,10 @@ fn prompt(app: &App, width: usize) -> Option<Note> {
     let keys = format!("{} or {}", rules.letter_range(side), rules.number_range());
     Some(Note::plain(text::first_fitting(
         &[
-            format!("{name}, your move: {keys}, ← → and Enter, or click a pit."),
+            format!(
+                "{name}, your move: {keys}, ← → and Enter, or click a {}.",
+                app.game().game().pit_word()
+            ),
             format!("{name}, your move: {keys}, ← → Enter, or click."),
             format!("{name}, your move: {keys}."),
             format!("Your move: {keys}."),

@@ -162,7 +162,10 @@ pub fn offers(app: &App) -> Vec<KeyOffer> {
     }
     if app.animation().is_some() {
         let skip = KeyOffer::new(Does::Skip, "", "skip animation").shown("any key");
-        offers.push(skip.help("shows the rest of the move at once; a pit key is then played"));
+        let pit = app.session().game().game().pit_word();
+        offers.push(skip.help(format!(
+            "shows the rest of the move at once; a {pit} key is then played"
+        )));
     } else {
         if let Some(side) = app.human_to_move() {
             offers.extend(pit_offers(rules, app.session().game().game(), side));
