@@ -545,7 +545,7 @@ impl Match {
             if self.redo.is_empty() {
                 // a different move: the swap goes with the redo list
                 self.redo_swap = None;
-            } else if self.moves.len() >= after {
+            } else if self.moves.len() == after {
                 // The same move typed up to the swap's point, without the
                 // swap (only redo brings it back): the moves taken back
                 // after it were the swapped seats', so they go too, or a
@@ -639,12 +639,11 @@ impl Match {
                 return None;
             }
         };
+        // (undo keeps a swap only ahead of the moves left, with moves to
+        // redo up to it)
         match pending {
             Some(after) if after == self.moves.len() => self.swap_seats(),
-            Some(after) if after > self.moves.len() && !self.redo.is_empty() => {
-                self.redo_swap = pending;
-            }
-            _ => {}
+            _ => self.redo_swap = pending,
         }
         Some(played)
     }
