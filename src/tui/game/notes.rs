@@ -117,4 +117,9 @@ impl Notes {
     pub fn clear_log(&mut self) {
         self.log.clear();
     }
+
+    /// Forgets the log's lines that say one of `stale`.
+    pub fn forget(&mut self, stale: &[String]) {
+        self.log.retain(|n| !stale.contains(&n.text));
+    }
 }

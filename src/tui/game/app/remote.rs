@@ -377,12 +377,7 @@ impl App {
                     (Happening::Joined { .. }, Some(remote)) => {
                         // Stale once the friend is in: the log drops them
                         // (and shows them again if the friend goes away).
-                        let stale = &remote.how_to_join;
-                        let log = self.notes.log().iter();
-                        let kept: Vec<Note> =
-                            log.filter(|n| !stale.contains(&n.text)).cloned().collect();
-                        self.notes.clear_log();
-                        self.notes.log_lines(kept);
+                        self.notes.forget(&remote.how_to_join);
                     }
                     _ => {}
                 }
