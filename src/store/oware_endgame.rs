@@ -402,22 +402,13 @@ fn refused(n: usize, path: &Path, why: String) -> Refused {
 /// Reads or builds every count from 0 to `upto`, keeping the files in
 /// `dir` (none when `None`), then reads on (never building) while the
 /// next count's values file is there and sound, up to `read_upto`, and
-/// hands the database to `show` after each count. How each count came.
+/// hands the database to `show` after each count, and `tell` each file it
+/// refuses and makes again, as it finds it (one a count: the first
+/// found). How each count came.
 ///
 /// A count whose values file is there and sound is only read: the bounds
 /// of the counts below are read (or built again, when refused) only to
 /// build one that is not, and let go once it is.
-pub fn grow(
-    dir: Option<&Path>,
-    upto: usize,
-    read_upto: usize,
-    show: impl FnMut(&OwareEndgame),
-) -> Vec<Grown> {
-    grow_telling(dir, upto, read_upto, show, |_| {})
-}
-
-/// [`grow`], handing `tell` each file it refuses and makes again, as it
-/// finds it (one a count: the first found).
 pub fn grow_telling(
     dir: Option<&Path>,
     upto: usize,
@@ -536,12 +527,12 @@ const LOCK: &str = "grow.lock";
 /// the counts the one that does has written.
 const POLL: Duration = Duration::from_secs(2);
 
-/// [`grow`], by one process at a time per folder: the one that takes
+/// [`grow_telling`], by one process at a time per folder: the one that takes
 /// `dir`'s lock file grows it; another only reads what is kept (every
 /// `poll`, handing each new count to `show`) until it has `upto`, or
 /// takes the lock when the grower has gone (ended or killed) and grows
 /// the rest itself. Without a folder, or a lock file that cannot be
-/// opened, it grows alone (as [`grow`]). The one that grows hands `tell`
+/// opened, it grows alone (as [`grow_telling`]). The one that grows hands `tell`
 /// each file it refuses ([`grow_telling`]). How each count came.
 pub fn grow_shared(
     dir: Option<&Path>,
@@ -611,6 +602,16 @@ pub fn register() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`grow_telling`] telling nothing.
+    fn grow(
+        dir: Option<&Path>,
+        upto: usize,
+        read_upto: usize,
+        show: impl FnMut(&OwareEndgame),
+    ) -> Vec<Grown> {
+        grow_telling(dir, upto, read_upto, show, |_| {})
+    }
     use crate::players::oware::Probe;
     use crate::players::oware::endgame::unrank;
     use crate::rules::Side;
