@@ -351,6 +351,12 @@ pub fn sketch(
     Ok(analyser.sketch(nodes))
 }
 
+/// Seeds on the board from which the analysis builds the real round's
+/// database (a few captures above what it holds, so that the searches of
+/// the positions before it reach it; a round whose positions all have more
+/// never pays for it).
+const ANALYSIS_REAL_FROM: usize = real::REAL_SEEDS + 4;
+
 /// Table size of the analysis's Oware search: 2^20 entries of 16 bytes.
 const OWARE_TABLE_BITS: u32 = 20;
 
@@ -441,7 +447,7 @@ impl Analyst {
         // last first); not for a quick estimate (a sketch), nor for a
         // position far from the end, whose search seldom reaches it.
         let in_play = board.seeds_on_board();
-        let real = if budget.nodes.is_none() && usize::from(in_play) <= real::REAL_SEEDS + 4 {
+        let real = if budget.nodes.is_none() && usize::from(in_play) <= ANALYSIS_REAL_FROM {
             Some(real::real_endgame())
         } else {
             real::real_endgame_built()

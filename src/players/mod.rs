@@ -372,10 +372,7 @@ impl Advisor {
         });
         // as much of the databases as is built by now
         search.set_endgame(endgame);
-        if let Some(real) = oware::real::real_endgame_if_built(usize::from(board.seeds_on_board()))
-        {
-            search.set_real(real);
-        }
+        search.take_real_when_built(board);
         let result = search.search(board, oware::DEEPEST, limits);
         Some(Hint {
             pit: result.best?,

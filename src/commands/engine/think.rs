@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 
 use super::EngineOutput;
 use super::notation::EnginePosition;
-use crate::players::oware::real::real_endgame_if_built;
 use crate::players::oware::{OwareEndgame, OwareSearch};
 use crate::players::{Engine, Limits};
 use crate::rules::{GameRound, Pit};
@@ -97,12 +96,11 @@ fn think(searchers: &mut Searchers, job: &SearchJob, out: &EngineOutput) {
                 let search = &mut searchers.oware;
                 search.set_endgame(Arc::clone(&job.endgame));
                 // the real round's values near its end, with the database
-                // (once built: never waited for)
-                let real = job
-                    .endgame
-                    .max_seeds()
-                    .and_then(|_| real_endgame_if_built(usize::from(board.seeds_on_board())));
-                search.set_real(real.unwrap_or_default());
+                if job.endgame.max_seeds().is_some() {
+                    search.take_real_when_built(board);
+                } else {
+                    search.set_real(Arc::default());
+                }
                 let depth = job.depth.unwrap_or(MAX_OWARE_DEPTH).min(MAX_OWARE_DEPTH);
                 let mut line = Vec::new();
                 let result = search.search_reporting(board, depth, &job.limits, &mut |r, pv| {

@@ -368,6 +368,18 @@ impl OwareSearch {
         self.real = real;
     }
 
+    /// Takes the process's real round's database once it is built, never
+    /// waiting for it (its build starts as `board` nears the end:
+    /// [`super::real::real_endgame_if_built`]).
+    pub fn take_real_when_built(&mut self, board: &OwareBoard) {
+        if self.real.max_seeds().is_none()
+            && let Some(real) =
+                super::real::real_endgame_if_built(usize::from(board.seeds_on_board()))
+        {
+            self.real = real;
+        }
+    }
+
     /// Forgets every position searched (a new game).
     pub fn clear(&mut self) {
         self.table.fill(OwareEntry::default());
@@ -704,17 +716,11 @@ impl OwarePlayer {
         }
         if self.follows_shelf
             && let OwareStyle::Search { search, .. } = &mut self.style
-            && let Some(db) = super::shelf().newer(&search.endgame)
         {
-            search.set_endgame(db);
-        }
-        if self.follows_shelf
-            && let OwareStyle::Search { search, .. } = &mut self.style
-            && search.real.max_seeds().is_none()
-            && let Some(real) =
-                super::real::real_endgame_if_built(usize::from(board.seeds_on_board()))
-        {
-            search.set_real(real);
+            if let Some(db) = super::shelf().newer(&search.endgame) {
+                search.set_endgame(db);
+            }
+            search.take_real_when_built(board);
         }
         match &mut self.style {
             OwareStyle::Search { depth, search } => search.search(board, *depth, limits).best,
