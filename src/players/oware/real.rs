@@ -131,7 +131,7 @@ pub const REAL_SEEDS: usize = 12;
 /// Seeds on the board from which a player's process starts building it
 /// ([`real_endgame_if_built`]): early enough that it is there long before
 /// a search reaches [`REAL_SEEDS`], late enough that a round far from its
-/// end holds nothing of it (33 MB, 160 MB while it builds).
+/// end holds nothing of it (33 MB, about 180 MB while it builds).
 pub const REAL_FROM_SEEDS: usize = 24;
 
 static BUILT: OnceLock<Arc<RealEndgame>> = OnceLock::new();
